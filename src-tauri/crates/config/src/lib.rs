@@ -1,0 +1,1 @@
+//! Memo home, config and keys.

@@ -1,0 +1,77 @@
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::{ApprovalId, ToolCallId};
+
+/// How much harm a tool call can do; approvals policy keys on this.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RiskLevel {
+    Read,
+    Write,
+    Execute,
+    Critical,
+}
+
+/// Everything a client needs to decide on a tool call without asking the engine again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ApprovalRequest {
+    pub request_id: ApprovalId,
+    pub call_id: ToolCallId,
+    pub tool_name: String,
+    pub risk: RiskLevel,
+    /// Why the policy asks (human readable).
+    pub reason: String,
+    /// What a "for this session" grant would cover, e.g. `write:/repo/src` or `exec:cargo test`.
+    pub fingerprint: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// Proposed file change, so the client can accept or reject hunk by hunk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<FileDiff>,
+    /// The raw tool arguments as the model sent them.
+    pub arguments: serde_json::Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FileDiff {
+    pub path: String,
+    pub unified: String,
+    pub hunks: Vec<DiffHunk>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct DiffHunk {
+    pub index: u32,
+    pub header: String,
+    pub text: String,
+}
+
+/// The client's answer to an [`ApprovalRequest`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ReviewDecision {
+    /// Run this call once. For file changes, `accepted_hunks` (indices into the request's
+    /// hunks) limits the change to those hunks; `None` accepts all of them.
+    ApproveOnce {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        accepted_hunks: Option<Vec<u32>>,
+    },
+    /// Run this call and every later one matching the request's fingerprint in this session.
+    ApproveForSession,
+    /// Do not run it; the model is told the user declined.
+    Deny {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+}
+
+impl ReviewDecision {
+    pub fn is_approved(&self) -> bool {
+        !matches!(self, ReviewDecision::Deny { .. })
+    }
+}

@@ -1,0 +1,206 @@
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::{ApprovalId, ApprovalRequest, ReviewDecision, SessionId, ToolCallId, TurnId, UserInput};
+
+/// Every event a session emits, in order. `seq` is dense per session and starts at 1; the
+/// store writes an envelope before anyone sees it, so a client that reconnects asks for
+/// `seq > last_seen` and misses nothing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct EventEnvelope {
+    pub session_id: SessionId,
+    /// `None` for session-level events outside any turn.
+    pub turn_id: Option<TurnId>,
+    #[ts(type = "number")]
+    pub seq: u64,
+    /// Milliseconds since the Unix epoch.
+    #[ts(type = "number")]
+    pub timestamp_ms: u64,
+    pub event: AgentEvent,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AgentEvent {
+    /// First event of a session: where it runs and with which model.
+    SessionStarted {
+        cwd: String,
+        provider: String,
+        model: String,
+    },
+    TurnStarted {
+        input: UserInput,
+    },
+    /// Visible answer text, streamed.
+    TextDelta {
+        delta: String,
+    },
+    /// Model reasoning ("thinking"), streamed; shown folded, never sent as answer text.
+    ReasoningDelta {
+        delta: String,
+    },
+    /// The model started a tool call; arguments follow as deltas.
+    ToolCallBegin {
+        call_id: ToolCallId,
+        name: String,
+    },
+    ToolCallArgsDelta {
+        call_id: ToolCallId,
+        delta: String,
+    },
+    /// One finished model step, exactly as it goes back into the conversation history.
+    AssistantMessage {
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reasoning: Option<String>,
+        tool_calls: Vec<ToolCallSummary>,
+        /// Opaque provider data that must be echoed back (thinking signatures).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        provider_data: Option<serde_json::Value>,
+    },
+    /// A tool call finished (successfully or not); `output` is what the model sees.
+    ToolCallEnd {
+        call_id: ToolCallId,
+        name: String,
+        status: ToolStatus,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error_kind: Option<ToolErrorKind>,
+        output: String,
+    },
+    ApprovalRequested {
+        request: ApprovalRequest,
+    },
+    ApprovalResolved {
+        request_id: ApprovalId,
+        decision: ReviewDecision,
+    },
+    /// Token usage of one model call, and the running total of the turn.
+    Usage {
+        step: TokenUsage,
+        turn_total: TokenUsage,
+    },
+    /// A model call failed with a retryable error and will be tried again after `delay_ms`.
+    /// When `discarded_partial` is true, deltas streamed since the step began are void.
+    Retrying {
+        attempt: u32,
+        max_attempts: u32,
+        #[ts(type = "number")]
+        delay_ms: u64,
+        reason: String,
+        discarded_partial: bool,
+    },
+    Error {
+        kind: ErrorKind,
+        message: String,
+        retryable: bool,
+    },
+    TurnEnded {
+        reason: TurnEndReason,
+        usage: TokenUsage,
+    },
+}
+
+impl AgentEvent {
+    /// The snake_case name used as the `type` tag (handy for logs and the store's index).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AgentEvent::SessionStarted { .. } => "session_started",
+            AgentEvent::TurnStarted { .. } => "turn_started",
+            AgentEvent::TextDelta { .. } => "text_delta",
+            AgentEvent::ReasoningDelta { .. } => "reasoning_delta",
+            AgentEvent::ToolCallBegin { .. } => "tool_call_begin",
+            AgentEvent::ToolCallArgsDelta { .. } => "tool_call_args_delta",
+            AgentEvent::AssistantMessage { .. } => "assistant_message",
+            AgentEvent::ToolCallEnd { .. } => "tool_call_end",
+            AgentEvent::ApprovalRequested { .. } => "approval_requested",
+            AgentEvent::ApprovalResolved { .. } => "approval_resolved",
+            AgentEvent::Usage { .. } => "usage",
+            AgentEvent::Retrying { .. } => "retrying",
+            AgentEvent::Error { .. } => "error",
+            AgentEvent::TurnEnded { .. } => "turn_ended",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ToolCallSummary {
+    pub call_id: ToolCallId,
+    pub name: String,
+    /// Arguments exactly as the model produced them (may be invalid JSON).
+    pub arguments: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolStatus {
+    Ok,
+    Error,
+}
+
+/// Why a tool call did not produce a normal result; the model sees this classification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolErrorKind {
+    UnknownTool,
+    InvalidInput,
+    ApprovalDenied,
+    PolicyDenied,
+    SandboxDenied,
+    Timeout,
+    ExecutionFailed,
+    Interrupted,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    RateLimited,
+    Overloaded,
+    ContextOverflow,
+    Auth,
+    Network,
+    Provider,
+    Config,
+    Storage,
+    Internal,
+    /// The op was not valid in the session's current state (e.g. a turn while one runs).
+    InvalidOp,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnEndReason {
+    /// The model answered without asking for tools.
+    Completed,
+    Interrupted,
+    /// The per-turn step limit was reached while the model still wanted tools.
+    StepLimit,
+    Failed,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TokenUsage {
+    #[ts(type = "number")]
+    pub input_tokens: u64,
+    #[ts(type = "number")]
+    pub output_tokens: u64,
+    /// Input tokens served from the provider's prompt cache (a subset of `input_tokens`).
+    #[ts(type = "number")]
+    pub cached_input_tokens: u64,
+    /// Output tokens spent on reasoning (a subset of `output_tokens`).
+    #[ts(type = "number")]
+    pub reasoning_tokens: u64,
+}
+
+impl TokenUsage {
+    pub fn add(&mut self, other: &TokenUsage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+        self.cached_input_tokens += other.cached_input_tokens;
+        self.reasoning_tokens += other.reasoning_tokens;
+    }
+
+    pub fn total(&self) -> u64 {
+        self.input_tokens + self.output_tokens
+    }
+}

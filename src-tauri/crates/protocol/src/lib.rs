@@ -1,0 +1,20 @@
+//! The one event protocol of Memo Desktop.
+//!
+//! Clients (the desktop UI, `memo-cli`, tests, benches) talk to a session by submitting
+//! [`Op`]s and reading [`EventEnvelope`]s. Everything here is plain serde data so that the
+//! same stream can be written to SQLite, sent over Tauri IPC, or printed as JSONL.
+//! TypeScript declarations for the UI are generated from these types (see [`typescript`]).
+
+mod approval;
+mod event;
+mod ids;
+mod op;
+pub mod typescript;
+
+pub use approval::{ApprovalRequest, DiffHunk, FileDiff, ReviewDecision, RiskLevel};
+pub use event::{
+    AgentEvent, ErrorKind, EventEnvelope, TokenUsage, ToolCallSummary, ToolErrorKind, ToolStatus,
+    TurnEndReason,
+};
+pub use ids::{ApprovalId, SessionId, ToolCallId, TurnId};
+pub use op::{Op, UserInput};

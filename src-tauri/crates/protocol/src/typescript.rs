@@ -1,0 +1,47 @@
+//! Renders the TypeScript declarations of the protocol into one file for the UI
+//! (`ui/src/gen/protocol.ts`). A test compares the committed file with a fresh rendering,
+//! so a Rust change that is not regenerated fails CI.
+
+use ts_rs::{Config, TS};
+
+use crate::*;
+
+/// Where the generated file lives, relative to the repository root.
+pub const GENERATED_PATH: &str = "ui/src/gen/protocol.ts";
+
+pub fn render() -> String {
+    let cfg = Config::new().with_large_int("number");
+    let decls = [
+        SessionId::decl(&cfg),
+        TurnId::decl(&cfg),
+        ToolCallId::decl(&cfg),
+        ApprovalId::decl(&cfg),
+        Op::decl(&cfg),
+        UserInput::decl(&cfg),
+        RiskLevel::decl(&cfg),
+        ApprovalRequest::decl(&cfg),
+        FileDiff::decl(&cfg),
+        DiffHunk::decl(&cfg),
+        ReviewDecision::decl(&cfg),
+        EventEnvelope::decl(&cfg),
+        AgentEvent::decl(&cfg),
+        ToolCallSummary::decl(&cfg),
+        ToolStatus::decl(&cfg),
+        ToolErrorKind::decl(&cfg),
+        ErrorKind::decl(&cfg),
+        TurnEndReason::decl(&cfg),
+        TokenUsage::decl(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from src-tauri/crates/protocol by `cargo run -p memo-protocol --bin gen-ts`.\n\
+         // Do not edit by hand: the protocol crate's tests fail when this file is stale.\n\n",
+    );
+    for decl in decls {
+        out.push_str("export ");
+        out.push_str(decl.trim());
+        out.push_str("\n\n");
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}

@@ -1,0 +1,70 @@
+use std::time::Duration;
+
+use memo_protocol::ErrorKind;
+use thiserror::Error;
+
+/// Everything that can go wrong talking to a model, classified so the retry policy and the
+/// user see the right thing.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum ProviderError {
+    /// HTTP 429 or a provider "rate_limit" error. `retry_after` comes from the
+    /// `Retry-After` (or `retry-after-ms`) header when the server sent one.
+    #[error("rate limited by the provider{}: {message}", retry_after.map(|d| format!(" (retry after {}ms)", d.as_millis())).unwrap_or_default())]
+    RateLimited {
+        retry_after: Option<Duration>,
+        message: String,
+    },
+    /// HTTP 529/503 or an "overloaded" error: the service is busy, retry later.
+    #[error("the provider is overloaded: {message}")]
+    Overloaded {
+        retry_after: Option<Duration>,
+        message: String,
+    },
+    /// The prompt is larger than the model's context window. Not retryable as is.
+    #[error("the conversation is too long for the model's context window: {0}")]
+    ContextOverflow(String),
+    /// 401/403: bad or missing API key.
+    #[error("authentication failed: {0}")]
+    Auth(String),
+    /// Connection refused/reset, timeouts, 5xx: worth retrying.
+    #[error("network error: {0}")]
+    Transient(String),
+    /// The stream ended before the model finished (connection cut, missing terminal event).
+    #[error("the response stream ended early: {0}")]
+    StreamInterrupted(String),
+    /// Anything else: bad request, unparseable response, unsupported feature.
+    #[error("provider error: {0}")]
+    Fatal(String),
+}
+
+impl ProviderError {
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            ProviderError::RateLimited { .. }
+                | ProviderError::Overloaded { .. }
+                | ProviderError::Transient(_)
+                | ProviderError::StreamInterrupted(_)
+        )
+    }
+
+    /// The delay the server asked for, if any.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            ProviderError::RateLimited { retry_after, .. }
+            | ProviderError::Overloaded { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ProviderError::RateLimited { .. } => ErrorKind::RateLimited,
+            ProviderError::Overloaded { .. } => ErrorKind::Overloaded,
+            ProviderError::ContextOverflow(_) => ErrorKind::ContextOverflow,
+            ProviderError::Auth(_) => ErrorKind::Auth,
+            ProviderError::Transient(_) | ProviderError::StreamInterrupted(_) => ErrorKind::Network,
+            ProviderError::Fatal(_) => ErrorKind::Provider,
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Session and event persistence on SQLite.
