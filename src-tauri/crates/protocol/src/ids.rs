@@ -6,7 +6,6 @@ macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
-        #[serde(transparent)]
         pub struct $name(pub String);
 
         impl $name {

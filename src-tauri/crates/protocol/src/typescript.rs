@@ -12,6 +12,7 @@ pub const GENERATED_PATH: &str = "ui/src/gen/protocol.ts";
 pub fn render() -> String {
     let cfg = Config::new().with_large_int("number");
     let decls = [
+        <serde_json::Value as TS>::decl(&cfg),
         SessionId::decl(&cfg),
         TurnId::decl(&cfg),
         ToolCallId::decl(&cfg),
