@@ -1,1 +1,65 @@
-fn main() {}
+//! `memo-cli`: the engine without a window. `exec` runs one turn and prints the same event
+//! stream the desktop app renders, as text or as JSONL.
+
+mod exec;
+mod render;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "memo-cli", version, about = "Memo coding agent, headless")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run one task to completion and print the agent's events.
+    Exec(ExecArgs),
+}
+
+#[derive(clap::Args)]
+pub struct ExecArgs {
+    /// The task for the agent.
+    pub prompt: String,
+    /// Working directory of the session (default: the current directory).
+    #[arg(long)]
+    pub cwd: Option<PathBuf>,
+    /// Provider name from config.toml (default: current_provider).
+    #[arg(long)]
+    pub provider: Option<String>,
+    /// Model to use instead of the provider's configured one.
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Print every event as one JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+    /// Continue an existing session instead of starting a new one.
+    #[arg(long, value_name = "SESSION_ID")]
+    pub resume: Option<String>,
+    /// Approve every tool call that asks for approval (exec cannot ask interactively).
+    #[arg(long)]
+    pub yes: bool,
+    /// Maximum model steps in the turn.
+    #[arg(long)]
+    pub max_steps: Option<u32>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    memo_config::init_tracing("warn");
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(err) => {
+            eprintln!("error: cannot start the async runtime: {err}");
+            return ExitCode::from(1);
+        }
+    };
+    match cli.command {
+        Command::Exec(args) => runtime.block_on(exec::run(args)),
+    }
+}

@@ -1,1 +1,14 @@
-//! The agent engine.
+//! The agent engine: session actors running the turn loop over a model client and a tool
+//! registry, persisting every event before delivering it. No Tauri here: the desktop
+//! shell, the CLI, tests and benches all drive this crate through `Op`s and events.
+
+mod engine;
+mod error;
+pub mod prompt;
+pub mod session;
+pub mod tools;
+pub mod truncate;
+
+pub use engine::{Engine, EngineOptions, SessionOptions};
+pub use error::EngineError;
+pub use session::{spawn_session, EventReceiver, SessionHandle, SessionParams, SessionStart, TurnLimits};

@@ -1,0 +1,113 @@
+use std::io::Write;
+
+use memo_protocol::{AgentEvent, EventEnvelope, ToolStatus};
+
+pub trait Renderer {
+    fn render(&mut self, envelope: &EventEnvelope);
+    fn finish(&mut self) {}
+}
+
+/// One JSON object per line: exactly the envelopes the engine emitted.
+pub struct JsonRenderer {
+    out: std::io::Stdout,
+}
+
+impl JsonRenderer {
+    pub fn new() -> Self {
+        Self { out: std::io::stdout() }
+    }
+}
+
+impl Renderer for JsonRenderer {
+    fn render(&mut self, envelope: &EventEnvelope) {
+        if let Ok(line) = serde_json::to_string(envelope) {
+            let mut out = self.out.lock();
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
+    }
+}
+
+/// Answer text on stdout; reasoning, tool activity and errors on stderr, so
+/// `memo-cli exec "…" > answer.md` captures just the answer.
+pub struct TextRenderer {
+    /// Whether stdout's last byte was a newline, to keep stderr notes on their own line.
+    at_line_start: bool,
+    in_reasoning: bool,
+}
+
+impl TextRenderer {
+    pub fn new() -> Self {
+        Self {
+            at_line_start: true,
+            in_reasoning: false,
+        }
+    }
+
+    fn note(&mut self, text: &str) {
+        if !self.at_line_start {
+            println!();
+            self.at_line_start = true;
+        }
+        eprintln!("{text}");
+    }
+}
+
+fn one_line(text: &str, max: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > max {
+        format!("{}…", flat.chars().take(max).collect::<String>())
+    } else {
+        flat
+    }
+}
+
+impl Renderer for TextRenderer {
+    fn render(&mut self, envelope: &EventEnvelope) {
+        match &envelope.event {
+            AgentEvent::TextDelta { delta } => {
+                if self.in_reasoning {
+                    eprintln!();
+                    self.in_reasoning = false;
+                }
+                print!("{delta}");
+                let _ = std::io::stdout().flush();
+                self.at_line_start = delta.ends_with('\n');
+            }
+            AgentEvent::ReasoningDelta { delta } => {
+                if !self.in_reasoning {
+                    eprint!("[thinking] ");
+                    self.in_reasoning = true;
+                }
+                eprint!("{delta}");
+            }
+            AgentEvent::AssistantMessage { tool_calls, .. } => {
+                if self.in_reasoning {
+                    eprintln!();
+                    self.in_reasoning = false;
+                }
+                for call in tool_calls {
+                    self.note(&format!("→ {} {}", call.name, one_line(&call.arguments, 120)));
+                }
+            }
+            AgentEvent::ToolCallEnd { name, status, output, .. } => {
+                let mark = if *status == ToolStatus::Ok { "✓" } else { "✗" };
+                self.note(&format!("{mark} {name}: {}", one_line(output, 120)));
+            }
+            AgentEvent::ApprovalRequested { request } => {
+                self.note(&format!("? approval needed for {} ({:?})", request.tool_name, request.risk));
+            }
+            AgentEvent::Retrying { attempt, max_attempts, delay_ms, reason, .. } => {
+                self.note(&format!("… retry {attempt}/{max_attempts} in {delay_ms} ms: {reason}"));
+            }
+            AgentEvent::Error { message, .. } => self.note(&format!("error: {message}")),
+            _ => {}
+        }
+    }
+
+    fn finish(&mut self) {
+        if !self.at_line_start {
+            println!();
+        }
+    }
+}

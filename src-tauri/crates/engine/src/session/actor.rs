@@ -1,0 +1,276 @@
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use memo_protocol::{AgentEvent, ApprovalId, ErrorKind, Op, ReviewDecision, SessionId, TurnId};
+use memo_providers::{Message, ModelClient, RetryPolicy};
+use memo_store::{NewSession, Store};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::emitter::{Emitter, EventReceiver};
+use super::history::rebuild_history;
+use super::turn::run_turn;
+use crate::tools::{ToolContext, ToolRegistry};
+use crate::EngineError;
+
+/// Per-turn limits and model-call settings.
+#[derive(Debug, Clone)]
+pub struct TurnLimits {
+    /// Model calls per turn before the turn ends with `step_limit`.
+    pub max_steps: u32,
+    pub retry: RetryPolicy,
+    pub parallel_tool_calls: bool,
+    pub max_output_tokens: Option<u32>,
+}
+
+impl Default for TurnLimits {
+    fn default() -> Self {
+        Self {
+            max_steps: 100,
+            retry: RetryPolicy::default(),
+            parallel_tool_calls: true,
+            max_output_tokens: None,
+        }
+    }
+}
+
+/// Everything a session actor needs; the [`crate::Engine`] builds this from config, tests
+/// build it by hand around a mock server.
+pub struct SessionParams {
+    pub id: SessionId,
+    pub cwd: PathBuf,
+    pub provider: String,
+    pub model: String,
+    pub client: Arc<dyn ModelClient>,
+    pub tools: ToolRegistry,
+    pub store: Arc<Store>,
+    pub system_prompt: String,
+    pub limits: TurnLimits,
+}
+
+/// A brand-new session is recorded in the store; a resumed one rebuilds its conversation
+/// from the stored events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionStart {
+    New,
+    Resume,
+}
+
+/// State shared by the actor and its running turn.
+pub(crate) struct Shared {
+    pub emitter: Emitter,
+    pub client: Arc<dyn ModelClient>,
+    pub tools: ToolRegistry,
+    pub tool_ctx: ToolContext,
+    pub model: String,
+    pub system_prompt: String,
+    pub limits: TurnLimits,
+    history: Mutex<Vec<Message>>,
+    pending_approvals: Mutex<HashMap<ApprovalId, oneshot::Sender<ReviewDecision>>>,
+    session_grants: Mutex<HashSet<String>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Every critical section here is a single push/insert/clone, so a poisoned lock
+    // still holds consistent data.
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Shared {
+    pub fn history_snapshot(&self) -> Vec<Message> {
+        lock(&self.history).clone()
+    }
+
+    pub fn apply_to_history(&self, event: &AgentEvent) {
+        super::history::apply_event(&mut lock(&self.history), event);
+    }
+
+    pub fn add_pending_approval(&self, id: ApprovalId, tx: oneshot::Sender<ReviewDecision>) {
+        lock(&self.pending_approvals).insert(id, tx);
+    }
+
+    pub fn take_pending_approval(&self, id: &ApprovalId) -> Option<oneshot::Sender<ReviewDecision>> {
+        lock(&self.pending_approvals).remove(id)
+    }
+
+    pub fn has_grant(&self, fingerprint: &str) -> bool {
+        lock(&self.session_grants).contains(fingerprint)
+    }
+
+    pub fn add_grant(&self, fingerprint: String) {
+        lock(&self.session_grants).insert(fingerprint);
+    }
+}
+
+/// The client side of a session: submit ops, subscribe to events. Cheap to clone.
+#[derive(Clone)]
+pub struct SessionHandle {
+    id: SessionId,
+    ops: mpsc::UnboundedSender<Op>,
+    shared: Arc<Shared>,
+    finished: watch::Receiver<bool>,
+}
+
+impl SessionHandle {
+    pub fn id(&self) -> &SessionId {
+        &self.id
+    }
+
+    pub fn submit(&self, op: Op) -> Result<(), EngineError> {
+        self.ops.send(op).map_err(|_| EngineError::SessionClosed)
+    }
+
+    /// Every event with `seq > after_seq` (from the store), then live events.
+    pub fn subscribe(&self, after_seq: u64) -> Result<EventReceiver, EngineError> {
+        self.shared.emitter.subscribe(after_seq)
+    }
+
+    pub fn last_seq(&self) -> u64 {
+        self.shared.emitter.last_seq()
+    }
+
+    /// The conversation as it would be sent to the model now.
+    pub fn history(&self) -> Vec<Message> {
+        self.shared.history_snapshot()
+    }
+
+    /// Resolves once the actor has stopped (after `Op::Shutdown`).
+    pub async fn closed(&self) {
+        let mut rx = self.finished.clone();
+        while !*rx.borrow_and_update() {
+            if rx.changed().await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// Starts the actor task of a session. Must be called inside a Tokio runtime.
+pub fn spawn_session(params: SessionParams, start: SessionStart) -> Result<SessionHandle, EngineError> {
+    let (last_seq, history) = match start {
+        SessionStart::New => {
+            params.store.create_session(&NewSession {
+                id: params.id.clone(),
+                cwd: params.cwd.display().to_string(),
+                provider: params.provider.clone(),
+                model: params.model.clone(),
+                title: None,
+            })?;
+            (0, Vec::new())
+        }
+        SessionStart::Resume => {
+            if params.store.session(&params.id)?.is_none() {
+                return Err(EngineError::SessionNotFound(params.id.0.clone()));
+            }
+            let events = params.store.all_events(&params.id)?;
+            let last = events.last().map(|e| e.seq).unwrap_or(0);
+            (last, rebuild_history(&events))
+        }
+    };
+    let shared = Arc::new(Shared {
+        emitter: Emitter::new(params.id.clone(), params.store.clone(), last_seq),
+        client: params.client,
+        tools: params.tools,
+        tool_ctx: ToolContext {
+            cwd: params.cwd.clone(),
+        },
+        model: params.model.clone(),
+        system_prompt: params.system_prompt,
+        limits: params.limits,
+        history: Mutex::new(history),
+        pending_approvals: Mutex::new(HashMap::new()),
+        session_grants: Mutex::new(HashSet::new()),
+    });
+    if start == SessionStart::New {
+        shared.emitter.emit(
+            None,
+            AgentEvent::SessionStarted {
+                cwd: params.cwd.display().to_string(),
+                provider: params.provider,
+                model: params.model,
+            },
+        )?;
+    }
+    let (ops_tx, ops_rx) = mpsc::unbounded_channel();
+    let (finished_tx, finished_rx) = watch::channel(false);
+    tokio::spawn(run_actor(shared.clone(), ops_rx, finished_tx));
+    Ok(SessionHandle {
+        id: params.id,
+        ops: ops_tx,
+        shared,
+        finished: finished_rx,
+    })
+}
+
+struct RunningTurn {
+    cancel: CancellationToken,
+    task: JoinHandle<()>,
+}
+
+async fn run_actor(shared: Arc<Shared>, mut ops: mpsc::UnboundedReceiver<Op>, finished: watch::Sender<bool>) {
+    let mut running: Option<RunningTurn> = None;
+    loop {
+        let op = tokio::select! {
+            op = ops.recv() => op,
+            _ = async {
+                match running.as_mut() {
+                    Some(turn) => { let _ = (&mut turn.task).await; }
+                    None => std::future::pending::<()>().await,
+                }
+            } => {
+                running = None;
+                continue;
+            }
+        };
+        match op {
+            None | Some(Op::Shutdown) => {
+                if let Some(turn) = running.take() {
+                    turn.cancel.cancel();
+                    let _ = turn.task.await;
+                }
+                break;
+            }
+            Some(Op::UserTurn { input }) => {
+                if running.is_some() {
+                    report_invalid_op(&shared, "a turn is already running; interrupt it first");
+                    continue;
+                }
+                let cancel = CancellationToken::new();
+                let turn_id = TurnId::new(uuid::Uuid::now_v7().to_string());
+                let task = tokio::spawn(run_turn(shared.clone(), turn_id, input, cancel.clone()));
+                running = Some(RunningTurn { cancel, task });
+            }
+            Some(Op::Interrupt) => match running.as_ref() {
+                // The turn itself denies its pending approvals and records the interruption.
+                Some(turn) => turn.cancel.cancel(),
+                None => report_invalid_op(&shared, "no turn is running"),
+            },
+            Some(Op::ResolveApproval { request_id, decision }) => {
+                match shared.take_pending_approval(&request_id) {
+                    Some(tx) => {
+                        let _ = tx.send(decision);
+                    }
+                    None => report_invalid_op(
+                        &shared,
+                        &format!("no pending approval with id {request_id}"),
+                    ),
+                }
+            }
+        }
+    }
+    let _ = finished.send(true);
+}
+
+fn report_invalid_op(shared: &Shared, message: &str) {
+    // A failed write is already reported to subscribers by the emitter.
+    let _ = shared.emitter.emit(
+        None,
+        AgentEvent::Error {
+            kind: ErrorKind::InvalidOp,
+            message: message.to_owned(),
+            retryable: false,
+        },
+    );
+}

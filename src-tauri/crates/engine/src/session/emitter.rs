@@ -1,0 +1,110 @@
+//! Assigns sequence numbers, persists, then delivers. Persist-before-deliver is the
+//! invariant that lets a client reconnect with `after_seq` and miss nothing.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use memo_protocol::{AgentEvent, ErrorKind, EventEnvelope, SessionId, TurnId};
+use memo_store::Store;
+use tokio::sync::mpsc;
+
+use crate::EngineError;
+
+pub type EventReceiver = mpsc::UnboundedReceiver<EventEnvelope>;
+
+pub(crate) struct Emitter {
+    session_id: SessionId,
+    store: Arc<Store>,
+    state: Mutex<EmitterState>,
+}
+
+struct EmitterState {
+    last_seq: u64,
+    // Unbounded on purpose: a slow client must never make the engine drop an event; a
+    // client that cannot keep up should resubscribe from the store instead.
+    subscribers: Vec<mpsc::UnboundedSender<EventEnvelope>>,
+}
+
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+impl Emitter {
+    pub fn new(session_id: SessionId, store: Arc<Store>, last_seq: u64) -> Self {
+        Self {
+            session_id,
+            store,
+            state: Mutex::new(EmitterState {
+                last_seq,
+                subscribers: Vec::new(),
+            }),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, EmitterState> {
+        // A panic while holding this lock cannot leave the state half-updated (seq is only
+        // bumped after the store accepted the event), so a poisoned lock is still usable.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Persists and delivers one event. When the store refuses it, subscribers get an
+    /// unpersisted `error` envelope with `seq = 0` and the caller gets the error.
+    pub fn emit(&self, turn_id: Option<&TurnId>, event: AgentEvent) -> Result<u64, EngineError> {
+        let mut state = self.lock();
+        let envelope = EventEnvelope {
+            session_id: self.session_id.clone(),
+            turn_id: turn_id.cloned(),
+            seq: state.last_seq + 1,
+            timestamp_ms: now_ms(),
+            event,
+        };
+        if let Err(err) = self.store.append(&envelope) {
+            let notice = EventEnvelope {
+                seq: 0,
+                event: AgentEvent::Error {
+                    kind: ErrorKind::Storage,
+                    message: format!("could not save the session: {err}"),
+                    retryable: false,
+                },
+                ..envelope
+            };
+            state.subscribers.retain(|s| s.send(notice.clone()).is_ok());
+            return Err(err.into());
+        }
+        state.last_seq = envelope.seq;
+        let seq = envelope.seq;
+        state.subscribers.retain(|s| s.send(envelope.clone()).is_ok());
+        Ok(seq)
+    }
+
+    /// Events after `after_seq` from the store, then every live one, with no gap or
+    /// duplicate: the replay happens under the same lock that orders live events.
+    pub fn subscribe(&self, after_seq: u64) -> Result<EventReceiver, EngineError> {
+        let mut state = self.lock();
+        let (tx, rx) = mpsc::unbounded_channel();
+        if after_seq < state.last_seq {
+            let mut cursor = after_seq;
+            loop {
+                let page = self.store.events(&self.session_id, cursor, 1000)?;
+                let Some(last) = page.last() else { break };
+                cursor = last.seq;
+                for env in page {
+                    // The receiver is alive: we hold it.
+                    let _ = tx.send(env);
+                }
+                if cursor >= state.last_seq {
+                    break;
+                }
+            }
+        }
+        state.subscribers.push(tx);
+        Ok(rx)
+    }
+
+    pub fn last_seq(&self) -> u64 {
+        self.lock().last_seq
+    }
+}

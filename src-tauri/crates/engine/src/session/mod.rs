@@ -1,0 +1,13 @@
+//! One actor task per session: it owns the conversation, runs at most one turn at a time
+//! and answers ops (interrupt, approvals) while a turn runs.
+
+mod actor;
+mod approvals;
+mod emitter;
+pub mod history;
+mod step;
+mod tool_calls;
+mod turn;
+
+pub use actor::{spawn_session, SessionHandle, SessionParams, SessionStart, TurnLimits};
+pub use emitter::EventReceiver;

@@ -1,0 +1,183 @@
+//! Runs the tool calls of one model step. Every call ends with exactly one `tool_call_end`
+//! event (success, error, denial or interruption), so each call in the history has a result.
+
+use std::sync::Arc;
+
+use futures::stream::{FuturesUnordered, StreamExt};
+use memo_protocol::{AgentEvent, ToolCallId, ToolErrorKind, ToolStatus};
+use memo_providers::ToolCall;
+
+use super::approvals::Approval;
+use super::turn::Turn;
+use crate::tools::{Tool, ToolError};
+use crate::truncate::truncate_tool_output;
+use crate::EngineError;
+
+struct ReadyCall {
+    call: ToolCall,
+    tool: Arc<dyn Tool>,
+    args: serde_json::Value,
+}
+
+impl Turn {
+    /// Returns true when the user interrupted.
+    pub(crate) async fn run_tool_calls(&self, calls: &[ToolCall]) -> Result<bool, EngineError> {
+        let mut ready = Vec::new();
+        for call in calls {
+            match self.prepare(call) {
+                Ok(r) => ready.push(r),
+                Err(err) => self.finish(call, Err(err))?,
+            }
+        }
+        let mut approved = Vec::new();
+        for (position, r) in ready.iter().enumerate() {
+            match self.approve(&r.call, r.tool.as_ref(), &r.args).await? {
+                Approval::Granted => approved.push(position),
+                Approval::Denied(reason) => self.finish(
+                    &r.call,
+                    Err(ToolError::new(ToolErrorKind::ApprovalDenied, reason)),
+                )?,
+                Approval::Interrupted => {
+                    for r in &ready[position..] {
+                        self.finish_interrupted(&r.call)?;
+                    }
+                    for &p in &approved {
+                        self.finish_interrupted(&ready[p].call)?;
+                    }
+                    return Ok(true);
+                }
+            }
+        }
+        let approved: Vec<&ReadyCall> = approved.into_iter().map(|p| &ready[p]).collect();
+        if approved.iter().all(|r| r.tool.parallel_safe()) {
+            self.run_concurrently(&approved).await
+        } else {
+            for (i, r) in approved.iter().enumerate() {
+                if self.run_concurrently(&approved[i..=i]).await? {
+                    for rest in &approved[i + 1..] {
+                        self.finish_interrupted(&rest.call)?;
+                    }
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+    }
+
+    /// Looks the tool up and parses its arguments; failures go back to the model.
+    fn prepare(&self, call: &ToolCall) -> Result<ReadyCall, ToolError> {
+        let tool = self.shared.tools.get(&call.name).ok_or_else(|| {
+            ToolError::new(
+                ToolErrorKind::UnknownTool,
+                format!(
+                    "unknown tool '{}'. Available tools: {}",
+                    call.name,
+                    self.shared.tools.names().join(", ")
+                ),
+            )
+        })?;
+        let raw = call.arguments.trim();
+        // Several servers send "" for a call without arguments.
+        let args: serde_json::Value = if raw.is_empty() {
+            serde_json::Value::Object(Default::default())
+        } else {
+            serde_json::from_str(raw).map_err(|e| {
+                let shown: String = raw.chars().take(200).collect();
+                ToolError::invalid_input(format!(
+                    "the arguments for {} are not valid JSON ({e}): {shown}. Send a JSON object matching the tool's schema.",
+                    call.name
+                ))
+            })?
+        };
+        if !args.is_object() {
+            return Err(ToolError::invalid_input(format!(
+                "the arguments for {} must be a JSON object, got: {args}",
+                call.name
+            )));
+        }
+        Ok(ReadyCall {
+            call: call.clone(),
+            tool,
+            args,
+        })
+    }
+
+    /// Runs calls concurrently (a single call is the sequential case); each result is
+    /// recorded as soon as it is ready. Returns true when interrupted.
+    async fn run_concurrently(&self, calls: &[&ReadyCall]) -> Result<bool, EngineError> {
+        let mut running = FuturesUnordered::new();
+        let mut handles = Vec::new();
+        for (i, r) in calls.iter().enumerate() {
+            // A spawned task both isolates a panicking tool and can be aborted on interrupt.
+            let task = tokio::spawn(r.tool.run(self.shared.tool_ctx.clone(), r.args.clone()));
+            handles.push(task.abort_handle());
+            running.push(async move { (i, task.await) });
+        }
+        let mut done = vec![false; calls.len()];
+        loop {
+            let next = tokio::select! {
+                _ = self.cancel.cancelled() => {
+                    for h in &handles {
+                        h.abort();
+                    }
+                    for (i, r) in calls.iter().enumerate() {
+                        if !done[i] {
+                            self.finish_interrupted(&r.call)?;
+                        }
+                    }
+                    return Ok(true);
+                }
+                next = running.next() => next,
+            };
+            let Some((i, joined)) = next else {
+                return Ok(false);
+            };
+            done[i] = true;
+            let result = joined.unwrap_or_else(|e| {
+                Err(ToolError::failed(format!("the tool crashed: {e}")))
+            });
+            self.finish(&calls[i].call, result)?;
+        }
+    }
+
+    fn finish_interrupted(&self, call: &ToolCall) -> Result<(), EngineError> {
+        self.finish(
+            call,
+            Err(ToolError::new(
+                ToolErrorKind::Interrupted,
+                "interrupted by the user before the tool finished",
+            )),
+        )
+    }
+
+    fn finish(&self, call: &ToolCall, result: Result<String, ToolError>) -> Result<(), EngineError> {
+        let (status, error_kind, output) = match result {
+            Ok(output) => (ToolStatus::Ok, None, truncate_tool_output(&call.name, output)),
+            Err(err) => (
+                ToolStatus::Error,
+                Some(err.kind),
+                format!("Error ({}): {}", error_label(err.kind), err.message),
+            ),
+        };
+        self.record(AgentEvent::ToolCallEnd {
+            call_id: ToolCallId::new(call.id.clone()),
+            name: call.name.clone(),
+            status,
+            error_kind,
+            output,
+        })
+    }
+}
+
+fn error_label(kind: ToolErrorKind) -> &'static str {
+    match kind {
+        ToolErrorKind::UnknownTool => "unknown_tool",
+        ToolErrorKind::InvalidInput => "invalid_input",
+        ToolErrorKind::ApprovalDenied => "approval_denied",
+        ToolErrorKind::PolicyDenied => "policy_denied",
+        ToolErrorKind::SandboxDenied => "sandbox_denied",
+        ToolErrorKind::Timeout => "timeout",
+        ToolErrorKind::ExecutionFailed => "execution_failed",
+        ToolErrorKind::Interrupted => "interrupted",
+    }
+}

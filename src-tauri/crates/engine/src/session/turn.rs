@@ -1,0 +1,134 @@
+//! The turn loop: call the model, run the tools it asks for, feed the results back, until
+//! it answers without tools, the step limit is hit, the user interrupts, or it fails.
+
+use std::sync::Arc;
+
+use memo_protocol::{AgentEvent, TokenUsage, ToolCallId, ToolCallSummary, TurnEndReason, TurnId, UserInput};
+use memo_providers::{ModelRequest, ModelResponse};
+use tokio_util::sync::CancellationToken;
+
+use super::actor::Shared;
+use super::step::StepOutcome;
+use crate::EngineError;
+
+pub(crate) struct Turn {
+    pub shared: Arc<Shared>,
+    pub turn_id: TurnId,
+    pub cancel: CancellationToken,
+    pub usage: TokenUsage,
+}
+
+pub(crate) async fn run_turn(shared: Arc<Shared>, turn_id: TurnId, input: UserInput, cancel: CancellationToken) {
+    let mut turn = Turn {
+        shared,
+        turn_id,
+        cancel,
+        usage: TokenUsage::default(),
+    };
+    let reason = match turn.run(input).await {
+        Ok(reason) => reason,
+        Err(err) => {
+            tracing::error!(error = %err, "turn failed");
+            let _ = turn.emit(AgentEvent::Error {
+                kind: err.kind(),
+                message: err.to_string(),
+                retryable: false,
+            });
+            TurnEndReason::Failed
+        }
+    };
+    let usage = turn.usage;
+    let _ = turn.emit(AgentEvent::TurnEnded { reason, usage });
+}
+
+impl Turn {
+    /// Persists and delivers an event that does not change the conversation.
+    pub fn emit(&self, event: AgentEvent) -> Result<u64, EngineError> {
+        self.shared.emitter.emit(Some(&self.turn_id), event)
+    }
+
+    /// Persists and delivers an event AND applies it to the live conversation, through the
+    /// same function a resumed session uses, so both always agree.
+    pub fn record(&self, event: AgentEvent) -> Result<(), EngineError> {
+        self.shared.emitter.emit(Some(&self.turn_id), event.clone())?;
+        self.shared.apply_to_history(&event);
+        Ok(())
+    }
+
+    async fn run(&mut self, input: UserInput) -> Result<TurnEndReason, EngineError> {
+        self.record(AgentEvent::TurnStarted { input })?;
+        for step in 0..self.shared.limits.max_steps {
+            let request = self.build_request();
+            let response = match self.stream_step(step, request).await? {
+                StepOutcome::Completed(response) => response,
+                StepOutcome::Interrupted(partial) => {
+                    // Keep what the user already saw, without half-assembled tool calls.
+                    if !partial.text.is_empty() || partial.reasoning.is_some() {
+                        self.record_assistant(&ModelResponse {
+                            tool_calls: Vec::new(),
+                            ..partial
+                        })?;
+                    }
+                    return Ok(TurnEndReason::Interrupted);
+                }
+                StepOutcome::Failed(err) => {
+                    self.emit(AgentEvent::Error {
+                        kind: err.kind(),
+                        message: err.to_string(),
+                        retryable: err.is_retryable(),
+                    })?;
+                    return Ok(TurnEndReason::Failed);
+                }
+            };
+            self.usage.add(&response.usage);
+            self.emit(AgentEvent::Usage {
+                step: response.usage,
+                turn_total: self.usage,
+            })?;
+            self.record_assistant(&response)?;
+            if response.tool_calls.is_empty() {
+                return Ok(TurnEndReason::Completed);
+            }
+            if self.run_tool_calls(&response.tool_calls).await? {
+                return Ok(TurnEndReason::Interrupted);
+            }
+        }
+        self.emit(AgentEvent::Error {
+            kind: memo_protocol::ErrorKind::Provider,
+            message: format!(
+                "stopped after {} model steps without a final answer (step limit)",
+                self.shared.limits.max_steps
+            ),
+            retryable: false,
+        })?;
+        Ok(TurnEndReason::StepLimit)
+    }
+
+    fn build_request(&self) -> ModelRequest {
+        ModelRequest {
+            model: self.shared.model.clone(),
+            system: self.shared.system_prompt.clone(),
+            messages: self.shared.history_snapshot(),
+            tools: self.shared.tools.specs(),
+            parallel_tool_calls: self.shared.limits.parallel_tool_calls,
+            max_output_tokens: self.shared.limits.max_output_tokens,
+        }
+    }
+
+    fn record_assistant(&self, response: &ModelResponse) -> Result<(), EngineError> {
+        self.record(AgentEvent::AssistantMessage {
+            text: response.text.clone(),
+            reasoning: response.reasoning.clone(),
+            tool_calls: response
+                .tool_calls
+                .iter()
+                .map(|c| ToolCallSummary {
+                    call_id: ToolCallId::new(c.id.clone()),
+                    name: c.name.clone(),
+                    arguments: c.arguments.clone(),
+                })
+                .collect(),
+            provider_data: response.provider_data.clone(),
+        })
+    }
+}
