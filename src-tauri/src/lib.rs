@@ -1,0 +1,43 @@
+//! The desktop shell: wires Tauri to the engine. Kept thin on purpose — logic lives in the
+//! tauri-free crates under `src-tauri/crates/` so it can be tested without WebKit.
+
+pub mod commands;
+pub mod error;
+pub mod state;
+
+use tauri::Manager;
+
+use crate::state::AppState;
+
+/// Logs go to stderr; `RUST_LOG` overrides the default level.
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // `try_init` because a second subscriber (e.g. from a test harness) is not an error
+    // worth refusing to start over.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+pub fn run() {
+    init_tracing();
+
+    let builder = tauri::Builder::default()
+        .setup(|app| {
+            let state = AppState::from_env(app.path().home_dir().ok());
+            match state.memo_home() {
+                Ok(path) => tracing::info!(memo_home = %path.display(), "starting Memo"),
+                Err(error) => tracing::warn!(%error, "MEMO_HOME could not be resolved"),
+            }
+            app.manage(state);
+            Ok(())
+        })
+        .invoke_handler(tauri::generate_handler![commands::app::app_info]);
+
+    if let Err(error) = builder.run(tauri::generate_context!()) {
+        tracing::error!(%error, "Memo exited with an error");
+        std::process::exit(1);
+    }
+}

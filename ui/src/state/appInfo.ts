@@ -1,0 +1,26 @@
+import type { AppInfo, CommandError } from "../ipc";
+
+/** What the UI knows about the running app; loaded once at start-up. */
+export type AppInfoState =
+  | { status: "loading" }
+  | { status: "ready"; info: AppInfo }
+  | { status: "error"; error: CommandError };
+
+export type AppInfoAction =
+  | { type: "requested" }
+  | { type: "loaded"; info: AppInfo }
+  | { type: "failed"; error: CommandError };
+
+export const initialAppInfoState: AppInfoState = { status: "loading" };
+
+export function appInfoReducer(state: AppInfoState, action: AppInfoAction): AppInfoState {
+  switch (action.type) {
+    case "requested":
+      // A retry keeps showing the last good info rather than flashing back to "loading".
+      return state.status === "ready" ? state : { status: "loading" };
+    case "loaded":
+      return { status: "ready", info: action.info };
+    case "failed":
+      return { status: "error", error: action.error };
+  }
+}

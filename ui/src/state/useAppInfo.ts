@@ -1,0 +1,32 @@
+import { useCallback, useEffect, useReducer } from "react";
+
+import { getAppInfo, toCommandError } from "../ipc";
+import { appInfoReducer, initialAppInfoState, type AppInfoState } from "./appInfo";
+
+export function useAppInfo(): { state: AppInfoState; reload: () => void } {
+  const [state, dispatch] = useReducer(appInfoReducer, initialAppInfoState);
+
+  const load = useCallback((isCurrent: () => boolean) => {
+    dispatch({ type: "requested" });
+    getAppInfo().then(
+      (info) => {
+        if (isCurrent()) dispatch({ type: "loaded", info });
+      },
+      (raised: unknown) => {
+        if (isCurrent()) dispatch({ type: "failed", error: toCommandError("app_info", raised) });
+      },
+    );
+  }, []);
+
+  useEffect(() => {
+    // StrictMode mounts twice in development; ignore the answer for the discarded mount.
+    let current = true;
+    load(() => current);
+    return () => {
+      current = false;
+    };
+  }, [load]);
+
+  const reload = useCallback(() => load(() => true), [load]);
+  return { state, reload };
+}

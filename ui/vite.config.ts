@@ -1,0 +1,27 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+// The Tauri dev server expects this exact port (tauri.conf.json `devUrl`); failing fast on a
+// taken port beats silently moving to another one the app never loads.
+const DEV_PORT = 1420;
+
+export default defineConfig({
+  plugins: [react()],
+  clearScreen: false,
+  server: {
+    port: DEV_PORT,
+    strictPort: true,
+    // Rust sources live next to the UI; watching them only burns CPU.
+    watch: { ignored: ["**/src-tauri/**", "**/target/**"] },
+  },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    // WebKitGTK (Linux) and WKWebView (macOS) lag behind evergreen browsers.
+    target: ["es2021", "safari15"],
+  },
+  test: {
+    include: ["src/**/*.test.{ts,tsx}"],
+    environment: "node",
+  },
+});
