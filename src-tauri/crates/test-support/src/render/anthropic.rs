@@ -1,0 +1,210 @@
+//! Anthropic Messages: `event: <name>\ndata: <json>\n\n`, from `message_start`
+//! to `message_stop`.
+
+use bytes::Bytes;
+use serde_json::{json, Value};
+
+use super::{message_or, split_chars, RequestInfo};
+use crate::ids::new_id;
+use crate::script::{FinishReason, HttpError, MockUsage, StreamScript};
+
+fn stop_reason(reason: FinishReason) -> &'static str {
+    match reason {
+        FinishReason::Stop => "end_turn",
+        FinishReason::ToolCalls => "tool_use",
+        FinishReason::Length => "max_tokens",
+    }
+}
+
+fn event(name: &str, data: &Value) -> Bytes {
+    Bytes::from(format!("event: {name}\ndata: {data}\n\n"))
+}
+
+/// Anthropic's `input_tokens` excludes cache reads, which are reported separately.
+fn input_usage(usage: &MockUsage, output_tokens: u64) -> Value {
+    json!({
+        "input_tokens": usage.input_tokens.saturating_sub(usage.cached_input_tokens),
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": usage.cached_input_tokens,
+        "output_tokens": output_tokens,
+    })
+}
+
+fn signature(script: &StreamScript) -> String {
+    script
+        .thinking_signature
+        .clone()
+        .unwrap_or_else(|| new_id("EqMock", 58))
+}
+
+/// Tool input for non-streamed bodies: the parsed object, or the raw text when the
+/// script deliberately holds something that is not JSON.
+fn input_value(arguments: &str) -> Value {
+    if arguments.trim().is_empty() {
+        return json!({});
+    }
+    serde_json::from_str(arguments).unwrap_or_else(|_| Value::String(arguments.to_owned()))
+}
+
+/// Emits `content_block_start`, the deltas, and `content_block_stop` of one block.
+struct Blocks {
+    events: Vec<Bytes>,
+    index: usize,
+}
+
+impl Blocks {
+    fn block(&mut self, start: Value, deltas: impl IntoIterator<Item = Value>) {
+        let index = self.index;
+        self.events.push(event(
+            "content_block_start",
+            &json!({"type": "content_block_start", "index": index, "content_block": start}),
+        ));
+        for delta in deltas {
+            self.events.push(event(
+                "content_block_delta",
+                &json!({"type": "content_block_delta", "index": index, "delta": delta}),
+            ));
+        }
+        self.events.push(event(
+            "content_block_stop",
+            &json!({"type": "content_block_stop", "index": index}),
+        ));
+        self.index += 1;
+    }
+}
+
+pub(super) fn stream_events(
+    script: &StreamScript,
+    info: &RequestInfo,
+    usage: &MockUsage,
+) -> Vec<Bytes> {
+    let n = script.chunk_chars;
+    let mut blocks = Blocks {
+        events: Vec::new(),
+        index: 0,
+    };
+    blocks.events.push(event(
+        "message_start",
+        &json!({"type": "message_start", "message": {
+            "id": new_id("msg_01", 22),
+            "type": "message",
+            "role": "assistant",
+            "content": [],
+            "model": info.model,
+            "stop_reason": null,
+            "stop_sequence": null,
+            "usage": input_usage(usage, 1),
+        }}),
+    ));
+    // Byte-for-byte what the API sends, including the space its ping has.
+    blocks.events.push(Bytes::from_static(
+        b"event: ping\ndata: {\"type\": \"ping\"}\n\n",
+    ));
+
+    if let Some(reasoning) = &script.reasoning {
+        let deltas = split_chars(reasoning, n)
+            .into_iter()
+            .map(|piece| json!({"type": "thinking_delta", "thinking": piece}))
+            .chain([json!({"type": "signature_delta", "signature": signature(script)})]);
+        blocks.block(json!({"type": "thinking", "thinking": ""}), deltas);
+    }
+    if let Some(text) = &script.text {
+        let deltas = split_chars(text, n)
+            .into_iter()
+            .map(|piece| json!({"type": "text_delta", "text": piece}));
+        blocks.block(json!({"type": "text", "text": ""}), deltas);
+    }
+    for call in &script.tool_calls {
+        let id = call.id.clone().unwrap_or_else(|| new_id("toolu_01", 22));
+        // The API opens tool input with an empty fragment; clients must tolerate it.
+        let deltas = std::iter::once("")
+            .chain(split_chars(&call.arguments, n))
+            .map(|piece| json!({"type": "input_json_delta", "partial_json": piece}));
+        blocks.block(
+            json!({"type": "tool_use", "id": id, "name": call.name, "input": {}}),
+            deltas,
+        );
+    }
+
+    let mut events = blocks.events;
+    if let Some(error) = &script.mid_stream_error {
+        events.push(event("error", &error_body(error)));
+        return events;
+    }
+    events.push(event(
+        "message_delta",
+        &json!({
+            "type": "message_delta",
+            "delta": {
+                "stop_reason": stop_reason(script.effective_finish_reason()),
+                "stop_sequence": null,
+            },
+            "usage": {"output_tokens": usage.output_tokens},
+        }),
+    ));
+    events.push(event("message_stop", &json!({"type": "message_stop"})));
+    events
+}
+
+/// The `message` object for requests without `stream: true`.
+pub(super) fn complete_body(script: &StreamScript, info: &RequestInfo, usage: &MockUsage) -> Value {
+    let mut content = Vec::new();
+    if let Some(reasoning) = &script.reasoning {
+        content.push(
+            json!({"type": "thinking", "thinking": reasoning, "signature": signature(script)}),
+        );
+    }
+    if let Some(text) = &script.text {
+        content.push(json!({"type": "text", "text": text}));
+    }
+    for call in &script.tool_calls {
+        content.push(json!({
+            "type": "tool_use",
+            "id": call.id.clone().unwrap_or_else(|| new_id("toolu_01", 22)),
+            "name": call.name,
+            "input": input_value(&call.arguments),
+        }));
+    }
+    json!({
+        "id": new_id("msg_01", 22),
+        "type": "message",
+        "role": "assistant",
+        "content": content,
+        "model": info.model,
+        "stop_reason": stop_reason(script.effective_finish_reason()),
+        "stop_sequence": null,
+        "usage": input_usage(usage, usage.output_tokens),
+    })
+}
+
+/// `{"type":"error","error":{"type","message"},"request_id"}`; `kind` overrides the type.
+pub(super) fn error_body(error: &HttpError) -> Value {
+    let (kind, default_message) = match error.status {
+        400 => (
+            "invalid_request_error",
+            "prompt is too long: 213457 tokens > 200000 maximum",
+        ),
+        401 => ("authentication_error", "invalid x-api-key"),
+        403 => (
+            "permission_error",
+            "Your API key does not have permission to use the specified resource.",
+        ),
+        404 => ("not_found_error", "The requested resource could not be found."),
+        413 => ("request_too_large", "Request exceeds the maximum allowed number of bytes."),
+        429 => (
+            "rate_limit_error",
+            "This request would exceed the rate limit for your organization. Please try again later.",
+        ),
+        529 => ("overloaded_error", "Overloaded"),
+        s if s >= 500 => ("api_error", "Internal server error"),
+        _ => ("invalid_request_error", "Invalid request."),
+    };
+    json!({
+        "type": "error",
+        "error": {
+            "type": error.kind.as_deref().unwrap_or(kind),
+            "message": message_or(error, default_message),
+        },
+        "request_id": new_id("req_011", 21),
+    })
+}
