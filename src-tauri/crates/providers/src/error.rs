@@ -3,6 +3,8 @@ use std::time::Duration;
 use memo_protocol::ErrorKind;
 use thiserror::Error;
 
+use crate::ApiKey;
+
 /// Everything that can go wrong talking to a model, classified so the retry policy and the
 /// user see the right thing.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -57,6 +59,42 @@ impl ProviderError {
         }
     }
 
+    /// Removes the API key from the message. Providers sometimes echo the key they were
+    /// sent ("Incorrect API key provided: sk-..."), and error messages end up in logs and UI.
+    pub fn redact(self, key: Option<&ApiKey>) -> Self {
+        let Some(secret) = key.map(ApiKey::expose).filter(|s| !s.is_empty()) else {
+            return self;
+        };
+        let clean = |message: String| {
+            if message.contains(secret) {
+                message.replace(secret, "<redacted>")
+            } else {
+                message
+            }
+        };
+        match self {
+            ProviderError::RateLimited {
+                retry_after,
+                message,
+            } => ProviderError::RateLimited {
+                retry_after,
+                message: clean(message),
+            },
+            ProviderError::Overloaded {
+                retry_after,
+                message,
+            } => ProviderError::Overloaded {
+                retry_after,
+                message: clean(message),
+            },
+            ProviderError::ContextOverflow(m) => ProviderError::ContextOverflow(clean(m)),
+            ProviderError::Auth(m) => ProviderError::Auth(clean(m)),
+            ProviderError::Transient(m) => ProviderError::Transient(clean(m)),
+            ProviderError::StreamInterrupted(m) => ProviderError::StreamInterrupted(clean(m)),
+            ProviderError::Fatal(m) => ProviderError::Fatal(clean(m)),
+        }
+    }
+
     pub fn kind(&self) -> ErrorKind {
         match self {
             ProviderError::RateLimited { .. } => ErrorKind::RateLimited,
@@ -66,5 +104,30 @@ impl ProviderError {
             ProviderError::Transient(_) | ProviderError::StreamInterrupted(_) => ErrorKind::Network,
             ProviderError::Fatal(_) => ErrorKind::Provider,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redact_removes_the_key_everywhere() {
+        let key = ApiKey::new("sk-secret-123");
+        let err = ProviderError::Auth("Incorrect API key provided: sk-secret-123.".into());
+        let shown = err.redact(Some(&key)).to_string();
+        assert!(!shown.contains("sk-secret-123"), "{shown}");
+        assert!(shown.contains("<redacted>"));
+        let limited = ProviderError::RateLimited {
+            retry_after: None,
+            message: "key sk-secret-123".into(),
+        };
+        assert!(!limited.redact(Some(&key)).to_string().contains("secret"));
+        // An empty key must not turn every message into a redaction marker soup.
+        let empty = ApiKey::new("");
+        assert_eq!(
+            ProviderError::Fatal("x".into()).redact(Some(&empty)),
+            ProviderError::Fatal("x".into())
+        );
     }
 }

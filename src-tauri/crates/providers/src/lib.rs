@@ -4,13 +4,28 @@
 //! Retrying is not done inside a client: a retry may have to discard deltas the user already
 //! saw, which only the turn loop can announce. [`RetryPolicy`] computes the delays.
 
+pub mod anthropic;
+mod classify;
 mod error;
+pub mod gemini;
+mod history;
+mod http;
+pub mod openai;
+mod retry;
 mod secret;
+pub mod sse;
+mod stream;
 mod types;
 
+pub use classify::{classify, classify_http, classify_stream_error};
 pub use error::ProviderError;
+pub use http::HttpOptions;
+pub use retry::RetryPolicy;
 pub use secret::ApiKey;
+pub use stream::{decode_all, SseDecoder, StreamAssembler};
 pub use types::*;
+
+use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
@@ -23,7 +38,10 @@ pub type ResponseStream = BoxStream<'static, Result<ResponseEvent, ProviderError
 pub trait ModelClient: Send + Sync {
     /// Sends the request and resolves once the response headers arrived: HTTP errors
     /// (429, 5xx, 401...) surface here; errors inside the stream surface as stream items.
-    fn stream(&self, request: ModelRequest) -> BoxFuture<'static, Result<ResponseStream, ProviderError>>;
+    fn stream(
+        &self,
+        request: ModelRequest,
+    ) -> BoxFuture<'static, Result<ResponseStream, ProviderError>>;
 }
 
 /// Which wire protocol a provider speaks (`api = "..."` in config.toml).
@@ -45,4 +63,31 @@ pub struct Endpoint {
     /// `https://generativelanguage.googleapis.com`.
     pub base_url: String,
     pub api_key: Option<ApiKey>,
+}
+
+/// Creates the client for `endpoint`, sharing one HTTP connection pool with every other
+/// client created this way.
+pub fn create_client(endpoint: Endpoint) -> Result<Arc<dyn ModelClient>, ProviderError> {
+    Ok(client_for(endpoint, http::shared_client()?))
+}
+
+/// Like [`create_client`] with its own HTTP client and timeouts (tests, unusual networks).
+pub fn create_client_with_options(
+    endpoint: Endpoint,
+    options: HttpOptions,
+) -> Result<Arc<dyn ModelClient>, ProviderError> {
+    Ok(client_for(endpoint, http::build_client(options)?))
+}
+
+fn client_for(endpoint: Endpoint, http: reqwest::Client) -> Arc<dyn ModelClient> {
+    let Endpoint {
+        api,
+        base_url,
+        api_key,
+    } = endpoint;
+    match api {
+        WireApi::Openai => Arc::new(openai::OpenAiClient::new(http, &base_url, api_key)),
+        WireApi::Anthropic => Arc::new(anthropic::AnthropicClient::new(http, &base_url, api_key)),
+        WireApi::Gemini => Arc::new(gemini::GeminiClient::new(http, &base_url, api_key)),
+    }
 }

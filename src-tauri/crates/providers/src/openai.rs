@@ -1,0 +1,446 @@
+//! OpenAI chat completions (`POST {base}/chat/completions`), also spoken by DeepSeek, Qwen,
+//! Ollama, llama.cpp, vLLM and most other compatible servers.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+use futures::future::BoxFuture;
+use memo_protocol::TokenUsage;
+use reqwest::header::{HeaderMap, AUTHORIZATION};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::classify::classify_stream_error;
+use crate::history::normalize;
+use crate::http::{post_sse, secret_header, trim_base};
+use crate::sse::SseEvent;
+use crate::stream::{http_event_stream, synthesize_call_id, StreamAssembler};
+use crate::{
+    ApiKey, Message, ModelClient, ModelRequest, ModelResponse, ProviderError, ResponseEvent,
+    ResponseStream, StopReason, ToolCall,
+};
+
+/// The chat completions endpoint for a base such as `https://api.openai.com/v1`.
+pub fn request_url(base_url: &str) -> String {
+    format!("{}/chat/completions", trim_base(base_url))
+}
+
+/// The JSON body for `request` (streaming, usage included).
+pub fn build_request_body(request: &ModelRequest) -> Value {
+    let mut messages = Vec::with_capacity(request.messages.len() + 1);
+    if !request.system.is_empty() {
+        messages.push(json!({"role": "system", "content": request.system}));
+    }
+    for message in normalize(&request.messages) {
+        messages.push(match message.as_ref() {
+            Message::User { text } => json!({"role": "user", "content": text}),
+            Message::Assistant {
+                text, tool_calls, ..
+            } => {
+                let mut msg = json!({"role": "assistant"});
+                if tool_calls.is_empty() {
+                    msg["content"] = json!(text);
+                } else {
+                    // Several servers reject `""` next to tool calls; null is the documented form.
+                    msg["content"] = if text.is_empty() {
+                        Value::Null
+                    } else {
+                        json!(text)
+                    };
+                    msg["tool_calls"] = tool_calls
+                        .iter()
+                        .map(|call| {
+                            json!({
+                                "id": call.id,
+                                "type": "function",
+                                "function": {"name": call.name, "arguments": call.arguments},
+                            })
+                        })
+                        .collect();
+                }
+                msg
+            }
+            Message::ToolResult {
+                call_id, content, ..
+            } => json!({"role": "tool", "tool_call_id": call_id, "content": content}),
+        });
+    }
+    let mut body = json!({
+        "model": request.model,
+        "messages": messages,
+        "stream": true,
+        "stream_options": {"include_usage": true},
+    });
+    if !request.tools.is_empty() {
+        body["tools"] = request
+            .tools
+            .iter()
+            .map(|tool| {
+                json!({
+                    "type": "function",
+                    "function": {
+                        "name": tool.name,
+                        "description": tool.description,
+                        "parameters": tool.input_schema,
+                    },
+                })
+            })
+            .collect();
+        body["parallel_tool_calls"] = json!(request.parallel_tool_calls);
+    }
+    if let Some(max) = request.max_output_tokens {
+        body["max_tokens"] = json!(max);
+    }
+    body
+}
+
+// Wire types of one stream chunk. Strings are borrowed from the SSE buffer when they have
+// no escapes; only the fields we use are declared (serde skips the rest).
+
+#[derive(Deserialize)]
+struct Chunk<'a> {
+    #[serde(borrow, default)]
+    choices: Option<Vec<Choice<'a>>>,
+    #[serde(default)]
+    usage: Option<Usage>,
+    #[serde(default)]
+    error: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(Deserialize)]
+struct Choice<'a> {
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(borrow, default)]
+    delta: Option<Delta<'a>>,
+    #[serde(borrow, default)]
+    finish_reason: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct Delta<'a> {
+    #[serde(borrow, default)]
+    content: Option<Cow<'a, str>>,
+    /// DeepSeek, Qwen, older vLLM.
+    #[serde(borrow, default)]
+    reasoning_content: Option<Cow<'a, str>>,
+    /// Newer vLLM, OpenRouter, Ollama.
+    #[serde(borrow, default)]
+    reasoning: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    tool_calls: Option<Vec<ToolCallDelta<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct ToolCallDelta<'a> {
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(borrow, default)]
+    id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    function: Option<FunctionDelta<'a>>,
+}
+
+#[derive(Deserialize)]
+struct FunctionDelta<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    arguments: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct Usage {
+    #[serde(default)]
+    prompt_tokens: Option<u64>,
+    #[serde(default)]
+    completion_tokens: Option<u64>,
+    #[serde(default)]
+    prompt_tokens_details: Option<PromptDetails>,
+    #[serde(default)]
+    completion_tokens_details: Option<CompletionDetails>,
+    /// DeepSeek reports cache hits here instead of `prompt_tokens_details`.
+    #[serde(default)]
+    prompt_cache_hit_tokens: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct PromptDetails {
+    #[serde(default)]
+    cached_tokens: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct CompletionDetails {
+    #[serde(default)]
+    reasoning_tokens: Option<u64>,
+}
+
+/// One tool call being assembled.
+#[derive(Debug, Default)]
+struct PendingCall {
+    /// The `index` the server gave it; our position in `calls` is the event index.
+    wire_index: u64,
+    id: String,
+    name: String,
+    arguments: String,
+    /// ToolCallStart went out. Delayed until the name is known, since a few servers send
+    /// the id before the name.
+    announced: bool,
+}
+
+/// Assembles a chat-completions stream.
+#[derive(Debug, Default)]
+pub struct OpenAiAssembler {
+    text: String,
+    reasoning: String,
+    calls: Vec<PendingCall>,
+    usage: TokenUsage,
+    finish_reason: Option<StopReason>,
+    saw_finish: bool,
+    done: bool,
+}
+
+impl OpenAiAssembler {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn on_tool_call(&mut self, delta: ToolCallDelta<'_>, out: &mut VecDeque<ResponseEvent>) {
+        let id = delta.id.filter(|s| !s.is_empty());
+        let wire_index = delta.index.unwrap_or_else(|| {
+            // No index (some older local servers): a new id means a new call, anything
+            // else continues the last one.
+            match (&id, self.calls.last()) {
+                (Some(id), Some(last)) if last.id != *id => last.wire_index + 1,
+                (_, Some(last)) => last.wire_index,
+                (_, None) => 0,
+            }
+        });
+        let pos = match self.calls.iter().position(|c| c.wire_index == wire_index) {
+            Some(pos) => pos,
+            None => {
+                self.calls.push(PendingCall {
+                    wire_index,
+                    ..PendingCall::default()
+                });
+                self.calls.len() - 1
+            }
+        };
+        let call = &mut self.calls[pos];
+        if let Some(id) = id {
+            if call.id.is_empty() {
+                call.id = id.into_owned();
+            }
+        }
+        let (name, arguments) = match delta.function {
+            Some(f) => (f.name, f.arguments),
+            None => (None, None),
+        };
+        if let Some(name) = name.filter(|n| !n.is_empty()) {
+            // Some servers repeat the name in every fragment: only the first counts.
+            if !call.announced {
+                call.name = name.into_owned();
+            }
+        }
+        let arguments = arguments.unwrap_or_default();
+        if call.announced {
+            if !arguments.is_empty() {
+                call.arguments.push_str(&arguments);
+                out.push_back(ResponseEvent::ToolCallArgsDelta {
+                    index: pos,
+                    delta: arguments.into_owned(),
+                });
+            }
+        } else {
+            call.arguments.push_str(&arguments);
+            if !call.name.is_empty() {
+                announce(pos, call, out);
+            }
+        }
+    }
+
+    fn complete(&mut self, out: &mut VecDeque<ResponseEvent>) {
+        for (pos, call) in self.calls.iter_mut().enumerate() {
+            if !call.announced {
+                announce(pos, call, out);
+            }
+        }
+        let tool_calls: Vec<ToolCall> = self
+            .calls
+            .drain(..)
+            .map(|call| ToolCall {
+                id: call.id,
+                name: call.name,
+                arguments: call.arguments,
+            })
+            .collect();
+        let mut stop_reason = self.finish_reason;
+        // Ollama and others say "stop" even when the step ends in tool calls.
+        if stop_reason == Some(StopReason::EndTurn) && !tool_calls.is_empty() {
+            stop_reason = Some(StopReason::ToolUse);
+        }
+        let reasoning = std::mem::take(&mut self.reasoning);
+        out.push_back(ResponseEvent::Completed(ModelResponse {
+            text: std::mem::take(&mut self.text),
+            reasoning: (!reasoning.is_empty()).then_some(reasoning),
+            tool_calls,
+            usage: self.usage,
+            stop_reason,
+            provider_data: None,
+        }));
+        self.done = true;
+    }
+}
+
+fn announce(pos: usize, call: &mut PendingCall, out: &mut VecDeque<ResponseEvent>) {
+    if call.id.is_empty() {
+        call.id = synthesize_call_id("call");
+    }
+    call.announced = true;
+    out.push_back(ResponseEvent::ToolCallStart {
+        index: pos,
+        id: call.id.clone(),
+        name: call.name.clone(),
+    });
+    if !call.arguments.is_empty() {
+        out.push_back(ResponseEvent::ToolCallArgsDelta {
+            index: pos,
+            delta: call.arguments.clone(),
+        });
+    }
+}
+
+fn stop_reason(finish_reason: &str) -> StopReason {
+    match finish_reason {
+        "stop" => StopReason::EndTurn,
+        "tool_calls" | "function_call" => StopReason::ToolUse,
+        "length" => StopReason::MaxTokens,
+        "content_filter" => StopReason::ContentFilter,
+        _ => StopReason::Other,
+    }
+}
+
+impl StreamAssembler for OpenAiAssembler {
+    fn on_event(
+        &mut self,
+        event: &SseEvent<'_>,
+        out: &mut VecDeque<ResponseEvent>,
+    ) -> Result<(), ProviderError> {
+        let data = event.data.trim();
+        if data == "[DONE]" {
+            self.complete(out);
+            return Ok(());
+        }
+        if data.is_empty() {
+            return Ok(());
+        }
+        let chunk: Chunk<'_> = serde_json::from_str(data).map_err(|e| {
+            ProviderError::Fatal(format!("unreadable chunk in the response stream: {e}"))
+        })?;
+        if chunk.error.is_some() {
+            return Err(classify_stream_error(data));
+        }
+        for choice in chunk.choices.unwrap_or_default() {
+            // We never ask for n > 1; ignore anything but the first choice.
+            if choice.index.unwrap_or(0) != 0 {
+                continue;
+            }
+            if let Some(delta) = choice.delta {
+                let reasoning = delta.reasoning_content.or(delta.reasoning);
+                if let Some(reasoning) = reasoning.filter(|r| !r.is_empty()) {
+                    self.reasoning.push_str(&reasoning);
+                    out.push_back(ResponseEvent::ReasoningDelta(reasoning.into_owned()));
+                }
+                if let Some(content) = delta.content.filter(|c| !c.is_empty()) {
+                    self.text.push_str(&content);
+                    out.push_back(ResponseEvent::TextDelta(content.into_owned()));
+                }
+                for call in delta.tool_calls.unwrap_or_default() {
+                    self.on_tool_call(call, out);
+                }
+            }
+            if let Some(reason) = choice.finish_reason {
+                self.saw_finish = true;
+                self.finish_reason = Some(stop_reason(&reason));
+            }
+        }
+        if let Some(usage) = chunk.usage {
+            let cached = usage
+                .prompt_tokens_details
+                .and_then(|d| d.cached_tokens)
+                .or(usage.prompt_cache_hit_tokens);
+            self.usage = TokenUsage {
+                input_tokens: usage.prompt_tokens.unwrap_or(0),
+                output_tokens: usage.completion_tokens.unwrap_or(0),
+                cached_input_tokens: cached.unwrap_or(0),
+                reasoning_tokens: usage
+                    .completion_tokens_details
+                    .and_then(|d| d.reasoning_tokens)
+                    .unwrap_or(0),
+            };
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut VecDeque<ResponseEvent>) -> Result<(), ProviderError> {
+        if self.done {
+            return Ok(());
+        }
+        // Some servers never send [DONE]; a finish_reason means the answer is whole.
+        if self.saw_finish {
+            self.complete(out);
+            return Ok(());
+        }
+        Err(ProviderError::StreamInterrupted(
+            "the connection closed before the model finished its answer".into(),
+        ))
+    }
+
+    fn is_done(&self) -> bool {
+        self.done
+    }
+}
+
+/// A client for one OpenAI-compatible endpoint.
+pub struct OpenAiClient {
+    http: reqwest::Client,
+    url: String,
+    api_key: Option<ApiKey>,
+}
+
+impl OpenAiClient {
+    pub fn new(http: reqwest::Client, base_url: &str, api_key: Option<ApiKey>) -> Self {
+        Self {
+            http,
+            url: request_url(base_url),
+            api_key,
+        }
+    }
+}
+
+impl ModelClient for OpenAiClient {
+    fn stream(
+        &self,
+        request: ModelRequest,
+    ) -> BoxFuture<'static, Result<ResponseStream, ProviderError>> {
+        let http = self.http.clone();
+        let url = self.url.clone();
+        let api_key = self.api_key.clone();
+        Box::pin(async move {
+            let mut headers = HeaderMap::new();
+            // Local servers (Ollama, llama.cpp) need no key; sending an empty one can fail.
+            if let Some(key) = api_key.as_ref().filter(|k| !k.expose().is_empty()) {
+                headers.insert(AUTHORIZATION, secret_header(key, "Bearer ")?);
+            }
+            let body = serde_json::to_vec(&build_request_body(&request))
+                .map_err(|e| ProviderError::Fatal(format!("cannot encode the request: {e}")))?;
+            let response = post_sse(&http, &url, headers, body, api_key.as_ref()).await?;
+            Ok(http_event_stream(response, OpenAiAssembler::new(), api_key))
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "openai_tests.rs"]
+mod tests;

@@ -1,0 +1,178 @@
+//! Glue between bytes and [`ResponseEvent`]s: the [`StreamAssembler`] trait each wire format
+//! implements, the [`SseDecoder`] that runs an assembler behind the SSE parser (used by the
+//! HTTP path, the tests and the bench alike), and the HTTP-backed [`ResponseStream`].
+
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use futures::stream::{BoxStream, Stream, StreamExt};
+
+use crate::sse::{SseEvent, SseParser};
+use crate::{ApiKey, ProviderError, ResponseEvent, ResponseStream};
+
+/// A wire format's incremental response assembler: fed one SSE event at a time, it emits
+/// deltas as they arrive and finally one [`ResponseEvent::Completed`].
+pub trait StreamAssembler: Send {
+    /// Handles one event, pushing whatever it produces onto `out`.
+    fn on_event(
+        &mut self,
+        event: &SseEvent<'_>,
+        out: &mut VecDeque<ResponseEvent>,
+    ) -> Result<(), ProviderError>;
+
+    /// The body ended. Pushes `Completed` if the response is whole (when the format has no
+    /// terminal event), otherwise fails with [`ProviderError::StreamInterrupted`].
+    fn finish(&mut self, out: &mut VecDeque<ResponseEvent>) -> Result<(), ProviderError>;
+
+    /// Whether the terminal event (`[DONE]`, `message_stop`) was seen and `Completed` pushed.
+    fn is_done(&self) -> bool;
+}
+
+/// SSE parser + assembler: bytes in, response events out.
+#[derive(Debug, Default)]
+pub struct SseDecoder<A> {
+    parser: SseParser,
+    assembler: A,
+}
+
+impl<A: StreamAssembler> SseDecoder<A> {
+    pub fn new(assembler: A) -> Self {
+        Self {
+            parser: SseParser::new(),
+            assembler,
+        }
+    }
+
+    /// Feeds a chunk of the body. Events produced before an error are still in `out`.
+    pub fn feed(
+        &mut self,
+        bytes: &[u8],
+        out: &mut VecDeque<ResponseEvent>,
+    ) -> Result<(), ProviderError> {
+        let assembler = &mut self.assembler;
+        self.parser.feed(bytes, &mut |event| {
+            // Anything after the terminal event is noise (some proxies append comments).
+            if assembler.is_done() {
+                return Ok(());
+            }
+            assembler.on_event(&event, out)
+        })
+    }
+
+    /// The body ended.
+    pub fn finish(&mut self, out: &mut VecDeque<ResponseEvent>) -> Result<(), ProviderError> {
+        let assembler = &mut self.assembler;
+        self.parser.finish(&mut |event| {
+            if assembler.is_done() {
+                return Ok(());
+            }
+            assembler.on_event(&event, out)
+        })?;
+        if self.assembler.is_done() {
+            return Ok(());
+        }
+        self.assembler.finish(out)
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.assembler.is_done()
+    }
+}
+
+/// Decodes a whole in-memory body; the error, if any, comes after the events before it.
+pub fn decode_all<A: StreamAssembler>(
+    assembler: A,
+    body: &[u8],
+) -> (Vec<ResponseEvent>, Option<ProviderError>) {
+    let mut decoder = SseDecoder::new(assembler);
+    let mut out = VecDeque::new();
+    let result = decoder
+        .feed(body, &mut out)
+        .and_then(|()| decoder.finish(&mut out));
+    (out.into(), result.err())
+}
+
+/// A unique id for a tool call the provider sent without one. Process-wide so that ids
+/// stay unique across the steps of a conversation, where results are paired by id.
+pub(crate) fn synthesize_call_id(prefix: &str) -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!("{prefix}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// The response stream of one HTTP call. Dropping it drops the body, which closes the
+/// connection: that is how an interrupt aborts a call promptly.
+struct HttpEventStream<A> {
+    body: Option<BoxStream<'static, reqwest::Result<Bytes>>>,
+    decoder: SseDecoder<A>,
+    queue: VecDeque<ResponseEvent>,
+    /// An error to deliver once the events decoded before it are out.
+    pending_error: Option<ProviderError>,
+    api_key: Option<ApiKey>,
+}
+
+pub(crate) fn http_event_stream<A: StreamAssembler + Unpin + 'static>(
+    response: reqwest::Response,
+    assembler: A,
+    api_key: Option<ApiKey>,
+) -> ResponseStream {
+    Box::pin(HttpEventStream {
+        body: Some(response.bytes_stream().boxed()),
+        decoder: SseDecoder::new(assembler),
+        queue: VecDeque::new(),
+        pending_error: None,
+        api_key,
+    })
+}
+
+impl<A> HttpEventStream<A> {
+    fn fail(&mut self, err: ProviderError) {
+        // Stop reading at once: nothing after an error is trustworthy.
+        self.body = None;
+        self.pending_error = Some(err.redact(self.api_key.as_ref()));
+    }
+}
+
+impl<A: StreamAssembler + Unpin> Stream for HttpEventStream<A> {
+    type Item = Result<ResponseEvent, ProviderError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        loop {
+            if let Some(event) = this.queue.pop_front() {
+                return Poll::Ready(Some(Ok(event)));
+            }
+            if let Some(err) = this.pending_error.take() {
+                return Poll::Ready(Some(Err(err)));
+            }
+            if this.decoder.is_done() {
+                // Completed went out; a server that keeps the connection open must not
+                // keep us waiting.
+                this.body = None;
+            }
+            let Some(body) = this.body.as_mut() else {
+                return Poll::Ready(None);
+            };
+            match body.poll_next_unpin(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Some(Ok(bytes))) => {
+                    if let Err(err) = this.decoder.feed(&bytes, &mut this.queue) {
+                        this.fail(err);
+                    }
+                }
+                Poll::Ready(Some(Err(err))) => {
+                    let err = ProviderError::StreamInterrupted(crate::http::describe(&err));
+                    this.fail(err);
+                }
+                Poll::Ready(None) => {
+                    this.body = None;
+                    if let Err(err) = this.decoder.finish(&mut this.queue) {
+                        this.fail(err);
+                    }
+                }
+            }
+        }
+    }
+}
