@@ -10,25 +10,27 @@ export function Sidebar() {
         <span className="sidebar__name">Memo</span>
       </div>
 
-      <section className="sidebar__section" aria-labelledby="sidebar-workspaces">
-        <h2 id="sidebar-workspaces" className="sidebar__heading">
-          Workspaces
-        </h2>
-        <div className="sidebar__empty" data-testid="workspaces-empty">
-          <FolderIcon className="sidebar__empty-icon" />
-          <p>No folders opened yet.</p>
-        </div>
-      </section>
+      <div className="sidebar__content">
+        <section className="sidebar__section" aria-labelledby="sidebar-workspaces">
+          <h2 id="sidebar-workspaces" className="sidebar__heading">
+            Workspaces
+          </h2>
+          <div className="sidebar__empty" data-testid="workspaces-empty">
+            <FolderIcon className="sidebar__empty-icon" />
+            <p>No folders opened yet.</p>
+          </div>
+        </section>
 
-      <section className="sidebar__section" aria-labelledby="sidebar-sessions">
-        <h2 id="sidebar-sessions" className="sidebar__heading">
-          Sessions
-        </h2>
-        <div className="sidebar__empty" data-testid="sessions-empty">
-          <ChatIcon className="sidebar__empty-icon" />
-          <p>Conversations you start will be listed here.</p>
-        </div>
-      </section>
+        <section className="sidebar__section" aria-labelledby="sidebar-sessions">
+          <h2 id="sidebar-sessions" className="sidebar__heading">
+            Sessions
+          </h2>
+          <div className="sidebar__empty" data-testid="sessions-empty">
+            <ChatIcon className="sidebar__empty-icon" />
+            <p>Conversations you start will be listed here.</p>
+          </div>
+        </section>
+      </div>
     </aside>
   );
 }

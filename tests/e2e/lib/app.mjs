@@ -1,0 +1,158 @@
+// Starts the real Memo binary under tauri-driver and hands back a WebDriver session.
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, openSync, closeSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+import { Builder } from "selenium-webdriver";
+
+import { appBinary, artifactsDir, tauriDriverBinary } from "./paths.mjs";
+import { RUN_MARKER_ENV, killTagged, processesTaggedWith, stopProcessGroup, waitFor } from "./processes.mjs";
+
+const DRIVER_PORT = Number(process.env.E2E_DRIVER_PORT ?? 4444);
+const NATIVE_PORT = Number(process.env.E2E_NATIVE_PORT ?? 4445);
+const STARTUP_TIMEOUT_MS = 20_000;
+
+function portIsFree(port) {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+function portAccepts(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+function slug(name) {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+}
+
+async function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Launches the app with a fresh MEMO_HOME. Every process started for it (tauri-driver,
+ * WebKitWebDriver, the app, WebKit helpers) carries a run tag in its environment, so
+ * `stop()` can prove that nothing outlives the test.
+ */
+export async function launchApp({ env = {} } = {}) {
+  const application = appBinary();
+  const driverBinary = tauriDriverBinary();
+  mkdirSync(artifactsDir, { recursive: true });
+
+  for (const port of [DRIVER_PORT, NATIVE_PORT]) {
+    if (!(await portIsFree(port))) {
+      throw new Error(
+        `port ${port} is taken (another tauri-driver or e2e run?); ` +
+          "set E2E_DRIVER_PORT / E2E_NATIVE_PORT to use other ports",
+      );
+    }
+  }
+
+  const runId = randomUUID();
+  const memoHome = mkdtempSync(path.join(tmpdir(), "memo-e2e-home-"));
+  const logPath = path.join(artifactsDir, "tauri-driver.log");
+  const logFd = openSync(logPath, "a");
+  writeFileSync(logPath, `\n--- run ${runId} (${new Date().toISOString()}) ---\n`, { flag: "a" });
+
+  const driverProcess = spawn(
+    driverBinary,
+    ["--port", String(DRIVER_PORT), "--native-port", String(NATIVE_PORT)],
+    {
+      // Its own process group, so stopping it also stops WebKitWebDriver and the app.
+      detached: true,
+      stdio: ["ignore", logFd, logFd],
+      env: { ...process.env, MEMO_HOME: memoHome, RUST_LOG: "info", ...env, [RUN_MARKER_ENV]: runId },
+    },
+  );
+  closeSync(logFd);
+
+  // Last resort if the runner itself is interrupted: no async work is possible in 'exit'.
+  const killOnExit = () => {
+    try {
+      process.kill(-driverProcess.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  process.once("exit", killOnExit);
+
+  let driver;
+  let stopped = false;
+
+  const stop = async () => {
+    if (stopped) {
+      return [];
+    }
+    stopped = true;
+    if (driver) {
+      // Ending the session makes WebKitWebDriver close the app window and process.
+      await withTimeout(driver.quit(), 10_000, "WebDriver quit").catch(() => {});
+    }
+    await stopProcessGroup(driverProcess);
+    process.removeListener("exit", killOnExit);
+    // Anything still tagged escaped its process group (e.g. WebKit helpers that setsid).
+    const leftovers = await killTagged(runId);
+    rmSync(memoHome, { recursive: true, force: true });
+    return leftovers;
+  };
+
+  try {
+    const ready = await waitFor(
+      async () => driverProcess.exitCode !== null || (await portAccepts(DRIVER_PORT)),
+      STARTUP_TIMEOUT_MS,
+    );
+    if (!ready || driverProcess.exitCode !== null) {
+      throw new Error(`tauri-driver did not start listening on ${DRIVER_PORT}; see ${logPath}`);
+    }
+    driver = await withTimeout(
+      new Builder()
+        .usingServer(`http://127.0.0.1:${DRIVER_PORT}/`)
+        .withCapabilities({ browserName: "wry", "tauri:options": { application } })
+        .build(),
+      STARTUP_TIMEOUT_MS,
+      "starting the app through tauri-driver",
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  return {
+    driver,
+    memoHome,
+    runId,
+    stop,
+    /** Processes of this run that are still alive (for the no-leftovers assertion). */
+    processes: () => processesTaggedWith(runId),
+    /** Saves what the webview shows to tests/e2e/artifacts/<name>.png. */
+    async screenshot(name) {
+      const file = path.join(artifactsDir, `${slug(name)}.png`);
+      // The first frame can land a moment after the DOM is ready.
+      await sleep(150);
+      writeFileSync(file, await driver.takeScreenshot(), "base64");
+      return file;
+    },
+  };
+}

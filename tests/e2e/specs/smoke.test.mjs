@@ -1,0 +1,70 @@
+// Smoke test of the real desktop binary: it starts, renders the shell, and shows the
+// version and MEMO_HOME that the Rust side computed.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+
+import { By, until } from "selenium-webdriver";
+
+import { launchApp } from "../lib/app.mjs";
+import { rustPlatform, workspaceVersion } from "../lib/paths.mjs";
+
+const UI_TIMEOUT_MS = 15_000;
+
+describe("Memo desktop smoke", { timeout: 120_000 }, () => {
+  let app;
+
+  before(async () => {
+    // Pin the light theme so screenshots do not depend on the desktop's preference.
+    app = await launchApp({ env: { GTK_THEME: "Adwaita" } });
+  });
+
+  after(async () => {
+    // Also runs when a test failed, so no process is left behind either way.
+    await app?.stop();
+  });
+
+  const byTestId = (id) => By.css(`[data-testid="${id}"]`);
+  const textOf = async (id) => {
+    const element = await app.driver.wait(until.elementLocated(byTestId(id)), UI_TIMEOUT_MS);
+    return (await element.getText()).trim();
+  };
+
+  /** Runs a test body and always saves a screenshot named after the test. */
+  const withScreenshot = (body) => async (t) => {
+    try {
+      await body(t);
+    } finally {
+      await app?.screenshot(t.name).catch(() => {});
+    }
+  };
+
+  test(
+    "the window opens with the sidebar and the empty chat",
+    withScreenshot(async () => {
+      assert.equal(await app.driver.getTitle(), "Memo");
+      assert.match(await textOf("chat-empty"), /Open a folder to start/);
+      assert.match(await textOf("sessions-empty"), /Conversations you start will be listed here/);
+      assert.match(await textOf("workspaces-empty"), /No folders opened yet/);
+    }),
+  );
+
+  test(
+    "the status bar shows the version and MEMO_HOME computed by the Rust side",
+    withScreenshot(async () => {
+      const version = workspaceVersion();
+      assert.equal(await textOf("status-version"), `v${version}`);
+      // The exact temp path the harness passed in MEMO_HOME proves the value made the
+      // round trip env -> Rust -> IPC -> React rather than being a UI default.
+      assert.equal(await textOf("status-memo-home"), app.memoHome);
+      assert.equal(await textOf("status-engine"), `memo-engine ${version}`);
+      assert.equal(await textOf("status-platform"), rustPlatform());
+    }),
+  );
+
+  test("stopping the app leaves no process behind", async () => {
+    assert.ok(app.processes().length > 0, "expected the app's processes to be running before stop");
+    const leftovers = await app.stop();
+    assert.deepEqual(leftovers, [], "processes survived a graceful stop and had to be killed");
+    assert.deepEqual(app.processes(), []);
+  });
+});
