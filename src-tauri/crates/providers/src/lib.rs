@@ -15,6 +15,8 @@ mod retry;
 mod secret;
 pub mod sse;
 mod stream;
+#[cfg(test)]
+mod test_util;
 mod types;
 
 pub use classify::{classify, classify_http, classify_stream_error};

@@ -66,6 +66,10 @@ impl SseParser {
             // Re-enter once with the reassembled first chunk.
             return self.feed(&head[start..], on_event);
         }
+        if chunk.is_empty() {
+            // Must not clear `after_cr`: the `\n` may still come in the next chunk.
+            return Ok(());
+        }
         if self.after_cr {
             self.after_cr = false;
             if let Some(rest) = chunk.strip_prefix(b"\n") {
@@ -139,15 +143,13 @@ impl SseParser {
                 self.event_type.clear();
                 self.event_type.extend_from_slice(value);
             }
-            b"id" => {
-                if !value.contains(&0) {
-                    self.last_id = String::from_utf8_lossy(value).into_owned();
-                }
+            // Reuse the buffer: some servers send an id with every event.
+            b"id" if !value.contains(&0) => {
+                self.last_id.clear();
+                self.last_id.push_str(&String::from_utf8_lossy(value));
             }
-            b"retry" => {
-                if !value.is_empty() && value.iter().all(u8::is_ascii_digit) {
-                    self.retry_ms = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok());
-                }
+            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                self.retry_ms = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok());
             }
             _ => {}
         }
