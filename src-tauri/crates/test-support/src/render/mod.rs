@@ -6,12 +6,14 @@
 mod anthropic;
 mod gemini;
 mod openai;
+pub(crate) mod ordered;
 
 use bytes::Bytes;
 
 use crate::record::WireFormat;
 use crate::script::{HttpError, MockResponse, MockUsage, StreamScript};
 use crate::stream::{StreamEnd, StreamPlan};
+use ordered::J;
 
 /// What the renderers need to know about the request being answered.
 #[derive(Debug, Clone)]
@@ -129,11 +131,7 @@ pub(crate) fn render_error(format: WireFormat, error: &HttpError, info: &Request
     json_response(error.status, headers, &body)
 }
 
-fn json_response(
-    status: u16,
-    headers: Vec<(&'static str, String)>,
-    body: &serde_json::Value,
-) -> Rendered {
+fn json_response(status: u16, headers: Vec<(&'static str, String)>, body: &J) -> Rendered {
     Rendered {
         status,
         headers,

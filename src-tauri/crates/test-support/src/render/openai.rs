@@ -1,8 +1,8 @@
 //! OpenAI chat completions: `data: <chunk>\n\n` … `data: [DONE]\n\n`.
 
 use bytes::Bytes;
-use serde_json::{json, Value};
 
+use super::ordered::{obj, J};
 use super::{message_or, split_chars, RequestInfo};
 use crate::ids::{new_id, unix_now};
 use crate::script::{FinishReason, HttpError, MockUsage, StreamScript};
@@ -15,17 +15,17 @@ fn finish_reason(reason: FinishReason) -> &'static str {
     }
 }
 
-fn usage_json(usage: &MockUsage) -> Value {
-    json!({
-        "prompt_tokens": usage.input_tokens,
-        "completion_tokens": usage.output_tokens,
-        "total_tokens": usage.input_tokens + usage.output_tokens,
-        "prompt_tokens_details": {"cached_tokens": usage.cached_input_tokens},
-        "completion_tokens_details": {"reasoning_tokens": usage.reasoning_tokens},
-    })
+fn usage_json(usage: &MockUsage) -> J {
+    obj! {
+        "prompt_tokens" => usage.input_tokens,
+        "completion_tokens" => usage.output_tokens,
+        "total_tokens" => usage.input_tokens + usage.output_tokens,
+        "prompt_tokens_details" => obj! {"cached_tokens" => usage.cached_input_tokens},
+        "completion_tokens_details" => obj! {"reasoning_tokens" => usage.reasoning_tokens},
+    }
 }
 
-fn event(chunk: &Value) -> Bytes {
+fn event(chunk: &J) -> Bytes {
     Bytes::from(format!("data: {chunk}\n\n"))
 }
 
@@ -38,29 +38,30 @@ struct Chunker {
 }
 
 impl Chunker {
-    fn chunk(&self, choices: Value) -> Value {
-        let mut chunk = json!({
-            "id": self.id,
-            "object": "chat.completion.chunk",
-            "created": self.created,
-            "model": self.model,
-            "system_fingerprint": "fp_mock",
-            "choices": choices,
-        });
+    fn chunk(&self, choices: Vec<J>, usage: Option<J>) -> Bytes {
+        let mut chunk = obj! {
+            "id" => &self.id,
+            "object" => "chat.completion.chunk",
+            "created" => self.created,
+            "model" => &self.model,
+            "system_fingerprint" => "fp_mock",
+            "choices" => choices,
+        };
         if self.include_usage {
             // With include_usage every chunk carries the key; only the last has a value.
-            chunk["usage"] = Value::Null;
+            chunk.push("usage", usage);
         }
-        chunk
+        event(&chunk)
     }
 
-    fn delta(&self, delta: Value, finish: Option<&str>) -> Bytes {
-        event(&self.chunk(json!([{
-            "index": 0,
-            "delta": delta,
-            "logprobs": null,
-            "finish_reason": finish,
-        }])))
+    fn delta(&self, delta: J, finish: Option<&str>) -> Bytes {
+        let choice = obj! {
+            "index" => 0u64,
+            "delta" => delta,
+            "logprobs" => J::Null,
+            "finish_reason" => finish,
+        };
+        self.chunk(vec![choice], None)
     }
 }
 
@@ -76,35 +77,37 @@ pub(super) fn stream_events(
         include_usage: info.include_usage,
     };
     let n = script.chunk_chars;
-    let mut events = vec![chunker.delta(json!({"role": "assistant", "content": ""}), None)];
+    let mut events = vec![chunker.delta(obj! {"role" => "assistant", "content" => ""}, None)];
 
     if let Some(reasoning) = &script.reasoning {
         // DeepSeek style: `content` is explicitly null while reasoning streams.
         for piece in split_chars(reasoning, n) {
-            events.push(chunker.delta(json!({"content": null, "reasoning_content": piece}), None));
+            events.push(chunker.delta(
+                obj! {"content" => J::Null, "reasoning_content" => piece},
+                None,
+            ));
         }
     }
     if let Some(text) = &script.text {
         for piece in split_chars(text, n) {
-            events.push(chunker.delta(json!({"content": piece}), None));
+            events.push(chunker.delta(obj! {"content" => piece}, None));
         }
     }
     for (index, call) in script.tool_calls.iter().enumerate() {
         let id = call.id.clone().unwrap_or_else(|| new_id("call_", 24));
-        events.push(chunker.delta(
-            json!({"tool_calls": [{
-                "index": index,
-                "id": id,
-                "type": "function",
-                "function": {"name": call.name, "arguments": ""},
-            }]}),
-            None,
-        ));
+        let opening = obj! {
+            "index" => index,
+            "id" => id,
+            "type" => "function",
+            "function" => obj! {"name" => &call.name, "arguments" => ""},
+        };
+        events.push(chunker.delta(obj! {"tool_calls" => vec![opening]}, None));
         for piece in split_chars(&call.arguments, n) {
-            events.push(chunker.delta(
-                json!({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}),
-                None,
-            ));
+            let fragment = obj! {
+                "index" => index,
+                "function" => obj! {"arguments" => piece},
+            };
+            events.push(chunker.delta(obj! {"tool_calls" => vec![fragment]}, None));
         }
     }
 
@@ -115,60 +118,58 @@ pub(super) fn stream_events(
     }
 
     events.push(chunker.delta(
-        json!({}),
+        obj! {},
         Some(finish_reason(script.effective_finish_reason())),
     ));
     if info.include_usage {
-        let mut last = chunker.chunk(json!([]));
-        last["usage"] = usage_json(usage);
-        events.push(event(&last));
+        events.push(chunker.chunk(Vec::new(), Some(usage_json(usage))));
     }
     events.push(Bytes::from_static(b"data: [DONE]\n\n"));
     events
 }
 
 /// The `chat.completion` object for `stream: false` requests.
-pub(super) fn complete_body(script: &StreamScript, info: &RequestInfo, usage: &MockUsage) -> Value {
-    let mut message = json!({
-        "role": "assistant",
-        "content": script.text,
-        "refusal": null,
-    });
+pub(super) fn complete_body(script: &StreamScript, info: &RequestInfo, usage: &MockUsage) -> J {
+    let mut message = obj! {
+        "role" => "assistant",
+        "content" => script.text.as_deref(),
+        "refusal" => J::Null,
+    };
     if let Some(reasoning) = &script.reasoning {
-        message["reasoning_content"] = json!(reasoning);
+        message.push("reasoning_content", reasoning);
     }
     if !script.tool_calls.is_empty() {
-        let calls: Vec<Value> = script
+        let calls: Vec<J> = script
             .tool_calls
             .iter()
             .map(|call| {
-                json!({
-                    "id": call.id.clone().unwrap_or_else(|| new_id("call_", 24)),
-                    "type": "function",
-                    "function": {"name": call.name, "arguments": call.arguments},
-                })
+                obj! {
+                    "id" => call.id.clone().unwrap_or_else(|| new_id("call_", 24)),
+                    "type" => "function",
+                    "function" => obj! {"name" => &call.name, "arguments" => &call.arguments},
+                }
             })
             .collect();
-        message["tool_calls"] = Value::Array(calls);
+        message.push("tool_calls", calls);
     }
-    json!({
-        "id": new_id("chatcmpl-", 29),
-        "object": "chat.completion",
-        "created": unix_now(),
-        "model": info.model,
-        "system_fingerprint": "fp_mock",
-        "choices": [{
-            "index": 0,
-            "message": message,
-            "logprobs": null,
-            "finish_reason": finish_reason(script.effective_finish_reason()),
+    obj! {
+        "id" => new_id("chatcmpl-", 29),
+        "object" => "chat.completion",
+        "created" => unix_now(),
+        "model" => &info.model,
+        "choices" => vec![obj! {
+            "index" => 0u64,
+            "message" => message,
+            "logprobs" => J::Null,
+            "finish_reason" => finish_reason(script.effective_finish_reason()),
         }],
-        "usage": usage_json(usage),
-    })
+        "usage" => usage_json(usage),
+        "system_fingerprint" => "fp_mock",
+    }
 }
 
 /// `{"error":{"message","type","param","code"}}`; `kind` overrides `code`.
-pub(super) fn error_body(error: &HttpError, info: &RequestInfo) -> Value {
+pub(super) fn error_body(error: &HttpError, info: &RequestInfo) -> J {
     let (kind, code, default_message): (&str, Option<&str>, String) = match error.status {
         400 => (
             "invalid_request_error",
@@ -212,11 +213,10 @@ pub(super) fn error_body(error: &HttpError, info: &RequestInfo) -> Value {
         ),
         _ => ("invalid_request_error", None, "Invalid request.".to_owned()),
     };
-    let code = error.kind.as_deref().or(code);
-    json!({"error": {
-        "message": message_or(error, &default_message),
-        "type": kind,
-        "param": null,
-        "code": code,
-    }})
+    obj! {"error" => obj! {
+        "message" => message_or(error, &default_message),
+        "type" => kind,
+        "param" => J::Null,
+        "code" => error.kind.as_deref().or(code),
+    }}
 }
