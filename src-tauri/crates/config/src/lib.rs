@@ -1,1 +1,25 @@
 //! Memo home, config and keys.
+//!
+//! Memo Desktop shares its home (`$MEMO_HOME` or `~/.memo`) and `config.toml` with Memo
+//! Code, so a user of both configures providers once. API keys live in the OS keychain or
+//! in environment variables, never in the config file; see [`resolve_api_key`].
+
+mod config;
+mod error;
+mod home;
+mod keys;
+pub mod redact;
+mod source;
+
+pub use config::{
+    Config, ModelProfile, ModelProfileOverride, ProviderConfig,
+    DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT, DEFAULT_CONTEXT_WINDOW,
+};
+pub use error::ConfigError;
+pub use home::{MemoHome, MEMO_HOME_ENV};
+pub use keys::{
+    fallback_env_vars, process_env, resolve_api_key, CredentialStore, KeyError, KeySource,
+    KeyringStore, MemoryCredentialStore, KEYRING_SERVICE,
+};
+pub use memo_providers::{ApiKey, WireApi};
+pub use redact::{init_tracing, register_secret};
