@@ -179,7 +179,10 @@ impl Config {
         if let Some(current) = &config.current_provider {
             // With no providers at all the file just "needs setup" (Memo Code writes
             // current_provider even then); the error comes when a turn needs a provider.
-            if !config.providers.is_empty() && config.find(current).is_none() {
+            // After other errors the provider may only be missing because its entry was
+            // invalid, and that entry's error is the one worth reading.
+            let checkable = errors.is_empty() && !config.providers.is_empty();
+            if checkable && config.find(current).is_none() {
                 errors.push(src.error(
                     &KeyPath::root().key("current_provider"),
                     format!(

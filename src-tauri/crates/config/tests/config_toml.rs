@@ -356,3 +356,13 @@ fn syntax_errors_name_position_and_key() {
         "{text}"
     );
 }
+
+#[test]
+fn a_broken_current_provider_reports_its_own_error() {
+    // Not "no provider named deepseek": the entry exists, it is just invalid.
+    let text = "current_provider = \"deepseek\"\n\n[[providers.deepseek]]\nmodel = \"m\"\napi = \"openia\"\n";
+    assert_eq!(
+        error(text),
+        "/home/u/.memo/config.toml:5:7: providers.deepseek[0].api: unknown variant \"openia\", expected one of openai, anthropic, gemini"
+    );
+}
