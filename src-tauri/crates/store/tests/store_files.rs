@@ -623,3 +623,29 @@ fn committed_events_survive_sigkill() {
     let next = store.last_seq(&SessionId::new("s1")).unwrap() + 1;
     store.append(&text("s1", next)).unwrap();
 }
+
+/// Two processes (say the app and `memo-cli`) may open the same file; IMMEDIATE
+/// transactions plus the busy timeout let their appends interleave without errors.
+#[test]
+fn two_handles_on_one_file_append_concurrently() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.sqlite");
+    let a = Store::open(&path).unwrap();
+    let b = Store::open(&path).unwrap();
+    a.create_session(&new_session("a", "/repo")).unwrap();
+    b.create_session(&new_session("b", "/repo")).unwrap();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for seq in 1..=200 {
+                a.append(&text("a", seq)).unwrap();
+            }
+        });
+        s.spawn(|| {
+            for seq in 1..=200 {
+                b.append(&text("b", seq)).unwrap();
+            }
+        });
+    });
+    assert_eq!(a.last_seq(&SessionId::new("b")).unwrap(), 200);
+    assert_eq!(b.all_events(&SessionId::new("a")).unwrap().len(), 200);
+}
