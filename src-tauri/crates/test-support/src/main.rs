@@ -82,6 +82,15 @@ fn main() -> ExitCode {
 }
 
 async fn serve(args: Args, scenario: Scenario) -> ExitCode {
+    // Handlers go in before the listening line: a supervisor may send SIGTERM as
+    // soon as it has read it, and the default action would kill us uncleanly.
+    let terminated = match termination_signal() {
+        Ok(terminated) => terminated,
+        Err(err) => {
+            eprintln!("memo-mock-llm: cannot install signal handlers: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
     let server = match MockLlmServer::start_on_port(args.port, scenario.responses).await {
         Ok(server) => server,
         Err(err) => {
@@ -108,7 +117,7 @@ async fn serve(args: Args, scenario: Scenario) -> ExitCode {
         }
     };
     tokio::select! {
-        () = termination_signal() => {}
+        () = terminated => {}
         () = stdin_closed => {}
     }
     server.shutdown().await;
@@ -133,28 +142,25 @@ async fn stdin_eof() {
     let _ = rx.await;
 }
 
+/// Registers SIGTERM/SIGINT now; the returned future resolves on either.
 #[cfg(unix)]
-async fn termination_signal() {
+fn termination_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     use tokio::signal::unix::{signal, SignalKind};
-    match (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) {
-        (Ok(mut term), Ok(mut int)) => {
-            tokio::select! {
-                _ = term.recv() => {}
-                _ = int.recv() => {}
-            }
+    let mut term = signal(SignalKind::terminate())?;
+    let mut int = signal(SignalKind::interrupt())?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
         }
-        _ => {
-            let _ = tokio::signal::ctrl_c().await;
-        }
-    }
+    })
 }
 
 #[cfg(not(unix))]
-async fn termination_signal() {
-    let _ = tokio::signal::ctrl_c().await;
+fn termination_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }
 
 #[cfg(test)]
