@@ -55,6 +55,10 @@ pub struct StreamScript {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub drip_ms: u64,
     /// Close the connection abruptly after this many events (no terminal marker).
+    /// Counts every SSE event, the opening ones (`message_start`, `ping`, OpenAI's
+    /// role chunk) included. With fewer events than that, all are sent and the
+    /// connection is still aborted rather than ended. Takes precedence over
+    /// `hang_after_events`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cut_after_events: Option<usize>,
     /// With `cut_after_events`: also write the first half of the next event's bytes.
