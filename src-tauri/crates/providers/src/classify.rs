@@ -71,7 +71,13 @@ pub fn classify(status: Option<u16>, header_delay: Option<Duration>, body: &str)
             message,
         };
     }
-    if matches!(status, Some(529 | 503)) || has_tag(&["overloaded_error", "unavailable"]) {
+    // OpenAI signals overload only in the message ("The engine is currently overloaded").
+    let says_overloaded = matches!(status, None | Some(500..=599))
+        && message.to_ascii_lowercase().contains("overloaded");
+    if matches!(status, Some(529 | 503))
+        || has_tag(&["overloaded_error", "unavailable"])
+        || says_overloaded
+    {
         return ProviderError::Overloaded {
             retry_after,
             message,
@@ -334,6 +340,11 @@ mod tests {
         }
         assert!(matches!(
             classify_stream_error(anthropic),
+            ProviderError::Overloaded { .. }
+        ));
+        let openai = r#"{"error":{"message":"The engine is currently overloaded, please try again later.","type":"server_error"}}"#;
+        assert!(matches!(
+            classify_stream_error(openai),
             ProviderError::Overloaded { .. }
         ));
     }
