@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE};
 
-use crate::classify::classify_http;
+use crate::classify::{classify_http, classify_stream_error};
 use crate::{ApiKey, ProviderError};
 
 /// Network timeouts. There is deliberately no total timeout: a long answer streams for
@@ -73,12 +73,31 @@ pub(crate) async fn post_sse(
         .await
         .map_err(|e| send_error(&e).redact(api_key))?;
     let status = response.status();
-    if status.is_success() {
-        return Ok(response);
-    }
     let headers = response.headers().clone();
-    let body = read_error_body(response).await;
-    Err(classify_http(status.as_u16(), &headers, &body).redact(api_key))
+    if !status.is_success() {
+        let body = read_error_body(response).await;
+        return Err(classify_http(status.as_u16(), &headers, &body).redact(api_key));
+    }
+    let is_json = headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/json"));
+    if is_json {
+        // Some gateways answer errors with 200 and a JSON body, and some servers ignore
+        // `stream: true`. Either way there is no event stream; say why instead of
+        // reporting a confusing "stream ended early" that would be retried in vain.
+        let body = read_error_body(response).await;
+        let err = if body.contains("\"error\"") {
+            classify_stream_error(&body)
+        } else {
+            ProviderError::Fatal(format!(
+                "the server answered with JSON instead of an event stream: {}",
+                body.chars().take(300).collect::<String>()
+            ))
+        };
+        return Err(err.redact(api_key));
+    }
+    Ok(response)
 }
 
 async fn read_error_body(mut response: reqwest::Response) -> String {
@@ -117,6 +136,19 @@ pub(crate) fn describe(err: &(dyn std::error::Error + 'static)) -> String {
         source = cause.source();
     }
     text
+}
+
+/// Rejects a base URL reqwest could not use, so a config typo fails when the client is
+/// created rather than as a puzzling error on the first request.
+pub(crate) fn check_base_url(base: &str) -> Result<(), ProviderError> {
+    let url = reqwest::Url::parse(base)
+        .map_err(|e| ProviderError::Fatal(format!("invalid base URL {base:?}: {e}")))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(ProviderError::Fatal(format!(
+            "invalid base URL {base:?}: only http and https are supported"
+        )));
+    }
+    Ok(())
 }
 
 /// `base` without trailing slashes, so joining paths never yields `//`.

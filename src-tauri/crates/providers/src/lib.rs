@@ -33,7 +33,8 @@ use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 
-/// The stream of one model call.
+/// The stream of one model call: deltas, then exactly one [`ResponseEvent::Completed`], or
+/// an `Err` item, after which the stream ends. Dropping it aborts the HTTP call.
 pub type ResponseStream = BoxStream<'static, Result<ResponseEvent, ProviderError>>;
 
 /// A model service speaking one wire protocol.
@@ -70,6 +71,7 @@ pub struct Endpoint {
 /// Creates the client for `endpoint`, sharing one HTTP connection pool with every other
 /// client created this way.
 pub fn create_client(endpoint: Endpoint) -> Result<Arc<dyn ModelClient>, ProviderError> {
+    http::check_base_url(&endpoint.base_url)?;
     Ok(client_for(endpoint, http::shared_client()?))
 }
 
@@ -78,6 +80,7 @@ pub fn create_client_with_options(
     endpoint: Endpoint,
     options: HttpOptions,
 ) -> Result<Arc<dyn ModelClient>, ProviderError> {
+    http::check_base_url(&endpoint.base_url)?;
     Ok(client_for(endpoint, http::build_client(options)?))
 }
 
@@ -91,5 +94,37 @@ fn client_for(endpoint: Endpoint, http: reqwest::Client) -> Arc<dyn ModelClient>
         WireApi::Openai => Arc::new(openai::OpenAiClient::new(http, &base_url, api_key)),
         WireApi::Anthropic => Arc::new(anthropic::AnthropicClient::new(http, &base_url, api_key)),
         WireApi::Gemini => Arc::new(gemini::GeminiClient::new(http, &base_url, api_key)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn create_client_validates_the_base_url() {
+        for (api, base) in [
+            (WireApi::Openai, "https://api.openai.com/v1"),
+            (WireApi::Anthropic, "https://api.anthropic.com"),
+            (WireApi::Gemini, "http://127.0.0.1:8080"),
+        ] {
+            let endpoint = Endpoint {
+                api,
+                base_url: base.into(),
+                api_key: None,
+            };
+            assert!(create_client(endpoint).is_ok(), "{base}");
+        }
+        for base in ["", "api.openai.com/v1", "ftp://host"] {
+            let endpoint = Endpoint {
+                api: WireApi::Openai,
+                base_url: base.into(),
+                api_key: None,
+            };
+            assert!(
+                matches!(create_client(endpoint), Err(ProviderError::Fatal(_))),
+                "{base:?}"
+            );
+        }
     }
 }

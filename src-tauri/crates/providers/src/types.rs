@@ -107,5 +107,9 @@ pub struct ModelResponse {
     pub tool_calls: Vec<ToolCall>,
     pub usage: TokenUsage,
     pub stop_reason: Option<StopReason>,
+    /// Opaque data to store unchanged in the next `Message::Assistant` `provider_data` so the same
+    /// adapter can send it back: `{"anthropic":{"thinking":[signed thinking blocks]}}` or
+    /// `{"gemini":{"text_signature":..,"call_signatures":{call_id: signature}}}`. Each
+    /// adapter ignores the other's key, so switching providers mid-session is safe.
     pub provider_data: Option<serde_json::Value>,
 }

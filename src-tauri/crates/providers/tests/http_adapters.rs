@@ -365,3 +365,33 @@ async fn connection_refused_is_transient() {
     let err = client.stream(request()).await.err();
     assert!(matches!(err, Some(ProviderError::Transient(_))), "{err:?}");
 }
+
+#[tokio::test]
+async fn json_instead_of_a_stream_is_explained() {
+    for api in APIS {
+        let server = start(vec![
+            MockResponse::raw(
+                200,
+                "application/json",
+                r#"{"error":{"message":"Too many requests","type":"rate_limit_error"}}"#,
+            ),
+            MockResponse::raw(200, "application/json", r#"{"id":"x","choices":[]}"#),
+        ])
+        .await;
+        let err = call(api, &server).await.unwrap_err();
+        assert!(
+            matches!(err, ProviderError::RateLimited { .. }),
+            "{api:?}: {err:?}"
+        );
+        let err = call(api, &server).await.unwrap_err();
+        assert!(matches!(err, ProviderError::Fatal(_)), "{api:?}: {err:?}");
+    }
+}
+
+#[tokio::test]
+async fn openai_stream_without_done_but_with_finish_reason_completes() {
+    let body = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"fine\"},\"finish_reason\":\"stop\"}]}\n\n";
+    let server = start(vec![MockResponse::raw_sse(body)]).await;
+    let (_, response) = call(WireApi::Openai, &server).await.unwrap();
+    assert_eq!(response.text, "fine");
+}
