@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Everything CI checks, in the order that fails fastest. Installs what is missing first
+# (apt packages, npm dependencies, tauri-driver), so it also sets up a fresh Debian 12 box.
+set -euo pipefail
+# shellcheck source=lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+cd "$REPO_ROOT"
+started_at=$(date +%s)
+
+step "Toolchains"
+require_toolchains
+rustup component list --installed 2>/dev/null | grep -qE '^(rustfmt|clippy)' ||
+  echo "note: rustfmt/clippy components not reported by rustup; the next steps will tell"
+
+step "System packages (apt: app + tests)"
+ensure_apt_packages "${APT_APP_PACKAGES[@]}" "${APT_TEST_PACKAGES[@]}"
+
+step "npm dependencies (ui, tests/e2e)"
+ensure_npm_deps ui
+ensure_npm_deps tests/e2e
+
+step "tauri-driver"
+ensure_tauri_driver
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy (workspace, all targets, -D warnings)"
+cargo clippy --workspace --all-targets -- -D warnings
+
+# The engine crates first: they build without WebKit, so their failures show up minutes
+# before the app's dependencies finish compiling.
+step "cargo test: engine crates (--workspace --exclude memo-desktop)"
+cargo test --workspace --exclude memo-desktop
+
+step "cargo test: desktop shell (-p memo-desktop)"
+cargo test -p memo-desktop
+
+step "UI: lint (tsc --noEmit) and unit tests (vitest)"
+(cd ui && npm run lint && npm test)
+
+step "Building the UI and the app with the UI embedded"
+build_ui
+build_app_with_ui
+
+step "Headless session: xvfb + D-Bus + keychain"
+xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session -- \
+  bash "$REPO_ROOT/scripts/lib/desktop-session.sh"
+
+step "All checks passed in $(($(date +%s) - started_at))s"
