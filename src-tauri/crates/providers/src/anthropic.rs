@@ -117,9 +117,9 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
     body
 }
 
-/// The API rejects empty text blocks.
+/// The API rejects text blocks that are empty or only whitespace.
 fn text_block(text: &str) -> Option<Value> {
-    (!text.is_empty()).then(|| json!({"type": "text", "text": text}))
+    (!text.trim().is_empty()).then(|| json!({"type": "text", "text": text}))
 }
 
 /// `tool_use.input` must be an object; arguments the model got wrong are sent as `{}`

@@ -291,3 +291,13 @@ fn tool_choice_reflects_parallel_flag() {
     let body = build_request_body(&request);
     assert_eq!(body["tool_choice"]["disable_parallel_tool_use"], true);
 }
+
+#[test]
+fn whitespace_only_text_is_not_sent() {
+    let mut request = sample_request();
+    if let Message::Assistant { text, .. } = &mut request.messages[1] {
+        *text = "\n\n".into();
+    }
+    let body = build_request_body(&request);
+    assert_eq!(body["messages"][1]["content"][0]["type"], "tool_use");
+}

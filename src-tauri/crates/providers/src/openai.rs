@@ -34,6 +34,10 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
     for message in normalize(&request.messages) {
         messages.push(match message.as_ref() {
             Message::User { text } => json!({"role": "user", "content": text}),
+            // An empty turn says nothing, and some compatible servers reject empty content.
+            Message::Assistant {
+                text, tool_calls, ..
+            } if text.is_empty() && tool_calls.is_empty() => continue,
             Message::Assistant {
                 text, tool_calls, ..
             } => {
@@ -217,7 +221,17 @@ impl OpenAiAssembler {
                 (_, None) => 0,
             }
         });
-        let pos = match self.calls.iter().position(|c| c.wire_index == wire_index) {
+        // The latest call with this index, unless the fragment names a different id: a few
+        // servers give every parallel call index 0 and tell them apart only by id.
+        let existing = self
+            .calls
+            .iter()
+            .rposition(|c| c.wire_index == wire_index)
+            .filter(|&pos| match &id {
+                Some(id) => self.calls[pos].id.is_empty() || self.calls[pos].id == *id,
+                None => true,
+            });
+        let pos = match existing {
             Some(pos) => pos,
             None => {
                 self.calls.push(PendingCall {

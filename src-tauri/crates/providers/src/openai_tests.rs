@@ -271,3 +271,32 @@ fn request_body_pairs_results_with_calls() {
     assert_eq!(body["messages"][4]["tool_call_id"], "call_2");
     assert_eq!(body["messages"][5]["content"], "hurry");
 }
+
+#[test]
+fn parallel_calls_sharing_index_zero_are_told_apart_by_id() {
+    let body = b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\",\"function\":{\"name\":\"ls\",\"arguments\":\"{\\\"p\\\":1}\"}}]}}]}\n\n\
+data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"b\",\"function\":{\"name\":\"pwd\",\"arguments\":\"{\"}}]}}]}\n\n\
+data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"}\"}}]}}]}\n\n\
+data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n\
+data: [DONE]\n\n";
+    let (events, response) = decode_ok(OpenAiAssembler::new(), body);
+    let expected = vec![call("a", "ls", r#"{"p":1}"#), call("b", "pwd", "{}")];
+    assert_eq!(response.tool_calls, expected);
+    assert_eq!(calls_from_deltas(&events), expected);
+}
+
+#[test]
+fn empty_assistant_turns_are_skipped() {
+    let mut request = sample_request();
+    request.messages.insert(
+        5,
+        Message::Assistant {
+            text: String::new(),
+            reasoning: None,
+            tool_calls: vec![],
+            provider_data: None,
+        },
+    );
+    let with_empty = build_request_body(&request);
+    assert_eq!(with_empty, build_request_body(&sample_request()));
+}
