@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use memo_config::{Config, KeyringStore, MemoHome};
+use memo_config::{Config, CredentialStore, KeyringStore, MemoHome, MemoryCredentialStore};
 use memo_engine::{Engine, EngineOptions, SessionOptions};
 use memo_protocol::{AgentEvent, Op, ReviewDecision, SessionId, TurnEndReason, UserInput};
 use memo_store::Store;
@@ -24,15 +24,16 @@ pub async fn run(args: ExecArgs) -> ExitCode {
 async fn run_inner(args: ExecArgs) -> Result<ExitCode, String> {
     let home = MemoHome::resolve().map_err(|e| e.to_string())?;
     let config = Config::load(&home).map_err(|e| e.to_string())?;
-    let store = Store::open(&home.database_path()).map_err(|e| e.to_string())?;
+    let store = Store::open(&home.sessions_db()).map_err(|e| e.to_string())?;
     let cwd = match &args.cwd {
         Some(dir) => dir.clone(),
-        None => std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?,
+        None => std::env::current_dir()
+            .map_err(|e| format!("cannot read the current directory: {e}"))?,
     };
     let engine = Engine::new(EngineOptions {
         config,
         store: Arc::new(store),
-        credentials: Arc::new(KeyringStore::new()),
+        credentials: keychain(),
         env: Arc::new(|name: &str| std::env::var(name).ok()),
     });
     let session = match &args.resume {
@@ -79,10 +80,15 @@ async fn run_inner(args: ExecArgs) -> Result<ExitCode, String> {
         match &envelope.event {
             AgentEvent::ApprovalRequested { request } => {
                 let decision = if args.yes {
-                    ReviewDecision::ApproveOnce { accepted_hunks: None }
+                    ReviewDecision::ApproveOnce {
+                        accepted_hunks: None,
+                    }
                 } else {
                     ReviewDecision::Deny {
-                        reason: Some("memo-cli exec cannot ask interactively; rerun with --yes to allow".into()),
+                        reason: Some(
+                            "memo-cli exec cannot ask interactively; rerun with --yes to allow"
+                                .into(),
+                        ),
                     }
                 };
                 let _ = session.submit(Op::ResolveApproval {
@@ -99,11 +105,17 @@ async fn run_inner(args: ExecArgs) -> Result<ExitCode, String> {
                         ExitCode::from(130)
                     }
                     TurnEndReason::StepLimit => {
-                        eprintln!("error: {}", last_error.as_deref().unwrap_or("step limit reached"));
+                        eprintln!(
+                            "error: {}",
+                            last_error.as_deref().unwrap_or("step limit reached")
+                        );
                         ExitCode::from(3)
                     }
                     TurnEndReason::Failed => {
-                        eprintln!("error: {}", last_error.as_deref().unwrap_or("the turn failed"));
+                        eprintln!(
+                            "error: {}",
+                            last_error.as_deref().unwrap_or("the turn failed")
+                        );
                         ExitCode::from(1)
                     }
                 };
@@ -115,4 +127,15 @@ async fn run_inner(args: ExecArgs) -> Result<ExitCode, String> {
     let _ = session.submit(Op::Shutdown);
     session.closed().await;
     Ok(code)
+}
+
+/// The OS keychain, or (on a platform without one) no stored keys: env vars still work.
+fn keychain() -> Arc<dyn CredentialStore> {
+    match KeyringStore::new() {
+        Ok(store) => Arc::new(store),
+        Err(err) => {
+            tracing::warn!(error = %err, "OS keychain unavailable; using environment variables only");
+            Arc::new(MemoryCredentialStore::new())
+        }
+    }
 }

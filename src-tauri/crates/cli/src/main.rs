@@ -51,8 +51,13 @@ pub struct ExecArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    memo_config::init_tracing("warn");
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    if let Err(err) = memo_config::init_tracing("warn") {
+        eprintln!("warning: logging disabled: {err}");
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(err) => {
             eprintln!("error: cannot start the async runtime: {err}");

@@ -14,7 +14,9 @@ pub struct JsonRenderer {
 
 impl JsonRenderer {
     pub fn new() -> Self {
-        Self { out: std::io::stdout() }
+        Self {
+            out: std::io::stdout(),
+        }
     }
 }
 
@@ -87,18 +89,42 @@ impl Renderer for TextRenderer {
                     self.in_reasoning = false;
                 }
                 for call in tool_calls {
-                    self.note(&format!("→ {} {}", call.name, one_line(&call.arguments, 120)));
+                    self.note(&format!(
+                        "→ {} {}",
+                        call.name,
+                        one_line(&call.arguments, 120)
+                    ));
                 }
             }
-            AgentEvent::ToolCallEnd { name, status, output, .. } => {
-                let mark = if *status == ToolStatus::Ok { "✓" } else { "✗" };
+            AgentEvent::ToolCallEnd {
+                name,
+                status,
+                output,
+                ..
+            } => {
+                let mark = if *status == ToolStatus::Ok {
+                    "✓"
+                } else {
+                    "✗"
+                };
                 self.note(&format!("{mark} {name}: {}", one_line(output, 120)));
             }
             AgentEvent::ApprovalRequested { request } => {
-                self.note(&format!("? approval needed for {} ({:?})", request.tool_name, request.risk));
+                self.note(&format!(
+                    "? approval needed for {} ({:?})",
+                    request.tool_name, request.risk
+                ));
             }
-            AgentEvent::Retrying { attempt, max_attempts, delay_ms, reason, .. } => {
-                self.note(&format!("… retry {attempt}/{max_attempts} in {delay_ms} ms: {reason}"));
+            AgentEvent::Retrying {
+                attempt,
+                max_attempts,
+                delay_ms,
+                reason,
+                ..
+            } => {
+                self.note(&format!(
+                    "… retry {attempt}/{max_attempts} in {delay_ms} ms: {reason}"
+                ));
             }
             AgentEvent::Error { message, .. } => self.note(&format!("error: {message}")),
             _ => {}

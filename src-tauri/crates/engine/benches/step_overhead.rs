@@ -11,7 +11,10 @@ use futures::future::BoxFuture;
 use memo_engine::tools::{Tool, ToolContext, ToolRegistry, ToolResult};
 use memo_engine::{spawn_session, SessionParams, SessionStart, TurnLimits};
 use memo_protocol::{AgentEvent, Op, RiskLevel, SessionId, TokenUsage, UserInput};
-use memo_providers::{ModelClient, ModelRequest, ModelResponse, ProviderError, ResponseEvent, ResponseStream, StopReason, ToolCall};
+use memo_providers::{
+    ModelClient, ModelRequest, ModelResponse, ProviderError, ResponseEvent, ResponseStream,
+    StopReason, ToolCall,
+};
 use memo_store::Store;
 
 /// Answers instantly: `tool_steps` steps that call the no-op tool, then a text answer.
@@ -21,7 +24,10 @@ struct InstantModel {
 }
 
 impl ModelClient for InstantModel {
-    fn stream(&self, request: ModelRequest) -> BoxFuture<'static, Result<ResponseStream, ProviderError>> {
+    fn stream(
+        &self,
+        request: ModelRequest,
+    ) -> BoxFuture<'static, Result<ResponseStream, ProviderError>> {
         // Steps taken in this turn = tool results since the last user message.
         let done = request
             .messages
@@ -34,16 +40,34 @@ impl ModelClient for InstantModel {
         let deltas = self.text_deltas;
         Box::pin(async move {
             let mut events = Vec::new();
-            let mut response = ModelResponse { usage: TokenUsage { input_tokens: 100, output_tokens: 10, ..Default::default() }, ..Default::default() };
+            let mut response = ModelResponse {
+                usage: TokenUsage {
+                    input_tokens: 100,
+                    output_tokens: 10,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
             for i in 0..deltas {
                 let d = format!("word{i} ");
                 response.text.push_str(&d);
                 events.push(Ok(ResponseEvent::TextDelta(d)));
             }
             if wants_tool {
-                events.push(Ok(ResponseEvent::ToolCallStart { index: 0, id: "call_1".into(), name: "noop".into() }));
-                events.push(Ok(ResponseEvent::ToolCallArgsDelta { index: 0, delta: "{}".into() }));
-                response.tool_calls.push(ToolCall { id: "call_1".into(), name: "noop".into(), arguments: "{}".into() });
+                events.push(Ok(ResponseEvent::ToolCallStart {
+                    index: 0,
+                    id: "call_1".into(),
+                    name: "noop".into(),
+                }));
+                events.push(Ok(ResponseEvent::ToolCallArgsDelta {
+                    index: 0,
+                    delta: "{}".into(),
+                }));
+                response.tool_calls.push(ToolCall {
+                    id: "call_1".into(),
+                    name: "noop".into(),
+                    arguments: "{}".into(),
+                });
                 response.stop_reason = Some(StopReason::ToolUse);
             } else {
                 response.stop_reason = Some(StopReason::EndTurn);
@@ -87,7 +111,12 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[idx.min(sorted.len() - 1)]
 }
 
-async fn measure(scenario: &'static str, text_deltas: usize, steps_per_turn: u32, turns: usize) -> Row {
+async fn measure(
+    scenario: &'static str,
+    text_deltas: usize,
+    steps_per_turn: u32,
+    turns: usize,
+) -> Row {
     let dir = tempfile::tempdir().expect("tempdir");
     let store = Arc::new(Store::open(&dir.path().join("bench.sqlite")).expect("store"));
     let mut tools = ToolRegistry::new();
@@ -98,11 +127,17 @@ async fn measure(scenario: &'static str, text_deltas: usize, steps_per_turn: u32
             cwd: dir.path().to_path_buf(),
             provider: "bench".into(),
             model: "instant".into(),
-            client: Arc::new(InstantModel { text_deltas, tool_steps: steps_per_turn as usize - 1 }),
+            client: Arc::new(InstantModel {
+                text_deltas,
+                tool_steps: steps_per_turn as usize - 1,
+            }),
             tools,
             store,
             system_prompt: "bench".into(),
-            limits: TurnLimits { max_steps: steps_per_turn, ..TurnLimits::default() },
+            limits: TurnLimits {
+                max_steps: steps_per_turn,
+                ..TurnLimits::default()
+            },
         },
         SessionStart::New,
     )
@@ -112,7 +147,11 @@ async fn measure(scenario: &'static str, text_deltas: usize, steps_per_turn: u32
     let mut total_steps = 0;
     for _ in 0..turns {
         let started = Instant::now();
-        session.submit(Op::UserTurn { input: UserInput::text("go") }).expect("submit");
+        session
+            .submit(Op::UserTurn {
+                input: UserInput::text("go"),
+            })
+            .expect("submit");
         let mut steps = 0u32;
         loop {
             let env = events.recv().await.expect("event");
@@ -128,11 +167,20 @@ async fn measure(scenario: &'static str, text_deltas: usize, steps_per_turn: u32
     session.submit(Op::Shutdown).expect("shutdown");
     session.closed().await;
     per_step.sort();
-    Row { scenario, steps: total_steps, median: percentile(&per_step, 0.5), p95: percentile(&per_step, 0.95) }
+    Row {
+        scenario,
+        steps: total_steps,
+        median: percentile(&per_step, 0.5),
+        p95: percentile(&per_step, 0.95),
+    }
 }
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
     let rows = runtime.block_on(async {
         vec![
             measure("tool step, 1 text delta", 1, 10, 200).await,

@@ -55,12 +55,22 @@ impl Engine {
         let cwd = usable_cwd(opts.cwd)?;
         let provider = self.options.config.provider(opts.provider.as_deref())?;
         let model = opts.model.unwrap_or_else(|| provider.model.clone());
-        let params = self.params(SessionId::new(uuid::Uuid::now_v7().to_string()), cwd, &provider, model, opts.max_steps)?;
+        let params = self.params(
+            SessionId::new(uuid::Uuid::now_v7().to_string()),
+            cwd,
+            &provider,
+            model,
+            opts.max_steps,
+        )?;
         spawn_session(params, SessionStart::New)
     }
 
     /// Reopens a stored session; its conversation is rebuilt from the event log.
-    pub fn resume_session(&self, id: &SessionId, max_steps: Option<u32>) -> Result<SessionHandle, EngineError> {
+    pub fn resume_session(
+        &self,
+        id: &SessionId,
+        max_steps: Option<u32>,
+    ) -> Result<SessionHandle, EngineError> {
         let record = self
             .options
             .store
@@ -104,8 +114,12 @@ impl Engine {
 
     fn client_for(&self, provider: &ProviderConfig) -> Result<Arc<dyn ModelClient>, EngineError> {
         let env = self.options.env.clone();
-        let key = resolve_api_key(provider, self.options.credentials.as_ref(), &|name: &str| env(name))?;
-        let base_url = provider.base_url();
+        let key = resolve_api_key(
+            provider,
+            self.options.credentials.as_ref(),
+            &|name: &str| env(name),
+        )?;
+        let base_url = provider.base_url_or_default().to_owned();
         if key.is_none() && !is_loopback(&base_url) {
             return Err(EngineError::MissingApiKey {
                 provider: provider.name.clone(),

@@ -11,7 +11,9 @@ pub enum EngineError {
     Key(#[from] memo_config::KeyError),
     #[error("provider setup failed: {0}")]
     Provider(#[from] memo_providers::ProviderError),
-    #[error("no API key for provider '{provider}': set {env_var}, or store one in the OS keychain")]
+    #[error(
+        "no API key for provider '{provider}': set {env_var}, or store one in the OS keychain"
+    )]
     MissingApiKey { provider: String, env_var: String },
     #[error("session {0} not found")]
     SessionNotFound(String),

@@ -11,4 +11,6 @@ pub mod truncate;
 
 pub use engine::{Engine, EngineOptions, SessionOptions};
 pub use error::EngineError;
-pub use session::{spawn_session, EventReceiver, SessionHandle, SessionParams, SessionStart, TurnLimits};
+pub use session::{
+    spawn_session, EventReceiver, SessionHandle, SessionParams, SessionStart, TurnLimits,
+};

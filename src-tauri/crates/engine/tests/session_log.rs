@@ -34,13 +34,32 @@ async fn reopened_session_sends_the_same_conversation() {
         h.session.closed().await;
 
         // Reopen from the store alone, with a fresh client.
-        let params = params(api, &h.mock, &h.workdir(), h.store.clone(), "s-1", ToolRegistry::builtin(), TurnLimits::default());
+        let params = params(
+            api,
+            &h.mock,
+            &h.workdir(),
+            h.store.clone(),
+            "s-1",
+            ToolRegistry::builtin(),
+            TurnLimits::default(),
+        );
         let reopened = spawn_session(params, SessionStart::Resume).unwrap();
-        assert_eq!(reopened.history(), live, "{api:?}: rebuilt history equals the live one");
+        assert_eq!(
+            reopened.history(),
+            live,
+            "{api:?}: rebuilt history equals the live one"
+        );
         let mut events = reopened.subscribe(reopened.last_seq()).unwrap();
-        reopened.submit(Op::UserTurn { input: memo_protocol::UserInput::text("and then?") }).unwrap();
+        reopened
+            .submit(Op::UserTurn {
+                input: memo_protocol::UserInput::text("and then?"),
+            })
+            .unwrap();
         loop {
-            let env = tokio::time::timeout(Duration::from_secs(10), events.recv()).await.unwrap().unwrap();
+            let env = tokio::time::timeout(Duration::from_secs(10), events.recv())
+                .await
+                .unwrap()
+                .unwrap();
             if matches!(env.event, AgentEvent::TurnEnded { .. }) {
                 break;
             }
@@ -48,7 +67,10 @@ async fn reopened_session_sends_the_same_conversation() {
         let bodies = h.request_bodies();
         assert_eq!(bodies.len(), 3);
         // The third request carries the whole first turn: both tool pairing and text.
-        assert_eq!(sent_tool_results(api, &bodies[2]), sent_tool_results(api, &bodies[1]));
+        assert_eq!(
+            sent_tool_results(api, &bodies[2]),
+            sent_tool_results(api, &bodies[1])
+        );
         let first_conversation_len = match api {
             WireApi::Gemini => bodies[1]["contents"].as_array().unwrap().len(),
             _ => bodies[1]["messages"].as_array().unwrap().len(),
@@ -57,7 +79,11 @@ async fn reopened_session_sends_the_same_conversation() {
             WireApi::Gemini => bodies[2]["contents"].as_array().unwrap().len(),
             _ => bodies[2]["messages"].as_array().unwrap().len(),
         };
-        assert_eq!(third_len, first_conversation_len + 2, "{api:?}: + final answer + new user message");
+        assert_eq!(
+            third_len,
+            first_conversation_len + 2,
+            "{api:?}: + final answer + new user message"
+        );
         reopened.submit(Op::Shutdown).unwrap();
         reopened.closed().await;
         h.mock.shutdown().await;
@@ -69,8 +95,18 @@ async fn resuming_an_unknown_session_is_a_clear_error() {
     let mock = memo_test_support::MockLlmServer::start().await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(memo_store::Store::open(&dir.path().join("db.sqlite")).unwrap());
-    let p = params(WireApi::Openai, &mock, dir.path(), store, "nope", ToolRegistry::builtin(), TurnLimits::default());
-    let err = spawn_session(p, SessionStart::Resume).err().expect("must fail");
+    let p = params(
+        WireApi::Openai,
+        &mock,
+        dir.path(),
+        store,
+        "nope",
+        ToolRegistry::builtin(),
+        TurnLimits::default(),
+    );
+    let err = spawn_session(p, SessionStart::Resume)
+        .err()
+        .expect("must fail");
     assert!(err.to_string().contains("nope"), "{err}");
     mock.shutdown().await;
 }
@@ -94,7 +130,8 @@ impl Tool for TouchTool {
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         Box::pin(async move {
             let name = args["name"].as_str().unwrap_or("x").to_owned();
-            std::fs::write(ctx.resolve(&name), "").map_err(|e| memo_engine::tools::ToolError::failed(e.to_string()))?;
+            std::fs::write(ctx.resolve(&name), "")
+                .map_err(|e| memo_engine::tools::ToolError::failed(e.to_string()))?;
             Ok(format!("created {name}"))
         })
     }
@@ -132,7 +169,16 @@ fn registry() -> ToolRegistry {
 }
 
 async fn harness(responses: Vec<MockResponse>) -> Harness {
-    Harness::start_with(WireApi::Openai, responses, registry(), TurnLimits { retry: fast_retry(), ..TurnLimits::default() }).await
+    Harness::start_with(
+        WireApi::Openai,
+        responses,
+        registry(),
+        TurnLimits {
+            retry: fast_retry(),
+            ..TurnLimits::default()
+        },
+    )
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -144,25 +190,42 @@ async fn write_tools_wait_for_approval_and_denial_reaches_the_model() {
     ])
     .await;
     h.submit("make files");
-    let seen = h.until(|e| matches!(e, AgentEvent::ApprovalRequested { .. })).await;
+    let seen = h
+        .until(|e| matches!(e, AgentEvent::ApprovalRequested { .. }))
+        .await;
     let request = match &seen.last().unwrap().event {
         AgentEvent::ApprovalRequested { request } => request.clone(),
         _ => unreachable!(),
     };
     assert_eq!(request.risk, RiskLevel::Write);
     assert_eq!(request.arguments, json!({"name": "a.txt"}));
-    assert!(!h.workdir().join("a.txt").exists(), "nothing runs before approval");
+    assert!(
+        !h.workdir().join("a.txt").exists(),
+        "nothing runs before approval"
+    );
     h.session
-        .submit(Op::ResolveApproval { request_id: request.request_id.clone(), decision: ReviewDecision::ApproveOnce { accepted_hunks: None } })
+        .submit(Op::ResolveApproval {
+            request_id: request.request_id.clone(),
+            decision: ReviewDecision::ApproveOnce {
+                accepted_hunks: None,
+            },
+        })
         .unwrap();
-    let seen = h.until(|e| matches!(e, AgentEvent::ApprovalRequested { .. })).await;
+    let seen = h
+        .until(|e| matches!(e, AgentEvent::ApprovalRequested { .. }))
+        .await;
     assert!(h.workdir().join("a.txt").exists());
     let second = match &seen.last().unwrap().event {
         AgentEvent::ApprovalRequested { request } => request.clone(),
         _ => unreachable!(),
     };
     h.session
-        .submit(Op::ResolveApproval { request_id: second.request_id, decision: ReviewDecision::Deny { reason: Some("not b".into()) } })
+        .submit(Op::ResolveApproval {
+            request_id: second.request_id,
+            decision: ReviewDecision::Deny {
+                reason: Some("not b".into()),
+            },
+        })
         .unwrap();
     let events = h.until_turn_end().await;
     assert_eq!(end_reason(&events).0, TurnEndReason::Completed);
@@ -176,27 +239,46 @@ async fn write_tools_wait_for_approval_and_denial_reaches_the_model() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn interrupt_denies_pending_approval_and_keeps_history_valid() {
-    let mut h = harness(vec![MockResponse::tool_call("touch", r#"{"name":"a.txt"}"#), MockResponse::text("next")]).await;
+    let mut h = harness(vec![
+        MockResponse::tool_call("touch", r#"{"name":"a.txt"}"#),
+        MockResponse::text("next"),
+    ])
+    .await;
     h.submit("make a file");
-    h.until(|e| matches!(e, AgentEvent::ApprovalRequested { .. })).await;
+    h.until(|e| matches!(e, AgentEvent::ApprovalRequested { .. }))
+        .await;
     h.session.submit(Op::Interrupt).unwrap();
     let events = h.until_turn_end().await;
     assert_eq!(end_reason(&events).0, TurnEndReason::Interrupted);
-    assert!(events.iter().any(|e| matches!(&e.event, AgentEvent::ApprovalResolved { decision: ReviewDecision::Deny { .. }, .. })));
+    assert!(events.iter().any(|e| matches!(
+        &e.event,
+        AgentEvent::ApprovalResolved {
+            decision: ReviewDecision::Deny { .. },
+            ..
+        }
+    )));
     assert_eq!(tool_ends(&events)[0].2, Some(ToolErrorKind::Interrupted));
     assert!(!h.workdir().join("a.txt").exists());
     // Next turn: the dangling call has its result, so the request is well formed.
     h.run_turn("continue").await;
     let body = &h.request_bodies()[1];
-    assert_eq!(sent_tool_results(WireApi::Openai, body).len(), sent_tool_calls(WireApi::Openai, body).len());
+    assert_eq!(
+        sent_tool_results(WireApi::Openai, body).len(),
+        sent_tool_calls(WireApi::Openai, body).len()
+    );
     h.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn interrupt_stops_a_running_tool() {
-    let mut h = harness(vec![MockResponse::tool_calls([("slow", "{}"), ("list_dir", "{}")])]).await;
+    let mut h = harness(vec![MockResponse::tool_calls([
+        ("slow", "{}"),
+        ("list_dir", "{}"),
+    ])])
+    .await;
     h.submit("wait");
-    h.until(|e| matches!(e, AgentEvent::ToolCallEnd { name, .. } if name == "list_dir")).await;
+    h.until(|e| matches!(e, AgentEvent::ToolCallEnd { name, .. } if name == "list_dir"))
+        .await;
     let asked = std::time::Instant::now();
     h.session.submit(Op::Interrupt).unwrap();
     let events = h.until_turn_end().await;
@@ -208,7 +290,10 @@ async fn interrupt_stops_a_running_tool() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_turn_while_one_runs_is_refused_not_queued() {
-    let mut h = harness(vec![MockResponse::text("slow answer streaming").hang_after_events(2)]).await;
+    let mut h = harness(vec![
+        MockResponse::text("slow answer streaming").hang_after_events(2)
+    ])
+    .await;
     h.submit("first");
     h.until(|e| matches!(e, AgentEvent::TextDelta { .. })).await;
     h.submit("second");

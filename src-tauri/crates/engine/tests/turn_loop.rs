@@ -30,19 +30,29 @@ macro_rules! per_api {
 }
 
 async fn plain_answer(api: WireApi) {
-    let mut h = Harness::start(api, vec![MockResponse::text("Hello there, how can I help?").with_usage(12, 7)]).await;
+    let mut h = Harness::start(
+        api,
+        vec![MockResponse::text("Hello there, how can I help?").with_usage(12, 7)],
+    )
+    .await;
     let events = h.run_turn("hi").await;
     assert_eq!(text_of(&events), "Hello there, how can I help?");
     let (reason, usage) = end_reason(&events);
     assert_eq!(reason, TurnEndReason::Completed);
     assert_eq!((usage.input_tokens, usage.output_tokens), (12, 7));
     // Deltas arrive as several events, not one blob.
-    let deltas = events.iter().filter(|e| matches!(e.event, AgentEvent::TextDelta { .. })).count();
+    let deltas = events
+        .iter()
+        .filter(|e| matches!(e.event, AgentEvent::TextDelta { .. }))
+        .count();
     assert!(deltas > 1, "expected streamed deltas, got {deltas}");
     let bodies = h.request_bodies();
     assert_eq!(bodies.len(), 1);
     assert!(sent_system_prompt(api, &bodies[0]).contains("You are a test agent."));
-    assert_eq!(sent_tool_names(api, &bodies[0]), vec!["list_dir", "read_file"]);
+    assert_eq!(
+        sent_tool_names(api, &bodies[0]),
+        vec!["list_dir", "read_file"]
+    );
     // Sequence numbers are dense and every event is in the store.
     let stored = h.store.all_events(h.session.id()).unwrap();
     assert_eq!(stored.len() as u64, stored.last().unwrap().seq);
@@ -101,7 +111,10 @@ async fn parallel_tool_calls(api: WireApi) {
     let mut names: Vec<String> = tool_ends(&events).into_iter().map(|e| e.0).collect();
     names.sort();
     assert_eq!(names, vec!["list_dir", "read_file"]);
-    let begins = events.iter().filter(|e| matches!(e.event, AgentEvent::ToolCallBegin { .. })).count();
+    let begins = events
+        .iter()
+        .filter(|e| matches!(e.event, AgentEvent::ToolCallBegin { .. }))
+        .count();
     assert_eq!(begins, 2);
     let bodies = h.request_bodies();
     let results = sent_tool_results(api, &bodies[1]);
@@ -133,7 +146,9 @@ async fn multi_step(api: WireApi) {
     let bodies = h.request_bodies();
     assert_eq!(bodies.len(), 3);
     assert_eq!(sent_tool_results(api, &bodies[2]).len(), 2);
-    assert!(sent_tool_results(api, &bodies[1])[0].content.contains("b.txt"));
+    assert!(sent_tool_results(api, &bodies[1])[0]
+        .content
+        .contains("b.txt"));
     h.shutdown().await;
 }
 per_api!(multi_step_turn, multi_step);
@@ -154,7 +169,11 @@ async fn tool_error_fed_back(api: WireApi) {
     assert_eq!(ends[0].2, Some(ToolErrorKind::ExecutionFailed));
     let sent = sent_tool_results(api, &h.request_bodies()[1]);
     assert!(sent[0].is_error);
-    assert!(sent[0].content.contains("missing.txt"), "{}", sent[0].content);
+    assert!(
+        sent[0].content.contains("missing.txt"),
+        "{}",
+        sent[0].content
+    );
     h.shutdown().await;
 }
 per_api!(tool_error_is_fed_back, tool_error_fed_back);
@@ -174,22 +193,36 @@ async fn invalid_json_arguments(api: WireApi) {
     assert_eq!(ends[0].2, Some(ToolErrorKind::InvalidInput));
     let sent = sent_tool_results(api, &h.request_bodies()[1]);
     assert!(sent[0].is_error);
-    assert!(sent[0].content.contains("invalid_input"), "{}", sent[0].content);
+    assert!(
+        sent[0].content.contains("invalid_input"),
+        "{}",
+        sent[0].content
+    );
     h.shutdown().await;
 }
-per_api!(invalid_json_arguments_go_back_as_tool_error, invalid_json_arguments);
+per_api!(
+    invalid_json_arguments_go_back_as_tool_error,
+    invalid_json_arguments
+);
 
 async fn unknown_tool(api: WireApi) {
     let mut h = Harness::start(
         api,
-        vec![MockResponse::tool_call("delete_everything", r#"{}"#), MockResponse::text("ok")],
+        vec![
+            MockResponse::tool_call("delete_everything", r#"{}"#),
+            MockResponse::text("ok"),
+        ],
     )
     .await;
     let events = h.run_turn("go").await;
     assert_eq!(end_reason(&events).0, TurnEndReason::Completed);
     let ends = tool_ends(&events);
     assert_eq!(ends[0].2, Some(ToolErrorKind::UnknownTool));
-    assert!(ends[0].3.contains("read_file"), "lists the available tools: {}", ends[0].3);
+    assert!(
+        ends[0].3.contains("read_file"),
+        "lists the available tools: {}",
+        ends[0].3
+    );
     assert!(sent_tool_results(api, &h.request_bodies()[1])[0].is_error);
     h.shutdown().await;
 }
@@ -198,7 +231,12 @@ per_api!(unknown_tool_goes_back_as_tool_error, unknown_tool);
 async fn rate_limit_then_success(api: WireApi) {
     let mut h = Harness::start(
         api,
-        vec![MockResponse::http_error(429).retry_after(1).message("slow down"), MockResponse::text("finally")],
+        vec![
+            MockResponse::http_error(429)
+                .retry_after(1)
+                .message("slow down"),
+            MockResponse::text("finally"),
+        ],
     )
     .await;
     let started = Instant::now();
@@ -209,17 +247,29 @@ async fn rate_limit_then_success(api: WireApi) {
     let retry = events
         .iter()
         .find_map(|e| match &e.event {
-            AgentEvent::Retrying { delay_ms, attempt, .. } => Some((*delay_ms, *attempt)),
+            AgentEvent::Retrying {
+                delay_ms, attempt, ..
+            } => Some((*delay_ms, *attempt)),
             _ => None,
         })
         .expect("a retrying event");
-    assert!(retry.0 >= 1000, "Retry-After: 1 must be honoured, got {} ms", retry.0);
+    assert!(
+        retry.0 >= 1000,
+        "Retry-After: 1 must be honoured, got {} ms",
+        retry.0
+    );
     assert_eq!(retry.1, 1);
-    assert!(elapsed >= Duration::from_millis(1000), "waited only {elapsed:?}");
+    assert!(
+        elapsed >= Duration::from_millis(1000),
+        "waited only {elapsed:?}"
+    );
     assert_eq!(h.request_bodies().len(), 2);
     h.shutdown().await;
 }
-per_api!(rate_limit_then_success_honours_retry_after, rate_limit_then_success);
+per_api!(
+    rate_limit_then_success_honours_retry_after,
+    rate_limit_then_success
+);
 
 async fn server_errors_exhaust_retries(api: WireApi) {
     let mut h = Harness::start(
@@ -233,7 +283,10 @@ async fn server_errors_exhaust_retries(api: WireApi) {
     .await;
     let events = h.run_turn("hi").await;
     assert_eq!(end_reason(&events).0, TurnEndReason::Failed);
-    let retries = events.iter().filter(|e| matches!(e.event, AgentEvent::Retrying { .. })).count();
+    let retries = events
+        .iter()
+        .filter(|e| matches!(e.event, AgentEvent::Retrying { .. }))
+        .count();
     assert_eq!(retries, 2, "3 attempts = 2 retries");
     let error = events
         .iter()
@@ -242,30 +295,48 @@ async fn server_errors_exhaust_retries(api: WireApi) {
             _ => None,
         })
         .expect("an error event");
-    assert!(error.0.contains("boom"), "the provider's message is shown: {}", error.0);
+    assert!(
+        error.0.contains("boom"),
+        "the provider's message is shown: {}",
+        error.0
+    );
     assert_eq!(error.1, memo_protocol::ErrorKind::Network);
     assert_eq!(h.request_bodies().len(), 3);
     h.shutdown().await;
 }
-per_api!(server_errors_exhaust_retries_with_clear_error, server_errors_exhaust_retries);
+per_api!(
+    server_errors_exhaust_retries_with_clear_error,
+    server_errors_exhaust_retries
+);
 
 async fn stream_cut_midway(api: WireApi) {
     let mut h = Harness::start(
         api,
         vec![
-            MockResponse::text("This answer will be cut somewhere in the middle").cut_after_events(3),
+            MockResponse::text("This answer will be cut somewhere in the middle")
+                .cut_after_events(5),
             MockResponse::text("Complete answer"),
         ],
     )
     .await;
     let events = h.run_turn("hi").await;
     assert_eq!(end_reason(&events).0, TurnEndReason::Completed);
-    let discarded = events.iter().any(|e| matches!(e.event, AgentEvent::Retrying { discarded_partial: true, .. }));
+    let discarded = events.iter().any(|e| {
+        matches!(
+            e.event,
+            AgentEvent::Retrying {
+                discarded_partial: true,
+                ..
+            }
+        )
+    });
     assert!(discarded, "the retry announces that partial output is void");
     // The history holds only the complete answer.
     let history = h.session.history();
     match history.last() {
-        Some(memo_providers::Message::Assistant { text, .. }) => assert_eq!(text, "Complete answer"),
+        Some(memo_providers::Message::Assistant { text, .. }) => {
+            assert_eq!(text, "Complete answer")
+        }
         other => panic!("unexpected history tail {other:?}"),
     }
     h.shutdown().await;
@@ -292,7 +363,11 @@ per_api!(stream_cut_every_time_fails_clearly, stream_cut_every_time);
 async fn interrupt_mid_stream(api: WireApi) {
     let mut h = Harness::start(
         api,
-        vec![MockResponse::text("Partial words then the server goes quiet forever").hang_after_events(3), MockResponse::text("next turn works")],
+        vec![
+            MockResponse::text("Partial words then the server goes quiet forever")
+                .hang_after_events(5),
+            MockResponse::text("next turn works"),
+        ],
     )
     .await;
     h.submit("hi");
@@ -300,11 +375,17 @@ async fn interrupt_mid_stream(api: WireApi) {
     let asked = Instant::now();
     h.session.submit(memo_protocol::Op::Interrupt).unwrap();
     let events = h.until_turn_end().await;
-    assert!(asked.elapsed() < Duration::from_secs(2), "interrupt took {:?}", asked.elapsed());
+    assert!(
+        asked.elapsed() < Duration::from_secs(2),
+        "interrupt took {:?}",
+        asked.elapsed()
+    );
     assert_eq!(end_reason(&events).0, TurnEndReason::Interrupted);
     // What the user saw stays in the conversation.
     match h.session.history().last() {
-        Some(memo_providers::Message::Assistant { text, tool_calls, .. }) => {
+        Some(memo_providers::Message::Assistant {
+            text, tool_calls, ..
+        }) => {
             assert!(!text.is_empty());
             assert!(tool_calls.is_empty());
         }
@@ -344,10 +425,17 @@ async fn usage_summed(api: WireApi) {
 per_api!(usage_is_summed_over_steps, usage_summed);
 
 async fn step_limit(api: WireApi) {
-    let limits = memo_engine::TurnLimits { max_steps: 2, retry: fast_retry(), ..Default::default() };
+    let limits = memo_engine::TurnLimits {
+        max_steps: 2,
+        retry: fast_retry(),
+        ..Default::default()
+    };
     let mut h = Harness::start_with(
         api,
-        vec![MockResponse::tool_call("list_dir", "{}"), MockResponse::tool_call("list_dir", "{}")],
+        vec![
+            MockResponse::tool_call("list_dir", "{}"),
+            MockResponse::tool_call("list_dir", "{}"),
+        ],
         memo_engine::tools::ToolRegistry::builtin(),
         limits,
     )

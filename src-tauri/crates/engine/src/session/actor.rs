@@ -1,5 +1,6 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use memo_protocol::{AgentEvent, ApprovalId, ErrorKind, Op, ReviewDecision, SessionId, TurnId};
@@ -91,7 +92,10 @@ impl Shared {
         lock(&self.pending_approvals).insert(id, tx);
     }
 
-    pub fn take_pending_approval(&self, id: &ApprovalId) -> Option<oneshot::Sender<ReviewDecision>> {
+    pub fn take_pending_approval(
+        &self,
+        id: &ApprovalId,
+    ) -> Option<oneshot::Sender<ReviewDecision>> {
         lock(&self.pending_approvals).remove(id)
     }
 
@@ -148,7 +152,10 @@ impl SessionHandle {
 }
 
 /// Starts the actor task of a session. Must be called inside a Tokio runtime.
-pub fn spawn_session(params: SessionParams, start: SessionStart) -> Result<SessionHandle, EngineError> {
+pub fn spawn_session(
+    params: SessionParams,
+    start: SessionStart,
+) -> Result<SessionHandle, EngineError> {
     let (last_seq, history) = match start {
         SessionStart::New => {
             params.store.create_session(&NewSession {
@@ -207,9 +214,16 @@ pub fn spawn_session(params: SessionParams, start: SessionStart) -> Result<Sessi
 struct RunningTurn {
     cancel: CancellationToken,
     task: JoinHandle<()>,
+    /// Set by the turn just before it emits `turn_ended`: a client that saw that event may
+    /// start the next turn at once, before this actor has reaped the finished task.
+    ended: Arc<AtomicBool>,
 }
 
-async fn run_actor(shared: Arc<Shared>, mut ops: mpsc::UnboundedReceiver<Op>, finished: watch::Sender<bool>) {
+async fn run_actor(
+    shared: Arc<Shared>,
+    mut ops: mpsc::UnboundedReceiver<Op>,
+    finished: watch::Sender<bool>,
+) {
     let mut running: Option<RunningTurn> = None;
     loop {
         let op = tokio::select! {
@@ -233,31 +247,46 @@ async fn run_actor(shared: Arc<Shared>, mut ops: mpsc::UnboundedReceiver<Op>, fi
                 break;
             }
             Some(Op::UserTurn { input }) => {
-                if running.is_some() {
+                if running
+                    .as_ref()
+                    .is_some_and(|t| !t.ended.load(Ordering::Acquire))
+                {
                     report_invalid_op(&shared, "a turn is already running; interrupt it first");
                     continue;
                 }
                 let cancel = CancellationToken::new();
                 let turn_id = TurnId::new(uuid::Uuid::now_v7().to_string());
-                let task = tokio::spawn(run_turn(shared.clone(), turn_id, input, cancel.clone()));
-                running = Some(RunningTurn { cancel, task });
+                let ended = Arc::new(AtomicBool::new(false));
+                let task = tokio::spawn(run_turn(
+                    shared.clone(),
+                    turn_id,
+                    input,
+                    cancel.clone(),
+                    ended.clone(),
+                ));
+                running = Some(RunningTurn {
+                    cancel,
+                    task,
+                    ended,
+                });
             }
             Some(Op::Interrupt) => match running.as_ref() {
                 // The turn itself denies its pending approvals and records the interruption.
                 Some(turn) => turn.cancel.cancel(),
                 None => report_invalid_op(&shared, "no turn is running"),
             },
-            Some(Op::ResolveApproval { request_id, decision }) => {
-                match shared.take_pending_approval(&request_id) {
-                    Some(tx) => {
-                        let _ = tx.send(decision);
-                    }
-                    None => report_invalid_op(
-                        &shared,
-                        &format!("no pending approval with id {request_id}"),
-                    ),
+            Some(Op::ResolveApproval {
+                request_id,
+                decision,
+            }) => match shared.take_pending_approval(&request_id) {
+                Some(tx) => {
+                    let _ = tx.send(decision);
                 }
-            }
+                None => report_invalid_op(
+                    &shared,
+                    &format!("no pending approval with id {request_id}"),
+                ),
+            },
         }
     }
     let _ = finished.send(true);

@@ -1,7 +1,9 @@
 //! Asking the user before a tool with side effects runs. The foundation's rule is simple:
 //! anything above `read` asks, unless the session already granted the same fingerprint.
 
-use memo_protocol::{AgentEvent, ApprovalId, ApprovalRequest, ReviewDecision, RiskLevel, ToolCallId};
+use memo_protocol::{
+    AgentEvent, ApprovalId, ApprovalRequest, ReviewDecision, RiskLevel, ToolCallId,
+};
 use memo_providers::ToolCall;
 use tokio::sync::oneshot;
 

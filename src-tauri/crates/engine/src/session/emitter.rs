@@ -76,7 +76,9 @@ impl Emitter {
         }
         state.last_seq = envelope.seq;
         let seq = envelope.seq;
-        state.subscribers.retain(|s| s.send(envelope.clone()).is_ok());
+        state
+            .subscribers
+            .retain(|s| s.send(envelope.clone()).is_ok());
         Ok(seq)
     }
 

@@ -29,18 +29,27 @@ struct Partial {
 enum AttemptResult {
     Done(ModelResponse),
     Interrupted(ModelResponse),
-    Error { error: ProviderError, emitted_any: bool },
+    Error {
+        error: ProviderError,
+        emitted_any: bool,
+    },
 }
 
 impl Turn {
-    pub(crate) async fn stream_step(&self, step: u32, request: ModelRequest) -> Result<StepOutcome, EngineError> {
+    pub(crate) async fn stream_step(
+        &self,
+        step: u32,
+        request: ModelRequest,
+    ) -> Result<StepOutcome, EngineError> {
         let policy = self.shared.limits.retry.clone();
         let mut attempt: u32 = 0;
         loop {
             attempt += 1;
             match self.attempt(step, request.clone()).await? {
                 AttemptResult::Done(response) => return Ok(StepOutcome::Completed(response)),
-                AttemptResult::Interrupted(partial) => return Ok(StepOutcome::Interrupted(partial)),
+                AttemptResult::Interrupted(partial) => {
+                    return Ok(StepOutcome::Interrupted(partial))
+                }
                 AttemptResult::Error { error, emitted_any } => {
                     let Some(delay) = policy.delay(attempt, &error) else {
                         return Ok(StepOutcome::Failed(error));
@@ -63,7 +72,11 @@ impl Turn {
         }
     }
 
-    async fn attempt(&self, step: u32, request: ModelRequest) -> Result<AttemptResult, EngineError> {
+    async fn attempt(
+        &self,
+        step: u32,
+        request: ModelRequest,
+    ) -> Result<AttemptResult, EngineError> {
         let mut partial = Partial::default();
         let opened = tokio::select! {
             _ = self.cancel.cancelled() => return Ok(AttemptResult::Interrupted(partial.response)),
@@ -71,7 +84,12 @@ impl Turn {
         };
         let mut stream = match opened {
             Ok(stream) => stream,
-            Err(error) => return Ok(AttemptResult::Error { error, emitted_any: false }),
+            Err(error) => {
+                return Ok(AttemptResult::Error {
+                    error,
+                    emitted_any: false,
+                })
+            }
         };
         loop {
             // Dropping the stream on interrupt aborts the HTTP body read.
@@ -133,7 +151,9 @@ impl Turn {
                     for (index, call) in response.tool_calls.iter_mut().enumerate() {
                         match partial.call_ids.get(&index) {
                             Some(announced) => call.id = announced.clone(),
-                            None => call.id = unique_call_id(&call.id, step, index, &self.turn_id.0),
+                            None => {
+                                call.id = unique_call_id(&call.id, step, index, &self.turn_id.0)
+                            }
                         }
                     }
                     return Ok(AttemptResult::Done(response));

@@ -52,7 +52,7 @@ impl Turn {
         if approved.iter().all(|r| r.tool.parallel_safe()) {
             self.run_concurrently(&approved).await
         } else {
-            for (i, r) in approved.iter().enumerate() {
+            for i in 0..approved.len() {
                 if self.run_concurrently(&approved[i..=i]).await? {
                     for rest in &approved[i + 1..] {
                         self.finish_interrupted(&rest.call)?;
@@ -133,9 +133,8 @@ impl Turn {
                 return Ok(false);
             };
             done[i] = true;
-            let result = joined.unwrap_or_else(|e| {
-                Err(ToolError::failed(format!("the tool crashed: {e}")))
-            });
+            let result =
+                joined.unwrap_or_else(|e| Err(ToolError::failed(format!("the tool crashed: {e}"))));
             self.finish(&calls[i].call, result)?;
         }
     }
@@ -150,9 +149,17 @@ impl Turn {
         )
     }
 
-    fn finish(&self, call: &ToolCall, result: Result<String, ToolError>) -> Result<(), EngineError> {
+    fn finish(
+        &self,
+        call: &ToolCall,
+        result: Result<String, ToolError>,
+    ) -> Result<(), EngineError> {
         let (status, error_kind, output) = match result {
-            Ok(output) => (ToolStatus::Ok, None, truncate_tool_output(&call.name, output)),
+            Ok(output) => (
+                ToolStatus::Ok,
+                None,
+                truncate_tool_output(&call.name, output),
+            ),
             Err(err) => (
                 ToolStatus::Error,
                 Some(err.kind),

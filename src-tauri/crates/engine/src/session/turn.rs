@@ -1,9 +1,12 @@
 //! The turn loop: call the model, run the tools it asks for, feed the results back, until
 //! it answers without tools, the step limit is hit, the user interrupts, or it fails.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use memo_protocol::{AgentEvent, TokenUsage, ToolCallId, ToolCallSummary, TurnEndReason, TurnId, UserInput};
+use memo_protocol::{
+    AgentEvent, TokenUsage, ToolCallId, ToolCallSummary, TurnEndReason, TurnId, UserInput,
+};
 use memo_providers::{ModelRequest, ModelResponse};
 use tokio_util::sync::CancellationToken;
 
@@ -18,7 +21,13 @@ pub(crate) struct Turn {
     pub usage: TokenUsage,
 }
 
-pub(crate) async fn run_turn(shared: Arc<Shared>, turn_id: TurnId, input: UserInput, cancel: CancellationToken) {
+pub(crate) async fn run_turn(
+    shared: Arc<Shared>,
+    turn_id: TurnId,
+    input: UserInput,
+    cancel: CancellationToken,
+    ended: Arc<AtomicBool>,
+) {
     let mut turn = Turn {
         shared,
         turn_id,
@@ -38,6 +47,7 @@ pub(crate) async fn run_turn(shared: Arc<Shared>, turn_id: TurnId, input: UserIn
         }
     };
     let usage = turn.usage;
+    ended.store(true, Ordering::Release);
     let _ = turn.emit(AgentEvent::TurnEnded { reason, usage });
 }
 
@@ -50,7 +60,9 @@ impl Turn {
     /// Persists and delivers an event AND applies it to the live conversation, through the
     /// same function a resumed session uses, so both always agree.
     pub fn record(&self, event: AgentEvent) -> Result<(), EngineError> {
-        self.shared.emitter.emit(Some(&self.turn_id), event.clone())?;
+        self.shared
+            .emitter
+            .emit(Some(&self.turn_id), event.clone())?;
         self.shared.apply_to_history(&event);
         Ok(())
     }

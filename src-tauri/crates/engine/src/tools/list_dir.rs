@@ -78,14 +78,24 @@ fn list(dir: &Path, depth: usize) -> ToolResult {
     Ok(out)
 }
 
-fn walk(dir: &Path, level: usize, max: usize, out: &mut String, count: &mut usize) -> Result<(), ToolError> {
+fn walk(
+    dir: &Path,
+    level: usize,
+    max: usize,
+    out: &mut String,
+    count: &mut usize,
+) -> Result<(), ToolError> {
     let read = std::fs::read_dir(dir)
         .map_err(|e| ToolError::failed(format!("cannot list {}: {e}", dir.display())))?;
     let mut entries: Vec<(String, bool, std::path::PathBuf)> = read
         .filter_map(|e| e.ok())
         .map(|e| {
             let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
-            (e.file_name().to_string_lossy().into_owned(), is_dir, e.path())
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                is_dir,
+                e.path(),
+            )
         })
         .collect();
     entries.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -117,11 +127,22 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("src/inner")).unwrap();
         std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
         std::fs::write(dir.path().join("README.md"), "").unwrap();
-        let ctx = ToolContext { cwd: dir.path().to_path_buf() };
-        let out = ListDirTool.run(ctx.clone(), json!({"depth": 2})).await.unwrap();
+        let ctx = ToolContext {
+            cwd: dir.path().to_path_buf(),
+        };
+        let out = ListDirTool
+            .run(ctx.clone(), json!({"depth": 2}))
+            .await
+            .unwrap();
         let body: Vec<&str> = out.lines().skip(1).collect();
-        assert_eq!(body, vec!["  src/", "    inner/", "    lib.rs", "  README.md"]);
-        let err = ListDirTool.run(ctx, json!({"dir_path": "README.md"})).await.unwrap_err();
+        assert_eq!(
+            body,
+            vec!["  src/", "    inner/", "    lib.rs", "  README.md"]
+        );
+        let err = ListDirTool
+            .run(ctx, json!({"dir_path": "README.md"}))
+            .await
+            .unwrap_err();
         assert!(err.message.contains("not a directory"));
     }
 }

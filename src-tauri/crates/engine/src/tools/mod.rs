@@ -83,7 +83,10 @@ pub trait Tool: Send + Sync {
 
 /// Parses a tool's arguments into its typed input, turning serde's message into one the
 /// model can act on.
-pub fn parse_args<T: DeserializeOwned>(tool: &str, args: serde_json::Value) -> Result<T, ToolError> {
+pub fn parse_args<T: DeserializeOwned>(
+    tool: &str,
+    args: serde_json::Value,
+) -> Result<T, ToolError> {
     serde_json::from_value(args)
         .map_err(|e| ToolError::invalid_input(format!("invalid arguments for {tool}: {e}")))
 }

@@ -93,7 +93,8 @@ fn read_slice(path: &std::path::Path, offset: usize, limit: usize) -> ToolResult
     let mut shown = 0usize;
     let mut total = 0usize;
     for (i, line) in reader.split(b'\n').enumerate() {
-        let line = line.map_err(|e| ToolError::failed(format!("cannot read {}: {e}", path.display())))?;
+        let line =
+            line.map_err(|e| ToolError::failed(format!("cannot read {}: {e}", path.display())))?;
         total = i + 1;
         let number = i + 1;
         if number < offset {
@@ -138,7 +139,9 @@ mod tests {
     use super::*;
 
     fn ctx(dir: &std::path::Path) -> ToolContext {
-        ToolContext { cwd: dir.to_path_buf() }
+        ToolContext {
+            cwd: dir.to_path_buf(),
+        }
     }
 
     #[tokio::test]
@@ -146,10 +149,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.txt"), "one\ntwo\r\nthree\nfour\n").unwrap();
         let out = ReadFileTool
-            .run(ctx(dir.path()), json!({"file_path": "a.txt", "offset": 2, "limit": 2}))
+            .run(
+                ctx(dir.path()),
+                json!({"file_path": "a.txt", "offset": 2, "limit": 2}),
+            )
             .await
             .unwrap();
-        assert_eq!(out, "2\ttwo\n3\tthree\n… more lines follow; continue with offset 4\n");
+        assert_eq!(
+            out,
+            "2\ttwo\n3\tthree\n… more lines follow; continue with offset 4\n"
+        );
     }
 
     #[tokio::test]

@@ -7,7 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use memo_engine::tools::ToolRegistry;
-use memo_engine::{spawn_session, EventReceiver, SessionHandle, SessionParams, SessionStart, TurnLimits};
+use memo_engine::{
+    spawn_session, EventReceiver, SessionHandle, SessionParams, SessionStart, TurnLimits,
+};
 use memo_protocol::{AgentEvent, EventEnvelope, Op, SessionId, UserInput};
 use memo_providers::{create_client, ApiKey, Endpoint, RetryPolicy, WireApi};
 use memo_store::Store;
@@ -46,7 +48,15 @@ pub fn endpoint(api: WireApi, base: &str) -> Endpoint {
     }
 }
 
-pub fn params(api: WireApi, mock: &MockLlmServer, cwd: &Path, store: Arc<Store>, id: &str, tools: ToolRegistry, limits: TurnLimits) -> SessionParams {
+pub fn params(
+    api: WireApi,
+    mock: &MockLlmServer,
+    cwd: &Path,
+    store: Arc<Store>,
+    id: &str,
+    tools: ToolRegistry,
+    limits: TurnLimits,
+) -> SessionParams {
     SessionParams {
         id: SessionId::new(id),
         cwd: cwd.to_path_buf(),
@@ -62,18 +72,45 @@ pub fn params(api: WireApi, mock: &MockLlmServer, cwd: &Path, store: Arc<Store>,
 
 impl Harness {
     pub async fn start(api: WireApi, responses: Vec<MockResponse>) -> Harness {
-        Self::start_with(api, responses, ToolRegistry::builtin(), TurnLimits { retry: fast_retry(), ..TurnLimits::default() }).await
+        Self::start_with(
+            api,
+            responses,
+            ToolRegistry::builtin(),
+            TurnLimits {
+                retry: fast_retry(),
+                ..TurnLimits::default()
+            },
+        )
+        .await
     }
 
-    pub async fn start_with(api: WireApi, responses: Vec<MockResponse>, tools: ToolRegistry, limits: TurnLimits) -> Harness {
-        let mock = MockLlmServer::start_with(responses).await.expect("mock server");
+    pub async fn start_with(
+        api: WireApi,
+        responses: Vec<MockResponse>,
+        tools: ToolRegistry,
+        limits: TurnLimits,
+    ) -> Harness {
+        let mock = MockLlmServer::start_with(responses)
+            .await
+            .expect("mock server");
         let dir = tempfile::tempdir().expect("tempdir");
         let store = Arc::new(Store::open(&dir.path().join("memo.sqlite")).expect("store"));
         let work = dir.path().join("work");
         std::fs::create_dir_all(&work).expect("workdir");
-        let session = spawn_session(params(api, &mock, &work, store.clone(), "s-1", tools, limits), SessionStart::New).expect("session");
+        let session = spawn_session(
+            params(api, &mock, &work, store.clone(), "s-1", tools, limits),
+            SessionStart::New,
+        )
+        .expect("session");
         let events = session.subscribe(0).expect("subscribe");
-        Harness { api, mock, dir, store, session, events }
+        Harness {
+            api,
+            mock,
+            dir,
+            store,
+            session,
+            events,
+        }
     }
 
     pub fn workdir(&self) -> PathBuf {
@@ -82,7 +119,9 @@ impl Harness {
 
     pub fn submit(&self, text: &str) {
         self.session
-            .submit(Op::UserTurn { input: UserInput::text(text) })
+            .submit(Op::UserTurn {
+                input: UserInput::text(text),
+            })
             .expect("submit");
     }
 
@@ -90,15 +129,23 @@ impl Harness {
     pub async fn until_turn_end(&mut self) -> Vec<EventEnvelope> {
         let mut out = Vec::new();
         loop {
-            let env = tokio::time::timeout(Duration::from_secs(20), self.events.recv())
-                .await
-                .expect("timed out waiting for events")
-                .expect("event channel closed");
+            let env = self.next_event(&out).await;
             let end = matches!(env.event, AgentEvent::TurnEnded { .. });
             out.push(env);
             if end {
                 return out;
             }
+        }
+    }
+
+    async fn next_event(&mut self, seen: &[EventEnvelope]) -> EventEnvelope {
+        match tokio::time::timeout(Duration::from_secs(20), self.events.recv()).await {
+            Ok(Some(env)) => env,
+            Ok(None) => panic!("event channel closed; seen: {:?}", kinds(seen)),
+            Err(_) => panic!(
+                "timed out waiting for events; seen: {:?}\n{seen:#?}",
+                kinds(seen)
+            ),
         }
     }
 
@@ -111,10 +158,7 @@ impl Harness {
     pub async fn until(&mut self, pred: impl Fn(&AgentEvent) -> bool) -> Vec<EventEnvelope> {
         let mut out = Vec::new();
         loop {
-            let env = tokio::time::timeout(Duration::from_secs(20), self.events.recv())
-                .await
-                .expect("timed out waiting for events")
-                .expect("event channel closed");
+            let env = self.next_event(&out).await;
             let hit = pred(&env.event);
             out.push(env);
             if hit {
@@ -144,18 +188,33 @@ pub fn text_of(events: &[EventEnvelope]) -> String {
         .collect()
 }
 
-pub fn end_reason(events: &[EventEnvelope]) -> (memo_protocol::TurnEndReason, memo_protocol::TokenUsage) {
+pub fn end_reason(
+    events: &[EventEnvelope],
+) -> (memo_protocol::TurnEndReason, memo_protocol::TokenUsage) {
     match events.last().map(|e| &e.event) {
         Some(AgentEvent::TurnEnded { reason, usage }) => (*reason, *usage),
         other => panic!("last event is not turn_ended: {other:?}"),
     }
 }
 
-pub fn tool_ends(events: &[EventEnvelope]) -> Vec<(String, memo_protocol::ToolStatus, Option<memo_protocol::ToolErrorKind>, String)> {
+pub fn tool_ends(
+    events: &[EventEnvelope],
+) -> Vec<(
+    String,
+    memo_protocol::ToolStatus,
+    Option<memo_protocol::ToolErrorKind>,
+    String,
+)> {
     events
         .iter()
         .filter_map(|e| match &e.event {
-            AgentEvent::ToolCallEnd { name, status, error_kind, output, .. } => Some((name.clone(), *status, *error_kind, output.clone())),
+            AgentEvent::ToolCallEnd {
+                name,
+                status,
+                error_kind,
+                output,
+                ..
+            } => Some((name.clone(), *status, *error_kind, output.clone())),
             _ => None,
         })
         .collect()
@@ -191,7 +250,9 @@ pub fn sent_tool_results(api: WireApi, body: &Value) -> Vec<SentResult> {
                     if block["type"] == "tool_result" {
                         let content = match &block["content"] {
                             Value::String(s) => s.clone(),
-                            Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect(),
+                            Value::Array(parts) => {
+                                parts.iter().filter_map(|p| p["text"].as_str()).collect()
+                            }
                             other => other.to_string(),
                         };
                         out.push(SentResult {
@@ -209,8 +270,18 @@ pub fn sent_tool_results(api: WireApi, body: &Value) -> Vec<SentResult> {
                     if let Some(fr) = part.get("functionResponse") {
                         let resp = &fr["response"];
                         let (content, is_error) = match (resp.get("output"), resp.get("error")) {
-                            (_, Some(e)) => (e.as_str().map(str::to_owned).unwrap_or_else(|| e.to_string()), true),
-                            (Some(o), None) => (o.as_str().map(str::to_owned).unwrap_or_else(|| o.to_string()), false),
+                            (_, Some(e)) => (
+                                e.as_str()
+                                    .map(str::to_owned)
+                                    .unwrap_or_else(|| e.to_string()),
+                                true,
+                            ),
+                            (Some(o), None) => (
+                                o.as_str()
+                                    .map(str::to_owned)
+                                    .unwrap_or_else(|| o.to_string()),
+                                false,
+                            ),
                             _ => (resp.to_string(), false),
                         };
                         out.push(SentResult {
@@ -261,22 +332,47 @@ pub fn sent_tool_calls(api: WireApi, body: &Value) -> Vec<String> {
 
 pub fn sent_system_prompt(api: WireApi, body: &Value) -> String {
     match api {
-        WireApi::Openai => body["messages"][0]["content"].as_str().unwrap_or_default().to_owned(),
+        WireApi::Openai => body["messages"][0]["content"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
         WireApi::Anthropic => match &body["system"] {
             Value::String(s) => s.clone(),
             Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect(),
             _ => String::new(),
         },
-        WireApi::Gemini => body["systemInstruction"]["parts"][0]["text"].as_str().unwrap_or_default().to_owned(),
+        WireApi::Gemini => body["systemInstruction"]["parts"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
     }
 }
 
 pub fn sent_tool_names(api: WireApi, body: &Value) -> Vec<String> {
     let mut names: Vec<String> = match api {
-        WireApi::Openai => body["tools"].as_array().into_iter().flatten().filter_map(|t| t["function"]["name"].as_str().map(str::to_owned)).collect(),
-        WireApi::Anthropic => body["tools"].as_array().into_iter().flatten().filter_map(|t| t["name"].as_str().map(str::to_owned)).collect(),
-        WireApi::Gemini => body["tools"][0]["functionDeclarations"].as_array().into_iter().flatten().filter_map(|t| t["name"].as_str().map(str::to_owned)).collect(),
+        WireApi::Openai => body["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t["function"]["name"].as_str().map(str::to_owned))
+            .collect(),
+        WireApi::Anthropic => body["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t["name"].as_str().map(str::to_owned))
+            .collect(),
+        WireApi::Gemini => body["tools"][0]["functionDeclarations"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t["name"].as_str().map(str::to_owned))
+            .collect(),
     };
     names.sort();
     names
+}
+
+pub fn kinds(events: &[EventEnvelope]) -> Vec<&'static str> {
+    events.iter().map(|e| e.event.kind()).collect()
 }

@@ -1,0 +1,246 @@
+//! `memo-cli exec` end to end: the real CLI binary against the real mock LLM server binary,
+//! configured only through a temporary MEMO_HOME.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+const SECRET: &str = "sk-mock-secret-value-0123456789";
+
+fn mock_binary() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            // Cargo builds only this package's binaries for its tests; build the mock's.
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let status = Command::new(cargo)
+                .args([
+                    "build",
+                    "-q",
+                    "-p",
+                    "memo-test-support",
+                    "--bin",
+                    "memo-mock-llm",
+                ])
+                .status()
+                .expect("run cargo build");
+            assert!(status.success(), "building memo-mock-llm failed");
+            let cli = PathBuf::from(env!("CARGO_BIN_EXE_memo-cli"));
+            cli.parent().unwrap().join("memo-mock-llm")
+        })
+        .clone()
+}
+
+struct MockProcess {
+    child: Child,
+    url: String,
+}
+
+impl MockProcess {
+    fn start(scenario: &Path) -> MockProcess {
+        let mut child = Command::new(mock_binary())
+            .arg("--scenario")
+            .arg(scenario)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn mock server");
+        let stdout = child.stdout.take().unwrap();
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).unwrap();
+        let url = line
+            .trim()
+            .strip_prefix("listening on ")
+            .expect("listening line")
+            .to_owned();
+        MockProcess { child, url }
+    }
+
+    fn requests(&self) -> Vec<Value> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            reqwest::get(format!("{}/__mock/requests", self.url))
+                .await
+                .unwrap()
+                .json::<Vec<Value>>()
+                .await
+                .unwrap()
+        })
+    }
+}
+
+impl Drop for MockProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Setup {
+    home: tempfile::TempDir,
+    work: tempfile::TempDir,
+    mock: MockProcess,
+}
+
+fn setup(api: &str, responses: Value) -> Setup {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let scenario = home.path().join("scenario.json");
+    std::fs::write(
+        &scenario,
+        serde_json::to_vec(&serde_json::json!({ "responses": responses })).unwrap(),
+    )
+    .unwrap();
+    let mock = MockProcess::start(&scenario);
+    let base = if api == "openai" {
+        format!("{}/v1", mock.url)
+    } else {
+        mock.url.clone()
+    };
+    std::fs::write(
+        home.path().join("config.toml"),
+        format!(
+            "current_provider = \"mock\"\n\n[[providers.mock]]\nname = \"mock\"\nenv_api_key = \"MOCK_API_KEY\"\nmodel = \"mock-model\"\nbase_url = \"{base}\"\napi = \"{api}\"\n"
+        ),
+    )
+    .unwrap();
+    Setup { home, work, mock }
+}
+
+fn run_cli(s: &Setup, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_memo-cli"))
+        .args(args)
+        .arg("--cwd")
+        .arg(s.work.path())
+        .env("MEMO_HOME", s.home.path())
+        .env("MOCK_API_KEY", SECRET)
+        .env("RUST_LOG", "trace")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("DEEPSEEK_API_KEY")
+        .output()
+        .expect("run memo-cli")
+}
+
+#[test]
+fn json_mode_prints_the_event_stream_for_every_protocol() {
+    for api in ["openai", "anthropic", "gemini"] {
+        let s = setup(
+            api,
+            serde_json::json!([
+                {"tool_calls": [{"name": "read_file", "arguments": "{\"file_path\":\"hello.txt\"}"}]},
+                {"text": "The file says hi.", "usage": {"input_tokens": 10, "output_tokens": 4}}
+            ]),
+        );
+        std::fs::write(s.work.path().join("hello.txt"), "hi\n").unwrap();
+        let out = run_cli(&s, &["exec", "read hello.txt", "--json"]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success(),
+            "{api}: exit {:?}\nstdout:{stdout}\nstderr:{stderr}",
+            out.status
+        );
+        let events: Vec<Value> = stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+            .collect();
+        let kinds: Vec<&str> = events
+            .iter()
+            .map(|e| e["event"]["type"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds.first(), Some(&"turn_started"), "{api}: {kinds:?}");
+        assert_eq!(kinds.last(), Some(&"turn_ended"));
+        assert!(kinds.contains(&"tool_call_end"));
+        let text: String = events
+            .iter()
+            .filter(|e| e["event"]["type"] == "text_delta")
+            .map(|e| e["event"]["delta"].as_str().unwrap())
+            .collect();
+        assert_eq!(text, "The file says hi.");
+        let seqs: Vec<u64> = events.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+        assert!(
+            seqs.windows(2).all(|w| w[1] == w[0] + 1),
+            "dense seq: {seqs:?}"
+        );
+        // What the agent sent: the key in the right header, the tool result paired.
+        let requests = s.mock.requests();
+        assert_eq!(requests.len(), 2);
+        let headers = requests[0]["headers"].to_string();
+        assert!(
+            headers.contains(SECRET),
+            "{api}: the key is sent to the provider"
+        );
+        // The key never reaches logs or the session database.
+        assert!(!stderr.contains(SECRET), "{api}: key leaked to logs");
+        let db = std::fs::read(s.home.path().join("memo-desktop.sqlite")).unwrap_or_default();
+        let wal = std::fs::read(s.home.path().join("memo-desktop.sqlite-wal")).unwrap_or_default();
+        for bytes in [db, wal] {
+            assert!(
+                !bytes.windows(SECRET.len()).any(|w| w == SECRET.as_bytes()),
+                "{api}: key in database"
+            );
+        }
+    }
+}
+
+#[test]
+fn text_mode_prints_the_answer_on_stdout() {
+    let s = setup(
+        "openai",
+        serde_json::json!([{"text": "Plain answer.", "reasoning": "thinking hard"}]),
+    );
+    let out = run_cli(&s, &["exec", "hello"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "Plain answer.\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("thinking hard"));
+}
+
+#[test]
+fn failures_exit_non_zero_with_a_one_line_reason() {
+    let s = setup(
+        "anthropic",
+        serde_json::json!([{"error": {"status": 401, "message": "invalid x-api-key"}}]),
+    );
+    let out = run_cli(&s, &["exec", "hello"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("error: ") && last.contains("invalid x-api-key"),
+        "{stderr}"
+    );
+
+    // A provider that is not configured is a setup error.
+    let out = run_cli(&s, &["exec", "hello", "--provider", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.trim().starts_with("error: ") && stderr.contains("nope"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn invalid_config_names_file_line_and_key() {
+    let s = setup("openai", serde_json::json!([]));
+    std::fs::write(
+        s.home.path().join("config.toml"),
+        "current_provider = \"mock\"\n\n[[providers.mock]]\nname = \"mock\"\nmodel = \"m\"\napi = \"carrier-pigeon\"\n",
+    )
+    .unwrap();
+    let out = run_cli(&s, &["exec", "hello"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("config.toml:6"), "{stderr}");
+    assert!(stderr.contains("api"), "{stderr}");
+}
