@@ -210,7 +210,7 @@ fn request_body_shape() {
         provider_data,
         reasoning,
         ..
-    } = &mut request.messages[1]
+    } = &mut std::sync::Arc::make_mut(&mut request.messages)[1]
     {
         *reasoning = Some("Let me look.".into());
         *provider_data = Some(json!({"anthropic": {"thinking": [
@@ -259,7 +259,7 @@ fn request_body_merges_roles_and_defaults() {
     request.max_output_tokens = None;
     request.parallel_tool_calls = false;
     // A user message right after the tool results merges into their user turn, after them.
-    request.messages.insert(
+    std::sync::Arc::make_mut(&mut request.messages).insert(
         4,
         Message::User {
             text: "also check c.rs".into(),
@@ -295,7 +295,8 @@ fn tool_choice_reflects_parallel_flag() {
 #[test]
 fn whitespace_only_text_is_not_sent() {
     let mut request = sample_request();
-    if let Message::Assistant { text, .. } = &mut request.messages[1] {
+    if let Message::Assistant { text, .. } = &mut std::sync::Arc::make_mut(&mut request.messages)[1]
+    {
         *text = "\n\n".into();
     }
     let body = build_request_body(&request);

@@ -135,10 +135,14 @@ fn url_variants() {
 #[test]
 fn request_body_shape() {
     let mut request = sample_request();
-    if let Message::Assistant { provider_data, .. } = &mut request.messages[1] {
+    if let Message::Assistant { provider_data, .. } =
+        &mut std::sync::Arc::make_mut(&mut request.messages)[1]
+    {
         *provider_data = Some(json!({"gemini": {"call_signatures": {"call_1": "sig1"}}}));
     }
-    if let Message::Assistant { provider_data, .. } = &mut request.messages[4] {
+    if let Message::Assistant { provider_data, .. } =
+        &mut std::sync::Arc::make_mut(&mut request.messages)[4]
+    {
         *provider_data = Some(json!({"gemini": {"text_signature": "sig2"}}));
     }
     let body = build_request_body(&request);
@@ -174,7 +178,7 @@ fn request_body_merges_and_hides_synthetic_ids() {
     let request = ModelRequest {
         model: "m".into(),
         system: String::new(),
-        messages: vec![
+        messages: std::sync::Arc::new(vec![
             Message::User { text: "a".into() },
             Message::User { text: "b".into() },
             Message::Assistant {
@@ -192,7 +196,7 @@ fn request_body_merges_and_hides_synthetic_ids() {
             Message::User {
                 text: "next".into(),
             },
-        ],
+        ]),
         tools: vec![],
         parallel_tool_calls: false,
         max_output_tokens: None,

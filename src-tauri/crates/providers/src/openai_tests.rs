@@ -238,15 +238,15 @@ fn request_body_pairs_results_with_calls() {
     let mut request = sample_request();
     // The second result went missing (interrupted turn) and the first came after a user
     // message: the body must still pair every call with a result, in order.
-    request.messages.remove(3);
-    let result = request.messages.remove(2);
-    request.messages.insert(
+    std::sync::Arc::make_mut(&mut request.messages).remove(3);
+    let result = std::sync::Arc::make_mut(&mut request.messages).remove(2);
+    std::sync::Arc::make_mut(&mut request.messages).insert(
         2,
         Message::User {
             text: "hurry".into(),
         },
     );
-    request.messages.insert(3, result);
+    std::sync::Arc::make_mut(&mut request.messages).insert(3, result);
     let body = build_request_body(&request);
     let roles: Vec<&str> = body["messages"]
         .as_array()
@@ -288,7 +288,7 @@ data: [DONE]\n\n";
 #[test]
 fn empty_assistant_turns_are_skipped() {
     let mut request = sample_request();
-    request.messages.insert(
+    std::sync::Arc::make_mut(&mut request.messages).insert(
         5,
         Message::Assistant {
             text: String::new(),

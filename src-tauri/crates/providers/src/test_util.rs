@@ -114,7 +114,7 @@ pub fn sample_request() -> ModelRequest {
     ModelRequest {
         model: "test-model".into(),
         system: "You are terse.".into(),
-        messages: vec![
+        messages: std::sync::Arc::new(vec![
             Message::User {
                 text: "Read a.rs and b.rs".into(),
             },
@@ -148,7 +148,7 @@ pub fn sample_request() -> ModelRequest {
             Message::User {
                 text: "Thanks".into(),
             },
-        ],
+        ]),
         tools: vec![ToolSpec {
             name: "read_file".into(),
             description: "Reads a file".into(),

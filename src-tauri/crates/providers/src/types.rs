@@ -1,6 +1,8 @@
 //! Provider-neutral request/response types. Each wire adapter translates these to and
 //! from its own JSON; the turn loop only ever sees these.
 
+use std::sync::Arc;
+
 use memo_protocol::TokenUsage;
 use serde::{Deserialize, Serialize};
 
@@ -11,7 +13,8 @@ pub struct ModelRequest {
     /// The system prompt (OpenAI: first `system` message; Anthropic: `system`;
     /// Gemini: `systemInstruction`).
     pub system: String,
-    pub messages: Vec<Message>,
+    /// Shared with the session's live history: a step's request costs no copy of it.
+    pub messages: Arc<Vec<Message>>,
     pub tools: Vec<ToolSpec>,
     /// Whether the model may ask for several tool calls in one step.
     pub parallel_tool_calls: bool,

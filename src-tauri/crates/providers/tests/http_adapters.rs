@@ -39,9 +39,9 @@ fn request() -> ModelRequest {
     ModelRequest {
         model: "mock-model".into(),
         system: "Be brief.".into(),
-        messages: vec![Message::User {
+        messages: std::sync::Arc::new(vec![Message::User {
             text: "Hello?".into(),
-        }],
+        }]),
         tools: vec![ToolSpec {
             name: "read_file".into(),
             description: "Reads a file".into(),

@@ -64,11 +64,15 @@ pub(crate) struct Shared {
     pub emitter: Emitter,
     pub client: Arc<dyn ModelClient>,
     pub tools: ToolRegistry,
+    /// The tools' API definitions, built once per session rather than once per step.
+    pub tool_specs: Vec<memo_providers::ToolSpec>,
     pub tool_ctx: ToolContext,
     pub model: String,
     pub system_prompt: String,
     pub limits: TurnLimits,
-    history: Mutex<Vec<Message>>,
+    /// Copy-on-write: requests hold a clone of the Arc while streaming, so appending
+    /// copies only if a request is still alive, and a step never copies the history.
+    history: Mutex<Arc<Vec<Message>>>,
     pending_approvals: Mutex<HashMap<ApprovalId, oneshot::Sender<ReviewDecision>>>,
     session_grants: Mutex<HashSet<String>>,
 }
@@ -80,12 +84,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
-    pub fn history_snapshot(&self) -> Vec<Message> {
+    pub fn history_snapshot(&self) -> Arc<Vec<Message>> {
         lock(&self.history).clone()
     }
 
     pub fn apply_to_history(&self, event: &AgentEvent) {
-        super::history::apply_event(&mut lock(&self.history), event);
+        let mut history = lock(&self.history);
+        super::history::apply_event(Arc::make_mut(&mut history), event);
     }
 
     pub fn add_pending_approval(&self, id: ApprovalId, tx: oneshot::Sender<ReviewDecision>) {
@@ -137,7 +142,7 @@ impl SessionHandle {
 
     /// The conversation as it would be sent to the model now.
     pub fn history(&self) -> Vec<Message> {
-        self.shared.history_snapshot()
+        self.shared.history_snapshot().as_ref().clone()
     }
 
     /// Resolves once the actor has stopped (after `Op::Shutdown`).
@@ -179,6 +184,7 @@ pub fn spawn_session(
     let shared = Arc::new(Shared {
         emitter: Emitter::new(params.id.clone(), params.store.clone(), last_seq),
         client: params.client,
+        tool_specs: params.tools.specs(),
         tools: params.tools,
         tool_ctx: ToolContext {
             cwd: params.cwd.clone(),
@@ -186,7 +192,7 @@ pub fn spawn_session(
         model: params.model.clone(),
         system_prompt: params.system_prompt,
         limits: params.limits,
-        history: Mutex::new(history),
+        history: Mutex::new(Arc::new(history)),
         pending_approvals: Mutex::new(HashMap::new()),
         session_grants: Mutex::new(HashSet::new()),
     });

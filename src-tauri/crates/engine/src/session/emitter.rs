@@ -62,15 +62,7 @@ impl Emitter {
             event,
         };
         if let Err(err) = self.store.append(&envelope) {
-            let notice = EventEnvelope {
-                seq: 0,
-                event: AgentEvent::Error {
-                    kind: ErrorKind::Storage,
-                    message: format!("could not save the session: {err}"),
-                    retryable: false,
-                },
-                ..envelope
-            };
+            let notice = storage_error_notice(&self.session_id, turn_id, &err);
             state.subscribers.retain(|s| s.send(notice.clone()).is_ok());
             return Err(err.into());
         }
@@ -80,6 +72,49 @@ impl Emitter {
             .subscribers
             .retain(|s| s.send(envelope.clone()).is_ok());
         Ok(seq)
+    }
+
+    /// Persists several events in one transaction, then delivers them in order.
+    pub fn emit_batch(
+        &self,
+        turn_id: Option<&TurnId>,
+        events: Vec<AgentEvent>,
+    ) -> Result<(), EngineError> {
+        match events.len() {
+            0 => return Ok(()),
+            1 => {
+                for event in events {
+                    self.emit(turn_id, event)?;
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        let mut state = self.lock();
+        let timestamp_ms = now_ms();
+        let envelopes: Vec<EventEnvelope> = events
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| EventEnvelope {
+                session_id: self.session_id.clone(),
+                turn_id: turn_id.cloned(),
+                seq: state.last_seq + 1 + i as u64,
+                timestamp_ms,
+                event,
+            })
+            .collect();
+        if let Err(err) = self.store.append_batch(&envelopes) {
+            let notice = storage_error_notice(&self.session_id, turn_id, &err);
+            state.subscribers.retain(|s| s.send(notice.clone()).is_ok());
+            return Err(err.into());
+        }
+        state.last_seq += envelopes.len() as u64;
+        for envelope in envelopes {
+            state
+                .subscribers
+                .retain(|s| s.send(envelope.clone()).is_ok());
+        }
+        Ok(())
     }
 
     /// Events after `after_seq` from the store, then every live one, with no gap or
@@ -108,5 +143,25 @@ impl Emitter {
 
     pub fn last_seq(&self) -> u64 {
         self.lock().last_seq
+    }
+}
+
+/// Told to live subscribers when the store refuses an event; `seq = 0` marks it as not
+/// persisted (it will not be replayed).
+fn storage_error_notice(
+    session_id: &SessionId,
+    turn_id: Option<&TurnId>,
+    err: &memo_store::StoreError,
+) -> EventEnvelope {
+    EventEnvelope {
+        session_id: session_id.clone(),
+        turn_id: turn_id.cloned(),
+        seq: 0,
+        timestamp_ms: now_ms(),
+        event: AgentEvent::Error {
+            kind: ErrorKind::Storage,
+            message: format!("could not save the session: {err}"),
+            retryable: false,
+        },
     }
 }

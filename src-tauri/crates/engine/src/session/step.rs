@@ -2,12 +2,15 @@
 
 use std::collections::HashMap;
 
-use futures::StreamExt;
+use futures::{FutureExt, StreamExt};
 use memo_protocol::{AgentEvent, ToolCallId};
 use memo_providers::{ModelRequest, ModelResponse, ProviderError, ResponseEvent};
 
 use super::turn::Turn;
 use crate::EngineError;
+
+/// Upper bound of stream items persisted in one transaction.
+const MAX_BATCH: usize = 256;
 
 pub(crate) enum StepOutcome {
     Completed(ModelResponse),
@@ -91,75 +94,111 @@ impl Turn {
                 })
             }
         };
+        let mut batch = Vec::new();
         loop {
             // Dropping the stream on interrupt aborts the HTTP body read.
-            let item = tokio::select! {
+            let first = tokio::select! {
                 _ = self.cancel.cancelled() => return Ok(AttemptResult::Interrupted(partial.response)),
                 item = stream.next() => item,
             };
-            let event = match item {
-                Some(Ok(event)) => event,
-                Some(Err(error)) => {
-                    return Ok(AttemptResult::Error {
-                        error,
-                        emitted_any: partial.emitted_any,
-                    })
+            // Items that are already buffered are persisted in one transaction: one commit
+            // per network read instead of one per delta, still before anyone sees them.
+            let mut item = first;
+            let mut taken = 1;
+            loop {
+                if let Some(end) = self.absorb(step, item, &mut partial, &mut batch) {
+                    self.shared
+                        .emitter
+                        .emit_batch(Some(&self.turn_id), std::mem::take(&mut batch))?;
+                    return Ok(end);
                 }
-                None => {
-                    return Ok(AttemptResult::Error {
-                        error: ProviderError::StreamInterrupted(
-                            "the stream ended without a final event".into(),
-                        ),
-                        emitted_any: partial.emitted_any,
-                    })
+                if taken >= MAX_BATCH {
+                    break;
                 }
-            };
-            match event {
-                ResponseEvent::TextDelta(delta) => {
-                    partial.response.text.push_str(&delta);
-                    partial.emitted_any = true;
-                    self.emit(AgentEvent::TextDelta { delta })?;
-                }
-                ResponseEvent::ReasoningDelta(delta) => {
-                    partial
-                        .response
-                        .reasoning
-                        .get_or_insert_with(String::new)
-                        .push_str(&delta);
-                    partial.emitted_any = true;
-                    self.emit(AgentEvent::ReasoningDelta { delta })?;
-                }
-                ResponseEvent::ToolCallStart { index, id, name } => {
-                    let call_id = unique_call_id(&id, step, index, &self.turn_id.0);
-                    partial.call_ids.insert(index, call_id.clone());
-                    partial.emitted_any = true;
-                    self.emit(AgentEvent::ToolCallBegin {
-                        call_id: ToolCallId::new(call_id),
-                        name,
-                    })?;
-                }
-                ResponseEvent::ToolCallArgsDelta { index, delta } => {
-                    if let Some(call_id) = partial.call_ids.get(&index) {
-                        self.emit(AgentEvent::ToolCallArgsDelta {
-                            call_id: ToolCallId::new(call_id.clone()),
-                            delta,
-                        })?;
+                match stream.next().now_or_never() {
+                    Some(next) => {
+                        item = next;
+                        taken += 1;
                     }
-                }
-                ResponseEvent::Completed(mut response) => {
-                    // Clients saw the ids announced at ToolCallStart; keep them.
-                    for (index, call) in response.tool_calls.iter_mut().enumerate() {
-                        match partial.call_ids.get(&index) {
-                            Some(announced) => call.id = announced.clone(),
-                            None => {
-                                call.id = unique_call_id(&call.id, step, index, &self.turn_id.0)
-                            }
-                        }
-                    }
-                    return Ok(AttemptResult::Done(response));
+                    None => break,
                 }
             }
+            self.shared
+                .emitter
+                .emit_batch(Some(&self.turn_id), std::mem::take(&mut batch))?;
         }
+    }
+
+    /// Folds one stream item into the partial response, queueing the events it produces.
+    /// Returns the attempt's result when the item ends the stream.
+    fn absorb(
+        &self,
+        step: u32,
+        item: Option<Result<ResponseEvent, ProviderError>>,
+        partial: &mut Partial,
+        batch: &mut Vec<AgentEvent>,
+    ) -> Option<AttemptResult> {
+        let event = match item {
+            Some(Ok(event)) => event,
+            Some(Err(error)) => {
+                return Some(AttemptResult::Error {
+                    error,
+                    emitted_any: partial.emitted_any,
+                })
+            }
+            None => {
+                return Some(AttemptResult::Error {
+                    error: ProviderError::StreamInterrupted(
+                        "the stream ended without a final event".into(),
+                    ),
+                    emitted_any: partial.emitted_any,
+                })
+            }
+        };
+        match event {
+            ResponseEvent::TextDelta(delta) => {
+                partial.response.text.push_str(&delta);
+                partial.emitted_any = true;
+                batch.push(AgentEvent::TextDelta { delta });
+            }
+            ResponseEvent::ReasoningDelta(delta) => {
+                partial
+                    .response
+                    .reasoning
+                    .get_or_insert_with(String::new)
+                    .push_str(&delta);
+                partial.emitted_any = true;
+                batch.push(AgentEvent::ReasoningDelta { delta });
+            }
+            ResponseEvent::ToolCallStart { index, id, name } => {
+                let call_id = unique_call_id(&id, step, index, &self.turn_id.0);
+                partial.call_ids.insert(index, call_id.clone());
+                partial.emitted_any = true;
+                batch.push(AgentEvent::ToolCallBegin {
+                    call_id: ToolCallId::new(call_id),
+                    name,
+                });
+            }
+            ResponseEvent::ToolCallArgsDelta { index, delta } => {
+                if let Some(call_id) = partial.call_ids.get(&index) {
+                    batch.push(AgentEvent::ToolCallArgsDelta {
+                        call_id: ToolCallId::new(call_id.clone()),
+                        delta,
+                    });
+                }
+            }
+            ResponseEvent::Completed(mut response) => {
+                // Clients saw the ids announced at ToolCallStart; keep them.
+                for (index, call) in response.tool_calls.iter_mut().enumerate() {
+                    call.id = match partial.call_ids.get(&index) {
+                        Some(announced) => announced.clone(),
+                        None => unique_call_id(&call.id, step, index, &self.turn_id.0),
+                    };
+                }
+                return Some(AttemptResult::Done(response));
+            }
+        }
+        None
     }
 }
 

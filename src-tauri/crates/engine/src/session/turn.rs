@@ -121,7 +121,7 @@ impl Turn {
             model: self.shared.model.clone(),
             system: self.shared.system_prompt.clone(),
             messages: self.shared.history_snapshot(),
-            tools: self.shared.tools.specs(),
+            tools: self.shared.tool_specs.clone(),
             parallel_tool_calls: self.shared.limits.parallel_tool_calls,
             max_output_tokens: self.shared.limits.max_output_tokens,
         }
