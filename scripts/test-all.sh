@@ -9,8 +9,8 @@ started_at=$(date +%s)
 
 step "Toolchains"
 require_toolchains
-rustup component list --installed 2>/dev/null | grep -qE '^(rustfmt|clippy)' ||
-  echo "note: rustfmt/clippy components not reported by rustup; the next steps will tell"
+cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1 ||
+  die "rustfmt and clippy are needed: rustup component add rustfmt clippy"
 
 step "System packages (apt: app + tests)"
 ensure_apt_packages "${APT_APP_PACKAGES[@]}" "${APT_TEST_PACKAGES[@]}"

@@ -29,6 +29,10 @@ impl From<MemoHomeError> for CommandError {
 
 /// Where Memo keeps its data: `$MEMO_HOME` when set and non-empty, else `~/.memo`.
 ///
+/// Same rules as `memo_config::MemoHome::resolve`, plus anchoring a relative value to the
+/// start directory so the UI can show an absolute path. The shell does not depend on
+/// memo-config yet; once it does, this should delegate to it.
+///
 /// Inputs are passed in rather than read here so the rules are testable without
 /// mutating the process environment (which is shared by parallel tests).
 pub fn resolve_memo_home(
@@ -40,6 +44,13 @@ pub fn resolve_memo_home(
     // relative path would scatter data into whatever directory the app started in.
     if let Some(raw) = memo_home_env.filter(|value| !value.is_empty()) {
         let path = PathBuf::from(raw);
+        // `~` expansion matches memo-config's rule (and Memo Code's), so the status bar
+        // and the engine agree on the folder.
+        if let Ok(rest) = path.strip_prefix("~") {
+            return home_dir
+                .map(|home| home.join(rest))
+                .ok_or(MemoHomeError::NoHomeDir);
+        }
         if path.is_absolute() {
             return Ok(path);
         }
@@ -103,6 +114,14 @@ mod tests {
     fn absolute_env_value_wins() {
         let resolved = resolve_memo_home(Some("/data/memo".into()), home(), None).unwrap();
         assert_eq!(resolved, PathBuf::from("/data/memo"));
+    }
+
+    #[test]
+    fn tilde_in_env_value_means_the_home_directory() {
+        let resolved = resolve_memo_home(Some("~/memo-data".into()), home(), None).unwrap();
+        assert_eq!(resolved, PathBuf::from("/home/ada/memo-data"));
+        let err = resolve_memo_home(Some("~/memo-data".into()), None, None).unwrap_err();
+        assert_eq!(err, MemoHomeError::NoHomeDir);
     }
 
     #[test]
