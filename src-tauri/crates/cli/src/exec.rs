@@ -24,7 +24,7 @@ pub async fn run(args: ExecArgs) -> ExitCode {
 async fn run_inner(args: ExecArgs) -> Result<ExitCode, String> {
     let home = MemoHome::resolve().map_err(|e| e.to_string())?;
     let config = Config::load(&home).map_err(|e| e.to_string())?;
-    let store = Store::open(&home.sessions_db()).map_err(|e| e.to_string())?;
+    let store = Store::open(home.sessions_db()).map_err(|e| e.to_string())?;
     let cwd = match &args.cwd {
         Some(dir) => dir.clone(),
         None => std::env::current_dir()

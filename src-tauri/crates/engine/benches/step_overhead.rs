@@ -118,7 +118,7 @@ async fn measure(
     turns: usize,
 ) -> Row {
     let dir = tempfile::tempdir().expect("tempdir");
-    let store = Arc::new(Store::open(&dir.path().join("bench.sqlite")).expect("store"));
+    let store = Arc::new(Store::open(dir.path().join("bench.sqlite")).expect("store"));
     let mut tools = ToolRegistry::new();
     tools.register(Arc::new(Noop));
     let session = spawn_session(

@@ -94,7 +94,7 @@ async fn reopened_session_sends_the_same_conversation() {
 async fn resuming_an_unknown_session_is_a_clear_error() {
     let mock = memo_test_support::MockLlmServer::start().await.unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(memo_store::Store::open(&dir.path().join("db.sqlite")).unwrap());
+    let store = Arc::new(memo_store::Store::open(dir.path().join("db.sqlite")).unwrap());
     let p = params(
         WireApi::Openai,
         &mock,

@@ -44,7 +44,7 @@ impl Turn {
         step: u32,
         request: ModelRequest,
     ) -> Result<StepOutcome, EngineError> {
-        let policy = self.shared.limits.retry.clone();
+        let policy = self.shared.limits.retry;
         let mut attempt: u32 = 0;
         loop {
             attempt += 1;

@@ -94,7 +94,7 @@ impl Harness {
             .await
             .expect("mock server");
         let dir = tempfile::tempdir().expect("tempdir");
-        let store = Arc::new(Store::open(&dir.path().join("memo.sqlite")).expect("store"));
+        let store = Arc::new(Store::open(dir.path().join("memo.sqlite")).expect("store"));
         let work = dir.path().join("work");
         std::fs::create_dir_all(&work).expect("workdir");
         let session = spawn_session(
