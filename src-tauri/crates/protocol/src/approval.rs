@@ -4,9 +4,7 @@ use ts_rs::TS;
 use crate::{ApprovalId, ToolCallId};
 
 /// How much harm a tool call can do; approvals policy keys on this.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum RiskLevel {
     Read,

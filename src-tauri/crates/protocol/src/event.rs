@@ -1,7 +1,9 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::{ApprovalId, ApprovalRequest, ReviewDecision, SessionId, ToolCallId, TurnId, UserInput};
+use crate::{
+    ApprovalId, ApprovalRequest, ReviewDecision, SessionId, ToolCallId, TurnId, UserInput,
+};
 
 /// Every event a session emits, in order. `seq` is dense per session and starts at 1; the
 /// store writes an envelope before anyone sees it, so a client that reconnects asks for

@@ -5,8 +5,12 @@ fn committed_typescript_matches_the_rust_types() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../..")
         .join(memo_protocol::typescript::GENERATED_PATH);
-    let committed = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{} missing ({e}); run `cargo run -p memo-protocol --bin gen-ts`", path.display()));
+    let committed = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{} missing ({e}); run `cargo run -p memo-protocol --bin gen-ts`",
+            path.display()
+        )
+    });
     let fresh = memo_protocol::typescript::render();
     assert!(
         committed == fresh,
@@ -29,6 +33,15 @@ fn events_round_trip_through_json_with_snake_case_tags() {
     assert_eq!(json["event"]["type"], "text_delta");
     let back: EventEnvelope = serde_json::from_value(json).unwrap();
     assert_eq!(back, env);
-    let op: Op = serde_json::from_str(r#"{"type":"resolve_approval","request_id":"a","decision":{"type":"approve_for_session"}}"#).unwrap();
-    assert!(matches!(op, Op::ResolveApproval { decision: ReviewDecision::ApproveForSession, .. }));
+    let op: Op = serde_json::from_str(
+        r#"{"type":"resolve_approval","request_id":"a","decision":{"type":"approve_for_session"}}"#,
+    )
+    .unwrap();
+    assert!(matches!(
+        op,
+        Op::ResolveApproval {
+            decision: ReviewDecision::ApproveForSession,
+            ..
+        }
+    ));
 }
