@@ -7,7 +7,15 @@ fn main() {
     // instead of every registered command being reachable by default.
     let attributes = tauri_build::Attributes::new()
         .capabilities_path_pattern("src-tauri/capabilities/**/*")
-        .app_manifest(tauri_build::AppManifest::new().commands(&["app_info"]));
+        .app_manifest(tauri_build::AppManifest::new().commands(&[
+            "app_info",
+            "list_providers",
+            "start_session",
+            "resume_session",
+            "list_sessions",
+            "subscribe_session",
+            "submit_op",
+        ]));
     if let Err(error) = tauri_build::try_build(attributes) {
         // A build script has no caller to return to; cargo shows this message.
         panic!("tauri-build failed: {error:#}");

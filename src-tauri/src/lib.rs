@@ -1,6 +1,7 @@
 //! The desktop shell: wires Tauri to the engine. Kept thin on purpose — logic lives in the
 //! tauri-free crates under `src-tauri/crates/` so it can be tested without WebKit.
 
+pub mod bridge;
 pub mod commands;
 pub mod error;
 pub mod state;
@@ -34,10 +35,29 @@ pub fn run() {
             app.manage(state);
             Ok(())
         })
-        .invoke_handler(tauri::generate_handler![commands::app::app_info]);
+        .plugin(tauri_plugin_dialog::init())
+        .invoke_handler(tauri::generate_handler![
+            commands::app::app_info,
+            commands::session::list_providers,
+            commands::session::start_session,
+            commands::session::resume_session,
+            commands::session::list_sessions,
+            commands::session::subscribe_session,
+            commands::session::submit_op,
+        ]);
 
-    if let Err(error) = builder.run(tauri::generate_context!()) {
-        tracing::error!(%error, "Memo exited with an error");
-        std::process::exit(1);
-    }
+    let app = match builder.build(tauri::generate_context!()) {
+        Ok(app) => app,
+        Err(error) => {
+            tracing::error!(%error, "Memo could not start");
+            std::process::exit(1);
+        }
+    };
+    app.run(|handle, event| {
+        if let tauri::RunEvent::Exit = event {
+            // Deny pending approvals and stop running turns so the event log ends cleanly.
+            let state = handle.state::<AppState>();
+            tauri::async_runtime::block_on(state.bridge().shutdown());
+        }
+    });
 }

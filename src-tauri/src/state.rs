@@ -1,98 +1,71 @@
 //! State the shell computes once at start-up and shares with every command.
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use memo_config::{CredentialStore, MemoHome};
+
+use crate::bridge::Bridge;
 use crate::error::{CommandError, ErrorCode};
 
-/// Environment variable that relocates Memo's data (config, sessions, prompts).
-pub const MEMO_HOME_ENV: &str = "MEMO_HOME";
-
-/// Name of the data folder inside the user's home when `MEMO_HOME` is not set.
-const DEFAULT_DIR_NAME: &str = ".memo";
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MemoHomeError {
-    #[error(
-        "cannot find the home directory; set {MEMO_HOME_ENV} to choose where Memo keeps its data"
-    )]
-    NoHomeDir,
-    #[error("{MEMO_HOME_ENV} is relative ({0}) and the current directory is unknown")]
-    RelativeWithoutCwd(String),
-}
-
-impl From<MemoHomeError> for CommandError {
-    fn from(error: MemoHomeError) -> Self {
-        CommandError::new(ErrorCode::Config, error.to_string())
-    }
-}
-
-/// Where Memo keeps its data: `$MEMO_HOME` when set and non-empty, else `~/.memo`.
-///
-/// Same rules as `memo_config::MemoHome::resolve`, plus anchoring a relative value to the
-/// start directory so the UI can show an absolute path. The shell does not depend on
-/// memo-config yet; once it does, this should delegate to it.
-///
-/// Inputs are passed in rather than read here so the rules are testable without
-/// mutating the process environment (which is shared by parallel tests).
+/// Where Memo keeps its data: `$MEMO_HOME` when set and non-empty (`~` expanded), else
+/// `~/.memo` — the rules of memo-config, which the engine and CLI use too. A relative value
+/// is anchored to the start directory once, so it cannot change meaning later.
 pub fn resolve_memo_home(
-    memo_home_env: Option<OsString>,
+    memo_home_env: Option<std::ffi::OsString>,
     home_dir: Option<PathBuf>,
     current_dir: Option<PathBuf>,
-) -> Result<PathBuf, MemoHomeError> {
-    // An empty value is what `MEMO_HOME= memo-desktop` produces; treating it as a
-    // relative path would scatter data into whatever directory the app started in.
-    if let Some(raw) = memo_home_env.filter(|value| !value.is_empty()) {
-        let path = PathBuf::from(raw);
-        // `~` expansion matches memo-config's rule (and Memo Code's), so the status bar
-        // and the engine agree on the folder.
-        if let Ok(rest) = path.strip_prefix("~") {
-            return home_dir
-                .map(|home| home.join(rest))
-                .ok_or(MemoHomeError::NoHomeDir);
-        }
-        if path.is_absolute() {
-            return Ok(path);
-        }
-        // Anchor a relative value once, at start-up, so it does not silently change
-        // meaning if something later changes the working directory.
-        return match current_dir {
-            Some(cwd) => Ok(cwd.join(path)),
-            None => Err(MemoHomeError::RelativeWithoutCwd(
-                path.display().to_string(),
-            )),
-        };
+) -> Result<MemoHome, String> {
+    let home = MemoHome::resolve_from(memo_home_env, home_dir).map_err(|e| e.to_string())?;
+    if home.root().is_absolute() {
+        return Ok(home);
     }
-    home_dir
-        .map(|home| home.join(DEFAULT_DIR_NAME))
-        .ok_or(MemoHomeError::NoHomeDir)
+    match current_dir {
+        Some(cwd) => Ok(MemoHome::at(cwd.join(home.root()))),
+        None => Err(format!(
+            "MEMO_HOME is relative ({}) and the current directory is unknown",
+            home.root().display()
+        )),
+    }
 }
 
 /// Managed by Tauri and handed to commands through `State<'_, AppState>`.
-#[derive(Debug)]
 pub struct AppState {
     /// Kept as a `Result` so a broken environment still opens the window and the UI can
     /// explain the problem, instead of the process exiting before anything is shown.
-    memo_home: Result<PathBuf, MemoHomeError>,
+    memo_home: Result<PathBuf, String>,
+    bridge: Bridge,
 }
 
 impl AppState {
-    pub fn new(memo_home: Result<PathBuf, MemoHomeError>) -> Self {
-        Self { memo_home }
+    pub fn new(memo_home: Result<MemoHome, String>, credentials: Arc<dyn CredentialStore>) -> Self {
+        Self {
+            memo_home: memo_home
+                .as_ref()
+                .map(|h| h.root().to_path_buf())
+                .map_err(Clone::clone),
+            bridge: Bridge::new(memo_home, credentials),
+        }
     }
 
     /// Reads `MEMO_HOME` and the working directory from the process environment.
     pub fn from_env(home_dir: Option<PathBuf>) -> Self {
         let memo_home = resolve_memo_home(
-            std::env::var_os(MEMO_HOME_ENV),
+            std::env::var_os(memo_config::MEMO_HOME_ENV),
             home_dir,
             std::env::current_dir().ok(),
         );
-        Self::new(memo_home)
+        Self::new(memo_home, Bridge::default_credentials())
     }
 
-    pub fn memo_home(&self) -> Result<&Path, MemoHomeError> {
-        self.memo_home.as_deref().map_err(Clone::clone)
+    pub fn memo_home(&self) -> Result<&Path, CommandError> {
+        self.memo_home
+            .as_deref()
+            .map_err(|message| CommandError::new(ErrorCode::Config, message.clone()))
+    }
+
+    pub fn bridge(&self) -> &Bridge {
+        &self.bridge
     }
 }
 
@@ -107,27 +80,21 @@ mod tests {
     #[test]
     fn defaults_to_dot_memo_in_home() {
         let resolved = resolve_memo_home(None, home(), None).unwrap();
-        assert_eq!(resolved, PathBuf::from("/home/ada/.memo"));
+        assert_eq!(resolved.root(), Path::new("/home/ada/.memo"));
     }
 
     #[test]
-    fn absolute_env_value_wins() {
+    fn absolute_and_tilde_env_values() {
         let resolved = resolve_memo_home(Some("/data/memo".into()), home(), None).unwrap();
-        assert_eq!(resolved, PathBuf::from("/data/memo"));
-    }
-
-    #[test]
-    fn tilde_in_env_value_means_the_home_directory() {
+        assert_eq!(resolved.root(), Path::new("/data/memo"));
         let resolved = resolve_memo_home(Some("~/memo-data".into()), home(), None).unwrap();
-        assert_eq!(resolved, PathBuf::from("/home/ada/memo-data"));
-        let err = resolve_memo_home(Some("~/memo-data".into()), None, None).unwrap_err();
-        assert_eq!(err, MemoHomeError::NoHomeDir);
+        assert_eq!(resolved.root(), Path::new("/home/ada/memo-data"));
     }
 
     #[test]
     fn empty_env_value_counts_as_unset() {
-        let resolved = resolve_memo_home(Some(OsString::new()), home(), None).unwrap();
-        assert_eq!(resolved, PathBuf::from("/home/ada/.memo"));
+        let resolved = resolve_memo_home(Some(std::ffi::OsString::new()), home(), None).unwrap();
+        assert_eq!(resolved.root(), Path::new("/home/ada/.memo"));
     }
 
     #[test]
@@ -138,16 +105,13 @@ mod tests {
             Some(PathBuf::from("/work")),
         )
         .unwrap();
-        assert_eq!(resolved, PathBuf::from("/work/memo-data"));
-
-        let err = resolve_memo_home(Some("memo-data".into()), home(), None).unwrap_err();
-        assert!(matches!(err, MemoHomeError::RelativeWithoutCwd(_)));
+        assert_eq!(resolved.root(), Path::new("/work/memo-data"));
+        assert!(resolve_memo_home(Some("memo-data".into()), home(), None).is_err());
     }
 
     #[test]
-    fn no_home_and_no_env_is_a_config_error() {
+    fn no_home_and_no_env_is_an_error_the_ui_can_show() {
         let err = resolve_memo_home(None, None, None).unwrap_err();
-        assert_eq!(err, MemoHomeError::NoHomeDir);
-        assert_eq!(CommandError::from(err).code, ErrorCode::Config);
+        assert!(!err.is_empty());
     }
 }

@@ -3,3 +3,4 @@
 //! without a window, and maps failures into [`crate::error::CommandError`].
 
 pub mod app;
+pub mod session;

@@ -80,3 +80,15 @@ cached_input_tokens: number,
  * Output tokens spent on reasoning (a subset of `output_tokens`).
  */
 reasoning_tokens: number, };
+
+export type SessionSummary = { id: SessionId, title: string | null, cwd: string, provider: string, model: string, created_ms: number, updated_ms: number, 
+/**
+ * The seq of the newest stored event; a client subscribes after what it has.
+ */
+last_seq: number, };
+
+export type ProviderSummary = { name: string, model: string, 
+/**
+ * `openai`, `anthropic` or `gemini`.
+ */
+api: string, base_url: string, is_current: boolean, };

@@ -8,6 +8,7 @@
 mod approval;
 mod event;
 mod ids;
+mod ipc;
 mod op;
 pub mod typescript;
 
@@ -17,4 +18,5 @@ pub use event::{
     TurnEndReason,
 };
 pub use ids::{ApprovalId, SessionId, ToolCallId, TurnId};
+pub use ipc::{ProviderSummary, SessionSummary};
 pub use op::{Op, UserInput};

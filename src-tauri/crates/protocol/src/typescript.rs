@@ -32,6 +32,8 @@ pub fn render() -> String {
         ErrorKind::decl(&cfg),
         TurnEndReason::decl(&cfg),
         TokenUsage::decl(&cfg),
+        SessionSummary::decl(&cfg),
+        ProviderSummary::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from src-tauri/crates/protocol by `cargo run -p memo-protocol --bin gen-ts`.\n\

@@ -1,0 +1,402 @@
+//! The desktop side of the engine: which sessions are live in this window, and the pumps
+//! that carry their events to the UI over Tauri channels.
+//!
+//! Config is re-read whenever a session starts, so editing config.toml takes effect for
+//! the next conversation without restarting the app. The store is opened once.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use memo_config::{Config, CredentialStore, KeyringStore, MemoHome, MemoryCredentialStore};
+use memo_engine::{
+    Engine, EngineError, EngineOptions, EventReceiver, SessionHandle, SessionOptions,
+};
+use memo_protocol::{AgentEvent, EventEnvelope, Op, ProviderSummary, SessionId, SessionSummary};
+use memo_store::{SessionRecord, Store};
+use tokio::task::AbortHandle;
+
+use crate::error::{CommandError, ErrorCode};
+
+/// How long the pump waits to gather more deltas into one IPC message: about one frame,
+/// so a fast stream costs one render per frame instead of one per token.
+const DELTA_COALESCE: Duration = Duration::from_millis(16);
+/// Upper bound of events per IPC message.
+const MAX_BATCH: usize = 512;
+
+/// Delivers batches of events to one subscriber (a Tauri channel in the app, a vector in
+/// tests).
+pub trait EventSink: Send + 'static {
+    /// Returns false once the subscriber is gone.
+    fn send(&self, batch: Vec<EventEnvelope>) -> bool;
+}
+
+impl EventSink for tauri::ipc::Channel<Vec<EventEnvelope>> {
+    fn send(&self, batch: Vec<EventEnvelope>) -> bool {
+        tauri::ipc::Channel::send(self, batch).is_ok()
+    }
+}
+
+struct LiveSession {
+    handle: SessionHandle,
+    /// One pump per session: a reloaded window resubscribes and replaces the old one.
+    pump: Option<AbortHandle>,
+}
+
+pub struct Bridge {
+    home: Result<MemoHome, String>,
+    store: Mutex<Option<Arc<Store>>>,
+    sessions: Mutex<HashMap<SessionId, LiveSession>>,
+    credentials: Arc<dyn CredentialStore>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Bridge {
+    pub fn new(home: Result<MemoHome, String>, credentials: Arc<dyn CredentialStore>) -> Self {
+        Self {
+            home,
+            store: Mutex::new(None),
+            sessions: Mutex::new(HashMap::new()),
+            credentials,
+        }
+    }
+
+    /// The OS keychain when this platform has one; otherwise keys come from env vars only.
+    pub fn default_credentials() -> Arc<dyn CredentialStore> {
+        match KeyringStore::new() {
+            Ok(store) => Arc::new(store),
+            Err(error) => {
+                tracing::warn!(%error, "OS keychain unavailable; API keys come from environment variables only");
+                Arc::new(MemoryCredentialStore::new())
+            }
+        }
+    }
+
+    fn home(&self) -> Result<&MemoHome, CommandError> {
+        self.home
+            .as_ref()
+            .map_err(|message| CommandError::new(ErrorCode::Config, message.clone()))
+    }
+
+    fn store(&self) -> Result<Arc<Store>, CommandError> {
+        let mut slot = lock(&self.store);
+        if let Some(store) = slot.as_ref() {
+            return Ok(store.clone());
+        }
+        let path = self.home()?.sessions_db();
+        let store = Arc::new(
+            Store::open(&path).map_err(|e| CommandError::new(ErrorCode::Io, e.to_string()))?,
+        );
+        *slot = Some(store.clone());
+        Ok(store)
+    }
+
+    fn engine(&self) -> Result<Engine, CommandError> {
+        let config = Config::load(self.home()?).map_err(engine_error_from_config)?;
+        Ok(Engine::new(EngineOptions {
+            config,
+            store: self.store()?,
+            credentials: self.credentials.clone(),
+            env: Arc::new(|name: &str| std::env::var(name).ok()),
+        }))
+    }
+
+    pub fn list_providers(&self) -> Result<Vec<ProviderSummary>, CommandError> {
+        let config = Config::load(self.home()?).map_err(engine_error_from_config)?;
+        let current = config.provider(None).ok().map(|p| p.name);
+        Ok(config
+            .providers
+            .iter()
+            .map(|p| ProviderSummary {
+                name: p.name.clone(),
+                model: p.model.clone(),
+                api: serde_json::to_value(p.api)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+                base_url: p.base_url_or_default().to_owned(),
+                is_current: current.as_deref() == Some(p.name.as_str()),
+            })
+            .collect())
+    }
+
+    /// Must run inside the Tokio runtime (async commands do).
+    pub fn start_session(
+        &self,
+        cwd: PathBuf,
+        provider: Option<String>,
+        model: Option<String>,
+    ) -> Result<SessionSummary, CommandError> {
+        let engine = self.engine()?;
+        let handle = engine
+            .start_session(SessionOptions {
+                cwd,
+                provider,
+                model,
+                max_steps: None,
+            })
+            .map_err(CommandError::from)?;
+        let summary = self.summary(handle.id())?;
+        lock(&self.sessions).insert(handle.id().clone(), LiveSession { handle, pump: None });
+        Ok(summary)
+    }
+
+    /// Makes a stored session live (no-op when it already is).
+    pub fn resume_session(&self, id: &SessionId) -> Result<SessionSummary, CommandError> {
+        if !lock(&self.sessions).contains_key(id) {
+            let handle = self
+                .engine()?
+                .resume_session(id, None)
+                .map_err(CommandError::from)?;
+            lock(&self.sessions)
+                .entry(id.clone())
+                .or_insert(LiveSession { handle, pump: None });
+        }
+        self.summary(id)
+    }
+
+    pub fn list_sessions(&self, cwd: Option<String>) -> Result<Vec<SessionSummary>, CommandError> {
+        let store = self.store()?;
+        let cwd = cwd.map(|c| canonical_string(&c));
+        let records = store
+            .list_sessions(cwd.as_deref(), 200, 0)
+            .map_err(|e| CommandError::new(ErrorCode::Io, e.to_string()))?;
+        records
+            .into_iter()
+            .map(|r| self.summarize(&store, r))
+            .collect()
+    }
+
+    fn summary(&self, id: &SessionId) -> Result<SessionSummary, CommandError> {
+        let store = self.store()?;
+        let record = store
+            .session(id)
+            .map_err(|e| CommandError::new(ErrorCode::Io, e.to_string()))?
+            .ok_or_else(|| {
+                CommandError::new(ErrorCode::NotFound, format!("session {id} not found"))
+            })?;
+        self.summarize(&store, record)
+    }
+
+    fn summarize(&self, store: &Store, r: SessionRecord) -> Result<SessionSummary, CommandError> {
+        let last_seq = store
+            .last_seq(&r.id)
+            .map_err(|e| CommandError::new(ErrorCode::Io, e.to_string()))?;
+        Ok(SessionSummary {
+            id: r.id,
+            title: r.title,
+            cwd: r.cwd,
+            provider: r.provider,
+            model: r.model,
+            created_ms: r.created_ms,
+            updated_ms: r.updated_ms,
+            last_seq,
+        })
+    }
+
+    /// Streams the session's events after `after_seq` (stored ones first) to `sink`,
+    /// replacing any earlier subscriber of this session.
+    pub fn subscribe(
+        &self,
+        id: &SessionId,
+        after_seq: u64,
+        sink: impl EventSink,
+    ) -> Result<(), CommandError> {
+        let mut sessions = lock(&self.sessions);
+        let live = sessions.get_mut(id).ok_or_else(|| {
+            CommandError::new(
+                ErrorCode::NotFound,
+                format!("session {id} is not open; resume it first"),
+            )
+        })?;
+        let events = live
+            .handle
+            .subscribe(after_seq)
+            .map_err(CommandError::from)?;
+        if let Some(old) = live.pump.take() {
+            old.abort();
+        }
+        live.pump = Some(tokio::spawn(pump(events, sink)).abort_handle());
+        Ok(())
+    }
+
+    pub fn submit(&self, id: &SessionId, op: Op) -> Result<(), CommandError> {
+        let sessions = lock(&self.sessions);
+        let live = sessions.get(id).ok_or_else(|| {
+            CommandError::new(ErrorCode::NotFound, format!("session {id} is not open"))
+        })?;
+        live.handle.submit(op).map_err(CommandError::from)
+    }
+
+    /// Stops every live session (pending approvals are denied, running turns interrupted).
+    pub async fn shutdown(&self) {
+        let live: Vec<LiveSession> = lock(&self.sessions).drain().map(|(_, s)| s).collect();
+        for session in &live {
+            let _ = session.handle.submit(Op::Shutdown);
+        }
+        for session in live {
+            session.handle.closed().await;
+            if let Some(pump) = session.pump {
+                pump.abort();
+            }
+        }
+    }
+}
+
+async fn pump(mut events: EventReceiver, sink: impl EventSink) {
+    while let Some(first) = events.recv().await {
+        let streaming = is_delta(&first.event);
+        let mut batch = vec![first];
+        if streaming {
+            tokio::time::sleep(DELTA_COALESCE).await;
+        }
+        while batch.len() < MAX_BATCH {
+            match events.try_recv() {
+                Ok(env) => batch.push(env),
+                Err(_) => break,
+            }
+        }
+        if !sink.send(batch) {
+            return;
+        }
+    }
+}
+
+fn is_delta(event: &AgentEvent) -> bool {
+    matches!(
+        event,
+        AgentEvent::TextDelta { .. }
+            | AgentEvent::ReasoningDelta { .. }
+            | AgentEvent::ToolCallArgsDelta { .. }
+    )
+}
+
+/// Sessions are stored under the canonical path the engine resolved.
+fn canonical_string(path: &str) -> String {
+    std::fs::canonicalize(path)
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| path.to_owned())
+}
+
+fn engine_error_from_config(error: memo_config::ConfigError) -> CommandError {
+    CommandError::new(ErrorCode::Config, error.to_string())
+}
+
+impl From<EngineError> for CommandError {
+    fn from(error: EngineError) -> Self {
+        let code = match &error {
+            EngineError::SessionNotFound(_) => ErrorCode::NotFound,
+            EngineError::SessionClosed => ErrorCode::Unavailable,
+            EngineError::BadWorkingDirectory { .. } => ErrorCode::InvalidInput,
+            EngineError::Store(_) => ErrorCode::Io,
+            EngineError::Config(_)
+            | EngineError::Key(_)
+            | EngineError::MissingApiKey { .. }
+            | EngineError::Provider(_) => ErrorCode::Config,
+        };
+        CommandError::new(code, error.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memo_protocol::UserInput;
+    use memo_test_support::{MockLlmServer, MockResponse};
+    use std::sync::mpsc;
+
+    struct VecSink(mpsc::Sender<Vec<EventEnvelope>>);
+
+    impl EventSink for VecSink {
+        fn send(&self, batch: Vec<EventEnvelope>) -> bool {
+            self.0.send(batch).is_ok()
+        }
+    }
+
+    fn write_config(home: &std::path::Path, base_url: &str) {
+        std::fs::write(
+            home.join("config.toml"),
+            format!("current_provider = \"mock\"\n[[providers.mock]]\nname = \"mock\"\nmodel = \"m1\"\nbase_url = \"{base_url}/v1\"\n"),
+        )
+        .unwrap();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_session_streams_batched_events_and_is_listed() {
+        let mock = MockLlmServer::start_with([MockResponse::text("hello from the mock")])
+            .await
+            .unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let work = tempfile::tempdir().unwrap();
+        write_config(home.path(), &mock.base_url());
+        let bridge = Bridge::new(
+            Ok(MemoHome::at(home.path())),
+            Arc::new(MemoryCredentialStore::new()),
+        );
+        assert_eq!(bridge.list_providers().unwrap()[0].name, "mock");
+
+        let summary = bridge
+            .start_session(work.path().to_path_buf(), None, None)
+            .unwrap();
+        assert_eq!(summary.model, "m1");
+        let (tx, rx) = mpsc::channel();
+        bridge.subscribe(&summary.id, 0, VecSink(tx)).unwrap();
+        bridge
+            .submit(
+                &summary.id,
+                Op::UserTurn {
+                    input: UserInput::text("hi"),
+                },
+            )
+            .unwrap();
+        let mut text = String::new();
+        let mut seqs = Vec::new();
+        'outer: loop {
+            let batch = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+            for env in batch {
+                seqs.push(env.seq);
+                match env.event {
+                    AgentEvent::TextDelta { delta } => text.push_str(&delta),
+                    AgentEvent::TurnEnded { .. } => break 'outer,
+                    _ => {}
+                }
+            }
+        }
+        assert_eq!(text, "hello from the mock");
+        assert_eq!(
+            seqs,
+            (1..=seqs.len() as u64).collect::<Vec<_>>(),
+            "replay from 0 then live, no gaps"
+        );
+        let listed = bridge
+            .list_sessions(Some(work.path().display().to_string()))
+            .unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].id, summary.id);
+        bridge.shutdown().await;
+        mock.shutdown().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn config_errors_reach_the_ui_as_config_errors() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(home.path().join("config.toml"), "current_provider = 3\n").unwrap();
+        let bridge = Bridge::new(
+            Ok(MemoHome::at(home.path())),
+            Arc::new(MemoryCredentialStore::new()),
+        );
+        let err = bridge
+            .start_session(home.path().to_path_buf(), None, None)
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::Config);
+        assert!(err.message.contains("config.toml:1"), "{}", err.message);
+        let err = bridge
+            .submit(&SessionId::new("nope"), Op::Interrupt)
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::NotFound);
+    }
+}

@@ -1,0 +1,66 @@
+//! Session commands: start/resume/list sessions, stream their events, submit ops.
+//! Async so they run on Tauri's Tokio runtime, which session actors need.
+
+use std::path::PathBuf;
+
+use memo_protocol::{EventEnvelope, Op, ProviderSummary, SessionId, SessionSummary};
+use tauri::ipc::Channel;
+use tauri::State;
+
+use crate::error::CommandError;
+use crate::state::AppState;
+
+#[tauri::command]
+pub async fn list_providers(
+    state: State<'_, AppState>,
+) -> Result<Vec<ProviderSummary>, CommandError> {
+    state.bridge().list_providers()
+}
+
+#[tauri::command]
+pub async fn start_session(
+    state: State<'_, AppState>,
+    cwd: String,
+    provider: Option<String>,
+    model: Option<String>,
+) -> Result<SessionSummary, CommandError> {
+    state
+        .bridge()
+        .start_session(PathBuf::from(cwd), provider, model)
+}
+
+#[tauri::command]
+pub async fn resume_session(
+    state: State<'_, AppState>,
+    session_id: SessionId,
+) -> Result<SessionSummary, CommandError> {
+    state.bridge().resume_session(&session_id)
+}
+
+#[tauri::command]
+pub async fn list_sessions(
+    state: State<'_, AppState>,
+    cwd: Option<String>,
+) -> Result<Vec<SessionSummary>, CommandError> {
+    state.bridge().list_sessions(cwd)
+}
+
+/// Events with `seq > after_seq` arrive on `on_events` in batches, stored ones first.
+#[tauri::command]
+pub async fn subscribe_session(
+    state: State<'_, AppState>,
+    session_id: SessionId,
+    after_seq: u64,
+    on_events: Channel<Vec<EventEnvelope>>,
+) -> Result<(), CommandError> {
+    state.bridge().subscribe(&session_id, after_seq, on_events)
+}
+
+#[tauri::command]
+pub async fn submit_op(
+    state: State<'_, AppState>,
+    session_id: SessionId,
+    op: Op,
+) -> Result<(), CommandError> {
+    state.bridge().submit(&session_id, op)
+}
