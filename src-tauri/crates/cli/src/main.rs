@@ -2,6 +2,7 @@
 //! stream the desktop app renders, as text or as JSONL.
 
 mod exec;
+mod key;
 mod render;
 
 use std::path::PathBuf;
@@ -20,6 +21,11 @@ struct Cli {
 enum Command {
     /// Run one task to completion and print the agent's events.
     Exec(ExecArgs),
+    /// Manage provider API keys in the OS keychain (never written to config.toml).
+    Key {
+        #[command(subcommand)]
+        action: key::KeyAction,
+    },
 }
 
 #[derive(clap::Args)]
@@ -66,5 +72,6 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Exec(args) => runtime.block_on(exec::run(args)),
+        Command::Key { action } => key::run(action),
     }
 }

@@ -244,3 +244,64 @@ fn invalid_config_names_file_line_and_key() {
     assert!(stderr.contains("config.toml:6"), "{stderr}");
     assert!(stderr.contains("api"), "{stderr}");
 }
+
+/// Needs a Secret Service (run by scripts/lib/desktop-session.sh with MEMO_TEST_KEYRING=1):
+/// a key stored with `memo-cli key set` is used before the env var, and never leaks.
+#[test]
+fn keyring_key_is_preferred_over_the_environment() {
+    if std::env::var("MEMO_TEST_KEYRING").as_deref() != Ok("1") {
+        eprintln!("skipped: needs MEMO_TEST_KEYRING=1 and an unlocked Secret Service");
+        return;
+    }
+    let s = setup("openai", serde_json::json!([{"text": "ok"}]));
+    // A provider name no real user has, so the test never touches a real key.
+    let provider = format!("memo-test-{}", std::process::id());
+    let config = std::fs::read_to_string(s.home.path().join("config.toml")).unwrap();
+    std::fs::write(
+        s.home.path().join("config.toml"),
+        config
+            .replace("\"mock\"", &format!("\"{provider}\""))
+            .replace("providers.mock", &format!("providers.{provider}")),
+    )
+    .unwrap();
+    let keychain_secret = "sk-from-the-keychain-abcdef0123456789";
+    let mut set = Command::new(env!("CARGO_BIN_EXE_memo-cli"))
+        .args(["key", "set", &provider])
+        .env("MEMO_HOME", s.home.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    set.stdin
+        .take()
+        .unwrap()
+        .write_all(keychain_secret.as_bytes())
+        .unwrap();
+    assert!(set.wait().unwrap().success());
+    let status = Command::new(env!("CARGO_BIN_EXE_memo-cli"))
+        .args(["key", "status", &provider])
+        .env("MEMO_HOME", s.home.path())
+        .output()
+        .unwrap();
+    let status_text = String::from_utf8_lossy(&status.stdout);
+    assert!(status_text.contains("keychain"), "{status_text}");
+    assert!(!status_text.contains(keychain_secret));
+
+    let out = run_cli(&s, &["exec", "hi"]);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let deleted = Command::new(env!("CARGO_BIN_EXE_memo-cli"))
+        .args(["key", "delete", &provider])
+        .env("MEMO_HOME", s.home.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{stderr}");
+    assert!(deleted.status.success());
+    let headers = s.mock.requests()[0]["headers"].to_string();
+    assert!(
+        headers.contains(keychain_secret),
+        "the keychain key is sent, not the env one"
+    );
+    assert!(!headers.contains(SECRET));
+    assert!(!stderr.contains(keychain_secret), "key leaked to logs");
+}
