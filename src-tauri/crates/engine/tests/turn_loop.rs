@@ -446,3 +446,67 @@ async fn step_limit(api: WireApi) {
     h.shutdown().await;
 }
 per_api!(step_limit_ends_the_turn, step_limit);
+
+async fn overloaded_then_success(api: WireApi) {
+    let status = if api == WireApi::Anthropic { 529 } else { 503 };
+    let mut h = Harness::start(
+        api,
+        vec![
+            MockResponse::http_error(status).message("busy"),
+            MockResponse::text("back"),
+        ],
+    )
+    .await;
+    let events = h.run_turn("hi").await;
+    assert_eq!(end_reason(&events).0, TurnEndReason::Completed);
+    let reason = events
+        .iter()
+        .find_map(|e| match &e.event {
+            AgentEvent::Retrying { reason, .. } => Some(reason.clone()),
+            _ => None,
+        })
+        .expect("a retry");
+    assert!(reason.contains("overloaded"), "{reason}");
+    h.shutdown().await;
+}
+per_api!(overloaded_is_retried, overloaded_then_success);
+
+async fn context_overflow_is_not_retried(api: WireApi) {
+    let (kind, message) = match api {
+        WireApi::Openai => (
+            "context_length_exceeded",
+            "This model's maximum context length is 8192 tokens",
+        ),
+        WireApi::Anthropic => (
+            "invalid_request_error",
+            "prompt is too long: 210000 tokens > 200000 maximum",
+        ),
+        WireApi::Gemini => (
+            "INVALID_ARGUMENT",
+            "The input token count exceeds the maximum number of tokens allowed",
+        ),
+    };
+    let mut h = Harness::start(
+        api,
+        vec![MockResponse::http_error(400).kind(kind).message(message)],
+    )
+    .await;
+    let events = h.run_turn("hi").await;
+    assert_eq!(end_reason(&events).0, TurnEndReason::Failed);
+    let error = events
+        .iter()
+        .find_map(|e| match &e.event {
+            AgentEvent::Error {
+                kind, retryable, ..
+            } => Some((*kind, *retryable)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(error, (memo_protocol::ErrorKind::ContextOverflow, false));
+    assert_eq!(h.request_bodies().len(), 1, "no retry");
+    h.shutdown().await;
+}
+per_api!(
+    context_overflow_fails_without_retry,
+    context_overflow_is_not_retried
+);
