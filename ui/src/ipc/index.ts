@@ -1,3 +1,16 @@
 export { getAppInfo, type AppInfo } from "./commands";
+export { pickFolder } from "./dialog";
 export { CommandError, toCommandError, type ErrorCode, type CommandErrorPayload } from "./errors";
 export { invokeCommand } from "./invoke";
+export {
+  interruptTurn,
+  listProviders,
+  listSessions,
+  resolveApproval,
+  resumeSession,
+  sendUserTurn,
+  startSession,
+  submitOp,
+  subscribeSession,
+  type StartSessionArgs,
+} from "./sessions";

@@ -1,0 +1,105 @@
+// Typed wrappers of the session commands in src-tauri/src/commands/session.rs. Tauri maps
+// camelCase argument names to the Rust snake_case parameters, hence `sessionId`.
+import { Channel } from "@tauri-apps/api/core";
+
+import type {
+  EventEnvelope,
+  Op,
+  ProviderSummary,
+  ReviewDecision,
+  SessionSummary,
+} from "../gen/protocol";
+import { CommandError } from "./errors";
+import { invokeCommand } from "./invoke";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+function hasStrings(value: unknown, fields: readonly string[]): value is Record<string, unknown> {
+  return isRecord(value) && fields.every((field) => typeof value[field] === "string");
+}
+
+const SESSION_FIELDS = ["id", "cwd", "provider", "model"] as const;
+const PROVIDER_FIELDS = ["name", "model", "api", "base_url"] as const;
+
+function isSessionSummary(value: unknown): value is SessionSummary {
+  return hasStrings(value, SESSION_FIELDS) && typeof value.last_seq === "number";
+}
+
+function isProviderSummary(value: unknown): value is ProviderSummary {
+  return hasStrings(value, PROVIDER_FIELDS) && typeof value.is_current === "boolean";
+}
+
+// The generated types are trusted at compile time only; a shell built from another
+// protocol version would otherwise surface as `undefined` deep inside the UI.
+function expect<T>(command: string, payload: unknown, check: (value: unknown) => value is T): T {
+  if (!check(payload)) {
+    throw new CommandError(command, "internal", `${command} returned an unexpected payload`, false);
+  }
+  return payload;
+}
+
+function expectList<T>(command: string, payload: unknown, check: (value: unknown) => value is T): T[] {
+  const isList = (value: unknown): value is T[] => Array.isArray(value) && value.every(check);
+  return expect(command, payload, isList);
+}
+
+/** Providers from `$MEMO_HOME/config.toml`; a broken config rejects with code `config`. */
+export async function listProviders(): Promise<ProviderSummary[]> {
+  return expectList("list_providers", await invokeCommand<unknown>("list_providers"), isProviderSummary);
+}
+
+export interface StartSessionArgs {
+  cwd: string;
+  provider?: string;
+  model?: string;
+}
+
+export async function startSession(args: StartSessionArgs): Promise<SessionSummary> {
+  const payload = await invokeCommand<unknown>("start_session", { ...args });
+  return expect("start_session", payload, isSessionSummary);
+}
+
+/** Makes a stored session live again (a no-op for one that already is). */
+export async function resumeSession(sessionId: string): Promise<SessionSummary> {
+  const payload = await invokeCommand<unknown>("resume_session", { sessionId });
+  return expect("resume_session", payload, isSessionSummary);
+}
+
+/** Stored sessions, newest first; only those of `cwd` when given. */
+export async function listSessions(cwd?: string): Promise<SessionSummary[]> {
+  const payload = await invokeCommand<unknown>("list_sessions", cwd === undefined ? {} : { cwd });
+  return expectList("list_sessions", payload, isSessionSummary);
+}
+
+/**
+ * Streams the session's events with `seq > afterSeq` to `onEvents` in batches, stored
+ * ones first. A new subscription to the same session replaces the previous one.
+ */
+export async function subscribeSession(
+  sessionId: string,
+  afterSeq: number,
+  onEvents: (batch: EventEnvelope[]) => void,
+): Promise<void> {
+  // The handler is set before the channel crosses IPC: batches that arrive before a
+  // handler exists are dropped, and the first batch is the stored history.
+  const channel = new Channel<EventEnvelope[]>(onEvents);
+  await invokeCommand<unknown>("subscribe_session", { sessionId, afterSeq, onEvents: channel });
+}
+
+export async function submitOp(sessionId: string, op: Op): Promise<void> {
+  await invokeCommand<unknown>("submit_op", { sessionId, op });
+}
+
+export function sendUserTurn(sessionId: string, text: string): Promise<void> {
+  return submitOp(sessionId, { type: "user_turn", input: { text } });
+}
+
+export function interruptTurn(sessionId: string): Promise<void> {
+  return submitOp(sessionId, { type: "interrupt" });
+}
+
+export function resolveApproval(sessionId: string, requestId: string, decision: ReviewDecision): Promise<void> {
+  return submitOp(sessionId, { type: "resolve_approval", request_id: requestId, decision });
+}
