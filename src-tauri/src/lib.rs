@@ -1,5 +1,6 @@
 //! The desktop shell: wires Tauri to the engine. Kept thin on purpose — logic lives in the
 //! tauri-free crates under `src-tauri/crates/` so it can be tested without WebKit.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod bridge;
 pub mod commands;

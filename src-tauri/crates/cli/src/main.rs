@@ -1,5 +1,6 @@
 //! `memo-cli`: the engine without a window. `exec` runs one turn and prints the same event
 //! stream the desktop app renders, as text or as JSONL.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod exec;
 mod key;

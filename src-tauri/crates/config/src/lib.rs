@@ -3,6 +3,7 @@
 //! Memo Desktop shares its home (`$MEMO_HOME` or `~/.memo`) and `config.toml` with Memo
 //! Code, so a user of both configures providers once. API keys live in the OS keychain or
 //! in environment variables, never in the config file; see [`resolve_api_key`].
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod config;
 mod error;

@@ -1,6 +1,7 @@
 //! The agent engine: session actors running the turn loop over a model client and a tool
 //! registry, persisting every event before delivering it. No Tauri here: the desktop
 //! shell, the CLI, tests and benches all drive this crate through `Op`s and events.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod engine;
 mod error;

@@ -4,6 +4,7 @@
 //! [`Op`]s and reading [`EventEnvelope`]s. Everything here is plain serde data so that the
 //! same stream can be written to SQLite, sent over Tauri IPC, or printed as JSONL.
 //! TypeScript declarations for the UI are generated from these types (see [`typescript`]).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod approval;
 mod event;

@@ -3,6 +3,7 @@
 //!
 //! Retrying is not done inside a client: a retry may have to discard deltas the user already
 //! saw, which only the turn loop can announce. [`RetryPolicy`] computes the delays.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod anthropic;
 mod classify;

@@ -5,6 +5,7 @@
 //! nothing. The API is synchronous; the engine calls it from a dedicated blocking context.
 //!
 //! [`EventEnvelope`]: memo_protocol::EventEnvelope
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod error;
 mod events;
