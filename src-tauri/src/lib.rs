@@ -11,16 +11,13 @@ use tauri::Manager;
 
 use crate::state::AppState;
 
-/// Logs go to stderr; `RUST_LOG` overrides the default level.
+/// Logs go to stderr with API keys redacted (memo-config's writer); `RUST_LOG` overrides
+/// the default level.
 fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    // `try_init` because a second subscriber (e.g. from a test harness) is not an error
-    // worth refusing to start over.
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+    if let Err(error) = memo_config::init_tracing("info") {
+        // Logging is not worth refusing to start over.
+        eprintln!("memo: logging disabled: {error}");
+    }
 }
 
 pub fn run() {
