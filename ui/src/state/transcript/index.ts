@@ -1,0 +1,2 @@
+export { applyBatch, applyEnvelope, emptyTranscript, isPendingApproval, runningTurn } from "./reducer";
+export type * from "./types";

@@ -1,0 +1,248 @@
+import { describe, expect, it } from "vitest";
+
+import type { AgentEvent, ApprovalRequest, EventEnvelope } from "../../gen/protocol";
+import { applyBatch, emptyTranscript, runningTurn } from "./reducer";
+import type { TranscriptState, TurnItem, TurnView } from "./types";
+
+/** Builds envelopes with dense seqs, like the engine's emitter. */
+function stream(turnId: string | null = "t1", firstSeq = 1) {
+  let seq = firstSeq;
+  return (event: AgentEvent, options: { turn?: string | null; seq?: number } = {}): EventEnvelope => ({
+    session_id: "s1",
+    turn_id: options.turn === undefined ? turnId : options.turn,
+    seq: options.seq ?? seq++,
+    timestamp_ms: 1_000 + seq,
+    event,
+  });
+}
+
+const USAGE = { input_tokens: 10, output_tokens: 4, cached_input_tokens: 0, reasoning_tokens: 0 };
+
+function onlyTurn(state: TranscriptState): TurnView {
+  const turns = state.entries.filter((entry): entry is TurnView => entry.kind === "turn");
+  expect(turns).toHaveLength(1);
+  return turns[0] as TurnView;
+}
+
+function kinds(items: TurnItem[]): string[] {
+  return items.map((item) => item.kind);
+}
+
+describe("transcript reducer", () => {
+  it("streams text into one block and confirms it with the assistant message", () => {
+    const e = stream();
+    let state = applyBatch(emptyTranscript, [
+      e({ type: "session_started", cwd: "/repo", provider: "mock", model: "m1" }, { turn: null }),
+      e({ type: "turn_started", input: { text: "hi" } }),
+      e({ type: "text_delta", delta: "Hel" }),
+    ]);
+    state = applyBatch(state, [e({ type: "text_delta", delta: "lo" })]);
+    expect(state.session).toEqual({ cwd: "/repo", provider: "mock", model: "m1" });
+    let turn = onlyTurn(state);
+    expect(turn.input).toBe("hi");
+    expect(turn.items).toMatchObject([{ kind: "text", text: "Hello", provisional: true }]);
+    expect(runningTurn(state)).toBe(turn);
+
+    state = applyBatch(state, [
+      e({ type: "usage", step: USAGE, turn_total: USAGE }),
+      e({ type: "assistant_message", text: "Hello", tool_calls: [] }),
+      e({ type: "turn_ended", reason: "completed", usage: USAGE }),
+    ]);
+    turn = onlyTurn(state);
+    expect(turn.items).toMatchObject([{ kind: "text", text: "Hello", provisional: false }]);
+    expect(turn.status).toBe("completed");
+    expect(turn.usage).toEqual(USAGE);
+    expect(runningTurn(state)).toBeNull();
+    expect(state.lastSeq).toBe(7);
+  });
+
+  it("keeps reasoning apart from the answer", () => {
+    const e = stream();
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "why" } }),
+      e({ type: "reasoning_delta", delta: "Let me " }),
+      e({ type: "reasoning_delta", delta: "think." }),
+      e({ type: "text_delta", delta: "Because." }),
+      e({ type: "assistant_message", text: "Because.", reasoning: "Let me think.", tool_calls: [] }),
+    ]);
+    expect(onlyTurn(state).items).toMatchObject([
+      { kind: "reasoning", text: "Let me think." },
+      { kind: "text", text: "Because." },
+    ]);
+  });
+
+  it("follows a tool call from its first delta to its result", () => {
+    const e = stream();
+    let state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "read it" } }),
+      e({ type: "tool_call_begin", call_id: "c1", name: "read_file" }),
+      e({ type: "tool_call_args_delta", call_id: "c1", delta: '{"file_path":' }),
+      e({ type: "tool_call_args_delta", call_id: "c1", delta: '"a.txt"}' }),
+    ]);
+    expect(onlyTurn(state).items).toMatchObject([
+      { kind: "tool", name: "read_file", args: '{"file_path":"a.txt"}', status: "running", provisional: true },
+    ]);
+    state = applyBatch(state, [
+      e({
+        type: "assistant_message",
+        text: "",
+        tool_calls: [{ call_id: "c1", name: "read_file", arguments: '{"file_path":"a.txt"}' }],
+      }),
+      e({ type: "tool_call_end", call_id: "c1", name: "read_file", status: "ok", output: "1\thello" }),
+      e({ type: "text_delta", delta: "It says hello." }),
+      e({ type: "assistant_message", text: "It says hello.", tool_calls: [] }),
+    ]);
+    const items = onlyTurn(state).items;
+    expect(kinds(items)).toEqual(["tool", "text"]);
+    expect(items[0]).toMatchObject({ status: "ok", output: "1\thello", provisional: false, errorKind: null });
+  });
+
+  it("records failed tool calls with their error kind", () => {
+    const e = stream();
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "x" } }),
+      e({ type: "assistant_message", text: "", tool_calls: [{ call_id: "c9", name: "nope", arguments: "{}" }] }),
+      e({
+        type: "tool_call_end",
+        call_id: "c9",
+        name: "nope",
+        status: "error",
+        error_kind: "unknown_tool",
+        output: "Error (unknown_tool): unknown tool 'nope'",
+      }),
+    ]);
+    // No deltas (a non-streaming provider): the card comes from the assistant message.
+    expect(onlyTurn(state).items).toMatchObject([
+      { kind: "tool", callId: "c9", name: "nope", status: "error", errorKind: "unknown_tool" },
+    ]);
+  });
+
+  it("drops the partial step on a retry that discarded it, and keeps confirmed steps", () => {
+    const e = stream();
+    let state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "go" } }),
+      e({ type: "assistant_message", text: "Step one.", tool_calls: [] }),
+      e({ type: "text_delta", delta: "Half an ans" }),
+      e({ type: "tool_call_begin", call_id: "c1", name: "read_file" }),
+      e({ type: "retrying", attempt: 1, max_attempts: 4, delay_ms: 2000, reason: "overloaded", discarded_partial: true }),
+    ]);
+    let items = onlyTurn(state).items;
+    expect(kinds(items)).toEqual(["text", "retry"]);
+    expect(items[0]).toMatchObject({ text: "Step one." });
+    expect(items[1]).toMatchObject({ attempt: 1, maxAttempts: 4, delayMs: 2000, discardedPartial: true });
+
+    state = applyBatch(state, [e({ type: "text_delta", delta: "Full answer." })]);
+    items = onlyTurn(state).items;
+    expect(kinds(items)).toEqual(["text", "retry", "text"]);
+    expect(items[2]).toMatchObject({ text: "Full answer.", provisional: true });
+  });
+
+  it("keeps what streamed when a retry did not discard it", () => {
+    const e = stream();
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "go" } }),
+      e({ type: "retrying", attempt: 1, max_attempts: 4, delay_ms: 500, reason: "429", discarded_partial: false }),
+    ]);
+    expect(kinds(onlyTurn(state).items)).toEqual(["retry"]);
+  });
+
+  it("ignores events it has already seen (a resubscription replays from the store)", () => {
+    const e = stream();
+    const first = [
+      e({ type: "turn_started", input: { text: "hi" } }),
+      e({ type: "text_delta", delta: "A" }),
+      e({ type: "text_delta", delta: "B" }),
+    ];
+    const once = applyBatch(emptyTranscript, first);
+    const replayed = applyBatch(once, [...first, e({ type: "text_delta", delta: "C" })]);
+    expect(onlyTurn(replayed).items).toMatchObject([{ kind: "text", text: "ABC" }]);
+    expect(applyBatch(replayed, first)).toBe(replayed);
+  });
+
+  it("shows unpersisted (seq 0) errors and ignores other seq 0 events", () => {
+    const e = stream(null);
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "text_delta", delta: "ghost" }, { seq: 0 }),
+      e({ type: "error", kind: "storage", message: "could not save the session: disk full", retryable: false }, { seq: 0 }),
+      e({ type: "error", kind: "storage", message: "again", retryable: false }, { seq: 0 }),
+    ]);
+    expect(state.entries).toMatchObject([
+      { kind: "notice", errorKind: "storage", message: "could not save the session: disk full" },
+      { kind: "notice", message: "again" },
+    ]);
+    expect(new Set(state.entries.map((entry) => entry.key)).size).toBe(2);
+    expect(state.lastSeq).toBe(0);
+  });
+
+  it("puts turn errors in the turn and session errors between turns", () => {
+    const e = stream();
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "hi" } }),
+      e({ type: "error", kind: "auth", message: "invalid API key", retryable: false }),
+      e({ type: "turn_ended", reason: "failed", usage: USAGE }),
+      e({ type: "error", kind: "invalid_op", message: "no turn is running", retryable: false }, { turn: null }),
+    ]);
+    expect(state.entries).toMatchObject([
+      { kind: "turn", status: "failed", items: [{ kind: "error", errorKind: "auth", message: "invalid API key" }] },
+      { kind: "notice", errorKind: "invalid_op", message: "no turn is running" },
+    ]);
+  });
+
+  it("ends an interrupted turn with no call left running", () => {
+    const e = stream();
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "long job" } }),
+      e({ type: "text_delta", delta: "Working" }),
+      e({ type: "tool_call_begin", call_id: "c1", name: "read_file" }),
+      // The engine keeps the text the user saw, but not the half-streamed call.
+      e({ type: "assistant_message", text: "Working", tool_calls: [] }),
+      e({ type: "turn_ended", reason: "interrupted", usage: USAGE }),
+    ]);
+    const turn = onlyTurn(state);
+    expect(turn.status).toBe("interrupted");
+    expect(turn.items).toMatchObject([{ kind: "text", text: "Working", provisional: false }]);
+  });
+
+  it("marks a confirmed call that never finished as interrupted at turn end", () => {
+    const e = stream();
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "x" } }),
+      e({ type: "assistant_message", text: "", tool_calls: [{ call_id: "c1", name: "list_dir", arguments: "{}" }] }),
+      e({ type: "turn_ended", reason: "interrupted", usage: USAGE }),
+    ]);
+    expect(onlyTurn(state).items).toMatchObject([{ kind: "tool", status: "error", errorKind: "interrupted" }]);
+  });
+
+  it("tracks an approval from request to decision", () => {
+    const request: ApprovalRequest = {
+      request_id: "r1",
+      call_id: "c1",
+      tool_name: "write_file",
+      risk: "write",
+      reason: "write_file has write risk",
+      fingerprint: "write_file:{}",
+      cwd: "/repo",
+      arguments: { file_path: "a.txt" },
+    };
+    const e = stream();
+    let state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "edit" } }),
+      e({ type: "approval_requested", request }),
+    ]);
+    expect(onlyTurn(state).items).toMatchObject([{ kind: "approval", request, decision: null }]);
+    state = applyBatch(state, [
+      e({ type: "approval_resolved", request_id: "r1", decision: { type: "approve_for_session" } }),
+    ]);
+    expect(onlyTurn(state).items).toMatchObject([{ kind: "approval", decision: { type: "approve_for_session" } }]);
+  });
+
+  it("reports step limits as the turn's end reason", () => {
+    const e = stream();
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "loop" } }),
+      e({ type: "error", kind: "provider", message: "stopped after 50 model steps", retryable: false }),
+      e({ type: "turn_ended", reason: "step_limit", usage: USAGE }),
+    ]);
+    expect(onlyTurn(state).status).toBe("step_limit");
+  });
+});

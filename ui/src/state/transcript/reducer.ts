@@ -1,0 +1,100 @@
+// Folds EventEnvelope batches into the transcript view model. Pure: the same events always
+// give the same view, whether they arrive live or replayed from the store.
+import type { AgentEvent, EventEnvelope } from "../../gen/protocol";
+import type { TranscriptState, TurnItem, TurnView } from "./types";
+import { applyTurnEvent } from "./turnEvents";
+
+export const emptyTranscript: TranscriptState = { lastSeq: 0, entries: [], session: null, unsaved: 0 };
+
+export function applyBatch(state: TranscriptState, batch: readonly EventEnvelope[]): TranscriptState {
+  let next = state;
+  for (const envelope of batch) {
+    next = applyEnvelope(next, envelope);
+  }
+  return next;
+}
+
+export function applyEnvelope(state: TranscriptState, envelope: EventEnvelope): TranscriptState {
+  if (envelope.seq === 0) {
+    // seq 0 = not persisted (the store refused it); only its error is worth showing.
+    if (envelope.event.type !== "error") {
+      return state;
+    }
+    const key = `unsaved-${state.unsaved}`;
+    return applyEvent({ ...state, unsaved: state.unsaved + 1 }, envelope, key);
+  }
+  // A resubscription replays what we already have; seqs are dense and ordered per session.
+  if (envelope.seq <= state.lastSeq) {
+    return state;
+  }
+  return applyEvent({ ...state, lastSeq: envelope.seq }, envelope, `e${envelope.seq}`);
+}
+
+function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string): TranscriptState {
+  const { event } = envelope;
+  switch (event.type) {
+    case "session_started":
+      return { ...state, session: { cwd: event.cwd, provider: event.provider, model: event.model } };
+    case "turn_started": {
+      const turn: TurnView = {
+        kind: "turn",
+        key,
+        turnId: envelope.turn_id ?? key,
+        input: event.input.text,
+        items: [],
+        status: "running",
+        usage: null,
+        startedMs: envelope.timestamp_ms,
+      };
+      return { ...state, entries: [...state.entries, turn] };
+    }
+    default:
+      return routeToTurn(state, envelope, event, key);
+  }
+}
+
+function routeToTurn(state: TranscriptState, envelope: EventEnvelope, event: AgentEvent, key: string): TranscriptState {
+  const index = envelope.turn_id === null ? -1 : findTurn(state, envelope.turn_id);
+  if (index < 0) {
+    // Outside a known turn only errors mean anything to the reader.
+    if (event.type !== "error") {
+      return state;
+    }
+    const notice = { kind: "notice" as const, key, errorKind: event.kind, message: event.message };
+    return { ...state, entries: [...state.entries, notice] };
+  }
+  const turn = state.entries[index] as TurnView;
+  const updated = applyTurnEvent(turn, event, key, envelope.timestamp_ms);
+  if (updated === turn) {
+    return state;
+  }
+  const entries = state.entries.slice();
+  entries[index] = updated;
+  return { ...state, entries };
+}
+
+function findTurn(state: TranscriptState, turnId: string): number {
+  // The turn being streamed is almost always the last entry.
+  for (let i = state.entries.length - 1; i >= 0; i--) {
+    const entry = state.entries[i];
+    if (entry?.kind === "turn" && entry.turnId === turnId) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** The turn still in progress, if any (the composer shows Stop while there is one). */
+export function runningTurn(state: TranscriptState): TurnView | null {
+  for (let i = state.entries.length - 1; i >= 0; i--) {
+    const entry = state.entries[i];
+    if (entry?.kind === "turn") {
+      return entry.status === "running" ? entry : null;
+    }
+  }
+  return null;
+}
+
+export function isPendingApproval(item: TurnItem): boolean {
+  return item.kind === "approval" && item.decision === null;
+}

@@ -1,0 +1,167 @@
+// How one event changes the turn it belongs to. Split from ./reducer, which only routes.
+import type { AgentEvent, ToolCallSummary } from "../../gen/protocol";
+import type { ReasoningItem, TextItem, ToolItem, TurnItem, TurnView } from "./types";
+
+export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, timestampMs: number): TurnView {
+  switch (event.type) {
+    case "text_delta":
+      return withItems(turn, appendStreamed(turn.items, "text", event.delta, key));
+    case "reasoning_delta":
+      return withItems(turn, appendStreamed(turn.items, "reasoning", event.delta, key));
+    case "tool_call_begin":
+      return withItems(turn, [...turn.items, newTool(key, event.call_id, event.name, "", true)]);
+    case "tool_call_args_delta":
+      return withItems(
+        turn,
+        updateTool(turn.items, event.call_id, (tool) => ({ ...tool, args: tool.args + event.delta })),
+      );
+    case "assistant_message":
+      return withItems(turn, confirmStep(turn.items, event.text, event.reasoning ?? null, event.tool_calls, key));
+    case "tool_call_end": {
+      const finish = (tool: ToolItem): ToolItem => ({
+        ...tool,
+        status: event.status,
+        errorKind: event.error_kind ?? null,
+        output: event.output,
+      });
+      const known = turn.items.some((item) => item.kind === "tool" && item.callId === event.call_id);
+      const items = known
+        ? updateTool(turn.items, event.call_id, finish)
+        : [...turn.items, finish(newTool(key, event.call_id, event.name, "", false))];
+      return withItems(turn, items);
+    }
+    case "approval_requested":
+      return withItems(turn, [...turn.items, { kind: "approval", key, request: event.request, decision: null }]);
+    case "approval_resolved":
+      return withItems(
+        turn,
+        turn.items.map((item) =>
+          item.kind === "approval" && item.request.request_id === event.request_id
+            ? { ...item, decision: event.decision }
+            : item,
+        ),
+      );
+    case "usage":
+      return { ...turn, usage: event.turn_total };
+    case "retrying": {
+      // The engine voids what this attempt streamed; showing it would mix two answers.
+      const kept = event.discarded_partial ? turn.items.filter((item) => !isProvisional(item)) : turn.items;
+      const retry: TurnItem = {
+        kind: "retry",
+        key,
+        attempt: event.attempt,
+        maxAttempts: event.max_attempts,
+        delayMs: event.delay_ms,
+        reason: event.reason,
+        discardedPartial: event.discarded_partial,
+        timestampMs,
+      };
+      return withItems(turn, [...kept, retry]);
+    }
+    case "error":
+      return withItems(turn, [...turn.items, { kind: "error", key, errorKind: event.kind, message: event.message }]);
+    case "turn_ended":
+      return { ...turn, status: event.reason, usage: event.usage, items: settle(turn.items) };
+    case "session_started":
+    case "turn_started":
+      return turn;
+  }
+}
+
+function withItems(turn: TurnView, items: TurnItem[]): TurnView {
+  return items === turn.items ? turn : { ...turn, items };
+}
+
+function isProvisional(item: TurnItem): boolean {
+  return (item.kind === "text" || item.kind === "reasoning" || item.kind === "tool") && item.provisional;
+}
+
+function newTool(key: string, callId: string, name: string, args: string, provisional: boolean): ToolItem {
+  return { kind: "tool", key, callId, name, args, status: "running", errorKind: null, output: null, provisional };
+}
+
+/** Deltas extend the open block of their kind; anything in between starts a new block. */
+function appendStreamed(items: TurnItem[], kind: "text" | "reasoning", delta: string, key: string): TurnItem[] {
+  const last = items[items.length - 1];
+  if (last && last.kind === kind && last.provisional) {
+    const next = items.slice();
+    next[next.length - 1] = { ...last, text: last.text + delta };
+    return next;
+  }
+  const block: TextItem | ReasoningItem = { kind, key, text: delta, provisional: true };
+  return [...items, block];
+}
+
+function updateTool(items: TurnItem[], callId: string, change: (tool: ToolItem) => ToolItem): TurnItem[] {
+  let changed = false;
+  const next = items.map((item) => {
+    if (item.kind === "tool" && item.callId === callId) {
+      changed = true;
+      return change(item);
+    }
+    return item;
+  });
+  return changed ? next : items;
+}
+
+/**
+ * `assistant_message` is the step as it enters the history, so it wins over what the
+ * deltas assembled: its tool calls carry the final arguments, and streamed calls it does
+ * not list (cut off by an interruption) never ran.
+ */
+function confirmStep(
+  items: TurnItem[],
+  text: string,
+  reasoning: string | null,
+  calls: ToolCallSummary[],
+  key: string,
+): TurnItem[] {
+  const streamed = items.filter(isProvisional);
+  const byId = new Map(calls.map((call) => [call.call_id, call]));
+  const texts = streamed.filter((item) => item.kind === "text");
+  const thoughts = streamed.filter((item) => item.kind === "reasoning");
+
+  const next: TurnItem[] = [];
+  for (const item of items) {
+    if (!isProvisional(item)) {
+      next.push(item);
+    } else if (item.kind === "tool") {
+      const call = byId.get(item.callId);
+      if (call) {
+        next.push({ ...item, name: call.name, args: call.arguments, provisional: false });
+      }
+    } else if (item.kind === "text") {
+      // One streamed block is the common case: take the message's text verbatim.
+      next.push({ ...item, text: texts.length === 1 ? text : item.text, provisional: false });
+    } else if (item.kind === "reasoning") {
+      next.push({ ...item, text: thoughts.length === 1 && reasoning !== null ? reasoning : item.text, provisional: false });
+    }
+  }
+  // A provider that does not stream (or a step replayed without deltas) still shows up.
+  if (thoughts.length === 0 && reasoning) {
+    next.push({ kind: "reasoning", key: `${key}-reasoning`, text: reasoning, provisional: false });
+  }
+  if (texts.length === 0 && text) {
+    next.push({ kind: "text", key: `${key}-text`, text, provisional: false });
+  }
+  const shown = new Set(next.flatMap((item) => (item.kind === "tool" ? [item.callId] : [])));
+  for (const call of calls) {
+    if (!shown.has(call.call_id)) {
+      next.push(newTool(`${key}-${call.call_id}`, call.call_id, call.name, call.arguments, false));
+    }
+  }
+  return next;
+}
+
+/** At turn end nothing is still running: a call that never reported back did not finish. */
+function settle(items: TurnItem[]): TurnItem[] {
+  if (!items.some((item) => (item.kind === "tool" && item.status === "running") || isProvisional(item))) {
+    return items;
+  }
+  return items.flatMap((item): TurnItem[] => {
+    if (item.kind === "tool" && item.status === "running") {
+      return item.provisional ? [] : [{ ...item, status: "error", errorKind: "interrupted", output: item.output ?? "" }];
+    }
+    return isProvisional(item) ? [{ ...item, provisional: false } as TurnItem] : [item];
+  });
+}

@@ -1,0 +1,103 @@
+// The view model of one session's transcript, built from its event stream by ./reducer.
+import type {
+  ApprovalRequest,
+  ErrorKind,
+  ReviewDecision,
+  TokenUsage,
+  ToolErrorKind,
+  TurnEndReason,
+} from "../../gen/protocol";
+
+/**
+ * Items streamed during a model step are `provisional` until the step's
+ * `assistant_message` confirms them: a retry with `discarded_partial` throws them away.
+ */
+export interface TextItem {
+  kind: "text";
+  key: string;
+  text: string;
+  provisional: boolean;
+}
+
+export interface ReasoningItem {
+  kind: "reasoning";
+  key: string;
+  text: string;
+  provisional: boolean;
+}
+
+export type ToolCallStatus = "running" | "ok" | "error";
+
+export interface ToolItem {
+  kind: "tool";
+  key: string;
+  callId: string;
+  name: string;
+  /** Raw JSON as the model sent it (complete once the step is confirmed). */
+  args: string;
+  status: ToolCallStatus;
+  errorKind: ToolErrorKind | null;
+  output: string | null;
+  provisional: boolean;
+}
+
+export interface ApprovalItem {
+  kind: "approval";
+  key: string;
+  request: ApprovalRequest;
+  /** null while the engine waits for the user. */
+  decision: ReviewDecision | null;
+}
+
+export interface RetryItem {
+  kind: "retry";
+  key: string;
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  reason: string;
+  discardedPartial: boolean;
+  timestampMs: number;
+}
+
+export interface ErrorItem {
+  kind: "error";
+  key: string;
+  errorKind: ErrorKind;
+  message: string;
+}
+
+export type TurnItem = TextItem | ReasoningItem | ToolItem | ApprovalItem | RetryItem | ErrorItem;
+
+export type TurnStatus = "running" | TurnEndReason;
+
+export interface TurnView {
+  kind: "turn";
+  key: string;
+  turnId: string;
+  input: string;
+  items: TurnItem[];
+  status: TurnStatus;
+  /** Running total of the turn; null until the first model call reports usage. */
+  usage: TokenUsage | null;
+  startedMs: number;
+}
+
+/** A session-level error outside any turn (e.g. an op the session refused). */
+export interface NoticeView {
+  kind: "notice";
+  key: string;
+  errorKind: ErrorKind;
+  message: string;
+}
+
+export type TranscriptEntry = TurnView | NoticeView;
+
+export interface TranscriptState {
+  /** Highest seq applied; anything at or below it is a replay and skipped. */
+  lastSeq: number;
+  entries: TranscriptEntry[];
+  session: { cwd: string; provider: string; model: string } | null;
+  /** Counts unpersisted (seq 0) notices, which need keys of their own. */
+  unsaved: number;
+}
