@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+
+import type { EventEnvelope, SessionSummary } from "../gen/protocol";
+import { CommandError } from "../ipc";
+import { chatReducer, initialChat } from "./chat";
+
+const SESSION: SessionSummary = {
+  id: "s1",
+  title: null,
+  cwd: "/repo",
+  provider: "mock",
+  model: "m1",
+  created_ms: 1,
+  updated_ms: 1,
+  last_seq: 0,
+};
+
+const turnStarted: EventEnvelope = {
+  session_id: "s1",
+  turn_id: "t1",
+  seq: 2,
+  timestamp_ms: 5,
+  event: { type: "turn_started", input: { text: "hi" } },
+};
+
+describe("chatReducer", () => {
+  it("stays sending from the first message until its turn starts", () => {
+    let state = chatReducer(initialChat, { type: "sending" });
+    state = chatReducer(state, { type: "opened", session: SESSION });
+    expect(state.phase).toBe("sending");
+    state = chatReducer(state, { type: "events", sessionId: "s1", batch: [turnStarted] });
+    expect(state.phase).toBe("idle");
+    expect(state.transcript.entries).toHaveLength(1);
+  });
+
+  it("ignores batches of another session", () => {
+    const state = chatReducer(chatReducer(initialChat, { type: "opened", session: SESSION }), {
+      type: "events",
+      sessionId: "other",
+      batch: [turnStarted],
+    });
+    expect(state.transcript.entries).toHaveLength(0);
+  });
+
+  it("finishes loading with the first replayed batch", () => {
+    let state = chatReducer(initialChat, { type: "loading" });
+    expect(state.phase).toBe("loading");
+    state = chatReducer(state, { type: "opened", session: SESSION });
+    expect(state.phase).toBe("loading");
+    state = chatReducer(state, { type: "events", sessionId: "s1", batch: [turnStarted] });
+    expect(state.phase).toBe("idle");
+  });
+
+  it("records a failure and clears it on dismiss or the next send", () => {
+    const error = new CommandError("start_session", "config", "no provider", false);
+    let state = chatReducer(chatReducer(initialChat, { type: "sending" }), { type: "failed", error });
+    expect(state).toMatchObject({ phase: "idle", error });
+    state = chatReducer(state, { type: "dismiss_error" });
+    expect(state.error).toBeNull();
+    state = chatReducer(chatReducer(state, { type: "failed", error }), { type: "sending" });
+    expect(state.error).toBeNull();
+  });
+});

@@ -1,0 +1,63 @@
+// The conversation in the chat column: which session it shows, its transcript, and what
+// the UI is waiting for. Async work lives in ./useChat; this is the pure part.
+import type { EventEnvelope, SessionSummary } from "../gen/protocol";
+import type { CommandError } from "../ipc";
+import { applyBatch, emptyTranscript, type TranscriptState } from "./transcript";
+
+/**
+ * - `idle`: nothing in flight (a turn may still be running; see `runningTurn`).
+ * - `loading`: resuming a stored session and replaying its history.
+ * - `sending`: a message was submitted and its `turn_started` has not arrived yet.
+ */
+export type ChatPhase = "idle" | "loading" | "sending";
+
+export interface ChatState {
+  session: SessionSummary | null;
+  transcript: TranscriptState;
+  phase: ChatPhase;
+  error: CommandError | null;
+}
+
+export type ChatAction =
+  | { type: "reset" }
+  | { type: "loading" }
+  | { type: "opened"; session: SessionSummary }
+  | { type: "events"; sessionId: string; batch: EventEnvelope[] }
+  | { type: "sending" }
+  | { type: "failed"; error: CommandError }
+  | { type: "dismiss_error" };
+
+export const initialChat: ChatState = { session: null, transcript: emptyTranscript, phase: "idle", error: null };
+
+export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case "reset":
+      return initialChat;
+    case "loading":
+      return { ...initialChat, phase: "loading" };
+    case "opened":
+      // A session started by the first message stays `sending` until its turn starts; a
+      // resumed one stays `loading` until its history arrives.
+      return {
+        session: action.session,
+        transcript: emptyTranscript,
+        phase: state.phase,
+        error: null,
+      };
+    case "events": {
+      if (state.session?.id !== action.sessionId) {
+        return state; // a batch from a session the user has left
+      }
+      const transcript = applyBatch(state.transcript, action.batch);
+      const answered = action.batch.some((e) => e.event.type === "turn_started" || e.event.type === "error");
+      const phase = state.phase === "loading" || (state.phase === "sending" && answered) ? "idle" : state.phase;
+      return transcript === state.transcript && phase === state.phase ? state : { ...state, transcript, phase };
+    }
+    case "sending":
+      return { ...state, phase: "sending", error: null };
+    case "failed":
+      return { ...state, phase: "idle", error: action.error };
+    case "dismiss_error":
+      return { ...state, error: null };
+  }
+}

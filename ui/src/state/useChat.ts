@@ -1,0 +1,134 @@
+import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
+
+import type { ReviewDecision, SessionSummary } from "../gen/protocol";
+import {
+  interruptTurn,
+  resolveApproval,
+  resumeSession,
+  sendUserTurn,
+  startSession,
+  subscribeSession,
+  toCommandError,
+} from "../ipc";
+import { chatReducer, initialChat, type ChatState } from "./chat";
+import { rememberSessionTitle, sessionTitle } from "./sessionTitles";
+import { runningTurn, type TurnView } from "./transcript";
+
+export interface ChatController {
+  state: ChatState;
+  running: TurnView | null;
+  /** Resolves true once the message was handed to the session (the composer then clears). */
+  send: (text: string) => Promise<boolean>;
+  stop: () => void;
+  resolve: (requestId: string, decision: ReviewDecision) => Promise<void>;
+  openSession: (summary: SessionSummary) => void;
+  newSession: () => void;
+  dismissError: () => void;
+}
+
+/**
+ * Drives the conversation of folder `cwd`. `onSessionsChanged` fires when the sidebar's
+ * session list is stale: a session was created, a turn ended, a title became known.
+ */
+export function useChat(cwd: string | null, onSessionsChanged: () => void): ChatController {
+  const [state, dispatch] = useReducer(chatReducer, initialChat);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const changed = useRef(onSessionsChanged);
+  changed.current = onSessionsChanged;
+  // Bumped whenever the chat switches conversation; async work of an older one stops there.
+  const generation = useRef(0);
+
+  const attach = useCallback(async (session: SessionSummary, gen: number) => {
+    // Always from 0: the transcript is rebuilt from the full history, deduplicated by seq.
+    await subscribeSession(session.id, 0, (batch) => {
+      if (gen !== generation.current) return;
+      dispatch({ type: "events", sessionId: session.id, batch });
+      if (batch.some((envelope) => envelope.event.type === "turn_ended")) changed.current();
+    });
+  }, []);
+
+  const newSession = useCallback(() => {
+    generation.current++;
+    dispatch({ type: "reset" });
+  }, []);
+
+  useEffect(newSession, [cwd, newSession]);
+
+  const openSession = useCallback(
+    (summary: SessionSummary) => {
+      const gen = ++generation.current;
+      dispatch({ type: "loading" });
+      void (async () => {
+        try {
+          const session = await resumeSession(summary.id);
+          if (gen !== generation.current) return;
+          dispatch({ type: "opened", session });
+          await attach(session, gen);
+        } catch (raised) {
+          if (gen === generation.current) dispatch({ type: "failed", error: toCommandError("resume_session", raised) });
+        }
+      })();
+    },
+    [attach],
+  );
+
+  const send = useCallback(
+    async (text: string) => {
+      if (cwd === null) return false;
+      const gen = generation.current;
+      dispatch({ type: "sending" });
+      try {
+        let session = stateRef.current.session;
+        if (session === null) {
+          // A fresh conversation becomes a session only when there is something to say.
+          session = await startSession({ cwd });
+          if (gen !== generation.current) return false;
+          rememberSessionTitle(window.localStorage, session.id, text);
+          dispatch({ type: "opened", session });
+          await attach(session, gen);
+          changed.current();
+        }
+        await sendUserTurn(session.id, text);
+        return true;
+      } catch (raised) {
+        if (gen === generation.current) dispatch({ type: "failed", error: toCommandError("send", raised) });
+        return false;
+      }
+    },
+    [cwd, attach],
+  );
+
+  const stop = useCallback(() => {
+    const session = stateRef.current.session;
+    if (session === null) return;
+    interruptTurn(session.id).catch((raised: unknown) =>
+      dispatch({ type: "failed", error: toCommandError("interrupt", raised) }),
+    );
+  }, []);
+
+  const resolve = useCallback(async (requestId: string, decision: ReviewDecision) => {
+    const session = stateRef.current.session;
+    if (session === null) return;
+    try {
+      await resolveApproval(session.id, requestId, decision);
+    } catch (raised) {
+      dispatch({ type: "failed", error: toCommandError("resolve_approval", raised) });
+    }
+  }, []);
+
+  const dismissError = useCallback(() => dispatch({ type: "dismiss_error" }), []);
+
+  // Sessions started elsewhere (the CLI, an older build) get a sidebar label once their
+  // history shows the first message.
+  const firstTurn = state.transcript.entries.find((entry) => entry.kind === "turn");
+  const firstInput = firstTurn?.kind === "turn" ? firstTurn.input : null;
+  const sessionId = state.session?.id ?? null;
+  useEffect(() => {
+    if (sessionId === null || firstInput === null || sessionTitle(window.localStorage, sessionId) !== null) return;
+    if (rememberSessionTitle(window.localStorage, sessionId, firstInput)) changed.current();
+  }, [sessionId, firstInput]);
+
+  const running = useMemo(() => runningTurn(state.transcript), [state.transcript]);
+  return { state, running, send, stop, resolve, openSession, newSession, dismissError };
+}
