@@ -239,12 +239,19 @@ fn parse_http_date(text: &str) -> Option<SystemTime> {
     let hour: u64 = hms.next()?.parse().ok()?;
     let minute: u64 = hms.next()?.parse().ok()?;
     let second: u64 = hms.next()?.parse().ok()?;
-    if parts.next()? != "GMT" || !(1..=31).contains(&day) || hour > 23 || minute > 59 {
+    // The header comes from the server: an absurd year must not overflow the arithmetic
+    // below or `SystemTime` (whose addition panics on overflow).
+    if parts.next()? != "GMT"
+        || !(1..=31).contains(&day)
+        || !(1970..=9999).contains(&year)
+        || hour > 23
+        || minute > 59
+    {
         return None;
     }
     let days = days_from_civil(year, month, day as i64);
     let secs = u64::try_from(days).ok()? * 86_400 + hour * 3600 + minute * 60 + second.min(60);
-    Some(UNIX_EPOCH + Duration::from_secs(secs))
+    UNIX_EPOCH.checked_add(Duration::from_secs(secs))
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -304,6 +311,23 @@ mod tests {
         assert_eq!(retry_after_from_headers(&h, now), Some(Duration::ZERO));
         let h = headers(&[("retry-after", "soon")]);
         assert_eq!(retry_after_from_headers(&h, now), None);
+    }
+
+    #[test]
+    fn hostile_retry_after_dates_do_not_panic() {
+        let now = UNIX_EPOCH + Duration::from_secs(784_111_777);
+        for date in [
+            "Sun, 06 Nov 300000000000 08:49:37 GMT",
+            "Sun, 06 Nov 9223372036854775807 08:49:37 GMT",
+            "Sun, 06 Nov -9223372036854775808 08:49:37 GMT",
+            "Sun, 06 Nov 10000 08:49:37 GMT",
+        ] {
+            let h = headers(&[("retry-after", date)]);
+            assert_eq!(retry_after_from_headers(&h, now), None, "{date}");
+        }
+        // The largest year still accepted is honoured (and capped later by the policy).
+        let h = headers(&[("retry-after", "Fri, 31 Dec 9999 23:59:59 GMT")]);
+        assert!(retry_after_from_headers(&h, now).is_some());
     }
 
     #[test]
