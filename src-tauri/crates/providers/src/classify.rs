@@ -18,7 +18,8 @@ const MAX_MESSAGE_CHARS: usize = 1000;
 #[derive(Debug, Default, PartialEq)]
 struct ErrorBody {
     message: Option<String>,
-    /// `error.type`, string `error.code` and `error.status`, lowercased.
+    /// `error.type`, string `error.code`, `error.status` and Gemini's
+    /// `error.details[].reason`, lowercased.
     tags: Vec<String>,
     /// Gemini puts the HTTP status in `error.code`; stream errors have no other status.
     numeric_code: Option<u16>,
@@ -93,6 +94,7 @@ pub fn classify(status: Option<u16>, header_delay: Option<Duration>, body: &str)
             "authentication_error",
             "permission_error",
             "invalid_api_key",
+            "api_key_invalid",
             "unauthenticated",
             "permission_denied",
         ])
@@ -173,15 +175,20 @@ fn parse_error_body(body: &str) -> ErrorBody {
                     _ => {}
                 }
             }
-            info.retry_delay = map
-                .get("details")
-                .and_then(Value::as_array)
-                .and_then(|details| {
-                    details
-                        .iter()
-                        .filter_map(|d| d.get("retryDelay").and_then(Value::as_str))
-                        .find_map(parse_duration_seconds_suffix)
-                });
+            let details = map.get("details").and_then(Value::as_array);
+            let details = details.map(Vec::as_slice).unwrap_or_default();
+            info.retry_delay = details
+                .iter()
+                .filter_map(|d| d.get("retryDelay").and_then(Value::as_str))
+                .find_map(parse_duration_seconds_suffix);
+            // `google.rpc.ErrorInfo.reason`: Gemini reports a bad key as 400
+            // INVALID_ARGUMENT with reason API_KEY_INVALID.
+            info.tags.extend(
+                details
+                    .iter()
+                    .filter_map(|d| d.get("reason").and_then(Value::as_str))
+                    .map(str::to_ascii_lowercase),
+            );
         }
         _ => {}
     }
@@ -429,6 +436,26 @@ mod tests {
             classify_http(418, &none, ""),
             ProviderError::Fatal("HTTP 418".into())
         );
+    }
+
+    #[test]
+    fn gemini_invalid_key_is_auth_despite_status_400() {
+        // Gemini answers a bad key with 400 INVALID_ARGUMENT; only the ErrorInfo reason
+        // tells it apart from a bad request.
+        let body = r#"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.",
+            "status":"INVALID_ARGUMENT","details":[
+              {"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID",
+               "domain":"googleapis.com","metadata":{"service":"generativelanguage.googleapis.com"}},
+              {"@type":"type.googleapis.com/google.rpc.LocalizedMessage","locale":"en-US",
+               "message":"API key not valid. Please pass a valid API key."}]}}"#;
+        assert_eq!(
+            classify_http(400, &HeaderMap::new(), body),
+            ProviderError::Auth("API key not valid. Please pass a valid API key.".into())
+        );
+        assert!(matches!(
+            classify_stream_error(body),
+            ProviderError::Auth(_)
+        ));
     }
 
     #[test]
