@@ -32,13 +32,55 @@ pub struct SseParser {
     event_type: Vec<u8>,
     last_id: String,
     retry_ms: Option<u64>,
+    /// Most bytes one event (its unfinished line included) may hold; 0 = the default.
+    max_event_bytes: usize,
+    /// An event outgrew `max_event_bytes`: everything after it is ignored.
+    overflowed: bool,
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// Default bound of one event. Text deltas are tiny; the largest real events (a Gemini
+/// chunk with an inline image) are a few MiB. Without a bound, a server that never ends a
+/// line or an event would make the parser buffer until memory runs out.
+pub const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
+
 impl SseParser {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A parser that gives up on events larger than `max_event_bytes`.
+    pub fn with_max_event_bytes(max_event_bytes: usize) -> Self {
+        Self {
+            max_event_bytes,
+            ..Self::default()
+        }
+    }
+
+    /// Whether an event exceeded the size bound. Once true, the parser ignores all input
+    /// and the stream cannot be trusted any more.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    fn limit(&self) -> usize {
+        if self.max_event_bytes == 0 {
+            MAX_EVENT_BYTES
+        } else {
+            self.max_event_bytes
+        }
+    }
+
+    /// Drops the buffers of an oversized event and stops parsing.
+    fn check_size(&mut self) -> bool {
+        if self.partial.len() + self.data.len() > self.limit() {
+            self.overflowed = true;
+            self.partial = Vec::new();
+            self.data = Vec::new();
+            self.event_type.clear();
+        }
+        self.overflowed
     }
 
     /// The reconnection delay the server asked for with a `retry:` field, if any.
@@ -53,6 +95,9 @@ impl SseParser {
         mut chunk: &[u8],
         on_event: &mut dyn FnMut(SseEvent<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
+        if self.overflowed {
+            return Ok(());
+        }
         if !self.bom_checked {
             // The BOM may itself be split across chunks: hold bytes until it is decided.
             let mut head = std::mem::take(&mut self.partial);
@@ -97,9 +142,13 @@ impl SseParser {
                 self.partial = line;
                 result?;
             }
+            if self.check_size() {
+                return Ok(());
+            }
             chunk = &chunk[next..];
         }
         self.partial.extend_from_slice(chunk);
+        self.check_size();
         Ok(())
     }
 
@@ -113,6 +162,9 @@ impl SseParser {
     ) -> Result<(), E> {
         self.partial.clear();
         self.after_cr = false;
+        if self.overflowed {
+            return Ok(());
+        }
         self.dispatch(on_event)
     }
 
@@ -328,6 +380,41 @@ mod tests {
             vec![ev("message", "done", "")]
         );
         assert_eq!(parse_chunks(&[b"data: {\"cut"]), vec![]);
+    }
+
+    #[test]
+    fn oversized_lines_and_events_stop_the_parser() {
+        let mut collect = |_: SseEvent<'_>| -> Result<(), Infallible> { Ok(()) };
+        // One unterminated line, fed in pieces.
+        let mut parser = SseParser::with_max_event_bytes(100);
+        for _ in 0..10 {
+            let Ok(()) = parser.feed(b"data: 0123456789", &mut collect);
+        }
+        assert!(parser.overflowed());
+        // Complete lines that never end the event.
+        let mut parser = SseParser::with_max_event_bytes(100);
+        let Ok(()) = parser.feed(&b"data: 0123456789\n".repeat(10), &mut collect);
+        assert!(parser.overflowed());
+        // Nothing is dispatched afterwards, not even at the end of the input.
+        let mut seen = 0;
+        let Ok(()) = parser.feed(b"\n\ndata: x\n\n", &mut |_| -> Result<(), Infallible> {
+            seen += 1;
+            Ok(())
+        });
+        let Ok(()) = parser.finish(&mut |_| -> Result<(), Infallible> {
+            seen += 1;
+            Ok(())
+        });
+        assert_eq!(seen, 0);
+        // Events under the bound are unaffected, however many there are.
+        let mut parser = SseParser::with_max_event_bytes(100);
+        let mut count = 0;
+        let Ok(()) = parser.feed(&b"data: 0123456789\n\n".repeat(50), &mut |_| {
+            count += 1;
+            Ok::<(), Infallible>(())
+        });
+        assert_eq!(count, 50);
+        assert!(!parser.overflowed());
     }
 
     #[test]

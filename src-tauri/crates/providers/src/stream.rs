@@ -59,7 +59,14 @@ impl<A: StreamAssembler> SseDecoder<A> {
                 return Ok(());
             }
             assembler.on_event(&event, out)
-        })
+        })?;
+        if self.parser.overflowed() && !self.assembler.is_done() {
+            return Err(ProviderError::Fatal(format!(
+                "the response stream sent an event larger than {} MiB",
+                crate::sse::MAX_EVENT_BYTES / (1024 * 1024)
+            )));
+        }
+        Ok(())
     }
 
     /// The body ended.
@@ -174,5 +181,40 @@ impl<A: StreamAssembler + Unpin> Stream for HttpEventStream<A> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::openai::OpenAiAssembler;
+
+    /// Feeds `chunks` of `size` bytes made by `piece`; returns the first error.
+    fn feed_many(piece: &[u8], chunks: usize) -> Option<ProviderError> {
+        let mut decoder = SseDecoder::new(OpenAiAssembler::new());
+        let mut out = VecDeque::new();
+        for _ in 0..chunks {
+            if let Err(err) = decoder.feed(piece, &mut out) {
+                return Some(err);
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn an_endless_line_is_refused_not_buffered() {
+        // 32 MiB of one line without a terminator, in 64 KiB reads.
+        let piece = vec![b'x'; 64 * 1024];
+        let err = feed_many(&piece, 512);
+        assert!(matches!(err, Some(ProviderError::Fatal(_))), "{err:?}");
+    }
+
+    #[test]
+    fn an_endless_event_is_refused_not_buffered() {
+        // Complete `data:` lines, but never the blank line that ends the event.
+        let line = format!("data: {}\n", "y".repeat(1024));
+        let piece = line.repeat(64);
+        let err = feed_many(piece.as_bytes(), 512);
+        assert!(matches!(err, Some(ProviderError::Fatal(_))), "{err:?}");
     }
 }
