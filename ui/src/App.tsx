@@ -1,17 +1,68 @@
+import { useCallback, useState } from "react";
+
 import { ChatView } from "./features/chat/ChatView";
 import { Sidebar } from "./features/sessions/Sidebar";
 import { StatusBar } from "./features/status/StatusBar";
+import { listProviders, listSessions, pickFolder } from "./ipc";
 import { useAppInfo } from "./state/useAppInfo";
+import { useChat } from "./state/useChat";
+import { useLoadable } from "./state/useLoadable";
+import { useWorkspaces } from "./state/useWorkspaces";
 
 export function App() {
   const appInfo = useAppInfo();
+  const info = appInfo.state.status === "ready" ? appInfo.state.info : null;
+  // Workspaces are remembered per Memo home; wait for it unless it could not be resolved.
+  const scope = info?.memo_home ?? (appInfo.state.status === "error" ? "" : null);
+  const workspaces = useWorkspaces(scope);
+  const cwd = workspaces.current;
+
+  const providers = useLoadable("list_providers", "providers", listProviders);
+  const loadSessions = useCallback(() => listSessions(cwd ?? undefined), [cwd]);
+  const sessions = useLoadable("list_sessions", cwd, loadSessions);
+  const chat = useChat(cwd, sessions.reload);
+  const [pickError, setPickError] = useState<string | null>(null);
+
+  const pick = useCallback(() => {
+    setPickError(null);
+    pickFolder().then(
+      (path) => {
+        if (path !== null) workspaces.open(path);
+      },
+      (error: Error) => setPickError(error.message),
+    );
+  }, [workspaces]);
+
   return (
     <div className="app-shell">
-      <Sidebar />
+      <Sidebar
+        workspaces={workspaces.workspaces}
+        current={cwd}
+        sessions={sessions.state}
+        activeSessionId={chat.state.session?.id ?? null}
+        onPickFolder={pick}
+        onOpenWorkspace={workspaces.open}
+        onCloseWorkspace={workspaces.close}
+        onOpenSession={chat.openSession}
+        onNewSession={chat.newSession}
+      />
       <main className="app-shell__main">
-        <ChatView />
+        <ChatView
+          cwd={cwd}
+          chat={chat}
+          providers={providers.state}
+          configPath={info ? `${info.memo_home}/config.toml` : null}
+          onReloadProviders={providers.reload}
+          onPickFolder={pick}
+          onOpenPath={workspaces.open}
+        />
       </main>
       <StatusBar state={appInfo.state} onRetry={appInfo.reload} />
+      {pickError && (
+        <div className="toast" role="alert" onClick={() => setPickError(null)}>
+          Could not open the folder picker: {pickError}
+        </div>
+      )}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 // Small inline icons: no icon font or network fetch (the CSP allows neither).
 
 interface IconProps {
-  className?: string;
+  className?: string | undefined;
 }
 
 export function LogoMark({ className }: IconProps) {
@@ -46,4 +46,67 @@ export function ChatIcon({ className }: IconProps) {
       />
     </svg>
   );
+}
+
+/** Stroke icons on a 24px grid; `d` is one or more path definitions. */
+function StrokeIcon({ className, d }: IconProps & { d: string[] }) {
+  return (
+    <svg className={className} viewBox="0 0 24 24" aria-hidden="true">
+      {d.map((path) => (
+        <path
+          key={path}
+          d={path}
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.7"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      ))}
+    </svg>
+  );
+}
+
+export const PlusIcon = ({ className }: IconProps) => <StrokeIcon className={className} d={["M12 5v14", "M5 12h14"]} />;
+
+export const CloseIcon = ({ className }: IconProps) => (
+  <StrokeIcon className={className} d={["M6 6l12 12", "M18 6L6 18"]} />
+);
+
+export const CheckIcon = ({ className }: IconProps) => <StrokeIcon className={className} d={["M5 12.5l4.5 4.5L19 7.5"]} />;
+
+export const AlertIcon = ({ className }: IconProps) => (
+  <StrokeIcon
+    className={className}
+    d={["M12 4L2.8 19.5h18.4z", "M12 10v4.5", "M12 17.2v.1"]}
+  />
+);
+
+export const ToolIcon = ({ className }: IconProps) => (
+  <StrokeIcon
+    className={className}
+    d={["M14.5 6.5a4 4 0 0 0 5 5l-8.8 8.8a2.1 2.1 0 0 1-3-3z", "M14.5 6.5L17 4l3 3-2.5 2.5"]}
+  />
+);
+
+export const ShieldIcon = ({ className }: IconProps) => (
+  <StrokeIcon className={className} d={["M12 3.5l7 2.8v5.2c0 4.3-3 7.6-7 9-4-1.4-7-4.7-7-9V6.3z"]} />
+);
+
+export const RetryIcon = ({ className }: IconProps) => (
+  <StrokeIcon className={className} d={["M19.5 12a7.5 7.5 0 1 1-2.2-5.3", "M19.5 4.5v4h-4"]} />
+);
+
+export const SendIcon = ({ className }: IconProps) => <StrokeIcon className={className} d={["M12 19V5", "M6 11l6-6 6 6"]} />;
+
+export function StopIcon({ className }: IconProps) {
+  return (
+    <svg className={className} viewBox="0 0 24 24" aria-hidden="true">
+      <rect x="7" y="7" width="10" height="10" rx="2" fill="currentColor" />
+    </svg>
+  );
+}
+
+export function Spinner({ className }: IconProps) {
+  return <span className={`spinner ${className ?? ""}`} aria-hidden="true" />;
 }

@@ -1,43 +1,82 @@
-import { FolderIcon } from "../../components/icons";
+import { ChatIcon } from "../../components/icons";
+import type { ProviderSummary } from "../../gen/protocol";
+import type { ChatController } from "../../state/useChat";
+import type { Loadable } from "../../state/useLoadable";
+import { useStickToBottom } from "../../state/useStickToBottom";
+import { folderName } from "../../state/workspaces";
+import { ChatHeader } from "./ChatHeader";
+import { Composer } from "./Composer";
+import { OpenFolder } from "./OpenFolder";
+import { ProviderBanner } from "./ProviderBanner";
+import { ErrorNotice } from "./transcript/Notices";
+import { Transcript } from "./transcript/Transcript";
+import "./chat.css";
+import "./transcript/transcript.css";
 
-export function ChatView() {
+interface ChatViewProps {
+  cwd: string | null;
+  chat: ChatController;
+  providers: Loadable<ProviderSummary[]>;
+  configPath: string | null;
+  onReloadProviders: () => void;
+  onPickFolder: () => void;
+  onOpenPath: (path: string) => void;
+}
+
+export function ChatView(props: ChatViewProps) {
+  const { cwd, chat, providers } = props;
+  const { state } = chat;
+  const { ref: scrollRef, pinned, scrollToBottom } = useStickToBottom(state.transcript);
+  const hasTurns = state.transcript.entries.length > 0;
+
   return (
     <section className="chat" aria-label="Chat">
-      <header className="chat__header">
-        <h1 className="chat__title">No folder open</h1>
-      </header>
+      <ChatHeader cwd={cwd} session={state.session} providers={providers} />
+      <ProviderBanner providers={providers} configPath={props.configPath} onReload={props.onReloadProviders} />
 
-      <div className="chat__body">
-        <div className="empty-state" data-testid="chat-empty">
-          <div className="empty-state__badge">
-            <FolderIcon className="empty-state__icon" />
+      <div className={`chat__body${hasTurns ? "" : " chat__body--centered"}`} ref={scrollRef}>
+        {cwd === null ? (
+          <OpenFolder onPick={props.onPickFolder} onOpenPath={props.onOpenPath} />
+        ) : hasTurns ? (
+          <Transcript transcript={state.transcript} onResolve={chat.resolve} />
+        ) : state.phase === "loading" ? (
+          <p className="chat__loading">Loading the conversation…</p>
+        ) : (
+          <div className="empty-state" data-testid="chat-new-session">
+            <div className="empty-state__badge">
+              <ChatIcon className="empty-state__icon" />
+            </div>
+            <h2 className="empty-state__title">New session in {folderName(cwd)}</h2>
+            <p className="empty-state__text">
+              Ask about the code or describe a change. Memo reads files on its own and asks before it edits anything
+              or runs a command.
+            </p>
           </div>
-          <h2 className="empty-state__title">Open a folder to start</h2>
-          <p className="empty-state__text">
-            Memo works inside a project folder: it reads your code, proposes changes for you to
-            review, and runs only the commands you approve.
-          </p>
-          {/* Disabled rather than hidden so the layout is final; folder picking arrives
-              with the session engine. */}
-          <button type="button" className="button button--primary" disabled>
-            Open folder…
-          </button>
-          <p className="empty-state__note">Opening folders is not available in this build yet.</p>
-        </div>
+        )}
+        {state.error && (
+          <div className="chat__error">
+            <ErrorNotice kind={state.error.code === "config" ? "config" : "internal"} message={state.error.message} />
+            <button type="button" className="button button--quiet" onClick={chat.dismissError}>
+              Dismiss
+            </button>
+          </div>
+        )}
       </div>
 
-      <footer className="composer">
-        <textarea
-          className="composer__input"
-          placeholder="Open a folder to start a session"
-          aria-label="Message"
-          rows={2}
-          disabled
-        />
-        <button type="button" className="button button--primary composer__send" disabled>
-          Send
+      {!pinned && hasTurns && (
+        <button type="button" className="jump-latest" onClick={scrollToBottom}>
+          ↓ Latest
         </button>
-      </footer>
+      )}
+
+      <Composer
+        disabled={cwd === null || state.phase === "loading"}
+        busy={state.phase === "sending"}
+        running={chat.running !== null}
+        placeholder={cwd === null ? "Open a folder to start a session" : "Ask Memo about this folder…"}
+        onSend={chat.send}
+        onStop={chat.stop}
+      />
     </section>
   );
 }

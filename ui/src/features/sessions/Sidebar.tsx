@@ -1,8 +1,24 @@
-import { ChatIcon, FolderIcon, LogoMark } from "../../components/icons";
+import { LogoMark } from "../../components/icons";
+import type { SessionSummary } from "../../gen/protocol";
+import type { Loadable } from "../../state/useLoadable";
+import type { Workspace } from "../../state/workspaces";
+import { SessionList } from "./SessionList";
+import { WorkspaceList } from "./WorkspaceList";
+import "./sidebar.css";
 
-// Workspaces and sessions come from the engine's store once it is wired in; until then
-// the lists are honestly empty rather than filled with sample data.
-export function Sidebar() {
+interface SidebarProps {
+  workspaces: Workspace[];
+  current: string | null;
+  sessions: Loadable<SessionSummary[]>;
+  activeSessionId: string | null;
+  onPickFolder: () => void;
+  onOpenWorkspace: (path: string) => void;
+  onCloseWorkspace: (path: string) => void;
+  onOpenSession: (session: SessionSummary) => void;
+  onNewSession: () => void;
+}
+
+export function Sidebar(props: SidebarProps) {
   return (
     <aside className="sidebar" aria-label="Workspaces and sessions" data-testid="sidebar">
       <div className="sidebar__brand">
@@ -11,25 +27,20 @@ export function Sidebar() {
       </div>
 
       <div className="sidebar__content">
-        <section className="sidebar__section" aria-labelledby="sidebar-workspaces">
-          <h2 id="sidebar-workspaces" className="sidebar__heading">
-            Workspaces
-          </h2>
-          <div className="sidebar__empty" data-testid="workspaces-empty">
-            <FolderIcon className="sidebar__empty-icon" />
-            <p>No folders opened yet.</p>
-          </div>
-        </section>
-
-        <section className="sidebar__section" aria-labelledby="sidebar-sessions">
-          <h2 id="sidebar-sessions" className="sidebar__heading">
-            Sessions
-          </h2>
-          <div className="sidebar__empty" data-testid="sessions-empty">
-            <ChatIcon className="sidebar__empty-icon" />
-            <p>Conversations you start will be listed here.</p>
-          </div>
-        </section>
+        <WorkspaceList
+          workspaces={props.workspaces}
+          current={props.current}
+          onPick={props.onPickFolder}
+          onOpen={props.onOpenWorkspace}
+          onClose={props.onCloseWorkspace}
+        />
+        <SessionList
+          folderOpen={props.current !== null}
+          sessions={props.sessions}
+          activeId={props.activeSessionId}
+          onOpen={props.onOpenSession}
+          onNew={props.onNewSession}
+        />
       </div>
     </aside>
   );

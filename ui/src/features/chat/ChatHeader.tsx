@@ -1,0 +1,53 @@
+import type { ProviderSummary, SessionSummary } from "../../gen/protocol";
+import type { Loadable } from "../../state/useLoadable";
+import { folderName } from "../../state/workspaces";
+
+interface ChatHeaderProps {
+  cwd: string | null;
+  session: SessionSummary | null;
+  providers: Loadable<ProviderSummary[]>;
+}
+
+/** The model a new session would use: the config's current provider. */
+function currentProvider(providers: Loadable<ProviderSummary[]>): ProviderSummary | null {
+  if (providers.status !== "ready") return null;
+  return providers.value.find((p) => p.is_current) ?? null;
+}
+
+export function ChatHeader({ cwd, session, providers }: ChatHeaderProps) {
+  // A session keeps the model it started with, whatever the config says now.
+  const current = currentProvider(providers);
+  const model = session
+    ? { provider: session.provider, model: session.model, detail: `${session.provider} · ${session.model}` }
+    : current
+      ? { provider: current.name, model: current.model, detail: `${current.name} (${current.api}) · ${current.base_url}` }
+      : null;
+
+  return (
+    <header className="chat__header">
+      <div className="chat__heading">
+        <h1 className="chat__title" data-testid="chat-title">
+          {cwd ? folderName(cwd) : "No folder open"}
+        </h1>
+        {cwd && (
+          <span className="chat__path" title={cwd}>
+            {cwd}
+          </span>
+        )}
+      </div>
+      {model ? (
+        <span className="model-pill" data-testid="chat-model" title={model.detail}>
+          <span className="model-pill__dot" aria-hidden="true" />
+          <span className="model-pill__provider">{model.provider}</span>
+          <span className="model-pill__model">{model.model}</span>
+        </span>
+      ) : (
+        providers.status !== "loading" && (
+          <span className="model-pill model-pill--none" data-testid="chat-model" title="Set current_provider in config.toml">
+            {providers.status === "ready" && providers.value.length > 0 ? "No current provider" : "No model"}
+          </span>
+        )
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,91 @@
+import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+
+import { SendIcon, StopIcon } from "../../components/icons";
+
+const MAX_HEIGHT_PX = 220;
+
+interface ComposerProps {
+  /** No folder open: nothing to talk about yet. */
+  disabled: boolean;
+  /** A message is on its way; typing is fine, sending again is not. */
+  busy: boolean;
+  /** A turn runs: the button stops it instead of sending. */
+  running: boolean;
+  placeholder: string;
+  onSend: (text: string) => Promise<boolean>;
+  onStop: () => void;
+}
+
+export function Composer({ disabled, busy, running, placeholder, onSend, onStop }: ComposerProps) {
+  const [draft, setDraft] = useState("");
+  const input = useRef<HTMLTextAreaElement>(null);
+
+  // Grow with the text up to a limit, then scroll inside.
+  useLayoutEffect(() => {
+    const element = input.current;
+    if (!element) return;
+    element.style.height = "auto";
+    element.style.height = `${Math.min(element.scrollHeight, MAX_HEIGHT_PX)}px`;
+  }, [draft]);
+
+  // Focus when the composer becomes usable (a folder opened, a session switched).
+  useLayoutEffect(() => {
+    if (!disabled) input.current?.focus();
+  }, [disabled]);
+
+  const canSend = !disabled && !busy && !running && draft.trim() !== "";
+
+  const submit = async () => {
+    if (!canSend) return;
+    const text = draft.trim();
+    // Keep the draft until the session took it, so a failure loses nothing.
+    if (await onSend(text)) {
+      setDraft((current) => (current.trim() === text ? "" : current));
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // isComposing: Enter that confirms an IME composition must not send.
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void submit();
+  };
+
+  return (
+    <form className="composer" onSubmit={onSubmit} data-testid="composer">
+      <div className={`composer__box${disabled ? " composer__box--disabled" : ""}`}>
+        <textarea
+          ref={input}
+          className="composer__input"
+          placeholder={placeholder}
+          aria-label="Message"
+          rows={1}
+          value={draft}
+          disabled={disabled}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        {running ? (
+          <button type="button" className="button button--stop composer__send" onClick={onStop} data-testid="stop-button">
+            <StopIcon className="button__icon" />
+            Stop
+          </button>
+        ) : (
+          <button type="submit" className="button button--primary composer__send" disabled={!canSend} data-testid="send-button">
+            <SendIcon className="button__icon" />
+            Send
+          </button>
+        )}
+      </div>
+      <p className="composer__hint">
+        <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,84 @@
+// Small display formatters shared by the transcript and the sidebar.
+import type { JsonValue, TokenUsage } from "../../gen/protocol";
+
+const MAX_SUMMARY = 90;
+
+/** Argument keys that say what a call is about, in order of preference. */
+const SUBJECT_KEYS = ["command", "file_path", "path", "pattern", "query", "url", "dir", "directory"];
+
+function clip(text: string, max = MAX_SUMMARY): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function scalar(value: JsonValue): string {
+  if (value === null) return "null";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return Array.isArray(value) ? `[${value.length}]` : "{…}";
+}
+
+/**
+ * One line for a tool card: the subject (file, command, …) when there is one, otherwise
+ * `key: value` pairs. Raw text when the model's arguments are not a JSON object.
+ */
+export function summarizeArgs(raw: string | JsonValue): string {
+  let value: unknown = raw;
+  if (typeof raw === "string") {
+    if (raw.trim() === "") return "";
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return clip(raw);
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return clip(typeof raw === "string" ? raw : JSON.stringify(raw));
+  }
+  const record = value as Record<string, JsonValue>;
+  const subject = SUBJECT_KEYS.find((key) => typeof record[key] === "string");
+  const rest = Object.entries(record).filter(([key]) => key !== subject);
+  const parts = rest.map(([key, item]) => `${key}: ${scalar(item)}`);
+  if (subject !== undefined) {
+    return clip([record[subject] as string, ...parts].join(" · "));
+  }
+  return clip(parts.join(", "));
+}
+
+/** Pretty JSON for the expanded view; the raw text when it does not parse. */
+export function prettyArgs(raw: string | JsonValue): string {
+  try {
+    const value: unknown = typeof raw === "string" ? JSON.parse(raw) : raw;
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return typeof raw === "string" ? raw : String(raw);
+  }
+}
+
+const NUMBER = new Intl.NumberFormat("en-US");
+
+export function formatUsage(usage: TokenUsage): string {
+  const parts = [`${NUMBER.format(usage.input_tokens)} in`, `${NUMBER.format(usage.output_tokens)} out`];
+  if (usage.cached_input_tokens > 0) parts.push(`${NUMBER.format(usage.cached_input_tokens)} cached`);
+  if (usage.reasoning_tokens > 0) parts.push(`${NUMBER.format(usage.reasoning_tokens)} reasoning`);
+  return `${parts.join(" · ")} tokens`;
+}
+
+/** "2 s", "1.5 s", "250 ms". */
+export function formatDelay(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+}
+
+/** Time of day for today, "Mon 3" style otherwise; sidebar rows stay one short line. */
+export function formatWhen(ms: number, now = Date.now()): string {
+  const date = new Date(ms);
+  const today = new Date(now);
+  const sameDay = date.toDateString() === today.toDateString();
+  if (sameDay) {
+    return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+  const sameYear = date.getFullYear() === today.getFullYear();
+  return date.toLocaleDateString([], sameYear ? { month: "short", day: "numeric" } : { dateStyle: "medium" });
+}

@@ -1,0 +1,69 @@
+import { useState } from "react";
+
+import { ShieldIcon } from "../../../components/icons";
+import type { ReviewDecision } from "../../../gen/protocol";
+import type { ApprovalItem } from "../../../state/transcript";
+import { prettyArgs } from "../format";
+import { DiffView } from "./DiffView";
+
+export type ResolveApproval = (requestId: string, decision: ReviewDecision) => Promise<void>;
+
+function describeDecision(decision: ReviewDecision): string {
+  switch (decision.type) {
+    case "approve_once":
+      return "Approved once";
+    case "approve_for_session":
+      return "Approved for this session";
+    case "deny":
+      return decision.reason ? `Denied (${decision.reason})` : "Denied";
+  }
+}
+
+/** A tool asking permission; the turn waits until one of the buttons answers. */
+export function ApprovalCard({ item, onResolve }: { item: ApprovalItem; onResolve: ResolveApproval }) {
+  const { request, decision } = item;
+  // Buttons lock on click; the card flips to the decision when `approval_resolved` arrives.
+  const [answering, setAnswering] = useState(false);
+  const answer = (choice: ReviewDecision) => {
+    setAnswering(true);
+    onResolve(request.request_id, choice).finally(() => setAnswering(false));
+  };
+  const state = decision === null ? "pending" : decision.type === "deny" ? "denied" : "approved";
+
+  return (
+    <section className={`approval approval--${state}`} data-testid="approval-card" data-state={state} aria-label="Approval request">
+      <header className="approval__header">
+        <ShieldIcon className="approval__icon" />
+        <span className="approval__title">
+          Allow <code>{request.tool_name}</code>?
+        </span>
+        <span className={`risk risk--${request.risk}`}>{request.risk}</span>
+      </header>
+      <p className="approval__reason">{request.reason}</p>
+      {request.command && <pre className="approval__command">$ {request.command}</pre>}
+      {request.cwd && <p className="approval__cwd">in {request.cwd}</p>}
+      {request.diff ? (
+        <DiffView diff={request.diff} />
+      ) : (
+        !request.command && <pre className="approval__args">{prettyArgs(request.arguments)}</pre>
+      )}
+      {decision === null ? (
+        <div className="approval__actions">
+          <button type="button" className="button button--primary" disabled={answering} onClick={() => answer({ type: "approve_once" })}>
+            Approve once
+          </button>
+          <button type="button" className="button" disabled={answering} onClick={() => answer({ type: "approve_for_session" })}>
+            Approve for session
+          </button>
+          <button type="button" className="button button--danger" disabled={answering} onClick={() => answer({ type: "deny" })}>
+            Deny
+          </button>
+        </div>
+      ) : (
+        <p className="approval__decision" data-testid="approval-decision">
+          {describeDecision(decision)}
+        </p>
+      )}
+    </section>
+  );
+}

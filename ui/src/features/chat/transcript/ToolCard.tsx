@@ -1,0 +1,47 @@
+import { AlertIcon, CheckIcon, Spinner } from "../../../components/icons";
+import type { ToolItem } from "../../../state/transcript";
+import { prettyArgs, summarizeArgs } from "../format";
+
+const STATUS_LABEL: Record<ToolItem["status"], string> = { running: "running", ok: "ok", error: "error" };
+
+/** One tool call, folded to a line; the arguments and output unfold on click. */
+export function ToolCard({ tool }: { tool: ToolItem }) {
+  const summary = summarizeArgs(tool.args);
+  const label = tool.errorKind ? tool.errorKind.replace(/_/g, " ") : STATUS_LABEL[tool.status];
+  return (
+    <details className={`tool tool--${tool.status}`} data-testid="tool-card" data-status={tool.status} data-tool={tool.name}>
+      <summary className="tool__summary">
+        <span className="tool__icon">
+          {tool.status === "running" ? <Spinner /> : tool.status === "ok" ? <CheckIcon /> : <AlertIcon />}
+        </span>
+        <span className="tool__name">{tool.name}</span>
+        {summary && (
+          <span className="tool__args" title={summary}>
+            {summary}
+          </span>
+        )}
+        <span className="tool__status" data-testid="tool-status">
+          {label}
+        </span>
+      </summary>
+      <div className="tool__body">
+        {tool.args.trim() !== "" && (
+          <section>
+            <h4 className="tool__label">Arguments</h4>
+            <pre className="tool__pre">{prettyArgs(tool.args)}</pre>
+          </section>
+        )}
+        <section>
+          <h4 className="tool__label">Output</h4>
+          {tool.output === null ? (
+            <p className="tool__pending">Waiting for the result…</p>
+          ) : (
+            <pre className="tool__pre" data-testid="tool-output">
+              {tool.output || "(empty)"}
+            </pre>
+          )}
+        </section>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,18 @@
+import type { TranscriptState } from "../../../state/transcript";
+import type { ResolveApproval } from "./ApprovalCard";
+import { ErrorNotice } from "./Notices";
+import { TurnBlock } from "./TurnBlock";
+
+export function Transcript({ transcript, onResolve }: { transcript: TranscriptState; onResolve: ResolveApproval }) {
+  return (
+    <div className="transcript" data-testid="transcript">
+      {transcript.entries.map((entry) =>
+        entry.kind === "turn" ? (
+          <TurnBlock key={entry.key} turn={entry} onResolve={onResolve} />
+        ) : (
+          <ErrorNotice key={entry.key} kind={entry.errorKind} message={entry.message} />
+        ),
+      )}
+    </div>
+  );
+}

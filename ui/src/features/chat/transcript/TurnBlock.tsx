@@ -1,0 +1,83 @@
+import { memo } from "react";
+
+import { Spinner } from "../../../components/icons";
+import type { TurnItem, TurnView } from "../../../state/transcript";
+import { formatUsage } from "../format";
+import { Markdown } from "../markdown/Markdown";
+import { ApprovalCard, type ResolveApproval } from "./ApprovalCard";
+import { ErrorNotice, RetryNotice } from "./Notices";
+import { ToolCard } from "./ToolCard";
+
+const END_LABELS: Partial<Record<TurnView["status"], string>> = {
+  interrupted: "Interrupted",
+  step_limit: "Stopped: step limit reached",
+  failed: "Failed",
+};
+
+interface TurnBlockProps {
+  turn: TurnView;
+  onResolve: ResolveApproval;
+}
+
+/** One exchange: the user's message, then everything the agent did for it. */
+export const TurnBlock = memo(function TurnBlock({ turn, onResolve }: TurnBlockProps) {
+  const running = turn.status === "running";
+  const last = turn.items[turn.items.length - 1];
+  const endLabel = END_LABELS[turn.status];
+  // A streaming text block already shows progress; otherwise say that work goes on.
+  const showWorking = running && !(last?.kind === "text" && last.provisional) && last?.kind !== "approval";
+
+  return (
+    <article className="turn" data-testid="turn" data-status={turn.status}>
+      <div className="turn__user">
+        <div className="bubble" data-testid="user-message">
+          {turn.input}
+        </div>
+      </div>
+      {turn.items.map((item) => (
+        <TurnItemView key={item.key} item={item} live={running && item === last} onResolve={onResolve} />
+      ))}
+      {showWorking && (
+        <div className="turn__working" data-testid="turn-working">
+          <Spinner /> {last?.kind === "reasoning" ? "Thinking…" : "Working…"}
+        </div>
+      )}
+      {(endLabel || turn.usage) && !running && (
+        <footer className="turn__footer">
+          {endLabel && (
+            <span className={`turn__end turn__end--${turn.status}`} data-testid="turn-end">
+              {endLabel}
+            </span>
+          )}
+          {turn.usage && <span data-testid="turn-usage">{formatUsage(turn.usage)}</span>}
+        </footer>
+      )}
+    </article>
+  );
+});
+
+function TurnItemView({ item, live, onResolve }: { item: TurnItem; live: boolean; onResolve: ResolveApproval }) {
+  switch (item.kind) {
+    case "text":
+      return (
+        <div className={`answer${item.provisional ? " answer--streaming" : ""}`} data-testid="assistant-text">
+          <Markdown text={item.text} />
+        </div>
+      );
+    case "reasoning":
+      return (
+        <details className="thinking" data-testid="thinking">
+          <summary>{item.provisional ? "Thinking…" : "Thinking"}</summary>
+          <div className="thinking__body">{item.text}</div>
+        </details>
+      );
+    case "tool":
+      return <ToolCard tool={item} />;
+    case "approval":
+      return <ApprovalCard item={item} onResolve={onResolve} />;
+    case "retry":
+      return <RetryNotice item={item} live={live} />;
+    case "error":
+      return <ErrorNotice kind={item.errorKind} message={item.message} />;
+  }
+}
