@@ -39,12 +39,22 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
                 text, tool_calls, ..
             } if text.is_empty() && tool_calls.is_empty() => continue,
             Message::Assistant {
-                text, tool_calls, ..
+                text,
+                tool_calls,
+                reasoning,
+                provider_data,
             } => {
                 let mut msg = json!({"role": "assistant"});
                 if tool_calls.is_empty() {
                     msg["content"] = json!(text);
                 } else {
+                    // DeepSeek (and Kimi) thinking mode: a step that called tools must get
+                    // its reasoning back on every later request, or the server answers
+                    // 400. Only for servers that sent the field themselves: strict ones
+                    // (OpenAI) may reject a field they do not know.
+                    if echoes_reasoning(provider_data.as_ref()) {
+                        msg["reasoning_content"] = json!(reasoning.as_deref().unwrap_or(""));
+                    }
                     // Several servers reject `""` next to tool calls; null is the documented form.
                     msg["content"] = if text.is_empty() {
                         Value::Null
@@ -98,6 +108,27 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
     body
 }
 
+/// Key of this adapter's entry in `provider_data`.
+const PROVIDER_KEY: &str = "openai";
+
+/// Whether the assistant step came from a server that streams `reasoning_content` and so
+/// expects it back with tool calls (see [`OpenAiAssembler`]).
+fn echoes_reasoning(provider_data: Option<&Value>) -> bool {
+    provider_data
+        .and_then(|d| d.get(PROVIDER_KEY))
+        .and_then(|d| d.get("reasoning_content"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
+
+/// Tells `null` (`Some(None)`) apart from a missing key (`None`).
+fn present<'de, D>(deserializer: D) -> Result<Option<Option<String>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    Option::<String>::deserialize(deserializer).map(Some)
+}
+
 // Wire types of one stream chunk. Strings are borrowed from the SSE buffer when they have
 // no escapes; only the fields we use are declared (serde skips the rest).
 
@@ -125,9 +156,10 @@ struct Choice<'a> {
 struct Delta<'a> {
     #[serde(borrow, default)]
     content: Option<Cow<'a, str>>,
-    /// DeepSeek, Qwen, older vLLM.
-    #[serde(borrow, default)]
-    reasoning_content: Option<Cow<'a, str>>,
+    /// DeepSeek, Qwen, Kimi, older vLLM. Its mere presence (even `null`) marks a server
+    /// that wants it back with tool calls.
+    #[serde(default, deserialize_with = "present")]
+    reasoning_content: Option<Option<String>>,
     /// Newer vLLM, OpenRouter, Ollama.
     #[serde(borrow, default)]
     reasoning: Option<Cow<'a, str>>,
@@ -202,6 +234,8 @@ pub struct OpenAiAssembler {
     usage: TokenUsage,
     finish_reason: Option<StopReason>,
     saw_finish: bool,
+    /// The server sent the `reasoning_content` key.
+    saw_reasoning_content: bool,
     done: bool,
 }
 
@@ -295,13 +329,17 @@ impl OpenAiAssembler {
             stop_reason = Some(StopReason::ToolUse);
         }
         let reasoning = std::mem::take(&mut self.reasoning);
+        // Only steps with tool calls need their reasoning back (DeepSeek ignores it
+        // elsewhere), so only they are marked.
+        let provider_data = (self.saw_reasoning_content && !tool_calls.is_empty())
+            .then(|| json!({ PROVIDER_KEY: {"reasoning_content": true} }));
         out.push_back(ResponseEvent::Completed(ModelResponse {
             text: std::mem::take(&mut self.text),
             reasoning: (!reasoning.is_empty()).then_some(reasoning),
             tool_calls,
             usage: self.usage,
             stop_reason,
-            provider_data: None,
+            provider_data,
         }));
         self.done = true;
     }
@@ -361,7 +399,14 @@ impl StreamAssembler for OpenAiAssembler {
                 continue;
             }
             if let Some(delta) = choice.delta {
-                let reasoning = delta.reasoning_content.or(delta.reasoning);
+                let reasoning_content = match delta.reasoning_content {
+                    Some(value) => {
+                        self.saw_reasoning_content = true;
+                        value.map(Cow::Owned)
+                    }
+                    None => None,
+                };
+                let reasoning = reasoning_content.or(delta.reasoning);
                 if let Some(reasoning) = reasoning.filter(|r| !r.is_empty()) {
                     self.reasoning.push_str(&reasoning);
                     out.push_back(ResponseEvent::ReasoningDelta(reasoning.into_owned()));

@@ -300,3 +300,68 @@ fn empty_assistant_turns_are_skipped() {
     let with_empty = build_request_body(&request);
     assert_eq!(with_empty, build_request_body(&sample_request()));
 }
+
+/// A DeepSeek thinking-mode step that ends in a tool call.
+const DEEPSEEK_TOOL_STEP: &[u8] = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"Need the file.\"}}]}\n\n\
+data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":null,\"reasoning_content\":null,\"tool_calls\":[{\"index\":0,\"id\":\"call_r\",\"type\":\"function\",\"function\":{\"name\":\"read_file\",\"arguments\":\"{}\"}}]}}]}\n\n\
+data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n\
+data: [DONE]\n\n";
+
+fn history_with(response: &ModelResponse) -> ModelRequest {
+    let mut request = sample_request();
+    let messages = std::sync::Arc::make_mut(&mut request.messages);
+    messages.truncate(1);
+    messages.push(Message::Assistant {
+        text: response.text.clone(),
+        reasoning: response.reasoning.clone(),
+        tool_calls: response.tool_calls.clone(),
+        provider_data: response.provider_data.clone(),
+    });
+    messages.push(Message::ToolResult {
+        call_id: response.tool_calls[0].id.clone(),
+        name: "read_file".into(),
+        content: "x".into(),
+        is_error: false,
+    });
+    request
+}
+
+#[test]
+fn deepseek_tool_step_reasoning_is_passed_back() {
+    // DeepSeek answers 400 when the reasoning_content of a step with tool calls is not
+    // sent back on later requests.
+    let (_, response) = decode_ok(OpenAiAssembler::new(), DEEPSEEK_TOOL_STEP);
+    assert_eq!(response.reasoning.as_deref(), Some("Need the file."));
+    let body = build_request_body(&history_with(&response));
+    let assistant = &body["messages"][2];
+    assert_eq!(assistant["role"], "assistant");
+    assert_eq!(assistant["reasoning_content"], "Need the file.");
+}
+
+#[test]
+fn deepseek_tool_step_without_reasoning_still_sends_the_field() {
+    // The key was there (null): the server speaks reasoning_content, so an empty one goes back.
+    let body_bytes = String::from_utf8_lossy(DEEPSEEK_TOOL_STEP)
+        .replace("\"Need the file.\"", "null")
+        .into_bytes();
+    let (_, response) = decode_ok(OpenAiAssembler::new(), &body_bytes);
+    assert_eq!(response.reasoning, None);
+    let body = build_request_body(&history_with(&response));
+    assert_eq!(body["messages"][2]["reasoning_content"], "");
+}
+
+#[test]
+fn reasoning_is_not_sent_to_servers_that_never_used_the_field() {
+    // Plain OpenAI (no reasoning_content in the stream) and reasoning from other adapters
+    // (Anthropic thinking in a switched session) must not add an unknown field.
+    let (_, response) = decode_ok(OpenAiAssembler::new(), ONE_TOOL);
+    assert_eq!(response.provider_data, None);
+    let body = build_request_body(&history_with(&response));
+    assert!(body["messages"][2].get("reasoning_content").is_none());
+
+    let mut foreign = response.clone();
+    foreign.reasoning = Some("thought elsewhere".into());
+    foreign.provider_data = Some(json!({"anthropic": {"thinking": []}}));
+    let body = build_request_body(&history_with(&foreign));
+    assert!(body["messages"][2].get("reasoning_content").is_none());
+}
