@@ -24,6 +24,11 @@ use crate::{
 /// back: Gemini pairs results by name, and an id it did not issue would confuse it.
 const SYNTHETIC_ID_PREFIX: &str = "gemini-call";
 
+/// The thought signature Gemini's docs give for function calls it did not produce itself
+/// (history from another model, a signature that was lost). Gemini 3 rejects a step whose
+/// first function call carries no signature at all.
+const PLACEHOLDER_SIGNATURE: &str = "skip_thought_signature_validator";
+
 /// The streaming endpoint for a base such as `https://generativelanguage.googleapis.com`
 /// (or one that already ends in `/v1beta` or `/v1`).
 pub fn request_url(base_url: &str, model: &str) -> String {
@@ -110,13 +115,20 @@ fn is_synthetic(id: &str) -> bool {
 }
 
 /// The parts of a model turn, with thought signatures put back where they came from
-/// (Gemini 2.5+/3 reject a function call turn that lost its signature).
+/// (Gemini 3 rejects a function call turn that lost its signature).
 fn model_parts(text: &str, tool_calls: &[ToolCall], provider_data: Option<&Value>) -> Vec<Value> {
     let stored = provider_data.and_then(|d| d.get("gemini"));
     let text_signature = stored
         .and_then(|s| s.get("text_signature"))
         .and_then(Value::as_str);
     let call_signatures = stored.and_then(|s| s.get("call_signatures"));
+    // Gemini signs only the first call of a step; when none of them has a signature,
+    // the first gets the placeholder.
+    let signed_calls = tool_calls.iter().any(|call| {
+        call_signatures
+            .and_then(|s| s.get(&call.id))
+            .is_some_and(Value::is_string)
+    });
     let mut parts = Vec::with_capacity(tool_calls.len() + 1);
     if !text.is_empty() || text_signature.is_some() {
         let mut part = json!({"text": text});
@@ -125,7 +137,7 @@ fn model_parts(text: &str, tool_calls: &[ToolCall], provider_data: Option<&Value
         }
         parts.push(part);
     }
-    for call in tool_calls {
+    for (i, call) in tool_calls.iter().enumerate() {
         let args = match serde_json::from_str::<Value>(&call.arguments) {
             Ok(value @ Value::Object(_)) => value,
             _ => json!({}),
@@ -140,6 +152,8 @@ fn model_parts(text: &str, tool_calls: &[ToolCall], provider_data: Option<&Value
             .and_then(Value::as_str)
         {
             part["thoughtSignature"] = json!(signature);
+        } else if i == 0 && !signed_calls {
+            part["thoughtSignature"] = json!(PLACEHOLDER_SIGNATURE);
         }
         parts.push(part);
     }

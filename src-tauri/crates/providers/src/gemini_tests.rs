@@ -207,7 +207,8 @@ fn request_body_merges_and_hides_synthetic_ids() {
             {"role": "user", "parts": [{"text": "a"}, {"text": "b"}]},
             {"role": "model", "parts": [
                 {"text": "calling"},
-                {"functionCall": {"name": "pwd", "args": {}}},
+                {"functionCall": {"name": "pwd", "args": {}},
+                 "thoughtSignature": "skip_thought_signature_validator"},
             ]},
             {"role": "user", "parts": [
                 {"functionResponse": {"name": "pwd", "response": {"output": "/"}}},
@@ -215,4 +216,37 @@ fn request_body_merges_and_hides_synthetic_ids() {
             ]},
         ]})
     );
+}
+
+#[test]
+fn calls_without_a_stored_signature_get_the_documented_placeholder() {
+    // History Gemini did not produce (another provider's turn, a lost signature): Gemini 3
+    // rejects a step whose first functionCall has no thoughtSignature.
+    let body = build_request_body(&sample_request());
+    let parts = &body["contents"][1]["parts"];
+    assert_eq!(
+        parts[0]["thoughtSignature"], "skip_thought_signature_validator",
+        "{parts}"
+    );
+    // Only the first call of a step carries one, as in Gemini's own parallel calls.
+    assert!(parts[1].get("thoughtSignature").is_none(), "{parts}");
+    // A text-only step needs none.
+    assert!(body["contents"][3]["parts"][0]
+        .get("thoughtSignature")
+        .is_none());
+}
+
+#[test]
+fn a_real_signature_is_never_replaced() {
+    // Gemini signs only the first of parallel calls; the others must stay unsigned.
+    let mut request = sample_request();
+    if let Message::Assistant { provider_data, .. } =
+        &mut std::sync::Arc::make_mut(&mut request.messages)[1]
+    {
+        *provider_data = Some(json!({"gemini": {"call_signatures": {"call_1": "sig1"}}}));
+    }
+    let body = build_request_body(&request);
+    let parts = &body["contents"][1]["parts"];
+    assert_eq!(parts[0]["thoughtSignature"], "sig1");
+    assert!(parts[1].get("thoughtSignature").is_none());
 }
