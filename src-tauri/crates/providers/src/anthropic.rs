@@ -140,10 +140,20 @@ fn thinking_blocks(provider_data: Option<&Value>) -> Vec<Value> {
         .map(|blocks| {
             blocks
                 .iter()
-                .filter(|block| match block.get("type").and_then(Value::as_str) {
-                    Some("thinking") => block.get("signature").is_some_and(Value::is_string),
-                    Some("redacted_thinking") => block.get("data").is_some_and(Value::is_string),
-                    _ => false,
+                .filter(|block| {
+                    // A stream without signature_delta leaves an empty signature, which
+                    // the API rejects as invalid.
+                    let non_empty = |key| {
+                        block
+                            .get(key)
+                            .and_then(Value::as_str)
+                            .is_some_and(|v| !v.is_empty())
+                    };
+                    match block.get("type").and_then(Value::as_str) {
+                        Some("thinking") => non_empty("signature"),
+                        Some("redacted_thinking") => non_empty("data"),
+                        _ => false,
+                    }
                 })
                 .cloned()
                 .collect()

@@ -302,3 +302,37 @@ fn whitespace_only_text_is_not_sent() {
     let body = build_request_body(&request);
     assert_eq!(body["messages"][1]["content"][0]["type"], "tool_use");
 }
+
+#[test]
+fn thinking_that_never_got_a_signature_is_not_sent_back() {
+    // A stream (typically a compatible proxy) with thinking but no signature_delta: the
+    // API rejects a thinking block with an empty signature, so it must be dropped.
+    let unsigned = THINK_TEXT_TOOLS.replace("c2lnbmF0dXJl", "");
+    let (_, response) = decode_ok(AnthropicAssembler::new(), unsigned.as_bytes());
+    let mut request = sample_request();
+    if let Message::Assistant {
+        provider_data,
+        reasoning,
+        ..
+    } = &mut std::sync::Arc::make_mut(&mut request.messages)[1]
+    {
+        *reasoning = response.reasoning.clone();
+        *provider_data = response.provider_data.clone();
+    }
+    let body = build_request_body(&request);
+    assert_eq!(body["messages"][1]["content"][0]["type"], "tool_use");
+
+    // The signed one still goes back.
+    let (_, response) = decode_ok(AnthropicAssembler::new(), THINK_TEXT_TOOLS.as_bytes());
+    if let Message::Assistant { provider_data, .. } =
+        &mut std::sync::Arc::make_mut(&mut request.messages)[1]
+    {
+        *provider_data = response.provider_data.clone();
+    }
+    let body = build_request_body(&request);
+    assert_eq!(body["messages"][1]["content"][0]["type"], "thinking");
+    assert_eq!(
+        body["messages"][1]["content"][0]["signature"],
+        "c2lnbmF0dXJl"
+    );
+}
