@@ -123,7 +123,8 @@ pub enum FinishReason {
 #[serde(deny_unknown_fields)]
 pub struct HttpError {
     pub status: u16,
-    /// Sent as the `retry-after` header (and Gemini's `RetryInfo` detail).
+    /// Sent as the `retry-after` header (OpenAI, Anthropic) or, as the real service
+    /// does, only as the `RetryInfo` detail of the body (Gemini).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after_secs: Option<u64>,
     /// Error message; a realistic default per status and format when absent.

@@ -117,17 +117,19 @@ fn render_complete(format: WireFormat, script: &StreamScript, info: &RequestInfo
     json_response(200, Vec::new(), &body)
 }
 
-/// An HTTP error in the provider's shape, with `retry-after` when scripted.
+/// An HTTP error in the provider's shape, with `retry-after` when scripted (OpenAI and
+/// Anthropic; Gemini sends no such header and states the delay only in its body's
+/// `RetryInfo`, so a client relying on the header fails here as it would there).
 pub(crate) fn render_error(format: WireFormat, error: &HttpError, info: &RequestInfo) -> Rendered {
     let body = match format {
         WireFormat::OpenAi => openai::error_body(error, info),
         WireFormat::Anthropic => anthropic::error_body(error),
         WireFormat::Gemini => gemini::error_body(error),
     };
-    let headers = error
-        .retry_after_secs
-        .map(|secs| vec![("retry-after", secs.to_string())])
-        .unwrap_or_default();
+    let headers = match (format, error.retry_after_secs) {
+        (WireFormat::Gemini, _) | (_, None) => Vec::new(),
+        (_, Some(secs)) => vec![("retry-after", secs.to_string())],
+    };
     json_response(error.status, headers, &body)
 }
 
