@@ -395,3 +395,40 @@ async fn openai_stream_without_done_but_with_finish_reason_completes() {
     let (_, response) = call(WireApi::Openai, &server).await.unwrap();
     assert_eq!(response.text, "fine");
 }
+
+#[tokio::test]
+async fn gemini_thought_signature_goes_back_with_the_call() {
+    // Gemini 3 rejects a request whose function call lost the signature it came with.
+    let server = start(vec![
+        MockResponse::tool_call("read_file", r#"{"path":"a.rs"}"#)
+            .with_thinking_signature("c2lnMQ=="),
+        MockResponse::text("done"),
+    ])
+    .await;
+    let (_, first) = call(WireApi::Gemini, &server).await.unwrap();
+    let mut next = request();
+    let messages = Arc::make_mut(&mut next.messages);
+    messages.push(Message::Assistant {
+        text: first.text.clone(),
+        reasoning: first.reasoning.clone(),
+        tool_calls: first.tool_calls.clone(),
+        provider_data: first.provider_data.clone(),
+    });
+    messages.push(Message::ToolResult {
+        call_id: first.tool_calls[0].id.clone(),
+        name: "read_file".into(),
+        content: "fn a() {}".into(),
+        is_error: false,
+    });
+    let mut stream = client(WireApi::Gemini, &server).stream(next).await.unwrap();
+    while let Some(item) = stream.next().await {
+        item.unwrap();
+    }
+    let sent = &server.requests()[1].body;
+    let model_turn = &sent["contents"][1];
+    assert_eq!(model_turn["role"], "model");
+    assert_eq!(
+        model_turn["parts"][0]["thoughtSignature"], "c2lnMQ==",
+        "{sent}"
+    );
+}

@@ -33,7 +33,8 @@ pub struct StreamScript {
     /// Reasoning / thinking text, sent before the answer text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,
-    /// Anthropic thinking-block signature; generated when absent.
+    /// Anthropic thinking-block signature, and Gemini's `thoughtSignature` on the first
+    /// function call of a step; generated when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thinking_signature: Option<String>,
     /// Answer text.

@@ -5,7 +5,7 @@ use bytes::Bytes;
 use serde_json::Value;
 
 use super::ordered::{obj, J};
-use super::{message_or, split_chars, RequestInfo};
+use super::{message_or, signature, split_chars, RequestInfo};
 use crate::ids::new_id;
 use crate::script::{FinishReason, HttpError, MockUsage, StreamScript};
 
@@ -29,13 +29,6 @@ fn input_usage(usage: &MockUsage, output_tokens: u64) -> J {
         "cache_read_input_tokens" => usage.cached_input_tokens,
         "output_tokens" => output_tokens,
     }
-}
-
-fn signature(script: &StreamScript) -> String {
-    script
-        .thinking_signature
-        .clone()
-        .unwrap_or_else(|| new_id("EqMock", 58))
 }
 
 /// Tool input for non-streamed bodies: the parsed object, or the raw text when the

@@ -4,7 +4,7 @@ use bytes::Bytes;
 use serde_json::Value;
 
 use super::ordered::{obj, J};
-use super::{message_or, split_chars, RequestInfo};
+use super::{message_or, signature, split_chars, RequestInfo};
 use crate::ids::new_id;
 use crate::script::{FinishReason, HttpError, MockToolCall, MockUsage, StreamScript};
 
@@ -41,6 +41,17 @@ fn usage_json(usage: &MockUsage) -> J {
 /// Intermediate chunks carry only the prompt count, as the real service's do.
 fn partial_usage_json(usage: &MockUsage) -> J {
     obj! {"promptTokenCount" => usage.input_tokens, "totalTokenCount" => usage.input_tokens}
+}
+
+/// The function call parts of one step. Like Gemini 3 (and 2.5 thinking models), the
+/// first call carries the step's `thoughtSignature`, the parallel ones after it none;
+/// clients must send it back or Gemini 3 rejects the next request.
+fn function_call_parts(script: &StreamScript) -> Vec<J> {
+    let mut parts: Vec<J> = script.tool_calls.iter().map(function_call_part).collect();
+    if let Some(first) = parts.first_mut() {
+        first.push("thoughtSignature", signature(script));
+    }
+    parts
 }
 
 /// `args` is the parsed object; anything else is passed through as the raw string so
@@ -99,7 +110,7 @@ fn part_groups(script: &StreamScript) -> Vec<Vec<J>> {
         );
     }
     if !script.tool_calls.is_empty() {
-        groups.push(script.tool_calls.iter().map(function_call_part).collect());
+        groups.push(function_call_parts(script));
     }
     groups
 }
@@ -151,7 +162,7 @@ pub(super) fn complete_body(script: &StreamScript, info: &RequestInfo, usage: &M
     if let Some(text) = &script.text {
         parts.push(obj! {"text" => text});
     }
-    parts.extend(script.tool_calls.iter().map(function_call_part));
+    parts.extend(function_call_parts(script));
     response(
         candidate(parts, Some(finish_reason(script.effective_finish_reason()))),
         usage_json(usage),

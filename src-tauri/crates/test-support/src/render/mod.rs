@@ -184,6 +184,15 @@ pub(crate) fn split_chars(text: &str, chunk_chars: usize) -> Vec<&str> {
     pieces
 }
 
+/// The scripted thinking signature, or a generated one (base64-shaped like the real
+/// ones): Anthropic's thinking-block `signature`, Gemini's `thoughtSignature`.
+fn signature(script: &StreamScript) -> String {
+    script
+        .thinking_signature
+        .clone()
+        .unwrap_or_else(|| crate::ids::new_id("EqMock", 58))
+}
+
 /// Scripted message or the status's realistic default.
 fn message_or(error: &HttpError, default: &str) -> String {
     error.message.clone().unwrap_or_else(|| default.to_owned())

@@ -81,7 +81,8 @@ async fn function_calls_are_whole_and_parallel_calls_share_a_chunk() {
             ("read_file", r#"{"file_path":"a.txt"}"#),
             ("list_dir", r#"{"path":"."}"#),
         ])
-        .with_tool(MockToolCall::new("grep", r#"{"p":1}"#).with_id("fc-1")),
+        .with_tool(MockToolCall::new("grep", r#"{"p":1}"#).with_id("fc-1"))
+        .with_thinking_signature("c2lnbmF0dXJl"),
         MockResponse::tool_call("broken", r#"{"file_path": "a.t"#),
     ])
     .await
@@ -95,8 +96,10 @@ async fn function_calls_are_whole_and_parallel_calls_share_a_chunk() {
     assert_eq!(candidate["finishReason"], "STOP");
     assert_eq!(
         candidate["content"]["parts"],
+        // Like Gemini 3, only the first of parallel calls carries the thought signature.
         json!([
-            {"functionCall": {"name": "read_file", "args": {"file_path": "a.txt"}}},
+            {"functionCall": {"name": "read_file", "args": {"file_path": "a.txt"}},
+             "thoughtSignature": "c2lnbmF0dXJl"},
             {"functionCall": {"name": "list_dir", "args": {"path": "."}}},
             {"functionCall": {"name": "grep", "args": {"p": 1}, "id": "fc-1"}},
         ])
@@ -104,10 +107,15 @@ async fn function_calls_are_whole_and_parallel_calls_share_a_chunk() {
 
     let body = read_ok(post(&url, &gemini_request()).await).await;
     let chunks = gemini_chunks(&body);
+    let part = &chunks[0]["candidates"][0]["content"]["parts"][0];
     assert_eq!(
-        chunks[0]["candidates"][0]["content"]["parts"][0]["functionCall"]["args"],
+        part["functionCall"]["args"],
         Value::String(r#"{"file_path": "a.t"#.into())
     );
+    // Unscripted, a signature is still generated: clients must echo it back.
+    assert!(part["thoughtSignature"]
+        .as_str()
+        .is_some_and(|s| !s.is_empty()));
     server.shutdown().await;
 }
 
