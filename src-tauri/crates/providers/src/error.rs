@@ -66,11 +66,12 @@ impl ProviderError {
             return self;
         };
         let clean = |message: String| {
-            if message.contains(secret) {
+            let message = if message.contains(secret) {
                 message.replace(secret, "<redacted>")
             } else {
                 message
-            }
+            };
+            redact_cut_key(message, secret)
         };
         match self {
             ProviderError::RateLimited {
@@ -107,9 +108,47 @@ impl ProviderError {
     }
 }
 
+/// The marker `classify` appends to a message it shortened.
+const TRUNCATION_MARK: char = '…';
+
+/// Messages are shortened before they can be redacted, so a key echoed at the cut survives
+/// as a prefix followed by the truncation mark: remove that prefix too.
+fn redact_cut_key(message: String, secret: &str) -> String {
+    let Some(head) = message.strip_suffix(TRUNCATION_MARK) else {
+        return message;
+    };
+    // Shorter fragments reveal nothing and would only garble ordinary text.
+    let min = secret.len().min(4);
+    let cut = (min..secret.len())
+        .rev()
+        .filter(|&len| secret.is_char_boundary(len))
+        .find(|&len| head.ends_with(&secret[..len]));
+    match cut {
+        Some(len) => format!("{}<redacted>{TRUNCATION_MARK}", &head[..head.len() - len]),
+        None => message,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redact_removes_a_key_cut_by_truncation() {
+        // classify() cuts long messages at 1000 characters before redaction can run: a key
+        // echoed right at the cut must not survive as a prefix.
+        let key = ApiKey::new("sk-secret-0123456789abcdef");
+        let body = format!(
+            r#"{{"error":{{"message":"{}Incorrect API key provided: sk-secret-0123456789abcdef"}}}}"#,
+            "x".repeat(1000 - 40)
+        );
+        let err = crate::classify_http(401, &reqwest::header::HeaderMap::new(), &body);
+        let shown = err.redact(Some(&key)).to_string();
+        assert!(!shown.contains("sk-secret-01"), "{shown}");
+        // Ordinary text that merely ends like the start of a key is left alone.
+        let plain = ProviderError::Fatal("use sk".into()).redact(Some(&key));
+        assert_eq!(plain, ProviderError::Fatal("use sk".into()));
+    }
 
     #[test]
     fn redact_removes_the_key_everywhere() {
