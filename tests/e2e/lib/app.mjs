@@ -52,11 +52,12 @@ async function withTimeout(promise, ms, what) {
 }
 
 /**
- * Launches the app with a fresh MEMO_HOME. Every process started for it (tauri-driver,
+ * Launches the app with a fresh MEMO_HOME, into which `homeFiles` (name -> text, e.g.
+ * `config.toml`) are written first. Every process started for it (tauri-driver,
  * WebKitWebDriver, the app, WebKit helpers) carries a run tag in its environment, so
  * `stop()` can prove that nothing outlives the test.
  */
-export async function launchApp({ env = {} } = {}) {
+export async function launchApp({ env = {}, homeFiles = {} } = {}) {
   const application = appBinary();
   const driverBinary = tauriDriverBinary();
   mkdirSync(artifactsDir, { recursive: true });
@@ -72,6 +73,9 @@ export async function launchApp({ env = {} } = {}) {
 
   const runId = randomUUID();
   const memoHome = mkdtempSync(path.join(tmpdir(), "memo-e2e-home-"));
+  for (const [name, text] of Object.entries(homeFiles)) {
+    writeFileSync(path.join(memoHome, name), text);
+  }
   const logPath = path.join(artifactsDir, "tauri-driver.log");
   const logFd = openSync(logPath, "a");
   writeFileSync(logPath, `\n--- run ${runId} (${new Date().toISOString()}) ---\n`, { flag: "a" });

@@ -31,6 +31,21 @@ export function appBinary() {
   return binary;
 }
 
+/** The mock LLM server (memo-test-support); MEMO_MOCK_LLM overrides the default location. */
+export function mockLlmBinary() {
+  const targetDir = process.env.CARGO_TARGET_DIR
+    ? path.resolve(repoRoot, process.env.CARGO_TARGET_DIR)
+    : path.join(repoRoot, "target");
+  const binary = path.resolve(process.env.MEMO_MOCK_LLM ?? path.join(targetDir, "debug/memo-mock-llm"));
+  if (!isExecutable(binary)) {
+    throw new Error(
+      `mock LLM server not found at ${binary}; build it with:\n` +
+        "  cargo build -p memo-test-support --bin memo-mock-llm",
+    );
+  }
+  return binary;
+}
+
 /** tauri-driver from TAURI_DRIVER, PATH, or cargo's bin folder (where `cargo install` puts it). */
 export function tauriDriverBinary() {
   if (process.env.TAURI_DRIVER) {

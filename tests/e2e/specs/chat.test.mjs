@@ -1,0 +1,201 @@
+// The chat against a scripted model: open a folder by path, ask a question, watch the
+// agent call read_file and stream its answer, then reopen the stored session.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+
+import { By, Key, until } from "selenium-webdriver";
+
+import { launchApp } from "../lib/app.mjs";
+import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
+
+const UI_TIMEOUT_MS = 20_000;
+const ANSWER = "The file says hello.";
+const QUESTION = "what does hello.txt say?";
+// Screenshots are taken in the light theme unless E2E_GTK_THEME says otherwise (handy for
+// checking the dark one by eye: E2E_GTK_THEME=Adwaita:dark).
+const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
+
+const SCENARIO = {
+  responses: [
+    {
+      tool_calls: [{ name: "read_file", arguments: '{"file_path":"hello.txt"}' }],
+      usage: { input_tokens: 20, output_tokens: 6 },
+    },
+    // Small chunks with a delay, so the answer really streams in.
+    { text: ANSWER, chunk_chars: 4, drip_ms: 40, usage: { input_tokens: 10, output_tokens: 4 } },
+  ],
+};
+
+const byTestId = (id) => By.css(`[data-testid="${id}"]`);
+
+/** Runs a test body and always saves a screenshot named after the test. */
+const withScreenshot = (getApp, body) => async (t) => {
+  try {
+    await body(t);
+  } finally {
+    await getApp()?.screenshot(t.name).catch(() => {});
+  }
+};
+
+describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
+  let mock;
+  let app;
+  let project;
+
+  before(async () => {
+    project = mkdtempSync(path.join(tmpdir(), "memo-e2e-project-"));
+    writeFileSync(path.join(project, "hello.txt"), "hello\n");
+    mock = await startMockLlm(SCENARIO);
+    app = await launchApp({
+      env: { GTK_THEME: THEME },
+      homeFiles: { "config.toml": mockConfigToml(mock.baseUrl) },
+    });
+  });
+
+  after(async () => {
+    // Each step runs even when an earlier one throws, so nothing is left running.
+    await app?.stop().catch(() => {});
+    await mock?.stop().catch(() => {});
+    if (project) rmSync(project, { recursive: true, force: true });
+  });
+
+  const find = (id) => app.driver.wait(until.elementLocated(byTestId(id)), UI_TIMEOUT_MS);
+
+  /** Waits for `id`, failing at once with the app's own message if it shows an error. */
+  const findOrError = async (id) => {
+    const found = await app.driver.wait(async () => {
+      const [element] = await app.driver.findElements(byTestId(id));
+      if (element) return element;
+      const [notice] = await app.driver.findElements(byTestId("error-notice"));
+      if (notice) throw new Error(`the app showed an error instead of ${id}: ${await notice.getText()}`);
+      return null;
+    }, UI_TIMEOUT_MS);
+    return found;
+  };
+
+  test(
+    "a folder typed as a path opens with a fresh session and the configured model",
+    withScreenshot(() => app, async () => {
+      const input = await find("folder-path-input");
+      await input.sendKeys(project);
+      await (await find("folder-path-open")).click();
+
+      await find("chat-new-session");
+      assert.equal(await (await find("chat-title")).getText(), path.basename(project));
+      const model = await (await find("chat-model")).getText();
+      assert.match(model, /mock/);
+      assert.match(model, /mock-model/);
+      const workspace = await find("workspace-item");
+      assert.equal(await workspace.getAttribute("aria-current"), "true");
+      assert.equal(await workspace.getAttribute("title"), project);
+    }),
+  );
+
+  test(
+    "a question streams back an answer after a read_file tool call",
+    withScreenshot(() => app, async () => {
+      const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
+      await message.sendKeys(QUESTION, Key.ENTER);
+
+      const user = await findOrError("user-message");
+      assert.equal(await user.getText(), QUESTION);
+
+      const tool = await findOrError("tool-card");
+      assert.equal(await tool.getAttribute("data-tool"), "read_file");
+      await app.driver.wait(
+        until.elementLocated(By.css('[data-testid="tool-card"][data-status="ok"]')),
+        UI_TIMEOUT_MS,
+        "the read_file card never turned ok",
+      );
+      assert.match(await tool.getText(), /hello\.txt/);
+
+      const answer = await find("assistant-text");
+      await app.driver.wait(until.elementTextIs(answer, ANSWER), UI_TIMEOUT_MS);
+      await app.driver.wait(
+        until.elementLocated(By.css('[data-testid="turn"][data-status="completed"]')),
+        UI_TIMEOUT_MS,
+      );
+      // The turn's total over both model calls.
+      assert.match(await (await find("turn-usage")).getText(), /30 in · 10 out/);
+      // The message box is free again and shows Send, not Stop.
+      await find("send-button");
+      assert.equal(await message.getAttribute("value"), "");
+
+      const requests = await mock.requests();
+      assert.equal(requests.length, 2, "one model call for the tool, one for the answer");
+      const secondMessages = JSON.stringify(requests[1].body.messages);
+      assert.match(secondMessages, /hello/, "the tool output went back to the model");
+    }),
+  );
+
+  test(
+    "the tool card unfolds to show the arguments and the file's content",
+    withScreenshot(() => app, async () => {
+      await (await find("tool-card")).findElement(By.css("summary")).click();
+      const output = await find("tool-output");
+      assert.match(await output.getText(), /hello/);
+    }),
+  );
+
+  test(
+    "the session is listed and reopens with its history replayed",
+    withScreenshot(() => app, async () => {
+      const item = await app.driver.wait(
+        until.elementLocated(By.xpath(`//*[@data-testid="session-item"][contains(., "${QUESTION}")]`)),
+        UI_TIMEOUT_MS,
+      );
+      // textContent: WebKitWebDriver's getText() comes back empty for `user-select: none`
+      // chrome such as the sidebar.
+      assert.match(await item.getAttribute("textContent"), /mock-model/);
+      assert.equal(await item.getAttribute("aria-current"), "true");
+
+      await (await find("new-session")).click();
+      await find("chat-new-session");
+      assert.equal(await item.getAttribute("aria-current"), null);
+
+      await item.click();
+      const answer = await find("assistant-text");
+      await app.driver.wait(until.elementTextIs(answer, ANSWER), UI_TIMEOUT_MS);
+      await app.driver.wait(until.elementLocated(By.css('[data-testid="tool-card"][data-status="ok"]')), UI_TIMEOUT_MS);
+      assert.equal((await app.driver.findElements(byTestId("turn"))).length, 1, "replayed once, not duplicated");
+      assert.equal((await mock.requests()).length, 2, "reopening does not call the model");
+    }),
+  );
+
+  test("stopping the app and the mock leaves no process behind", async () => {
+    const leftovers = await app.stop();
+    assert.deepEqual(leftovers, [], "processes survived a graceful stop and had to be killed");
+    assert.deepEqual(app.processes(), []);
+  });
+});
+
+describe("Memo with an invalid config.toml", { timeout: 120_000 }, () => {
+  let app;
+
+  before(async () => {
+    app = await launchApp({
+      env: { GTK_THEME: THEME },
+      // Line 3 has the wrong type: the message must point there.
+      homeFiles: { "config.toml": '# Memo test config\n\ncurrent_provider = 3\n' },
+    });
+  });
+
+  after(async () => {
+    await app?.stop().catch(() => {});
+  });
+
+  test(
+    "shows a config error banner naming the file and line",
+    withScreenshot(() => app, async () => {
+      const banner = await app.driver.wait(until.elementLocated(byTestId("config-banner")), UI_TIMEOUT_MS);
+      const detail = await (await banner.findElement(byTestId("config-error"))).getText();
+      const file = path.join(app.memoHome, "config.toml");
+      assert.ok(detail.includes(`${file}:3`), `expected ${file}:3 in: ${detail}`);
+      assert.match(await banner.getText(), /configuration has a problem/);
+      assert.match(await (await app.driver.findElement(byTestId("chat-model"))).getText(), /No model/);
+    }),
+  );
+});
