@@ -129,6 +129,23 @@ where
     Option::<String>::deserialize(deserializer).map(Some)
 }
 
+/// Adjusts a [`build_request_body`] body to the server at `url`: OpenAI's own API has
+/// deprecated `max_tokens` and rejects it for its reasoning models, while compatible
+/// servers document only `max_tokens`.
+pub fn for_endpoint(mut body: Value, url: &str) -> Value {
+    let is_openai = reqwest::Url::parse(url)
+        .ok()
+        .is_some_and(|u| u.host_str() == Some("api.openai.com"));
+    if is_openai {
+        if let Some(object) = body.as_object_mut() {
+            if let Some(max) = object.remove("max_tokens") {
+                object.insert("max_completion_tokens".into(), max);
+            }
+        }
+    }
+    body
+}
+
 // Wire types of one stream chunk. Strings are borrowed from the SSE buffer when they have
 // no escapes; only the fields we use are declared (serde skips the rest).
 
@@ -492,7 +509,8 @@ impl ModelClient for OpenAiClient {
             if let Some(key) = api_key.as_ref().filter(|k| !k.expose().is_empty()) {
                 headers.insert(AUTHORIZATION, secret_header(key, "Bearer ")?);
             }
-            let body = serde_json::to_vec(&build_request_body(&request))
+            let body = for_endpoint(build_request_body(&request), &url);
+            let body = serde_json::to_vec(&body)
                 .map_err(|e| ProviderError::Fatal(format!("cannot encode the request: {e}")))?;
             let response = post_sse(&http, &url, headers, body, api_key.as_ref()).await?;
             Ok(http_event_stream(response, OpenAiAssembler::new(), api_key))

@@ -365,3 +365,22 @@ fn reasoning_is_not_sent_to_servers_that_never_used_the_field() {
     let body = build_request_body(&history_with(&foreign));
     assert!(body["messages"][2].get("reasoning_content").is_none());
 }
+
+#[test]
+fn openai_itself_gets_max_completion_tokens() {
+    // OpenAI deprecated max_tokens and rejects it for reasoning models; compatible
+    // servers (DeepSeek, Ollama, llama.cpp...) document only max_tokens.
+    let body = build_request_body(&sample_request());
+    let official = for_endpoint(body.clone(), "https://api.openai.com/v1/chat/completions");
+    assert!(official.get("max_tokens").is_none());
+    assert_eq!(official["max_completion_tokens"], 1000);
+    for other in [
+        "https://api.deepseek.com/chat/completions",
+        "http://localhost:11434/v1/chat/completions",
+        "https://api.openai.com.evil.example/v1/chat/completions",
+    ] {
+        let body = for_endpoint(body.clone(), other);
+        assert_eq!(body["max_tokens"], 1000, "{other}");
+        assert!(body.get("max_completion_tokens").is_none(), "{other}");
+    }
+}
