@@ -31,18 +31,34 @@ pub trait StreamAssembler: Send {
     fn is_done(&self) -> bool;
 }
 
+/// The most body bytes one response may have. A long answer is well under a MiB of
+/// text; this only stops a server that streams without end (the idle timeout never
+/// fires while bytes keep coming), before the assembled answer exhausts memory.
+pub const MAX_RESPONSE_BYTES: usize = 256 * 1024 * 1024;
+
 /// SSE parser + assembler: bytes in, response events out.
 #[derive(Debug, Default)]
 pub struct SseDecoder<A> {
     parser: SseParser,
     assembler: A,
+    /// Body bytes fed so far.
+    received: usize,
+    /// Bound of `received`; 0 = [`MAX_RESPONSE_BYTES`].
+    max_response_bytes: usize,
 }
 
 impl<A: StreamAssembler> SseDecoder<A> {
     pub fn new(assembler: A) -> Self {
+        Self::with_max_response_bytes(assembler, MAX_RESPONSE_BYTES)
+    }
+
+    /// A decoder that fails once the body exceeds `max_response_bytes`.
+    pub fn with_max_response_bytes(assembler: A, max_response_bytes: usize) -> Self {
         Self {
             parser: SseParser::new(),
             assembler,
+            received: 0,
+            max_response_bytes,
         }
     }
 
@@ -52,6 +68,17 @@ impl<A: StreamAssembler> SseDecoder<A> {
         bytes: &[u8],
         out: &mut VecDeque<ResponseEvent>,
     ) -> Result<(), ProviderError> {
+        self.received = self.received.saturating_add(bytes.len());
+        let limit = match self.max_response_bytes {
+            0 => MAX_RESPONSE_BYTES,
+            n => n,
+        };
+        if self.received > limit && !self.assembler.is_done() {
+            return Err(ProviderError::Fatal(format!(
+                "the response stream exceeded {} MiB without finishing",
+                limit.div_ceil(1024 * 1024)
+            )));
+        }
         let assembler = &mut self.assembler;
         self.parser.feed(bytes, &mut |event| {
             // Anything after the terminal event is noise (some proxies append comments).
@@ -216,5 +243,23 @@ mod tests {
         let piece = line.repeat(64);
         let err = feed_many(piece.as_bytes(), 512);
         assert!(matches!(err, Some(ProviderError::Fatal(_))), "{err:?}");
+    }
+
+    #[test]
+    fn an_endless_answer_is_cut_off() {
+        // Small, valid events forever: each is fine, the whole is not.
+        let event =
+            b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"xxxxxxxxxxxxxxxx\"}}]}\n\n";
+        let mut decoder = SseDecoder::with_max_response_bytes(OpenAiAssembler::new(), 64 * 1024);
+        let mut out = VecDeque::new();
+        let mut result = Ok(());
+        for _ in 0..10_000 {
+            result = decoder.feed(event, &mut out);
+            out.clear();
+            if result.is_err() {
+                break;
+            }
+        }
+        assert!(matches!(result, Err(ProviderError::Fatal(_))), "{result:?}");
     }
 }
