@@ -45,16 +45,17 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
                 provider_data,
             } => {
                 let mut msg = json!({"role": "assistant"});
+                // DeepSeek (and Kimi) thinking mode: once a tool was called between two user
+                // messages, every assistant message in between must get its reasoning back
+                // on later requests, or the server answers 400 (elsewhere it is ignored).
+                // Only for servers that sent the field themselves: strict ones (OpenAI) may
+                // reject a field they do not know.
+                if echoes_reasoning(provider_data.as_ref()) {
+                    msg["reasoning_content"] = json!(reasoning.as_deref().unwrap_or(""));
+                }
                 if tool_calls.is_empty() {
                     msg["content"] = json!(text);
                 } else {
-                    // DeepSeek (and Kimi) thinking mode: a step that called tools must get
-                    // its reasoning back on every later request, or the server answers
-                    // 400. Only for servers that sent the field themselves: strict ones
-                    // (OpenAI) may reject a field they do not know.
-                    if echoes_reasoning(provider_data.as_ref()) {
-                        msg["reasoning_content"] = json!(reasoning.as_deref().unwrap_or(""));
-                    }
                     // Several servers reject `""` next to tool calls; null is the documented form.
                     msg["content"] = if text.is_empty() {
                         Value::Null
@@ -112,7 +113,7 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
 const PROVIDER_KEY: &str = "openai";
 
 /// Whether the assistant step came from a server that streams `reasoning_content` and so
-/// expects it back with tool calls (see [`OpenAiAssembler`]).
+/// may require it back (see [`OpenAiAssembler`]).
 fn echoes_reasoning(provider_data: Option<&Value>) -> bool {
     provider_data
         .and_then(|d| d.get(PROVIDER_KEY))
@@ -174,7 +175,7 @@ struct Delta<'a> {
     #[serde(borrow, default)]
     content: Option<Cow<'a, str>>,
     /// DeepSeek, Qwen, Kimi, older vLLM. Its mere presence (even `null`) marks a server
-    /// that wants it back with tool calls.
+    /// that may want it back (DeepSeek's thinking mode with tool calls).
     #[serde(default, deserialize_with = "present")]
     reasoning_content: Option<Option<String>>,
     /// Newer vLLM, OpenRouter, Ollama.
@@ -346,9 +347,8 @@ impl OpenAiAssembler {
             stop_reason = Some(StopReason::ToolUse);
         }
         let reasoning = std::mem::take(&mut self.reasoning);
-        // Only steps with tool calls need their reasoning back (DeepSeek ignores it
-        // elsewhere), so only they are marked.
-        let provider_data = (self.saw_reasoning_content && !tool_calls.is_empty())
+        let provider_data = self
+            .saw_reasoning_content
             .then(|| json!({ PROVIDER_KEY: {"reasoning_content": true} }));
         out.push_back(ResponseEvent::Completed(ModelResponse {
             text: std::mem::take(&mut self.text),

@@ -384,3 +384,30 @@ fn openai_itself_gets_max_completion_tokens() {
         assert!(body.get("max_completion_tokens").is_none(), "{other}");
     }
 }
+
+#[test]
+fn deepseek_answer_after_tool_results_also_gets_its_reasoning_back() {
+    // "Between two user messages, if the model performed a tool call, the intermediate
+    // assistant's reasoning_content must be passed back": the final answer of the tool
+    // loop is such an intermediate message once the user writes again.
+    let answer = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":null,\"reasoning_content\":\"Got it.\"}}]}\n\n\
+data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Done.\",\"reasoning_content\":null}}]}\n\n\
+data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n\
+data: [DONE]\n\n";
+    let (_, step) = decode_ok(OpenAiAssembler::new(), DEEPSEEK_TOOL_STEP);
+    let (_, final_answer) = decode_ok(OpenAiAssembler::new(), answer);
+    let mut request = history_with(&step);
+    let messages = std::sync::Arc::make_mut(&mut request.messages);
+    messages.push(Message::Assistant {
+        text: final_answer.text.clone(),
+        reasoning: final_answer.reasoning.clone(),
+        tool_calls: vec![],
+        provider_data: final_answer.provider_data.clone(),
+    });
+    messages.push(Message::User {
+        text: "next".into(),
+    });
+    let body = build_request_body(&request);
+    assert_eq!(body["messages"][4]["content"], "Done.");
+    assert_eq!(body["messages"][4]["reasoning_content"], "Got it.");
+}
