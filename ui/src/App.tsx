@@ -1,4 +1,4 @@
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 
 import { ChatView } from "./features/chat/ChatView";
 import { Sidebar } from "./features/sessions/Sidebar";
@@ -22,6 +22,17 @@ export function App() {
   const sessions = useLoadable("list_sessions", cwd, loadSessions);
   const chat = useChat(cwd, sessions.reload);
   const [pickError, setPickError] = useState<string | null>(null);
+
+  // config.toml is edited outside the app: read it again when the user comes back to the
+  // window or switches folders, so the header and banner never show a stale verdict.
+  const reloadProviders = providers.reload;
+  useEffect(() => {
+    window.addEventListener("focus", reloadProviders);
+    return () => window.removeEventListener("focus", reloadProviders);
+  }, [reloadProviders]);
+  useEffect(() => {
+    if (cwd !== null) reloadProviders();
+  }, [cwd, reloadProviders]);
 
   const pick = useCallback(() => {
     setPickError(null);

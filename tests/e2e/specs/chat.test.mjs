@@ -14,6 +14,9 @@ import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 const UI_TIMEOUT_MS = 20_000;
 const ANSWER = "The file says hello.";
 const QUESTION = "what does hello.txt say?";
+const FOLLOW_UP = "how do I print it from a shell?";
+const FOLLOW_UP_ANSWER =
+  "Use **cat**:\n\n```sh\ncat hello.txt\n```\n\nOr, for `less`-style paging:\n\n- `less hello.txt`\n- `more hello.txt`";
 // Screenshots are taken in the light theme unless E2E_GTK_THEME says otherwise (handy for
 // checking the dark one by eye: E2E_GTK_THEME=Adwaita:dark).
 const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
@@ -26,6 +29,13 @@ const SCENARIO = {
     },
     // Small chunks with a delay, so the answer really streams in.
     { text: ANSWER, chunk_chars: 4, drip_ms: 40, usage: { input_tokens: 10, output_tokens: 4 } },
+    // The follow-up: one rate-limited attempt, then reasoning and a Markdown answer.
+    { error: { status: 429, retry_after_secs: 1, message: "slow down" } },
+    {
+      reasoning: "The user wants a shell command that prints the file.",
+      text: FOLLOW_UP_ANSWER,
+      usage: { input_tokens: 40, output_tokens: 12 },
+    },
   ],
 };
 
@@ -141,6 +151,29 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
   );
 
   test(
+    "a rate-limited follow-up is retried and renders thinking and Markdown",
+    withScreenshot(() => app, async () => {
+      const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
+      await message.sendKeys(FOLLOW_UP, Key.ENTER);
+
+      const turns = () => app.driver.findElements(byTestId("turn"));
+      await app.driver.wait(async () => (await turns()).length === 2, UI_TIMEOUT_MS);
+      const turn = (await turns())[1];
+      await app.driver.wait(
+        until.elementLocated(By.css('[data-testid="turn"]:nth-of-type(2)[data-status="completed"]')),
+        UI_TIMEOUT_MS,
+      );
+      assert.match(await (await turn.findElement(byTestId("retry-notice"))).getText(), /Retried after 1 s/);
+      assert.match(await (await turn.findElement(byTestId("thinking"))).getText(), /Thinking/);
+      const code = await turn.findElement(By.css(".md__pre code"));
+      assert.equal(await code.getText(), "cat hello.txt");
+      assert.equal(await (await turn.findElement(By.css(".md strong"))).getText(), "cat");
+      assert.equal((await turn.findElements(By.css(".md li"))).length, 2);
+      assert.equal((await mock.requests()).length, 4, "the 429 attempt, then the answer");
+    }),
+  );
+
+  test(
     "the session is listed and reopens with its history replayed",
     withScreenshot(() => app, async () => {
       const item = await app.driver.wait(
@@ -160,8 +193,8 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
       const answer = await find("assistant-text");
       await app.driver.wait(until.elementTextIs(answer, ANSWER), UI_TIMEOUT_MS);
       await app.driver.wait(until.elementLocated(By.css('[data-testid="tool-card"][data-status="ok"]')), UI_TIMEOUT_MS);
-      assert.equal((await app.driver.findElements(byTestId("turn"))).length, 1, "replayed once, not duplicated");
-      assert.equal((await mock.requests()).length, 2, "reopening does not call the model");
+      assert.equal((await app.driver.findElements(byTestId("turn"))).length, 2, "replayed once, not duplicated");
+      assert.equal((await mock.requests()).length, 4, "reopening does not call the model");
     }),
   );
 

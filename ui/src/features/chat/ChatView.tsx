@@ -46,7 +46,10 @@ export function ChatView(props: ChatViewProps) {
             <div className="empty-state__badge">
               <ChatIcon className="empty-state__icon" />
             </div>
-            <h2 className="empty-state__title">New session in {folderName(cwd)}</h2>
+            <h2 className="empty-state__title">New session</h2>
+            <p className="empty-state__folder" title={cwd}>
+              {folderName(cwd)}
+            </p>
             <p className="empty-state__text">
               Ask about the code or describe a change. Memo reads files on its own and asks before it edits anything
               or runs a command.

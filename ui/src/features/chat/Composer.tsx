@@ -45,6 +45,12 @@ export function Composer({ disabled, busy, running, placeholder, onSend, onStop 
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Esc interrupts, as in terminal agents; the draft stays.
+    if (event.key === "Escape" && running) {
+      event.preventDefault();
+      onStop();
+      return;
+    }
     // isComposing: Enter that confirms an IME composition must not send.
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
@@ -84,7 +90,15 @@ export function Composer({ disabled, busy, running, placeholder, onSend, onStop 
         )}
       </div>
       <p className="composer__hint">
-        <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+        {running ? (
+          <>
+            <kbd>Esc</kbd> to stop
+          </>
+        ) : (
+          <>
+            <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+          </>
+        )}
       </p>
     </form>
   );

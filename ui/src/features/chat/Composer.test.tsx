@@ -1,0 +1,71 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { Composer } from "./Composer";
+
+afterEach(cleanup);
+
+function setup(overrides: Partial<Parameters<typeof Composer>[0]> = {}) {
+  const props = {
+    disabled: false,
+    busy: false,
+    running: false,
+    placeholder: "Ask",
+    onSend: vi.fn(async () => true),
+    onStop: vi.fn(),
+    ...overrides,
+  };
+  render(<Composer {...props} />);
+  return { props, input: screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement };
+}
+
+describe("Composer", () => {
+  it("sends on Enter and clears once the message was taken", async () => {
+    const { props, input } = setup();
+    fireEvent.change(input, { target: { value: "  hello  " } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    await waitFor(() => expect(input.value).toBe(""));
+    expect(props.onSend).toHaveBeenCalledWith("hello");
+  });
+
+  it("keeps Shift+Enter for new lines", () => {
+    const { props, input } = setup();
+    fireEvent.change(input, { target: { value: "line" } });
+    fireEvent.keyDown(input, { key: "Enter", shiftKey: true });
+    expect(props.onSend).not.toHaveBeenCalled();
+  });
+
+  it("keeps the draft when sending fails", async () => {
+    const { props, input } = setup({ onSend: vi.fn(async () => false) });
+    fireEvent.change(input, { target: { value: "keep me" } });
+    fireEvent.click(screen.getByRole("button", { name: "Send" }));
+    await waitFor(() => expect(props.onSend).toHaveBeenCalled());
+    expect(input.value).toBe("keep me");
+  });
+
+  it("does not send empty text, while busy, or without a folder", () => {
+    const empty = setup();
+    fireEvent.keyDown(empty.input, { key: "Enter" });
+    expect(empty.props.onSend).not.toHaveBeenCalled();
+    expect((screen.getByRole("button", { name: "Send" }) as HTMLButtonElement).disabled).toBe(true);
+    cleanup();
+
+    const busy = setup({ busy: true });
+    fireEvent.change(busy.input, { target: { value: "x" } });
+    fireEvent.keyDown(busy.input, { key: "Enter" });
+    expect(busy.props.onSend).not.toHaveBeenCalled();
+    cleanup();
+
+    const disabled = setup({ disabled: true });
+    expect(disabled.input.disabled).toBe(true);
+  });
+
+  it("turns Send into Stop while a turn runs; Esc stops too", () => {
+    const { props, input } = setup({ running: true });
+    expect(screen.queryByRole("button", { name: "Send" })).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Stop" }));
+    fireEvent.keyDown(input, { key: "Escape" });
+    expect(props.onStop).toHaveBeenCalledTimes(2);
+  });
+});

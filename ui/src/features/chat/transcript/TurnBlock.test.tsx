@@ -1,0 +1,160 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import type { ApprovalRequest } from "../../../gen/protocol";
+import type { ApprovalItem, TurnItem, TurnView } from "../../../state/transcript";
+import { ApprovalCard } from "./ApprovalCard";
+import { TurnBlock } from "./TurnBlock";
+
+afterEach(cleanup);
+
+function turn(items: TurnItem[], status: TurnView["status"] = "completed"): TurnView {
+  return { kind: "turn", key: "t", turnId: "t", input: "hi", items, status, usage: null, startedMs: 0 };
+}
+
+const REQUEST: ApprovalRequest = {
+  request_id: "r1",
+  call_id: "c1",
+  tool_name: "write_file",
+  risk: "write",
+  reason: "write_file has write risk",
+  fingerprint: "write_file:{}",
+  cwd: "/repo",
+  diff: {
+    path: "src/a.rs",
+    unified: "--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1 +1 @@\n-old\n+new\n",
+    hunks: [],
+  },
+  arguments: { file_path: "src/a.rs" },
+};
+
+describe("TurnBlock", () => {
+  it("renders model text as elements, never as HTML", () => {
+    const text = "<img src=x onerror=alert(1)> **bold**";
+    render(<TurnBlock turn={turn([{ kind: "text", key: "a", text, provisional: false }])} onResolve={vi.fn()} />);
+    const answer = screen.getByTestId("assistant-text");
+    expect(answer.querySelector("img")).toBeNull();
+    expect(answer.textContent).toContain("<img src=x onerror=alert(1)>");
+    expect(answer.querySelector("strong")?.textContent).toBe("bold");
+  });
+
+  it("shows tool cards with their status and a folded output", () => {
+    const items: TurnItem[] = [
+      {
+        kind: "tool",
+        key: "a",
+        callId: "c1",
+        name: "read_file",
+        args: '{"file_path":"hello.txt"}',
+        status: "ok",
+        errorKind: null,
+        output: "1\thello",
+        provisional: false,
+      },
+      {
+        kind: "tool",
+        key: "b",
+        callId: "c2",
+        name: "list_dir",
+        args: "{}",
+        status: "error",
+        errorKind: "approval_denied",
+        output: "denied",
+        provisional: false,
+      },
+    ];
+    render(<TurnBlock turn={turn(items)} onResolve={vi.fn()} />);
+    const [ok, failed] = screen.getAllByTestId("tool-card");
+    expect(ok?.getAttribute("data-status")).toBe("ok");
+    expect(ok?.textContent).toContain("hello.txt");
+    expect(ok?.hasAttribute("open")).toBe(false);
+    expect(within(failed as HTMLElement).getByTestId("tool-status").textContent).toBe("approval denied");
+  });
+
+  it("labels how a turn ended and what it cost", () => {
+    const usage = { input_tokens: 1200, output_tokens: 30, cached_input_tokens: 0, reasoning_tokens: 0 };
+    render(<TurnBlock turn={{ ...turn([], "interrupted"), usage }} onResolve={vi.fn()} />);
+    expect(screen.getByTestId("turn-end").textContent).toBe("Interrupted");
+    expect(screen.getByTestId("turn-usage").textContent).toBe("1,200 in · 30 out tokens");
+  });
+
+  it("says a retry is pending only while it is the newest thing in a running turn", () => {
+    const retry: TurnItem = {
+      kind: "retry",
+      key: "r",
+      attempt: 1,
+      maxAttempts: 4,
+      delayMs: 2000,
+      reason: "overloaded",
+      discardedPartial: true,
+      timestampMs: 0,
+    };
+    const { rerender } = render(<TurnBlock turn={turn([retry], "running")} onResolve={vi.fn()} />);
+    expect(screen.getByTestId("retry-notice").textContent).toContain("Retrying in 2 s…");
+    expect(screen.getByTestId("retry-notice").textContent).toContain("partial answer discarded");
+    rerender(<TurnBlock turn={turn([retry], "completed")} onResolve={vi.fn()} />);
+    expect(screen.getByTestId("retry-notice").textContent).toContain("Retried after 2 s");
+  });
+
+  it("folds reasoning under Thinking", () => {
+    render(
+      <TurnBlock
+        turn={turn([{ kind: "reasoning", key: "a", text: "pondering", provisional: true }], "running")}
+        onResolve={vi.fn()}
+      />,
+    );
+    const thinking = screen.getByTestId("thinking");
+    expect(thinking.tagName).toBe("DETAILS");
+    expect(thinking.textContent).toContain("Thinking…");
+    expect(screen.getByTestId("turn-working").textContent).toContain("Thinking…");
+  });
+});
+
+describe("ApprovalCard", () => {
+  const pending: ApprovalItem = { kind: "approval", key: "a", request: REQUEST, decision: null };
+
+  it("shows what is asked, with the diff, and answers with the chosen decision", () => {
+    const onResolve = vi.fn(async () => {});
+    render(<ApprovalCard item={pending} onResolve={onResolve} />);
+    const card = screen.getByTestId("approval-card");
+    expect(card.textContent).toContain("write_file");
+    expect(card.textContent).toContain("write_file has write risk");
+    expect(card.querySelector(".risk--write")?.textContent).toBe("write");
+    expect(card.querySelector(".diff__line--add")?.textContent).toContain("+new");
+    expect(card.querySelector(".diff__line--del")?.textContent).toContain("-old");
+
+    fireEvent.click(screen.getByRole("button", { name: "Approve for session" }));
+    expect(onResolve).toHaveBeenCalledWith("r1", { type: "approve_for_session" });
+    // Locked until the engine confirms, so one request is not answered twice.
+    expect((screen.getByRole("button", { name: "Deny" }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("offers approve once and deny too", () => {
+    const onResolve = vi.fn(async () => {});
+    const { unmount } = render(<ApprovalCard item={pending} onResolve={onResolve} />);
+    fireEvent.click(screen.getByRole("button", { name: "Approve once" }));
+    unmount();
+    render(<ApprovalCard item={pending} onResolve={onResolve} />);
+    fireEvent.click(screen.getByRole("button", { name: "Deny" }));
+    expect(onResolve.mock.calls).toEqual([
+      ["r1", { type: "approve_once" }],
+      ["r1", { type: "deny" }],
+    ]);
+  });
+
+  it("shows a command instead of raw arguments when there is one", () => {
+    const request = { ...REQUEST, diff: null, command: "cargo test", risk: "execute" as const };
+    render(<ApprovalCard item={{ ...pending, request }} onResolve={vi.fn()} />);
+    expect(screen.getByTestId("approval-card").textContent).toContain("$ cargo test");
+  });
+
+  it("shows the decision once resolved, without buttons", () => {
+    render(
+      <ApprovalCard item={{ ...pending, decision: { type: "deny", reason: "interrupted" } }} onResolve={vi.fn()} />,
+    );
+    expect(screen.getByTestId("approval-decision").textContent).toBe("Denied (interrupted)");
+    expect(screen.queryByRole("button")).toBeNull();
+    expect(screen.getByTestId("approval-card").getAttribute("data-state")).toBe("denied");
+  });
+});
