@@ -450,7 +450,10 @@ impl AnthropicAssembler {
             usage: TokenUsage {
                 // The API counts cached and cache-written tokens apart from input_tokens;
                 // our input_tokens is the whole prompt.
-                input_tokens: self.input_tokens + self.cache_read + self.cache_creation,
+                input_tokens: self
+                    .input_tokens
+                    .saturating_add(self.cache_read)
+                    .saturating_add(self.cache_creation),
                 output_tokens: self.output_tokens,
                 cached_input_tokens: self.cache_read,
                 reasoning_tokens: 0,

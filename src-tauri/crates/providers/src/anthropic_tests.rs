@@ -336,3 +336,12 @@ fn thinking_that_never_got_a_signature_is_not_sent_back() {
         "c2lnbmF0dXJl"
     );
 }
+
+#[test]
+fn absurd_usage_counts_saturate_instead_of_overflowing() {
+    let body = "event: message_start\n\
+data: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":18446744073709551615,\"cache_read_input_tokens\":5,\"cache_creation_input_tokens\":5}}}\n\n\
+event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+    let (_, response) = decode_ok(AnthropicAssembler::new(), body.as_bytes());
+    assert_eq!(response.usage.input_tokens, u64::MAX);
+}

@@ -395,7 +395,10 @@ impl StreamAssembler for GeminiAssembler {
             self.usage = TokenUsage {
                 input_tokens: usage.prompt_token_count.unwrap_or(0),
                 // candidatesTokenCount excludes thinking; our output_tokens includes it.
-                output_tokens: usage.candidates_token_count.unwrap_or(0) + thoughts,
+                output_tokens: usage
+                    .candidates_token_count
+                    .unwrap_or(0)
+                    .saturating_add(thoughts),
                 cached_input_tokens: usage.cached_content_token_count.unwrap_or(0),
                 reasoning_tokens: thoughts,
             };

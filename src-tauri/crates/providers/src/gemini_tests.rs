@@ -250,3 +250,11 @@ fn a_real_signature_is_never_replaced() {
     assert_eq!(parts[0]["thoughtSignature"], "sig1");
     assert!(parts[1].get("thoughtSignature").is_none());
 }
+
+#[test]
+fn absurd_usage_counts_saturate_instead_of_overflowing() {
+    let body = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"a\"}]},\"finishReason\":\"STOP\"}],\
+\"usageMetadata\":{\"candidatesTokenCount\":18446744073709551615,\"thoughtsTokenCount\":7}}\n\n";
+    let (_, response) = decode_ok(GeminiAssembler::new(), body.as_bytes());
+    assert_eq!(response.usage.output_tokens, u64::MAX);
+}
