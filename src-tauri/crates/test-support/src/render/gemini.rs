@@ -27,7 +27,7 @@ fn usage_json(usage: &MockUsage) -> J {
     let mut meta = obj! {
         "promptTokenCount" => usage.input_tokens,
         "candidatesTokenCount" => candidates,
-        "totalTokenCount" => usage.input_tokens + usage.output_tokens,
+        "totalTokenCount" => usage.input_tokens.saturating_add(usage.output_tokens),
     };
     if usage.cached_input_tokens > 0 {
         meta.push("cachedContentTokenCount", usage.cached_input_tokens);

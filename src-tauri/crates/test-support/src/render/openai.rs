@@ -19,7 +19,7 @@ fn usage_json(usage: &MockUsage) -> J {
     obj! {
         "prompt_tokens" => usage.input_tokens,
         "completion_tokens" => usage.output_tokens,
-        "total_tokens" => usage.input_tokens + usage.output_tokens,
+        "total_tokens" => usage.input_tokens.saturating_add(usage.output_tokens),
         "prompt_tokens_details" => obj! {"cached_tokens" => usage.cached_input_tokens},
         "completion_tokens_details" => obj! {"reasoning_tokens" => usage.reasoning_tokens},
     }

@@ -344,3 +344,26 @@ async fn short_path_without_v1_is_served() {
     assert!(body.ends_with("data: [DONE]\n\n"));
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn huge_scripted_usage_totals_saturate() {
+    // A scenario may script any count; the total must not overflow the handler.
+    let server = MockLlmServer::start_with([
+        MockResponse::text("x").with_usage(u64::MAX, 2),
+        MockResponse::text("x").with_usage(u64::MAX, 2),
+    ])
+    .await
+    .unwrap();
+    let body = read_ok(post(&openai_url(&server.base_url()), &openai_request(true)).await).await;
+    let chunks = openai_chunks(&body);
+    let usage = &chunks.last().unwrap()["usage"];
+    assert_eq!(usage["total_tokens"], u64::MAX);
+
+    let body = read_ok(post(&gemini_url(&server.base_url(), "g"), &gemini_request()).await).await;
+    let chunks = gemini_chunks(&body);
+    assert_eq!(
+        chunks.last().unwrap()["usageMetadata"]["totalTokenCount"],
+        u64::MAX
+    );
+    server.shutdown().await;
+}
