@@ -7,11 +7,11 @@ mod engine;
 mod error;
 pub mod prompt;
 pub mod session;
-pub mod tools;
-pub mod truncate;
 
 pub use engine::{Engine, EngineOptions, SessionOptions};
 pub use error::EngineError;
+/// The tool layer, re-exported so clients of the engine need one dependency.
+pub use memo_tools as tools;
 pub use session::{
     spawn_session, EventReceiver, SessionHandle, SessionParams, SessionStart, TurnLimits,
 };

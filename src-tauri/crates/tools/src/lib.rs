@@ -1,11 +1,11 @@
-//! Tool registry. A tool is a named handler with a JSON-schema input, a risk level and
-//! flags the orchestrator uses to decide approval and concurrency.
-//!
-//! This is the minimal registry of the foundation (read_file, list_dir); the full toolset,
-//! schema validation, approvals policy and truncation rules build on the same trait.
+//! The agent's tools. A tool is a named handler with a JSON-schema input, a risk level and
+//! flags the engine's orchestrator uses to decide approval and concurrency. This crate has
+//! no knowledge of sessions or models: the engine drives it.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod list_dir;
 mod read_file;
+pub mod truncate;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -9,8 +9,8 @@ use memo_providers::ToolCall;
 
 use super::approvals::Approval;
 use super::turn::Turn;
+use crate::tools::truncate::truncate_tool_output;
 use crate::tools::{Tool, ToolError};
-use crate::truncate::truncate_tool_output;
 use crate::EngineError;
 
 struct ReadyCall {
