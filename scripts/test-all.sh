@@ -43,6 +43,10 @@ step "Building the UI and the app with the UI embedded"
 build_ui
 build_app_with_ui
 
+# The chat e2e spec talks to this scripted model server instead of a real provider.
+step "Building the mock LLM server for the end-to-end tests"
+cargo build -p memo-test-support --bin memo-mock-llm
+
 step "Headless session: xvfb + D-Bus + keychain"
 xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session -- \
   bash "$REPO_ROOT/scripts/lib/desktop-session.sh"
