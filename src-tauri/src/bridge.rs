@@ -98,6 +98,7 @@ impl Bridge {
     fn engine(&self) -> Result<Engine, CommandError> {
         let config = Config::load(self.home()?).map_err(engine_error_from_config)?;
         Ok(Engine::new(EngineOptions {
+            memo_home: Some(self.home()?.root().to_path_buf()),
             config,
             store: self.store()?,
             credentials: self.credentials.clone(),

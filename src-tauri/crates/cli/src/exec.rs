@@ -31,6 +31,7 @@ async fn run_inner(args: ExecArgs) -> Result<ExitCode, String> {
             .map_err(|e| format!("cannot read the current directory: {e}"))?,
     };
     let engine = Engine::new(EngineOptions {
+        memo_home: Some(home.root().to_path_buf()),
         config,
         store: Arc::new(store),
         credentials: keychain(),

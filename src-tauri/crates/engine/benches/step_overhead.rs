@@ -95,7 +95,7 @@ impl Tool for Noop {
         RiskLevel::Read
     }
     fn run(&self, _ctx: ToolContext, _args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
-        Box::pin(async { Ok("ok".to_owned()) })
+        Box::pin(async { Ok("ok".into()) })
     }
 }
 
@@ -138,6 +138,7 @@ async fn measure(
                 max_steps: steps_per_turn,
                 ..TurnLimits::default()
             },
+            memo_home: None,
         },
         SessionStart::New,
     )

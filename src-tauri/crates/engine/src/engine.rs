@@ -17,6 +17,8 @@ use crate::EngineError;
 pub type EnvLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
 
 pub struct EngineOptions {
+    /// `$MEMO_HOME`, handed to tools that read Memo's own files.
+    pub memo_home: Option<PathBuf>,
     pub config: Config,
     pub store: Arc<Store>,
     pub credentials: Arc<dyn CredentialStore>,
@@ -109,6 +111,7 @@ impl Engine {
             tools: ToolRegistry::builtin(),
             store: self.options.store.clone(),
             limits,
+            memo_home: self.options.memo_home.clone(),
         })
     }
 

@@ -13,5 +13,6 @@ pub use error::EngineError;
 /// The tool layer, re-exported so clients of the engine need one dependency.
 pub use memo_tools as tools;
 pub use session::{
-    spawn_session, EventReceiver, SessionHandle, SessionParams, SessionStart, TurnLimits,
+    spawn_session, ApprovalMode, EventReceiver, SessionHandle, SessionParams, SessionStart,
+    TurnLimits,
 };

@@ -132,7 +132,7 @@ impl Tool for TouchTool {
             let name = args["name"].as_str().unwrap_or("x").to_owned();
             std::fs::write(ctx.resolve(&name), "")
                 .map_err(|e| memo_engine::tools::ToolError::failed(e.to_string()))?;
-            Ok(format!("created {name}"))
+            Ok(format!("created {name}").into())
         })
     }
 }

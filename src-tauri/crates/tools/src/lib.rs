@@ -4,6 +4,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod list_dir;
+mod path_policy;
 mod read_file;
 pub mod truncate;
 
@@ -12,22 +13,48 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use memo_protocol::{RiskLevel, ToolErrorKind};
+use memo_protocol::{AgentEvent, FileDiff, RiskLevel, ToolErrorKind};
 use memo_providers::ToolSpec;
 use serde::de::DeserializeOwned;
 use thiserror::Error;
+use tokio_util::sync::CancellationToken;
 
 pub use list_dir::ListDirTool;
+pub use path_policy::PathPolicy;
 pub use read_file::ReadFileTool;
 
-/// What a tool knows about where it runs.
+/// What a tool knows about where and how it runs.
 #[derive(Debug, Clone)]
 pub struct ToolContext {
     /// The session's working directory; relative paths resolve against it.
     pub cwd: PathBuf,
+    /// Which paths file tools may read and write.
+    pub paths: Arc<PathPolicy>,
+    /// Cancelled when the user interrupts the turn; long-running tools must stop promptly
+    /// (and kill what they started).
+    pub cancel: CancellationToken,
+    /// For a file change approved hunk by hunk: indices (into the preview's hunks) of
+    /// the hunks to apply. `None` applies the whole change.
+    pub accepted_hunks: Option<Vec<u32>>,
+    /// `$MEMO_HOME`, for tools that read Memo's own files (memory).
+    pub memo_home: Option<PathBuf>,
 }
 
 impl ToolContext {
+    /// A context whose only readable and writable root is `cwd` (tests, simple hosts).
+    pub fn for_workspace(cwd: impl Into<PathBuf>) -> Self {
+        let cwd = cwd.into();
+        Self {
+            paths: Arc::new(PathPolicy::workspace(&cwd)),
+            cwd,
+            cancel: CancellationToken::new(),
+            accepted_hunks: None,
+            memo_home: None,
+        }
+    }
+
+    /// Joins a possibly relative path onto the working directory. No policy check: use
+    /// [`PathPolicy::check_read`] / [`PathPolicy::check_write`] before touching the file.
     pub fn resolve(&self, path: &str) -> PathBuf {
         let p = Path::new(path);
         if p.is_absolute() {
@@ -35,6 +62,61 @@ impl ToolContext {
         } else {
             self.cwd.join(p)
         }
+    }
+
+    /// Resolves `path` and checks the policy allows reading it; returns the canonical path.
+    pub fn readable(&self, path: &str) -> Result<PathBuf, ToolError> {
+        self.paths.check_read(&self.resolve(path))
+    }
+
+    /// Resolves `path` and checks the policy allows writing it; returns the canonical path.
+    pub fn writable(&self, path: &str) -> Result<PathBuf, ToolError> {
+        self.paths.check_write(&self.resolve(path))
+    }
+}
+
+/// What the approval step needs to know about one call, computed before anything runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolPreview {
+    /// The risk of this particular call (a tool may escalate, e.g. a critical command).
+    pub risk: RiskLevel,
+    /// What a "for this session" grant covers: a file or directory for writes, a command
+    /// prefix for exec, server + tool for MCP. Never the tool name alone.
+    pub fingerprint: String,
+    /// Why the user is asked, in words.
+    pub reason: String,
+    pub command: Option<String>,
+    pub cwd: Option<String>,
+    /// The proposed file change, with hunks the user may accept one by one.
+    pub diff: Option<FileDiff>,
+}
+
+/// A tool's successful result: the text the model sees, and optionally an event the
+/// engine emits alongside it (e.g. a plan update).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    pub content: String,
+    pub event: Option<AgentEvent>,
+}
+
+impl ToolOutput {
+    pub fn text(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            event: None,
+        }
+    }
+}
+
+impl From<String> for ToolOutput {
+    fn from(content: String) -> Self {
+        Self::text(content)
+    }
+}
+
+impl From<&str> for ToolOutput {
+    fn from(content: &str) -> Self {
+        Self::text(content)
     }
 }
 
@@ -58,12 +140,16 @@ impl ToolError {
         Self::new(ToolErrorKind::InvalidInput, message)
     }
 
+    pub fn policy_denied(message: impl Into<String>) -> Self {
+        Self::new(ToolErrorKind::PolicyDenied, message)
+    }
+
     pub fn failed(message: impl Into<String>) -> Self {
         Self::new(ToolErrorKind::ExecutionFailed, message)
     }
 }
 
-pub type ToolResult = Result<String, ToolError>;
+pub type ToolResult = Result<ToolOutput, ToolError>;
 
 pub trait Tool: Send + Sync {
     fn name(&self) -> &str;
@@ -77,6 +163,25 @@ pub trait Tool: Send + Sync {
     /// Whether calls may run concurrently with other parallel-safe calls.
     fn parallel_safe(&self) -> bool {
         !self.is_mutating()
+    }
+    /// Describes the call for the approval step. The default covers tools whose calls
+    /// are all alike; file and exec tools override it to name what exactly would change.
+    /// Runs before approval, so it must not change anything.
+    fn preview(
+        &self,
+        ctx: &ToolContext,
+        args: &serde_json::Value,
+    ) -> BoxFuture<'static, Result<ToolPreview, ToolError>> {
+        let preview = ToolPreview {
+            risk: self.risk(),
+            fingerprint: format!("{}:{}", self.name(), args),
+            reason: format!("{} wants to run with {:?} risk", self.name(), self.risk())
+                .to_lowercase(),
+            command: None,
+            cwd: Some(ctx.cwd.display().to_string()),
+            diff: None,
+        };
+        Box::pin(async move { Ok(preview) })
     }
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult>;
 }

@@ -51,7 +51,7 @@ impl Tool for ListDirTool {
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         Box::pin(async move {
             let input: Input = parse_args("list_dir", args)?;
-            let dir = ctx.resolve(input.dir_path.as_deref().unwrap_or("."));
+            let dir = ctx.readable(input.dir_path.as_deref().unwrap_or("."))?;
             let depth = input.depth.unwrap_or(1).clamp(1, 5);
             tokio::task::spawn_blocking(move || list(&dir, depth))
                 .await
@@ -75,7 +75,7 @@ fn list(dir: &Path, depth: usize) -> ToolResult {
             "… listing stopped at {MAX_ENTRIES} entries; list a subdirectory or lower depth\n"
         ));
     }
-    Ok(out)
+    Ok(out.into())
 }
 
 fn walk(
@@ -127,14 +127,12 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("src/inner")).unwrap();
         std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
         std::fs::write(dir.path().join("README.md"), "").unwrap();
-        let ctx = ToolContext {
-            cwd: dir.path().to_path_buf(),
-        };
+        let ctx = ToolContext::for_workspace(dir.path());
         let out = ListDirTool
             .run(ctx.clone(), json!({"depth": 2}))
             .await
             .unwrap();
-        let body: Vec<&str> = out.lines().skip(1).collect();
+        let body: Vec<&str> = out.content.lines().skip(1).collect();
         assert_eq!(
             body,
             vec!["  src/", "    inner/", "    lib.rs", "  README.md"]

@@ -55,7 +55,7 @@ impl Tool for ReadFileTool {
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         Box::pin(async move {
             let input: Input = parse_args("read_file", args)?;
-            let path = ctx.resolve(&input.file_path);
+            let path = ctx.readable(&input.file_path)?;
             let offset = input.offset.unwrap_or(1).max(1);
             let limit = input.limit.unwrap_or(DEFAULT_LIMIT).max(1);
             // File IO is blocking; keep it off the async workers.
@@ -118,7 +118,7 @@ fn read_slice(path: &std::path::Path, offset: usize, limit: usize) -> ToolResult
     }
     if shown == 0 {
         if total == 0 {
-            return Ok(format!("({} is empty)", path.display()));
+            return Ok(format!("({} is empty)", path.display()).into());
         }
         return Err(ToolError::invalid_input(format!(
             "offset {offset} is past the end of {} ({total} lines)",
@@ -131,7 +131,7 @@ fn read_slice(path: &std::path::Path, offset: usize, limit: usize) -> ToolResult
             offset + shown
         ));
     }
-    Ok(out)
+    Ok(out.into())
 }
 
 #[cfg(test)]
@@ -139,9 +139,7 @@ mod tests {
     use super::*;
 
     fn ctx(dir: &std::path::Path) -> ToolContext {
-        ToolContext {
-            cwd: dir.to_path_buf(),
-        }
+        ToolContext::for_workspace(dir)
     }
 
     #[tokio::test]
@@ -156,7 +154,7 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(
-            out,
+            out.content,
             "2\ttwo\n3\tthree\n… more lines follow; continue with offset 4\n"
         );
     }

@@ -10,6 +10,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use super::approvals::ApprovalMode;
 use super::emitter::{Emitter, EventReceiver};
 use super::history::rebuild_history;
 use super::turn::run_turn;
@@ -24,11 +25,13 @@ pub struct TurnLimits {
     pub retry: RetryPolicy,
     pub parallel_tool_calls: bool,
     pub max_output_tokens: Option<u32>,
+    pub approval_mode: ApprovalMode,
 }
 
 impl Default for TurnLimits {
     fn default() -> Self {
         Self {
+            approval_mode: ApprovalMode::Auto,
             max_steps: 100,
             retry: RetryPolicy::default(),
             parallel_tool_calls: true,
@@ -49,6 +52,8 @@ pub struct SessionParams {
     pub store: Arc<Store>,
     pub system_prompt: String,
     pub limits: TurnLimits,
+    /// `$MEMO_HOME`, for tools that read Memo's own files.
+    pub memo_home: Option<PathBuf>,
 }
 
 /// A brand-new session is recorded in the store; a resumed one rebuilds its conversation
@@ -187,7 +192,8 @@ pub fn spawn_session(
         tool_specs: params.tools.specs(),
         tools: params.tools,
         tool_ctx: ToolContext {
-            cwd: params.cwd.clone(),
+            memo_home: params.memo_home.clone(),
+            ..ToolContext::for_workspace(params.cwd.clone())
         },
         model: params.model.clone(),
         system_prompt: params.system_prompt,

@@ -10,4 +10,5 @@ mod tool_calls;
 mod turn;
 
 pub use actor::{spawn_session, SessionHandle, SessionParams, SessionStart, TurnLimits};
+pub use approvals::ApprovalMode;
 pub use emitter::EventReceiver;

@@ -7,16 +7,18 @@ use futures::stream::{FuturesUnordered, StreamExt};
 use memo_protocol::{AgentEvent, ToolCallId, ToolErrorKind, ToolStatus};
 use memo_providers::ToolCall;
 
-use super::approvals::Approval;
+use super::approvals::{check_hunks, Approval};
 use super::turn::Turn;
 use crate::tools::truncate::truncate_tool_output;
-use crate::tools::{Tool, ToolError};
+use crate::tools::{Tool, ToolError, ToolOutput};
 use crate::EngineError;
 
 struct ReadyCall {
     call: ToolCall,
     tool: Arc<dyn Tool>,
     args: serde_json::Value,
+    /// Set once approved: which hunks of a file change to apply.
+    accepted_hunks: Option<Vec<u32>>,
 }
 
 impl Turn {
@@ -30,25 +32,42 @@ impl Turn {
             }
         }
         let mut approved = Vec::new();
-        for (position, r) in ready.iter().enumerate() {
-            match self.approve(&r.call, r.tool.as_ref(), &r.args).await? {
-                Approval::Granted => approved.push(position),
+        let mut ready = ready.into_iter();
+        while let Some(mut r) = ready.next() {
+            let ctx = self.shared.tool_ctx.clone();
+            let preview = match r.tool.preview(&ctx, &r.args).await {
+                Ok(preview) => preview,
+                Err(err) => {
+                    self.finish(&r.call, Err(err))?;
+                    continue;
+                }
+            };
+            match self.approve(&r.call, &preview, &r.args).await? {
+                Approval::Granted { accepted_hunks } => {
+                    if let Err(err) = check_hunks(&preview, &accepted_hunks) {
+                        self.finish(&r.call, Err(err))?;
+                        continue;
+                    }
+                    r.accepted_hunks = accepted_hunks;
+                    approved.push(r);
+                }
                 Approval::Denied(reason) => self.finish(
                     &r.call,
                     Err(ToolError::new(ToolErrorKind::ApprovalDenied, reason)),
                 )?,
                 Approval::Interrupted => {
-                    for r in &ready[position..] {
-                        self.finish_interrupted(&r.call)?;
+                    self.finish_interrupted(&r.call)?;
+                    for rest in ready.by_ref() {
+                        self.finish_interrupted(&rest.call)?;
                     }
-                    for &p in &approved {
-                        self.finish_interrupted(&ready[p].call)?;
+                    for r in &approved {
+                        self.finish_interrupted(&r.call)?;
                     }
                     return Ok(true);
                 }
             }
         }
-        let approved: Vec<&ReadyCall> = approved.into_iter().map(|p| &ready[p]).collect();
+        let approved: Vec<&ReadyCall> = approved.iter().collect();
         if approved.iter().all(|r| r.tool.parallel_safe()) {
             self.run_concurrently(&approved).await
         } else {
@@ -99,6 +118,7 @@ impl Turn {
             call: call.clone(),
             tool,
             args,
+            accepted_hunks: None,
         })
     }
 
@@ -109,7 +129,10 @@ impl Turn {
         let mut handles = Vec::new();
         for (i, r) in calls.iter().enumerate() {
             // A spawned task both isolates a panicking tool and can be aborted on interrupt.
-            let task = tokio::spawn(r.tool.run(self.shared.tool_ctx.clone(), r.args.clone()));
+            let mut ctx = self.shared.tool_ctx.clone();
+            ctx.cancel = self.cancel.child_token();
+            ctx.accepted_hunks = r.accepted_hunks.clone();
+            let task = tokio::spawn(r.tool.run(ctx, r.args.clone()));
             handles.push(task.abort_handle());
             running.push(async move { (i, task.await) });
         }
@@ -152,14 +175,19 @@ impl Turn {
     fn finish(
         &self,
         call: &ToolCall,
-        result: Result<String, ToolError>,
+        result: Result<ToolOutput, ToolError>,
     ) -> Result<(), EngineError> {
         let (status, error_kind, output) = match result {
-            Ok(output) => (
-                ToolStatus::Ok,
-                None,
-                truncate_tool_output(&call.name, output),
-            ),
+            Ok(output) => {
+                if let Some(event) = output.event {
+                    self.emit(event)?;
+                }
+                (
+                    ToolStatus::Ok,
+                    None,
+                    truncate_tool_output(&call.name, output.content),
+                )
+            }
             Err(err) => (
                 ToolStatus::Error,
                 Some(err.kind),

@@ -67,6 +67,7 @@ pub fn params(
         store,
         system_prompt: "You are a test agent.".into(),
         limits,
+        memo_home: None,
     }
 }
 
