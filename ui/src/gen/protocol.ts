@@ -55,7 +55,7 @@ export type AgentEvent = { "type": "session_started", cwd: string, provider: str
 /**
  * Opaque provider data that must be echoed back (thinking signatures).
  */
-provider_data?: JsonValue | null, } | { "type": "tool_call_end", call_id: ToolCallId, name: string, status: ToolStatus, error_kind?: ToolErrorKind | null, output: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "usage", step: TokenUsage, turn_total: TokenUsage, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, reason: string, discarded_partial: boolean, } | { "type": "error", kind: ErrorKind, message: string, retryable: boolean, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
+provider_data?: JsonValue | null, } | { "type": "tool_call_end", call_id: ToolCallId, name: string, status: ToolStatus, error_kind?: ToolErrorKind | null, output: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "usage", step: TokenUsage, turn_total: TokenUsage, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, reason: string, discarded_partial: boolean, } | { "type": "plan_updated", explanation?: string | null, plan: Array<PlanItem>, } | { "type": "error", kind: ErrorKind, message: string, retryable: boolean, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
 
 export type ToolCallSummary = { call_id: ToolCallId, name: string, 
 /**
@@ -80,6 +80,10 @@ cached_input_tokens: number,
  * Output tokens spent on reasoning (a subset of `output_tokens`).
  */
 reasoning_tokens: number, };
+
+export type PlanItem = { step: string, status: PlanStatus, };
+
+export type PlanStatus = "pending" | "in_progress" | "completed";
 
 export type SessionSummary = { id: SessionId, title: string | null, cwd: string, provider: string, model: string, created_ms: number, updated_ms: number, 
 /**

@@ -91,6 +91,12 @@ pub enum AgentEvent {
         reason: String,
         discarded_partial: bool,
     },
+    /// The agent's task plan changed (the `update_plan` tool).
+    PlanUpdated {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        explanation: Option<String>,
+        plan: Vec<PlanItem>,
+    },
     Error {
         kind: ErrorKind,
         message: String,
@@ -118,6 +124,7 @@ impl AgentEvent {
             AgentEvent::ApprovalResolved { .. } => "approval_resolved",
             AgentEvent::Usage { .. } => "usage",
             AgentEvent::Retrying { .. } => "retrying",
+            AgentEvent::PlanUpdated { .. } => "plan_updated",
             AgentEvent::Error { .. } => "error",
             AgentEvent::TurnEnded { .. } => "turn_ended",
         }
@@ -205,4 +212,18 @@ impl TokenUsage {
     pub fn total(&self) -> u64 {
         self.input_tokens + self.output_tokens
     }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct PlanItem {
+    pub step: String,
+    pub status: PlanStatus,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanStatus {
+    Pending,
+    InProgress,
+    Completed,
 }

@@ -32,6 +32,8 @@ pub fn render() -> String {
         ErrorKind::decl(&cfg),
         TurnEndReason::decl(&cfg),
         TokenUsage::decl(&cfg),
+        PlanItem::decl(&cfg),
+        PlanStatus::decl(&cfg),
         SessionSummary::decl(&cfg),
         ProviderSummary::decl(&cfg),
     ];
