@@ -6,6 +6,8 @@
 mod list_dir;
 mod path_policy;
 mod read_file;
+pub mod risk;
+pub mod schema;
 pub mod truncate;
 
 use std::collections::BTreeMap;
