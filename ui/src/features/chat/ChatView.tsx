@@ -13,6 +13,14 @@ import { Transcript } from "./transcript/Transcript";
 import "./chat.css";
 import "./transcript/transcript.css";
 
+/** What the user was trying to do when a command failed. */
+const FAILURE_TITLES: Record<string, string> = {
+  start_session: "Could not start a session",
+  resume_session: "Could not open the session",
+  subscribe_session: "Could not load the conversation",
+  submit_op: "The session did not accept that",
+};
+
 interface ChatViewProps {
   cwd: string | null;
   chat: ChatController;
@@ -58,7 +66,11 @@ export function ChatView(props: ChatViewProps) {
         )}
         {state.error && (
           <div className="chat__error">
-            <ErrorNotice kind={state.error.code === "config" ? "config" : "internal"} message={state.error.message} />
+            <ErrorNotice
+              kind={state.error.code === "config" ? "config" : "internal"}
+              title={FAILURE_TITLES[state.error.command]}
+              message={state.error.message}
+            />
             <button type="button" className="button button--quiet" onClick={chat.dismissError}>
               Dismiss
             </button>

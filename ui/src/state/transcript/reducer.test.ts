@@ -236,6 +236,26 @@ describe("transcript reducer", () => {
     expect(onlyTurn(state).items).toMatchObject([{ kind: "approval", decision: { type: "approve_for_session" } }]);
   });
 
+  it("keeps only the latest plan of a turn, after the work it follows", () => {
+    const e = stream();
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "refactor" } }),
+      e({ type: "plan_updated", plan: [{ step: "read", status: "in_progress" }, { step: "edit", status: "pending" }] }),
+      e({ type: "assistant_message", text: "Reading.", tool_calls: [] }),
+      e({
+        type: "plan_updated",
+        explanation: "read done",
+        plan: [
+          { step: "read", status: "completed" },
+          { step: "edit", status: "in_progress" },
+        ],
+      }),
+    ]);
+    const items = onlyTurn(state).items;
+    expect(kinds(items)).toEqual(["text", "plan"]);
+    expect(items[1]).toMatchObject({ explanation: "read done", steps: [{ status: "completed" }, { status: "in_progress" }] });
+  });
+
   it("reports step limits as the turn's end reason", () => {
     const e = stream();
     const state = applyBatch(emptyTranscript, [

@@ -58,6 +58,12 @@ export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, t
       };
       return withItems(turn, [...kept, retry]);
     }
+    case "plan_updated": {
+      // One plan per turn, shown where the latest update happened (next to the work).
+      const others = turn.items.filter((item) => item.kind !== "plan");
+      const plan: TurnItem = { kind: "plan", key, explanation: event.explanation ?? null, steps: event.plan };
+      return withItems(turn, [...others, plan]);
+    }
     case "error":
       return withItems(turn, [...turn.items, { kind: "error", key, errorKind: event.kind, message: event.message }]);
     case "turn_ended":

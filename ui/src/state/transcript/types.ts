@@ -2,6 +2,7 @@
 import type {
   ApprovalRequest,
   ErrorKind,
+  PlanItem as PlanStep,
   ReviewDecision,
   TokenUsage,
   ToolErrorKind,
@@ -67,7 +68,15 @@ export interface ErrorItem {
   message: string;
 }
 
-export type TurnItem = TextItem | ReasoningItem | ToolItem | ApprovalItem | RetryItem | ErrorItem;
+/** The agent's task list; a newer plan in the same turn replaces this one. */
+export interface PlanItem {
+  kind: "plan";
+  key: string;
+  explanation: string | null;
+  steps: PlanStep[];
+}
+
+export type TurnItem = TextItem | ReasoningItem | ToolItem | ApprovalItem | RetryItem | PlanItem | ErrorItem;
 
 export type TurnStatus = "running" | TurnEndReason;
 

@@ -14,12 +14,12 @@ const ERROR_TITLES: Partial<Record<ErrorKind, string>> = {
   invalid_op: "Not possible right now",
 };
 
-export function ErrorNotice({ kind, message }: { kind: ErrorKind; message: string }) {
+export function ErrorNotice({ kind, message, title }: { kind: ErrorKind; message: string; title?: string | undefined }) {
   return (
     <div className="notice notice--error" role="alert" data-testid="error-notice" data-kind={kind}>
       <AlertIcon className="notice__icon" />
       <div>
-        <strong className="notice__title">{ERROR_TITLES[kind] ?? "Error"}</strong>
+        <strong className="notice__title">{title ?? ERROR_TITLES[kind] ?? "Error"}</strong>
         <p className="notice__message">{message}</p>
       </div>
     </div>

@@ -111,6 +111,26 @@ describe("TurnBlock", () => {
   });
 });
 
+describe("PlanCard", () => {
+  it("lists the steps with their status and progress", () => {
+    const plan: TurnItem = {
+      kind: "plan",
+      key: "p",
+      explanation: null,
+      steps: [
+        { step: "read the loader", status: "completed" },
+        { step: "rename it", status: "in_progress" },
+        { step: "run tests", status: "pending" },
+      ],
+    };
+    render(<TurnBlock turn={turn([plan], "running")} onResolve={vi.fn()} />);
+    const card = screen.getByTestId("plan-card");
+    expect(card.textContent).toContain("1 of 3 done");
+    expect(card.querySelectorAll(".plan__step--in_progress")).toHaveLength(1);
+    expect(within(card).getByLabelText("done")).toBeTruthy();
+  });
+});
+
 describe("ApprovalCard", () => {
   const pending: ApprovalItem = { kind: "approval", key: "a", request: REQUEST, decision: null };
 

@@ -6,6 +6,7 @@ import { formatUsage } from "../format";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalCard, type ResolveApproval } from "./ApprovalCard";
 import { ErrorNotice, RetryNotice } from "./Notices";
+import { PlanCard } from "./PlanCard";
 import { ToolCard } from "./ToolCard";
 
 const END_LABELS: Partial<Record<TurnView["status"], string>> = {
@@ -77,6 +78,8 @@ function TurnItemView({ item, live, onResolve }: { item: TurnItem; live: boolean
       return <ApprovalCard item={item} onResolve={onResolve} />;
     case "retry":
       return <RetryNotice item={item} live={live} />;
+    case "plan":
+      return <PlanCard plan={item} />;
     case "error":
       return <ErrorNotice kind={item.errorKind} message={item.message} />;
   }
