@@ -49,9 +49,10 @@ async fn plain_answer(api: WireApi) {
     let bodies = h.request_bodies();
     assert_eq!(bodies.len(), 1);
     assert!(sent_system_prompt(api, &bodies[0]).contains("You are a test agent."));
+    // Every built-in tool is offered, by the name the registry knows it by.
     assert_eq!(
         sent_tool_names(api, &bodies[0]),
-        vec!["list_dir", "read_file"]
+        memo_engine::tools::ToolRegistry::builtin().names()
     );
     // Sequence numbers are dense and every event is in the store.
     let stored = h.store.all_events(h.session.id()).unwrap();

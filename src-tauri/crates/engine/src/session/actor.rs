@@ -14,6 +14,7 @@ use super::approvals::ApprovalMode;
 use super::emitter::{Emitter, EventReceiver};
 use super::history::rebuild_history;
 use super::turn::run_turn;
+use crate::tools::schema::ArgsValidator;
 use crate::tools::{ToolContext, ToolRegistry};
 use crate::EngineError;
 
@@ -71,6 +72,8 @@ pub(crate) struct Shared {
     pub tools: ToolRegistry,
     /// The tools' API definitions, built once per session rather than once per step.
     pub tool_specs: Vec<memo_providers::ToolSpec>,
+    /// Each tool's compiled input schema, checked before preview and approval.
+    pub validators: HashMap<String, ArgsValidator>,
     pub tool_ctx: ToolContext,
     pub model: String,
     pub system_prompt: String,
@@ -189,6 +192,17 @@ pub fn spawn_session(
     let shared = Arc::new(Shared {
         emitter: Emitter::new(params.id.clone(), params.store.clone(), last_seq),
         client: params.client,
+        validators: params
+            .tools
+            .specs()
+            .iter()
+            .map(|spec| {
+                (
+                    spec.name.clone(),
+                    ArgsValidator::new(&spec.name, &spec.input_schema),
+                )
+            })
+            .collect(),
         tool_specs: params.tools.specs(),
         tools: params.tools,
         tool_ctx: ToolContext {

@@ -67,20 +67,26 @@ impl Turn {
                 }
             }
         }
+        // Consecutive parallel-safe calls run together; any other call runs alone, in the
+        // order the model asked for it.
         let approved: Vec<&ReadyCall> = approved.iter().collect();
-        if approved.iter().all(|r| r.tool.parallel_safe()) {
-            self.run_concurrently(&approved).await
-        } else {
-            for i in 0..approved.len() {
-                if self.run_concurrently(&approved[i..=i]).await? {
-                    for rest in &approved[i + 1..] {
-                        self.finish_interrupted(&rest.call)?;
-                    }
-                    return Ok(true);
+        let mut start = 0;
+        while start < approved.len() {
+            let mut end = start + 1;
+            if approved[start].tool.parallel_safe() {
+                while end < approved.len() && approved[end].tool.parallel_safe() {
+                    end += 1;
                 }
             }
-            Ok(false)
+            if self.run_concurrently(&approved[start..end]).await? {
+                for rest in &approved[end..] {
+                    self.finish_interrupted(&rest.call)?;
+                }
+                return Ok(true);
+            }
+            start = end;
         }
+        Ok(false)
     }
 
     /// Looks the tool up and parses its arguments; failures go back to the model.
@@ -113,6 +119,9 @@ impl Turn {
                 "the arguments for {} must be a JSON object, got: {args}",
                 call.name
             )));
+        }
+        if let Some(validator) = self.shared.validators.get(&call.name) {
+            validator.validate(&call.name, &args)?;
         }
         Ok(ReadyCall {
             call: call.clone(),
