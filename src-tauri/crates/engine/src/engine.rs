@@ -9,7 +9,9 @@ use memo_providers::{create_client, Endpoint, ModelClient};
 use memo_store::Store;
 
 use crate::prompt::system_prompt;
-use crate::session::{spawn_session, SessionHandle, SessionParams, SessionStart, TurnLimits};
+use crate::session::{
+    spawn_session, ApprovalMode, SessionHandle, SessionParams, SessionStart, TurnLimits,
+};
 use crate::tools::ToolRegistry;
 use crate::EngineError;
 
@@ -96,6 +98,7 @@ impl Engine {
         let profile = self.options.config.model_profile(&provider.name, &model);
         let mut limits = TurnLimits {
             parallel_tool_calls: profile.supports_parallel_tool_calls,
+            approval_mode: approval_mode(&self.options.config)?,
             ..TurnLimits::default()
         };
         if let Some(max) = max_steps {
@@ -117,12 +120,21 @@ impl Engine {
 
     fn client_for(&self, provider: &ProviderConfig) -> Result<Arc<dyn ModelClient>, EngineError> {
         let env = self.options.env.clone();
-        let key = resolve_api_key(
+        let base_url = provider.base_url_or_default().to_owned();
+        let key = match resolve_api_key(
             provider,
             self.options.credentials.as_ref(),
             &|name: &str| env(name),
-        )?;
-        let base_url = provider.base_url_or_default().to_owned();
+        ) {
+            Ok(key) => key,
+            // A local server needs no key, so a keychain that cannot be reached (no Secret
+            // Service running) must not stop the user from using one.
+            Err(error) if is_loopback(&base_url) => {
+                tracing::warn!(%error, provider = %provider.name, "keychain unavailable; using the local server without a key");
+                None
+            }
+            Err(error) => return Err(error.into()),
+        };
         if key.is_none() && !is_loopback(&base_url) {
             return Err(EngineError::MissingApiKey {
                 provider: provider.name.clone(),
@@ -140,6 +152,30 @@ impl Engine {
             base_url,
             api_key: key.map(|(k, _)| k),
         })?)
+    }
+}
+
+/// `approval_mode = "auto" | "strict" | "dangerous"` in config.toml (default auto).
+fn approval_mode(config: &Config) -> Result<ApprovalMode, EngineError> {
+    match config.extra.get("approval_mode") {
+        None => Ok(ApprovalMode::default()),
+        Some(toml::Value::String(mode)) => match mode.as_str() {
+            "auto" => Ok(ApprovalMode::Auto),
+            "strict" => Ok(ApprovalMode::Strict),
+            "dangerous" => Ok(ApprovalMode::Dangerous),
+            other => Err(EngineError::InvalidSetting {
+                path: config.path.display().to_string(),
+                key: "approval_mode".into(),
+                message: format!(
+                    "unknown mode \"{other}\", expected one of auto, strict, dangerous"
+                ),
+            }),
+        },
+        Some(other) => Err(EngineError::InvalidSetting {
+            path: config.path.display().to_string(),
+            key: "approval_mode".into(),
+            message: format!("expected a string, got {}", other.type_str()),
+        }),
     }
 }
 
@@ -181,5 +217,75 @@ mod tests {
         assert!(is_loopback("http://[::1]:8080/v1"));
         assert!(!is_loopback("https://api.openai.com/v1"));
         assert!(!is_loopback("https://localhost.evil.com/v1"));
+    }
+}
+
+#[cfg(test)]
+mod engine_tests {
+    use super::*;
+    use memo_config::{ApiKey, KeyError};
+
+    /// A keychain that is not running, as on a desktop without a Secret Service.
+    struct BrokenKeychain;
+
+    impl CredentialStore for BrokenKeychain {
+        fn get(&self, _provider: &str) -> Result<Option<ApiKey>, KeyError> {
+            Err(KeyError::Unavailable("no Secret Service".into()))
+        }
+        fn set(&self, _provider: &str, _key: &ApiKey) -> Result<(), KeyError> {
+            Err(KeyError::Unavailable("no Secret Service".into()))
+        }
+        fn delete(&self, _provider: &str) -> Result<bool, KeyError> {
+            Err(KeyError::Unavailable("no Secret Service".into()))
+        }
+    }
+
+    fn engine_with(config: &str) -> (Engine, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        let config = Config::parse(config, &path).unwrap();
+        let store = Arc::new(Store::open(dir.path().join("db.sqlite")).unwrap());
+        let engine = Engine::new(EngineOptions {
+            memo_home: None,
+            config,
+            store,
+            credentials: Arc::new(BrokenKeychain),
+            env: Arc::new(|_: &str| None),
+        });
+        (engine, dir)
+    }
+
+    #[tokio::test]
+    async fn a_local_server_works_without_a_keychain_but_a_remote_one_reports_it() {
+        let (engine, dir) = engine_with("[[providers.local]]\nname = \"local\"\nmodel = \"m\"\nbase_url = \"http://127.0.0.1:11434/v1\"\n");
+        let session = engine.start_session(SessionOptions {
+            cwd: dir.path().to_path_buf(),
+            ..Default::default()
+        });
+        assert!(session.is_ok(), "{:?}", session.err());
+        let (engine, dir) = engine_with("[[providers.remote]]\nname = \"remote\"\nmodel = \"m\"\nbase_url = \"https://api.example.com/v1\"\n");
+        let err = engine
+            .start_session(SessionOptions {
+                cwd: dir.path().to_path_buf(),
+                ..Default::default()
+            })
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("Secret Service"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn approval_mode_comes_from_config_and_bad_values_name_the_key() {
+        let (engine, _dir) = engine_with("approval_mode = \"strict\"\n");
+        assert_eq!(
+            approval_mode(engine.config()).unwrap(),
+            ApprovalMode::Strict
+        );
+        let (engine, _dir) = engine_with("approval_mode = \"yolo\"\n");
+        let err = approval_mode(engine.config()).unwrap_err().to_string();
+        assert!(
+            err.contains("config.toml: approval_mode") && err.contains("yolo"),
+            "{err}"
+        );
     }
 }

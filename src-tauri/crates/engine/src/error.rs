@@ -15,6 +15,12 @@ pub enum EngineError {
         "no API key for provider '{provider}': set {env_var}, or store one in the OS keychain"
     )]
     MissingApiKey { provider: String, env_var: String },
+    #[error("{path}: {key}: {message}")]
+    InvalidSetting {
+        path: String,
+        key: String,
+        message: String,
+    },
     #[error("session {0} not found")]
     SessionNotFound(String),
     #[error("the session has shut down")]
@@ -27,7 +33,9 @@ impl EngineError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             EngineError::Store(_) => ErrorKind::Storage,
-            EngineError::Config(_) | EngineError::BadWorkingDirectory { .. } => ErrorKind::Config,
+            EngineError::Config(_)
+            | EngineError::BadWorkingDirectory { .. }
+            | EngineError::InvalidSetting { .. } => ErrorKind::Config,
             EngineError::Key(_) | EngineError::MissingApiKey { .. } => ErrorKind::Auth,
             EngineError::Provider(e) => e.kind(),
             EngineError::SessionNotFound(_) | EngineError::SessionClosed => ErrorKind::InvalidOp,
