@@ -46,6 +46,23 @@ pub enum StoreError {
     #[error("session {0} already exists")]
     SessionExists(SessionId),
 
+    /// Imported history is kept as it was; continuing it forks a new session.
+    #[error("session {0} is read-only (imported history); fork it to continue")]
+    ReadOnly(SessionId),
+
+    #[error("session {session} has no event {seq} (its last event is {last})")]
+    NoSuchEvent {
+        session: SessionId,
+        seq: u64,
+        last: u64,
+    },
+
+    #[error("cannot write the export: {0}")]
+    Export(#[source] std::io::Error),
+
+    #[error("invalid search query: {0}")]
+    BadQuery(String),
+
     /// The log must stay dense (`seq` = last + 1) so that "give me everything after N" can
     /// never silently skip an event.
     #[error("event out of order in session {session}: expected seq {expected}, got {got}")]

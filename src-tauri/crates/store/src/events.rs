@@ -3,8 +3,10 @@
 use std::collections::HashMap;
 
 use memo_protocol::{AgentEvent, EventEnvelope, SessionId, TurnId};
-use rusqlite::{params, OptionalExtension, Transaction, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 
+use crate::derive::{index_event, SessionModel};
+use crate::usage::PriceTable;
 use crate::{from_sql_int, to_sql_int, Result, Store, StoreError};
 
 impl Store {
@@ -15,60 +17,19 @@ impl Store {
     }
 
     /// Appends several events in one transaction: all or none are written. Events may
-    /// belong to different sessions; each session's seqs must continue densely.
+    /// belong to different sessions; each session's seqs must continue densely. The
+    /// derived tables (search, usage, approvals) are updated in the same transaction.
+    /// Read-only (imported) sessions refuse appends.
     pub fn append_batch(&self, envs: &[EventEnvelope]) -> Result<()> {
         if envs.is_empty() {
             return Ok(());
         }
+        let prices = self.prices().clone();
         let mut conn = self.conn();
         // IMMEDIATE takes the write lock up front, so the "last seq" we read cannot be
         // changed by another process before our insert.
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        // Per session: (last seq so far, newest timestamp in this batch).
-        let mut touched: HashMap<&str, (u64, u64)> = HashMap::new();
-
-        for env in envs {
-            let session = env.session_id.as_str();
-            let (last, newest_ts) = match touched.get(session) {
-                Some(state) => *state,
-                None => (last_seq_checked(&tx, &env.session_id)?, 0),
-            };
-            let expected = last.saturating_add(1);
-            if env.seq != expected {
-                return Err(StoreError::SeqGap {
-                    session: env.session_id.clone(),
-                    expected,
-                    got: env.seq,
-                });
-            }
-            let payload =
-                serde_json::to_string(&env.event).map_err(|source| StoreError::Encode {
-                    session: env.session_id.clone(),
-                    source,
-                })?;
-            tx.prepare_cached(
-                "INSERT INTO events (session_id, seq, turn_id, kind, payload, ts_ms) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![
-                session,
-                to_sql_int("seq", env.seq)?,
-                env.turn_id.as_ref().map(TurnId::as_str),
-                env.event.kind(),
-                payload,
-                to_sql_int("timestamp", env.timestamp_ms)?,
-            ])?;
-            touched.insert(session, (env.seq, newest_ts.max(env.timestamp_ms)));
-        }
-
-        for (session, (_, newest_ts)) in &touched {
-            // MAX: an event stamped slightly earlier than the session's creation (clock
-            // skew between threads) must not move the session back in the list.
-            tx.prepare_cached(
-                "UPDATE sessions SET updated_ms = MAX(updated_ms, ?2) WHERE id = ?1",
-            )?
-            .execute(params![session, to_sql_int("timestamp", *newest_ts)?])?;
-        }
+        insert_events(&tx, envs, &prices, false)?;
         tx.commit()?;
         Ok(())
     }
@@ -84,37 +45,13 @@ impl Store {
         let after = i64::try_from(after_seq).unwrap_or(i64::MAX);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
+        read_events(
+            &conn,
+            session,
             "SELECT seq, turn_id, payload, ts_ms FROM events \
              WHERE session_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
-        )?;
-        let rows = stmt.query_map(params![session.as_str(), after, limit], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, Option<String>>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, i64>(3)?,
-            ))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (seq, turn_id, payload, ts_ms) = row?;
-            let seq = from_sql_int(seq);
-            let event: AgentEvent =
-                serde_json::from_str(&payload).map_err(|source| StoreError::CorruptEvent {
-                    session: session.clone(),
-                    seq,
-                    source,
-                })?;
-            out.push(EventEnvelope {
-                session_id: session.clone(),
-                turn_id: turn_id.map(TurnId),
-                seq,
-                timestamp_ms: from_sql_int(ts_ms),
-                event,
-            });
-        }
-        Ok(out)
+            params![session.as_str(), after, limit],
+        )
     }
 
     /// Every event of the session, in order.
@@ -133,17 +70,138 @@ impl Store {
     }
 }
 
-/// The session's last seq, or [`StoreError::UnknownSession`].
-fn last_seq_checked(tx: &Transaction<'_>, session: &SessionId) -> Result<u64> {
-    let last: Option<Option<i64>> = tx
-        .prepare_cached(
-            "SELECT (SELECT MAX(seq) FROM events WHERE session_id = ?1) \
-             FROM sessions WHERE id = ?1",
+/// Runs an event query whose columns are `seq, turn_id, payload, ts_ms` and decodes it.
+pub(crate) fn read_events(
+    conn: &Connection,
+    session: &SessionId,
+    sql: &str,
+    params: impl rusqlite::Params,
+) -> Result<Vec<EventEnvelope>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(params, |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, Option<String>>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, i64>(3)?,
+        ))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (seq, turn_id, payload, ts_ms) = row?;
+        let seq = from_sql_int(seq);
+        let event: AgentEvent =
+            serde_json::from_str(&payload).map_err(|source| StoreError::CorruptEvent {
+                session: session.clone(),
+                seq,
+                source,
+            })?;
+        out.push(EventEnvelope {
+            session_id: session.clone(),
+            turn_id: turn_id.map(TurnId),
+            seq,
+            timestamp_ms: from_sql_int(ts_ms),
+            event,
+        });
+    }
+    Ok(out)
+}
+
+/// Per session in a batch: its last seq so far, newest timestamp, and model.
+struct Touched {
+    last: u64,
+    newest_ts: u64,
+    model: SessionModel,
+}
+
+/// Inserts a dense run of events (and their derived rows) inside `tx`. `allow_read_only`
+/// is for the import, which fills read-only sessions.
+pub(crate) fn insert_events(
+    tx: &Transaction<'_>,
+    envs: &[EventEnvelope],
+    prices: &PriceTable,
+    allow_read_only: bool,
+) -> Result<()> {
+    let mut touched: HashMap<&str, Touched> = HashMap::new();
+    for env in envs {
+        let session = env.session_id.as_str();
+        if !touched.contains_key(session) {
+            let (last, model, read_only) = session_state(tx, &env.session_id)?;
+            if read_only && !allow_read_only {
+                return Err(StoreError::ReadOnly(env.session_id.clone()));
+            }
+            touched.insert(
+                session,
+                Touched {
+                    last,
+                    newest_ts: 0,
+                    model,
+                },
+            );
+        }
+        let Some(state) = touched.get_mut(session) else {
+            continue; // Inserted just above.
+        };
+        let expected = state.last.saturating_add(1);
+        if env.seq != expected {
+            return Err(StoreError::SeqGap {
+                session: env.session_id.clone(),
+                expected,
+                got: env.seq,
+            });
+        }
+        let payload = serde_json::to_string(&env.event).map_err(|source| StoreError::Encode {
+            session: env.session_id.clone(),
+            source,
+        })?;
+        tx.prepare_cached(
+            "INSERT INTO events (session_id, seq, turn_id, kind, payload, ts_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?
-        .query_row([session.as_str()], |r| r.get(0))
+        .execute(params![
+            session,
+            to_sql_int("seq", env.seq)?,
+            env.turn_id.as_ref().map(TurnId::as_str),
+            env.event.kind(),
+            payload,
+            to_sql_int("timestamp", env.timestamp_ms)?,
+        ])?;
+        index_event(tx, env, &state.model, prices)?;
+        state.last = env.seq;
+        state.newest_ts = state.newest_ts.max(env.timestamp_ms);
+    }
+
+    for (session, state) in &touched {
+        // MAX: an event stamped slightly earlier than the session's creation (clock
+        // skew between threads) must not move the session back in the list.
+        tx.prepare_cached("UPDATE sessions SET updated_ms = MAX(updated_ms, ?2) WHERE id = ?1")?
+            .execute(params![session, to_sql_int("timestamp", state.newest_ts)?])?;
+    }
+    Ok(())
+}
+
+/// The session's last seq, model and read-only flag, or [`StoreError::UnknownSession`].
+fn session_state(tx: &Transaction<'_>, session: &SessionId) -> Result<(u64, SessionModel, bool)> {
+    let row = tx
+        .prepare_cached(
+            "SELECT (SELECT MAX(seq) FROM events WHERE session_id = ?1), provider, model, \
+             read_only FROM sessions WHERE id = ?1",
+        )?
+        .query_row([session.as_str()], |r| {
+            Ok((
+                r.get::<_, Option<i64>>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, bool>(3)?,
+            ))
+        })
         .optional()?;
-    match last {
+    match row {
         None => Err(StoreError::UnknownSession(session.clone())),
-        Some(last) => Ok(last.map(from_sql_int).unwrap_or(0)),
+        Some((last, provider, model, read_only)) => Ok((
+            last.map(from_sql_int).unwrap_or(0),
+            SessionModel { provider, model },
+            read_only,
+        )),
     }
 }

@@ -7,10 +7,15 @@
 //! [`EventEnvelope`]: memo_protocol::EventEnvelope
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod derive;
 mod error;
 mod events;
+pub mod memo_code;
+mod paging;
 mod schema;
+mod search;
 mod sessions;
+mod usage;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -20,8 +25,11 @@ use std::time::Duration;
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 
 pub use error::{Result, StoreError};
+pub use paging::EventPage;
 pub use schema::SCHEMA_VERSION;
-pub use sessions::{NewSession, SessionRecord};
+pub use search::{SearchHit, SearchQuery, SearchRole};
+pub use sessions::{ForkSpec, NewSession, SessionRecord};
+pub use usage::{ApprovalRecord, ModelPrice, ModelUsage, PriceTable, UsageSummary};
 
 use schema::MigrateOutcome;
 
@@ -32,6 +40,26 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// The first 16 bytes of every SQLite 3 database file.
 const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
+/// When a committed write counts as safe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// `synchronous=FULL`: every commit fsyncs the WAL before it returns, so an event the
+    /// store acknowledged survives a power loss or OS crash too, not only the process
+    /// dying. The engine batches the deltas of one network read into one commit, which
+    /// keeps the fsyncs to a few per second of streaming.
+    #[default]
+    Full,
+    /// `synchronous=NORMAL`: a commit survives the process dying (SIGKILL, panic) but the
+    /// last few may be lost on power loss. For benchmarks and throwaway stores.
+    Normal,
+}
+
+/// How to open a store.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StoreOptions {
+    pub durability: Durability,
+}
+
 /// A handle to the database. `Send + Sync`; share it with `Arc<Store>`.
 ///
 /// One connection behind a mutex is enough: writes are serialised by SQLite anyway, and
@@ -39,6 +67,7 @@ const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 pub struct Store {
     conn: Mutex<Connection>,
     path: PathBuf,
+    prices: Mutex<PriceTable>,
 }
 
 impl std::fmt::Debug for Store {
@@ -54,6 +83,11 @@ impl Store {
     /// An existing file is inspected read-only first: a file that is not SQLite, is
     /// corrupt, or was written by a newer schema is reported and never modified.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
+        Self::open_with(path, StoreOptions::default())
+    }
+
+    /// [`Store::open`] with explicit options.
+    pub fn open_with(path: impl AsRef<Path>, options: StoreOptions) -> Result<Store> {
         let path = path.as_ref().to_path_buf();
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| StoreError::CreateDir {
@@ -64,7 +98,7 @@ impl Store {
         probe_existing(&path)?;
 
         let conn = Connection::open(&path).map_err(|e| classify(&path, e))?;
-        configure(&conn, &path)?;
+        configure(&conn, &path, options.durability)?;
         Self::finish_open(conn, path)
     }
 
@@ -72,7 +106,7 @@ impl Store {
     pub fn open_in_memory() -> Result<Store> {
         let path = PathBuf::from(":memory:");
         let conn = Connection::open_in_memory().map_err(|e| classify(&path, e))?;
-        configure(&conn, &path)?;
+        configure(&conn, &path, Durability::Normal)?;
         Self::finish_open(conn, path)
     }
 
@@ -96,6 +130,7 @@ impl Store {
                 Ok(Store {
                     conn: Mutex::new(conn),
                     path,
+                    prices: Mutex::new(PriceTable::default()),
                 })
             }
         }
@@ -106,6 +141,25 @@ impl Store {
         // multi-statement write runs in a rusqlite Transaction, which rolls back on drop.
         // So the connection is still consistent and the poison flag can be ignored.
         self.conn.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn prices(&self) -> MutexGuard<'_, PriceTable> {
+        // Only whole-entry inserts and removals happen under this lock.
+        self.prices.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `PRAGMA integrity_check`: `Ok(())` when SQLite finds nothing wrong, else its report.
+    pub fn integrity_check(&self) -> Result<Result<(), String>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare("PRAGMA integrity_check")?;
+        let lines: Vec<String> = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        if lines.len() == 1 && lines[0] == "ok" {
+            Ok(Ok(()))
+        } else {
+            Ok(Err(lines.join("\n")))
+        }
     }
 }
 
@@ -178,7 +232,7 @@ fn probe_existing(path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn configure(conn: &Connection, path: &Path) -> Result<()> {
+fn configure(conn: &Connection, path: &Path, durability: Durability) -> Result<()> {
     let wrap = |e| classify(path, e);
     conn.busy_timeout(BUSY_TIMEOUT).map_err(wrap)?;
     // WAL lets readers (a UI catching up) run while the engine appends, and makes each
@@ -189,11 +243,14 @@ fn configure(conn: &Connection, path: &Path) -> Result<()> {
     if !mode.eq_ignore_ascii_case("wal") && !mode.eq_ignore_ascii_case("memory") {
         tracing::warn!(path = %path.display(), mode, "database is not in WAL mode");
     }
-    // Durability promise: with WAL, synchronous=NORMAL means a committed append survives
-    // the process dying at any point (crash, SIGKILL), because the data is already in the
-    // OS page cache. Only a power loss or OS crash may drop the last few commits; that is
-    // the trade we accept for not fsyncing on every streamed delta.
-    conn.pragma_update(None, "synchronous", "NORMAL")
+    // Durability promise: with WAL, synchronous=FULL fsyncs the log on every commit, so an
+    // acknowledged event is on disk. NORMAL still survives the process dying (the data
+    // is in the OS page cache) but not a power loss. See [`Durability`].
+    let sync = match durability {
+        Durability::Full => "FULL",
+        Durability::Normal => "NORMAL",
+    };
+    conn.pragma_update(None, "synchronous", sync)
         .map_err(wrap)?;
     conn.pragma_update(None, "foreign_keys", "ON")
         .map_err(wrap)?;
@@ -261,7 +318,7 @@ mod tests {
     }
 
     #[test]
-    fn file_store_uses_wal_and_normal_sync() {
+    fn file_store_uses_wal_and_full_sync_by_default() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("db.sqlite")).unwrap();
         let conn = store.conn();
@@ -272,6 +329,31 @@ mod tests {
         let sync: i64 = conn
             .pragma_query_value(None, "synchronous", |r| r.get(0))
             .unwrap();
+        assert_eq!(sync, 2, "FULL");
+        drop(conn);
+        let relaxed = Store::open_with(
+            dir.path().join("other.sqlite"),
+            StoreOptions {
+                durability: Durability::Normal,
+            },
+        )
+        .unwrap();
+        let sync: i64 = relaxed
+            .conn()
+            .pragma_query_value(None, "synchronous", |r| r.get(0))
+            .unwrap();
         assert_eq!(sync, 1, "NORMAL");
+    }
+
+    #[test]
+    fn bundled_sqlite_has_fts5() {
+        let store = Store::open_in_memory().unwrap();
+        let conn = store.conn();
+        let enabled: bool = conn
+            .query_row("SELECT sqlite_compileoption_used('ENABLE_FTS5')", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert!(enabled);
     }
 }

@@ -6,12 +6,15 @@
 //! released: a later change adds a new step, and the tests migrate from every earlier
 //! version and compare the result with a fresh database.
 
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::{Connection, Transaction, TransactionBehavior};
 
-/// One schema step. `sql` may hold several statements.
+/// One schema step. `sql` may hold several statements; `backfill`, when set, runs after it
+/// in the same transaction to derive the new tables' rows from data already stored (work
+/// that needs Rust, such as decoding event payloads).
 pub(crate) struct Migration {
     pub(crate) version: u32,
     pub(crate) sql: &'static str,
+    pub(crate) backfill: Option<fn(&Transaction<'_>) -> rusqlite::Result<()>>,
 }
 
 /// Version 1: workspaces, sessions, events.
@@ -52,10 +55,75 @@ CREATE TABLE events (
 );
 ";
 
-pub(crate) const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    sql: V1,
-}];
+/// Version 2: approvals, usage, full-text search, imported (read-only) sessions.
+///
+/// `usage`, `approvals` and `search_docs` are derived from the event log in the same
+/// transaction as the events themselves (see `derive.rs`), so they can never disagree with
+/// it. The FTS table holds only text; `search_docs` maps its rowids back to events, and a
+/// trigger keeps the two in step when a session's rows are deleted (including by cascade).
+const V2: &str = "
+ALTER TABLE sessions ADD COLUMN read_only INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN origin TEXT;
+ALTER TABLE sessions ADD COLUMN origin_id TEXT;
+CREATE UNIQUE INDEX sessions_by_origin ON sessions(origin, origin_id) WHERE origin IS NOT NULL;
+
+CREATE TABLE approvals (
+    session_id     TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    request_id     TEXT NOT NULL,
+    turn_id        TEXT,
+    requested_seq  INTEGER NOT NULL,
+    tool_name      TEXT NOT NULL,
+    risk           TEXT NOT NULL,
+    fingerprint    TEXT NOT NULL,
+    request        TEXT NOT NULL,
+    requested_ms   INTEGER NOT NULL,
+    decision       TEXT,
+    resolved_seq   INTEGER,
+    resolved_ms    INTEGER,
+    PRIMARY KEY (session_id, request_id)
+);
+
+CREATE TABLE usage (
+    session_id           TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    seq                  INTEGER NOT NULL,
+    turn_id              TEXT,
+    provider             TEXT NOT NULL,
+    model                TEXT NOT NULL,
+    input_tokens         INTEGER NOT NULL,
+    output_tokens        INTEGER NOT NULL,
+    cached_input_tokens  INTEGER NOT NULL,
+    reasoning_tokens     INTEGER NOT NULL,
+    cost_usd             REAL,
+    ts_ms                INTEGER NOT NULL,
+    PRIMARY KEY (session_id, seq)
+);
+CREATE INDEX usage_by_model ON usage(provider, model);
+
+CREATE TABLE search_docs (
+    id          INTEGER PRIMARY KEY,
+    session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    seq         INTEGER NOT NULL,
+    role        TEXT NOT NULL
+);
+CREATE INDEX search_docs_by_session ON search_docs(session_id, seq);
+CREATE VIRTUAL TABLE search_fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+CREATE TRIGGER search_docs_delete AFTER DELETE ON search_docs BEGIN
+    DELETE FROM search_fts WHERE rowid = old.id;
+END;
+";
+
+pub(crate) const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        sql: V1,
+        backfill: None,
+    },
+    Migration {
+        version: 2,
+        sql: V2,
+        backfill: Some(crate::derive::backfill_all),
+    },
+];
 
 /// The schema version this build writes and understands.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -92,6 +160,9 @@ pub(crate) fn migrate_to(conn: &mut Connection, target: u32) -> rusqlite::Result
         .filter(|m| m.version > from && m.version <= target)
     {
         tx.execute_batch(step.sql)?;
+        if let Some(backfill) = step.backfill {
+            backfill(&tx)?;
+        }
         // user_version is part of the database header and therefore transactional: a crash
         // before commit leaves both the tables and the version untouched.
         tx.pragma_update(None, "user_version", step.version)?;

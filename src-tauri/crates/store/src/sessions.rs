@@ -1,7 +1,7 @@
 //! Sessions and the workspaces (working directories) they belong to.
 
 use memo_protocol::SessionId;
-use rusqlite::{params, OptionalExtension, Row, TransactionBehavior};
+use rusqlite::{params, OptionalExtension, Row, Transaction, TransactionBehavior};
 
 use crate::{from_sql_int, now_ms, to_sql_int, Result, Store, StoreError};
 
@@ -34,10 +34,29 @@ pub struct SessionRecord {
     pub parent_session_id: Option<SessionId>,
     /// ...and the last seq of the parent that the fork shares.
     pub fork_seq: Option<u64>,
+    /// Imported history: kept as it was; continuing it forks a new session.
+    pub read_only: bool,
+    /// Where an imported session came from (`memo-code`), and its id there.
+    pub origin: Option<String>,
+    pub origin_id: Option<String>,
+}
+
+/// A fork: a new session sharing `source`'s history up to and including `at_seq`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForkSpec {
+    pub source: SessionId,
+    pub at_seq: u64,
+    pub new_id: SessionId,
+    pub title: Option<String>,
+    /// Overrides of the source's provider and model (a read-only import may name a
+    /// provider that is not configured here).
+    pub provider: Option<String>,
+    pub model: Option<String>,
 }
 
 const SESSION_COLUMNS: &str = "id, workspace_id, title, cwd, provider, model, created_ms, \
-                               updated_ms, parent_session_id, fork_seq";
+                               updated_ms, parent_session_id, fork_seq, read_only, origin, \
+                               origin_id";
 
 fn session_from_row(row: &Row<'_>) -> rusqlite::Result<SessionRecord> {
     Ok(SessionRecord {
@@ -51,60 +70,20 @@ fn session_from_row(row: &Row<'_>) -> rusqlite::Result<SessionRecord> {
         updated_ms: from_sql_int(row.get(7)?),
         parent_session_id: row.get::<_, Option<String>>(8)?.map(SessionId),
         fork_seq: row.get::<_, Option<i64>>(9)?.map(from_sql_int),
+        read_only: row.get(10)?,
+        origin: row.get(11)?,
+        origin_id: row.get(12)?,
     })
 }
 
 impl Store {
     /// Creates a session, creating or reusing the workspace for its `cwd`.
     pub fn create_session(&self, new: &NewSession) -> Result<SessionRecord> {
-        let now = now_ms();
-        let now_sql = to_sql_int("timestamp", now)?;
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-
-        let exists = tx
-            .prepare_cached("SELECT 1 FROM sessions WHERE id = ?1")?
-            .exists([new.id.as_str()])?;
-        if exists {
-            return Err(StoreError::SessionExists(new.id.clone()));
-        }
-
-        tx.prepare_cached(
-            "INSERT INTO workspaces (path, created_ms) VALUES (?1, ?2) \
-             ON CONFLICT(path) DO NOTHING",
-        )?
-        .execute(params![new.cwd, now_sql])?;
-        let workspace_id: i64 = tx
-            .prepare_cached("SELECT id FROM workspaces WHERE path = ?1")?
-            .query_row([&new.cwd], |r| r.get(0))?;
-
-        tx.prepare_cached(
-            "INSERT INTO sessions (id, workspace_id, title, cwd, provider, model, \
-             created_ms, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
-        )?
-        .execute(params![
-            new.id.as_str(),
-            workspace_id,
-            new.title,
-            new.cwd,
-            new.provider,
-            new.model,
-            now_sql
-        ])?;
+        let record = insert_session(&tx, new, now_ms(), None)?;
         tx.commit()?;
-
-        Ok(SessionRecord {
-            id: new.id.clone(),
-            workspace_id,
-            title: new.title.clone(),
-            cwd: new.cwd.clone(),
-            provider: new.provider.clone(),
-            model: new.model.clone(),
-            created_ms: now,
-            updated_ms: now,
-            parent_session_id: None,
-            fork_seq: None,
-        })
+        Ok(record)
     }
 
     pub fn session(&self, id: &SessionId) -> Result<Option<SessionRecord>> {
@@ -115,6 +94,18 @@ impl Store {
             .query_row([id.as_str()], session_from_row)
             .optional()?;
         Ok(record)
+    }
+
+    /// How many sessions there are (in the workspace of `cwd`, when given).
+    pub fn count_sessions(&self, cwd: Option<&str>) -> Result<u64> {
+        let conn = self.conn();
+        let n: i64 = conn
+            .prepare_cached(
+                "SELECT count(*) FROM sessions WHERE ?1 IS NULL \
+                 OR workspace_id = (SELECT id FROM workspaces WHERE path = ?1)",
+            )?
+            .query_row([cwd], |r| r.get(0))?;
+        Ok(from_sql_int(n))
     }
 
     /// Sessions, most recently active first (ties broken by id, so paging is stable).
@@ -166,24 +157,177 @@ impl Store {
         Ok(())
     }
 
+    /// Creates a fork: a new session with a copy of `spec.source`'s events up to and
+    /// including `spec.at_seq`, which then continues independently (appending to either
+    /// never shows in the other, and deleting the parent keeps the fork). The fork is
+    /// searchable like any session; usage and approvals stay with the parent, where those
+    /// calls were made. Forking a read-only import gives a normal, writable session.
+    pub fn fork_session(&self, spec: &ForkSpec) -> Result<SessionRecord> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let sql = format!("SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?1");
+        let source = tx
+            .prepare_cached(&sql)?
+            .query_row([spec.source.as_str()], session_from_row)
+            .optional()?
+            .ok_or_else(|| StoreError::UnknownSession(spec.source.clone()))?;
+        let last: i64 = tx
+            .prepare_cached("SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?1")?
+            .query_row([spec.source.as_str()], |r| r.get(0))?;
+        let last = from_sql_int(last);
+        if spec.at_seq == 0 || spec.at_seq > last {
+            return Err(StoreError::NoSuchEvent {
+                session: spec.source.clone(),
+                seq: spec.at_seq,
+                last,
+            });
+        }
+        let new = NewSession {
+            id: spec.new_id.clone(),
+            cwd: source.cwd.clone(),
+            provider: spec.provider.clone().unwrap_or(source.provider),
+            model: spec.model.clone().unwrap_or(source.model),
+            title: spec.title.clone(),
+        };
+        let mut record = insert_session(&tx, &new, now_ms(), None)?;
+        let at = to_sql_int("seq", spec.at_seq)?;
+        tx.prepare_cached(
+            "UPDATE sessions SET parent_session_id = ?2, fork_seq = ?3 WHERE id = ?1",
+        )?
+        .execute(params![new.id.as_str(), spec.source.as_str(), at])?;
+        // The copy keeps seqs, turn ids and timestamps: a fork's early history is
+        // literally the parent's.
+        tx.prepare_cached(
+            "INSERT INTO events (session_id, seq, turn_id, kind, payload, ts_ms) \
+             SELECT ?1, seq, turn_id, kind, payload, ts_ms FROM events \
+             WHERE session_id = ?2 AND seq <= ?3",
+        )?
+        .execute(params![new.id.as_str(), spec.source.as_str(), at])?;
+        let docs: Vec<(i64, String, String)> = {
+            let mut stmt = tx.prepare_cached(
+                "SELECT d.seq, d.role, f.text FROM search_docs d \
+                 JOIN search_fts f ON f.rowid = d.id \
+                 WHERE d.session_id = ?1 AND d.seq <= ?2 ORDER BY d.id",
+            )?;
+            let rows = stmt.query_map(params![spec.source.as_str(), at], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        for (seq, role, text) in docs {
+            tx.prepare_cached(
+                "INSERT INTO search_docs (session_id, seq, role) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![new.id.as_str(), seq, role])?;
+            let id = tx.last_insert_rowid();
+            // Already in indexed form: copied, not re-derived.
+            tx.prepare_cached("INSERT INTO search_fts (rowid, text) VALUES (?1, ?2)")?
+                .execute(params![id, text])?;
+        }
+        tx.commit()?;
+        record.parent_session_id = Some(spec.source.clone());
+        record.fork_seq = Some(spec.at_seq);
+        Ok(record)
+    }
+
     /// Deletes a session and all its events. Forks of it survive, detached from their
     /// parent. Returns whether the session existed.
     pub fn delete_session(&self, id: &SessionId) -> Result<bool> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        // The foreign key would cascade too; deleting explicitly keeps this correct even
-        // on a connection where someone turned foreign_keys off.
-        tx.prepare_cached("DELETE FROM events WHERE session_id = ?1")?
-            .execute([id.as_str()])?;
-        tx.prepare_cached(
-            "UPDATE sessions SET parent_session_id = NULL, fork_seq = NULL \
-             WHERE parent_session_id = ?1",
-        )?
-        .execute([id.as_str()])?;
-        let deleted = tx
-            .prepare_cached("DELETE FROM sessions WHERE id = ?1")?
-            .execute([id.as_str()])?;
+        let deleted = delete_in(&tx, id)?;
         tx.commit()?;
-        Ok(deleted > 0)
+        Ok(deleted)
     }
+}
+
+/// Where an imported session came from.
+pub(crate) struct Origin<'a> {
+    pub origin: &'a str,
+    pub origin_id: &'a str,
+}
+
+/// Inserts a session row (and its workspace) inside `tx`. With `origin`, the session is a
+/// read-only import.
+pub(crate) fn insert_session(
+    tx: &Transaction<'_>,
+    new: &NewSession,
+    created_ms: u64,
+    origin: Option<Origin<'_>>,
+) -> Result<SessionRecord> {
+    let now_sql = to_sql_int("timestamp", created_ms)?;
+    let exists = tx
+        .prepare_cached("SELECT 1 FROM sessions WHERE id = ?1")?
+        .exists([new.id.as_str()])?;
+    if exists {
+        return Err(StoreError::SessionExists(new.id.clone()));
+    }
+
+    tx.prepare_cached(
+        "INSERT INTO workspaces (path, created_ms) VALUES (?1, ?2) \
+         ON CONFLICT(path) DO NOTHING",
+    )?
+    .execute(params![new.cwd, now_sql])?;
+    let workspace_id: i64 = tx
+        .prepare_cached("SELECT id FROM workspaces WHERE path = ?1")?
+        .query_row([&new.cwd], |r| r.get(0))?;
+
+    let (origin_name, origin_id) = match &origin {
+        Some(o) => (Some(o.origin), Some(o.origin_id)),
+        None => (None, None),
+    };
+    tx.prepare_cached(
+        "INSERT INTO sessions (id, workspace_id, title, cwd, provider, model, \
+         created_ms, updated_ms, read_only, origin, origin_id) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9, ?10)",
+    )?
+    .execute(params![
+        new.id.as_str(),
+        workspace_id,
+        new.title,
+        new.cwd,
+        new.provider,
+        new.model,
+        now_sql,
+        origin.is_some(),
+        origin_name,
+        origin_id,
+    ])?;
+
+    Ok(SessionRecord {
+        id: new.id.clone(),
+        workspace_id,
+        title: new.title.clone(),
+        cwd: new.cwd.clone(),
+        provider: new.provider.clone(),
+        model: new.model.clone(),
+        created_ms,
+        updated_ms: created_ms,
+        parent_session_id: None,
+        fork_seq: None,
+        read_only: origin.is_some(),
+        origin: origin_name.map(str::to_owned),
+        origin_id: origin_id.map(str::to_owned),
+    })
+}
+
+/// Deletes a session with everything derived from it, inside `tx`; forks of it are
+/// detached. Returns whether it existed.
+pub(crate) fn delete_in(tx: &Transaction<'_>, id: &SessionId) -> Result<bool> {
+    // The foreign keys would cascade too; deleting explicitly keeps this correct even
+    // on a connection where someone turned foreign_keys off. Deleting search_docs
+    // rows fires the trigger that removes their full-text entries.
+    for table in ["events", "search_docs", "usage", "approvals"] {
+        tx.prepare_cached(&format!("DELETE FROM {table} WHERE session_id = ?1"))?
+            .execute([id.as_str()])?;
+    }
+    tx.prepare_cached(
+        "UPDATE sessions SET parent_session_id = NULL, fork_seq = NULL \
+         WHERE parent_session_id = ?1",
+    )?
+    .execute([id.as_str()])?;
+    let deleted = tx
+        .prepare_cached("DELETE FROM sessions WHERE id = ?1")?
+        .execute([id.as_str()])?;
+    Ok(deleted > 0)
 }

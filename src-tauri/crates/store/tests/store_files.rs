@@ -552,13 +552,50 @@ fn schema_on_disk_matches_the_spec() {
             "created_ms",
             "updated_ms",
             "parent_session_id",
-            "fork_seq"
+            "fork_seq",
+            "read_only",
+            "origin",
+            "origin_id"
         ]
     );
     assert_eq!(
         columns("events"),
         ["session_id", "seq", "turn_id", "kind", "payload", "ts_ms"]
     );
+    assert_eq!(
+        columns("usage"),
+        [
+            "session_id",
+            "seq",
+            "turn_id",
+            "provider",
+            "model",
+            "input_tokens",
+            "output_tokens",
+            "cached_input_tokens",
+            "reasoning_tokens",
+            "cost_usd",
+            "ts_ms"
+        ]
+    );
+    assert_eq!(
+        columns("approvals"),
+        [
+            "session_id",
+            "request_id",
+            "turn_id",
+            "requested_seq",
+            "tool_name",
+            "risk",
+            "fingerprint",
+            "request",
+            "requested_ms",
+            "decision",
+            "resolved_seq",
+            "resolved_ms"
+        ]
+    );
+    assert_eq!(columns("search_docs"), ["id", "session_id", "seq", "role"]);
 }
 
 /// Set in the child process of `committed_events_survive_sigkill`.
@@ -578,8 +615,8 @@ fn sigkill_child() {
     }
 }
 
-/// The durability promise of synchronous=NORMAL + WAL: whatever `append` returned for is
-/// still there after the process is SIGKILLed mid-stream, and the log is still dense.
+/// The durability promise of WAL: whatever `append` returned for is still there after the
+/// process is SIGKILLed mid-stream, and the log is still dense.
 #[cfg(unix)]
 #[test]
 fn committed_events_survive_sigkill() {

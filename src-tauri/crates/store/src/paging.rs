@@ -1,0 +1,125 @@
+//! Reading a session's log in pages, so a client can show a long session without loading
+//! all of it: the last page first, then older pages as the user scrolls up, or the page
+//! around a search hit.
+
+use memo_protocol::{EventEnvelope, SessionId};
+use rusqlite::params;
+
+use crate::derive::DERIVING_KINDS;
+use crate::events::read_events;
+use crate::{Result, Store, StoreError};
+
+/// A contiguous run of a session's events, with what lies beyond it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventPage {
+    /// In seq order.
+    pub events: Vec<EventEnvelope>,
+    /// Whether events exist before the first one in this page...
+    pub has_before: bool,
+    /// ...and after the last one.
+    pub has_after: bool,
+    /// The session's newest seq when the page was read.
+    pub last_seq: u64,
+}
+
+fn sql_seq(seq: u64) -> i64 {
+    // Past i64::MAX there are no rows; clamping keeps every comparison meaningful.
+    i64::try_from(seq).unwrap_or(i64::MAX)
+}
+
+fn sql_limit(limit: usize) -> i64 {
+    i64::try_from(limit).unwrap_or(i64::MAX)
+}
+
+impl Store {
+    /// Up to `limit` events with `seq < before_seq`, the newest of them, in seq order.
+    /// `before_seq = u64::MAX` gives the last page.
+    pub fn events_before(
+        &self,
+        session: &SessionId,
+        before_seq: u64,
+        limit: usize,
+    ) -> Result<Vec<EventEnvelope>> {
+        let conn = self.conn();
+        let mut events = read_events(
+            &conn,
+            session,
+            "SELECT seq, turn_id, payload, ts_ms FROM events \
+             WHERE session_id = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3",
+            params![session.as_str(), sql_seq(before_seq), sql_limit(limit)],
+        )?;
+        events.reverse();
+        Ok(events)
+    }
+
+    /// Events with `from <= seq <= to`, in order.
+    pub fn events_range(
+        &self,
+        session: &SessionId,
+        from: u64,
+        to: u64,
+    ) -> Result<Vec<EventEnvelope>> {
+        let conn = self.conn();
+        read_events(
+            &conn,
+            session,
+            "SELECT seq, turn_id, payload, ts_ms FROM events \
+             WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
+            params![session.as_str(), sql_seq(from), sql_seq(to)],
+        )
+    }
+
+    /// The last page of a session: what a client shows when it opens one.
+    pub fn last_page(&self, session: &SessionId, limit: usize) -> Result<EventPage> {
+        let last_seq = self.last_seq(session)?;
+        let events = self.events_before(session, u64::MAX, limit)?;
+        Ok(page(events, last_seq))
+    }
+
+    /// The page around one event (a search hit): up to `before` events before it, the
+    /// event itself, and up to `after` events after it. Fails with
+    /// [`StoreError::NoSuchEvent`] when the session has no such event.
+    pub fn page_around(
+        &self,
+        session: &SessionId,
+        seq: u64,
+        before: usize,
+        after: usize,
+    ) -> Result<EventPage> {
+        let last_seq = self.last_seq(session)?;
+        if seq == 0 || seq > last_seq {
+            return Err(StoreError::NoSuchEvent {
+                session: session.clone(),
+                seq,
+                last: last_seq,
+            });
+        }
+        let mut events = self.events_before(session, seq, before)?;
+        events.extend(self.events(session, seq - 1, after.saturating_add(1))?);
+        Ok(page(events, last_seq))
+    }
+
+    /// Only the events that shape the model conversation or its derived tables (user
+    /// turns, assistant steps, tool results, turn ends, usage, approvals), skipping the
+    /// streamed deltas that make up most of a long log. Resuming needs just these.
+    pub fn conversation_events(&self, session: &SessionId) -> Result<Vec<EventEnvelope>> {
+        let conn = self.conn();
+        let sql = format!(
+            "SELECT seq, turn_id, payload, ts_ms FROM events \
+             WHERE session_id = ?1 AND kind IN ({DERIVING_KINDS}, 'session_started', \
+             'tool_call_end', 'turn_ended') ORDER BY seq"
+        );
+        read_events(&conn, session, &sql, params![session.as_str()])
+    }
+}
+
+fn page(events: Vec<EventEnvelope>, last_seq: u64) -> EventPage {
+    let has_before = events.first().is_some_and(|e| e.seq > 1);
+    let has_after = events.last().is_some_and(|e| e.seq < last_seq);
+    EventPage {
+        events,
+        has_before,
+        has_after,
+        last_seq,
+    }
+}
