@@ -10,6 +10,10 @@ pub mod risk;
 pub mod schema;
 pub mod truncate;
 
+// Shell execution, the dangerous-command guard, the sandbox, web, plan and memory tools.
+pub mod command_guard;
+pub mod shell_parse;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
