@@ -3,12 +3,19 @@
 //! no knowledge of sessions or models: the engine drives it.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod apply_patch;
+mod diff;
+mod edit;
+mod fsutil;
+mod fuzzy;
 mod list_dir;
+mod patch_format;
 mod path_policy;
 mod read_file;
 pub mod risk;
 pub mod schema;
 pub mod truncate;
+mod write_file;
 
 // Shell execution, the dangerous-command guard, the sandbox, web, plan and memory tools.
 pub mod command_guard;
@@ -25,9 +32,11 @@ use serde::de::DeserializeOwned;
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
+pub use apply_patch::ApplyPatchTool;
 pub use list_dir::ListDirTool;
-pub use path_policy::PathPolicy;
+pub use path_policy::{PathPolicy, FS_ALLOWED_ROOTS_ENV, SANDBOX_WRITABLE_ROOTS_ENV};
 pub use read_file::ReadFileTool;
+pub use write_file::WriteFileTool;
 
 /// What a tool knows about where and how it runs.
 #[derive(Debug, Clone)]
@@ -47,11 +56,12 @@ pub struct ToolContext {
 }
 
 impl ToolContext {
-    /// A context whose only readable and writable root is `cwd` (tests, simple hosts).
+    /// A context rooted at `cwd`, plus the extra roots of `MEMO_FS_ALLOWED_ROOTS` and
+    /// `MEMO_SANDBOX_WRITABLE_ROOTS` from the process environment.
     pub fn for_workspace(cwd: impl Into<PathBuf>) -> Self {
         let cwd = cwd.into();
         Self {
-            paths: Arc::new(PathPolicy::workspace(&cwd)),
+            paths: Arc::new(PathPolicy::from_env(&cwd, |name| std::env::var(name).ok())),
             cwd,
             cancel: CancellationToken::new(),
             accepted_hunks: None,
@@ -59,8 +69,8 @@ impl ToolContext {
         }
     }
 
-    /// Joins a possibly relative path onto the working directory. No policy check: use
-    /// [`PathPolicy::check_read`] / [`PathPolicy::check_write`] before touching the file.
+    /// Joins a possibly relative path onto the working directory. No checks at all: file
+    /// tools use [`ToolContext::readable`] / [`ToolContext::writable`] instead.
     pub fn resolve(&self, path: &str) -> PathBuf {
         let p = Path::new(path);
         if p.is_absolute() {
@@ -70,14 +80,17 @@ impl ToolContext {
         }
     }
 
-    /// Resolves `path` and checks the policy allows reading it; returns the canonical path.
+    /// Checks the input (no NUL, `~`, look-alike slashes…), resolves it like the kernel
+    /// would and checks the policy allows reading it; returns the real path.
     pub fn readable(&self, path: &str) -> Result<PathBuf, ToolError> {
-        self.paths.check_read(&self.resolve(path))
+        self.paths
+            .check_read(&path_policy::join_input(&self.cwd, path)?)
     }
 
-    /// Resolves `path` and checks the policy allows writing it; returns the canonical path.
+    /// Like [`ToolContext::readable`], for writing (writable roots, no `.git/`).
     pub fn writable(&self, path: &str) -> Result<PathBuf, ToolError> {
-        self.paths.check_write(&self.resolve(path))
+        self.paths
+            .check_write(&path_policy::join_input(&self.cwd, path)?)
     }
 }
 
@@ -217,6 +230,8 @@ impl ToolRegistry {
         let mut registry = Self::new();
         registry.register(Arc::new(ReadFileTool));
         registry.register(Arc::new(ListDirTool));
+        registry.register(Arc::new(ApplyPatchTool::new()));
+        registry.register(Arc::new(WriteFileTool::new()));
         registry
     }
 

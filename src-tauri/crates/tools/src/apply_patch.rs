@@ -1,0 +1,607 @@
+//! `apply_patch`: edits files by string replacement (`old_string`/`new_string`, several
+//! `edits`, `replace_all`) or by a `*** Begin Patch` multi-file patch.
+//!
+//! Both forms are first turned into a plan — the full old and new text of every file
+//! involved — without touching the disk. The preview shows the plan's diff cut into
+//! hunks; the run recomputes the same plan and writes exactly the hunks the user
+//! accepted. Nothing is written unless the whole plan could be built (all or none).
+
+use std::path::PathBuf;
+
+use futures::future::BoxFuture;
+use memo_protocol::{DiffHunk, FileDiff, RiskLevel};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::diff::{FileHunks, PreviewMemory};
+use crate::edit::{apply_edits, Edit};
+use crate::fsutil::{self, display_path, read_text, real_cwd, Staged};
+use crate::patch_format::{self, PatchOp};
+use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolResult};
+
+const NAME: &str = "apply_patch";
+
+/// See the module docs. Holds the hunks of recent previews so a partially accepted
+/// change is refused (not misapplied) when the file changed after the user saw it.
+#[derive(Default)]
+pub struct ApplyPatchTool {
+    previews: PreviewMemory,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Input {
+    file_path: Option<String>,
+    old_string: Option<String>,
+    new_string: Option<String>,
+    #[serde(default)]
+    replace_all: bool,
+    edits: Option<Vec<Edit>>,
+    input: Option<String>,
+    patch: Option<String>,
+}
+
+enum Request {
+    Edits { file_path: String, edits: Vec<Edit> },
+    Patch(String),
+}
+
+impl Input {
+    fn into_request(self) -> Result<Request, ToolError> {
+        let patch = match (self.input, self.patch) {
+            (Some(_), Some(_)) => {
+                return Err(ToolError::invalid_input(
+                    "give the patch in `input` or `patch`, not both",
+                ))
+            }
+            (a, b) => a.or(b),
+        };
+        let single = self.old_string.is_some() || self.new_string.is_some();
+        if let Some(patch) = patch {
+            if self.file_path.is_some() || single || self.edits.is_some() {
+                return Err(ToolError::invalid_input(
+                    "a `*** Begin Patch` patch names its files itself; do not combine it with file_path, old_string/new_string or edits",
+                ));
+            }
+            return Ok(Request::Patch(patch));
+        }
+        let file_path = self.file_path.ok_or_else(|| {
+            ToolError::invalid_input(
+                "give file_path with old_string/new_string or edits, or a `*** Begin Patch` patch in `input`",
+            )
+        })?;
+        let edits = match (self.edits, self.old_string, self.new_string) {
+            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+                return Err(ToolError::invalid_input(
+                    "use either old_string/new_string or edits, not both",
+                ))
+            }
+            (Some(edits), None, None) => edits,
+            (None, Some(old_string), Some(new_string)) => vec![Edit {
+                old_string,
+                new_string,
+                replace_all: self.replace_all,
+            }],
+            (None, Some(_), None) => return Err(ToolError::invalid_input("new_string is missing")),
+            (None, None, Some(_)) => return Err(ToolError::invalid_input("old_string is missing")),
+            (None, None, None) => {
+                return Err(ToolError::invalid_input(
+                    "nothing to do: give old_string and new_string, or edits",
+                ))
+            }
+        };
+        Ok(Request::Edits { file_path, edits })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Add,
+    Update,
+    Delete,
+}
+
+/// One file of a plan: its whole text before and after (LF line endings).
+#[derive(Debug)]
+struct Change {
+    kind: Kind,
+    path: PathBuf,
+    display: String,
+    /// Update File + Move to: where the file goes.
+    dest: Option<(PathBuf, String)>,
+    old: String,
+    new: String,
+    crlf: bool,
+    mode: Option<u32>,
+}
+
+/// What one approval hunk stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unit {
+    /// A content hunk of the change's diff.
+    Hunk(usize),
+    /// The move of an Update File + Move to.
+    Rename,
+    /// Creating or deleting a file with no lines, which has no content hunk.
+    Empty,
+}
+
+struct Plan {
+    changes: Vec<Change>,
+}
+
+impl Plan {
+    fn hunks(&self) -> Vec<FileHunks<'_>> {
+        self.changes
+            .iter()
+            .map(|c| FileHunks::new(&c.old, &c.new))
+            .collect()
+    }
+
+    /// The approval hunks in order: (change index, unit, header, text).
+    fn units(&self, hunks: &[FileHunks<'_>]) -> Vec<(usize, Unit, String, String)> {
+        let multi = self.changes.len() > 1;
+        let mut out = Vec::new();
+        for (ci, (c, fh)) in self.changes.iter().zip(hunks).enumerate() {
+            if let Some((_, dest)) = &c.dest {
+                out.push((
+                    ci,
+                    Unit::Rename,
+                    format!("rename {} -> {dest}", c.display),
+                    format!("rename from {}\nrename to {dest}\n", c.display),
+                ));
+            }
+            if fh.hunks.is_empty() && c.kind != Kind::Update {
+                let what = if c.kind == Kind::Add {
+                    "new empty file"
+                } else {
+                    "delete empty file"
+                };
+                out.push((
+                    ci,
+                    Unit::Empty,
+                    format!("{what} {}", c.display),
+                    String::new(),
+                ));
+            }
+            for (hi, h) in fh.hunks.iter().enumerate() {
+                let header = if multi {
+                    format!("{} {}", h.header, c.display)
+                } else {
+                    h.header.clone()
+                };
+                out.push((ci, Unit::Hunk(hi), header, h.text.clone()));
+            }
+        }
+        out
+    }
+
+    fn file_diff(&self, hunks: &[FileHunks<'_>]) -> FileDiff {
+        let mut unified = String::new();
+        for (c, fh) in self.changes.iter().zip(hunks) {
+            let (from, to) = match c.kind {
+                Kind::Add => ("/dev/null".to_owned(), c.display.clone()),
+                Kind::Delete => (c.display.clone(), "/dev/null".to_owned()),
+                Kind::Update => {
+                    let to = c.dest.as_ref().map_or(&c.display, |(_, d)| d);
+                    if c.dest.is_some() {
+                        unified.push_str(&format!("rename from {}\nrename to {to}\n", c.display));
+                    }
+                    (c.display.clone(), to.clone())
+                }
+            };
+            if !fh.hunks.is_empty() || c.kind != Kind::Update {
+                unified.push_str(&fh.unified(&from, &to));
+            }
+        }
+        let hunks = self
+            .units(hunks)
+            .into_iter()
+            .enumerate()
+            .map(|(i, (_, _, header, text))| DiffHunk {
+                index: i as u32,
+                header,
+                text,
+            })
+            .collect();
+        FileDiff {
+            path: self
+                .changes
+                .iter()
+                .map(|c| c.display.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+            unified,
+            hunks,
+        }
+    }
+
+    /// What a session grant covers: exactly the files this call touches.
+    fn fingerprint(&self) -> String {
+        let mut paths: Vec<String> = self
+            .changes
+            .iter()
+            .flat_map(|c| std::iter::once(&c.path).chain(c.dest.as_ref().map(|(p, _)| p)))
+            .map(|p| p.display().to_string())
+            .collect();
+        paths.sort();
+        paths.dedup();
+        format!("write:{}", paths.join(","))
+    }
+
+    fn reason(&self, hunks: &[FileHunks<'_>]) -> String {
+        let parts: Vec<String> = self
+            .changes
+            .iter()
+            .zip(hunks)
+            .map(|(c, fh)| {
+                let (add, del) = fh
+                    .hunks
+                    .iter()
+                    .fold((0, 0), |(a, d), h| (a + h.added, d + h.removed));
+                match (c.kind, &c.dest) {
+                    (Kind::Add, _) => format!("create {} (+{add})", c.display),
+                    (Kind::Delete, _) => format!("delete {} (-{del})", c.display),
+                    (Kind::Update, Some((_, d))) => {
+                        format!("move {} to {d} (+{add} -{del})", c.display)
+                    }
+                    (Kind::Update, None) => format!("edit {} (+{add} -{del})", c.display),
+                }
+            })
+            .collect();
+        format!("apply_patch wants to {}", parts.join(", "))
+    }
+}
+
+impl ApplyPatchTool {
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+fn signature(units: &[(usize, Unit, String, String)]) -> Vec<String> {
+    units.iter().map(|u| format!("{}\n{}", u.2, u.3)).collect()
+}
+
+/// Reads the files and computes every new text; touches nothing.
+fn plan(ctx: &ToolContext, request: Request) -> Result<Plan, ToolError> {
+    let cwd = real_cwd(&ctx.cwd);
+    let mut changes = Vec::new();
+    match request {
+        Request::Edits {
+            file_path,
+            mut edits,
+        } => {
+            let path = ctx.writable(&file_path)?;
+            let display = display_path(&cwd, &path);
+            match read_text(&path)? {
+                None if edits.len() == 1 && edits[0].old_string.is_empty() => changes.push(Change {
+                    kind: Kind::Add,
+                    path,
+                    display,
+                    dest: None,
+                    old: String::new(),
+                    new: std::mem::take(&mut edits[0].new_string),
+                    crlf: false,
+                    mode: None,
+                }),
+                None => {
+                    return Err(ToolError::invalid_input(format!(
+                        "{display} does not exist. To create it, use write_file (or apply_patch with an empty old_string)."
+                    )))
+                }
+                Some(file) => {
+                    // Strings the model sends use `\n`; in a file normalized from CRLF,
+                    // or one with no CR at all, a stray `\r\n` from the model means `\n`.
+                    if file.crlf || !file.text.contains('\r') {
+                        for e in &mut edits {
+                            e.old_string = e.old_string.replace("\r\n", "\n");
+                            e.new_string = e.new_string.replace("\r\n", "\n");
+                        }
+                    }
+                    let new = apply_edits(&file.text, &edits, &display)?;
+                    changes.push(Change {
+                        kind: Kind::Update,
+                        path,
+                        display,
+                        dest: None,
+                        old: file.text,
+                        new,
+                        crlf: file.crlf,
+                        mode: Some(file.mode),
+                    });
+                }
+            }
+        }
+        Request::Patch(patch) => {
+            for op in patch_format::parse(&patch)? {
+                changes.push(plan_op(ctx, &cwd, op)?);
+            }
+        }
+    }
+    let mut seen: Vec<&PathBuf> = Vec::new();
+    for c in &changes {
+        for p in std::iter::once(&c.path).chain(c.dest.as_ref().map(|(p, _)| p)) {
+            if seen.contains(&p) {
+                return Err(ToolError::invalid_input(format!(
+                    "{} appears more than once in the patch; put all its changes in one section",
+                    display_path(&cwd, p)
+                )));
+            }
+            seen.push(p);
+        }
+    }
+    Ok(Plan { changes })
+}
+
+fn plan_op(ctx: &ToolContext, cwd: &std::path::Path, op: PatchOp) -> Result<Change, ToolError> {
+    let must_exist = |path: &PathBuf, display: &str, what: &str| {
+        read_text(path)?.ok_or_else(|| {
+            ToolError::invalid_input(format!("{what} {display}: the file does not exist"))
+        })
+    };
+    Ok(match op {
+        PatchOp::Add { path, content } => {
+            let real = ctx.writable(&path)?;
+            let display = display_path(cwd, &real);
+            if std::fs::symlink_metadata(&real).is_ok() {
+                return Err(ToolError::invalid_input(format!(
+                    "Add File {display}: it already exists; use Update File to change it"
+                )));
+            }
+            Change {
+                kind: Kind::Add,
+                path: real,
+                display,
+                dest: None,
+                old: String::new(),
+                new: content,
+                crlf: false,
+                mode: None,
+            }
+        }
+        PatchOp::Delete { path } => {
+            let real = ctx.writable(&path)?;
+            let display = display_path(cwd, &real);
+            let file = must_exist(&real, &display, "Delete File")?;
+            Change {
+                kind: Kind::Delete,
+                path: real,
+                display,
+                dest: None,
+                old: file.text,
+                new: String::new(),
+                crlf: file.crlf,
+                mode: Some(file.mode),
+            }
+        }
+        PatchOp::Update {
+            path,
+            move_to,
+            chunks,
+        } => {
+            let real = ctx.writable(&path)?;
+            let display = display_path(cwd, &real);
+            let file = must_exist(&real, &display, "Update File")?;
+            let new = patch_format::apply_chunks(&file.text, &chunks, &display)?;
+            let dest = match move_to {
+                Some(to) => {
+                    let to_real = ctx.writable(&to)?;
+                    let to_display = display_path(cwd, &to_real);
+                    if to_real != real && std::fs::symlink_metadata(&to_real).is_ok() {
+                        return Err(ToolError::invalid_input(format!(
+                            "Move to {to_display}: it already exists; delete it first or choose another name"
+                        )));
+                    }
+                    (to_real != real).then_some((to_real, to_display))
+                }
+                None => None,
+            };
+            Change {
+                kind: Kind::Update,
+                path: real,
+                display,
+                dest,
+                old: file.text,
+                new,
+                crlf: file.crlf,
+                mode: Some(file.mode),
+            }
+        }
+    })
+}
+
+/// Writes the accepted parts of `plan`. Every new file is staged before the first
+/// rename, so a failure while preparing changes nothing.
+fn commit(plan: &Plan, accepted: Option<&[u32]>) -> Result<String, ToolError> {
+    let hunks = plan.hunks();
+    let units = plan.units(&hunks);
+    let is_accepted = |gi: usize| accepted.is_none_or(|a| a.contains(&(gi as u32)));
+    let mut staged: Vec<Staged> = Vec::new();
+    let mut removals: Vec<PathBuf> = Vec::new();
+    let mut report: Vec<String> = Vec::new();
+    for (ci, (c, fh)) in plan.changes.iter().zip(&hunks).enumerate() {
+        let mine: Vec<(usize, Unit)> = units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.0 == ci)
+            .map(|(gi, u)| (gi, u.1))
+            .collect();
+        let taken: Vec<Unit> = mine
+            .iter()
+            .filter(|(gi, _)| is_accepted(*gi))
+            .map(|u| u.1)
+            .collect();
+        let partial = if taken.len() < mine.len() {
+            format!(" ({} of {} hunks)", taken.len(), mine.len())
+        } else {
+            String::new()
+        };
+        match c.kind {
+            Kind::Add if !taken.is_empty() => {
+                staged.push(fsutil::stage(
+                    &c.path,
+                    &fsutil::encode(&c.new, false),
+                    None,
+                )?);
+                report.push(format!(
+                    "Created {} ({} lines)",
+                    c.display,
+                    c.new.lines().count()
+                ));
+            }
+            Kind::Delete if !taken.is_empty() => {
+                removals.push(c.path.clone());
+                report.push(format!("Deleted {}", c.display));
+            }
+            Kind::Update => {
+                let content = fh.apply(|hi| taken.contains(&Unit::Hunk(hi)));
+                let bytes = fsutil::encode(&content, c.crlf);
+                let (add, del) = fh
+                    .hunks
+                    .iter()
+                    .enumerate()
+                    .filter(|(hi, _)| taken.contains(&Unit::Hunk(*hi)))
+                    .fold((0, 0), |(a, d), (_, h)| (a + h.added, d + h.removed));
+                match &c.dest {
+                    Some((dest, dest_display)) if taken.contains(&Unit::Rename) => {
+                        staged.push(fsutil::stage(dest, &bytes, c.mode)?);
+                        removals.push(c.path.clone());
+                        report.push(format!(
+                            "Moved {} to {dest_display} (+{add} -{del}){partial}",
+                            c.display
+                        ));
+                    }
+                    _ if content != c.old => {
+                        staged.push(fsutil::stage(&c.path, &bytes, c.mode)?);
+                        report.push(format!("Updated {} (+{add} -{del}){partial}", c.display));
+                    }
+                    _ => report.push(format!("Left {} unchanged (no hunk accepted)", c.display)),
+                }
+            }
+            _ => report.push(format!("Left {} unchanged (not accepted)", c.display)),
+        }
+    }
+    for (done, s) in staged.into_iter().enumerate() {
+        s.commit().map_err(|e| {
+            ToolError::failed(format!(
+                "{} (after {done} of the patch's files were written; check them)",
+                e.message
+            ))
+        })?;
+    }
+    for path in removals {
+        fsutil::remove_file(&path)?;
+    }
+    Ok(report.join("\n"))
+}
+
+impl Tool for ApplyPatchTool {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn description(&self) -> &str {
+        "Edit files. Preferred way to change existing files.\n\
+         Form 1 (one file): file_path + old_string + new_string replaces old_string, which must \
+         occur exactly once (copy it exactly from read_file output, without the line-number \
+         prefix, including indentation; add surrounding lines to make it unique) or set \
+         replace_all: true to change every occurrence. An empty old_string on a missing file \
+         creates it.\n\
+         Form 2 (several edits to one file): file_path + edits: [{old_string, new_string, \
+         replace_all?}], applied in order, all or none.\n\
+         Form 3 (several files): input = a patch:\n\
+         *** Begin Patch\n*** Update File: src/a.rs\n@@ fn main() {\n     let x = 1;\n-    old();\n\
+         +    new();\n*** Add File: notes.txt\n+line\n*** Delete File: old.txt\n*** End Patch\n\
+         (Update File may be followed by `*** Move to: path`; `@@ text` finds that line first; \
+         keep 3 lines of context; hunks in file order.)\n\
+         The user reviews the diff and may accept only some hunks; the result says what was \
+         applied. CRLF files stay CRLF, file modes are kept."
+    }
+
+    fn input_schema(&self) -> serde_json::Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "file_path": {"type": "string", "description": "File to edit (forms 1 and 2)."},
+                "old_string": {"type": "string", "description": "Exact text to replace."},
+                "new_string": {"type": "string", "description": "Replacement text."},
+                "replace_all": {"type": "boolean", "description": "Replace every occurrence of old_string (default false)."},
+                "edits": {
+                    "type": "array",
+                    "minItems": 1,
+                    "description": "Several replacements in one file, applied in order, all or none.",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "old_string": {"type": "string"},
+                            "new_string": {"type": "string"},
+                            "replace_all": {"type": "boolean"}
+                        },
+                        "required": ["old_string", "new_string"],
+                        "additionalProperties": false
+                    }
+                },
+                "input": {"type": "string", "description": "A whole `*** Begin Patch` … `*** End Patch` patch (form 3)."},
+                "patch": {"type": "string", "description": "Same as input."}
+            },
+            "additionalProperties": false
+        })
+    }
+
+    fn risk(&self) -> RiskLevel {
+        RiskLevel::Write
+    }
+
+    fn preview(
+        &self,
+        ctx: &ToolContext,
+        args: &serde_json::Value,
+    ) -> BoxFuture<'static, Result<ToolPreview, ToolError>> {
+        let key = args.to_string();
+        let parsed = parse_args::<Input>(NAME, args.clone()).and_then(Input::into_request);
+        let ctx = ctx.clone();
+        let computed = parsed.map(|request| {
+            fsutil::blocking(NAME, move || {
+                let plan = plan(&ctx, request)?;
+                let hunks = plan.hunks();
+                let units = plan.units(&hunks);
+                Ok((
+                    ToolPreview {
+                        risk: RiskLevel::Write,
+                        fingerprint: plan.fingerprint(),
+                        reason: plan.reason(&hunks),
+                        command: None,
+                        cwd: Some(ctx.cwd.display().to_string()),
+                        diff: Some(plan.file_diff(&hunks)),
+                    },
+                    signature(&units),
+                ))
+            })
+        });
+        let previews = self.previews.clone();
+        Box::pin(async move {
+            let (preview, sig) = computed?.await?;
+            previews.remember(key, sig);
+            Ok(preview)
+        })
+    }
+
+    fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+        let key = args.to_string();
+        let expected = self.previews.recall(&key);
+        Box::pin(async move {
+            let request = parse_args::<Input>(NAME, args)?.into_request()?;
+            let accepted = ctx.accepted_hunks.clone();
+            fsutil::blocking(NAME, move || {
+                let plan = plan(&ctx, request)?;
+                if accepted.is_some() {
+                    let hunks = plan.hunks();
+                    PreviewMemory::check(expected, &signature(&plan.units(&hunks)), NAME)?;
+                }
+                commit(&plan, accepted.as_deref()).map(ToolOutput::text)
+            })
+            .await
+        })
+    }
+}
