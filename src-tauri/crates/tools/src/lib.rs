@@ -8,6 +8,8 @@ mod diff;
 mod edit;
 mod fsutil;
 mod fuzzy;
+mod indentation;
+mod line_index;
 mod list_dir;
 mod patch_format;
 mod path_policy;

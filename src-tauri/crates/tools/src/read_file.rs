@@ -1,15 +1,35 @@
-use std::io::{BufRead, BufReader, Read};
+//! `read_file`: a slice of a text file with line numbers, or (indentation mode) the code
+//! block around a line. Slices stream from the nearest remembered line offset, so a page
+//! of a huge file never reads the whole file.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
 
 use futures::future::BoxFuture;
 use memo_protocol::RiskLevel;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{parse_args, Tool, ToolContext, ToolError, ToolResult};
+use crate::fsutil::{self, display_path, real_cwd};
+use crate::indentation::{self, Options};
+use crate::line_index::{self, FileKey, STRIDE};
+use crate::truncate::max_chars_from_env;
+use crate::{parse_args, Tool, ToolContext, ToolError, ToolResult};
 
+const NAME: &str = "read_file";
 /// Lines longer than this are cut so one minified line cannot flood the context.
 const MAX_LINE_CHARS: usize = 2000;
 const DEFAULT_LIMIT: usize = 2000;
+/// Bytes sniffed for NULs to tell binary from text (what git and grep do).
+const SNIFF_BYTES: usize = 8192;
+/// Indentation mode holds the file in memory to walk blocks both ways.
+const MAX_INDENTATION_BYTES: u64 = 16 * 1024 * 1024;
+/// Read buffer; large enough that skipping lines runs at memory speed.
+const BUF_BYTES: usize = 256 * 1024;
+/// Room left under the engine's output cap for the continuation note, so a long page
+/// is cut by us (with a usable offset) rather than by the generic truncation.
+const CAP_MARGIN: usize = 300;
 
 pub struct ReadFileTool;
 
@@ -22,26 +42,63 @@ struct Input {
     offset: Option<usize>,
     #[serde(default)]
     limit: Option<usize>,
+    #[serde(default)]
+    mode: Mode,
+    #[serde(default)]
+    indentation: Option<IndentationInput>,
+}
+
+#[derive(Deserialize, Default, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum Mode {
+    #[default]
+    Slice,
+    Indentation,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct IndentationInput {
+    anchor_line: Option<usize>,
+    max_levels: Option<usize>,
+    #[serde(default)]
+    include_siblings: bool,
 }
 
 impl Tool for ReadFileTool {
     fn name(&self) -> &str {
-        "read_file"
+        NAME
     }
 
     fn description(&self) -> &str {
-        "Read a text file from the local filesystem. Output lines are numbered (`N\\tline`). \
-         Use `offset` (1-based line) and `limit` to read a slice of a large file. \
-         Relative paths resolve against the session's working directory."
+        "Read a text file. Output lines are `N\\tcontent` (N = 1-based line number; never \
+         copy the prefix into edits). Default: up to 2000 lines from `offset` (1-based, \
+         default 1); use offset/limit to page through large files, the output says where \
+         to continue. `mode: \"indentation\"` with `indentation: {anchor_line, max_levels, \
+         include_siblings}` returns the code block containing anchor_line (a function, a \
+         class, an if…), `max_levels` enclosing blocks outwards (their headers and closing \
+         lines; 0 = up to the top level; default 1), and with include_siblings the blocks \
+         beside it. Binary files are refused."
     }
 
     fn input_schema(&self) -> serde_json::Value {
         json!({
             "type": "object",
             "properties": {
-                "file_path": {"type": "string", "description": "Path of the file to read."},
-                "offset": {"type": "integer", "minimum": 1, "description": "1-based line to start at."},
-                "limit": {"type": "integer", "minimum": 1, "description": "Maximum number of lines."}
+                "file_path": {"type": "string", "description": "Path of the file to read (absolute, or relative to the working directory)."},
+                "offset": {"type": "integer", "minimum": 1, "description": "1-based line to start at (default 1)."},
+                "limit": {"type": "integer", "minimum": 1, "description": "Maximum number of lines (default 2000)."},
+                "mode": {"type": "string", "enum": ["slice", "indentation"], "description": "slice (default) or indentation."},
+                "indentation": {
+                    "type": "object",
+                    "description": "Options of indentation mode.",
+                    "properties": {
+                        "anchor_line": {"type": "integer", "minimum": 1, "description": "1-based line whose block to show (default: offset, else 1)."},
+                        "max_levels": {"type": "integer", "minimum": 0, "description": "Blocks to show from the innermost outwards; 0 = all (default 1)."},
+                        "include_siblings": {"type": "boolean", "description": "Also show the blocks next to the innermost one (default false)."}
+                    },
+                    "additionalProperties": false
+                }
             },
             "required": ["file_path"],
             "additionalProperties": false
@@ -54,125 +111,365 @@ impl Tool for ReadFileTool {
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         Box::pin(async move {
-            let input: Input = parse_args("read_file", args)?;
+            let input: Input = parse_args(NAME, args)?;
             let path = ctx.readable(&input.file_path)?;
-            let offset = input.offset.unwrap_or(1).max(1);
+            let shown = display_path(&real_cwd(&ctx.cwd), &path);
             let limit = input.limit.unwrap_or(DEFAULT_LIMIT).max(1);
-            // File IO is blocking; keep it off the async workers.
-            tokio::task::spawn_blocking(move || read_slice(&path, offset, limit))
-                .await
-                .map_err(|e| ToolError::failed(format!("read_file task failed: {e}")))?
+            let budget = max_chars_from_env().saturating_sub(CAP_MARGIN).max(1000);
+            if input.mode == Mode::Slice && input.indentation.is_some() {
+                return Err(ToolError::invalid_input(
+                    "`indentation` options need mode: \"indentation\"",
+                ));
+            }
+            fsutil::blocking(NAME, move || {
+                let file = open_text(&path, &shown)?;
+                let out = match input.mode {
+                    Mode::Slice => {
+                        let offset = input.offset.unwrap_or(1).max(1) as u64;
+                        read_slice(file, &path, &shown, offset, limit, budget)?
+                    }
+                    Mode::Indentation => {
+                        let opts = input.indentation.unwrap_or_default();
+                        let anchor = opts.anchor_line.or(input.offset).unwrap_or(1).max(1);
+                        let options = Options {
+                            anchor: anchor - 1,
+                            max_levels: opts.max_levels.unwrap_or(1),
+                            include_siblings: opts.include_siblings,
+                        };
+                        read_blocks(file, &shown, anchor, options, limit, budget)?
+                    }
+                };
+                Ok(out.into())
+            })
+            .await
         })
     }
 }
 
-fn read_slice(path: &std::path::Path, offset: usize, limit: usize) -> ToolResult {
-    let file = std::fs::File::open(path)
-        .map_err(|e| ToolError::failed(format!("cannot open {}: {e}", path.display())))?;
-    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+/// Opens `path` and refuses directories and binary files.
+fn open_text(path: &Path, shown: &str) -> Result<File, ToolError> {
+    let mut file =
+        File::open(path).map_err(|e| ToolError::failed(format!("cannot open {shown}: {e}")))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| ToolError::failed(format!("cannot stat {shown}: {e}")))?;
+    if meta.is_dir() {
         return Err(ToolError::invalid_input(format!(
-            "{} is a directory; use list_dir",
-            path.display()
+            "{shown} is a directory; use list_dir"
         )));
     }
-    let mut reader = BufReader::new(file);
-    let mut head = Vec::with_capacity(8192);
-    (&mut reader)
-        .take(8192)
+    let mut head = Vec::with_capacity(SNIFF_BYTES);
+    (&mut file)
+        .take(SNIFF_BYTES as u64)
         .read_to_end(&mut head)
-        .map_err(|e| ToolError::failed(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| ToolError::failed(format!("cannot read {shown}: {e}")))?;
     if head.contains(&0) {
         return Err(ToolError::invalid_input(format!(
-            "{} looks like a binary file; read_file only reads text",
-            path.display()
+            "{shown} looks like a binary file ({} bytes, NUL bytes near the start); read_file only reads text",
+            meta.len()
         )));
     }
-    // Stream the file line by line so a slice of a huge file never loads all of it.
-    let reader = BufReader::new(std::io::Cursor::new(head).chain(reader));
-    let mut out = String::new();
-    let mut shown = 0usize;
-    let mut total = 0usize;
-    for (i, line) in reader.split(b'\n').enumerate() {
-        let line =
-            line.map_err(|e| ToolError::failed(format!("cannot read {}: {e}", path.display())))?;
-        total = i + 1;
-        let number = i + 1;
-        if number < offset {
-            continue;
+    file.seek(SeekFrom::Start(0))
+        .map_err(|e| ToolError::failed(format!("cannot read {shown}: {e}")))?;
+    Ok(file)
+}
+
+fn format_line(out: &mut String, number: u64, raw: &[u8]) {
+    let raw = raw.strip_suffix(b"\n").unwrap_or(raw);
+    let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+    let text = String::from_utf8_lossy(raw);
+    out.push_str(&number.to_string());
+    out.push('\t');
+    match text.char_indices().nth(MAX_LINE_CHARS) {
+        Some((cut, _)) => {
+            out.push_str(&text[..cut]);
+            out.push_str("… [line truncated]");
         }
-        if shown >= limit {
-            // Knowing there is more is enough; stop reading.
-            total = usize::MAX;
+        None => out.push_str(&text),
+    }
+    out.push('\n');
+}
+
+fn read_slice(
+    file: File,
+    path: &Path,
+    shown: &str,
+    offset: u64,
+    limit: usize,
+    budget: usize,
+) -> Result<String, ToolError> {
+    let io = |e: std::io::Error| ToolError::failed(format!("cannot read {shown}: {e}"));
+    let meta = file.metadata().map_err(io)?;
+    let key = FileKey::of(&meta);
+    let (mut line, start) = line_index::nearest(path, key, offset);
+    let mut reader = BufReader::with_capacity(BUF_BYTES, file);
+    reader.seek(SeekFrom::Start(start)).map_err(io)?;
+    let mut pos = start;
+    // Where line `line` starts: past it at the end means a last line without newline.
+    let mut line_start = start;
+    // Skip to `offset` a buffer at a time, noting checkpoints on the way.
+    while line < offset {
+        let buf = reader.fill_buf().map_err(io)?;
+        if buf.is_empty() {
             break;
         }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.strip_suffix('\r').unwrap_or(&text);
-        let text: String = if text.chars().count() > MAX_LINE_CHARS {
-            let cut: String = text.chars().take(MAX_LINE_CHARS).collect();
-            format!("{cut}… [line truncated]")
-        } else {
-            text.to_owned()
-        };
-        out.push_str(&format!("{number}\t{text}\n"));
-        shown += 1;
+        let mut consumed = buf.len();
+        for nl in memchr::memchr_iter(b'\n', buf) {
+            line += 1;
+            let next_start = pos + nl as u64 + 1;
+            line_start = next_start;
+            if (line - 1).is_multiple_of(STRIDE) {
+                line_index::record(path, key, line, next_start);
+            }
+            if line == offset {
+                consumed = nl + 1;
+                break;
+            }
+        }
+        pos += consumed as u64;
+        reader.consume(consumed);
     }
-    if shown == 0 {
+    let mut out = String::new();
+    let mut raw = Vec::new();
+    let mut shown_lines = 0usize;
+    let mut cut_by_budget = false;
+    while shown_lines < limit {
+        raw.clear();
+        let n = reader.read_until(b'\n', &mut raw).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        let before = out.len();
+        format_line(&mut out, line, &raw);
+        if out.len() > budget && shown_lines > 0 {
+            out.truncate(before);
+            cut_by_budget = true;
+            break;
+        }
+        shown_lines += 1;
+        line += 1;
+        pos += n as u64;
+        if (line - 1).is_multiple_of(STRIDE) {
+            line_index::record(path, key, line, pos);
+        }
+    }
+    if shown_lines == 0 {
+        let total = if pos > line_start { line } else { line - 1 };
         if total == 0 {
-            return Ok(format!("({} is empty)", path.display()).into());
+            return Ok(format!("({shown} is empty)"));
         }
         return Err(ToolError::invalid_input(format!(
-            "offset {offset} is past the end of {} ({total} lines)",
-            path.display()
+            "offset {offset} is past the end of {shown}, which has {total} lines"
         )));
     }
-    if total == usize::MAX {
+    let more = cut_by_budget || !reader.fill_buf().map_err(io)?.is_empty();
+    if more {
+        let why = if cut_by_budget {
+            " (output size limit reached)"
+        } else {
+            ""
+        };
         out.push_str(&format!(
-            "… more lines follow; continue with offset {}\n",
-            offset + shown
+            "… more lines follow{why}; continue with offset {line}\n"
         ));
     }
-    Ok(out.into())
+    Ok(out)
+}
+
+fn read_blocks(
+    file: File,
+    shown: &str,
+    anchor: usize,
+    options: Options,
+    limit: usize,
+    budget: usize,
+) -> Result<String, ToolError> {
+    let io = |e: std::io::Error| ToolError::failed(format!("cannot read {shown}: {e}"));
+    let len = file.metadata().map_err(io)?.len();
+    if len > MAX_INDENTATION_BYTES {
+        return Err(ToolError::invalid_input(format!(
+            "{shown} is {} MiB; indentation mode reads files up to {} MiB. Use offset/limit around line {anchor}.",
+            len / (1024 * 1024),
+            MAX_INDENTATION_BYTES / (1024 * 1024)
+        )));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    BufReader::new(file).read_to_end(&mut bytes).map_err(io)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    if anchor > lines.len() {
+        return Err(ToolError::invalid_input(format!(
+            "anchor_line {anchor} is past the end of {shown}, which has {} lines",
+            lines.len()
+        )));
+    }
+    let ranges = indentation::blocks(&lines, options);
+    if ranges.is_empty() {
+        return Ok(format!("({shown} has no code around line {anchor})"));
+    }
+    let mut out = String::new();
+    let mut count = 0usize;
+    let mut prev_end: Option<usize> = None;
+    for r in &ranges {
+        if prev_end.is_some_and(|e| r.start > e) {
+            out.push_str("…\n");
+        }
+        for i in r.clone() {
+            if count >= limit || out.len() > budget {
+                out.push_str(&format!(
+                    "… block continues; read more with offset {} (slice mode)\n",
+                    i + 1
+                ));
+                return Ok(out);
+            }
+            format_line(&mut out, i as u64 + 1, lines[i].as_bytes());
+            count += 1;
+        }
+        prev_end = Some(r.end);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use memo_protocol::ToolErrorKind;
 
-    fn ctx(dir: &std::path::Path) -> ToolContext {
+    fn ctx(dir: &Path) -> ToolContext {
         ToolContext::for_workspace(dir)
+    }
+
+    async fn read(dir: &Path, args: serde_json::Value) -> Result<String, ToolError> {
+        ReadFileTool.run(ctx(dir), args).await.map(|o| o.content)
     }
 
     #[tokio::test]
     async fn numbers_lines_and_pages() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.txt"), "one\ntwo\r\nthree\nfour\n").unwrap();
-        let out = ReadFileTool
-            .run(
-                ctx(dir.path()),
-                json!({"file_path": "a.txt", "offset": 2, "limit": 2}),
+        let out = read(
+            dir.path(),
+            json!({"file_path": "a.txt", "offset": 2, "limit": 2}),
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            out,
+            "2\ttwo\n3\tthree\n… more lines follow; continue with offset 4\n"
+        );
+        let out = read(dir.path(), json!({"file_path": "a.txt", "offset": 4}))
+            .await
+            .unwrap();
+        assert_eq!(out, "4\tfour\n");
+        let err = read(dir.path(), json!({"file_path": "a.txt", "offset": 9}))
+            .await
+            .unwrap_err();
+        assert!(err.message.contains("which has 4 lines"), "{}", err.message);
+        std::fs::write(dir.path().join("c.txt"), "a\nb").unwrap();
+        let err = read(dir.path(), json!({"file_path": "c.txt", "offset": 5}))
+            .await
+            .unwrap_err();
+        assert!(err.message.contains("which has 2 lines"), "{}", err.message);
+        std::fs::write(dir.path().join("e.txt"), "").unwrap();
+        let out = read(dir.path(), json!({"file_path": "e.txt"}))
+            .await
+            .unwrap();
+        assert_eq!(out, "(e.txt is empty)");
+    }
+
+    #[tokio::test]
+    async fn pages_of_a_large_file_use_checkpoints() {
+        let dir = tempfile::tempdir().unwrap();
+        let text: String = (1..=20_000).map(|i| format!("row {i}\n")).collect();
+        std::fs::write(dir.path().join("big.txt"), &text).unwrap();
+        for offset in [9_000u64, 12_345, 4_097, 19_999] {
+            let out = read(
+                dir.path(),
+                json!({"file_path": "big.txt", "offset": offset, "limit": 2}),
             )
             .await
             .unwrap();
-        assert_eq!(
-            out.content,
-            "2\ttwo\n3\tthree\n… more lines follow; continue with offset 4\n"
+            let first = out.lines().next().unwrap();
+            assert_eq!(first, format!("{offset}\trow {offset}"));
+        }
+    }
+
+    #[tokio::test]
+    async fn long_lines_and_output_budget() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = "é".repeat(3000);
+        let text: String = (0..40).map(|_| format!("{line}\n")).collect();
+        std::fs::write(dir.path().join("wide.txt"), text).unwrap();
+        let out = read(dir.path(), json!({"file_path": "wide.txt"}))
+            .await
+            .unwrap();
+        assert!(out.contains("… [line truncated]"));
+        assert!(
+            out.contains("(output size limit reached); continue with offset"),
+            "{}",
+            &out[out.len() - 200..]
         );
     }
 
     #[tokio::test]
-    async fn refuses_binary_and_bad_arguments() {
+    async fn indentation_mode_returns_the_enclosing_block() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = "fn a() {\n    x();\n}\n\nfn b() {\n    if y {\n        z();\n    }\n}\n";
+        std::fs::write(dir.path().join("m.rs"), src).unwrap();
+        let args =
+            json!({"file_path": "m.rs", "mode": "indentation", "indentation": {"anchor_line": 7}});
+        assert_eq!(
+            read(dir.path(), args).await.unwrap(),
+            "6\t    if y {\n7\t        z();\n8\t    }\n"
+        );
+        let args = json!({"file_path": "m.rs", "mode": "indentation", "indentation": {"anchor_line": 7, "max_levels": 2}});
+        assert_eq!(
+            read(dir.path(), args).await.unwrap(),
+            "5\tfn b() {\n6\t    if y {\n7\t        z();\n8\t    }\n9\t}\n"
+        );
+        let args =
+            json!({"file_path": "m.rs", "mode": "indentation", "indentation": {"anchor_line": 50}});
+        assert!(read(dir.path(), args)
+            .await
+            .unwrap_err()
+            .message
+            .contains("past the end"));
+        let args = json!({"file_path": "m.rs", "indentation": {"anchor_line": 2}});
+        assert_eq!(
+            read(dir.path(), args).await.unwrap_err().kind,
+            ToolErrorKind::InvalidInput
+        );
+        let args = json!({"file_path": "m.rs", "mode": "outline"});
+        assert_eq!(
+            read(dir.path(), args).await.unwrap_err().kind,
+            ToolErrorKind::InvalidInput
+        );
+    }
+
+    #[tokio::test]
+    async fn refuses_binary_directories_and_bad_arguments() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("b.bin"), [0u8, 1, 2, 3]).unwrap();
-        let err = ReadFileTool
-            .run(ctx(dir.path()), json!({"file_path": "b.bin"}))
+        let err = read(dir.path(), json!({"file_path": "b.bin"}))
             .await
             .unwrap_err();
         assert!(err.message.contains("binary"), "{}", err.message);
-        let err = ReadFileTool
-            .run(ctx(dir.path()), json!({"path": "b.bin"}))
+        let err = read(dir.path(), json!({"path": "b.bin"}))
             .await
             .unwrap_err();
-        assert_eq!(err.kind, memo_protocol::ToolErrorKind::InvalidInput);
+        assert_eq!(err.kind, ToolErrorKind::InvalidInput);
         assert!(err.message.contains("file_path"), "{}", err.message);
+        let err = read(dir.path(), json!({"file_path": "."}))
+            .await
+            .unwrap_err();
+        assert!(err.message.contains("directory"), "{}", err.message);
+        let err = read(dir.path(), json!({"file_path": "nope.txt"}))
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, ToolErrorKind::ExecutionFailed);
+        let err = read(dir.path(), json!({"file_path": "/etc/passwd"}))
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, ToolErrorKind::PolicyDenied);
     }
 }
