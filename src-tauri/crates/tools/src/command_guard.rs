@@ -66,7 +66,10 @@ impl GuardContext {
 pub enum Verdict {
     Allow,
     /// Allowed only with the user's explicit consent, every time (risk critical).
-    Ask { rule: &'static str, reason: String },
+    Ask {
+        rule: &'static str,
+        reason: String,
+    },
     /// Never run.
     Block {
         rule: &'static str,
@@ -137,7 +140,15 @@ pub(crate) struct Invocation {
 }
 
 const SHELLS: [&str; 9] = [
-    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox-sh",
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "mksh",
+    "ash",
+    "fish",
+    "busybox-sh",
 ];
 const INTERPRETERS: [&str; 8] = [
     "python", "python2", "python3", "perl", "ruby", "node", "php", "lua",
@@ -195,9 +206,24 @@ pub(crate) fn normalize(words: &[String]) -> Option<Invocation> {
                 skip_opts(
                     &mut i,
                     &[
-                        "-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C",
-                        "--close-from", "-T", "--command-timeout", "-r", "--role", "-t", "--type",
-                        "-D", "--chdir",
+                        "-u",
+                        "--user",
+                        "-g",
+                        "--group",
+                        "-h",
+                        "--host",
+                        "-p",
+                        "--prompt",
+                        "-C",
+                        "--close-from",
+                        "-T",
+                        "--command-timeout",
+                        "-r",
+                        "--role",
+                        "-t",
+                        "--type",
+                        "-D",
+                        "--chdir",
                     ],
                 );
             }
@@ -246,8 +272,18 @@ pub(crate) fn normalize(words: &[String]) -> Option<Invocation> {
                 skip_opts(
                     &mut i,
                     &[
-                        "-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file",
-                        "--delimiter", "--max-args", "--max-procs",
+                        "-a",
+                        "-d",
+                        "-E",
+                        "-I",
+                        "-L",
+                        "-n",
+                        "-P",
+                        "-s",
+                        "--arg-file",
+                        "--delimiter",
+                        "--max-args",
+                        "--max-procs",
                     ],
                 );
             }
@@ -320,8 +356,7 @@ fn reads_stdin(inv: &Invocation) -> bool {
     let name = inv.name.as_str();
     let operands: Vec<&String> = inv.args.iter().filter(|a| !is_option(a)).collect();
     if SHELLS.contains(&name) {
-        !has_shell_c(inv)
-            && (operands.is_empty() || inv.args.iter().any(|a| a == "-s" || a == "-"))
+        !has_shell_c(inv) && (operands.is_empty() || inv.args.iter().any(|a| a == "-s" || a == "-"))
     } else if INTERPRETERS.iter().any(|i| name.starts_with(i)) {
         let inline = inv.args.iter().any(|a| a == "-c" || a == "-e");
         !inline && (operands.is_empty() || operands[0] == "-")
@@ -475,7 +510,9 @@ pub(crate) fn is_block_device(path: &str) -> bool {
     if let Some(rest) = rest_after("mmcblk") {
         return rest.starts_with(|c: char| c.is_ascii_digit());
     }
-    for prefix in ["md", "loop", "nbd", "sr", "disk", "rdisk", "mtdblock", "dm-"] {
+    for prefix in [
+        "md", "loop", "nbd", "sr", "disk", "rdisk", "mtdblock", "dm-",
+    ] {
         if rest_after(prefix).is_some_and(digits) {
             return true;
         }
@@ -501,9 +538,8 @@ pub(crate) fn resolve_target(arg: &str, ctx: &GuardContext) -> Target {
     let expanded = match expand_known_vars(arg, ctx) {
         Some(e) => e,
         None => {
-            let rest = strip_leading_var(arg);
-            return match rest {
-                Some(r) if matches!(r, "/" | "/*" | "/.*" | "/**") => Target::UnknownVarRoot,
+            return match strip_leading_var(arg) {
+                Some("/" | "/*" | "/.*" | "/**") => Target::UnknownVarRoot,
                 _ => Target::Unknown,
             };
         }
@@ -630,13 +666,20 @@ mod tests {
 
     #[test]
     fn hint_has_memo_format_and_escapes() {
-        let hint = denial_hint("exec_command", "rm_recursive_critical_target", "rm -rf /", None);
+        let hint = denial_hint(
+            "exec_command",
+            "rm_recursive_critical_target",
+            "rm -rf /",
+            None,
+        );
         assert_eq!(
             hint,
             "<system_hint type=\"tool_call_denied\" tool=\"exec_command\" reason=\"dangerous_command\" policy=\"blacklist\" rule=\"rm_recursive_critical_target\" command=\"rm -rf /\">Blocked a high-risk shell command to prevent irreversible data loss. Use a safer and scoped alternative.</system_hint>"
         );
         let hint = denial_hint("write_stdin", "r", "echo \"<x>\" > /dev/sda", Some(3));
-        assert!(hint.contains("session_id=\"3\" command=\"echo &quot;&lt;x&gt;&quot; &gt; /dev/sda\""));
+        assert!(
+            hint.contains("session_id=\"3\" command=\"echo &quot;&lt;x&gt;&quot; &gt; /dev/sda\"")
+        );
     }
 
     #[test]
@@ -652,7 +695,10 @@ mod tests {
         assert_eq!(path("*"), Some(PathBuf::from("/work/proj")));
         assert_eq!(path("/u*"), Some(PathBuf::from("/")));
         assert_eq!(path("build/*.o"), None);
-        assert!(matches!(resolve_target("$DIR/*", &c), Target::UnknownVarRoot));
+        assert!(matches!(
+            resolve_target("$DIR/*", &c),
+            Target::UnknownVarRoot
+        ));
         assert!(matches!(resolve_target("$DIR/x", &c), Target::Unknown));
         assert!(is_critical_path(Path::new("/work"), &c, true));
         assert!(!is_critical_path(Path::new("/work/proj/target"), &c, true));
@@ -662,7 +708,10 @@ mod tests {
     #[test]
     fn wrappers_are_peeled() {
         let words = |s: &str| shell_words::split(s).unwrap();
-        let inv = normalize(&words("FOO=1 sudo -u root env -i A=b nice -n 5 nohup rm -rf x")).unwrap();
+        let inv = normalize(&words(
+            "FOO=1 sudo -u root env -i A=b nice -n 5 nohup rm -rf x",
+        ))
+        .unwrap();
         assert_eq!(inv.name, "rm");
         assert!(inv.privileged);
         let inv = normalize(&words("timeout -s KILL 10 bash -lc 'rm -rf /'")).unwrap();

@@ -4,8 +4,8 @@
 //! than block record an [`Verdict::Ask`] instead.
 
 use super::{
-    is_block_device, is_critical_path, is_option, resolve_target, GuardContext, Invocation,
-    Target, Verdict,
+    is_block_device, is_critical_path, is_option, resolve_target, GuardContext, Invocation, Target,
+    Verdict,
 };
 
 pub(super) fn check(
@@ -68,8 +68,8 @@ pub(super) fn check(
         {
             Some("mkfs_filesystem_create")
         }
-        "fdisk" | "sfdisk" | "cfdisk" | "parted" | "sgdisk" | "gdisk" | "wipefs"
-        | "blkdiscard" | "shred" | "mkswap" | "badblocks" | "cryptsetup" => {
+        "fdisk" | "sfdisk" | "cfdisk" | "parted" | "sgdisk" | "gdisk" | "wipefs" | "blkdiscard"
+        | "shred" | "mkswap" | "badblocks" | "cryptsetup" => {
             let listing = inv
                 .args
                 .iter()
@@ -141,10 +141,9 @@ fn find(inv: &Invocation, ctx: &GuardContext) -> Option<&'static str> {
     let deletes = inv.args.iter().enumerate().any(|(i, a)| {
         a == "-delete"
             || (matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
-                && inv
-                    .args
-                    .get(i + 1)
-                    .is_some_and(|c| matches!(super::base_name(c).as_str(), "rm" | "shred" | "unlink")))
+                && inv.args.get(i + 1).is_some_and(|c| {
+                    matches!(super::base_name(c).as_str(), "rm" | "shred" | "unlink")
+                }))
     });
     if !deletes {
         return None;

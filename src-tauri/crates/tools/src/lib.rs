@@ -21,7 +21,16 @@ mod write_file;
 
 // Shell execution, the dangerous-command guard, the sandbox, web, plan and memory tools.
 pub mod command_guard;
+mod exec_command;
+mod exec_fingerprint;
+mod exec_output;
+mod exec_session;
+mod get_memory;
+mod runtime_tools;
+pub mod sandbox;
 pub mod shell_parse;
+mod update_plan;
+mod webfetch;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,6 +48,13 @@ pub use list_dir::ListDirTool;
 pub use path_policy::{PathPolicy, FS_ALLOWED_ROOTS_ENV, SANDBOX_WRITABLE_ROOTS_ENV};
 pub use read_file::ReadFileTool;
 pub use write_file::WriteFileTool;
+
+pub use exec_command::{exec_tools, ExecCommandTool, WriteStdinTool};
+pub use get_memory::GetMemoryTool;
+pub use runtime_tools::ShellToolType;
+pub use sandbox::SandboxPolicy;
+pub use update_plan::UpdatePlanTool;
+pub use webfetch::WebFetchTool;
 
 /// What a tool knows about where and how it runs.
 #[derive(Debug, Clone)]
@@ -234,6 +250,7 @@ impl ToolRegistry {
         registry.register(Arc::new(ListDirTool));
         registry.register(Arc::new(ApplyPatchTool::new()));
         registry.register(Arc::new(WriteFileTool::new()));
+        runtime_tools::register(&mut registry);
         registry
     }
 

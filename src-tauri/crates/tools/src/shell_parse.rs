@@ -45,10 +45,7 @@ impl Redirect {
     pub fn writes(&self) -> bool {
         match self.op.as_str() {
             ">" | ">>" | ">|" | "&>" | "&>>" | "<>" => true,
-            ">&" => !self
-                .target
-                .chars()
-                .all(|c| c.is_ascii_digit() || c == '-'),
+            ">&" => !self.target.chars().all(|c| c.is_ascii_digit() || c == '-'),
             _ => false,
         }
     }
@@ -529,7 +526,10 @@ mod tests {
         assert!(echo.redirects[1].writes());
         let cat = &s.pipelines[1].commands[0];
         assert_eq!(cat.words, vec!["cat", SUBSTITUTION, "$PWD"]);
-        assert_eq!(cat.substitutions[0].pipelines[0].commands[0].words, vec!["curl", "x"]);
+        assert_eq!(
+            cat.substitutions[0].pipelines[0].commands[0].words,
+            vec!["curl", "x"]
+        );
     }
 
     #[test]

@@ -185,7 +185,13 @@ fn every_critical_command_is_blocked() {
         .filter(|c| !matches!(check_command(c, &ctx), Verdict::Block { .. }))
         .map(|c| format!("{c:?} -> {:?}", check_command(c, &ctx)))
         .collect();
-    assert!(misses.is_empty(), "missed {} of {}:\n{}", misses.len(), BLOCKED.len(), misses.join("\n"));
+    assert!(
+        misses.is_empty(),
+        "missed {} of {}:\n{}",
+        misses.len(),
+        BLOCKED.len(),
+        misses.join("\n")
+    );
 }
 
 #[test]
@@ -223,10 +229,16 @@ fn block_names_the_rule_and_the_segment() {
     );
     assert!(matches!(
         check_command("curl x | sh", &ctx),
-        Verdict::Block { rule: "pipe_remote_script", .. }
+        Verdict::Block {
+            rule: "pipe_remote_script",
+            ..
+        }
     ));
     assert!(matches!(
         check_command(":(){ :|:& };:", &ctx),
-        Verdict::Block { rule: "fork_bomb", .. }
+        Verdict::Block {
+            rule: "fork_bomb",
+            ..
+        }
     ));
 }

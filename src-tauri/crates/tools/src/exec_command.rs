@@ -1,0 +1,590 @@
+//! `exec_command` and `write_stdin`: Memo Code's unified exec. A command runs in a shell
+//! on a pseudo-terminal; if it is still running after `yield_time_ms` the call returns what
+//! it printed so far plus a session id, and `write_stdin` sends keystrokes to it (or just
+//! polls) later. Before anything runs, the dangerous-command guard reads the command, the
+//! working directory must pass the path policy, and the approval fingerprint names the
+//! command prefix so a "for this session" grant never covers more than it said.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use memo_protocol::{RiskLevel, ToolErrorKind};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::command_guard::{check_command, denial_hint, GuardContext, Verdict};
+use crate::exec_fingerprint::command_fingerprint;
+use crate::exec_output::{deliver, format_response, ProcessState, DEFAULT_MAX_OUTPUT_TOKENS};
+use crate::exec_session::{
+    kill_after, kill_on_cancel, ExecManager, ExecSession, KillReason, SpawnRequest,
+};
+use crate::sandbox::{self, SandboxPolicy, SandboxStatus};
+use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolResult};
+
+const DEFAULT_EXEC_YIELD_MS: u64 = 10_000;
+const DEFAULT_WRITE_YIELD_MS: u64 = 250;
+const MAX_YIELD_MS: u64 = 300_000;
+/// A session still running this long after it started is killed.
+const DEFAULT_TIMEOUT_MS: u64 = 30 * 60 * 1000;
+const MAX_TIMEOUT_MS: u64 = 24 * 60 * 60 * 1000;
+const SHELLS: [&str; 6] = ["bash", "sh", "zsh", "dash", "ksh", "fish"];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExecInput {
+    cmd: String,
+    #[serde(default)]
+    workdir: Option<String>,
+    #[serde(default)]
+    shell: Option<String>,
+    #[serde(default)]
+    login: Option<bool>,
+    #[serde(default)]
+    tty: Option<bool>,
+    #[serde(default)]
+    yield_time_ms: Option<u64>,
+    #[serde(default)]
+    max_output_tokens: Option<usize>,
+    #[serde(default)]
+    timeout_ms: Option<u64>,
+    #[serde(default)]
+    sandbox_permissions: Option<SandboxPermissions>,
+    #[serde(default)]
+    justification: Option<String>,
+    /// Accepted for compatibility with Codex-trained models; grants come from approvals.
+    #[serde(default)]
+    #[allow(dead_code)]
+    prefix_rule: Option<Vec<String>>,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum SandboxPermissions {
+    UseDefault,
+    RequireEscalated,
+}
+
+/// Everything about a call that preview and run both need.
+struct Plan {
+    input: ExecInput,
+    workdir: PathBuf,
+    escalated: bool,
+    verdict: Verdict,
+}
+
+fn plan(
+    ctx: &ToolContext,
+    args: serde_json::Value,
+    sandbox: SandboxPolicy,
+) -> Result<Plan, ToolError> {
+    let input: ExecInput = parse_args("exec_command", args)?;
+    if input.cmd.trim().is_empty() {
+        return Err(ToolError::invalid_input("cmd must not be empty"));
+    }
+    if let Some(shell) = &input.shell {
+        if !SHELLS.contains(&crate::command_guard::base_name(shell).as_str()) {
+            return Err(ToolError::invalid_input(format!(
+                "shell must be one of {} (got {shell})",
+                SHELLS.join(", ")
+            )));
+        }
+    }
+    let workdir = ctx.readable(input.workdir.as_deref().unwrap_or("."))?;
+    if !workdir.is_dir() {
+        return Err(ToolError::invalid_input(format!(
+            "workdir {} is not a directory",
+            workdir.display()
+        )));
+    }
+    let escalated = input.sandbox_permissions == Some(SandboxPermissions::RequireEscalated)
+        && sandbox != SandboxPolicy::Off;
+    let verdict = check_command(&input.cmd, &guard_context(ctx, workdir.clone()));
+    Ok(Plan {
+        input,
+        workdir,
+        escalated,
+        verdict,
+    })
+}
+
+fn guard_context(ctx: &ToolContext, cwd: PathBuf) -> GuardContext {
+    let mut roots = vec![ctx.cwd.clone()];
+    roots.extend(ctx.paths.writable_roots().iter().cloned());
+    GuardContext::new(cwd, roots)
+}
+
+pub struct ExecCommandTool {
+    manager: Arc<ExecManager>,
+}
+
+pub struct WriteStdinTool {
+    manager: Arc<ExecManager>,
+}
+
+/// The pair shares one set of sessions; both must come from here.
+pub fn exec_tools(sandbox: SandboxPolicy) -> (ExecCommandTool, WriteStdinTool) {
+    let manager = Arc::new(ExecManager::new(sandbox));
+    (
+        ExecCommandTool {
+            manager: manager.clone(),
+        },
+        WriteStdinTool { manager },
+    )
+}
+
+impl ExecCommandTool {
+    /// The policy comes from `MEMO_SANDBOX` (see [`SandboxPolicy::from_env`]).
+    pub fn sandbox(&self) -> SandboxPolicy {
+        self.manager.sandbox
+    }
+}
+
+impl Tool for ExecCommandTool {
+    fn name(&self) -> &str {
+        "exec_command"
+    }
+
+    fn description(&self) -> &str {
+        "Runs a shell command in a pseudo-terminal and returns its output and exit code. \
+         If the command is still running after `yield_time_ms` (default 10000), the result \
+         says `Process running with session ID N`: continue with `write_stdin` (send input, \
+         or empty `chars` to wait for more output; \"\\u0003\" interrupts). Use `workdir` \
+         instead of `cd`. Output is cut to `max_output_tokens` (default 2000; head and tail \
+         kept). Commands run in a sandbox that only allows writes inside the workspace and \
+         temp directories; if a command needs more (e.g. a package cache), retry with \
+         `sandbox_permissions: \"require_escalated\"` and a one-line `justification`, which \
+         asks the user. Destructive commands (rm -rf /, mkfs, dd to a disk, curl | sh, …) \
+         are refused."
+    }
+
+    fn input_schema(&self) -> serde_json::Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "cmd": {"type": "string", "minLength": 1, "description": "Shell command to run."},
+                "workdir": {"type": "string", "description": "Working directory (default: the session's)."},
+                "shell": {"type": "string", "description": "Shell binary (bash, sh, zsh, dash, ksh, fish; default $SHELL)."},
+                "login": {"type": "boolean", "description": "Run as a login shell (default true)."},
+                "tty": {"type": "boolean", "description": "Behave like an interactive terminal: colours and TERM=xterm-256color (default false)."},
+                "yield_time_ms": {"type": "integer", "minimum": 0, "description": "How long to wait for the command before returning a session id (default 10000)."},
+                "max_output_tokens": {"type": "integer", "minimum": 1, "description": "Output budget in tokens (default 2000)."},
+                "timeout_ms": {"type": "integer", "minimum": 1, "description": "Kill the command if still running after this long (default 30 minutes)."},
+                "sandbox_permissions": {"type": "string", "enum": ["use_default", "require_escalated"], "description": "require_escalated runs outside the sandbox after asking the user."},
+                "justification": {"type": "string", "description": "Why the command needs to run outside the sandbox (shown to the user)."},
+                "prefix_rule": {"type": "array", "items": {"type": "string"}, "description": "Accepted for compatibility; ignored."}
+            },
+            "required": ["cmd"],
+            "additionalProperties": false
+        })
+    }
+
+    fn risk(&self) -> RiskLevel {
+        RiskLevel::Execute
+    }
+
+    fn is_mutating(&self) -> bool {
+        true
+    }
+
+    /// As in Memo Code: commands may run side by side (each has its own terminal).
+    fn parallel_safe(&self) -> bool {
+        true
+    }
+
+    fn preview(
+        &self,
+        ctx: &ToolContext,
+        args: &serde_json::Value,
+    ) -> BoxFuture<'static, Result<ToolPreview, ToolError>> {
+        let result = plan(ctx, args.clone(), self.manager.sandbox).and_then(|p| {
+            let mut risk = RiskLevel::Execute;
+            let mut reason = format!("run `{}`", one_line(&p.input.cmd));
+            match &p.verdict {
+                Verdict::Block { rule, .. } => {
+                    return Err(ToolError::policy_denied(denial_hint(
+                        "exec_command",
+                        rule,
+                        &p.input.cmd,
+                        None,
+                    )))
+                }
+                Verdict::Ask { reason: why, .. } => {
+                    risk = RiskLevel::Critical;
+                    reason = format!("{reason}: {why}");
+                }
+                Verdict::Allow => {}
+            }
+            let mut fingerprint = format!("exec:{}", command_fingerprint(&p.input.cmd));
+            if p.escalated {
+                risk = RiskLevel::Critical;
+                fingerprint.push_str(" [unsandboxed]");
+                reason = format!(
+                    "{reason} outside the sandbox: {}",
+                    p.input
+                        .justification
+                        .as_deref()
+                        .unwrap_or("no justification given")
+                );
+            }
+            Ok(ToolPreview {
+                risk,
+                fingerprint,
+                reason,
+                command: Some(p.input.cmd.clone()),
+                cwd: Some(p.workdir.display().to_string()),
+                diff: None,
+            })
+        });
+        Box::pin(async move { result })
+    }
+
+    fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+        let manager = self.manager.clone();
+        Box::pin(async move {
+            let p = plan(&ctx, args, manager.sandbox)?;
+            // The engine previews first, but a host that calls run directly is guarded too.
+            if let Verdict::Block { rule, .. } = &p.verdict {
+                return Err(ToolError::policy_denied(denial_hint(
+                    "exec_command",
+                    rule,
+                    &p.input.cmd,
+                    None,
+                )));
+            }
+            let policy = if p.escalated {
+                SandboxPolicy::Off
+            } else {
+                manager.sandbox
+            };
+            let id = manager.next_id()?;
+            let shell = p.input.shell.clone().unwrap_or_else(default_shell);
+            let tty = p.input.tty.unwrap_or(false);
+            let session = ExecSession::spawn(
+                id,
+                SpawnRequest {
+                    shell,
+                    login: p.input.login.unwrap_or(true),
+                    command: p.input.cmd.clone(),
+                    cwd: p.workdir.clone(),
+                    env: child_env(tty),
+                    sandbox: policy,
+                    writable_roots: ctx.paths.writable_roots().to_vec(),
+                },
+            )
+            .await?;
+            manager.insert(session.clone());
+            let timeout = p
+                .input
+                .timeout_ms
+                .unwrap_or(DEFAULT_TIMEOUT_MS)
+                .clamp(1, MAX_TIMEOUT_MS);
+            kill_after(&session, Duration::from_millis(timeout));
+            kill_on_cancel(&session, ctx.cancel.clone());
+            let yield_ms = p
+                .input
+                .yield_time_ms
+                .unwrap_or(DEFAULT_EXEC_YIELD_MS)
+                .min(MAX_YIELD_MS);
+            let mut notes = Vec::new();
+            if session.sandbox == SandboxStatus::Unavailable && manager.take_sandbox_note() {
+                notes.push(
+                    "<system_hint type=\"sandbox_unavailable\">This kernel has no Landlock support: commands run without a filesystem sandbox and only the approvals guard them.</system_hint>"
+                        .to_owned(),
+                );
+            }
+            respond(
+                &manager,
+                &session,
+                &ctx,
+                yield_ms,
+                p.input.max_output_tokens,
+                policy,
+                notes,
+            )
+            .await
+        })
+    }
+}
+
+fn one_line(cmd: &str) -> String {
+    let line = cmd.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() > 200 {
+        format!("{}…", line.chars().take(200).collect::<String>())
+    } else {
+        line
+    }
+}
+
+fn default_shell() -> String {
+    std::env::var("SHELL")
+        .ok()
+        .filter(|s| SHELLS.contains(&crate::command_guard::base_name(s).as_str()))
+        .unwrap_or_else(|| {
+            if std::path::Path::new("/bin/bash").exists() {
+                "/bin/bash".into()
+            } else {
+                "/bin/sh".into()
+            }
+        })
+}
+
+/// Keeps output plain for the model (no pagers waiting for a key, no colours) unless the
+/// call asked for a real terminal.
+fn child_env(tty: bool) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("PAGER".to_owned(), "cat".to_owned()),
+        ("GIT_PAGER".to_owned(), "cat".to_owned()),
+    ];
+    if tty {
+        env.push(("TERM".into(), "xterm-256color".into()));
+    } else {
+        env.push(("TERM".into(), "dumb".into()));
+        env.push(("NO_COLOR".into(), "1".into()));
+        env.push(("CLICOLOR".into(), "0".into()));
+        // A credential prompt nobody can answer would hang the command until its timeout.
+        env.push(("GIT_TERMINAL_PROMPT".into(), "0".into()));
+    }
+    env
+}
+
+/// Waits on the session, then reports: output so far plus exit code or session id.
+async fn respond(
+    manager: &ExecManager,
+    session: &Arc<ExecSession>,
+    ctx: &ToolContext,
+    yield_ms: u64,
+    max_output_tokens: Option<usize>,
+    policy: SandboxPolicy,
+    mut notes: Vec<String>,
+) -> ToolResult {
+    let finished = session
+        .wait(Duration::from_millis(yield_ms), &ctx.cancel)
+        .await;
+    if !finished {
+        // Interrupted: the group was killed; give it a moment so the output is complete.
+        session
+            .wait(Duration::from_millis(500), &Default::default())
+            .await;
+    }
+    let delivered = deliver(
+        session.take_output(),
+        max_output_tokens.unwrap_or(DEFAULT_MAX_OUTPUT_TOKENS),
+    );
+    let exit = session.exit();
+    let state = match &exit {
+        Some(info) => ProcessState::Exited {
+            code: info.code,
+            signal: info.signal.clone(),
+        },
+        None => ProcessState::Running {
+            session_id: session.id,
+        },
+    };
+    let body = format_response(
+        &manager.chunk_id(),
+        session.started.elapsed().as_secs_f64(),
+        &state,
+        &delivered,
+    );
+    if exit.is_some() {
+        manager.forget_if_done(session);
+    }
+    match session.killed() {
+        Some(KillReason::Interrupted) => {
+            return Err(ToolError::new(
+                ToolErrorKind::Interrupted,
+                format!("interrupted by the user; the command's process group was killed\n{body}"),
+            ))
+        }
+        Some(KillReason::TimedOut) => {
+            return Err(ToolError::new(
+                ToolErrorKind::Timeout,
+                format!(
+                    "the command ran past its timeout and its process group was killed\n{body}"
+                ),
+            ))
+        }
+        Some(KillReason::SessionEnded) | None => {}
+    }
+    let failed = exit.as_ref().is_some_and(|e| e.code != 0);
+    if failed && session.sandbox.active() && sandbox::denial_suspected(&delivered.text) {
+        return Err(ToolError::new(
+            ToolErrorKind::SandboxDenied,
+            format!(
+                "{body}\n<system_hint type=\"sandbox_denied\" policy=\"{}\">The command failed with a permission error; {}. If it must write elsewhere, retry with sandbox_permissions=\"require_escalated\" and a justification.</system_hint>",
+                policy.label(),
+                sandbox::describe(policy, ctx.paths.writable_roots())
+            ),
+        ));
+    }
+    notes.insert(0, body);
+    Ok(ToolOutput::text(notes.join("\n")))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WriteInput {
+    session_id: u32,
+    #[serde(default)]
+    chars: Option<String>,
+    #[serde(default)]
+    yield_time_ms: Option<u64>,
+    #[serde(default)]
+    max_output_tokens: Option<usize>,
+}
+
+impl WriteStdinTool {
+    fn session(&self, id: u32) -> Result<Arc<ExecSession>, ToolError> {
+        self.manager.get(id).ok_or_else(|| {
+            ToolError::invalid_input(format!(
+                "session_id {id} not found: it has exited and its output was already returned, or it never existed"
+            ))
+        })
+    }
+
+    /// The complete lines these keystrokes finish, checked like a command: a shell session
+    /// must not become a way around the guard.
+    fn guard(
+        &self,
+        ctx: &ToolContext,
+        session: &ExecSession,
+        chars: &str,
+    ) -> Result<(), ToolError> {
+        let pending = session.pending_line();
+        let typed = format!("{pending}{chars}")
+            .replace("\r\n", "\n")
+            .replace('\r', "\n");
+        let guard = guard_context(ctx, ctx.cwd.clone());
+        let complete = typed.rsplit_once('\n').map(|(done, _)| done).unwrap_or("");
+        for line in complete.split('\n').filter(|l| !l.trim().is_empty()) {
+            if let Verdict::Block { rule, .. } = check_command(line, &guard) {
+                return Err(ToolError::policy_denied(denial_hint(
+                    "write_stdin",
+                    rule,
+                    line,
+                    Some(session.id),
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Tool for WriteStdinTool {
+    fn name(&self) -> &str {
+        "write_stdin"
+    }
+
+    fn description(&self) -> &str {
+        "Writes characters to a running exec_command session (its terminal input) and \
+         returns the output printed since the last call. Include \"\\n\" to press Enter; \
+         \"\\u0003\" is Ctrl-C, \"\\u0004\" Ctrl-D. Empty `chars` just waits `yield_time_ms` \
+         (default 250) for more output."
+    }
+
+    fn input_schema(&self) -> serde_json::Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "session_id": {"type": "integer", "minimum": 1, "description": "The id from `Process running with session ID N`."},
+                "chars": {"type": "string", "description": "Keystrokes to send (may be empty)."},
+                "yield_time_ms": {"type": "integer", "minimum": 0, "description": "How long to wait for output (default 250)."},
+                "max_output_tokens": {"type": "integer", "minimum": 1, "description": "Output budget in tokens (default 2000)."}
+            },
+            "required": ["session_id"],
+            "additionalProperties": false
+        })
+    }
+
+    fn risk(&self) -> RiskLevel {
+        RiskLevel::Execute
+    }
+
+    fn is_mutating(&self) -> bool {
+        true
+    }
+
+    /// Keystrokes to one terminal must arrive in the order the model wrote them.
+    fn parallel_safe(&self) -> bool {
+        false
+    }
+
+    fn preview(
+        &self,
+        ctx: &ToolContext,
+        args: &serde_json::Value,
+    ) -> BoxFuture<'static, Result<ToolPreview, ToolError>> {
+        let result = parse_args::<WriteInput>("write_stdin", args.clone()).and_then(|input| {
+            let session = self.session(input.session_id)?;
+            let chars = input.chars.unwrap_or_default();
+            self.guard(ctx, &session, &chars)?;
+            Ok(ToolPreview {
+                risk: RiskLevel::Execute,
+                // A grant covers this one session (whatever runs in it), never others.
+                fingerprint: format!(
+                    "stdin:{}:{}",
+                    session.id,
+                    command_fingerprint(&session.command)
+                ),
+                reason: format!(
+                    "send {} to session {} (`{}`)",
+                    if chars.is_empty() {
+                        "nothing (wait for output)".to_owned()
+                    } else {
+                        format!("{chars:?}")
+                    },
+                    session.id,
+                    one_line(&session.command)
+                ),
+                command: Some(session.command.clone()),
+                cwd: Some(ctx.cwd.display().to_string()),
+                diff: None,
+            })
+        });
+        Box::pin(async move { result })
+    }
+
+    fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+        let manager = self.manager.clone();
+        let prepared = parse_args::<WriteInput>("write_stdin", args).and_then(|input| {
+            let session = self.session(input.session_id)?;
+            let chars = input.chars.clone().unwrap_or_default();
+            self.guard(&ctx, &session, &chars)?;
+            Ok((input, session, chars))
+        });
+        Box::pin(async move {
+            let (input, session, chars) = prepared?;
+            if !chars.is_empty() {
+                if session.exit().is_some() {
+                    return Err(ToolError::invalid_input(format!(
+                        "session {} has exited; its remaining output comes with an empty `chars`",
+                        session.id
+                    )));
+                }
+                session.remember_typed(&chars);
+                session.write(chars).await?;
+                kill_on_cancel(&session, ctx.cancel.clone());
+            }
+            let yield_ms = input
+                .yield_time_ms
+                .unwrap_or(DEFAULT_WRITE_YIELD_MS)
+                .min(MAX_YIELD_MS);
+            respond(
+                &manager,
+                &session,
+                &ctx,
+                yield_ms,
+                input.max_output_tokens,
+                manager.sandbox,
+                Vec::new(),
+            )
+            .await
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "exec_command_tests.rs"]
+mod tests;

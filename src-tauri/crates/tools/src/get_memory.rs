@@ -1,0 +1,168 @@
+//! `get_memory`: reads the user's persistent memory, `$MEMO_HOME/Agents.md`, as Memo Code
+//! does. Registered unless `MEMO_ENABLE_MEMORY_TOOL=0`.
+
+use std::path::{Path, PathBuf};
+
+use futures::future::BoxFuture;
+use memo_protocol::RiskLevel;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
+
+pub const ENABLE_MEMORY_TOOL_ENV: &str = "MEMO_ENABLE_MEMORY_TOOL";
+/// Memory is meant to be short; a huge file would crowd out the conversation.
+const MAX_BYTES: u64 = 64 * 1024;
+
+pub struct GetMemoryTool;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Input {
+    /// Memo Code's argument; there is one memory file, so any id reads it.
+    #[serde(default)]
+    memory_id: Option<String>,
+}
+
+/// Memo's rule: on unless the variable is exactly `0`.
+pub fn memory_tool_enabled(env: impl Fn(&str) -> Option<String>) -> bool {
+    env(ENABLE_MEMORY_TOOL_ENV).is_none_or(|v| v.trim() != "0")
+}
+
+fn memo_home(ctx: &ToolContext) -> Option<PathBuf> {
+    ctx.memo_home.clone().or_else(|| {
+        std::env::var_os("MEMO_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".memo")))
+    })
+}
+
+impl Tool for GetMemoryTool {
+    fn name(&self) -> &str {
+        "get_memory"
+    }
+
+    fn description(&self) -> &str {
+        "Loads the user's persistent memory (preferences and facts saved across sessions, \
+         from $MEMO_HOME/Agents.md). `memory_id` is optional."
+    }
+
+    fn input_schema(&self) -> serde_json::Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "memory_id": {"type": "string", "description": "Memory to load (optional; there is one memory file)."}
+            },
+            "additionalProperties": false
+        })
+    }
+
+    fn risk(&self) -> RiskLevel {
+        RiskLevel::Read
+    }
+
+    fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+        let parsed = parse_args::<Input>("get_memory", args);
+        let home = memo_home(&ctx);
+        Box::pin(async move {
+            let input = parsed?;
+            let memory_id = input.memory_id.unwrap_or_else(|| "default".into());
+            let Some(home) = home else {
+                return Err(ToolError::failed("no Memo home directory is known"));
+            };
+            let path = home.join("Agents.md");
+            let read = tokio::task::spawn_blocking({
+                let path = path.clone();
+                move || read_capped(&path)
+            })
+            .await
+            .map_err(|e| ToolError::failed(format!("get_memory task failed: {e}")))?;
+            let summary = match read {
+                Ok(Some(text)) => text,
+                Ok(None) => {
+                    return Ok(ToolOutput::text(format!(
+                        "No memory saved yet ({} does not exist).",
+                        path.display()
+                    )))
+                }
+                Err(e) => {
+                    return Err(ToolError::failed(format!(
+                        "cannot read {}: {e}",
+                        path.display()
+                    )))
+                }
+            };
+            let body = json!({"memory_id": memory_id, "memory_summary": summary});
+            let text = serde_json::to_string_pretty(&body)
+                .map_err(|e| ToolError::failed(format!("cannot encode the memory: {e}")))?;
+            Ok(ToolOutput::text(text))
+        })
+    }
+}
+
+fn read_capped(path: &Path) -> std::io::Result<Option<String>> {
+    use std::io::Read;
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut bytes = Vec::new();
+    file.take(MAX_BYTES + 1).read_to_end(&mut bytes)?;
+    let cut = bytes.len() as u64 > MAX_BYTES;
+    bytes.truncate(MAX_BYTES as usize);
+    let mut text = String::from_utf8_lossy(&bytes).into_owned();
+    if cut {
+        text.push_str("\n… [memory truncated at 64 KiB]");
+    }
+    Ok(Some(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memo_protocol::ToolErrorKind;
+
+    fn ctx(home: &Path) -> ToolContext {
+        ToolContext {
+            memo_home: Some(home.to_path_buf()),
+            ..ToolContext::for_workspace(home)
+        }
+    }
+
+    #[tokio::test]
+    async fn reads_agents_md_and_reports_a_missing_one() {
+        let home = tempfile::tempdir().unwrap();
+        let out = GetMemoryTool
+            .run(ctx(home.path()), json!({}))
+            .await
+            .unwrap();
+        assert!(
+            out.content.starts_with("No memory saved yet"),
+            "{}",
+            out.content
+        );
+        std::fs::write(home.path().join("Agents.md"), "- prefers tabs\n").unwrap();
+        let out = GetMemoryTool
+            .run(ctx(home.path()), json!({"memory_id": "user"}))
+            .await
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_str(&out.content).unwrap();
+        assert_eq!(value["memory_id"], "user");
+        assert_eq!(value["memory_summary"], "- prefers tabs\n");
+    }
+
+    #[tokio::test]
+    async fn bad_input_and_the_env_switch() {
+        let home = tempfile::tempdir().unwrap();
+        let err = GetMemoryTool
+            .run(ctx(home.path()), json!({"id": 3}))
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, ToolErrorKind::InvalidInput);
+        assert!(memory_tool_enabled(|_| None));
+        assert!(memory_tool_enabled(|_| Some("1".into())));
+        assert!(!memory_tool_enabled(|_| Some("0".into())));
+    }
+}

@@ -1,0 +1,117 @@
+//! Which of the exec, web, plan and memory tools a session gets, decided by Memo Code's
+//! environment switches: `MEMO_SHELL_TOOL_TYPE` and `MEMO_ENABLE_MEMORY_TOOL`, plus
+//! `MEMO_SANDBOX` for the exec sandbox.
+
+use std::sync::Arc;
+
+use crate::exec_command::exec_tools;
+use crate::get_memory::{memory_tool_enabled, GetMemoryTool};
+use crate::sandbox::SandboxPolicy;
+use crate::update_plan::UpdatePlanTool;
+use crate::webfetch::WebFetchTool;
+use crate::ToolRegistry;
+
+pub const SHELL_TOOL_TYPE_ENV: &str = "MEMO_SHELL_TOOL_TYPE";
+
+/// Memo Code's shell tool modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ShellToolType {
+    /// `exec_command` + `write_stdin` (Memo's default).
+    #[default]
+    UnifiedExec,
+    /// Memo's argv-form `shell` compatibility tool; served here by the unified tools.
+    Shell,
+    /// Memo's string-form `shell_command` compatibility tool; served by the unified tools.
+    ShellCommand,
+    /// No command execution at all.
+    Disabled,
+}
+
+impl ShellToolType {
+    /// Memo treats an unknown value like the default.
+    pub fn parse(value: &str) -> Self {
+        match value.trim() {
+            "shell" => Self::Shell,
+            "shell_command" => Self::ShellCommand,
+            "disabled" => Self::Disabled,
+            _ => Self::UnifiedExec,
+        }
+    }
+
+    pub fn from_env(env: impl Fn(&str) -> Option<String>) -> Self {
+        env(SHELL_TOOL_TYPE_ENV)
+            .map(|v| Self::parse(&v))
+            .unwrap_or_default()
+    }
+}
+
+/// Registers the tools this module owns, configured from the process environment.
+pub fn register(registry: &mut ToolRegistry) {
+    register_with_env(registry, |name| std::env::var(name).ok());
+}
+
+pub fn register_with_env(registry: &mut ToolRegistry, env: impl Fn(&str) -> Option<String>) {
+    let shell = ShellToolType::from_env(&env);
+    if shell != ShellToolType::Disabled {
+        if matches!(shell, ShellToolType::Shell | ShellToolType::ShellCommand) {
+            tracing::info!(
+                ?shell,
+                "the shell/shell_command compatibility tools are served by exec_command and write_stdin"
+            );
+        }
+        let (exec, stdin) = exec_tools(SandboxPolicy::from_env(&env));
+        registry.register(Arc::new(exec));
+        registry.register(Arc::new(stdin));
+    }
+    registry.register(Arc::new(WebFetchTool::default()));
+    registry.register(Arc::new(UpdatePlanTool));
+    if memory_tool_enabled(&env) {
+        registry.register(Arc::new(GetMemoryTool));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(vars: &[(&str, &str)]) -> Vec<String> {
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let mut registry = ToolRegistry::new();
+        register_with_env(&mut registry, |name| {
+            vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+        });
+        registry.names()
+    }
+
+    #[test]
+    fn env_switches_choose_the_tools() {
+        let all = names(&[]);
+        for tool in [
+            "exec_command",
+            "write_stdin",
+            "webfetch",
+            "update_plan",
+            "get_memory",
+        ] {
+            assert!(
+                all.contains(&tool.to_owned()),
+                "{tool} missing from {all:?}"
+            );
+        }
+        let none = names(&[
+            ("MEMO_SHELL_TOOL_TYPE", "disabled"),
+            ("MEMO_ENABLE_MEMORY_TOOL", "0"),
+        ]);
+        assert!(!none
+            .iter()
+            .any(|n| n == "exec_command" || n == "get_memory"));
+        assert!(names(&[("MEMO_SHELL_TOOL_TYPE", "whatever")]).contains(&"exec_command".to_owned()));
+        assert_eq!(
+            ShellToolType::parse("shell_command"),
+            ShellToolType::ShellCommand
+        );
+    }
+}
