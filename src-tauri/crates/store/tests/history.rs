@@ -130,7 +130,7 @@ fn search_ranks_snippets_and_jumps() {
         ],
     );
 
-    // More occurrences in a shorter text rank first (BM25: lower score is better).
+    // More occurrences in a shorter text rank first.
     let hits = store.search(&query("quicksort")).unwrap();
     let order: Vec<(&str, SearchRole)> = hits
         .iter()
@@ -144,7 +144,7 @@ fn search_ranks_snippets_and_jumps() {
             ("b", SearchRole::Assistant)
         ]
     );
-    assert!(hits.windows(2).all(|w| w[0].score <= w[1].score));
+    assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
     assert!(hits[0].snippet.contains("[quicksort]") || hits[0].snippet.contains("[Quicksort]"));
     assert_eq!(hits[0].session_title.as_deref(), Some("title of a"));
     assert_eq!(hits[0].cwd, "/repo");
