@@ -25,7 +25,8 @@ use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, T
 
 const DEFAULT_EXEC_YIELD_MS: u64 = 10_000;
 const DEFAULT_WRITE_YIELD_MS: u64 = 250;
-const MAX_YIELD_MS: u64 = 300_000;
+/// Above the compatibility tools' longest wait (10 minutes plus slack).
+const MAX_YIELD_MS: u64 = 610_000;
 /// A session still running this long after it started is killed.
 const DEFAULT_TIMEOUT_MS: u64 = 30 * 60 * 1000;
 const MAX_TIMEOUT_MS: u64 = 24 * 60 * 60 * 1000;
@@ -78,8 +79,9 @@ fn plan(
     ctx: &ToolContext,
     args: serde_json::Value,
     sandbox: SandboxPolicy,
+    label: &str,
 ) -> Result<Plan, ToolError> {
-    let input: ExecInput = parse_args("exec_command", args)?;
+    let input: ExecInput = parse_args(label, args)?;
     if input.cmd.trim().is_empty() {
         return Err(ToolError::invalid_input("cmd must not be empty"));
     }
@@ -117,6 +119,9 @@ fn guard_context(ctx: &ToolContext, cwd: PathBuf) -> GuardContext {
 
 pub struct ExecCommandTool {
     manager: Arc<ExecManager>,
+    /// The tool name the model called, for messages and denial hints (the shell
+    /// compatibility tools run through this one).
+    label: &'static str,
 }
 
 pub struct WriteStdinTool {
@@ -129,6 +134,7 @@ pub fn exec_tools(sandbox: SandboxPolicy) -> (ExecCommandTool, WriteStdinTool) {
     (
         ExecCommandTool {
             manager: manager.clone(),
+            label: "exec_command",
         },
         WriteStdinTool { manager },
     )
@@ -138,6 +144,14 @@ impl ExecCommandTool {
     /// The policy comes from `MEMO_SANDBOX` (see [`SandboxPolicy::from_env`]).
     pub fn sandbox(&self) -> SandboxPolicy {
         self.manager.sandbox
+    }
+
+    /// An exec tool with its own sessions that reports itself as `label`.
+    pub(crate) fn labelled(sandbox: SandboxPolicy, label: &'static str) -> Self {
+        Self {
+            manager: Arc::new(ExecManager::new(sandbox)),
+            label,
+        }
     }
 }
 
@@ -198,13 +212,14 @@ impl Tool for ExecCommandTool {
         ctx: &ToolContext,
         args: &serde_json::Value,
     ) -> BoxFuture<'static, Result<ToolPreview, ToolError>> {
-        let result = plan(ctx, args.clone(), self.manager.sandbox).and_then(|p| {
+        let label = self.label;
+        let result = plan(ctx, args.clone(), self.manager.sandbox, label).and_then(|p| {
             let mut risk = RiskLevel::Execute;
             let mut reason = format!("run `{}`", one_line(&p.input.cmd));
             match &p.verdict {
                 Verdict::Block { rule, .. } => {
                     return Err(ToolError::policy_denied(denial_hint(
-                        "exec_command",
+                        label,
                         rule,
                         &p.input.cmd,
                         None,
@@ -242,12 +257,13 @@ impl Tool for ExecCommandTool {
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let manager = self.manager.clone();
+        let label = self.label;
         Box::pin(async move {
-            let p = plan(&ctx, args, manager.sandbox)?;
+            let p = plan(&ctx, args, manager.sandbox, label)?;
             // The engine previews first, but a host that calls run directly is guarded too.
             if let Verdict::Block { rule, .. } = &p.verdict {
                 return Err(ToolError::policy_denied(denial_hint(
-                    "exec_command",
+                    label,
                     rule,
                     &p.input.cmd,
                     None,

@@ -75,6 +75,14 @@ async fn runs_a_command_and_reports_its_exit_code() {
     assert!(out.contains("/sub\n"), "{out}");
     assert!(out.contains("TERM=dumb"), "{out}");
     assert!(!out.contains('\r'), "{out:?}");
+    // The default is a login shell (as in Memo Code), which must still run the command.
+    let out = exec
+        .run(ctx(dir.path()), json!({"cmd": "echo \"login:$0\""}))
+        .await
+        .unwrap()
+        .content;
+    assert!(out.contains("Process exited with code 0"), "{out}");
+    assert!(out.contains("login:"), "{out}");
 }
 
 #[tokio::test]

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::exec_command::exec_tools;
 use crate::get_memory::{memory_tool_enabled, GetMemoryTool};
 use crate::sandbox::SandboxPolicy;
+use crate::shell_compat::{ShellCompatTool, ShellForm};
 use crate::update_plan::UpdatePlanTool;
 use crate::webfetch::WebFetchTool;
 use crate::ToolRegistry;
@@ -19,9 +20,9 @@ pub enum ShellToolType {
     /// `exec_command` + `write_stdin` (Memo's default).
     #[default]
     UnifiedExec,
-    /// Memo's argv-form `shell` compatibility tool; served here by the unified tools.
+    /// Memo's argv-form `shell` compatibility tool.
     Shell,
-    /// Memo's string-form `shell_command` compatibility tool; served by the unified tools.
+    /// Memo's string-form `shell_command` compatibility tool.
     ShellCommand,
     /// No command execution at all.
     Disabled,
@@ -51,17 +52,20 @@ pub fn register(registry: &mut ToolRegistry) {
 }
 
 pub fn register_with_env(registry: &mut ToolRegistry, env: impl Fn(&str) -> Option<String>) {
-    let shell = ShellToolType::from_env(&env);
-    if shell != ShellToolType::Disabled {
-        if matches!(shell, ShellToolType::Shell | ShellToolType::ShellCommand) {
-            tracing::info!(
-                ?shell,
-                "the shell/shell_command compatibility tools are served by exec_command and write_stdin"
-            );
+    let sandbox = SandboxPolicy::from_env(&env);
+    match ShellToolType::from_env(&env) {
+        ShellToolType::UnifiedExec => {
+            let (exec, stdin) = exec_tools(sandbox);
+            registry.register(Arc::new(exec));
+            registry.register(Arc::new(stdin));
         }
-        let (exec, stdin) = exec_tools(SandboxPolicy::from_env(&env));
-        registry.register(Arc::new(exec));
-        registry.register(Arc::new(stdin));
+        ShellToolType::Shell => {
+            registry.register(Arc::new(ShellCompatTool::new(ShellForm::Argv, sandbox)));
+        }
+        ShellToolType::ShellCommand => {
+            registry.register(Arc::new(ShellCompatTool::new(ShellForm::String, sandbox)));
+        }
+        ShellToolType::Disabled => {}
     }
     registry.register(Arc::new(WebFetchTool::default()));
     registry.register(Arc::new(UpdatePlanTool));
@@ -109,6 +113,13 @@ mod tests {
             .iter()
             .any(|n| n == "exec_command" || n == "get_memory"));
         assert!(names(&[("MEMO_SHELL_TOOL_TYPE", "whatever")]).contains(&"exec_command".to_owned()));
+        let shell = names(&[("MEMO_SHELL_TOOL_TYPE", "shell")]);
+        assert!(shell.contains(&"shell".to_owned()) && !shell.contains(&"exec_command".to_owned()));
+        let string = names(&[("MEMO_SHELL_TOOL_TYPE", "shell_command")]);
+        assert!(
+            string.contains(&"shell_command".to_owned())
+                && !string.contains(&"write_stdin".to_owned())
+        );
         assert_eq!(
             ShellToolType::parse("shell_command"),
             ShellToolType::ShellCommand
