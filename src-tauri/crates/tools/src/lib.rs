@@ -8,6 +8,8 @@ mod diff;
 mod edit;
 mod fsutil;
 mod fuzzy;
+mod glob;
+mod grep_files;
 mod indentation;
 mod line_index;
 mod list_dir;
@@ -17,6 +19,7 @@ mod read_file;
 pub mod risk;
 pub mod schema;
 pub mod truncate;
+mod walk;
 mod write_file;
 
 // Shell execution, the dangerous-command guard, the sandbox, web, plan and memory tools.
@@ -45,11 +48,12 @@ use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
 pub use apply_patch::ApplyPatchTool;
+pub use glob::GlobTool;
+pub use grep_files::GrepFilesTool;
 pub use list_dir::ListDirTool;
 pub use path_policy::{PathPolicy, FS_ALLOWED_ROOTS_ENV, SANDBOX_WRITABLE_ROOTS_ENV};
 pub use read_file::ReadFileTool;
 pub use write_file::WriteFileTool;
-
 
 pub use exec_command::{exec_tools, ExecCommandTool, WriteStdinTool};
 pub use get_memory::GetMemoryTool;
@@ -252,6 +256,8 @@ impl ToolRegistry {
         registry.register(Arc::new(ListDirTool));
         registry.register(Arc::new(ApplyPatchTool::new()));
         registry.register(Arc::new(WriteFileTool::new()));
+        registry.register(Arc::new(GlobTool));
+        registry.register(Arc::new(GrepFilesTool));
         runtime_tools::register(&mut registry);
         registry
     }

@@ -1,15 +1,23 @@
-use std::path::Path;
+//! `list_dir`: a directory as an indented tree, shallow levels first so a cap on entries
+//! never hides a top-level folder behind the contents of the first one.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use futures::future::BoxFuture;
 use memo_protocol::RiskLevel;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{parse_args, Tool, ToolContext, ToolError, ToolResult};
+use crate::fsutil;
+use crate::walk;
+use crate::{parse_args, Tool, ToolContext, ToolError, ToolResult};
 
-/// Directories that are almost never what the model wants to see and can be enormous.
-const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "target", ".venv", "__pycache__"];
+const NAME: &str = "list_dir";
 const MAX_ENTRIES: usize = 500;
+const MAX_DEPTH: usize = 5;
+/// Entries gathered before choosing what to show; bounds the walk of a huge tree.
+const MAX_WALKED: usize = 50_000;
 
 pub struct ListDirTool;
 
@@ -22,15 +30,29 @@ struct Input {
     depth: Option<usize>,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Dir,
+    File,
+    Link,
+}
+
+struct Node {
+    name: String,
+    kind: Kind,
+    depth: usize,
+}
+
 impl Tool for ListDirTool {
     fn name(&self) -> &str {
-        "list_dir"
+        NAME
     }
 
     fn description(&self) -> &str {
-        "List the entries of a directory as an indented tree (directories end with `/`). \
-         `depth` (default 1, max 5) controls how deep to recurse. VCS and dependency folders \
-         (.git, node_modules, target) are listed but not expanded."
+        "List a directory as an indented tree: directories end with `/`, symbolic links \
+         with `@` (not followed). `depth` (default 1, max 5) sets how many levels to show. \
+         Entries ignored by .gitignore/.ignore (build output, node_modules, …) and .git are \
+         left out. At most 500 entries, shallow levels first."
     }
 
     fn input_schema(&self) -> serde_json::Value {
@@ -38,7 +60,7 @@ impl Tool for ListDirTool {
             "type": "object",
             "properties": {
                 "dir_path": {"type": "string", "description": "Directory to list; defaults to the working directory."},
-                "depth": {"type": "integer", "minimum": 1, "maximum": 5}
+                "depth": {"type": "integer", "minimum": 1, "maximum": MAX_DEPTH, "description": "Levels to show (default 1)."}
             },
             "additionalProperties": false
         })
@@ -50,71 +72,98 @@ impl Tool for ListDirTool {
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         Box::pin(async move {
-            let input: Input = parse_args("list_dir", args)?;
+            let input: Input = parse_args(NAME, args)?;
             let dir = ctx.readable(input.dir_path.as_deref().unwrap_or("."))?;
-            let depth = input.depth.unwrap_or(1).clamp(1, 5);
-            tokio::task::spawn_blocking(move || list(&dir, depth))
-                .await
-                .map_err(|e| ToolError::failed(format!("list_dir task failed: {e}")))?
+            let depth = input.depth.unwrap_or(1).clamp(1, MAX_DEPTH);
+            fsutil::blocking(NAME, move || list(&dir, depth).map(Into::into)).await
         })
     }
 }
 
-fn list(dir: &Path, depth: usize) -> ToolResult {
+fn list(dir: &Path, depth: usize) -> Result<String, ToolError> {
     if !dir.is_dir() {
         return Err(ToolError::invalid_input(format!(
             "{} is not a directory",
             dir.display()
         )));
     }
+    let mut nodes: BTreeMap<PathBuf, Node> = BTreeMap::new();
+    let mut walked_all = true;
+    for entry in walk::builder(dir).max_depth(Some(depth)).build() {
+        let Ok(entry) = entry else { continue };
+        if entry.depth() == 0 {
+            continue;
+        }
+        if nodes.len() >= MAX_WALKED {
+            walked_all = false;
+            break;
+        }
+        let kind = match entry.file_type() {
+            Some(t) if t.is_symlink() => Kind::Link,
+            Some(t) if t.is_dir() => Kind::Dir,
+            _ => Kind::File,
+        };
+        let name = entry.file_name().to_string_lossy().into_owned();
+        nodes.insert(
+            entry.path().to_path_buf(),
+            Node {
+                name,
+                kind,
+                depth: entry.depth(),
+            },
+        );
+    }
+    // Keep whole levels, shallowest first, while they fit.
+    let mut shown = 0usize;
+    let mut cut_depth = depth + 1;
+    for level in 1..=depth {
+        let n = nodes.values().filter(|n| n.depth == level).count();
+        if shown + n > MAX_ENTRIES {
+            cut_depth = level;
+            break;
+        }
+        shown += n;
+    }
+    let mut children: BTreeMap<PathBuf, Vec<(&PathBuf, &Node)>> = BTreeMap::new();
+    for (path, node) in &nodes {
+        if node.depth < cut_depth {
+            let parent = path.parent().unwrap_or(dir).to_path_buf();
+            children.entry(parent).or_default().push((path, node));
+        }
+    }
     let mut out = format!("{}/\n", dir.display());
-    let mut count = 0usize;
-    walk(dir, 1, depth, &mut out, &mut count)?;
-    if count >= MAX_ENTRIES {
+    render(dir, &children, &mut out);
+    let hidden = nodes.len() - shown;
+    if hidden > 0 || !walked_all {
         out.push_str(&format!(
-            "… listing stopped at {MAX_ENTRIES} entries; list a subdirectory or lower depth\n"
+            "… {}{hidden} more entries at depth {cut_depth} and below not shown; list a subdirectory or lower depth\n",
+            if walked_all { "" } else { "at least " }
         ));
     }
-    Ok(out.into())
+    Ok(out)
 }
 
-fn walk(
-    dir: &Path,
-    level: usize,
-    max: usize,
-    out: &mut String,
-    count: &mut usize,
-) -> Result<(), ToolError> {
-    let read = std::fs::read_dir(dir)
-        .map_err(|e| ToolError::failed(format!("cannot list {}: {e}", dir.display())))?;
-    let mut entries: Vec<(String, bool, std::path::PathBuf)> = read
-        .filter_map(|e| e.ok())
-        .map(|e| {
-            let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                is_dir,
-                e.path(),
-            )
-        })
-        .collect();
-    entries.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    for (name, is_dir, path) in entries {
-        if *count >= MAX_ENTRIES {
-            return Ok(());
-        }
-        *count += 1;
-        let indent = "  ".repeat(level);
-        if is_dir {
-            out.push_str(&format!("{indent}{name}/\n"));
-            if level < max && !SKIPPED_DIRS.contains(&name.as_str()) {
-                walk(&path, level + 1, max, out, count)?;
-            }
-        } else {
-            out.push_str(&format!("{indent}{name}\n"));
+fn render(dir: &Path, children: &BTreeMap<PathBuf, Vec<(&PathBuf, &Node)>>, out: &mut String) {
+    let Some(kids) = children.get(dir) else {
+        return;
+    };
+    let mut kids = kids.clone();
+    // Directories first, then by name, like most file browsers.
+    kids.sort_by(|a, b| {
+        (a.1.kind != Kind::Dir, &a.1.name).cmp(&(b.1.kind != Kind::Dir, &b.1.name))
+    });
+    for (path, node) in kids {
+        let indent = "  ".repeat(node.depth);
+        let mark = match node.kind {
+            Kind::Dir => "/",
+            Kind::Link => "@",
+            Kind::File => "",
+        };
+        out.push_str(&format!("{indent}{}{mark}\n", node.name));
+        if node.kind == Kind::Dir {
+            render(path, children, out);
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -122,11 +171,15 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn lists_directories_first_to_depth() {
+    async fn lists_directories_first_to_depth_respecting_gitignore() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("src/inner")).unwrap();
+        std::fs::create_dir_all(dir.path().join("target/debug")).unwrap();
+        std::fs::create_dir_all(dir.path().join(".git/objects")).unwrap();
         std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
         std::fs::write(dir.path().join("README.md"), "").unwrap();
+        std::fs::write(dir.path().join(".gitignore"), "target/\n").unwrap();
+        std::os::unix::fs::symlink("/", dir.path().join("root")).unwrap();
         let ctx = ToolContext::for_workspace(dir.path());
         let out = ListDirTool
             .run(ctx.clone(), json!({"depth": 2}))
@@ -135,12 +188,45 @@ mod tests {
         let body: Vec<&str> = out.content.lines().skip(1).collect();
         assert_eq!(
             body,
-            vec!["  src/", "    inner/", "    lib.rs", "  README.md"]
+            vec![
+                "  src/",
+                "    inner/",
+                "    lib.rs",
+                "  .gitignore",
+                "  README.md",
+                "  root@"
+            ]
         );
         let err = ListDirTool
-            .run(ctx, json!({"dir_path": "README.md"}))
+            .run(ctx.clone(), json!({"dir_path": "README.md"}))
             .await
             .unwrap_err();
         assert!(err.message.contains("not a directory"));
+        let err = ListDirTool
+            .run(ctx, json!({"dir_path": "/"}))
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, memo_protocol::ToolErrorKind::PolicyDenied);
+    }
+
+    #[tokio::test]
+    async fn caps_entries_keeping_shallow_levels() {
+        let dir = tempfile::tempdir().unwrap();
+        for d in 0..3 {
+            let sub = dir.path().join(format!("d{d}"));
+            std::fs::create_dir(&sub).unwrap();
+            for f in 0..300 {
+                std::fs::write(sub.join(format!("f{f}")), "").unwrap();
+            }
+        }
+        let ctx = ToolContext::for_workspace(dir.path());
+        let out = ListDirTool.run(ctx, json!({"depth": 3})).await.unwrap();
+        let body: Vec<&str> = out.content.lines().skip(1).collect();
+        assert_eq!(&body[..3], &["  d0/", "  d1/", "  d2/"]);
+        assert!(
+            body[3].contains("900 more entries at depth 2"),
+            "{}",
+            body[3]
+        );
     }
 }
