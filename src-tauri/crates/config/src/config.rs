@@ -20,6 +20,12 @@
 //! context_window = 120000
 //! [model_profiles."deepseek:deepseek-chat"]   # ...or provider:model, which wins
 //! supports_parallel_tool_calls = false
+//! input_price_per_mtok = 0.27                 # ours: USD per million tokens, for the
+//! output_price_per_mtok = 1.10                # usage table's cost column
+//! cached_input_price_per_mtok = 0.07
+//!
+//! auto_title = true                           # ours: name new sessions with a short
+//!                                             # model call after the first exchange
 //! ```
 //!
 //! Tables this crate does not interpret (`mcp_servers`, `active_skills`, ...) are kept
@@ -52,6 +58,8 @@ pub struct Config {
     pub model_profiles: BTreeMap<String, ModelProfileOverride>,
     /// Compact the conversation when this share of the context window is used (1..=100).
     pub auto_compact_threshold_percent: u8,
+    /// Title new sessions with a short model call after their first exchange.
+    pub auto_title: bool,
     /// Every other top-level key, untouched.
     pub extra: toml::Table,
 }
@@ -87,8 +95,21 @@ pub struct ModelProfileOverride {
     pub context_window: Option<u64>,
     pub supports_parallel_tool_calls: Option<bool>,
     pub supports_reasoning_content: Option<bool>,
+    /// USD per million tokens.
+    pub input_price_per_mtok: Option<f64>,
+    pub output_price_per_mtok: Option<f64>,
+    pub cached_input_price_per_mtok: Option<f64>,
     /// Keys we do not interpret.
     pub extra: toml::Table,
+}
+
+/// What calls to a model cost, in USD per million tokens.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModelPricing {
+    pub input_per_mtok: f64,
+    pub output_per_mtok: f64,
+    /// `None`: cached input is billed as input.
+    pub cached_input_per_mtok: Option<f64>,
 }
 
 /// The effective capabilities of a model.
@@ -122,6 +143,7 @@ impl Config {
             providers: Vec::new(),
             model_profiles: BTreeMap::new(),
             auto_compact_threshold_percent: DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT,
+            auto_title: false,
             extra: toml::Table::new(),
         }
     }
@@ -164,6 +186,11 @@ impl Config {
                 "auto_compact_threshold_percent" => {
                     if let Some(p) = percent(&src, &at, &value, &mut errors) {
                         config.auto_compact_threshold_percent = p;
+                    }
+                }
+                "auto_title" => {
+                    if let Some(b) = boolean(&src, &at, &value, &mut errors) {
+                        config.auto_title = b;
                     }
                 }
                 "providers" => config.providers = providers(&src, &at, &value, &mut errors),
@@ -248,6 +275,22 @@ impl Config {
             })
             .unwrap_or(defaults.supports_reasoning_content),
         }
+    }
+
+    /// The price of `model` served by `provider`, layered like [`Config::model_profile`];
+    /// `None` unless both the input and the output price are configured.
+    pub fn model_pricing(&self, provider: &str, model: &str) -> Option<ModelPricing> {
+        let specific = self.profile_entry(&format!(
+            "{}:{}",
+            normalize_profile_key(provider),
+            normalize_profile_key(model)
+        ));
+        let general = self.profile_entry(&normalize_profile_key(model));
+        Some(ModelPricing {
+            input_per_mtok: layered(specific, general, |p| p.input_price_per_mtok)?,
+            output_per_mtok: layered(specific, general, |p| p.output_price_per_mtok)?,
+            cached_input_per_mtok: layered(specific, general, |p| p.cached_input_price_per_mtok),
+        })
     }
 
     fn profile_entry(&self, normalized: &str) -> Option<&ModelProfileOverride> {
@@ -347,6 +390,31 @@ fn boolean(
             None
         }
     }
+}
+
+/// A price: a finite, non-negative number (integers allowed).
+fn price(
+    src: &Source<'_>,
+    at: &KeyPath,
+    value: &Value,
+    errors: &mut Vec<ConfigError>,
+) -> Option<f64> {
+    let parsed = match value {
+        Value::Float(f) => Some(*f),
+        Value::Integer(i) => Some(*i as f64),
+        _ => None,
+    }
+    .filter(|p| p.is_finite() && *p >= 0.0);
+    if parsed.is_none() {
+        errors.push(src.error(
+            at,
+            format!(
+                "expected a price in USD per million tokens (a number >= 0), found {}",
+                found(value)
+            ),
+        ));
+    }
+    parsed
 }
 
 /// `providers` in either form, in file order.
@@ -540,6 +608,15 @@ fn model_profiles(
                 }
                 "supports_reasoning_content" => {
                     profile.supports_reasoning_content = boolean(src, &key_at, v, errors)
+                }
+                "input_price_per_mtok" => {
+                    profile.input_price_per_mtok = price(src, &key_at, v, errors)
+                }
+                "output_price_per_mtok" => {
+                    profile.output_price_per_mtok = price(src, &key_at, v, errors)
+                }
+                "cached_input_price_per_mtok" => {
+                    profile.cached_input_price_per_mtok = price(src, &key_at, v, errors)
                 }
                 _ => {
                     profile.extra.insert(key.clone(), v.clone());

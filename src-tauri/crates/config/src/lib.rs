@@ -13,7 +13,7 @@ pub mod redact;
 mod source;
 
 pub use config::{
-    Config, ModelProfile, ModelProfileOverride, ProviderConfig,
+    Config, ModelPricing, ModelProfile, ModelProfileOverride, ProviderConfig,
     DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT, DEFAULT_CONTEXT_WINDOW,
 };
 pub use error::ConfigError;

@@ -366,3 +366,41 @@ fn a_broken_current_provider_reports_its_own_error() {
         "/home/u/.memo/config.toml:5:7: providers.deepseek[0].api: unknown variant \"openia\", expected one of openai, anthropic, gemini"
     );
 }
+
+#[test]
+fn prices_layer_like_profiles_and_need_input_and_output() {
+    let c = parse(
+        "[model_profiles.m]\ninput_price_per_mtok = 2\noutput_price_per_mtok = 8.5\n\
+         [model_profiles.\"p:m\"]\ncached_input_price_per_mtok = 0.5\n\
+         [model_profiles.half]\ninput_price_per_mtok = 1.0\n",
+    )
+    .unwrap();
+    assert_eq!(
+        c.model_pricing("p", "M"),
+        Some(memo_config::ModelPricing {
+            input_per_mtok: 2.0,
+            output_per_mtok: 8.5,
+            cached_input_per_mtok: Some(0.5),
+        })
+    );
+    assert_eq!(
+        c.model_pricing("q", "m").unwrap().cached_input_per_mtok,
+        None
+    );
+    assert_eq!(c.model_pricing("p", "half"), None, "no output price");
+    assert_eq!(c.model_pricing("p", "other"), None);
+    assert_eq!(
+        error("[model_profiles.m]\ninput_price_per_mtok = -1\n"),
+        "/home/u/.memo/config.toml:2:24: model_profiles.m.input_price_per_mtok: expected a price in USD per million tokens (a number >= 0), found -1"
+    );
+}
+
+#[test]
+fn auto_title_is_off_unless_asked_for() {
+    assert!(!parse("").unwrap().auto_title);
+    assert!(parse("auto_title = true\n").unwrap().auto_title);
+    assert_eq!(
+        error("auto_title = \"yes\"\n"),
+        "/home/u/.memo/config.toml:1:14: auto_title: expected true or false, found \"yes\""
+    );
+}
