@@ -5,7 +5,6 @@
 use memo_protocol::{EventEnvelope, SessionId};
 use rusqlite::params;
 
-use crate::derive::DERIVING_KINDS;
 use crate::events::read_events;
 use crate::{Result, Store, StoreError};
 
@@ -99,17 +98,20 @@ impl Store {
         Ok(page(events, last_seq))
     }
 
-    /// Only the events that shape the model conversation or its derived tables (user
-    /// turns, assistant steps, tool results, turn ends, usage, approvals), skipping the
-    /// streamed deltas that make up most of a long log. Resuming needs just these.
+    /// Every event except the streamed deltas, which make up most of a long log and are
+    /// repeated whole by the `assistant_message` that ends their step. Resuming needs
+    /// just these. (Deltas are excluded rather than the rest listed, so an event kind
+    /// added later is never silently dropped from a resume.)
     pub fn conversation_events(&self, session: &SessionId) -> Result<Vec<EventEnvelope>> {
         let conn = self.conn();
-        let sql = format!(
+        read_events(
+            &conn,
+            session,
             "SELECT seq, turn_id, payload, ts_ms FROM events \
-             WHERE session_id = ?1 AND kind IN ({DERIVING_KINDS}, 'session_started', \
-             'tool_call_end', 'turn_ended') ORDER BY seq"
-        );
-        read_events(&conn, session, &sql, params![session.as_str()])
+             WHERE session_id = ?1 AND kind NOT IN ('text_delta', 'reasoning_delta', \
+             'tool_call_begin', 'tool_call_args_delta') ORDER BY seq",
+            params![session.as_str()],
+        )
     }
 }
 
