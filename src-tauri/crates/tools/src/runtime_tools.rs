@@ -125,4 +125,55 @@ mod tests {
             ShellToolType::ShellCommand
         );
     }
+
+    #[test]
+    fn schemas_compile_and_accept_what_the_tools_accept() {
+        let mut registry = ToolRegistry::new();
+        register_with_env(&mut registry, |_| None);
+        registry.register(Arc::new(ShellCompatTool::new(
+            ShellForm::String,
+            SandboxPolicy::Off,
+        )));
+        registry.register(Arc::new(ShellCompatTool::new(
+            ShellForm::Argv,
+            SandboxPolicy::Off,
+        )));
+        let valid = |name: &str, args: serde_json::Value| {
+            let spec = registry.get(name).unwrap().input_schema();
+            let v = jsonschema::validator_for(&spec).unwrap_or_else(|e| panic!("{name}: {e}"));
+            v.is_valid(&args)
+        };
+        use serde_json::json;
+        assert!(valid(
+            "exec_command",
+            json!({"cmd": "ls", "yield_time_ms": 0, "sandbox_permissions": "require_escalated", "justification": "x", "prefix_rule": ["ls"]})
+        ));
+        assert!(!valid("exec_command", json!({"cmd": ""})));
+        assert!(!valid("exec_command", json!({"command": "ls"})));
+        assert!(valid("write_stdin", json!({"session_id": 1, "chars": ""})));
+        assert!(!valid("write_stdin", json!({"session_id": 0})));
+        assert!(valid(
+            "webfetch",
+            json!({"url": "https://x", "max_chars": 100, "page": 2})
+        ));
+        assert!(!valid(
+            "webfetch",
+            json!({"url": "https://x", "max_chars": 1000000})
+        ));
+        assert!(valid(
+            "update_plan",
+            json!({"plan": [{"step": "a", "status": "pending"}]})
+        ));
+        assert!(!valid(
+            "update_plan",
+            json!({"plan": [{"step": "a", "status": "done"}]})
+        ));
+        assert!(valid("get_memory", json!({})));
+        assert!(valid(
+            "shell_command",
+            json!({"command": "ls", "timeout_ms": 5})
+        ));
+        assert!(valid("shell", json!({"command": ["ls"]})));
+        assert!(!valid("shell", json!({"command": "ls"})));
+    }
 }

@@ -80,6 +80,16 @@ async fn workspace_write_blocks_writes_outside_the_workspace() {
     assert!(out.contains("PermissionError"), "{out}");
     assert!(!outside.path().join("py.txt").exists());
 
+    // The default call (a login shell reading the user's profile) works in the sandbox.
+    let out = exec
+        .run(ctx.clone(), json!({"cmd": "echo ok-$((6 * 7))"}))
+        .await
+        .unwrap()
+        .content;
+    assert!(out.contains("Process exited with code 0"), "{out}");
+    assert!(out.contains("ok-42"), "{out}");
+    eprintln!("login shell under the sandbox:\n{out}");
+
     // An approved escalation runs outside the sandbox.
     exec.run(
         ctx,
