@@ -304,6 +304,15 @@ pub fn resolve(path: &Path) -> Result<PathBuf, ToolError> {
             real = candidate;
             continue;
         }
+        // `/proc/<pid>/{root,cwd,fd/N}` are magic links into other processes' views of
+        // the filesystem; even a hop through them that lands back inside a root is
+        // refused rather than reasoned about.
+        if candidate.starts_with("/proc") {
+            return Err(ToolError::policy_denied(format!(
+                "{} goes through /proc, which file tools never use",
+                path.display()
+            )));
+        }
         match std::fs::symlink_metadata(&candidate) {
             Ok(meta) if meta.file_type().is_symlink() => {
                 hops += 1;
