@@ -156,6 +156,10 @@ impl ExecCommandTool {
 }
 
 impl Tool for ExecCommandTool {
+    fn shutdown(&self) {
+        self.manager.kill_all();
+    }
+
     fn name(&self) -> &str {
         "exec_command"
     }

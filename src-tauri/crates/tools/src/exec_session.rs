@@ -395,15 +395,22 @@ impl ExecManager {
     }
 }
 
-impl Drop for ExecManager {
-    fn drop(&mut self) {
+impl ExecManager {
+    /// Kills every running command (session end).
+    pub fn kill_all(&self) {
         let sessions = self
             .sessions
-            .get_mut()
+            .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         for session in sessions.values() {
             session.kill(KillReason::SessionEnded);
         }
+    }
+}
+
+impl Drop for ExecManager {
+    fn drop(&mut self) {
+        self.kill_all();
     }
 }
 

@@ -227,6 +227,10 @@ pub trait Tool: Send + Sync {
         Box::pin(async move { Ok(preview) })
     }
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult>;
+    /// Called once when the session ends: stop whatever the tool still has running
+    /// (processes, connections). Handles to the session may outlive it, so this cannot be
+    /// left to `Drop`.
+    fn shutdown(&self) {}
 }
 
 /// Parses a tool's arguments into its typed input, turning serde's message into one the
@@ -273,6 +277,13 @@ impl ToolRegistry {
 
     pub fn names(&self) -> Vec<String> {
         self.tools.keys().cloned().collect()
+    }
+
+    /// Ends every tool's background work (see [`Tool::shutdown`]).
+    pub fn shutdown(&self) {
+        for tool in self.tools.values() {
+            tool.shutdown();
+        }
     }
 
     pub fn specs(&self) -> Vec<ToolSpec> {

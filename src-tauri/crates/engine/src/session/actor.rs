@@ -270,6 +270,7 @@ async fn run_actor(
                     turn.cancel.cancel();
                     let _ = turn.task.await;
                 }
+                shared.tools.shutdown();
                 break;
             }
             Some(Op::UserTurn { input }) => {
