@@ -11,9 +11,18 @@ export type ToolCallId = string;
 
 export type ApprovalId = string;
 
-export type Op = { "type": "user_turn", input: UserInput, } | { "type": "interrupt" } | { "type": "resolve_approval", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "shutdown" };
+export type Op = { "type": "user_turn", input: UserInput, } | { "type": "interrupt" } | { "type": "resolve_approval", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "compact", instructions?: string, } | { "type": "shutdown" };
 
-export type UserInput = { text: string, };
+export type UserInput = { 
+/**
+ * What the user typed.
+ */
+text: string, 
+/**
+ * Filled in by the engine when the model receives something else (a command's
+ * prompt, `@path` attachments, a `$skill`); clients leave it out.
+ */
+expansion?: InputExpansion, };
 
 export type RiskLevel = "read" | "write" | "execute" | "critical";
 
@@ -55,7 +64,23 @@ export type AgentEvent = { "type": "session_started", cwd: string, provider: str
 /**
  * Opaque provider data that must be echoed back (thinking signatures).
  */
-provider_data?: JsonValue | null, } | { "type": "tool_call_end", call_id: ToolCallId, name: string, status: ToolStatus, error_kind?: ToolErrorKind | null, output: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "usage", step: TokenUsage, turn_total: TokenUsage, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, reason: string, discarded_partial: boolean, } | { "type": "plan_updated", explanation?: string | null, plan: Array<PlanItem>, } | { "type": "error", kind: ErrorKind, message: string, retryable: boolean, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
+provider_data?: JsonValue | null, } | { "type": "tool_call_end", call_id: ToolCallId, name: string, status: ToolStatus, error_kind?: ToolErrorKind | null, output: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "usage", step: TokenUsage, turn_total: TokenUsage, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, reason: string, discarded_partial: boolean, } | { "type": "plan_updated", explanation?: string | null, plan: Array<PlanItem>, } | { "type": "context_compacted", trigger: CompactionTrigger, status: CompactionStatus, 
+/**
+ * The `<state_snapshot>` standing in for the older history.
+ */
+summary?: string, kept_messages: number, compacted_messages: number, 
+/**
+ * Estimated tokens of the history before and after (after = before when unchanged).
+ */
+tokens_before: number, tokens_after: number, 
+/**
+ * Tokens the summarisation call itself cost.
+ */
+usage: TokenUsage, 
+/**
+ * Why it failed or was skipped.
+ */
+message?: string, } | { "type": "command_result", command: string, ok: boolean, output: string, action?: HostAction, } | { "type": "error", kind: ErrorKind, message: string, retryable: boolean, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
 
 export type ToolCallSummary = { call_id: ToolCallId, name: string, 
 /**
@@ -96,3 +121,97 @@ export type ProviderSummary = { name: string, model: string,
  * `openai`, `anthropic` or `gemini`.
  */
 api: string, base_url: string, is_current: boolean, };
+
+export type InputExpansion = { 
+/**
+ * The text sent to the model for this message.
+ */
+prompt: string, 
+/**
+ * The slash command that produced `prompt` (`/init`, `/openspec:proposal`).
+ */
+command?: string, attachments: Array<InputAttachment>, 
+/**
+ * Things the user should know: a missing `@path`, a skipped binary file...
+ */
+notices: Array<string>, };
+
+export type InputAttachment = { kind: AttachmentKind, 
+/**
+ * As written by the user (`@src/lib.rs`, `$code-review`).
+ */
+reference: string, 
+/**
+ * The resolved file or directory.
+ */
+path: string, 
+/**
+ * Files included (1 for a file or a skill).
+ */
+files: number, chars: number, 
+/**
+ * Some content was left out because of size limits.
+ */
+truncated: boolean, };
+
+export type AttachmentKind = "file" | "directory" | "skill";
+
+export type CompactionTrigger = "auto" | "manual" | "clear";
+
+export type CompactionStatus = "compacted" | "cleared" | "inflated" | "failed" | "skipped";
+
+export type HostAction = { "type": "new_session" } | { "type": "resume_session", session_id?: SessionId, } | { "type": "pick_model" };
+
+export type PromptReport = { cwd: string, 
+/**
+ * The workspace root the project files were searched from (git root, else `cwd`).
+ */
+workspace_root: string, model: string, 
+/**
+ * How tokens were counted: `tiktoken:<encoding>` or `estimate:bytes`.
+ */
+token_counter: string, 
+/**
+ * Always the six layers, in order; a layer with nothing to say has empty `content`.
+ */
+layers: Array<PromptLayer>, 
+/**
+ * The system prompt (layers 1-5) in characters and estimated tokens.
+ */
+system_chars: number, system_tokens: number, 
+/**
+ * System prompt plus tool definitions: what every request costs before any message.
+ */
+total_tokens: number, 
+/**
+ * Files that were skipped or could not be used (bad front matter, template errors,
+ * clashing names...). Never fatal.
+ */
+problems: Array<ContextProblem>, };
+
+export type PromptLayer = { kind: PromptLayerKind, title: string, 
+/**
+ * The files (or built-in templates, as `builtin:<name>`) this layer was made from.
+ */
+sources: Array<PromptSource>, 
+/**
+ * The layer's text exactly as sent; for `tool_definitions`, the JSON of the API's
+ * tools field.
+ */
+content: string, chars: number, tokens: number, };
+
+export type PromptLayerKind = "base" | "soul" | "project_context" | "skills" | "tool_descriptions" | "tool_definitions";
+
+export type PromptSource = { path: string, status: SourceStatus, 
+/**
+ * Characters and tokens this source contributes (after trimming).
+ */
+chars: number, tokens: number, 
+/**
+ * The file's own length when it was trimmed.
+ */
+original_chars?: number, };
+
+export type SourceStatus = "loaded" | "trimmed" | "missing" | "empty";
+
+export type ContextProblem = { path: string, message: string, };

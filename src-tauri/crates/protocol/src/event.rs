@@ -2,7 +2,8 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::{
-    ApprovalId, ApprovalRequest, ReviewDecision, SessionId, ToolCallId, TurnId, UserInput,
+    ApprovalId, ApprovalRequest, CompactionStatus, CompactionTrigger, HostAction, ReviewDecision,
+    SessionId, ToolCallId, TurnId, UserInput,
 };
 
 /// Every event a session emits, in order. `seq` is dense per session and starts at 1; the
@@ -97,6 +98,41 @@ pub enum AgentEvent {
         explanation: Option<String>,
         plan: Vec<PlanItem>,
     },
+    /// The conversation history was compacted (or cleared, or an attempt failed). A
+    /// `compacted`/`cleared` status changes the history every later request sends: the
+    /// older messages are replaced by `summary` and the last `kept_messages` stay. It is
+    /// replayed on resume, so a reopened session sends the same history.
+    ContextCompacted {
+        trigger: CompactionTrigger,
+        status: CompactionStatus,
+        /// The `<state_snapshot>` standing in for the older history.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        summary: Option<String>,
+        kept_messages: u32,
+        compacted_messages: u32,
+        /// Estimated tokens of the history before and after (after = before when unchanged).
+        #[ts(type = "number")]
+        tokens_before: u64,
+        #[ts(type = "number")]
+        tokens_after: u64,
+        /// Tokens the summarisation call itself cost.
+        usage: TokenUsage,
+        /// Why it failed or was skipped.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        message: Option<String>,
+    },
+    /// A slash command the engine answered itself, outside any turn (`/help`, `/skills`,
+    /// `/compact`...). `action` asks the host to do what only it can (open a picker...).
+    CommandResult {
+        command: String,
+        ok: bool,
+        output: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        action: Option<HostAction>,
+    },
     Error {
         kind: ErrorKind,
         message: String,
@@ -125,6 +161,8 @@ impl AgentEvent {
             AgentEvent::Usage { .. } => "usage",
             AgentEvent::Retrying { .. } => "retrying",
             AgentEvent::PlanUpdated { .. } => "plan_updated",
+            AgentEvent::ContextCompacted { .. } => "context_compacted",
+            AgentEvent::CommandResult { .. } => "command_result",
             AgentEvent::Error { .. } => "error",
             AgentEvent::TurnEnded { .. } => "turn_ended",
         }

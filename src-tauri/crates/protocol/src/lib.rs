@@ -11,6 +11,7 @@ mod event;
 mod ids;
 mod ipc;
 mod op;
+mod prompt;
 pub mod typescript;
 
 pub use approval::{ApprovalRequest, DiffHunk, FileDiff, ReviewDecision, RiskLevel};
@@ -21,3 +22,8 @@ pub use event::{
 pub use ids::{ApprovalId, SessionId, ToolCallId, TurnId};
 pub use ipc::{ProviderSummary, SessionSummary};
 pub use op::{Op, UserInput};
+pub use prompt::{
+    AttachmentKind, CompactionStatus, CompactionTrigger, ContextProblem, HostAction,
+    InputAttachment, InputExpansion, PromptLayer, PromptLayerKind, PromptReport, PromptSource,
+    SourceStatus,
+};

@@ -1,7 +1,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::{ApprovalId, ReviewDecision};
+use crate::{ApprovalId, InputExpansion, ReviewDecision};
 
 /// What a client asks a session to do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -17,6 +17,13 @@ pub enum Op {
         request_id: ApprovalId,
         decision: ReviewDecision,
     },
+    /// Summarise the older history now (what `/compact` does), optionally focusing the
+    /// summary. Rejected while a turn runs. Ends with a `command_result` event.
+    Compact {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        instructions: Option<String>,
+    },
     /// Stop the session actor after denying whatever is pending.
     Shutdown,
 }
@@ -24,11 +31,28 @@ pub enum Op {
 /// The user's message for a turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct UserInput {
+    /// What the user typed.
     pub text: String,
+    /// Filled in by the engine when the model receives something else (a command's
+    /// prompt, `@path` attachments, a `$skill`); clients leave it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub expansion: Option<InputExpansion>,
 }
 
 impl UserInput {
     pub fn text(text: impl Into<String>) -> Self {
-        Self { text: text.into() }
+        Self {
+            text: text.into(),
+            expansion: None,
+        }
+    }
+
+    /// The text the model receives for this input.
+    pub fn model_text(&self) -> &str {
+        match &self.expansion {
+            Some(expansion) => &expansion.prompt,
+            None => &self.text,
+        }
     }
 }

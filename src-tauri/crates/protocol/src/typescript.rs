@@ -36,6 +36,18 @@ pub fn render() -> String {
         PlanStatus::decl(&cfg),
         SessionSummary::decl(&cfg),
         ProviderSummary::decl(&cfg),
+        InputExpansion::decl(&cfg),
+        InputAttachment::decl(&cfg),
+        AttachmentKind::decl(&cfg),
+        CompactionTrigger::decl(&cfg),
+        CompactionStatus::decl(&cfg),
+        HostAction::decl(&cfg),
+        PromptReport::decl(&cfg),
+        PromptLayer::decl(&cfg),
+        PromptLayerKind::decl(&cfg),
+        PromptSource::decl(&cfg),
+        SourceStatus::decl(&cfg),
+        ContextProblem::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from src-tauri/crates/protocol by `cargo run -p memo-protocol --bin gen-ts`.\n\

@@ -1,0 +1,485 @@
+//! The system prompt as a pipeline of six layers, each with its sources, size and token
+//! estimate, so a user can see exactly what the model sees and where it came from:
+//!
+//! 1. base: `prompts/base.md` (or SYSTEM.md), APPEND_SYSTEM.md, the environment
+//! 2. SOUL.md, wrapped as a soft preference
+//! 3. project context: the home's bootstrap files, then AGENTS.md (and CLAUDE.md,
+//!    GEMINI.md, `context_files`) from the workspace root down to the cwd
+//! 4. the skills list
+//! 5. tool descriptions (built-in, then MCP grouped by server)
+//! 6. tool definitions, sent as the API's JSON `tools` field rather than as text
+
+use std::path::Path;
+
+use memo_protocol::{
+    ContextProblem, PromptLayer, PromptLayerKind, PromptReport, PromptSource, SourceStatus,
+};
+use memo_providers::ToolSpec;
+use serde_json::json;
+
+use crate::config::ContextConfig;
+use crate::environment::EnvFacts;
+use crate::files::{self, ContextFile, Seen, HOME_FILES, SUBAGENT_HOME_FILES};
+use crate::skills::SkillSet;
+use crate::templates::Templates;
+use crate::tokens::TokenCounter;
+
+/// Which agent the prompt is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptMode {
+    /// The agent the user talks to: every layer.
+    Main,
+    /// A subagent: its own base template, and of the bootstrap files only AGENTS.md and
+    /// TOOLS.md (no persona, no skills list).
+    Subagent { base_template: &'static str },
+}
+
+pub struct PromptInputs<'a> {
+    pub cwd: &'a Path,
+    pub workspace_root: &'a Path,
+    pub memo_home: Option<&'a Path>,
+    pub model: &'a str,
+    pub env: &'a EnvFacts,
+    pub templates: &'a Templates,
+    pub config: &'a ContextConfig,
+    pub skills: &'a SkillSet,
+    pub tools: &'a [ToolSpec],
+    pub counter: TokenCounter,
+    pub mode: PromptMode,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AssembledPrompt {
+    /// Layers 1-5 joined: the request's system prompt.
+    pub system: String,
+    pub report: PromptReport,
+}
+
+struct Builder<'a> {
+    inputs: &'a PromptInputs<'a>,
+    problems: Vec<ContextProblem>,
+}
+
+pub fn assemble(inputs: &PromptInputs<'_>) -> AssembledPrompt {
+    let mut b = Builder {
+        inputs,
+        problems: Vec::new(),
+    };
+    let mut seen = Seen::default();
+    let main = inputs.mode == PromptMode::Main;
+    let layers = vec![
+        b.base(),
+        if main {
+            b.soul(&mut seen)
+        } else {
+            b.layer(PromptLayerKind::Soul, "SOUL.md", Vec::new(), String::new())
+        },
+        b.project_context(&mut seen),
+        if main {
+            b.skills()
+        } else {
+            b.layer(PromptLayerKind::Skills, "Skills", Vec::new(), String::new())
+        },
+        b.tool_descriptions(),
+        b.tool_definitions(),
+    ];
+    let system = layers[..5]
+        .iter()
+        .map(|l| l.content.trim())
+        .filter(|c| !c.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    let system_tokens: u64 = layers[..5].iter().map(|l| l.tokens).sum();
+    let mut problems = b.problems;
+    problems.extend(inputs.skills.problems().iter().cloned());
+    let report = PromptReport {
+        cwd: inputs.cwd.display().to_string(),
+        workspace_root: inputs.workspace_root.display().to_string(),
+        model: inputs.model.to_owned(),
+        token_counter: inputs.counter.name().to_owned(),
+        system_chars: system.chars().count() as u64,
+        system_tokens,
+        total_tokens: system_tokens + layers[5].tokens,
+        layers,
+        problems,
+    };
+    AssembledPrompt { system, report }
+}
+
+impl Builder<'_> {
+    fn count(&self, text: &str) -> (u64, u64) {
+        (text.chars().count() as u64, self.inputs.counter.count(text))
+    }
+
+    fn source(
+        &self,
+        path: String,
+        text: &str,
+        status: SourceStatus,
+        original: Option<usize>,
+    ) -> PromptSource {
+        let (chars, tokens) = self.count(text);
+        PromptSource {
+            path,
+            status,
+            chars,
+            tokens,
+            original_chars: original.map(|n| n as u64),
+        }
+    }
+
+    fn layer(
+        &self,
+        kind: PromptLayerKind,
+        title: &str,
+        sources: Vec<PromptSource>,
+        content: String,
+    ) -> PromptLayer {
+        let content = content.trim().to_owned();
+        let (chars, tokens) = self.count(&content);
+        PromptLayer {
+            kind,
+            title: title.to_owned(),
+            sources,
+            content,
+            chars,
+            tokens,
+        }
+    }
+
+    fn vars(&self) -> serde_json::Value {
+        json!({ "env": self.inputs.env, "model": self.inputs.model })
+    }
+
+    fn base(&mut self) -> PromptLayer {
+        let i = self.inputs;
+        let mut parts = Vec::new();
+        let mut sources = Vec::new();
+        let system_md = match i.mode {
+            PromptMode::Main => [
+                Some(i.workspace_root.join(".memo").join("SYSTEM.md")),
+                i.memo_home.map(|h| h.join("SYSTEM.md")),
+            ]
+            .into_iter()
+            .flatten()
+            .find_map(|p| read_nonempty(&p).map(|t| (p, t))),
+            PromptMode::Subagent { .. } => None,
+        };
+        match system_md {
+            // SYSTEM.md is the user's text, taken literally: it may well contain `{{`.
+            Some((path, text)) => {
+                sources.push(self.source(
+                    path.display().to_string(),
+                    &text,
+                    SourceStatus::Loaded,
+                    None,
+                ));
+                parts.push(text);
+            }
+            None => {
+                let name = match i.mode {
+                    PromptMode::Main => "base.md",
+                    PromptMode::Subagent { base_template } => base_template,
+                };
+                let rendered = i.templates.render(name, &self.vars(), &mut self.problems);
+                sources.push(self.source(
+                    rendered.source,
+                    &rendered.text,
+                    SourceStatus::Loaded,
+                    None,
+                ));
+                parts.push(rendered.text);
+            }
+        }
+        if i.mode == PromptMode::Main {
+            let appends = [
+                i.memo_home.map(|h| h.join("APPEND_SYSTEM.md")),
+                Some(i.workspace_root.join(".memo").join("APPEND_SYSTEM.md")),
+            ];
+            for path in appends.into_iter().flatten() {
+                if let Some(text) = read_nonempty(&path) {
+                    sources.push(self.source(
+                        path.display().to_string(),
+                        &text,
+                        SourceStatus::Loaded,
+                        None,
+                    ));
+                    parts.push(text);
+                }
+            }
+        }
+        let env = i
+            .templates
+            .render("environment.md", &self.vars(), &mut self.problems);
+        sources.push(self.source(env.source, &env.text, SourceStatus::Loaded, None));
+        parts.push(env.text);
+        let content = join_parts(&parts);
+        self.layer(PromptLayerKind::Base, "Base instructions", sources, content)
+    }
+
+    fn soul(&mut self, seen: &mut Seen) -> PromptLayer {
+        let Some(home) = self.inputs.memo_home else {
+            return self.layer(PromptLayerKind::Soul, "SOUL.md", Vec::new(), String::new());
+        };
+        let Some(file) = files::soul(home, seen) else {
+            return self.layer(PromptLayerKind::Soul, "SOUL.md", Vec::new(), String::new());
+        };
+        let source = self.file_source(&file);
+        if file.status == SourceStatus::Empty {
+            return self.layer(
+                PromptLayerKind::Soul,
+                "SOUL.md",
+                vec![source],
+                String::new(),
+            );
+        }
+        let vars = json!({
+            "env": self.inputs.env,
+            "model": self.inputs.model,
+            "path": file.path.display().to_string(),
+            "content": file.content,
+        });
+        let rendered = self
+            .inputs
+            .templates
+            .render("soul.md", &vars, &mut self.problems);
+        self.layer(
+            PromptLayerKind::Soul,
+            "SOUL.md",
+            vec![source],
+            rendered.text,
+        )
+    }
+
+    fn file_source(&self, file: &ContextFile) -> PromptSource {
+        self.source(
+            file.path.display().to_string(),
+            &file.content,
+            file.status,
+            file.original_chars,
+        )
+    }
+
+    fn project_context(&mut self, seen: &mut Seen) -> PromptLayer {
+        let i = self.inputs;
+        let home_names = match i.mode {
+            PromptMode::Main => HOME_FILES,
+            PromptMode::Subagent { .. } => SUBAGENT_HOME_FILES,
+        };
+        let mut all = Vec::new();
+        if let Some(home) = i.memo_home {
+            all.extend(files::home_files(home, home_names, seen));
+        }
+        all.extend(files::project_files(
+            i.workspace_root,
+            i.cwd,
+            &i.config.context_files,
+            seen,
+        ));
+        let sources = all.iter().map(|f| self.file_source(f)).collect();
+        let shown: Vec<serde_json::Value> = all
+            .iter()
+            .filter(|f| f.status != SourceStatus::Empty)
+            .map(|f| {
+                json!({
+                    "name": f.name,
+                    "scope": f.scope,
+                    "path": f.path.display().to_string(),
+                    "content": f.content,
+                    "missing": f.status == SourceStatus::Missing,
+                })
+            })
+            .collect();
+        let content = if shown.is_empty() {
+            String::new()
+        } else {
+            let vars = json!({ "env": i.env, "model": i.model, "files": shown });
+            i.templates
+                .render("project_context.md", &vars, &mut self.problems)
+                .text
+        };
+        self.layer(
+            PromptLayerKind::ProjectContext,
+            "Project context",
+            sources,
+            content,
+        )
+    }
+
+    fn skills(&mut self) -> PromptLayer {
+        let i = self.inputs;
+        let skills = i.skills.skills();
+        if skills.is_empty() {
+            return self.layer(PromptLayerKind::Skills, "Skills", Vec::new(), String::new());
+        }
+        let mut sources = Vec::with_capacity(skills.len());
+        let mut listed = Vec::with_capacity(skills.len());
+        for skill in skills {
+            let path = skill.display_path();
+            let line = format!("- {}: {} (file: {path})", skill.name, skill.description);
+            sources.push(self.source(path.clone(), &line, SourceStatus::Loaded, None));
+            listed.push(
+                json!({ "name": skill.name, "description": skill.description, "path": path }),
+            );
+        }
+        let vars = json!({
+            "env": i.env,
+            "model": i.model,
+            "skills": listed,
+            "has_collisions": i.skills.has_collisions(),
+        });
+        let rendered = i.templates.render("skills.md", &vars, &mut self.problems);
+        self.layer(PromptLayerKind::Skills, "Skills", sources, rendered.text)
+    }
+
+    fn tool_descriptions(&mut self) -> PromptLayer {
+        let tools = self.inputs.tools;
+        if tools.is_empty() {
+            return self.layer(
+                PromptLayerKind::ToolDescriptions,
+                "Tool descriptions",
+                Vec::new(),
+                String::new(),
+            );
+        }
+        let (builtin, mcp) = split_mcp(tools);
+        let mut out = String::from(
+            "# Tools\n\nA readable summary of your tools; their exact parameters are in the tool definitions.\n",
+        );
+        let mut sources = Vec::new();
+        if !builtin.is_empty() {
+            let mut section = String::from("\n## Built-in tools\n");
+            for tool in &builtin {
+                describe_tool(&mut section, "###", &tool.name, tool);
+            }
+            sources.push(self.source(
+                "registry:builtin".into(),
+                &section,
+                SourceStatus::Loaded,
+                None,
+            ));
+            out.push_str(&section);
+        }
+        if !mcp.is_empty() {
+            out.push_str("\n## MCP tools\n");
+            for (server, tools) in mcp {
+                let mut section = format!("\n### Server: {server}\n");
+                for (short, tool) in tools {
+                    describe_tool(&mut section, "####", short, tool);
+                }
+                sources.push(self.source(
+                    format!("mcp:{server}"),
+                    &section,
+                    SourceStatus::Loaded,
+                    None,
+                ));
+                out.push_str(&section);
+            }
+        }
+        self.layer(
+            PromptLayerKind::ToolDescriptions,
+            "Tool descriptions",
+            sources,
+            out,
+        )
+    }
+
+    fn tool_definitions(&mut self) -> PromptLayer {
+        let tools = self.inputs.tools;
+        let json = serde_json::to_string_pretty(tools).unwrap_or_default();
+        let chars = json.chars().count() as u64;
+        let tokens = self.inputs.counter.tools(tools);
+        let sources = if tools.is_empty() {
+            Vec::new()
+        } else {
+            vec![PromptSource {
+                path: "api:tools".into(),
+                status: SourceStatus::Loaded,
+                chars,
+                tokens,
+                original_chars: None,
+            }]
+        };
+        PromptLayer {
+            kind: PromptLayerKind::ToolDefinitions,
+            title: format!("Tool definitions ({} tools, sent as JSON)", tools.len()),
+            sources,
+            content: if tools.is_empty() {
+                String::new()
+            } else {
+                json
+            },
+            chars,
+            tokens,
+        }
+    }
+}
+
+type McpGroups<'a> = Vec<(String, Vec<(&'a str, &'a ToolSpec)>)>;
+
+/// MCP tools are named `mcp__<server>__<tool>`; everything else is built in.
+fn split_mcp(tools: &[ToolSpec]) -> (Vec<&ToolSpec>, McpGroups<'_>) {
+    let mut builtin = Vec::new();
+    let mut groups: McpGroups<'_> = Vec::new();
+    for tool in tools {
+        let parts = tool
+            .name
+            .strip_prefix("mcp__")
+            .and_then(|rest| rest.split_once("__"));
+        match parts {
+            Some((server, short)) => match groups.iter_mut().find(|(s, _)| s == server) {
+                Some((_, list)) => list.push((short, tool)),
+                None => groups.push((server.to_owned(), vec![(short, tool)])),
+            },
+            None => builtin.push(tool),
+        }
+    }
+    (builtin, groups)
+}
+
+fn describe_tool(out: &mut String, heading: &str, name: &str, tool: &ToolSpec) {
+    out.push_str(&format!(
+        "\n{heading} {name}\n{}\n",
+        tool.description.trim()
+    ));
+    let props = tool
+        .input_schema
+        .get("properties")
+        .and_then(|p| p.as_object());
+    let Some(props) = props.filter(|p| !p.is_empty()) else {
+        return;
+    };
+    let required: Vec<&str> = tool
+        .input_schema
+        .get("required")
+        .and_then(|r| r.as_array())
+        .map(|r| r.iter().filter_map(|v| v.as_str()).collect())
+        .unwrap_or_default();
+    let params: Vec<String> = props
+        .iter()
+        .map(|(key, schema)| {
+            let ty = schema.get("type").and_then(|t| t.as_str()).unwrap_or("any");
+            if required.contains(&key.as_str()) {
+                format!("`{key}` ({ty}, required)")
+            } else {
+                format!("`{key}` ({ty})")
+            }
+        })
+        .collect();
+    out.push_str(&format!("Parameters: {}\n", params.join(", ")));
+}
+
+fn read_nonempty(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_owned())
+}
+
+fn join_parts(parts: &[String]) -> String {
+    parts
+        .iter()
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}

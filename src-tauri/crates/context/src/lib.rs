@@ -1,0 +1,155 @@
+//! What the model sees, and why.
+//!
+//! - [`assemble`]: the system prompt as six layers with sources and token estimates.
+//! - [`templates`]: Markdown prompt templates (minijinja), overridable from
+//!   `$MEMO_HOME/prompts/`.
+//! - [`files`]: bootstrap files of the Memo home and the project's AGENTS.md chain.
+//! - [`skills`], [`commands`], [`slash`]: skills, custom and built-in slash commands.
+//! - [`input`], [`attach`]: `$skill` and `@path` expansion of a user message.
+//! - [`tokens`], [`compaction`]: token estimates and history compaction.
+//! - [`home`]: first-start initialisation of `$MEMO_HOME`.
+//!
+//! Nothing here fails a session: unreadable or malformed files become
+//! [`memo_protocol::ContextProblem`]s that the UI can show.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+pub mod assemble;
+pub mod attach;
+pub mod commands;
+pub mod compaction;
+pub mod config;
+pub mod environment;
+pub mod files;
+pub mod home;
+pub mod input;
+pub mod skills;
+pub mod slash;
+pub mod templates;
+pub mod text;
+pub mod tokens;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use memo_protocol::ContextProblem;
+use memo_providers::ToolSpec;
+
+pub use assemble::{assemble, AssembledPrompt, PromptInputs, PromptMode};
+pub use attach::AttachLimits;
+pub use commands::{CommandRoots, CommandSet, CustomCommand};
+pub use config::ContextConfig;
+pub use environment::{workspace_root, EnvFacts};
+pub use home::{init_home, HomeInit};
+pub use input::InputContext;
+pub use skills::{ActiveSkills, Lookup, Skill, SkillRoots, SkillSet};
+pub use templates::Templates;
+pub use tokens::TokenCounter;
+
+/// Everything about a workspace that prompts and input expansion need, loaded once per
+/// session.
+#[derive(Debug, Clone)]
+pub struct WorkspaceContext {
+    pub cwd: PathBuf,
+    pub workspace_root: PathBuf,
+    pub memo_home: Option<PathBuf>,
+    /// The OS home folder (`~/.claude/commands`, `@~/notes.md`).
+    pub user_home: Option<PathBuf>,
+    pub env: EnvFacts,
+    pub templates: Templates,
+    pub config: ContextConfig,
+    pub skills: Arc<SkillSet>,
+    /// Problems found while reading config keys.
+    pub config_problems: Vec<ContextProblem>,
+}
+
+/// Inputs of [`WorkspaceContext::load`].
+pub struct LoadOptions<'a> {
+    pub cwd: &'a Path,
+    pub memo_home: Option<&'a Path>,
+    pub user_home: Option<&'a Path>,
+    /// config.toml keys memo-config does not interpret (`context_files`, `active_skills`).
+    pub config_extra: &'a toml::Table,
+    pub config_path: &'a Path,
+    /// Gather date, shell and `git status` (false: fixed facts, for tests and benches).
+    pub detect_env: bool,
+}
+
+impl WorkspaceContext {
+    pub fn load(opts: LoadOptions<'_>) -> WorkspaceContext {
+        let root = workspace_root(opts.cwd);
+        let (config, config_problems) =
+            ContextConfig::from_extra(opts.config_extra, opts.config_path);
+        let active = config.active_skills.clone().map(|names| ActiveSkills {
+            names,
+            config_path: config.source.clone(),
+        });
+        let skills = SkillSet::discover(
+            &SkillRoots {
+                memo_home: opts.memo_home.map(Path::to_path_buf),
+                project_root: Some(root.clone()),
+            },
+            active.as_ref(),
+        );
+        let env = if opts.detect_env {
+            EnvFacts::detect(opts.cwd, &root)
+        } else {
+            EnvFacts::fixed(opts.cwd, &root)
+        };
+        WorkspaceContext {
+            cwd: opts.cwd.to_path_buf(),
+            workspace_root: root,
+            memo_home: opts.memo_home.map(Path::to_path_buf),
+            user_home: opts.user_home.map(Path::to_path_buf),
+            env,
+            templates: Templates::new(opts.memo_home),
+            config,
+            skills: Arc::new(skills),
+            config_problems,
+        }
+    }
+
+    /// The system prompt and its layer report for `model` with `tools`.
+    pub fn assemble(
+        &self,
+        model: &str,
+        tools: &[ToolSpec],
+        counter: TokenCounter,
+        mode: PromptMode,
+    ) -> AssembledPrompt {
+        let mut assembled = assemble(&PromptInputs {
+            cwd: &self.cwd,
+            workspace_root: &self.workspace_root,
+            memo_home: self.memo_home.as_deref(),
+            model,
+            env: &self.env,
+            templates: &self.templates,
+            config: &self.config,
+            skills: &self.skills,
+            tools,
+            counter,
+            mode,
+        });
+        let mut problems = self.config_problems.clone();
+        problems.append(&mut assembled.report.problems);
+        assembled.report.problems = problems;
+        assembled
+    }
+
+    pub fn command_roots(&self) -> CommandRoots {
+        CommandRoots {
+            memo_home: self.memo_home.clone(),
+            user_home: self.user_home.clone(),
+            project_root: Some(self.workspace_root.clone()),
+        }
+    }
+
+    pub fn input_context(&self, limits: AttachLimits) -> InputContext<'_> {
+        InputContext {
+            cwd: &self.cwd,
+            workspace_root: &self.workspace_root,
+            home: self.user_home.as_deref(),
+            skills: &self.skills,
+            limits,
+        }
+    }
+}

@@ -1,0 +1,427 @@
+//! Skills: `SKILL.md` files whose front matter names and describes them. They are found in
+//! the Memo home, the project's `.agents/skills`, and every other `<project>/.<agent>/skills`
+//! (`.claude`, `.codex`, `.cursor`...), so skills written for other agents work unchanged.
+//! Only names and descriptions go into the prompt; a body is read when the model asks for
+//! it (`read_skill`) or the user writes `$name`.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use memo_protocol::ContextProblem;
+use yaml_rust2::{Yaml, YamlLoader};
+
+use crate::text::split_front_matter;
+
+/// A description longer than this is cut in the listing: it is paid on every request.
+const MAX_DESCRIPTION_CHARS: usize = 1024;
+/// How deep below a skills root a SKILL.md is looked for (`root/group/name/SKILL.md`).
+const MAX_DEPTH: usize = 3;
+
+/// Skills that ship with Memo, overridable by a user or project skill of the same name.
+const BUILTIN_SKILLS: &[(&str, &str)] = &[(
+    "skill-creator",
+    include_str!("../../../../prompts/skills/skill-creator/SKILL.md"),
+)];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SkillScope {
+    /// Wins name clashes for `$name`: the project knows best what it means.
+    Project,
+    User,
+    Builtin,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkillSource {
+    File(PathBuf),
+    Builtin(&'static str),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skill {
+    pub name: String,
+    /// One line, as listed in the prompt.
+    pub description: String,
+    pub scope: SkillScope,
+    pub source: SkillSource,
+}
+
+impl Skill {
+    /// The path shown to the model and accepted by `read_skill`.
+    pub fn display_path(&self) -> String {
+        match &self.source {
+            SkillSource::File(path) => path.display().to_string(),
+            SkillSource::Builtin(name) => format!("builtin:{name}/SKILL.md"),
+        }
+    }
+
+    /// `$name` matches the name itself or its lowercase, hyphenated form ("Code Review"
+    /// is `$code-review`).
+    pub fn key(&self) -> String {
+        mention_key(&self.name)
+    }
+
+    /// The instructions without front matter.
+    pub fn read_body(&self) -> Result<String, String> {
+        let text = match &self.source {
+            SkillSource::File(path) => std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+            SkillSource::Builtin(name) => BUILTIN_SKILLS
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, t)| (*t).to_owned())
+                .ok_or_else(|| format!("unknown built-in skill {name}"))?,
+        };
+        let parts =
+            split_front_matter(&text).map_err(|e| format!("{}: {e}", self.display_path()))?;
+        Ok(parts.body.trim().to_owned())
+    }
+
+    /// The directory relative paths in the skill refer to.
+    pub fn base_dir(&self) -> Option<&Path> {
+        match &self.source {
+            SkillSource::File(path) => path.parent(),
+            SkillSource::Builtin(_) => None,
+        }
+    }
+}
+
+fn mention_key(name: &str) -> String {
+    name.trim()
+        .to_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// `active_skills` from config: only these skills are listed and loadable.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ActiveSkills {
+    pub names: Vec<String>,
+    /// The config file, for problems.
+    pub config_path: String,
+}
+
+/// The outcome of looking a skill up by name.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Lookup<'a> {
+    Found(&'a Skill),
+    /// Several skills share the name; `read_skill` then needs a path.
+    Ambiguous(Vec<&'a Skill>),
+    Missing,
+}
+
+/// The skills of a session, in listing order.
+#[derive(Debug, Clone, Default)]
+pub struct SkillSet {
+    skills: Vec<Skill>,
+    problems: Vec<ContextProblem>,
+}
+
+/// Where skills are searched.
+#[derive(Debug, Clone, Default)]
+pub struct SkillRoots {
+    pub memo_home: Option<PathBuf>,
+    pub project_root: Option<PathBuf>,
+}
+
+impl SkillRoots {
+    /// The roots in listing order: user, `.agents`, then every other `.<name>/skills`.
+    fn dirs(&self) -> Vec<(PathBuf, SkillScope)> {
+        let mut dirs = Vec::new();
+        if let Some(home) = &self.memo_home {
+            dirs.push((home.join("skills"), SkillScope::User));
+        }
+        if let Some(root) = &self.project_root {
+            dirs.push((root.join(".agents").join("skills"), SkillScope::Project));
+            let mut hidden: Vec<PathBuf> = std::fs::read_dir(root)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter(|e| {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    name.starts_with('.') && name != ".agents" && name != ".git"
+                })
+                .map(|e| e.path().join("skills"))
+                .filter(|p| p.is_dir())
+                .collect();
+            hidden.sort();
+            dirs.extend(hidden.into_iter().map(|p| (p, SkillScope::Project)));
+        }
+        dirs
+    }
+}
+
+impl SkillSet {
+    /// Finds every skill; `active` (config `active_skills`) keeps only the named ones.
+    /// Broken files are reported and skipped.
+    pub fn discover(roots: &SkillRoots, active: Option<&ActiveSkills>) -> SkillSet {
+        let mut set = SkillSet::default();
+        let mut seen_roots = HashSet::new();
+        let mut seen_files = HashSet::new();
+        for (dir, scope) in roots.dirs() {
+            let Ok(real) = std::fs::canonicalize(&dir) else {
+                continue;
+            };
+            // The Memo home can also be a project's `.memo` folder; read it once.
+            if !seen_roots.insert(real) {
+                continue;
+            }
+            let mut files = Vec::new();
+            find_skill_files(&dir, MAX_DEPTH, &mut files);
+            for file in files {
+                let real = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
+                if !seen_files.insert(real) {
+                    continue;
+                }
+                match parse_skill_file(&file) {
+                    Ok((name, description)) => set.skills.push(Skill {
+                        name,
+                        description,
+                        scope,
+                        source: SkillSource::File(file),
+                    }),
+                    Err(reason) => set.problems.push(ContextProblem {
+                        path: file.display().to_string(),
+                        message: format!("skill skipped: {reason}"),
+                    }),
+                }
+            }
+        }
+        for (name, text) in BUILTIN_SKILLS {
+            let overridden = set.skills.iter().any(|s| s.key() == mention_key(name));
+            if overridden {
+                continue;
+            }
+            if let Ok((skill_name, description)) = parse_skill_text(text) {
+                set.skills.push(Skill {
+                    name: skill_name,
+                    description,
+                    scope: SkillScope::Builtin,
+                    source: SkillSource::Builtin(name),
+                });
+            }
+        }
+        if let Some(active) = active {
+            set.keep_active(active);
+        }
+        set.report_collisions();
+        set
+    }
+
+    /// A set from explicit skills (tests, hosts with their own discovery).
+    pub fn from_skills(skills: Vec<Skill>) -> SkillSet {
+        SkillSet {
+            skills,
+            problems: Vec::new(),
+        }
+    }
+
+    fn keep_active(&mut self, active: &ActiveSkills) {
+        let wanted: Vec<String> = active.names.iter().map(|n| mention_key(n)).collect();
+        for (name, key) in active.names.iter().zip(&wanted) {
+            if !self.skills.iter().any(|s| &s.key() == key) {
+                self.problems.push(ContextProblem {
+                    path: active.config_path.clone(),
+                    message: format!("active_skills names \"{name}\", but no such skill was found"),
+                });
+            }
+        }
+        self.skills.retain(|s| wanted.contains(&s.key()));
+    }
+
+    fn report_collisions(&mut self) {
+        let mut reported = HashSet::new();
+        for skill in &self.skills {
+            let key = skill.key();
+            let same: Vec<&Skill> = self.skills.iter().filter(|s| s.key() == key).collect();
+            if same.len() > 1 && reported.insert(key) {
+                let paths: Vec<String> = same.iter().map(|s| s.display_path()).collect();
+                self.problems.push(ContextProblem {
+                    path: paths[0].clone(),
+                    message: format!(
+                        "{} skills are named \"{}\" ({}); `${}` loads the project's, read_skill needs a path",
+                        same.len(),
+                        skill.name,
+                        paths.join(", "),
+                        skill.key()
+                    ),
+                });
+            }
+        }
+    }
+
+    pub fn skills(&self) -> &[Skill] {
+        &self.skills
+    }
+
+    pub fn problems(&self) -> &[ContextProblem] {
+        &self.problems
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.skills.is_empty()
+    }
+
+    pub fn has_collisions(&self) -> bool {
+        let mut keys = HashSet::new();
+        self.skills.iter().any(|s| !keys.insert(s.key()))
+    }
+
+    /// Finds skills by name (exact, or the `$name` form).
+    pub fn lookup(&self, name: &str) -> Lookup<'_> {
+        let key = mention_key(name.trim_start_matches('$'));
+        let matches: Vec<&Skill> = self.skills.iter().filter(|s| s.key() == key).collect();
+        match matches.len() {
+            0 => Lookup::Missing,
+            1 => Lookup::Found(matches[0]),
+            _ => Lookup::Ambiguous(matches),
+        }
+    }
+
+    /// The skill a `$name` in the user's message means: on a clash, the project's.
+    pub fn for_mention(&self, name: &str) -> Option<&Skill> {
+        match self.lookup(name) {
+            Lookup::Found(skill) => Some(skill),
+            Lookup::Ambiguous(skills) => skills.into_iter().min_by_key(|s| s.scope),
+            Lookup::Missing => None,
+        }
+    }
+
+    /// A listed skill by its path (as displayed, or any path naming the same file).
+    pub fn by_path(&self, path: &str) -> Option<&Skill> {
+        let wanted = std::fs::canonicalize(path).ok();
+        self.skills.iter().find(|s| {
+            s.display_path() == path
+                || match (&s.source, &wanted) {
+                    (SkillSource::File(p), Some(w)) => {
+                        std::fs::canonicalize(p).ok().as_ref() == Some(w)
+                    }
+                    _ => false,
+                }
+        })
+    }
+}
+
+fn find_skill_files(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let candidate = dir.join("SKILL.md");
+    if candidate.is_file() {
+        out.push(candidate);
+        return;
+    }
+    if depth == 0 {
+        return;
+    }
+    let mut subdirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    subdirs.sort();
+    for sub in subdirs {
+        find_skill_files(&sub, depth - 1, out);
+    }
+}
+
+fn parse_skill_file(path: &Path) -> Result<(String, String), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+    parse_skill_text(&text)
+}
+
+/// Name and one-line description from a SKILL.md's front matter.
+pub fn parse_skill_text(text: &str) -> Result<(String, String), String> {
+    let parts = split_front_matter(text)?;
+    let yaml = parts
+        .yaml
+        .ok_or("no front matter (a --- block with name and description)")?;
+    let map = parse_yaml_map(yaml)?;
+    let name = string_field(&map, "name")?;
+    let description = string_field(&map, "description")?;
+    let description = description.split_whitespace().collect::<Vec<_>>().join(" ");
+    let description = if description.chars().count() > MAX_DESCRIPTION_CHARS {
+        let cut: String = description.chars().take(MAX_DESCRIPTION_CHARS).collect();
+        format!("{cut}…")
+    } else {
+        description
+    };
+    Ok((name, description))
+}
+
+/// The front matter as a YAML mapping; anything else is a reported error.
+pub fn parse_yaml_map(yaml: &str) -> Result<yaml_rust2::yaml::Hash, String> {
+    let docs =
+        YamlLoader::load_from_str(yaml).map_err(|e| format!("invalid YAML front matter: {e}"))?;
+    match docs.into_iter().next() {
+        Some(Yaml::Hash(map)) => Ok(map),
+        Some(Yaml::Null) | None => Err("front matter is empty".into()),
+        Some(_) => Err("front matter is not a mapping of keys to values".into()),
+    }
+}
+
+fn string_field(map: &yaml_rust2::yaml::Hash, key: &str) -> Result<String, String> {
+    match map.get(&Yaml::String(key.to_owned())) {
+        Some(Yaml::String(s)) if !s.trim().is_empty() => Ok(s.trim().to_owned()),
+        Some(Yaml::String(_)) | Some(Yaml::Null) | None => {
+            Err(format!("front matter has no {key}"))
+        }
+        Some(_) => Err(format!("front matter field {key} is not text")),
+    }
+}
+
+/// An optional text field of front matter (`description` of a command...).
+pub fn optional_string(map: &yaml_rust2::yaml::Hash, key: &str) -> Option<String> {
+    match map.get(&Yaml::String(key.to_owned())) {
+        Some(Yaml::String(s)) if !s.trim().is_empty() => Some(s.trim().to_owned()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn front_matter_gives_name_and_a_one_line_description() {
+        let (name, desc) = parse_skill_text(
+            "---\nname: Code Review\ndescription: >\n  Reviews\n  diffs.\n---\nbody",
+        )
+        .unwrap();
+        assert_eq!(name, "Code Review");
+        assert_eq!(desc, "Reviews diffs.");
+    }
+
+    #[test]
+    fn broken_front_matter_has_a_reason() {
+        for (text, reason) in [
+            ("# no front matter", "no front matter"),
+            ("---\nname: a\n", "never closed"),
+            ("---\nname: [a\n---\n", "invalid YAML"),
+            ("---\n- a\n---\n", "not a mapping"),
+            ("---\nname: a\n---\n", "no description"),
+            ("---\nname: 3\ndescription: d\n---\n", "name is not text"),
+        ] {
+            let err = parse_skill_text(text).unwrap_err();
+            assert!(err.contains(reason), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn mention_keys_are_lowercase_and_hyphenated() {
+        assert_eq!(mention_key(" Code  Review "), "code-review");
+        assert_eq!(mention_key("pdf"), "pdf");
+    }
+
+    #[test]
+    fn the_builtin_skill_creator_is_always_there() {
+        let set = SkillSet::discover(&SkillRoots::default(), None);
+        let Lookup::Found(skill) = set.lookup("skill-creator") else {
+            panic!("{:?}", set.skills());
+        };
+        assert_eq!(skill.display_path(), "builtin:skill-creator/SKILL.md");
+        assert!(skill.read_body().unwrap().starts_with("# Creating a skill"));
+    }
+}

@@ -1,0 +1,209 @@
+//! Token estimates: exact BPE counts for OpenAI-family models (tiktoken), a cheap byte
+//! estimate for everything else, where no public tokenizer exists or the model's own is
+//! unknown. Estimates only steer compaction and the layer report; the provider's usage
+//! numbers stay the truth for billing.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use memo_providers::{Message, ToolSpec};
+
+/// Counted on top of each message's text for role markers and framing.
+const PER_MESSAGE_OVERHEAD: u64 = 4;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    O200k,
+    Cl100k,
+}
+
+/// Counts tokens for one model. Cheap to copy; the tiktoken tables are loaded once per
+/// process, on first use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenCounter {
+    encoding: Option<Encoding>,
+}
+
+impl Default for TokenCounter {
+    fn default() -> Self {
+        Self::bytes()
+    }
+}
+
+impl TokenCounter {
+    /// The byte estimate, for models without a known public tokenizer.
+    pub fn bytes() -> Self {
+        Self { encoding: None }
+    }
+
+    /// tiktoken for OpenAI-family model names (a `vendor/` prefix as routers use it is
+    /// ignored), the byte estimate for every other model.
+    pub fn for_model(model: &str) -> Self {
+        let name = model.rsplit('/').next().unwrap_or(model).to_lowercase();
+        let o200k = [
+            "gpt-4o", "gpt-4.1", "gpt-4.5", "gpt-5", "chatgpt-", "o1", "o3", "o4", "codex",
+            "gpt-oss",
+        ];
+        let cl100k = ["gpt-4", "gpt-3.5", "gpt-35", "text-embedding-"];
+        let encoding = if o200k.iter().any(|p| name.starts_with(p)) {
+            Some(Encoding::O200k)
+        } else if cl100k.iter().any(|p| name.starts_with(p)) {
+            Some(Encoding::Cl100k)
+        } else {
+            None
+        };
+        Self { encoding }
+    }
+
+    /// `tiktoken:o200k_base`, `tiktoken:cl100k_base` or `estimate:bytes`.
+    pub fn name(&self) -> &'static str {
+        match self.encoding {
+            Some(Encoding::O200k) => "tiktoken:o200k_base",
+            Some(Encoding::Cl100k) => "tiktoken:cl100k_base",
+            None => "estimate:bytes",
+        }
+    }
+
+    pub fn count(&self, text: &str) -> u64 {
+        if text.is_empty() {
+            return 0;
+        }
+        let Some(encoding) = self.encoding else {
+            return byte_estimate(text);
+        };
+        // The tokenizer's regex can give up on pathological input (and its tables are
+        // loaded with an unwrap); an estimate is better than a crashed session.
+        let counted = catch_unwind(AssertUnwindSafe(|| {
+            let bpe = match encoding {
+                Encoding::O200k => tiktoken_rs::o200k_base_singleton(),
+                Encoding::Cl100k => tiktoken_rs::cl100k_base_singleton(),
+            };
+            bpe.encode_ordinary(text).len() as u64
+        }));
+        counted.unwrap_or_else(|_| byte_estimate(text))
+    }
+
+    /// One history message: its text, reasoning that is sent back, tool calls and results.
+    pub fn message(&self, message: &Message) -> u64 {
+        PER_MESSAGE_OVERHEAD
+            + match message {
+                Message::User { text } => self.count(text),
+                Message::Assistant {
+                    text,
+                    reasoning,
+                    tool_calls,
+                    ..
+                } => {
+                    self.count(text)
+                        + reasoning.as_deref().map_or(0, |r| self.count(r))
+                        + tool_calls
+                            .iter()
+                            .map(|c| self.count(&c.name) + self.count(&c.arguments) + 3)
+                            .sum::<u64>()
+                }
+                Message::ToolResult { content, .. } => self.count(content),
+            }
+    }
+
+    pub fn messages(&self, messages: &[Message]) -> u64 {
+        messages.iter().map(|m| self.message(m)).sum()
+    }
+
+    /// The tool definitions as they travel in the request's JSON.
+    pub fn tools(&self, tools: &[ToolSpec]) -> u64 {
+        tools
+            .iter()
+            .map(|t| {
+                self.count(&t.name)
+                    + self.count(&t.description)
+                    + self.count(&t.input_schema.to_string())
+                    + PER_MESSAGE_OVERHEAD
+            })
+            .sum()
+    }
+}
+
+/// About four ASCII bytes per token, and one token per non-ASCII character (CJK text runs
+/// close to one token per character; four bytes would undercount it threefold).
+fn byte_estimate(text: &str) -> u64 {
+    let mut ascii = 0u64;
+    let mut other = 0u64;
+    for c in text.chars() {
+        if c.is_ascii() {
+            ascii += 1;
+        } else {
+            other += 1;
+        }
+    }
+    ascii.div_ceil(4) + other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openai_family_models_use_tiktoken() {
+        assert_eq!(
+            TokenCounter::for_model("gpt-4o-mini").name(),
+            "tiktoken:o200k_base"
+        );
+        assert_eq!(
+            TokenCounter::for_model("openai/gpt-5").name(),
+            "tiktoken:o200k_base"
+        );
+        assert_eq!(
+            TokenCounter::for_model("o3-mini").name(),
+            "tiktoken:o200k_base"
+        );
+        assert_eq!(
+            TokenCounter::for_model("gpt-4-turbo").name(),
+            "tiktoken:cl100k_base"
+        );
+        assert_eq!(
+            TokenCounter::for_model("deepseek-chat").name(),
+            "estimate:bytes"
+        );
+        assert_eq!(
+            TokenCounter::for_model("claude-sonnet-4-5").name(),
+            "estimate:bytes"
+        );
+    }
+
+    #[test]
+    fn tiktoken_counts_real_tokens() {
+        let counter = TokenCounter::for_model("gpt-4o");
+        assert_eq!(counter.count("hello world"), 2);
+        assert_eq!(counter.count(""), 0);
+    }
+
+    #[test]
+    fn byte_estimate_is_a_quarter_of_ascii_and_one_per_cjk_char() {
+        let counter = TokenCounter::bytes();
+        assert_eq!(counter.count("abcdefgh"), 2);
+        assert_eq!(counter.count("abcdefghi"), 3);
+        assert_eq!(counter.count("你好世界"), 4);
+    }
+
+    #[test]
+    fn messages_count_calls_and_results() {
+        let counter = TokenCounter::bytes();
+        let call = Message::Assistant {
+            text: String::new(),
+            reasoning: None,
+            tool_calls: vec![memo_providers::ToolCall {
+                id: "c".into(),
+                name: "read".into(),
+                arguments: "{\"a\":1}".into(),
+            }],
+            provider_data: None,
+        };
+        let result = Message::ToolResult {
+            call_id: "c".into(),
+            name: "read".into(),
+            content: "x".repeat(40),
+            is_error: false,
+        };
+        assert_eq!(counter.message(&call), 4 + 1 + 2 + 3);
+        assert_eq!(counter.message(&result), 4 + 10);
+    }
+}
