@@ -6,7 +6,7 @@ use std::sync::Arc;
 use memo_config::{resolve_api_key, Config, CredentialStore, ProviderConfig};
 use memo_protocol::SessionId;
 use memo_providers::{create_client, Endpoint, ModelClient};
-use memo_store::Store;
+use memo_store::{ForkSpec, ModelPrice, SessionRecord, Store};
 
 use crate::prompt::system_prompt;
 use crate::session::{
@@ -66,24 +66,74 @@ impl Engine {
             model,
             opts.max_steps,
         )?;
-        spawn_session(params, SessionStart::New)
+        let (client, model) = (params.client.clone(), params.model.clone());
+        let session = spawn_session(params, SessionStart::New)?;
+        if self.options.config.auto_title {
+            crate::title::spawn_auto_title(&session, client, model, self.options.store.clone());
+        }
+        Ok(session)
     }
 
-    /// Reopens a stored session; its conversation is rebuilt from the event log.
+    /// Reopens a stored session; its conversation is rebuilt from the event log (a turn
+    /// the log left open is closed as interrupted first). A read-only session (imported
+    /// history) is not changed: it is forked, and the returned handle is the fork's, so
+    /// check [`SessionHandle::id`].
     pub fn resume_session(
         &self,
         id: &SessionId,
         max_steps: Option<u32>,
     ) -> Result<SessionHandle, EngineError> {
-        let record = self
-            .options
-            .store
-            .session(id)?
-            .ok_or_else(|| EngineError::SessionNotFound(id.0.clone()))?;
+        let mut record = self.record(id)?;
+        if record.read_only {
+            record = self.fork_session(id, None)?;
+        }
         let provider = self.options.config.provider(Some(&record.provider))?;
         let cwd = usable_cwd(PathBuf::from(&record.cwd))?;
-        let params = self.params(id.clone(), cwd, &provider, record.model.clone(), max_steps)?;
+        let params = self.params(
+            record.id.clone(),
+            cwd,
+            &provider,
+            record.model.clone(),
+            max_steps,
+        )?;
         spawn_session(params, SessionStart::Resume)
+    }
+
+    /// A new session sharing `source`'s history up to and including `at_seq` (default:
+    /// all of it), continuing independently; resume it to talk in it. A fork of imported
+    /// history whose provider is not configured here uses the current provider.
+    pub fn fork_session(
+        &self,
+        source: &SessionId,
+        at_seq: Option<u64>,
+    ) -> Result<SessionRecord, EngineError> {
+        let record = self.record(source)?;
+        let at_seq = match at_seq {
+            Some(seq) => seq,
+            None => self.options.store.last_seq(source)?,
+        };
+        let (provider, model) = match self.options.config.provider(Some(&record.provider)) {
+            Ok(_) if !record.provider.is_empty() => (None, None),
+            _ => {
+                let current = self.options.config.provider(None)?;
+                (Some(current.name), Some(current.model))
+            }
+        };
+        Ok(self.options.store.fork_session(&ForkSpec {
+            source: source.clone(),
+            at_seq,
+            new_id: SessionId::new(uuid::Uuid::now_v7().to_string()),
+            title: record.title.map(|t| format!("{t} (fork)")),
+            provider,
+            model,
+        })?)
+    }
+
+    fn record(&self, id: &SessionId) -> Result<SessionRecord, EngineError> {
+        self.options
+            .store
+            .session(id)?
+            .ok_or_else(|| EngineError::SessionNotFound(id.0.clone()))
     }
 
     fn params(
@@ -96,6 +146,17 @@ impl Engine {
     ) -> Result<SessionParams, EngineError> {
         let client = self.client_for(provider)?;
         let profile = self.options.config.model_profile(&provider.name, &model);
+        // Usage rows get their cost when they are recorded, at the configured price.
+        let price = self
+            .options
+            .config
+            .model_pricing(&provider.name, &model)
+            .map(|p| ModelPrice {
+                input_per_mtok: p.input_per_mtok,
+                output_per_mtok: p.output_per_mtok,
+                cached_input_per_mtok: p.cached_input_per_mtok,
+            });
+        self.options.store.set_price(&provider.name, &model, price);
         let mut limits = TurnLimits {
             parallel_tool_calls: profile.supports_parallel_tool_calls,
             approval_mode: approval_mode(&self.options.config)?,

@@ -7,6 +7,7 @@ mod engine;
 mod error;
 pub mod prompt;
 pub mod session;
+pub mod title;
 
 pub use engine::{Engine, EngineOptions, SessionOptions};
 pub use error::EngineError;

@@ -184,8 +184,7 @@ pub fn spawn_session(
             if params.store.session(&params.id)?.is_none() {
                 return Err(EngineError::SessionNotFound(params.id.0.clone()));
             }
-            let events = params.store.all_events(&params.id)?;
-            let last = events.last().map(|e| e.seq).unwrap_or(0);
+            let (last, events) = super::history::load_for_resume(&params.store, &params.id)?;
             (last, rebuild_history(&events))
         }
     };

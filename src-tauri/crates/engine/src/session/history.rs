@@ -1,34 +1,59 @@
 //! Rebuilds the model conversation from the event log. The turn loop appends to its live
 //! history in exactly the same way, so a reopened session sends what it would have sent.
+//!
+//! A log can end in the middle of a turn: the app was killed, the machine lost power, or
+//! a fork was cut there. Every provider rejects a history where an assistant's tool call
+//! has no result, so such calls get a synthetic "interrupted" result: in the history the
+//! moment the conversation moves on (and at the end of a rebuild), and, when a session
+//! is resumed, as real events that close the turn in the log for every client.
 
-use memo_protocol::{AgentEvent, EventEnvelope, ToolStatus};
+use std::collections::HashSet;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use memo_protocol::{
+    AgentEvent, ApprovalId, EventEnvelope, ReviewDecision, SessionId, TokenUsage, ToolCallId,
+    ToolErrorKind, ToolStatus, TurnEndReason, TurnId,
+};
 use memo_providers::{Message, ToolCall};
+use memo_store::Store;
+
+use crate::EngineError;
+
+/// The result a tool call gets when its session stopped before the call finished.
+pub const INTERRUPTED_RESULT: &str =
+    "Error (interrupted): the session stopped before this tool call finished";
 
 /// Applies one event to a conversation. Events that carry no conversation content
 /// (deltas, usage, approvals...) are ignored.
 pub fn apply_event(history: &mut Vec<Message>, event: &AgentEvent) {
     match event {
-        AgentEvent::TurnStarted { input } => history.push(Message::User {
-            text: input.text.clone(),
-        }),
+        AgentEvent::TurnStarted { input } => {
+            close_dangling_calls(history);
+            history.push(Message::User {
+                text: input.text.clone(),
+            })
+        }
         AgentEvent::AssistantMessage {
             text,
             reasoning,
             tool_calls,
             provider_data,
-        } => history.push(Message::Assistant {
-            text: text.clone(),
-            reasoning: reasoning.clone(),
-            tool_calls: tool_calls
-                .iter()
-                .map(|c| ToolCall {
-                    id: c.call_id.0.clone(),
-                    name: c.name.clone(),
-                    arguments: c.arguments.clone(),
-                })
-                .collect(),
-            provider_data: provider_data.clone(),
-        }),
+        } => {
+            close_dangling_calls(history);
+            history.push(Message::Assistant {
+                text: text.clone(),
+                reasoning: reasoning.clone(),
+                tool_calls: tool_calls
+                    .iter()
+                    .map(|c| ToolCall {
+                        id: c.call_id.0.clone(),
+                        name: c.name.clone(),
+                        arguments: c.arguments.clone(),
+                    })
+                    .collect(),
+                provider_data: provider_data.clone(),
+            })
+        }
         AgentEvent::ToolCallEnd {
             call_id,
             name,
@@ -45,10 +70,303 @@ pub fn apply_event(history: &mut Vec<Message>, event: &AgentEvent) {
     }
 }
 
+/// The conversation a log describes, always valid to send: calls left without a result
+/// at the end get an interrupted one.
 pub fn rebuild_history<'a>(events: impl IntoIterator<Item = &'a EventEnvelope>) -> Vec<Message> {
     let mut history = Vec::new();
     for env in events {
         apply_event(&mut history, &env.event);
     }
+    close_dangling_calls(&mut history);
     history
+}
+
+/// Gives every tool call of the last assistant message that has no result yet an
+/// interrupted one, right after the results it has (where providers expect them).
+pub fn close_dangling_calls(history: &mut Vec<Message>) {
+    let Some(at) = history
+        .iter()
+        .rposition(|m| matches!(m, Message::Assistant { .. }))
+    else {
+        return;
+    };
+    let Message::Assistant { tool_calls, .. } = &history[at] else {
+        return;
+    };
+    let answered: HashSet<&str> = history[at + 1..]
+        .iter()
+        .filter_map(|m| match m {
+            Message::ToolResult { call_id, .. } => Some(call_id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let missing: Vec<Message> = tool_calls
+        .iter()
+        .filter(|c| !answered.contains(c.id.as_str()))
+        .map(|c| Message::ToolResult {
+            call_id: c.id.clone(),
+            name: c.name.clone(),
+            content: INTERRUPTED_RESULT.to_owned(),
+            is_error: true,
+        })
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    // After the last result of this step, before anything else (a user message).
+    let insert_at = history[at + 1..]
+        .iter()
+        .position(|m| !matches!(m, Message::ToolResult { .. }))
+        .map_or(history.len(), |p| at + 1 + p);
+    history.splice(insert_at..insert_at, missing);
+}
+
+/// The events that close a turn the log left open: a denial for each approval still
+/// pending, an interrupted result for each call without one, and `turn_ended`.
+/// `None` when the last turn ended normally.
+pub fn closing_events(events: &[EventEnvelope]) -> Option<(TurnId, Vec<AgentEvent>)> {
+    let mut open: Option<TurnId> = None;
+    let mut calls: Vec<(ToolCallId, String)> = Vec::new();
+    let mut approvals: Vec<ApprovalId> = Vec::new();
+    let mut usage = TokenUsage::default();
+    for env in events {
+        match &env.event {
+            AgentEvent::TurnStarted { .. } => {
+                open = env.turn_id.clone();
+                calls.clear();
+                approvals.clear();
+                usage = TokenUsage::default();
+            }
+            AgentEvent::TurnEnded { .. } => open = None,
+            AgentEvent::AssistantMessage { tool_calls, .. } => calls.extend(
+                tool_calls
+                    .iter()
+                    .map(|c| (c.call_id.clone(), c.name.clone())),
+            ),
+            AgentEvent::ToolCallEnd { call_id, .. } => calls.retain(|(id, _)| id != call_id),
+            AgentEvent::ApprovalRequested { request } => approvals.push(request.request_id.clone()),
+            AgentEvent::ApprovalResolved { request_id, .. } => {
+                approvals.retain(|id| id != request_id)
+            }
+            AgentEvent::Usage { turn_total, .. } => usage = *turn_total,
+            _ => {}
+        }
+    }
+    let turn = open?;
+    let mut closing: Vec<AgentEvent> = approvals
+        .into_iter()
+        .map(|request_id| AgentEvent::ApprovalResolved {
+            request_id,
+            decision: ReviewDecision::Deny {
+                reason: Some("the session stopped before this was answered".into()),
+            },
+        })
+        .collect();
+    closing.extend(
+        calls
+            .into_iter()
+            .map(|(call_id, name)| AgentEvent::ToolCallEnd {
+                call_id,
+                name,
+                status: ToolStatus::Error,
+                error_kind: Some(ToolErrorKind::Interrupted),
+                output: INTERRUPTED_RESULT.to_owned(),
+            }),
+    );
+    closing.push(AgentEvent::TurnEnded {
+        reason: TurnEndReason::Interrupted,
+        usage,
+    });
+    Some((turn, closing))
+}
+
+/// What a resumed session starts from: its newest seq and the events that shape its
+/// conversation. A turn the log left open (the process died mid-turn) is closed first,
+/// in the log, so every client sees it end and the history stays valid.
+pub fn load_for_resume(
+    store: &Store,
+    session: &SessionId,
+) -> Result<(u64, Vec<EventEnvelope>), EngineError> {
+    let mut events = store.conversation_events(session)?;
+    let mut last = store.last_seq(session)?;
+    if let Some((turn, closing)) = closing_events(&events) {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+            .unwrap_or(0);
+        let envs: Vec<EventEnvelope> = closing
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| EventEnvelope {
+                session_id: session.clone(),
+                turn_id: Some(turn.clone()),
+                seq: last + 1 + i as u64,
+                timestamp_ms: now,
+                event,
+            })
+            .collect();
+        store.append_batch(&envs)?;
+        last += envs.len() as u64;
+        events.extend(envs);
+    }
+    Ok((last, events))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memo_protocol::{ToolCallSummary, UserInput};
+
+    fn env(seq: u64, event: AgentEvent) -> EventEnvelope {
+        EventEnvelope {
+            session_id: SessionId::new("s"),
+            turn_id: Some(TurnId::new("t")),
+            seq,
+            timestamp_ms: 0,
+            event,
+        }
+    }
+
+    fn step(ids: &[&str]) -> AgentEvent {
+        AgentEvent::AssistantMessage {
+            text: String::new(),
+            reasoning: None,
+            tool_calls: ids
+                .iter()
+                .map(|id| ToolCallSummary {
+                    call_id: ToolCallId::new(*id),
+                    name: "read_file".into(),
+                    arguments: "{}".into(),
+                })
+                .collect(),
+            provider_data: None,
+        }
+    }
+
+    fn result(id: &str) -> AgentEvent {
+        AgentEvent::ToolCallEnd {
+            call_id: ToolCallId::new(id),
+            name: "read_file".into(),
+            status: ToolStatus::Ok,
+            error_kind: None,
+            output: "ok".into(),
+        }
+    }
+
+    fn user(text: &str) -> AgentEvent {
+        AgentEvent::TurnStarted {
+            input: UserInput::text(text),
+        }
+    }
+
+    fn shape(history: &[Message]) -> Vec<String> {
+        history
+            .iter()
+            .map(|m| match m {
+                Message::User { text } => format!("user:{text}"),
+                Message::Assistant { tool_calls, .. } => format!(
+                    "assistant:{}",
+                    tool_calls
+                        .iter()
+                        .map(|c| c.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+                Message::ToolResult {
+                    call_id, content, ..
+                } => {
+                    let mark = if content == INTERRUPTED_RESULT {
+                        "!"
+                    } else {
+                        ""
+                    };
+                    format!("result:{call_id}{mark}")
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn dangling_calls_get_interrupted_results_in_place() {
+        let events = [
+            env(1, user("a")),
+            env(2, step(&["c1", "c2", "c3"])),
+            env(3, result("c2")),
+            // The process died here; the next turn starts after a resume.
+            env(4, user("b")),
+            env(5, step(&["c4"])),
+        ];
+        assert_eq!(
+            shape(&rebuild_history(&events)),
+            [
+                "user:a",
+                "assistant:c1,c2,c3",
+                "result:c2",
+                "result:c1!",
+                "result:c3!",
+                "user:b",
+                "assistant:c4",
+                "result:c4!"
+            ]
+        );
+    }
+
+    #[test]
+    fn complete_histories_are_untouched() {
+        let events = [
+            env(1, user("a")),
+            env(2, step(&["c1"])),
+            env(3, result("c1")),
+            env(4, step(&[])),
+        ];
+        assert_eq!(
+            shape(&rebuild_history(&events)),
+            ["user:a", "assistant:c1", "result:c1", "assistant:"]
+        );
+    }
+
+    #[test]
+    fn an_open_turn_is_closed_with_events() {
+        let events = [
+            env(1, user("a")),
+            env(
+                2,
+                AgentEvent::Usage {
+                    step: TokenUsage::default(),
+                    turn_total: TokenUsage {
+                        input_tokens: 7,
+                        ..TokenUsage::default()
+                    },
+                },
+            ),
+            env(3, step(&["c1", "c2"])),
+            env(4, result("c1")),
+        ];
+        let (turn, closing) = closing_events(&events).unwrap();
+        assert_eq!(turn, TurnId::new("t"));
+        assert!(matches!(
+            &closing[0],
+            AgentEvent::ToolCallEnd { call_id, error_kind: Some(ToolErrorKind::Interrupted), .. }
+                if call_id.as_str() == "c2"
+        ));
+        assert!(matches!(
+            closing[1],
+            AgentEvent::TurnEnded {
+                reason: TurnEndReason::Interrupted,
+                usage: TokenUsage {
+                    input_tokens: 7,
+                    ..
+                }
+            }
+        ));
+        let mut ended = events.to_vec();
+        ended.push(env(
+            5,
+            AgentEvent::TurnEnded {
+                reason: TurnEndReason::Completed,
+                usage: TokenUsage::default(),
+            },
+        ));
+        assert!(closing_events(&ended).is_none());
+    }
 }

@@ -97,15 +97,20 @@ impl Exporter<'_> {
                 text,
                 reasoning,
                 tool_calls,
-                ..
+                provider_data,
             } => {
                 self.step += 1;
                 let mut meta = Map::new();
                 if let Some(usage) = self.step_usage.take() {
                     meta.insert("tokens".into(), tokens_json(&usage));
                 }
+                // Ours, in Memo Code's free-form meta: what a resume needs to send the
+                // step back exactly (reasoning, provider signatures).
                 if let Some(reasoning) = reasoning {
                     meta.insert("reasoning".into(), Value::String(reasoning.clone()));
+                }
+                if let Some(data) = provider_data {
+                    meta.insert("provider_data".into(), data.clone());
                 }
                 let mut out = vec![self.line(
                     ts,
@@ -120,6 +125,7 @@ impl Exporter<'_> {
                 match tool_calls.as_slice() {
                     [] => {
                         meta.remove("reasoning");
+                        meta.remove("provider_data");
                         self.final_written = true;
                         out.push(self.line(
                             ts,
@@ -211,8 +217,9 @@ impl Exporter<'_> {
 
 impl Store {
     /// Writes a session as Memo Code JSONL, one event per line; returns the lines written.
-    /// Memo Code has no place for some of our data (provider signatures, approvals,
-    /// retries), so those are left out; reasoning travels in `meta.reasoning`.
+    /// Memo Code has no place for some of our data (approvals, retries), so those are
+    /// left out; reasoning and provider signatures travel in the `assistant` line's
+    /// `meta.reasoning` and `meta.provider_data`.
     pub fn export_memo_code(&self, session: &SessionId, out: &mut dyn Write) -> Result<u64> {
         let record = self
             .session(session)?

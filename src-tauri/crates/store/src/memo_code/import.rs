@@ -140,6 +140,7 @@ struct Pending {
     step: Option<u64>,
     text: String,
     reasoning: Option<String>,
+    provider_data: Option<Value>,
 }
 
 impl Builder {
@@ -153,7 +154,9 @@ impl Builder {
         if pending.is_none() && tool_calls.is_empty() {
             return;
         }
-        let (text, reasoning) = pending.map(|p| (p.text, p.reasoning)).unwrap_or_default();
+        let (text, reasoning, provider_data) = pending
+            .map(|p| (p.text, p.reasoning, p.provider_data))
+            .unwrap_or_default();
         self.open_calls.extend(
             tool_calls
                 .iter()
@@ -164,7 +167,7 @@ impl Builder {
             text,
             reasoning,
             tool_calls,
-            provider_data: None,
+            provider_data,
         });
     }
 
@@ -360,6 +363,7 @@ pub fn parse_file(path: &Path) -> std::io::Result<ParsedSession> {
                     step: line.step,
                     text: line.content.clone(),
                     reasoning: meta_str(&line.meta, "reasoning").map(str::to_owned),
+                    provider_data: line.meta.get("provider_data").cloned(),
                 });
             }
             "action" => b.action(line),
@@ -385,6 +389,7 @@ pub fn parse_file(path: &Path) -> std::io::Result<ParsedSession> {
                         step: line.step,
                         text: line.content.clone(),
                         reasoning: None,
+                        provider_data: None,
                     });
                     b.flush(Vec::new());
                 }
