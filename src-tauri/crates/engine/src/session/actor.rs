@@ -301,6 +301,9 @@ async fn run_actor(
                 Some(turn) => turn.cancel.cancel(),
                 None => report_invalid_op(&shared, "no turn is running"),
             },
+            Some(Op::Compact { .. }) => {
+                report_invalid_op(&shared, "compaction is not available in this build yet")
+            }
             Some(Op::ResolveApproval {
                 request_id,
                 decision,
