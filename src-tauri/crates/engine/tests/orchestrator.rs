@@ -1,0 +1,267 @@
+//! The orchestrator with the real built-in tools: approval modes and session grants keyed
+//! by fingerprint, partial hunk acceptance, guards, and tools stopped at session end.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use memo_engine::tools::ToolRegistry;
+use memo_engine::{ApprovalMode, TurnLimits};
+use memo_protocol::{
+    AgentEvent, ApprovalRequest, Op, ReviewDecision, ToolErrorKind, ToolStatus, TurnEndReason,
+};
+use memo_providers::WireApi;
+use memo_test_support::MockResponse;
+
+async fn harness(mode: ApprovalMode, responses: Vec<MockResponse>) -> Harness {
+    Harness::start_with(
+        WireApi::Openai,
+        responses,
+        ToolRegistry::builtin(),
+        TurnLimits {
+            approval_mode: mode,
+            retry: fast_retry(),
+            ..TurnLimits::default()
+        },
+    )
+    .await
+}
+
+fn edit(file: &str, old: &str, new: &str) -> String {
+    serde_json::json!({"file_path": file, "old_string": old, "new_string": new}).to_string()
+}
+
+async fn next_approval(h: &mut Harness) -> ApprovalRequest {
+    let seen = h
+        .until(|e| {
+            matches!(
+                e,
+                AgentEvent::ApprovalRequested { .. } | AgentEvent::TurnEnded { .. }
+            )
+        })
+        .await;
+    match &seen.last().unwrap().event {
+        AgentEvent::ApprovalRequested { request } => request.clone(),
+        other => panic!("expected an approval request, got {other:?}"),
+    }
+}
+
+fn resolve(h: &Harness, request: &ApprovalRequest, decision: ReviewDecision) {
+    h.session
+        .submit(Op::ResolveApproval {
+            request_id: request.request_id.clone(),
+            decision,
+        })
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auto_mode_caches_a_session_grant_per_file_not_per_tool() {
+    let mut h = harness(
+        ApprovalMode::Auto,
+        vec![
+            MockResponse::tool_call("apply_patch", &edit("a.txt", "one", "ONE")),
+            MockResponse::tool_call("apply_patch", &edit("a.txt", "two", "TWO")),
+            MockResponse::tool_call("apply_patch", &edit("b.txt", "three", "THREE")),
+            MockResponse::text("done"),
+        ],
+    )
+    .await;
+    std::fs::write(h.workdir().join("a.txt"), "one\ntwo\n").unwrap();
+    std::fs::write(h.workdir().join("b.txt"), "three\n").unwrap();
+    h.submit("edit");
+    let first = next_approval(&mut h).await;
+    assert!(
+        first.diff.as_ref().unwrap().unified.contains("+ONE"),
+        "{:?}",
+        first.diff
+    );
+    resolve(&h, &first, ReviewDecision::ApproveForSession);
+    // The second edit of a.txt runs without asking; b.txt is another fingerprint.
+    let third = next_approval(&mut h).await;
+    assert!(third.fingerprint.contains("b.txt"), "{}", third.fingerprint);
+    assert_eq!(
+        std::fs::read_to_string(h.workdir().join("a.txt")).unwrap(),
+        "ONE\nTWO\n"
+    );
+    resolve(
+        &h,
+        &third,
+        ReviewDecision::ApproveOnce {
+            accepted_hunks: None,
+        },
+    );
+    let events = h.until_turn_end().await;
+    assert_eq!(end_reason(&events).0, TurnEndReason::Completed);
+    assert_eq!(
+        std::fs::read_to_string(h.workdir().join("b.txt")).unwrap(),
+        "THREE\n"
+    );
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strict_mode_asks_every_time_and_dangerous_never_asks_for_writes() {
+    let mut h = harness(
+        ApprovalMode::Strict,
+        vec![
+            MockResponse::tool_call("apply_patch", &edit("a.txt", "one", "1")),
+            MockResponse::tool_call("apply_patch", &edit("a.txt", "two", "2")),
+            MockResponse::text("done"),
+        ],
+    )
+    .await;
+    std::fs::write(h.workdir().join("a.txt"), "one\ntwo\n").unwrap();
+    h.submit("edit");
+    let first = next_approval(&mut h).await;
+    resolve(&h, &first, ReviewDecision::ApproveForSession);
+    let second = next_approval(&mut h).await;
+    assert_eq!(
+        second.fingerprint, first.fingerprint,
+        "same file, asked again in strict mode"
+    );
+    resolve(
+        &h,
+        &second,
+        ReviewDecision::ApproveOnce {
+            accepted_hunks: None,
+        },
+    );
+    h.until_turn_end().await;
+    h.shutdown().await;
+
+    let mut h = harness(
+        ApprovalMode::Dangerous,
+        vec![
+            MockResponse::tool_call("apply_patch", &edit("a.txt", "one", "1")),
+            MockResponse::text("done"),
+        ],
+    )
+    .await;
+    std::fs::write(h.workdir().join("a.txt"), "one\n").unwrap();
+    let events = h.run_turn("edit").await;
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e.event, AgentEvent::ApprovalRequested { .. })));
+    assert_eq!(
+        std::fs::read_to_string(h.workdir().join("a.txt")).unwrap(),
+        "1\n"
+    );
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accepting_some_hunks_applies_exactly_those() {
+    let original: String = (1..=40).map(|i| format!("line {i}\n")).collect();
+    let args = serde_json::json!({
+        "file_path": "f.txt",
+        "edits": [
+            {"old_string": "line 2\n", "new_string": "line two\n"},
+            {"old_string": "line 38\n", "new_string": "line thirty-eight\n"}
+        ]
+    })
+    .to_string();
+    let mut h = harness(
+        ApprovalMode::Auto,
+        vec![
+            MockResponse::tool_call("apply_patch", &args),
+            MockResponse::text("ok"),
+        ],
+    )
+    .await;
+    std::fs::write(h.workdir().join("f.txt"), &original).unwrap();
+    h.submit("edit twice");
+    let request = next_approval(&mut h).await;
+    let diff = request.diff.clone().expect("a diff");
+    assert_eq!(diff.hunks.len(), 2, "{}", diff.unified);
+    resolve(
+        &h,
+        &request,
+        ReviewDecision::ApproveOnce {
+            accepted_hunks: Some(vec![1]),
+        },
+    );
+    let events = h.until_turn_end().await;
+    assert_eq!(
+        tool_ends(&events)[0].1,
+        ToolStatus::Ok,
+        "{:?}",
+        tool_ends(&events)
+    );
+    let expected = original.replace("line 38\n", "line thirty-eight\n");
+    assert_eq!(
+        std::fs::read_to_string(h.workdir().join("f.txt")).unwrap(),
+        expected
+    );
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn blocked_commands_and_path_escapes_go_back_as_policy_errors() {
+    let mut h = harness(
+        ApprovalMode::Dangerous,
+        vec![
+            MockResponse::tool_calls([
+                ("exec_command", r#"{"cmd":"rm -rf /"}"#),
+                ("read_file", r#"{"file_path":"../../../../etc/passwd"}"#),
+            ]),
+            MockResponse::text("ok"),
+        ],
+    )
+    .await;
+    let events = h.run_turn("do bad things").await;
+    let ends = tool_ends(&events);
+    assert_eq!(ends.len(), 2);
+    for end in &ends {
+        assert_eq!(end.2, Some(ToolErrorKind::PolicyDenied), "{end:?}");
+    }
+    let exec = ends.iter().find(|e| e.0 == "exec_command").unwrap();
+    assert!(exec.3.contains("<system_hint type=\"tool_call_denied\" tool=\"exec_command\" reason=\"dangerous_command\""), "{}", exec.3);
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn session_end_kills_commands_still_running() {
+    let mut h = harness(
+        ApprovalMode::Dangerous,
+        vec![
+            MockResponse::tool_call(
+                "exec_command",
+                r#"{"cmd":"echo $$ > pid.txt; exec sleep 300","yield_time_ms":500}"#,
+            ),
+            MockResponse::text("started"),
+        ],
+    )
+    .await;
+    let events = h.run_turn("start a server").await;
+    assert!(
+        tool_ends(&events)[0].3.contains("session"),
+        "{}",
+        tool_ends(&events)[0].3
+    );
+    let pid: i32 = std::fs::read_to_string(h.workdir().join("pid.txt"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let alive = |pid: i32| {
+        std::path::Path::new(&format!("/proc/{pid}")).exists()
+            && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .unwrap_or_default()
+                .contains(") Z")
+    };
+    assert!(alive(pid));
+    h.session.submit(Op::Shutdown).unwrap();
+    h.session.closed().await;
+    let mut gone = false;
+    for _ in 0..50 {
+        if !alive(pid) {
+            gone = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(gone, "process {pid} survived the session");
+    h.mock.shutdown().await;
+}
