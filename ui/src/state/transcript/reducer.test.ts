@@ -266,3 +266,33 @@ describe("transcript reducer", () => {
     expect(onlyTurn(state).status).toBe("step_limit");
   });
 });
+
+describe("session-level notes", () => {
+  it("shows compaction and slash command results as info entries", () => {
+    const envelope = (seq: number, event: import("../../gen/protocol").AgentEvent) => ({
+      session_id: "s",
+      turn_id: null,
+      seq,
+      timestamp_ms: 0,
+      event,
+    });
+    const state = applyBatch(emptyTranscript, [
+      envelope(1, {
+        type: "context_compacted",
+        trigger: "manual",
+        status: "compacted",
+        summary: "<state_snapshot/>",
+        kept_messages: 4,
+        compacted_messages: 10,
+        tokens_before: 9000,
+        tokens_after: 1200,
+        usage: { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, reasoning_tokens: 0 },
+      }),
+      envelope(2, { type: "command_result", command: "help", ok: true, output: "/new  start over" }),
+    ]);
+    expect(state.entries).toMatchObject([
+      { kind: "info", title: "Context compacted", ok: true },
+      { kind: "info", title: "/help", body: "/new  start over", ok: true },
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
 // Folds EventEnvelope batches into the transcript view model. Pure: the same events always
 // give the same view, whether they arrive live or replayed from the store.
 import type { AgentEvent, EventEnvelope } from "../../gen/protocol";
-import type { TranscriptState, TurnItem, TurnView } from "./types";
+import type { InfoView, TranscriptState, TurnItem, TurnView } from "./types";
 import { applyTurnEvent } from "./turnEvents";
 
 export const emptyTranscript: TranscriptState = { lastSeq: 0, entries: [], session: null, unsaved: 0 };
@@ -48,8 +48,40 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       };
       return { ...state, entries: [...state.entries, turn] };
     }
+    case "context_compacted":
+    case "command_result":
+      return { ...state, entries: [...state.entries, infoEntry(event, key)] };
     default:
       return routeToTurn(state, envelope, event, key);
+  }
+}
+
+function infoEntry(event: Extract<AgentEvent, { type: "context_compacted" | "command_result" }>, key: string): InfoView {
+  if (event.type === "command_result") {
+    return { kind: "info", key, title: `/${event.command.replace(/^\//, "")}`, body: event.output, ok: event.ok };
+  }
+  switch (event.status) {
+    case "compacted":
+      return {
+        kind: "info",
+        key,
+        title: "Context compacted",
+        body: `${event.compacted_messages} older messages summarised, ${event.kept_messages} kept (~${event.tokens_before} → ~${event.tokens_after} tokens).`,
+        ok: true,
+      };
+    case "cleared":
+      return { kind: "info", key, title: "Conversation cleared", body: "The model starts from a clean context.", ok: true };
+    case "skipped":
+      return { kind: "info", key, title: "Nothing to compact", body: event.message ?? "The history is already short.", ok: true };
+    case "inflated":
+    case "failed":
+      return {
+        kind: "info",
+        key,
+        title: "Compaction failed",
+        body: event.message ?? "The summary was not smaller than the history; it was kept as is.",
+        ok: false,
+      };
   }
 }
 

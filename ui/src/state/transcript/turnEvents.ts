@@ -70,6 +70,9 @@ export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, t
       return { ...turn, status: event.reason, usage: event.usage, items: settle(turn.items) };
     case "session_started":
     case "turn_started":
+    // Session-level entries, routed by the reducer before it reaches a turn.
+    case "context_compacted":
+    case "command_result":
       return turn;
   }
 }

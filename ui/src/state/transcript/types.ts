@@ -100,7 +100,16 @@ export interface NoticeView {
   message: string;
 }
 
-export type TranscriptEntry = TurnView | NoticeView;
+/** Something the session did besides a model turn: a slash command's result, compaction. */
+export interface InfoView {
+  kind: "info";
+  key: string;
+  title: string;
+  body: string;
+  ok: boolean;
+}
+
+export type TranscriptEntry = TurnView | NoticeView | InfoView;
 
 export interface TranscriptState {
   /** Highest seq applied; anything at or below it is a replay and skipped. */

@@ -5,6 +5,7 @@ import type { ReviewDecision } from "../../../gen/protocol";
 import type { ApprovalItem } from "../../../state/transcript";
 import { prettyArgs } from "../format";
 import { DiffView } from "./DiffView";
+import { HunkPicker } from "./HunkPicker";
 
 export type ResolveApproval = (requestId: string, decision: ReviewDecision) => Promise<void>;
 
@@ -29,6 +30,20 @@ export function ApprovalCard({ item, onResolve }: { item: ApprovalItem; onResolv
     onResolve(request.request_id, choice).finally(() => setAnswering(false));
   };
   const state = decision === null ? "pending" : decision.type === "deny" ? "denied" : "approved";
+  const hunks = request.diff?.hunks ?? [];
+  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set(hunks.map((h) => h.index)));
+  const toggle = (index: number) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(index)) next.delete(index);
+      else next.add(index);
+      return next;
+    });
+  const partial = hunks.length > 1 && selected.size < hunks.length;
+  const approveOnce = (): ReviewDecision =>
+    partial
+      ? { type: "approve_once", accepted_hunks: hunks.map((h) => h.index).filter((i) => selected.has(i)) }
+      : { type: "approve_once" };
 
   return (
     <section className={`approval approval--${state}`} data-testid="approval-card" data-state={state} aria-label="Approval request">
@@ -42,17 +57,30 @@ export function ApprovalCard({ item, onResolve }: { item: ApprovalItem; onResolv
       <p className="approval__reason">{request.reason}</p>
       {request.command && <pre className="approval__command">$ {request.command}</pre>}
       {request.cwd && <p className="approval__cwd">in {request.cwd}</p>}
-      {request.diff ? (
+      {request.diff && decision === null && hunks.length > 1 ? (
+        <HunkPicker diff={request.diff} selected={selected} onToggle={toggle} disabled={answering} />
+      ) : request.diff ? (
         <DiffView diff={request.diff} />
       ) : (
         !request.command && <pre className="approval__args">{prettyArgs(request.arguments)}</pre>
       )}
       {decision === null ? (
         <div className="approval__actions">
-          <button type="button" className="button button--primary" disabled={answering} onClick={() => answer({ type: "approve_once" })}>
-            Approve once
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={answering || (hunks.length > 1 && selected.size === 0)}
+            onClick={() => answer(approveOnce())}
+          >
+            {partial ? `Apply ${selected.size} of ${hunks.length}` : "Approve once"}
           </button>
-          <button type="button" className="button" disabled={answering} onClick={() => answer({ type: "approve_for_session" })}>
+          {/* A session grant covers the whole file, so it only makes sense for the whole change. */}
+          <button
+            type="button"
+            className="button"
+            disabled={answering || partial}
+            onClick={() => answer({ type: "approve_for_session" })}
+          >
             Approve for session
           </button>
           <button type="button" className="button button--danger" disabled={answering} onClick={() => answer({ type: "deny" })}>

@@ -1,6 +1,6 @@
 import type { FileDiff } from "../../../gen/protocol";
 
-function lineClass(line: string): string {
+export function lineClass(line: string): string {
   if (line.startsWith("+++") || line.startsWith("---")) return "diff__line diff__line--file";
   if (line.startsWith("@@")) return "diff__line diff__line--hunk";
   if (line.startsWith("+")) return "diff__line diff__line--add";

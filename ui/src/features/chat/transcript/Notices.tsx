@@ -43,3 +43,15 @@ export function RetryNotice({ item, live }: { item: RetryItem; live: boolean }) 
     </div>
   );
 }
+
+/** A session-level note: a slash command's output or a compaction. */
+export function InfoNotice({ title, body, ok }: { title: string; body: string; ok: boolean }) {
+  return (
+    <div className={`notice ${ok ? "notice--info" : "notice--error"}`} data-testid="info-notice">
+      <div>
+        <strong className="notice__title">{title}</strong>
+        <pre className="notice__body">{body}</pre>
+      </div>
+    </div>
+  );
+}

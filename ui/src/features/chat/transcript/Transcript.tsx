@@ -1,6 +1,6 @@
 import type { TranscriptState } from "../../../state/transcript";
 import type { ResolveApproval } from "./ApprovalCard";
-import { ErrorNotice } from "./Notices";
+import { ErrorNotice, InfoNotice } from "./Notices";
 import { TurnBlock } from "./TurnBlock";
 
 export function Transcript({ transcript, onResolve }: { transcript: TranscriptState; onResolve: ResolveApproval }) {
@@ -9,6 +9,8 @@ export function Transcript({ transcript, onResolve }: { transcript: TranscriptSt
       {transcript.entries.map((entry) =>
         entry.kind === "turn" ? (
           <TurnBlock key={entry.key} turn={entry} onResolve={onResolve} />
+        ) : entry.kind === "info" ? (
+          <InfoNotice key={entry.key} title={entry.title} body={entry.body} ok={entry.ok} />
         ) : (
           <ErrorNotice key={entry.key} kind={entry.errorKind} message={entry.message} />
         ),
