@@ -5,6 +5,8 @@
 mod exec;
 mod key;
 mod render;
+mod sessions;
+mod sessions_text;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,6 +28,11 @@ enum Command {
     Key {
         #[command(subcommand)]
         action: key::KeyAction,
+    },
+    /// Stored sessions: list, show, search, export, import, fork, rename, delete, usage.
+    Sessions {
+        #[command(subcommand)]
+        action: sessions::SessionsAction,
     },
 }
 
@@ -74,5 +81,6 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Exec(args) => runtime.block_on(exec::run(args)),
         Command::Key { action } => key::run(action),
+        Command::Sessions { action } => sessions::run(action),
     }
 }

@@ -112,12 +112,11 @@ impl Engine {
             Some(seq) => seq,
             None => self.options.store.last_seq(source)?,
         };
-        let (provider, model) = match self.options.config.provider(Some(&record.provider)) {
-            Ok(_) if !record.provider.is_empty() => (None, None),
-            _ => {
-                let current = self.options.config.provider(None)?;
-                (Some(current.name), Some(current.model))
-            }
+        // Imported history names no provider; a fork of it gets the current one (when
+        // there is one: resuming without any provider fails with the config's error).
+        let (provider, model) = match self.options.config.provider(None) {
+            Ok(current) if record.provider.is_empty() => (Some(current.name), Some(current.model)),
+            _ => (None, None),
         };
         Ok(self.options.store.fork_session(&ForkSpec {
             source: source.clone(),

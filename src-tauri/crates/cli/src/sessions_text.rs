@@ -1,0 +1,251 @@
+//! Human-readable output of `memo-cli sessions`.
+
+use std::io::Write;
+
+use memo_protocol::{AgentEvent, EventEnvelope, SessionId, ToolStatus};
+use memo_store::memo_code::time::format_ms;
+use memo_store::memo_code::ImportReport;
+use memo_store::{SearchHit, SessionRecord, Store, UsageSummary};
+
+use crate::sessions::{in_transcript, status_name};
+
+/// The first thing the user asked, for sessions without a title.
+pub fn first_prompt(store: &Store, id: &SessionId) -> Option<String> {
+    let head = store.events(id, 0, 8).ok()?;
+    head.into_iter().find_map(|e| match e.event {
+        AgentEvent::TurnStarted { input } => Some(one_line(&input.text, 80)),
+        _ => None,
+    })
+}
+
+pub fn one_line(text: &str, max: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > max {
+        format!("{}…", flat.chars().take(max).collect::<String>())
+    } else {
+        flat
+    }
+}
+
+/// `provider/model`; imported history names neither.
+fn model_name(provider: &str, model: &str) -> String {
+    match (provider.is_empty(), model.is_empty()) {
+        (true, true) => "(model not recorded)".into(),
+        (true, false) => model.into(),
+        _ => format!("{provider}/{model}"),
+    }
+}
+
+/// `2026-02-23 16:22` in UTC.
+fn when(ms: u64) -> String {
+    let iso = format_ms(ms);
+    format!("{} {}", &iso[..10], &iso[11..16])
+}
+
+pub fn print_list(store: &Store, records: &[SessionRecord], total: u64, offset: usize) {
+    if records.is_empty() {
+        println!("no sessions");
+        return;
+    }
+    for r in records {
+        let name = r
+            .title
+            .clone()
+            .or_else(|| first_prompt(store, &r.id))
+            .unwrap_or_else(|| "(empty)".into());
+        let mut flags = Vec::new();
+        if r.read_only {
+            flags.push(format!(
+                "imported from {}",
+                r.origin.as_deref().unwrap_or("?")
+            ));
+        }
+        if let Some(parent) = &r.parent_session_id {
+            flags.push(format!("fork of {parent}@{}", r.fork_seq.unwrap_or(0)));
+        }
+        let flags = if flags.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", flags.join(", "))
+        };
+        println!(
+            "{}  {}  {}{flags}",
+            r.id,
+            when(r.updated_ms),
+            one_line(&name, 60)
+        );
+        println!("    {}  {}", r.cwd, model_name(&r.provider, &r.model));
+    }
+    let shown = offset + records.len();
+    if (shown as u64) < total {
+        println!("({shown} of {total}; --offset {shown} for more)");
+    }
+}
+
+pub fn print_transcript(
+    out: &mut impl Write,
+    store: &Store,
+    record: &SessionRecord,
+    events: &[EventEnvelope],
+) -> std::io::Result<()> {
+    let title = record
+        .title
+        .clone()
+        .or_else(|| first_prompt(store, &record.id))
+        .unwrap_or_default();
+    writeln!(out, "# {} — {}", record.id, title)?;
+    writeln!(
+        out,
+        "{}  {}",
+        record.cwd,
+        model_name(&record.provider, &record.model)
+    )?;
+    for env in events.iter().filter(|e| in_transcript(&e.event)) {
+        let seq = env.seq;
+        match &env.event {
+            AgentEvent::TurnStarted { input } => {
+                writeln!(out, "\n[{seq}] > {}", input.text)?;
+            }
+            AgentEvent::AssistantMessage {
+                text, tool_calls, ..
+            } => {
+                if !text.trim().is_empty() {
+                    writeln!(out, "[{seq}] {}", text.trim_end())?;
+                }
+                for call in tool_calls {
+                    writeln!(
+                        out,
+                        "[{seq}] → {} {}",
+                        call.name,
+                        one_line(&call.arguments, 120)
+                    )?;
+                }
+            }
+            AgentEvent::ToolCallEnd {
+                name,
+                status,
+                output,
+                ..
+            } => {
+                let mark = if *status == ToolStatus::Ok {
+                    "✓"
+                } else {
+                    "✗"
+                };
+                writeln!(out, "[{seq}] {mark} {name}: {}", one_line(output, 120))?;
+            }
+            AgentEvent::ApprovalRequested { request } => {
+                writeln!(out, "[{seq}] ? approval for {}", request.tool_name)?;
+            }
+            AgentEvent::ApprovalResolved { decision, .. } => {
+                let verdict = if decision.is_approved() {
+                    "approved"
+                } else {
+                    "denied"
+                };
+                writeln!(out, "[{seq}] approval {verdict}")?;
+            }
+            AgentEvent::Error { message, .. } => writeln!(out, "[{seq}] error: {message}")?,
+            AgentEvent::TurnEnded { reason, usage } => writeln!(
+                out,
+                "[{seq}] — turn {} ({} in / {} out tokens)",
+                format!("{reason:?}").to_lowercase(),
+                usage.input_tokens,
+                usage.output_tokens
+            )?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+pub fn print_hits(hits: &[SearchHit]) {
+    if hits.is_empty() {
+        println!("no matches");
+        return;
+    }
+    for h in hits {
+        let title = h.session_title.as_deref().unwrap_or("");
+        println!(
+            "{}@{}  {}  {}  {}",
+            h.session_id,
+            h.seq,
+            when(h.timestamp_ms),
+            h.role.as_str(),
+            one_line(title, 50)
+        );
+        println!("    {}", one_line(&h.snippet, 200));
+    }
+    println!("(memo-cli sessions show ID --after SEQ-1 to read from a hit)");
+}
+
+pub fn print_import(report: &ImportReport) {
+    for f in &report.files {
+        let id = f
+            .session_id
+            .as_ref()
+            .map_or_else(|| "-".to_owned(), |s| s.to_string());
+        println!(
+            "{:9}  {}  {} events  {}",
+            status_name(&f.status),
+            id,
+            f.events,
+            f.path.display()
+        );
+        for issue in &f.skipped_lines {
+            println!("    skipped line {}: {}", issue.line, issue.reason);
+        }
+    }
+    for (path, error) in &report.failed {
+        println!("failed     {}: {error}", path.display());
+    }
+    let count = |s: &str| {
+        report
+            .files
+            .iter()
+            .filter(|f| status_name(&f.status) == s)
+            .count()
+    };
+    println!(
+        "{} new, {} updated, {} unchanged, {} empty; {} lines skipped; {} failed",
+        count("new"),
+        count("updated"),
+        count("unchanged"),
+        count("empty"),
+        report.skipped_lines(),
+        report.failed.len()
+    );
+}
+
+pub fn print_usage(summary: &UsageSummary) {
+    if summary.by_model.is_empty() {
+        println!("no model calls recorded");
+        return;
+    }
+    let cost = |c: Option<f64>| c.map_or_else(|| "-".to_owned(), |c| format!("${c:.4}"));
+    for m in &summary.by_model {
+        let who = model_name(&m.provider, &m.model);
+        println!(
+            "{who}: {} calls, {} in ({} cached) / {} out ({} reasoning) tokens, {}{}",
+            m.calls,
+            m.tokens.input_tokens,
+            m.tokens.cached_input_tokens,
+            m.tokens.output_tokens,
+            m.tokens.reasoning_tokens,
+            cost(m.cost_usd),
+            if m.unpriced_calls > 0 {
+                format!(" ({} calls without a price)", m.unpriced_calls)
+            } else {
+                String::new()
+            }
+        );
+    }
+    let t = summary.tokens();
+    println!(
+        "total: {} calls, {} in / {} out tokens, {}",
+        summary.calls(),
+        t.input_tokens,
+        t.output_tokens,
+        cost(summary.cost_usd())
+    );
+}
