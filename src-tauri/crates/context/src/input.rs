@@ -44,19 +44,7 @@ pub fn expand(
         loaded.push(skill);
         match skill.read_body() {
             Ok(body) => {
-                let mut block = format!(
-                    "<skill name=\"{}\" path=\"{}\">\n",
-                    attr(&skill.name),
-                    attr(&skill.display_path())
-                );
-                if let Some(dir) = skill.base_dir() {
-                    block.push_str(&format!(
-                        "Base directory for relative paths: {}\n\n",
-                        dir.display()
-                    ));
-                }
-                block.push_str(&body);
-                block.push_str("\n</skill>");
+                let block = skill_block(skill, &body);
                 attachments.push(InputAttachment {
                     kind: AttachmentKind::Skill,
                     reference: format!("${mention}"),
@@ -92,6 +80,24 @@ pub fn expand(
         attachments,
         notices,
     })
+}
+
+/// A skill's instructions as the model receives them (in a message or from `read_skill`).
+pub fn skill_block(skill: &Skill, body: &str) -> String {
+    let mut block = format!(
+        "<skill name=\"{}\" path=\"{}\">\n",
+        attr(&skill.name),
+        attr(&skill.display_path())
+    );
+    if let Some(dir) = skill.base_dir() {
+        block.push_str(&format!(
+            "Base directory for relative paths: {}\n\n",
+            dir.display()
+        ));
+    }
+    block.push_str(body);
+    block.push_str("\n</skill>");
+    block
 }
 
 /// `$name` at the start of the text or after whitespace or an opening bracket.

@@ -41,7 +41,7 @@ pub use config::ContextConfig;
 pub use environment::{workspace_root, EnvFacts};
 pub use home::{init_home, HomeInit};
 pub use input::InputContext;
-pub use skills::{ActiveSkills, Lookup, Skill, SkillRoots, SkillSet};
+pub use skills::{ActiveSkills, Lookup, Skill, SkillRoots, SkillScope, SkillSet, SkillSource};
 pub use templates::Templates;
 pub use tokens::TokenCounter;
 

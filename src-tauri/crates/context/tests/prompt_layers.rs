@@ -140,7 +140,12 @@ fn every_layer_is_reported_in_order_with_sources_and_sizes() {
     ];
     let idx: Vec<usize> = order
         .iter()
-        .map(|n| context.content.find(n).unwrap_or_else(|| panic!("{n} missing")))
+        .map(|n| {
+            context
+                .content
+                .find(n)
+                .unwrap_or_else(|| panic!("{n} missing"))
+        })
         .collect();
     assert!(idx.windows(2).all(|w| w[0] < w[1]), "{idx:?}");
     let user_md = context

@@ -139,6 +139,7 @@ async fn measure(
                 ..TurnLimits::default()
             },
             memo_home: None,
+            context: Default::default(),
         },
         SessionStart::New,
     )

@@ -8,7 +8,6 @@ use memo_protocol::SessionId;
 use memo_providers::{create_client, Endpoint, ModelClient};
 use memo_store::{ForkSpec, ModelPrice, SessionRecord, Store};
 
-use crate::prompt::system_prompt;
 use crate::session::{
     spawn_session, ApprovalMode, SessionHandle, SessionParams, SessionStart, TurnLimits,
 };
@@ -52,6 +51,10 @@ impl Engine {
 
     pub fn config(&self) -> &Config {
         &self.options.config
+    }
+
+    pub(crate) fn options(&self) -> &EngineOptions {
+        &self.options
     }
 
     /// Starts a new session. Must be called inside a Tokio runtime.
@@ -164,17 +167,21 @@ impl Engine {
         if let Some(max) = max_steps {
             limits.max_steps = max.max(1);
         }
+        let mut tools = ToolRegistry::builtin();
+        let (system_prompt, context) =
+            crate::prompt::session_context(&self.options, &cwd, provider, &model, &mut tools);
         Ok(SessionParams {
             id,
-            system_prompt: system_prompt(&cwd, None),
+            system_prompt,
             cwd,
             provider: provider.name.clone(),
             model,
             client,
-            tools: ToolRegistry::builtin(),
+            tools,
             store: self.options.store.clone(),
             limits,
             memo_home: self.options.memo_home.clone(),
+            context,
         })
     }
 
@@ -252,7 +259,7 @@ fn is_loopback(base_url: &str) -> bool {
     matches!(host, "localhost" | "127.0.0.1")
 }
 
-fn usable_cwd(path: PathBuf) -> Result<PathBuf, EngineError> {
+pub(crate) fn usable_cwd(path: PathBuf) -> Result<PathBuf, EngineError> {
     let canonical = std::fs::canonicalize(&path).map_err(|e| EngineError::BadWorkingDirectory {
         path: path.display().to_string(),
         reason: e.to_string(),

@@ -6,14 +6,18 @@
 mod engine;
 mod error;
 pub mod prompt;
+mod read_skill;
 pub mod session;
 pub mod title;
 
 pub use engine::{Engine, EngineOptions, SessionOptions};
 pub use error::EngineError;
+/// Prompt assembly, skills, commands and compaction, re-exported for hosts.
+pub use memo_context as context;
 /// The tool layer, re-exported so clients of the engine need one dependency.
 pub use memo_tools as tools;
+pub use read_skill::ReadSkillTool;
 pub use session::{
-    spawn_session, ApprovalMode, EventReceiver, SessionHandle, SessionParams, SessionStart,
-    TurnLimits,
+    spawn_session, ApprovalMode, EventReceiver, SessionContext, SessionHandle, SessionParams,
+    SessionStart, TurnLimits,
 };

@@ -1,17 +1,109 @@
-//! The system prompt of the foundation: the embedded base template plus an environment
-//! section. Layered assembly (SOUL.md, AGENTS.md, skills, tool descriptions) builds on this.
+//! A session's system prompt and context, built from config and the workspace by
+//! memo-context: the six-layer prompt, skills (and the `read_skill` tool), command
+//! folders, token counter and compaction settings. Also answers "what would the model see
+//! here?" without starting a session.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-/// The base instructions, embedded at build time.
-pub const BASE_TEMPLATE: &str = include_str!("../../../../prompts/base.md");
+use memo_config::{Config, ProviderConfig};
+use memo_context::{LoadOptions, PromptMode, TokenCounter, WorkspaceContext};
+use memo_protocol::{PromptReport, ProviderSummary};
 
-pub fn system_prompt(cwd: &Path, base_override: Option<&str>) -> String {
-    let base = base_override.unwrap_or(BASE_TEMPLATE).trim_end();
-    format!(
-        "{base}\n\n# Environment\n- Working directory: {}\n- Platform: {} ({})\n",
-        cwd.display(),
-        std::env::consts::OS,
-        std::env::consts::ARCH,
-    )
+use crate::engine::{usable_cwd, Engine, EngineOptions, SessionOptions};
+use crate::read_skill::ReadSkillTool;
+use crate::session::SessionContext;
+use crate::tools::ToolRegistry;
+use crate::EngineError;
+
+/// The system prompt and context of a session in `cwd` with `model`. Registers
+/// `read_skill` in `tools` when there are skills to read.
+pub(crate) fn session_context(
+    options: &EngineOptions,
+    cwd: &Path,
+    provider: &ProviderConfig,
+    model: &str,
+    tools: &mut ToolRegistry,
+) -> (String, SessionContext) {
+    let config = &options.config;
+    let user_home = user_home(options);
+    let workspace = WorkspaceContext::load(LoadOptions {
+        cwd,
+        memo_home: options.memo_home.as_deref(),
+        user_home: user_home.as_deref(),
+        config_extra: &config.extra,
+        config_path: &config.path,
+        detect_env: true,
+    });
+    if !workspace.skills.is_empty() {
+        tools.register(Arc::new(ReadSkillTool::new(workspace.skills.clone())));
+    }
+    let counter = TokenCounter::for_model(model);
+    let specs = tools.specs();
+    let assembled = workspace.assemble(model, &specs, counter, PromptMode::Main);
+    for problem in &assembled.report.problems {
+        tracing::info!(path = %problem.path, "{}", problem.message);
+    }
+    let profile = config.model_profile(&provider.name, model);
+    let context = SessionContext {
+        fixed_prompt_tokens: assembled.report.total_tokens,
+        report: Some(assembled.report),
+        workspace: Some(Arc::new(workspace)),
+        counter,
+        context_window: profile.context_window,
+        auto_compact_threshold_percent: config.auto_compact_threshold_percent,
+        providers: providers(config),
+        mcp_servers: config
+            .extra
+            .get("mcp_servers")
+            .and_then(|v| v.as_table())
+            .map(|t| t.keys().cloned().collect())
+            .unwrap_or_default(),
+        ..SessionContext::default()
+    };
+    (assembled.system, context)
+}
+
+/// The OS home, for `~/.claude/commands`, `~/.gemini/commands` and `@~/...`; read through
+/// the engine's env lookup so tests stay hermetic.
+fn user_home(options: &EngineOptions) -> Option<PathBuf> {
+    let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+    (options.env)(var)
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+}
+
+fn providers(config: &Config) -> Vec<ProviderSummary> {
+    let current = config.provider(None).ok().map(|p| p.name);
+    config
+        .providers
+        .iter()
+        .map(|p| ProviderSummary {
+            name: p.name.clone(),
+            model: p.model.clone(),
+            api: serde_json::to_value(p.api)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            base_url: p.base_url_or_default().to_owned(),
+            is_current: current.as_deref() == Some(p.name.as_str()),
+        })
+        .collect()
+}
+
+impl Engine {
+    /// The prompt a new session with `opts` would send, layer by layer, without starting
+    /// it (no API key needed).
+    pub fn prompt_layers(&self, opts: &SessionOptions) -> Result<PromptReport, EngineError> {
+        let cwd = usable_cwd(opts.cwd.clone())?;
+        let provider = self.config().provider(opts.provider.as_deref())?;
+        let model = opts.model.clone().unwrap_or_else(|| provider.model.clone());
+        let mut tools = ToolRegistry::builtin();
+        let (_, context) = session_context(self.options(), &cwd, &provider, &model, &mut tools);
+        context.report.ok_or_else(|| EngineError::InvalidSetting {
+            path: cwd.display().to_string(),
+            key: "prompt".into(),
+            message: "no prompt report was assembled".into(),
+        })
+    }
 }

@@ -11,6 +11,8 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::approvals::ApprovalMode;
+use super::commands::{dispatch, Dispatch};
+use super::context::{auto_blocked_by_log, ContextState, SessionContext};
 use super::emitter::{Emitter, EventReceiver};
 use super::history::rebuild_history;
 use super::turn::run_turn;
@@ -55,6 +57,8 @@ pub struct SessionParams {
     pub limits: TurnLimits,
     /// `$MEMO_HOME`, for tools that read Memo's own files.
     pub memo_home: Option<PathBuf>,
+    /// Skills, commands, the prompt report and compaction settings.
+    pub context: SessionContext,
 }
 
 /// A brand-new session is recorded in the store; a resumed one rebuilds its conversation
@@ -78,6 +82,7 @@ pub(crate) struct Shared {
     pub model: String,
     pub system_prompt: String,
     pub limits: TurnLimits,
+    pub context: ContextState,
     /// Copy-on-write: requests hold a clone of the Arc while streaming, so appending
     /// copies only if a request is still alive, and a step never copies the history.
     history: Mutex<Arc<Vec<Message>>>,
@@ -99,6 +104,9 @@ impl Shared {
     pub fn apply_to_history(&self, event: &AgentEvent) {
         let mut history = lock(&self.history);
         super::history::apply_event(Arc::make_mut(&mut history), event);
+        if matches!(event, AgentEvent::ContextCompacted { .. }) {
+            self.context.reset_counts();
+        }
     }
 
     pub fn add_pending_approval(&self, id: ApprovalId, tx: oneshot::Sender<ReviewDecision>) {
@@ -153,6 +161,11 @@ impl SessionHandle {
         self.shared.history_snapshot().as_ref().clone()
     }
 
+    /// The layers of this session's system prompt, when the engine assembled it.
+    pub fn prompt_report(&self) -> Option<memo_protocol::PromptReport> {
+        self.shared.context.settings.report.clone()
+    }
+
     /// Resolves once the actor has stopped (after `Op::Shutdown`).
     pub async fn closed(&self) {
         let mut rx = self.finished.clone();
@@ -169,7 +182,7 @@ pub fn spawn_session(
     params: SessionParams,
     start: SessionStart,
 ) -> Result<SessionHandle, EngineError> {
-    let (last_seq, history) = match start {
+    let (last_seq, history, auto_blocked) = match start {
         SessionStart::New => {
             params.store.create_session(&NewSession {
                 id: params.id.clone(),
@@ -178,14 +191,14 @@ pub fn spawn_session(
                 model: params.model.clone(),
                 title: None,
             })?;
-            (0, Vec::new())
+            (0, Vec::new(), false)
         }
         SessionStart::Resume => {
             if params.store.session(&params.id)?.is_none() {
                 return Err(EngineError::SessionNotFound(params.id.0.clone()));
             }
             let (last, events) = super::history::load_for_resume(&params.store, &params.id)?;
-            (last, rebuild_history(&events))
+            (last, rebuild_history(&events), auto_blocked_by_log(&events))
         }
     };
     let shared = Arc::new(Shared {
@@ -211,6 +224,7 @@ pub fn spawn_session(
         model: params.model.clone(),
         system_prompt: params.system_prompt,
         limits: params.limits,
+        context: ContextState::new(params.context, auto_blocked),
         history: Mutex::new(Arc::new(history)),
         pending_approvals: Mutex::new(HashMap::new()),
         session_grants: Mutex::new(HashSet::new()),
@@ -280,6 +294,17 @@ async fn run_actor(
                     report_invalid_op(&shared, "a turn is already running; interrupt it first");
                     continue;
                 }
+                let input = match dispatch(&shared, input) {
+                    Dispatch::Turn(input) => input,
+                    Dispatch::Compact {
+                        trigger,
+                        instructions,
+                    } => {
+                        running = Some(compaction_task(&shared, trigger, instructions));
+                        continue;
+                    }
+                    Dispatch::Done => continue,
+                };
                 let cancel = CancellationToken::new();
                 let turn_id = TurnId::new(uuid::Uuid::now_v7().to_string());
                 let ended = Arc::new(AtomicBool::new(false));
@@ -301,8 +326,16 @@ async fn run_actor(
                 Some(turn) => turn.cancel.cancel(),
                 None => report_invalid_op(&shared, "no turn is running"),
             },
-            Some(Op::Compact { .. }) => {
-                report_invalid_op(&shared, "compaction is not available in this build yet")
+            Some(Op::Compact { instructions }) => {
+                if running
+                    .as_ref()
+                    .is_some_and(|t| !t.ended.load(Ordering::Acquire))
+                {
+                    report_invalid_op(&shared, "a turn is running; compact when it has ended");
+                    continue;
+                }
+                let trigger = memo_protocol::CompactionTrigger::Manual;
+                running = Some(compaction_task(&shared, trigger, instructions));
             }
             Some(Op::ResolveApproval {
                 request_id,
@@ -319,6 +352,20 @@ async fn run_actor(
         }
     }
     let _ = finished.send(true);
+}
+
+fn compaction_task(
+    shared: &Arc<Shared>,
+    trigger: memo_protocol::CompactionTrigger,
+    instructions: Option<String>,
+) -> RunningTurn {
+    let (cancel, task, ended) =
+        super::compaction::spawn_manual(shared.clone(), trigger, instructions);
+    RunningTurn {
+        cancel,
+        task,
+        ended,
+    }
 }
 
 fn report_invalid_op(shared: &Shared, message: &str) {

@@ -11,8 +11,8 @@ use std::collections::HashSet;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use memo_protocol::{
-    AgentEvent, ApprovalId, EventEnvelope, ReviewDecision, SessionId, TokenUsage, ToolCallId,
-    ToolErrorKind, ToolStatus, TurnEndReason, TurnId,
+    AgentEvent, ApprovalId, CompactionStatus, EventEnvelope, ReviewDecision, SessionId, TokenUsage,
+    ToolCallId, ToolErrorKind, ToolStatus, TurnEndReason, TurnId,
 };
 use memo_providers::{Message, ToolCall};
 use memo_store::Store;
@@ -29,8 +29,10 @@ pub fn apply_event(history: &mut Vec<Message>, event: &AgentEvent) {
     match event {
         AgentEvent::TurnStarted { input } => {
             close_dangling_calls(history);
+            // What the model received: a command's prompt and attachments, not the
+            // typed text.
             history.push(Message::User {
-                text: input.text.clone(),
+                text: input.model_text().to_owned(),
             })
         }
         AgentEvent::AssistantMessage {
@@ -66,6 +68,16 @@ pub fn apply_event(history: &mut Vec<Message>, event: &AgentEvent) {
             content: output.clone(),
             is_error: *status == ToolStatus::Error,
         }),
+        AgentEvent::ContextCompacted {
+            status: CompactionStatus::Compacted | CompactionStatus::Cleared,
+            summary,
+            kept_messages,
+            ..
+        } => memo_context::compaction::apply(
+            history,
+            summary.as_deref(),
+            usize::try_from(*kept_messages).unwrap_or(usize::MAX),
+        ),
         _ => {}
     }
 }

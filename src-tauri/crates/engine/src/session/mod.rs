@@ -3,6 +3,9 @@
 
 mod actor;
 mod approvals;
+mod commands;
+mod compaction;
+pub mod context;
 mod emitter;
 pub mod history;
 mod step;
@@ -11,4 +14,5 @@ mod turn;
 
 pub use actor::{spawn_session, SessionHandle, SessionParams, SessionStart, TurnLimits};
 pub use approvals::ApprovalMode;
+pub use context::SessionContext;
 pub use emitter::EventReceiver;

@@ -7,10 +7,11 @@ use std::sync::Arc;
 use memo_protocol::{
     AgentEvent, TokenUsage, ToolCallId, ToolCallSummary, TurnEndReason, TurnId, UserInput,
 };
-use memo_providers::{ModelRequest, ModelResponse};
+use memo_providers::{ModelRequest, ModelResponse, ProviderError};
 use tokio_util::sync::CancellationToken;
 
 use super::actor::Shared;
+use super::compaction::Auto;
 use super::step::StepOutcome;
 use crate::EngineError;
 
@@ -68,8 +69,13 @@ impl Turn {
     }
 
     async fn run(&mut self, input: UserInput) -> Result<TurnEndReason, EngineError> {
+        let input = super::commands::expand_input(&self.shared, input).await;
         self.record(AgentEvent::TurnStarted { input })?;
+        let mut overflow_compacted = false;
         for step in 0..self.shared.limits.max_steps {
+            if matches!(self.auto_compact(false).await?, Auto::Interrupted) {
+                return Ok(TurnEndReason::Interrupted);
+            }
             let request = self.build_request();
             let response = match self.stream_step(step, request).await? {
                 StepOutcome::Completed(response) => response,
@@ -82,6 +88,17 @@ impl Turn {
                         })?;
                     }
                     return Ok(TurnEndReason::Interrupted);
+                }
+                StepOutcome::Failed(ProviderError::ContextOverflow(_)) if !overflow_compacted => {
+                    // Our estimate was below the provider's count: compact once and retry.
+                    overflow_compacted = true;
+                    match self.auto_compact(true).await? {
+                        Auto::Compacted => continue,
+                        Auto::Interrupted => return Ok(TurnEndReason::Interrupted),
+                        Auto::NotNeeded | Auto::NotCompacted => {
+                            return self.fail_overflow();
+                        }
+                    }
                 }
                 StepOutcome::Failed(err) => {
                     self.emit(AgentEvent::Error {
@@ -114,6 +131,17 @@ impl Turn {
             retryable: false,
         })?;
         Ok(TurnEndReason::StepLimit)
+    }
+
+    fn fail_overflow(&self) -> Result<TurnEndReason, EngineError> {
+        self.emit(AgentEvent::Error {
+            kind: memo_protocol::ErrorKind::ContextOverflow,
+            message: "the conversation is too long for the model's context window and could \
+                      not be compacted; try /compact or /clear"
+                .into(),
+            retryable: false,
+        })?;
+        Ok(TurnEndReason::Failed)
     }
 
     fn build_request(&self) -> ModelRequest {

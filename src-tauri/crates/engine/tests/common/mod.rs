@@ -68,6 +68,7 @@ pub fn params(
         system_prompt: "You are a test agent.".into(),
         limits,
         memo_home: None,
+        context: Default::default(),
     }
 }
 

@@ -1,0 +1,381 @@
+//! Runs context compaction: asks the model to summarise the older history into a
+//! `<state_snapshot>`, checks the result is smaller, and records a `context_compacted`
+//! event. The event is applied to the live history through the same function a resumed
+//! session replays, so both agree.
+//!
+//! Triggers: automatic before a model step once the request reaches the configured share
+//! of the context window (or after the provider reported an overflow), `/compact` and
+//! `Op::Compact`, and `/clear` (no summary, nothing kept).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use futures::StreamExt;
+use memo_context::compaction::{self, Sizes};
+use memo_context::{EnvFacts, Templates};
+use memo_protocol::{AgentEvent, CompactionStatus, CompactionTrigger, TokenUsage, TurnId};
+use memo_providers::{Message, ModelRequest, ModelResponse, ProviderError, ResponseEvent};
+use serde_json::json;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::actor::Shared;
+use super::context::blocked_after;
+use super::turn::Turn;
+use crate::EngineError;
+
+/// What one compaction attempt did.
+pub(crate) struct Outcome {
+    pub status: CompactionStatus,
+    pub compacted: u32,
+    pub kept: u32,
+    pub sizes: Sizes,
+    /// The snapshot, when compacted.
+    pub summary: Option<String>,
+    /// Why it failed or was skipped.
+    pub message: Option<String>,
+}
+
+impl Outcome {
+    fn unchanged(
+        status: CompactionStatus,
+        history_len: usize,
+        before: u64,
+        message: String,
+    ) -> Self {
+        Outcome {
+            status,
+            compacted: 0,
+            kept: len_u32(history_len),
+            sizes: Sizes {
+                before,
+                after: before,
+            },
+            summary: None,
+            message: Some(message),
+        }
+    }
+}
+
+/// The result of an attempt that may have been cancelled.
+pub(crate) enum Attempt {
+    Done(Outcome),
+    Interrupted,
+}
+
+/// Compacts (or clears) the session's history now, recording the outcome in the log.
+/// Returns the tokens the summarisation call cost; the caller reports them as usage.
+pub(crate) async fn compact(
+    shared: &Shared,
+    turn_id: Option<&TurnId>,
+    trigger: CompactionTrigger,
+    instructions: Option<&str>,
+    cancel: &CancellationToken,
+) -> Result<(Attempt, TokenUsage), EngineError> {
+    let history = shared.history_snapshot();
+    let counts = shared.context.counts(&history);
+    let before: u64 = counts.iter().sum();
+    let mut usage = TokenUsage::default();
+    let outcome = if trigger == CompactionTrigger::Clear {
+        Outcome {
+            status: CompactionStatus::Cleared,
+            compacted: len_u32(history.len()),
+            kept: 0,
+            sizes: Sizes { before, after: 0 },
+            summary: None,
+            message: None,
+        }
+    } else {
+        match compaction::split_point(&history, &counts).filter(|s| *s > 0) {
+            None => {
+                let why = if history.is_empty() {
+                    "the conversation is empty"
+                } else {
+                    "only the current request is in the history"
+                };
+                Outcome::unchanged(CompactionStatus::Skipped, history.len(), before, why.into())
+            }
+            Some(split) => {
+                let request = summary_request(shared, &history[..split], instructions);
+                match call_model(shared, request, cancel).await {
+                    None => return Ok((Attempt::Interrupted, usage)),
+                    Some(Err(err)) => Outcome::unchanged(
+                        CompactionStatus::Failed,
+                        history.len(),
+                        before,
+                        err.to_string(),
+                    ),
+                    Some(Ok(response)) => {
+                        usage = response.usage;
+                        judge(shared, &history, &counts, split, &response)
+                    }
+                }
+            }
+        }
+    };
+    let event = AgentEvent::ContextCompacted {
+        trigger,
+        status: outcome.status,
+        summary: outcome.summary.clone(),
+        kept_messages: outcome.kept,
+        compacted_messages: outcome.compacted,
+        tokens_before: outcome.sizes.before,
+        tokens_after: outcome.sizes.after,
+        usage,
+        message: outcome.message.clone(),
+    };
+    shared.emitter.emit(turn_id, event.clone())?;
+    shared.apply_to_history(&event);
+    let ctx = &shared.context;
+    ctx.set_auto_blocked(blocked_after(outcome.status, ctx.auto_blocked()));
+    Ok((Attempt::Done(outcome), usage))
+}
+
+/// Decides what a summary answer is worth: a snapshot that would make the history larger
+/// is a failure (and the history stays as it was).
+fn judge(
+    shared: &Shared,
+    history: &[Message],
+    counts: &[u64],
+    split: usize,
+    response: &ModelResponse,
+) -> Outcome {
+    let before: u64 = counts.iter().sum();
+    let Some(snapshot) = compaction::extract_snapshot(&response.text) else {
+        let why = "the model returned an empty summary".to_owned();
+        return Outcome::unchanged(CompactionStatus::Failed, history.len(), before, why);
+    };
+    let sizes = compaction::sizes(counts, split, &snapshot, shared.context.settings.counter);
+    if sizes.inflated() {
+        let why = format!(
+            "the summarised history (~{} tokens) would be larger than the original (~{} tokens)",
+            sizes.after, sizes.before
+        );
+        return Outcome {
+            sizes,
+            ..Outcome::unchanged(CompactionStatus::Inflated, history.len(), before, why)
+        };
+    }
+    Outcome {
+        status: CompactionStatus::Compacted,
+        compacted: len_u32(split),
+        kept: len_u32(history.len() - split),
+        sizes,
+        summary: Some(snapshot),
+        message: None,
+    }
+}
+
+fn summary_request(shared: &Shared, older: &[Message], instructions: Option<&str>) -> ModelRequest {
+    let templates = shared
+        .context
+        .settings
+        .workspace
+        .as_ref()
+        .map(|w| w.templates.clone())
+        .unwrap_or_else(Templates::builtin_only);
+    let env = shared
+        .context
+        .settings
+        .workspace
+        .as_ref()
+        .map(|w| w.env.clone())
+        .unwrap_or_else(|| EnvFacts::fixed(&shared.tool_ctx.cwd, &shared.tool_ctx.cwd));
+    let vars = json!({ "env": env, "model": shared.model, "instructions": instructions });
+    // Problems with a user's override are already reported by the prompt report.
+    let mut problems = Vec::new();
+    let system = templates.render("compaction.md", &vars, &mut problems).text;
+    let ask = templates
+        .render("compaction_request.md", &vars, &mut problems)
+        .text;
+    let mut messages = older.to_vec();
+    messages.push(Message::User {
+        text: ask.trim().to_owned(),
+    });
+    ModelRequest {
+        model: shared.model.clone(),
+        system,
+        messages: Arc::new(messages),
+        // Providers reject a history with tool calls when no tools are declared.
+        tools: shared.tool_specs.clone(),
+        parallel_tool_calls: shared.limits.parallel_tool_calls,
+        max_output_tokens: shared.limits.max_output_tokens,
+    }
+}
+
+/// One non-streamed-to-the-user model call with the session's retry policy. `None` when
+/// cancelled.
+async fn call_model(
+    shared: &Shared,
+    request: ModelRequest,
+    cancel: &CancellationToken,
+) -> Option<Result<ModelResponse, ProviderError>> {
+    let policy = shared.limits.retry;
+    let mut attempt = 0u32;
+    loop {
+        attempt += 1;
+        let result = tokio::select! {
+            _ = cancel.cancelled() => return None,
+            result = collect(shared, request.clone()) => result,
+        };
+        match result {
+            Ok(response) => return Some(Ok(response)),
+            Err(err) => match policy.delay(attempt, &err) {
+                Some(delay) => tokio::select! {
+                    _ = cancel.cancelled() => return None,
+                    _ = tokio::time::sleep(delay) => {}
+                },
+                None => return Some(Err(err)),
+            },
+        }
+    }
+}
+
+async fn collect(shared: &Shared, request: ModelRequest) -> Result<ModelResponse, ProviderError> {
+    let mut stream = shared.client.stream(request).await?;
+    while let Some(item) = stream.next().await {
+        if let ResponseEvent::Completed(response) = item? {
+            return Ok(response);
+        }
+    }
+    Err(ProviderError::StreamInterrupted(
+        "the stream ended without a final event".into(),
+    ))
+}
+
+fn len_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// What `/compact` (or `/clear`) tells the user.
+fn report(attempt: &Attempt) -> (bool, String) {
+    let Attempt::Done(o) = attempt else {
+        return (
+            false,
+            "Compaction interrupted; the history is unchanged.".into(),
+        );
+    };
+    let reason = o.message.as_deref().unwrap_or("unknown reason");
+    match o.status {
+        CompactionStatus::Compacted => (
+            true,
+            format!(
+                "Compacted {} older messages into a state snapshot and kept the last {} (history ~{} -> ~{} tokens).",
+                o.compacted, o.kept, o.sizes.before, o.sizes.after
+            ),
+        ),
+        CompactionStatus::Cleared => (
+            true,
+            "Cleared the conversation: the next message starts fresh (the session log keeps the old messages).".into(),
+        ),
+        CompactionStatus::Skipped => (true, format!("Nothing to compact: {reason}.")),
+        CompactionStatus::Inflated | CompactionStatus::Failed => (
+            false,
+            format!(
+                "Compaction failed: {reason}. The history is unchanged and automatic compaction is off until /compact succeeds."
+            ),
+        ),
+    }
+}
+
+/// Starts `/compact` or `/clear` as the session's running task. Returns what the actor
+/// keeps to cancel and reap it, like a turn.
+pub(crate) fn spawn_manual(
+    shared: Arc<Shared>,
+    trigger: CompactionTrigger,
+    instructions: Option<String>,
+) -> (CancellationToken, JoinHandle<()>, Arc<AtomicBool>) {
+    let cancel = CancellationToken::new();
+    let ended = Arc::new(AtomicBool::new(false));
+    let task = {
+        let (cancel, ended) = (cancel.clone(), ended.clone());
+        tokio::spawn(async move {
+            let command = match trigger {
+                CompactionTrigger::Clear => "/clear",
+                _ => "/compact",
+            };
+            let (ok, output) =
+                match compact(&shared, None, trigger, instructions.as_deref(), &cancel).await {
+                    Ok((attempt, usage)) => {
+                        if usage.total() > 0 {
+                            let _ = shared.emitter.emit(
+                                None,
+                                AgentEvent::Usage {
+                                    step: usage,
+                                    turn_total: usage,
+                                },
+                            );
+                        }
+                        report(&attempt)
+                    }
+                    Err(err) => (false, format!("Compaction failed: {err}")),
+                };
+            ended.store(true, Ordering::Release);
+            let _ = shared.emitter.emit(
+                None,
+                AgentEvent::CommandResult {
+                    command: command.into(),
+                    ok,
+                    output,
+                    action: None,
+                },
+            );
+        })
+    };
+    (cancel, task, ended)
+}
+
+/// What an automatic check did before a model step.
+pub(crate) enum Auto {
+    NotNeeded,
+    Compacted,
+    NotCompacted,
+    Interrupted,
+}
+
+impl Turn {
+    /// Compacts when the next request would pass the threshold, or unconditionally when
+    /// `overflowed` (the provider said the last one did). Never while automatic
+    /// compaction is off after a failure.
+    pub(crate) async fn auto_compact(&mut self, overflowed: bool) -> Result<Auto, EngineError> {
+        let ctx = &self.shared.context;
+        if ctx.auto_blocked() {
+            return Ok(Auto::NotNeeded);
+        }
+        if !overflowed {
+            let history = self.shared.history_snapshot();
+            let tokens: u64 =
+                ctx.counts(&history).iter().sum::<u64>() + ctx.settings.fixed_prompt_tokens;
+            let s = &ctx.settings;
+            if !compaction::over_threshold(
+                tokens,
+                s.context_window,
+                s.auto_compact_threshold_percent,
+            ) {
+                return Ok(Auto::NotNeeded);
+            }
+        }
+        let shared = self.shared.clone();
+        let cancel = self.cancel.clone();
+        let (attempt, usage) = compact(
+            &shared,
+            Some(&self.turn_id),
+            CompactionTrigger::Auto,
+            None,
+            &cancel,
+        )
+        .await?;
+        if usage.total() > 0 {
+            self.usage.add(&usage);
+            self.emit(AgentEvent::Usage {
+                step: usage,
+                turn_total: self.usage,
+            })?;
+        }
+        Ok(match attempt {
+            Attempt::Interrupted => Auto::Interrupted,
+            Attempt::Done(o) if o.status == CompactionStatus::Compacted => Auto::Compacted,
+            Attempt::Done(_) => Auto::NotCompacted,
+        })
+    }
+}

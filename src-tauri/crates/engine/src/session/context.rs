@@ -1,0 +1,123 @@
+//! What a session knows about its workspace beyond the system prompt: skills and command
+//! folders for slash commands and `$skill`/`@path` expansion, the prompt's layer report,
+//! and what compaction needs (token counter, context window, threshold).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use memo_context::{AttachLimits, TokenCounter, WorkspaceContext};
+use memo_protocol::{PromptReport, ProviderSummary};
+use memo_providers::Message;
+
+/// Set by the [`crate::Engine`] from config and the workspace; tests may leave it at its
+/// default (no skills, no custom commands, the default context window).
+#[derive(Debug, Clone)]
+pub struct SessionContext {
+    /// `None`: no skills, no custom commands, no `@path` expansion.
+    pub workspace: Option<Arc<WorkspaceContext>>,
+    /// The layers of the session's system prompt.
+    pub report: Option<PromptReport>,
+    pub counter: TokenCounter,
+    /// Tokens the model accepts in one request.
+    pub context_window: u64,
+    /// Compact automatically when a request reaches this share of the window.
+    pub auto_compact_threshold_percent: u8,
+    /// Tokens every request costs before any message (system prompt + tool definitions).
+    pub fixed_prompt_tokens: u64,
+    pub attach_limits: AttachLimits,
+    /// For `/models`.
+    pub providers: Vec<ProviderSummary>,
+    /// For `/mcp`: configured server names.
+    pub mcp_servers: Vec<String>,
+}
+
+impl Default for SessionContext {
+    fn default() -> Self {
+        Self {
+            workspace: None,
+            report: None,
+            counter: TokenCounter::bytes(),
+            context_window: memo_config::DEFAULT_CONTEXT_WINDOW,
+            auto_compact_threshold_percent: memo_config::DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT,
+            fixed_prompt_tokens: 0,
+            attach_limits: AttachLimits::default(),
+            providers: Vec::new(),
+            mcp_servers: Vec::new(),
+        }
+    }
+}
+
+/// The session's context settings plus what changes while it runs.
+pub(crate) struct ContextState {
+    pub settings: SessionContext,
+    /// An automatic compaction failed (or inflated): no more automatic attempts until a
+    /// manual `/compact` succeeds.
+    auto_blocked: AtomicBool,
+    /// Token estimate of each history message, in order. The history only grows between
+    /// compactions, so only new messages are counted; a compaction resets it.
+    counts: Mutex<Vec<u64>>,
+}
+
+impl ContextState {
+    pub fn new(settings: SessionContext, auto_blocked: bool) -> Self {
+        Self {
+            settings,
+            auto_blocked: AtomicBool::new(auto_blocked),
+            counts: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn auto_blocked(&self) -> bool {
+        self.auto_blocked.load(Ordering::Acquire)
+    }
+
+    pub fn set_auto_blocked(&self, blocked: bool) {
+        self.auto_blocked.store(blocked, Ordering::Release);
+    }
+
+    /// Per-message token estimates of `history`.
+    pub fn counts(&self, history: &[Message]) -> Vec<u64> {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        if counts.len() > history.len() {
+            counts.clear();
+        }
+        let start = counts.len();
+        let counter = self.settings.counter;
+        counts.extend(history[start..].iter().map(|m| counter.message(m)));
+        counts.clone()
+    }
+
+    /// The history was replaced: count it afresh next time.
+    pub fn reset_counts(&self) {
+        self.counts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
+    }
+}
+
+/// How a compaction attempt changes whether automatic compaction may run: a failed or
+/// inflated attempt turns it off, a successful one (or `/clear`) back on, and "nothing
+/// to compact" leaves it as it was.
+pub fn blocked_after(status: memo_protocol::CompactionStatus, before: bool) -> bool {
+    use memo_protocol::CompactionStatus::*;
+    match status {
+        Failed | Inflated => true,
+        Compacted | Cleared => false,
+        Skipped => before,
+    }
+}
+
+/// Whether a resumed log left automatic compaction off.
+pub fn auto_blocked_by_log<'a>(
+    events: impl IntoIterator<Item = &'a memo_protocol::EventEnvelope>,
+) -> bool {
+    events
+        .into_iter()
+        .fold(false, |blocked, env| match &env.event {
+            memo_protocol::AgentEvent::ContextCompacted { status, .. } => {
+                blocked_after(*status, blocked)
+            }
+            _ => blocked,
+        })
+}

@@ -1,0 +1,611 @@
+//! Prompt layers, slash commands, `$skill`/`@path` expansion and context compaction,
+//! through a real Engine (config.toml, Memo home, workspace on disk) against the mock LLM.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::{sent_system_prompt, sent_tool_names, ALL_APIS};
+use memo_config::{Config, MemoryCredentialStore, WireApi};
+use memo_engine::{Engine, EngineOptions, EventReceiver, SessionHandle, SessionOptions};
+use memo_protocol::{
+    AgentEvent, CompactionStatus, CompactionTrigger, EventEnvelope, HostAction, Op,
+    PromptLayerKind, UserInput,
+};
+use memo_providers::Message;
+use memo_store::Store;
+use memo_test_support::{MockLlmServer, MockResponse};
+use serde_json::Value;
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+struct World {
+    mock: MockLlmServer,
+    dir: tempfile::TempDir,
+    store: Arc<Store>,
+    api: WireApi,
+}
+
+impl World {
+    async fn new(api: WireApi, responses: Vec<MockResponse>) -> World {
+        let mock = MockLlmServer::start_with(responses).await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open(dir.path().join("memo.sqlite")).unwrap());
+        let w = World {
+            mock,
+            dir,
+            store,
+            api,
+        };
+        let (home, project) = (w.home(), w.project());
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        write(&home.join("SOUL.md"), "Answer like a pirate.");
+        write(&home.join("AGENTS.md"), "Home rule: be careful.");
+        write(&project.join("AGENTS.md"), "Root rule: use cargo.");
+        write(&w.cwd().join("AGENTS.md"), "Engine rule: no tauri.");
+        write(&w.cwd().join("notes.md"), "Remember the milk.\n");
+        write(
+            &project.join(".claude/skills/pdf/SKILL.md"),
+            "---\nname: pdf\ndescription: Fill in PDF forms.\n---\nPDF STEPS: open, fill, save.\n",
+        );
+        write(
+            &project.join(".memo/commands/review.md"),
+            "---\ndescription: Review something\n---\nReview $ARGUMENTS carefully. See @notes.md",
+        );
+        w
+    }
+
+    fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+    fn project(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+    fn cwd(&self) -> PathBuf {
+        self.project().join("engine")
+    }
+
+    fn engine(&self, extra: &str) -> Engine {
+        let base = match self.api {
+            WireApi::Openai => format!("{}/v1", self.mock.base_url()),
+            _ => self.mock.base_url(),
+        };
+        let api = format!("{:?}", self.api).to_lowercase();
+        let toml = format!(
+            "current_provider = \"mock\"\n{extra}\n[[providers.mock]]\nname = \"mock\"\nmodel = \"mock-model\"\napi = \"{api}\"\nbase_url = \"{base}\"\n"
+        );
+        let config = Config::parse(&toml, &self.home().join("config.toml")).unwrap();
+        Engine::new(EngineOptions {
+            memo_home: Some(self.home()),
+            config,
+            store: self.store.clone(),
+            credentials: Arc::new(MemoryCredentialStore::new()),
+            env: Arc::new(|_: &str| None),
+        })
+    }
+
+    fn start(&self, engine: &Engine) -> (SessionHandle, EventReceiver) {
+        let session = engine
+            .start_session(SessionOptions {
+                cwd: self.cwd(),
+                ..Default::default()
+            })
+            .unwrap();
+        let events = session.subscribe(0).unwrap();
+        (session, events)
+    }
+
+    fn bodies(&self) -> Vec<Value> {
+        self.mock.requests().into_iter().map(|r| r.body).collect()
+    }
+}
+
+async fn until(
+    events: &mut EventReceiver,
+    pred: impl Fn(&AgentEvent) -> bool,
+) -> Vec<EventEnvelope> {
+    let mut seen = Vec::new();
+    loop {
+        let env = tokio::time::timeout(Duration::from_secs(20), events.recv())
+            .await
+            .unwrap_or_else(|_| {
+                panic!(
+                    "timed out; seen {:?}",
+                    seen.iter()
+                        .map(|e: &EventEnvelope| e.event.kind())
+                        .collect::<Vec<_>>()
+                )
+            })
+            .expect("channel open");
+        let hit = pred(&env.event);
+        seen.push(env);
+        if hit {
+            return seen;
+        }
+    }
+}
+
+async fn turn(
+    session: &SessionHandle,
+    events: &mut EventReceiver,
+    text: &str,
+) -> Vec<EventEnvelope> {
+    session
+        .submit(Op::UserTurn {
+            input: UserInput::text(text),
+        })
+        .unwrap();
+    until(events, |e| matches!(e, AgentEvent::TurnEnded { .. })).await
+}
+
+async fn command(
+    session: &SessionHandle,
+    events: &mut EventReceiver,
+    text: &str,
+) -> (Vec<EventEnvelope>, bool, String, Option<HostAction>) {
+    session
+        .submit(Op::UserTurn {
+            input: UserInput::text(text),
+        })
+        .unwrap();
+    let seen = until(events, |e| matches!(e, AgentEvent::CommandResult { .. })).await;
+    let Some(AgentEvent::CommandResult {
+        ok, output, action, ..
+    }) = seen.last().map(|e| e.event.clone())
+    else {
+        unreachable!()
+    };
+    (seen, ok, output, action)
+}
+
+/// OpenAI request messages as (role, content) pairs, without the system message.
+fn messages(body: &Value) -> Vec<(String, String)> {
+    body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] != "system")
+        .map(|m| {
+            (
+                m["role"].as_str().unwrap_or_default().to_owned(),
+                m["content"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn last_user(body: &Value) -> String {
+    messages(body)
+        .into_iter()
+        .rev()
+        .find(|(r, _)| r == "user")
+        .unwrap()
+        .1
+}
+
+async fn stop(session: SessionHandle) {
+    session.submit(Op::Shutdown).unwrap();
+    session.closed().await;
+}
+
+#[tokio::test]
+async fn the_system_prompt_sent_carries_every_layer_in_all_wire_formats() {
+    for api in ALL_APIS {
+        let w = World::new(api, vec![MockResponse::text("Arr.")]).await;
+        let engine = w.engine("");
+        let (session, mut events) = w.start(&engine);
+        turn(&session, &mut events, "hi").await;
+        let body = &w.bodies()[0];
+        let system = sent_system_prompt(api, body);
+        for needle in [
+            "You are Memo",
+            "# Environment",
+            "- Model: mock-model",
+            "Answer like a pirate.",
+            "soft preference",
+            "Home rule: be careful.",
+            "Root rule: use cargo.",
+            "Engine rule: no tauri.",
+            &format!("Loaded from: {}", w.cwd().join("AGENTS.md").display()),
+            "- pdf: Fill in PDF forms.",
+            "- skill-creator:",
+            "### read_skill",
+        ] {
+            assert!(
+                system.contains(needle),
+                "{api:?}: {needle} missing from\n{system}"
+            );
+        }
+        // Deeper instructions come later (and win).
+        assert!(system.find("Root rule").unwrap() < system.find("Engine rule").unwrap());
+        assert!(sent_tool_names(api, body).contains(&"read_skill".to_owned()));
+
+        // The report describes exactly what was sent.
+        let report = session.prompt_report().unwrap();
+        for layer in &report.layers[..5] {
+            assert!(
+                system.contains(layer.content.trim()),
+                "{api:?} {:?}",
+                layer.kind
+            );
+        }
+        assert_eq!(report.layers[5].kind, PromptLayerKind::ToolDefinitions);
+        let preview = engine
+            .prompt_layers(&SessionOptions {
+                cwd: w.cwd(),
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!(preview.layers, report.layers);
+        stop(session).await;
+        w.mock.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn builtin_commands_answer_without_the_model() {
+    let w = World::new(WireApi::Openai, vec![]).await;
+    let engine = w.engine("[mcp_servers.github]\ncommand = \"gh-mcp\"\n");
+    let (session, mut events) = w.start(&engine);
+
+    let (_, ok, help, _) = command(&session, &mut events, "/help").await;
+    assert!(ok);
+    assert!(
+        help.contains("/compact [focus]") && help.contains("/review — Review something"),
+        "{help}"
+    );
+    let (_, ok, skills, _) = command(&session, &mut events, "/skills").await;
+    assert!(
+        ok && skills.contains("$pdf — Fill in PDF forms."),
+        "{skills}"
+    );
+    let (_, _, models, action) = command(&session, &mut events, "/models").await;
+    assert!(
+        models.contains("Current model: mock-model")
+            && models.contains("- mock: mock-model via openai (current)"),
+        "{models}"
+    );
+    assert_eq!(action, Some(HostAction::PickModel));
+    let (_, _, mcp, _) = command(&session, &mut events, "/mcp").await;
+    assert!(mcp.contains("github: configured"), "{mcp}");
+    let (_, _, _, action) = command(&session, &mut events, "/new").await;
+    assert_eq!(action, Some(HostAction::NewSession));
+    let (_, _, _, action) = command(&session, &mut events, "/resume abc").await;
+    assert_eq!(
+        action,
+        Some(HostAction::ResumeSession {
+            session_id: Some(memo_protocol::SessionId::new("abc"))
+        })
+    );
+    let (_, ok, unknown, _) = command(&session, &mut events, "/frobnicate now").await;
+    assert!(
+        !ok && unknown.contains("Unknown command /frobnicate"),
+        "{unknown}"
+    );
+
+    // None of it reached the model or the conversation.
+    assert!(w.mock.requests().is_empty());
+    assert!(session.history().is_empty());
+    stop(session).await;
+    w.mock.shutdown().await;
+}
+
+#[tokio::test]
+async fn custom_commands_skills_and_paths_expand_before_the_model_is_called() {
+    let w = World::new(
+        WireApi::Openai,
+        vec![
+            MockResponse::text("Reviewed."),
+            MockResponse::text("Filled."),
+            MockResponse::tool_call("read_skill", r#"{"name":"pdf"}"#),
+            MockResponse::text("Done."),
+            MockResponse::text("Wrote AGENTS.md."),
+        ],
+    )
+    .await;
+    let engine = w.engine("");
+    let (session, mut events) = w.start(&engine);
+
+    let seen = turn(&session, &mut events, "/review the parser").await;
+    let sent = last_user(&w.bodies()[0]);
+    assert!(
+        sent.starts_with("Review the parser carefully. See @notes.md"),
+        "{sent}"
+    );
+    assert!(
+        sent.contains("<file path=\"notes.md\">\nRemember the milk.\n</file>"),
+        "{sent}"
+    );
+    // The log keeps what the user typed next to what the model got.
+    let started = seen.iter().find_map(|e| match &e.event {
+        AgentEvent::TurnStarted { input } => Some(input.clone()),
+        _ => None,
+    });
+    let input = started.unwrap();
+    assert_eq!(input.text, "/review the parser");
+    let expansion = input.expansion.unwrap();
+    assert_eq!(expansion.command.as_deref(), Some("/review"));
+    assert_eq!(expansion.attachments.len(), 1);
+
+    turn(
+        &session,
+        &mut events,
+        "use $pdf on form.pdf and @missing.txt",
+    )
+    .await;
+    let sent = last_user(&w.bodies()[1]);
+    assert!(
+        sent.starts_with("use $pdf on form.pdf and @missing.txt\n\n<skill name=\"pdf\""),
+        "{sent}"
+    );
+    assert!(sent.contains("PDF STEPS: open, fill, save."));
+
+    let seen = turn(&session, &mut events, "which skill?").await;
+    let result = seen.iter().find_map(|e| match &e.event {
+        AgentEvent::ToolCallEnd { name, output, .. } if name == "read_skill" => {
+            Some(output.clone())
+        }
+        _ => None,
+    });
+    assert!(result.unwrap().contains("PDF STEPS"));
+
+    let seen = turn(&session, &mut events, "/init").await;
+    let sent = last_user(&w.bodies()[4]);
+    assert!(
+        sent.contains("Create (or update) the file `AGENTS.md`"),
+        "{sent}"
+    );
+    assert!(seen
+        .iter()
+        .any(|e| matches!(&e.event, AgentEvent::TurnStarted { input } if input.text == "/init")));
+    stop(session).await;
+    w.mock.shutdown().await;
+}
+
+const SNAPSHOT: &str =
+    "<state_snapshot>\n<overall_goal>Fix the parser.</overall_goal>\n</state_snapshot>";
+
+#[tokio::test]
+async fn compact_summarises_older_history_and_a_resumed_session_sends_the_same() {
+    let w = World::new(
+        WireApi::Openai,
+        vec![
+            MockResponse::tool_call("list_dir", "{}"),
+            MockResponse::text(format!("First answer {}", "x".repeat(400))),
+            MockResponse::text(format!("Second answer {}", "y".repeat(400))),
+            MockResponse::text("Third."),
+            MockResponse::text(format!("<scratchpad>thinking</scratchpad>\n{SNAPSHOT}"))
+                .with_usage(50, 20),
+            MockResponse::text("Fourth."),
+            MockResponse::text("Fifth."),
+        ],
+    )
+    .await;
+    let engine = w.engine("");
+    let (session, mut events) = w.start(&engine);
+    turn(&session, &mut events, "first").await;
+    turn(&session, &mut events, "second").await;
+    turn(&session, &mut events, "third").await;
+    let before = session.history();
+
+    let (seen, ok, output, _) =
+        command(&session, &mut events, "/compact keep the parser details").await;
+    assert!(ok, "{output}");
+    let (kept, summary) = seen
+        .iter()
+        .find_map(|e| match &e.event {
+            AgentEvent::ContextCompacted {
+                trigger: CompactionTrigger::Manual,
+                status: CompactionStatus::Compacted,
+                kept_messages,
+                summary,
+                ..
+            } => Some((*kept_messages as usize, summary.clone().unwrap())),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(summary, SNAPSHOT);
+    assert!(seen
+        .iter()
+        .any(|e| matches!(e.event, AgentEvent::Usage { step, .. } if step.input_tokens == 50)));
+
+    // The summarisation request: the compaction prompt, the older part of the history and
+    // the request to write the snapshot, with the user's focus.
+    let bodies = w.bodies();
+    let summarise = &bodies[4];
+    assert!(sent_system_prompt(WireApi::Openai, summarise)
+        .starts_with("You compress a coding agent's conversation history"));
+    let asked = last_user(summarise);
+    assert!(
+        asked.contains("Write the\n<state_snapshot> now")
+            && asked.contains("keep the parser details"),
+        "{asked}"
+    );
+    let split = before.len() - kept;
+    assert!(
+        matches!(before[split], Message::User { .. }),
+        "cut at a user message"
+    );
+    assert_eq!(messages(summarise).len(), split + 1);
+
+    // The next request carries the snapshot, the acknowledgement and the kept messages.
+    turn(&session, &mut events, "fourth").await;
+    let sent = messages(&w.bodies()[5]);
+    assert!(sent[0].0 == "user" && sent[0].1.ends_with(SNAPSHOT));
+    assert_eq!(sent[1].0, "assistant");
+    assert_eq!(
+        sent.len(),
+        2 + kept + 1,
+        "snapshot, ack, kept messages, the new one"
+    );
+    let history = session.history();
+    assert_eq!(&history[2..2 + kept], &before[split..]);
+
+    // A resumed session rebuilds the same history from the log and sends it.
+    let id = session.id().clone();
+    stop(session).await;
+    let resumed = engine.resume_session(&id, None).unwrap();
+    assert_eq!(resumed.history(), history);
+    let mut events = resumed.subscribe(resumed.last_seq()).unwrap();
+    turn(&resumed, &mut events, "fifth").await;
+    let again = messages(&w.bodies()[6]);
+    let mut expected = messages(&w.bodies()[5]);
+    expected.push(("assistant".into(), "Fourth.".into()));
+    expected.push(("user".into(), "fifth".into()));
+    assert_eq!(again, expected);
+    stop(resumed).await;
+    w.mock.shutdown().await;
+}
+
+#[tokio::test]
+async fn clear_forgets_the_conversation() {
+    let w = World::new(
+        WireApi::Openai,
+        vec![MockResponse::text("One."), MockResponse::text("Two.")],
+    )
+    .await;
+    let engine = w.engine("");
+    let (session, mut events) = w.start(&engine);
+    turn(&session, &mut events, "one").await;
+    let (_, ok, _, _) = command(&session, &mut events, "/clear").await;
+    assert!(ok);
+    assert!(session.history().is_empty());
+    turn(&session, &mut events, "two").await;
+    assert_eq!(
+        messages(&w.bodies()[1]),
+        vec![("user".to_owned(), "two".to_owned())]
+    );
+    stop(session).await;
+    w.mock.shutdown().await;
+}
+
+/// A config whose window puts the 90% threshold `room` tokens above the fixed prompt.
+fn tight_window(w: &World, room: u64) -> String {
+    let fixed = w
+        .engine("")
+        .prompt_layers(&SessionOptions {
+            cwd: w.cwd(),
+            ..Default::default()
+        })
+        .unwrap()
+        .total_tokens;
+    let window = (fixed + room) * 100 / 90 + 1;
+    format!("[model_profiles.mock-model]\ncontext_window = {window}\n")
+}
+
+#[tokio::test]
+async fn auto_compaction_runs_at_the_threshold_before_the_step() {
+    let w = World::new(
+        WireApi::Openai,
+        vec![
+            MockResponse::text("Noted."),
+            MockResponse::text(SNAPSHOT),
+            MockResponse::text("Answer two."),
+        ],
+    )
+    .await;
+    let engine = w.engine(&tight_window(&w, 1500));
+    let (session, mut events) = w.start(&engine);
+    let big = "word ".repeat(1000); // ~1250 tokens by the byte estimate
+    turn(&session, &mut events, &format!("one {big}")).await;
+    let seen = turn(&session, &mut events, &format!("two {big}")).await;
+    let compacted = seen.iter().find_map(|e| match &e.event {
+        AgentEvent::ContextCompacted {
+            trigger,
+            status,
+            kept_messages,
+            ..
+        } => Some((*trigger, *status, *kept_messages)),
+        _ => None,
+    });
+    assert_eq!(
+        compacted,
+        Some((CompactionTrigger::Auto, CompactionStatus::Compacted, 1))
+    );
+    let sent = messages(&w.bodies()[2]);
+    assert_eq!(sent.len(), 3, "snapshot, ack, the current message");
+    assert!(sent[0].1.ends_with(SNAPSHOT) && sent[2].1.starts_with("two "));
+    stop(session).await;
+    w.mock.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_inflated_summary_leaves_history_alone_and_stops_automatic_attempts() {
+    let huge = format!("<state_snapshot>{}</state_snapshot>", "z ".repeat(8000));
+    let w = World::new(
+        WireApi::Openai,
+        vec![
+            MockResponse::text("Noted."),
+            MockResponse::text(huge),
+            MockResponse::text("Answer two."),
+            MockResponse::text("Answer three."),
+            MockResponse::text(SNAPSHOT),
+        ],
+    )
+    .await;
+    let engine = w.engine(&tight_window(&w, 1500));
+    let (session, mut events) = w.start(&engine);
+    let big = "word ".repeat(1000);
+    turn(&session, &mut events, &format!("one {big}")).await;
+    let seen = turn(&session, &mut events, &format!("two {big}")).await;
+    assert!(seen.iter().any(|e| matches!(
+        e.event,
+        AgentEvent::ContextCompacted {
+            status: CompactionStatus::Inflated,
+            ..
+        }
+    )));
+    assert_eq!(
+        messages(&w.bodies()[2]).len(),
+        3,
+        "history unchanged: one, answer, two"
+    );
+
+    // Still over the threshold, but no automatic retry: the third turn is one request.
+    turn(&session, &mut events, "three").await;
+    assert_eq!(w.bodies().len(), 4);
+    assert_eq!(last_user(&w.bodies()[3]), "three");
+
+    // A manual /compact is still allowed, and succeeds.
+    let (_, ok, output, _) = command(&session, &mut events, "/compact").await;
+    assert!(ok, "{output}");
+    stop(session).await;
+    w.mock.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_context_overflow_from_the_provider_compacts_and_retries_once() {
+    let w = World::new(
+        WireApi::Openai,
+        vec![
+            // Long enough that the snapshot is smaller than what it replaces.
+            MockResponse::text(format!("One. {}", "detail ".repeat(300))),
+            MockResponse::http_error(400)
+                .message("This model's maximum context length is 8192 tokens."),
+            MockResponse::text(SNAPSHOT),
+            MockResponse::text("Two."),
+        ],
+    )
+    .await;
+    let engine = w.engine("");
+    let (session, mut events) = w.start(&engine);
+    turn(&session, &mut events, "one").await;
+    let seen = turn(&session, &mut events, "two").await;
+    assert!(matches!(
+        seen.last().map(|e| &e.event),
+        Some(AgentEvent::TurnEnded {
+            reason: memo_protocol::TurnEndReason::Completed,
+            ..
+        })
+    ));
+    let sent = messages(&w.bodies()[3]);
+    assert!(sent[0].1.ends_with(SNAPSHOT), "{sent:?}");
+    assert_eq!(sent.last().unwrap().1, "two");
+    stop(session).await;
+    w.mock.shutdown().await;
+}
