@@ -4,7 +4,7 @@
 //! never leave an event without its derived rows or the reverse. Only events that carry
 //! searchable text, usage or approvals produce rows; deltas produce none.
 
-use memo_protocol::{AgentEvent, EventEnvelope, TurnId};
+use memo_protocol::{AgentEvent, EventEnvelope, TokenUsage, TurnId};
 use rusqlite::{params, Transaction};
 
 use crate::usage::PriceTable;
@@ -22,8 +22,8 @@ pub(crate) const ROLE_ASSISTANT: &str = "assistant";
 pub(crate) const ROLE_TOOL: &str = "tool";
 
 /// Event kinds that produce derived rows, for queries that only want those.
-pub(crate) const DERIVING_KINDS: &str =
-    "'turn_started', 'assistant_message', 'usage', 'approval_requested', 'approval_resolved'";
+pub(crate) const DERIVING_KINDS: &str = "'turn_started', 'assistant_message', 'usage', \
+     'context_compacted', 'approval_requested', 'approval_resolved'";
 
 pub(crate) fn index_event(
     tx: &Transaction<'_>,
@@ -44,27 +44,11 @@ pub(crate) fn index_event(
             let names: Vec<&str> = tool_calls.iter().map(|c| c.name.as_str()).collect();
             add_search_doc(tx, sid, seq, ROLE_TOOL, &names.join(" "))?;
         }
-        AgentEvent::Usage { step, .. } => {
-            let cost = prices.cost_usd(&session.provider, &session.model, step);
-            tx.prepare_cached(
-                "INSERT OR REPLACE INTO usage (session_id, seq, turn_id, provider, model, \
-                 input_tokens, output_tokens, cached_input_tokens, reasoning_tokens, cost_usd, \
-                 ts_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            )?
-            .execute(params![
-                sid,
-                seq,
-                turn,
-                session.provider,
-                session.model,
-                to_sql_int("input tokens", step.input_tokens)?,
-                to_sql_int("output tokens", step.output_tokens)?,
-                to_sql_int("cached tokens", step.cached_input_tokens)?,
-                to_sql_int("reasoning tokens", step.reasoning_tokens)?,
-                cost,
-                ts,
-            ])?;
+        // A compaction is a model call too; its tokens count like a step's.
+        AgentEvent::ContextCompacted { usage, .. } if *usage != TokenUsage::default() => {
+            insert_usage(tx, env, session, prices, usage)?
         }
+        AgentEvent::Usage { step, .. } => insert_usage(tx, env, session, prices, step)?,
         AgentEvent::ApprovalRequested { request } => {
             let json = encode(env, request)?;
             let risk = encode(env, &request.risk)?;
@@ -98,6 +82,35 @@ pub(crate) fn index_event(
         }
         _ => {}
     }
+    Ok(())
+}
+
+fn insert_usage(
+    tx: &Transaction<'_>,
+    env: &EventEnvelope,
+    session: &SessionModel,
+    prices: &PriceTable,
+    usage: &TokenUsage,
+) -> Result<()> {
+    let cost = prices.cost_usd(&session.provider, &session.model, usage);
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO usage (session_id, seq, turn_id, provider, model, \
+         input_tokens, output_tokens, cached_input_tokens, reasoning_tokens, cost_usd, \
+         ts_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?
+    .execute(params![
+        env.session_id.as_str(),
+        to_sql_int("seq", env.seq)?,
+        env.turn_id.as_ref().map(TurnId::as_str),
+        session.provider,
+        session.model,
+        to_sql_int("input tokens", usage.input_tokens)?,
+        to_sql_int("output tokens", usage.output_tokens)?,
+        to_sql_int("cached tokens", usage.cached_input_tokens)?,
+        to_sql_int("reasoning tokens", usage.reasoning_tokens)?,
+        cost,
+        to_sql_int("timestamp", env.timestamp_ms)?,
+    ])?;
     Ok(())
 }
 

@@ -290,3 +290,81 @@ fn export_writes_memo_code_event_types() {
     };
     assert_eq!(strip(&copy.session_id.unwrap()), strip(&id));
 }
+
+#[test]
+fn compactions_cross_both_ways_and_count_as_usage() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("-p/2026-02-23T16-22-21-cmp.jsonl");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"ts":"2026-02-23T16:22:21.000Z","sessionId":"cmp","turn":1,"type":"turn_start","content":"long task"}"#,
+            "\n",
+            r#"{"ts":"2026-02-23T16:22:22.000Z","sessionId":"cmp","turn":1,"step":3,"type":"context_compact","content":"<state_snapshot>goal: finish</state_snapshot>","meta":{"reason":"auto","status":"success","before_tokens":90000,"after_tokens":3000,"tokens":{"inputTokens":90000,"outputTokens":800,"totalTokens":90800}}}"#,
+            "\n",
+            r#"{"ts":"2026-02-23T16:22:23.000Z","sessionId":"cmp","turn":1,"step":4,"type":"context_compact","content":"","meta":{"reason":"manual","status":"failed","error_message":"boom","before_tokens":3000,"after_tokens":3000}}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let store = Store::open_in_memory().unwrap();
+    let id = store
+        .import_memo_code_file(&file)
+        .unwrap()
+        .unwrap()
+        .session_id
+        .unwrap();
+    let events = store.all_events(&id).unwrap();
+    match &events[2].event {
+        AgentEvent::ContextCompacted {
+            trigger,
+            status,
+            summary,
+            kept_messages,
+            tokens_before,
+            usage,
+            ..
+        } => {
+            assert_eq!(*trigger, memo_protocol::CompactionTrigger::Auto);
+            assert_eq!(*status, memo_protocol::CompactionStatus::Compacted);
+            assert_eq!(
+                summary.as_deref(),
+                Some("<state_snapshot>goal: finish</state_snapshot>")
+            );
+            assert_eq!(*kept_messages, 0);
+            assert_eq!(*tokens_before, 90000);
+            assert_eq!(usage.output_tokens, 800);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        &events[3].event,
+        AgentEvent::ContextCompacted { status: memo_protocol::CompactionStatus::Failed, message: Some(m), .. } if m == "boom"
+    ));
+    // The summarisation call is counted as a model call.
+    assert_eq!(store.usage_summary(Some(&id)).unwrap().calls(), 1);
+
+    // Ours -> Memo Code -> ours keeps every field.
+    let mut out = Vec::new();
+    store.export_memo_code(&id, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.matches("\"type\":\"context_compact\"").count(), 2);
+    let again = dir.path().join("-p/2026-02-23T16-22-21-cmp2.jsonl");
+    std::fs::write(&again, text.replace(id.as_str(), "cmp2")).unwrap();
+    let id2 = store
+        .import_memo_code_file(&again)
+        .unwrap()
+        .unwrap()
+        .session_id
+        .unwrap();
+    let strip = |id: &SessionId| -> Vec<AgentEvent> {
+        store
+            .all_events(id)
+            .unwrap()
+            .into_iter()
+            .map(|e| e.event)
+            .collect()
+    };
+    assert_eq!(strip(&id2), strip(&id));
+}

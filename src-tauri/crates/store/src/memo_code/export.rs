@@ -3,7 +3,8 @@
 use std::io::Write;
 
 use memo_protocol::{
-    AgentEvent, EventEnvelope, SessionId, TokenUsage, ToolErrorKind, ToolStatus, TurnEndReason,
+    AgentEvent, CompactionStatus, EventEnvelope, SessionId, TokenUsage, ToolErrorKind, ToolStatus,
+    TurnEndReason,
 };
 use serde_json::{json, Map, Value};
 
@@ -177,6 +178,38 @@ impl Exporter<'_> {
                     json!({ "turn": turn, "step": step.saturating_sub(1), "content": output,
                             "meta": { "tool": name, "action_id": call_id.0, "phase": "result",
                                       "status": status, "error_type": error_label(*error_kind) } }),
+                )]
+            }
+            AgentEvent::ContextCompacted {
+                trigger,
+                status,
+                summary,
+                kept_messages,
+                compacted_messages,
+                tokens_before,
+                tokens_after,
+                usage,
+                message,
+            } => {
+                let memo_status = match status {
+                    CompactionStatus::Compacted | CompactionStatus::Cleared => "success",
+                    CompactionStatus::Skipped => "skipped",
+                    CompactionStatus::Inflated | CompactionStatus::Failed => "failed",
+                };
+                self.session_usage.add(usage);
+                // Memo Code's fields, plus ours (kept/compacted counts, exact status) so
+                // an import rebuilds the same history.
+                vec![self.line(
+                    ts,
+                    "context_compact",
+                    json!({ "turn": turn, "step": step, "content": summary.clone().unwrap_or_default(),
+                            "meta": { "reason": trigger, "status": memo_status,
+                                      "before_tokens": tokens_before, "after_tokens": tokens_after,
+                                      "error_message": message,
+                                      "kept_messages": kept_messages,
+                                      "compacted_messages": compacted_messages,
+                                      "compaction_status": status,
+                                      "tokens": tokens_json(usage) } }),
                 )]
             }
             AgentEvent::Error { message, .. } => {

@@ -4,8 +4,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use memo_protocol::{
-    AgentEvent, EventEnvelope, TokenUsage, ToolCallId, ToolCallSummary, ToolErrorKind, ToolStatus,
-    TurnEndReason, TurnId, UserInput,
+    AgentEvent, CompactionStatus, CompactionTrigger, EventEnvelope, TokenUsage, ToolCallId,
+    ToolCallSummary, ToolErrorKind, ToolStatus, TurnEndReason, TurnId, UserInput,
 };
 use rusqlite::{OptionalExtension, TransactionBehavior};
 use serde_json::{Map, Value};
@@ -118,6 +118,41 @@ fn tool_status(status: Option<&str>) -> (ToolStatus, Option<ToolErrorKind>) {
         Some("approval_denied") => (ToolStatus::Error, Some(ToolErrorKind::ApprovalDenied)),
         Some("cancelled") => (ToolStatus::Error, Some(ToolErrorKind::Interrupted)),
         Some(_) => (ToolStatus::Error, Some(ToolErrorKind::ExecutionFailed)),
+    }
+}
+
+/// A `context_compact` line as our event. Memo Code keeps the
+/// recent user messages next to the summary; without our `kept_messages` the summary
+/// alone stands in for the older history (the full log is still there to read).
+fn compaction(line: &Line) -> AgentEvent {
+    let meta = &line.meta;
+    let exact: Option<CompactionStatus> = meta
+        .get("compaction_status")
+        .and_then(|v| serde_json::from_value(v.clone()).ok());
+    let trigger = match meta_str(meta, "reason") {
+        Some("manual") => CompactionTrigger::Manual,
+        Some("clear") => CompactionTrigger::Clear,
+        _ => CompactionTrigger::Auto,
+    };
+    let summary = Some(line.content.clone()).filter(|s| !s.trim().is_empty());
+    let status = match (exact, meta_str(meta, "status")) {
+        (Some(status), _) => status,
+        (None, Some("success")) if summary.is_some() => CompactionStatus::Compacted,
+        (None, Some("success")) => CompactionStatus::Cleared,
+        (None, Some("skipped")) => CompactionStatus::Skipped,
+        (None, _) => CompactionStatus::Failed,
+    };
+    let count = |key: &str| meta.get(key).and_then(Value::as_u64).unwrap_or(0);
+    AgentEvent::ContextCompacted {
+        trigger,
+        status,
+        summary,
+        kept_messages: u32::try_from(count("kept_messages")).unwrap_or(u32::MAX),
+        compacted_messages: u32::try_from(count("compacted_messages")).unwrap_or(u32::MAX),
+        tokens_before: count("before_tokens"),
+        tokens_after: count("after_tokens"),
+        usage: tokens(meta).unwrap_or_default(),
+        message: meta_str(meta, "error_message").map(str::to_owned),
     }
 }
 
@@ -393,6 +428,10 @@ pub fn parse_file(path: &Path) -> std::io::Result<ParsedSession> {
                     });
                     b.flush(Vec::new());
                 }
+            }
+            "context_compact" => {
+                b.flush(Vec::new());
+                b.push(compaction(line));
             }
             "turn_end" => {
                 let reason = match meta_str(&line.meta, "status") {
