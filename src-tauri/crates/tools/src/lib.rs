@@ -77,6 +77,38 @@ pub struct ToolContext {
     pub accepted_hunks: Option<Vec<u32>>,
     /// `$MEMO_HOME`, for tools that read Memo's own files (memory).
     pub memo_home: Option<PathBuf>,
+    /// The id of the call being run, when the engine runs it.
+    pub call_id: Option<String>,
+    /// Where a long-running tool reports how far it got (MCP progress notifications).
+    pub progress: Option<ProgressSink>,
+}
+
+/// How far a long-running call got.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolProgress {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+/// Receives a running call's progress; the engine turns it into events.
+#[derive(Clone)]
+pub struct ProgressSink(Arc<dyn Fn(ToolProgress) + Send + Sync>);
+
+impl ProgressSink {
+    pub fn new(f: impl Fn(ToolProgress) + Send + Sync + 'static) -> Self {
+        Self(Arc::new(f))
+    }
+
+    pub fn report(&self, progress: ToolProgress) {
+        (self.0)(progress)
+    }
+}
+
+impl std::fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressSink")
+    }
 }
 
 impl ToolContext {
@@ -90,6 +122,8 @@ impl ToolContext {
             cancel: CancellationToken::new(),
             accepted_hunks: None,
             memo_home: None,
+            call_id: None,
+            progress: None,
         }
     }
 
@@ -243,9 +277,27 @@ pub fn parse_args<T: DeserializeOwned>(
         .map_err(|e| ToolError::invalid_input(format!("invalid arguments for {tool}: {e}")))
 }
 
+/// Tools that come and go while a session runs (MCP servers start late, crash, change
+/// their lists, or load definitions on demand).
+pub trait ToolSource: Send + Sync {
+    /// The tools the model should see now.
+    fn tools(&self) -> Vec<Arc<dyn Tool>>;
+    /// A tool by name, including ones known but not currently listed (deferred).
+    fn get(&self, name: &str) -> Option<Arc<dyn Tool>>;
+    /// Changes whenever [`ToolSource::tools`] would answer differently, so callers can
+    /// cache the tool definitions between changes.
+    fn generation(&self) -> u64;
+    /// Resolves once the source knows its tools for a first turn (bounded by its own
+    /// startup timeouts).
+    fn ready(&self) -> BoxFuture<'static, ()>;
+    /// Stops whatever the source runs (server processes, connections).
+    fn shutdown(&self);
+}
+
 #[derive(Clone, Default)]
 pub struct ToolRegistry {
     tools: BTreeMap<String, Arc<dyn Tool>>,
+    sources: Vec<Arc<dyn ToolSource>>,
 }
 
 impl ToolRegistry {
@@ -271,29 +323,160 @@ impl ToolRegistry {
         self.tools.insert(tool.name().to_owned(), tool);
     }
 
+    /// Adds tools that change over time; built-in names win over a source's.
+    pub fn add_source(&mut self, source: Arc<dyn ToolSource>) {
+        self.sources.push(source);
+    }
+
     pub fn get(&self, name: &str) -> Option<Arc<dyn Tool>> {
-        self.tools.get(name).cloned()
+        self.tools
+            .get(name)
+            .cloned()
+            .or_else(|| self.sources.iter().find_map(|s| s.get(name)))
     }
 
     pub fn names(&self) -> Vec<String> {
-        self.tools.keys().cloned().collect()
+        self.listed()
+            .into_iter()
+            .map(|t| t.name().to_owned())
+            .collect()
     }
 
-    /// Ends every tool's background work (see [`Tool::shutdown`]).
+    /// Ends every tool's background work (see [`Tool::shutdown`]) and every source's.
     pub fn shutdown(&self) {
         for tool in self.tools.values() {
             tool.shutdown();
         }
+        for source in &self.sources {
+            source.shutdown();
+        }
+    }
+
+    /// Changes when the listed tools change (always 0 without sources).
+    pub fn generation(&self) -> u64 {
+        self.sources
+            .iter()
+            .fold(0u64, |acc, s| acc.wrapping_add(s.generation()))
+    }
+
+    /// Resolves when every source is ready for a first turn.
+    pub fn ready(&self) -> BoxFuture<'static, ()> {
+        let waits: Vec<_> = self.sources.iter().map(|s| s.ready()).collect();
+        Box::pin(async move {
+            futures::future::join_all(waits).await;
+        })
+    }
+
+    /// Built-in tools, then the sources' tools whose names are not taken.
+    fn listed(&self) -> Vec<Arc<dyn Tool>> {
+        let mut out: Vec<Arc<dyn Tool>> = self.tools.values().cloned().collect();
+        let mut seen: std::collections::BTreeSet<String> = self.tools.keys().cloned().collect();
+        for source in &self.sources {
+            for tool in source.tools() {
+                if seen.insert(tool.name().to_owned()) {
+                    out.push(tool);
+                }
+            }
+        }
+        out
     }
 
     pub fn specs(&self) -> Vec<ToolSpec> {
-        self.tools
-            .values()
+        self.listed()
+            .iter()
             .map(|t| ToolSpec {
                 name: t.name().to_owned(),
                 description: t.description().to_owned(),
                 input_schema: t.input_schema(),
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Mutex;
+
+    struct Named(&'static str);
+
+    impl Tool for Named {
+        fn name(&self) -> &str {
+            self.0
+        }
+        fn description(&self) -> &str {
+            "d"
+        }
+        fn input_schema(&self) -> serde_json::Value {
+            serde_json::json!({"type": "object"})
+        }
+        fn risk(&self) -> RiskLevel {
+            RiskLevel::Read
+        }
+        fn run(&self, _: ToolContext, _: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+            Box::pin(async { Ok(ToolOutput::text("ok")) })
+        }
+    }
+
+    #[derive(Default)]
+    struct Source {
+        listed: Mutex<Vec<&'static str>>,
+        generation: AtomicU64,
+        stopped: AtomicU64,
+    }
+
+    impl ToolSource for Source {
+        fn tools(&self) -> Vec<Arc<dyn Tool>> {
+            let listed = self.listed.lock().unwrap().clone();
+            listed
+                .into_iter()
+                .map(|n| Arc::new(Named(n)) as Arc<dyn Tool>)
+                .collect()
+        }
+        fn get(&self, name: &str) -> Option<Arc<dyn Tool>> {
+            // Known even when not listed, like a deferred MCP tool.
+            ["srv__a", "srv__b", "srv__hidden"]
+                .into_iter()
+                .find(|n| *n == name)
+                .map(|n| Arc::new(Named(n)) as Arc<dyn Tool>)
+        }
+        fn generation(&self) -> u64 {
+            self.generation.load(Ordering::SeqCst)
+        }
+        fn ready(&self) -> BoxFuture<'static, ()> {
+            Box::pin(async {})
+        }
+        fn shutdown(&self) {
+            self.stopped.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    #[tokio::test]
+    async fn sources_add_tools_that_change_and_builtins_keep_their_names() {
+        let source = Arc::new(Source::default());
+        *source.listed.lock().unwrap() = vec!["srv__a", "read_file"];
+        let mut registry = ToolRegistry::builtin();
+        registry.add_source(source.clone());
+        registry.ready().await;
+        let names = registry.names();
+        assert!(names.contains(&"srv__a".to_owned()));
+        assert_eq!(names.iter().filter(|n| *n == "read_file").count(), 1);
+        assert_eq!(
+            registry.get("read_file").unwrap().description(),
+            ReadFileTool.description()
+        );
+        assert!(
+            registry.get("srv__hidden").is_some(),
+            "known but unlisted tools resolve"
+        );
+        assert!(registry.get("nope").is_none());
+        let before = registry.generation();
+        *source.listed.lock().unwrap() = vec!["srv__a", "srv__b"];
+        source.generation.fetch_add(1, Ordering::SeqCst);
+        assert_ne!(registry.generation(), before);
+        assert!(registry.specs().iter().any(|s| s.name == "srv__b"));
+        registry.shutdown();
+        assert_eq!(source.stopped.load(Ordering::SeqCst), 1);
     }
 }
