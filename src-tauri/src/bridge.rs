@@ -146,18 +146,21 @@ impl Bridge {
         Ok(summary)
     }
 
-    /// Makes a stored session live (no-op when it already is).
+    /// Makes a stored session live (no-op when it already is). Imported (read-only)
+    /// history continues in a fork: the summary returned is then the fork's, with its own id.
     pub fn resume_session(&self, id: &SessionId) -> Result<SessionSummary, CommandError> {
-        if !lock(&self.sessions).contains_key(id) {
-            let handle = self
-                .engine()?
-                .resume_session(id, None)
-                .map_err(CommandError::from)?;
-            lock(&self.sessions)
-                .entry(id.clone())
-                .or_insert(LiveSession { handle, pump: None });
+        if lock(&self.sessions).contains_key(id) {
+            return self.summary(id);
         }
-        self.summary(id)
+        let handle = self
+            .engine()?
+            .resume_session(id, None)
+            .map_err(CommandError::from)?;
+        let live_id = handle.id().clone();
+        lock(&self.sessions)
+            .entry(live_id.clone())
+            .or_insert(LiveSession { handle, pump: None });
+        self.summary(&live_id)
     }
 
     pub fn list_sessions(&self, cwd: Option<String>) -> Result<Vec<SessionSummary>, CommandError> {
@@ -295,6 +298,7 @@ impl From<EngineError> for CommandError {
             EngineError::BadWorkingDirectory { .. } => ErrorCode::InvalidInput,
             EngineError::Store(_) => ErrorCode::Io,
             EngineError::Config(_)
+            | EngineError::InvalidSetting { .. }
             | EngineError::Key(_)
             | EngineError::MissingApiKey { .. }
             | EngineError::Provider(_) => ErrorCode::Config,
@@ -378,6 +382,46 @@ mod tests {
             .unwrap();
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0].id, summary.id);
+        bridge.shutdown().await;
+        mock.shutdown().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn resuming_imported_history_makes_its_fork_live() {
+        let mock = MockLlmServer::start().await.unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let work = tempfile::tempdir().unwrap();
+        write_config(home.path(), &mock.base_url());
+        let file = home
+            .path()
+            .join("sessions/-w/2026-02-23T16-22-21-imp.jsonl");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(
+            &file,
+            format!(
+                "{{\"ts\":\"2026-02-23T16:22:21.000Z\",\"sessionId\":\"imp\",\"type\":\"session_start\",\"meta\":{{\"cwd\":{:?}}}}}\n\
+                 {{\"ts\":\"2026-02-23T16:22:22.000Z\",\"sessionId\":\"imp\",\"turn\":1,\"type\":\"turn_start\",\"content\":\"hi\"}}\n",
+                work.path().display().to_string()
+            ),
+        )
+        .unwrap();
+        let bridge = Bridge::new(
+            Ok(MemoHome::at(home.path())),
+            Arc::new(MemoryCredentialStore::new()),
+        );
+        let imported = bridge
+            .store()
+            .unwrap()
+            .import_memo_code_file(&file)
+            .unwrap()
+            .unwrap()
+            .session_id
+            .unwrap();
+        let live = bridge.resume_session(&imported).unwrap();
+        assert_ne!(live.id, imported);
+        assert_eq!(live.model, "m1");
+        // The fork is what takes ops now.
+        bridge.submit(&live.id, Op::Interrupt).unwrap();
         bridge.shutdown().await;
         mock.shutdown().await;
     }
