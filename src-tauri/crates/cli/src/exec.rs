@@ -23,6 +23,10 @@ pub async fn run(args: ExecArgs) -> ExitCode {
 
 async fn run_inner(args: ExecArgs) -> Result<ExitCode, String> {
     let home = MemoHome::resolve().map_err(|e| e.to_string())?;
+    // First start: the home's bootstrap files, created only where missing.
+    for problem in memo_engine::context::init_home(home.root()).problems {
+        tracing::warn!(path = %problem.path, "{}", problem.message);
+    }
     let config = Config::load(&home).map_err(|e| e.to_string())?;
     let store = Store::open(home.sessions_db()).map_err(|e| e.to_string())?;
     let cwd = match &args.cwd {
@@ -98,6 +102,14 @@ async fn run_inner(args: ExecArgs) -> Result<ExitCode, String> {
                 });
             }
             AgentEvent::Error { message, .. } => last_error = Some(message.clone()),
+            // A slash command the engine answered without a turn (`/help`, `/compact`...).
+            AgentEvent::CommandResult { ok, .. } if envelope.turn_id.is_none() => {
+                break if *ok {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                };
+            }
             AgentEvent::TurnEnded { reason, .. } => {
                 break match reason {
                     TurnEndReason::Completed => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@
 
 mod exec;
 mod key;
+mod prompt;
 mod render;
 mod sessions;
 mod sessions_text;
@@ -29,6 +30,9 @@ enum Command {
         #[command(subcommand)]
         action: key::KeyAction,
     },
+    /// Show what the model would see in a folder: the system prompt, or with --layers
+    /// each layer's sources, sizes and token estimates.
+    Prompt(prompt::PromptArgs),
     /// Stored sessions: list, show, search, export, import, fork, rename, delete, usage.
     Sessions {
         #[command(subcommand)]
@@ -81,6 +85,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Exec(args) => runtime.block_on(exec::run(args)),
         Command::Key { action } => key::run(action),
+        Command::Prompt(args) => prompt::run(args),
         Command::Sessions { action } => sessions::run(action),
     }
 }

@@ -127,6 +127,35 @@ impl Renderer for TextRenderer {
                 ));
             }
             AgentEvent::Error { message, .. } => self.note(&format!("error: {message}")),
+            AgentEvent::TurnStarted { input } => {
+                for notice in input.expansion.iter().flat_map(|e| &e.notices) {
+                    self.note(&format!("note: {notice}"));
+                }
+            }
+            AgentEvent::ContextCompacted {
+                status,
+                compacted_messages,
+                kept_messages,
+                tokens_before,
+                tokens_after,
+                message,
+                ..
+            } => {
+                let status = serde_json::to_value(status)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                self.note(&match message {
+                    Some(why) => format!("context compaction {status}: {why}"),
+                    None => format!(
+                        "context {status}: {compacted_messages} messages summarised, {kept_messages} kept (~{tokens_before} -> ~{tokens_after} tokens)"
+                    ),
+                })
+            }
+            AgentEvent::CommandResult { output, .. } => {
+                println!("{output}");
+                self.at_line_start = true;
+            }
             _ => {}
         }
     }

@@ -344,7 +344,7 @@ impl Builder<'_> {
         }
         let (builtin, mcp) = split_mcp(tools);
         let mut out = String::from(
-            "# Tools\n\nA readable summary of your tools; their exact parameters are in the tool definitions.\n",
+            "# Tools\n\nA short summary of your tools; each tool's definition has its full description and parameter schema.\n",
         );
         let mut sources = Vec::new();
         if !builtin.is_empty() {
@@ -437,10 +437,13 @@ fn split_mcp(tools: &[ToolSpec]) -> (Vec<&ToolSpec>, McpGroups<'_>) {
     (builtin, groups)
 }
 
+/// One tool in prose: the first sentence of its description and its parameters. The full
+/// description already travels in the tool definitions; repeating it here would double
+/// the cost of every tool on every request.
 fn describe_tool(out: &mut String, heading: &str, name: &str, tool: &ToolSpec) {
     out.push_str(&format!(
         "\n{heading} {name}\n{}\n",
-        tool.description.trim()
+        first_sentence(&tool.description)
     ));
     let props = tool
         .input_schema
@@ -467,6 +470,22 @@ fn describe_tool(out: &mut String, heading: &str, name: &str, tool: &ToolSpec) {
         })
         .collect();
     out.push_str(&format!("Parameters: {}\n", params.join(", ")));
+}
+
+/// Up to the first sentence end (or line break), at most 300 characters.
+fn first_sentence(text: &str) -> String {
+    let line = text.trim().lines().next().unwrap_or("");
+    let end = line
+        .match_indices(". ")
+        .map(|(i, _)| i + 1)
+        .next()
+        .unwrap_or(line.len());
+    let sentence = &line[..end];
+    if sentence.chars().count() > 300 {
+        format!("{}…", sentence.chars().take(300).collect::<String>())
+    } else {
+        sentence.to_owned()
+    }
 }
 
 fn read_nonempty(path: &Path) -> Option<String> {

@@ -168,8 +168,15 @@ impl Engine {
             limits.max_steps = max.max(1);
         }
         let mut tools = ToolRegistry::builtin();
-        let (system_prompt, context) =
-            crate::prompt::session_context(&self.options, &cwd, provider, &model, &mut tools);
+        let (system_prompt, context) = crate::prompt::session_context(
+            self.options.memo_home.as_deref(),
+            &self.options.config,
+            &self.options.env,
+            &cwd,
+            provider,
+            &model,
+            &mut tools,
+        );
         Ok(SessionParams {
             id,
             system_prompt,

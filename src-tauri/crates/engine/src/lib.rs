@@ -10,12 +10,13 @@ mod read_skill;
 pub mod session;
 pub mod title;
 
-pub use engine::{Engine, EngineOptions, SessionOptions};
+pub use engine::{Engine, EngineOptions, EnvLookup, SessionOptions};
 pub use error::EngineError;
 /// Prompt assembly, skills, commands and compaction, re-exported for hosts.
 pub use memo_context as context;
 /// The tool layer, re-exported so clients of the engine need one dependency.
 pub use memo_tools as tools;
+pub use prompt::prompt_layers;
 pub use read_skill::ReadSkillTool;
 pub use session::{
     spawn_session, ApprovalMode, EventReceiver, SessionContext, SessionHandle, SessionParams,

@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use memo_config::{Config, ProviderConfig};
+use memo_config::{Config, ProviderConfig, WireApi};
 use memo_context::{LoadOptions, PromptMode, TokenCounter, WorkspaceContext};
 use memo_protocol::{PromptReport, ProviderSummary};
 
-use crate::engine::{usable_cwd, Engine, EngineOptions, SessionOptions};
+use crate::engine::{usable_cwd, Engine, EnvLookup, SessionOptions};
 use crate::read_skill::ReadSkillTool;
 use crate::session::SessionContext;
 use crate::tools::ToolRegistry;
@@ -19,17 +19,18 @@ use crate::EngineError;
 /// The system prompt and context of a session in `cwd` with `model`. Registers
 /// `read_skill` in `tools` when there are skills to read.
 pub(crate) fn session_context(
-    options: &EngineOptions,
+    memo_home: Option<&Path>,
+    config: &Config,
+    env: &EnvLookup,
     cwd: &Path,
     provider: &ProviderConfig,
     model: &str,
     tools: &mut ToolRegistry,
 ) -> (String, SessionContext) {
-    let config = &options.config;
-    let user_home = user_home(options);
+    let user_home = user_home(env);
     let workspace = WorkspaceContext::load(LoadOptions {
         cwd,
-        memo_home: options.memo_home.as_deref(),
+        memo_home,
         user_home: user_home.as_deref(),
         config_extra: &config.extra,
         config_path: &config.path,
@@ -66,11 +67,9 @@ pub(crate) fn session_context(
 
 /// The OS home, for `~/.claude/commands`, `~/.gemini/commands` and `@~/...`; read through
 /// the engine's env lookup so tests stay hermetic.
-fn user_home(options: &EngineOptions) -> Option<PathBuf> {
+fn user_home(env: &EnvLookup) -> Option<PathBuf> {
     let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
-    (options.env)(var)
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
+    env(var).filter(|h| !h.is_empty()).map(PathBuf::from)
 }
 
 fn providers(config: &Config) -> Vec<ProviderSummary> {
@@ -95,15 +94,44 @@ impl Engine {
     /// The prompt a new session with `opts` would send, layer by layer, without starting
     /// it (no API key needed).
     pub fn prompt_layers(&self, opts: &SessionOptions) -> Result<PromptReport, EngineError> {
-        let cwd = usable_cwd(opts.cwd.clone())?;
-        let provider = self.config().provider(opts.provider.as_deref())?;
-        let model = opts.model.clone().unwrap_or_else(|| provider.model.clone());
-        let mut tools = ToolRegistry::builtin();
-        let (_, context) = session_context(self.options(), &cwd, &provider, &model, &mut tools);
-        context.report.ok_or_else(|| EngineError::InvalidSetting {
-            path: cwd.display().to_string(),
-            key: "prompt".into(),
-            message: "no prompt report was assembled".into(),
-        })
+        let options = self.options();
+        prompt_layers(
+            options.memo_home.as_deref(),
+            &options.config,
+            &options.env,
+            opts,
+        )
     }
+}
+
+/// [`Engine::prompt_layers`] without an engine: only the Memo home, config and
+/// environment are needed. Without any configured provider, the prompt is assembled for
+/// `opts.model` (or a placeholder model name).
+pub fn prompt_layers(
+    memo_home: Option<&Path>,
+    config: &Config,
+    env: &EnvLookup,
+    opts: &SessionOptions,
+) -> Result<PromptReport, EngineError> {
+    let cwd = usable_cwd(opts.cwd.clone())?;
+    let provider = match config.provider(opts.provider.as_deref()) {
+        Ok(provider) => provider,
+        Err(_) if config.providers.is_empty() && opts.provider.is_none() => ProviderConfig {
+            name: "none".into(),
+            api: WireApi::default(),
+            env_api_key: None,
+            model: "unconfigured-model".into(),
+            base_url: None,
+            extra: toml::Table::new(),
+        },
+        Err(err) => return Err(err.into()),
+    };
+    let model = opts.model.clone().unwrap_or_else(|| provider.model.clone());
+    let mut tools = ToolRegistry::builtin();
+    let (_, context) = session_context(memo_home, config, env, &cwd, &provider, &model, &mut tools);
+    context.report.ok_or_else(|| EngineError::InvalidSetting {
+        path: cwd.display().to_string(),
+        key: "prompt".into(),
+        message: "no prompt report was assembled".into(),
+    })
 }
