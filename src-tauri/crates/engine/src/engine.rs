@@ -88,7 +88,10 @@ impl Engine {
     ) -> Result<SessionHandle, EngineError> {
         let mut record = self.record(id)?;
         if record.read_only {
-            record = self.fork_session(id, None)?;
+            record = match self.unused_fork(&record)? {
+                Some(fork) => fork,
+                None => self.fork_session(id, None)?,
+            };
         }
         let provider = self.options.config.provider(Some(&record.provider))?;
         let cwd = usable_cwd(PathBuf::from(&record.cwd))?;
@@ -129,6 +132,19 @@ impl Engine {
             provider,
             model,
         })?)
+    }
+
+    /// A fork of `record` at its end that nothing was added to yet: opening imported
+    /// history twice without talking in it should not leave two empty forks behind.
+    fn unused_fork(&self, record: &SessionRecord) -> Result<Option<SessionRecord>, EngineError> {
+        let store = &self.options.store;
+        let last = store.last_seq(&record.id)?;
+        for fork in store.forks_of(&record.id)? {
+            if fork.fork_seq == Some(last) && store.last_seq(&fork.id)? == last {
+                return Ok(Some(fork));
+            }
+        }
+        Ok(None)
     }
 
     fn record(&self, id: &SessionId) -> Result<SessionRecord, EngineError> {

@@ -400,17 +400,23 @@ async fn imported_history_resumes_as_a_fork_and_stays_untouched() {
         .unwrap();
     let before = engine.store().all_events(&imported).unwrap();
 
+    // Opening it twice without talking in it reuses the same, still empty fork.
+    let peek = engine.resume_session(&imported, None).unwrap();
+    let peek_id = peek.id().clone();
+    stop(peek).await;
     let session = engine.resume_session(&imported, None).unwrap();
     assert_ne!(
         session.id(),
         &imported,
         "continuing imported history forks it"
     );
+    assert_eq!(session.id(), &peek_id);
     turn(&session, "and now?").await;
     let fork_id = session.id().clone();
     stop(session).await;
 
     assert_eq!(engine.store().all_events(&imported).unwrap(), before);
+    assert_eq!(engine.store().forks_of(&imported).unwrap().len(), 1);
     let fork = engine.store().session(&fork_id).unwrap().unwrap();
     assert!(!fork.read_only);
     assert_eq!(fork.provider, "mock", "the import named no provider");
@@ -427,6 +433,10 @@ async fn imported_history_resumes_as_a_fork_and_stays_untouched() {
     );
     assert_eq!(messages[3]["tool_call_id"], "call_ls");
     assert_eq!(messages[3]["content"], "a.txt");
+    // Once the fork has its own turns, opening the import again starts a fresh fork.
+    let again = engine.resume_session(&imported, None).unwrap();
+    assert_ne!(again.id(), &fork_id);
+    stop(again).await;
     mock.shutdown().await;
 }
 

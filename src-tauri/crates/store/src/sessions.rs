@@ -144,6 +144,18 @@ impl Store {
         Ok(rows)
     }
 
+    /// The sessions forked from `parent`, oldest first.
+    pub fn forks_of(&self, parent: &SessionId) -> Result<Vec<SessionRecord>> {
+        let conn = self.conn();
+        let sql = format!(
+            "SELECT {SESSION_COLUMNS} FROM sessions WHERE parent_session_id = ?1 \
+             ORDER BY created_ms, id"
+        );
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map([parent.as_str()], session_from_row)?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
     /// Renames a session. Does not touch `updated_ms`: a rename is not activity, and
     /// should not move the session to the top of the list.
     pub fn set_title(&self, id: &SessionId, title: &str) -> Result<()> {
