@@ -9,7 +9,7 @@ use std::ops::Range;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use similar::{Algorithm, ChangeTag, TextDiff};
+use similar::{Algorithm, DiffOp, DiffTag};
 
 use crate::ToolError;
 
@@ -57,14 +57,20 @@ impl PreviewMemory {
 /// Lines of unchanged context around each change, as in `diff -u`.
 const CONTEXT: usize = 3;
 /// A diff that takes longer than this falls back to a coarser (still correct) one; only
-/// pathological rewrites of huge files come near it.
+/// pathological rewrites of huge files come near it. (Preview and run must cut the same
+/// hunks; a diff this slow would be the one case where they might not, and the run then
+/// refuses a partial acceptance rather than misapply it: see [`PreviewMemory`].)
 const DIFF_BUDGET: Duration = Duration::from_secs(5);
 
 /// One hunk: the old and new line ranges it covers (context included) and its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Hunk {
+    /// 0-based line ranges, for the header.
     pub old: Range<usize>,
     pub new: Range<usize>,
+    /// The same spans as byte ranges, for applying.
+    old_bytes: Range<usize>,
+    new_bytes: Range<usize>,
     /// `@@ -a,b +c,d @@`
     pub header: String,
     /// The hunk body: lines prefixed with ' ', '-' or '+'.
@@ -73,53 +79,163 @@ pub(crate) struct Hunk {
     pub removed: usize,
 }
 
-/// The hunks turning `old` into `new`, with the line slices needed to apply a subset.
+/// The hunks turning `old` into `new`, and what is needed to apply a subset of them.
 pub(crate) struct FileHunks<'a> {
-    old_lines: Vec<&'a str>,
-    new_lines: Vec<&'a str>,
+    old: &'a str,
+    new: &'a str,
     pub hunks: Vec<Hunk>,
+}
+
+/// Lines of `text[range]` with the byte offset where each starts.
+fn lines_at(text: &str, range: Range<usize>) -> Vec<(usize, &str)> {
+    let base = range.start;
+    let mut at = base;
+    text[range]
+        .split_inclusive('\n')
+        .map(|l| {
+            let start = at;
+            at += l.len();
+            (start, l)
+        })
+        .collect()
+}
+
+/// Length of the common prefix of `a` and `b`, compared a block at a time (memcmp).
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 4096;
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
+        i += BLOCK;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+fn common_suffix(a: &[u8], b: &[u8], max: usize) -> usize {
+    const BLOCK: usize = 4096;
+    let (la, lb) = (a.len(), b.len());
+    let mut i = 0;
+    while i + BLOCK <= max && a[la - i - BLOCK..la - i] == b[lb - i - BLOCK..lb - i] {
+        i += BLOCK;
+    }
+    while i < max && a[la - i - 1] == b[lb - i - 1] {
+        i += 1;
+    }
+    i
 }
 
 impl<'a> FileHunks<'a> {
     pub fn new(old: &'a str, new: &'a str) -> Self {
-        let diff = TextDiff::configure()
-            .algorithm(Algorithm::Myers)
-            .deadline(Instant::now() + DIFF_BUDGET)
-            .diff_lines(old, new);
-        let old_lines: Vec<&str> = diff.old_slices().to_vec();
-        let new_lines: Vec<&str> = diff.new_slices().to_vec();
+        let (ob, nb) = (old.as_bytes(), new.as_bytes());
+        // Most edits touch a few lines of a long file: compare bytes to find the part that
+        // differs, widen it to whole lines and diff only that, plus the few context lines
+        // around it. Tokenizing every line of a 50,000-line file would dominate otherwise.
+        let p = common_prefix(ob, nb);
+        let start = memchr::memrchr(b'\n', &ob[..p]).map_or(0, |i| i + 1);
+        let max_suffix = (ob.len() - start).min(nb.len() - start);
+        let s = common_suffix(ob, nb, max_suffix);
+        // The common tail must start at a line start in *both* texts; drop its partial
+        // first line until it does (the tail is identical in both, so this terminates).
+        let at_line = |b: &[u8], i: usize| i == start || i == 0 || b[i - 1] == b'\n';
+        let mut tail = s;
+        while tail > 0 && !(at_line(ob, ob.len() - tail) && at_line(nb, nb.len() - tail)) {
+            let from = ob.len() - tail;
+            tail = match memchr::memchr(b'\n', &ob[from..]) {
+                Some(i) => ob.len() - (from + i + 1),
+                None => 0,
+            };
+        }
+        let old_end = ob.len() - tail;
+        let new_end = nb.len() - tail;
+        // Context lines on both sides, identical in old and new.
+        let before = lines_at(old, 0..start);
+        let before = &before[before.len().saturating_sub(CONTEXT)..];
+        let after = lines_at(old, old_end..ob.len());
+        let after = &after[..after.len().min(CONTEXT)];
+        let old_mid = lines_at(old, start..old_end);
+        let new_mid = lines_at(new, start..new_end);
+        let old_win: Vec<(usize, &str)> = before
+            .iter()
+            .chain(&old_mid)
+            .chain(after)
+            .copied()
+            .collect();
+        let shift_after = new_end as isize - old_end as isize;
+        let new_win: Vec<(usize, &str)> = before
+            .iter()
+            .copied()
+            .chain(new_mid.iter().copied())
+            .chain(
+                after
+                    .iter()
+                    .map(|&(at, l)| ((at as isize + shift_after) as usize, l)),
+            )
+            .collect();
+        // Line number of the window's first line in the whole file.
+        let base_line = memchr::memchr_iter(b'\n', &ob[..start]).count() - before.len();
+        let old_ends =
+            |i: usize, w: &[(usize, &str)], total: usize| w.get(i).map_or(total, |&(at, _)| at);
+
+        let mut ops = Vec::new();
+        if !before.is_empty() {
+            ops.push(DiffOp::Equal {
+                old_index: 0,
+                new_index: 0,
+                len: before.len(),
+            });
+        }
+        let old_tokens: Vec<&str> = old_mid.iter().map(|&(_, l)| l).collect();
+        let new_tokens: Vec<&str> = new_mid.iter().map(|&(_, l)| l).collect();
+        let deadline = Instant::now() + DIFF_BUDGET;
+        let middle = similar::capture_diff_slices_deadline(
+            Algorithm::Myers,
+            &old_tokens,
+            &new_tokens,
+            Some(deadline),
+        );
+        ops.extend(middle.into_iter().map(|op| shift(op, before.len())));
+        if !after.is_empty() {
+            ops.push(DiffOp::Equal {
+                old_index: before.len() + old_mid.len(),
+                new_index: before.len() + new_mid.len(),
+                len: after.len(),
+            });
+        }
         let mut hunks = Vec::new();
-        for group in diff.grouped_ops(CONTEXT) {
+        for group in similar::group_diff_ops(ops, CONTEXT) {
             let (Some(first), Some(last)) = (group.first(), group.last()) else {
                 continue;
             };
-            let old_range = first.old_range().start..last.old_range().end;
-            let new_range = first.new_range().start..last.new_range().end;
+            let o = first.old_range().start..last.old_range().end;
+            let n = first.new_range().start..last.new_range().end;
             let mut text = String::new();
             let (mut added, mut removed) = (0, 0);
             for op in &group {
-                for change in diff.iter_changes(op) {
-                    let sign = match change.tag() {
-                        ChangeTag::Equal => ' ',
-                        ChangeTag::Delete => {
-                            removed += 1;
-                            '-'
-                        }
-                        ChangeTag::Insert => {
-                            added += 1;
-                            '+'
-                        }
-                    };
-                    text.push(sign);
-                    let line = change.value();
-                    text.push_str(line);
-                    if !line.ends_with('\n') {
-                        text.push_str("\n\\ No newline at end of file\n");
-                    }
+                let (tag, or, nr) = op.as_tag_tuple();
+                if matches!(tag, DiffTag::Equal) {
+                    push_lines(&mut text, ' ', &old_win[or]);
+                    continue;
+                }
+                if matches!(tag, DiffTag::Delete | DiffTag::Replace) {
+                    removed += or.len();
+                    push_lines(&mut text, '-', &old_win[or]);
+                }
+                if matches!(tag, DiffTag::Insert | DiffTag::Replace) {
+                    added += nr.len();
+                    push_lines(&mut text, '+', &new_win[nr]);
                 }
             }
+            let old_range = base_line + o.start..base_line + o.end;
+            let new_range = base_line + n.start..base_line + n.end;
             hunks.push(Hunk {
                 header: header(&old_range, &new_range),
+                old_bytes: old_ends(o.start, &old_win, ob.len())
+                    ..old_ends(o.end, &old_win, ob.len()),
+                new_bytes: old_ends(n.start, &new_win, nb.len())
+                    ..old_ends(n.end, &new_win, nb.len()),
                 old: old_range,
                 new: new_range,
                 text,
@@ -127,27 +243,23 @@ impl<'a> FileHunks<'a> {
                 removed,
             });
         }
-        Self {
-            old_lines,
-            new_lines,
-            hunks,
-        }
+        Self { old, new, hunks }
     }
 
     /// The file with only the hunks `accept` picks applied; the rest stays as in `old`.
     pub fn apply(&self, accept: impl Fn(usize) -> bool) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(self.old.len().max(self.new.len()));
         let mut at = 0usize;
         for (i, hunk) in self.hunks.iter().enumerate() {
-            out.extend(self.old_lines[at..hunk.old.start].iter().copied());
+            out.push_str(&self.old[at..hunk.old_bytes.start]);
             if accept(i) {
-                out.extend(self.new_lines[hunk.new.clone()].iter().copied());
+                out.push_str(&self.new[hunk.new_bytes.clone()]);
             } else {
-                out.extend(self.old_lines[hunk.old.clone()].iter().copied());
+                out.push_str(&self.old[hunk.old_bytes.clone()]);
             }
-            at = hunk.old.end;
+            at = hunk.old_bytes.end;
         }
-        out.extend(self.old_lines[at..].iter().copied());
+        out.push_str(&self.old[at..]);
         out
     }
 
@@ -160,6 +272,60 @@ impl<'a> FileHunks<'a> {
             out.push_str(&h.text);
         }
         out
+    }
+}
+
+fn push_lines(text: &mut String, sign: char, lines: &[(usize, &str)]) {
+    for (_, line) in lines {
+        text.push(sign);
+        text.push_str(line);
+        if !line.ends_with('\n') {
+            text.push_str("\n\\ No newline at end of file\n");
+        }
+    }
+}
+
+/// `op` with both sides moved `by` lines down.
+fn shift(op: DiffOp, by: usize) -> DiffOp {
+    match op {
+        DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } => DiffOp::Equal {
+            old_index: old_index + by,
+            new_index: new_index + by,
+            len,
+        },
+        DiffOp::Delete {
+            old_index,
+            old_len,
+            new_index,
+        } => DiffOp::Delete {
+            old_index: old_index + by,
+            old_len,
+            new_index: new_index + by,
+        },
+        DiffOp::Insert {
+            old_index,
+            new_index,
+            new_len,
+        } => DiffOp::Insert {
+            old_index: old_index + by,
+            new_index: new_index + by,
+            new_len,
+        },
+        DiffOp::Replace {
+            old_index,
+            old_len,
+            new_index,
+            new_len,
+        } => DiffOp::Replace {
+            old_index: old_index + by,
+            old_len,
+            new_index: new_index + by,
+            new_len,
+        },
     }
 }
 
@@ -203,6 +369,106 @@ mod tests {
             old.replace("line 20\n", "line twenty\nextra\n")
         );
         assert_eq!(fh.apply(|i| i == 0), old.replace("line 2\n", "line two\n"));
+    }
+
+    /// Each hunk's context and '-' lines are exactly the old lines of its range, its
+    /// context and '+' lines exactly the new ones: what the user sees is what applies.
+    fn check_sides(fh: &FileHunks<'_>, old: &str, new: &str) {
+        let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
+        let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
+        for h in &fh.hunks {
+            let (mut o, mut n) = (String::new(), String::new());
+            let mut last = ' ';
+            for line in h.text.split_inclusive('\n') {
+                if line.starts_with('\\') {
+                    if last != '+' {
+                        o.pop();
+                    }
+                    if last != '-' {
+                        n.pop();
+                    }
+                    continue;
+                }
+                let (sign, body) = line.split_at(1);
+                last = sign.chars().next().unwrap();
+                if last != '+' {
+                    o.push_str(body);
+                }
+                if last != '-' {
+                    n.push_str(body);
+                }
+            }
+            assert_eq!(o, old_lines[h.old.clone()].concat(), "{h:?}");
+            assert_eq!(n, new_lines[h.new.clone()].concat(), "{h:?}");
+        }
+    }
+
+    #[test]
+    fn hunks_show_whole_lines_when_a_line_grows_at_its_start() {
+        for (old, new) in [
+            ("a\nX\n", "a\nYX\n"),
+            ("a\nZ\nX\n", "a\nYX\n"),
+            ("x\nab\n", "x\nzab\n"),
+            ("ab\n", "zab\n"),
+            ("ab", "b"),
+            ("a\nb", "a\nb\n"),
+        ] {
+            let fh = FileHunks::new(old, new);
+            check_sides(&fh, old, new);
+            assert_eq!(fh.apply(|_| true), new);
+        }
+        let fh = FileHunks::new("a\nX\n", "a\nYX\n");
+        assert_eq!(fh.hunks[0].text, " a\n-X\n+YX\n");
+    }
+
+    #[test]
+    fn any_subset_of_hunks_applies_cleanly() {
+        // Deterministic pseudo-random edits: changes at both ends, repeated lines,
+        // files without a final newline.
+        let mut seed = 0x2545_f491_u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for round in 0..200 {
+            let len = 1 + next(60) as usize;
+            let old: Vec<String> = (0..len).map(|i| format!("l{}\n", i % 7)).collect();
+            let mut new = old.clone();
+            for _ in 0..1 + next(4) {
+                let at = next(new.len() as u64 + 1) as usize;
+                match next(4) {
+                    0 if at < new.len() => {
+                        new.remove(at);
+                    }
+                    1 => new.insert(at, format!("new{round}\n")),
+                    // A prefix glued to an existing line shares its tail bytes.
+                    2 if at < new.len() => new[at] = format!("x{}", new[at]),
+                    _ if at < new.len() => new[at] = format!("chg{round}\n"),
+                    _ => new.push("tail\n".into()),
+                }
+            }
+            let mut old: String = old.concat();
+            let mut new: String = new.concat();
+            if round % 5 == 0 {
+                old.pop();
+            }
+            if round % 7 == 0 {
+                new.pop();
+            }
+            let fh = FileHunks::new(&old, &new);
+            check_sides(&fh, &old, &new);
+            assert_eq!(fh.apply(|_| true), new, "round {round}");
+            assert_eq!(fh.apply(|_| false), old, "round {round}");
+            for skip in 0..fh.hunks.len() {
+                // Every hunk but one: still a well-formed file, and re-diffing it against
+                // `new` leaves exactly the skipped hunk's change.
+                let partial = fh.apply(|i| i != skip);
+                let rest = FileHunks::new(&partial, &new);
+                assert_eq!(rest.hunks.len(), 1, "round {round} skip {skip}");
+            }
+        }
     }
 
     #[test]

@@ -4,14 +4,20 @@
 //! Every [`STRIDE`]th line's byte offset is recorded while a read passes it. Entries are
 //! keyed by path and invalidated by any change of inode, size or mtime.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
+use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{LazyLock, Mutex};
 
-/// Lines between checkpoints: small enough that seeking to one leaves little to scan,
-/// large enough that a 10-million-line file needs only a few thousand offsets.
-pub(crate) const STRIDE: u64 = 4096;
+/// Lines between checkpoints: seeking to one leaves at most a few MB to scan (well under
+/// a millisecond), and most read buffers cross none, so skipping runs at counting speed.
+pub(crate) const STRIDE: u64 = 65_536;
+/// Files at least this large get indexed to the end in the background after a read, so
+/// the model's next jump (to the tail, say) seeks instead of scanning.
+const BACKGROUND_MIN_BYTES: u64 = 16 * 1024 * 1024;
+/// Read buffer; large enough that skipping lines runs at memory speed.
+pub(crate) const BUF_BYTES: usize = 1024 * 1024;
 /// Files remembered at once.
 const CAPACITY: usize = 16;
 
@@ -51,7 +57,7 @@ pub(crate) fn nearest(path: &Path, key: FileKey, line: u64) -> (u64, u64) {
     let Some(entry) = index.iter().find(|e| e.path == path && e.key == key) else {
         return (1, 0);
     };
-    let slot = ((line.saturating_sub(1)) / STRIDE).min(entry.starts.len() as u64 - 1);
+    let slot = (line.saturating_sub(1) / STRIDE).min(entry.starts.len() as u64 - 1);
     (slot * STRIDE + 1, entry.starts[slot as usize])
 }
 
@@ -84,6 +90,125 @@ pub(crate) fn record(path: &Path, key: FileKey, line: u64, offset: u64) {
     }
 }
 
+/// Where a scan stands: line `line` starts at byte `pos`... unless the file ended, in
+/// which case `pos` is its size and `line_start` tells whether a last line without a
+/// newline was passed (`pos > line_start`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Cursor {
+    pub line: u64,
+    pub pos: u64,
+    pub line_start: u64,
+}
+
+/// Advances `reader` (positioned at `at`) until line `target` starts or the file ends,
+/// recording every checkpoint passed.
+pub(crate) fn skip_to<R: BufRead>(
+    reader: &mut R,
+    path: &Path,
+    key: FileKey,
+    mut at: Cursor,
+    target: u64,
+) -> std::io::Result<Cursor> {
+    while at.line < target {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let next_checkpoint = ((at.line - 1) / STRIDE + 1) * STRIDE + 1;
+        let need = (target.min(next_checkpoint) - at.line) as usize;
+        let count = count_newlines(buf);
+        if count < need {
+            // The common case: nothing to note in this buffer, count and move on.
+            if let Some(last) = memchr::memrchr(b'\n', buf) {
+                at.line_start = at.pos + last as u64 + 1;
+            }
+            at.line += count as u64;
+            at.pos += buf.len() as u64;
+            let len = buf.len();
+            reader.consume(len);
+            continue;
+        }
+        let Some(nl) = memchr::memchr_iter(b'\n', buf).nth(need - 1) else {
+            break;
+        };
+        let consumed = nl + 1;
+        at.line += need as u64;
+        at.pos += consumed as u64;
+        at.line_start = at.pos;
+        reader.consume(consumed);
+        if at.line == next_checkpoint {
+            record(path, key, at.line, at.pos);
+        }
+    }
+    Ok(at)
+}
+
+/// Newlines in `buf`. Counting 255-byte blocks into a `u8` lets the compiler keep the
+/// whole loop in SIMD byte lanes (no per-byte widening), several times faster than
+/// visiting each match or summing into `usize`.
+fn count_newlines(buf: &[u8]) -> usize {
+    let mut blocks = buf.chunks_exact(255);
+    let mut total = 0usize;
+    for block in blocks.by_ref() {
+        let n = block
+            .iter()
+            .fold(0u8, |acc, &b| acc.wrapping_add(u8::from(b == b'\n')));
+        total += usize::from(n);
+    }
+    total + blocks.remainder().iter().filter(|&&b| b == b'\n').count()
+}
+
+static INDEXING: LazyLock<Mutex<HashSet<PathBuf>>> = LazyLock::new(|| Mutex::new(HashSet::new()));
+
+/// For a large file, finishes its checkpoints to the end on a background thread (once
+/// at a time per file). Costs one sequential read of the rest of the file.
+pub(crate) fn index_rest_in_background(path: &Path, key: FileKey) {
+    if key.len < BACKGROUND_MIN_BYTES {
+        return;
+    }
+    let Ok(mut busy) = INDEXING.lock() else {
+        return;
+    };
+    if !busy.insert(path.to_path_buf()) {
+        return;
+    }
+    drop(busy);
+    let path = path.to_path_buf();
+    let spawned = std::thread::Builder::new()
+        .name("memo-line-index".into())
+        .spawn({
+            let path = path.clone();
+            move || {
+                let _ = index_rest(&path, key);
+                if let Ok(mut busy) = INDEXING.lock() {
+                    busy.remove(&path);
+                }
+            }
+        });
+    if spawned.is_err() {
+        if let Ok(mut busy) = INDEXING.lock() {
+            busy.remove(&path);
+        }
+    }
+}
+
+fn index_rest(path: &Path, key: FileKey) -> std::io::Result<()> {
+    let file = std::fs::File::open(path)?;
+    if FileKey::of(&file.metadata()?) != key {
+        return Ok(());
+    }
+    let (line, pos) = nearest(path, key, u64::MAX);
+    let mut reader = BufReader::with_capacity(BUF_BYTES, file);
+    reader.seek(SeekFrom::Start(pos))?;
+    let at = Cursor {
+        line,
+        pos,
+        line_start: pos,
+    };
+    skip_to(&mut reader, path, key, at, u64::MAX)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +228,29 @@ mod tests {
         assert_eq!(nearest(&p, key, 100 * STRIDE), (2 * STRIDE + 1, 200));
         let changed = FileKey { len: 2, ..key };
         assert_eq!(nearest(&p, changed, 100 * STRIDE), (1, 0));
+    }
+
+    #[test]
+    fn skip_to_counts_lines_and_notes_checkpoints() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("lines");
+        let text: String = (1..=3 * STRIDE).map(|i| format!("{i}\n")).collect();
+        std::fs::write(&p, format!("{text}last")).unwrap();
+        let key = FileKey::of(&std::fs::metadata(&p).unwrap());
+        let start = Cursor {
+            line: 1,
+            pos: 0,
+            line_start: 0,
+        };
+        let mut r = BufReader::with_capacity(64, std::fs::File::open(&p).unwrap());
+        let at = skip_to(&mut r, &p, key, start, 2 * STRIDE + 7).unwrap();
+        assert_eq!(at.line, 2 * STRIDE + 7);
+        let before: usize = (1..2 * STRIDE + 7).map(|i| format!("{i}\n").len()).sum();
+        assert_eq!(at.pos, before as u64);
+        assert_eq!(nearest(&p, key, 2 * STRIDE + 7).0, 2 * STRIDE + 1);
+        // To the end: the unterminated last line is noticed.
+        let at = skip_to(&mut r, &p, key, at, u64::MAX).unwrap();
+        assert_eq!(at.line, 3 * STRIDE + 1);
+        assert!(at.pos > at.line_start);
     }
 }

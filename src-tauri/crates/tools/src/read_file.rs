@@ -13,7 +13,7 @@ use serde_json::json;
 
 use crate::fsutil::{self, display_path, real_cwd};
 use crate::indentation::{self, Options};
-use crate::line_index::{self, FileKey, STRIDE};
+use crate::line_index::{self, Cursor, FileKey, BUF_BYTES, STRIDE};
 use crate::truncate::max_chars_from_env;
 use crate::{parse_args, Tool, ToolContext, ToolError, ToolResult};
 
@@ -25,8 +25,6 @@ const DEFAULT_LIMIT: usize = 2000;
 const SNIFF_BYTES: usize = 8192;
 /// Indentation mode holds the file in memory to walk blocks both ways.
 const MAX_INDENTATION_BYTES: u64 = 16 * 1024 * 1024;
-/// Read buffer; large enough that skipping lines runs at memory speed.
-const BUF_BYTES: usize = 256 * 1024;
 /// Room left under the engine's output cap for the continuation note, so a long page
 /// is cut by us (with a usable offset) rather than by the generic truncation.
 const CAP_MARGIN: usize = 300;
@@ -201,34 +199,19 @@ fn read_slice(
     let io = |e: std::io::Error| ToolError::failed(format!("cannot read {shown}: {e}"));
     let meta = file.metadata().map_err(io)?;
     let key = FileKey::of(&meta);
-    let (mut line, start) = line_index::nearest(path, key, offset);
+    let (line, start) = line_index::nearest(path, key, offset);
     let mut reader = BufReader::with_capacity(BUF_BYTES, file);
     reader.seek(SeekFrom::Start(start)).map_err(io)?;
-    let mut pos = start;
-    // Where line `line` starts: past it at the end means a last line without newline.
-    let mut line_start = start;
-    // Skip to `offset` a buffer at a time, noting checkpoints on the way.
-    while line < offset {
-        let buf = reader.fill_buf().map_err(io)?;
-        if buf.is_empty() {
-            break;
-        }
-        let mut consumed = buf.len();
-        for nl in memchr::memchr_iter(b'\n', buf) {
-            line += 1;
-            let next_start = pos + nl as u64 + 1;
-            line_start = next_start;
-            if (line - 1).is_multiple_of(STRIDE) {
-                line_index::record(path, key, line, next_start);
-            }
-            if line == offset {
-                consumed = nl + 1;
-                break;
-            }
-        }
-        pos += consumed as u64;
-        reader.consume(consumed);
-    }
+    let at = Cursor {
+        line,
+        pos: start,
+        line_start: start,
+    };
+    let Cursor {
+        mut line,
+        mut pos,
+        line_start,
+    } = line_index::skip_to(&mut reader, path, key, at, offset).map_err(io)?;
     let mut out = String::new();
     let mut raw = Vec::new();
     let mut shown_lines = 0usize;
@@ -263,6 +246,9 @@ fn read_slice(
         )));
     }
     let more = cut_by_budget || !reader.fill_buf().map_err(io)?.is_empty();
+    if more {
+        line_index::index_rest_in_background(path, key);
+    }
     if more {
         let why = if cut_by_budget {
             " (output size limit reached)"
@@ -380,9 +366,9 @@ mod tests {
     #[tokio::test]
     async fn pages_of_a_large_file_use_checkpoints() {
         let dir = tempfile::tempdir().unwrap();
-        let text: String = (1..=20_000).map(|i| format!("row {i}\n")).collect();
+        let text: String = (1..=150_000).map(|i| format!("row {i}\n")).collect();
         std::fs::write(dir.path().join("big.txt"), &text).unwrap();
-        for offset in [9_000u64, 12_345, 4_097, 19_999] {
+        for offset in [70_000u64, 140_001, 65_537, 131_073, 149_999, 3] {
             let out = read(
                 dir.path(),
                 json!({"file_path": "big.txt", "offset": offset, "limit": 2}),
