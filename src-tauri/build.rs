@@ -15,6 +15,7 @@ fn main() {
             "list_sessions",
             "subscribe_session",
             "submit_op",
+            "prompt_layers",
         ]));
     if let Err(error) = tauri_build::try_build(attributes) {
         // A build script has no caller to return to; cargo shows this message.

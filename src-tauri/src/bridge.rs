@@ -13,7 +13,9 @@ use memo_config::{Config, CredentialStore, KeyringStore, MemoHome, MemoryCredent
 use memo_engine::{
     Engine, EngineError, EngineOptions, EventReceiver, SessionHandle, SessionOptions,
 };
-use memo_protocol::{AgentEvent, EventEnvelope, Op, ProviderSummary, SessionId, SessionSummary};
+use memo_protocol::{
+    AgentEvent, EventEnvelope, Op, PromptReport, ProviderSummary, SessionId, SessionSummary,
+};
 use memo_store::{SessionRecord, Store};
 use tokio::task::AbortHandle;
 
@@ -144,6 +146,39 @@ impl Bridge {
         let summary = self.summary(handle.id())?;
         lock(&self.sessions).insert(handle.id().clone(), LiveSession { handle, pump: None });
         Ok(summary)
+    }
+
+    /// The assembled prompt, layer by layer: the live session's own when `session` is open,
+    /// otherwise what a new session in `cwd` would get.
+    pub fn prompt_layers(
+        &self,
+        session: Option<&SessionId>,
+        cwd: Option<PathBuf>,
+        provider: Option<String>,
+        model: Option<String>,
+    ) -> Result<PromptReport, CommandError> {
+        if let Some(id) = session {
+            let report = lock(&self.sessions)
+                .get(id)
+                .and_then(|live| live.handle.prompt_report());
+            if let Some(report) = report {
+                return Ok(report);
+            }
+        }
+        let cwd = cwd.ok_or_else(|| {
+            CommandError::new(
+                ErrorCode::InvalidInput,
+                "prompt_layers needs an open session or a folder",
+            )
+        })?;
+        self.engine()?
+            .prompt_layers(&SessionOptions {
+                cwd,
+                provider,
+                model,
+                max_steps: None,
+            })
+            .map_err(CommandError::from)
     }
 
     /// Makes a stored session live (no-op when it already is). Imported (read-only)
@@ -422,6 +457,38 @@ mod tests {
         assert_eq!(live.model, "m1");
         // The fork is what takes ops now.
         bridge.submit(&live.id, Op::Interrupt).unwrap();
+        bridge.shutdown().await;
+        mock.shutdown().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn prompt_layers_come_from_the_live_session_or_the_folder() {
+        let mock = MockLlmServer::start_with([]).await.unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let work = tempfile::tempdir().unwrap();
+        write_config(home.path(), &mock.base_url());
+        std::fs::write(work.path().join("AGENTS.md"), "Folder rule.").unwrap();
+        let bridge = Bridge::new(
+            Ok(MemoHome::at(home.path())),
+            Arc::new(MemoryCredentialStore::new()),
+        );
+        let preview = bridge
+            .prompt_layers(None, Some(work.path().to_path_buf()), None, None)
+            .unwrap();
+        assert_eq!(preview.layers.len(), 6);
+        assert!(preview.layers[2].content.contains("Folder rule."));
+
+        let summary = bridge
+            .start_session(work.path().to_path_buf(), None, None)
+            .unwrap();
+        std::fs::write(work.path().join("AGENTS.md"), "Changed later.").unwrap();
+        let live = bridge
+            .prompt_layers(Some(&summary.id), None, None, None)
+            .unwrap();
+        // A session keeps the prompt it started with.
+        assert!(live.layers[2].content.contains("Folder rule."));
+        let err = bridge.prompt_layers(None, None, None, None).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidInput);
         bridge.shutdown().await;
         mock.shutdown().await;
     }

@@ -27,7 +27,14 @@ pub fn run() {
         .setup(|app| {
             let state = AppState::from_env(app.path().home_dir().ok());
             match state.memo_home() {
-                Ok(path) => tracing::info!(memo_home = %path.display(), "starting Memo"),
+                Ok(path) => {
+                    tracing::info!(memo_home = %path.display(), "starting Memo");
+                    // First start: bootstrap files from templates, never overwriting.
+                    let init = memo_engine::context::init_home(path);
+                    for problem in init.problems {
+                        tracing::warn!(path = %problem.path, "{}", problem.message);
+                    }
+                }
                 Err(error) => tracing::warn!(%error, "MEMO_HOME could not be resolved"),
             }
             app.manage(state);
@@ -42,6 +49,7 @@ pub fn run() {
             commands::session::list_sessions,
             commands::session::subscribe_session,
             commands::session::submit_op,
+            commands::prompt::prompt_layers,
         ]);
 
     let app = match builder.build(tauri::generate_context!()) {

@@ -3,4 +3,5 @@
 //! without a window, and maps failures into [`crate::error::CommandError`].
 
 pub mod app;
+pub mod prompt;
 pub mod session;
