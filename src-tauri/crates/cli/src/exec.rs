@@ -139,6 +139,11 @@ async fn run_inner(args: ExecArgs) -> Result<ExitCode, String> {
     renderer.finish();
     let _ = session.submit(Op::Shutdown);
     session.closed().await;
+    // An auto title (config `auto_title`) is asked for after the first exchange; let it
+    // land before the process exits.
+    engine
+        .wait_for_background(std::time::Duration::from_secs(20))
+        .await;
     Ok(code)
 }
 

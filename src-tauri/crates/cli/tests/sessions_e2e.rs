@@ -319,3 +319,16 @@ fn make_newer_db(path: &Path) {
     let _ = std::fs::remove_file(path.with_extension("sqlite-wal"));
     let _ = std::fs::remove_file(path.with_extension("sqlite-shm"));
 }
+
+#[test]
+fn exec_waits_for_the_auto_title_when_it_is_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let h = Home::new(&mock, "auto_title = true");
+    mock.push(json!([{"text": "Here you go."}, {"text": "Greeting the agent"}]));
+    let id = exec(&h, "hello there", &[]);
+    let list = h.json(&["sessions", "list", "--json"]);
+    assert_eq!(list["sessions"][0]["id"], id.as_str());
+    assert_eq!(list["sessions"][0]["title"], "Greeting the agent");
+    assert_eq!(mock.requests().len(), 2);
+}

@@ -38,11 +38,29 @@ pub struct SessionOptions {
 
 pub struct Engine {
     options: EngineOptions,
+    /// Work that outlives a turn (auto titles), for clients that exit right after one.
+    background: std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
 impl Engine {
     pub fn new(options: EngineOptions) -> Self {
-        Self { options }
+        Self {
+            options,
+            background: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Waits (at most `limit`) for background work such as an auto title to finish; a
+    /// process that exits after one turn (`memo-cli exec`) calls this so the title lands.
+    pub async fn wait_for_background(&self, limit: std::time::Duration) {
+        let tasks: Vec<_> = self
+            .background
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .drain(..)
+            .collect();
+        let all = futures::future::join_all(tasks);
+        let _ = tokio::time::timeout(limit, all).await;
     }
 
     pub fn store(&self) -> &Arc<Store> {
@@ -72,7 +90,12 @@ impl Engine {
         let (client, model) = (params.client.clone(), params.model.clone());
         let session = spawn_session(params, SessionStart::New)?;
         if self.options.config.auto_title {
-            crate::title::spawn_auto_title(&session, client, model, self.options.store.clone());
+            let task =
+                crate::title::spawn_auto_title(&session, client, model, self.options.store.clone());
+            let mut background = self.background.lock().unwrap_or_else(|p| p.into_inner());
+            // Forget finished ones so a long-running app does not accumulate handles.
+            background.retain(|t| !t.is_finished());
+            background.extend(task);
         }
         Ok(session)
     }

@@ -101,16 +101,16 @@ pub(crate) fn spawn_auto_title(
     client: Arc<dyn ModelClient>,
     model: String,
     store: Arc<Store>,
-) {
+) -> Option<tokio::task::JoinHandle<()>> {
     let id = session.id().clone();
     let mut events = match session.subscribe(0) {
         Ok(events) => events,
         Err(error) => {
             tracing::warn!(%error, "auto title: cannot watch the session");
-            return;
+            return None;
         }
     };
-    tokio::spawn(async move {
+    Some(tokio::spawn(async move {
         let mut user = String::new();
         let mut answer = String::new();
         while let Some(env) = events.recv().await {
@@ -145,7 +145,7 @@ pub(crate) fn spawn_auto_title(
             Ok(_) => {}
             Err(error) => tracing::warn!(%error, session = %id, "auto title not saved"),
         }
-    });
+    }))
 }
 
 #[cfg(test)]
