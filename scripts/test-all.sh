@@ -15,9 +15,11 @@ cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1 ||
 step "System packages (apt: app + tests)"
 ensure_apt_packages "${APT_APP_PACKAGES[@]}" "${APT_TEST_PACKAGES[@]}"
 
-step "npm dependencies (ui, tests/e2e)"
+step "npm dependencies (ui, tests/e2e, tests/mcp)"
 ensure_npm_deps ui
 ensure_npm_deps tests/e2e
+# Real MCP servers (server-everything, server-filesystem, a fault fixture) for memo-mcp.
+ensure_npm_deps tests/mcp
 
 step "tauri-driver"
 ensure_tauri_driver

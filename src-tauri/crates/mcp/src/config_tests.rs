@@ -1,0 +1,193 @@
+use super::*;
+
+fn memo(text: &str) -> (Vec<ServerConfig>, Vec<ConfigProblem>) {
+    let table: toml::Table = toml::from_str(text).unwrap();
+    parse_memo_config(&table, Path::new("/h/config.toml"))
+}
+
+#[test]
+fn memo_code_forms_parse_with_every_key() {
+    let (servers, problems) = memo(
+        r#"
+[mcp_servers]
+github = { type = "stdio", command = "npx", args = ["-y", "@modelcontextprotocol/server-github"] }
+
+[mcp_servers.local_tools]
+command = "/bin/srv"
+args = ["--flag"]
+cwd = "/tmp"
+stderr = "inherit"
+include_tools = ["a"]
+exclude_tools = ["b"]
+enabled = false
+startup_timeout_sec = 2.5
+tool_timeout_sec = 30
+[mcp_servers.local_tools.env]
+FOO = "bar"
+
+[mcp_servers.remote]
+type = "streamable_http"
+url = "https://example.com/mcp"
+bearer_token_env_var = "MCP_TOKEN"
+http_headers = { "X-Team" = "platform" }
+headers = { "X-Other" = "1" }
+env_http_headers = { "X-Key" = "KEY_VAR" }
+oauth = { client_id = "cid", scopes = ["read", "write"], callback_port = 8765 }
+
+[mcp_servers.old]
+type = "sse"
+url = "http://127.0.0.1:9/sse"
+startup_timeout_ms = 500
+tool_timeout_ms = 1500
+"#,
+    );
+    assert!(problems.is_empty(), "{problems:?}");
+    let by = |n: &str| servers.iter().find(|s| s.name == n).unwrap();
+    let gh = by("github");
+    assert!(gh.enabled);
+    assert_eq!(gh.startup_timeout, DEFAULT_STARTUP_TIMEOUT);
+    assert_eq!(gh.tool_timeout, DEFAULT_TOOL_TIMEOUT);
+    let local = by("local_tools");
+    let TransportConfig::Stdio(s) = &local.transport else {
+        panic!("{local:?}")
+    };
+    assert_eq!(s.command, "/bin/srv");
+    assert_eq!(s.args, ["--flag"]);
+    assert_eq!(s.env["FOO"], "bar");
+    assert_eq!(s.cwd.as_deref(), Some(Path::new("/tmp")));
+    assert_eq!(s.stderr, StderrMode::Inherit);
+    assert!(!local.enabled);
+    assert_eq!(local.startup_timeout, Duration::from_millis(2500));
+    assert_eq!(local.tool_timeout, Duration::from_secs(30));
+    assert!(local.allows_tool("a") && !local.allows_tool("b") && !local.allows_tool("c"));
+    let remote = by("remote");
+    let TransportConfig::StreamableHttp(h) = &remote.transport else {
+        panic!("{remote:?}")
+    };
+    assert_eq!(h.url, "https://example.com/mcp");
+    assert_eq!(h.bearer_token_env_var.as_deref(), Some("MCP_TOKEN"));
+    assert_eq!(h.headers["X-Team"], "platform");
+    assert_eq!(h.headers["X-Other"], "1");
+    assert_eq!(h.env_headers["X-Key"], "KEY_VAR");
+    assert_eq!(h.oauth.client_id.as_deref(), Some("cid"));
+    assert_eq!(h.oauth.scopes, ["read", "write"]);
+    assert_eq!(h.oauth.callback_port, Some(8765));
+    let old = by("old");
+    assert!(matches!(old.transport, TransportConfig::Sse(_)));
+    assert_eq!(old.startup_timeout, Duration::from_millis(500));
+    assert_eq!(old.tool_timeout, Duration::from_millis(1500));
+    assert_eq!(old.source.kind, SourceKind::Memo);
+}
+
+#[test]
+fn bad_servers_are_reported_by_key_and_skipped() {
+    let (servers, problems) = memo(
+        r#"
+[mcp_servers.ok]
+command = "x"
+[mcp_servers.nocmd]
+args = ["a"]
+[mcp_servers.badtype]
+type = "websocket"
+url = "ws://x"
+[mcp_servers.badargs]
+command = "x"
+args = "one"
+[mcp_servers.badurl]
+type = "streamable_http"
+url = "ftp://x"
+[mcp_servers.badtimeout]
+command = "x"
+tool_timeout_sec = -1
+[mcp_servers.typo]
+command = "x"
+argz = ["a"]
+[mcp_servers."a:b"]
+command = "x"
+"#,
+    );
+    let names: Vec<_> = servers.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["ok", "typo"]);
+    let shown: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    let has = |needle: &str| {
+        assert!(
+            shown.iter().any(|p| p.contains(needle)),
+            "{needle} not in {shown:#?}"
+        )
+    };
+    has("/h/config.toml: mcp_servers.nocmd.command: missing");
+    has("mcp_servers.badtype.type: unknown transport \"websocket\"");
+    has("mcp_servers.badargs.args: expected an array of strings, got a string");
+    has("mcp_servers.badurl.url: expected an http(s) URL");
+    has("mcp_servers.badtimeout.tool_timeout_sec: expected a positive number");
+    has("mcp_servers.typo.argz: unknown key");
+    has("mcp_servers.a:b: server name \"a:b\" contains ':'");
+}
+
+#[test]
+fn project_files_load_after_memo_config_and_clashes_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".mcp.json"),
+        r#"{"mcpServers": {"shared": {"command": "claude-one"}, "c": {"command": "c"}}}"#,
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join(".gemini")).unwrap();
+    std::fs::write(
+        dir.path().join(".gemini/settings.json"),
+        r#"{"mcpServers": {"c": {"command": "gemini-c"}, "g": {"httpUrl": "http://127.0.0.1:1/mcp"}}}"#,
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join(".cursor")).unwrap();
+    std::fs::write(
+        dir.path().join(".cursor/mcp.json"),
+        r#"{"mcpServers": {"k": {"url": "http://127.0.0.1:1/sse"}}}"#,
+    )
+    .unwrap();
+    let config = memo_config::Config::parse(
+        "[mcp_servers.shared]\ncommand = \"memo-one\"\n",
+        &dir.path().join("config.toml"),
+    )
+    .unwrap();
+    let set = load(&config, Some(dir.path()), &|_| None);
+    let names: Vec<_> = set
+        .servers
+        .iter()
+        .map(|s| (s.name.as_str(), s.source.kind))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("shared", SourceKind::Memo),
+            ("c", SourceKind::Claude),
+            ("g", SourceKind::Gemini),
+            ("k", SourceKind::Cursor)
+        ]
+    );
+    let TransportConfig::Stdio(shared) = &set.servers[0].transport else {
+        panic!()
+    };
+    assert_eq!(shared.command, "memo-one");
+    assert_eq!(set.clashes.len(), 2, "{:?}", set.clashes);
+    let clash = set.clashes[0].to_string();
+    assert!(
+        clash.contains("\"shared\"")
+            && clash.contains("config.toml (memo)")
+            && clash.contains(".mcp.json (claude)"),
+        "{clash}"
+    );
+    assert_eq!(set.clashes[1].kept.kind, SourceKind::Claude);
+    assert_eq!(set.clashes[1].ignored.kind, SourceKind::Gemini);
+    assert!(set.problems.is_empty(), "{:?}", set.problems);
+}
+
+#[test]
+fn redacted_copies_hide_env_and_header_values() {
+    let (servers, _) = memo(
+        "[mcp_servers.a]\ncommand = \"x\"\nenv = { TOKEN = \"s3cret\" }\n[mcp_servers.b]\nurl = \"http://h/mcp\"\nheaders = { Authorization = \"Bearer s3cret\" }\n",
+    );
+    let shown =
+        serde_json::to_string(&servers.iter().map(|s| s.redacted()).collect::<Vec<_>>()).unwrap();
+    assert!(!shown.contains("s3cret"), "{shown}");
+    assert!(shown.contains("TOKEN") && shown.contains("Authorization"));
+}

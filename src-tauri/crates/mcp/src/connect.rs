@@ -1,0 +1,174 @@
+//! Opening one connection: spawn the stdio process or reach the HTTP endpoint, then the
+//! MCP handshake. Authorization for HTTP servers comes from `bearer_token_env_var` or
+//! from OAuth tokens a `memo-cli mcp login` left in the keychain.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use memo_config::CredentialStore;
+use rmcp::service::RunningService;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::{RoleClient, ServiceExt};
+
+use crate::config::{HttpConfig, ServerConfig, TransportConfig};
+use crate::error::McpError;
+use crate::handler::Handler;
+use crate::http::{config_headers, Auth, AuthedClient};
+use crate::oauth::TokenSource;
+use crate::process::{self, ServerProcess};
+use crate::sse_legacy::LegacySseTransport;
+use crate::EnvLookup;
+
+pub(crate) type Service = RunningService<RoleClient, Handler>;
+
+/// What connecting needs besides the server's config.
+pub(crate) struct ConnectContext<'a> {
+    pub cwd: &'a Path,
+    pub path: &'a str,
+    pub env: &'a EnvLookup,
+    pub credentials: Option<&'a Arc<dyn CredentialStore>>,
+}
+
+/// A failed attempt, with what the server wrote to stderr before it gave up.
+pub(crate) struct ConnectFailure {
+    pub error: McpError,
+    pub stderr: Option<String>,
+}
+
+impl From<McpError> for ConnectFailure {
+    fn from(error: McpError) -> Self {
+        Self {
+            error,
+            stderr: None,
+        }
+    }
+}
+
+pub(crate) async fn connect(
+    config: &ServerConfig,
+    handler: Handler,
+    cx: &ConnectContext<'_>,
+    process_slot: &mut Option<ServerProcess>,
+) -> Result<Service, ConnectFailure> {
+    match &config.transport {
+        TransportConfig::Stdio(stdio) => {
+            let (proc, stdout, stdin) = process::spawn(&config.name, stdio, cx.path, cx.cwd)?;
+            let stderr = proc.stderr.clone();
+            // The slot owns the process from here, so a startup timeout that drops this
+            // future still lets the supervisor stop it.
+            *process_slot = Some(proc);
+            match handler.serve((stdout, stdin)).await {
+                Ok(service) => Ok(service),
+                Err(e) => {
+                    // Let the process finish writing why it failed.
+                    if let Some(proc) = process_slot.as_mut() {
+                        let _ = tokio::time::timeout(
+                            std::time::Duration::from_millis(500),
+                            proc.exited(),
+                        )
+                        .await;
+                    }
+                    Err(ConnectFailure {
+                        error: McpError::Connect {
+                            message: describe_init_error(&e.to_string()),
+                        },
+                        stderr: stderr.text(),
+                    })
+                }
+            }
+        }
+        TransportConfig::StreamableHttp(http) => {
+            let auth = auth_for(&config.name, http, cx)?;
+            let client = AuthedClient {
+                inner: crate::http::client()?,
+                auth: auth.clone(),
+            };
+            let mut transport_config =
+                StreamableHttpClientTransportConfig::with_uri(http.url.as_str());
+            transport_config.custom_headers = config_headers(http, cx.env.as_ref())?;
+            let transport = StreamableHttpClientTransport::with_client(client, transport_config);
+            handler
+                .serve(transport)
+                .await
+                .map_err(|e| http_failure(&config.name, &auth, &e.to_string()))
+        }
+        TransportConfig::Sse(http) => {
+            let auth = auth_for(&config.name, http, cx)?;
+            let transport = LegacySseTransport::connect(
+                crate::http::client()?,
+                &http.url,
+                config_headers(http, cx.env.as_ref())?,
+                auth.clone(),
+            )
+            .await
+            .map_err(|e| http_failure(&config.name, &auth, &e.to_string()))?;
+            handler
+                .serve(transport)
+                .await
+                .map_err(|e| http_failure(&config.name, &auth, &e.to_string()))
+        }
+    }
+}
+
+fn auth_for(server: &str, http: &HttpConfig, cx: &ConnectContext<'_>) -> Result<Auth, McpError> {
+    if let Some(var) = &http.bearer_token_env_var {
+        let token = (cx.env)(var).filter(|t| !t.is_empty()).ok_or_else(|| {
+            McpError::Config(format!(
+                "bearer_token_env_var names {var}, which is not set"
+            ))
+        })?;
+        memo_config::register_secret(&memo_config::ApiKey::new(token.clone()));
+        return Ok(Auth::Bearer(token));
+    }
+    let has_header = http
+        .headers
+        .keys()
+        .chain(http.env_headers.keys())
+        .any(|k| k.eq_ignore_ascii_case("authorization"));
+    if has_header {
+        return Ok(Auth::None);
+    }
+    let Some(store) = cx.credentials else {
+        return Ok(Auth::None);
+    };
+    match TokenSource::load(server, &http.url, store.clone(), crate::http::client()?) {
+        Ok(Some(source)) => Ok(Auth::OAuth(Arc::new(source))),
+        Ok(None) => Ok(Auth::None),
+        Err(e) => {
+            // A locked or missing keychain must not keep a public server from working.
+            tracing::warn!(server, error = %e, "could not read OAuth tokens");
+            Ok(Auth::None)
+        }
+    }
+}
+
+fn http_failure(server: &str, auth: &Auth, message: &str) -> ConnectFailure {
+    let unauthorized = [
+        "401",
+        "Unauthorized",
+        "Auth required",
+        "authorization required",
+    ]
+    .iter()
+    .any(|needle| message.contains(needle));
+    let error = if unauthorized && !matches!(auth, Auth::Bearer(_)) {
+        McpError::AuthRequired {
+            server: server.to_owned(),
+        }
+    } else {
+        McpError::Connect {
+            message: describe_init_error(message),
+        }
+    };
+    error.into()
+}
+
+/// The SDK's initialize errors, in words a user can act on.
+fn describe_init_error(message: &str) -> String {
+    if message.contains("connection closed") || message.contains("ConnectionClosed") {
+        "the server closed the connection during the handshake".into()
+    } else {
+        format!("the handshake failed: {message}")
+    }
+}

@@ -1,0 +1,252 @@
+//! HTTP for remote servers: one reqwest client setup (rustls with ring), the headers a
+//! server's config asks for, and authorization (a static bearer token or OAuth tokens
+//! that refresh themselves) put on every request of the SDK's streamable HTTP client.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Once};
+use std::time::Duration;
+
+use futures::stream::BoxStream;
+use http::{HeaderName, HeaderValue};
+use rmcp::model::ClientJsonRpcMessage;
+use rmcp::transport::streamable_http_client::{
+    SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+};
+use sse_stream::Sse;
+
+use crate::config::HttpConfig;
+use crate::error::McpError;
+use crate::oauth::TokenSource;
+
+/// A client for MCP traffic and OAuth. No overall timeout: SSE streams stay open.
+pub fn client() -> Result<reqwest::Client, McpError> {
+    static PROVIDER: Once = Once::new();
+    PROVIDER.call_once(|| {
+        // Fails only when another provider is already installed, which is just as good.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(15))
+        .user_agent(concat!("memo-desktop/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(McpError::from)
+}
+
+/// The configured headers, with `env_http_headers` read from the environment. A missing
+/// variable is an error: a server silently called without its key fails obscurely.
+pub fn config_headers(
+    cfg: &HttpConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<HashMap<HeaderName, HeaderValue>, McpError> {
+    let mut out = HashMap::new();
+    let mut add = |name: &str, value: &str| -> Result<(), McpError> {
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|e| McpError::Config(format!("header name \"{name}\": {e}")))?;
+        let mut value = HeaderValue::from_str(value)
+            .map_err(|e| McpError::Config(format!("header \"{name}\": {e}")))?;
+        value.set_sensitive(true);
+        out.insert(name, value);
+        Ok(())
+    };
+    for (name, value) in &cfg.headers {
+        add(name, value)?;
+    }
+    for (name, var) in &cfg.env_headers {
+        let value = env(var).ok_or_else(|| {
+            McpError::Config(format!(
+                "header \"{name}\" needs the environment variable {var}, which is not set"
+            ))
+        })?;
+        add(name, &value)?;
+    }
+    Ok(out)
+}
+
+/// How requests to one server are authorized.
+#[derive(Clone, Default)]
+pub enum Auth {
+    #[default]
+    None,
+    /// From `bearer_token_env_var`.
+    Bearer(String),
+    OAuth(Arc<TokenSource>),
+}
+
+impl std::fmt::Debug for Auth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Auth::None => "Auth::None",
+            Auth::Bearer(_) => "Auth::Bearer(<redacted>)",
+            Auth::OAuth(_) => "Auth::OAuth",
+        })
+    }
+}
+
+impl Auth {
+    /// The bearer token for the next request, refreshed first if it expired.
+    pub async fn token(&self) -> Option<String> {
+        match self {
+            Auth::None => None,
+            Auth::Bearer(token) => Some(token.clone()),
+            Auth::OAuth(source) => match source.access_token().await {
+                Ok(token) => Some(token),
+                Err(e) => {
+                    tracing::warn!(error = %e, "no usable OAuth token");
+                    None
+                }
+            },
+        }
+    }
+
+    /// The server refused `rejected`: a fresh token to retry with, if one can be had.
+    pub async fn after_rejection(&self, rejected: Option<&str>) -> Option<String> {
+        match self {
+            Auth::OAuth(source) => source.refresh_after_rejection(rejected).await.ok(),
+            _ => None,
+        }
+    }
+
+    pub fn apply(
+        &self,
+        builder: reqwest::RequestBuilder,
+        token: Option<&str>,
+    ) -> reqwest::RequestBuilder {
+        match token {
+            Some(token) => builder.bearer_auth(token),
+            None => builder,
+        }
+    }
+}
+
+/// The SDK's reqwest client with our authorization on every request, and one retry
+/// with a refreshed token when the server answers 401.
+#[derive(Clone)]
+pub struct AuthedClient {
+    pub inner: reqwest::Client,
+    pub auth: Auth,
+}
+
+type HttpResult<T> = Result<T, StreamableHttpError<reqwest::Error>>;
+
+fn is_auth_rejection(result: &HttpResult<impl Sized>) -> bool {
+    matches!(result, Err(StreamableHttpError::AuthRequired(_)))
+}
+
+impl StreamableHttpClient for AuthedClient {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        _auth: Option<String>,
+        headers: HashMap<HeaderName, HeaderValue>,
+    ) -> HttpResult<StreamableHttpPostResponse> {
+        let token = self.auth.token().await;
+        let first = self
+            .inner
+            .post_message(
+                uri.clone(),
+                message.clone(),
+                session_id.clone(),
+                token.clone(),
+                headers.clone(),
+            )
+            .await;
+        if !is_auth_rejection(&first) {
+            return first;
+        }
+        match self.auth.after_rejection(token.as_deref()).await {
+            Some(fresh) => {
+                self.inner
+                    .post_message(uri, message, session_id, Some(fresh), headers)
+                    .await
+            }
+            None => first,
+        }
+    }
+
+    async fn post_message_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        _auth: Option<String>,
+        headers: HashMap<HeaderName, HeaderValue>,
+        max: usize,
+    ) -> HttpResult<StreamableHttpPostResponse> {
+        let token = self.auth.token().await;
+        let first = self
+            .inner
+            .post_message_with_max_sse_event_size(
+                uri.clone(),
+                message.clone(),
+                session_id.clone(),
+                token.clone(),
+                headers.clone(),
+                max,
+            )
+            .await;
+        if !is_auth_rejection(&first) {
+            return first;
+        }
+        match self.auth.after_rejection(token.as_deref()).await {
+            Some(fresh) => {
+                self.inner
+                    .post_message_with_max_sse_event_size(
+                        uri,
+                        message,
+                        session_id,
+                        Some(fresh),
+                        headers,
+                        max,
+                    )
+                    .await
+            }
+            None => first,
+        }
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        _auth: Option<String>,
+        headers: HashMap<HeaderName, HeaderValue>,
+    ) -> HttpResult<()> {
+        let token = self.auth.token().await;
+        self.inner
+            .delete_session(uri, session_id, token, headers)
+            .await
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        _auth: Option<String>,
+        headers: HashMap<HeaderName, HeaderValue>,
+    ) -> HttpResult<BoxStream<'static, Result<Sse, SseError>>> {
+        let token = self.auth.token().await;
+        self.inner
+            .get_stream(uri, session_id, last_event_id, token, headers)
+            .await
+    }
+
+    async fn get_stream_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        _auth: Option<String>,
+        headers: HashMap<HeaderName, HeaderValue>,
+        max: usize,
+    ) -> HttpResult<BoxStream<'static, Result<Sse, SseError>>> {
+        let token = self.auth.token().await;
+        self.inner
+            .get_stream_with_max_sse_event_size(uri, session_id, last_event_id, token, headers, max)
+            .await
+    }
+}

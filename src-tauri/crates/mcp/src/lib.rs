@@ -1,0 +1,48 @@
+//! The MCP client of Memo Desktop, on the official Rust SDK (rmcp).
+//!
+//! - [`config`]: which servers a session gets (Memo's `[mcp_servers]`, Claude's
+//!   `.mcp.json`, Gemini's and Cursor's settings), with their source and clashes.
+//! - [`McpManager`]: starts them in parallel (stdio processes on the login shell's PATH,
+//!   streamable HTTP, legacy SSE), supervises them (crash reports with stderr, restarts
+//!   with backoff), and calls them (timeouts, cancellation, progress).
+//! - [`McpToolSource`]: their tools as `server__tool` agent tools plus the resource tools,
+//!   deferred behind `search_mcp_tools` when there are many.
+//! - prompts as `/server:prompt` commands, OAuth login with tokens in the OS keychain.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+mod calls;
+pub mod config;
+mod config_json;
+mod config_values;
+mod connect;
+pub mod content;
+mod error;
+mod handler;
+pub mod http;
+mod manager;
+pub mod oauth;
+mod oauth_callback;
+pub mod oauth_flow;
+pub mod path_env;
+mod process;
+pub mod prompts;
+mod search;
+pub mod sse_legacy;
+mod supervisor;
+mod tools;
+
+use std::sync::Arc;
+
+pub use calls::CallError;
+pub use config::{load as load_config, McpConfigSet, ServerConfig, SourceKind, TransportConfig};
+pub use error::McpError;
+pub use manager::{
+    McpEvent, McpManager, McpOptions, McpToolInfo, PromptArgument, PromptInfo, RestartPolicy,
+    ServerSnapshot, ServerStatus, DEFAULT_DEFER_THRESHOLD,
+};
+pub use prompts::PromptCommand;
+pub use search::SEARCH_TOOL;
+pub use tools::{McpTool, McpToolSource, ResourceTool};
+
+/// Reads an environment variable; injectable so tests never touch the process env.
+pub type EnvLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;

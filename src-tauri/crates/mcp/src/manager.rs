@@ -1,0 +1,398 @@
+//! The MCP servers of one session: started in parallel, each watched by its own
+//! supervisor task, their tools, resources and prompts offered through one handle.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use memo_config::CredentialStore;
+use rmcp::service::Peer;
+use rmcp::RoleClient;
+use serde::Serialize;
+use tokio::sync::{broadcast, watch};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::{ConfigSource, ServerConfig};
+use crate::handler::ProgressRoutes;
+use crate::EnvLookup;
+
+/// Tool definitions are deferred (the model searches for them) past this many tools.
+pub const DEFAULT_DEFER_THRESHOLD: usize = 64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServerStatus {
+    Starting,
+    Ready,
+    /// Did not start (or gave up restarting); `message` says why.
+    Failed,
+    /// Was running and died; a restart follows after a backoff.
+    Crashed,
+    /// An HTTP server that wants an OAuth login first.
+    NeedsAuth,
+    Stopped,
+    Disabled,
+}
+
+impl ServerStatus {
+    pub fn label(self) -> &'static str {
+        match self {
+            ServerStatus::Starting => "starting",
+            ServerStatus::Ready => "ready",
+            ServerStatus::Failed => "failed",
+            ServerStatus::Crashed => "crashed",
+            ServerStatus::NeedsAuth => "needs_auth",
+            ServerStatus::Stopped => "stopped",
+            ServerStatus::Disabled => "disabled",
+        }
+    }
+}
+
+/// How one server is doing, as the UI and CLI show it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ServerSnapshot {
+    pub name: String,
+    pub status: ServerStatus,
+    pub transport: String,
+    pub source: ConfigSource,
+    /// The server's tool names (after include/exclude filters).
+    pub tools: Vec<String>,
+    pub prompts: usize,
+    pub message: Option<String>,
+    /// The last lines the server wrote to stderr, when it failed or crashed.
+    pub stderr_tail: Option<String>,
+    pub restarts: u32,
+    /// The stdio server's process id while it runs.
+    pub pid: Option<u32>,
+}
+
+#[derive(Debug, Clone)]
+pub enum McpEvent {
+    /// A server's status (or tool list) changed.
+    Status(ServerSnapshot),
+}
+
+/// Restarts after a crash: `initial`, doubling up to `max`, at most `max_attempts` in a
+/// row (a server that stays up a minute starts counting again).
+#[derive(Debug, Clone)]
+pub struct RestartPolicy {
+    pub initial: Duration,
+    pub max: Duration,
+    pub max_attempts: u32,
+}
+
+impl Default for RestartPolicy {
+    fn default() -> Self {
+        Self {
+            initial: Duration::from_secs(1),
+            max: Duration::from_secs(30),
+            max_attempts: 5,
+        }
+    }
+}
+
+pub struct McpOptions {
+    /// The session's working directory: stdio servers start there.
+    pub cwd: PathBuf,
+    /// PATH for stdio servers; `None` asks the login shell (once per process).
+    pub path: Option<String>,
+    /// Reads environment variables (bearer tokens, header values).
+    pub env: EnvLookup,
+    /// Where OAuth tokens are; `None` disables OAuth.
+    pub credentials: Option<Arc<dyn CredentialStore>>,
+    pub defer_threshold: usize,
+    pub restart: RestartPolicy,
+}
+
+impl McpOptions {
+    pub fn new(cwd: impl Into<PathBuf>) -> Self {
+        Self {
+            cwd: cwd.into(),
+            path: None,
+            env: Arc::new(|name: &str| std::env::var(name).ok()),
+            credentials: None,
+            defer_threshold: DEFAULT_DEFER_THRESHOLD,
+            restart: RestartPolicy::default(),
+        }
+    }
+}
+
+/// A tool a server offers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct McpToolInfo {
+    pub server: String,
+    /// The server's name for it.
+    pub name: String,
+    /// The name the model calls: `server__tool`.
+    pub qualified: String,
+    pub description: String,
+    pub input_schema: serde_json::Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PromptArgument {
+    pub name: String,
+    pub description: Option<String>,
+    pub required: bool,
+}
+
+/// A prompt a server offers, usable as `/server:prompt`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PromptInfo {
+    pub server: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub arguments: Vec<PromptArgument>,
+}
+
+impl PromptInfo {
+    pub fn command(&self) -> String {
+        format!("{}:{}", self.server, self.name)
+    }
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Catalog {
+    pub tools: Vec<McpToolInfo>,
+    pub prompts: Vec<PromptInfo>,
+    pub has_resources: bool,
+    pub has_prompts: bool,
+}
+
+#[derive(Debug)]
+pub(crate) struct SlotState {
+    pub status: ServerStatus,
+    pub message: Option<String>,
+    pub stderr_tail: Option<String>,
+    pub restarts: u32,
+    pub pid: Option<u32>,
+}
+
+/// One configured server and everything known about it.
+pub(crate) struct Slot {
+    pub config: ServerConfig,
+    pub state: Mutex<SlotState>,
+    pub peer: RwLock<Option<Peer<RoleClient>>>,
+    pub catalog: RwLock<Catalog>,
+    /// Flips to true once the first start attempt is over, however it ended.
+    pub first_done: watch::Sender<bool>,
+    pub progress: ProgressRoutes,
+}
+
+pub(crate) fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(|p| p.into_inner())
+}
+
+pub(crate) fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(|p| p.into_inner())
+}
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Slot {
+    pub fn snapshot(&self) -> ServerSnapshot {
+        let state = lock(&self.state);
+        let catalog = read(&self.catalog);
+        ServerSnapshot {
+            name: self.config.name.clone(),
+            status: state.status,
+            transport: self.config.transport_name().to_owned(),
+            source: self.config.source.clone(),
+            tools: catalog.tools.iter().map(|t| t.name.clone()).collect(),
+            prompts: catalog.prompts.len(),
+            message: state.message.clone(),
+            stderr_tail: state.stderr_tail.clone(),
+            restarts: state.restarts,
+            pid: state.pid,
+        }
+    }
+
+    /// The status in words, for errors the model sees.
+    pub fn describe(&self) -> String {
+        let state = lock(&self.state);
+        let mut out = state.status.label().replace('_', " ");
+        if let Some(message) = &state.message {
+            out.push_str(": ");
+            out.push_str(message);
+        }
+        if let Some(tail) = &state.stderr_tail {
+            out.push_str("\nLast stderr lines of the server:\n");
+            out.push_str(tail);
+        }
+        out
+    }
+}
+
+pub(crate) struct Inner {
+    pub slots: Vec<Arc<Slot>>,
+    pub events: broadcast::Sender<McpEvent>,
+    /// Bumped when the tools the model sees change.
+    pub generation: AtomicU64,
+    pub shutdown: CancellationToken,
+    pub tasks: Mutex<Vec<JoinHandle<()>>>,
+    pub options: McpOptions,
+    /// Deferred tools the model has loaded with `search_mcp_tools`.
+    pub loaded: Mutex<BTreeSet<String>>,
+    /// PATH for stdio servers, resolved once before any starts.
+    pub path: tokio::sync::OnceCell<String>,
+}
+
+impl Inner {
+    pub fn bump(&self) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+    }
+
+    pub fn publish(&self, slot: &Slot) {
+        // Nobody listening is fine.
+        let _ = self.events.send(McpEvent::Status(slot.snapshot()));
+    }
+
+    pub fn slot(&self, server: &str) -> Option<&Arc<Slot>> {
+        self.slots.iter().find(|s| s.config.name == server)
+    }
+
+    pub fn all_tools(&self) -> Vec<McpToolInfo> {
+        self.slots
+            .iter()
+            .flat_map(|s| read(&s.catalog).tools.clone())
+            .collect()
+    }
+}
+
+/// The MCP servers of one session. Cheap to clone.
+#[derive(Clone)]
+pub struct McpManager {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl McpManager {
+    /// Starts every enabled server in the background and returns at once; disabled ones
+    /// are listed as such. Must be called inside a Tokio runtime.
+    pub fn start(servers: Vec<ServerConfig>, options: McpOptions) -> McpManager {
+        let (events, _) = broadcast::channel(256);
+        let slots: Vec<Arc<Slot>> = servers
+            .into_iter()
+            .map(|config| {
+                let status = if config.enabled {
+                    ServerStatus::Starting
+                } else {
+                    ServerStatus::Disabled
+                };
+                let (first_done, _) = watch::channel(!config.enabled);
+                Arc::new(Slot {
+                    config,
+                    state: Mutex::new(SlotState {
+                        status,
+                        message: None,
+                        stderr_tail: None,
+                        restarts: 0,
+                        pid: None,
+                    }),
+                    peer: RwLock::new(None),
+                    catalog: RwLock::new(Catalog::default()),
+                    first_done,
+                    progress: ProgressRoutes::default(),
+                })
+            })
+            .collect();
+        let inner = Arc::new(Inner {
+            slots,
+            events,
+            generation: AtomicU64::new(0),
+            shutdown: CancellationToken::new(),
+            tasks: Mutex::new(Vec::new()),
+            path: tokio::sync::OnceCell::new(),
+            options,
+            loaded: Mutex::new(BTreeSet::new()),
+        });
+        let enabled: Vec<Arc<Slot>> = inner
+            .slots
+            .iter()
+            .filter(|s| s.config.enabled)
+            .cloned()
+            .collect();
+        if !enabled.is_empty() {
+            let starter = inner.clone();
+            let task = tokio::spawn(async move {
+                let path = match starter.options.path.clone() {
+                    Some(path) => path,
+                    None => {
+                        tokio::task::spawn_blocking(|| crate::path_env::server_path().to_owned())
+                            .await
+                            .unwrap_or_default()
+                    }
+                };
+                let _ = starter.path.set(path);
+                let servers: Vec<_> = enabled
+                    .into_iter()
+                    .map(|slot| tokio::spawn(crate::supervisor::run_server(starter.clone(), slot)))
+                    .collect();
+                for server in servers {
+                    let _ = server.await;
+                }
+            });
+            lock(&inner.tasks).push(task);
+        }
+        McpManager { inner }
+    }
+
+    /// Waits until every enabled server has finished its first start attempt (started,
+    /// failed, or ran out of startup time).
+    pub async fn wait_ready(&self) {
+        for slot in &self.inner.slots {
+            let mut rx = slot.first_done.subscribe();
+            let _ = rx.wait_for(|done| *done).await;
+        }
+    }
+
+    pub fn servers(&self) -> Vec<ServerSnapshot> {
+        self.inner.slots.iter().map(|s| s.snapshot()).collect()
+    }
+
+    pub fn server(&self, name: &str) -> Option<ServerSnapshot> {
+        self.inner.slot(name).map(|s| s.snapshot())
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<McpEvent> {
+        self.inner.events.subscribe()
+    }
+
+    /// Every tool of every server (loaded or deferred).
+    pub fn tool_infos(&self) -> Vec<McpToolInfo> {
+        self.inner.all_tools()
+    }
+
+    /// Prompts of the running servers, for `/server:prompt` commands.
+    pub fn prompts(&self) -> Vec<PromptInfo> {
+        self.inner
+            .slots
+            .iter()
+            .flat_map(|s| read(&s.catalog).prompts.clone())
+            .collect()
+    }
+
+    /// Changes when the tools the model sees change.
+    pub fn generation(&self) -> u64 {
+        self.inner.generation.load(Ordering::SeqCst)
+    }
+
+    /// Asks every server to stop and returns at once (stdio processes are terminated by
+    /// their supervisors; a process whose task never runs again is killed on drop).
+    pub fn shutdown(&self) {
+        self.inner.shutdown.cancel();
+    }
+
+    /// Stops every server and waits until their processes are gone.
+    pub async fn stop(&self) {
+        self.shutdown();
+        let tasks: Vec<_> = lock(&self.inner.tasks).drain(..).collect();
+        for task in tasks {
+            let _ = task.await;
+        }
+    }
+}

@@ -1,0 +1,385 @@
+//! One task per server: start it (within its startup timeout), list what it offers,
+//! watch it, refresh its lists when it says they changed, and when it dies report why
+//! (with its stderr tail) and start it again after a growing pause.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use crate::config::ServerConfig;
+use crate::connect::{connect, ConnectContext, ConnectFailure, Service};
+use crate::content::qualified_name;
+use crate::error::McpError;
+use crate::handler::{Handler, Signal};
+use crate::manager::{
+    lock, write, Inner, McpToolInfo, PromptArgument, PromptInfo, ServerStatus, Slot,
+};
+use crate::process::{describe_exit, ServerProcess};
+
+/// A server up this long has recovered: its restart count starts over.
+const STABLE_AFTER: Duration = Duration::from_secs(60);
+
+enum Ended {
+    Shutdown,
+    /// Stopped on its own; `was_ready` tells a crash from a failed start.
+    Crashed {
+        message: String,
+        stderr: Option<String>,
+        was_ready: bool,
+    },
+}
+
+pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
+    let mut failures: u32 = 0;
+    loop {
+        set_status(&inner, &slot, ServerStatus::Starting, None, None);
+        let path = inner.path.get().cloned().unwrap_or_default();
+        let mut process: Option<ServerProcess> = None;
+        let (signals_tx, signals) = mpsc::unbounded_channel();
+        let handler = Handler {
+            server: slot.config.name.clone(),
+            signals: signals_tx,
+            progress: slot.progress.clone(),
+        };
+        let cx = ConnectContext {
+            cwd: &inner.options.cwd,
+            path: &path,
+            env: &inner.options.env,
+            credentials: inner.options.credentials.as_ref(),
+        };
+        let startup = slot.config.startup_timeout;
+        let attempt = tokio::select! {
+            _ = inner.shutdown.cancelled() => None,
+            attempt = tokio::time::timeout(startup, start(&slot, handler, &cx, &mut process)) => Some(attempt),
+        };
+        let outcome = match attempt {
+            None => {
+                stop_process(&mut process).await;
+                break;
+            }
+            Some(Ok(Ok(service))) => {
+                let started = Instant::now();
+                lock(&slot.state).pid = process.as_ref().and_then(ServerProcess::pid);
+                set_status(&inner, &slot, ServerStatus::Ready, None, None);
+                inner.bump();
+                slot.first_done.send_replace(true);
+                let ended = supervise(&inner, &slot, service, &mut process, signals).await;
+                *write(&slot.peer) = None;
+                lock(&slot.state).pid = None;
+                if started.elapsed() > STABLE_AFTER {
+                    failures = 0;
+                }
+                ended
+            }
+            Some(Ok(Err(failure))) => {
+                let stderr = failure.stderr.or_else(|| stderr_of(&process));
+                stop_process(&mut process).await;
+                if let McpError::AuthRequired { .. } = failure.error {
+                    set_status(
+                        &inner,
+                        &slot,
+                        ServerStatus::NeedsAuth,
+                        Some(failure.error.to_string()),
+                        None,
+                    );
+                    slot.first_done.send_replace(true);
+                    // Retrying cannot help until the user logs in.
+                    inner.shutdown.cancelled().await;
+                    break;
+                }
+                Ended::Crashed {
+                    message: failure.error.to_string(),
+                    stderr,
+                    was_ready: false,
+                }
+            }
+            Some(Err(_elapsed)) => {
+                let stderr = stderr_of(&process);
+                stop_process(&mut process).await;
+                Ended::Crashed {
+                    message: McpError::StartupTimeout(startup).to_string(),
+                    stderr,
+                    was_ready: false,
+                }
+            }
+        };
+        let (message, stderr, was_ready) = match outcome {
+            Ended::Shutdown => break,
+            Ended::Crashed {
+                message,
+                stderr,
+                was_ready,
+            } => (message, stderr, was_ready),
+        };
+        failures += 1;
+        let policy = &inner.options.restart;
+        if failures > policy.max_attempts {
+            set_status(
+                &inner,
+                &slot,
+                ServerStatus::Failed,
+                Some(format!("{message} (gave up after {} attempts)", failures)),
+                stderr,
+            );
+            slot.first_done.send_replace(true);
+            inner.shutdown.cancelled().await;
+            break;
+        }
+        let backoff = policy
+            .initial
+            .saturating_mul(2u32.saturating_pow(failures - 1))
+            .min(policy.max);
+        let status = if was_ready {
+            ServerStatus::Crashed
+        } else {
+            ServerStatus::Failed
+        };
+        set_status(
+            &inner,
+            &slot,
+            status,
+            Some(format!(
+                "{message}; restarting in {}s",
+                backoff.as_secs_f64()
+            )),
+            stderr,
+        );
+        lock(&slot.state).restarts += 1;
+        slot.first_done.send_replace(true);
+        tokio::select! {
+            _ = inner.shutdown.cancelled() => break,
+            _ = tokio::time::sleep(backoff) => {}
+        }
+    }
+    *write(&slot.peer) = None;
+    set_status(&inner, &slot, ServerStatus::Stopped, None, None);
+    slot.first_done.send_replace(true);
+}
+
+/// Connects and reads the server's catalog; the whole of it counts against the startup
+/// timeout (a server that connects but never lists its tools is not started).
+async fn start(
+    slot: &Slot,
+    handler: Handler,
+    cx: &ConnectContext<'_>,
+    process: &mut Option<ServerProcess>,
+) -> Result<Service, ConnectFailure> {
+    let service = connect(&slot.config, handler, cx, process).await?;
+    let peer = service.peer().clone();
+    let info = peer
+        .peer_info()
+        .and_then(|i| serde_json::to_value(&*i).ok())
+        .unwrap_or(Value::Null);
+    let caps = &info["capabilities"];
+    {
+        let mut catalog = write(&slot.catalog);
+        catalog.has_resources = caps.get("resources").is_some();
+        catalog.has_prompts = caps.get("prompts").is_some();
+    }
+    if caps.get("tools").is_some() {
+        refresh_tools(slot, &peer)
+            .await
+            .map_err(ConnectFailure::from)?;
+    }
+    if caps.get("prompts").is_some() {
+        // A server whose prompts cannot be listed still has usable tools.
+        if let Err(e) = refresh_prompts(slot, &peer).await {
+            tracing::warn!(server = %slot.config.name, error = %e, "listing prompts failed");
+        }
+    }
+    *write(&slot.peer) = Some(peer);
+    Ok(service)
+}
+
+async fn supervise(
+    inner: &Inner,
+    slot: &Slot,
+    service: Service,
+    process: &mut Option<ServerProcess>,
+    mut signals: mpsc::UnboundedReceiver<Signal>,
+) -> Ended {
+    let cancel = service.cancellation_token();
+    let peer = service.peer().clone();
+    let mut waiting = Box::pin(service.waiting());
+    let mut exited = Box::pin(async {
+        match process.as_mut() {
+            Some(p) => Some(p.exited().await),
+            None => std::future::pending().await,
+        }
+    });
+    let reason = loop {
+        tokio::select! {
+            _ = inner.shutdown.cancelled() => {
+                cancel.cancel();
+                let _ = tokio::time::timeout(Duration::from_secs(2), &mut waiting).await;
+                break None;
+            }
+            status = &mut exited => {
+                cancel.cancel();
+                break Some(format!("the server process {}", describe_exit(status.flatten())));
+            }
+            _ = &mut waiting => {
+                break Some("the connection to the server closed".to_owned());
+            }
+            Some(signal) = signals.recv() => {
+                let changed = match signal {
+                    Signal::Tools => refresh_tools(slot, &peer).await,
+                    Signal::Prompts => refresh_prompts(slot, &peer).await,
+                    Signal::Resources => Ok(false),
+                };
+                match changed {
+                    Ok(true) => {
+                        inner.bump();
+                        inner.publish(slot);
+                    }
+                    Ok(false) => {}
+                    Err(e) => tracing::warn!(server = %slot.config.name, error = %e, "refreshing after a list change failed"),
+                }
+            }
+        }
+    };
+    drop(exited);
+    match reason {
+        None => {
+            stop_process(process).await;
+            Ended::Shutdown
+        }
+        Some(message) => crashed(slot, process, message).await,
+    }
+}
+
+async fn crashed(slot: &Slot, process: &mut Option<ServerProcess>, message: String) -> Ended {
+    // The exit and the closed pipe race; give stderr a moment to drain either way.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let stderr = stderr_of(process);
+    stop_process(process).await;
+    tracing::warn!(server = %slot.config.name, %message, "MCP server stopped unexpectedly");
+    Ended::Crashed {
+        message,
+        stderr,
+        was_ready: true,
+    }
+}
+
+fn stderr_of(process: &Option<ServerProcess>) -> Option<String> {
+    process.as_ref().and_then(|p| p.stderr.text())
+}
+
+async fn stop_process(process: &mut Option<ServerProcess>) {
+    if let Some(mut p) = process.take() {
+        p.terminate().await;
+    }
+}
+
+fn set_status(
+    inner: &Inner,
+    slot: &Slot,
+    status: ServerStatus,
+    message: Option<String>,
+    stderr: Option<String>,
+) {
+    {
+        let mut state = lock(&slot.state);
+        state.status = status;
+        state.message = message;
+        state.stderr_tail = stderr;
+    }
+    inner.publish(slot);
+}
+
+/// Re-lists the server's tools; returns whether they changed.
+pub(crate) async fn refresh_tools(
+    slot: &Slot,
+    peer: &rmcp::service::Peer<rmcp::RoleClient>,
+) -> Result<bool, McpError> {
+    let listed = peer.list_all_tools().await?;
+    let tools: Vec<McpToolInfo> = listed
+        .iter()
+        .filter_map(|t| serde_json::to_value(t).ok())
+        .filter_map(|t| tool_info(&slot.config, &t))
+        .collect();
+    let mut catalog = write(&slot.catalog);
+    let changed = catalog.tools != tools;
+    catalog.tools = tools;
+    Ok(changed)
+}
+
+fn tool_info(config: &ServerConfig, tool: &Value) -> Option<McpToolInfo> {
+    let name = tool.get("name")?.as_str()?.to_owned();
+    if !config.allows_tool(&name) {
+        return None;
+    }
+    let mut schema = tool
+        .get("inputSchema")
+        .cloned()
+        .filter(Value::is_object)
+        .unwrap_or_else(|| serde_json::json!({}));
+    // Providers insist on an object schema even for tools without parameters.
+    if let Some(map) = schema.as_object_mut() {
+        map.entry("type").or_insert_with(|| "object".into());
+        map.entry("properties")
+            .or_insert_with(|| Value::Object(Default::default()));
+    }
+    let description = tool
+        .get("description")
+        .and_then(Value::as_str)
+        .or_else(|| tool.get("title").and_then(Value::as_str))
+        .unwrap_or("")
+        .trim()
+        .to_owned();
+    Some(McpToolInfo {
+        qualified: qualified_name(&config.name, &name),
+        server: config.name.clone(),
+        name,
+        description,
+        input_schema: schema,
+    })
+}
+
+pub(crate) async fn refresh_prompts(
+    slot: &Slot,
+    peer: &rmcp::service::Peer<rmcp::RoleClient>,
+) -> Result<bool, McpError> {
+    let listed = peer.list_all_prompts().await?;
+    let prompts: Vec<PromptInfo> = listed
+        .iter()
+        .filter_map(|p| serde_json::to_value(p).ok())
+        .filter_map(|p| {
+            Some(PromptInfo {
+                server: slot.config.name.clone(),
+                name: p.get("name")?.as_str()?.to_owned(),
+                description: p
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                arguments: p
+                    .get("arguments")
+                    .and_then(Value::as_array)
+                    .map(|args| {
+                        args.iter()
+                            .filter_map(|a| {
+                                Some(PromptArgument {
+                                    name: a.get("name")?.as_str()?.to_owned(),
+                                    description: a
+                                        .get("description")
+                                        .and_then(Value::as_str)
+                                        .map(str::to_owned),
+                                    required: a
+                                        .get("required")
+                                        .and_then(Value::as_bool)
+                                        .unwrap_or(false),
+                                })
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            })
+        })
+        .collect();
+    let mut catalog = write(&slot.catalog);
+    let changed = catalog.prompts != prompts;
+    catalog.prompts = prompts;
+    Ok(changed)
+}

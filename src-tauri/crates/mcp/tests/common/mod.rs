@@ -1,0 +1,193 @@
+//! Real MCP servers for the tests, installed from npm into tests/mcp by
+//! scripts/test-all.sh (or `npm install` there). Everything listens on loopback only, and
+//! every process a test starts is stopped when its guard drops.
+#![allow(dead_code)]
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use memo_mcp::config::{
+    ConfigSource, HttpConfig, OAuthSettings, ServerConfig, SourceKind, StderrMode, StdioConfig,
+    TransportConfig,
+};
+use memo_mcp::{McpManager, McpOptions, RestartPolicy, ServerStatus};
+use memo_tools::{ProgressSink, ToolContext, ToolProgress};
+
+pub fn servers_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/mcp");
+    let marker = dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    assert!(
+        marker.exists(),
+        "the MCP test servers are not installed: run `npm install` in {} (scripts/test-all.sh does)",
+        dir.display()
+    );
+    dir
+}
+
+pub fn everything_js() -> String {
+    servers_dir()
+        .join("node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+        .display()
+        .to_string()
+}
+
+pub fn filesystem_js() -> String {
+    servers_dir()
+        .join("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
+        .display()
+        .to_string()
+}
+
+pub fn fixture_js() -> String {
+    servers_dir()
+        .join("fixture-server.mjs")
+        .display()
+        .to_string()
+}
+
+fn source() -> ConfigSource {
+    ConfigSource {
+        kind: SourceKind::Memo,
+        path: PathBuf::from("/test/config.toml"),
+    }
+}
+
+pub fn stdio(name: &str, command: &str, args: &[&str]) -> ServerConfig {
+    ServerConfig {
+        name: name.into(),
+        transport: TransportConfig::Stdio(StdioConfig {
+            command: command.into(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+            env: Default::default(),
+            cwd: None,
+            stderr: StderrMode::Pipe,
+        }),
+        enabled: true,
+        include_tools: None,
+        exclude_tools: Vec::new(),
+        startup_timeout: Duration::from_secs(20),
+        tool_timeout: Duration::from_secs(30),
+        source: source(),
+    }
+}
+
+pub fn http(name: &str, url: &str, sse: bool) -> ServerConfig {
+    let cfg = HttpConfig {
+        url: url.into(),
+        bearer_token_env_var: None,
+        headers: Default::default(),
+        env_headers: Default::default(),
+        oauth: OAuthSettings::default(),
+    };
+    ServerConfig {
+        transport: if sse {
+            TransportConfig::Sse(cfg)
+        } else {
+            TransportConfig::StreamableHttp(cfg)
+        },
+        ..stdio(name, "unused", &[])
+    }
+}
+
+pub fn options(cwd: &Path) -> McpOptions {
+    McpOptions {
+        path: std::env::var("PATH").ok(),
+        env: Arc::new(|_: &str| None),
+        restart: RestartPolicy {
+            initial: Duration::from_millis(200),
+            max: Duration::from_secs(1),
+            max_attempts: 3,
+        },
+        ..McpOptions::new(cwd)
+    }
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A server process the test started itself; killed on drop.
+pub struct Child(pub tokio::process::Child);
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.start_kill();
+    }
+}
+
+/// server-everything over HTTP (`streamableHttp` or `sse`) on a free port.
+pub async fn everything_http(mode: &str) -> (Child, u16) {
+    let port = free_port();
+    let child = tokio::process::Command::new("node")
+        .arg(everything_js())
+        .arg(mode)
+        .env("PORT", port.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    wait_for_port(port).await;
+    (Child(child), port)
+}
+
+pub async fn wait_for_port(port: u16) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(Instant::now() < deadline, "nothing listens on {port}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits until `check` holds for the server, or fails with its last snapshot.
+pub async fn wait_status(
+    manager: &McpManager,
+    server: &str,
+    check: impl Fn(&memo_mcp::ServerSnapshot) -> bool,
+) -> memo_mcp::ServerSnapshot {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let snap = manager.server(server).unwrap();
+        if check(&snap) {
+            return snap;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "server never got there: {snap:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+pub fn ready(s: &memo_mcp::ServerSnapshot) -> bool {
+    s.status == ServerStatus::Ready
+}
+
+/// A tool context that collects progress reports.
+pub fn ctx_with_progress(dir: &Path) -> (ToolContext, Arc<Mutex<Vec<ToolProgress>>>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = seen.clone();
+    let mut ctx = ToolContext::for_workspace(dir);
+    ctx.call_id = Some("call-1".into());
+    ctx.progress = Some(ProgressSink::new(move |p| sink.lock().unwrap().push(p)));
+    (ctx, seen)
+}
+
+pub fn process_alive(pid: u32) -> bool {
+    // Signal 0 checks existence; a zombie of ours would still count, so reap first.
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), None).is_ok()
+        && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| s.contains(") Z "))
+            .unwrap_or(true)
+}

@@ -1,0 +1,51 @@
+// A small stdio MCP server for the fault and list_changed tests of memo-mcp.
+//   node fixture-server.mjs [exit-at-start]
+// Tools: crash (exits mid-call), hang (never answers; records notifications/cancelled in
+// $FIXTURE_LOG), add_tool (registers `added_tool`, so the SDK sends tools/list_changed),
+// write_note (a mutating-sounding tool for approval tests).
+import { appendFileSync } from "node:fs";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+
+const log = (line) => {
+  if (process.env.FIXTURE_LOG) appendFileSync(process.env.FIXTURE_LOG, line + "\n");
+};
+
+if (process.argv[2] === "exit-at-start") {
+  console.error("fixture: missing FIXTURE_API_KEY, cannot start");
+  process.exit(3);
+}
+
+const server = new McpServer({ name: "fixture", version: "1.0.0" });
+
+server.registerTool("crash", { description: "Exits the server process mid-call." }, async () => {
+  console.error("fixture: about to crash on purpose");
+  setTimeout(() => process.exit(7), 20);
+  return await new Promise(() => {});
+});
+
+server.registerTool("hang", { description: "Never answers." }, async (_args, extra) => {
+  log(`hang started ${extra.requestId}`);
+  extra.signal.addEventListener("abort", () => log(`cancelled ${extra.requestId}`));
+  return await new Promise(() => {});
+});
+
+server.registerTool("add_tool", { description: "Adds a tool named added_tool." }, async () => {
+  server.registerTool("added_tool", { description: "Added at runtime." }, async () => ({
+    content: [{ type: "text", text: "added tool ran" }],
+  }));
+  return { content: [{ type: "text", text: "added" }] };
+});
+
+server.registerTool(
+  "write_note",
+  { description: "Stores a note.", inputSchema: { text: z.string() } },
+  async ({ text }) => {
+    log(`note ${text}`);
+    return { content: [{ type: "text", text: `stored: ${text}` }] };
+  },
+);
+
+log(`started ${process.pid}`);
+await server.connect(new StdioServerTransport());
