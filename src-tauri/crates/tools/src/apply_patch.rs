@@ -6,16 +6,19 @@
 //! hunks; the run recomputes the same plan and writes exactly the hunks the user
 //! accepted. Nothing is written unless the whole plan could be built (all or none).
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 use memo_protocol::{DiffHunk, FileDiff, RiskLevel};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::diff::{FileHunks, PreviewMemory};
+use crate::diff::{call_key, FileHunks, PreviewMemory};
 use crate::edit::{apply_edits, Edit};
 use crate::fsutil::{self, display_path, read_text, real_cwd, Staged};
+use crate::line_index::FileKey;
 use crate::patch_format::{self, PatchOp};
 use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolResult};
 
@@ -26,6 +29,57 @@ const NAME: &str = "apply_patch";
 #[derive(Default)]
 pub struct ApplyPatchTool {
     previews: PreviewMemory,
+    plans: PlanCache,
+}
+
+/// Plans kept from the preview for the run, so an approved edit does not read and
+/// rebuild every file a second time. Each is reused only while every file it involves
+/// is unchanged (same inode, size and mtime); otherwise the run plans afresh.
+#[derive(Default, Clone)]
+struct PlanCache(Arc<Mutex<VecDeque<CachedPlan>>>);
+
+struct CachedPlan {
+    key: String,
+    plan: Arc<Plan>,
+    stamps: Vec<Option<FileKey>>,
+}
+
+/// Plans remembered at once, and the largest kept: bounded memory whatever the model
+/// previews.
+const PLAN_CACHE_ENTRIES: usize = 4;
+const PLAN_CACHE_MAX_BYTES: usize = 16 * 1024 * 1024;
+
+impl PlanCache {
+    fn put(&self, key: String, plan: Arc<Plan>) {
+        let size: usize = plan.changes.iter().map(|c| c.old.len() + c.new.len()).sum();
+        if size > PLAN_CACHE_MAX_BYTES {
+            return;
+        }
+        let stamps = stamps(&plan);
+        if let Ok(mut cache) = self.0.lock() {
+            cache.retain(|c| c.key != key);
+            cache.push_back(CachedPlan { key, plan, stamps });
+            while cache.len() > PLAN_CACHE_ENTRIES {
+                cache.pop_front();
+            }
+        }
+    }
+
+    /// The plan previewed for `key`, if its files are as they were.
+    fn take(&self, key: &str) -> Option<Arc<Plan>> {
+        let mut cache = self.0.lock().ok()?;
+        let at = cache.iter().position(|c| c.key == key)?;
+        let entry = cache.remove(at)?;
+        (stamps(&entry.plan) == entry.stamps).then_some(entry.plan)
+    }
+}
+
+fn stamps(plan: &Plan) -> Vec<Option<FileKey>> {
+    plan.changes
+        .iter()
+        .flat_map(|c| std::iter::once(&c.path).chain(c.dest.as_ref().map(|(p, _)| p)))
+        .map(|p| std::fs::metadata(p).ok().map(|m| FileKey::of(&m)))
+        .collect()
 }
 
 #[derive(Deserialize)]
@@ -455,7 +509,17 @@ fn commit(plan: &Plan, accepted: Option<&[u32]>) -> Result<String, ToolError> {
                 report.push(format!("Deleted {}", c.display));
             }
             Kind::Update => {
-                let content = fh.apply(|hi| taken.contains(&Unit::Hunk(hi)));
+                // Everything accepted is the planned text itself; no need to rebuild it.
+                let all = fh
+                    .hunks
+                    .iter()
+                    .enumerate()
+                    .all(|(hi, _)| taken.contains(&Unit::Hunk(hi)));
+                let content = if all {
+                    std::borrow::Cow::Borrowed(c.new.as_str())
+                } else {
+                    std::borrow::Cow::Owned(fh.apply(|hi| taken.contains(&Unit::Hunk(hi))))
+                };
                 let bytes = fsutil::encode(&content, c.crlf);
                 let (add, del) = fh
                     .hunks
@@ -472,7 +536,7 @@ fn commit(plan: &Plan, accepted: Option<&[u32]>) -> Result<String, ToolError> {
                             c.display
                         ));
                     }
-                    _ if content != c.old => {
+                    _ if *content != *c.old => {
                         staged.push(fsutil::stage(&c.path, &bytes, c.mode)?);
                         report.push(format!("Updated {} (+{add} -{del}){partial}", c.display));
                     }
@@ -558,7 +622,7 @@ impl Tool for ApplyPatchTool {
         ctx: &ToolContext,
         args: &serde_json::Value,
     ) -> BoxFuture<'static, Result<ToolPreview, ToolError>> {
-        let key = args.to_string();
+        let key = call_key(ctx, args);
         let parsed = parse_args::<Input>(NAME, args.clone()).and_then(Input::into_request);
         let ctx = ctx.clone();
         let computed = parsed.map(|request| {
@@ -566,35 +630,41 @@ impl Tool for ApplyPatchTool {
                 let plan = plan(&ctx, request)?;
                 let hunks = plan.hunks();
                 let units = plan.units(&hunks);
-                Ok((
-                    ToolPreview {
-                        risk: RiskLevel::Write,
-                        fingerprint: plan.fingerprint(),
-                        reason: plan.reason(&hunks),
-                        command: None,
-                        cwd: Some(ctx.cwd.display().to_string()),
-                        diff: Some(plan.file_diff(&hunks)),
-                    },
-                    signature(&units),
-                ))
+                let preview = ToolPreview {
+                    risk: RiskLevel::Write,
+                    fingerprint: plan.fingerprint(),
+                    reason: plan.reason(&hunks),
+                    command: None,
+                    cwd: Some(ctx.cwd.display().to_string()),
+                    diff: Some(plan.file_diff(&hunks)),
+                };
+                let sig = signature(&units);
+                drop(hunks);
+                Ok((preview, sig, Arc::new(plan)))
             })
         });
         let previews = self.previews.clone();
+        let plans = self.plans.clone();
         Box::pin(async move {
-            let (preview, sig) = computed?.await?;
-            previews.remember(key, sig);
+            let (preview, sig, plan) = computed?.await?;
+            previews.remember(key.clone(), sig);
+            plans.put(key, plan);
             Ok(preview)
         })
     }
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
-        let key = args.to_string();
+        let key = call_key(&ctx, &args);
         let expected = self.previews.recall(&key);
+        let plans = self.plans.clone();
         Box::pin(async move {
             let request = parse_args::<Input>(NAME, args)?.into_request()?;
             let accepted = ctx.accepted_hunks.clone();
             fsutil::blocking(NAME, move || {
-                let plan = plan(&ctx, request)?;
+                let plan = match plans.take(&key) {
+                    Some(plan) => plan,
+                    None => Arc::new(plan(&ctx, request)?),
+                };
                 if accepted.is_some() {
                     let hunks = plan.hunks();
                     PreviewMemory::check(expected, &signature(&plan.units(&hunks)), NAME)?;

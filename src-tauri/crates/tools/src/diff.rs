@@ -13,6 +13,13 @@ use similar::{Algorithm, DiffOp, DiffTag};
 
 use crate::ToolError;
 
+/// Identifies one call for the preview-to-run memories: the arguments, and the session
+/// view they are read in (working directory and path policy), since one tool instance
+/// may serve several sessions.
+pub(crate) fn call_key(ctx: &crate::ToolContext, args: &serde_json::Value) -> String {
+    format!("{}\0{:?}\0{args}", ctx.cwd.display(), ctx.paths)
+}
+
 /// Previews remembered per tool to notice a file changing between approval and run.
 const PREVIEW_MEMORY: usize = 32;
 

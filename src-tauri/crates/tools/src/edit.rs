@@ -61,7 +61,9 @@ fn apply_one(
             "old_string is empty{which} but {file} is not: include the line(s) next to where the new text goes in old_string, or use write_file to replace the whole file"
         )));
     }
-    let positions: Vec<usize> = text.match_indices(old).map(|(at, _)| at).collect();
+    // memmem's SIMD search: a 3 MB file is scanned in well under a millisecond.
+    let positions: Vec<usize> =
+        memchr::memmem::find_iter(text.as_bytes(), old.as_bytes()).collect();
     match positions.len() {
         0 => Err(not_found(text, old, file, which, original, earlier_edits)),
         1 => {

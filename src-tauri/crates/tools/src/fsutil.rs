@@ -26,12 +26,12 @@ pub(crate) struct TextFile {
     pub mode: u32,
 }
 
-/// `text` (LF) as bytes with the file's line endings.
-pub(crate) fn encode(text: &str, crlf: bool) -> Vec<u8> {
+/// `text` (LF) as bytes with the file's line endings; no copy for LF files.
+pub(crate) fn encode(text: &str, crlf: bool) -> std::borrow::Cow<'_, [u8]> {
     if crlf {
-        text.replace('\n', "\r\n").into_bytes()
+        std::borrow::Cow::Owned(text.replace('\n', "\r\n").into_bytes())
     } else {
-        text.as_bytes().to_vec()
+        std::borrow::Cow::Borrowed(text.as_bytes())
     }
 }
 

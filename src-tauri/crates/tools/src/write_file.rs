@@ -6,7 +6,7 @@ use memo_protocol::{DiffHunk, FileDiff, RiskLevel};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::diff::{FileHunks, PreviewMemory};
+use crate::diff::{call_key, FileHunks, PreviewMemory};
 use crate::fsutil::{self, display_path, read_text, real_cwd};
 use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolResult};
 
@@ -120,7 +120,7 @@ impl Tool for WriteFileTool {
         ctx: &ToolContext,
         args: &serde_json::Value,
     ) -> BoxFuture<'static, Result<ToolPreview, ToolError>> {
-        let key = args.to_string();
+        let key = call_key(ctx, args);
         let input = parse_args::<Input>(NAME, args.clone());
         let ctx = ctx.clone();
         let previews = self.previews.clone();
@@ -177,7 +177,7 @@ impl Tool for WriteFileTool {
     }
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
-        let expected = self.previews.recall(&args.to_string());
+        let expected = self.previews.recall(&call_key(&ctx, &args));
         Box::pin(async move {
             let input: Input = parse_args(NAME, args)?;
             let accepted = ctx.accepted_hunks.clone();
