@@ -61,9 +61,9 @@ async fn auto_mode_caches_a_session_grant_per_file_not_per_tool() {
     let mut h = harness(
         ApprovalMode::Auto,
         vec![
-            MockResponse::tool_call("apply_patch", &edit("a.txt", "one", "ONE")),
-            MockResponse::tool_call("apply_patch", &edit("a.txt", "two", "TWO")),
-            MockResponse::tool_call("apply_patch", &edit("b.txt", "three", "THREE")),
+            MockResponse::tool_call("apply_patch", edit("a.txt", "one", "ONE")),
+            MockResponse::tool_call("apply_patch", edit("a.txt", "two", "TWO")),
+            MockResponse::tool_call("apply_patch", edit("b.txt", "three", "THREE")),
             MockResponse::text("done"),
         ],
     )
@@ -106,8 +106,8 @@ async fn strict_mode_asks_every_time_and_dangerous_never_asks_for_writes() {
     let mut h = harness(
         ApprovalMode::Strict,
         vec![
-            MockResponse::tool_call("apply_patch", &edit("a.txt", "one", "1")),
-            MockResponse::tool_call("apply_patch", &edit("a.txt", "two", "2")),
+            MockResponse::tool_call("apply_patch", edit("a.txt", "one", "1")),
+            MockResponse::tool_call("apply_patch", edit("a.txt", "two", "2")),
             MockResponse::text("done"),
         ],
     )
@@ -134,7 +134,7 @@ async fn strict_mode_asks_every_time_and_dangerous_never_asks_for_writes() {
     let mut h = harness(
         ApprovalMode::Dangerous,
         vec![
-            MockResponse::tool_call("apply_patch", &edit("a.txt", "one", "1")),
+            MockResponse::tool_call("apply_patch", edit("a.txt", "one", "1")),
             MockResponse::text("done"),
         ],
     )
@@ -165,7 +165,7 @@ async fn accepting_some_hunks_applies_exactly_those() {
     let mut h = harness(
         ApprovalMode::Auto,
         vec![
-            MockResponse::tool_call("apply_patch", &args),
+            MockResponse::tool_call("apply_patch", args),
             MockResponse::text("ok"),
         ],
     )
