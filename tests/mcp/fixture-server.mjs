@@ -25,7 +25,8 @@ server.registerTool("crash", { description: "Exits the server process mid-call."
   return await new Promise(() => {});
 });
 
-server.registerTool("hang", { description: "Never answers." }, async (_args, extra) => {
+// Without an input schema the SDK passes only `extra`.
+server.registerTool("hang", { description: "Never answers." }, async (extra) => {
   log(`hang started ${extra.requestId}`);
   extra.signal.addEventListener("abort", () => log(`cancelled ${extra.requestId}`));
   return await new Promise(() => {});

@@ -61,18 +61,26 @@ pub(crate) async fn connect(
             match handler.serve((stdout, stdin)).await {
                 Ok(service) => Ok(service),
                 Err(e) => {
-                    // Let the process finish writing why it failed.
+                    // Let the process finish writing (and exiting) so we can say why.
+                    let mut exit = None;
                     if let Some(proc) = process_slot.as_mut() {
-                        let _ = tokio::time::timeout(
+                        exit = tokio::time::timeout(
                             std::time::Duration::from_millis(500),
                             proc.exited(),
                         )
-                        .await;
+                        .await
+                        .ok()
+                        .flatten();
                     }
+                    let message = match exit {
+                        Some(status) => format!(
+                            "the server {} during the handshake",
+                            process::describe_exit(Some(status))
+                        ),
+                        None => describe_init_error(&e.to_string()),
+                    };
                     Err(ConnectFailure {
-                        error: McpError::Connect {
-                            message: describe_init_error(&e.to_string()),
-                        },
+                        error: McpError::Connect { message },
                         stderr: stderr.text(),
                     })
                 }

@@ -33,8 +33,14 @@ enum Ended {
 
 pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
     let mut failures: u32 = 0;
+    // Shown while restarting, so the reason stays visible until the next outcome.
+    let mut last_failure: Option<(String, Option<String>)> = None;
     loop {
-        set_status(&inner, &slot, ServerStatus::Starting, None, None);
+        let (message, stderr) = match last_failure.take() {
+            Some((message, stderr)) => (Some(format!("restarting after: {message}")), stderr),
+            None => (None, None),
+        };
+        set_status(&inner, &slot, ServerStatus::Starting, message, stderr);
         let path = inner.path.get().cloned().unwrap_or_default();
         let mut process: Option<ServerProcess> = None;
         let (signals_tx, signals) = mpsc::unbounded_channel();
@@ -144,8 +150,9 @@ pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
                 "{message}; restarting in {}s",
                 backoff.as_secs_f64()
             )),
-            stderr,
+            stderr.clone(),
         );
+        last_failure = Some((message, stderr));
         lock(&slot.state).restarts += 1;
         slot.first_done.send_replace(true);
         tokio::select! {
