@@ -113,14 +113,19 @@ fn setup(api: &str, responses: Value) -> Setup {
     Setup { home, work, mock }
 }
 
+/// Runs with every log line on, so tests can check the key never reaches the logs.
 fn run_cli(s: &Setup, args: &[&str]) -> Output {
+    run_cli_logging(s, args, "trace")
+}
+
+fn run_cli_logging(s: &Setup, args: &[&str], log: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_memo-cli"))
         .args(args)
         .arg("--cwd")
         .arg(s.work.path())
         .env("MEMO_HOME", s.home.path())
         .env("MOCK_API_KEY", SECRET)
-        .env("RUST_LOG", "trace")
+        .env("RUST_LOG", log)
         .env_remove("OPENAI_API_KEY")
         .env_remove("DEEPSEEK_API_KEY")
         .output()
@@ -195,14 +200,16 @@ fn text_mode_prints_the_answer_on_stdout() {
         "openai",
         serde_json::json!([{"text": "Plain answer.", "reasoning": "thinking hard"}]),
     );
-    let out = run_cli(&s, &["exec", "hello"]);
+    // Quiet logs: a log line could land between two streamed reasoning chunks.
+    let out = run_cli_logging(&s, &["exec", "hello"], "off");
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout), "Plain answer.\n");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("thinking hard"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("thinking hard"), "stderr: {stderr}");
 }
 
 #[test]
