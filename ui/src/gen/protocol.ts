@@ -80,7 +80,19 @@ usage: TokenUsage,
 /**
  * Why it failed or was skipped.
  */
-message?: string, } | { "type": "command_result", command: string, ok: boolean, output: string, action?: HostAction, } | { "type": "error", kind: ErrorKind, message: string, retryable: boolean, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
+message?: string, } | { "type": "command_result", command: string, ok: boolean, output: string, action?: HostAction, } | { "type": "tool_progress", call_id: ToolCallId, progress: number, total?: number, message?: string, } | { "type": "mcp_server_status", server: string, status: McpServerState, 
+/**
+ * stdio | streamable_http | sse
+ */
+transport: string, 
+/**
+ * Where it was configured: the file and the agent that wrote it.
+ */
+source: string, tools: number, message?: string, 
+/**
+ * The last lines the server wrote to stderr, when it failed.
+ */
+stderr_tail?: string, restarts: number, } | { "type": "error", kind: ErrorKind, message: string, retryable: boolean, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
 
 export type ToolCallSummary = { call_id: ToolCallId, name: string, 
 /**
@@ -91,6 +103,8 @@ arguments: string, };
 export type ToolStatus = "ok" | "error";
 
 export type ToolErrorKind = "unknown_tool" | "invalid_input" | "approval_denied" | "policy_denied" | "sandbox_denied" | "timeout" | "execution_failed" | "interrupted";
+
+export type McpServerState = "starting" | "ready" | "failed" | "crashed" | "needs_auth" | "stopped" | "disabled";
 
 export type ErrorKind = "rate_limited" | "overloaded" | "context_overflow" | "auth" | "network" | "provider" | "config" | "storage" | "internal" | "invalid_op";
 

@@ -133,6 +133,37 @@ pub enum AgentEvent {
         #[ts(optional)]
         action: Option<HostAction>,
     },
+    /// How far a running tool call got (MCP progress notifications). Not part of the
+    /// conversation; the last one before `tool_call_end` is the call's final progress.
+    ToolProgress {
+        call_id: ToolCallId,
+        progress: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        total: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        message: Option<String>,
+    },
+    /// An MCP server of the session changed state (started, failed, crashed, restarting,
+    /// stopped) or its tool list changed. Outside any turn.
+    McpServerStatus {
+        server: String,
+        status: McpServerState,
+        /// stdio | streamable_http | sse
+        transport: String,
+        /// Where it was configured: the file and the agent that wrote it.
+        source: String,
+        tools: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        message: Option<String>,
+        /// The last lines the server wrote to stderr, when it failed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        stderr_tail: Option<String>,
+        restarts: u32,
+    },
     Error {
         kind: ErrorKind,
         message: String,
@@ -163,6 +194,8 @@ impl AgentEvent {
             AgentEvent::PlanUpdated { .. } => "plan_updated",
             AgentEvent::ContextCompacted { .. } => "context_compacted",
             AgentEvent::CommandResult { .. } => "command_result",
+            AgentEvent::ToolProgress { .. } => "tool_progress",
+            AgentEvent::McpServerStatus { .. } => "mcp_server_status",
             AgentEvent::Error { .. } => "error",
             AgentEvent::TurnEnded { .. } => "turn_ended",
         }
@@ -196,6 +229,21 @@ pub enum ToolErrorKind {
     Timeout,
     ExecutionFailed,
     Interrupted,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum McpServerState {
+    Starting,
+    Ready,
+    /// Did not start, or gave up restarting.
+    Failed,
+    /// Was running and died; restarts after a pause.
+    Crashed,
+    /// Needs an OAuth login (`memo-cli mcp login <server>`).
+    NeedsAuth,
+    Stopped,
+    Disabled,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]

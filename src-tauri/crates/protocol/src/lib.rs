@@ -16,8 +16,8 @@ pub mod typescript;
 
 pub use approval::{ApprovalRequest, DiffHunk, FileDiff, ReviewDecision, RiskLevel};
 pub use event::{
-    AgentEvent, ErrorKind, EventEnvelope, PlanItem, PlanStatus, TokenUsage, ToolCallSummary,
-    ToolErrorKind, ToolStatus, TurnEndReason,
+    AgentEvent, ErrorKind, EventEnvelope, McpServerState, PlanItem, PlanStatus, TokenUsage,
+    ToolCallSummary, ToolErrorKind, ToolStatus, TurnEndReason,
 };
 pub use ids::{ApprovalId, SessionId, ToolCallId, TurnId};
 pub use ipc::{ProviderSummary, SessionSummary};

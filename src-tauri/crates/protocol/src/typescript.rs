@@ -29,6 +29,7 @@ pub fn render() -> String {
         ToolCallSummary::decl(&cfg),
         ToolStatus::decl(&cfg),
         ToolErrorKind::decl(&cfg),
+        McpServerState::decl(&cfg),
         ErrorKind::decl(&cfg),
         TurnEndReason::decl(&cfg),
         TokenUsage::decl(&cfg),

@@ -295,4 +295,47 @@ describe("session-level notes", () => {
       { kind: "info", title: "/help", body: "/new  start over", ok: true },
     ]);
   });
+
+  it("shows the latest progress of a running tool call", () => {
+    const e = stream();
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "go" } }),
+      e({ type: "tool_call_begin", call_id: "c1", name: "ev__slow" }),
+      e({ type: "tool_progress", call_id: "c1", progress: 1, total: 3 }),
+      e({ type: "tool_progress", call_id: "c1", progress: 2, total: 3, message: "copying" }),
+      e({ type: "tool_progress", call_id: "other", progress: 9 }),
+    ]);
+    expect(onlyTurn(state).items).toMatchObject([
+      { kind: "tool", callId: "c1", progress: { progress: 2, total: 3, message: "copying" } },
+    ]);
+  });
+
+  it("reports MCP servers that fail, crash, need a login or come back, and stays quiet otherwise", () => {
+    const e = stream(null);
+    const status = (status: "starting" | "ready" | "failed" | "crashed" | "needs_auth", extra: object = {}) =>
+      e({
+        type: "mcp_server_status",
+        server: "fx",
+        status,
+        transport: "stdio",
+        source: "/h/config.toml (memo)",
+        tools: 4,
+        restarts: 0,
+        ...extra,
+      });
+    const state = applyBatch(emptyTranscript, [
+      status("starting"),
+      status("ready"),
+      status("crashed", { message: "the server process exited with code 7", stderr_tail: "boom" }),
+      status("ready", { restarts: 1 }),
+      status("failed", { message: "did not start" }),
+      status("needs_auth", { message: "run `memo-cli mcp login fx`" }),
+    ]);
+    expect(state.entries).toMatchObject([
+      { kind: "info", title: 'MCP server "fx" crashed', body: "the server process exited with code 7\n\nstderr:\nboom", ok: false },
+      { kind: "info", title: 'MCP server "fx" is running again', ok: true },
+      { kind: "info", title: 'MCP server "fx" failed', body: "did not start", ok: false },
+      { kind: "info", title: 'MCP server "fx" needs a login', ok: false },
+    ]);
+  });
 });

@@ -51,6 +51,10 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
     case "context_compacted":
     case "command_result":
       return { ...state, entries: [...state.entries, infoEntry(event, key)] };
+    case "mcp_server_status": {
+      const info = mcpEntry(event, key);
+      return info ? { ...state, entries: [...state.entries, info] } : state;
+    }
     default:
       return routeToTurn(state, envelope, event, key);
   }
@@ -82,6 +86,33 @@ function infoEntry(event: Extract<AgentEvent, { type: "context_compacted" | "com
         body: event.message ?? "The summary was not smaller than the history; it was kept as is.",
         ok: false,
       };
+  }
+}
+
+/**
+ * MCP server changes worth the reader's attention: a server that failed, crashed or needs
+ * a login (with its last stderr lines), and one that came back. Routine starts are quiet.
+ */
+function mcpEntry(event: Extract<AgentEvent, { type: "mcp_server_status" }>, key: string): InfoView | null {
+  const where = `MCP server "${event.server}"`;
+  const details = [event.message, event.stderr_tail ? `stderr:\n${event.stderr_tail}` : null]
+    .filter((part): part is string => Boolean(part))
+    .join("\n\n");
+  switch (event.status) {
+    case "failed":
+      return { kind: "info", key, title: `${where} failed`, body: details, ok: false };
+    case "crashed":
+      return { kind: "info", key, title: `${where} crashed`, body: details, ok: false };
+    case "needs_auth":
+      return { kind: "info", key, title: `${where} needs a login`, body: details, ok: false };
+    case "ready":
+      return event.restarts > 0
+        ? { kind: "info", key, title: `${where} is running again`, body: `${event.tools} tools.`, ok: true }
+        : null;
+    case "starting":
+    case "stopped":
+    case "disabled":
+      return null;
   }
 }
 

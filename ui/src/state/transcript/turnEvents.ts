@@ -30,6 +30,14 @@ export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, t
         : [...turn.items, finish(newTool(key, event.call_id, event.name, "", false))];
       return withItems(turn, items);
     }
+    case "tool_progress":
+      return withItems(
+        turn,
+        updateTool(turn.items, event.call_id, (tool) => ({
+          ...tool,
+          progress: { progress: event.progress, total: event.total ?? null, message: event.message ?? null },
+        })),
+      );
     case "approval_requested":
       return withItems(turn, [...turn.items, { kind: "approval", key, request: event.request, decision: null }]);
     case "approval_resolved":
@@ -73,6 +81,7 @@ export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, t
     // Session-level entries, routed by the reducer before it reaches a turn.
     case "context_compacted":
     case "command_result":
+    case "mcp_server_status":
       return turn;
   }
 }

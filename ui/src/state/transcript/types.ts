@@ -40,6 +40,14 @@ export interface ToolItem {
   errorKind: ToolErrorKind | null;
   output: string | null;
   provisional: boolean;
+  /** The latest progress a long-running call (an MCP tool) reported, if any. */
+  progress?: ToolProgressView | null;
+}
+
+export interface ToolProgressView {
+  progress: number;
+  total: number | null;
+  message: string | null;
 }
 
 export interface ApprovalItem {

@@ -1,5 +1,5 @@
 import { AlertIcon, CheckIcon, Spinner } from "../../../components/icons";
-import type { ToolItem } from "../../../state/transcript";
+import type { ToolItem, ToolProgressView } from "../../../state/transcript";
 import { prettyArgs, summarizeArgs } from "../format";
 
 const STATUS_LABEL: Record<ToolItem["status"], string> = { running: "running", ok: "ok", error: "error" };
@@ -18,6 +18,11 @@ export function ToolCard({ tool }: { tool: ToolItem }) {
         {summary && (
           <span className="tool__args" title={summary}>
             {summary}
+          </span>
+        )}
+        {tool.status === "running" && tool.progress && (
+          <span className="tool__progress" data-testid="tool-progress">
+            {formatProgress(tool.progress)}
           </span>
         )}
         <span className="tool__status" data-testid="tool-status">
@@ -44,4 +49,15 @@ export function ToolCard({ tool }: { tool: ToolItem }) {
       </div>
     </details>
   );
+}
+
+/** "2/5 · copying files", "40%", or just the count when the total is unknown. */
+export function formatProgress(p: ToolProgressView): string {
+  const amount =
+    p.total !== null && p.total > 0
+      ? Number.isInteger(p.progress) && Number.isInteger(p.total)
+        ? `${p.progress}/${p.total}`
+        : `${Math.round((p.progress / p.total) * 100)}%`
+      : `${p.progress}`;
+  return p.message ? `${amount} · ${p.message}` : amount;
 }

@@ -1,0 +1,36 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+
+import type { ToolItem } from "../../../state/transcript";
+import { formatProgress, ToolCard } from "./ToolCard";
+
+afterEach(cleanup);
+
+const RUNNING: ToolItem = {
+  kind: "tool",
+  key: "a",
+  callId: "c1",
+  name: "everything__trigger-long-running-operation",
+  args: '{"duration":5}',
+  status: "running",
+  errorKind: null,
+  output: null,
+  provisional: false,
+};
+
+describe("ToolCard progress", () => {
+  it("shows a running call's progress and hides it once the call ends", () => {
+    const withProgress = { ...RUNNING, progress: { progress: 2, total: 5, message: "step 2" } };
+    const { rerender } = render(<ToolCard tool={withProgress} />);
+    expect(screen.getByTestId("tool-progress").textContent).toBe("2/5 · step 2");
+    rerender(<ToolCard tool={{ ...withProgress, status: "ok", output: "done" }} />);
+    expect(screen.queryByTestId("tool-progress")).toBeNull();
+  });
+
+  it("formats counts, fractions and unknown totals", () => {
+    expect(formatProgress({ progress: 3, total: 10, message: null })).toBe("3/10");
+    expect(formatProgress({ progress: 0.25, total: 1, message: null })).toBe("25%");
+    expect(formatProgress({ progress: 7, total: null, message: "files" })).toBe("7 · files");
+  });
+});
