@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use memo_protocol::SourceStatus;
 
 use crate::environment::chain;
-use crate::text::{apply_budget, is_effectively_empty, split_front_matter, FILE_BUDGET_CHARS};
+use crate::text::{
+    apply_budget, file_id, is_effectively_empty, split_front_matter, FileId, FILE_BUDGET_CHARS,
+};
 
 /// The home's bootstrap files after SOUL.md, in prompt order.
 pub const HOME_FILES: &[&str] = &[
@@ -42,12 +44,11 @@ pub struct ContextFile {
 /// Remembers real paths so a file reachable twice (CLAUDE.md symlinked to AGENTS.md, a
 /// project opened at the Memo home) is loaded once.
 #[derive(Default)]
-pub struct Seen(HashSet<PathBuf>);
+pub struct Seen(HashSet<FileId>);
 
 impl Seen {
     fn first_time(&mut self, path: &Path) -> bool {
-        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        self.0.insert(real)
+        self.0.insert(file_id(path))
     }
 }
 

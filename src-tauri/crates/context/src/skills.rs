@@ -171,8 +171,7 @@ impl SkillSet {
             let mut files = Vec::new();
             find_skill_files(&dir, MAX_DEPTH, &mut files);
             for file in files {
-                let real = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
-                if !seen_files.insert(real) {
+                if !seen_files.insert(crate::text::file_id(&file)) {
                     continue;
                 }
                 match parse_skill_file(&file) {
@@ -232,23 +231,34 @@ impl SkillSet {
     }
 
     fn report_collisions(&mut self) {
-        let mut reported = HashSet::new();
-        for skill in &self.skills {
+        // Grouped by key in one pass: comparing every pair costs seconds' worth of
+        // allocations once a user has hundreds of skills.
+        let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+        let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for (i, skill) in self.skills.iter().enumerate() {
             let key = skill.key();
-            let same: Vec<&Skill> = self.skills.iter().filter(|s| s.key() == key).collect();
-            if same.len() > 1 && reported.insert(key) {
-                let paths: Vec<String> = same.iter().map(|s| s.display_path()).collect();
-                self.problems.push(ContextProblem {
-                    path: paths[0].clone(),
-                    message: format!(
-                        "{} skills are named \"{}\" ({}); `${}` loads the project's, read_skill needs a path",
-                        same.len(),
-                        skill.name,
-                        paths.join(", "),
-                        skill.key()
-                    ),
-                });
+            match index.get(&key) {
+                Some(&g) => groups[g].1.push(i),
+                None => {
+                    index.insert(key.clone(), groups.len());
+                    groups.push((key, vec![i]));
+                }
             }
+        }
+        for (key, members) in groups.into_iter().filter(|(_, m)| m.len() > 1) {
+            let paths: Vec<String> = members
+                .iter()
+                .map(|&i| self.skills[i].display_path())
+                .collect();
+            self.problems.push(ContextProblem {
+                path: paths[0].clone(),
+                message: format!(
+                    "{} skills are named \"{}\" ({}); `${key}` loads the project's, read_skill needs a path",
+                    members.len(),
+                    self.skills[members[0]].name,
+                    paths.join(", "),
+                ),
+            });
         }
     }
 
@@ -291,13 +301,13 @@ impl SkillSet {
 
     /// A listed skill by its path (as displayed, or any path naming the same file).
     pub fn by_path(&self, path: &str) -> Option<&Skill> {
-        let wanted = std::fs::canonicalize(path).ok();
+        let wanted = Path::new(path)
+            .exists()
+            .then(|| crate::text::file_id(Path::new(path)));
         self.skills.iter().find(|s| {
             s.display_path() == path
                 || match (&s.source, &wanted) {
-                    (SkillSource::File(p), Some(w)) => {
-                        std::fs::canonicalize(p).ok().as_ref() == Some(w)
-                    }
+                    (SkillSource::File(p), Some(w)) => &crate::text::file_id(p) == w,
                     _ => false,
                 }
         })
@@ -313,13 +323,18 @@ fn find_skill_files(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
     if depth == 0 {
         return;
     }
+    // The entry's own type costs no extra stat; only symlinks are followed to check.
     let mut subdirs: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .filter(|e| match e.file_type() {
+            Ok(t) if t.is_symlink() => e.path().is_dir(),
+            Ok(t) => t.is_dir(),
+            Err(_) => false,
+        })
         .map(|e| e.path())
-        .filter(|p| p.is_dir())
         .collect();
     subdirs.sort();
     for sub in subdirs {

@@ -114,6 +114,25 @@ pub fn is_effectively_empty(text: &str) -> bool {
     rest.is_empty()
 }
 
+/// Identifies a file whatever path reaches it (symlinks, `..`), to load it once.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum FileId {
+    Inode(u64, u64),
+    Path(std::path::PathBuf),
+}
+
+/// One `stat` on Unix (device and inode) instead of resolving every path component.
+pub fn file_id(path: &std::path::Path) -> FileId {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let Ok(meta) = std::fs::metadata(path) {
+            return FileId::Inode(meta.dev(), meta.ino());
+        }
+    }
+    FileId::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+}
+
 /// Escapes a value for an XML-like attribute in prompts (paths, names).
 pub fn attr(value: &str) -> String {
     value

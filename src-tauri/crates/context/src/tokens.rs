@@ -3,14 +3,17 @@
 //! unknown. Estimates only steer compaction and the layer report; the provider's usage
 //! numbers stay the truth for billing.
 
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Mutex, OnceLock};
 
 use memo_providers::{Message, ToolSpec};
 
 /// Counted on top of each message's text for role markers and framing.
 const PER_MESSAGE_OVERHEAD: u64 = 4;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Encoding {
     O200k,
     Cl100k,
@@ -70,16 +73,21 @@ impl TokenCounter {
         let Some(encoding) = self.encoding else {
             return byte_estimate(text);
         };
-        // The tokenizer's regex can give up on pathological input (and its tables are
-        // loaded with an unwrap); an estimate is better than a crashed session.
-        let counted = catch_unwind(AssertUnwindSafe(|| {
-            let bpe = match encoding {
-                Encoding::O200k => tiktoken_rs::o200k_base_singleton(),
-                Encoding::Cl100k => tiktoken_rs::cl100k_base_singleton(),
-            };
-            bpe.encode_ordinary(text).len() as u64
-        }));
-        counted.unwrap_or_else(|_| byte_estimate(text))
+        if text.len() < CACHE_MIN_BYTES {
+            return tiktoken_count(encoding, text);
+        }
+        let key = (encoding, text.len(), hash(text));
+        if let Some(n) = cache().lock().ok().and_then(|c| c.get(&key).copied()) {
+            return n;
+        }
+        let n = tiktoken_count(encoding, text);
+        if let Ok(mut c) = cache().lock() {
+            if c.len() >= CACHE_MAX_ENTRIES {
+                c.clear();
+            }
+            c.insert(key, n);
+        }
+        n
     }
 
     /// One history message: its text, reasoning that is sent back, tool calls and results.
@@ -108,18 +116,50 @@ impl TokenCounter {
         messages.iter().map(|m| self.message(m)).sum()
     }
 
-    /// The tool definitions as they travel in the request's JSON.
+    /// The tool definitions as they travel in the request's JSON (each counted as one
+    /// text, so a known tool costs one cache lookup).
     pub fn tools(&self, tools: &[ToolSpec]) -> u64 {
         tools
             .iter()
             .map(|t| {
-                self.count(&t.name)
-                    + self.count(&t.description)
-                    + self.count(&t.input_schema.to_string())
-                    + PER_MESSAGE_OVERHEAD
+                let json = serde_json::to_string(t).unwrap_or_default();
+                self.count(&json) + PER_MESSAGE_OVERHEAD
             })
             .sum()
     }
+}
+
+/// Texts shorter than this are counted directly: a lookup would cost about as much.
+const CACHE_MIN_BYTES: usize = 32;
+/// Bound on cached counts; the cache is simply emptied when it is full.
+const CACHE_MAX_ENTRIES: usize = 8192;
+
+type CacheKey = (Encoding, usize, u64);
+
+/// Counts by content. BPE runs at roughly 10 MB/s, and the same tool definitions, skill
+/// lists and context files are counted for every session and every report.
+fn cache() -> &'static Mutex<HashMap<CacheKey, u64>> {
+    static CACHE: OnceLock<Mutex<HashMap<CacheKey, u64>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn hash(text: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+fn tiktoken_count(encoding: Encoding, text: &str) -> u64 {
+    // The tokenizer's regex can give up on pathological input (and its tables are loaded
+    // with an unwrap); an estimate is better than a crashed session.
+    let counted = catch_unwind(AssertUnwindSafe(|| {
+        let bpe = match encoding {
+            Encoding::O200k => tiktoken_rs::o200k_base_singleton(),
+            Encoding::Cl100k => tiktoken_rs::cl100k_base_singleton(),
+        };
+        bpe.encode_ordinary(text).len() as u64
+    }));
+    counted.unwrap_or_else(|_| byte_estimate(text))
 }
 
 /// About four ASCII bytes per token, and one token per non-ASCII character (CJK text runs
