@@ -417,7 +417,9 @@ impl Builder<'_> {
 
 type McpGroups<'a> = Vec<(String, Vec<(&'a str, &'a ToolSpec)>)>;
 
-/// MCP tools are named `mcp__<server>__<tool>`; everything else is built in.
+/// MCP tools are named `<server>__<tool>` (memo-mcp; `mcp__<server>__<tool>` is read
+/// too): server names cannot contain `__` and built-in names never do. Everything else is
+/// built in.
 fn split_mcp(tools: &[ToolSpec]) -> (Vec<&ToolSpec>, McpGroups<'_>) {
     let mut builtin = Vec::new();
     let mut groups: McpGroups<'_> = Vec::new();
@@ -425,7 +427,8 @@ fn split_mcp(tools: &[ToolSpec]) -> (Vec<&ToolSpec>, McpGroups<'_>) {
         let parts = tool
             .name
             .strip_prefix("mcp__")
-            .and_then(|rest| rest.split_once("__"));
+            .unwrap_or(&tool.name)
+            .split_once("__");
         match parts {
             Some((server, short)) => match groups.iter_mut().find(|(s, _)| s == server) {
                 Some((_, list)) => list.push((short, tool)),
@@ -501,4 +504,42 @@ fn join_parts(parts: &[String]) -> String {
         .filter(|p| !p.is_empty())
         .collect::<Vec<_>>()
         .join("\n\n")
+}
+
+#[cfg(test)]
+mod mcp_grouping_tests {
+    use super::*;
+
+    fn spec(name: &str) -> ToolSpec {
+        ToolSpec {
+            name: name.into(),
+            description: String::new(),
+            input_schema: json!({"type": "object"}),
+        }
+    }
+
+    #[test]
+    fn server_qualified_names_group_by_server() {
+        let tools = [
+            spec("read_file"),
+            spec("everything__echo"),
+            spec("mcp__github__create_issue"),
+            spec("everything__get-sum"),
+            spec("list_mcp_resources"),
+        ];
+        let (builtin, groups) = split_mcp(&tools);
+        let builtin: Vec<&str> = builtin.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(builtin, ["read_file", "list_mcp_resources"]);
+        let groups: Vec<(String, Vec<&str>)> = groups
+            .into_iter()
+            .map(|(server, tools)| (server, tools.into_iter().map(|(short, _)| short).collect()))
+            .collect();
+        assert_eq!(
+            groups,
+            [
+                ("everything".to_owned(), vec!["echo", "get-sum"]),
+                ("github".to_owned(), vec!["create_issue"]),
+            ]
+        );
+    }
 }

@@ -88,7 +88,7 @@ impl Engine {
             opts.max_steps,
         )?;
         let (client, model) = (params.client.clone(), params.model.clone());
-        let session = spawn_session(params, SessionStart::New)?;
+        let session = spawn_or_stop_mcp(params, SessionStart::New)?;
         if self.options.config.auto_title {
             let task =
                 crate::title::spawn_auto_title(&session, client, model, self.options.store.clone());
@@ -125,7 +125,7 @@ impl Engine {
             record.model.clone(),
             max_steps,
         )?;
-        spawn_session(params, SessionStart::Resume)
+        spawn_or_stop_mcp(params, SessionStart::Resume)
     }
 
     /// A new session sharing `source`'s history up to and including `at_seq` (default:
@@ -207,7 +207,18 @@ impl Engine {
             limits.max_steps = max.max(1);
         }
         let mut tools = ToolRegistry::builtin();
-        let (system_prompt, context) = crate::prompt::session_context(
+        // MCP servers start now, in the background; a turn waits for them at most their
+        // startup timeout, and their tools join the registry as they arrive.
+        let mcp = memo_mcp::start_for_session(
+            &self.options.config,
+            &cwd,
+            self.options.env.clone(),
+            Some(self.options.credentials.clone()),
+        );
+        if let Some(mcp) = &mcp {
+            tools.add_source(Arc::new(memo_mcp::McpToolSource::new(mcp.clone())));
+        }
+        let (system_prompt, mut context) = crate::prompt::session_context(
             self.options.memo_home.as_deref(),
             &self.options.config,
             &self.options.env,
@@ -216,6 +227,7 @@ impl Engine {
             &model,
             &mut tools,
         );
+        context.mcp = mcp;
         Ok(SessionParams {
             id,
             system_prompt,
@@ -266,6 +278,19 @@ impl Engine {
             api_key: key.map(|(k, _)| k),
         })?)
     }
+}
+
+/// A session whose actor never starts never shuts its MCP servers down: do it here.
+fn spawn_or_stop_mcp(
+    params: SessionParams,
+    start: SessionStart,
+) -> Result<SessionHandle, EngineError> {
+    let mcp = params.context.mcp.clone();
+    let spawned = spawn_session(params, start);
+    if let (Err(_), Some(mcp)) = (&spawned, mcp) {
+        mcp.shutdown();
+    }
+    spawned
 }
 
 /// `approval_mode = "auto" | "strict" | "dangerous"` in config.toml (default auto).

@@ -46,3 +46,38 @@ pub use tools::{McpTool, McpToolSource, ResourceTool};
 
 /// Reads an environment variable; injectable so tests never touch the process env.
 pub type EnvLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
+/// The MCP servers of a session in `cwd`: Memo's config plus the project's files, started
+/// in the background. `None` when no server is configured. With
+/// `MEMO_MCP_LOGIN_SHELL=0`, stdio servers get this process's PATH instead of the login
+/// shell's.
+pub fn start_for_session(
+    config: &memo_config::Config,
+    cwd: &std::path::Path,
+    env: EnvLookup,
+    credentials: Option<Arc<dyn memo_config::CredentialStore>>,
+) -> Option<McpManager> {
+    let set = load_config(config, Some(cwd), &|name: &str| env(name));
+    let mut notes: Vec<String> = set.problems.iter().map(|p| p.to_string()).collect();
+    notes.extend(set.clashes.iter().map(|c| c.to_string()));
+    for note in &notes {
+        tracing::warn!("MCP config: {note}");
+    }
+    if set.servers.is_empty() {
+        return None;
+    }
+    let path = match env("MEMO_MCP_LOGIN_SHELL").as_deref() {
+        Some("0") => env("PATH"),
+        _ => None,
+    };
+    Some(McpManager::start(
+        set.servers,
+        McpOptions {
+            path,
+            env,
+            credentials,
+            notes,
+            ..McpOptions::new(cwd)
+        },
+    ))
+}

@@ -105,6 +105,8 @@ pub struct McpOptions {
     pub credentials: Option<Arc<dyn CredentialStore>>,
     pub defer_threshold: usize,
     pub restart: RestartPolicy,
+    /// What went wrong reading the configs (problems, clashes), shown by `/mcp`.
+    pub notes: Vec<String>,
 }
 
 impl McpOptions {
@@ -116,6 +118,7 @@ impl McpOptions {
             credentials: None,
             defer_threshold: DEFAULT_DEFER_THRESHOLD,
             restart: RestartPolicy::default(),
+            notes: Vec::new(),
         }
     }
 }
@@ -270,6 +273,20 @@ pub struct McpManager {
     pub(crate) inner: Arc<Inner>,
 }
 
+impl std::fmt::Debug for McpManager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self
+            .inner
+            .slots
+            .iter()
+            .map(|s| s.config.name.as_str())
+            .collect();
+        f.debug_struct("McpManager")
+            .field("servers", &names)
+            .finish()
+    }
+}
+
 impl McpManager {
     /// Starts every enabled server in the background and returns at once; disabled ones
     /// are listed as such. Must be called inside a Tokio runtime.
@@ -374,6 +391,11 @@ impl McpManager {
             .iter()
             .flat_map(|s| read(&s.catalog).prompts.clone())
             .collect()
+    }
+
+    /// Problems and clashes found reading the configs.
+    pub fn notes(&self) -> &[String] {
+        &self.inner.options.notes
     }
 
     /// Changes when the tools the model sees change.

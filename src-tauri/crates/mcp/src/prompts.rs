@@ -186,6 +186,53 @@ impl McpManager {
         }
     }
 
+    /// The servers, their state, tools and prompt commands, for `/mcp`.
+    pub fn describe(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::from("MCP servers:\n");
+        let prompts = self.prompts();
+        for s in self.servers() {
+            let _ = write!(
+                out,
+                "  {} — {} ({}, {})",
+                s.name,
+                s.status.label().replace('_', " "),
+                s.transport,
+                s.source
+            );
+            if let Some(message) = &s.message {
+                let _ = write!(out, ": {message}");
+            }
+            out.push('\n');
+            if !s.tools.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "      tools ({}): {}",
+                    s.tools.len(),
+                    s.tools.join(", ")
+                );
+            }
+            let commands: Vec<String> = prompts
+                .iter()
+                .filter(|p| p.server == s.name)
+                .map(usage)
+                .collect();
+            if !commands.is_empty() {
+                let _ = writeln!(out, "      prompts: {}", commands.join(", "));
+            }
+            if let Some(tail) = &s.stderr_tail {
+                let _ = writeln!(out, "      stderr:");
+                for line in tail.lines() {
+                    let _ = writeln!(out, "        {line}");
+                }
+            }
+        }
+        for note in self.notes() {
+            let _ = writeln!(out, "  ! {note}");
+        }
+        out.trim_end().to_owned()
+    }
+
     fn prompt_info(&self, server: &str, name: &str) -> Option<PromptInfo> {
         self.prompts()
             .into_iter()

@@ -15,8 +15,8 @@ use super::commands::{dispatch, Dispatch};
 use super::context::{auto_blocked_by_log, ContextState, SessionContext};
 use super::emitter::{Emitter, EventReceiver};
 use super::history::rebuild_history;
+use super::mcp::{view_cell, ToolView};
 use super::turn::run_turn;
-use crate::tools::schema::ArgsValidator;
 use crate::tools::{ToolContext, ToolRegistry};
 use crate::EngineError;
 
@@ -74,13 +74,12 @@ pub(crate) struct Shared {
     pub emitter: Emitter,
     pub client: Arc<dyn ModelClient>,
     pub tools: ToolRegistry,
-    /// The tools' API definitions, built once per session rather than once per step.
-    pub tool_specs: Vec<memo_providers::ToolSpec>,
-    /// Each tool's compiled input schema, checked before preview and approval.
-    pub validators: HashMap<String, ArgsValidator>,
+    /// The tools' API definitions, their compiled input schemas (checked before preview
+    /// and approval) and the system prompt listing them; rebuilt only when the tools
+    /// change (MCP), not once per step.
+    pub tool_view: Mutex<Arc<ToolView>>,
     pub tool_ctx: ToolContext,
     pub model: String,
-    pub system_prompt: String,
     pub limits: TurnLimits,
     pub context: ContextState,
     /// Copy-on-write: requests hold a clone of the Arc while streaming, so appending
@@ -163,7 +162,7 @@ impl SessionHandle {
 
     /// The layers of this session's system prompt, when the engine assembled it.
     pub fn prompt_report(&self) -> Option<memo_protocol::PromptReport> {
-        self.shared.context.settings.report.clone()
+        self.shared.tool_view().report.clone()
     }
 
     /// Resolves once the actor has stopped (after `Op::Shutdown`).
@@ -204,25 +203,17 @@ pub fn spawn_session(
     let shared = Arc::new(Shared {
         emitter: Emitter::new(params.id.clone(), params.store.clone(), last_seq),
         client: params.client,
-        validators: params
-            .tools
-            .specs()
-            .iter()
-            .map(|spec| {
-                (
-                    spec.name.clone(),
-                    ArgsValidator::new(&spec.name, &spec.input_schema),
-                )
-            })
-            .collect(),
-        tool_specs: params.tools.specs(),
+        tool_view: view_cell(ToolView::initial(
+            &params.tools,
+            params.system_prompt,
+            &params.context,
+        )),
         tools: params.tools,
         tool_ctx: ToolContext {
             memo_home: params.memo_home.clone(),
             ..ToolContext::for_workspace(params.cwd.clone())
         },
         model: params.model.clone(),
-        system_prompt: params.system_prompt,
         limits: params.limits,
         context: ContextState::new(params.context, auto_blocked),
         history: Mutex::new(Arc::new(history)),
@@ -241,6 +232,9 @@ pub fn spawn_session(
     }
     let (ops_tx, ops_rx) = mpsc::unbounded_channel();
     let (finished_tx, finished_rx) = watch::channel(false);
+    if let Some(mcp) = shared.context.settings.mcp.clone() {
+        super::mcp::forward_status(shared.clone(), mcp, finished_rx.clone());
+    }
     tokio::spawn(run_actor(shared.clone(), ops_rx, finished_tx));
     Ok(SessionHandle {
         id: params.id,
@@ -294,8 +288,9 @@ async fn run_actor(
                     report_invalid_op(&shared, "a turn is already running; interrupt it first");
                     continue;
                 }
-                let input = match dispatch(&shared, input) {
-                    Dispatch::Turn(input) => input,
+                let (input, mcp_prompt) = match dispatch(&shared, input) {
+                    Dispatch::Turn(input) => (input, None),
+                    Dispatch::McpPrompt(input, mcp) => (input, Some(mcp)),
                     Dispatch::Compact {
                         trigger,
                         instructions,
@@ -308,13 +303,23 @@ async fn run_actor(
                 let cancel = CancellationToken::new();
                 let turn_id = TurnId::new(uuid::Uuid::now_v7().to_string());
                 let ended = Arc::new(AtomicBool::new(false));
-                let task = tokio::spawn(run_turn(
-                    shared.clone(),
-                    turn_id,
-                    input,
-                    cancel.clone(),
-                    ended.clone(),
-                ));
+                let task = match mcp_prompt {
+                    Some(mcp) => super::mcp::prompt_turn(
+                        shared.clone(),
+                        mcp,
+                        input,
+                        turn_id,
+                        cancel.clone(),
+                        ended.clone(),
+                    ),
+                    None => tokio::spawn(run_turn(
+                        shared.clone(),
+                        turn_id,
+                        input,
+                        cancel.clone(),
+                        ended.clone(),
+                    )),
+                };
                 running = Some(RunningTurn {
                     cancel,
                     task,

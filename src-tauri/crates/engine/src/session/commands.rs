@@ -23,6 +23,8 @@ pub(crate) enum Dispatch {
         trigger: CompactionTrigger,
         instructions: Option<String>,
     },
+    /// `/server:prompt`: fetch the MCP prompt, then run it as a turn.
+    McpPrompt(UserInput, memo_mcp::McpManager),
     /// Answered with a `command_result` event.
     Done,
 }
@@ -58,6 +60,20 @@ pub(crate) fn dispatch(shared: &Shared, input: UserInput) -> Dispatch {
         Resolved::Custom(command) => {
             let prompt = command.expand(&args);
             Dispatch::Turn(with_prompt(input, prompt, &format!("/{name}")))
+        }
+        // Custom commands keep their `/dir:name` names; only the rest may be MCP prompts.
+        Resolved::Unknown
+            if shared
+                .context
+                .settings
+                .mcp
+                .as_ref()
+                .is_some_and(|m| m.is_prompt_command(&input.text)) =>
+        {
+            match shared.context.settings.mcp.clone() {
+                Some(mcp) => Dispatch::McpPrompt(input, mcp),
+                None => Dispatch::Done,
+            }
         }
         Resolved::Unknown => {
             let output = format!("Unknown command /{name}. /help lists the commands.");
@@ -205,15 +221,18 @@ fn skills(shared: &Shared) -> String {
 }
 
 fn mcp(shared: &Shared) -> String {
+    if let Some(mcp) = &shared.context.settings.mcp {
+        return mcp.describe();
+    }
     let servers = &shared.context.settings.mcp_servers;
     if servers.is_empty() {
         return "No MCP servers are configured ([mcp_servers] in config.toml).".into();
     }
     let mut out = String::from("MCP servers:\n");
     for server in servers {
-        let prefix = format!("mcp__{server}__");
-        let tools: Vec<&str> = shared
-            .tool_specs
+        let prefix = format!("{server}__");
+        let specs = shared.tool_specs();
+        let tools: Vec<&str> = specs
             .iter()
             .filter_map(|t| t.name.strip_prefix(&prefix))
             .collect();

@@ -197,7 +197,7 @@ fn summary_request(shared: &Shared, older: &[Message], instructions: Option<&str
         system,
         messages: Arc::new(messages),
         // Providers reject a history with tool calls when no tools are declared.
-        tools: shared.tool_specs.clone(),
+        tools: shared.tool_specs(),
         parallel_tool_calls: shared.limits.parallel_tool_calls,
         max_output_tokens: shared.limits.max_output_tokens,
     }
@@ -344,8 +344,8 @@ impl Turn {
         }
         if !overflowed {
             let history = self.shared.history_snapshot();
-            let tokens: u64 =
-                ctx.counts(&history).iter().sum::<u64>() + ctx.settings.fixed_prompt_tokens;
+            let tokens: u64 = ctx.counts(&history).iter().sum::<u64>()
+                + self.shared.tool_view().fixed_prompt_tokens;
             let s = &ctx.settings;
             if !compaction::over_threshold(
                 tokens,

@@ -29,6 +29,9 @@ pub struct SessionContext {
     pub providers: Vec<ProviderSummary>,
     /// For `/mcp`: configured server names.
     pub mcp_servers: Vec<String>,
+    /// The session's MCP servers (tools come through the registry; this is for their
+    /// state, `/mcp` and `/server:prompt` commands).
+    pub mcp: Option<memo_mcp::McpManager>,
 }
 
 impl Default for SessionContext {
@@ -43,6 +46,7 @@ impl Default for SessionContext {
             attach_limits: AttachLimits::default(),
             providers: Vec::new(),
             mcp_servers: Vec::new(),
+            mcp: None,
         }
     }
 }

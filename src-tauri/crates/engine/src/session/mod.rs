@@ -8,6 +8,7 @@ mod compaction;
 pub mod context;
 mod emitter;
 pub mod history;
+mod mcp;
 mod step;
 mod tool_calls;
 mod turn;

@@ -120,7 +120,7 @@ impl Turn {
                 call.name
             )));
         }
-        if let Some(validator) = self.shared.validators.get(&call.name) {
+        if let Some(validator) = self.shared.tool_view().validators.get(&call.name) {
             validator.validate(&call.name, &args)?;
         }
         Ok(ReadyCall {
@@ -141,6 +141,12 @@ impl Turn {
             let mut ctx = self.shared.tool_ctx.clone();
             ctx.cancel = self.cancel.child_token();
             ctx.accepted_hunks = r.accepted_hunks.clone();
+            ctx.call_id = Some(r.call.id.clone());
+            ctx.progress = Some(super::mcp::progress_sink(
+                &self.shared,
+                &self.turn_id,
+                &r.call.id,
+            ));
             let task = tokio::spawn(r.tool.run(ctx, r.args.clone()));
             handles.push(task.abort_handle());
             running.push(async move { (i, task.await) });

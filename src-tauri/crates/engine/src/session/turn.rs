@@ -71,6 +71,10 @@ impl Turn {
     async fn run(&mut self, input: UserInput) -> Result<TurnEndReason, EngineError> {
         let input = super::commands::expand_input(&self.shared, input).await;
         self.record(AgentEvent::TurnStarted { input })?;
+        // MCP servers get their startup time before the first request lists the tools.
+        if !super::mcp::wait_for_tools(&self.shared, &self.cancel).await {
+            return Ok(TurnEndReason::Interrupted);
+        }
         let mut overflow_compacted = false;
         for step in 0..self.shared.limits.max_steps {
             if matches!(self.auto_compact(false).await?, Auto::Interrupted) {
@@ -145,11 +149,12 @@ impl Turn {
     }
 
     fn build_request(&self) -> ModelRequest {
+        let view = self.shared.tool_view();
         ModelRequest {
             model: self.shared.model.clone(),
-            system: self.shared.system_prompt.clone(),
+            system: view.system_prompt.as_ref().clone(),
             messages: self.shared.history_snapshot(),
-            tools: self.shared.tool_specs.clone(),
+            tools: view.specs.as_ref().clone(),
             parallel_tool_calls: self.shared.limits.parallel_tool_calls,
             max_output_tokens: self.shared.limits.max_output_tokens,
         }

@@ -1,0 +1,234 @@
+//! What MCP servers change in a session. Their tools come and go (a server starts after
+//! the session, crashes, changes its list, the model loads deferred definitions), so the
+//! tool definitions, their validators and the system prompt's tool layer are rebuilt
+//! whenever the registry's generation moves. Server state changes become
+//! `mcp_server_status` events, tool progress `tool_progress` events, and a
+//! `/server:prompt` command becomes a turn with the prompt's text.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use memo_context::PromptMode;
+use memo_mcp::{McpEvent, McpManager, PromptCommand, ServerSnapshot, ServerStatus};
+use memo_protocol::{
+    AgentEvent, InputExpansion, McpServerState, PromptReport, ToolCallId, TurnId, UserInput,
+};
+use memo_providers::ToolSpec;
+use tokio::sync::{broadcast, watch};
+use tokio_util::sync::CancellationToken;
+
+use super::actor::Shared;
+use super::context::SessionContext;
+use crate::tools::schema::ArgsValidator;
+use crate::tools::{ProgressSink, ToolRegistry};
+
+/// The tool definitions and the prompt built from them, for one registry generation.
+pub(crate) struct ToolView {
+    generation: u64,
+    pub specs: Arc<Vec<ToolSpec>>,
+    pub validators: Arc<HashMap<String, ArgsValidator>>,
+    pub system_prompt: Arc<String>,
+    pub report: Option<PromptReport>,
+    /// Tokens every request costs before any message (system prompt + definitions).
+    pub fixed_prompt_tokens: u64,
+}
+
+fn validators(specs: &[ToolSpec]) -> HashMap<String, ArgsValidator> {
+    specs
+        .iter()
+        .map(|spec| {
+            (
+                spec.name.clone(),
+                ArgsValidator::new(&spec.name, &spec.input_schema),
+            )
+        })
+        .collect()
+}
+
+impl ToolView {
+    pub fn initial(tools: &ToolRegistry, system_prompt: String, context: &SessionContext) -> Self {
+        let specs = tools.specs();
+        Self {
+            generation: tools.generation(),
+            validators: Arc::new(validators(&specs)),
+            specs: Arc::new(specs),
+            system_prompt: Arc::new(system_prompt),
+            report: context.report.clone(),
+            fixed_prompt_tokens: context.fixed_prompt_tokens,
+        }
+    }
+}
+
+impl Shared {
+    /// The current definitions and prompt; rebuilt only when the tools changed.
+    pub fn tool_view(&self) -> Arc<ToolView> {
+        let generation = self.tools.generation();
+        let mut view = self.tool_view.lock().unwrap_or_else(|p| p.into_inner());
+        if view.generation != generation {
+            *view = Arc::new(self.rebuild_view(generation, &view));
+        }
+        view.clone()
+    }
+
+    fn rebuild_view(&self, generation: u64, old: &ToolView) -> ToolView {
+        let specs = self.tools.specs();
+        let settings = &self.context.settings;
+        let (system_prompt, report, fixed) = match &settings.workspace {
+            // Layer 5 lists the tools, so the prompt follows them.
+            Some(workspace) => {
+                let assembled =
+                    workspace.assemble(&self.model, &specs, settings.counter, PromptMode::Main);
+                let fixed = assembled.report.total_tokens;
+                (Arc::new(assembled.system), Some(assembled.report), fixed)
+            }
+            None => (
+                old.system_prompt.clone(),
+                old.report.clone(),
+                old.fixed_prompt_tokens,
+            ),
+        };
+        ToolView {
+            generation,
+            validators: Arc::new(validators(&specs)),
+            specs: Arc::new(specs),
+            system_prompt,
+            report,
+            fixed_prompt_tokens: fixed,
+        }
+    }
+
+    pub fn tool_specs(&self) -> Vec<ToolSpec> {
+        self.tool_view().specs.as_ref().clone()
+    }
+}
+
+/// Waits, at the start of a turn, until the MCP servers have had their startup time.
+/// Returns false when the user interrupted the wait.
+pub(crate) async fn wait_for_tools(shared: &Shared, cancel: &CancellationToken) -> bool {
+    tokio::select! {
+        _ = shared.tools.ready() => true,
+        _ = cancel.cancelled() => false,
+    }
+}
+
+/// Emits a running call's progress as `tool_progress` events of its turn.
+pub(crate) fn progress_sink(shared: &Arc<Shared>, turn: &TurnId, call_id: &str) -> ProgressSink {
+    let shared = shared.clone();
+    let turn = turn.clone();
+    let call_id = ToolCallId::new(call_id.to_owned());
+    ProgressSink::new(move |p| {
+        // A failed write is already reported to subscribers by the emitter.
+        let _ = shared.emitter.emit(
+            Some(&turn),
+            AgentEvent::ToolProgress {
+                call_id: call_id.clone(),
+                progress: p.progress,
+                total: p.total,
+                message: p.message,
+            },
+        );
+    })
+}
+
+fn status_event(s: ServerSnapshot) -> AgentEvent {
+    AgentEvent::McpServerStatus {
+        status: match s.status {
+            ServerStatus::Starting => McpServerState::Starting,
+            ServerStatus::Ready => McpServerState::Ready,
+            ServerStatus::Failed => McpServerState::Failed,
+            ServerStatus::Crashed => McpServerState::Crashed,
+            ServerStatus::NeedsAuth => McpServerState::NeedsAuth,
+            ServerStatus::Stopped => McpServerState::Stopped,
+            ServerStatus::Disabled => McpServerState::Disabled,
+        },
+        transport: s.transport,
+        source: s.source.to_string(),
+        tools: u32::try_from(s.tools.len()).unwrap_or(u32::MAX),
+        message: s.message,
+        stderr_tail: s.stderr_tail,
+        restarts: s.restarts,
+        server: s.name,
+    }
+}
+
+/// Turns the servers' state changes into session events until the session ends.
+pub(crate) fn forward_status(
+    shared: Arc<Shared>,
+    mcp: McpManager,
+    mut finished: watch::Receiver<bool>,
+) {
+    let mut events = mcp.subscribe();
+    tokio::spawn(async move {
+        let emit = |snapshot: ServerSnapshot| {
+            let _ = shared.emitter.emit(None, status_event(snapshot));
+        };
+        for snapshot in mcp.servers() {
+            emit(snapshot);
+        }
+        loop {
+            tokio::select! {
+                event = events.recv() => match event {
+                    Ok(McpEvent::Status(snapshot)) => emit(snapshot),
+                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+                changed = finished.changed() => {
+                    if changed.is_err() || *finished.borrow() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// A `/server:prompt` message: fetch the prompt, then run it as a turn; a prompt that
+/// cannot be had is answered like any failed command.
+pub(crate) fn prompt_turn(
+    shared: Arc<Shared>,
+    mcp: McpManager,
+    mut input: UserInput,
+    turn_id: TurnId,
+    cancel: CancellationToken,
+    ended: Arc<AtomicBool>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let expanded = tokio::select! {
+            expanded = mcp.expand_prompt_command(&input.text) => expanded,
+            _ = cancel.cancelled() => {
+                ended.store(true, Ordering::Release);
+                return;
+            }
+        };
+        match expanded {
+            Some(PromptCommand::Failed { command, message }) => {
+                ended.store(true, Ordering::Release);
+                let _ = shared.emitter.emit(
+                    None,
+                    AgentEvent::CommandResult {
+                        command,
+                        ok: false,
+                        output: message,
+                        action: None,
+                    },
+                );
+            }
+            Some(PromptCommand::Expanded { command, text }) => {
+                input.expansion = Some(InputExpansion {
+                    prompt: text,
+                    command: Some(command),
+                    attachments: Vec::new(),
+                    notices: Vec::new(),
+                });
+                super::turn::run_turn(shared, turn_id, input, cancel, ended).await;
+            }
+            None => super::turn::run_turn(shared, turn_id, input, cancel, ended).await,
+        }
+    })
+}
+
+/// Keeps the tool view's lock type in one place.
+pub(crate) fn view_cell(view: ToolView) -> Mutex<Arc<ToolView>> {
+    Mutex::new(Arc::new(view))
+}
