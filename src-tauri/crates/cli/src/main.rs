@@ -4,6 +4,8 @@
 
 mod exec;
 mod key;
+mod mcp;
+mod mcp_text;
 mod prompt;
 mod render;
 mod sessions;
@@ -37,6 +39,11 @@ enum Command {
     Sessions {
         #[command(subcommand)]
         action: sessions::SessionsAction,
+    },
+    /// MCP servers: list, get, add, remove, login, logout.
+    Mcp {
+        #[command(subcommand)]
+        action: mcp::McpAction,
     },
 }
 
@@ -87,5 +94,6 @@ fn main() -> ExitCode {
         Command::Key { action } => key::run(action),
         Command::Prompt(args) => prompt::run(args),
         Command::Sessions { action } => sessions::run(action),
+        Command::Mcp { action } => mcp::run(action, &runtime),
     }
 }

@@ -152,6 +152,35 @@ impl Renderer for TextRenderer {
                     ),
                 })
             }
+            AgentEvent::McpServerStatus {
+                server,
+                status,
+                message,
+                stderr_tail,
+                restarts,
+                tools,
+                ..
+            } => {
+                use memo_protocol::McpServerState as S;
+                let what = match status {
+                    S::Failed => "failed",
+                    S::Crashed => "crashed",
+                    S::NeedsAuth => "needs a login",
+                    S::Ready if *restarts > 0 => "is running again",
+                    _ => return,
+                };
+                let mut note = format!("MCP server \"{server}\" {what}");
+                if let Some(message) = message {
+                    note.push_str(&format!(": {message}"));
+                }
+                if matches!(status, S::Ready) {
+                    note.push_str(&format!(" ({tools} tools)"));
+                }
+                if let Some(tail) = stderr_tail {
+                    note.push_str(&format!("\n  stderr: {}", one_line(tail, 300)));
+                }
+                self.note(&note);
+            }
             AgentEvent::CommandResult { output, .. } => {
                 println!("{output}");
                 self.at_line_start = true;

@@ -12,6 +12,7 @@
 
 mod calls;
 pub mod config;
+pub mod config_edit;
 mod config_json;
 mod config_values;
 mod connect;

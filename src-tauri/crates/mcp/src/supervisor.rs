@@ -122,13 +122,11 @@ pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
         failures += 1;
         let policy = &inner.options.restart;
         if failures > policy.max_attempts {
-            set_status(
-                &inner,
-                &slot,
-                ServerStatus::Failed,
-                Some(format!("{message} (gave up after {} attempts)", failures)),
-                stderr,
-            );
+            let message = match failures {
+                1 => message,
+                n => format!("{message} (gave up after {n} attempts)"),
+            };
+            set_status(&inner, &slot, ServerStatus::Failed, Some(message), stderr);
             slot.first_done.send_replace(true);
             inner.shutdown.cancelled().await;
             break;

@@ -1,0 +1,367 @@
+//! `memo-cli mcp list|get|add|remove|login|logout`, in the spirit of Memo Code's `memo mcp`:
+//! servers from config.toml and the project's `.mcp.json`, `.gemini/settings.json` and
+//! `.cursor/mcp.json` (each with its source), `--status` to start them and report their
+//! state and tools, OAuth login with tokens in the OS keychain. `--json` everywhere.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::{ExitCode, Stdio};
+use std::sync::Arc;
+
+use clap::{Args, Subcommand};
+use memo_config::{Config, CredentialStore, KeyringStore, MemoHome};
+use memo_mcp::config::TransportConfig;
+use memo_mcp::config_edit::{add_server, remove_server, NewServer};
+use memo_mcp::{McpConfigSet, McpManager, McpOptions, ServerConfig, ServerSnapshot};
+use serde_json::{json, Value};
+
+#[derive(Subcommand)]
+pub enum McpAction {
+    /// List the MCP servers a session in the folder would start, with their source.
+    List {
+        #[command(flatten)]
+        common: Common,
+        /// Start the servers and report their state and tools.
+        #[arg(long)]
+        status: bool,
+    },
+    /// Show one server's configuration (env and header values masked).
+    Get {
+        name: String,
+        #[command(flatten)]
+        common: Common,
+        /// Start the server and report its state, tools and prompts.
+        #[arg(long)]
+        status: bool,
+    },
+    /// Add a server to config.toml: `add NAME -- CMD ARGS...` (stdio) or
+    /// `add NAME --url URL` (streamable HTTP; `--transport sse` for the legacy one).
+    Add(AddArgs),
+    /// Remove a server from config.toml.
+    Remove {
+        name: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Sign in to an HTTP server with OAuth; the tokens go to the OS keychain.
+    Login {
+        name: String,
+        #[command(flatten)]
+        common: Common,
+        /// Print the sign-in URL without opening a browser.
+        #[arg(long)]
+        no_browser: bool,
+    },
+    /// Forget a server's OAuth tokens.
+    Logout {
+        name: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args)]
+pub struct Common {
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// Folder whose project MCP files are read (default: the current directory).
+    #[arg(long)]
+    cwd: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct AddArgs {
+    name: String,
+    /// URL of an HTTP server.
+    #[arg(long)]
+    url: Option<String>,
+    /// streamable_http (default for --url) or sse.
+    #[arg(long, value_parser = ["streamable_http", "http", "sse"])]
+    transport: Option<String>,
+    #[arg(long, value_name = "VAR")]
+    bearer_token_env_var: Option<String>,
+    /// An HTTP header, repeatable.
+    #[arg(long = "header", value_name = "KEY=VALUE")]
+    headers: Vec<String>,
+    /// An environment variable for a stdio server, repeatable.
+    #[arg(long = "env", value_name = "KEY=VALUE")]
+    env: Vec<String>,
+    #[arg(long)]
+    json: bool,
+    /// The stdio server's command and arguments, after `--`.
+    #[arg(last = true)]
+    command: Vec<String>,
+}
+
+/// A failure and its exit code (1: the operation failed, 2: setup or usage).
+struct Failure(u8, String);
+
+fn setup(message: impl std::fmt::Display) -> Failure {
+    Failure(2, message.to_string())
+}
+
+pub fn run(action: McpAction, runtime: &tokio::runtime::Runtime) -> ExitCode {
+    let json = match &action {
+        McpAction::List { common, .. }
+        | McpAction::Get { common, .. }
+        | McpAction::Login { common, .. } => common.json,
+        McpAction::Add(args) => args.json,
+        McpAction::Remove { json, .. } | McpAction::Logout { json, .. } => *json,
+    };
+    match run_inner(action, runtime) {
+        Ok((value, text)) => {
+            if json {
+                print_out(&serde_json::to_string_pretty(&value).unwrap_or_default());
+            } else {
+                print_out(&text);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(Failure(code, message)) => {
+            if json {
+                print_out(&json!({ "error": message }).to_string());
+            }
+            eprintln!("error: {message}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+/// Like `println!`, without panicking when the reader went away (`| head`).
+fn print_out(text: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+}
+
+fn load(cwd: Option<PathBuf>) -> Result<(Config, McpConfigSet, PathBuf), Failure> {
+    let home = MemoHome::resolve().map_err(setup)?;
+    let config = Config::load(&home).map_err(setup)?;
+    let cwd = match cwd {
+        Some(dir) => dir,
+        None => std::env::current_dir().map_err(setup)?,
+    };
+    let set = memo_mcp::load_config(&config, Some(&cwd), &|name: &str| std::env::var(name).ok());
+    Ok((config, set, cwd))
+}
+
+fn keychain() -> Option<Arc<dyn CredentialStore>> {
+    KeyringStore::new()
+        .ok()
+        .map(|store| Arc::new(store) as Arc<dyn CredentialStore>)
+}
+
+fn run_inner(action: McpAction, rt: &tokio::runtime::Runtime) -> Result<(Value, String), Failure> {
+    match action {
+        McpAction::List { common, status } => {
+            let (_, set, cwd) = load(common.cwd)?;
+            let snapshots = if status {
+                probe(rt, set.servers.clone(), &cwd)
+            } else {
+                Vec::new()
+            };
+            Ok(crate::mcp_text::list(&set, &snapshots))
+        }
+        McpAction::Get {
+            name,
+            common,
+            status,
+        } => {
+            let (_, set, cwd) = load(common.cwd)?;
+            let server = set
+                .get(&name)
+                .cloned()
+                .ok_or_else(|| Failure(1, format!("no MCP server named \"{name}\"")))?;
+            let snapshot = if status {
+                probe(rt, vec![server.clone()], &cwd).pop()
+            } else {
+                None
+            };
+            Ok(crate::mcp_text::get(&server, snapshot.as_ref(), &set))
+        }
+        McpAction::Add(args) => add(args),
+        McpAction::Remove { name, .. } => {
+            let (config, set, _) = load(None)?;
+            if remove_server(&config.path, &name).map_err(|e| Failure(1, e.to_string()))? {
+                return Ok((
+                    json!({ "removed": name, "path": config.path }),
+                    format!(
+                        "removed MCP server \"{name}\" from {}",
+                        config.path.display()
+                    ),
+                ));
+            }
+            Err(Failure(
+                1,
+                match set.get(&name) {
+                    Some(other) => format!(
+                        "\"{name}\" is defined in {}; edit that file to remove it",
+                        other.source
+                    ),
+                    None => format!(
+                        "no MCP server named \"{name}\" in {}",
+                        config.path.display()
+                    ),
+                },
+            ))
+        }
+        McpAction::Login {
+            name,
+            common,
+            no_browser,
+        } => {
+            let (_, set, _) = load(common.cwd)?;
+            let server = set
+                .get(&name)
+                .ok_or_else(|| Failure(1, format!("no MCP server named \"{name}\"")))?;
+            let http = match &server.transport {
+                TransportConfig::StreamableHttp(h) | TransportConfig::Sse(h) => h.clone(),
+                TransportConfig::Stdio(_) => {
+                    return Err(Failure(
+                        1,
+                        format!("\"{name}\" is a stdio server; only HTTP servers sign in"),
+                    ))
+                }
+            };
+            let store = KeyringStore::new().map_err(setup)?;
+            let opener = move |url: &str| -> Result<(), String> {
+                eprintln!("Open this URL to sign in to \"{name}\":\n  {url}");
+                if !no_browser {
+                    open_browser(url);
+                }
+                Ok(())
+            };
+            let options = memo_mcp::oauth_flow::LoginOptions {
+                client_secret: http
+                    .oauth
+                    .client_secret_env_var
+                    .as_deref()
+                    .and_then(|v| std::env::var(v).ok()),
+                ..Default::default()
+            };
+            let tokens = rt
+                .block_on(memo_mcp::oauth_flow::login(
+                    &server.name,
+                    &http,
+                    &store,
+                    &opener,
+                    options,
+                ))
+                .map_err(|e| Failure(1, e.to_string()))?;
+            Ok((
+                json!({ "logged_in": server.name, "scope": tokens.scope, "expires_at": tokens.expires_at }),
+                format!(
+                    "signed in to \"{}\"; the tokens are in the OS keychain",
+                    server.name
+                ),
+            ))
+        }
+        McpAction::Logout { name, .. } => {
+            let store = KeyringStore::new().map_err(setup)?;
+            let removed = memo_mcp::oauth::delete_tokens(&store, &name)
+                .map_err(|e| Failure(1, e.to_string()))?;
+            Ok((
+                json!({ "logged_out": name, "had_tokens": removed }),
+                if removed {
+                    format!("signed out of \"{name}\"")
+                } else {
+                    format!("no OAuth tokens stored for \"{name}\"")
+                },
+            ))
+        }
+    }
+}
+
+fn pairs(items: &[String], what: &str) -> Result<BTreeMap<String, String>, Failure> {
+    items
+        .iter()
+        .map(|item| {
+            item.split_once('=')
+                .filter(|(k, _)| !k.is_empty())
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .ok_or_else(|| setup(format!("{what} \"{item}\" is not KEY=VALUE")))
+        })
+        .collect()
+}
+
+fn add(args: AddArgs) -> Result<(Value, String), Failure> {
+    let server = match (&args.url, args.command.split_first()) {
+        (Some(_), Some(_)) => {
+            return Err(setup("give either --url or a command after --, not both"))
+        }
+        (None, None) => return Err(setup("give a command after -- (stdio) or --url (HTTP)")),
+        (Some(url), None) => {
+            if !args.env.is_empty() {
+                return Err(setup("--env is for stdio servers; use --header for HTTP"));
+            }
+            NewServer::Http {
+                url: url.clone(),
+                sse: args.transport.as_deref() == Some("sse"),
+                bearer_token_env_var: args.bearer_token_env_var.clone(),
+                headers: pairs(&args.headers, "header")?,
+            }
+        }
+        (None, Some((command, rest))) => {
+            if args.transport.as_deref().is_some_and(|t| t != "stdio") || !args.headers.is_empty() {
+                return Err(setup(
+                    "--transport and --header are for HTTP servers (--url)",
+                ));
+            }
+            NewServer::Stdio {
+                command: command.clone(),
+                args: rest.to_vec(),
+                env: pairs(&args.env, "env")?,
+            }
+        }
+    };
+    let home = MemoHome::resolve().map_err(setup)?;
+    let path = home.config_toml();
+    add_server(&path, &args.name, &server).map_err(|e| Failure(1, e.to_string()))?;
+    Ok((
+        json!({ "added": args.name, "path": path }),
+        format!("added MCP server \"{}\" to {}", args.name, path.display()),
+    ))
+}
+
+/// Starts the servers, waits for their first start to finish, and stops them again.
+fn probe(
+    rt: &tokio::runtime::Runtime,
+    servers: Vec<ServerConfig>,
+    cwd: &std::path::Path,
+) -> Vec<ServerSnapshot> {
+    rt.block_on(async {
+        let manager = McpManager::start(
+            servers,
+            McpOptions {
+                credentials: keychain(),
+                // A probe reports the first outcome; it does not wait for restarts.
+                restart: memo_mcp::RestartPolicy {
+                    max_attempts: 0,
+                    ..Default::default()
+                },
+                ..McpOptions::new(cwd)
+            },
+        );
+        manager.wait_ready().await;
+        let snapshots = manager.servers();
+        manager.stop().await;
+        snapshots
+    })
+}
+
+/// `$BROWSER`, else `xdg-open`; failing to open one is fine (the URL is printed).
+fn open_browser(url: &str) {
+    let browser = std::env::var("BROWSER")
+        .ok()
+        .filter(|b| !b.is_empty())
+        .unwrap_or_else(|| "xdg-open".into());
+    let spawned = std::process::Command::new(&browser)
+        .arg(url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    if let Err(e) = spawned {
+        eprintln!("(could not start {browser}: {e}; open the URL yourself)");
+    }
+}

@@ -1,0 +1,153 @@
+//! `memo-cli mcp ...` and an `exec` turn that calls an MCP tool, with the real binary, a
+//! temporary MEMO_HOME, the mock LLM and server-everything from tests/mcp.
+
+mod support;
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+use support::{json_lines, Home, Mock};
+
+fn everything_js() -> String {
+    let js = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../../../tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    assert!(
+        js.exists(),
+        "MCP test servers missing: run `npm install` in tests/mcp (scripts/test-all.sh does)"
+    );
+    js.canonicalize().unwrap().display().to_string()
+}
+
+fn names(list: &Value) -> Vec<String> {
+    list["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn add_list_get_status_and_remove() {
+    let mock = Mock::start(tempfile::tempdir().unwrap().path());
+    let home = Home::new(&mock, "");
+    let js = everything_js();
+    let cwd = home.work.path().to_str().unwrap().to_owned();
+    home.json(&[
+        "mcp",
+        "add",
+        "everything",
+        "--json",
+        "--",
+        "node",
+        &js,
+        "stdio",
+    ]);
+    home.json(&[
+        "mcp",
+        "add",
+        "remote",
+        "--url",
+        "http://127.0.0.1:9/sse",
+        "--transport",
+        "sse",
+        "--header",
+        "Authorization=Bearer s3cret",
+        "--json",
+    ]);
+    std::fs::write(
+        home.work.path().join(".mcp.json"),
+        r#"{"mcpServers": {"remote": {"type": "http", "url": "http://127.0.0.1:8/mcp"}, "proj": {"command": "node", "args": ["-e", "process.exit(1)"]}}}"#,
+    )
+    .unwrap();
+
+    let list = home.json(&["mcp", "list", "--json", "--cwd", &cwd]);
+    assert_eq!(names(&list), ["everything", "remote", "proj"]);
+    assert_eq!(list["servers"][1]["transport"], "sse");
+    assert_eq!(list["servers"][2]["source"]["kind"], "claude");
+    assert_eq!(list["clashes"][0]["name"], "remote");
+    assert!(
+        !list.to_string().contains("s3cret"),
+        "header values are masked"
+    );
+
+    let get = home.json(&[
+        "mcp",
+        "get",
+        "everything",
+        "--status",
+        "--json",
+        "--cwd",
+        &cwd,
+    ]);
+    assert_eq!(get["status"]["status"], "ready");
+    let tools: Vec<&str> = get["status"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert!(
+        tools.contains(&"echo") && tools.contains(&"get-sum"),
+        "{tools:?}"
+    );
+
+    let status = home.json(&["mcp", "list", "--status", "--json", "--cwd", &cwd]);
+    assert_eq!(status["servers"][0]["status"]["status"], "ready");
+    assert_eq!(status["servers"][2]["status"]["status"], "failed");
+    let text = home.run(&["mcp", "list", "--status", "--cwd", &cwd]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("everything") && text.contains("ready (13 tools)"),
+        "{text}"
+    );
+
+    // A server only the project file defines cannot be removed from config.toml.
+    let out = home.run(&["mcp", "remove", "proj"]);
+    assert_eq!(out.status.code(), Some(1));
+    home.json(&["mcp", "remove", "remote", "--json"]);
+    let out = home.run(&["mcp", "add", "everything", "--", "node"]);
+    assert_eq!(out.status.code(), Some(1), "a duplicate name is refused");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already exists"));
+    let out = home.run(&["mcp", "login", "everything"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stdio server"));
+    let list = home.json(&["mcp", "list", "--json"]);
+    assert_eq!(names(&list), ["everything"]);
+}
+
+#[test]
+fn exec_calls_an_mcp_tool() {
+    let mock = Mock::start(tempfile::tempdir().unwrap().path());
+    let config = format!(
+        "[mcp_servers.everything]\ncommand = \"node\"\nargs = [{:?}, \"stdio\"]\n",
+        everything_js()
+    );
+    let home = Home::new(&mock, &config);
+    mock.push(json!([
+        {"tool_calls": [{"name": "everything__echo", "arguments": "{\"message\":\"from exec\"}"}]},
+        {"text": "Echoed."}
+    ]));
+    let out = home
+        .exec_command("echo over mcp", &["--yes"])
+        .env("MEMO_MCP_LOGIN_SHELL", "0")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{:?}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let events = json_lines(&out.stdout);
+    let end = events
+        .iter()
+        .find(|e| e["event"]["type"] == "tool_call_end")
+        .unwrap();
+    assert_eq!(end["event"]["name"], "everything__echo");
+    assert_eq!(end["event"]["output"], "Echo: from exec");
+    assert!(events
+        .iter()
+        .any(|e| e["event"]["type"] == "mcp_server_status" && e["event"]["status"] == "ready"));
+}
