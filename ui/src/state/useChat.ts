@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
 
-import type { ReviewDecision, SessionSummary } from "../gen/protocol";
+import type { HostAction, ReviewDecision, SessionSummary } from "../gen/protocol";
 import {
   interruptTurn,
   resolveApproval,
@@ -39,12 +39,22 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   // Bumped whenever the chat switches conversation; async work of an older one stops there.
   const generation = useRef(0);
 
+  // Set below; host actions (/new, /resume) are acted on through it.
+  const onHostAction = useRef<(action: HostAction) => void>(() => undefined);
+
   const attach = useCallback(async (session: SessionSummary, gen: number) => {
     // Always from 0: the transcript is rebuilt from the full history, deduplicated by seq.
     await subscribeSession(session.id, 0, (batch) => {
       if (gen !== generation.current) return;
       dispatch({ type: "events", sessionId: session.id, batch });
       if (batch.some((envelope) => envelope.event.type === "turn_ended")) changed.current();
+      // Only commands typed now act on the window; replayed history never does.
+      for (const envelope of batch) {
+        const { event } = envelope;
+        if (envelope.seq > session.last_seq && event.type === "command_result" && event.ok && event.action) {
+          onHostAction.current(event.action);
+        }
+      }
     });
   }, []);
 
@@ -72,6 +82,23 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     },
     [attach],
   );
+
+  onHostAction.current = (action: HostAction) => {
+    switch (action.type) {
+      case "new_session":
+        newSession();
+        changed.current();
+        return;
+      case "resume_session":
+        if (action.session_id) {
+          openSession({ ...(stateRef.current.session as SessionSummary), id: action.session_id });
+        }
+        return;
+      case "pick_model":
+        // The answer already lists the models; there is no picker to open yet.
+        return;
+    }
+  };
 
   const send = useCallback(
     async (text: string) => {
