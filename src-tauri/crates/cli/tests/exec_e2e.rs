@@ -1,103 +1,26 @@
 //! `memo-cli exec` end to end: the real CLI binary against the real mock LLM server binary,
 //! configured only through a temporary MEMO_HOME.
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::OnceLock;
+mod support;
+
+use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
+use support::Mock;
 
 const SECRET: &str = "sk-mock-secret-value-0123456789";
-
-fn mock_binary() -> PathBuf {
-    static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            // Cargo builds only this package's binaries for its tests; build the mock's.
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let status = Command::new(cargo)
-                .args([
-                    "build",
-                    "-q",
-                    "-p",
-                    "memo-test-support",
-                    "--bin",
-                    "memo-mock-llm",
-                ])
-                .status()
-                .expect("run cargo build");
-            assert!(status.success(), "building memo-mock-llm failed");
-            let cli = PathBuf::from(env!("CARGO_BIN_EXE_memo-cli"));
-            cli.parent().unwrap().join("memo-mock-llm")
-        })
-        .clone()
-}
-
-struct MockProcess {
-    child: Child,
-    url: String,
-}
-
-impl MockProcess {
-    fn start(scenario: &Path) -> MockProcess {
-        let mut child = Command::new(mock_binary())
-            .arg("--scenario")
-            .arg(scenario)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn mock server");
-        let stdout = child.stdout.take().unwrap();
-        let mut line = String::new();
-        BufReader::new(stdout).read_line(&mut line).unwrap();
-        let url = line
-            .trim()
-            .strip_prefix("listening on ")
-            .expect("listening line")
-            .to_owned();
-        MockProcess { child, url }
-    }
-
-    fn requests(&self) -> Vec<Value> {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            reqwest::get(format!("{}/__mock/requests", self.url))
-                .await
-                .unwrap()
-                .json::<Vec<Value>>()
-                .await
-                .unwrap()
-        })
-    }
-}
-
-impl Drop for MockProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 struct Setup {
     home: tempfile::TempDir,
     work: tempfile::TempDir,
-    mock: MockProcess,
+    mock: Mock,
 }
 
 fn setup(api: &str, responses: Value) -> Setup {
     let home = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
-    let scenario = home.path().join("scenario.json");
-    std::fs::write(
-        &scenario,
-        serde_json::to_vec(&serde_json::json!({ "responses": responses })).unwrap(),
-    )
-    .unwrap();
-    let mock = MockProcess::start(&scenario);
+    let mock = Mock::start(home.path());
+    mock.push(responses);
     let base = if api == "openai" {
         format!("{}/v1", mock.url)
     } else {
