@@ -404,6 +404,21 @@ async fn mcp_prompts_are_slash_commands_and_mcp_lists_the_servers() {
         }
         _ => unreachable!(),
     }
+    submit(&session, "/help");
+    let help = until(
+        &mut events,
+        &mut seen,
+        |e| matches!(e, AgentEvent::CommandResult { command, .. } if command == "/help"),
+    )
+    .await;
+    let AgentEvent::CommandResult { output, .. } = help else {
+        unreachable!()
+    };
+    assert!(output.contains("MCP prompts:"), "{output}");
+    assert!(
+        output.contains("/everything:args-prompt <city> [state]"),
+        "{output}"
+    );
     assert_eq!(
         world.mock.requests().len(),
         1,

@@ -52,13 +52,27 @@ pub type EnvLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
 /// in the background. `None` when no server is configured. With
 /// `MEMO_MCP_LOGIN_SHELL=0`, stdio servers get this process's PATH instead of the login
 /// shell's.
+///
+/// Top-level config.toml keys: `mcp_project_configs = false` ignores the project's
+/// `.mcp.json`/Gemini/Cursor files (they can start programs), and
+/// `mcp_tool_defer_threshold = N` changes when tool definitions are deferred (64).
 pub fn start_for_session(
     config: &memo_config::Config,
     cwd: &std::path::Path,
     env: EnvLookup,
     credentials: Option<Arc<dyn memo_config::CredentialStore>>,
 ) -> Option<McpManager> {
-    let set = load_config(config, Some(cwd), &|name: &str| env(name));
+    let project = match config.extra.get("mcp_project_configs") {
+        Some(toml::Value::Boolean(false)) => None,
+        _ => Some(cwd),
+    };
+    let set = load_config(config, project, &|name: &str| env(name));
+    let defer_threshold = config
+        .extra
+        .get("mcp_tool_defer_threshold")
+        .and_then(toml::Value::as_integer)
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(DEFAULT_DEFER_THRESHOLD);
     let mut notes: Vec<String> = set.problems.iter().map(|p| p.to_string()).collect();
     notes.extend(set.clashes.iter().map(|c| c.to_string()));
     for note in &notes {
@@ -78,6 +92,7 @@ pub fn start_for_session(
             env,
             credentials,
             notes,
+            defer_threshold,
             ..McpOptions::new(cwd)
         },
     ))

@@ -132,7 +132,21 @@ fn local(
 ) -> (bool, String, Option<HostAction>) {
     let settings = &shared.context.settings;
     match builtin {
-        Builtin::Help => (true, help(commands), None),
+        Builtin::Help => {
+            let mut out = help(commands);
+            if let Some(mcp) = &settings.mcp {
+                let prompts = mcp.prompts();
+                if !prompts.is_empty() {
+                    out.push_str("\n\nMCP prompts:\n");
+                    for p in &prompts {
+                        let desc = p.description.as_deref().unwrap_or("(no description)");
+                        let _ = writeln!(out, "  {} — {desc}", memo_mcp::prompts::usage(p));
+                    }
+                    out.truncate(out.trim_end().len());
+                }
+            }
+            (true, out, None)
+        }
         Builtin::Skills => (true, skills(shared), None),
         Builtin::New => (
             true,

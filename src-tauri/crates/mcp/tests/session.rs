@@ -1,0 +1,73 @@
+//! `start_for_session`: what a session gets from config.toml and the project's files.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use memo_mcp::{start_for_session, McpToolSource};
+use memo_tools::ToolSource;
+
+fn env() -> memo_mcp::EnvLookup {
+    let path = std::env::var("PATH").unwrap_or_default();
+    Arc::new(move |name: &str| match name {
+        "MEMO_MCP_LOGIN_SHELL" => Some("0".into()),
+        "PATH" => Some(path.clone()),
+        _ => None,
+    })
+}
+
+#[tokio::test]
+async fn project_files_start_unless_turned_off_and_the_defer_threshold_is_configurable() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".mcp.json"),
+        serde_json::json!({"mcpServers": {"ev": {"command": "node", "args": [everything_js(), "stdio"]}}})
+            .to_string(),
+    )
+    .unwrap();
+    let config_path = dir.path().join("config.toml");
+    let off = memo_config::Config::parse("mcp_project_configs = false\n", &config_path).unwrap();
+    assert!(start_for_session(&off, dir.path(), env(), None).is_none());
+
+    let on = memo_config::Config::parse("mcp_tool_defer_threshold = 2\n", &config_path).unwrap();
+    let manager = start_for_session(&on, dir.path(), env(), None).unwrap();
+    manager.wait_ready().await;
+    let snap = manager.server("ev").unwrap();
+    assert_eq!(snap.source.kind, memo_mcp::SourceKind::Claude);
+    let names: Vec<String> = McpToolSource::new(manager.clone())
+        .tools()
+        .iter()
+        .map(|t| t.name().to_owned())
+        .collect();
+    assert!(names.contains(&"search_mcp_tools".to_owned()), "{names:?}");
+    assert!(!names.contains(&"ev__echo".to_owned()), "{names:?}");
+    assert!(
+        manager.describe().contains("ev — ready (stdio"),
+        "{}",
+        manager.describe()
+    );
+    manager.stop().await;
+}
+
+#[tokio::test]
+async fn config_problems_are_kept_as_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = memo_config::Config::parse(
+        "[mcp_servers.ok]\ncommand = \"sleep\"\nargs = [\"30\"]\nstartup_timeout_ms = 200\n[mcp_servers.bad]\nargz = 1\n",
+        &dir.path().join("config.toml"),
+    )
+    .unwrap();
+    let manager = start_for_session(&config, dir.path(), env(), None).unwrap();
+    assert_eq!(manager.servers().len(), 1);
+    assert!(
+        manager
+            .notes()
+            .iter()
+            .any(|n| n.contains("mcp_servers.bad.command: missing")),
+        "{:?}",
+        manager.notes()
+    );
+    assert!(manager.describe().contains("! "), "{}", manager.describe());
+    manager.stop().await;
+}
