@@ -393,6 +393,14 @@ impl McpManager {
             .collect()
     }
 
+    /// Whether any server has offered resources.
+    pub fn has_resources(&self) -> bool {
+        self.inner
+            .slots
+            .iter()
+            .any(|s| read(&s.catalog).has_resources)
+    }
+
     /// Problems and clashes found reading the configs.
     pub fn notes(&self) -> &[String] {
         &self.inner.options.notes

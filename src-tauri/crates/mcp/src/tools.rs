@@ -246,10 +246,12 @@ impl McpToolSource {
 impl ToolSource for McpToolSource {
     fn tools(&self) -> Vec<Arc<dyn Tool>> {
         let manager = &self.manager;
-        if manager.inner.slots.is_empty() {
-            return Vec::new();
-        }
-        let mut out = ResourceTool::all(manager);
+        // The resource tools appear once a running server offers resources.
+        let mut out = if manager.has_resources() {
+            ResourceTool::all(manager)
+        } else {
+            Vec::new()
+        };
         let all = manager.tool_infos();
         if self.deferred(all.len()) {
             out.push(Arc::new(SearchTool::new(manager.clone())));
