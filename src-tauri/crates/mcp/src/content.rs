@@ -21,18 +21,13 @@ pub fn qualified_name(server: &str, tool: &str) -> String {
             }
         })
         .collect();
-    if clean.len() <= MAX_TOOL_NAME && clean == raw {
+    if clean == raw && clean.len() <= MAX_TOOL_NAME {
         return clean;
     }
-    if clean.len() <= MAX_TOOL_NAME {
-        // Changed characters could collide with a tool that has them literally.
-        let hash = format!("{:08x}", fnv1a(raw.as_bytes()) as u32);
-        if clean.len() + 9 <= MAX_TOOL_NAME {
-            return format!("{clean}_{hash}");
-        }
-    }
+    // A changed or shortened name gets a hash of the original, so it cannot collide with
+    // a tool that is literally called that.
     let hash = format!("{:08x}", fnv1a(raw.as_bytes()) as u32);
-    let keep = MAX_TOOL_NAME - hash.len() - 1;
+    let keep = clean.len().min(MAX_TOOL_NAME - hash.len() - 1);
     format!("{}_{hash}", &clean[..keep])
 }
 

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 const MARK: &str = "__MEMO_PATH__";
-const SHELL_TIMEOUT: Duration = Duration::from_secs(5);
+const SHELL_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// The PATH for stdio servers: the login shell's, then this process's entries it lacks.
 /// Blocks the first time (at most a few seconds); call it off the async threads.

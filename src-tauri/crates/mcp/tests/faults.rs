@@ -269,7 +269,10 @@ async fn list_changed_refreshes_the_tools() {
     let source = McpToolSource::new(manager.clone());
     assert!(source.get("fx__added_tool").is_none());
     // The fixture offers no resources, so the resource tools stay out of the list.
-    assert!(!source.tools().iter().any(|t| t.name() == "list_mcp_resources"));
+    assert!(!source
+        .tools()
+        .iter()
+        .any(|t| t.name() == "list_mcp_resources"));
     let generation = source.generation();
     let mut events = manager.subscribe();
     source
