@@ -1,4 +1,5 @@
 import type { ProviderSummary, SessionSummary } from "../../gen/protocol";
+import type { McpServerView } from "../../state/transcript";
 import type { Loadable } from "../../state/useLoadable";
 import { folderName } from "../../state/workspaces";
 
@@ -6,6 +7,8 @@ interface ChatHeaderProps {
   cwd: string | null;
   session: SessionSummary | null;
   providers: Loadable<ProviderSummary[]>;
+  /** The session's MCP servers and their latest state. */
+  mcp?: McpServerView[];
 }
 
 /** The model a new session would use: the config's current provider. */
@@ -14,7 +17,7 @@ function currentProvider(providers: Loadable<ProviderSummary[]>): ProviderSummar
   return providers.value.find((p) => p.is_current) ?? null;
 }
 
-export function ChatHeader({ cwd, session, providers }: ChatHeaderProps) {
+export function ChatHeader({ cwd, session, providers, mcp = [] }: ChatHeaderProps) {
   // A session keeps the model it started with, whatever the config says now.
   const current = currentProvider(providers);
   const model = session
@@ -35,6 +38,23 @@ export function ChatHeader({ cwd, session, providers }: ChatHeaderProps) {
           </span>
         )}
       </div>
+      {mcp.length > 0 && (
+        <span className="mcp-pills" aria-label="MCP servers">
+          {mcp.map((server) => (
+            <span
+              key={server.name}
+              className={`mcp-pill mcp-pill--${server.status}`}
+              data-testid="mcp-server"
+              data-status={server.status}
+              title={server.message ?? `${server.tools} tools`}
+            >
+              <span className="mcp-pill__dot" aria-hidden="true" />
+              {server.name}
+              <span className="mcp-pill__state">{server.status === "ready" ? `${server.tools} tools` : server.status.replace(/_/g, " ")}</span>
+            </span>
+          ))}
+        </span>
+      )}
       {model ? (
         <span className="model-pill" data-testid="chat-model" title={model.detail}>
           <span className="model-pill__dot" aria-hidden="true" />

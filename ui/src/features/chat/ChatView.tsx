@@ -39,7 +39,7 @@ export function ChatView(props: ChatViewProps) {
 
   return (
     <section className="chat" aria-label="Chat">
-      <ChatHeader cwd={cwd} session={state.session} providers={providers} />
+      <ChatHeader cwd={cwd} session={state.session} providers={providers} mcp={state.transcript.mcp} />
       <ProviderBanner providers={providers} configPath={props.configPath} onReload={props.onReloadProviders} />
 
       <div className={`chat__body${hasTurns ? "" : " chat__body--centered"}`} ref={scrollRef}>

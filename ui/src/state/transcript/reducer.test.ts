@@ -331,6 +331,7 @@ describe("session-level notes", () => {
       status("failed", { message: "did not start" }),
       status("needs_auth", { message: "run `memo-cli mcp login fx`" }),
     ]);
+    expect(state.mcp).toEqual([{ name: "fx", status: "needs_auth", tools: 4, message: "run `memo-cli mcp login fx`" }]);
     expect(state.entries).toMatchObject([
       { kind: "info", title: 'MCP server "fx" crashed', body: "the server process exited with code 7\n\nstderr:\nboom", ok: false },
       { kind: "info", title: 'MCP server "fx" is running again', ok: true },

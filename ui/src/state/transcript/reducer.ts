@@ -4,7 +4,7 @@ import type { AgentEvent, EventEnvelope } from "../../gen/protocol";
 import type { InfoView, TranscriptState, TurnItem, TurnView } from "./types";
 import { applyTurnEvent } from "./turnEvents";
 
-export const emptyTranscript: TranscriptState = { lastSeq: 0, entries: [], session: null, unsaved: 0 };
+export const emptyTranscript: TranscriptState = { lastSeq: 0, entries: [], session: null, unsaved: 0, mcp: [] };
 
 export function applyBatch(state: TranscriptState, batch: readonly EventEnvelope[]): TranscriptState {
   let next = state;
@@ -53,7 +53,10 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       return { ...state, entries: [...state.entries, infoEntry(event, key)] };
     case "mcp_server_status": {
       const info = mcpEntry(event, key);
-      return info ? { ...state, entries: [...state.entries, info] } : state;
+      const server = { name: event.server, status: event.status, tools: event.tools, message: event.message ?? null };
+      const known = state.mcp.some((s) => s.name === event.server);
+      const mcp = known ? state.mcp.map((s) => (s.name === event.server ? server : s)) : [...state.mcp, server];
+      return { ...state, mcp, entries: info ? [...state.entries, info] : state.entries };
     }
     default:
       return routeToTurn(state, envelope, event, key);

@@ -1,13 +1,5 @@
 // The view model of one session's transcript, built from its event stream by ./reducer.
-import type {
-  ApprovalRequest,
-  ErrorKind,
-  PlanItem as PlanStep,
-  ReviewDecision,
-  TokenUsage,
-  ToolErrorKind,
-  TurnEndReason,
-} from "../../gen/protocol";
+import type { ApprovalRequest, ErrorKind, McpServerState, PlanItem as PlanStep, ReviewDecision, TokenUsage, ToolErrorKind, TurnEndReason } from "../../gen/protocol";
 
 /**
  * Items streamed during a model step are `provisional` until the step's
@@ -119,6 +111,14 @@ export interface InfoView {
 
 export type TranscriptEntry = TurnView | NoticeView | InfoView;
 
+/** The latest state of one of the session's MCP servers. */
+export interface McpServerView {
+  name: string;
+  status: McpServerState;
+  tools: number;
+  message: string | null;
+}
+
 export interface TranscriptState {
   /** Highest seq applied; anything at or below it is a replay and skipped. */
   lastSeq: number;
@@ -126,4 +126,6 @@ export interface TranscriptState {
   session: { cwd: string; provider: string; model: string } | null;
   /** Counts unpersisted (seq 0) notices, which need keys of their own. */
   unsaved: number;
+  /** The session's MCP servers in the order they first reported. */
+  mcp: McpServerView[];
 }
