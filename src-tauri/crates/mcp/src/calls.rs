@@ -133,8 +133,13 @@ impl McpManager {
         progress: Option<ProgressSink>,
     ) -> Result<ServerResult, CallError> {
         let timeout = slot.config.tool_timeout;
+        // A call that keeps reporting progress is working, not hung: progress restarts the
+        // timeout, up to ten timeouts in all.
+        let options = PeerRequestOptions::with_timeout(timeout)
+            .reset_timeout_on_progress()
+            .with_max_total_timeout(timeout.saturating_mul(10));
         let handle = peer
-            .send_request_with_option(request, PeerRequestOptions::with_timeout(timeout))
+            .send_request_with_option(request, options)
             .await
             .map_err(|e| self.request_failed(slot, e))?;
         let _route = progress.map(|sink| slot.progress.add(&handle.progress_token, sink));

@@ -195,6 +195,27 @@ async fn a_hung_call_times_out_and_is_cancelled_on_the_server() {
 }
 
 #[tokio::test]
+async fn progress_keeps_a_long_call_alive_past_its_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = stdio("ev", "node", &[&everything_js(), "stdio"]);
+    cfg.tool_timeout = Duration::from_millis(1200);
+    let manager = McpManager::start(vec![cfg], options(dir.path()));
+    manager.wait_ready().await;
+    let source = McpToolSource::new(manager.clone());
+    let (ctx, progress) = ctx_with_progress(dir.path());
+    // 2.5 s in all, a progress report every 0.5 s.
+    let out = source
+        .get("ev__trigger-long-running-operation")
+        .unwrap()
+        .run(ctx, json!({"duration": 2.5, "steps": 5}))
+        .await
+        .unwrap();
+    assert!(out.content.contains("completed"), "{}", out.content);
+    assert_eq!(progress.lock().unwrap().len(), 5);
+    manager.stop().await;
+}
+
+#[tokio::test]
 async fn an_interrupted_call_is_cancelled_on_the_server() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("log");
