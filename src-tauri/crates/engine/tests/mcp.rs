@@ -284,9 +284,10 @@ async fn an_mcp_tool_runs_end_to_end_with_approval_and_progress() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_server_crash_is_a_tool_error_and_the_turn_goes_on() {
+async fn crashing_hanging_and_broken_servers_give_tool_errors_and_the_turn_goes_on() {
     let toml = format!(
-        "approval_mode = \"dangerous\"\n[mcp_servers.fx]\ncommand = \"node\"\nargs = [{:?}]\n[mcp_servers.broken]\ncommand = \"node\"\nargs = [{:?}, \"exit-at-start\"]\nstartup_timeout_sec = 5\n",
+        "approval_mode = \"dangerous\"\n[mcp_servers.fx]\ncommand = \"node\"\nargs = [{:?}]\n[mcp_servers.slow]\ncommand = \"node\"\nargs = [{:?}]\ntool_timeout_ms = 800\n[mcp_servers.broken]\ncommand = \"node\"\nargs = [{:?}, \"exit-at-start\"]\nstartup_timeout_sec = 5\n",
+        fixture_js(),
         fixture_js(),
         fixture_js()
     );
@@ -294,7 +295,8 @@ async fn a_server_crash_is_a_tool_error_and_the_turn_goes_on() {
         &toml,
         vec![
             MockResponse::tool_call("fx__crash", "{}"),
-            MockResponse::text("The server crashed; carrying on."),
+            MockResponse::tool_call("slow__hang", "{}"),
+            MockResponse::text("The servers failed; carrying on."),
         ],
     )
     .await;
@@ -312,6 +314,12 @@ async fn a_server_crash_is_a_tool_error_and_the_turn_goes_on() {
             ..
         }
     ));
+    let (status, output) = tool_end(&seen, "slow__hang");
+    assert_eq!(status, ToolStatus::Error);
+    assert!(
+        output.contains("timed out after 0.8s and was cancelled"),
+        "{output}"
+    );
     let (status, output) = tool_end(&seen, "fx__crash");
     assert_eq!(status, ToolStatus::Error);
     assert!(
