@@ -11,9 +11,38 @@ use memo_tools::sandbox::landlock_available;
 use memo_tools::{exec_tools, SandboxPolicy, Tool, ToolContext};
 use serde_json::json;
 
+/// A base folder outside every temp directory the sandbox allows (`/tmp`, `/var/tmp`,
+/// `$TMPDIR`): Cargo's target tmp dir when the checkout is not itself under one (a CI clone
+/// often is), else a folder under `$HOME`.
+fn base_outside_temp() -> PathBuf {
+    let temps = [
+        PathBuf::from("/tmp"),
+        PathBuf::from("/var/tmp"),
+        std::env::temp_dir(),
+    ];
+    let outside_temp = |p: &Path| {
+        let real = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        !temps
+            .iter()
+            .any(|t| real.starts_with(std::fs::canonicalize(t).unwrap_or_else(|_| t.clone())))
+    };
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(&target).unwrap();
+    if outside_temp(&target) {
+        return target;
+    }
+    let home =
+        PathBuf::from(std::env::var("HOME").expect("HOME")).join(".cache/memo-sandbox-tests");
+    std::fs::create_dir_all(&home).unwrap();
+    assert!(
+        outside_temp(&home),
+        "no folder outside the temp dirs to test the sandbox with"
+    );
+    home
+}
+
 fn dirs() -> (tempfile::TempDir, tempfile::TempDir) {
-    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    std::fs::create_dir_all(&base).unwrap();
+    let base = base_outside_temp();
     (
         tempfile::tempdir_in(&base).unwrap(),
         tempfile::tempdir_in(&base).unwrap(),
