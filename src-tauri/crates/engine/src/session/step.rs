@@ -13,7 +13,8 @@ use crate::EngineError;
 const MAX_BATCH: usize = 256;
 
 pub(crate) enum StepOutcome {
-    Completed(ModelResponse),
+    /// The response, and stream events still to persist with the step's end.
+    Completed(ModelResponse, Vec<AgentEvent>),
     /// Cancelled by the user; carries what had streamed so far.
     Interrupted(ModelResponse),
     /// A provider error that retries did not (or could not) fix.
@@ -30,7 +31,9 @@ struct Partial {
 }
 
 enum AttemptResult {
-    Done(ModelResponse),
+    /// The response and the events of its last stream read, not yet persisted: the turn
+    /// commits them together with the step's usage and assistant message.
+    Done(ModelResponse, Vec<AgentEvent>),
     Interrupted(ModelResponse),
     Error {
         error: ProviderError,
@@ -49,7 +52,9 @@ impl Turn {
         loop {
             attempt += 1;
             match self.attempt(step, request.clone()).await? {
-                AttemptResult::Done(response) => return Ok(StepOutcome::Completed(response)),
+                AttemptResult::Done(response, pending) => {
+                    return Ok(StepOutcome::Completed(response, pending))
+                }
                 AttemptResult::Interrupted(partial) => {
                     return Ok(StepOutcome::Interrupted(partial))
                 }
@@ -107,6 +112,9 @@ impl Turn {
             let mut taken = 1;
             loop {
                 if let Some(end) = self.absorb(step, item, &mut partial, &mut batch) {
+                    if let AttemptResult::Done(response, _) = end {
+                        return Ok(AttemptResult::Done(response, std::mem::take(&mut batch)));
+                    }
                     self.shared
                         .emitter
                         .emit_batch(Some(&self.turn_id), std::mem::take(&mut batch))?;
@@ -195,7 +203,7 @@ impl Turn {
                         None => unique_call_id(&call.id, step, index, &self.turn_id.0),
                     };
                 }
-                return Some(AttemptResult::Done(response));
+                return Some(AttemptResult::Done(response, Vec::new()));
             }
         }
         None

@@ -20,6 +20,9 @@ pub(crate) struct Turn {
     pub turn_id: TurnId,
     pub cancel: CancellationToken,
     pub usage: TokenUsage,
+    /// Events of the final step, committed together with `turn_ended` (one fsync instead
+    /// of two for the common answer-only ending).
+    pub deferred: Vec<AgentEvent>,
 }
 
 pub(crate) async fn run_turn(
@@ -34,6 +37,7 @@ pub(crate) async fn run_turn(
         turn_id,
         cancel,
         usage: TokenUsage::default(),
+        deferred: Vec::new(),
     };
     let reason = match turn.run(input).await {
         Ok(reason) => reason,
@@ -49,7 +53,9 @@ pub(crate) async fn run_turn(
     };
     let usage = turn.usage;
     ended.store(true, Ordering::Release);
-    let _ = turn.emit(AgentEvent::TurnEnded { reason, usage });
+    let mut last = std::mem::take(&mut turn.deferred);
+    last.push(AgentEvent::TurnEnded { reason, usage });
+    let _ = turn.shared.emitter.emit_batch(Some(&turn.turn_id), last);
 }
 
 impl Turn {
@@ -82,7 +88,7 @@ impl Turn {
             }
             let request = self.build_request();
             let response = match self.stream_step(step, request).await? {
-                StepOutcome::Completed(response) => response,
+                StepOutcome::Completed(response, pending) => (response, pending),
                 StepOutcome::Interrupted(partial) => {
                     // Keep what the user already saw, without half-assembled tool calls.
                     if !partial.text.is_empty() || partial.reasoning.is_some() {
@@ -113,15 +119,25 @@ impl Turn {
                     return Ok(TurnEndReason::Failed);
                 }
             };
+            let (response, mut step_end) = response;
             self.usage.add(&response.usage);
-            self.emit(AgentEvent::Usage {
+            // The last stream events, the usage and the assistant message are persisted in
+            // one commit: with fsync per commit, commits are what a step costs.
+            let assistant = assistant_event(&response);
+            step_end.push(AgentEvent::Usage {
                 step: response.usage,
                 turn_total: self.usage,
-            })?;
-            self.record_assistant(&response)?;
+            });
+            step_end.push(assistant.clone());
             if response.tool_calls.is_empty() {
+                self.shared.apply_to_history(&assistant);
+                self.deferred = step_end;
                 return Ok(TurnEndReason::Completed);
             }
+            self.shared
+                .emitter
+                .emit_batch(Some(&self.turn_id), step_end)?;
+            self.shared.apply_to_history(&assistant);
             if self.run_tool_calls(&response.tool_calls).await? {
                 return Ok(TurnEndReason::Interrupted);
             }
@@ -161,19 +177,23 @@ impl Turn {
     }
 
     fn record_assistant(&self, response: &ModelResponse) -> Result<(), EngineError> {
-        self.record(AgentEvent::AssistantMessage {
-            text: response.text.clone(),
-            reasoning: response.reasoning.clone(),
-            tool_calls: response
-                .tool_calls
-                .iter()
-                .map(|c| ToolCallSummary {
-                    call_id: ToolCallId::new(c.id.clone()),
-                    name: c.name.clone(),
-                    arguments: c.arguments.clone(),
-                })
-                .collect(),
-            provider_data: response.provider_data.clone(),
-        })
+        self.record(assistant_event(response))
+    }
+}
+
+fn assistant_event(response: &ModelResponse) -> AgentEvent {
+    AgentEvent::AssistantMessage {
+        text: response.text.clone(),
+        reasoning: response.reasoning.clone(),
+        tool_calls: response
+            .tool_calls
+            .iter()
+            .map(|c| ToolCallSummary {
+                call_id: ToolCallId::new(c.id.clone()),
+                name: c.name.clone(),
+                arguments: c.arguments.clone(),
+            })
+            .collect(),
+        provider_data: response.provider_data.clone(),
     }
 }
