@@ -116,7 +116,10 @@ export async function launchApp({ env = {}, homeFiles = {} } = {}) {
     }
     await stopProcessGroup(driverProcess);
     process.removeListener("exit", killOnExit);
-    // Anything still tagged escaped its process group (e.g. WebKit helpers that setsid).
+    // WebKit's web process runs in a session of its own and exits once it notices its UI
+    // process is gone; on a loaded machine that takes a moment. Give it that moment, then
+    // anything still tagged really escaped and is killed (and reported).
+    await waitFor(() => processesTaggedWith(runId).length === 0, 3000);
     const leftovers = await killTagged(runId);
     rmSync(memoHome, { recursive: true, force: true });
     return leftovers;
