@@ -11,9 +11,9 @@ use serde_json::{json, Value};
 
 use crate::classify::classify_stream_error;
 use crate::history::normalize;
-use crate::http::{post_sse, secret_header, trim_base};
+use crate::http::{secret_header, trim_base};
 use crate::sse::SseEvent;
-use crate::stream::{http_event_stream, StreamAssembler};
+use crate::stream::{post_and_stream, StreamAssembler};
 use crate::{
     ApiKey, Message, ModelClient, ModelRequest, ModelResponse, ProviderError, ResponseEvent,
     ResponseStream, StopReason, ToolCall,
@@ -561,24 +561,23 @@ impl ModelClient for AnthropicClient {
         &self,
         request: ModelRequest,
     ) -> BoxFuture<'static, Result<ResponseStream, ProviderError>> {
-        let http = self.http.clone();
-        let url = self.url.clone();
         let api_key = self.api_key.clone();
-        Box::pin(async move {
+        let headers = (|| {
             let mut headers = HeaderMap::new();
             headers.insert("anthropic-version", HeaderValue::from_static(API_VERSION));
             if let Some(key) = api_key.as_ref().filter(|k| !k.expose().is_empty()) {
                 headers.insert("x-api-key", secret_header(key, "")?);
             }
-            let body = serde_json::to_vec(&build_request_body(&request))
-                .map_err(|e| ProviderError::Fatal(format!("cannot encode the request: {e}")))?;
-            let response = post_sse(&http, &url, headers, body, api_key.as_ref()).await?;
-            Ok(http_event_stream(
-                response,
-                AnthropicAssembler::new(),
-                api_key,
-            ))
-        })
+            Ok(headers)
+        })();
+        post_and_stream(
+            self.http.clone(),
+            self.url.clone(),
+            headers,
+            &build_request_body(&request),
+            AnthropicAssembler::new(),
+            api_key,
+        )
     }
 }
 

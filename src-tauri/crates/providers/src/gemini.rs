@@ -12,9 +12,9 @@ use serde_json::{json, Map, Value};
 
 use crate::classify::classify_stream_error;
 use crate::history::normalize;
-use crate::http::{post_sse, secret_header, trim_base};
+use crate::http::{secret_header, trim_base};
 use crate::sse::SseEvent;
-use crate::stream::{http_event_stream, synthesize_call_id, StreamAssembler};
+use crate::stream::{post_and_stream, synthesize_call_id, StreamAssembler};
 use crate::{
     ApiKey, Message, ModelClient, ModelRequest, ModelResponse, ProviderError, ResponseEvent,
     ResponseStream, StopReason, ToolCall,
@@ -446,21 +446,24 @@ impl ModelClient for GeminiClient {
         &self,
         request: ModelRequest,
     ) -> BoxFuture<'static, Result<ResponseStream, ProviderError>> {
-        let http = self.http.clone();
-        let url = request_url(&self.base_url, &request.model);
         let api_key = self.api_key.clone();
-        Box::pin(async move {
+        let headers = (|| {
             let mut headers = HeaderMap::new();
             // The key goes in a header, never in the URL, so it cannot leak via error
             // messages that quote the URL.
             if let Some(key) = api_key.as_ref().filter(|k| !k.expose().is_empty()) {
                 headers.insert("x-goog-api-key", secret_header(key, "")?);
             }
-            let body = serde_json::to_vec(&build_request_body(&request))
-                .map_err(|e| ProviderError::Fatal(format!("cannot encode the request: {e}")))?;
-            let response = post_sse(&http, &url, headers, body, api_key.as_ref()).await?;
-            Ok(http_event_stream(response, GeminiAssembler::new(), api_key))
-        })
+            Ok(headers)
+        })();
+        post_and_stream(
+            self.http.clone(),
+            request_url(&self.base_url, &request.model),
+            headers,
+            &build_request_body(&request),
+            GeminiAssembler::new(),
+            api_key,
+        )
     }
 }
 

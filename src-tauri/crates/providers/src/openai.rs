@@ -12,9 +12,9 @@ use serde_json::{json, Value};
 
 use crate::classify::classify_stream_error;
 use crate::history::normalize;
-use crate::http::{post_sse, secret_header, trim_base};
+use crate::http::{secret_header, trim_base};
 use crate::sse::SseEvent;
-use crate::stream::{http_event_stream, synthesize_call_id, StreamAssembler};
+use crate::stream::{post_and_stream, synthesize_call_id, StreamAssembler};
 use crate::{
     ApiKey, Message, ModelClient, ModelRequest, ModelResponse, ProviderError, ResponseEvent,
     ResponseStream, StopReason, ToolCall,
@@ -500,21 +500,23 @@ impl ModelClient for OpenAiClient {
         &self,
         request: ModelRequest,
     ) -> BoxFuture<'static, Result<ResponseStream, ProviderError>> {
-        let http = self.http.clone();
-        let url = self.url.clone();
         let api_key = self.api_key.clone();
-        Box::pin(async move {
+        let headers = (|| {
             let mut headers = HeaderMap::new();
             // Local servers (Ollama, llama.cpp) need no key; sending an empty one can fail.
             if let Some(key) = api_key.as_ref().filter(|k| !k.expose().is_empty()) {
                 headers.insert(AUTHORIZATION, secret_header(key, "Bearer ")?);
             }
-            let body = for_endpoint(build_request_body(&request), &url);
-            let body = serde_json::to_vec(&body)
-                .map_err(|e| ProviderError::Fatal(format!("cannot encode the request: {e}")))?;
-            let response = post_sse(&http, &url, headers, body, api_key.as_ref()).await?;
-            Ok(http_event_stream(response, OpenAiAssembler::new(), api_key))
-        })
+            Ok(headers)
+        })();
+        post_and_stream(
+            self.http.clone(),
+            self.url.clone(),
+            headers,
+            &build_request_body(&request),
+            OpenAiAssembler::new(),
+            api_key,
+        )
     }
 }
 

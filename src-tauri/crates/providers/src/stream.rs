@@ -147,6 +147,26 @@ struct HttpEventStream<A> {
     api_key: Option<ApiKey>,
 }
 
+/// What every adapter does once it has its URL, headers and body: encode the body, POST
+/// it expecting SSE, and decode the answer with `assembler`. HTTP errors come back
+/// classified (and with the key redacted) before any event.
+pub(crate) fn post_and_stream<A: StreamAssembler + Unpin + Send + 'static>(
+    http: reqwest::Client,
+    url: String,
+    headers: Result<reqwest::header::HeaderMap, ProviderError>,
+    body: &serde_json::Value,
+    assembler: A,
+    api_key: Option<ApiKey>,
+) -> futures::future::BoxFuture<'static, Result<ResponseStream, ProviderError>> {
+    let body = serde_json::to_vec(body)
+        .map_err(|e| ProviderError::Fatal(format!("cannot encode the request: {e}")));
+    Box::pin(async move {
+        let response =
+            crate::http::post_sse(&http, &url, headers?, body?, api_key.as_ref()).await?;
+        Ok(http_event_stream(response, assembler, api_key))
+    })
+}
+
 pub(crate) fn http_event_stream<A: StreamAssembler + Unpin + 'static>(
     response: reqwest::Response,
     assembler: A,
