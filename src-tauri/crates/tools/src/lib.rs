@@ -12,6 +12,7 @@ mod glob;
 mod grep_files;
 mod indentation;
 mod line_index;
+mod line_seek;
 mod list_dir;
 mod patch_format;
 mod path_policy;

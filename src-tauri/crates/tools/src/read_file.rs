@@ -14,6 +14,7 @@ use serde_json::json;
 use crate::fsutil::{self, display_path, real_cwd};
 use crate::indentation::{self, Options};
 use crate::line_index::{self, Cursor, FileKey, BUF_BYTES, STRIDE};
+use crate::line_seek;
 use crate::truncate::max_chars_from_env;
 use crate::{parse_args, Tool, ToolContext, ToolError, ToolResult};
 
@@ -200,13 +201,15 @@ fn read_slice(
     let meta = file.metadata().map_err(io)?;
     let key = FileKey::of(&meta);
     let (line, start) = line_index::nearest(path, key, offset);
-    let mut reader = BufReader::with_capacity(BUF_BYTES, file);
-    reader.seek(SeekFrom::Start(start)).map_err(io)?;
     let at = Cursor {
         line,
         pos: start,
         line_start: start,
     };
+    // Far targets are found by counting on every core; near ones by the scan below.
+    let at = line_seek::jump(&file, path, key, at, offset).map_err(io)?;
+    let mut reader = BufReader::with_capacity(BUF_BYTES, file);
+    reader.seek(SeekFrom::Start(at.pos)).map_err(io)?;
     let Cursor {
         mut line,
         mut pos,
@@ -378,6 +381,38 @@ mod tests {
             let first = out.lines().next().unwrap();
             assert_eq!(first, format!("{offset}\trow {offset}"));
         }
+    }
+
+    #[tokio::test]
+    async fn far_reads_into_a_file_of_many_megabytes_land_on_the_right_line() {
+        // ~13 MB: large enough that a cold jump counts on several threads.
+        let dir = tempfile::tempdir().unwrap();
+        let total = 1_000_000u64;
+        let text: String = (1..=total).map(|i| format!("line {i:>7}\n")).collect();
+        std::fs::write(dir.path().join("big.log"), &text).unwrap();
+        for offset in [987_654u64, 500_001, 3, 999_999, 12_345] {
+            let out = read(
+                dir.path(),
+                json!({"file_path": "big.log", "offset": offset, "limit": 2}),
+            )
+            .await
+            .unwrap();
+            let mut lines = out.lines();
+            assert_eq!(lines.next().unwrap(), format!("{offset}\tline {offset:>7}"));
+            let next = offset + 1;
+            assert_eq!(lines.next().unwrap(), format!("{next}\tline {next:>7}"));
+        }
+        let err = read(
+            dir.path(),
+            json!({"file_path": "big.log", "offset": total + 5}),
+        )
+        .await
+        .unwrap_err();
+        assert!(
+            err.message.contains(&format!("which has {total} lines")),
+            "{}",
+            err.message
+        );
     }
 
     #[tokio::test]
