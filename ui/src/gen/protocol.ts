@@ -80,7 +80,7 @@ usage: TokenUsage,
 /**
  * Why it failed or was skipped.
  */
-message?: string, } | { "type": "command_result", command: string, ok: boolean, output: string, action?: HostAction, } | { "type": "tool_progress", call_id: ToolCallId, progress: number, total?: number, message?: string, } | { "type": "mcp_server_status", server: string, status: McpServerState, 
+message?: string, } | { "type": "command_result", command: string, ok: boolean, output: string, action?: HostAction, } | { "type": "tool_progress", call_id: ToolCallId, progress: number, total?: number, message?: string, } | { "type": "tool_output", call_id: ToolCallId, chunk: string, } | { "type": "mcp_server_status", server: string, status: McpServerState, 
 /**
  * stdio | streamable_http | sse
  */

@@ -109,6 +109,12 @@ impl Renderer for TextRenderer {
                 };
                 self.note(&format!("{mark} {name}: {}", one_line(output, 120)));
             }
+            AgentEvent::ToolOutput { chunk, .. } => {
+                // Live command output, indented under the call that prints it.
+                for line in chunk.lines() {
+                    self.note(&format!("  │ {line}"));
+                }
+            }
             AgentEvent::ApprovalRequested { request } => {
                 self.note(&format!(
                     "? approval needed for {} ({:?})",

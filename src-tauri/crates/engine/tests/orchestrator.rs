@@ -265,3 +265,50 @@ async fn session_end_kills_commands_still_running() {
     assert!(gone, "process {pid} survived the session");
     h.mock.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_command_streams_its_output_as_events_before_its_result() {
+    let mut h = harness(
+        ApprovalMode::Dangerous,
+        vec![
+            MockResponse::tool_call(
+                "exec_command",
+                r#"{"cmd":"for i in 1 2 3; do echo step $i; sleep 0.3; done","login":false,"yield_time_ms":10000}"#,
+            ),
+            MockResponse::text("built"),
+        ],
+    )
+    .await;
+    let events = h.run_turn("build it").await;
+    let end_at = events
+        .iter()
+        .position(|e| matches!(e.event, AgentEvent::ToolCallEnd { .. }))
+        .unwrap();
+    let live: Vec<(usize, &str)> = events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match &e.event {
+            AgentEvent::ToolOutput { chunk, .. } => Some((i, chunk.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert!(live.len() >= 2, "output came in one piece: {live:?}");
+    assert!(live.iter().all(|(i, _)| *i < end_at), "{live:?}");
+    let text: String = live.iter().map(|(_, c)| *c).collect();
+    assert_eq!(text, "step 1\nstep 2\nstep 3\n");
+    // The model sees the tool result as before, and nothing else from the live view.
+    let bodies = h.request_bodies();
+    let results = sent_tool_results(WireApi::Openai, &bodies[1]);
+    assert_eq!(results.len(), 1);
+    assert!(
+        results[0].content.contains("step 1\nstep 2\nstep 3"),
+        "{results:?}"
+    );
+    assert_eq!(
+        bodies[1]["messages"].as_array().unwrap().len(),
+        4,
+        "{}",
+        bodies[1]
+    );
+    h.shutdown().await;
+}

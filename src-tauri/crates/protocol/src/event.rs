@@ -145,6 +145,14 @@ pub enum AgentEvent {
         #[ts(optional)]
         message: Option<String>,
     },
+    /// What a running command printed, as it happens: cleaned terminal text (escape
+    /// sequences and overwritten progress-bar states removed), sent a few times a second
+    /// and appended in order. For the person watching only; the call's result is what
+    /// the model sees.
+    ToolOutput {
+        call_id: ToolCallId,
+        chunk: String,
+    },
     /// An MCP server of the session changed state (started, failed, crashed, restarting,
     /// stopped) or its tool list changed. Outside any turn.
     McpServerStatus {
@@ -195,6 +203,7 @@ impl AgentEvent {
             AgentEvent::ContextCompacted { .. } => "context_compacted",
             AgentEvent::CommandResult { .. } => "command_result",
             AgentEvent::ToolProgress { .. } => "tool_progress",
+            AgentEvent::ToolOutput { .. } => "tool_output",
             AgentEvent::McpServerStatus { .. } => "mcp_server_status",
             AgentEvent::Error { .. } => "error",
             AgentEvent::TurnEnded { .. } => "turn_ended",

@@ -16,6 +16,7 @@ use serde_json::json;
 
 use crate::command_guard::{check_command, denial_hint, GuardContext, Verdict};
 use crate::exec_fingerprint::command_fingerprint;
+use crate::exec_live;
 use crate::exec_output::{deliver, format_response, ProcessState, DEFAULT_MAX_OUTPUT_TOKENS};
 use crate::exec_session::{
     kill_after, kill_on_cancel, ExecManager, ExecSession, KillReason, SpawnRequest,
@@ -291,6 +292,7 @@ impl Tool for ExecCommandTool {
                     env: child_env(tty),
                     sandbox: policy,
                     writable_roots: ctx.paths.writable_roots().to_vec(),
+                    live: ctx.live_output.is_some(),
                 },
             )
             .await?;
@@ -379,9 +381,13 @@ async fn respond(
     policy: SandboxPolicy,
     mut notes: Vec<String>,
 ) -> ToolResult {
-    let finished = session
-        .wait(Duration::from_millis(yield_ms), &ctx.cancel)
-        .await;
+    let finished = exec_live::wait_streaming(
+        session,
+        Duration::from_millis(yield_ms),
+        &ctx.cancel,
+        ctx.live_output.as_ref(),
+    )
+    .await;
     if !finished {
         // Interrupted: the group was killed; give it a moment so the output is complete.
         session
@@ -584,6 +590,10 @@ impl Tool for WriteStdinTool {
                     )));
                 }
                 session.remember_typed(&chars);
+                if ctx.live_output.is_some() {
+                    // Before writing: the reply may come faster than the wait starts.
+                    session.start_live();
+                }
                 session.write(chars).await?;
                 kill_on_cancel(&session, ctx.cancel.clone());
             }

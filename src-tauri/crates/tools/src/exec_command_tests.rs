@@ -9,6 +9,7 @@ use memo_protocol::ToolErrorKind;
 use tokio_util::sync::CancellationToken;
 
 use super::*;
+use crate::OutputSink;
 
 fn ctx(dir: &Path) -> ToolContext {
     ToolContext::for_workspace(dir)
@@ -390,4 +391,72 @@ async fn timeout_and_session_end_kill_the_group() {
         wait_gone(child).await,
         "child {child} survived the session end"
     );
+}
+
+#[tokio::test]
+async fn output_is_streamed_while_the_command_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (exec, _) = tools();
+    let seen: Arc<std::sync::Mutex<Vec<(Instant, String)>>> = Arc::default();
+    let mut c = ctx(dir.path());
+    c.live_output = Some(OutputSink::new({
+        let seen = seen.clone();
+        move |chunk| seen.lock().unwrap().push((Instant::now(), chunk))
+    }));
+    let out = exec
+        .run(
+            c,
+            json!({"cmd": "for i in 1 2 3; do printf '\\033[1mline %s\\033[0m\\n' $i; sleep 0.4; done; printf 'no newline'", "login": false, "yield_time_ms": 10000}),
+        )
+        .await
+        .unwrap()
+        .content;
+    let ended = Instant::now();
+    assert!(out.contains("line 1\nline 2\nline 3\nno newline"), "{out}");
+    let seen = seen.lock().unwrap();
+    let text: String = seen.iter().map(|(_, c)| c.as_str()).collect();
+    // The same cleaned text the result has, in order, the unfinished last line included.
+    assert_eq!(text, "line 1\nline 2\nline 3\nno newline");
+    // The first line was shown while the command still had most of its run ahead.
+    let first = seen.first().unwrap().0;
+    assert!(
+        ended.duration_since(first) >= Duration::from_millis(600),
+        "first chunk came {:?} before the end",
+        ended.duration_since(first)
+    );
+    assert!(seen.len() >= 3, "{seen:?}");
+}
+
+#[tokio::test]
+async fn a_session_continued_with_write_stdin_streams_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let (exec, stdin) = tools();
+    let out = exec
+        .run(
+            ctx(dir.path()),
+            json!({"cmd": "while read l; do echo \"got $l\"; done", "login": false, "yield_time_ms": 300}),
+        )
+        .await
+        .unwrap()
+        .content;
+    let id = session_id(&out);
+    let seen: Arc<std::sync::Mutex<String>> = Arc::default();
+    let mut c = ctx(dir.path());
+    c.live_output = Some(OutputSink::new({
+        let seen = seen.clone();
+        move |chunk| seen.lock().unwrap().push_str(&chunk)
+    }));
+    stdin
+        .run(
+            c,
+            json!({"session_id": id, "chars": "abc\n", "yield_time_ms": 500}),
+        )
+        .await
+        .unwrap();
+    assert!(
+        seen.lock().unwrap().contains("got abc\n"),
+        "{:?}",
+        seen.lock().unwrap()
+    );
+    exec.shutdown();
 }

@@ -52,7 +52,14 @@ struct State {
     exited_at: Option<Instant>,
     reader_done: bool,
     killed: Option<KillReason>,
+    /// Raw output not yet forwarded live, while a caller is streaming it (`None` when
+    /// nobody is: the session then keeps nothing extra).
+    live: Option<Vec<u8>>,
 }
+
+/// Raw bytes held for the live forwarder between its polls; a command printing faster
+/// than that loses the excess from the live view (never from its result).
+const LIVE_PENDING_MAX: usize = 1024 * 1024;
 
 /// Locks a mutex even if a thread panicked while holding it: the state stays usable for
 /// reporting and killing, which matters more than the panic.
@@ -68,6 +75,8 @@ pub struct SpawnRequest {
     pub env: Vec<(String, String)>,
     pub sandbox: SandboxPolicy,
     pub writable_roots: Vec<PathBuf>,
+    /// Keep output for a live forwarder from the first byte on (see [`ExecSession::start_live`]).
+    pub live: bool,
 }
 
 pub struct ExecSession {
@@ -136,7 +145,10 @@ impl ExecSession {
             started: Instant::now(),
             sandbox: status,
             pgid,
-            state: Mutex::new(State::default()),
+            state: Mutex::new(State {
+                live: req.live.then(Vec::new),
+                ..State::default()
+            }),
             version,
             writer: Mutex::new(Some(writer)),
             _master: Mutex::new(pair.master),
@@ -166,7 +178,13 @@ impl ExecSession {
                         Err(_) => break,
                     };
                     let Some(s) = session.upgrade() else { return };
-                    lock(&s.state).output.push(&buf[..n]);
+                    let mut state = lock(&s.state);
+                    state.output.push(&buf[..n]);
+                    if let Some(live) = state.live.as_mut() {
+                        let room = LIVE_PENDING_MAX.saturating_sub(live.len());
+                        live.extend_from_slice(&buf[..n.min(room)]);
+                    }
+                    drop(state);
                     s.bump();
                 }
                 if let Some(s) = session.upgrade() {
@@ -302,6 +320,25 @@ impl ExecSession {
         };
         let skip = rest.chars().count().saturating_sub(MAX_PENDING);
         *pending = rest.chars().skip(skip).collect();
+    }
+
+    /// Starts keeping output for a live forwarder ([`Self::take_live`]).
+    pub fn start_live(&self) {
+        lock(&self.state).live.get_or_insert_with(Vec::new);
+    }
+
+    /// Output printed since the last call, while live forwarding is on.
+    pub fn take_live(&self) -> Vec<u8> {
+        lock(&self.state)
+            .live
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// Stops live forwarding; returns what was not taken yet.
+    pub fn stop_live(&self) -> Vec<u8> {
+        lock(&self.state).live.take().unwrap_or_default()
     }
 
     pub fn take_output(&self) -> Taken {

@@ -27,6 +27,7 @@ mod write_file;
 pub mod command_guard;
 mod exec_command;
 mod exec_fingerprint;
+mod exec_live;
 mod exec_output;
 mod exec_session;
 mod get_memory;
@@ -82,6 +83,8 @@ pub struct ToolContext {
     pub call_id: Option<String>,
     /// Where a long-running tool reports how far it got (MCP progress notifications).
     pub progress: Option<ProgressSink>,
+    /// Where a running command's output goes as it is printed (for display).
+    pub live_output: Option<OutputSink>,
 }
 
 /// How far a long-running call got.
@@ -106,6 +109,26 @@ impl ProgressSink {
     }
 }
 
+/// Receives text a running call prints, in order; the engine turns it into events.
+#[derive(Clone)]
+pub struct OutputSink(Arc<dyn Fn(String) + Send + Sync>);
+
+impl OutputSink {
+    pub fn new(f: impl Fn(String) + Send + Sync + 'static) -> Self {
+        Self(Arc::new(f))
+    }
+
+    pub fn send(&self, chunk: String) {
+        (self.0)(chunk)
+    }
+}
+
+impl std::fmt::Debug for OutputSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OutputSink")
+    }
+}
+
 impl std::fmt::Debug for ProgressSink {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("ProgressSink")
@@ -125,6 +148,7 @@ impl ToolContext {
             memo_home: None,
             call_id: None,
             progress: None,
+            live_output: None,
         }
     }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import type { AgentEvent, ApprovalRequest, EventEnvelope } from "../../gen/protocol";
 import { applyBatch, emptyTranscript, runningTurn } from "./reducer";
+import { LIVE_OUTPUT_MAX_CHARS } from "./turnEvents";
 import type { TranscriptState, TurnItem, TurnView } from "./types";
 
 /** Builds envelopes with dense seqs, like the engine's emitter. */
@@ -308,6 +309,29 @@ describe("session-level notes", () => {
     expect(onlyTurn(state).items).toMatchObject([
       { kind: "tool", callId: "c1", progress: { progress: 2, total: 3, message: "copying" } },
     ]);
+  });
+
+  it("appends a running command's live output to its call, keeping a bounded tail", () => {
+    const e = stream("t1");
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "go" } }),
+      e({ type: "tool_call_begin", call_id: "c1", name: "exec_command" }),
+      e({ type: "tool_output", call_id: "c1", chunk: "step 1\n" }),
+      e({ type: "tool_output", call_id: "other", chunk: "not ours\n" }),
+      e({ type: "tool_output", call_id: "c1", chunk: "step 2\n" }),
+    ]);
+    expect(onlyTurn(state).items).toMatchObject([{ kind: "tool", callId: "c1", liveOutput: "step 1\nstep 2\n" }]);
+
+    const line = "x".repeat(99) + "\n";
+    const chatty = applyBatch(state, [
+      e({ type: "tool_output", call_id: "c1", chunk: line.repeat(700) }),
+      e({ type: "tool_output", call_id: "c1", chunk: "last line\n" }),
+    ]);
+    const live = (onlyTurn(chatty).items[0] as { liveOutput: string }).liveOutput;
+    expect(live.length).toBeLessThanOrEqual(LIVE_OUTPUT_MAX_CHARS);
+    expect(live.endsWith("last line\n")).toBe(true);
+    expect(live.split("\n")[0]).toHaveLength(99); // cut at a line start, not mid-line
+    expect(live).not.toContain("step 1");
   });
 
   it("reports MCP servers that fail, crash, need a login or come back, and stays quiet otherwise", () => {

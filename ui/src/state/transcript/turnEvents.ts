@@ -38,6 +38,14 @@ export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, t
           progress: { progress: event.progress, total: event.total ?? null, message: event.message ?? null },
         })),
       );
+    case "tool_output":
+      return withItems(
+        turn,
+        updateTool(turn.items, event.call_id, (tool) => ({
+          ...tool,
+          liveOutput: keepTail((tool.liveOutput ?? "") + event.chunk),
+        })),
+      );
     case "approval_requested":
       return withItems(turn, [...turn.items, { kind: "approval", key, request: event.request, decision: null }]);
     case "approval_resolved":
@@ -182,4 +190,15 @@ function settle(items: TurnItem[]): TurnItem[] {
     }
     return isProvisional(item) ? [{ ...item, provisional: false } as TurnItem] : [item];
   });
+}
+
+/** Live output kept per call: enough to follow a build, bounded for a chatty command. */
+export const LIVE_OUTPUT_MAX_CHARS = 64 * 1024;
+
+/** The last LIVE_OUTPUT_MAX_CHARS characters, cut at a line start when there is one. */
+function keepTail(text: string): string {
+  if (text.length <= LIVE_OUTPUT_MAX_CHARS) return text;
+  const tail = text.slice(text.length - LIVE_OUTPUT_MAX_CHARS);
+  const lineStart = tail.indexOf("\n");
+  return lineStart >= 0 && lineStart < tail.length - 1 ? tail.slice(lineStart + 1) : tail;
 }

@@ -34,6 +34,8 @@ export interface ToolItem {
   provisional: boolean;
   /** The latest progress a long-running call (an MCP tool) reported, if any. */
   progress?: ToolProgressView | null;
+  /** What a running command printed so far (its tail, bounded), before its result. */
+  liveOutput?: string;
 }
 
 export interface ToolProgressView {

@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 use super::actor::Shared;
 use super::context::SessionContext;
 use crate::tools::schema::ArgsValidator;
-use crate::tools::{ProgressSink, ToolRegistry};
+use crate::tools::{OutputSink, ProgressSink, ToolRegistry};
 
 /// The tool definitions and the prompt built from them, for one registry generation.
 pub(crate) struct ToolView {
@@ -126,6 +126,23 @@ pub(crate) fn progress_sink(shared: &Arc<Shared>, turn: &TurnId, call_id: &str) 
                 progress: p.progress,
                 total: p.total,
                 message: p.message,
+            },
+        );
+    })
+}
+
+/// Emits what a running command prints as `tool_output` events of its turn.
+pub(crate) fn output_sink(shared: &Arc<Shared>, turn: &TurnId, call_id: &str) -> OutputSink {
+    let shared = shared.clone();
+    let turn = turn.clone();
+    let call_id = ToolCallId::new(call_id.to_owned());
+    OutputSink::new(move |chunk| {
+        // A failed write is already reported to subscribers by the emitter.
+        let _ = shared.emitter.emit(
+            Some(&turn),
+            AgentEvent::ToolOutput {
+                call_id: call_id.clone(),
+                chunk,
             },
         );
     })

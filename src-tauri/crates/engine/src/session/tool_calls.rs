@@ -147,6 +147,11 @@ impl Turn {
                 &self.turn_id,
                 &r.call.id,
             ));
+            ctx.live_output = Some(super::mcp::output_sink(
+                &self.shared,
+                &self.turn_id,
+                &r.call.id,
+            ));
             let task = tokio::spawn(r.tool.run(ctx, r.args.clone()));
             handles.push(task.abort_handle());
             running.push(async move { (i, task.await) });

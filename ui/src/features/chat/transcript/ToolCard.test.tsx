@@ -34,3 +34,24 @@ describe("ToolCard progress", () => {
     expect(formatProgress({ progress: 7, total: null, message: "files" })).toBe("7 · files");
   });
 });
+
+describe("ToolCard live output", () => {
+  const EXEC: ToolItem = { ...RUNNING, name: "exec_command", args: '{"cmd":"cargo build"}' };
+
+  it("unfolds to show what a running command prints, then folds on its result", () => {
+    const { rerender, container } = render(<ToolCard tool={EXEC} />);
+    const details = () => container.querySelector("details");
+    expect(details()?.open).toBe(false);
+    expect(screen.queryByTestId("tool-live-output")).toBeNull();
+
+    rerender(<ToolCard tool={{ ...EXEC, liveOutput: "Compiling a\nCompiling b\n" }} />);
+    expect(details()?.open).toBe(true);
+    expect(screen.getByTestId("tool-live-output").textContent).toBe("Compiling a\nCompiling b\n");
+    expect(screen.queryByText("Waiting for the result…")).toBeNull();
+
+    rerender(<ToolCard tool={{ ...EXEC, liveOutput: "Compiling a\n", status: "ok", output: "Finished" }} />);
+    expect(details()?.open).toBe(false);
+    expect(screen.queryByTestId("tool-live-output")).toBeNull();
+    expect(screen.getByTestId("tool-output").textContent).toBe("Finished");
+  });
+});

@@ -1,15 +1,27 @@
+import { useEffect, useRef } from "react";
+
 import { AlertIcon, CheckIcon, Spinner } from "../../../components/icons";
 import type { ToolItem, ToolProgressView } from "../../../state/transcript";
 import { prettyArgs, summarizeArgs } from "../format";
 
 const STATUS_LABEL: Record<ToolItem["status"], string> = { running: "running", ok: "ok", error: "error" };
 
-/** One tool call, folded to a line; the arguments and output unfold on click. */
+/**
+ * One tool call, folded to a line; the arguments and output unfold on click. A command
+ * that prints while it runs unfolds by itself to show it, and folds again when done.
+ */
 export function ToolCard({ tool }: { tool: ToolItem }) {
   const summary = summarizeArgs(tool.args);
   const label = tool.errorKind ? tool.errorKind.replace(/_/g, " ") : STATUS_LABEL[tool.status];
+  const live = tool.status === "running" && tool.output === null && tool.liveOutput ? tool.liveOutput : null;
   return (
-    <details className={`tool tool--${tool.status}`} data-testid="tool-card" data-status={tool.status} data-tool={tool.name}>
+    <details
+      className={`tool tool--${tool.status}`}
+      data-testid="tool-card"
+      data-status={tool.status}
+      data-tool={tool.name}
+      open={live !== null ? true : undefined}
+    >
       <summary className="tool__summary">
         <span className="tool__icon">
           {tool.status === "running" ? <Spinner /> : tool.status === "ok" ? <CheckIcon /> : <AlertIcon />}
@@ -38,7 +50,9 @@ export function ToolCard({ tool }: { tool: ToolItem }) {
         )}
         <section>
           <h4 className="tool__label">Output</h4>
-          {tool.output === null ? (
+          {live !== null ? (
+            <LiveOutput text={live} />
+          ) : tool.output === null ? (
             <p className="tool__pending">Waiting for the result…</p>
           ) : (
             <pre className="tool__pre" data-testid="tool-output">
@@ -48,6 +62,20 @@ export function ToolCard({ tool }: { tool: ToolItem }) {
         </section>
       </div>
     </details>
+  );
+}
+
+/** A running command's output so far, kept scrolled to its newest line. */
+function LiveOutput({ text }: { text: string }) {
+  const ref = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    const pre = ref.current;
+    if (pre) pre.scrollTop = pre.scrollHeight;
+  }, [text]);
+  return (
+    <pre className="tool__pre tool__pre--live" data-testid="tool-live-output" ref={ref} aria-live="polite">
+      {text}
+    </pre>
   );
 }
 
