@@ -12,17 +12,36 @@ XDG_DATA_HOME=$(mktemp -d)
 export XDG_DATA_HOME
 keyring_pid=""
 keyring_control=""
+keyring_runtime=""
 cleanup() {
   if [ -n "$keyring_pid" ]; then kill "$keyring_pid" 2>/dev/null || true; fi
   if [ -n "$keyring_control" ]; then rm -rf "$keyring_control"; fi
+  if [ -n "$keyring_runtime" ]; then rm -rf "$keyring_runtime"; fi
   rm -rf "$XDG_DATA_HOME"
 }
 trap cleanup EXIT
 
 step "Unlocking a throwaway gnome-keyring (Secret Service)"
 # --unlock reads the password from stdin; the daemon forks once it owns its bus name.
-daemon_env=$(printf '%s' memo-test | gnome-keyring-daemon --unlock --components=secrets)
+# Its own runtime dir, and no inherited control socket: otherwise --unlock may find a
+# daemon of another session, unlock that one and exit, and this bus never gets a keychain.
+keyring_runtime=$(mktemp -d)
+chmod 700 "$keyring_runtime"
+daemon_env=$(printf '%s' memo-test |
+  env -u GNOME_KEYRING_CONTROL XDG_RUNTIME_DIR="$keyring_runtime" \
+    gnome-keyring-daemon --unlock --components=secrets)
 keyring_control=$(printf '%s\n' "$daemon_env" | sed -n 's/^GNOME_KEYRING_CONTROL=//p')
+# The daemon usually owns its bus name by the time it forks, but not always (CI on
+# a fresh clone once found it unowned): wait for the name, up to 10 s.
+secrets_owned() {
+  dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus / \
+    org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q true
+}
+for _ in $(seq 1 100); do
+  secrets_owned && break
+  sleep 0.1
+done
+secrets_owned || die "gnome-keyring-daemon did not take org.freedesktop.secrets on the session bus within 10 s"
 keyring_pid=$(dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus / \
   org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets | awk '{print $2}')
 echo "gnome-keyring-daemon pid $keyring_pid, XDG_DATA_HOME=$XDG_DATA_HOME"

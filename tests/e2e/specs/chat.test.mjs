@@ -17,6 +17,9 @@ const QUESTION = "what does hello.txt say?";
 const FOLLOW_UP = "how do I print it from a shell?";
 const FOLLOW_UP_ANSWER =
   "Use **cat**:\n\n```sh\ncat hello.txt\n```\n\nOr, for `less`-style paging:\n\n- `less hello.txt`\n- `more hello.txt`";
+const RUN_REQUEST = "run the slow build";
+const RUN_CMD = "for i in 1 2 3 4 5 6; do echo step $i; sleep 0.5; done";
+const RUN_ANSWER = "All six steps ran.";
 // Screenshots are taken in the light theme unless E2E_GTK_THEME says otherwise (handy for
 // checking the dark one by eye: E2E_GTK_THEME=Adwaita:dark).
 const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
@@ -36,6 +39,9 @@ const SCENARIO = {
       text: FOLLOW_UP_ANSWER,
       usage: { input_tokens: 40, output_tokens: 12 },
     },
+    // A command that prints for a few seconds: it needs approval, then streams.
+    { tool_calls: [{ name: "exec_command", arguments: JSON.stringify({ cmd: RUN_CMD, yield_time_ms: 20000 }) }] },
+    { text: RUN_ANSWER },
   ],
 };
 
@@ -195,6 +201,50 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
       await app.driver.wait(until.elementLocated(By.css('[data-testid="tool-card"][data-status="ok"]')), UI_TIMEOUT_MS);
       assert.equal((await app.driver.findElements(byTestId("turn"))).length, 2, "replayed once, not duplicated");
       assert.equal((await mock.requests()).length, 4, "reopening does not call the model");
+    }),
+  );
+
+  test(
+    "a command asks for approval, then its output streams into the tool card while it runs",
+    withScreenshot(() => app, async () => {
+      const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
+      await message.sendKeys(RUN_REQUEST, Key.ENTER);
+
+      const approval = await find("approval-card");
+      assert.match(await approval.getText(), /exec_command/);
+      assert.match(await approval.getText(), /step \$i/, "the card shows the command");
+      await (await approval.findElement(By.xpath(".//button[normalize-space()='Approve once']"))).click();
+
+      const execCard = By.css('[data-testid="tool-card"][data-tool="exec_command"]');
+      const live = await app.driver.wait(
+        until.elementLocated(By.css('[data-tool="exec_command"] [data-testid="tool-live-output"]')),
+        UI_TIMEOUT_MS,
+        "no live output appeared",
+      );
+      await app.driver.wait(until.elementTextMatches(live, /step 2/), UI_TIMEOUT_MS);
+      // Seen while the command still runs: the card is open and not finished.
+      assert.equal(await (await app.driver.findElement(execCard)).getAttribute("data-status"), "running");
+      assert.doesNotMatch(await live.getText(), /step 6/);
+      await app.screenshot("command output streaming").catch(() => {});
+
+      await app.driver.wait(
+        until.elementLocated(By.css('[data-testid="tool-card"][data-tool="exec_command"][data-status="ok"]')),
+        UI_TIMEOUT_MS,
+        "the command never finished",
+      );
+      await app.driver.wait(
+        async () => {
+          const all = await app.driver.findElements(byTestId("assistant-text"));
+          return all.length > 0 && (await all[all.length - 1].getText()) === RUN_ANSWER;
+        },
+        UI_TIMEOUT_MS,
+        "the answer after the command never came",
+      );
+      // Folded again once done; the result holds every line.
+      assert.equal((await app.driver.findElements(By.css('[data-tool="exec_command"] [data-testid="tool-live-output"]'))).length, 0);
+      const requests = await mock.requests();
+      assert.equal(requests.length, 6);
+      assert.match(JSON.stringify(requests[5].body.messages), /step 1\\nstep 2.*step 6/);
     }),
   );
 
