@@ -15,6 +15,9 @@ fn main() {
             "list_sessions",
             "subscribe_session",
             "submit_op",
+            "rename_session",
+            "delete_session",
+            "rewind_session",
             "prompt_layers",
         ]));
     if let Err(error) = tauri_build::try_build(attributes) {

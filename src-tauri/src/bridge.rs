@@ -84,7 +84,7 @@ impl Bridge {
             .map_err(|message| CommandError::new(ErrorCode::Config, message.clone()))
     }
 
-    fn store(&self) -> Result<Arc<Store>, CommandError> {
+    pub(crate) fn store(&self) -> Result<Arc<Store>, CommandError> {
         let mut slot = lock(&self.store);
         if let Some(store) = slot.as_ref() {
             return Ok(store.clone());
@@ -97,7 +97,7 @@ impl Bridge {
         Ok(store)
     }
 
-    fn engine(&self) -> Result<Engine, CommandError> {
+    pub(crate) fn engine(&self) -> Result<Engine, CommandError> {
         let config = Config::load(self.home()?).map_err(engine_error_from_config)?;
         Ok(Engine::new(EngineOptions {
             memo_home: Some(self.home()?.root().to_path_buf()),
@@ -210,7 +210,7 @@ impl Bridge {
             .collect()
     }
 
-    fn summary(&self, id: &SessionId) -> Result<SessionSummary, CommandError> {
+    pub(crate) fn summary(&self, id: &SessionId) -> Result<SessionSummary, CommandError> {
         let store = self.store()?;
         let record = store
             .session(id)
@@ -269,6 +269,20 @@ impl Bridge {
             CommandError::new(ErrorCode::NotFound, format!("session {id} is not open"))
         })?;
         live.handle.submit(op).map_err(CommandError::from)
+    }
+
+    /// Stops one session if it is live here (its turn interrupted, approvals denied, its
+    /// tools and MCP servers stopped) and forgets it. Returns whether it was live.
+    pub(crate) async fn close_session(&self, id: &SessionId) -> bool {
+        let Some(live) = lock(&self.sessions).remove(id) else {
+            return false;
+        };
+        let _ = live.handle.submit(Op::Shutdown);
+        live.handle.closed().await;
+        if let Some(pump) = live.pump {
+            pump.abort();
+        }
+        true
     }
 
     /// Stops every live session (pending approvals are denied, running turns interrupted).

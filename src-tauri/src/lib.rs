@@ -5,6 +5,7 @@
 pub mod bridge;
 pub mod commands;
 pub mod error;
+pub mod session_admin;
 pub mod state;
 
 use tauri::Manager;
@@ -49,6 +50,9 @@ pub fn run() {
             commands::session::list_sessions,
             commands::session::subscribe_session,
             commands::session::submit_op,
+            commands::session::rename_session,
+            commands::session::delete_session,
+            commands::session::rewind_session,
             commands::prompt::prompt_layers,
         ]);
 

@@ -3,7 +3,8 @@ import { useCallback, useEffect, useState } from "react";
 import { ChatView } from "./features/chat/ChatView";
 import { Sidebar } from "./features/sessions/Sidebar";
 import { StatusBar } from "./features/status/StatusBar";
-import { listProviders, listSessions, pickFolder } from "./ipc";
+import type { SessionSummary } from "./gen/protocol";
+import { deleteSession, listProviders, listSessions, pickFolder, renameSession } from "./ipc";
 import { useAppInfo } from "./state/useAppInfo";
 import { useChat } from "./state/useChat";
 import { useLoadable } from "./state/useLoadable";
@@ -34,6 +35,26 @@ export function App() {
     if (cwd !== null) reloadProviders();
   }, [cwd, reloadProviders]);
 
+  const reloadSessions = sessions.reload;
+  const rename = useCallback(
+    async (session: SessionSummary, title: string) => {
+      await renameSession(session.id, title);
+      reloadSessions();
+    },
+    [reloadSessions],
+  );
+  const { newSession } = chat;
+  const activeSessionId = chat.state.session?.id ?? null;
+  const remove = useCallback(
+    async (session: SessionSummary) => {
+      await deleteSession(session.id);
+      // The open conversation is gone: show a fresh one instead of a dead transcript.
+      if (session.id === activeSessionId) newSession();
+      reloadSessions();
+    },
+    [activeSessionId, newSession, reloadSessions],
+  );
+
   const pick = useCallback(() => {
     setPickError(null);
     pickFolder().then(
@@ -56,6 +77,8 @@ export function App() {
         onCloseWorkspace={workspaces.close}
         onOpenSession={chat.openSession}
         onNewSession={chat.newSession}
+        onRenameSession={rename}
+        onDeleteSession={remove}
       />
       <main className="app-shell__main">
         <ChatView

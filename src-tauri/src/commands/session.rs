@@ -1,9 +1,10 @@
-//! Session commands: start/resume/list sessions, stream their events, submit ops.
+//! Session commands: start/resume/list sessions, stream their events, submit ops,
+//! rename, delete and rewind them.
 //! Async so they run on Tauri's Tokio runtime, which session actors need.
 
 use std::path::PathBuf;
 
-use memo_protocol::{EventEnvelope, Op, ProviderSummary, SessionId, SessionSummary};
+use memo_protocol::{EventEnvelope, Op, ProviderSummary, RewindOutcome, SessionId, SessionSummary};
 use tauri::ipc::Channel;
 use tauri::State;
 
@@ -63,4 +64,32 @@ pub async fn submit_op(
     op: Op,
 ) -> Result<(), CommandError> {
     state.bridge().submit(&session_id, op)
+}
+
+#[tauri::command]
+pub async fn rename_session(
+    state: State<'_, AppState>,
+    session_id: SessionId,
+    title: String,
+) -> Result<SessionSummary, CommandError> {
+    state.bridge().rename_session(&session_id, &title)
+}
+
+#[tauri::command]
+pub async fn delete_session(
+    state: State<'_, AppState>,
+    session_id: SessionId,
+) -> Result<(), CommandError> {
+    state.bridge().delete_session(&session_id).await
+}
+
+/// A new open session with the history before the turn starting at event `turn_seq`,
+/// and that turn's message.
+#[tauri::command]
+pub async fn rewind_session(
+    state: State<'_, AppState>,
+    session_id: SessionId,
+    turn_seq: u64,
+) -> Result<RewindOutcome, CommandError> {
+    state.bridge().rewind_session(&session_id, turn_seq)
 }

@@ -248,6 +248,42 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
     }),
   );
 
+  test(
+    "rewinding to before a message continues in a new session that can be renamed and deleted",
+    withScreenshot(() => app, async () => {
+      const turnsBefore = (await app.driver.findElements(byTestId("turn"))).length;
+      assert.equal(turnsBefore, 3);
+      // Rewind to before the second message (the follow-up about printing the file).
+      await (await app.driver.findElements(byTestId("rewind-turn")))[1].click();
+      const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
+      await app.driver.wait(async () => (await message.getAttribute("value")) === FOLLOW_UP, UI_TIMEOUT_MS, "the message did not come back to the box");
+      await app.driver.wait(async () => (await app.driver.findElements(byTestId("turn"))).length === 1, UI_TIMEOUT_MS);
+      assert.equal(await (await find("user-message")).getText(), QUESTION);
+      const active = By.css('[data-testid="session-row"].nav-item--active');
+      const activeText = async () => (await app.driver.findElement(active)).getAttribute("textContent");
+      await app.driver.wait(async () => /\(rewound\)/.test(await activeText()), UI_TIMEOUT_MS, "the rewound session is not the open one");
+      assert.equal((await app.driver.findElements(byTestId("session-row"))).length, 2, "the original session is kept");
+      await app.screenshot("rewound session with the message back in the box").catch(() => {});
+
+      // Rename it from the sidebar.
+      await (await app.driver.findElement(active)).findElement(byTestId("session-rename")).click();
+      const title = await find("session-rename-input");
+      await title.sendKeys(Key.chord(Key.CONTROL, "a"), "Printing hello.txt", Key.ENTER);
+      await app.driver.wait(async () => /Printing hello\.txt/.test(await activeText()), UI_TIMEOUT_MS, "the new title did not show");
+
+      // Delete it: asked first, then the chat falls back to a new session.
+      await (await app.driver.findElement(active)).findElement(byTestId("session-delete")).click();
+      const confirm = await find("session-delete-confirm");
+      assert.match(await confirm.getAttribute("textContent"), /Printing hello\.txt/);
+      await (await confirm.findElement(By.xpath(".//button[normalize-space()='Delete']"))).click();
+      await find("chat-new-session");
+      await app.driver.wait(async () => (await app.driver.findElements(byTestId("session-row"))).length === 1, UI_TIMEOUT_MS);
+      const left = await (await find("session-item")).getAttribute("textContent");
+      assert.match(left, new RegExp(QUESTION.replace(/[.?]/g, "\\$&")));
+      assert.equal((await mock.requests()).length, 6, "none of this called the model");
+    }),
+  );
+
   test("stopping the app and the mock leaves no process behind", async () => {
     const leftovers = await app.stop();
     assert.deepEqual(leftovers, [], "processes survived a graceful stop and had to be killed");

@@ -97,6 +97,19 @@ export const RetryIcon = ({ className }: IconProps) => (
   <StrokeIcon className={className} d={["M19.5 12a7.5 7.5 0 1 1-2.2-5.3", "M19.5 4.5v4h-4"]} />
 );
 
+export const PencilIcon = ({ className }: IconProps) => (
+  <StrokeIcon className={className} d={["M15.5 5.5l3 3L9 18H6v-3z", "M13.5 7.5l3 3"]} />
+);
+
+export const TrashIcon = ({ className }: IconProps) => (
+  <StrokeIcon className={className} d={["M5 7h14", "M10 7V5h4v2", "M7 7l1 12h8l1-12", "M10.5 10.5v5", "M13.5 10.5v5"]} />
+);
+
+/** A counter-clockwise arrow back to an earlier point: rewind. */
+export const RewindIcon = ({ className }: IconProps) => (
+  <StrokeIcon className={className} d={["M4.5 12a7.5 7.5 0 1 0 2.2-5.3", "M4.5 4.5v4h4"]} />
+);
+
 export const SendIcon = ({ className }: IconProps) => <StrokeIcon className={className} d={["M12 19V5", "M6 11l6-6 6 6"]} />;
 
 export function StopIcon({ className }: IconProps) {

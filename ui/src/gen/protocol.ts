@@ -136,6 +136,8 @@ export type ProviderSummary = { name: string, model: string,
  */
 api: string, base_url: string, is_current: boolean, };
 
+export type RewindOutcome = { session: SessionSummary, text: string, };
+
 export type InputExpansion = { 
 /**
  * The text sent to the model for this message.

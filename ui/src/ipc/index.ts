@@ -4,11 +4,14 @@ export { CommandError, toCommandError, type ErrorCode, type CommandErrorPayload 
 export { invokeCommand } from "./invoke";
 export { promptLayers, type PromptLayersArgs } from "./prompt";
 export {
+  deleteSession,
   interruptTurn,
   listProviders,
   listSessions,
+  renameSession,
   resolveApproval,
   resumeSession,
+  rewindSession,
   sendUserTurn,
   startSession,
   submitOp,

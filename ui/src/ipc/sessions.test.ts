@@ -2,11 +2,14 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { CommandError } from "./errors";
 import {
+  deleteSession,
   interruptTurn,
   listProviders,
   listSessions,
+  renameSession,
   resolveApproval,
   resumeSession,
+  rewindSession,
   sendUserTurn,
   startSession,
   subscribeSession,
@@ -112,5 +115,28 @@ describe("session commands", () => {
     invoke.mockRejectedValue({ code: "not_found", message: "session s1 is not open", retryable: false });
     const failure = await interruptTurn("s1").catch((raised: unknown) => raised);
     expect((failure as CommandError).code).toBe("not_found");
+  });
+});
+
+describe("session management commands", () => {
+  it("renames, deletes and rewinds with the Rust argument names", async () => {
+    invoke.mockResolvedValueOnce({ ...SUMMARY, title: "New title" });
+    await expect(renameSession("s1", "New title")).resolves.toMatchObject({ title: "New title" });
+    expect(invoke).toHaveBeenLastCalledWith("rename_session", { sessionId: "s1", title: "New title" });
+
+    invoke.mockResolvedValueOnce(null);
+    await expect(deleteSession("s1")).resolves.toBeUndefined();
+    expect(invoke).toHaveBeenLastCalledWith("delete_session", { sessionId: "s1" });
+
+    invoke.mockResolvedValueOnce({ session: { ...SUMMARY, id: "s2" }, text: "again" });
+    await expect(rewindSession("s1", 12)).resolves.toEqual({ session: { ...SUMMARY, id: "s2" }, text: "again" });
+    expect(invoke).toHaveBeenLastCalledWith("rewind_session", { sessionId: "s1", turnSeq: 12 });
+  });
+
+  it("refuses a rewind answer of the wrong shape instead of passing it on", async () => {
+    invoke.mockResolvedValueOnce({ session: SUMMARY });
+    const failure = await rewindSession("s1", 3).catch((raised: unknown) => raised);
+    expect(failure).toBeInstanceOf(CommandError);
+    expect((failure as CommandError).message).toContain("rewind_session returned an unexpected payload");
   });
 });

@@ -7,6 +7,7 @@ import type {
   Op,
   ProviderSummary,
   ReviewDecision,
+  RewindOutcome,
   SessionSummary,
 } from "../gen/protocol";
 import { CommandError } from "./errors";
@@ -25,6 +26,10 @@ const PROVIDER_FIELDS = ["name", "model", "api", "base_url"] as const;
 
 function isSessionSummary(value: unknown): value is SessionSummary {
   return hasStrings(value, SESSION_FIELDS) && typeof value.last_seq === "number";
+}
+
+function isRewindOutcome(value: unknown): value is RewindOutcome {
+  return isRecord(value) && isSessionSummary(value.session) && typeof value.text === "string";
 }
 
 function isProviderSummary(value: unknown): value is ProviderSummary {
@@ -102,4 +107,24 @@ export function interruptTurn(sessionId: string): Promise<void> {
 
 export function resolveApproval(sessionId: string, requestId: string, decision: ReviewDecision): Promise<void> {
   return submitOp(sessionId, { type: "resolve_approval", request_id: requestId, decision });
+}
+
+/** Renames a stored session; an empty or over-long title is refused (`invalid_input`). */
+export async function renameSession(sessionId: string, title: string): Promise<SessionSummary> {
+  const payload = await invokeCommand<unknown>("rename_session", { sessionId, title });
+  return expect("rename_session", payload, isSessionSummary);
+}
+
+/** Deletes a session and its history (stopping it first if it is open). */
+export async function deleteSession(sessionId: string): Promise<void> {
+  await invokeCommand<unknown>("delete_session", { sessionId });
+}
+
+/**
+ * Forks the conversation up to just before the turn that starts at event `turnSeq` into
+ * a new, open session, and returns it with that turn's message. The original is kept.
+ */
+export async function rewindSession(sessionId: string, turnSeq: number): Promise<RewindOutcome> {
+  const payload = await invokeCommand<unknown>("rewind_session", { sessionId, turnSeq });
+  return expect("rewind_session", payload, isRewindOutcome);
 }

@@ -60,4 +60,18 @@ describe("chatReducer", () => {
     state = chatReducer(chatReducer(state, { type: "failed", error }), { type: "sending" });
     expect(state.error).toBeNull();
   });
+
+  it("keeps a prefill across opening the rewound session and drops it on reset", () => {
+    const s1 = { id: "s1", title: null, cwd: "/w", provider: "p", model: "m", created_ms: 0, updated_ms: 0, last_seq: 1 };
+    let state = chatReducer(initialChat, { type: "loading" });
+    state = chatReducer(state, { type: "opened", session: s1 });
+    state = chatReducer(state, { type: "prefill", text: "again" });
+    expect(state.prefill).toEqual({ id: 1, text: "again" });
+    state = chatReducer(state, { type: "prefill", text: "again" });
+    expect(state.prefill?.id).toBe(2);
+    state = chatReducer(state, { type: "opened", session: s1 });
+    expect(state.prefill?.text).toBe("again");
+    expect(chatReducer(state, { type: "reset" }).prefill).toBeNull();
+  });
 });
+

@@ -16,6 +16,8 @@ export interface ChatState {
   transcript: TranscriptState;
   phase: ChatPhase;
   error: CommandError | null;
+  /** Text to put in the composer (a rewound message); `id` changes with each request. */
+  prefill: { id: number; text: string } | null;
 }
 
 export type ChatAction =
@@ -25,9 +27,16 @@ export type ChatAction =
   | { type: "events"; sessionId: string; batch: EventEnvelope[] }
   | { type: "sending" }
   | { type: "failed"; error: CommandError }
-  | { type: "dismiss_error" };
+  | { type: "dismiss_error" }
+  | { type: "prefill"; text: string };
 
-export const initialChat: ChatState = { session: null, transcript: emptyTranscript, phase: "idle", error: null };
+export const initialChat: ChatState = {
+  session: null,
+  transcript: emptyTranscript,
+  phase: "idle",
+  error: null,
+  prefill: null,
+};
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
@@ -43,6 +52,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         transcript: emptyTranscript,
         phase: state.phase,
         error: null,
+        prefill: state.prefill,
       };
     case "events": {
       if (state.session?.id !== action.sessionId) {
@@ -59,5 +69,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return { ...state, phase: "idle", error: action.error };
     case "dismiss_error":
       return { ...state, error: null };
+    case "prefill":
+      return { ...state, prefill: { id: (state.prefill?.id ?? 0) + 1, text: action.text } };
   }
 }

@@ -5,6 +5,7 @@ import {
   interruptTurn,
   resolveApproval,
   resumeSession,
+  rewindSession,
   sendUserTurn,
   startSession,
   subscribeSession,
@@ -23,6 +24,8 @@ export interface ChatController {
   resolve: (requestId: string, decision: ReviewDecision) => Promise<void>;
   openSession: (summary: SessionSummary) => void;
   newSession: () => void;
+  /** Continues in a new session from before `turn`, with its message back in the composer. */
+  rewind: (turn: TurnView) => void;
   dismissError: () => void;
 }
 
@@ -77,6 +80,28 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
           await attach(session, gen);
         } catch (raised) {
           if (gen === generation.current) dispatch({ type: "failed", error: toCommandError("resume_session", raised) });
+        }
+      })();
+    },
+    [attach],
+  );
+
+  const rewind = useCallback(
+    (turn: TurnView) => {
+      const current = stateRef.current.session;
+      if (current === null) return;
+      const gen = ++generation.current;
+      dispatch({ type: "loading" });
+      void (async () => {
+        try {
+          const { session, text } = await rewindSession(current.id, turn.startSeq);
+          if (gen !== generation.current) return;
+          dispatch({ type: "opened", session });
+          dispatch({ type: "prefill", text });
+          await attach(session, gen);
+          changed.current();
+        } catch (raised) {
+          if (gen === generation.current) dispatch({ type: "failed", error: toCommandError("rewind_session", raised) });
         }
       })();
     },
@@ -157,5 +182,5 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   }, [sessionId, firstInput]);
 
   const running = useMemo(() => runningTurn(state.transcript), [state.transcript]);
-  return { state, running, send, stop, resolve, openSession, newSession, dismissError };
+  return { state, running, send, stop, resolve, openSession, newSession, rewind, dismissError };
 }

@@ -33,3 +33,12 @@ pub struct ProviderSummary {
     pub base_url: String,
     pub is_current: bool,
 }
+
+/// What rewinding a conversation to before one of its turns gives: a new session holding
+/// the history up to that turn (the original is kept), and the turn's message, for the
+/// composer to edit and send again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RewindOutcome {
+    pub session: SessionSummary,
+    pub text: String,
+}

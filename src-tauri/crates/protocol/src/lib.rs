@@ -20,7 +20,7 @@ pub use event::{
     ToolCallSummary, ToolErrorKind, ToolStatus, TurnEndReason,
 };
 pub use ids::{ApprovalId, SessionId, ToolCallId, TurnId};
-pub use ipc::{ProviderSummary, SessionSummary};
+pub use ipc::{ProviderSummary, RewindOutcome, SessionSummary};
 pub use op::{Op, UserInput};
 pub use prompt::{
     AttachmentKind, CompactionStatus, CompactionTrigger, ContextProblem, HostAction,

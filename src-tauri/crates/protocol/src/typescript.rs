@@ -37,6 +37,7 @@ pub fn render() -> String {
         PlanStatus::decl(&cfg),
         SessionSummary::decl(&cfg),
         ProviderSummary::decl(&cfg),
+        RewindOutcome::decl(&cfg),
         InputExpansion::decl(&cfg),
         InputAttachment::decl(&cfg),
         AttachmentKind::decl(&cfg),

@@ -19,6 +19,7 @@ const FAILURE_TITLES: Record<string, string> = {
   resume_session: "Could not open the session",
   subscribe_session: "Could not load the conversation",
   submit_op: "The session did not accept that",
+  rewind_session: "Could not rewind the conversation",
 };
 
 interface ChatViewProps {
@@ -46,7 +47,12 @@ export function ChatView(props: ChatViewProps) {
         {cwd === null ? (
           <OpenFolder onPick={props.onPickFolder} onOpenPath={props.onOpenPath} />
         ) : hasTurns ? (
-          <Transcript transcript={state.transcript} onResolve={chat.resolve} />
+          <Transcript
+            transcript={state.transcript}
+            onResolve={chat.resolve}
+            onRewind={state.session ? chat.rewind : undefined}
+            rewindDisabled={chat.running !== null || state.phase !== "idle"}
+          />
         ) : state.phase === "loading" ? (
           <p className="chat__loading">Loading the conversation…</p>
         ) : (
@@ -89,6 +95,7 @@ export function ChatView(props: ChatViewProps) {
         busy={state.phase === "sending"}
         running={chat.running !== null}
         placeholder={cwd === null ? "Open a folder to start a session" : "Ask Memo about this folder…"}
+        prefill={state.prefill}
         onSend={chat.send}
         onStop={chat.stop}
       />

@@ -69,3 +69,25 @@ describe("Composer", () => {
     expect(props.onStop).toHaveBeenCalledTimes(2);
   });
 });
+
+describe("Composer prefill", () => {
+  it("puts a rewound message in the box to edit, replacing the draft each time", () => {
+    const props = {
+      disabled: false,
+      busy: false,
+      running: false,
+      placeholder: "Ask",
+      onSend: vi.fn(async () => true),
+      onStop: vi.fn(),
+    };
+    const { rerender } = render(<Composer {...props} prefill={null} />);
+    const input = screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement;
+    fireEvent.change(input, { target: { value: "half-typed" } });
+    rerender(<Composer {...props} prefill={{ id: 1, text: "fix the parser" }} />);
+    expect(input.value).toBe("fix the parser");
+    expect(document.activeElement).toBe(input);
+    rerender(<Composer {...props} prefill={{ id: 2, text: "fix the lexer" }} />);
+    expect(input.value).toBe("fix the lexer");
+  });
+});
+

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 
 import { SendIcon, StopIcon } from "../../components/icons";
 
@@ -12,13 +12,26 @@ interface ComposerProps {
   /** A turn runs: the button stops it instead of sending. */
   running: boolean;
   placeholder: string;
+  /** Replaces the draft when it changes (a rewound message to edit). */
+  prefill?: { id: number; text: string } | null;
   onSend: (text: string) => Promise<boolean>;
   onStop: () => void;
 }
 
-export function Composer({ disabled, busy, running, placeholder, onSend, onStop }: ComposerProps) {
+export function Composer({ disabled, busy, running, placeholder, prefill, onSend, onStop }: ComposerProps) {
   const [draft, setDraft] = useState("");
   const input = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    if (!prefill) return;
+    setDraft(prefill.text);
+    const element = input.current;
+    if (element) {
+      element.focus();
+      // After React wrote the value: the caret goes to the end, ready to edit.
+      requestAnimationFrame(() => element.setSelectionRange(prefill.text.length, prefill.text.length));
+    }
+  }, [prefill]);
 
   // Grow with the text up to a limit, then scroll inside.
   useLayoutEffect(() => {

@@ -1,4 +1,6 @@
-import { ChatIcon, PlusIcon } from "../../components/icons";
+import { useState, type FormEvent, type KeyboardEvent } from "react";
+
+import { ChatIcon, PencilIcon, PlusIcon, TrashIcon } from "../../components/icons";
 import type { SessionSummary } from "../../gen/protocol";
 import { sessionTitle } from "../../state/sessionTitles";
 import type { Loadable } from "../../state/useLoadable";
@@ -10,13 +12,36 @@ interface SessionListProps {
   activeId: string | null;
   onOpen: (session: SessionSummary) => void;
   onNew: () => void;
+  /** Resolves once stored; rejects with a message to show. */
+  onRename: (session: SessionSummary, title: string) => Promise<void>;
+  onDelete: (session: SessionSummary) => Promise<void>;
 }
 
-function label(session: SessionSummary): string {
+export function sessionLabel(session: SessionSummary): string {
   return session.title ?? sessionTitle(window.localStorage, session.id) ?? "Untitled session";
 }
 
-export function SessionList({ folderOpen, sessions, activeId, onOpen, onNew }: SessionListProps) {
+/** What a row is doing besides being listed. */
+type RowMode = { kind: "rename"; id: string } | { kind: "confirm_delete"; id: string } | null;
+
+export function SessionList({ folderOpen, sessions, activeId, onOpen, onNew, onRename, onDelete }: SessionListProps) {
+  const [mode, setMode] = useState<RowMode>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const act = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+      setMode(null);
+    } catch (raised) {
+      setError(raised instanceof Error ? raised.message : String(raised));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <section className="sidebar__section" aria-labelledby="sidebar-sessions">
       <div className="sidebar__heading-row">
@@ -42,20 +67,78 @@ export function SessionList({ folderOpen, sessions, activeId, onOpen, onNew }: S
         <ul className="nav-list" data-testid="session-list">
           {sessions.value.map((session) => {
             const active = session.id === activeId;
+            const rowMode = mode?.id === session.id ? mode.kind : null;
             return (
-              <li key={session.id} className={`nav-item${active ? " nav-item--active" : ""}`}>
-                <button
-                  type="button"
-                  className="nav-item__main nav-item__main--session"
-                  aria-current={active ? "true" : undefined}
-                  data-testid="session-item"
-                  onClick={() => onOpen(session)}
-                >
-                  <span className="nav-item__label">{label(session)}</span>
-                  <span className="nav-item__meta">
-                    {formatWhen(session.updated_ms)} · {session.model}
-                  </span>
-                </button>
+              <li key={session.id} className={`nav-item${active ? " nav-item--active" : ""}`} data-testid="session-row">
+                {rowMode === "rename" ? (
+                  <RenameField
+                    initial={sessionLabel(session)}
+                    disabled={busy}
+                    onSave={(title) => act(() => onRename(session, title))}
+                    onCancel={() => {
+                      setMode(null);
+                      setError(null);
+                    }}
+                  />
+                ) : rowMode === "confirm_delete" ? (
+                  <div className="nav-item__confirm" data-testid="session-delete-confirm">
+                    <span>Delete “{sessionLabel(session)}” and its history?</span>
+                    <div className="nav-item__confirm-actions">
+                      <button
+                        type="button"
+                        className="button button--danger button--small"
+                        disabled={busy}
+                        onClick={() => void act(() => onDelete(session))}
+                      >
+                        Delete
+                      </button>
+                      <button type="button" className="button button--small" disabled={busy} onClick={() => setMode(null)}>
+                        Cancel
+                      </button>
+                    </div>
+                  </div>
+                ) : (
+                  <>
+                    <button
+                      type="button"
+                      className="nav-item__main nav-item__main--session"
+                      aria-current={active ? "true" : undefined}
+                      data-testid="session-item"
+                      onClick={() => onOpen(session)}
+                    >
+                      <span className="nav-item__label">{sessionLabel(session)}</span>
+                      <span className="nav-item__meta">
+                        {formatWhen(session.updated_ms)} · {session.model}
+                      </span>
+                    </button>
+                    <button
+                      type="button"
+                      className="nav-item__action"
+                      title="Rename"
+                      aria-label={`Rename ${sessionLabel(session)}`}
+                      data-testid="session-rename"
+                      onClick={() => {
+                        setError(null);
+                        setMode({ kind: "rename", id: session.id });
+                      }}
+                    >
+                      <PencilIcon />
+                    </button>
+                    <button
+                      type="button"
+                      className="nav-item__action"
+                      title="Delete"
+                      aria-label={`Delete ${sessionLabel(session)}`}
+                      data-testid="session-delete"
+                      onClick={() => {
+                        setError(null);
+                        setMode({ kind: "confirm_delete", id: session.id });
+                      }}
+                    >
+                      <TrashIcon />
+                    </button>
+                  </>
+                )}
               </li>
             );
           })}
@@ -66,6 +149,54 @@ export function SessionList({ folderOpen, sessions, activeId, onOpen, onNew }: S
           <p>{sessions.status === "loading" ? "Loading…" : "No conversations in this folder yet."}</p>
         </div>
       )}
+      {error && (
+        <p className="sidebar__error" role="alert" data-testid="session-action-error">
+          {error}
+        </p>
+      )}
     </section>
+  );
+}
+
+function RenameField({
+  initial,
+  disabled,
+  onSave,
+  onCancel,
+}: {
+  initial: string;
+  disabled: boolean;
+  onSave: (title: string) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [value, setValue] = useState(initial);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (value.trim() === initial) {
+      onCancel();
+      return;
+    }
+    void onSave(value);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      onCancel();
+    }
+  };
+  return (
+    <form className="nav-item__rename" onSubmit={submit}>
+      <input
+        className="nav-item__rename-input"
+        aria-label="Session title"
+        data-testid="session-rename-input"
+        value={value}
+        disabled={disabled}
+        autoFocus
+        maxLength={200}
+        onChange={(event) => setValue(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+    </form>
   );
 }

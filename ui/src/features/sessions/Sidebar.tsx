@@ -16,6 +16,8 @@ interface SidebarProps {
   onCloseWorkspace: (path: string) => void;
   onOpenSession: (session: SessionSummary) => void;
   onNewSession: () => void;
+  onRenameSession: (session: SessionSummary, title: string) => Promise<void>;
+  onDeleteSession: (session: SessionSummary) => Promise<void>;
 }
 
 export function Sidebar(props: SidebarProps) {
@@ -40,6 +42,8 @@ export function Sidebar(props: SidebarProps) {
           activeId={props.activeSessionId}
           onOpen={props.onOpenSession}
           onNew={props.onNewSession}
+          onRename={props.onRenameSession}
+          onDelete={props.onDeleteSession}
         />
       </div>
     </aside>

@@ -311,6 +311,12 @@ describe("session-level notes", () => {
     ]);
   });
 
+  it("remembers where each turn starts, for a rewind", () => {
+    const e = stream("t1", 5);
+    const state = applyBatch(emptyTranscript, [e({ type: "turn_started", input: { text: "go" } })]);
+    expect(onlyTurn(state).startSeq).toBe(5);
+  });
+
   it("appends a running command's live output to its call, keeping a bounded tail", () => {
     const e = stream("t1");
     const state = applyBatch(emptyTranscript, [

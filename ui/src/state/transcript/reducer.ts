@@ -45,6 +45,7 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
         status: "running",
         usage: null,
         startedMs: envelope.timestamp_ms,
+        startSeq: envelope.seq,
       };
       return { ...state, entries: [...state.entries, turn] };
     }

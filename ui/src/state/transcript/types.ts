@@ -92,6 +92,8 @@ export interface TurnView {
   /** Running total of the turn; null until the first model call reports usage. */
   usage: TokenUsage | null;
   startedMs: number;
+  /** The seq of the turn's `turn_started` event: where a rewind to before it forks. */
+  startSeq: number;
 }
 
 /** A session-level error outside any turn (e.g. an op the session refused). */

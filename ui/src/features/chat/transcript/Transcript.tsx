@@ -1,14 +1,28 @@
-import type { TranscriptState } from "../../../state/transcript";
+import type { TranscriptState, TurnView } from "../../../state/transcript";
 import type { ResolveApproval } from "./ApprovalCard";
 import { ErrorNotice, InfoNotice } from "./Notices";
 import { TurnBlock } from "./TurnBlock";
 
-export function Transcript({ transcript, onResolve }: { transcript: TranscriptState; onResolve: ResolveApproval }) {
+interface TranscriptProps {
+  transcript: TranscriptState;
+  onResolve: ResolveApproval;
+  /** Absent when there is nothing to rewind (no stored session). */
+  onRewind?: ((turn: TurnView) => void) | undefined;
+  rewindDisabled?: boolean;
+}
+
+export function Transcript({ transcript, onResolve, onRewind, rewindDisabled = false }: TranscriptProps) {
   return (
     <div className="transcript" data-testid="transcript">
       {transcript.entries.map((entry) =>
         entry.kind === "turn" ? (
-          <TurnBlock key={entry.key} turn={entry} onResolve={onResolve} />
+          <TurnBlock
+            key={entry.key}
+            turn={entry}
+            onResolve={onResolve}
+            onRewind={onRewind}
+            rewindDisabled={rewindDisabled}
+          />
         ) : entry.kind === "info" ? (
           <InfoNotice key={entry.key} title={entry.title} body={entry.body} ok={entry.ok} />
         ) : (

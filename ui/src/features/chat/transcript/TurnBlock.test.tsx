@@ -10,7 +10,7 @@ import { TurnBlock } from "./TurnBlock";
 afterEach(cleanup);
 
 function turn(items: TurnItem[], status: TurnView["status"] = "completed"): TurnView {
-  return { kind: "turn", key: "t", turnId: "t", input: "hi", items, status, usage: null, startedMs: 0 };
+  return { kind: "turn", key: "t", turnId: "t", input: "hi", items, status, usage: null, startedMs: 0, startSeq: 2 };
 }
 
 const REQUEST: ApprovalRequest = {
@@ -178,3 +178,20 @@ describe("ApprovalCard", () => {
     expect(screen.getByTestId("approval-card").getAttribute("data-state")).toBe("denied");
   });
 });
+
+describe("TurnBlock rewind", () => {
+  it("offers a rewind to before the message, disabled while the agent works", () => {
+    const onRewind = vi.fn();
+    const done = turn([{ kind: "text", key: "a", text: "ok", provisional: false }]);
+    const { rerender } = render(<TurnBlock turn={done} onResolve={vi.fn()} onRewind={onRewind} />);
+    fireEvent.click(screen.getByTestId("rewind-turn"));
+    expect(onRewind).toHaveBeenCalledWith(done);
+
+    rerender(<TurnBlock turn={done} onResolve={vi.fn()} onRewind={onRewind} rewindDisabled />);
+    expect((screen.getByTestId("rewind-turn") as HTMLButtonElement).disabled).toBe(true);
+
+    rerender(<TurnBlock turn={done} onResolve={vi.fn()} />);
+    expect(screen.queryByTestId("rewind-turn")).toBeNull();
+  });
+});
+

@@ -1,6 +1,6 @@
 import { memo } from "react";
 
-import { Spinner } from "../../../components/icons";
+import { RewindIcon, Spinner } from "../../../components/icons";
 import type { TurnItem, TurnView } from "../../../state/transcript";
 import { formatUsage } from "../format";
 import { Markdown } from "../markdown/Markdown";
@@ -18,10 +18,12 @@ const END_LABELS: Partial<Record<TurnView["status"], string>> = {
 interface TurnBlockProps {
   turn: TurnView;
   onResolve: ResolveApproval;
+  onRewind?: ((turn: TurnView) => void) | undefined;
+  rewindDisabled?: boolean;
 }
 
 /** One exchange: the user's message, then everything the agent did for it. */
-export const TurnBlock = memo(function TurnBlock({ turn, onResolve }: TurnBlockProps) {
+export const TurnBlock = memo(function TurnBlock({ turn, onResolve, onRewind, rewindDisabled = false }: TurnBlockProps) {
   const running = turn.status === "running";
   const last = turn.items[turn.items.length - 1];
   const endLabel = END_LABELS[turn.status];
@@ -31,6 +33,19 @@ export const TurnBlock = memo(function TurnBlock({ turn, onResolve }: TurnBlockP
   return (
     <article className="turn" data-testid="turn" data-status={turn.status}>
       <div className="turn__user">
+        {onRewind && (
+          <button
+            type="button"
+            className="icon-button turn__rewind"
+            title="Rewind: continue in a new session from before this message, with it back in the message box to edit. Files the agent changed stay as they are."
+            aria-label="Rewind to before this message"
+            data-testid="rewind-turn"
+            disabled={rewindDisabled}
+            onClick={() => onRewind(turn)}
+          >
+            <RewindIcon />
+          </button>
+        )}
         <div className="bubble" data-testid="user-message">
           {turn.input}
         </div>

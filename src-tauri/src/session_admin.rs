@@ -1,0 +1,154 @@
+//! What the sidebar and the transcript do to stored sessions besides talking in them:
+//! rename, delete, and rewind to before a turn.
+//!
+//! Rewinding never destroys anything: the history up to the chosen turn is forked into a
+//! new session (the original stays in the list), and the turn's message comes back for
+//! the composer. Files the agent changed are not restored; the UI says so.
+
+use std::path::PathBuf;
+
+use memo_protocol::{AgentEvent, RewindOutcome, SessionId, SessionSummary};
+use memo_store::StoreError;
+
+use crate::bridge::Bridge;
+use crate::error::{CommandError, ErrorCode};
+
+/// Longest title accepted, in characters (the sidebar shows far fewer).
+const MAX_TITLE_CHARS: usize = 200;
+/// Characters of the first message used to name a rewound session that had no title.
+const TITLE_FROM_MESSAGE_CHARS: usize = 60;
+
+fn store_error(error: StoreError) -> CommandError {
+    let code = match &error {
+        StoreError::UnknownSession(_) => ErrorCode::NotFound,
+        _ => ErrorCode::Io,
+    };
+    CommandError::new(code, error.to_string())
+}
+
+impl Bridge {
+    pub fn rename_session(
+        &self,
+        id: &SessionId,
+        title: &str,
+    ) -> Result<SessionSummary, CommandError> {
+        let title = title.trim();
+        if title.is_empty() {
+            return Err(CommandError::new(
+                ErrorCode::InvalidInput,
+                "a session title cannot be empty",
+            ));
+        }
+        if title.chars().count() > MAX_TITLE_CHARS {
+            return Err(CommandError::new(
+                ErrorCode::InvalidInput,
+                format!("a session title has at most {MAX_TITLE_CHARS} characters"),
+            ));
+        }
+        self.store()?.set_title(id, title).map_err(store_error)?;
+        self.summary(id)
+    }
+
+    /// Deletes a session and its events. A session open here is stopped first (a running
+    /// turn is interrupted, its commands killed). Its forks are kept.
+    pub async fn delete_session(&self, id: &SessionId) -> Result<(), CommandError> {
+        let store = self.store()?;
+        if store.session(id).map_err(store_error)?.is_none() {
+            return Err(CommandError::new(
+                ErrorCode::NotFound,
+                format!("session {id} not found"),
+            ));
+        }
+        self.close_session(id).await;
+        match store.delete_session(id).map_err(store_error)? {
+            true => Ok(()),
+            false => Err(CommandError::new(
+                ErrorCode::NotFound,
+                format!("session {id} not found"),
+            )),
+        }
+    }
+
+    /// A new, open session with `id`'s history up to just before the turn that starts at
+    /// event `turn_seq`, plus that turn's message. Must run inside the Tokio runtime.
+    pub fn rewind_session(
+        &self,
+        id: &SessionId,
+        turn_seq: u64,
+    ) -> Result<RewindOutcome, CommandError> {
+        let store = self.store()?;
+        let record = store.session(id).map_err(store_error)?.ok_or_else(|| {
+            CommandError::new(ErrorCode::NotFound, format!("session {id} not found"))
+        })?;
+        let text = match store
+            .events_range(id, turn_seq, turn_seq)
+            .map_err(store_error)?
+            .into_iter()
+            .next()
+            .map(|e| e.event)
+        {
+            Some(AgentEvent::TurnStarted { input }) => input.text,
+            Some(other) => {
+                return Err(CommandError::new(
+                    ErrorCode::InvalidInput,
+                    format!(
+                        "event {turn_seq} of session {id} is a {}, not the start of a turn",
+                        other.kind()
+                    ),
+                ))
+            }
+            None => {
+                return Err(CommandError::new(
+                    ErrorCode::NotFound,
+                    format!("session {id} has no event {turn_seq}"),
+                ))
+            }
+        };
+        let base_title = match record.title.clone() {
+            Some(title) => title,
+            None => self.first_message(id)?.unwrap_or_else(|| text.clone()),
+        };
+        let title = format!(
+            "{} (rewound)",
+            one_line(&base_title, TITLE_FROM_MESSAGE_CHARS)
+        );
+        let session = if turn_seq > 1 {
+            let fork = self
+                .engine()?
+                .fork_session(id, Some(turn_seq - 1))
+                .map_err(CommandError::from)?;
+            store.set_title(&fork.id, &title).map_err(store_error)?;
+            self.resume_session(&fork.id)?
+        } else {
+            // Imported history can start with its first turn: nothing comes before it,
+            // so the rewound conversation is a new one in the same folder.
+            let provider = Some(record.provider.clone()).filter(|p| !p.is_empty());
+            let model = provider.as_ref().map(|_| record.model.clone());
+            let fresh = self.start_session(PathBuf::from(&record.cwd), provider, model)?;
+            store.set_title(&fresh.id, &title).map_err(store_error)?;
+            self.summary(&fresh.id)?
+        };
+        Ok(RewindOutcome { session, text })
+    }
+
+    /// The text of the session's first turn, looked for in its first events.
+    fn first_message(&self, id: &SessionId) -> Result<Option<String>, CommandError> {
+        let events = self.store()?.events_range(id, 1, 16).map_err(store_error)?;
+        Ok(events.into_iter().find_map(|e| match e.event {
+            AgentEvent::TurnStarted { input } => Some(input.text),
+            _ => None,
+        }))
+    }
+}
+
+fn one_line(text: &str, max_chars: usize) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match flat.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{}…", &flat[..cut]),
+        None => flat,
+    }
+}
+
+#[cfg(test)]
+#[path = "session_admin_tests.rs"]
+mod tests;
