@@ -6,16 +6,19 @@ import { Composer } from "./Composer";
 
 afterEach(cleanup);
 
-function setup(overrides: Partial<Parameters<typeof Composer>[0]> = {}) {
-  const props = {
+function baseProps() {
+  return {
     disabled: false,
     busy: false,
     running: false,
     placeholder: "Ask",
     onSend: vi.fn(async () => true),
     onStop: vi.fn(),
-    ...overrides,
   };
+}
+
+function setup(overrides: Partial<Parameters<typeof Composer>[0]> = {}) {
+  const props = { ...baseProps(), ...overrides };
   render(<Composer {...props} />);
   return { props, input: screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement };
 }
@@ -72,14 +75,7 @@ describe("Composer", () => {
 
 describe("Composer prefill", () => {
   it("puts a rewound message in the box to edit, replacing the draft each time", () => {
-    const props = {
-      disabled: false,
-      busy: false,
-      running: false,
-      placeholder: "Ask",
-      onSend: vi.fn(async () => true),
-      onStop: vi.fn(),
-    };
+    const props = baseProps();
     const { rerender } = render(<Composer {...props} prefill={null} />);
     const input = screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement;
     fireEvent.change(input, { target: { value: "half-typed" } });

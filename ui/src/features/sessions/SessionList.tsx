@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 
 import { ChatIcon, PencilIcon, PlusIcon, TrashIcon } from "../../components/icons";
 import type { SessionSummary } from "../../gen/protocol";
@@ -111,32 +111,26 @@ export function SessionList({ folderOpen, sessions, activeId, onOpen, onNew, onR
                         {formatWhen(session.updated_ms)} · {session.model}
                       </span>
                     </button>
-                    <button
-                      type="button"
-                      className="nav-item__action"
+                    <RowAction
+                      label={`Rename ${sessionLabel(session)}`}
                       title="Rename"
-                      aria-label={`Rename ${sessionLabel(session)}`}
-                      data-testid="session-rename"
+                      testId="session-rename"
+                      icon={<PencilIcon />}
                       onClick={() => {
                         setError(null);
                         setMode({ kind: "rename", id: session.id });
                       }}
-                    >
-                      <PencilIcon />
-                    </button>
-                    <button
-                      type="button"
-                      className="nav-item__action"
+                    />
+                    <RowAction
+                      label={`Delete ${sessionLabel(session)}`}
                       title="Delete"
-                      aria-label={`Delete ${sessionLabel(session)}`}
-                      data-testid="session-delete"
+                      testId="session-delete"
+                      icon={<TrashIcon />}
                       onClick={() => {
                         setError(null);
                         setMode({ kind: "confirm_delete", id: session.id });
                       }}
-                    >
-                      <TrashIcon />
-                    </button>
+                    />
                   </>
                 )}
               </li>
@@ -155,6 +149,21 @@ export function SessionList({ folderOpen, sessions, activeId, onOpen, onNew, onR
         </p>
       )}
     </section>
+  );
+}
+
+function RowAction(props: { label: string; title: string; testId: string; icon: ReactNode; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className="nav-item__action"
+      title={props.title}
+      aria-label={props.label}
+      data-testid={props.testId}
+      onClick={props.onClick}
+    >
+      {props.icon}
+    </button>
   );
 }
 

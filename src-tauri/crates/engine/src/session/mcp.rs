@@ -112,39 +112,42 @@ pub(crate) async fn wait_for_tools(shared: &Shared, cancel: &CancellationToken) 
     }
 }
 
-/// Emits a running call's progress as `tool_progress` events of its turn.
-pub(crate) fn progress_sink(shared: &Arc<Shared>, turn: &TurnId, call_id: &str) -> ProgressSink {
+/// Emits events of a running call into its turn, from whichever thread the tool uses.
+fn turn_emitter(
+    shared: &Arc<Shared>,
+    turn: &TurnId,
+) -> impl Fn(AgentEvent) + Send + Sync + 'static {
     let shared = shared.clone();
     let turn = turn.clone();
+    move |event| {
+        // A failed write is already reported to subscribers by the emitter.
+        let _ = shared.emitter.emit(Some(&turn), event);
+    }
+}
+
+/// Emits a running call's progress as `tool_progress` events of its turn.
+pub(crate) fn progress_sink(shared: &Arc<Shared>, turn: &TurnId, call_id: &str) -> ProgressSink {
+    let emit = turn_emitter(shared, turn);
     let call_id = ToolCallId::new(call_id.to_owned());
     ProgressSink::new(move |p| {
-        // A failed write is already reported to subscribers by the emitter.
-        let _ = shared.emitter.emit(
-            Some(&turn),
-            AgentEvent::ToolProgress {
-                call_id: call_id.clone(),
-                progress: p.progress,
-                total: p.total,
-                message: p.message,
-            },
-        );
+        emit(AgentEvent::ToolProgress {
+            call_id: call_id.clone(),
+            progress: p.progress,
+            total: p.total,
+            message: p.message,
+        })
     })
 }
 
 /// Emits what a running command prints as `tool_output` events of its turn.
 pub(crate) fn output_sink(shared: &Arc<Shared>, turn: &TurnId, call_id: &str) -> OutputSink {
-    let shared = shared.clone();
-    let turn = turn.clone();
+    let emit = turn_emitter(shared, turn);
     let call_id = ToolCallId::new(call_id.to_owned());
     OutputSink::new(move |chunk| {
-        // A failed write is already reported to subscribers by the emitter.
-        let _ = shared.emitter.emit(
-            Some(&turn),
-            AgentEvent::ToolOutput {
-                call_id: call_id.clone(),
-                chunk,
-            },
-        );
+        emit(AgentEvent::ToolOutput {
+            call_id: call_id.clone(),
+            chunk,
+        })
     })
 }
 
