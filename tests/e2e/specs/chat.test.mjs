@@ -268,7 +268,8 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
       // Rename it from the sidebar.
       await (await app.driver.findElement(active)).findElement(byTestId("session-rename")).click();
       const title = await find("session-rename-input");
-      await title.sendKeys(Key.chord(Key.CONTROL, "a"), "Printing hello.txt", Key.ENTER);
+      // Backspaces rather than a select-all chord: WebKitWebDriver's chord left the field empty.
+      await title.sendKeys(Key.END, ...Array(80).fill(Key.BACK_SPACE), "Printing hello.txt", Key.ENTER);
       await app.driver.wait(async () => /Printing hello\.txt/.test(await activeText()), UI_TIMEOUT_MS, "the new title did not show");
 
       // Delete it: asked first, then the chat falls back to a new session.
