@@ -108,8 +108,9 @@ impl Bridge {
             Some(title) => title,
             None => self.first_message(id)?.unwrap_or_else(|| text.clone()),
         };
+        // The mark goes first: the sidebar cuts long titles at the end.
         let title = format!(
-            "{} (rewound)",
+            "Rewound: {}",
             one_line(&base_title, TITLE_FROM_MESSAGE_CHARS)
         );
         let session = if turn_seq > 1 {

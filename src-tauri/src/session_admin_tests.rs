@@ -187,7 +187,7 @@ async fn rewinding_forks_the_history_before_a_turn_and_gives_its_message_back() 
     assert_eq!(outcome.session.last_seq, starts[1].0 - 1);
     assert_eq!(
         outcome.session.title.as_deref(),
-        Some("first question (rewound)")
+        Some("Rewound: first question")
     );
     // The original is untouched and still listed.
     assert_eq!(f.bridge.summary(&s.id).unwrap().last_seq, original_last);

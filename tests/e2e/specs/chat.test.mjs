@@ -261,7 +261,7 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
       assert.equal(await (await find("user-message")).getText(), QUESTION);
       const active = By.css('[data-testid="session-row"].nav-item--active');
       const activeText = async () => (await app.driver.findElement(active)).getAttribute("textContent");
-      await app.driver.wait(async () => /\(rewound\)/.test(await activeText()), UI_TIMEOUT_MS, "the rewound session is not the open one");
+      await app.driver.wait(async () => /^Rewound: what does hello\.txt say\?/.test(await activeText()), UI_TIMEOUT_MS, "the rewound session is not the open one");
       assert.equal((await app.driver.findElements(byTestId("session-row"))).length, 2, "the original session is kept");
       await app.screenshot("rewound session with the message back in the box").catch(() => {});
 
