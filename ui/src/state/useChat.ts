@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 
 import type { HostAction, ReviewDecision, SessionSummary } from "../gen/protocol";
 import {
@@ -26,6 +26,9 @@ export interface ChatController {
   newSession: () => void;
   /** Continues in a new session from before `turn`, with its message back in the composer. */
   rewind: (turn: TurnView) => void;
+  /** The provider the next new session starts with; null: config.toml's current one. */
+  nextProvider: string | null;
+  chooseProvider: (name: string) => void;
   dismissError: () => void;
 }
 
@@ -35,6 +38,9 @@ export interface ChatController {
  */
 export function useChat(cwd: string | null, onSessionsChanged: () => void): ChatController {
   const [state, dispatch] = useReducer(chatReducer, initialChat);
+  const [nextProvider, setNextProvider] = useState<string | null>(null);
+  const providerRef = useRef(nextProvider);
+  providerRef.current = nextProvider;
   const stateRef = useRef(state);
   stateRef.current = state;
   const changed = useRef(onSessionsChanged);
@@ -120,7 +126,8 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
         }
         return;
       case "pick_model":
-        // The answer already lists the models; there is no picker to open yet.
+        // The answer lists the models; a session keeps its model, and the header picks
+        // the model of the next new session.
         return;
     }
   };
@@ -134,7 +141,8 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
         let session = stateRef.current.session;
         if (session === null) {
           // A fresh conversation becomes a session only when there is something to say.
-          session = await startSession({ cwd });
+          const provider = providerRef.current;
+          session = await startSession(provider === null ? { cwd } : { cwd, provider });
           if (gen !== generation.current) return false;
           rememberSessionTitle(window.localStorage, session.id, text);
           dispatch({ type: "opened", session });
@@ -182,5 +190,18 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   }, [sessionId, firstInput]);
 
   const running = useMemo(() => runningTurn(state.transcript), [state.transcript]);
-  return { state, running, send, stop, resolve, openSession, newSession, rewind, dismissError };
+  const chooseProvider = useCallback((name: string) => setNextProvider(name === "" ? null : name), []);
+  return {
+    state,
+    running,
+    send,
+    stop,
+    resolve,
+    openSession,
+    newSession,
+    rewind,
+    nextProvider,
+    chooseProvider,
+    dismissError,
+  };
 }

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { ChatHeader } from "./ChatHeader";
 
@@ -28,5 +28,43 @@ describe("ChatHeader MCP servers", () => {
   it("shows nothing without servers", () => {
     render(<ChatHeader cwd="/repo" session={null} providers={{ status: "loading" }} />);
     expect(screen.queryByTestId("mcp-server")).toBeNull();
+  });
+});
+
+describe("ChatHeader model choice", () => {
+  const PROVIDERS = {
+    status: "ready" as const,
+    value: [
+      { name: "deepseek", model: "deepseek-chat", api: "openai", base_url: "https://api.deepseek.com", is_current: true },
+      { name: "claude", model: "claude-sonnet-4-5", api: "anthropic", base_url: "https://api.anthropic.com", is_current: false },
+    ],
+  };
+  const SESSION = { id: "s1", title: null, cwd: "/repo", provider: "claude", model: "claude-sonnet-4-5", created_ms: 0, updated_ms: 0, last_seq: 3 };
+
+  it("lets a new session pick any configured provider, starting from the current one", () => {
+    const choose = vi.fn();
+    const { rerender } = render(
+      <ChatHeader cwd="/repo" session={null} providers={PROVIDERS} nextProvider={null} onChooseProvider={choose} />,
+    );
+    const select = screen.getByTestId("model-select") as HTMLSelectElement;
+    expect(select.value).toBe("deepseek");
+    expect([...select.options].map((o) => o.textContent)).toEqual(["deepseek · deepseek-chat", "claude · claude-sonnet-4-5"]);
+    fireEvent.change(select, { target: { value: "claude" } });
+    expect(choose).toHaveBeenCalledWith("claude");
+    rerender(<ChatHeader cwd="/repo" session={null} providers={PROVIDERS} nextProvider="claude" onChooseProvider={choose} />);
+    expect((screen.getByTestId("model-select") as HTMLSelectElement).value).toBe("claude");
+  });
+
+  it("shows a started session's own model, not a picker", () => {
+    render(<ChatHeader cwd="/repo" session={SESSION} providers={PROVIDERS} nextProvider="deepseek" onChooseProvider={vi.fn()} />);
+    expect(screen.queryByTestId("model-select")).toBeNull();
+    expect(screen.getByTestId("chat-model").textContent).toBe("claudeclaude-sonnet-4-5");
+  });
+
+  it("keeps the plain pill when there is only one provider", () => {
+    const one = { status: "ready" as const, value: [PROVIDERS.value[0]!] };
+    render(<ChatHeader cwd="/repo" session={null} providers={one} nextProvider={null} onChooseProvider={vi.fn()} />);
+    expect(screen.queryByTestId("model-select")).toBeNull();
+    expect(screen.getByTestId("chat-model").textContent).toBe("deepseekdeepseek-chat");
   });
 });

@@ -9,6 +9,10 @@ interface ChatHeaderProps {
   providers: Loadable<ProviderSummary[]>;
   /** The session's MCP servers and their latest state. */
   mcp?: McpServerView[];
+  /** The provider chosen for the next new session (null: the config's current one). */
+  nextProvider?: string | null;
+  /** Offered before a session starts when config.toml has several providers. */
+  onChooseProvider?: (name: string) => void;
 }
 
 /** The model a new session would use: the config's current provider. */
@@ -17,9 +21,12 @@ function currentProvider(providers: Loadable<ProviderSummary[]>): ProviderSummar
   return providers.value.find((p) => p.is_current) ?? null;
 }
 
-export function ChatHeader({ cwd, session, providers, mcp = [] }: ChatHeaderProps) {
+export function ChatHeader({ cwd, session, providers, mcp = [], nextProvider = null, onChooseProvider }: ChatHeaderProps) {
   // A session keeps the model it started with, whatever the config says now.
-  const current = currentProvider(providers);
+  const chosen =
+    providers.status === "ready" && nextProvider !== null ? providers.value.find((p) => p.name === nextProvider) : undefined;
+  const current = chosen ?? currentProvider(providers);
+  const choices = session === null && onChooseProvider && providers.status === "ready" ? providers.value : [];
   const model = session
     ? { provider: session.provider, model: session.model, detail: `${session.provider} · ${session.model}` }
     : current
@@ -55,7 +62,25 @@ export function ChatHeader({ cwd, session, providers, mcp = [] }: ChatHeaderProp
           ))}
         </span>
       )}
-      {model ? (
+      {choices.length > 1 && onChooseProvider ? (
+        <label className="model-pill model-pill--choice" title="The model this new session will use">
+          <span className="model-pill__dot" aria-hidden="true" />
+          <select
+            className="model-pill__select"
+            aria-label="Model for the new session"
+            data-testid="model-select"
+            value={current?.name ?? ""}
+            onChange={(event) => onChooseProvider(event.target.value)}
+          >
+            {current === null && <option value="">Choose a model…</option>}
+            {choices.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name} · {p.model}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : model ? (
         <span className="model-pill" data-testid="chat-model" title={model.detail}>
           <span className="model-pill__dot" aria-hidden="true" />
           <span className="model-pill__provider">{model.provider}</span>

@@ -40,7 +40,14 @@ export function ChatView(props: ChatViewProps) {
 
   return (
     <section className="chat" aria-label="Chat">
-      <ChatHeader cwd={cwd} session={state.session} providers={providers} mcp={state.transcript.mcp} />
+      <ChatHeader
+        cwd={cwd}
+        session={state.session}
+        providers={providers}
+        mcp={state.transcript.mcp}
+        nextProvider={chat.nextProvider}
+        onChooseProvider={chat.chooseProvider}
+      />
       <ProviderBanner providers={providers} configPath={props.configPath} onReload={props.onReloadProviders} />
 
       <div className={`chat__body${hasTurns ? "" : " chat__body--centered"}`} ref={scrollRef}>
