@@ -84,10 +84,19 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
             _ => turns.push((role, blocks)),
         }
     }
-    let messages: Vec<Value> = turns
+    let mut messages: Vec<Value> = turns
         .into_iter()
         .map(|(role, content)| json!({"role": role, "content": content}))
         .collect();
+    // The rolling breakpoint: this request writes the conversation so far to the cache,
+    // and the next step (same prefix plus a little) reads it back at a tenth of the price.
+    if let Some(block) = messages
+        .last_mut()
+        .and_then(|m| m["content"].as_array_mut())
+        .and_then(|blocks| blocks.last_mut())
+    {
+        block["cache_control"] = cache_breakpoint();
+    }
     let mut body = json!({
         "model": request.model,
         "max_tokens": request.max_output_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
@@ -95,10 +104,14 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
         "stream": true,
     });
     if !request.system.is_empty() {
-        body["system"] = json!(request.system);
+        body["system"] = json!([{
+            "type": "text",
+            "text": request.system,
+            "cache_control": cache_breakpoint(),
+        }]);
     }
     if !request.tools.is_empty() {
-        body["tools"] = request
+        let mut tools: Vec<Value> = request
             .tools
             .iter()
             .map(|tool| {
@@ -109,12 +122,23 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
                 })
             })
             .collect();
+        if let Some(last) = tools.last_mut() {
+            last["cache_control"] = cache_breakpoint();
+        }
+        body["tools"] = Value::Array(tools);
         body["tool_choice"] = json!({
             "type": "auto",
             "disable_parallel_tool_use": !request.parallel_tool_calls,
         });
     }
     body
+}
+
+/// Prompt caching (Anthropic's `cache_control`): a request caches its prefix up to each
+/// marked block. Three marks at most of the four allowed: the system prompt and the tool
+/// list (stable for a whole session) and the newest message (moves every step).
+fn cache_breakpoint() -> Value {
+    json!({"type": "ephemeral"})
 }
 
 /// The API rejects text blocks that are empty or only whitespace.

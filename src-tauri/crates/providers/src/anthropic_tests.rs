@@ -224,7 +224,7 @@ fn request_body_shape() {
         json!({
             "model": "test-model",
             "max_tokens": 1000,
-            "system": "You are terse.",
+            "system": [{"type": "text", "text": "You are terse.", "cache_control": {"type": "ephemeral"}}],
             "stream": true,
             "messages": [
                 {"role": "user", "content": [{"type": "text", "text": "Read a.rs and b.rs"}]},
@@ -239,12 +239,13 @@ fn request_body_shape() {
                     {"type": "tool_result", "tool_use_id": "call_2", "content": "invalid arguments", "is_error": true},
                 ]},
                 {"role": "assistant", "content": [{"type": "text", "text": "Both read."}]},
-                {"role": "user", "content": [{"type": "text", "text": "Thanks"}]},
+                {"role": "user", "content": [{"type": "text", "text": "Thanks", "cache_control": {"type": "ephemeral"}}]},
             ],
             "tools": [{
                 "name": "read_file",
                 "description": "Reads a file",
                 "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}},
+                "cache_control": {"type": "ephemeral"},
             }],
             "tool_choice": {"type": "auto", "disable_parallel_tool_use": false},
         })
@@ -344,4 +345,27 @@ data: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":18446
 event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
     let (_, response) = decode_ok(AnthropicAssembler::new(), body.as_bytes());
     assert_eq!(response.usage.input_tokens, u64::MAX);
+}
+
+#[test]
+fn prompt_cache_marks_system_tools_and_only_the_newest_message() {
+    let mut request = sample_request();
+    // A request in the middle of a tool loop ends with the tool results.
+    std::sync::Arc::make_mut(&mut request.messages).truncate(3);
+    let body = build_request_body(&request);
+    let text = body.to_string();
+    assert_eq!(text.matches("cache_control").count(), 3, "{text}");
+    assert!(body["system"][0]["cache_control"].is_object());
+    assert!(body["tools"][0]["cache_control"].is_object());
+    let messages = body["messages"].as_array().unwrap();
+    let last = messages.last().unwrap()["content"].as_array().unwrap();
+    assert_eq!(last.last().unwrap()["type"], "tool_result");
+    assert_eq!(last.last().unwrap()["cache_control"]["type"], "ephemeral");
+    assert!(
+        last[0].get("cache_control").is_none(),
+        "only the last block of the turn"
+    );
+    for earlier in &messages[..messages.len() - 1] {
+        assert!(!earlier.to_string().contains("cache_control"), "{earlier}");
+    }
 }

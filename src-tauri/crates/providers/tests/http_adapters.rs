@@ -333,7 +333,8 @@ async fn requests_are_recorded_as_sent() {
                 assert_eq!(sent.path, "/v1/messages");
                 assert_eq!(sent.header("x-api-key"), Some(KEY));
                 assert_eq!(sent.header("anthropic-version"), Some("2023-06-01"));
-                assert_eq!(sent.body["system"], "Be brief.");
+                assert_eq!(sent.body["system"][0]["text"], "Be brief.");
+                assert_eq!(sent.body["system"][0]["cache_control"]["type"], "ephemeral");
                 assert_eq!(sent.body["tools"][0]["name"], "read_file");
             }
             WireApi::Gemini => {
