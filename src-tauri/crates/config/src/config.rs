@@ -23,6 +23,8 @@
 //! input_price_per_mtok = 0.27                 # ours: USD per million tokens, for the
 //! output_price_per_mtok = 1.10                # usage table's cost column
 //! cached_input_price_per_mtok = 0.07
+//! [model_profiles."claude-sonnet-4-5"]
+//! thinking_budget_tokens = 8000               # ours: ask for extended thinking
 //!
 //! auto_title = true                           # ours: name new sessions with a short
 //!                                             # model call after the first exchange
@@ -99,6 +101,8 @@ pub struct ModelProfileOverride {
     pub input_price_per_mtok: Option<f64>,
     pub output_price_per_mtok: Option<f64>,
     pub cached_input_price_per_mtok: Option<f64>,
+    /// Ours: ask for extended thinking with this token budget (Claude, Gemini).
+    pub thinking_budget_tokens: Option<u32>,
     /// Keys we do not interpret.
     pub extra: toml::Table,
 }
@@ -120,6 +124,9 @@ pub struct ModelProfile {
     /// Whether the API returns `reasoning_content` (DeepSeek-style thinking) that must be
     /// shown folded and sent back.
     pub supports_reasoning_content: bool,
+    /// Extended thinking to ask for, in tokens; `None`: the model's default (none for
+    /// Claude, which must be asked).
+    pub thinking_budget_tokens: Option<u32>,
 }
 
 impl Default for ModelProfile {
@@ -130,6 +137,7 @@ impl Default for ModelProfile {
             context_window: DEFAULT_CONTEXT_WINDOW,
             supports_parallel_tool_calls: true,
             supports_reasoning_content: false,
+            thinking_budget_tokens: None,
         }
     }
 }
@@ -274,6 +282,7 @@ impl Config {
                 p.supports_reasoning_content
             })
             .unwrap_or(defaults.supports_reasoning_content),
+            thinking_budget_tokens: layered(specific, general, |p| p.thinking_budget_tokens),
         }
     }
 
@@ -618,6 +627,19 @@ fn model_profiles(
                 "cached_input_price_per_mtok" => {
                     profile.cached_input_price_per_mtok = price(src, &key_at, v, errors)
                 }
+                "thinking_budget_tokens" => match v {
+                    // Anthropic's minimum budget; Gemini accepts it too.
+                    Value::Integer(n) if (1024..=i64::from(u32::MAX)).contains(n) => {
+                        profile.thinking_budget_tokens = u32::try_from(*n).ok()
+                    }
+                    other => errors.push(src.error(
+                        &key_at,
+                        format!(
+                            "expected an integer of at least 1024, found {}",
+                            found(other)
+                        ),
+                    )),
+                },
                 _ => {
                     profile.extra.insert(key.clone(), v.clone());
                 }

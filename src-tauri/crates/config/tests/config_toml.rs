@@ -190,6 +190,7 @@ fn model_profiles_layer_field_by_field() {
             context_window: 64_000,
             supports_parallel_tool_calls: false,
             supports_reasoning_content: true,
+            thinking_budget_tokens: None,
         }
     );
     // Another provider serving the same model gets only the model-level entry.
@@ -199,6 +200,7 @@ fn model_profiles_layer_field_by_field() {
             context_window: 64_000,
             supports_parallel_tool_calls: false,
             supports_reasoning_content: false,
+            thinking_budget_tokens: None,
         }
     );
     assert_eq!(
@@ -402,5 +404,29 @@ fn auto_title_is_off_unless_asked_for() {
     assert_eq!(
         error("auto_title = \"yes\"\n"),
         "/home/u/.memo/config.toml:1:14: auto_title: expected true or false, found \"yes\""
+    );
+}
+
+#[test]
+fn a_thinking_budget_is_read_layered_and_checked() {
+    let c = parse(
+        "[model_profiles.claude-sonnet-4-5]\nthinking_budget_tokens = 8000\n\
+         [model_profiles.\"fast:claude-sonnet-4-5\"]\nthinking_budget_tokens = 2048\n",
+    )
+    .unwrap();
+    assert_eq!(
+        c.model_profile("anthropic", "claude-sonnet-4-5")
+            .thinking_budget_tokens,
+        Some(8000)
+    );
+    assert_eq!(
+        c.model_profile("fast", "claude-sonnet-4-5")
+            .thinking_budget_tokens,
+        Some(2048)
+    );
+    assert_eq!(c.model_profile("x", "other").thinking_budget_tokens, None);
+    assert_eq!(
+        error("[model_profiles.m]\nthinking_budget_tokens = 100\n"),
+        "/home/u/.memo/config.toml:2:26: model_profiles.m.thinking_budget_tokens: expected an integer of at least 1024, found 100"
     );
 }

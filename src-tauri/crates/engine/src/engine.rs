@@ -200,6 +200,7 @@ impl Engine {
         self.options.store.set_price(&provider.name, &model, price);
         let mut limits = TurnLimits {
             parallel_tool_calls: profile.supports_parallel_tool_calls,
+            thinking_budget_tokens: profile.thinking_budget_tokens,
             approval_mode: approval_mode(&self.options.config)?,
             ..TurnLimits::default()
         };

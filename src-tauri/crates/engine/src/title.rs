@@ -49,6 +49,7 @@ pub async fn generate_title(
         parallel_tool_calls: false,
         // Reasoning models spend some of this thinking; a title needs only a few.
         max_output_tokens: Some(256),
+        thinking_budget_tokens: None,
     };
     let mut stream = client.stream(request).await?;
     while let Some(item) = stream.next().await {

@@ -610,3 +610,20 @@ async fn a_context_overflow_from_the_provider_compacts_and_retries_once() {
     stop(session).await;
     w.mock.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_thinking_budget_in_the_model_profile_reaches_the_claude_request() {
+    let w = World::new(
+        WireApi::Anthropic,
+        vec![MockResponse::text("Thought about it.")],
+    )
+    .await;
+    let engine = w.engine("[model_profiles.mock-model]\nthinking_budget_tokens = 2048\n");
+    let (session, mut events) = w.start(&engine);
+    turn(&session, &mut events, "think first").await;
+    let body = &w.bodies()[0];
+    assert_eq!(body["thinking"]["budget_tokens"], 2048, "{body}");
+    assert!(body["max_tokens"].as_u64().unwrap() > 2048);
+    stop(session).await;
+    w.mock.shutdown().await;
+}

@@ -97,12 +97,20 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
     {
         block["cache_control"] = cache_breakpoint();
     }
+    let mut max_tokens = request.max_output_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
     let mut body = json!({
         "model": request.model,
-        "max_tokens": request.max_output_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
         "messages": messages,
         "stream": true,
     });
+    if let Some(budget) = request.thinking_budget_tokens {
+        body["thinking"] = json!({"type": "enabled", "budget_tokens": budget});
+        // The budget is part of max_tokens and must stay below it; keep room to answer.
+        if max_tokens <= budget {
+            max_tokens = budget.saturating_add(DEFAULT_MAX_TOKENS);
+        }
+    }
+    body["max_tokens"] = json!(max_tokens);
     if !request.system.is_empty() {
         body["system"] = json!([{
             "type": "text",

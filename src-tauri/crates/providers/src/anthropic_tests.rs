@@ -369,3 +369,21 @@ fn prompt_cache_marks_system_tools_and_only_the_newest_message() {
         assert!(!earlier.to_string().contains("cache_control"), "{earlier}");
     }
 }
+
+#[test]
+fn extended_thinking_is_asked_for_with_room_left_to_answer() {
+    let mut request = sample_request();
+    request.thinking_budget_tokens = Some(4096);
+    request.max_output_tokens = Some(1000);
+    let body = build_request_body(&request);
+    assert_eq!(
+        body["thinking"],
+        json!({"type": "enabled", "budget_tokens": 4096})
+    );
+    // max_tokens must exceed the budget: raised when the configured one does not.
+    assert_eq!(body["max_tokens"], 4096 + DEFAULT_MAX_TOKENS);
+    request.max_output_tokens = Some(20_000);
+    assert_eq!(build_request_body(&request)["max_tokens"], 20_000);
+    request.thinking_budget_tokens = None;
+    assert!(build_request_body(&request).get("thinking").is_none());
+}

@@ -105,7 +105,12 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
         body["tools"] = json!([{"functionDeclarations": declarations}]);
     }
     if let Some(max) = request.max_output_tokens {
-        body["generationConfig"] = json!({"maxOutputTokens": max});
+        body["generationConfig"]["maxOutputTokens"] = json!(max);
+    }
+    if let Some(budget) = request.thinking_budget_tokens {
+        // includeThoughts: the thought summaries stream as `thought` parts, shown folded.
+        body["generationConfig"]["thinkingConfig"] =
+            json!({"thinkingBudget": budget, "includeThoughts": true});
     }
     body
 }

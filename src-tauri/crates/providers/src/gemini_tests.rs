@@ -200,6 +200,7 @@ fn request_body_merges_and_hides_synthetic_ids() {
         tools: vec![],
         parallel_tool_calls: false,
         max_output_tokens: None,
+        thinking_budget_tokens: None,
     };
     assert_eq!(
         build_request_body(&request),
@@ -257,4 +258,24 @@ fn absurd_usage_counts_saturate_instead_of_overflowing() {
 \"usageMetadata\":{\"candidatesTokenCount\":18446744073709551615,\"thoughtsTokenCount\":7}}\n\n";
     let (_, response) = decode_ok(GeminiAssembler::new(), body.as_bytes());
     assert_eq!(response.usage.output_tokens, u64::MAX);
+}
+
+#[test]
+fn a_thinking_budget_goes_into_generation_config_with_thoughts_included() {
+    let mut request = sample_request();
+    request.thinking_budget_tokens = Some(2048);
+    let body = build_request_body(&request);
+    assert_eq!(
+        body["generationConfig"],
+        json!({
+            "maxOutputTokens": 1000,
+            "thinkingConfig": {"thinkingBudget": 2048, "includeThoughts": true},
+        })
+    );
+    request.max_output_tokens = None;
+    let body = build_request_body(&request);
+    assert_eq!(
+        body["generationConfig"],
+        json!({"thinkingConfig": {"thinkingBudget": 2048, "includeThoughts": true}})
+    );
 }

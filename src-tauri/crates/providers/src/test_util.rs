@@ -156,5 +156,6 @@ pub fn sample_request() -> ModelRequest {
         }],
         parallel_tool_calls: true,
         max_output_tokens: Some(1000),
+        thinking_budget_tokens: None,
     }
 }

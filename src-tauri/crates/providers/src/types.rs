@@ -19,6 +19,10 @@ pub struct ModelRequest {
     /// Whether the model may ask for several tool calls in one step.
     pub parallel_tool_calls: bool,
     pub max_output_tokens: Option<u32>,
+    /// Ask for extended thinking with this many tokens of budget (Anthropic `thinking`,
+    /// Gemini `thinkingConfig`); `None` leaves the model's default. OpenAI-style APIs
+    /// have no such field and ignore it.
+    pub thinking_budget_tokens: Option<u32>,
 }
 
 /// A tool definition as sent in the API's `tools` field.

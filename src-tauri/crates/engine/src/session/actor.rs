@@ -28,6 +28,8 @@ pub struct TurnLimits {
     pub retry: RetryPolicy,
     pub parallel_tool_calls: bool,
     pub max_output_tokens: Option<u32>,
+    /// Extended thinking budget from the model's profile (`thinking_budget_tokens`).
+    pub thinking_budget_tokens: Option<u32>,
     pub approval_mode: ApprovalMode,
 }
 
@@ -39,6 +41,7 @@ impl Default for TurnLimits {
             retry: RetryPolicy::default(),
             parallel_tool_calls: true,
             max_output_tokens: None,
+            thinking_budget_tokens: None,
         }
     }
 }

@@ -200,6 +200,7 @@ fn summary_request(shared: &Shared, older: &[Message], instructions: Option<&str
         tools: shared.tool_specs(),
         parallel_tool_calls: shared.limits.parallel_tool_calls,
         max_output_tokens: shared.limits.max_output_tokens,
+        thinking_budget_tokens: None,
     }
 }
 

@@ -173,6 +173,7 @@ impl Turn {
             tools: view.specs.as_ref().clone(),
             parallel_tool_calls: self.shared.limits.parallel_tool_calls,
             max_output_tokens: self.shared.limits.max_output_tokens,
+            thinking_budget_tokens: self.shared.limits.thinking_budget_tokens,
         }
     }
 
