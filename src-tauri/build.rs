@@ -18,6 +18,7 @@ fn main() {
             "rename_session",
             "delete_session",
             "rewind_session",
+            "search_sessions",
             "prompt_layers",
         ]));
     if let Err(error) = tauri_build::try_build(attributes) {

@@ -53,6 +53,7 @@ pub fn run() {
             commands::session::rename_session,
             commands::session::delete_session,
             commands::session::rewind_session,
+            commands::session::search_sessions,
             commands::prompt::prompt_layers,
         ]);
 

@@ -1,5 +1,5 @@
 //! What the sidebar and the transcript do to stored sessions besides talking in them:
-//! rename, delete, and rewind to before a turn.
+//! search, rename, delete, and rewind to before a turn.
 //!
 //! Rewinding never destroys anything: the history up to the chosen turn is forked into a
 //! new session (the original stays in the list), and the turn's message comes back for
@@ -7,8 +7,13 @@
 
 use std::path::PathBuf;
 
-use memo_protocol::{AgentEvent, RewindOutcome, SessionId, SessionSummary};
-use memo_store::StoreError;
+use std::collections::HashMap;
+
+use memo_protocol::{
+    AgentEvent, RewindOutcome, SearchResult, SessionId, SessionSummary, SEARCH_MARK_END,
+    SEARCH_MARK_START,
+};
+use memo_store::{SearchQuery, StoreError};
 
 use crate::bridge::Bridge;
 use crate::error::{CommandError, ErrorCode};
@@ -17,6 +22,8 @@ use crate::error::{CommandError, ErrorCode};
 const MAX_TITLE_CHARS: usize = 200;
 /// Characters of the first message used to name a rewound session that had no title.
 const TITLE_FROM_MESSAGE_CHARS: usize = 60;
+/// Search results returned at once (the sidebar shows them all).
+const SEARCH_LIMIT: usize = 30;
 
 fn store_error(error: StoreError) -> CommandError {
     let code = match &error {
@@ -27,6 +34,41 @@ fn store_error(error: StoreError) -> CommandError {
 }
 
 impl Bridge {
+    /// Messages matching `text` (words, "phrases", prefix*), best first, in the sessions
+    /// of `cwd` when given. Blank text finds nothing.
+    pub fn search_sessions(
+        &self,
+        text: &str,
+        cwd: Option<&str>,
+    ) -> Result<Vec<SearchResult>, CommandError> {
+        let store = self.store()?;
+        let mut query = SearchQuery::new(text);
+        query.cwd = cwd.map(canonical);
+        query.limit = SEARCH_LIMIT;
+        query.highlight = (SEARCH_MARK_START.to_string(), SEARCH_MARK_END.to_string());
+        let hits = store.search(&query).map_err(store_error)?;
+        let mut summaries: HashMap<SessionId, SessionSummary> = HashMap::new();
+        let mut results = Vec::with_capacity(hits.len());
+        for hit in hits {
+            let session = match summaries.get(&hit.session_id) {
+                Some(summary) => summary.clone(),
+                None => {
+                    let summary = self.summary(&hit.session_id)?;
+                    summaries.insert(hit.session_id.clone(), summary.clone());
+                    summary
+                }
+            };
+            results.push(SearchResult {
+                session,
+                seq: hit.seq,
+                role: hit.role.as_str().to_owned(),
+                snippet: hit.snippet,
+                timestamp_ms: hit.timestamp_ms,
+            });
+        }
+        Ok(results)
+    }
+
     pub fn rename_session(
         &self,
         id: &SessionId,
@@ -140,6 +182,13 @@ impl Bridge {
             _ => None,
         }))
     }
+}
+
+/// Sessions are stored under the canonical path of their folder.
+fn canonical(path: &str) -> String {
+    std::fs::canonicalize(path)
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| path.to_owned())
 }
 
 fn one_line(text: &str, max_chars: usize) -> String {

@@ -219,3 +219,48 @@ async fn rewinding_forks_the_history_before_a_turn_and_gives_its_message_back() 
     assert_eq!(past_the_end.code, ErrorCode::NotFound);
     f.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_finds_messages_across_sessions_with_marked_terms() {
+    let f = fixture(vec![
+        MockResponse::text("The parser lives in src/parse.rs."),
+        MockResponse::text("Docs are in README."),
+    ])
+    .await;
+    let a = f.start();
+    f.turn(&a.id, "where is the parser?");
+    let b = f.start();
+    f.turn(&b.id, "where are the docs?");
+
+    let hits = f.bridge.search_sessions("parser", None).unwrap();
+    assert!(hits.len() >= 2, "{hits:?}");
+    assert!(hits.iter().all(|h| h.session.id == a.id), "{hits:?}");
+    let roles: Vec<&str> = hits.iter().map(|h| h.role.as_str()).collect();
+    assert!(
+        roles.contains(&"user") && roles.contains(&"assistant"),
+        "{roles:?}"
+    );
+    let user = hits.iter().find(|h| h.role == "user").unwrap();
+    assert_eq!(
+        user.snippet,
+        format!("where is the {SEARCH_MARK_START}parser{SEARCH_MARK_END}?")
+    );
+    // The hit points at the turn's start event, which a rewind or a scroll can use.
+    let starts = f.turn_starts(&a.id);
+    assert_eq!(user.seq, starts[0].0);
+
+    // Limited to a folder: another folder's sessions do not match.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let none = f
+        .bridge
+        .search_sessions("parser", Some(&elsewhere.path().display().to_string()))
+        .unwrap();
+    assert!(none.is_empty());
+    let here = f
+        .bridge
+        .search_sessions("docs", Some(&f.work.path().display().to_string()))
+        .unwrap();
+    assert!(here.iter().all(|h| h.session.id == b.id) && !here.is_empty());
+    assert!(f.bridge.search_sessions("   ", None).unwrap().is_empty());
+    f.finish().await;
+}

@@ -3,8 +3,8 @@ import { useCallback, useEffect, useState } from "react";
 import { ChatView } from "./features/chat/ChatView";
 import { Sidebar } from "./features/sessions/Sidebar";
 import { StatusBar } from "./features/status/StatusBar";
-import type { SessionSummary } from "./gen/protocol";
-import { deleteSession, listProviders, listSessions, pickFolder, renameSession } from "./ipc";
+import type { SearchResult, SessionSummary } from "./gen/protocol";
+import { deleteSession, listProviders, listSessions, pickFolder, renameSession, searchSessions } from "./ipc";
 import { useAppInfo } from "./state/useAppInfo";
 import { useChat } from "./state/useChat";
 import { useLoadable } from "./state/useLoadable";
@@ -55,6 +55,13 @@ export function App() {
     [activeSessionId, newSession, reloadSessions],
   );
 
+  const search = useCallback((text: string) => searchSessions(text, cwd ?? undefined), [cwd]);
+  const { openSession } = chat;
+  const openResult = useCallback(
+    (result: SearchResult) => openSession(result.session, result.seq),
+    [openSession],
+  );
+
   const pick = useCallback(() => {
     setPickError(null);
     pickFolder().then(
@@ -79,6 +86,8 @@ export function App() {
         onNewSession={chat.newSession}
         onRenameSession={rename}
         onDeleteSession={remove}
+        searchSessions={search}
+        onOpenSearchResult={openResult}
       />
       <main className="app-shell__main">
         <ChatView

@@ -4,7 +4,9 @@
 
 use std::path::PathBuf;
 
-use memo_protocol::{EventEnvelope, Op, ProviderSummary, RewindOutcome, SessionId, SessionSummary};
+use memo_protocol::{
+    EventEnvelope, Op, ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionSummary,
+};
 use tauri::ipc::Channel;
 use tauri::State;
 
@@ -92,4 +94,14 @@ pub async fn rewind_session(
     turn_seq: u64,
 ) -> Result<RewindOutcome, CommandError> {
     state.bridge().rewind_session(&session_id, turn_seq)
+}
+
+/// Messages matching `query` across stored sessions (those of `cwd` when given).
+#[tauri::command]
+pub async fn search_sessions(
+    state: State<'_, AppState>,
+    query: String,
+    cwd: Option<String>,
+) -> Result<Vec<SearchResult>, CommandError> {
+    state.bridge().search_sessions(&query, cwd.as_deref())
 }

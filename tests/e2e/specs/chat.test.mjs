@@ -285,6 +285,37 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
     }),
   );
 
+  test(
+    "searching the folder's conversations opens the session at the matching turn",
+    withScreenshot(() => app, async () => {
+      const box = await find("session-search");
+      await box.sendKeys("shell");
+      const result = await find("search-result");
+      assert.match(await result.getAttribute("textContent"), /shell/);
+      assert.equal(await (await result.findElement(By.css("mark"))).getAttribute("textContent"), "shell");
+      await app.screenshot("search results").catch(() => {});
+      await result.click();
+
+      await app.driver.wait(async () => (await app.driver.findElements(byTestId("turn"))).length === 3, UI_TIMEOUT_MS);
+      // The matching turn (the follow-up) is scrolled into view at the top of the chat.
+      await app.driver.wait(
+        async () =>
+          app.driver.executeScript(() => {
+            const turn = document.querySelectorAll('[data-testid="turn"]')[1];
+            const body = turn?.closest(".chat__body");
+            if (!turn || !body) return false;
+            const offset = turn.getBoundingClientRect().top - body.getBoundingClientRect().top;
+            // At the top, or as near as the scroll range allows.
+            const atEnd = body.scrollTop >= body.scrollHeight - body.clientHeight - 2;
+            return offset >= -2 && (offset < 80 || (atEnd && offset < body.clientHeight));
+          }),
+        UI_TIMEOUT_MS,
+        "the matching turn was not brought into view",
+      );
+      assert.equal(await box.getAttribute("value"), "", "opening a result clears the search");
+    }),
+  );
+
   test("stopping the app and the mock leaves no process behind", async () => {
     const leftovers = await app.stop();
     assert.deepEqual(leftovers, [], "processes survived a graceful stop and had to be killed");

@@ -138,6 +138,21 @@ api: string, base_url: string, is_current: boolean, };
 
 export type RewindOutcome = { session: SessionSummary, text: string, };
 
+export type SearchResult = { session: SessionSummary, 
+/**
+ * The matching event, to scroll to once the session is open.
+ */
+seq: number, 
+/**
+ * `user`, `assistant` or `tool` (the tool names an assistant step called).
+ */
+role: string, 
+/**
+ * Words around the match; each matched term sits between
+ * [`SEARCH_MARK_START`] and [`SEARCH_MARK_END`].
+ */
+snippet: string, timestamp_ms: number, };
+
 export type InputExpansion = { 
 /**
  * The text sent to the model for this message.
@@ -231,3 +246,7 @@ original_chars?: number, };
 export type SourceStatus = "loaded" | "trimmed" | "missing" | "empty";
 
 export type ContextProblem = { path: string, message: string, };
+
+export const SEARCH_MARK_START = "\u{E000}";
+
+export const SEARCH_MARK_END = "\u{E001}";

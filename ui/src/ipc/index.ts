@@ -12,6 +12,7 @@ export {
   resolveApproval,
   resumeSession,
   rewindSession,
+  searchSessions,
   sendUserTurn,
   startSession,
   submitOp,

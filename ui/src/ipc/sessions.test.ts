@@ -10,6 +10,7 @@ import {
   resolveApproval,
   resumeSession,
   rewindSession,
+  searchSessions,
   sendUserTurn,
   startSession,
   subscribeSession,
@@ -140,3 +141,18 @@ describe("session management commands", () => {
     expect((failure as CommandError).message).toContain("rewind_session returned an unexpected payload");
   });
 });
+
+describe("session search command", () => {
+  it("searches with or without a folder and checks each result", async () => {
+    const hit = { session: SUMMARY, seq: 3, role: "user", snippet: "a \uE000b\uE001", timestamp_ms: 5 };
+    invoke.mockResolvedValueOnce([hit]);
+    await expect(searchSessions("b", "/repo")).resolves.toEqual([hit]);
+    expect(invoke).toHaveBeenLastCalledWith("search_sessions", { query: "b", cwd: "/repo" });
+    invoke.mockResolvedValueOnce([]);
+    await searchSessions("b");
+    expect(invoke).toHaveBeenLastCalledWith("search_sessions", { query: "b" });
+    invoke.mockResolvedValueOnce([{ ...hit, seq: "3" }]);
+    await expect(searchSessions("b")).rejects.toThrow("search_sessions returned an unexpected payload");
+  });
+});
+

@@ -8,6 +8,7 @@ import type {
   ProviderSummary,
   ReviewDecision,
   RewindOutcome,
+  SearchResult,
   SessionSummary,
 } from "../gen/protocol";
 import { CommandError } from "./errors";
@@ -30,6 +31,15 @@ function isSessionSummary(value: unknown): value is SessionSummary {
 
 function isRewindOutcome(value: unknown): value is RewindOutcome {
   return isRecord(value) && isSessionSummary(value.session) && typeof value.text === "string";
+}
+
+function isSearchResult(value: unknown): value is SearchResult {
+  return (
+    hasStrings(value, ["role", "snippet"]) &&
+    isSessionSummary(value.session) &&
+    typeof value.seq === "number" &&
+    typeof value.timestamp_ms === "number"
+  );
 }
 
 function isProviderSummary(value: unknown): value is ProviderSummary {
@@ -127,4 +137,10 @@ export async function deleteSession(sessionId: string): Promise<void> {
 export async function rewindSession(sessionId: string, turnSeq: number): Promise<RewindOutcome> {
   const payload = await invokeCommand<unknown>("rewind_session", { sessionId, turnSeq });
   return expect("rewind_session", payload, isRewindOutcome);
+}
+
+/** Messages matching `query` across stored sessions, best first; those of `cwd` when given. */
+export async function searchSessions(query: string, cwd?: string): Promise<SearchResult[]> {
+  const payload = await invokeCommand<unknown>("search_sessions", cwd === undefined ? { query } : { query, cwd });
+  return expectList("search_sessions", payload, isSearchResult);
 }

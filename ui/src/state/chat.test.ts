@@ -73,5 +73,15 @@ describe("chatReducer", () => {
     expect(state.prefill?.text).toBe("again");
     expect(chatReducer(state, { type: "reset" }).prefill).toBeNull();
   });
+
+  it("keeps the event to focus across opening and clears it on request", () => {
+    const s1 = { id: "s1", title: null, cwd: "/w", provider: "p", model: "m", created_ms: 0, updated_ms: 0, last_seq: 1 };
+    let state = chatReducer(initialChat, { type: "loading" });
+    state = chatReducer(state, { type: "focus", seq: 12 });
+    state = chatReducer(state, { type: "opened", session: s1 });
+    expect(state.focusSeq).toBe(12);
+    state = chatReducer(state, { type: "focus", seq: null });
+    expect(state.focusSeq).toBeNull();
+  });
 });
 

@@ -18,6 +18,8 @@ export interface ChatState {
   error: CommandError | null;
   /** Text to put in the composer (a rewound message); `id` changes with each request. */
   prefill: { id: number; text: string } | null;
+  /** An event to bring into view once the history is shown (a search hit). */
+  focusSeq: number | null;
 }
 
 export type ChatAction =
@@ -28,7 +30,8 @@ export type ChatAction =
   | { type: "sending" }
   | { type: "failed"; error: CommandError }
   | { type: "dismiss_error" }
-  | { type: "prefill"; text: string };
+  | { type: "prefill"; text: string }
+  | { type: "focus"; seq: number | null };
 
 export const initialChat: ChatState = {
   session: null,
@@ -36,6 +39,7 @@ export const initialChat: ChatState = {
   phase: "idle",
   error: null,
   prefill: null,
+  focusSeq: null,
 };
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
@@ -53,6 +57,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         phase: state.phase,
         error: null,
         prefill: state.prefill,
+        focusSeq: state.focusSeq,
       };
     case "events": {
       if (state.session?.id !== action.sessionId) {
@@ -69,6 +74,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return { ...state, phase: "idle", error: action.error };
     case "dismiss_error":
       return { ...state, error: null };
+    case "focus":
+      return state.focusSeq === action.seq ? state : { ...state, focusSeq: action.seq };
     case "prefill":
       return { ...state, prefill: { id: (state.prefill?.id ?? 0) + 1, text: action.text } };
   }

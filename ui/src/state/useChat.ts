@@ -22,7 +22,10 @@ export interface ChatController {
   send: (text: string) => Promise<boolean>;
   stop: () => void;
   resolve: (requestId: string, decision: ReviewDecision) => Promise<void>;
-  openSession: (summary: SessionSummary) => void;
+  /** Opens a stored session; `focusSeq` scrolls to that event once shown. */
+  openSession: (summary: SessionSummary, focusSeq?: number) => void;
+  /** The focus was brought into view. */
+  clearFocus: () => void;
   newSession: () => void;
   /** Continues in a new session from before `turn`, with its message back in the composer. */
   rewind: (turn: TurnView) => void;
@@ -75,9 +78,10 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   useEffect(newSession, [cwd, newSession]);
 
   const openSession = useCallback(
-    (summary: SessionSummary) => {
+    (summary: SessionSummary, focusSeq?: number) => {
       const gen = ++generation.current;
       dispatch({ type: "loading" });
+      if (focusSeq !== undefined) dispatch({ type: "focus", seq: focusSeq });
       void (async () => {
         try {
           const session = await resumeSession(summary.id);
@@ -190,6 +194,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   }, [sessionId, firstInput]);
 
   const running = useMemo(() => runningTurn(state.transcript), [state.transcript]);
+  const clearFocus = useCallback(() => dispatch({ type: "focus", seq: null }), []);
   const chooseProvider = useCallback((name: string) => setNextProvider(name === "" ? null : name), []);
   return {
     state,
@@ -198,6 +203,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     stop,
     resolve,
     openSession,
+    clearFocus,
     newSession,
     rewind,
     nextProvider,

@@ -10,6 +10,8 @@ const SLACK_PX = 48;
  */
 export function useStickToBottom(content: unknown): {
   ref: (element: HTMLElement | null) => void;
+  /** The container, once mounted. */
+  element: HTMLElement | null;
   pinned: boolean;
   scrollToBottom: () => void;
 } {
@@ -46,5 +48,5 @@ export function useStickToBottom(content: unknown): {
     element.scrollTop = element.scrollHeight;
   }, [element, setPinnedBoth]);
 
-  return { ref: setElement, pinned, scrollToBottom };
+  return { ref: setElement, element, pinned, scrollToBottom };
 }

@@ -42,3 +42,25 @@ pub struct RewindOutcome {
     pub session: SessionSummary,
     pub text: String,
 }
+
+/// One message that matched a search across sessions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SearchResult {
+    pub session: SessionSummary,
+    /// The matching event, to scroll to once the session is open.
+    #[ts(type = "number")]
+    pub seq: u64,
+    /// `user`, `assistant` or `tool` (the tool names an assistant step called).
+    pub role: String,
+    /// Words around the match; each matched term sits between
+    /// [`SEARCH_MARK_START`] and [`SEARCH_MARK_END`].
+    pub snippet: String,
+    #[ts(type = "number")]
+    pub timestamp_ms: u64,
+}
+
+/// Marks a matched term's start in [`SearchResult::snippet`] (a private-use character,
+/// so it never collides with message text).
+pub const SEARCH_MARK_START: char = '\u{E000}';
+/// Marks a matched term's end in [`SearchResult::snippet`].
+pub const SEARCH_MARK_END: char = '\u{E001}';

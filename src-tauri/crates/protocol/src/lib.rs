@@ -20,7 +20,10 @@ pub use event::{
     ToolCallSummary, ToolErrorKind, ToolStatus, TurnEndReason,
 };
 pub use ids::{ApprovalId, SessionId, ToolCallId, TurnId};
-pub use ipc::{ProviderSummary, RewindOutcome, SessionSummary};
+pub use ipc::{
+    ProviderSummary, RewindOutcome, SearchResult, SessionSummary, SEARCH_MARK_END,
+    SEARCH_MARK_START,
+};
 pub use op::{Op, UserInput};
 pub use prompt::{
     AttachmentKind, CompactionStatus, CompactionTrigger, ContextProblem, HostAction,

@@ -38,6 +38,7 @@ pub fn render() -> String {
         SessionSummary::decl(&cfg),
         ProviderSummary::decl(&cfg),
         RewindOutcome::decl(&cfg),
+        SearchResult::decl(&cfg),
         InputExpansion::decl(&cfg),
         InputAttachment::decl(&cfg),
         AttachmentKind::decl(&cfg),
@@ -59,6 +60,16 @@ pub fn render() -> String {
         out.push_str("export ");
         out.push_str(decl.trim());
         out.push_str("\n\n");
+    }
+    // Constants the UI needs to read values exactly as Rust writes them.
+    for (name, mark) in [
+        ("SEARCH_MARK_START", SEARCH_MARK_START),
+        ("SEARCH_MARK_END", SEARCH_MARK_END),
+    ] {
+        out.push_str(&format!(
+            "export const {name} = \"\\u{{{:04X}}}\";\n\n",
+            u32::from(mark)
+        ));
     }
     out.truncate(out.trim_end().len());
     out.push('\n');

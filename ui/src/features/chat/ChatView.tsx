@@ -1,3 +1,5 @@
+import { useEffect } from "react";
+
 import { ChatIcon } from "../../components/icons";
 import type { ProviderSummary } from "../../gen/protocol";
 import type { ChatController } from "../../state/useChat";
@@ -35,8 +37,25 @@ interface ChatViewProps {
 export function ChatView(props: ChatViewProps) {
   const { cwd, chat, providers } = props;
   const { state } = chat;
-  const { ref: scrollRef, pinned, scrollToBottom } = useStickToBottom(state.transcript);
+  const { ref: scrollRef, element: scrollBody, pinned, scrollToBottom } = useStickToBottom(state.transcript);
   const hasTurns = state.transcript.entries.length > 0;
+
+  // A search hit opened this session: once its history is shown, bring the turn holding
+  // the matched event into view (the last turn that starts at or before it).
+  const { focusSeq, phase } = state;
+  const { clearFocus } = chat;
+  useEffect(() => {
+    const body = scrollBody;
+    if (focusSeq === null || phase !== "idle" || !hasTurns || !body) return;
+    const turns = [...body.querySelectorAll<HTMLElement>("[data-start-seq]")];
+    const target = turns.filter((turn) => Number(turn.dataset.startSeq) <= focusSeq).pop();
+    if (target) {
+      target.scrollIntoView({ block: "start" });
+      target.classList.add("turn--found");
+      window.setTimeout(() => target.classList.remove("turn--found"), 1600);
+    }
+    clearFocus();
+  }, [focusSeq, phase, hasTurns, scrollBody, clearFocus]);
 
   return (
     <section className="chat" aria-label="Chat">

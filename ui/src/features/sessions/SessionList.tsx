@@ -1,10 +1,11 @@
 import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 
 import { ChatIcon, PencilIcon, PlusIcon, TrashIcon } from "../../components/icons";
-import type { SessionSummary } from "../../gen/protocol";
-import { sessionTitle } from "../../state/sessionTitles";
+import type { SearchResult, SessionSummary } from "../../gen/protocol";
 import type { Loadable } from "../../state/useLoadable";
 import { formatWhen } from "../chat/format";
+import { sessionLabel } from "./label";
+import { SearchResults } from "./SearchResults";
 
 interface SessionListProps {
   folderOpen: boolean;
@@ -15,17 +16,19 @@ interface SessionListProps {
   /** Resolves once stored; rejects with a message to show. */
   onRename: (session: SessionSummary, title: string) => Promise<void>;
   onDelete: (session: SessionSummary) => Promise<void>;
-}
-
-export function sessionLabel(session: SessionSummary): string {
-  return session.title ?? sessionTitle(window.localStorage, session.id) ?? "Untitled session";
+  /** Full-text search over the folder's sessions; no search box without it. */
+  search?: ((text: string) => Promise<SearchResult[]>) | undefined;
+  onOpenResult?: ((result: SearchResult) => void) | undefined;
 }
 
 /** What a row is doing besides being listed. */
 type RowMode = { kind: "rename"; id: string } | { kind: "confirm_delete"; id: string } | null;
 
-export function SessionList({ folderOpen, sessions, activeId, onOpen, onNew, onRename, onDelete }: SessionListProps) {
+export function SessionList(props: SessionListProps) {
+  const { folderOpen, sessions, activeId, onOpen, onNew, onRename, onDelete, search, onOpenResult } = props;
   const [mode, setMode] = useState<RowMode>(null);
+  const [query, setQuery] = useState("");
+  const searching = search !== undefined && query.trim() !== "";
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -54,7 +57,30 @@ export function SessionList({ folderOpen, sessions, activeId, onOpen, onNew, onR
           </button>
         )}
       </div>
-      {!folderOpen ? (
+      {folderOpen && search && (
+        <input
+          type="search"
+          className="sidebar__search"
+          placeholder="Search conversations"
+          aria-label="Search conversations"
+          data-testid="session-search"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Escape") setQuery("");
+          }}
+        />
+      )}
+      {searching && search ? (
+        <SearchResults
+          query={query.trim()}
+          search={search}
+          onOpen={(result) => {
+            setQuery("");
+            onOpenResult?.(result);
+          }}
+        />
+      ) : !folderOpen ? (
         <div className="sidebar__empty" data-testid="sessions-empty">
           <ChatIcon className="sidebar__empty-icon" />
           <p>Conversations you start will be listed here.</p>

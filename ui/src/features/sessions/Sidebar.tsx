@@ -1,5 +1,5 @@
 import { LogoMark } from "../../components/icons";
-import type { SessionSummary } from "../../gen/protocol";
+import type { SearchResult, SessionSummary } from "../../gen/protocol";
 import type { Loadable } from "../../state/useLoadable";
 import type { Workspace } from "../../state/workspaces";
 import { SessionList } from "./SessionList";
@@ -18,6 +18,8 @@ interface SidebarProps {
   onNewSession: () => void;
   onRenameSession: (session: SessionSummary, title: string) => Promise<void>;
   onDeleteSession: (session: SessionSummary) => Promise<void>;
+  searchSessions: (text: string) => Promise<SearchResult[]>;
+  onOpenSearchResult: (result: SearchResult) => void;
 }
 
 export function Sidebar(props: SidebarProps) {
@@ -44,6 +46,8 @@ export function Sidebar(props: SidebarProps) {
           onNew={props.onNewSession}
           onRename={props.onRenameSession}
           onDelete={props.onDeleteSession}
+          search={props.searchSessions}
+          onOpenResult={props.onOpenSearchResult}
         />
       </div>
     </aside>

@@ -31,7 +31,7 @@ export const TurnBlock = memo(function TurnBlock({ turn, onResolve, onRewind, re
   const showWorking = running && !(last?.kind === "text" && last.provisional) && last?.kind !== "approval";
 
   return (
-    <article className="turn" data-testid="turn" data-status={turn.status}>
+    <article className="turn" data-testid="turn" data-status={turn.status} data-start-seq={turn.startSeq}>
       <div className="turn__user">
         {onRewind && (
           <button
