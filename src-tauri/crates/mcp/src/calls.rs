@@ -4,6 +4,8 @@
 //! stderr tail.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use memo_tools::ProgressSink;
@@ -20,6 +22,9 @@ use tokio_util::sync::CancellationToken;
 use crate::content::{call_result_text, content_text, resource_contents_text};
 use crate::error::McpError;
 use crate::manager::{lock, read, McpManager, ServerStatus, Slot};
+
+/// How long a call that reported progress keeps listening after its response arrived.
+const PROGRESS_SETTLE: Duration = Duration::from_millis(50);
 
 /// How a call ended, short of success.
 #[derive(Debug)]
@@ -142,7 +147,15 @@ impl McpManager {
             .send_request_with_option(request, options)
             .await
             .map_err(|e| self.request_failed(slot, e))?;
-        let _route = progress.map(|sink| slot.progress.add(&handle.progress_token, sink));
+        let reported = Arc::new(AtomicBool::new(false));
+        let _route = progress.map(|sink| {
+            let reported = reported.clone();
+            let noting = ProgressSink::new(move |p| {
+                reported.store(true, Ordering::Relaxed);
+                sink.report(p);
+            });
+            slot.progress.add(&handle.progress_token, noting)
+        });
         let mut guard = CancelOnDrop {
             peer: handle.peer.clone(),
             id: Some(handle.id.clone()),
@@ -157,6 +170,12 @@ impl McpManager {
         };
         // The SDK already cancelled a timed-out request; anything else is settled.
         guard.disarm();
+        if reported.load(Ordering::Relaxed) {
+            // The SDK handles notifications on their own tasks, so the last progress the
+            // server sent just before its response can still be in flight here; it would
+            // be lost when the route goes away. Only calls that report progress wait.
+            tokio::time::sleep(PROGRESS_SETTLE).await;
+        }
         match result {
             Ok(result) => Ok(result),
             Err(e) => Err(self.request_failed_after(slot, e).await),
