@@ -19,6 +19,9 @@ fn main() {
             "delete_session",
             "rewind_session",
             "search_sessions",
+            "key_status",
+            "set_api_key",
+            "delete_api_key",
             "prompt_layers",
         ]));
     if let Err(error) = tauri_build::try_build(attributes) {

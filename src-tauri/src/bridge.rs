@@ -50,7 +50,7 @@ pub struct Bridge {
     home: Result<MemoHome, String>,
     store: Mutex<Option<Arc<Store>>>,
     sessions: Mutex<HashMap<SessionId, LiveSession>>,
-    credentials: Arc<dyn CredentialStore>,
+    pub(crate) credentials: Arc<dyn CredentialStore>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -78,7 +78,7 @@ impl Bridge {
         }
     }
 
-    fn home(&self) -> Result<&MemoHome, CommandError> {
+    pub(crate) fn home(&self) -> Result<&MemoHome, CommandError> {
         self.home
             .as_ref()
             .map_err(|message| CommandError::new(ErrorCode::Config, message.clone()))
@@ -346,10 +346,10 @@ impl From<EngineError> for CommandError {
             EngineError::SessionClosed => ErrorCode::Unavailable,
             EngineError::BadWorkingDirectory { .. } => ErrorCode::InvalidInput,
             EngineError::Store(_) => ErrorCode::Io,
+            EngineError::MissingApiKey { .. } => ErrorCode::MissingKey,
             EngineError::Config(_)
             | EngineError::InvalidSetting { .. }
             | EngineError::Key(_)
-            | EngineError::MissingApiKey { .. }
             | EngineError::Provider(_) => ErrorCode::Config,
         };
         CommandError::new(code, error.to_string())

@@ -21,6 +21,9 @@ pub enum ErrorCode {
     Unavailable,
     /// The environment is not set up the way Memo needs (e.g. no home directory).
     Config,
+    /// A provider needs an API key and none is stored or set in the environment; the UI
+    /// offers to store one.
+    MissingKey,
     /// A bug or an invariant violation on the Rust side.
     Internal,
 }
@@ -95,6 +98,7 @@ mod tests {
             ErrorCode::NotFound,
             ErrorCode::Io,
             ErrorCode::Config,
+            ErrorCode::MissingKey,
             ErrorCode::Internal,
         ] {
             assert!(!CommandError::new(code, "x").retryable, "{code:?}");

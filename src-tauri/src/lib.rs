@@ -2,6 +2,7 @@
 //! tauri-free crates under `src-tauri/crates/` so it can be tested without WebKit.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod api_keys;
 pub mod bridge;
 pub mod commands;
 pub mod error;
@@ -54,6 +55,9 @@ pub fn run() {
             commands::session::delete_session,
             commands::session::rewind_session,
             commands::session::search_sessions,
+            commands::keys::key_status,
+            commands::keys::set_api_key,
+            commands::keys::delete_api_key,
             commands::prompt::prompt_layers,
         ]);
 

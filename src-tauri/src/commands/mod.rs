@@ -3,5 +3,6 @@
 //! without a window, and maps failures into [`crate::error::CommandError`].
 
 pub mod app;
+pub mod keys;
 pub mod prompt;
 pub mod session;

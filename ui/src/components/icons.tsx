@@ -110,6 +110,10 @@ export const RewindIcon = ({ className }: IconProps) => (
   <StrokeIcon className={className} d={["M4.5 12a7.5 7.5 0 1 0 2.2-5.3", "M4.5 4.5v4h4"]} />
 );
 
+export const KeyIcon = ({ className }: IconProps) => (
+  <StrokeIcon className={className} d={["M14.5 9.5a4 4 0 1 1-1.2-2.9 4 4 0 0 1 1.2 2.9z", "M13.3 12.3L20 19", "M17.5 16.5l2-2", "M15.5 14.5l1.5-1.5"]} />
+);
+
 export const SendIcon = ({ className }: IconProps) => <StrokeIcon className={className} d={["M12 19V5", "M6 11l6-6 6 6"]} />;
 
 export function StopIcon({ className }: IconProps) {

@@ -153,6 +153,20 @@ role: string,
  */
 snippet: string, timestamp_ms: number, };
 
+export type KeyStatus = { provider: string, 
+/**
+ * `OS keychain` or `environment variable NAME`; `None` when there is no key.
+ */
+source: string | null, 
+/**
+ * False for a server on this machine, which needs no key.
+ */
+required: boolean, 
+/**
+ * Why the keychain could not be read, when it could not.
+ */
+keychain_error: string | null, };
+
 export type InputExpansion = { 
 /**
  * The text sent to the model for this message.

@@ -8,6 +8,7 @@ export const RUST_ERROR_CODES = [
   "io",
   "unavailable",
   "config",
+  "missing_key",
   "internal",
 ] as const;
 

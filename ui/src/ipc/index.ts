@@ -19,3 +19,4 @@ export {
   subscribeSession,
   type StartSessionArgs,
 } from "./sessions";
+export { deleteApiKey, keyStatus, setApiKey } from "./keys";

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { CommandError } from "./errors";
+import { deleteApiKey, keyStatus, setApiKey } from "./keys";
 import {
   deleteSession,
   interruptTurn,
@@ -153,6 +154,20 @@ describe("session search command", () => {
     expect(invoke).toHaveBeenLastCalledWith("search_sessions", { query: "b" });
     invoke.mockResolvedValueOnce([{ ...hit, seq: "3" }]);
     await expect(searchSessions("b")).rejects.toThrow("search_sessions returned an unexpected payload");
+  });
+});
+
+describe("API key commands", () => {
+  it("send the provider (and the key only to set_api_key) and check the status shape", async () => {
+    const status = { provider: "deepseek", source: "OS keychain", required: true, keychain_error: null };
+    invoke.mockResolvedValueOnce(status);
+    await expect(setApiKey("deepseek", "sk-1")).resolves.toEqual(status);
+    expect(invoke).toHaveBeenLastCalledWith("set_api_key", { provider: "deepseek", key: "sk-1" });
+    invoke.mockResolvedValueOnce({ ...status, source: null });
+    await deleteApiKey("deepseek");
+    expect(invoke).toHaveBeenLastCalledWith("delete_api_key", { provider: "deepseek" });
+    invoke.mockResolvedValueOnce({ provider: "deepseek", required: "yes" });
+    await expect(keyStatus("deepseek")).rejects.toThrow("key_status returned an unexpected payload");
   });
 });
 

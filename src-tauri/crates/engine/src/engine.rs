@@ -319,7 +319,8 @@ fn approval_mode(config: &Config) -> Result<ApprovalMode, EngineError> {
 }
 
 /// Local servers (Ollama, llama.cpp, vLLM on this machine) usually need no key.
-fn is_loopback(base_url: &str) -> bool {
+/// Whether `base_url` points at this machine (a local model server needs no API key).
+pub fn is_loopback(base_url: &str) -> bool {
     let rest = base_url
         .strip_prefix("http://")
         .or_else(|| base_url.strip_prefix("https://"))

@@ -10,7 +10,7 @@ mod read_skill;
 pub mod session;
 pub mod title;
 
-pub use engine::{Engine, EngineOptions, EnvLookup, SessionOptions};
+pub use engine::{is_loopback, Engine, EngineOptions, EnvLookup, SessionOptions};
 pub use error::EngineError;
 /// Prompt assembly, skills, commands and compaction, re-exported for hosts.
 pub use memo_context as context;

@@ -64,3 +64,15 @@ pub struct SearchResult {
 pub const SEARCH_MARK_START: char = '\u{E000}';
 /// Marks a matched term's end in [`SearchResult::snippet`].
 pub const SEARCH_MARK_END: char = '\u{E001}';
+
+/// Where a provider's API key would come from, without the key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct KeyStatus {
+    pub provider: String,
+    /// `OS keychain` or `environment variable NAME`; `None` when there is no key.
+    pub source: Option<String>,
+    /// False for a server on this machine, which needs no key.
+    pub required: bool,
+    /// Why the keychain could not be read, when it could not.
+    pub keychain_error: Option<String>,
+}

@@ -21,7 +21,7 @@ pub use event::{
 };
 pub use ids::{ApprovalId, SessionId, ToolCallId, TurnId};
 pub use ipc::{
-    ProviderSummary, RewindOutcome, SearchResult, SessionSummary, SEARCH_MARK_END,
+    KeyStatus, ProviderSummary, RewindOutcome, SearchResult, SessionSummary, SEARCH_MARK_END,
     SEARCH_MARK_START,
 };
 pub use op::{Op, UserInput};

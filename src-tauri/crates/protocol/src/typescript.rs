@@ -39,6 +39,7 @@ pub fn render() -> String {
         ProviderSummary::decl(&cfg),
         RewindOutcome::decl(&cfg),
         SearchResult::decl(&cfg),
+        KeyStatus::decl(&cfg),
         InputExpansion::decl(&cfg),
         InputAttachment::decl(&cfg),
         AttachmentKind::decl(&cfg),

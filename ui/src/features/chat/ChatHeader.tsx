@@ -1,3 +1,4 @@
+import { KeyIcon } from "../../components/icons";
 import type { ProviderSummary, SessionSummary } from "../../gen/protocol";
 import type { McpServerView } from "../../state/transcript";
 import type { Loadable } from "../../state/useLoadable";
@@ -13,6 +14,8 @@ interface ChatHeaderProps {
   nextProvider?: string | null;
   /** Offered before a session starts when config.toml has several providers. */
   onChooseProvider?: (name: string) => void;
+  /** Opens the API key panel of the provider in use. */
+  onManageKey?: (() => void) | undefined;
 }
 
 /** The model a new session would use: the config's current provider. */
@@ -21,7 +24,15 @@ function currentProvider(providers: Loadable<ProviderSummary[]>): ProviderSummar
   return providers.value.find((p) => p.is_current) ?? null;
 }
 
-export function ChatHeader({ cwd, session, providers, mcp = [], nextProvider = null, onChooseProvider }: ChatHeaderProps) {
+export function ChatHeader({
+  cwd,
+  session,
+  providers,
+  mcp = [],
+  nextProvider = null,
+  onChooseProvider,
+  onManageKey,
+}: ChatHeaderProps) {
   // A session keeps the model it started with, whatever the config says now.
   const chosen =
     providers.status === "ready" && nextProvider !== null ? providers.value.find((p) => p.name === nextProvider) : undefined;
@@ -92,6 +103,11 @@ export function ChatHeader({ cwd, session, providers, mcp = [], nextProvider = n
             {providers.status === "ready" && providers.value.length > 0 ? "No current provider" : "No model"}
           </span>
         )
+      )}
+      {onManageKey && (
+        <button type="button" className="icon-button" title="API key" aria-label="API key" data-testid="api-key-button" onClick={onManageKey}>
+          <KeyIcon />
+        </button>
       )}
     </header>
   );

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 
 import { ChatIcon } from "../../components/icons";
 import type { ProviderSummary } from "../../gen/protocol";
@@ -6,6 +6,8 @@ import type { ChatController } from "../../state/useChat";
 import type { Loadable } from "../../state/useLoadable";
 import { useStickToBottom } from "../../state/useStickToBottom";
 import { folderName } from "../../state/workspaces";
+import { deleteApiKey, keyStatus, setApiKey } from "../../ipc";
+import { ApiKeyPanel, type KeyActions } from "./ApiKeyPanel";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { OpenFolder } from "./OpenFolder";
@@ -15,12 +17,15 @@ import { Transcript } from "./transcript/Transcript";
 import "./chat.css";
 import "./transcript/transcript.css";
 
+const KEY_ACTIONS: KeyActions = { status: keyStatus, save: setApiKey, remove: deleteApiKey };
+
 /** What the user was trying to do when a command failed. */
 const FAILURE_TITLES: Record<string, string> = {
   start_session: "Could not start a session",
   resume_session: "Could not open the session",
   subscribe_session: "Could not load the conversation",
   submit_op: "The session did not accept that",
+  send: "Could not send the message",
   rewind_session: "Could not rewind the conversation",
 };
 
@@ -39,6 +44,12 @@ export function ChatView(props: ChatViewProps) {
   const { state } = chat;
   const { ref: scrollRef, element: scrollBody, pinned, scrollToBottom } = useStickToBottom(state.transcript);
   const hasTurns = state.transcript.entries.length > 0;
+  const [keyProvider, setKeyProvider] = useState<string | null>(null);
+  // The provider a key would be for: the open session's, else the one a new session uses.
+  const activeProvider =
+    state.session?.provider ??
+    chat.nextProvider ??
+    (providers.status === "ready" ? (providers.value.find((p) => p.is_current)?.name ?? null) : null);
 
   // A search hit opened this session: once its history is shown, bring the turn holding
   // the matched event into view (the last turn that starts at or before it).
@@ -66,8 +77,21 @@ export function ChatView(props: ChatViewProps) {
         mcp={state.transcript.mcp}
         nextProvider={chat.nextProvider}
         onChooseProvider={chat.chooseProvider}
+        onManageKey={activeProvider ? () => setKeyProvider(activeProvider) : undefined}
       />
       <ProviderBanner providers={providers} configPath={props.configPath} onReload={props.onReloadProviders} />
+      {keyProvider && (
+        <ApiKeyPanel
+          key={keyProvider}
+          provider={keyProvider}
+          actions={KEY_ACTIONS}
+          onClose={(saved) => {
+            setKeyProvider(null);
+            // The failure that asked for the key is settled; sending again will work.
+            if (saved && state.error?.code === "missing_key") chat.dismissError();
+          }}
+        />
+      )}
 
       <div className={`chat__body${hasTurns ? "" : " chat__body--centered"}`} ref={scrollRef}>
         {cwd === null ? (
@@ -99,10 +123,20 @@ export function ChatView(props: ChatViewProps) {
         {state.error && (
           <div className="chat__error">
             <ErrorNotice
-              kind={state.error.code === "config" ? "config" : "internal"}
+              kind={state.error.code === "config" ? "config" : state.error.code === "missing_key" ? "auth" : "internal"}
               title={FAILURE_TITLES[state.error.command]}
               message={state.error.message}
             />
+            {state.error.code === "missing_key" && activeProvider && (
+              <button
+                type="button"
+                className="button button--primary"
+                data-testid="add-api-key"
+                onClick={() => setKeyProvider(activeProvider)}
+              >
+                Add API key
+              </button>
+            )}
             <button type="button" className="button button--quiet" onClick={chat.dismissError}>
               Dismiss
             </button>

@@ -1,4 +1,5 @@
-// Choosing the model of a new session when config.toml has several providers.
+// Providers in the desktop: choosing the model of a new session, and storing a missing
+// API key in the OS keychain.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -76,6 +77,72 @@ describe("Memo with two configured providers", { timeout: 120_000 }, () => {
       // Once started, the session shows its own model instead of a picker.
       assert.match(await (await find("chat-model")).getText(), /mock-deep/);
       assert.equal((await app.driver.findElements(byTestId("model-select"))).length, 0);
+    } finally {
+      await app?.screenshot(t.name).catch(() => {});
+    }
+  });
+
+  test("stopping the app leaves no process behind", async () => {
+    const leftovers = await app.stop();
+    assert.deepEqual(leftovers, []);
+  });
+});
+
+describe("Memo with a provider that needs an API key", { timeout: 120_000 }, () => {
+  let app;
+  let project;
+  // A name of its own, so a run on a developer's machine never touches a real entry.
+  const provider = `e2e-key-${process.pid}`;
+
+  before(async () => {
+    project = mkdtempSync(path.join(tmpdir(), "memo-e2e-keys-"));
+    app = await launchApp({
+      env: { GTK_THEME: "Adwaita" },
+      homeFiles: {
+        "config.toml": [
+          `current_provider = "${provider}"`,
+          `[[providers.${provider}]]`,
+          `name = "${provider}"`,
+          'model = "remote-model"',
+          'api = "anthropic"',
+          // Never contacted: the test stores and removes a key without sending again.
+          'base_url = "https://api.example.invalid"',
+          'env_api_key = "MEMO_E2E_UNSET_KEY"',
+          "",
+        ].join("\n"),
+      },
+    });
+  });
+
+  after(async () => {
+    await app?.stop().catch(() => {});
+    if (project) rmSync(project, { recursive: true, force: true });
+  });
+
+  const find = (id) => app.driver.wait(until.elementLocated(byTestId(id)), UI_TIMEOUT_MS);
+  const statusText = async () => (await find("api-key-status")).getText();
+
+  test("a missing key is asked for, stored in the keychain, and can be removed again", async (t) => {
+    try {
+      await (await find("folder-path-input")).sendKeys(project);
+      await (await find("folder-path-open")).click();
+      const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
+      await message.sendKeys("hello?", Key.ENTER);
+
+      await (await find("add-api-key")).click();
+      await app.driver.wait(async () => (await statusText()) === "No key is stored yet.", UI_TIMEOUT_MS);
+      const input = await find("api-key-input");
+      assert.equal(await input.getAttribute("type"), "password");
+      await input.sendKeys("sk-e2e-not-a-real-key", Key.ENTER);
+      await app.driver.wait(async () => (await app.driver.findElements(byTestId("api-key-panel"))).length === 0, UI_TIMEOUT_MS);
+      assert.equal((await app.driver.findElements(byTestId("add-api-key"))).length, 0, "the failure is settled");
+      assert.equal(await message.getAttribute("value"), "hello?", "the message waits to be sent again");
+
+      await (await find("api-key-button")).click();
+      await app.driver.wait(async () => (await statusText()) === "The key comes from the OS keychain.", UI_TIMEOUT_MS);
+      await app.screenshot("api key stored").catch(() => {});
+      await (await app.driver.findElement(By.xpath("//button[normalize-space()='Remove stored key']"))).click();
+      await app.driver.wait(async () => (await statusText()) === "No key is stored yet.", UI_TIMEOUT_MS);
     } finally {
       await app?.screenshot(t.name).catch(() => {});
     }
