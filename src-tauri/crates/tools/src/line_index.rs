@@ -25,10 +25,10 @@ const CAPACITY: usize = 16;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct FileKey {
-    pub(crate) dev: u64,
-    pub(crate) ino: u64,
+    dev: u64,
+    ino: u64,
     pub(crate) len: u64,
-    pub(crate) mtime_ns: i128,
+    mtime_ns: i128,
 }
 
 impl FileKey {

@@ -41,6 +41,13 @@ struct ChunkLines {
     len: u64,
 }
 
+/// The chunks counted so far, and the run of them from the first without a gap.
+struct Counted {
+    chunks: Vec<Option<ChunkLines>>,
+    prefix_len: usize,
+    prefix_newlines: u64,
+}
+
 /// Moves `at` (a known line start) forward to where line `target` starts, or to the end
 /// of the file when it has fewer lines. Small distances are left for the caller's
 /// sequential scan: this returns `at` unchanged when the file has less than a probe's
@@ -96,7 +103,11 @@ fn count_in_parallel(
 ) -> io::Result<(Cursor, Vec<(u64, u64)>)> {
     let needed = target - from.line;
     let chunks = key.len.saturating_sub(from.pos).div_ceil(CHUNK_BYTES) as usize;
-    let results: Mutex<Vec<Option<ChunkLines>>> = Mutex::new(vec![None; chunks]);
+    let results = Mutex::new(Counted {
+        chunks: vec![None; chunks],
+        prefix_len: 0,
+        prefix_newlines: 0,
+    });
     let next = AtomicUsize::new(0);
     let enough = AtomicBool::new(false);
     let failure: Mutex<Option<io::Error>> = Mutex::new(None);
@@ -123,16 +134,15 @@ fn count_in_parallel(
             let Ok(mut done) = results.lock() else {
                 break;
             };
-            done[i] = Some(lines);
-            // Stop everyone once the chunks counted without a gap reach the target.
-            let mut passed = 0u64;
-            for chunk in done.iter() {
-                let Some(chunk) = chunk else { break };
-                passed += chunk.newlines;
-                if passed >= needed {
-                    enough.store(true, Ordering::Release);
-                    break;
-                }
+            done.chunks[i] = Some(lines);
+            // Extend the run of chunks counted without a gap; once it reaches the target,
+            // everyone stops.
+            while let Some(Some(chunk)) = done.chunks.get(done.prefix_len) {
+                done.prefix_newlines += chunk.newlines;
+                done.prefix_len += 1;
+            }
+            if done.prefix_newlines >= needed {
+                enough.store(true, Ordering::Release);
             }
         }
     };
@@ -147,7 +157,8 @@ fn count_in_parallel(
     }
     let done = results
         .into_inner()
-        .map_err(|_| io::Error::other("a line-counting worker panicked"))?;
+        .map_err(|_| io::Error::other("a line-counting worker panicked"))?
+        .chunks;
 
     let mut line = from.line;
     let mut line_start = from.line_start;
