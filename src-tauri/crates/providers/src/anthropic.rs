@@ -13,7 +13,7 @@ use crate::classify::classify_stream_error;
 use crate::history::normalize;
 use crate::http::{secret_header, trim_base};
 use crate::sse::SseEvent;
-use crate::stream::{post_and_stream, StreamAssembler};
+use crate::stream::{post_and_stream, synthesize_call_id, StreamAssembler};
 use crate::{
     ApiKey, Message, ModelClient, ModelRequest, ModelResponse, ProviderError, ResponseEvent,
     ResponseStream, StopReason, ToolCall,
@@ -352,7 +352,11 @@ impl AnthropicAssembler {
             },
             "tool_use" => {
                 let pos = self.calls.len();
-                let id = block.id.unwrap_or_default().into_owned();
+                // Results are paired with calls by id: never leave one empty.
+                let id = block
+                    .id
+                    .filter(|id| !id.is_empty())
+                    .map_or_else(|| synthesize_call_id("toolu"), Cow::into_owned);
                 let name = block.name.unwrap_or_default().into_owned();
                 out.push_back(ResponseEvent::ToolCallStart {
                     index: pos,

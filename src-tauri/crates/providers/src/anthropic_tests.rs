@@ -170,6 +170,28 @@ data: {"type":"message_stop"}
 }
 
 #[test]
+fn tool_calls_without_an_id_get_distinct_ones() {
+    let body = r#"event: content_block_start
+data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","name":"a","input":{}}}
+
+event: content_block_start
+data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"","name":"b","input":{}}}
+
+event: message_delta
+data: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":2}}
+
+event: message_stop
+data: {"type":"message_stop"}
+
+"#;
+    let (_, response) = decode_ok(AnthropicAssembler::new(), body.as_bytes());
+    let ids: Vec<&str> = response.tool_calls.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids.len(), 2);
+    assert!(ids.iter().all(|id| id.starts_with("toolu-")), "{ids:?}");
+    assert_ne!(ids[0], ids[1]);
+}
+
+#[test]
 fn redacted_thinking_is_kept() {
     let body = r#"event: content_block_start
 data: {"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"EmwKAhgB"}}

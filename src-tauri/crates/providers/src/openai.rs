@@ -133,10 +133,17 @@ where
 /// Adjusts a [`build_request_body`] body to the server at `url`: OpenAI's own API has
 /// deprecated `max_tokens` and rejects it for its reasoning models, while compatible
 /// servers document only `max_tokens`.
-pub fn for_endpoint(mut body: Value, url: &str) -> Value {
-    let is_openai = reqwest::Url::parse(url)
+pub fn for_endpoint(body: Value, url: &str) -> Value {
+    for_official(body, is_official_openai(url))
+}
+
+fn is_official_openai(url: &str) -> bool {
+    reqwest::Url::parse(url)
         .ok()
-        .is_some_and(|u| u.host_str() == Some("api.openai.com"));
+        .is_some_and(|u| u.host_str() == Some("api.openai.com"))
+}
+
+fn for_official(mut body: Value, is_openai: bool) -> Value {
     if is_openai {
         if let Some(object) = body.as_object_mut() {
             if let Some(max) = object.remove("max_tokens") {
@@ -482,16 +489,25 @@ impl StreamAssembler for OpenAiAssembler {
 pub struct OpenAiClient {
     http: reqwest::Client,
     url: String,
+    /// api.openai.com itself, which wants `max_completion_tokens` (decided once).
+    official: bool,
     api_key: Option<ApiKey>,
 }
 
 impl OpenAiClient {
     pub fn new(http: reqwest::Client, base_url: &str, api_key: Option<ApiKey>) -> Self {
+        let url = request_url(base_url);
         Self {
             http,
-            url: request_url(base_url),
+            official: is_official_openai(&url),
+            url,
             api_key,
         }
+    }
+
+    /// The JSON body this client sends for `request`.
+    pub fn request_body(&self, request: &ModelRequest) -> Value {
+        for_official(build_request_body(request), self.official)
     }
 }
 
@@ -513,7 +529,7 @@ impl ModelClient for OpenAiClient {
             self.http.clone(),
             self.url.clone(),
             headers,
-            &build_request_body(&request),
+            &self.request_body(&request),
             OpenAiAssembler::new(),
             api_key,
         )

@@ -386,6 +386,19 @@ fn openai_itself_gets_max_completion_tokens() {
 }
 
 #[test]
+fn the_client_for_openai_itself_sends_max_completion_tokens() {
+    let official = OpenAiClient::new(reqwest::Client::new(), "https://api.openai.com/v1", None);
+    let body = official.request_body(&sample_request());
+    assert!(body.get("max_tokens").is_none());
+    assert_eq!(body["max_completion_tokens"], 1000);
+    let compatible = OpenAiClient::new(reqwest::Client::new(), "https://api.deepseek.com", None);
+    assert_eq!(
+        compatible.request_body(&sample_request())["max_tokens"],
+        1000
+    );
+}
+
+#[test]
 fn deepseek_answer_after_tool_results_also_gets_its_reasoning_back() {
     // "Between two user messages, if the model performed a tool call, the intermediate
     // assistant's reasoning_content must be passed back": the final answer of the tool

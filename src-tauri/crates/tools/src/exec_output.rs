@@ -30,11 +30,12 @@ impl OutputBuffer {
         let room = HEAD_BYTES.saturating_sub(self.head.len());
         let (to_head, rest) = bytes.split_at(room.min(bytes.len()));
         self.head.extend_from_slice(to_head);
-        self.tail.extend(rest);
-        while self.tail.len() > TAIL_BYTES {
-            self.tail.pop_front();
-            self.omitted += 1;
-        }
+        // Only the last TAIL_BYTES can survive: drop the rest in one go, not byte by byte.
+        let rest_dropped = rest.len().saturating_sub(TAIL_BYTES);
+        self.tail.extend(&rest[rest_dropped..]);
+        let excess = self.tail.len().saturating_sub(TAIL_BYTES);
+        self.tail.drain(..excess);
+        self.omitted += (rest_dropped + excess) as u64;
     }
 
     /// Takes everything buffered. While the process runs, an incomplete UTF-8 character

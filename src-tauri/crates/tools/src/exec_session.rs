@@ -388,9 +388,11 @@ impl ExecManager {
     }
 
     pub fn next_id(&self) -> Result<u32, ToolError> {
-        let mut sessions = lock(&self.sessions);
-        sessions.retain(|_, s| s.is_live());
-        if sessions.len() >= MAX_SESSIONS {
+        // Count only sessions still holding a terminal; finished ones stay until their
+        // last output has been delivered (`forget_if_done`), or a later write_stdin on
+        // them would lose it.
+        let sessions = lock(&self.sessions);
+        if sessions.values().filter(|s| s.is_live()).count() >= MAX_SESSIONS {
             return Err(ToolError::failed(format!(
                 "too many running sessions ({MAX_SESSIONS}); finish or interrupt some (write_stdin with chars \"\\u0003\") first"
             )));

@@ -124,9 +124,20 @@ fn list(dir: &Path, depth: usize) -> Result<String, ToolError> {
         }
         shown += n;
     }
+    // Even the first level does not fit: show its first entries (by name) rather than
+    // nothing at all.
+    let first_level_only = cut_depth == 1;
     let mut children: BTreeMap<PathBuf, Vec<(&PathBuf, &Node)>> = BTreeMap::new();
     for (path, node) in &nodes {
-        if node.depth < cut_depth {
+        let keep = if first_level_only {
+            node.depth == 1 && shown < MAX_ENTRIES
+        } else {
+            node.depth < cut_depth
+        };
+        if keep {
+            if first_level_only {
+                shown += 1;
+            }
             let parent = path.parent().unwrap_or(dir).to_path_buf();
             children.entry(parent).or_default().push((path, node));
         }
@@ -227,6 +238,25 @@ mod tests {
             body[3].contains("900 more entries at depth 2"),
             "{}",
             body[3]
+        );
+    }
+
+    #[tokio::test]
+    async fn a_flat_directory_larger_than_the_cap_shows_its_first_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in 0..600 {
+            std::fs::write(dir.path().join(format!("f{f:03}")), "").unwrap();
+        }
+        let ctx = ToolContext::for_workspace(dir.path());
+        let out = ListDirTool.run(ctx, json!({})).await.unwrap();
+        let body: Vec<&str> = out.content.lines().skip(1).collect();
+        assert_eq!(body.len(), MAX_ENTRIES + 1, "{}", out.content);
+        assert_eq!(body[0], "  f000");
+        assert_eq!(body[MAX_ENTRIES - 1], "  f499");
+        assert!(
+            body[MAX_ENTRIES].contains("100 more entries"),
+            "{}",
+            body[MAX_ENTRIES]
         );
     }
 }

@@ -112,6 +112,11 @@ impl ShellCompatTool {
 }
 
 impl Tool for ShellCompatTool {
+    /// The sessions belong to the wrapped exec tool: stop their process groups too.
+    fn shutdown(&self) {
+        self.inner.shutdown();
+    }
+
     fn name(&self) -> &str {
         match self.form {
             ShellForm::String => "shell_command",
