@@ -24,7 +24,9 @@ impl Store {
         if envs.is_empty() {
             return Ok(());
         }
-        let prices = self.prices().clone();
+        // Held, not cloned: this runs for every streamed batch. Always taken before the
+        // connection (set_price takes only this lock), so the order cannot deadlock.
+        let prices = self.prices();
         let mut conn = self.conn();
         // IMMEDIATE takes the write lock up front, so the "last seq" we read cannot be
         // changed by another process before our insert.

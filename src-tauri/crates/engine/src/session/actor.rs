@@ -291,6 +291,7 @@ async fn run_actor(
                     report_invalid_op(&shared, "a turn is already running; interrupt it first");
                     continue;
                 }
+                reap_ended(&mut running).await;
                 let (input, mcp_prompt) = match dispatch(&shared, input) {
                     Dispatch::Turn(input) => (input, None),
                     Dispatch::McpPrompt(input, mcp) => (input, Some(mcp)),
@@ -342,6 +343,7 @@ async fn run_actor(
                     report_invalid_op(&shared, "a turn is running; compact when it has ended");
                     continue;
                 }
+                reap_ended(&mut running).await;
                 let trigger = memo_protocol::CompactionTrigger::Manual;
                 running = Some(compaction_task(&shared, trigger, instructions));
             }
@@ -360,6 +362,19 @@ async fn run_actor(
         }
     }
     let _ = finished.send(true);
+}
+
+/// A turn that has ended may still be writing its `turn_ended`; waiting for it (a write,
+/// not a model call) keeps the next turn's events after it in the log.
+async fn reap_ended(running: &mut Option<RunningTurn>) {
+    if running
+        .as_ref()
+        .is_some_and(|t| t.ended.load(Ordering::Acquire))
+    {
+        if let Some(turn) = running.take() {
+            let _ = turn.task.await;
+        }
+    }
 }
 
 fn compaction_task(

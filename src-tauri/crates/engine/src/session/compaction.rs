@@ -124,6 +124,9 @@ pub(crate) async fn compact(
         usage,
         message: outcome.message.clone(),
     };
+    // Our snapshot must not be a second owner when the history is rewritten, or
+    // `Arc::make_mut` would deep-copy the whole old history just to replace it.
+    drop(history);
     shared.emitter.emit(turn_id, event.clone())?;
     shared.apply_to_history(&event);
     let ctx = &shared.context;

@@ -208,10 +208,15 @@ impl Turn {
                     truncate_tool_output(&call.name, output.content),
                 )
             }
+            // Errors can be long too (a timed-out command's output, an MCP server's
+            // message): they go through the same cap.
             Err(err) => (
                 ToolStatus::Error,
                 Some(err.kind),
-                format!("Error ({}): {}", error_label(err.kind), err.message),
+                truncate_tool_output(
+                    &call.name,
+                    format!("Error ({}): {}", error_label(err.kind), err.message),
+                ),
             ),
         };
         self.record(AgentEvent::ToolCallEnd {
