@@ -6,7 +6,7 @@ use memo_config::{process_env, resolve_api_key, ApiKey, Config, ProviderConfig};
 use memo_engine::is_loopback;
 use memo_protocol::KeyStatus;
 
-use crate::bridge::Bridge;
+use crate::bridge::{engine_error_from_config, Bridge};
 use crate::error::{CommandError, ErrorCode};
 
 /// Longer than any real key; a paste of something else (a whole file) is refused.
@@ -14,8 +14,7 @@ const MAX_KEY_CHARS: usize = 4096;
 
 impl Bridge {
     fn provider_config(&self, provider: &str) -> Result<ProviderConfig, CommandError> {
-        let config = Config::load(self.home()?)
-            .map_err(|e| CommandError::new(ErrorCode::Config, e.to_string()))?;
+        let config = Config::load(self.home()?).map_err(engine_error_from_config)?;
         config
             .providers
             .iter()
@@ -30,19 +29,22 @@ impl Bridge {
     }
 
     pub fn key_status(&self, provider: &str) -> Result<KeyStatus, CommandError> {
-        let config = self.provider_config(provider)?;
+        Ok(self.status_of(self.provider_config(provider)?))
+    }
+
+    fn status_of(&self, config: ProviderConfig) -> KeyStatus {
         let required = !is_loopback(config.base_url_or_default());
         let (source, keychain_error) =
             match resolve_api_key(&config, self.credentials.as_ref(), &process_env) {
                 Ok(found) => (found.map(|(_, source)| source.to_string()), None),
                 Err(error) => (None, Some(error.to_string())),
             };
-        Ok(KeyStatus {
+        KeyStatus {
             provider: config.name,
             source,
             required,
             keychain_error,
-        })
+        }
     }
 
     /// Stores `key` for `provider` in the OS keychain (replacing any earlier one).
@@ -67,7 +69,7 @@ impl Bridge {
         self.credentials
             .set(&config.name, &key)
             .map_err(|e| CommandError::new(ErrorCode::Unavailable, e.to_string()))?;
-        self.key_status(&config.name)
+        Ok(self.status_of(config))
     }
 
     /// Removes `provider`'s key from the keychain; the environment is untouched.
@@ -76,7 +78,7 @@ impl Bridge {
         self.credentials
             .delete(&config.name)
             .map_err(|e| CommandError::new(ErrorCode::Unavailable, e.to_string()))?;
-        self.key_status(&config.name)
+        Ok(self.status_of(config))
     }
 }
 

@@ -50,6 +50,9 @@ pub struct Bridge {
     home: Result<MemoHome, String>,
     store: Mutex<Option<Arc<Store>>>,
     sessions: Mutex<HashMap<SessionId, LiveSession>>,
+    /// Held through a resume, so two at once (a double click) cannot both start an actor
+    /// for the same session.
+    resuming: Mutex<()>,
     pub(crate) credentials: Arc<dyn CredentialStore>,
 }
 
@@ -63,6 +66,7 @@ impl Bridge {
             home,
             store: Mutex::new(None),
             sessions: Mutex::new(HashMap::new()),
+            resuming: Mutex::new(()),
             credentials,
         }
     }
@@ -90,9 +94,7 @@ impl Bridge {
             return Ok(store.clone());
         }
         let path = self.home()?.sessions_db();
-        let store = Arc::new(
-            Store::open(&path).map_err(|e| CommandError::new(ErrorCode::Io, e.to_string()))?,
-        );
+        let store = Arc::new(Store::open(&path)?);
         *slot = Some(store.clone());
         Ok(store)
     }
@@ -184,6 +186,7 @@ impl Bridge {
     /// Makes a stored session live (no-op when it already is). Imported (read-only)
     /// history continues in a fork: the summary returned is then the fork's, with its own id.
     pub fn resume_session(&self, id: &SessionId) -> Result<SessionSummary, CommandError> {
+        let _one_at_a_time = lock(&self.resuming);
         if lock(&self.sessions).contains_key(id) {
             return self.summary(id);
         }
@@ -192,18 +195,25 @@ impl Bridge {
             .resume_session(id, None)
             .map_err(CommandError::from)?;
         let live_id = handle.id().clone();
-        lock(&self.sessions)
-            .entry(live_id.clone())
-            .or_insert(LiveSession { handle, pump: None });
+        let mut sessions = lock(&self.sessions);
+        match sessions.entry(live_id.clone()) {
+            // Imported history resumes into its fork, which may already be open here:
+            // keep that one and stop the actor just started.
+            std::collections::hash_map::Entry::Occupied(_) => {
+                let _ = handle.submit(Op::Shutdown);
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(LiveSession { handle, pump: None });
+            }
+        }
+        drop(sessions);
         self.summary(&live_id)
     }
 
     pub fn list_sessions(&self, cwd: Option<String>) -> Result<Vec<SessionSummary>, CommandError> {
         let store = self.store()?;
         let cwd = cwd.map(|c| canonical_string(&c));
-        let records = store
-            .list_sessions(cwd.as_deref(), 200, 0)
-            .map_err(|e| CommandError::new(ErrorCode::Io, e.to_string()))?;
+        let records = store.list_sessions(cwd.as_deref(), 200, 0)?;
         records
             .into_iter()
             .map(|r| self.summarize(&store, r))
@@ -212,19 +222,14 @@ impl Bridge {
 
     pub(crate) fn summary(&self, id: &SessionId) -> Result<SessionSummary, CommandError> {
         let store = self.store()?;
-        let record = store
-            .session(id)
-            .map_err(|e| CommandError::new(ErrorCode::Io, e.to_string()))?
-            .ok_or_else(|| {
-                CommandError::new(ErrorCode::NotFound, format!("session {id} not found"))
-            })?;
+        let record = store.session(id)?.ok_or_else(|| {
+            CommandError::new(ErrorCode::NotFound, format!("session {id} not found"))
+        })?;
         self.summarize(&store, record)
     }
 
     fn summarize(&self, store: &Store, r: SessionRecord) -> Result<SessionSummary, CommandError> {
-        let last_seq = store
-            .last_seq(&r.id)
-            .map_err(|e| CommandError::new(ErrorCode::Io, e.to_string()))?;
+        let last_seq = store.last_seq(&r.id)?;
         Ok(SessionSummary {
             id: r.id,
             title: r.title,
@@ -329,13 +334,13 @@ fn is_delta(event: &AgentEvent) -> bool {
 }
 
 /// Sessions are stored under the canonical path the engine resolved.
-fn canonical_string(path: &str) -> String {
+pub(crate) fn canonical_string(path: &str) -> String {
     std::fs::canonicalize(path)
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| path.to_owned())
 }
 
-fn engine_error_from_config(error: memo_config::ConfigError) -> CommandError {
+pub(crate) fn engine_error_from_config(error: memo_config::ConfigError) -> CommandError {
     CommandError::new(ErrorCode::Config, error.to_string())
 }
 

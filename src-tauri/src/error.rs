@@ -54,6 +54,16 @@ impl CommandError {
     }
 }
 
+impl From<memo_store::StoreError> for CommandError {
+    fn from(error: memo_store::StoreError) -> Self {
+        let code = match &error {
+            memo_store::StoreError::UnknownSession(_) => ErrorCode::NotFound,
+            _ => ErrorCode::Io,
+        };
+        CommandError::new(code, error.to_string())
+    }
+}
+
 impl From<std::io::Error> for CommandError {
     fn from(error: std::io::Error) -> Self {
         use std::io::ErrorKind;

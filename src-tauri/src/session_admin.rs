@@ -13,9 +13,9 @@ use memo_protocol::{
     AgentEvent, RewindOutcome, SearchResult, SessionId, SessionSummary, SEARCH_MARK_END,
     SEARCH_MARK_START,
 };
-use memo_store::{SearchQuery, StoreError};
+use memo_store::SearchQuery;
 
-use crate::bridge::Bridge;
+use crate::bridge::{canonical_string, Bridge};
 use crate::error::{CommandError, ErrorCode};
 
 /// Longest title accepted, in characters (the sidebar shows far fewer).
@@ -24,14 +24,6 @@ const MAX_TITLE_CHARS: usize = 200;
 const TITLE_FROM_MESSAGE_CHARS: usize = 60;
 /// Search results returned at once (the sidebar shows them all).
 const SEARCH_LIMIT: usize = 30;
-
-fn store_error(error: StoreError) -> CommandError {
-    let code = match &error {
-        StoreError::UnknownSession(_) => ErrorCode::NotFound,
-        _ => ErrorCode::Io,
-    };
-    CommandError::new(code, error.to_string())
-}
 
 impl Bridge {
     /// Messages matching `text` (words, "phrases", prefix*), best first, in the sessions
@@ -43,10 +35,10 @@ impl Bridge {
     ) -> Result<Vec<SearchResult>, CommandError> {
         let store = self.store()?;
         let mut query = SearchQuery::new(text);
-        query.cwd = cwd.map(canonical);
+        query.cwd = cwd.map(canonical_string);
         query.limit = SEARCH_LIMIT;
         query.highlight = (SEARCH_MARK_START.to_string(), SEARCH_MARK_END.to_string());
-        let hits = store.search(&query).map_err(store_error)?;
+        let hits = store.search(&query)?;
         let mut summaries: HashMap<SessionId, SessionSummary> = HashMap::new();
         let mut results = Vec::with_capacity(hits.len());
         for hit in hits {
@@ -87,7 +79,7 @@ impl Bridge {
                 format!("a session title has at most {MAX_TITLE_CHARS} characters"),
             ));
         }
-        self.store()?.set_title(id, title).map_err(store_error)?;
+        self.store()?.set_title(id, title)?;
         self.summary(id)
     }
 
@@ -95,14 +87,14 @@ impl Bridge {
     /// turn is interrupted, its commands killed). Its forks are kept.
     pub async fn delete_session(&self, id: &SessionId) -> Result<(), CommandError> {
         let store = self.store()?;
-        if store.session(id).map_err(store_error)?.is_none() {
+        if store.session(id)?.is_none() {
             return Err(CommandError::new(
                 ErrorCode::NotFound,
                 format!("session {id} not found"),
             ));
         }
         self.close_session(id).await;
-        match store.delete_session(id).map_err(store_error)? {
+        match store.delete_session(id)? {
             true => Ok(()),
             false => Err(CommandError::new(
                 ErrorCode::NotFound,
@@ -119,12 +111,11 @@ impl Bridge {
         turn_seq: u64,
     ) -> Result<RewindOutcome, CommandError> {
         let store = self.store()?;
-        let record = store.session(id).map_err(store_error)?.ok_or_else(|| {
+        let record = store.session(id)?.ok_or_else(|| {
             CommandError::new(ErrorCode::NotFound, format!("session {id} not found"))
         })?;
         let text = match store
-            .events_range(id, turn_seq, turn_seq)
-            .map_err(store_error)?
+            .events_range(id, turn_seq, turn_seq)?
             .into_iter()
             .next()
             .map(|e| e.event)
@@ -160,7 +151,7 @@ impl Bridge {
                 .engine()?
                 .fork_session(id, Some(turn_seq - 1))
                 .map_err(CommandError::from)?;
-            store.set_title(&fork.id, &title).map_err(store_error)?;
+            store.set_title(&fork.id, &title)?;
             self.resume_session(&fork.id)?
         } else {
             // Imported history can start with its first turn: nothing comes before it,
@@ -168,7 +159,7 @@ impl Bridge {
             let provider = Some(record.provider.clone()).filter(|p| !p.is_empty());
             let model = provider.as_ref().map(|_| record.model.clone());
             let fresh = self.start_session(PathBuf::from(&record.cwd), provider, model)?;
-            store.set_title(&fresh.id, &title).map_err(store_error)?;
+            store.set_title(&fresh.id, &title)?;
             self.summary(&fresh.id)?
         };
         Ok(RewindOutcome { session, text })
@@ -176,19 +167,12 @@ impl Bridge {
 
     /// The text of the session's first turn, looked for in its first events.
     fn first_message(&self, id: &SessionId) -> Result<Option<String>, CommandError> {
-        let events = self.store()?.events_range(id, 1, 16).map_err(store_error)?;
+        let events = self.store()?.events_range(id, 1, 16)?;
         Ok(events.into_iter().find_map(|e| match e.event {
             AgentEvent::TurnStarted { input } => Some(input.text),
             _ => None,
         }))
     }
-}
-
-/// Sessions are stored under the canonical path of their folder.
-fn canonical(path: &str) -> String {
-    std::fs::canonicalize(path)
-        .map(|p| p.display().to_string())
-        .unwrap_or_else(|_| path.to_owned())
 }
 
 fn one_line(text: &str, max_chars: usize) -> String {
