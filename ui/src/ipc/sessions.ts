@@ -98,7 +98,7 @@ export async function subscribeSession(
   onEvents: (batch: EventEnvelope[]) => void,
 ): Promise<void> {
   // The handler is set before the channel crosses IPC: batches that arrive before a
-  // handler exists are dropped, and the first batch is the stored history.
+  // handler exists are dropped. The stored history comes first, in one or more batches.
   const channel = new Channel<EventEnvelope[]>(onEvents);
   await invokeCommand<unknown>("subscribe_session", { sessionId, afterSeq, onEvents: channel });
 }

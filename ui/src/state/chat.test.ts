@@ -51,6 +51,21 @@ describe("chatReducer", () => {
     expect(state.phase).toBe("idle");
   });
 
+  it("keeps loading until a history sent in several batches has all arrived", () => {
+    const stored = { ...SESSION, last_seq: 3 };
+    let state = chatReducer(initialChat, { type: "loading" });
+    state = chatReducer(state, { type: "opened", session: stored });
+    state = chatReducer(state, { type: "events", sessionId: "s1", batch: [turnStarted] });
+    expect(state.phase).toBe("loading");
+    const ended: EventEnvelope = {
+      ...turnStarted,
+      seq: 3,
+      event: { type: "turn_ended", reason: "completed", usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, reasoning_tokens: 0 } },
+    };
+    state = chatReducer(state, { type: "events", sessionId: "s1", batch: [ended] });
+    expect(state.phase).toBe("idle");
+  });
+
   it("records a failure and clears it on dismiss or the next send", () => {
     const error = new CommandError("start_session", "config", "no provider", false);
     let state = chatReducer(chatReducer(initialChat, { type: "sending" }), { type: "failed", error });

@@ -65,7 +65,10 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       }
       const transcript = applyBatch(state.transcript, action.batch);
       const answered = action.batch.some((e) => e.event.type === "turn_started" || e.event.type === "error");
-      const phase = state.phase === "loading" || (state.phase === "sending" && answered) ? "idle" : state.phase;
+      // A long history replays in several batches: loading ends when it has all arrived.
+      const loaded = transcript.lastSeq >= (state.session?.last_seq ?? 0);
+      const phase =
+        (state.phase === "loading" && loaded) || (state.phase === "sending" && answered) ? "idle" : state.phase;
       return transcript === state.transcript && phase === state.phase ? state : { ...state, transcript, phase };
     }
     case "sending":

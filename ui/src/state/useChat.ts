@@ -59,7 +59,8 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     await subscribeSession(session.id, 0, (batch) => {
       if (gen !== generation.current) return;
       dispatch({ type: "events", sessionId: session.id, batch });
-      if (batch.some((envelope) => envelope.event.type === "turn_ended")) changed.current();
+      // Replayed turns change nothing in the sidebar; a turn ending now does.
+      if (batch.some((e) => e.seq > session.last_seq && e.event.type === "turn_ended")) changed.current();
       // Only commands typed now act on the window; replayed history never does.
       for (const envelope of batch) {
         const { event } = envelope;

@@ -94,11 +94,13 @@ export function SessionList(props: SessionListProps) {
           {sessions.value.map((session) => {
             const active = session.id === activeId;
             const rowMode = mode?.id === session.id ? mode.kind : null;
+            // Once per row: a title may come from localStorage, which is parsed per read.
+            const label = sessionLabel(session);
             return (
               <li key={session.id} className={`nav-item${active ? " nav-item--active" : ""}`} data-testid="session-row">
                 {rowMode === "rename" ? (
                   <RenameField
-                    initial={sessionLabel(session)}
+                    initial={label}
                     disabled={busy}
                     onSave={(title) => act(() => onRename(session, title))}
                     onCancel={() => {
@@ -108,7 +110,7 @@ export function SessionList(props: SessionListProps) {
                   />
                 ) : rowMode === "confirm_delete" ? (
                   <div className="nav-item__confirm" data-testid="session-delete-confirm">
-                    <span>Delete “{sessionLabel(session)}” and its history?</span>
+                    <span>Delete “{label}” and its history?</span>
                     <div className="nav-item__confirm-actions">
                       <button
                         type="button"
@@ -132,13 +134,13 @@ export function SessionList(props: SessionListProps) {
                       data-testid="session-item"
                       onClick={() => onOpen(session)}
                     >
-                      <span className="nav-item__label">{sessionLabel(session)}</span>
+                      <span className="nav-item__label">{label}</span>
                       <span className="nav-item__meta">
                         {formatWhen(session.updated_ms)} · {session.model}
                       </span>
                     </button>
                     <RowAction
-                      label={`Rename ${sessionLabel(session)}`}
+                      label={`Rename ${label}`}
                       title="Rename"
                       testId="session-rename"
                       icon={<PencilIcon />}
@@ -148,7 +150,7 @@ export function SessionList(props: SessionListProps) {
                       }}
                     />
                     <RowAction
-                      label={`Delete ${sessionLabel(session)}`}
+                      label={`Delete ${label}`}
                       title="Delete"
                       testId="session-delete"
                       icon={<TrashIcon />}
