@@ -312,3 +312,33 @@ async fn a_running_command_streams_its_output_as_events_before_its_result() {
     );
     h.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_sees_what_an_earlier_call_of_the_same_step_did() {
+    // One step: create a file, then edit it. The edit is previewed only after the write
+    // ran, so it finds the file instead of failing with "does not exist".
+    let mut h = harness(
+        ApprovalMode::Dangerous,
+        vec![
+            MockResponse::tool_calls([
+                (
+                    "write_file",
+                    serde_json::json!({"file_path": "new.txt", "content": "one\ntwo\n"})
+                        .to_string(),
+                ),
+                ("apply_patch", edit("new.txt", "two", "three")),
+            ]),
+            MockResponse::text("done"),
+        ],
+    )
+    .await;
+    let events = h.run_turn("make it").await;
+    let ends = tool_ends(&events);
+    assert_eq!(ends.len(), 2);
+    assert!(ends.iter().all(|e| e.1 == ToolStatus::Ok), "{ends:?}");
+    assert_eq!(
+        std::fs::read_to_string(h.workdir().join("new.txt")).unwrap(),
+        "one\nthree\n"
+    );
+    h.shutdown().await;
+}

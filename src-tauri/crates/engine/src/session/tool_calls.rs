@@ -31,9 +31,50 @@ impl Turn {
                 Err(err) => self.finish(call, Err(err))?,
             }
         }
+        // Consecutive parallel-safe calls form one group, any other call a group of its
+        // own. Each group is previewed, approved and run before the next one is
+        // previewed, so a call sees what earlier calls of the same step did (a file
+        // written, a directory made) and its diff is computed on the file as it now is.
+        let mut groups: Vec<Vec<ReadyCall>> = Vec::new();
+        for r in ready {
+            let joins = r.tool.parallel_safe()
+                && groups
+                    .last()
+                    .and_then(|group| group.last())
+                    .is_some_and(|last| last.tool.parallel_safe());
+            match groups.last_mut() {
+                Some(group) if joins => group.push(r),
+                _ => groups.push(vec![r]),
+            }
+        }
+        let mut groups = groups.into_iter();
+        while let Some(group) = groups.next() {
+            let interrupted = match self.approve_group(group).await? {
+                Some(approved) => {
+                    let approved: Vec<&ReadyCall> = approved.iter().collect();
+                    self.run_concurrently(&approved).await?
+                }
+                None => true,
+            };
+            if interrupted {
+                for rest in groups.by_ref().flatten() {
+                    self.finish_interrupted(&rest.call)?;
+                }
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Previews each call of a group and asks for its approval. `None` when the user
+    /// interrupted; every call of the group then has its `interrupted` result.
+    async fn approve_group(
+        &self,
+        group: Vec<ReadyCall>,
+    ) -> Result<Option<Vec<ReadyCall>>, EngineError> {
         let mut approved = Vec::new();
-        let mut ready = ready.into_iter();
-        while let Some(mut r) = ready.next() {
+        let mut group = group.into_iter();
+        while let Some(mut r) = group.next() {
             let ctx = self.shared.tool_ctx.clone();
             let preview = match r.tool.preview(&ctx, &r.args).await {
                 Ok(preview) => preview,
@@ -57,36 +98,17 @@ impl Turn {
                 )?,
                 Approval::Interrupted => {
                     self.finish_interrupted(&r.call)?;
-                    for rest in ready.by_ref() {
+                    for rest in group.by_ref() {
                         self.finish_interrupted(&rest.call)?;
                     }
                     for r in &approved {
                         self.finish_interrupted(&r.call)?;
                     }
-                    return Ok(true);
+                    return Ok(None);
                 }
             }
         }
-        // Consecutive parallel-safe calls run together; any other call runs alone, in the
-        // order the model asked for it.
-        let approved: Vec<&ReadyCall> = approved.iter().collect();
-        let mut start = 0;
-        while start < approved.len() {
-            let mut end = start + 1;
-            if approved[start].tool.parallel_safe() {
-                while end < approved.len() && approved[end].tool.parallel_safe() {
-                    end += 1;
-                }
-            }
-            if self.run_concurrently(&approved[start..end]).await? {
-                for rest in &approved[end..] {
-                    self.finish_interrupted(&rest.call)?;
-                }
-                return Ok(true);
-            }
-            start = end;
-        }
-        Ok(false)
+        Ok(Some(approved))
     }
 
     /// Looks the tool up and parses its arguments; failures go back to the model.
