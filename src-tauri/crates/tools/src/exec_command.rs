@@ -471,30 +471,38 @@ impl WriteStdinTool {
     }
 
     /// The complete lines these keystrokes finish, checked like a command: a shell session
-    /// must not become a way around the guard.
+    /// must not become a way around the guard. A blocked line is refused; a line the
+    /// guard would ask about comes back as that reason (the call is then critical).
     fn guard(
         &self,
         ctx: &ToolContext,
         session: &ExecSession,
         chars: &str,
-    ) -> Result<(), ToolError> {
+    ) -> Result<Option<String>, ToolError> {
         let pending = session.pending_line();
         let typed = format!("{pending}{chars}")
             .replace("\r\n", "\n")
             .replace('\r', "\n");
         let guard = guard_context(ctx, ctx.cwd.clone());
         let complete = typed.rsplit_once('\n').map(|(done, _)| done).unwrap_or("");
+        let mut ask = None;
         for line in complete.split('\n').filter(|l| !l.trim().is_empty()) {
-            if let Verdict::Block { rule, .. } = check_command(line, &guard) {
-                return Err(ToolError::policy_denied(denial_hint(
-                    "write_stdin",
-                    rule,
-                    line,
-                    Some(session.id),
-                )));
+            match check_command(line, &guard) {
+                Verdict::Block { rule, .. } => {
+                    return Err(ToolError::policy_denied(denial_hint(
+                        "write_stdin",
+                        rule,
+                        line,
+                        Some(session.id),
+                    )))
+                }
+                Verdict::Ask { reason, .. } => {
+                    ask.get_or_insert(format!("`{}`: {reason}", one_line(line)));
+                }
+                Verdict::Allow => {}
             }
         }
-        Ok(())
+        Ok(ask)
     }
 }
 
@@ -545,25 +553,35 @@ impl Tool for WriteStdinTool {
         let result = parse_args::<WriteInput>("write_stdin", args.clone()).and_then(|input| {
             let session = self.session(input.session_id)?;
             let chars = input.chars.unwrap_or_default();
-            self.guard(ctx, &session, &chars)?;
+            let ask = self.guard(ctx, &session, &chars)?;
+            let reason = format!(
+                "send {} to session {} (`{}`)",
+                if chars.is_empty() {
+                    "nothing (wait for output)".to_owned()
+                } else {
+                    format!("{chars:?}")
+                },
+                session.id,
+                one_line(&session.command)
+            );
             Ok(ToolPreview {
-                risk: RiskLevel::Execute,
+                // A line the guard asks about (a force-push to main typed into a shell)
+                // is as critical as the same command run directly: asked every time.
+                risk: if ask.is_some() {
+                    RiskLevel::Critical
+                } else {
+                    RiskLevel::Execute
+                },
                 // A grant covers this one session (whatever runs in it), never others.
                 fingerprint: format!(
                     "stdin:{}:{}",
                     session.id,
                     command_fingerprint(&session.command)
                 ),
-                reason: format!(
-                    "send {} to session {} (`{}`)",
-                    if chars.is_empty() {
-                        "nothing (wait for output)".to_owned()
-                    } else {
-                        format!("{chars:?}")
-                    },
-                    session.id,
-                    one_line(&session.command)
-                ),
+                reason: match ask {
+                    Some(why) => format!("{reason}; {why}"),
+                    None => reason,
+                },
                 command: Some(session.command.clone()),
                 cwd: Some(ctx.cwd.display().to_string()),
                 diff: None,

@@ -271,6 +271,41 @@ async fn stdin_lines_are_guarded_too() {
 }
 
 #[tokio::test]
+async fn a_line_the_guard_asks_about_makes_stdin_critical() {
+    let dir = tempfile::tempdir().unwrap();
+    let (exec, stdin) = tools();
+    let c = ctx(dir.path());
+    let out = exec
+        .run(
+            c.clone(),
+            json!({"cmd": "cat", "yield_time_ms": 200, "login": false}),
+        )
+        .await
+        .unwrap()
+        .content;
+    let id = session_id(&out);
+    let plain = stdin
+        .preview(&c, &json!({"session_id": id, "chars": "echo hi\n"}))
+        .await
+        .unwrap();
+    assert_eq!(plain.risk, RiskLevel::Execute);
+    let push = stdin
+        .preview(
+            &c,
+            &json!({"session_id": id, "chars": "git push --force origin main\n"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(push.risk, RiskLevel::Critical);
+    assert!(
+        push.reason.contains("git push --force origin main"),
+        "{}",
+        push.reason
+    );
+    exec.shutdown();
+}
+
+#[tokio::test]
 async fn output_is_capped_head_and_tail() {
     let dir = tempfile::tempdir().unwrap();
     let (exec, _) = tools();
