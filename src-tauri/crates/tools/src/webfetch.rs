@@ -219,9 +219,16 @@ async fn fetch(url: Url, timeout: Duration, max_bytes: usize) -> Result<Fetched,
         .timeout(timeout)
         .connect_timeout(CONNECT_TIMEOUT.min(timeout))
         .redirect(reqwest::redirect::Policy::custom(|attempt| {
+            // Approval is per origin, so only redirects within the approved origin are
+            // followed; another site comes back as a redirect for the model to fetch (and
+            // the user to approve) on its own.
+            let same_origin = attempt
+                .previous()
+                .first()
+                .is_some_and(|first| first.origin() == attempt.url().origin());
             if attempt.previous().len() >= MAX_REDIRECTS {
                 attempt.error("too many redirects")
-            } else if matches!(attempt.url().scheme(), "http" | "https") {
+            } else if same_origin && matches!(attempt.url().scheme(), "http" | "https") {
                 attempt.follow()
             } else {
                 attempt.stop()
@@ -271,6 +278,19 @@ async fn fetch(url: Url, timeout: Duration, max_bytes: usize) -> Result<Fetched,
     }
     let status = response.status().as_u16();
     let final_url = response.url().clone();
+    if response.status().is_redirection() {
+        let location = response
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|l| final_url.join(l).ok());
+        return Err(ToolError::failed(match location {
+            Some(to) => format!(
+                "{final_url} redirects to {to}, another site; fetch that URL to follow it (it needs its own approval)"
+            ),
+            None => format!("{final_url} answered HTTP {status} without a usable Location"),
+        }));
+    }
     let content_type = response
         .headers()
         .get(reqwest::header::CONTENT_TYPE)

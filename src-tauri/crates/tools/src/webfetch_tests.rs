@@ -67,7 +67,11 @@ async fn serve() -> SocketAddr {
                 )
             }),
         )
-        .route("/moved", get(|| async { Redirect::temporary("/page") }));
+        .route("/moved", get(|| async { Redirect::temporary("/page") }))
+        .route(
+            "/elsewhere",
+            get(|| async { Redirect::temporary("http://localhost:1/page") }),
+        );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move {
@@ -244,4 +248,25 @@ async fn preview_asks_per_origin() {
         .await
         .unwrap();
     assert_eq!(p.fingerprint, "webfetch:http://127.0.0.1:8080");
+}
+
+#[tokio::test]
+async fn a_redirect_to_another_site_is_reported_not_followed() {
+    let addr = serve().await;
+    let err = tool()
+        .run(ctx(), json!({"url": format!("http://{addr}/elsewhere")}))
+        .await
+        .unwrap_err();
+    assert!(
+        err.message
+            .contains("redirects to http://localhost:1/page, another site"),
+        "{}",
+        err.message
+    );
+    // Within the approved origin, redirects are still followed.
+    let out = tool()
+        .run(ctx(), json!({"url": format!("http://{addr}/moved")}))
+        .await
+        .unwrap();
+    assert!(out.content.contains("Install guide"), "{}", out.content);
 }
