@@ -445,6 +445,15 @@ fn check_simple(
             }
         }
     }
+    if depth < MAX_DEPTH && SHELLS.contains(&inv.name.as_str()) {
+        // `bash <<EOF … EOF` runs the heredoc: check it like a `sh -c` script.
+        for body in &cmd.heredocs {
+            let script = shell_parse::parse_at_depth(body, depth + 1);
+            if let Some(found) = scan(&script, &mut ctx.clone(), depth + 1, ask) {
+                return Some(found);
+            }
+        }
+    }
     if after_download && reads_stdin(&inv) {
         return block("pipe_remote_script", cmd);
     }

@@ -29,6 +29,9 @@ pub struct SimpleCommand {
     pub redirects: Vec<Redirect>,
     /// Scripts inside `$(…)`, backticks and process substitutions in this command.
     pub substitutions: Vec<Script>,
+    /// The bodies of its `<<` heredocs, in order: data for most commands, a script for a
+    /// shell (`bash <<EOF`), which the guard then checks.
+    pub heredocs: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -86,6 +89,14 @@ struct Builder {
     substitutions: Vec<Script>,
 }
 
+struct PendingHeredoc {
+    delimiter: String,
+    strip_tabs: bool,
+    /// Index of the pipeline, and of the command in it, that opened the heredoc.
+    pipeline: usize,
+    command: usize,
+}
+
 struct Parser {
     chars: Vec<char>,
     pos: usize,
@@ -93,8 +104,8 @@ struct Parser {
     script: Script,
     pipeline: Pipeline,
     current: Builder,
-    /// Heredoc delimiters seen on the current line (delimiter, strip leading tabs).
-    heredocs: Vec<(String, bool)>,
+    /// Heredocs opened on the current line, with where their command will sit.
+    heredocs: Vec<PendingHeredoc>,
 }
 
 impl Parser {
@@ -359,7 +370,12 @@ impl Parser {
             .and_then(|w| w.into_iter().next())
             .unwrap_or_else(|| target_raw.clone());
         if op == "<<" || op == "<<-" {
-            self.heredocs.push((target.clone(), op == "<<-"));
+            self.heredocs.push(PendingHeredoc {
+                delimiter: target.clone(),
+                strip_tabs: op == "<<-",
+                pipeline: self.script.pipelines.len(),
+                command: self.pipeline.commands.len(),
+            });
         }
         let text: String = self.chars[start..self.pos].iter().collect();
         self.current.raw.push_str(&text);
@@ -431,14 +447,16 @@ impl Parser {
         out
     }
 
-    /// After a newline, skips the bodies of the heredocs opened on the previous line: they
-    /// are data, not commands.
+    /// After a newline, takes the bodies of the heredocs opened on the previous line out
+    /// of the command stream (they are input, not commands) and hands each to the
+    /// command that opened it.
     fn skip_heredoc_bodies(&mut self) {
         let pending = std::mem::take(&mut self.heredocs);
-        for (delimiter, strip_tabs) in pending {
+        for heredoc in pending {
+            let mut body = String::new();
             loop {
                 if self.pos >= self.chars.len() {
-                    return;
+                    break;
                 }
                 let start = self.pos;
                 while self.peek(0).is_some_and(|c| c != '\n') {
@@ -448,14 +466,24 @@ impl Parser {
                 if self.peek(0) == Some('\n') {
                     self.pos += 1;
                 }
-                let line = if strip_tabs {
+                let line = if heredoc.strip_tabs {
                     line.trim_start_matches('\t')
                 } else {
                     line.as_str()
                 };
-                if line == delimiter {
+                if line == heredoc.delimiter {
                     break;
                 }
+                body.push_str(line);
+                body.push('\n');
+            }
+            if let Some(cmd) = self
+                .script
+                .pipelines
+                .get_mut(heredoc.pipeline)
+                .and_then(|p| p.commands.get_mut(heredoc.command))
+            {
+                cmd.heredocs.push(body);
             }
         }
     }
@@ -476,6 +504,7 @@ impl Parser {
             words,
             redirects: built.redirects,
             substitutions: built.substitutions,
+            heredocs: Vec::new(),
         });
     }
 
@@ -543,6 +572,14 @@ mod tests {
                 vec![vec!["make"], vec!["tee", "log"]],
             ]
         );
+    }
+
+    #[test]
+    fn heredoc_bodies_go_to_the_command_that_opened_them() {
+        let s = parse("cat <<A > out\nhello\nA\nbash <<-'B'\n\trm -rf ~\n\tB\necho done");
+        assert_eq!(s.pipelines[0].commands[0].heredocs, ["hello\n"]);
+        assert_eq!(s.pipelines[1].commands[0].heredocs, ["rm -rf ~\n"]);
+        assert!(s.pipelines[2].commands[0].heredocs.is_empty());
     }
 
     #[test]

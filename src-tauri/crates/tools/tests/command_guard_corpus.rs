@@ -17,6 +17,9 @@ fn ctx() -> GuardContext {
 const BLOCKED: &[&str] = &[
     // rm -rf of /, home, the workspace, top-level directories
     "rm -rf /",
+    // ...also when a shell reads it from a heredoc
+    "bash <<'EOF'\nrm -rf ~\nEOF",
+    "sh <<-X\n\tmkfs.ext4 /dev/sda1\n\tX",
     "rm -rf /*",
     "rm -rf \"/\"",
     "rm -rf //",
