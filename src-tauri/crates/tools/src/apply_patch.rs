@@ -467,14 +467,17 @@ fn plan_op(ctx: &ToolContext, cwd: &std::path::Path, op: PatchOp) -> Result<Chan
 
 /// Writes the accepted parts of `plan`. Every new file is staged before the first
 /// rename, so a failure while preparing changes nothing.
-fn commit(plan: &Plan, accepted: Option<&[u32]>) -> Result<String, ToolError> {
-    let hunks = plan.hunks();
-    let units = plan.units(&hunks);
+fn commit(
+    plan: &Plan,
+    hunks: &[FileHunks<'_>],
+    accepted: Option<&[u32]>,
+) -> Result<String, ToolError> {
+    let units = plan.units(hunks);
     let is_accepted = |gi: usize| accepted.is_none_or(|a| a.contains(&(gi as u32)));
     let mut staged: Vec<Staged> = Vec::new();
     let mut removals: Vec<PathBuf> = Vec::new();
     let mut report: Vec<String> = Vec::new();
-    for (ci, (c, fh)) in plan.changes.iter().zip(&hunks).enumerate() {
+    for (ci, (c, fh)) in plan.changes.iter().zip(hunks).enumerate() {
         let mine: Vec<(usize, Unit)> = units
             .iter()
             .enumerate()
@@ -665,11 +668,12 @@ impl Tool for ApplyPatchTool {
                     Some(plan) => plan,
                     None => Arc::new(plan(&ctx, request)?),
                 };
+                // Diffed once: the check and the commit use the same hunks.
+                let hunks = plan.hunks();
                 if accepted.is_some() {
-                    let hunks = plan.hunks();
                     PreviewMemory::check(expected, &signature(&plan.units(&hunks)), NAME)?;
                 }
-                commit(&plan, accepted.as_deref()).map(ToolOutput::text)
+                commit(&plan, &hunks, accepted.as_deref()).map(ToolOutput::text)
             })
             .await
         })
