@@ -76,18 +76,34 @@ fn apply_one(
         }
         _ if edit.replace_all => Ok(text.replace(old, new)),
         n => {
-            let lines: Vec<String> = positions
+            let listed: Vec<(usize, &str)> = positions
                 .iter()
                 .take(MAX_LISTED_MATCHES)
-                .map(|&at| line_of(text, at).to_string())
+                .map(|&at| (line_of(text, at), line_around(text, at)))
+                .collect();
+            let numbers: Vec<String> = listed.iter().map(|(no, _)| no.to_string()).collect();
+            // The candidates themselves, so the model can pick the context that tells
+            // them apart without reading the file again.
+            let shown: String = listed
+                .iter()
+                .map(|(no, line)| {
+                    format!("\n{no:>6}\t{}", line.chars().take(200).collect::<String>())
+                })
                 .collect();
             let more = if n > MAX_LISTED_MATCHES { ", …" } else { "" };
             Err(ToolError::invalid_input(format!(
-                "old_string{which} occurs {n} times in {file} (at lines {}{more}). Include more surrounding lines in old_string to pick one, or set replace_all: true to change every occurrence.",
-                lines.join(", ")
+                "old_string{which} occurs {n} times in {file} (at lines {}{more}). Include more surrounding lines in old_string to pick one, or set replace_all: true to change every occurrence.{shown}",
+                numbers.join(", ")
             )))
         }
     }
+}
+
+/// The whole line holding byte offset `at`, without its line break.
+fn line_around(text: &str, at: usize) -> &str {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    text[start..end].trim_end_matches('\r')
 }
 
 /// 1-based line of byte offset `at`.
@@ -142,6 +158,18 @@ mod tests {
         assert_eq!(
             apply_edits(text, &[all], "f").unwrap(),
             "x = 1\nb = 2\nc = x\n"
+        );
+    }
+
+    #[test]
+    fn a_match_that_is_not_unique_shows_each_candidate_line() {
+        let text = "fn a() {\n    let v = 1;\n}\nfn b() {\n    let v = 1;\r\n}\n";
+        let err = apply_edits(text, &[e("v = 1", "v = 2")], "src/x.rs").unwrap_err();
+        assert!(
+            err.message
+                .ends_with("every occurrence.\n     2\t    let v = 1;\n     5\t    let v = 1;"),
+            "{}",
+            err.message
         );
     }
 
