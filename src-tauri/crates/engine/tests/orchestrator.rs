@@ -342,3 +342,78 @@ async fn a_call_sees_what_an_earlier_call_of_the_same_step_did() {
     );
     h.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_exec_grant_covers_its_command_prefix_and_nothing_else() {
+    let exec = |cmd: &str| {
+        serde_json::json!({"cmd": cmd, "login": false, "yield_time_ms": 2000}).to_string()
+    };
+    let mut h = harness(
+        ApprovalMode::Auto,
+        vec![
+            MockResponse::tool_call("exec_command", exec("ls -a")),
+            MockResponse::tool_call("exec_command", exec("ls -l marker.txt")),
+            MockResponse::tool_call("exec_command", exec("pwd")),
+            MockResponse::text("done"),
+        ],
+    )
+    .await;
+    std::fs::write(h.workdir().join("marker.txt"), "").unwrap();
+    h.submit("run them");
+    let first = next_approval(&mut h).await;
+    assert_eq!(first.command.as_deref(), Some("ls -a"));
+    resolve(&h, &first, ReviewDecision::ApproveForSession);
+    // `ls -l marker.txt` has the granted prefix (`ls`) and runs; `pwd` is another command.
+    let before_third = h
+        .until(|e| matches!(e, AgentEvent::ApprovalRequested { .. }))
+        .await;
+    let ran = tool_ends(&before_third);
+    assert!(
+        ran.iter()
+            .any(|e| e.1 == ToolStatus::Ok && e.3.contains("marker.txt")),
+        "{ran:?}"
+    );
+    let third = match &before_third.last().unwrap().event {
+        AgentEvent::ApprovalRequested { request } => request.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(third.command.as_deref(), Some("pwd"));
+    resolve(&h, &third, ReviewDecision::Deny { reason: None });
+    let events = h.until_turn_end().await;
+    let ends = tool_ends(&events);
+    assert_eq!(ends.last().unwrap().2, Some(ToolErrorKind::ApprovalDenied));
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_critical_command_asks_despite_a_grant_and_in_dangerous_mode() {
+    let exec = |cmd: &str| {
+        serde_json::json!({"cmd": cmd, "login": false, "yield_time_ms": 2000}).to_string()
+    };
+    let mut h = harness(
+        ApprovalMode::Dangerous,
+        vec![
+            MockResponse::tool_call("exec_command", exec("git push --force origin main")),
+            MockResponse::text("done"),
+        ],
+    )
+    .await;
+    h.submit("push it");
+    let request = next_approval(&mut h).await;
+    assert_eq!(request.risk, memo_protocol::RiskLevel::Critical);
+    // Shutting the session down denies what is pending: the turn ends, nothing runs.
+    h.session.submit(Op::Shutdown).unwrap();
+    let seen = h.until(|e| matches!(e, AgentEvent::TurnEnded { .. })).await;
+    assert!(
+        seen.iter().any(|e| matches!(
+            &e.event,
+            AgentEvent::ApprovalResolved { request_id, decision: ReviewDecision::Deny { .. } }
+                if *request_id == request.request_id
+        )),
+        "{:?}",
+        kinds(&seen)
+    );
+    assert!(tool_ends(&seen).iter().all(|e| e.1 != ToolStatus::Ok));
+    h.session.closed().await;
+    h.mock.shutdown().await;
+}
