@@ -1,36 +1,18 @@
 //! The one error shape that crosses IPC.
 //!
-//! Library crates keep their own `thiserror` enums; the shell maps each of them into a
-//! [`CommandError`] so the UI can branch on a stable `code` and decide whether to offer a
-//! retry, instead of pattern-matching on message text.
+//! The engine service reports a typed [`ServiceError`]; the shell turns it into a
+//! [`CommandError`] with a stable `code` (generated for TypeScript, like everything else
+//! that crosses IPC) so the UI branches on the code and on `retryable`, never on text.
 
+use memo_protocol::ErrorCode;
+use memo_service::ServiceError;
 use serde::Serialize;
-
-/// Stable, machine-readable error categories. The UI switches on these strings
-/// (see `ui/src/ipc/errors.ts`), so renaming a variant is a breaking change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorCode {
-    /// The request itself was malformed (bad argument, unknown id).
-    InvalidInput,
-    /// Something the request refers to does not exist.
-    NotFound,
-    /// Filesystem or OS-level failure.
-    Io,
-    /// A dependency is temporarily unavailable; retrying may succeed.
-    Unavailable,
-    /// The environment is not set up the way Memo needs (e.g. no home directory).
-    Config,
-    /// A provider needs an API key and none is stored or set in the environment; the UI
-    /// offers to store one.
-    MissingKey,
-    /// A bug or an invariant violation on the Rust side.
-    Internal,
-}
+use ts_rs::TS;
 
 /// Serialized as `{ "code": "...", "message": "...", "retryable": bool }`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
-#[error("{code:?}: {message}")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS, thiserror::Error)]
+#[ts(rename = "CommandErrorPayload")]
+#[error("{}: {message}", code.as_str())]
 pub struct CommandError {
     pub code: ErrorCode,
     pub message: String,
@@ -48,38 +30,14 @@ impl CommandError {
             retryable,
         }
     }
-
-    pub fn internal(message: impl Into<String>) -> Self {
-        Self::new(ErrorCode::Internal, message)
-    }
 }
 
-impl From<memo_store::StoreError> for CommandError {
-    fn from(error: memo_store::StoreError) -> Self {
-        let code = match &error {
-            memo_store::StoreError::UnknownSession(_) => ErrorCode::NotFound,
-            _ => ErrorCode::Io,
-        };
-        CommandError::new(code, error.to_string())
-    }
-}
-
-impl From<std::io::Error> for CommandError {
-    fn from(error: std::io::Error) -> Self {
-        use std::io::ErrorKind;
-        let code = match error.kind() {
-            ErrorKind::NotFound => ErrorCode::NotFound,
-            ErrorKind::InvalidInput | ErrorKind::InvalidData => ErrorCode::InvalidInput,
-            _ => ErrorCode::Io,
-        };
-        let retryable = matches!(
-            error.kind(),
-            ErrorKind::Interrupted | ErrorKind::WouldBlock | ErrorKind::TimedOut
-        );
+impl From<ServiceError> for CommandError {
+    fn from(error: ServiceError) -> Self {
         Self {
-            code,
+            code: error.code(),
+            retryable: error.retryable(),
             message: error.to_string(),
-            retryable,
         }
     }
 }
@@ -102,27 +60,17 @@ mod tests {
 
     #[test]
     fn only_unavailable_is_retryable_by_default() {
-        assert!(CommandError::new(ErrorCode::Unavailable, "x").retryable);
-        for code in [
-            ErrorCode::InvalidInput,
-            ErrorCode::NotFound,
-            ErrorCode::Io,
-            ErrorCode::Config,
-            ErrorCode::MissingKey,
-            ErrorCode::Internal,
-        ] {
-            assert!(!CommandError::new(code, "x").retryable, "{code:?}");
+        for code in ErrorCode::ALL {
+            let retryable = CommandError::new(code, "x").retryable;
+            assert_eq!(retryable, code == ErrorCode::Unavailable, "{code:?}");
         }
     }
 
     #[test]
-    fn io_errors_keep_their_category() {
-        let missing = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
-        assert_eq!(CommandError::from(missing).code, ErrorCode::NotFound);
-
-        let timed_out = std::io::Error::new(std::io::ErrorKind::TimedOut, "slow");
-        let mapped = CommandError::from(timed_out);
-        assert_eq!(mapped.code, ErrorCode::Io);
-        assert!(mapped.retryable);
+    fn service_errors_keep_their_code_and_message() {
+        let mapped = CommandError::from(ServiceError::NotFound("session s not found".into()));
+        assert_eq!(mapped.code, ErrorCode::NotFound);
+        assert_eq!(mapped.message, "session s not found");
+        assert!(!mapped.retryable);
     }
 }

@@ -2,11 +2,9 @@
 //! tauri-free crates under `src-tauri/crates/` so it can be tested without WebKit.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
-pub mod api_keys;
 pub mod bridge;
 pub mod commands;
 pub mod error;
-pub mod session_admin;
 pub mod state;
 
 use tauri::Manager;
@@ -28,12 +26,10 @@ pub fn run() {
     let builder = tauri::Builder::default()
         .setup(|app| {
             let state = AppState::from_env(app.path().home_dir().ok());
-            match state.memo_home() {
-                Ok(path) => {
-                    tracing::info!(memo_home = %path.display(), "starting Memo");
-                    // First start: bootstrap files from templates, never overwriting.
-                    let init = memo_engine::context::init_home(path);
-                    for problem in init.problems {
+            // First start: bootstrap files from templates, never overwriting.
+            match state.service().init_home() {
+                Ok(problems) => {
+                    for problem in problems {
                         tracing::warn!(path = %problem.path, "{}", problem.message);
                     }
                 }
@@ -43,23 +39,7 @@ pub fn run() {
             Ok(())
         })
         .plugin(tauri_plugin_dialog::init())
-        .invoke_handler(tauri::generate_handler![
-            commands::app::app_info,
-            commands::session::list_providers,
-            commands::session::start_session,
-            commands::session::resume_session,
-            commands::session::list_sessions,
-            commands::session::subscribe_session,
-            commands::session::submit_op,
-            commands::session::rename_session,
-            commands::session::delete_session,
-            commands::session::rewind_session,
-            commands::session::search_sessions,
-            commands::keys::key_status,
-            commands::keys::set_api_key,
-            commands::keys::delete_api_key,
-            commands::prompt::prompt_layers,
-        ]);
+        .invoke_handler(commands::handler());
 
     let app = match builder.build(tauri::generate_context!()) {
         Ok(app) => app,

@@ -1,12 +1,12 @@
 //! State the shell computes once at start-up and shares with every command.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use memo_config::{CredentialStore, MemoHome};
+use memo_config::MemoHome;
+use memo_service::Service;
 
 use crate::bridge::Bridge;
-use crate::error::{CommandError, ErrorCode};
 
 /// Where Memo keeps its data: `$MEMO_HOME` when set and non-empty (`~` expanded), else
 /// `~/.memo` — the rules of memo-config, which the engine and CLI use too. A relative value
@@ -31,37 +31,32 @@ pub fn resolve_memo_home(
 
 /// Managed by Tauri and handed to commands through `State<'_, AppState>`.
 pub struct AppState {
-    /// Kept as a `Result` so a broken environment still opens the window and the UI can
-    /// explain the problem, instead of the process exiting before anything is shown.
-    memo_home: Result<PathBuf, String>,
+    service: Arc<Service>,
     bridge: Bridge,
 }
 
 impl AppState {
-    pub fn new(memo_home: Result<MemoHome, String>, credentials: Arc<dyn CredentialStore>) -> Self {
+    pub fn new(service: Service) -> Self {
+        let service = Arc::new(service);
         Self {
-            memo_home: memo_home
-                .as_ref()
-                .map(|h| h.root().to_path_buf())
-                .map_err(Clone::clone),
-            bridge: Bridge::new(memo_home, credentials),
+            bridge: Bridge::new(service.clone()),
+            service,
         }
     }
 
-    /// Reads `MEMO_HOME` and the working directory from the process environment.
+    /// Reads `MEMO_HOME` and the working directory from the process environment; keys
+    /// come from the OS keychain.
     pub fn from_env(home_dir: Option<PathBuf>) -> Self {
         let memo_home = resolve_memo_home(
             std::env::var_os(memo_config::MEMO_HOME_ENV),
             home_dir,
             std::env::current_dir().ok(),
         );
-        Self::new(memo_home, Bridge::default_credentials())
+        Self::new(Service::for_process(memo_home))
     }
 
-    pub fn memo_home(&self) -> Result<&Path, CommandError> {
-        self.memo_home
-            .as_deref()
-            .map_err(|message| CommandError::new(ErrorCode::Config, message.clone()))
+    pub fn service(&self) -> &Service {
+        &self.service
     }
 
     pub fn bridge(&self) -> &Bridge {
@@ -72,6 +67,7 @@ impl AppState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn home() -> Option<PathBuf> {
         Some(PathBuf::from("/home/ada"))

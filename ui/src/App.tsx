@@ -4,7 +4,7 @@ import { ChatView } from "./features/chat/ChatView";
 import { Sidebar } from "./features/sessions/Sidebar";
 import { StatusBar } from "./features/status/StatusBar";
 import type { SearchResult, SessionSummary } from "./gen/protocol";
-import { deleteSession, listProviders, listSessions, pickFolder, renameSession, searchSessions } from "./ipc";
+import { commands, pickFolder } from "./ipc";
 import { useAppInfo } from "./state/useAppInfo";
 import { useChat } from "./state/useChat";
 import { useLoadable } from "./state/useLoadable";
@@ -18,8 +18,8 @@ export function App() {
   const workspaces = useWorkspaces(scope);
   const cwd = workspaces.current;
 
-  const providers = useLoadable("list_providers", "providers", listProviders);
-  const loadSessions = useCallback(() => listSessions(cwd ?? undefined), [cwd]);
+  const providers = useLoadable("list_providers", "providers", commands.listProviders);
+  const loadSessions = useCallback(async () => (await commands.listSessions({ cwd })).sessions, [cwd]);
   const sessions = useLoadable("list_sessions", cwd, loadSessions);
   const chat = useChat(cwd, sessions.reload);
   const [pickError, setPickError] = useState<string | null>(null);
@@ -38,7 +38,7 @@ export function App() {
   const reloadSessions = sessions.reload;
   const rename = useCallback(
     async (session: SessionSummary, title: string) => {
-      await renameSession(session.id, title);
+      await commands.renameSession({ sessionId: session.id, title });
       reloadSessions();
     },
     [reloadSessions],
@@ -47,7 +47,7 @@ export function App() {
   const activeSessionId = chat.state.session?.id ?? null;
   const remove = useCallback(
     async (session: SessionSummary) => {
-      await deleteSession(session.id);
+      await commands.deleteSession({ sessionId: session.id });
       // The open conversation is gone: show a fresh one instead of a dead transcript.
       if (session.id === activeSessionId) newSession();
       reloadSessions();
@@ -55,7 +55,7 @@ export function App() {
     [activeSessionId, newSession, reloadSessions],
   );
 
-  const search = useCallback((text: string) => searchSessions(text, cwd ?? undefined), [cwd]);
+  const search = useCallback((query: string) => commands.searchSessions({ query, cwd }), [cwd]);
   const { openSession } = chat;
   const openResult = useCallback(
     (result: SearchResult) => openSession(result.session, result.seq),

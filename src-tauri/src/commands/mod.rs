@@ -1,8 +1,166 @@
-//! IPC commands, one module per domain. Each command is a thin adapter: it pulls what it
-//! needs from Tauri (handles, managed state), calls plain functions that are tested
-//! without a window, and maps failures into [`crate::error::CommandError`].
+//! Every IPC command, declared once.
+//!
+//! [`ipc_commands!`] turns each declaration into a `#[tauri::command]` (all async, so they
+//! run on Tauri's Tokio runtime, which session actors need), the handler that registers
+//! them, and the TypeScript binding the UI calls (`ui/src/gen/commands.ts`), so a command's
+//! name, arguments and result type are written in one place only. Bodies are one-liners
+//! into the engine service; logic lives there, where it is tested without a window.
 
-pub mod app;
-pub mod keys;
-pub mod prompt;
-pub mod session;
+mod bindings;
+
+use std::path::PathBuf;
+
+use memo_protocol::{
+    AppInfo, EventEnvelope, KeyStatus, Op, PromptReport, ProviderSummary, RewindOutcome,
+    SearchResult, SessionId, SessionPage, SessionSummary,
+};
+use memo_service::{SearchRequest, StartRequest};
+
+pub use bindings::typescript;
+
+/// Path of the generated bindings, relative to the repository root.
+pub const BINDINGS_PATH: &str = "ui/src/gen/commands.ts";
+
+/// The shape of one command for the binding generator.
+pub struct CommandSpec {
+    pub name: &'static str,
+    pub doc: &'static str,
+    /// `(name, TypeScript type)` of each argument, in order.
+    pub args: Vec<(&'static str, String)>,
+    /// A streaming argument: its name and the TypeScript type of one message.
+    pub channel: Option<(&'static str, String)>,
+    pub result: String,
+}
+
+macro_rules! ipc_commands {
+    ($(
+        $(#[doc = $doc:literal])*
+        fn $name:ident($state:ident $(, $arg:ident : $ty:ty)* $(; channel $chan:ident : $msg:ty)?) -> $ret:ty $body:block
+    )*) => {
+        $(
+            $(#[doc = $doc])*
+            #[tauri::command]
+            pub async fn $name(
+                $state: tauri::State<'_, crate::state::AppState>,
+                $($arg: $ty,)*
+                $($chan: tauri::ipc::Channel<$msg>,)?
+            ) -> Result<$ret, crate::error::CommandError> {
+                $body
+            }
+        )*
+
+        /// The Tauri handler for every command above.
+        pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
+            tauri::generate_handler![$($name),*]
+        }
+
+        /// Every command's shape, for the TypeScript bindings.
+        pub fn specs() -> Vec<CommandSpec> {
+            let cfg = ts_rs::Config::new().with_large_int("number");
+            let _ = &cfg;
+            vec![$(
+                CommandSpec {
+                    name: stringify!($name),
+                    doc: concat!($($doc, "\n"),*),
+                    args: vec![$((stringify!($arg), <$ty as ts_rs::TS>::name(&cfg))),*],
+                    channel: None$(.or(Some((stringify!($chan), <$msg as ts_rs::TS>::name(&cfg)))))?,
+                    result: <$ret as ts_rs::TS>::name(&cfg),
+                }
+            ),*]
+        }
+    };
+}
+
+ipc_commands! {
+    /// Version, data folder and platform as the Rust side computed them.
+    fn app_info(state) -> AppInfo {
+        let home = state.service().home()?;
+        Ok(AppInfo {
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            memo_home: home.root().display().to_string(),
+            platform: format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH),
+            // The engine takes its version from the workspace, like this package.
+            engine: format!("memo-engine {}", env!("CARGO_PKG_VERSION")),
+        })
+    }
+
+    /// Providers from `$MEMO_HOME/config.toml`; a broken config fails with code `config`.
+    fn list_providers(state) -> Vec<ProviderSummary> {
+        Ok(state.service().list_providers()?)
+    }
+
+    /// Starts a session in `cwd` (with the config's current provider unless one is named).
+    fn start_session(state, cwd: String, provider: Option<String>, model: Option<String>) -> SessionSummary {
+        let request = StartRequest { cwd: PathBuf::from(cwd), provider, model, max_steps: None };
+        Ok(state.service().start_session(request)?)
+    }
+
+    /// Makes a stored session live again (a no-op for one that already is). Imported
+    /// history continues in a fork, whose summary comes back.
+    fn resume_session(state, session_id: SessionId) -> SessionSummary {
+        Ok(state.service().resume_session(&session_id, None)?)
+    }
+
+    /// Stored sessions, newest first; only those of `cwd` when given.
+    fn list_sessions(state, cwd: Option<String>) -> SessionPage {
+        let cwd = cwd.map(PathBuf::from);
+        Ok(state.service().list_sessions(cwd.as_deref(), 200, 0)?)
+    }
+
+    /// Streams the session's events with `seq > after_seq` to `on_events` in batches,
+    /// stored ones first. A new subscription to the same session replaces the previous one.
+    fn subscribe_session(state, session_id: SessionId, after_seq: u64; channel on_events: Vec<EventEnvelope>) -> () {
+        Ok(state.bridge().subscribe(&session_id, after_seq, on_events)?)
+    }
+
+    /// Sends an op (a message, an interrupt, an approval decision) to a live session.
+    fn submit_op(state, session_id: SessionId, op: Op) -> () {
+        Ok(state.service().submit(&session_id, op)?)
+    }
+
+    /// Renames a stored session; an empty or over-long title is refused (`invalid_input`).
+    fn rename_session(state, session_id: SessionId, title: String) -> SessionSummary {
+        Ok(state.service().rename_session(&session_id, &title)?)
+    }
+
+    /// Deletes a session and its history (stopping it first if it is open).
+    fn delete_session(state, session_id: SessionId) -> () {
+        Ok(state.bridge().delete_session(&session_id).await?)
+    }
+
+    /// Forks the conversation up to just before the turn that starts at event `turn_seq`
+    /// into a new, open session, and returns it with that turn's message. The original is
+    /// kept.
+    fn rewind_session(state, session_id: SessionId, turn_seq: u64) -> RewindOutcome {
+        Ok(state.service().rewind_session(&session_id, turn_seq)?)
+    }
+
+    /// Messages matching `query` across stored sessions, best first; those of `cwd` when
+    /// given.
+    fn search_sessions(state, query: String, cwd: Option<String>) -> Vec<SearchResult> {
+        let mut request = SearchRequest::new(query);
+        request.cwd = cwd.map(PathBuf::from);
+        Ok(state.service().search_sessions(&request)?)
+    }
+
+    /// Where `provider`'s key would come from (keychain, environment, nowhere).
+    fn key_status(state, provider: String) -> KeyStatus {
+        Ok(state.service().key_status(&provider)?)
+    }
+
+    /// Stores `key` for `provider` in the OS keychain; the key never comes back.
+    fn set_api_key(state, provider: String, key: String) -> KeyStatus {
+        Ok(state.service().set_api_key(&provider, &key)?)
+    }
+
+    /// Removes `provider`'s key from the OS keychain.
+    fn delete_api_key(state, provider: String) -> KeyStatus {
+        Ok(state.service().delete_api_key(&provider)?)
+    }
+
+    /// What the model sees, layer by layer: the open session's prompt when `session_id` is
+    /// live, else the prompt a new session in `cwd` would get.
+    fn prompt_layers(state, session_id: Option<SessionId>, cwd: Option<String>, provider: Option<String>, model: Option<String>) -> PromptReport {
+        Ok(state.service().prompt_layers(session_id.as_ref(), cwd.map(PathBuf::from), provider, model)?)
+    }
+}

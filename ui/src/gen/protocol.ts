@@ -128,7 +128,23 @@ export type SessionSummary = { id: SessionId, title: string | null, cwd: string,
 /**
  * The seq of the newest stored event; a client subscribes after what it has.
  */
-last_seq: number, };
+last_seq: number, 
+/**
+ * The first message, on one line and cut short: what names a session with no title.
+ */
+preview: string | null, 
+/**
+ * Set for a fork: the session it was forked from, and the last seq it shares.
+ */
+parent_session_id: SessionId | null, fork_seq: number | null, 
+/**
+ * Imported history, kept as it was: continuing it forks a new session.
+ */
+read_only: boolean, 
+/**
+ * Where imported history came from (`memo-code`), and its id there.
+ */
+origin: string | null, origin_id: string | null, };
 
 export type ProviderSummary = { name: string, model: string, 
 /**
@@ -166,6 +182,50 @@ required: boolean,
  * Why the keychain could not be read, when it could not.
  */
 keychain_error: string | null, };
+
+export type ErrorCode = "invalid_input" | "not_found" | "io" | "unavailable" | "config" | "missing_key" | "conflict" | "internal";
+
+export type AppInfo = { 
+/**
+ * The app's own version.
+ */
+version: string, 
+/**
+ * Absolute path of Memo's data folder, as the Rust side resolved it.
+ */
+memo_home: string, 
+/**
+ * `<os>-<arch>`, e.g. `linux-x86_64`.
+ */
+platform: string, 
+/**
+ * `memo-engine <version>`.
+ */
+engine: string, };
+
+export type SessionPage = { total: number, sessions: Array<SessionSummary>, };
+
+export type UsageReport = { session_id: SessionId | null, calls: number, tokens: TokenUsage, cost_usd: number | null, by_model: Array<ModelUsageReport>, };
+
+export type ModelUsageReport = { provider: string, model: string, calls: number, tokens: TokenUsage, 
+/**
+ * Sum over the calls that had a price; `None` when none had one.
+ */
+cost_usd: number | null, 
+/**
+ * Calls recorded without a price (their cost is unknown, not zero).
+ */
+unpriced_calls: number, };
+
+export type ImportReport = { files: Array<ImportedFile>, failed: Array<ImportFailure>, };
+
+export type ImportedFile = { path: string, status: ImportStatus, session_id: SessionId | null, origin_id: string, events: number, skipped_lines: Array<SkippedLine>, };
+
+export type ImportFailure = { path: string, error: string, };
+
+export type ImportStatus = "new" | "updated" | "unchanged" | "empty";
+
+export type SkippedLine = { line: number, reason: string, };
 
 export type InputExpansion = { 
 /**
@@ -264,3 +324,5 @@ export type ContextProblem = { path: string, message: string, };
 export const SEARCH_MARK_START = "\u{E000}";
 
 export const SEARCH_MARK_END = "\u{E001}";
+
+export const ERROR_CODES: readonly ErrorCode[] = ["invalid_input", "not_found", "io", "unavailable", "config", "missing_key", "conflict", "internal"];

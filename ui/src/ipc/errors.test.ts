@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 
-import { CommandError, RUST_ERROR_CODES, toCommandError, type CommandErrorPayload } from "./errors";
+import { ERROR_CODES } from "../gen/protocol";
+import { CommandError, toCommandError, type CommandErrorPayload } from "./errors";
 import wireFixture from "./fixtures/command-error.json";
 
 describe("toCommandError", () => {
   it("maps the Rust CommandError wire shape (shared fixture)", () => {
     const payload = wireFixture as CommandErrorPayload;
-    expect(RUST_ERROR_CODES).toContain(payload.code);
+    expect(ERROR_CODES).toContain(payload.code);
 
     const error = toCommandError("app_info", payload);
     expect(error).toBeInstanceOf(CommandError);

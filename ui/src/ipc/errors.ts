@@ -1,18 +1,10 @@
-// Mirror of `CommandError` in src-tauri/src/error.rs. Both sides test against
+// The UI side of `CommandError` in src-tauri/src/error.rs. The payload type and the list
+// of codes are generated from Rust; both sides also test against
 // ./fixtures/command-error.json, so a change to the wire shape fails a test on each side.
+import type { CommandErrorPayload } from "../gen/commands";
+import { ERROR_CODES, type ErrorCode as RustErrorCode } from "../gen/protocol";
 
-/** Codes the Rust shell sends (`ErrorCode`, snake_case). */
-export const RUST_ERROR_CODES = [
-  "invalid_input",
-  "not_found",
-  "io",
-  "unavailable",
-  "config",
-  "missing_key",
-  "internal",
-] as const;
-
-export type RustErrorCode = (typeof RUST_ERROR_CODES)[number];
+export type { CommandErrorPayload, RustErrorCode };
 
 /**
  * `ipc` is produced only on this side: the call never reached a command (not inside the
@@ -20,13 +12,6 @@ export type RustErrorCode = (typeof RUST_ERROR_CODES)[number];
  * reports those as bare strings rather than as a `CommandError`.
  */
 export type ErrorCode = RustErrorCode | "ipc";
-
-/** The payload as it crosses IPC. */
-export interface CommandErrorPayload {
-  code: RustErrorCode;
-  message: string;
-  retryable: boolean;
-}
 
 export class CommandError extends Error {
   readonly code: ErrorCode;
@@ -47,7 +32,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function isRustErrorCode(value: unknown): value is RustErrorCode {
-  return typeof value === "string" && (RUST_ERROR_CODES as readonly string[]).includes(value);
+  return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);
 }
 
 /**

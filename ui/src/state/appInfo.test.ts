@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { CommandError, type AppInfo } from "../ipc";
+import type { AppInfo } from "../gen/protocol";
+import { CommandError } from "../ipc";
 import { appInfoReducer, initialAppInfoState } from "./appInfo";
 
 const INFO: AppInfo = {

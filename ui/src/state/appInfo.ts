@@ -1,4 +1,5 @@
-import type { AppInfo, CommandError } from "../ipc";
+import type { AppInfo } from "../gen/protocol";
+import type { CommandError } from "../ipc";
 
 /** What the UI knows about the running app; loaded once at start-up. */
 export type AppInfoState =

@@ -3,17 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { EventEnvelope, SessionSummary } from "../gen/protocol";
 import { CommandError } from "../ipc";
 import { chatReducer, initialChat } from "./chat";
+import { sessionSummary } from "../test/fixtures";
 
-const SESSION: SessionSummary = {
-  id: "s1",
-  title: null,
-  cwd: "/repo",
-  provider: "mock",
-  model: "m1",
-  created_ms: 1,
-  updated_ms: 1,
-  last_seq: 0,
-};
+const SESSION: SessionSummary = sessionSummary();
 
 const turnStarted: EventEnvelope = {
   session_id: "s1",
@@ -77,7 +69,7 @@ describe("chatReducer", () => {
   });
 
   it("keeps a prefill across opening the rewound session and drops it on reset", () => {
-    const s1 = { id: "s1", title: null, cwd: "/w", provider: "p", model: "m", created_ms: 0, updated_ms: 0, last_seq: 1 };
+    const s1 = sessionSummary({ cwd: "/w", last_seq: 1 });
     let state = chatReducer(initialChat, { type: "loading" });
     state = chatReducer(state, { type: "opened", session: s1 });
     state = chatReducer(state, { type: "prefill", text: "again" });
@@ -90,7 +82,7 @@ describe("chatReducer", () => {
   });
 
   it("keeps the event to focus across opening and clears it on request", () => {
-    const s1 = { id: "s1", title: null, cwd: "/w", provider: "p", model: "m", created_ms: 0, updated_ms: 0, last_seq: 1 };
+    const s1 = sessionSummary({ cwd: "/w", last_seq: 1 });
     let state = chatReducer(initialChat, { type: "loading" });
     state = chatReducer(state, { type: "focus", seq: 12 });
     state = chatReducer(state, { type: "opened", session: s1 });

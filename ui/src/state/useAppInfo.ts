@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useReducer } from "react";
 
-import { getAppInfo, toCommandError } from "../ipc";
+import { commands, toCommandError } from "../ipc";
 import { appInfoReducer, initialAppInfoState, type AppInfoState } from "./appInfo";
 
 export function useAppInfo(): { state: AppInfoState; reload: () => void } {
@@ -8,7 +8,7 @@ export function useAppInfo(): { state: AppInfoState; reload: () => void } {
 
   const load = useCallback((isCurrent: () => boolean) => {
     dispatch({ type: "requested" });
-    getAppInfo().then(
+    commands.appInfo().then(
       (info) => {
         if (isCurrent()) dispatch({ type: "loaded", info });
       },

@@ -1,18 +1,8 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 
 import type { HostAction, ReviewDecision, SessionSummary } from "../gen/protocol";
-import {
-  interruptTurn,
-  resolveApproval,
-  resumeSession,
-  rewindSession,
-  sendUserTurn,
-  startSession,
-  subscribeSession,
-  toCommandError,
-} from "../ipc";
+import { commands, interruptTurn, resolveApproval, sendUserTurn, subscribeSession, toCommandError } from "../ipc";
 import { chatReducer, initialChat, type ChatState } from "./chat";
-import { rememberSessionTitle, sessionTitle } from "./sessionTitles";
 import { runningTurn, type TurnView } from "./transcript";
 
 export interface ChatController {
@@ -59,8 +49,10 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     await subscribeSession(session.id, 0, (batch) => {
       if (gen !== generation.current) return;
       dispatch({ type: "events", sessionId: session.id, batch });
-      // Replayed turns change nothing in the sidebar; a turn ending now does.
-      if (batch.some((e) => e.seq > session.last_seq && e.event.type === "turn_ended")) changed.current();
+      // Replayed turns change nothing in the sidebar; a turn starting (the first message
+      // names an untitled session) or ending now does.
+      const live = batch.filter((e) => e.seq > session.last_seq);
+      if (live.some((e) => e.event.type === "turn_started" || e.event.type === "turn_ended")) changed.current();
       // Only commands typed now act on the window; replayed history never does.
       for (const envelope of batch) {
         const { event } = envelope;
@@ -85,7 +77,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       if (focusSeq !== undefined) dispatch({ type: "focus", seq: focusSeq });
       void (async () => {
         try {
-          const session = await resumeSession(summary.id);
+          const session = await commands.resumeSession({ sessionId: summary.id });
           if (gen !== generation.current) return;
           dispatch({ type: "opened", session });
           await attach(session, gen);
@@ -105,7 +97,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       dispatch({ type: "loading" });
       void (async () => {
         try {
-          const { session, text } = await rewindSession(current.id, turn.startSeq);
+          const { session, text } = await commands.rewindSession({ sessionId: current.id, turnSeq: turn.startSeq });
           if (gen !== generation.current) return;
           dispatch({ type: "opened", session });
           dispatch({ type: "prefill", text });
@@ -147,9 +139,8 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
         if (session === null) {
           // A fresh conversation becomes a session only when there is something to say.
           const provider = providerRef.current;
-          session = await startSession(provider === null ? { cwd } : { cwd, provider });
+          session = await commands.startSession({ cwd, provider });
           if (gen !== generation.current) return false;
-          rememberSessionTitle(window.localStorage, session.id, text);
           dispatch({ type: "opened", session });
           await attach(session, gen);
           changed.current();
@@ -183,16 +174,6 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   }, []);
 
   const dismissError = useCallback(() => dispatch({ type: "dismiss_error" }), []);
-
-  // Sessions started elsewhere (the CLI, an older build) get a sidebar label once their
-  // history shows the first message.
-  const firstTurn = state.transcript.entries.find((entry) => entry.kind === "turn");
-  const firstInput = firstTurn?.kind === "turn" ? firstTurn.input : null;
-  const sessionId = state.session?.id ?? null;
-  useEffect(() => {
-    if (sessionId === null || firstInput === null || sessionTitle(window.localStorage, sessionId) !== null) return;
-    if (rememberSessionTitle(window.localStorage, sessionId, firstInput)) changed.current();
-  }, [sessionId, firstInput]);
 
   const running = useMemo(() => runningTurn(state.transcript), [state.transcript]);
   const clearFocus = useCallback(() => dispatch({ type: "focus", seq: null }), []);

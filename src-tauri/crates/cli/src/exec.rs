@@ -1,10 +1,7 @@
 use std::process::ExitCode;
-use std::sync::Arc;
 
-use memo_config::{Config, CredentialStore, KeyringStore, MemoHome, MemoryCredentialStore};
-use memo_engine::{Engine, EngineOptions, SessionOptions};
 use memo_protocol::{AgentEvent, Op, ReviewDecision, SessionId, TurnEndReason, UserInput};
-use memo_store::Store;
+use memo_service::{Service, ServiceError, StartRequest};
 
 use crate::render::{JsonRenderer, Renderer, TextRenderer};
 use crate::ExecArgs;
@@ -12,55 +9,50 @@ use crate::ExecArgs;
 /// Exit codes: 0 answered, 1 the turn failed, 2 bad setup (config, keys, cwd),
 /// 3 step limit reached, 130 interrupted (Ctrl-C).
 pub async fn run(args: ExecArgs) -> ExitCode {
-    match run_inner(args).await {
+    let service = crate::service();
+    let code = match run_inner(&service, args).await {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("error: {message}");
+        // Setup failures (config, keys, folder) are 2 whatever their category.
+        Err(error) => {
+            crate::report(&error);
             ExitCode::from(2)
         }
-    }
+    };
+    service.shutdown().await;
+    // An auto title (config `auto_title`) is asked for after the first exchange; let it
+    // land before the process exits.
+    service
+        .wait_for_background(std::time::Duration::from_secs(20))
+        .await;
+    code
 }
 
-async fn run_inner(args: ExecArgs) -> Result<ExitCode, String> {
-    let home = MemoHome::resolve().map_err(|e| e.to_string())?;
+async fn run_inner(service: &Service, args: ExecArgs) -> Result<ExitCode, ServiceError> {
     // First start: the home's bootstrap files, created only where missing.
-    for problem in memo_engine::context::init_home(home.root()).problems {
+    for problem in service.init_home()? {
         tracing::warn!(path = %problem.path, "{}", problem.message);
     }
-    let config = Config::load(&home).map_err(|e| e.to_string())?;
-    let store = Store::open(home.sessions_db()).map_err(|e| e.to_string())?;
     let cwd = match &args.cwd {
         Some(dir) => dir.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| format!("cannot read the current directory: {e}"))?,
+        None => std::env::current_dir().map_err(|e| ServiceError::io("current directory", e))?,
     };
-    let engine = Engine::new(EngineOptions {
-        memo_home: Some(home.root().to_path_buf()),
-        config,
-        store: Arc::new(store),
-        credentials: keychain(),
-        env: Arc::new(|name: &str| std::env::var(name).ok()),
-    });
     let session = match &args.resume {
-        Some(id) => engine
-            .resume_session(&SessionId::new(id.clone()), args.max_steps)
-            .map_err(|e| e.to_string())?,
-        None => engine
-            .start_session(SessionOptions {
-                cwd,
-                provider: args.provider.clone(),
-                model: args.model.clone(),
-                max_steps: args.max_steps,
-            })
-            .map_err(|e| e.to_string())?,
+        Some(id) => service.resume_session(&SessionId::new(id.clone()), args.max_steps)?,
+        None => service.start_session(StartRequest {
+            cwd,
+            provider: args.provider.clone(),
+            model: args.model.clone(),
+            max_steps: args.max_steps,
+        })?,
     };
-    let after = session.last_seq();
-    let mut events = session.subscribe(after).map_err(|e| e.to_string())?;
-    session
-        .submit(Op::UserTurn {
+    let id = session.id.clone();
+    let mut events = service.subscribe(&id, session.last_seq)?;
+    service.submit(
+        &id,
+        Op::UserTurn {
             input: UserInput::text(args.prompt.clone()),
-        })
-        .map_err(|e| e.to_string())?;
+        },
+    )?;
 
     let mut renderer: Box<dyn Renderer> = if args.json {
         Box::new(JsonRenderer::new())
@@ -74,7 +66,7 @@ async fn run_inner(args: ExecArgs) -> Result<ExitCode, String> {
             env = events.recv() => env,
             _ = tokio::signal::ctrl_c(), if !interrupted_by_signal => {
                 interrupted_by_signal = true;
-                let _ = session.submit(Op::Interrupt);
+                let _ = service.submit(&id, Op::Interrupt);
                 continue;
             }
         };
@@ -96,10 +88,13 @@ async fn run_inner(args: ExecArgs) -> Result<ExitCode, String> {
                         ),
                     }
                 };
-                let _ = session.submit(Op::ResolveApproval {
-                    request_id: request.request_id.clone(),
-                    decision,
-                });
+                let _ = service.submit(
+                    &id,
+                    Op::ResolveApproval {
+                        request_id: request.request_id.clone(),
+                        decision,
+                    },
+                );
             }
             AgentEvent::Error { message, .. } => last_error = Some(message.clone()),
             // A slash command the engine answered without a turn (`/help`, `/compact`...).
@@ -137,23 +132,6 @@ async fn run_inner(args: ExecArgs) -> Result<ExitCode, String> {
         }
     };
     renderer.finish();
-    let _ = session.submit(Op::Shutdown);
-    session.closed().await;
-    // An auto title (config `auto_title`) is asked for after the first exchange; let it
-    // land before the process exits.
-    engine
-        .wait_for_background(std::time::Duration::from_secs(20))
-        .await;
+    service.close_session(&id).await;
     Ok(code)
-}
-
-/// The OS keychain, or (on a platform without one) no stored keys: env vars still work.
-fn keychain() -> Arc<dyn CredentialStore> {
-    match KeyringStore::new() {
-        Ok(store) => Arc::new(store),
-        Err(err) => {
-            tracing::warn!(error = %err, "OS keychain unavailable; using environment variables only");
-            Arc::new(MemoryCredentialStore::new())
-        }
-    }
 }

@@ -5,13 +5,11 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use memo_config::{
-    process_env, resolve_api_key, ApiKey, Config, CredentialStore, KeyringStore, MemoHome,
-};
+use memo_service::{Service, ServiceError};
 
 #[derive(Subcommand)]
 pub enum KeyAction {
-    /// Store the key read from stdin for a provider.
+    /// Store the key read from stdin for a provider of config.toml.
     Set { provider: String },
     /// Remove a provider's key from the keychain.
     Delete { provider: String },
@@ -25,55 +23,49 @@ pub fn run(action: KeyAction) -> ExitCode {
             println!("{message}");
             ExitCode::SUCCESS
         }
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(2)
-        }
+        Err(error) => crate::report(&error),
     }
 }
 
-fn run_inner(action: KeyAction) -> Result<String, String> {
-    let store = KeyringStore::new().map_err(|e| e.to_string())?;
+fn run_inner(action: KeyAction) -> Result<String, ServiceError> {
+    let service = Service::with_keychain(crate::memo_home())?;
     match action {
         KeyAction::Set { provider } => {
             let mut input = String::new();
             std::io::stdin()
                 .read_to_string(&mut input)
-                .map_err(|e| format!("cannot read the key from stdin: {e}"))?;
-            let key = input.trim();
-            if key.is_empty() {
-                return Err(
+                .map_err(|e| ServiceError::io("stdin", e))?;
+            if input.trim().is_empty() {
+                return Err(ServiceError::InvalidInput(
                     "no key on stdin (pipe it in: `printf %s \"$KEY\" | memo-cli key set NAME`)"
                         .into(),
-                );
+                ));
             }
-            store
-                .set(&provider, &ApiKey::new(key))
-                .map_err(|e| e.to_string())?;
+            service.set_api_key(&provider, &input)?;
             Ok(format!(
                 "stored the key for '{provider}' in the OS keychain"
             ))
         }
         KeyAction::Delete { provider } => {
-            match store.delete(&provider).map_err(|e| e.to_string())? {
-                true => Ok(format!("deleted the key for '{provider}'")),
-                false => Ok(format!("no key stored for '{provider}'")),
-            }
+            service.delete_api_key(&provider)?;
+            Ok(format!(
+                "no key for '{provider}' in the OS keychain any more"
+            ))
         }
         KeyAction::Status { provider } => {
-            let home = MemoHome::resolve().map_err(|e| e.to_string())?;
-            let config = Config::load(&home).map_err(|e| e.to_string())?;
-            let provider_config = config
-                .provider(Some(&provider))
-                .map_err(|e| e.to_string())?;
-            match resolve_api_key(&provider_config, &store, &process_env)
-                .map_err(|e| e.to_string())?
-            {
-                Some((_, source)) => Ok(format!("'{provider}': key found ({source})")),
-                None => Ok(format!(
+            let status = service.key_status(&provider)?;
+            Ok(match (status.source, status.keychain_error) {
+                (Some(source), _) => format!("'{provider}': key found ({source})"),
+                (None, Some(error)) => format!(
+                    "'{provider}': no key in the environment; the keychain could not be read: {error}"
+                ),
+                (None, None) if !status.required => {
+                    format!("'{provider}': no key, and none is needed (a server on this machine)")
+                }
+                (None, None) => format!(
                     "'{provider}': no key in the keychain or the environment"
-                )),
-            }
+                ),
+            })
         }
     }
 }

@@ -74,6 +74,27 @@ pub struct ExecArgs {
     pub max_steps: Option<u32>,
 }
 
+/// `$MEMO_HOME`, or `~/.memo`; a failure is reported by the first command that needs it.
+pub fn memo_home() -> Result<memo_config::MemoHome, String> {
+    memo_config::MemoHome::resolve().map_err(|e| e.to_string())
+}
+
+/// The engine service over the OS keychain (or environment variables only, where there is
+/// none) and the process environment.
+pub fn service() -> memo_service::Service {
+    memo_service::Service::for_process(memo_home())
+}
+
+/// Prints a typed error as `error: message`; its code picks the exit code: not found is
+/// 1, every other failure 2.
+pub fn report(error: &memo_service::ServiceError) -> ExitCode {
+    eprintln!("error: {error}");
+    match error.code() {
+        memo_protocol::ErrorCode::NotFound => ExitCode::from(1),
+        _ => ExitCode::from(2),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Err(err) = memo_config::init_tracing("warn") {

@@ -5,11 +5,9 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
-use memo_config::{Config, MemoHome};
-use memo_engine::SessionOptions;
 use memo_protocol::{PromptReport, SourceStatus};
+use memo_service::ServiceError;
 
 #[derive(clap::Args)]
 pub struct PromptArgs {
@@ -53,38 +51,23 @@ pub fn run(args: PromptArgs) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(message) => {
-            eprintln!("error: {message}");
+        Err(error) => {
+            crate::report(&error);
             ExitCode::from(2)
         }
     }
 }
 
-fn report(args: &PromptArgs) -> Result<PromptReport, String> {
-    let home = MemoHome::resolve().map_err(|e| e.to_string())?;
-    let init = memo_engine::context::init_home(home.root());
-    for problem in init.problems {
+fn report(args: &PromptArgs) -> Result<PromptReport, ServiceError> {
+    let service = crate::service();
+    for problem in service.init_home()? {
         eprintln!("warning: {}: {}", problem.path, problem.message);
     }
-    let config = Config::load(&home).map_err(|e| e.to_string())?;
     let cwd = match &args.cwd {
         Some(dir) => dir.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| format!("cannot read the current directory: {e}"))?,
+        None => std::env::current_dir().map_err(|e| ServiceError::io("current directory", e))?,
     };
-    let env: memo_engine::EnvLookup = Arc::new(|name: &str| std::env::var(name).ok());
-    memo_engine::prompt_layers(
-        Some(home.root()),
-        &config,
-        &env,
-        &SessionOptions {
-            cwd,
-            provider: args.provider.clone(),
-            model: args.model.clone(),
-            max_steps: None,
-        },
-    )
-    .map_err(|e| e.to_string())
+    service.prompt_layers(None, Some(cwd), args.provider.clone(), args.model.clone())
 }
 
 /// The layer table as text.

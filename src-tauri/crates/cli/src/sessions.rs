@@ -5,14 +5,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::Subcommand;
-use memo_config::{Config, MemoHome, MemoryCredentialStore};
-use memo_engine::{Engine, EngineOptions};
-use memo_protocol::{AgentEvent, SessionId};
-use memo_store::memo_code::{ImportReport, ImportStatus};
-use memo_store::{SearchQuery, SessionRecord, Store};
+use memo_protocol::{AgentEvent, SessionId, SEARCH_MARK_END, SEARCH_MARK_START};
+use memo_service::{SearchRequest, Service, ServiceError};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::sessions_text as text;
@@ -108,70 +105,37 @@ pub enum SessionsAction {
 
 /// Exit codes: 0 done, 1 not found or nothing done, 2 setup error (home, database).
 pub fn run(action: SessionsAction) -> ExitCode {
-    match run_inner(action) {
+    let service = crate::service();
+    match run_inner(&service, action) {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(2)
-        }
+        Err(error) => crate::report(&error),
     }
 }
 
-struct Ctx {
-    home: MemoHome,
-    store: Arc<Store>,
+fn print_json(value: &impl Serialize) -> Result<(), ServiceError> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| ServiceError::InvalidInput(format!("cannot print as JSON: {e}")))?;
+    println!("{text}");
+    Ok(())
 }
 
-fn open() -> Result<Ctx, String> {
-    let home = MemoHome::resolve().map_err(|e| e.to_string())?;
-    let store = Store::open(home.sessions_db()).map_err(|e| e.to_string())?;
-    Ok(Ctx {
-        home,
-        store: Arc::new(store),
-    })
+/// Matched terms: `[term]` in JSON, bold on a terminal.
+fn marked(snippet: &str, json: bool) -> String {
+    let (start, end) = if json {
+        ("[", "]")
+    } else {
+        ("\u{1b}[1m", "\u{1b}[0m")
+    };
+    snippet
+        .replace(SEARCH_MARK_START, start)
+        .replace(SEARCH_MARK_END, end)
 }
 
-fn not_found(id: &str) -> ExitCode {
-    eprintln!("error: no session {id}");
-    ExitCode::from(1)
+fn stdout_error(e: std::io::Error) -> ServiceError {
+    ServiceError::io("stdout", e)
 }
 
-fn print_json(value: &Value) {
-    println!("{value}");
-}
-
-/// Workspaces are stored by canonical path, as the engine records them.
-fn workspace(cwd: Option<PathBuf>) -> Result<Option<String>, String> {
-    cwd.map(|dir| {
-        std::fs::canonicalize(&dir)
-            .map(|p| p.display().to_string())
-            .map_err(|e| format!("{}: {e}", dir.display()))
-    })
-    .transpose()
-}
-
-pub fn record_json(store: &Store, r: &SessionRecord) -> Value {
-    json!({
-        "id": r.id,
-        "title": r.title,
-        "preview": text::first_prompt(store, &r.id),
-        "cwd": r.cwd,
-        "provider": r.provider,
-        "model": r.model,
-        "created_ms": r.created_ms,
-        "updated_ms": r.updated_ms,
-        "last_seq": store.last_seq(&r.id).unwrap_or(0),
-        "parent_session_id": r.parent_session_id,
-        "fork_seq": r.fork_seq,
-        "read_only": r.read_only,
-        "origin": r.origin,
-        "origin_id": r.origin_id,
-    })
-}
-
-fn run_inner(action: SessionsAction) -> Result<ExitCode, String> {
-    let ctx = open()?;
-    let store = &ctx.store;
+fn run_inner(service: &Service, action: SessionsAction) -> Result<ExitCode, ServiceError> {
     match action {
         SessionsAction::List {
             cwd,
@@ -179,20 +143,15 @@ fn run_inner(action: SessionsAction) -> Result<ExitCode, String> {
             offset,
             json,
         } => {
-            let cwd = workspace(cwd)?;
-            let records = store
-                .list_sessions(cwd.as_deref(), limit, offset)
-                .map_err(|e| e.to_string())?;
-            let total = store
-                .count_sessions(cwd.as_deref())
-                .map_err(|e| e.to_string())?;
-            if json {
-                let sessions: Vec<Value> = records.iter().map(|r| record_json(store, r)).collect();
-                print_json(&json!({ "total": total, "sessions": sessions }));
-            } else {
-                text::print_list(store, &records, total, offset);
+            if let Some(dir) = &cwd {
+                std::fs::canonicalize(dir).map_err(|e| ServiceError::io(dir.display(), e))?;
             }
-            Ok(ExitCode::SUCCESS)
+            let page = service.list_sessions(cwd.as_deref(), limit, offset)?;
+            if json {
+                print_json(&page)?;
+            } else {
+                text::print_list(&page, offset);
+            }
         }
         SessionsAction::Show {
             id,
@@ -201,27 +160,24 @@ fn run_inner(action: SessionsAction) -> Result<ExitCode, String> {
             limit,
             json,
         } => {
-            let sid = SessionId::new(id.clone());
-            let Some(record) = store.session(&sid).map_err(|e| e.to_string())? else {
-                return Ok(not_found(&id));
-            };
+            let sid = SessionId::new(id);
+            let summary = service.session(&sid)?;
             let limit = limit.unwrap_or(usize::MAX);
             let events = match last {
-                Some(n) => store.events_before(&sid, u64::MAX, n.min(limit)),
-                None => store.events(&sid, after.unwrap_or(0), limit),
-            }
-            .map_err(|e| e.to_string())?;
+                Some(n) => service.last_events(&sid, n.min(limit))?,
+                None => service.events(&sid, after.unwrap_or(0), limit)?,
+            };
             let mut out = std::io::stdout().lock();
             if json {
                 for env in &events {
-                    let line = serde_json::to_string(env).map_err(|e| e.to_string())?;
-                    writeln!(out, "{line}").map_err(|e| e.to_string())?;
+                    let line = serde_json::to_string(env).map_err(|e| {
+                        ServiceError::InvalidInput(format!("cannot print as JSON: {e}"))
+                    })?;
+                    writeln!(out, "{line}").map_err(stdout_error)?;
                 }
             } else {
-                text::print_transcript(&mut out, store, &record, &events)
-                    .map_err(|e| e.to_string())?;
+                text::print_transcript(&mut out, &summary, &events).map_err(stdout_error)?;
             }
-            Ok(ExitCode::SUCCESS)
         }
         SessionsAction::Search {
             query,
@@ -231,225 +187,111 @@ fn run_inner(action: SessionsAction) -> Result<ExitCode, String> {
             offset,
             json,
         } => {
-            let mut q = SearchQuery::new(query.join(" "));
-            q.cwd = workspace(cwd)?;
-            q.session = session.map(SessionId::new);
-            q.limit = limit;
-            q.offset = offset;
-            if !json {
-                // Bold on a terminal is what the brackets stand for.
-                q.highlight = ("\u{1b}[1m".into(), "\u{1b}[0m".into());
-            }
-            let hits = store.search(&q).map_err(|e| e.to_string())?;
+            let mut request = SearchRequest::new(query.join(" "));
+            request.cwd = cwd;
+            request.session = session.map(SessionId::new);
+            request.limit = limit;
+            request.offset = offset;
+            let hits = service.search_sessions(&request)?;
             if json {
                 let hits: Vec<Value> = hits
                     .iter()
                     .map(|h| {
                         json!({
-                            "session_id": h.session_id,
-                            "session_title": h.session_title,
-                            "cwd": h.cwd,
+                            "session_id": h.session.id,
+                            "session_title": h.session.title,
+                            "cwd": h.session.cwd,
                             "seq": h.seq,
-                            "role": h.role.as_str(),
-                            "snippet": h.snippet,
-                            "score": h.score,
+                            "role": h.role,
+                            "snippet": marked(&h.snippet, true),
                             "timestamp_ms": h.timestamp_ms,
                         })
                     })
                     .collect();
-                print_json(&Value::Array(hits));
+                print_json(&hits)?;
             } else {
+                let hits: Vec<_> = hits
+                    .into_iter()
+                    .map(|mut h| {
+                        h.snippet = marked(&h.snippet, false);
+                        h
+                    })
+                    .collect();
                 text::print_hits(&hits);
             }
-            Ok(ExitCode::SUCCESS)
         }
         SessionsAction::Export { id, output } => {
-            let sid = SessionId::new(id.clone());
-            if store.session(&sid).map_err(|e| e.to_string())?.is_none() {
-                return Ok(not_found(&id));
-            }
+            let sid = SessionId::new(id);
+            service.session(&sid)?;
             let lines = match &output {
                 Some(path) => {
                     let file = std::fs::File::create(path)
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                        .map_err(|e| ServiceError::io(path.display(), e))?;
                     let mut w = std::io::BufWriter::new(file);
-                    store.export_memo_code(&sid, &mut w)
+                    let lines = service.export_memo_code(&sid, &mut w)?;
+                    w.flush().map_err(|e| ServiceError::io(path.display(), e))?;
+                    lines
                 }
-                None => store.export_memo_code(&sid, &mut std::io::stdout().lock()),
-            }
-            .map_err(|e| e.to_string())?;
+                None => service.export_memo_code(&sid, &mut std::io::stdout().lock())?,
+            };
             if let Some(path) = output {
                 eprintln!("wrote {lines} lines to {}", path.display());
             }
-            Ok(ExitCode::SUCCESS)
         }
         SessionsAction::Import { paths, json } => {
-            let paths = if paths.is_empty() {
-                vec![ctx.home.memo_code_sessions_dir()]
-            } else {
-                paths
-            };
-            let mut report = ImportReport::default();
-            for path in paths {
-                if path.is_dir() {
-                    let part = store.import_memo_code_dir(&path);
-                    report.files.extend(part.files);
-                    report.failed.extend(part.failed);
-                } else {
-                    match store.import_memo_code_file(&path) {
-                        Ok(Ok(file)) => report.files.push(file),
-                        Ok(Err(e)) => report.failed.push((path, e.to_string())),
-                        Err(e) => report.failed.push((path, e.to_string())),
-                    }
-                }
-            }
+            let report = service.import_memo_code(&paths)?;
             if json {
-                print_json(&import_json(&report));
+                print_json(&report)?;
             } else {
                 text::print_import(&report);
             }
-            Ok(if report.failed.is_empty() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
+            if !report.failed.is_empty() {
+                return Ok(ExitCode::from(1));
+            }
         }
         SessionsAction::Fork { id, at, json } => {
-            let sid = SessionId::new(id.clone());
-            if store.session(&sid).map_err(|e| e.to_string())?.is_none() {
-                return Ok(not_found(&id));
-            }
-            // The engine decides the fork's provider (an import names none); a missing
-            // config is fine for that.
-            let config = Config::load(&ctx.home).map_err(|e| e.to_string())?;
-            let engine = Engine::new(EngineOptions {
-                memo_home: Some(ctx.home.root().to_path_buf()),
-                config,
-                store: store.clone(),
-                credentials: Arc::new(MemoryCredentialStore::new()),
-                env: Arc::new(|_: &str| None),
-            });
-            match engine.fork_session(&sid, at) {
-                Ok(record) => {
-                    if json {
-                        print_json(&record_json(store, &record));
-                    } else {
-                        println!(
-                            "forked {id} at event {} into {}",
-                            record.fork_seq.unwrap_or(0),
-                            record.id
-                        );
-                    }
-                    Ok(ExitCode::SUCCESS)
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    Ok(ExitCode::from(1))
-                }
+            let fork = service.fork_session(&SessionId::new(id.clone()), at)?;
+            if json {
+                print_json(&fork)?;
+            } else {
+                println!(
+                    "forked {id} at event {} into {}",
+                    fork.fork_seq.unwrap_or(0),
+                    fork.id
+                );
             }
         }
         SessionsAction::Rename { id, title, json } => {
-            let sid = SessionId::new(id.clone());
-            match store.set_title(&sid, title.trim()) {
-                Ok(()) => {
-                    if json {
-                        print_json(&json!({ "id": id, "title": title.trim() }));
-                    } else {
-                        println!("renamed {id}");
-                    }
-                    Ok(ExitCode::SUCCESS)
-                }
-                Err(memo_store::StoreError::UnknownSession(_)) => Ok(not_found(&id)),
-                Err(e) => Err(e.to_string()),
+            let renamed = service.rename_session(&SessionId::new(id.clone()), &title)?;
+            if json {
+                print_json(&renamed)?;
+            } else {
+                println!("renamed {id}");
             }
         }
         SessionsAction::Delete { id, json } => {
-            let deleted = store
-                .delete_session(&SessionId::new(id.clone()))
-                .map_err(|e| e.to_string())?;
+            // Nothing is live in this process, so deleting needs no runtime of its own
+            // beyond a current-thread one to await the (instant) close.
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .build()
+                .map_err(|e| ServiceError::io("tokio runtime", e))?;
+            runtime.block_on(service.delete_session(&SessionId::new(id.clone())))?;
             if json {
-                print_json(&json!({ "id": id, "deleted": deleted }));
-            } else if deleted {
+                print_json(&json!({ "id": id, "deleted": true }))?;
+            } else {
                 println!("deleted {id}");
             }
-            Ok(if deleted {
-                ExitCode::SUCCESS
-            } else {
-                not_found(&id)
-            })
         }
         SessionsAction::Usage { id, json } => {
-            let sid = id.map(SessionId::new);
-            if let Some(s) = &sid {
-                if store.session(s).map_err(|e| e.to_string())?.is_none() {
-                    return Ok(not_found(s.as_str()));
-                }
-            }
-            let summary = store
-                .usage_summary(sid.as_ref())
-                .map_err(|e| e.to_string())?;
+            let report = service.usage(id.map(SessionId::new).as_ref())?;
             if json {
-                let models: Vec<Value> = summary
-                    .by_model
-                    .iter()
-                    .map(|m| {
-                        json!({
-                            "provider": m.provider,
-                            "model": m.model,
-                            "calls": m.calls,
-                            "tokens": m.tokens,
-                            "cost_usd": m.cost_usd,
-                            "unpriced_calls": m.unpriced_calls,
-                        })
-                    })
-                    .collect();
-                print_json(&json!({
-                    "session_id": sid,
-                    "calls": summary.calls(),
-                    "tokens": summary.tokens(),
-                    "cost_usd": summary.cost_usd(),
-                    "by_model": models,
-                }));
+                print_json(&report)?;
             } else {
-                text::print_usage(&summary);
+                text::print_usage(&report);
             }
-            Ok(ExitCode::SUCCESS)
         }
     }
-}
-
-fn import_json(report: &ImportReport) -> Value {
-    let files: Vec<Value> = report
-        .files
-        .iter()
-        .map(|f| {
-            json!({
-                "path": f.path,
-                "status": status_name(&f.status),
-                "session_id": f.session_id,
-                "origin_id": f.origin_id,
-                "events": f.events,
-                "skipped_lines": f.skipped_lines.iter().map(|l| json!({
-                    "line": l.line, "reason": l.reason
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let failed: Vec<Value> = report
-        .failed
-        .iter()
-        .map(|(path, error)| json!({ "path": path, "error": error }))
-        .collect();
-    json!({ "files": files, "failed": failed })
-}
-
-pub fn status_name(status: &ImportStatus) -> &'static str {
-    match status {
-        ImportStatus::New => "new",
-        ImportStatus::Updated => "updated",
-        ImportStatus::Unchanged => "unchanged",
-        ImportStatus::Empty => "empty",
-    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Whether an event is worth a line in a transcript (deltas are repeated whole by the

@@ -2,20 +2,21 @@
 
 use std::io::Write;
 
-use memo_protocol::{AgentEvent, EventEnvelope, SessionId, ToolStatus};
-use memo_store::memo_code::time::format_ms;
-use memo_store::memo_code::ImportReport;
-use memo_store::{SearchHit, SessionRecord, Store, UsageSummary};
+use memo_protocol::{
+    AgentEvent, EventEnvelope, ImportReport, ImportStatus, SearchResult, SessionPage,
+    SessionSummary, ToolStatus, UsageReport,
+};
 
-use crate::sessions::{in_transcript, status_name};
+use crate::sessions::in_transcript;
+use memo_service::format_timestamp as format_ms;
 
-/// The first thing the user asked, for sessions without a title.
-pub fn first_prompt(store: &Store, id: &SessionId) -> Option<String> {
-    let head = store.events(id, 0, 8).ok()?;
-    head.into_iter().find_map(|e| match e.event {
-        AgentEvent::TurnStarted { input } => Some(one_line(&input.text, 80)),
-        _ => None,
-    })
+fn status_name(status: ImportStatus) -> &'static str {
+    match status {
+        ImportStatus::New => "new",
+        ImportStatus::Updated => "updated",
+        ImportStatus::Unchanged => "unchanged",
+        ImportStatus::Empty => "empty",
+    }
 }
 
 pub fn one_line(text: &str, max: usize) -> String {
@@ -42,7 +43,8 @@ fn when(ms: u64) -> String {
     format!("{} {}", &iso[..10], &iso[11..16])
 }
 
-pub fn print_list(store: &Store, records: &[SessionRecord], total: u64, offset: usize) {
+pub fn print_list(page: &SessionPage, offset: usize) {
+    let (records, total) = (&page.sessions, page.total);
     if records.is_empty() {
         println!("no sessions");
         return;
@@ -51,7 +53,7 @@ pub fn print_list(store: &Store, records: &[SessionRecord], total: u64, offset: 
         let name = r
             .title
             .clone()
-            .or_else(|| first_prompt(store, &r.id))
+            .or_else(|| r.preview.clone())
             .unwrap_or_else(|| "(empty)".into());
         let mut flags = Vec::new();
         if r.read_only {
@@ -84,14 +86,13 @@ pub fn print_list(store: &Store, records: &[SessionRecord], total: u64, offset: 
 
 pub fn print_transcript(
     out: &mut impl Write,
-    store: &Store,
-    record: &SessionRecord,
+    record: &SessionSummary,
     events: &[EventEnvelope],
 ) -> std::io::Result<()> {
     let title = record
         .title
         .clone()
-        .or_else(|| first_prompt(store, &record.id))
+        .or_else(|| record.preview.clone())
         .unwrap_or_default();
     writeln!(out, "# {} — {}", record.id, title)?;
     writeln!(
@@ -159,19 +160,19 @@ pub fn print_transcript(
     Ok(())
 }
 
-pub fn print_hits(hits: &[SearchHit]) {
+pub fn print_hits(hits: &[SearchResult]) {
     if hits.is_empty() {
         println!("no matches");
         return;
     }
     for h in hits {
-        let title = h.session_title.as_deref().unwrap_or("");
+        let title = h.session.title.as_deref().unwrap_or("");
         println!(
             "{}@{}  {}  {}  {}",
-            h.session_id,
+            h.session.id,
             h.seq,
             when(h.timestamp_ms),
-            h.role.as_str(),
+            h.role,
             one_line(title, 50)
         );
         println!("    {}", one_line(&h.snippet, 200));
@@ -187,23 +188,23 @@ pub fn print_import(report: &ImportReport) {
             .map_or_else(|| "-".to_owned(), |s| s.to_string());
         println!(
             "{:9}  {}  {} events  {}",
-            status_name(&f.status),
+            status_name(f.status),
             id,
             f.events,
-            f.path.display()
+            f.path
         );
         for issue in &f.skipped_lines {
             println!("    skipped line {}: {}", issue.line, issue.reason);
         }
     }
-    for (path, error) in &report.failed {
-        println!("failed     {}: {error}", path.display());
+    for failure in &report.failed {
+        println!("failed     {}: {}", failure.path, failure.error);
     }
     let count = |s: &str| {
         report
             .files
             .iter()
-            .filter(|f| status_name(&f.status) == s)
+            .filter(|f| status_name(f.status) == s)
             .count()
     };
     println!(
@@ -212,12 +213,16 @@ pub fn print_import(report: &ImportReport) {
         count("updated"),
         count("unchanged"),
         count("empty"),
-        report.skipped_lines(),
+        report
+            .files
+            .iter()
+            .map(|f| f.skipped_lines.len())
+            .sum::<usize>(),
         report.failed.len()
     );
 }
 
-pub fn print_usage(summary: &UsageSummary) {
+pub fn print_usage(summary: &UsageReport) {
     if summary.by_model.is_empty() {
         println!("no model calls recorded");
         return;
@@ -240,12 +245,12 @@ pub fn print_usage(summary: &UsageSummary) {
             }
         );
     }
-    let t = summary.tokens();
+    let t = &summary.tokens;
     println!(
         "total: {} calls, {} in / {} out tokens, {}",
-        summary.calls(),
+        summary.calls,
         t.input_tokens,
         t.output_tokens,
-        cost(summary.cost_usd())
+        cost(summary.cost_usd)
     );
 }

@@ -63,6 +63,16 @@ impl Engine {
         let _ = tokio::time::timeout(limit, all).await;
     }
 
+    /// Hands over the background work started so far (auto titles), for a host that
+    /// outlives this engine value and waits for the work itself.
+    pub fn take_background(&self) -> Vec<tokio::task::JoinHandle<()>> {
+        self.background
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .drain(..)
+            .collect()
+    }
+
     pub fn store(&self) -> &Arc<Store> {
         &self.options.store
     }

@@ -21,6 +21,17 @@ pub struct SessionSummary {
     /// The seq of the newest stored event; a client subscribes after what it has.
     #[ts(type = "number")]
     pub last_seq: u64,
+    /// The first message, on one line and cut short: what names a session with no title.
+    pub preview: Option<String>,
+    /// Set for a fork: the session it was forked from, and the last seq it shares.
+    pub parent_session_id: Option<SessionId>,
+    #[ts(type = "number | null")]
+    pub fork_seq: Option<u64>,
+    /// Imported history, kept as it was: continuing it forks a new session.
+    pub read_only: bool,
+    /// Where imported history came from (`memo-code`), and its id there.
+    pub origin: Option<String>,
+    pub origin_id: Option<String>,
 }
 
 /// A provider from config.toml, for the model picker.
@@ -75,4 +86,166 @@ pub struct KeyStatus {
     pub required: bool,
     /// Why the keychain could not be read, when it could not.
     pub keychain_error: Option<String>,
+}
+
+/// Stable, machine-readable categories of a failed request, shared by every front end: the
+/// desktop UI switches on them, memo-cli picks its exit code from them. Renaming a variant
+/// is a breaking change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The request itself was malformed (bad argument, unknown id).
+    InvalidInput,
+    /// Something the request refers to does not exist.
+    NotFound,
+    /// Filesystem or OS-level failure.
+    Io,
+    /// A dependency is temporarily unavailable; retrying may succeed.
+    Unavailable,
+    /// The environment is not set up the way Memo needs (no home, a broken config.toml).
+    Config,
+    /// A provider needs an API key and none is stored or set in the environment.
+    MissingKey,
+    /// A file changed on disk since it was read; saving would lose that change.
+    Conflict,
+    /// A bug or an invariant violation on the Rust side.
+    Internal,
+}
+
+impl ErrorCode {
+    /// Every code, in declaration order (the UI gets this list generated).
+    pub const ALL: [ErrorCode; 8] = [
+        ErrorCode::InvalidInput,
+        ErrorCode::NotFound,
+        ErrorCode::Io,
+        ErrorCode::Unavailable,
+        ErrorCode::Config,
+        ErrorCode::MissingKey,
+        ErrorCode::Conflict,
+        ErrorCode::Internal,
+    ];
+
+    /// The wire name (`not_found`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidInput => "invalid_input",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::Io => "io",
+            ErrorCode::Unavailable => "unavailable",
+            ErrorCode::Config => "config",
+            ErrorCode::MissingKey => "missing_key",
+            ErrorCode::Conflict => "conflict",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
+/// Facts about the running app that the UI shows (status bar, about box, bug reports).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AppInfo {
+    /// The app's own version.
+    pub version: String,
+    /// Absolute path of Memo's data folder, as the Rust side resolved it.
+    pub memo_home: String,
+    /// `<os>-<arch>`, e.g. `linux-x86_64`.
+    pub platform: String,
+    /// `memo-engine <version>`.
+    pub engine: String,
+}
+
+/// A page of stored sessions, newest first, with how many there are in all.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SessionPage {
+    #[ts(type = "number")]
+    pub total: u64,
+    pub sessions: Vec<SessionSummary>,
+}
+
+/// Token usage and cost of one model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ModelUsageReport {
+    pub provider: String,
+    pub model: String,
+    #[ts(type = "number")]
+    pub calls: u64,
+    pub tokens: crate::TokenUsage,
+    /// Sum over the calls that had a price; `None` when none had one.
+    pub cost_usd: Option<f64>,
+    /// Calls recorded without a price (their cost is unknown, not zero).
+    #[ts(type = "number")]
+    pub unpriced_calls: u64,
+}
+
+/// Token usage and cost of a session (or of every session), per model and in total.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct UsageReport {
+    pub session_id: Option<SessionId>,
+    #[ts(type = "number")]
+    pub calls: u64,
+    pub tokens: crate::TokenUsage,
+    pub cost_usd: Option<f64>,
+    pub by_model: Vec<ModelUsageReport>,
+}
+
+/// What happened to one imported Memo Code file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ImportStatus {
+    New,
+    Updated,
+    Unchanged,
+    Empty,
+}
+
+/// A line of an imported file that was not used, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SkippedLine {
+    #[ts(type = "number")]
+    pub line: u64,
+    pub reason: String,
+}
+
+/// One imported file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ImportedFile {
+    pub path: String,
+    pub status: ImportStatus,
+    pub session_id: Option<SessionId>,
+    pub origin_id: String,
+    #[ts(type = "number")]
+    pub events: u64,
+    pub skipped_lines: Vec<SkippedLine>,
+}
+
+/// A file that could not be imported at all.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ImportFailure {
+    pub path: String,
+    pub error: String,
+}
+
+/// What an import of Memo Code history did, file by file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ImportReport {
+    pub files: Vec<ImportedFile>,
+    pub failed: Vec<ImportFailure>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_code_names_are_their_wire_names_and_all_lists_each_once() {
+        for code in ErrorCode::ALL {
+            let wire = serde_json::to_value(code).unwrap();
+            assert_eq!(wire, serde_json::Value::from(code.as_str()));
+            let back: ErrorCode = serde_json::from_value(wire).unwrap();
+            assert_eq!(back, code);
+        }
+        let mut names: Vec<_> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), ErrorCode::ALL.len());
+    }
 }

@@ -21,8 +21,9 @@ pub use event::{
 };
 pub use ids::{ApprovalId, SessionId, ToolCallId, TurnId};
 pub use ipc::{
-    KeyStatus, ProviderSummary, RewindOutcome, SearchResult, SessionSummary, SEARCH_MARK_END,
-    SEARCH_MARK_START,
+    AppInfo, ErrorCode, ImportFailure, ImportReport, ImportStatus, ImportedFile, KeyStatus,
+    ModelUsageReport, ProviderSummary, RewindOutcome, SearchResult, SessionPage, SessionSummary,
+    SkippedLine, UsageReport, SEARCH_MARK_END, SEARCH_MARK_START,
 };
 pub use op::{Op, UserInput};
 pub use prompt::{

@@ -40,6 +40,16 @@ pub fn render() -> String {
         RewindOutcome::decl(&cfg),
         SearchResult::decl(&cfg),
         KeyStatus::decl(&cfg),
+        ErrorCode::decl(&cfg),
+        AppInfo::decl(&cfg),
+        SessionPage::decl(&cfg),
+        UsageReport::decl(&cfg),
+        ModelUsageReport::decl(&cfg),
+        ImportReport::decl(&cfg),
+        ImportedFile::decl(&cfg),
+        ImportFailure::decl(&cfg),
+        ImportStatus::decl(&cfg),
+        SkippedLine::decl(&cfg),
         InputExpansion::decl(&cfg),
         InputAttachment::decl(&cfg),
         AttachmentKind::decl(&cfg),
@@ -72,6 +82,14 @@ pub fn render() -> String {
             u32::from(mark)
         ));
     }
+    let codes: Vec<String> = ErrorCode::ALL
+        .iter()
+        .map(|c| format!("\"{}\"", c.as_str()))
+        .collect();
+    out.push_str(&format!(
+        "export const ERROR_CODES: readonly ErrorCode[] = [{}];\n\n",
+        codes.join(", ")
+    ));
     out.truncate(out.trim_end().len());
     out.push('\n');
     out

@@ -59,6 +59,17 @@ pub enum WireApi {
     Gemini,
 }
 
+impl WireApi {
+    /// The name config.toml uses (`api = "anthropic"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WireApi::Openai => "openai",
+            WireApi::Anthropic => "anthropic",
+            WireApi::Gemini => "gemini",
+        }
+    }
+}
+
 /// Where and how to reach a provider.
 #[derive(Debug, Clone)]
 pub struct Endpoint {

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { ChatHeader } from "./ChatHeader";
+import { sessionSummary } from "../../test/fixtures";
 
 afterEach(cleanup);
 
@@ -39,7 +40,7 @@ describe("ChatHeader model choice", () => {
       { name: "claude", model: "claude-sonnet-4-5", api: "anthropic", base_url: "https://api.anthropic.com", is_current: false },
     ],
   };
-  const SESSION = { id: "s1", title: null, cwd: "/repo", provider: "claude", model: "claude-sonnet-4-5", created_ms: 0, updated_ms: 0, last_seq: 3 };
+  const SESSION = sessionSummary({ provider: "claude", model: "claude-sonnet-4-5", last_seq: 3 });
 
   it("lets a new session pick any configured provider, starting from the current one", () => {
     const choose = vi.fn();

@@ -6,7 +6,7 @@ import type { ChatController } from "../../state/useChat";
 import type { Loadable } from "../../state/useLoadable";
 import { useStickToBottom } from "../../state/useStickToBottom";
 import { folderName } from "../../state/workspaces";
-import { deleteApiKey, keyStatus, setApiKey } from "../../ipc";
+import { commands } from "../../ipc";
 import { ApiKeyPanel, type KeyActions } from "./ApiKeyPanel";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
@@ -17,7 +17,11 @@ import { Transcript } from "./transcript/Transcript";
 import "./chat.css";
 import "./transcript/transcript.css";
 
-const KEY_ACTIONS: KeyActions = { status: keyStatus, save: setApiKey, remove: deleteApiKey };
+const KEY_ACTIONS: KeyActions = {
+  status: (provider) => commands.keyStatus({ provider }),
+  save: (provider, key) => commands.setApiKey({ provider, key }),
+  remove: (provider) => commands.deleteApiKey({ provider }),
+};
 
 /** What the user was trying to do when a command failed. */
 const FAILURE_TITLES: Record<string, string> = {

@@ -5,10 +5,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { SEARCH_MARK_END as E, SEARCH_MARK_START as S, type SearchResult, type SessionSummary } from "../../gen/protocol";
 import { SearchResults, splitSnippet } from "./SearchResults";
 import { SessionList } from "./SessionList";
+import { sessionSummary } from "../../test/fixtures";
 
 afterEach(cleanup);
 
-const SESSION: SessionSummary = { id: "s1", title: "Parser work", cwd: "/w", provider: "p", model: "m", created_ms: 0, updated_ms: 0, last_seq: 9 };
+const SESSION: SessionSummary = sessionSummary({ title: "Parser work", cwd: "/w", last_seq: 9 });
 const HIT: SearchResult = { session: SESSION, seq: 4, role: "assistant", snippet: `the ${S}parser${E} lives in ${S}src${E}`, timestamp_ms: 0 };
 
 describe("splitSnippet", () => {

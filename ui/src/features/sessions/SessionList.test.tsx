@@ -4,12 +4,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import type { SessionSummary } from "../../gen/protocol";
 import { SessionList } from "./SessionList";
+import { sessionSummary } from "../../test/fixtures";
 
 afterEach(cleanup);
 
 const SESSIONS: SessionSummary[] = [
-  { id: "s1", title: "Fix the parser", cwd: "/w", provider: "p", model: "m1", created_ms: 1, updated_ms: 2, last_seq: 9 },
-  { id: "s2", title: "Write docs", cwd: "/w", provider: "p", model: "m1", created_ms: 1, updated_ms: 1, last_seq: 4 },
+  sessionSummary({ id: "s1", title: "Fix the parser", cwd: "/w", updated_ms: 2, last_seq: 9 }),
+  sessionSummary({ id: "s2", title: "Write docs", cwd: "/w", last_seq: 4 }),
 ];
 
 function setup(overrides: Partial<Parameters<typeof SessionList>[0]> = {}) {

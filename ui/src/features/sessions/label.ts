@@ -1,7 +1,6 @@
 import type { SessionSummary } from "../../gen/protocol";
-import { sessionTitle } from "../../state/sessionTitles";
 
-/** A session's name in the sidebar: its stored title, else the one remembered locally. */
+/** A session's name in the sidebar: its title, else its first message (both from Rust). */
 export function sessionLabel(session: SessionSummary): string {
-  return session.title ?? sessionTitle(window.localStorage, session.id) ?? "Untitled session";
+  return session.title ?? session.preview ?? "Untitled session";
 }

@@ -1,0 +1,117 @@
+//! The service's one error type. Each variant knows its [`ErrorCode`], so the desktop shell
+//! and memo-cli report the same failure the same way without matching on message text.
+
+use memo_engine::EngineError;
+use memo_protocol::ErrorCode;
+use memo_store::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// `$MEMO_HOME` could not be resolved (no home directory, a relative path with no
+    /// working directory).
+    #[error("{0}")]
+    Home(String),
+    #[error(transparent)]
+    Config(#[from] memo_config::ConfigError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    InvalidInput(String),
+    /// The OS keychain refused or is not there.
+    #[error("OS keychain: {0}")]
+    Keychain(String),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+pub type Result<T, E = ServiceError> = std::result::Result<T, E>;
+
+impl ServiceError {
+    pub fn io(path: impl std::fmt::Display, source: std::io::Error) -> Self {
+        ServiceError::Io {
+            path: path.to_string(),
+            source,
+        }
+    }
+
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ServiceError::Home(_) | ServiceError::Config(_) => ErrorCode::Config,
+            ServiceError::Store(StoreError::UnknownSession(_)) => ErrorCode::NotFound,
+            ServiceError::Store(_) => ErrorCode::Io,
+            ServiceError::Engine(error) => match error {
+                EngineError::SessionNotFound(_) => ErrorCode::NotFound,
+                EngineError::SessionClosed => ErrorCode::Unavailable,
+                EngineError::BadWorkingDirectory { .. } => ErrorCode::InvalidInput,
+                EngineError::Store(_) => ErrorCode::Io,
+                EngineError::MissingApiKey { .. } => ErrorCode::MissingKey,
+                EngineError::Config(_)
+                | EngineError::InvalidSetting { .. }
+                | EngineError::Key(_)
+                | EngineError::Provider(_) => ErrorCode::Config,
+            },
+            ServiceError::NotFound(_) => ErrorCode::NotFound,
+            ServiceError::InvalidInput(_) => ErrorCode::InvalidInput,
+            ServiceError::Keychain(_) => ErrorCode::Unavailable,
+            ServiceError::Io { source, .. } => match source.kind() {
+                std::io::ErrorKind::NotFound => ErrorCode::NotFound,
+                std::io::ErrorKind::InvalidInput | std::io::ErrorKind::InvalidData => {
+                    ErrorCode::InvalidInput
+                }
+                _ => ErrorCode::Io,
+            },
+        }
+    }
+
+    /// Whether the same request may succeed if tried again unchanged.
+    pub fn retryable(&self) -> bool {
+        match self {
+            ServiceError::Io { source, .. } => matches!(
+                source.kind(),
+                std::io::ErrorKind::Interrupted
+                    | std::io::ErrorKind::WouldBlock
+                    | std::io::ErrorKind::TimedOut
+            ),
+            other => other.code() == ErrorCode::Unavailable,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_follow_what_went_wrong() {
+        let unknown = ServiceError::Store(StoreError::UnknownSession(
+            memo_protocol::SessionId::new("s"),
+        ));
+        assert_eq!(unknown.code(), ErrorCode::NotFound);
+        let missing = ServiceError::Engine(EngineError::MissingApiKey {
+            provider: "p".into(),
+            env_var: "P_KEY".into(),
+        });
+        assert_eq!(missing.code(), ErrorCode::MissingKey);
+        assert!(!missing.retryable());
+        let closed = ServiceError::Engine(EngineError::SessionClosed);
+        assert_eq!(closed.code(), ErrorCode::Unavailable);
+        assert!(closed.retryable());
+        let gone = ServiceError::io("/x", std::io::Error::from(std::io::ErrorKind::NotFound));
+        assert_eq!(gone.code(), ErrorCode::NotFound);
+        let slow = ServiceError::io("/x", std::io::Error::from(std::io::ErrorKind::TimedOut));
+        assert_eq!(slow.code(), ErrorCode::Io);
+        assert!(slow.retryable());
+        assert_eq!(
+            ServiceError::Home("no home".into()).code(),
+            ErrorCode::Config
+        );
+    }
+}

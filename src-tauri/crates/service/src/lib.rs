@@ -1,0 +1,24 @@
+//! The one API the front ends call. The desktop shell and memo-cli both go through
+//! [`Service`] for sessions (live and stored), history, providers, keys and the prompt
+//! report; neither opens the store or reads config.toml itself. Everything returned is a
+//! protocol type (or an engine event stream), and every failure is a [`ServiceError`]
+//! that knows its [`memo_protocol::ErrorCode`].
+//!
+//! Config is re-read for each operation that needs it, so an edit to config.toml takes
+//! effect for the next conversation without a restart. The store is opened once, lazily.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+mod error;
+mod history;
+mod keys;
+mod service;
+mod sessions;
+
+pub use error::{Result, ServiceError};
+pub use history::SearchRequest;
+pub use memo_engine::EventReceiver;
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC) from milliseconds since the epoch, as Memo Code writes
+/// times; for front ends that print stored times.
+pub use memo_store::memo_code::time::format_ms as format_timestamp;
+pub use service::Service;
+pub use sessions::StartRequest;

@@ -1,0 +1,138 @@
+//! [`Service`]: the Memo home, the store, the keychain and the sessions open in this
+//! process.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use memo_config::{Config, CredentialStore, KeyringStore, MemoHome, MemoryCredentialStore};
+use memo_engine::{Engine, EngineOptions, EnvLookup, SessionHandle};
+use memo_protocol::{ContextProblem, SessionId};
+use memo_store::Store;
+use tokio::task::JoinHandle;
+
+use crate::error::{Result, ServiceError};
+
+pub struct Service {
+    /// Kept as a `Result` so a broken environment still lets a front end start and say
+    /// what is wrong, instead of failing before anything is shown.
+    home: std::result::Result<MemoHome, String>,
+    store: Mutex<Option<Arc<Store>>>,
+    pub(crate) live: Mutex<HashMap<SessionId, SessionHandle>>,
+    /// Held through a resume, so two at once (a double click) cannot both start an actor
+    /// for the same session.
+    pub(crate) resuming: Mutex<()>,
+    pub(crate) credentials: Arc<dyn CredentialStore>,
+    env: EnvLookup,
+    /// Work that outlives the engine value that started it (auto titles).
+    background: Mutex<Vec<JoinHandle<()>>>,
+}
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Service {
+    pub fn new(
+        home: std::result::Result<MemoHome, String>,
+        credentials: Arc<dyn CredentialStore>,
+        env: EnvLookup,
+    ) -> Self {
+        Self {
+            home,
+            store: Mutex::new(None),
+            live: Mutex::new(HashMap::new()),
+            resuming: Mutex::new(()),
+            credentials,
+            env,
+            background: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The OS keychain and the process environment: what both front ends run with.
+    pub fn for_process(home: std::result::Result<MemoHome, String>) -> Self {
+        Self::new(
+            home,
+            Self::default_credentials(),
+            Arc::new(|name: &str| std::env::var(name).ok()),
+        )
+    }
+
+    /// Like [`Service::for_process`], but fails when there is no OS keychain instead of
+    /// falling back to environment variables: for storing a key, which must not silently
+    /// land in memory only.
+    pub fn with_keychain(home: std::result::Result<MemoHome, String>) -> Result<Self> {
+        let keychain = KeyringStore::new().map_err(|e| ServiceError::Keychain(e.to_string()))?;
+        Ok(Self::new(
+            home,
+            Arc::new(keychain),
+            Arc::new(|name: &str| std::env::var(name).ok()),
+        ))
+    }
+
+    /// The OS keychain when this platform has one; otherwise keys come from env vars only.
+    pub fn default_credentials() -> Arc<dyn CredentialStore> {
+        match KeyringStore::new() {
+            Ok(store) => Arc::new(store),
+            Err(error) => {
+                tracing::warn!(%error, "OS keychain unavailable; API keys come from environment variables only");
+                Arc::new(MemoryCredentialStore::new())
+            }
+        }
+    }
+
+    pub fn home(&self) -> Result<&MemoHome> {
+        self.home
+            .as_ref()
+            .map_err(|message| ServiceError::Home(message.clone()))
+    }
+
+    /// Creates the home's bootstrap files from templates where they are missing (never
+    /// overwriting) and returns what could not be written.
+    pub fn init_home(&self) -> Result<Vec<ContextProblem>> {
+        Ok(memo_engine::context::init_home(self.home()?.root()).problems)
+    }
+
+    pub(crate) fn store(&self) -> Result<Arc<Store>> {
+        let mut slot = lock(&self.store);
+        if let Some(store) = slot.as_ref() {
+            return Ok(store.clone());
+        }
+        let store = Arc::new(Store::open(self.home()?.sessions_db())?);
+        *slot = Some(store.clone());
+        Ok(store)
+    }
+
+    pub(crate) fn config(&self) -> Result<Config> {
+        Ok(Config::load(self.home()?)?)
+    }
+
+    pub(crate) fn env(&self) -> &EnvLookup {
+        &self.env
+    }
+
+    /// An engine over the config as it is on disk now.
+    pub(crate) fn engine(&self) -> Result<Engine> {
+        Ok(Engine::new(EngineOptions {
+            memo_home: Some(self.home()?.root().to_path_buf()),
+            config: self.config()?,
+            store: self.store()?,
+            credentials: self.credentials.clone(),
+            env: self.env.clone(),
+        }))
+    }
+
+    pub(crate) fn keep_background(&self, engine: &Engine) {
+        let mut background = lock(&self.background);
+        // Forget finished ones so a long-running app does not accumulate handles.
+        background.retain(|t| !t.is_finished());
+        background.extend(engine.take_background());
+    }
+
+    /// Waits (at most `limit`) for background work such as an auto title; a process that
+    /// exits after one turn (`memo-cli exec`) calls this so the title lands.
+    pub async fn wait_for_background(&self, limit: Duration) {
+        let tasks: Vec<_> = lock(&self.background).drain(..).collect();
+        let _ = tokio::time::timeout(limit, futures::future::join_all(tasks)).await;
+    }
+}

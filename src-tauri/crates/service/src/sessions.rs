@@ -1,0 +1,209 @@
+//! Sessions: starting and resuming them, their event streams and ops, and listing the
+//! stored ones.
+
+use std::path::{Path, PathBuf};
+
+use memo_engine::{EventReceiver, SessionOptions};
+use memo_protocol::{AgentEvent, EventEnvelope, Op, SessionId, SessionPage, SessionSummary};
+use memo_store::{SessionRecord, Store};
+
+use crate::error::{Result, ServiceError};
+use crate::service::{lock, Service};
+
+/// Characters of the first message kept as a session's preview.
+const PREVIEW_CHARS: usize = 80;
+/// Events looked at for the first message (it is the first event, after a fork header).
+const PREVIEW_SCAN: usize = 8;
+
+/// What a new session starts with.
+#[derive(Debug, Clone, Default)]
+pub struct StartRequest {
+    pub cwd: PathBuf,
+    /// Provider name from config.toml; `None` uses `current_provider`.
+    pub provider: Option<String>,
+    /// Overrides the provider's configured model.
+    pub model: Option<String>,
+    pub max_steps: Option<u32>,
+}
+
+impl StartRequest {
+    pub(crate) fn options(&self) -> SessionOptions {
+        SessionOptions {
+            cwd: self.cwd.clone(),
+            provider: self.provider.clone(),
+            model: self.model.clone(),
+            max_steps: self.max_steps,
+        }
+    }
+}
+
+impl Service {
+    /// Starts a new live session. Must run inside the Tokio runtime.
+    pub fn start_session(&self, request: StartRequest) -> Result<SessionSummary> {
+        let engine = self.engine()?;
+        let handle = engine.start_session(request.options())?;
+        self.keep_background(&engine);
+        let id = handle.id().clone();
+        lock(&self.live).insert(id.clone(), handle);
+        self.session(&id)
+    }
+
+    /// Makes a stored session live (a no-op when it already is). Imported (read-only)
+    /// history continues in a fork: the summary returned is then the fork's, with its own
+    /// id. Must run inside the Tokio runtime.
+    pub fn resume_session(&self, id: &SessionId, max_steps: Option<u32>) -> Result<SessionSummary> {
+        let _one_at_a_time = lock(&self.resuming);
+        if lock(&self.live).contains_key(id) {
+            return self.session(id);
+        }
+        let handle = self.engine()?.resume_session(id, max_steps)?;
+        let live_id = handle.id().clone();
+        let mut live = lock(&self.live);
+        match live.entry(live_id.clone()) {
+            // Imported history resumes into its fork, which may already be open here:
+            // keep that one and stop the actor just started.
+            std::collections::hash_map::Entry::Occupied(_) => {
+                let _ = handle.submit(Op::Shutdown);
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(handle);
+            }
+        }
+        drop(live);
+        self.session(&live_id)
+    }
+
+    pub fn is_live(&self, id: &SessionId) -> bool {
+        lock(&self.live).contains_key(id)
+    }
+
+    /// The live session's events after `after_seq`, stored ones first, then as they happen.
+    pub fn subscribe(&self, id: &SessionId, after_seq: u64) -> Result<EventReceiver> {
+        let live = lock(&self.live);
+        let handle = live.get(id).ok_or_else(|| {
+            ServiceError::NotFound(format!("session {id} is not open; resume it first"))
+        })?;
+        Ok(handle.subscribe(after_seq)?)
+    }
+
+    pub fn submit(&self, id: &SessionId, op: Op) -> Result<()> {
+        let live = lock(&self.live);
+        let handle = live
+            .get(id)
+            .ok_or_else(|| ServiceError::NotFound(format!("session {id} is not open")))?;
+        Ok(handle.submit(op)?)
+    }
+
+    /// The assembled prompt of a live session as it started, if it is live.
+    pub(crate) fn live_prompt(&self, id: &SessionId) -> Option<memo_protocol::PromptReport> {
+        lock(&self.live).get(id).and_then(|h| h.prompt_report())
+    }
+
+    /// Stops one session if it is live (its turn interrupted, approvals denied, its tools
+    /// and MCP servers stopped) and forgets it. Returns whether it was live.
+    pub async fn close_session(&self, id: &SessionId) -> bool {
+        let Some(handle) = lock(&self.live).remove(id) else {
+            return false;
+        };
+        let _ = handle.submit(Op::Shutdown);
+        handle.closed().await;
+        true
+    }
+
+    /// Stops every live session (pending approvals are denied, running turns interrupted).
+    pub async fn shutdown(&self) {
+        let live: Vec<_> = lock(&self.live).drain().map(|(_, h)| h).collect();
+        for handle in &live {
+            let _ = handle.submit(Op::Shutdown);
+        }
+        for handle in live {
+            handle.closed().await;
+        }
+    }
+
+    /// Stored sessions, most recently active first; those of `cwd` when given.
+    pub fn list_sessions(
+        &self,
+        cwd: Option<&Path>,
+        limit: usize,
+        offset: usize,
+    ) -> Result<SessionPage> {
+        let store = self.store()?;
+        let cwd = cwd.map(canonical_string);
+        let records = store.list_sessions(cwd.as_deref(), limit, offset)?;
+        let total = store.count_sessions(cwd.as_deref())?;
+        let sessions = records
+            .into_iter()
+            .map(|r| summarize(&store, r))
+            .collect::<Result<_>>()?;
+        Ok(SessionPage { total, sessions })
+    }
+
+    /// One stored session.
+    pub fn session(&self, id: &SessionId) -> Result<SessionSummary> {
+        let store = self.store()?;
+        let record = store
+            .session(id)?
+            .ok_or_else(|| ServiceError::NotFound(format!("session {id} not found")))?;
+        summarize(&store, record)
+    }
+
+    /// Stored events with `seq > after`, at most `limit`.
+    pub fn events(&self, id: &SessionId, after: u64, limit: usize) -> Result<Vec<EventEnvelope>> {
+        self.session(id)?;
+        Ok(self.store()?.events(id, after, limit)?)
+    }
+
+    /// The last `count` stored events.
+    pub fn last_events(&self, id: &SessionId, count: usize) -> Result<Vec<EventEnvelope>> {
+        self.session(id)?;
+        Ok(self.store()?.events_before(id, u64::MAX, count)?)
+    }
+}
+
+pub(crate) fn summarize(store: &Store, r: SessionRecord) -> Result<SessionSummary> {
+    let last_seq = store.last_seq(&r.id)?;
+    let preview = first_message(store, &r.id)?.map(|text| one_line(&text, PREVIEW_CHARS));
+    Ok(SessionSummary {
+        id: r.id,
+        title: r.title,
+        cwd: r.cwd,
+        provider: r.provider,
+        model: r.model,
+        created_ms: r.created_ms,
+        updated_ms: r.updated_ms,
+        last_seq,
+        preview,
+        parent_session_id: r.parent_session_id,
+        fork_seq: r.fork_seq,
+        read_only: r.read_only,
+        origin: r.origin,
+        origin_id: r.origin_id,
+    })
+}
+
+/// The text of the session's first turn, looked for in its first events.
+pub(crate) fn first_message(store: &Store, id: &SessionId) -> Result<Option<String>> {
+    let head = store.events(id, 0, PREVIEW_SCAN)?;
+    Ok(head.into_iter().find_map(|e| match e.event {
+        AgentEvent::TurnStarted { input } => Some(input.text),
+        _ => None,
+    }))
+}
+
+/// Whitespace folded to single spaces, cut to `max_chars` with an ellipsis.
+pub(crate) fn one_line(text: &str, max_chars: usize) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match flat.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{}…", &flat[..cut]),
+        None => flat,
+    }
+}
+
+/// Sessions are stored under the canonical path the engine resolved.
+pub(crate) fn canonical_string(path: &Path) -> String {
+    std::fs::canonicalize(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .display()
+        .to_string()
+}

@@ -1,0 +1,121 @@
+// Generated from src-tauri/src/commands/mod.rs; regenerate with
+// `MEMO_UPDATE_BINDINGS=1 cargo test -p memo-desktop bindings`.
+// Do not edit by hand: memo-desktop's tests fail when this file is stale.
+
+import type { Channel } from "@tauri-apps/api/core";
+import type { AppInfo, ErrorCode, EventEnvelope, KeyStatus, Op, PromptReport, ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage, SessionSummary } from "./protocol";
+
+/** What every command rejects with, as it crosses IPC. */
+export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
+
+export const COMMAND_NAMES = [
+  "app_info",
+  "list_providers",
+  "start_session",
+  "resume_session",
+  "list_sessions",
+  "subscribe_session",
+  "submit_op",
+  "rename_session",
+  "delete_session",
+  "rewind_session",
+  "search_sessions",
+  "key_status",
+  "set_api_key",
+  "delete_api_key",
+  "prompt_layers",
+] as const;
+
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+/** Calls one command by name with its arguments (ui/src/ipc/invoke.ts). */
+export type Invoke = <T>(command: CommandName, args: Record<string, unknown>) => Promise<T>;
+
+export interface Commands {
+  /**
+   * Version, data folder and platform as the Rust side computed them.
+   */
+  appInfo(): Promise<AppInfo>;
+  /**
+   * Providers from `$MEMO_HOME/config.toml`; a broken config fails with code `config`.
+   */
+  listProviders(): Promise<Array<ProviderSummary>>;
+  /**
+   * Starts a session in `cwd` (with the config's current provider unless one is named).
+   */
+  startSession(args: { cwd: string; provider?: string | null; model?: string | null }): Promise<SessionSummary>;
+  /**
+   * Makes a stored session live again (a no-op for one that already is). Imported
+   * history continues in a fork, whose summary comes back.
+   */
+  resumeSession(args: { sessionId: SessionId }): Promise<SessionSummary>;
+  /**
+   * Stored sessions, newest first; only those of `cwd` when given.
+   */
+  listSessions(args: { cwd?: string | null }): Promise<SessionPage>;
+  /**
+   * Streams the session's events with `seq > after_seq` to `on_events` in batches,
+   * stored ones first. A new subscription to the same session replaces the previous one.
+   */
+  subscribeSession(args: { sessionId: SessionId; afterSeq: number; onEvents: Channel<Array<EventEnvelope>> }): Promise<void>;
+  /**
+   * Sends an op (a message, an interrupt, an approval decision) to a live session.
+   */
+  submitOp(args: { sessionId: SessionId; op: Op }): Promise<void>;
+  /**
+   * Renames a stored session; an empty or over-long title is refused (`invalid_input`).
+   */
+  renameSession(args: { sessionId: SessionId; title: string }): Promise<SessionSummary>;
+  /**
+   * Deletes a session and its history (stopping it first if it is open).
+   */
+  deleteSession(args: { sessionId: SessionId }): Promise<void>;
+  /**
+   * Forks the conversation up to just before the turn that starts at event `turn_seq`
+   * into a new, open session, and returns it with that turn's message. The original is
+   * kept.
+   */
+  rewindSession(args: { sessionId: SessionId; turnSeq: number }): Promise<RewindOutcome>;
+  /**
+   * Messages matching `query` across stored sessions, best first; those of `cwd` when
+   * given.
+   */
+  searchSessions(args: { query: string; cwd?: string | null }): Promise<Array<SearchResult>>;
+  /**
+   * Where `provider`'s key would come from (keychain, environment, nowhere).
+   */
+  keyStatus(args: { provider: string }): Promise<KeyStatus>;
+  /**
+   * Stores `key` for `provider` in the OS keychain; the key never comes back.
+   */
+  setApiKey(args: { provider: string; key: string }): Promise<KeyStatus>;
+  /**
+   * Removes `provider`'s key from the OS keychain.
+   */
+  deleteApiKey(args: { provider: string }): Promise<KeyStatus>;
+  /**
+   * What the model sees, layer by layer: the open session's prompt when `session_id` is
+   * live, else the prompt a new session in `cwd` would get.
+   */
+  promptLayers(args: { sessionId?: SessionId | null; cwd?: string | null; provider?: string | null; model?: string | null }): Promise<PromptReport>;
+}
+
+export function bindCommands(invoke: Invoke): Commands {
+  return {
+    appInfo: () => invoke("app_info", {}),
+    listProviders: () => invoke("list_providers", {}),
+    startSession: (args) => invoke("start_session", args),
+    resumeSession: (args) => invoke("resume_session", args),
+    listSessions: (args) => invoke("list_sessions", args),
+    subscribeSession: (args) => invoke("subscribe_session", args),
+    submitOp: (args) => invoke("submit_op", args),
+    renameSession: (args) => invoke("rename_session", args),
+    deleteSession: (args) => invoke("delete_session", args),
+    rewindSession: (args) => invoke("rewind_session", args),
+    searchSessions: (args) => invoke("search_sessions", args),
+    keyStatus: (args) => invoke("key_status", args),
+    setApiKey: (args) => invoke("set_api_key", args),
+    deleteApiKey: (args) => invoke("delete_api_key", args),
+    promptLayers: (args) => invoke("prompt_layers", args),
+  };
+}
