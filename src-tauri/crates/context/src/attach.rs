@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use memo_protocol::{AttachmentKind, InputAttachment};
 
+use crate::error::ContextError;
 use crate::text::attr;
 
 /// How much one message may attach.
@@ -235,19 +236,19 @@ struct TextFile {
     truncated: bool,
 }
 
-fn read_text(path: &Path, max_bytes: usize) -> Result<TextFile, String> {
+fn read_text(path: &Path, max_bytes: usize) -> Result<TextFile, ContextError> {
     if max_bytes == 0 {
-        return Err("size limit of the message reached".into());
+        return Err(ContextError::SizeLimitReached);
     }
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let file = std::fs::File::open(path).map_err(|e| ContextError::Io(e.to_string()))?;
     let mut bytes = Vec::new();
     file.take(max_bytes as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| ContextError::Io(e.to_string()))?;
     let truncated = bytes.len() > max_bytes;
     bytes.truncate(max_bytes);
     if bytes[..bytes.len().min(SNIFF_BYTES)].contains(&0) {
-        return Err("binary file".into());
+        return Err(ContextError::Binary);
     }
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
@@ -256,9 +257,9 @@ fn read_text(path: &Path, max_bytes: usize) -> Result<TextFile, String> {
             let valid = err.utf8_error().valid_up_to();
             let mut bytes = err.into_bytes();
             bytes.truncate(valid);
-            String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_owned())?
+            String::from_utf8(bytes).map_err(|_| ContextError::NotUtf8)?
         }
-        Err(_) => return Err("not UTF-8 text".into()),
+        Err(_) => return Err(ContextError::NotUtf8),
     };
     Ok(TextFile { text, truncated })
 }

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use memo_protocol::ContextProblem;
 
+use crate::error::ContextError;
 use crate::skills::{optional_string, parse_yaml_map};
 use crate::slash::Builtin;
 use crate::text::split_front_matter;
@@ -314,8 +315,8 @@ fn command_name(root: &Path, path: &Path) -> Option<String> {
 
 type Loaded = (String, Option<String>, Option<String>);
 
-fn load(path: &Path, format: Format) -> Result<Loaded, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+fn load(path: &Path, format: Format) -> Result<Loaded, ContextError> {
+    let text = std::fs::read_to_string(path).map_err(|e| ContextError::unreadable(&e))?;
     match format {
         Format::Markdown => {
             let parts = split_front_matter(&text)?;
@@ -330,20 +331,20 @@ fn load(path: &Path, format: Format) -> Result<Loaded, String> {
                 _ => (None, None),
             };
             if parts.body.trim().is_empty() {
-                return Err("the prompt is empty".into());
+                return Err(ContextError::EmptyPrompt);
             }
             Ok((parts.body.to_owned(), description, hint))
         }
         Format::Toml => {
-            let table: toml::Table =
-                toml::from_str(&text).map_err(|e| format!("invalid TOML: {}", e.message()))?;
+            let table: toml::Table = toml::from_str(&text)
+                .map_err(|e| ContextError::InvalidToml(e.message().to_owned()))?;
             let prompt = match table.get("prompt") {
                 Some(toml::Value::String(p)) if !p.trim().is_empty() => p.clone(),
-                Some(toml::Value::String(_)) => return Err("prompt is empty".into()),
+                Some(toml::Value::String(_)) => return Err(ContextError::EmptyPromptKey),
                 Some(other) => {
-                    return Err(format!("prompt must be a string, got {}", other.type_str()))
+                    return Err(ContextError::PromptNotString(other.type_str().to_owned()))
                 }
-                None => return Err("no prompt key".into()),
+                None => return Err(ContextError::NoPromptKey),
             };
             let description = table
                 .get("description")

@@ -8,6 +8,8 @@
 //! - [`input`], [`attach`]: `$skill` and `@path` expansion of a user message.
 //! - [`tokens`], [`compaction`]: token estimates and history compaction.
 //! - [`home`]: first-start initialisation of `$MEMO_HOME`.
+//! - [`error`]: [`ContextError`], why a skill, command, front matter or attachment
+//!   could not be used.
 //!
 //! Nothing here fails a session: unreadable or malformed files become
 //! [`memo_protocol::ContextProblem`]s that the UI can show.
@@ -19,6 +21,7 @@ pub mod commands;
 pub mod compaction;
 pub mod config;
 pub mod environment;
+pub mod error;
 pub mod files;
 pub mod home;
 pub mod input;
@@ -39,6 +42,7 @@ pub use attach::AttachLimits;
 pub use commands::{CommandRoots, CommandSet, CustomCommand};
 pub use config::ContextConfig;
 pub use environment::{workspace_root, EnvFacts};
+pub use error::ContextError;
 pub use home::{init_home, HomeInit};
 pub use input::InputContext;
 pub use skills::{ActiveSkills, Lookup, Skill, SkillRoots, SkillScope, SkillSet, SkillSource};

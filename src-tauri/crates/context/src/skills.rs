@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use memo_protocol::ContextProblem;
 use yaml_rust2::{Yaml, YamlLoader};
 
+use crate::error::ContextError;
 use crate::text::split_front_matter;
 
 /// A description longer than this is cut in the listing: it is paid on every request.
@@ -62,18 +63,18 @@ impl Skill {
     }
 
     /// The instructions without front matter.
-    pub fn read_body(&self) -> Result<String, String> {
+    pub fn read_body(&self) -> Result<String, ContextError> {
         let text = match &self.source {
-            SkillSource::File(path) => std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+            SkillSource::File(path) => {
+                std::fs::read_to_string(path).map_err(|e| ContextError::unreadable_at(path, &e))?
+            }
             SkillSource::Builtin(name) => BUILTIN_SKILLS
                 .iter()
                 .find(|(n, _)| n == name)
                 .map(|(_, t)| (*t).to_owned())
-                .ok_or_else(|| format!("unknown built-in skill {name}"))?,
+                .ok_or_else(|| ContextError::UnknownBuiltinSkill((*name).to_owned()))?,
         };
-        let parts =
-            split_front_matter(&text).map_err(|e| format!("{}: {e}", self.display_path()))?;
+        let parts = split_front_matter(&text).map_err(|e| e.in_file(self.display_path()))?;
         Ok(parts.body.trim().to_owned())
     }
 
@@ -342,17 +343,15 @@ fn find_skill_files(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn parse_skill_file(path: &Path) -> Result<(String, String), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+fn parse_skill_file(path: &Path) -> Result<(String, String), ContextError> {
+    let text = std::fs::read_to_string(path).map_err(|e| ContextError::unreadable(&e))?;
     parse_skill_text(&text)
 }
 
 /// Name and one-line description from a SKILL.md's front matter.
-pub fn parse_skill_text(text: &str) -> Result<(String, String), String> {
+pub fn parse_skill_text(text: &str) -> Result<(String, String), ContextError> {
     let parts = split_front_matter(text)?;
-    let yaml = parts
-        .yaml
-        .ok_or("no front matter (a --- block with name and description)")?;
+    let yaml = parts.yaml.ok_or(ContextError::NoFrontMatter)?;
     let map = parse_yaml_map(yaml)?;
     let name = string_field(&map, "name")?;
     let description = string_field(&map, "description")?;
@@ -367,23 +366,23 @@ pub fn parse_skill_text(text: &str) -> Result<(String, String), String> {
 }
 
 /// The front matter as a YAML mapping; anything else is a reported error.
-pub fn parse_yaml_map(yaml: &str) -> Result<yaml_rust2::yaml::Hash, String> {
+pub fn parse_yaml_map(yaml: &str) -> Result<yaml_rust2::yaml::Hash, ContextError> {
     let docs =
-        YamlLoader::load_from_str(yaml).map_err(|e| format!("invalid YAML front matter: {e}"))?;
+        YamlLoader::load_from_str(yaml).map_err(|e| ContextError::InvalidYaml(e.to_string()))?;
     match docs.into_iter().next() {
         Some(Yaml::Hash(map)) => Ok(map),
-        Some(Yaml::Null) | None => Err("front matter is empty".into()),
-        Some(_) => Err("front matter is not a mapping of keys to values".into()),
+        Some(Yaml::Null) | None => Err(ContextError::EmptyFrontMatter),
+        Some(_) => Err(ContextError::NotAMapping),
     }
 }
 
-fn string_field(map: &yaml_rust2::yaml::Hash, key: &str) -> Result<String, String> {
+fn string_field(map: &yaml_rust2::yaml::Hash, key: &str) -> Result<String, ContextError> {
     match map.get(&Yaml::String(key.to_owned())) {
         Some(Yaml::String(s)) if !s.trim().is_empty() => Ok(s.trim().to_owned()),
         Some(Yaml::String(_)) | Some(Yaml::Null) | None => {
-            Err(format!("front matter has no {key}"))
+            Err(ContextError::MissingField(key.to_owned()))
         }
-        Some(_) => Err(format!("front matter field {key} is not text")),
+        Some(_) => Err(ContextError::FieldNotText(key.to_owned())),
     }
 }
 
@@ -419,7 +418,7 @@ mod tests {
             ("---\nname: a\n---\n", "no description"),
             ("---\nname: 3\ndescription: d\n---\n", "name is not text"),
         ] {
-            let err = parse_skill_text(text).unwrap_err();
+            let err = parse_skill_text(text).unwrap_err().to_string();
             assert!(err.contains(reason), "{text:?}: {err}");
         }
     }

@@ -1,6 +1,8 @@
 //! Small text rules shared by every file Memo puts into a prompt: the per-file budget
 //! with head/tail trimming, YAML front matter, and files that hold only comments.
 
+use crate::error::ContextError;
+
 /// Per-file budget of bootstrap and context files, in characters.
 pub const FILE_BUDGET_CHARS: usize = 20_000;
 /// Share of the budget kept from the start of a trimmed file: titles and core rules live
@@ -72,7 +74,7 @@ pub struct FrontMatter<'a> {
 
 /// Front matter is a `---` line at the very start of the file and the next `---` line.
 /// An opening fence without a closing one is an error the caller reports.
-pub fn split_front_matter(text: &str) -> Result<FrontMatter<'_>, String> {
+pub fn split_front_matter(text: &str) -> Result<FrontMatter<'_>, ContextError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let Some(rest) = strip_fence_line(text) else {
         return Ok(FrontMatter {
@@ -92,7 +94,7 @@ pub fn split_front_matter(text: &str) -> Result<FrontMatter<'_>, String> {
         }
         offset += line.len();
     }
-    Err("front matter starts with --- but is never closed".into())
+    Err(ContextError::UnclosedFrontMatter)
 }
 
 fn strip_fence_line(text: &str) -> Option<&str> {

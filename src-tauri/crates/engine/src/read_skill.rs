@@ -105,7 +105,9 @@ impl ReadSkillTool {
             },
             _ => return Err(ToolError::invalid_input("give the skill's name or path")),
         };
-        let body = skill.read_body().map_err(ToolError::failed)?;
+        let body = skill
+            .read_body()
+            .map_err(|e| ToolError::failed(e.to_string()))?;
         Ok(skill_block(skill, &body))
     }
 }
