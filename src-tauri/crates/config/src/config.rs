@@ -313,7 +313,7 @@ impl Config {
         self.providers.iter().find(|p| p.name == name)
     }
 
-    fn provider_names(&self) -> Vec<String> {
+    pub fn provider_names(&self) -> Vec<String> {
         self.providers.iter().map(|p| p.name.clone()).collect()
     }
 }

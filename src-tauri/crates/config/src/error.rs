@@ -28,6 +28,21 @@ pub enum ConfigError {
         message: String,
     },
 
+    /// The file changed on disk since it was read; saving would lose that change.
+    #[error("{} changed on disk since it was opened; reload it and make the change again (nothing was written)", .path.display())]
+    Conflict { path: PathBuf },
+
+    #[error("cannot write {}: {source}", .path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// An edit that cannot be made (a duplicate name, a provider that is not there).
+    #[error("{}: {message}", .path.display())]
+    Edit { path: PathBuf, message: String },
+
     #[error("no model provider is configured in {}; add one, e.g.\n\n[[providers.deepseek]]\nname = \"deepseek\"\nenv_api_key = \"DEEPSEEK_API_KEY\"\nmodel = \"deepseek-chat\"\nbase_url = \"https://api.deepseek.com\"", .path.display())]
     NoProviders { path: PathBuf },
 

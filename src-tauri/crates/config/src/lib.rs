@@ -6,6 +6,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod config;
+pub mod edit;
 mod error;
 mod home;
 mod keys;
@@ -16,6 +17,7 @@ pub use config::{
     Config, ModelPricing, ModelProfile, ModelProfileOverride, ProviderConfig,
     DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT, DEFAULT_CONTEXT_WINDOW,
 };
+pub use edit::{ConfigFile, ModelProfileEdit, ProviderEdit, Revision};
 pub use error::ConfigError;
 pub use home::{MemoHome, MEMO_HOME_ENV};
 pub use keys::{

@@ -38,4 +38,4 @@ pub use script::{
     FinishReason, HttpError, MockResponse, MockToolCall, MockUsage, RawSse, StreamScript,
     DEFAULT_CHUNK_CHARS,
 };
-pub use server::MockLlmServer;
+pub use server::{MockLlmServer, DEFAULT_MOCK_MODEL};

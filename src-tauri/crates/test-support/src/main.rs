@@ -11,7 +11,8 @@ use std::process::ExitCode;
 
 use memo_test_support::{MockLlmServer, Scenario};
 
-const USAGE: &str = "usage: memo-mock-llm [--scenario FILE] [--port N] [--exit-on-stdin-eof]";
+const USAGE: &str =
+    "usage: memo-mock-llm [--scenario FILE] [--port N] [--models A,B] [--exit-on-stdin-eof]";
 
 /// Exit code for unusable arguments or scenario (the caller's mistake).
 const EXIT_USAGE: u8 = 2;
@@ -20,6 +21,8 @@ const EXIT_USAGE: u8 = 2;
 struct Args {
     scenario: Option<PathBuf>,
     port: u16,
+    /// What `GET /v1/models` lists (default: the mock's one model).
+    models: Option<Vec<String>>,
     exit_on_stdin_eof: bool,
 }
 
@@ -36,6 +39,16 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, St
                 parsed.port = port
                     .parse()
                     .map_err(|_| format!("--port: not a port number: {port}"))?;
+            }
+            "--models" => {
+                let list = args.next().ok_or("--models needs a comma-separated list")?;
+                parsed.models = Some(
+                    list.split(',')
+                        .map(str::trim)
+                        .filter(|m| !m.is_empty())
+                        .map(str::to_owned)
+                        .collect(),
+                );
             }
             "--exit-on-stdin-eof" => parsed.exit_on_stdin_eof = true,
             "-h" | "--help" => return Ok(None),
@@ -98,6 +111,11 @@ async fn serve(args: Args, scenario: Scenario) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+
+    if let Some(models) = &args.models {
+        let names: Vec<&str> = models.iter().map(String::as_str).collect();
+        server.set_models(&names);
+    }
 
     let mut stdout = std::io::stdout().lock();
     if writeln!(stdout, "listening on {}", server.base_url())

@@ -54,7 +54,12 @@ struct Shared {
 struct ScriptState {
     queue: VecDeque<MockResponse>,
     requests: Vec<RecordedRequest>,
+    /// What `GET /v1/models` (and Ollama's `GET /api/tags`) list.
+    models: Vec<String>,
 }
+
+/// The model a fresh mock lists until [`MockLlmServer::set_models`] says otherwise.
+pub const DEFAULT_MOCK_MODEL: &str = "mock-model";
 
 impl Shared {
     /// The lock only guards plain data, so a panic elsewhere cannot leave it
@@ -96,6 +101,7 @@ impl MockLlmServer {
             state: Mutex::new(ScriptState {
                 queue: responses.into_iter().collect(),
                 requests: Vec::new(),
+                models: vec![DEFAULT_MOCK_MODEL.to_owned()],
             }),
             request_count: watch::Sender::new(0),
             shutdown: watch::Sender::new(false),
@@ -106,6 +112,8 @@ impl MockLlmServer {
             .route("/__mock/requests", get(list_requests))
             .route("/__mock/responses", post(append_responses))
             .route("/__mock/reset", post(reset))
+            .route("/v1/models", get(list_models_openai))
+            .route("/api/tags", get(list_models_ollama))
             .fallback(model_request)
             .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
             .with_state(Arc::clone(&shared));
@@ -129,6 +137,12 @@ impl MockLlmServer {
             addr,
             task: Some(task),
         })
+    }
+
+    /// The models listed by `GET /v1/models` and `GET /api/tags`, as local servers
+    /// (llama.cpp, Ollama, LM Studio, vLLM) list what they serve.
+    pub fn set_models(&self, models: &[&str]) {
+        self.shared.lock().models = models.iter().map(|m| (*m).to_owned()).collect();
     }
 
     /// `http://127.0.0.1:PORT`, without a trailing slash.
@@ -291,6 +305,26 @@ fn classify(path: &str) -> Option<Route> {
         gemini_model: Some(model.to_owned()),
         gemini_streaming: streaming,
     })
+}
+
+/// OpenAI's `GET /v1/models` shape, which llama.cpp, LM Studio and vLLM serve too.
+async fn list_models_openai(State(shared): State<Arc<Shared>>) -> Response {
+    let models = shared.lock().models.clone();
+    let data: Vec<Value> = models
+        .iter()
+        .map(|id| json!({"id": id, "object": "model", "owned_by": "mock"}))
+        .collect();
+    json_response(StatusCode::OK, &json!({"object": "list", "data": data}))
+}
+
+/// Ollama's own `GET /api/tags` shape.
+async fn list_models_ollama(State(shared): State<Arc<Shared>>) -> Response {
+    let models = shared.lock().models.clone();
+    let list: Vec<Value> = models
+        .iter()
+        .map(|name| json!({"name": name, "model": name, "size": 0}))
+        .collect();
+    json_response(StatusCode::OK, &json!({"models": list}))
 }
 
 async fn model_request(
