@@ -321,6 +321,103 @@ export type SourceStatus = "loaded" | "trimmed" | "missing" | "empty";
 
 export type ContextProblem = { path: string, message: string, };
 
+export type ProviderSettings = { name: string, 
+/**
+ * `openai`, `anthropic` or `gemini`.
+ */
+api: string, model: string, 
+/**
+ * As written in config.toml; `None` uses the wire API's public endpoint.
+ */
+base_url: string | null, 
+/**
+ * The endpoint requests go to.
+ */
+effective_base_url: string, env_api_key: string | null, is_current: boolean, 
+/**
+ * Where its key comes from (a server on this machine needs none).
+ */
+key: KeyStatus, };
+
+export type ModelProfileInput = { context_window: number | null, 
+/**
+ * USD per million tokens.
+ */
+input_price_per_mtok: number | null, output_price_per_mtok: number | null, cached_input_price_per_mtok: number | null, thinking_budget_tokens: number | null, 
+/**
+ * Whether the model takes images.
+ */
+supports_vision: boolean | null, };
+
+export type ModelProfileSettings = { key: string, profile: ModelProfileInput, };
+
+export type ProviderSettingsPage = { config_path: string, revision: string, current_provider: string | null, providers: Array<ProviderSettings>, model_profiles: Array<ModelProfileSettings>, };
+
+export type ProviderInput = { name: string, 
+/**
+ * `openai`, `anthropic` or `gemini`.
+ */
+api: string, model: string, base_url: string | null, env_api_key: string | null, };
+
+export type ProviderChange = { "type": "save", original: string | null, provider: ProviderInput, make_current: boolean, } | { "type": "remove", name: string, } | { "type": "make_current", name: string, } | { "type": "save_profile", key: string, profile: ModelProfileInput, } | { "type": "remove_profile", key: string, };
+
+export type EditableFileKind = "soul" | "project_instructions" | "skill";
+
+export type EditableFile = { kind: EditableFileKind, path: string, content: string, 
+/**
+ * Sent back with a save; `absent` for a file that does not exist yet.
+ */
+revision: string, exists: boolean, };
+
+export type ConnectionReport = { ok: boolean, 
+/**
+ * `ok`, `auth` (the key was refused), `not_found` (wrong URL or model), `timeout`,
+ * `network` (nothing answered), `missing_key` or `other`.
+ */
+outcome: string, 
+/**
+ * One sentence for the person: what happened and what to try.
+ */
+message: string, elapsed_ms: number, };
+
+export type LocalServer = { 
+/**
+ * `ollama`, `llama.cpp`, `lm-studio` or `vllm`: what usually listens on the port.
+ */
+kind: string, 
+/**
+ * Display name, e.g. "Ollama".
+ */
+label: string, 
+/**
+ * The OpenAI-compatible base URL (`http://127.0.0.1:11434/v1`).
+ */
+base_url: string, models: Array<string>, };
+
+export type SkillScopeKind = "user" | "project" | "other_agent" | "builtin";
+
+export type SkillInfo = { name: string, description: string, scope: SkillScopeKind, 
+/**
+ * The SKILL.md, or `builtin:<name>`.
+ */
+path: string, 
+/**
+ * Listed in the prompt and usable with `$name` (`active_skills` decides).
+ */
+enabled: boolean, 
+/**
+ * Memo may change or delete it (user and project skills).
+ */
+editable: boolean, };
+
+export type SkillsPage = { skills: Array<SkillInfo>, problems: Array<ContextProblem>, 
+/**
+ * Whether `active_skills` is set (otherwise every skill is enabled).
+ */
+filtered: boolean, config_revision: string, };
+
+export type SkillChange = { "type": "create", scope: SkillScopeKind, name: string, description: string, body: string, } | { "type": "save", path: string, content: string, revision: string, } | { "type": "rename", path: string, new_name: string, } | { "type": "delete", path: string, } | { "type": "set_enabled", path: string, enabled: boolean, config_revision: string, };
+
 export const SEARCH_MARK_START = "\u{E000}";
 
 export const SEARCH_MARK_END = "\u{E001}";

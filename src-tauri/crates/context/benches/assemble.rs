@@ -231,6 +231,7 @@ fn profile_parts() {
         std::hint::black_box(memo_context::SkillSet::discover(
             &memo_context::SkillRoots {
                 memo_home: Some(home.clone()),
+                user_home: None,
                 project_root: Some(root.clone()),
             },
             None,

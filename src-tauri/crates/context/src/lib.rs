@@ -45,7 +45,10 @@ pub use environment::{workspace_root, EnvFacts};
 pub use error::ContextError;
 pub use home::{init_home, HomeInit};
 pub use input::InputContext;
-pub use skills::{ActiveSkills, Lookup, Skill, SkillRoots, SkillScope, SkillSet, SkillSource};
+pub use skills::{
+    ActiveSkills, Lookup, Skill, SkillRoots, SkillScope, SkillSet, SkillSource,
+    OTHER_AGENT_SKILL_DIRS,
+};
 pub use templates::Templates;
 pub use tokens::TokenCounter;
 
@@ -90,6 +93,7 @@ impl WorkspaceContext {
         let skills = SkillSet::discover(
             &SkillRoots {
                 memo_home: opts.memo_home.map(Path::to_path_buf),
+                user_home: opts.user_home.map(Path::to_path_buf),
                 project_root: Some(root.clone()),
             },
             active.as_ref(),

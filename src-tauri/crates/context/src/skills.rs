@@ -1,6 +1,8 @@
 //! Skills: `SKILL.md` files whose front matter names and describes them. They are found in
-//! the Memo home, the project's `.agents/skills`, and every other `<project>/.<agent>/skills`
-//! (`.claude`, `.codex`, `.cursor`...), so skills written for other agents work unchanged.
+//! the Memo home, other agents' user folders (`~/.claude/skills`, `~/.codex/skills`,
+//! `~/.agents/skills`), the project's `.agents/skills`, and every other
+//! `<project>/.<agent>/skills` (`.claude`, `.codex`, `.cursor`...), so skills written for
+//! other agents work unchanged.
 //! Only names and descriptions go into the prompt; a body is read when the model asks for
 //! it (`read_skill`) or the user writes `$name`.
 
@@ -29,8 +31,13 @@ pub enum SkillScope {
     /// Wins name clashes for `$name`: the project knows best what it means.
     Project,
     User,
+    /// Another agent's user folder (`~/.claude/skills`...): read as is, never written.
+    OtherAgent,
     Builtin,
 }
+
+/// Other agents' user-level skill folders, relative to the OS home folder.
+pub const OTHER_AGENT_SKILL_DIRS: [&str; 3] = [".claude/skills", ".codex/skills", ".agents/skills"];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SkillSource {
@@ -95,12 +102,57 @@ fn mention_key(name: &str) -> String {
         .join("-")
 }
 
-/// `active_skills` from config: only these skills are listed and loadable.
+/// `active_skills` from config: only these skills are listed and loadable. Each entry is
+/// a skill's name, or (as Memo Code writes them) the path of its SKILL.md or its folder.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ActiveSkills {
     pub names: Vec<String>,
     /// The config file, for problems.
     pub config_path: String,
+}
+
+/// An entry of `active_skills` that names a file or folder rather than a skill.
+fn is_path_entry(entry: &str) -> bool {
+    entry.contains('/') || entry.contains('\\') || entry.to_lowercase().ends_with(".md")
+}
+
+/// A path as compared: canonical when it exists, with `~/` expanded, and the SKILL.md's
+/// folder standing for the file.
+fn comparable_path(path: &Path, user_home: Option<&Path>) -> PathBuf {
+    let expanded = match (path.strip_prefix("~"), user_home) {
+        (Ok(rest), Some(home)) => home.join(rest),
+        _ => path.to_path_buf(),
+    };
+    let canonical = std::fs::canonicalize(&expanded).unwrap_or(expanded);
+    match canonical.file_name() {
+        Some(name) if name.eq_ignore_ascii_case("SKILL.md") => canonical
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or(canonical),
+        _ => canonical,
+    }
+}
+
+impl ActiveSkills {
+    /// Whether `skill` is one of the entries, by name or by path.
+    pub fn allows(&self, skill: &Skill, user_home: Option<&Path>) -> bool {
+        self.names
+            .iter()
+            .any(|entry| self.entry_matches(entry, skill, user_home))
+    }
+
+    fn entry_matches(&self, entry: &str, skill: &Skill, user_home: Option<&Path>) -> bool {
+        if !is_path_entry(entry) {
+            return mention_key(entry) == skill.key();
+        }
+        match &skill.source {
+            SkillSource::File(path) => {
+                comparable_path(Path::new(entry.trim()), user_home)
+                    == comparable_path(path, user_home)
+            }
+            SkillSource::Builtin(_) => false,
+        }
+    }
 }
 
 /// The outcome of looking a skill up by name.
@@ -123,15 +175,23 @@ pub struct SkillSet {
 #[derive(Debug, Clone, Default)]
 pub struct SkillRoots {
     pub memo_home: Option<PathBuf>,
+    /// The OS home folder, for other agents' user-level skills.
+    pub user_home: Option<PathBuf>,
     pub project_root: Option<PathBuf>,
 }
 
 impl SkillRoots {
-    /// The roots in listing order: user, `.agents`, then every other `.<name>/skills`.
-    fn dirs(&self) -> Vec<(PathBuf, SkillScope)> {
+    /// The roots in listing order: user, other agents' user folders, `.agents`, then
+    /// every other `.<name>/skills` of the project.
+    pub fn dirs(&self) -> Vec<(PathBuf, SkillScope)> {
         let mut dirs = Vec::new();
         if let Some(home) = &self.memo_home {
             dirs.push((home.join("skills"), SkillScope::User));
+        }
+        if let Some(home) = &self.user_home {
+            for dir in OTHER_AGENT_SKILL_DIRS {
+                dirs.push((home.join(dir), SkillScope::OtherAgent));
+            }
         }
         if let Some(root) = &self.project_root {
             dirs.push((root.join(".agents").join("skills"), SkillScope::Project));
@@ -204,7 +264,7 @@ impl SkillSet {
             }
         }
         if let Some(active) = active {
-            set.keep_active(active);
+            set.keep_active(active, roots.user_home.as_deref());
         }
         set.report_collisions();
         set
@@ -218,17 +278,20 @@ impl SkillSet {
         }
     }
 
-    fn keep_active(&mut self, active: &ActiveSkills) {
-        let wanted: Vec<String> = active.names.iter().map(|n| mention_key(n)).collect();
-        for (name, key) in active.names.iter().zip(&wanted) {
-            if !self.skills.iter().any(|s| &s.key() == key) {
+    fn keep_active(&mut self, active: &ActiveSkills, user_home: Option<&Path>) {
+        for name in &active.names {
+            if !self
+                .skills
+                .iter()
+                .any(|s| active.entry_matches(name, s, user_home))
+            {
                 self.problems.push(ContextProblem {
                     path: active.config_path.clone(),
                     message: format!("active_skills names \"{name}\", but no such skill was found"),
                 });
             }
         }
-        self.skills.retain(|s| wanted.contains(&s.key()));
+        self.skills.retain(|s| active.allows(s, user_home));
     }
 
     fn report_collisions(&mut self) {

@@ -91,6 +91,72 @@ fn active_skills_limit_the_set_and_unknown_names_are_reported() {
 }
 
 #[test]
+fn active_skills_written_as_paths_select_those_skills() {
+    let f = Fixture::new();
+    // Memo Code writes SKILL.md paths; a folder or a `~/` path names the same skill.
+    let config = format!(
+        "active_skills = [{:?}, {:?}, \"~/nowhere/SKILL.md\"]",
+        f.home()
+            .join("skills/review/SKILL.md")
+            .display()
+            .to_string(),
+        f.project().join(".claude/skills/pdf").display().to_string(),
+    );
+    let ctx = f.context_with(&config);
+    let paths: Vec<String> = ctx
+        .skills
+        .skills()
+        .iter()
+        .map(|s| f.redact(&s.display_path()))
+        .collect();
+    assert_eq!(
+        paths,
+        vec![
+            "<TMP>/home/.memo/skills/review/SKILL.md",
+            "<TMP>/project/.claude/skills/pdf/SKILL.md",
+        ]
+    );
+    let problems: Vec<&str> = ctx
+        .skills
+        .problems()
+        .iter()
+        .map(|p| p.message.as_str())
+        .collect();
+    assert!(
+        problems.iter().any(|m| m.contains("~/nowhere/SKILL.md")),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn other_agents_user_skills_are_found_once() {
+    let f = Fixture::new();
+    write(
+        &f.user_home().join(".claude/skills/commit/SKILL.md"),
+        &skill("commit", "Write a commit message."),
+    );
+    write(
+        &f.user_home().join(".codex/skills/triage/SKILL.md"),
+        &skill("triage", "Triage a bug report."),
+    );
+    let ctx = f.context();
+    let found: Vec<(&str, memo_context::SkillScope)> = ctx
+        .skills
+        .skills()
+        .iter()
+        .filter(|s| s.name == "commit" || s.name == "triage")
+        .map(|s| (s.name.as_str(), s.scope))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("commit", memo_context::SkillScope::OtherAgent),
+            ("triage", memo_context::SkillScope::OtherAgent),
+        ]
+    );
+}
+
+#[test]
 fn a_user_skill_overrides_the_builtin_one() {
     let f = Fixture::new();
     write(

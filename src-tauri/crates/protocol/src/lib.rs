@@ -12,6 +12,7 @@ mod ids;
 mod ipc;
 mod op;
 mod prompt;
+mod settings;
 pub mod typescript;
 
 pub use approval::{ApprovalRequest, DiffHunk, FileDiff, ReviewDecision, RiskLevel};
@@ -30,4 +31,9 @@ pub use prompt::{
     AttachmentKind, CompactionStatus, CompactionTrigger, ContextProblem, HostAction,
     InputAttachment, InputExpansion, PromptLayer, PromptLayerKind, PromptReport, PromptSource,
     SourceStatus,
+};
+pub use settings::{
+    ConnectionReport, EditableFile, EditableFileKind, LocalServer, ModelProfileInput,
+    ModelProfileSettings, ProviderChange, ProviderInput, ProviderSettings, ProviderSettingsPage,
+    SkillChange, SkillInfo, SkillScopeKind, SkillsPage,
 };

@@ -62,6 +62,20 @@ pub fn render() -> String {
         PromptSource::decl(&cfg),
         SourceStatus::decl(&cfg),
         ContextProblem::decl(&cfg),
+        ProviderSettings::decl(&cfg),
+        ModelProfileInput::decl(&cfg),
+        ModelProfileSettings::decl(&cfg),
+        ProviderSettingsPage::decl(&cfg),
+        ProviderInput::decl(&cfg),
+        ProviderChange::decl(&cfg),
+        EditableFileKind::decl(&cfg),
+        EditableFile::decl(&cfg),
+        ConnectionReport::decl(&cfg),
+        LocalServer::decl(&cfg),
+        SkillScopeKind::decl(&cfg),
+        SkillInfo::decl(&cfg),
+        SkillsPage::decl(&cfg),
+        SkillChange::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from src-tauri/crates/protocol by `cargo run -p memo-protocol --bin gen-ts`.\n\

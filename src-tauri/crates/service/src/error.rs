@@ -44,6 +44,9 @@ impl ServiceError {
 
     pub fn code(&self) -> ErrorCode {
         match self {
+            ServiceError::Config(memo_config::ConfigError::Conflict { .. }) => ErrorCode::Conflict,
+            ServiceError::Config(memo_config::ConfigError::Edit { .. }) => ErrorCode::InvalidInput,
+            ServiceError::Config(memo_config::ConfigError::Write { .. }) => ErrorCode::Io,
             ServiceError::Home(_) | ServiceError::Config(_) => ErrorCode::Config,
             ServiceError::Store(StoreError::UnknownSession(_)) => ErrorCode::NotFound,
             ServiceError::Store(_) => ErrorCode::Io,

@@ -49,7 +49,7 @@ impl Service {
         Ok(self.status_of(self.provider_config(provider)?))
     }
 
-    fn status_of(&self, config: ProviderConfig) -> KeyStatus {
+    pub(crate) fn status_of(&self, config: ProviderConfig) -> KeyStatus {
         let required = !is_loopback(config.base_url_or_default());
         let env = self.env().clone();
         let lookup = move |name: &str| env(name);

@@ -4,16 +4,23 @@
 //! protocol type (or an engine event stream), and every failure is a [`ServiceError`]
 //! that knows its [`memo_protocol::ErrorCode`].
 //!
+//! Settings (providers in config.toml, SOUL.md, a folder's AGENTS.md, skills) are edited
+//! in place and refused as a conflict when the file changed on disk since it was read.
+//!
 //! Config is re-read for each operation that needs it, so an edit to config.toml takes
 //! effect for the next conversation without a restart. The store is opened once, lazily.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod connect;
 mod error;
 mod history;
 mod keys;
 mod service;
 mod sessions;
+mod settings;
+mod skills;
 
+pub use connect::LOCAL_SERVERS;
 pub use error::{Result, ServiceError};
 pub use history::SearchRequest;
 pub use memo_engine::EventReceiver;

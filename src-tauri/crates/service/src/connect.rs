@@ -1,0 +1,275 @@
+//! Reaching model servers before a session does: "Test connection" sends one real, minimal
+//! request and says in one sentence what went wrong; the first-run screen probes this
+//! machine for OpenAI-compatible servers (Ollama, llama.cpp, LM Studio, vLLM) and lists
+//! their models.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use memo_config::{resolve_api_key, ApiKey, ProviderConfig};
+use memo_engine::is_loopback;
+use memo_protocol::{ConnectionReport, LocalServer, ProviderInput};
+use memo_providers::{create_client, Endpoint, Message, ModelRequest, ProviderError};
+
+use crate::error::Result;
+use crate::service::Service;
+use crate::settings::wire_api;
+
+/// A test answers in seconds or not at all; a local model reading its first prompt on a
+/// busy CPU can take a while, so the limit is generous.
+const TEST_TIMEOUT: Duration = Duration::from_secs(45);
+/// A probe of a port that nothing listens on fails at once; one that hangs is not a
+/// server worth offering.
+const PROBE_TIMEOUT: Duration = Duration::from_millis(1500);
+
+/// The ports local model servers listen on by default: (kind, label, port).
+pub const LOCAL_SERVERS: [(&str, &str, u16); 4] = [
+    ("ollama", "Ollama", 11434),
+    ("llama.cpp", "llama.cpp server", 8080),
+    ("lm-studio", "LM Studio", 1234),
+    ("vllm", "vLLM", 8000),
+];
+
+fn report(ok: bool, outcome: &str, message: String, started: Instant) -> ConnectionReport {
+    ConnectionReport {
+        ok,
+        outcome: outcome.to_owned(),
+        message,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+    }
+}
+
+impl Service {
+    /// Sends one tiny request ("reply with OK", a few output tokens) to `provider` with
+    /// `key` (a key typed but not stored yet), or else the key stored for it or set in
+    /// the environment.
+    pub async fn test_connection(
+        &self,
+        provider: &ProviderInput,
+        key: Option<&str>,
+    ) -> Result<ConnectionReport> {
+        let started = Instant::now();
+        let config = ProviderConfig {
+            name: provider.name.trim().to_owned(),
+            api: wire_api(&provider.api)?,
+            env_api_key: provider
+                .env_api_key
+                .clone()
+                .filter(|v| !v.trim().is_empty()),
+            model: provider.model.trim().to_owned(),
+            base_url: provider
+                .base_url
+                .clone()
+                .map(|u| u.trim().to_owned())
+                .filter(|u| !u.is_empty()),
+            extra: Default::default(),
+        };
+        if config.model.is_empty() {
+            return Ok(report(
+                false,
+                "other",
+                "Choose a model first.".into(),
+                started,
+            ));
+        }
+        let base_url = config.base_url_or_default().to_owned();
+        let key = match key.map(str::trim).filter(|k| !k.is_empty()) {
+            Some(typed) => Some(ApiKey::new(typed)),
+            None => {
+                let env = self.env().clone();
+                let lookup = move |name: &str| env(name);
+                resolve_api_key(&config, self.credentials.as_ref(), &lookup)
+                    .ok()
+                    .flatten()
+                    .map(|(key, _)| key)
+            }
+        };
+        if key.is_none() && !is_loopback(&base_url) {
+            return Ok(report(
+                false,
+                "missing_key",
+                format!("No API key for {}: paste one to test it.", base_url),
+                started,
+            ));
+        }
+        let client = match create_client(Endpoint {
+            api: config.api,
+            base_url: base_url.clone(),
+            api_key: key,
+        }) {
+            Ok(client) => client,
+            Err(error) => {
+                return Ok(report(
+                    false,
+                    "other",
+                    format!("That base URL cannot be used: {error}"),
+                    started,
+                ))
+            }
+        };
+        let request = ModelRequest {
+            model: config.model.clone(),
+            system: "You answer connection tests.".into(),
+            messages: Arc::new(vec![Message::User {
+                text: "Reply with OK.".into(),
+            }]),
+            tools: Vec::new(),
+            parallel_tool_calls: false,
+            max_output_tokens: Some(8),
+            thinking_budget_tokens: None,
+        };
+        let attempt = async {
+            let mut stream = client.stream(request).await?;
+            // The first event proves the key, the URL and the model; the rest is not
+            // worth waiting for.
+            match stream.next().await {
+                Some(Ok(_)) | None => Ok(()),
+                Some(Err(error)) => Err(error),
+            }
+        };
+        let outcome = tokio::time::timeout(TEST_TIMEOUT, attempt).await;
+        Ok(match outcome {
+            Ok(Ok(())) => report(
+                true,
+                "ok",
+                format!("Connected: {} answered from {}.", config.model, base_url),
+                started,
+            ),
+            Ok(Err(error)) => explain(&error, &config.model, &base_url, started),
+            Err(_) => report(
+                false,
+                "timeout",
+                format!(
+                    "{} did not answer within {} s. Is the server busy or the URL right?",
+                    base_url,
+                    TEST_TIMEOUT.as_secs()
+                ),
+                started,
+            ),
+        })
+    }
+
+    /// Local OpenAI-compatible servers listening on their usual ports, with their models.
+    pub async fn probe_local_servers(&self) -> Vec<LocalServer> {
+        self.probe_ports(
+            &LOCAL_SERVERS.map(|(kind, label, port)| (kind.to_owned(), label.to_owned(), port)),
+        )
+        .await
+    }
+
+    /// [`Service::probe_local_servers`] on chosen ports (kind, label, port).
+    pub async fn probe_ports(&self, ports: &[(String, String, u16)]) -> Vec<LocalServer> {
+        let client = match reqwest::Client::builder()
+            .timeout(PROBE_TIMEOUT)
+            .no_proxy()
+            .build()
+        {
+            Ok(client) => client,
+            Err(error) => {
+                tracing::warn!(%error, "cannot build the HTTP client for the local probe");
+                return Vec::new();
+            }
+        };
+        let probes = ports.iter().map(|(kind, label, port)| {
+            let client = client.clone();
+            async move {
+                let root = format!("http://127.0.0.1:{port}");
+                let models = if kind == "ollama" {
+                    match ollama_models(&client, &root).await {
+                        Some(models) => Some(models),
+                        None => openai_models(&client, &root).await,
+                    }
+                } else {
+                    openai_models(&client, &root).await
+                }?;
+                Some(LocalServer {
+                    kind: kind.clone(),
+                    label: label.clone(),
+                    base_url: format!("{root}/v1"),
+                    models,
+                })
+            }
+        });
+        futures::future::join_all(probes)
+            .await
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+}
+
+async fn openai_models(client: &reqwest::Client, root: &str) -> Option<Vec<String>> {
+    let body: serde_json::Value = client
+        .get(format!("{root}/v1/models"))
+        .send()
+        .await
+        .ok()?
+        .error_for_status()
+        .ok()?
+        .json()
+        .await
+        .ok()?;
+    let models = body
+        .get("data")?
+        .as_array()?
+        .iter()
+        .filter_map(|m| m.get("id")?.as_str().map(str::to_owned))
+        .collect();
+    Some(models)
+}
+
+async fn ollama_models(client: &reqwest::Client, root: &str) -> Option<Vec<String>> {
+    let body: serde_json::Value = client
+        .get(format!("{root}/api/tags"))
+        .send()
+        .await
+        .ok()?
+        .error_for_status()
+        .ok()?
+        .json()
+        .await
+        .ok()?;
+    let models = body
+        .get("models")?
+        .as_array()?
+        .iter()
+        .filter_map(|m| m.get("name")?.as_str().map(str::to_owned))
+        .collect();
+    Some(models)
+}
+
+fn explain(
+    error: &ProviderError,
+    model: &str,
+    base_url: &str,
+    started: Instant,
+) -> ConnectionReport {
+    let text = error.to_string();
+    let lower = text.to_lowercase();
+    let (outcome, message) = match error {
+        ProviderError::Auth(_) => (
+            "auth",
+            format!("The server refused the API key ({text}). Check the key and that it belongs to this provider."),
+        ),
+        ProviderError::Transient(_) if lower.contains("timed out") || lower.contains("timeout") => (
+            "timeout",
+            format!("{base_url} did not answer in time ({text})."),
+        ),
+        ProviderError::Transient(_) => (
+            "network",
+            format!("Nothing answered at {base_url} ({text}). Check the URL and that the server is running."),
+        ),
+        ProviderError::Fatal(_) if lower.contains("404") || lower.contains("not found") || lower.contains("does not exist") => (
+            "not_found",
+            format!("{base_url} has no model \"{model}\" or is not an API of this kind ({text})."),
+        ),
+        ProviderError::RateLimited { .. } | ProviderError::Overloaded { .. } => (
+            "ok",
+            format!("The key works, but the server is busy or rate-limiting right now ({text})."),
+        ),
+        _ => ("other", format!("The test failed: {text}")),
+    };
+    // A rate limit proves the key and URL: the connection itself is fine.
+    report(outcome == "ok", outcome, message, started)
+}
