@@ -11,8 +11,10 @@ mod bindings;
 use std::path::PathBuf;
 
 use memo_protocol::{
-    AppInfo, EventEnvelope, KeyStatus, Op, PromptReport, ProviderSummary, RewindOutcome,
-    SearchResult, SessionId, SessionPage, SessionSummary,
+    AppInfo, ConnectionReport, EditableFile, EditableFileKind, EventEnvelope, KeyStatus,
+    LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage,
+    ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage, SessionSummary,
+    SkillChange, SkillsPage,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -162,5 +164,54 @@ ipc_commands! {
     /// live, else the prompt a new session in `cwd` would get.
     fn prompt_layers(state, session_id: Option<SessionId>, cwd: Option<String>, provider: Option<String>, model: Option<String>) -> PromptReport {
         Ok(state.service().prompt_layers(session_id.as_ref(), cwd.map(PathBuf::from), provider, model)?)
+    }
+
+    /// Providers and model profiles of config.toml with the file's revision; an invalid
+    /// file fails with code `config` and its `file:line:column`.
+    fn provider_settings(state) -> ProviderSettingsPage {
+        Ok(state.service().provider_settings()?)
+    }
+
+    /// Applies one change to config.toml if it still has `revision` (else `conflict`),
+    /// keeping its comments, order and unknown keys.
+    fn update_providers(state, change: ProviderChange, revision: String) -> ProviderSettingsPage {
+        Ok(state.service().update_providers(&change, &revision)?)
+    }
+
+    /// SOUL.md, the folder `cwd`'s instructions, or the SKILL.md at `path`, for an editor.
+    fn read_file(state, kind: EditableFileKind, cwd: Option<String>, path: Option<String>) -> EditableFile {
+        let cwd = cwd.map(PathBuf::from);
+        let path = path.map(PathBuf::from);
+        Ok(state.service().read_file(kind, cwd.as_deref(), path.as_deref())?)
+    }
+
+    /// Saves an editor's text if the file still has `revision` (else `conflict`).
+    fn write_file(state, kind: EditableFileKind, cwd: Option<String>, path: Option<String>, content: String, revision: String) -> EditableFile {
+        let cwd = cwd.map(PathBuf::from);
+        let path = path.map(PathBuf::from);
+        Ok(state.service().write_file(kind, cwd.as_deref(), path.as_deref(), &content, &revision)?)
+    }
+
+    /// Every skill (Memo's, the folder's, other agents'), enabled or not.
+    fn list_skills(state, cwd: Option<String>) -> SkillsPage {
+        let cwd = cwd.map(PathBuf::from);
+        Ok(state.service().list_skills(cwd.as_deref())?)
+    }
+
+    /// Creates, saves, renames, deletes (to the trash), enables or disables a skill.
+    fn change_skill(state, change: SkillChange, cwd: Option<String>) -> SkillsPage {
+        let cwd = cwd.map(PathBuf::from);
+        Ok(state.service().change_skill(&change, cwd.as_deref())?)
+    }
+
+    /// Sends one minimal request to `provider` with `key` (typed, not stored) or its
+    /// stored key, and says how it went.
+    fn test_connection(state, provider: ProviderInput, key: Option<String>) -> ConnectionReport {
+        Ok(state.service().test_connection(&provider, key.as_deref()).await?)
+    }
+
+    /// OpenAI-compatible servers on this machine's usual ports, with their models.
+    fn probe_local_servers(state) -> Vec<LocalServer> {
+        Ok(state.service().probe_local_servers().await)
     }
 }

@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AppInfo, ErrorCode, EventEnvelope, KeyStatus, Op, PromptReport, ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage, SessionSummary } from "./protocol";
+import type { AppInfo, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage, SessionSummary, SkillChange, SkillsPage } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -24,6 +24,14 @@ export const COMMAND_NAMES = [
   "set_api_key",
   "delete_api_key",
   "prompt_layers",
+  "provider_settings",
+  "update_providers",
+  "read_file",
+  "write_file",
+  "list_skills",
+  "change_skill",
+  "test_connection",
+  "probe_local_servers",
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -98,6 +106,41 @@ export interface Commands {
    * live, else the prompt a new session in `cwd` would get.
    */
   promptLayers(args: { sessionId?: SessionId | null; cwd?: string | null; provider?: string | null; model?: string | null }): Promise<PromptReport>;
+  /**
+   * Providers and model profiles of config.toml with the file's revision; an invalid
+   * file fails with code `config` and its `file:line:column`.
+   */
+  providerSettings(): Promise<ProviderSettingsPage>;
+  /**
+   * Applies one change to config.toml if it still has `revision` (else `conflict`),
+   * keeping its comments, order and unknown keys.
+   */
+  updateProviders(args: { change: ProviderChange; revision: string }): Promise<ProviderSettingsPage>;
+  /**
+   * SOUL.md, the folder `cwd`'s instructions, or the SKILL.md at `path`, for an editor.
+   */
+  readFile(args: { kind: EditableFileKind; cwd?: string | null; path?: string | null }): Promise<EditableFile>;
+  /**
+   * Saves an editor's text if the file still has `revision` (else `conflict`).
+   */
+  writeFile(args: { kind: EditableFileKind; cwd?: string | null; path?: string | null; content: string; revision: string }): Promise<EditableFile>;
+  /**
+   * Every skill (Memo's, the folder's, other agents'), enabled or not.
+   */
+  listSkills(args: { cwd?: string | null }): Promise<SkillsPage>;
+  /**
+   * Creates, saves, renames, deletes (to the trash), enables or disables a skill.
+   */
+  changeSkill(args: { change: SkillChange; cwd?: string | null }): Promise<SkillsPage>;
+  /**
+   * Sends one minimal request to `provider` with `key` (typed, not stored) or its
+   * stored key, and says how it went.
+   */
+  testConnection(args: { provider: ProviderInput; key?: string | null }): Promise<ConnectionReport>;
+  /**
+   * OpenAI-compatible servers on this machine's usual ports, with their models.
+   */
+  probeLocalServers(): Promise<Array<LocalServer>>;
 }
 
 export function bindCommands(invoke: Invoke): Commands {
@@ -117,5 +160,13 @@ export function bindCommands(invoke: Invoke): Commands {
     setApiKey: (args) => invoke("set_api_key", args),
     deleteApiKey: (args) => invoke("delete_api_key", args),
     promptLayers: (args) => invoke("prompt_layers", args),
+    providerSettings: () => invoke("provider_settings", {}),
+    updateProviders: (args) => invoke("update_providers", args),
+    readFile: (args) => invoke("read_file", args),
+    writeFile: (args) => invoke("write_file", args),
+    listSkills: (args) => invoke("list_skills", args),
+    changeSkill: (args) => invoke("change_skill", args),
+    testConnection: (args) => invoke("test_connection", args),
+    probeLocalServers: () => invoke("probe_local_servers", {}),
   };
 }

@@ -96,8 +96,9 @@ async fn prompt_layers_come_from_the_live_session_or_the_folder() {
         .service
         .prompt_layers(Some(&summary.id), None, None, None)
         .unwrap();
-    // A session keeps the prompt it started with.
-    assert!(live.layers[2].content.contains("Folder rule."));
+    // The live session's prompt follows its instruction files: the next request carries
+    // the edit.
+    assert!(live.layers[2].content.contains("Changed later."));
     let err = f.service.prompt_layers(None, None, None, None).unwrap_err();
     assert_eq!(err.code(), ErrorCode::InvalidInput);
     f.finish().await;

@@ -138,8 +138,10 @@ async fn an_invalid_config_is_reported_with_its_place_and_left_alone() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn soul_md_edits_reach_the_next_session_and_stale_saves_are_conflicts() {
-    let f = fixture(vec![]).await;
+async fn soul_md_edits_reach_the_next_request_and_stale_saves_are_conflicts() {
+    let f = fixture(vec![MockResponse::text("a"), MockResponse::text("b")]).await;
+    let session = f.start();
+    f.turn(&session.id, "first").await;
     let soul = f
         .service
         .read_file(EditableFileKind::Soul, None, None)
@@ -168,6 +170,13 @@ async fn soul_md_edits_reach_the_next_session_and_stale_saves_are_conflicts() {
             .any(|l| l.content.contains("like a pirate")),
         "SOUL.md is in the prompt"
     );
+    // The session that was already open sends it with its next turn.
+    f.turn(&session.id, "second").await;
+    let requests = f.mock.requests();
+    let first = serde_json::to_string(&requests[0].body).unwrap();
+    let second = serde_json::to_string(&requests[1].body).unwrap();
+    assert!(!first.contains("like a pirate"));
+    assert!(second.contains("like a pirate"), "{second}");
     // Someone else wrote the file meanwhile: the old revision is refused.
     std::fs::write(&saved.path, "changed elsewhere").unwrap();
     let err = f

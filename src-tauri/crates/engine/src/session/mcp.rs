@@ -20,6 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::actor::Shared;
 use super::context::SessionContext;
+use super::prompt_sources::PromptSources;
 use crate::tools::schema::ArgsValidator;
 use crate::tools::{OutputSink, ProgressSink, ToolRegistry};
 
@@ -32,6 +33,8 @@ pub(crate) struct ToolView {
     pub report: Option<PromptReport>,
     /// Tokens every request costs before any message (system prompt + definitions).
     pub fixed_prompt_tokens: u64,
+    /// The files the prompt was read from, to notice an edit (SOUL.md, AGENTS.md).
+    sources: PromptSources,
 }
 
 fn validators(specs: &[ToolSpec]) -> HashMap<String, ArgsValidator> {
@@ -56,16 +59,18 @@ impl ToolView {
             system_prompt: Arc::new(system_prompt),
             report: context.report.clone(),
             fixed_prompt_tokens: context.fixed_prompt_tokens,
+            sources: PromptSources::of(context.report.as_ref(), context.workspace.as_deref()),
         }
     }
 }
 
 impl Shared {
-    /// The current definitions and prompt; rebuilt only when the tools changed.
+    /// The current definitions and prompt; rebuilt only when the tools changed or a file
+    /// the prompt was read from did.
     pub fn tool_view(&self) -> Arc<ToolView> {
         let generation = self.tools.generation();
         let mut view = self.tool_view.lock().unwrap_or_else(|p| p.into_inner());
-        if view.generation != generation {
+        if view.generation != generation || view.sources.changed() {
             *view = Arc::new(self.rebuild_view(generation, &view));
         }
         view.clone()
@@ -88,6 +93,7 @@ impl Shared {
                 old.fixed_prompt_tokens,
             ),
         };
+        let sources = PromptSources::of(report.as_ref(), settings.workspace.as_deref());
         ToolView {
             generation,
             validators: Arc::new(validators(&specs)),
@@ -95,6 +101,7 @@ impl Shared {
             system_prompt,
             report,
             fixed_prompt_tokens: fixed,
+            sources,
         }
     }
 

@@ -9,6 +9,7 @@ pub mod context;
 mod emitter;
 pub mod history;
 mod mcp;
+mod prompt_sources;
 mod step;
 mod tool_calls;
 mod turn;
