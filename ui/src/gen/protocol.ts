@@ -11,7 +11,7 @@ export type ToolCallId = string;
 
 export type ApprovalId = string;
 
-export type Op = { "type": "user_turn", input: UserInput, } | { "type": "interrupt" } | { "type": "resolve_approval", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "compact", instructions?: string, } | { "type": "shutdown" };
+export type Op = { "type": "user_turn", input: UserInput, } | { "type": "interrupt" } | { "type": "resolve_approval", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "compact", instructions?: string, } | { "type": "switch_model", provider: string | null, model: string | null, } | { "type": "shutdown" };
 
 export type UserInput = { 
 /**
@@ -80,7 +80,11 @@ usage: TokenUsage,
 /**
  * Why it failed or was skipped.
  */
-message?: string, } | { "type": "command_result", command: string, ok: boolean, output: string, action?: HostAction, } | { "type": "tool_progress", call_id: ToolCallId, progress: number, total?: number, message?: string, } | { "type": "tool_output", call_id: ToolCallId, chunk: string, } | { "type": "mcp_server_status", server: string, status: McpServerState, 
+message?: string, } | { "type": "command_result", command: string, ok: boolean, output: string, action?: HostAction, } | { "type": "model_switched", provider: string, model: string, 
+/**
+ * Tokens the new model accepts in one request.
+ */
+context_window: number, } | { "type": "tool_progress", call_id: ToolCallId, progress: number, total?: number, message?: string, } | { "type": "tool_output", call_id: ToolCallId, chunk: string, } | { "type": "mcp_server_status", server: string, status: McpServerState, 
 /**
  * stdio | streamable_http | sse
  */

@@ -131,6 +131,7 @@ async fn measure(
                 text_deltas,
                 tool_steps: steps_per_turn as usize - 1,
             }),
+            resolver: None,
             tools,
             store,
             system_prompt: "bench".into(),

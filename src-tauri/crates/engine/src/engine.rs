@@ -9,7 +9,8 @@ use memo_providers::{create_client, Endpoint, ModelClient};
 use memo_store::{ForkSpec, ModelPrice, SessionRecord, Store};
 
 use crate::session::{
-    spawn_session, ApprovalMode, SessionHandle, SessionParams, SessionStart, TurnLimits,
+    spawn_session, ApprovalMode, ModelBinding, ModelResolver, SessionHandle, SessionParams,
+    SessionStart, TurnLimits,
 };
 use crate::tools::ToolRegistry;
 use crate::EngineError;
@@ -246,6 +247,7 @@ impl Engine {
             provider: provider.name.clone(),
             model,
             client,
+            resolver: Some(self.resolver()),
             tools,
             store: self.options.store.clone(),
             limits,
@@ -255,40 +257,77 @@ impl Engine {
     }
 
     fn client_for(&self, provider: &ProviderConfig) -> Result<Arc<dyn ModelClient>, EngineError> {
-        let env = self.options.env.clone();
-        let base_url = provider.base_url_or_default().to_owned();
-        let key = match resolve_api_key(
-            provider,
-            self.options.credentials.as_ref(),
-            &|name: &str| env(name),
-        ) {
-            Ok(key) => key,
-            // A local server needs no key, so a keychain that cannot be reached (no Secret
-            // Service running) must not stop the user from using one.
-            Err(error) if is_loopback(&base_url) => {
-                tracing::warn!(%error, provider = %provider.name, "keychain unavailable; using the local server without a key");
-                None
-            }
-            Err(error) => return Err(error.into()),
-        };
-        if key.is_none() && !is_loopback(&base_url) {
-            return Err(EngineError::MissingApiKey {
-                provider: provider.name.clone(),
-                env_var: provider
-                    .env_api_key
-                    .clone()
-                    .unwrap_or_else(|| "OPENAI_API_KEY".into()),
-            });
-        }
-        if let Some((key, _)) = &key {
-            memo_config::redact::register_secret(key);
-        }
-        Ok(create_client(Endpoint {
-            api: provider.api,
-            base_url,
-            api_key: key.map(|(k, _)| k),
-        })?)
+        client_for(provider, &self.options.credentials, &self.options.env)
     }
+
+    /// How a session switches models: config.toml is read again (a provider added in
+    /// settings since the session started is there), the key looked up, the profile and
+    /// price applied.
+    fn resolver(&self) -> ModelResolver {
+        let path = self.options.config.path.clone();
+        let credentials = self.options.credentials.clone();
+        let env = self.options.env.clone();
+        let store = self.options.store.clone();
+        Arc::new(move |provider: Option<&str>, model: Option<&str>| {
+            let config = Config::load_file(&path).map_err(|e| e.to_string())?;
+            let provider = config.provider(provider).map_err(|e| e.to_string())?;
+            let model = model.map_or_else(|| provider.model.clone(), str::to_owned);
+            let client = client_for(&provider, &credentials, &env).map_err(|e| e.to_string())?;
+            let profile = config.model_profile(&provider.name, &model);
+            let price = config
+                .model_pricing(&provider.name, &model)
+                .map(|p| ModelPrice {
+                    input_per_mtok: p.input_per_mtok,
+                    output_per_mtok: p.output_per_mtok,
+                    cached_input_per_mtok: p.cached_input_per_mtok,
+                });
+            store.set_price(&provider.name, &model, price);
+            Ok(ModelBinding {
+                provider: provider.name.clone(),
+                model,
+                client,
+                parallel_tool_calls: profile.supports_parallel_tool_calls,
+                thinking_budget_tokens: profile.thinking_budget_tokens,
+                context_window: profile.context_window,
+            })
+        })
+    }
+}
+
+/// A client for `provider` with its key from the keychain or the environment.
+fn client_for(
+    provider: &ProviderConfig,
+    credentials: &Arc<dyn CredentialStore>,
+    env: &EnvLookup,
+) -> Result<Arc<dyn ModelClient>, EngineError> {
+    let base_url = provider.base_url_or_default().to_owned();
+    let key = match resolve_api_key(provider, credentials.as_ref(), &|name: &str| env(name)) {
+        Ok(key) => key,
+        // A local server needs no key, so a keychain that cannot be reached (no Secret
+        // Service running) must not stop the user from using one.
+        Err(error) if is_loopback(&base_url) => {
+            tracing::warn!(%error, provider = %provider.name, "keychain unavailable; using the local server without a key");
+            None
+        }
+        Err(error) => return Err(error.into()),
+    };
+    if key.is_none() && !is_loopback(&base_url) {
+        return Err(EngineError::MissingApiKey {
+            provider: provider.name.clone(),
+            env_var: provider
+                .env_api_key
+                .clone()
+                .unwrap_or_else(|| "OPENAI_API_KEY".into()),
+        });
+    }
+    if let Some((key, _)) = &key {
+        memo_config::redact::register_secret(key);
+    }
+    Ok(create_client(Endpoint {
+        api: provider.api,
+        base_url,
+        api_key: key.map(|(k, _)| k),
+    })?)
 }
 
 /// A session whose actor never starts never shuts its MCP servers down: do it here.

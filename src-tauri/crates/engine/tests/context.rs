@@ -266,7 +266,7 @@ async fn builtin_commands_answer_without_the_model() {
     );
     let (_, _, models, action) = command(&session, &mut events, "/models").await;
     assert!(
-        models.contains("Current model: mock-model")
+        models.contains("Current model: mock · mock-model")
             && models.contains("- mock: mock-model via openai (current)"),
         "{models}"
     );

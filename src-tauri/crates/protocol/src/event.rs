@@ -133,6 +133,14 @@ pub enum AgentEvent {
         #[ts(optional)]
         action: Option<HostAction>,
     },
+    /// The session talks to this provider and model from its next turn on.
+    ModelSwitched {
+        provider: String,
+        model: String,
+        /// Tokens the new model accepts in one request.
+        #[ts(type = "number")]
+        context_window: u64,
+    },
     /// How far a running tool call got (MCP progress notifications). Not part of the
     /// conversation; the last one before `tool_call_end` is the call's final progress.
     ToolProgress {
@@ -202,6 +210,7 @@ impl AgentEvent {
             AgentEvent::PlanUpdated { .. } => "plan_updated",
             AgentEvent::ContextCompacted { .. } => "context_compacted",
             AgentEvent::CommandResult { .. } => "command_result",
+            AgentEvent::ModelSwitched { .. } => "model_switched",
             AgentEvent::ToolProgress { .. } => "tool_progress",
             AgentEvent::ToolOutput { .. } => "tool_output",
             AgentEvent::McpServerStatus { .. } => "mcp_server_status",

@@ -24,6 +24,15 @@ pub enum Op {
         #[ts(optional)]
         instructions: Option<String>,
     },
+    /// Talk to another provider and/or model from the next turn on (`provider` null: the
+    /// session's own; `model` null: that provider's configured model). Rejected while a
+    /// turn runs; answered with `model_switched` or an error.
+    SwitchModel {
+        #[serde(default)]
+        provider: Option<String>,
+        #[serde(default)]
+        model: Option<String>,
+    },
     /// Stop the session actor after denying whatever is pending.
     Shutdown,
 }

@@ -292,3 +292,113 @@ async fn search_finds_messages_across_sessions_with_marked_terms() {
     assert_eq!(usage.by_model[0].model, "m1");
     f.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_switches_models_from_the_header_or_with_slash_models() {
+    let f = fixture(vec![
+        MockResponse::text("one"),
+        MockResponse::text("two"),
+        MockResponse::text("three"),
+    ])
+    .await;
+    let config = f.home.path().join("config.toml");
+    let base = std::fs::read_to_string(&config).unwrap();
+    // A provider added after the session started is offered too.
+    let s = f.start();
+    std::fs::write(
+        &config,
+        format!(
+            "{base}[[providers.other]]\nname = \"other\"\nmodel = \"m2\"\nbase_url = \"{}/v1\"\n[model_profiles.m2]\ncontext_window = 9000\n",
+            f.mock.base_url()
+        ),
+    )
+    .unwrap();
+    f.turn(&s.id, "first").await;
+
+    let mut events = f
+        .service
+        .subscribe(&s.id, f.service.session(&s.id).unwrap().last_seq)
+        .unwrap();
+    f.service
+        .submit(
+            &s.id,
+            Op::SwitchModel {
+                provider: Some("other".into()),
+                model: None,
+            },
+        )
+        .unwrap();
+    let switched = tokio::time::timeout(std::time::Duration::from_secs(5), events.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    match switched.event {
+        memo_protocol::AgentEvent::ModelSwitched {
+            provider,
+            model,
+            context_window,
+        } => assert_eq!(
+            (provider.as_str(), model.as_str(), context_window),
+            ("other", "m2", 9000)
+        ),
+        other => panic!("expected model_switched, got {other:?}"),
+    }
+    f.turn(&s.id, "second").await;
+    // `/models NAME` with a model of the session's provider.
+    f.service
+        .submit(
+            &s.id,
+            Op::UserTurn {
+                input: UserInput::text("/models m3"),
+            },
+        )
+        .unwrap();
+    loop {
+        let env = tokio::time::timeout(std::time::Duration::from_secs(5), events.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        if let memo_protocol::AgentEvent::CommandResult { ok, output, .. } = env.event {
+            assert!(ok, "{output}");
+            assert!(output.contains("other · m3"), "{output}");
+            break;
+        }
+    }
+    f.turn(&s.id, "third").await;
+    let models: Vec<String> = f
+        .mock
+        .requests()
+        .iter()
+        .map(|r| r.body["model"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(models, ["m1", "m2", "m3"]);
+    // The switch is recorded: the stored session (and a resume) uses it.
+    let stored = f.service.session(&s.id).unwrap();
+    assert_eq!(
+        (stored.provider.as_str(), stored.model.as_str()),
+        ("other", "m3")
+    );
+
+    // An unknown provider is refused with an error, and nothing changes.
+    f.service
+        .submit(
+            &s.id,
+            Op::SwitchModel {
+                provider: Some("nope".into()),
+                model: None,
+            },
+        )
+        .unwrap();
+    loop {
+        let env = tokio::time::timeout(std::time::Duration::from_secs(5), events.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        if let memo_protocol::AgentEvent::Error { message, .. } = env.event {
+            assert!(message.contains("nope"), "{message}");
+            break;
+        }
+    }
+    assert_eq!(f.service.session(&s.id).unwrap().model, "m3");
+    f.finish().await;
+}

@@ -169,6 +169,19 @@ impl Store {
         Ok(())
     }
 
+    /// Records the provider and model a session talks to from now on (a switch); a resume
+    /// then uses them.
+    pub fn set_model(&self, id: &SessionId, provider: &str, model: &str) -> Result<()> {
+        let conn = self.conn();
+        let changed = conn
+            .prepare_cached("UPDATE sessions SET provider = ?2, model = ?3 WHERE id = ?1")?
+            .execute(params![id.as_str(), provider, model])?;
+        if changed == 0 {
+            return Err(StoreError::UnknownSession(id.clone()));
+        }
+        Ok(())
+    }
+
     /// Creates a fork: a new session with a copy of `spec.source`'s events up to and
     /// including `spec.at_seq`, which then continues independently (appending to either
     /// never shows in the other, and deleting the parent keeps the fork). The fork is

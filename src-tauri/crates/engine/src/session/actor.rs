@@ -16,6 +16,7 @@ use super::context::{auto_blocked_by_log, ContextState, SessionContext};
 use super::emitter::{Emitter, EventReceiver};
 use super::history::rebuild_history;
 use super::mcp::{view_cell, ToolView};
+use super::model::{ModelBinding, ModelResolver};
 use super::turn::run_turn;
 use crate::tools::{ToolContext, ToolRegistry};
 use crate::EngineError;
@@ -54,6 +55,8 @@ pub struct SessionParams {
     pub provider: String,
     pub model: String,
     pub client: Arc<dyn ModelClient>,
+    /// Builds another model's client for a switch (`None`: the session cannot switch).
+    pub resolver: Option<ModelResolver>,
     pub tools: ToolRegistry,
     pub store: Arc<Store>,
     pub system_prompt: String,
@@ -75,14 +78,15 @@ pub enum SessionStart {
 /// State shared by the actor and its running turn.
 pub(crate) struct Shared {
     pub emitter: Emitter,
-    pub client: Arc<dyn ModelClient>,
+    /// The model turns talk to; replaced whole by a switch between turns.
+    binding: Mutex<Arc<ModelBinding>>,
+    pub resolver: Option<ModelResolver>,
     pub tools: ToolRegistry,
     /// The tools' API definitions, their compiled input schemas (checked before preview
     /// and approval) and the system prompt listing them; rebuilt only when the tools
     /// change (MCP), not once per step.
     pub tool_view: Mutex<Arc<ToolView>>,
     pub tool_ctx: ToolContext,
-    pub model: String,
     pub limits: TurnLimits,
     pub context: ContextState,
     /// Copy-on-write: requests hold a clone of the Arc while streaming, so appending
@@ -99,6 +103,16 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
+    pub fn binding(&self) -> Arc<ModelBinding> {
+        lock(&self.binding).clone()
+    }
+
+    pub(crate) fn set_binding(&self, binding: Arc<ModelBinding>) {
+        *lock(&self.binding) = binding;
+        // The prompt names the model: rebuild it for the next request.
+        self.invalidate_tool_view();
+    }
+
     pub fn history_snapshot(&self) -> Arc<Vec<Message>> {
         lock(&self.history).clone()
     }
@@ -203,9 +217,18 @@ pub fn spawn_session(
             (last, rebuild_history(&events), auto_blocked_by_log(&events))
         }
     };
+    let binding = ModelBinding {
+        provider: params.provider.clone(),
+        model: params.model.clone(),
+        client: params.client,
+        parallel_tool_calls: params.limits.parallel_tool_calls,
+        thinking_budget_tokens: params.limits.thinking_budget_tokens,
+        context_window: params.context.context_window,
+    };
     let shared = Arc::new(Shared {
         emitter: Emitter::new(params.id.clone(), params.store.clone(), last_seq),
-        client: params.client,
+        binding: Mutex::new(Arc::new(binding)),
+        resolver: params.resolver,
         tool_view: view_cell(ToolView::initial(
             &params.tools,
             params.system_prompt,
@@ -216,7 +239,6 @@ pub fn spawn_session(
             memo_home: params.memo_home.clone(),
             ..ToolContext::for_workspace(params.cwd.clone())
         },
-        model: params.model.clone(),
         limits: params.limits,
         context: ContextState::new(params.context, auto_blocked),
         history: Mutex::new(Arc::new(history)),
@@ -329,6 +351,22 @@ async fn run_actor(
                     task,
                     ended,
                 });
+            }
+            Some(Op::SwitchModel { provider, model }) => {
+                if running
+                    .as_ref()
+                    .is_some_and(|t| !t.ended.load(Ordering::Acquire))
+                {
+                    report_invalid_op(
+                        &shared,
+                        "a turn is running; switch models when it has ended",
+                    );
+                    continue;
+                }
+                reap_ended(&mut running).await;
+                if let Err(reason) = shared.switch_model(provider.as_deref(), model.as_deref()) {
+                    shared.report_switch_failure(&reason);
+                }
             }
             Some(Op::Interrupt) => match running.as_ref() {
                 // The turn itself denies its pending approvals and records the interruption.

@@ -114,7 +114,7 @@ fn init_prompt(shared: &Shared, args: &str) -> String {
             EnvFacts::fixed(&shared.tool_ctx.cwd, &shared.tool_ctx.cwd),
         ),
     };
-    let vars = json!({ "env": env, "model": shared.model, "file_name": "AGENTS.md" });
+    let vars = json!({ "env": env, "model": shared.binding().model, "file_name": "AGENTS.md" });
     let mut problems = Vec::new();
     let mut prompt = templates.render("init.md", &vars, &mut problems).text;
     if !args.is_empty() {
@@ -162,10 +162,28 @@ fn local(
                     .map(|a| SessionId::new(a.to_owned())),
             }),
         ),
+        Builtin::Models if !args.trim().is_empty() => {
+            let (provider, model) = super::model::parse_target(args, &settings.providers);
+            match shared.switch_model(provider, model) {
+                Ok(binding) => (
+                    true,
+                    format!(
+                        "Switched to {} · {} (context window {} tokens) for the next turns.",
+                        binding.provider, binding.model, binding.context_window
+                    ),
+                    None,
+                ),
+                Err(reason) => (false, format!("Could not switch: {reason}"), None),
+            }
+        }
         Builtin::Models => {
+            let binding = shared.binding();
             let mut out = format!(
-                "Current model: {} (context window {} tokens, compaction at {}%).",
-                shared.model, settings.context_window, settings.auto_compact_threshold_percent
+                "Current model: {} · {} (context window {} tokens, compaction at {}%).",
+                binding.provider,
+                binding.model,
+                binding.context_window,
+                settings.auto_compact_threshold_percent
             );
             if !settings.providers.is_empty() {
                 out.push_str("\nConfigured providers:");
@@ -173,6 +191,7 @@ fn local(
                     let mark = if p.is_current { " (current)" } else { "" };
                     let _ = write!(out, "\n- {}: {} via {}{mark}", p.name, p.model, p.api);
                 }
+                out.push_str("\n/models NAME switches: a provider, provider:model, or a model.");
             }
             (true, out, Some(HostAction::PickModel))
         }

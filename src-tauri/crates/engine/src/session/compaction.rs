@@ -184,7 +184,8 @@ fn summary_request(shared: &Shared, older: &[Message], instructions: Option<&str
         .as_ref()
         .map(|w| w.env.clone())
         .unwrap_or_else(|| EnvFacts::fixed(&shared.tool_ctx.cwd, &shared.tool_ctx.cwd));
-    let vars = json!({ "env": env, "model": shared.model, "instructions": instructions });
+    let binding = shared.binding();
+    let vars = json!({ "env": env, "model": binding.model, "instructions": instructions });
     // Problems with a user's override are already reported by the prompt report.
     let mut problems = Vec::new();
     let system = templates.render("compaction.md", &vars, &mut problems).text;
@@ -196,12 +197,12 @@ fn summary_request(shared: &Shared, older: &[Message], instructions: Option<&str
         text: ask.trim().to_owned(),
     });
     ModelRequest {
-        model: shared.model.clone(),
+        model: binding.model.clone(),
         system,
         messages: Arc::new(messages),
         // Providers reject a history with tool calls when no tools are declared.
         tools: shared.tool_specs(),
-        parallel_tool_calls: shared.limits.parallel_tool_calls,
+        parallel_tool_calls: binding.parallel_tool_calls,
         max_output_tokens: shared.limits.max_output_tokens,
         thinking_budget_tokens: None,
     }
@@ -236,7 +237,8 @@ async fn call_model(
 }
 
 async fn collect(shared: &Shared, request: ModelRequest) -> Result<ModelResponse, ProviderError> {
-    let mut stream = shared.client.stream(request).await?;
+    let client = shared.binding().client.clone();
+    let mut stream = client.stream(request).await?;
     while let Some(item) = stream.next().await {
         if let ResponseEvent::Completed(response) = item? {
             return Ok(response);
@@ -353,7 +355,7 @@ impl Turn {
             let s = &ctx.settings;
             if !compaction::over_threshold(
                 tokens,
-                s.context_window,
+                self.shared.binding().context_window,
                 s.auto_compact_threshold_percent,
             ) {
                 return Ok(Auto::NotNeeded);

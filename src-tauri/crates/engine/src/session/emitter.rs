@@ -44,6 +44,14 @@ impl Emitter {
         }
     }
 
+    pub fn session_id(&self) -> &SessionId {
+        &self.session_id
+    }
+
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
     fn lock(&self) -> MutexGuard<'_, EmitterState> {
         // A panic while holding this lock cannot leave the state half-updated (seq is only
         // bumped after the store accepted the event), so a poisoned lock is still usable.

@@ -82,8 +82,12 @@ impl Shared {
         let (system_prompt, report, fixed) = match &settings.workspace {
             // Layer 5 lists the tools, so the prompt follows them.
             Some(workspace) => {
-                let assembled =
-                    workspace.assemble(&self.model, &specs, settings.counter, PromptMode::Main);
+                let assembled = workspace.assemble(
+                    &self.binding().model,
+                    &specs,
+                    settings.counter,
+                    PromptMode::Main,
+                );
                 let fixed = assembled.report.total_tokens;
                 (Arc::new(assembled.system), Some(assembled.report), fixed)
             }
@@ -103,6 +107,22 @@ impl Shared {
             fixed_prompt_tokens: fixed,
             sources,
         }
+    }
+
+    /// Makes the next [`Shared::tool_view`] rebuild the prompt (after a model switch).
+    pub fn invalidate_tool_view(&self) {
+        let mut view = self.tool_view.lock().unwrap_or_else(|p| p.into_inner());
+        // A registry at generation u64::MAX cannot exist, so the next look rebuilds.
+        let stale = ToolView {
+            generation: u64::MAX,
+            specs: view.specs.clone(),
+            validators: view.validators.clone(),
+            system_prompt: view.system_prompt.clone(),
+            report: view.report.clone(),
+            fixed_prompt_tokens: view.fixed_prompt_tokens,
+            sources: PromptSources::default(),
+        };
+        *view = Arc::new(stale);
     }
 
     pub fn tool_specs(&self) -> Vec<ToolSpec> {

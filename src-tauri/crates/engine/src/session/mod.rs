@@ -9,6 +9,7 @@ pub mod context;
 mod emitter;
 pub mod history;
 mod mcp;
+mod model;
 mod prompt_sources;
 mod step;
 mod tool_calls;
@@ -18,3 +19,4 @@ pub use actor::{spawn_session, SessionHandle, SessionParams, SessionStart, TurnL
 pub use approvals::ApprovalMode;
 pub use context::SessionContext;
 pub use emitter::EventReceiver;
+pub use model::{ModelBinding, ModelResolver};

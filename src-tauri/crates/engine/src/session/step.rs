@@ -86,9 +86,10 @@ impl Turn {
         request: ModelRequest,
     ) -> Result<AttemptResult, EngineError> {
         let mut partial = Partial::default();
+        let client = self.shared.binding().client.clone();
         let opened = tokio::select! {
             _ = self.cancel.cancelled() => return Ok(AttemptResult::Interrupted(partial.response)),
-            opened = self.shared.client.stream(request) => opened,
+            opened = client.stream(request) => opened,
         };
         let mut stream = match opened {
             Ok(stream) => stream,

@@ -166,14 +166,15 @@ impl Turn {
 
     fn build_request(&self) -> ModelRequest {
         let view = self.shared.tool_view();
+        let binding = self.shared.binding();
         ModelRequest {
-            model: self.shared.model.clone(),
+            model: binding.model.clone(),
             system: view.system_prompt.as_ref().clone(),
             messages: self.shared.history_snapshot(),
             tools: view.specs.as_ref().clone(),
-            parallel_tool_calls: self.shared.limits.parallel_tool_calls,
+            parallel_tool_calls: binding.parallel_tool_calls,
             max_output_tokens: self.shared.limits.max_output_tokens,
-            thinking_budget_tokens: self.shared.limits.thinking_budget_tokens,
+            thinking_budget_tokens: binding.thinking_budget_tokens,
         }
     }
 

@@ -63,6 +63,7 @@ pub fn params(
         provider: format!("{api:?}").to_lowercase(),
         model: "mock-model".into(),
         client: create_client(endpoint(api, &mock.base_url())).expect("client"),
+        resolver: None,
         tools,
         store,
         system_prompt: "You are a test agent.".into(),
