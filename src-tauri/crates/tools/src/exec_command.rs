@@ -185,7 +185,7 @@ impl Tool for ExecCommandTool {
                 "cmd": {"type": "string", "minLength": 1, "description": "Shell command to run."},
                 "workdir": {"type": "string", "description": "Working directory (default: the session's)."},
                 "shell": {"type": "string", "description": "Shell binary (bash, sh, zsh, dash, ksh, fish; default $SHELL)."},
-                "login": {"type": "boolean", "description": "Run as a login shell (default true)."},
+                "login": {"type": "boolean", "description": "Run as a login shell that reads the user's profile (default false)."},
                 "tty": {"type": "boolean", "description": "Behave like an interactive terminal: colours and TERM=xterm-256color (default false)."},
                 "yield_time_ms": {"type": "integer", "minimum": 0, "description": "How long to wait for the command before returning a session id (default 10000)."},
                 "max_output_tokens": {"type": "integer", "minimum": 1, "description": "Output budget in tokens (default 2000)."},
@@ -286,7 +286,8 @@ impl Tool for ExecCommandTool {
                 id,
                 SpawnRequest {
                     shell,
-                    login: p.input.login.unwrap_or(true),
+                    // A login shell prints the profile's noise into every output; ask for it.
+                    login: p.input.login.unwrap_or(false),
                     command: p.input.cmd.clone(),
                     cwd: p.workdir.clone(),
                     env: child_env(tty),

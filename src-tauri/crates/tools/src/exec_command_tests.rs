@@ -76,14 +76,25 @@ async fn runs_a_command_and_reports_its_exit_code() {
     assert!(out.contains("/sub\n"), "{out}");
     assert!(out.contains("TERM=dumb"), "{out}");
     assert!(!out.contains('\r'), "{out:?}");
-    // The default is a login shell (as in Memo Code), which must still run the command.
+    // The default is a plain shell: a login shell would print the user's profile noise
+    // into every output. The model can still ask for one.
+    let probe = "shopt -q login_shell && echo LOGIN-SHELL || echo PLAIN-SHELL";
     let out = exec
-        .run(ctx(dir.path()), json!({"cmd": "echo \"login:$0\""}))
+        .run(ctx(dir.path()), json!({"cmd": probe, "shell": "bash"}))
         .await
         .unwrap()
         .content;
     assert!(out.contains("Process exited with code 0"), "{out}");
-    assert!(out.contains("login:"), "{out}");
+    assert!(out.contains("PLAIN-SHELL"), "{out}");
+    let out = exec
+        .run(
+            ctx(dir.path()),
+            json!({"cmd": probe, "shell": "bash", "login": true}),
+        )
+        .await
+        .unwrap()
+        .content;
+    assert!(out.contains("LOGIN-SHELL"), "{out}");
 }
 
 #[tokio::test]

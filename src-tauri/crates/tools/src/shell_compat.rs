@@ -92,8 +92,9 @@ impl ShellCompatTool {
         out.insert("cmd".into(), json!(cmd));
         out.insert("yield_time_ms".into(), json!(timeout + WAIT_SLACK_MS));
         out.insert("timeout_ms".into(), json!(timeout));
-        // The argv form is exact: no login profile may change what runs.
-        let login = input.login.unwrap_or(self.form == ShellForm::String);
+        // No login profile unless asked: it would print its noise into every output, and
+        // the argv form must run exactly what it names.
+        let login = input.login.unwrap_or(false);
         out.insert("login".into(), json!(login));
         if let Some(w) = input.workdir {
             out.insert("workdir".into(), json!(w));
@@ -154,7 +155,7 @@ impl Tool for ShellCompatTool {
             "properties": {
                 "command": command,
                 "workdir": {"type": "string", "description": "Working directory (default: the session's)."},
-                "login": {"type": "boolean", "description": "Run as a login shell."},
+                "login": {"type": "boolean", "description": "Run as a login shell that reads the user's profile (default false)."},
                 "timeout_ms": {"type": "integer", "minimum": 1, "description": "Kill the command after this long (default 120000)."},
                 "sandbox_permissions": {"type": "string", "enum": ["use_default", "require_escalated"]},
                 "justification": {"type": "string", "description": "Why the command needs to run outside the sandbox."},

@@ -109,9 +109,12 @@ async fn workspace_write_blocks_writes_outside_the_workspace() {
     assert!(out.contains("PermissionError"), "{out}");
     assert!(!outside.path().join("py.txt").exists());
 
-    // The default call (a login shell reading the user's profile) works in the sandbox.
+    // A login shell (reading the user's profile) works in the sandbox too.
     let out = exec
-        .run(ctx.clone(), json!({"cmd": "echo ok-$((6 * 7))"}))
+        .run(
+            ctx.clone(),
+            json!({"cmd": "echo ok-$((6 * 7))", "login": true}),
+        )
         .await
         .unwrap()
         .content;
