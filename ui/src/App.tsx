@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 
 import { ChatView } from "./features/chat/ChatView";
+import { Onboarding } from "./features/onboarding/Onboarding";
+import { SettingsView, type SettingsSection } from "./features/settings/SettingsView";
 import { Sidebar } from "./features/sessions/Sidebar";
 import { StatusBar } from "./features/status/StatusBar";
 import type { SearchResult, SessionSummary } from "./gen/protocol";
@@ -23,6 +25,21 @@ export function App() {
   const sessions = useLoadable("list_sessions", cwd, loadSessions);
   const chat = useChat(cwd, sessions.reload);
   const [pickError, setPickError] = useState<string | null>(null);
+  const [settings, setSettings] = useState<{ section: SettingsSection } | null>(null);
+  const openSettings = useCallback((section: SettingsSection = "providers") => setSettings({ section }), []);
+  const closeSettings = useCallback(() => setSettings(null), []);
+
+  // Ctrl+, (Cmd+, on macOS) opens settings, as in every desktop editor.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key === ",") {
+        event.preventDefault();
+        openSettings();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [openSettings]);
 
   // config.toml is edited outside the app: read it again when the user comes back to the
   // window or switches folders, so the header and banner never show a stale verdict.
@@ -62,6 +79,9 @@ export function App() {
     [openSession],
   );
 
+  // No provider at all: the first-run screen instead of a chat that cannot send.
+  const needsOnboarding = providers.state.status === "ready" && providers.state.value.length === 0;
+
   const pick = useCallback(() => {
     setPickError(null);
     pickFolder().then(
@@ -88,17 +108,32 @@ export function App() {
         onDeleteSession={remove}
         searchSessions={search}
         onOpenSearchResult={openResult}
+        onOpenSettings={() => openSettings()}
+        settingsOpen={settings !== null}
       />
       <main className="app-shell__main">
-        <ChatView
-          cwd={cwd}
-          chat={chat}
-          providers={providers.state}
-          configPath={info ? `${info.memo_home}/config.toml` : null}
-          onReloadProviders={providers.reload}
-          onPickFolder={pick}
-          onOpenPath={workspaces.open}
-        />
+        {settings !== null ? (
+          <SettingsView
+            key={settings.section}
+            cwd={cwd}
+            initialSection={settings.section}
+            onClose={closeSettings}
+            onProvidersChanged={providers.reload}
+          />
+        ) : needsOnboarding ? (
+          <Onboarding onDone={providers.reload} onOpenSettings={() => openSettings()} />
+        ) : (
+          <ChatView
+            cwd={cwd}
+            chat={chat}
+            providers={providers.state}
+            configPath={info ? `${info.memo_home}/config.toml` : null}
+            onReloadProviders={providers.reload}
+            onOpenSettings={() => openSettings()}
+            onPickFolder={pick}
+            onOpenPath={workspaces.open}
+          />
+        )}
       </main>
       <StatusBar state={appInfo.state} onRetry={appInfo.reload} />
       {pickError && (

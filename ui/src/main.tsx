@@ -3,6 +3,7 @@ import { createRoot } from "react-dom/client";
 
 import { App } from "./App";
 import "./styles/app.css";
+import "./styles/forms.css";
 
 const container = document.getElementById("root");
 if (!container) {

@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use memo_protocol::{
     AppInfo, ConnectionReport, EditableFile, EditableFileKind, EventEnvelope, KeyStatus,
     LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage,
-    ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage, SessionSummary,
-    SkillChange, SkillsPage,
+    ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage, SessionStatus,
+    SessionSummary, SkillChange, SkillsPage,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -213,5 +213,10 @@ ipc_commands! {
     /// OpenAI-compatible servers on this machine's usual ports, with their models.
     fn probe_local_servers(state) -> Vec<LocalServer> {
         Ok(state.service().probe_local_servers().await)
+    }
+
+    /// How full the session's context is (against its model's window) and its cost.
+    fn session_status(state, session_id: SessionId) -> SessionStatus {
+        Ok(state.service().session_status(&session_id)?)
     }
 }

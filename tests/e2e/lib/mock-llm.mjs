@@ -11,15 +11,21 @@ import { stopProcessGroup } from "./processes.mjs";
 
 const STARTUP_TIMEOUT_MS = 10_000;
 
-/** Starts the server with `scenario` ({responses: [...]}) and resolves once it listens. */
-export async function startMockLlm(scenario) {
+/**
+ * Starts the server with `scenario` ({responses: [...]}) and resolves once it listens;
+ * `port` pins the port (a local server's usual one), `models` is what GET /v1/models lists.
+ */
+export async function startMockLlm(scenario, { port, models } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), "memo-e2e-mock-"));
   const scenarioFile = path.join(dir, "scenario.json");
   writeFileSync(scenarioFile, JSON.stringify(scenario));
 
   // stdin stays a pipe we hold: --exit-on-stdin-eof makes the server exit on its own
   // if this runner dies without reaching stop().
-  const child = spawn(mockLlmBinary(), ["--scenario", scenarioFile, "--exit-on-stdin-eof"], {
+  const args = ["--scenario", scenarioFile, "--exit-on-stdin-eof"];
+  if (port !== undefined) args.push("--port", String(port));
+  if (models !== undefined) args.push("--models", models.join(","));
+  const child = spawn(mockLlmBinary(), args, {
     detached: true,
     stdio: ["pipe", "pipe", "pipe"],
   });

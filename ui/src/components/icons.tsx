@@ -114,6 +114,16 @@ export const KeyIcon = ({ className }: IconProps) => (
   <StrokeIcon className={className} d={["M14.5 9.5a4 4 0 1 1-1.2-2.9 4 4 0 0 1 1.2 2.9z", "M13.3 12.3L20 19", "M17.5 16.5l2-2", "M15.5 14.5l1.5-1.5"]} />
 );
 
+export const GearIcon = ({ className }: IconProps) => (
+  <StrokeIcon
+    className={className}
+    d={[
+      "M12 9.2a2.8 2.8 0 1 0 0 5.6 2.8 2.8 0 0 0 0-5.6z",
+      "M19.4 13.5l1.6 1.2-1.8 3.1-1.9-.7a7 7 0 0 1-2 1.2l-.3 2h-3.6l-.3-2a7 7 0 0 1-2-1.2l-1.9.7-1.8-3.1 1.6-1.2a7 7 0 0 1 0-2.9L3.4 9.3l1.8-3.1 1.9.7a7 7 0 0 1 2-1.2l.3-2h3.6l.3 2a7 7 0 0 1 2 1.2l1.9-.7 1.8 3.1-1.6 1.3a7 7 0 0 1 0 2.9z",
+    ]}
+  />
+);
+
 export const SendIcon = ({ className }: IconProps) => <StrokeIcon className={className} d={["M12 19V5", "M6 11l6-6 6 6"]} />;
 
 export function StopIcon({ className }: IconProps) {

@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AppInfo, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage, SessionSummary, SkillChange, SkillsPage } from "./protocol";
+import type { AppInfo, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -32,6 +32,7 @@ export const COMMAND_NAMES = [
   "change_skill",
   "test_connection",
   "probe_local_servers",
+  "session_status",
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -141,6 +142,10 @@ export interface Commands {
    * OpenAI-compatible servers on this machine's usual ports, with their models.
    */
   probeLocalServers(): Promise<Array<LocalServer>>;
+  /**
+   * How full the session's context is (against its model's window) and its cost.
+   */
+  sessionStatus(args: { sessionId: SessionId }): Promise<SessionStatus>;
 }
 
 export function bindCommands(invoke: Invoke): Commands {
@@ -168,5 +173,6 @@ export function bindCommands(invoke: Invoke): Commands {
     changeSkill: (args) => invoke("change_skill", args),
     testConnection: (args) => invoke("test_connection", args),
     probeLocalServers: () => invoke("probe_local_servers", {}),
+    sessionStatus: (args) => invoke("session_status", args),
   };
 }

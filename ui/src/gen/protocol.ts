@@ -209,6 +209,25 @@ engine: string, };
 
 export type SessionPage = { total: number, sessions: Array<SessionSummary>, };
 
+export type SessionStatus = { session_id: SessionId, 
+/**
+ * Tokens the session's model accepts in one request.
+ */
+context_window: number, 
+/**
+ * Tokens the conversation takes now: the newest model call's input and output, or
+ * before any call the system prompt and tool definitions.
+ */
+used_tokens: number, 
+/**
+ * Compaction starts when a request reaches this share of the window.
+ */
+compact_at_percent: number, 
+/**
+ * Sum over the priced calls; `None` when no call had a price.
+ */
+cost_usd: number | null, calls: number, };
+
 export type UsageReport = { session_id: SessionId | null, calls: number, tokens: TokenUsage, cost_usd: number | null, by_model: Array<ModelUsageReport>, };
 
 export type ModelUsageReport = { provider: string, model: string, calls: number, tokens: TokenUsage, 

@@ -25,6 +25,35 @@ describe("chatReducer", () => {
     expect(state.transcript.entries).toHaveLength(1);
   });
 
+  it("unlocks the composer when a slash command is answered outside a turn", () => {
+    let state = chatReducer(chatReducer(initialChat, { type: "opened", session: SESSION }), { type: "sending" });
+    const inTurn: EventEnvelope = {
+      ...turnStarted,
+      seq: 3,
+      event: { type: "command_result", command: "help", ok: true, output: "/new" },
+    };
+    // A command_result inside a turn (a custom command expanded into one) is not the answer.
+    state = chatReducer(state, { type: "events", sessionId: "s1", batch: [inTurn] });
+    expect(state.phase).toBe("sending");
+    const answer: EventEnvelope = { ...inTurn, seq: 4, turn_id: null };
+    state = chatReducer(state, { type: "events", sessionId: "s1", batch: [answer] });
+    expect(state.phase).toBe("idle");
+  });
+
+  it("follows a model switch in the header's session and notes it in the transcript", () => {
+    let state = chatReducer(initialChat, { type: "opened", session: SESSION });
+    const switched: EventEnvelope = {
+      ...turnStarted,
+      seq: 5,
+      turn_id: null,
+      event: { type: "model_switched", provider: "deep", model: "m2", context_window: 9000 },
+    };
+    state = chatReducer(state, { type: "events", sessionId: "s1", batch: [switched] });
+    expect([state.session?.provider, state.session?.model]).toEqual(["deep", "m2"]);
+    const last = state.transcript.entries.at(-1);
+    expect(last?.kind === "info" ? last.body : "").toContain("deep · m2");
+  });
+
   it("ignores batches of another session", () => {
     const state = chatReducer(chatReducer(initialChat, { type: "opened", session: SESSION }), {
       type: "events",

@@ -64,12 +64,26 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         return state; // a batch from a session the user has left
       }
       const transcript = applyBatch(state.transcript, action.batch);
-      const answered = action.batch.some((e) => e.event.type === "turn_started" || e.event.type === "error");
+      // The header shows the model the next turn uses: follow switches.
+      const switched = action.batch.filter((e) => e.event.type === "model_switched").pop();
+      const session =
+        switched && switched.event.type === "model_switched" && state.session
+          ? { ...state.session, provider: switched.event.provider, model: switched.event.model }
+          : state.session;
+      // A slash command is answered by a `command_result` outside any turn: no turn starts.
+      const answered = action.batch.some(
+        (e) =>
+          e.event.type === "turn_started" ||
+          e.event.type === "error" ||
+          (e.event.type === "command_result" && e.turn_id === null),
+      );
       // A long history replays in several batches: loading ends when it has all arrived.
       const loaded = transcript.lastSeq >= (state.session?.last_seq ?? 0);
       const phase =
         (state.phase === "loading" && loaded) || (state.phase === "sending" && answered) ? "idle" : state.phase;
-      return transcript === state.transcript && phase === state.phase ? state : { ...state, transcript, phase };
+      return transcript === state.transcript && phase === state.phase && session === state.session
+        ? state
+        : { ...state, session, transcript, phase };
     }
     case "sending":
       return { ...state, phase: "sending", error: null };

@@ -1,7 +1,15 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 
 import type { HostAction, ReviewDecision, SessionSummary } from "../gen/protocol";
-import { commands, interruptTurn, resolveApproval, sendUserTurn, subscribeSession, toCommandError } from "../ipc";
+import {
+  commands,
+  interruptTurn,
+  resolveApproval,
+  sendUserTurn,
+  submitOp,
+  subscribeSession,
+  toCommandError,
+} from "../ipc";
 import { chatReducer, initialChat, type ChatState } from "./chat";
 import { runningTurn, type TurnView } from "./transcript";
 
@@ -22,6 +30,8 @@ export interface ChatController {
   /** The provider the next new session starts with; null: config.toml's current one. */
   nextProvider: string | null;
   chooseProvider: (name: string) => void;
+  /** Switches the open session to `provider` (its configured model) for the next turns. */
+  switchModel: (provider: string) => void;
   dismissError: () => void;
 }
 
@@ -175,6 +185,15 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
 
   const dismissError = useCallback(() => dispatch({ type: "dismiss_error" }), []);
 
+  const switchModel = useCallback((provider: string) => {
+    const session = stateRef.current.session;
+    if (session === null || provider === "") return;
+    // The answer (model_switched, or an error) arrives as an event of the session.
+    submitOp(session.id, { type: "switch_model", provider, model: null }).catch((raised: unknown) =>
+      dispatch({ type: "failed", error: toCommandError("switch_model", raised) }),
+    );
+  }, []);
+
   const running = useMemo(() => runningTurn(state.transcript), [state.transcript]);
   const clearFocus = useCallback(() => dispatch({ type: "focus", seq: null }), []);
   const chooseProvider = useCallback((name: string) => setNextProvider(name === "" ? null : name), []);
@@ -190,6 +209,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     rewind,
     nextProvider,
     chooseProvider,
+    switchModel,
     dismissError,
   };
 }

@@ -153,6 +153,25 @@ pub struct AppInfo {
     pub engine: String,
 }
 
+/// How full a session's context is and what it cost so far, for the header's meter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct SessionStatus {
+    pub session_id: SessionId,
+    /// Tokens the session's model accepts in one request.
+    #[ts(type = "number")]
+    pub context_window: u64,
+    /// Tokens the conversation takes now: the newest model call's input and output, or
+    /// before any call the system prompt and tool definitions.
+    #[ts(type = "number")]
+    pub used_tokens: u64,
+    /// Compaction starts when a request reaches this share of the window.
+    pub compact_at_percent: u8,
+    /// Sum over the priced calls; `None` when no call had a price.
+    pub cost_usd: Option<f64>,
+    #[ts(type = "number")]
+    pub calls: u64,
+}
+
 /// A page of stored sessions, newest first, with how many there are in all.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct SessionPage {

@@ -43,6 +43,7 @@ pub fn render() -> String {
         ErrorCode::decl(&cfg),
         AppInfo::decl(&cfg),
         SessionPage::decl(&cfg),
+        SessionStatus::decl(&cfg),
         UsageReport::decl(&cfg),
         ModelUsageReport::decl(&cfg),
         ImportReport::decl(&cfg),

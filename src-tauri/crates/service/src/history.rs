@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use memo_protocol::{
     AgentEvent, ImportFailure, ImportReport, ImportStatus, ImportedFile, ModelUsageReport,
-    RewindOutcome, SearchResult, SessionId, SessionSummary, SkippedLine, UsageReport,
-    SEARCH_MARK_END, SEARCH_MARK_START,
+    RewindOutcome, SearchResult, SessionId, SessionStatus, SessionSummary, SkippedLine,
+    UsageReport, SEARCH_MARK_END, SEARCH_MARK_START,
 };
 use memo_store::memo_code;
 use memo_store::SearchQuery;
@@ -198,6 +198,28 @@ impl Service {
                     unpriced_calls: m.unpriced_calls,
                 })
                 .collect(),
+        })
+    }
+
+    /// The header's meter: how full the session's context is, against its model's window,
+    /// and what the session cost.
+    pub fn session_status(&self, id: &SessionId) -> Result<SessionStatus> {
+        let summary = self.session(id)?;
+        let store = self.store()?;
+        let config = self.config()?;
+        let profile = config.model_profile(&summary.provider, &summary.model);
+        let used_tokens = match store.last_usage(id)? {
+            Some(usage) => usage.input_tokens + usage.output_tokens,
+            None => self.live_prompt(id).map_or(0, |report| report.total_tokens),
+        };
+        let usage = store.usage_summary(Some(id))?;
+        Ok(SessionStatus {
+            session_id: id.clone(),
+            context_window: profile.context_window,
+            used_tokens,
+            compact_at_percent: config.auto_compact_threshold_percent,
+            cost_usd: usage.cost_usd(),
+            calls: usage.calls(),
         })
     }
 

@@ -402,3 +402,31 @@ async fn a_session_switches_models_from_the_header_or_with_slash_models() {
     assert_eq!(f.service.session(&s.id).unwrap().model, "m3");
     f.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_status_tells_how_full_the_context_is_and_what_it_cost() {
+    let f = fixture(vec![MockResponse::text("ok").with_usage(1000, 50)]).await;
+    let config = f.home.path().join("config.toml");
+    let base = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        format!("{base}[model_profiles.m1]\ncontext_window = 50000\ninput_price_per_mtok = 2.0\noutput_price_per_mtok = 10.0\n"),
+    )
+    .unwrap();
+    let s = f.start();
+    let before = f.service.session_status(&s.id).unwrap();
+    assert_eq!(before.context_window, 50_000);
+    assert!(before.used_tokens > 0, "the prompt counts before any call");
+    assert_eq!((before.calls, before.cost_usd), (0, None));
+    f.turn(&s.id, "hi").await;
+    let after = f.service.session_status(&s.id).unwrap();
+    assert_eq!(after.used_tokens, 1050);
+    assert_eq!(after.calls, 1);
+    let cost = after.cost_usd.unwrap();
+    assert!(
+        (cost - (1000.0 * 2.0 + 50.0 * 10.0) / 1e6).abs() < 1e-12,
+        "{cost}"
+    );
+    assert_eq!(after.compact_at_percent, 90);
+    f.finish().await;
+}

@@ -145,6 +145,24 @@ impl Store {
         })
     }
 
+    /// The newest model call's usage of a session: its input and output are what the
+    /// conversation weighs now.
+    pub fn last_usage(&self, session: &SessionId) -> Result<Option<TokenUsage>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT input_tokens, output_tokens, cached_input_tokens, reasoning_tokens              FROM usage WHERE session_id = ?1 ORDER BY seq DESC LIMIT 1",
+        )?;
+        let mut rows = stmt.query_map(params![session.as_str()], |r| {
+            Ok(TokenUsage {
+                input_tokens: from_sql_int(r.get(0)?),
+                output_tokens: from_sql_int(r.get(1)?),
+                cached_input_tokens: from_sql_int(r.get(2)?),
+                reasoning_tokens: from_sql_int(r.get(3)?),
+            })
+        })?;
+        Ok(rows.next().transpose()?)
+    }
+
     /// Every approval of a session, in the order they were asked.
     pub fn approvals(&self, session: &SessionId) -> Result<Vec<ApprovalRecord>> {
         let conn = self.conn();

@@ -69,3 +69,35 @@ describe("ChatHeader model choice", () => {
     expect(screen.getByTestId("chat-model").textContent).toBe("deepseekdeepseek-chat");
   });
 });
+
+describe("ChatHeader model of an open session", () => {
+  const PROVIDERS = {
+    status: "ready" as const,
+    value: [
+      { name: "fast", model: "m1", api: "openai", base_url: "http://127.0.0.1:1/v1", is_current: true },
+      { name: "deep", model: "m2", api: "anthropic", base_url: "https://api.anthropic.com", is_current: false },
+    ],
+  };
+
+  it("switches the session to another provider, and not while a turn runs", () => {
+    const onSwitch = vi.fn();
+    const session = sessionSummary({ provider: "fast", model: "m1" });
+    const { rerender } = render(
+      <ChatHeader cwd="/repo" session={session} providers={PROVIDERS} onSwitchModel={onSwitch} />,
+    );
+    const select = screen.getByTestId("session-model-select") as HTMLSelectElement;
+    expect(select.options).toHaveLength(2);
+    fireEvent.change(select, { target: { value: "deep\u0000m2" } });
+    expect(onSwitch).toHaveBeenCalledWith("deep");
+    rerender(<ChatHeader cwd="/repo" session={session} providers={PROVIDERS} onSwitchModel={onSwitch} busy />);
+    expect((screen.getByTestId("session-model-select") as HTMLSelectElement).disabled).toBe(true);
+  });
+
+  it("keeps a model switched to by name as its own choice", () => {
+    const session = sessionSummary({ provider: "fast", model: "m9" });
+    render(<ChatHeader cwd="/repo" session={session} providers={PROVIDERS} onSwitchModel={vi.fn()} />);
+    const select = screen.getByTestId("session-model-select") as HTMLSelectElement;
+    expect(select.options).toHaveLength(3);
+    expect(select.value).toBe("fast\u0000m9");
+  });
+});

@@ -16,6 +16,16 @@ interface ChatHeaderProps {
   onChooseProvider?: (name: string) => void;
   /** Opens the API key panel of the provider in use. */
   onManageKey?: (() => void) | undefined;
+  /** Switches the open session to another provider for its next turns. */
+  onSwitchModel?: ((provider: string) => void) | undefined;
+  /** A turn is running: the session's model cannot change now. */
+  busy?: boolean;
+  /** Why the model could not be reached last time (the dot turns red), if it could not. */
+  modelProblem?: string | null;
+  /** The session's context meter (absent before a session exists). */
+  meter?: React.ReactNode;
+  /** Shows the prompt inspector when there is no meter yet (a new session). */
+  onOpenInspector?: (() => void) | undefined;
 }
 
 /** The model a new session would use: the config's current provider. */
@@ -32,7 +42,13 @@ export function ChatHeader({
   nextProvider = null,
   onChooseProvider,
   onManageKey,
+  onSwitchModel,
+  busy = false,
+  modelProblem = null,
+  meter,
+  onOpenInspector,
 }: ChatHeaderProps) {
+  const dotClass = `model-pill__dot${modelProblem ? " model-pill__dot--error" : ""}`;
   // A session keeps the model it started with, whatever the config says now.
   const chosen =
     providers.status === "ready" && nextProvider !== null ? providers.value.find((p) => p.name === nextProvider) : undefined;
@@ -73,7 +89,37 @@ export function ChatHeader({
           ))}
         </span>
       )}
-      {choices.length > 1 && onChooseProvider ? (
+      {session !== null && onSwitchModel && providers.status === "ready" && providers.value.length > 0 ? (
+        <label
+          className="model-pill model-pill--choice"
+          title={
+            modelProblem ??
+            (busy ? "The model can change when this turn has ended" : "Switch this session's model from the next message on")
+          }
+          data-health={modelProblem ? "failing" : "ok"}
+        >
+          <span className={dotClass} aria-hidden="true" />
+          <select
+            className="model-pill__select"
+            aria-label="Model of this session"
+            data-testid="session-model-select"
+            value={`${session.provider}\u0000${session.model}`}
+            disabled={busy}
+            onChange={(event) => onSwitchModel(event.target.value.split("\u0000")[0] ?? "")}
+          >
+            {!providers.value.some((p) => p.name === session.provider && p.model === session.model) && (
+              <option value={`${session.provider}\u0000${session.model}`}>
+                {session.provider} · {session.model}
+              </option>
+            )}
+            {providers.value.map((p) => (
+              <option key={p.name} value={`${p.name}\u0000${p.model}`}>
+                {p.name} · {p.model}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : choices.length > 1 && onChooseProvider ? (
         <label className="model-pill model-pill--choice" title="The model this new session will use">
           <span className="model-pill__dot" aria-hidden="true" />
           <select
@@ -92,8 +138,8 @@ export function ChatHeader({
           </select>
         </label>
       ) : model ? (
-        <span className="model-pill" data-testid="chat-model" title={model.detail}>
-          <span className="model-pill__dot" aria-hidden="true" />
+        <span className="model-pill" data-testid="chat-model" title={modelProblem ?? model.detail} data-health={modelProblem ? "failing" : "ok"}>
+          <span className={dotClass} aria-hidden="true" />
           <span className="model-pill__provider">{model.provider}</span>
           <span className="model-pill__model">{model.model}</span>
         </span>
@@ -104,6 +150,18 @@ export function ChatHeader({
           </span>
         )
       )}
+      {meter ??
+        (onOpenInspector && (
+          <button
+            type="button"
+            className="context-meter"
+            onClick={onOpenInspector}
+            title="Show what the model sees: the system prompt, layer by layer"
+            data-testid="open-inspector"
+          >
+            Prompt
+          </button>
+        ))}
       {onManageKey && (
         <button type="button" className="icon-button" title="API key" aria-label="API key" data-testid="api-key-button" onClick={onManageKey}>
           <KeyIcon />

@@ -1,12 +1,17 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 
 import { ChatIcon } from "../../components/icons";
 import type { ProviderSummary } from "../../gen/protocol";
 import type { ChatController } from "../../state/useChat";
 import type { Loadable } from "../../state/useLoadable";
+import { isPendingApproval } from "../../state/transcript";
 import { useStickToBottom } from "../../state/useStickToBottom";
 import { folderName } from "../../state/workspaces";
 import { commands } from "../../ipc";
+import { ContextMeter } from "../context/ContextMeter";
+import { PromptInspector } from "../context/PromptInspector";
+import { stepKeyOf, useSessionStatus } from "../context/useSessionStatus";
+import "../context/context.css";
 import { ApiKeyPanel, type KeyActions } from "./ApiKeyPanel";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
@@ -39,6 +44,7 @@ interface ChatViewProps {
   providers: Loadable<ProviderSummary[]>;
   configPath: string | null;
   onReloadProviders: () => void;
+  onOpenSettings: () => void;
   onPickFolder: () => void;
   onOpenPath: (path: string) => void;
 }
@@ -49,6 +55,9 @@ export function ChatView(props: ChatViewProps) {
   const { ref: scrollRef, element: scrollBody, pinned, scrollToBottom } = useStickToBottom(state.transcript);
   const hasTurns = state.transcript.entries.length > 0;
   const [keyProvider, setKeyProvider] = useState<string | null>(null);
+  const [inspectorOpen, setInspectorOpen] = useState(false);
+  const stepKey = stepKeyOf(state.transcript.entries, state.session?.model ?? null);
+  const status = useSessionStatus(state.session?.id ?? null, stepKey);
   // The provider a key would be for: the open session's, else the one a new session uses.
   const activeProvider =
     state.session?.provider ??
@@ -72,7 +81,32 @@ export function ChatView(props: ChatViewProps) {
     clearFocus();
   }, [focusSeq, phase, hasTurns, scrollBody, clearFocus]);
 
+  // The header's dot turns red while the newest turn failed to reach the model.
+  const modelProblem = useMemo(() => {
+    const last = [...state.transcript.entries].reverse().find((entry) => entry.kind === "turn");
+    if (last?.kind !== "turn" || last.status !== "failed") return null;
+    const error = [...last.items].reverse().find((item) => item.kind === "error");
+    if (error?.kind !== "error" || !["network", "auth", "overloaded", "rate_limited"].includes(error.errorKind)) return null;
+    return `The last request failed: ${error.message}`;
+  }, [state.transcript.entries]);
+
+  // Sending a message, or the agent asking for approval, brings the newest turn into view
+  // even when the user had scrolled up to read: both need their attention now.
+  const pendingApprovals = useMemo(
+    () => (chat.running ? chat.running.items.filter(isPendingApproval).length : 0),
+    [chat.running],
+  );
+  const seenApprovals = useRef(0);
+  useEffect(() => {
+    if (phase === "sending") scrollToBottom();
+  }, [phase, scrollToBottom]);
+  useEffect(() => {
+    if (pendingApprovals > seenApprovals.current) scrollToBottom();
+    seenApprovals.current = pendingApprovals;
+  }, [pendingApprovals, scrollToBottom]);
+
   return (
+    <>
     <section className="chat" aria-label="Chat">
       <ChatHeader
         cwd={cwd}
@@ -82,8 +116,20 @@ export function ChatView(props: ChatViewProps) {
         nextProvider={chat.nextProvider}
         onChooseProvider={chat.chooseProvider}
         onManageKey={activeProvider ? () => setKeyProvider(activeProvider) : undefined}
+        onSwitchModel={chat.switchModel}
+        modelProblem={modelProblem}
+        busy={chat.running !== null || state.phase !== "idle"}
+        meter={
+          status && <ContextMeter status={status} open={inspectorOpen} onOpen={() => setInspectorOpen((open) => !open)} />
+        }
+        onOpenInspector={cwd ? () => setInspectorOpen((open) => !open) : undefined}
       />
-      <ProviderBanner providers={providers} configPath={props.configPath} onReload={props.onReloadProviders} />
+      <ProviderBanner
+        providers={providers}
+        configPath={props.configPath}
+        onReload={props.onReloadProviders}
+        onOpenSettings={props.onOpenSettings}
+      />
       {keyProvider && (
         <ApiKeyPanel
           key={keyProvider}
@@ -106,6 +152,7 @@ export function ChatView(props: ChatViewProps) {
             onResolve={chat.resolve}
             onRewind={state.session ? chat.rewind : undefined}
             rewindDisabled={chat.running !== null || state.phase !== "idle"}
+            onRetry={(turn) => void chat.send(turn.input)}
           />
         ) : state.phase === "loading" ? (
           <p className="chat__loading">Loading the conversation…</p>
@@ -164,5 +211,14 @@ export function ChatView(props: ChatViewProps) {
         onStop={chat.stop}
       />
     </section>
+    {inspectorOpen && cwd && (
+      <PromptInspector
+        sessionId={state.session?.id ?? null}
+        cwd={cwd}
+        refreshKey={stepKey}
+        onClose={() => setInspectorOpen(false)}
+      />
+    )}
+    </>
   );
 }

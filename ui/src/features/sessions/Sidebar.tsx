@@ -1,4 +1,4 @@
-import { LogoMark } from "../../components/icons";
+import { GearIcon, LogoMark } from "../../components/icons";
 import type { SearchResult, SessionSummary } from "../../gen/protocol";
 import type { Loadable } from "../../state/useLoadable";
 import type { Workspace } from "../../state/workspaces";
@@ -20,6 +20,8 @@ interface SidebarProps {
   onDeleteSession: (session: SessionSummary) => Promise<void>;
   searchSessions: (text: string) => Promise<SearchResult[]>;
   onOpenSearchResult: (result: SearchResult) => void;
+  onOpenSettings: () => void;
+  settingsOpen: boolean;
 }
 
 export function Sidebar(props: SidebarProps) {
@@ -49,6 +51,19 @@ export function Sidebar(props: SidebarProps) {
           search={props.searchSessions}
           onOpenResult={props.onOpenSearchResult}
         />
+      </div>
+      <div className="sidebar__footer">
+        <button
+          type="button"
+          className={`sidebar__settings${props.settingsOpen ? " sidebar__settings--active" : ""}`}
+          onClick={props.onOpenSettings}
+          title="Settings (Ctrl+,)"
+          data-testid="open-settings"
+        >
+          <GearIcon className="sidebar__settings-icon" />
+          Settings
+          <kbd className="sidebar__kbd">Ctrl ,</kbd>
+        </button>
       </div>
     </aside>
   );

@@ -1,5 +1,7 @@
+import { useState, type FormEvent } from "react";
+
 import { CloseIcon, FolderIcon, PlusIcon } from "../../components/icons";
-import { folderName, type Workspace } from "../../state/workspaces";
+import { folderName, normalizeFolderPath, type Workspace } from "../../state/workspaces";
 
 interface WorkspaceListProps {
   workspaces: Workspace[];
@@ -9,17 +11,74 @@ interface WorkspaceListProps {
   onClose: (path: string) => void;
 }
 
+/** Adds a folder by its typed path (with ~ and relative-path checks) or the native picker. */
+function AddFolder({ onPick, onOpen, onDone }: { onPick: () => void; onOpen: (path: string) => void; onDone: () => void }) {
+  const [path, setPath] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = normalizeFolderPath(path);
+    if (!checked.ok) {
+      setProblem(checked.error);
+      return;
+    }
+    onOpen(checked.path);
+    onDone();
+  };
+  return (
+    <form className="add-folder" onSubmit={submit} data-testid="workspace-add-form">
+      <input
+        className="input add-folder__input"
+        placeholder="/path/to/folder"
+        aria-label="Folder path"
+        spellCheck={false}
+        autoComplete="off"
+        autoFocus
+        value={path}
+        onChange={(event) => setPath(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") onDone();
+        }}
+        data-testid="workspace-path-input"
+      />
+      <div className="add-folder__actions">
+        <button type="button" className="button button--quiet" onClick={() => { onPick(); onDone(); }} data-testid="workspace-browse">
+          Browse…
+        </button>
+        <button type="submit" className="button button--small button--primary" disabled={path.trim() === ""} data-testid="workspace-path-open">
+          Open
+        </button>
+      </div>
+      {problem && (
+        <p className="add-folder__error" role="alert">
+          {problem}
+        </p>
+      )}
+    </form>
+  );
+}
+
 export function WorkspaceList({ workspaces, current, onPick, onOpen, onClose }: WorkspaceListProps) {
+  const [adding, setAdding] = useState(false);
   return (
     <section className="sidebar__section" aria-labelledby="sidebar-workspaces">
       <div className="sidebar__heading-row">
         <h2 id="sidebar-workspaces" className="sidebar__heading">
           Workspaces
         </h2>
-        <button type="button" className="icon-button" onClick={onPick} title="Open folder…" aria-label="Open folder…">
+        <button
+          type="button"
+          className="icon-button"
+          onClick={() => setAdding((open) => !open)}
+          title="Add a folder"
+          aria-label="Add a folder"
+          aria-expanded={adding}
+          data-testid="workspace-add"
+        >
           <PlusIcon />
         </button>
       </div>
+      {adding && <AddFolder onPick={onPick} onOpen={onOpen} onDone={() => setAdding(false)} />}
       {workspaces.length === 0 ? (
         <div className="sidebar__empty" data-testid="workspaces-empty">
           <FolderIcon className="sidebar__empty-icon" />

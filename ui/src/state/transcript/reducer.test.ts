@@ -138,6 +138,20 @@ describe("transcript reducer", () => {
     expect(items[2]).toMatchObject({ text: "Full answer.", provisional: true });
   });
 
+  it("counts back-to-back retries up in one notice", () => {
+    const failure = "network error: error sending request for url (http://127.0.0.1:9/v1/chat/completions)";
+    const e = stream();
+    let state = applyBatch(emptyTranscript, [e({ type: "turn_started", input: { text: "hi" } }, { seq: 1 })]);
+    for (const attempt of [1, 2, 3]) {
+      state = applyBatch(state, [
+        e({ type: "retrying", attempt, max_attempts: 5, delay_ms: 500, reason: failure, discarded_partial: false }, { seq: attempt + 1 }),
+      ]);
+    }
+    const items = onlyTurn(state).items;
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ kind: "retry", attempt: 3 });
+  });
+
   it("keeps what streamed when a retry did not discard it", () => {
     const e = stream();
     const state = applyBatch(emptyTranscript, [

@@ -49,6 +49,17 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       };
       return { ...state, entries: [...state.entries, turn] };
     }
+    case "model_switched": {
+      const session = state.session ? { ...state.session, provider: event.provider, model: event.model } : state.session;
+      const info: InfoView = {
+        kind: "info",
+        key,
+        title: "Model switched",
+        body: `${event.provider} · ${event.model} from the next message (context window ${event.context_window.toLocaleString("en-US")} tokens).`,
+        ok: true,
+      };
+      return { ...state, session, entries: [...state.entries, info] };
+    }
     case "context_compacted":
     case "command_result":
       return { ...state, entries: [...state.entries, infoEntry(event, key)] };

@@ -72,7 +72,10 @@ export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, t
         discardedPartial: event.discarded_partial,
         timestampMs,
       };
-      return withItems(turn, [...kept, retry]);
+      // Back-to-back retries are one notice that counts up, not a line per attempt.
+      const previous = kept[kept.length - 1];
+      const rest = previous?.kind === "retry" ? kept.slice(0, -1) : kept;
+      return withItems(turn, [...rest, previous?.kind === "retry" ? { ...retry, key: previous.key } : retry]);
     }
     case "plan_updated": {
       // One plan per turn, shown where the latest update happened (next to the work).
@@ -89,6 +92,7 @@ export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, t
     // Session-level entries, routed by the reducer before it reaches a turn.
     case "context_compacted":
     case "command_result":
+    case "model_switched":
     case "mcp_server_status":
       return turn;
   }

@@ -26,18 +26,33 @@ export function ErrorNotice({ kind, message, title }: { kind: ErrorKind; message
   );
 }
 
+/** What a low-level failure means, in a few words; the raw text stays in the tooltip. */
+export function friendlyReason(reason: string): string {
+  const text = reason.toLowerCase();
+  if (/connection refused|error sending request|dns|connect|unreachable|reset by peer/.test(text)) {
+    return "the provider could not be reached";
+  }
+  if (/timed out|timeout/.test(text)) return "the provider did not answer in time";
+  if (/429|rate limit|rate_limit|too many requests/.test(text)) return "the provider is rate limiting";
+  if (/overloaded|529|503|502|500|server error/.test(text)) return "the provider is overloaded";
+  if (/stream ended|interrupted|incomplete/.test(text)) return "the answer was cut off";
+  return "the request failed";
+}
+
 /** "Retrying in 2 s…" while it is the newest thing in a running turn, history after. */
 export function RetryNotice({ item, live }: { item: RetryItem; live: boolean }) {
   const delay = formatDelay(item.delayMs);
-  const attempt = `attempt ${item.attempt} of ${item.maxAttempts}`;
+  const attempt = `attempt ${item.attempt + 1} of ${item.maxAttempts}`;
   return (
-    <div className="notice notice--retry" data-testid="retry-notice">
+    <div className="notice notice--retry" data-testid="retry-notice" title={item.reason}>
       <RetryIcon className="notice__icon" />
       <span>
-        {live ? `Retrying in ${delay}… ` : `Retried after ${delay} `}
+        {live ? `Retrying in ${delay}: ` : "Retried: "}
+        {friendlyReason(item.reason)}
         <span className="notice__meta">
+          {" "}
           ({attempt}
-          {item.discardedPartial ? ", partial answer discarded" : ""}) — {item.reason}
+          {item.discardedPartial ? "; the partial answer was discarded" : ""})
         </span>
       </span>
     </div>

@@ -55,3 +55,25 @@ describe("ToolCard live output", () => {
     expect(screen.getByTestId("tool-output").textContent).toBe("Finished");
   });
 });
+
+describe("ToolCard for a shell command", () => {
+  const EXEC: ToolItem = { ...RUNNING, name: "exec_command", args: '{"cmd":"cargo test","yield_time_ms":10000}' };
+
+  it("shows the command once, what it printed, its exit code and duration", () => {
+    const output =
+      "Chunk ID: 9c1d\nWall time: 2.5000 seconds\nProcess exited with code 101\nOriginal token count: 3\nOutput:\ntest failed\n";
+    render(<ToolCard tool={{ ...EXEC, status: "ok", output }} />);
+    expect(screen.getByTestId("tool-command").textContent).toBe("$cargo test");
+    expect(screen.getByTestId("tool-status").textContent).toBe("exit 101 · 2.5 s");
+    expect(screen.getByTestId("tool-output").textContent).toBe("test failed\n");
+    expect(screen.queryByText(/Chunk ID|Original token count/)).toBeNull();
+    expect(screen.queryByText("Arguments")).toBeNull();
+    expect(screen.getByTestId("tool-card").className).toContain("tool--error");
+  });
+
+  it("keeps an engine error (a denied command) as it is", () => {
+    render(<ToolCard tool={{ ...EXEC, status: "error", errorKind: "approval_denied", output: "the user denied this command" }} />);
+    expect(screen.getByTestId("tool-status").textContent).toBe("approval denied");
+    expect(screen.getByTestId("tool-output").textContent).toBe("the user denied this command");
+  });
+});

@@ -3,6 +3,7 @@ import { useEffect, useRef } from "react";
 import { AlertIcon, CheckIcon, Spinner } from "../../../components/icons";
 import type { ToolItem, ToolProgressView } from "../../../state/transcript";
 import { prettyArgs, summarizeArgs } from "../format";
+import { COMMAND_TOOLS, commandLine, describeResult, parseCommandOutput } from "./commandOutput";
 
 const STATUS_LABEL: Record<ToolItem["status"], string> = { running: "running", ok: "ok", error: "error" };
 
@@ -11,6 +12,8 @@ const STATUS_LABEL: Record<ToolItem["status"], string> = { running: "running", o
  * that prints while it runs unfolds by itself to show it, and folds again when done.
  */
 export function ToolCard({ tool }: { tool: ToolItem }) {
+  const command = COMMAND_TOOLS.has(tool.name) ? commandLine(tool.args) : null;
+  if (command !== null) return <CommandCard tool={tool} command={command} />;
   const summary = summarizeArgs(tool.args);
   const label = tool.errorKind ? tool.errorKind.replace(/_/g, " ") : STATUS_LABEL[tool.status];
   const live = tool.status === "running" && tool.output === null && tool.liveOutput ? tool.liveOutput : null;
@@ -60,6 +63,57 @@ export function ToolCard({ tool }: { tool: ToolItem }) {
             </pre>
           )}
         </section>
+      </div>
+    </details>
+  );
+}
+
+/**
+ * A shell command: the command line once, then what it printed, its exit code and how long
+ * it took (the model-facing bookkeeping of the result stays out of sight).
+ */
+function CommandCard({ tool, command }: { tool: ToolItem; command: string }) {
+  const live = tool.status === "running" && tool.output === null && tool.liveOutput ? tool.liveOutput : null;
+  const result = tool.output === null ? null : parseCommandOutput(tool.output);
+  const failed = tool.status === "error" || (result !== null && (result.exitCode ?? 0) !== 0) || result?.signal;
+  const verdict = tool.errorKind
+    ? tool.errorKind.replace(/_/g, " ")
+    : result
+      ? describeResult(result)
+      : STATUS_LABEL[tool.status];
+  const output = result ? result.output : tool.output;
+  return (
+    <details
+      className={`tool tool--command tool--${failed ? "error" : tool.status}`}
+      data-testid="tool-card"
+      data-status={tool.status}
+      data-tool={tool.name}
+      open={live !== null ? true : undefined}
+    >
+      <summary className="tool__summary">
+        <span className="tool__icon">
+          {tool.status === "running" ? <Spinner /> : failed ? <AlertIcon /> : <CheckIcon />}
+        </span>
+        <span className="tool__command" title={command} data-testid="tool-command">
+          <span className="tool__prompt" aria-hidden="true">
+            $
+          </span>
+          {command}
+        </span>
+        <span className="tool__status" data-testid="tool-status">
+          {verdict}
+        </span>
+      </summary>
+      <div className="tool__body">
+        {live !== null ? (
+          <LiveOutput text={live} />
+        ) : output === null ? (
+          <p className="tool__pending">Waiting for the command…</p>
+        ) : (
+          <pre className="tool__pre" data-testid="tool-output">
+            {output.trim() === "" ? "(no output)" : output}
+          </pre>
+        )}
       </div>
     </details>
   );

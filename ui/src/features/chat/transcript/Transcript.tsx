@@ -9,9 +9,10 @@ interface TranscriptProps {
   /** Absent when there is nothing to rewind (no stored session). */
   onRewind?: ((turn: TurnView) => void) | undefined;
   rewindDisabled?: boolean;
+  onRetry?: ((turn: TurnView) => void) | undefined;
 }
 
-export function Transcript({ transcript, onResolve, onRewind, rewindDisabled = false }: TranscriptProps) {
+export function Transcript({ transcript, onResolve, onRewind, rewindDisabled = false, onRetry }: TranscriptProps) {
   return (
     <div className="transcript" data-testid="transcript">
       {transcript.entries.map((entry) =>
@@ -22,6 +23,7 @@ export function Transcript({ transcript, onResolve, onRewind, rewindDisabled = f
             onResolve={onResolve}
             onRewind={onRewind}
             rewindDisabled={rewindDisabled}
+            onRetry={onRetry}
           />
         ) : entry.kind === "info" ? (
           <InfoNotice key={entry.key} title={entry.title} body={entry.body} ok={entry.ok} />

@@ -91,10 +91,13 @@ describe("TurnBlock", () => {
       timestampMs: 0,
     };
     const { rerender } = render(<TurnBlock turn={turn([retry], "running")} onResolve={vi.fn()} />);
-    expect(screen.getByTestId("retry-notice").textContent).toContain("Retrying in 2 s…");
-    expect(screen.getByTestId("retry-notice").textContent).toContain("partial answer discarded");
+    const notice = () => screen.getByTestId("retry-notice");
+    expect(notice().textContent).toContain("Retrying in 2 s: the provider is overloaded (attempt 2 of 4");
+    expect(notice().textContent).toContain("the partial answer was discarded");
+    // The low-level reason is there for whoever wants it, not in the line.
+    expect(notice().getAttribute("title")).toBe("overloaded");
     rerender(<TurnBlock turn={turn([retry], "completed")} onResolve={vi.fn()} />);
-    expect(screen.getByTestId("retry-notice").textContent).toContain("Retried after 2 s");
+    expect(notice().textContent).toContain("Retried: the provider is overloaded");
   });
 
   it("folds reasoning under Thinking", () => {
@@ -195,3 +198,27 @@ describe("TurnBlock rewind", () => {
   });
 });
 
+
+describe("TurnBlock after a failure", () => {
+  const failed = (errorKind: "network" | "auth") =>
+    ({
+      kind: "turn",
+      key: "t",
+      turnId: "t",
+      input: "what changed?",
+      items: [{ kind: "error", key: "e", errorKind, message: "network error: connection refused" }],
+      status: "failed",
+      usage: null,
+      startedMs: 0,
+      startSeq: 1,
+    }) satisfies TurnView;
+
+  it("offers Retry when trying again can help, and sends the same message", () => {
+    const onRetry = vi.fn();
+    const { rerender } = render(<TurnBlock turn={failed("network")} onResolve={vi.fn()} onRetry={onRetry} />);
+    fireEvent.click(screen.getByTestId("retry-turn"));
+    expect(onRetry).toHaveBeenCalledWith(expect.objectContaining({ input: "what changed?" }));
+    rerender(<TurnBlock turn={failed("auth")} onResolve={vi.fn()} onRetry={onRetry} />);
+    expect(screen.queryByTestId("retry-turn")).toBeNull();
+  });
+});

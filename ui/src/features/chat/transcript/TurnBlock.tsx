@@ -1,6 +1,6 @@
 import { memo } from "react";
 
-import { RewindIcon, Spinner } from "../../../components/icons";
+import { RetryIcon, RewindIcon, Spinner } from "../../../components/icons";
 import type { TurnItem, TurnView } from "../../../state/transcript";
 import { formatUsage } from "../format";
 import { Markdown } from "../markdown/Markdown";
@@ -20,10 +20,28 @@ interface TurnBlockProps {
   onResolve: ResolveApproval;
   onRewind?: ((turn: TurnView) => void) | undefined;
   rewindDisabled?: boolean;
+  /** Sends a failed turn's message again. */
+  onRetry?: ((turn: TurnView) => void) | undefined;
+}
+
+/** Failures that trying again can fix; a refused key or a broken config cannot. */
+const RETRYABLE = new Set(["network", "overloaded", "rate_limited", "provider", "internal"]);
+
+/** Whether a failed turn is worth a Retry button. */
+export function canRetry(turn: TurnView): boolean {
+  if (turn.status !== "failed") return false;
+  const error = [...turn.items].reverse().find((item) => item.kind === "error");
+  return error === undefined || (error.kind === "error" && RETRYABLE.has(error.errorKind));
 }
 
 /** One exchange: the user's message, then everything the agent did for it. */
-export const TurnBlock = memo(function TurnBlock({ turn, onResolve, onRewind, rewindDisabled = false }: TurnBlockProps) {
+export const TurnBlock = memo(function TurnBlock({
+  turn,
+  onResolve,
+  onRewind,
+  rewindDisabled = false,
+  onRetry,
+}: TurnBlockProps) {
   const running = turn.status === "running";
   const last = turn.items[turn.items.length - 1];
   const endLabel = END_LABELS[turn.status];
@@ -66,6 +84,17 @@ export const TurnBlock = memo(function TurnBlock({ turn, onResolve, onRewind, re
             </span>
           )}
           {turn.usage && <span data-testid="turn-usage">{formatUsage(turn.usage)}</span>}
+          {onRetry && canRetry(turn) && (
+            <button
+              type="button"
+              className="button button--small turn__retry"
+              onClick={() => onRetry(turn)}
+              disabled={rewindDisabled}
+              data-testid="retry-turn"
+            >
+              <RetryIcon className="button__icon" /> Retry
+            </button>
+          )}
         </footer>
       )}
     </article>

@@ -1,0 +1,63 @@
+import type { SessionStatus } from "../../gen/protocol";
+
+/** "12.3k", "128k", "1.2M": token counts short enough for the header. */
+export function shortTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) {
+    const k = tokens / 1000;
+    return `${k < 10 ? k.toFixed(1).replace(/\.0$/, "") : Math.round(k)}k`;
+  }
+  return `${(tokens / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
+}
+
+export function formatCost(usd: number): string {
+  if (usd === 0) return "$0";
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+interface ContextMeterProps {
+  status: SessionStatus;
+  onOpen: () => void;
+  open: boolean;
+}
+
+/**
+ * Context used of the model's window as a small bar (amber from the compaction threshold
+ * minus ten points, red past it) and the session's cost; a click opens the prompt
+ * inspector.
+ */
+export function ContextMeter({ status, onOpen, open }: ContextMeterProps) {
+  const share = status.context_window > 0 ? status.used_tokens / status.context_window : 0;
+  const percent = Math.min(100, Math.round(share * 100));
+  const level = percent >= status.compact_at_percent ? "full" : percent >= status.compact_at_percent - 10 ? "high" : "ok";
+  const cost = status.cost_usd === null ? null : formatCost(status.cost_usd);
+  const title =
+    `${status.used_tokens.toLocaleString("en-US")} of ${status.context_window.toLocaleString("en-US")} tokens (${percent}%); ` +
+    `compaction at ${status.compact_at_percent}%. ` +
+    (cost === null ? "No price configured for this model." : `${status.calls} model calls, ${cost}.`);
+  return (
+    <button
+      type="button"
+      className={`context-meter context-meter--${level}${open ? " context-meter--open" : ""}`}
+      onClick={onOpen}
+      title={title}
+      aria-label={`Context ${percent}% used. Show what the model sees.`}
+      aria-expanded={open}
+      data-testid="context-meter"
+      data-percent={percent}
+    >
+      <span className="context-meter__bar" aria-hidden="true">
+        <span className="context-meter__fill" style={{ width: `${Math.max(percent, 2)}%` }} />
+      </span>
+      <span className="context-meter__text">
+        {shortTokens(status.used_tokens)} / {shortTokens(status.context_window)}
+      </span>
+      {cost !== null && (
+        <span className="context-meter__cost" data-testid="context-cost">
+          {cost}
+        </span>
+      )}
+    </button>
+  );
+}

@@ -1,0 +1,116 @@
+import { useEffect, useState } from "react";
+
+import { CloseIcon } from "../../components/icons";
+import type { PromptReport, SourceStatus } from "../../gen/protocol";
+import { CommandError, commands, toCommandError } from "../../ipc";
+import { shortTokens } from "./ContextMeter";
+
+interface PromptInspectorProps {
+  /** The open session (its own prompt), or else the folder a new session would start in. */
+  sessionId: string | null;
+  cwd: string | null;
+  /** Read again when this changes (a turn ended, a file was saved). */
+  refreshKey: unknown;
+  onClose: () => void;
+}
+
+const STATUS_NOTE: Record<SourceStatus, string | null> = {
+  loaded: null,
+  trimmed: "trimmed",
+  missing: "missing",
+  empty: "empty",
+};
+
+/** What the model sees: each layer of the system prompt with its sources, size and text. */
+export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptInspectorProps) {
+  const [report, setReport] = useState<PromptReport | null>(null);
+  const [error, setError] = useState<CommandError | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    if (sessionId === null && cwd === null) return;
+    commands.promptLayers({ sessionId, cwd }).then(
+      (next) => {
+        if (!live) return;
+        setReport(next);
+        setError(null);
+      },
+      (raised: unknown) => live && setError(toCommandError("prompt_layers", raised)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [sessionId, cwd, refreshKey]);
+
+  return (
+    <aside className="inspector" aria-label="What the model sees" data-testid="prompt-inspector">
+      <header className="inspector__header">
+        <div>
+          <h2 className="inspector__title">What the model sees</h2>
+          {report && (
+            <p className="inspector__lead">
+              {report.model} · {report.token_counter}
+            </p>
+          )}
+        </div>
+        <button type="button" className="icon-button" onClick={onClose} aria-label="Close" title="Close">
+          <CloseIcon />
+        </button>
+      </header>
+      {error && (
+        <p className="form-error" role="alert">
+          {error.message}
+        </p>
+      )}
+      {report && (
+        <>
+          <div className="inspector__total" data-testid="prompt-total">
+            <strong>{shortTokens(report.total_tokens)}</strong> tokens before any message
+            <span className="inspector__sub">
+              system prompt {shortTokens(report.system_tokens)} · tool definitions{" "}
+              {shortTokens(report.total_tokens - report.system_tokens)}
+            </span>
+          </div>
+          <ol className="inspector__layers">
+            {report.layers.map((layer) => (
+              <li key={layer.kind} className="inspector__layer" data-testid="prompt-layer" data-kind={layer.kind}>
+                <details>
+                  <summary className="inspector__layer-head">
+                    <span className="inspector__layer-title">{layer.title}</span>
+                    <span className="inspector__layer-tokens">{layer.tokens > 0 ? `${shortTokens(layer.tokens)} tok` : "empty"}</span>
+                  </summary>
+                  {layer.sources.length > 0 && (
+                    <ul className="inspector__sources">
+                      {layer.sources.map((source) => (
+                        <li key={source.path} title={source.path}>
+                          <span className="inspector__source-path">{source.path}</span>
+                          <span className="inspector__source-meta">
+                            {STATUS_NOTE[source.status] ? `${STATUS_NOTE[source.status]} · ` : ""}
+                            {shortTokens(source.tokens)} tok
+                          </span>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                  {layer.content.trim() !== "" && <pre className="inspector__content">{layer.content}</pre>}
+                </details>
+              </li>
+            ))}
+          </ol>
+          {report.problems.length > 0 && (
+            <section className="inspector__problems">
+              <h3>Problems</h3>
+              <ul>
+                {report.problems.map((p) => (
+                  <li key={`${p.path}:${p.message}`}>
+                    <code>{p.path}</code>: {p.message}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,99 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import type { PromptReport, SessionStatus } from "../../gen/protocol";
+import { ContextMeter, formatCost, shortTokens } from "./ContextMeter";
+import { PromptInspector } from "./PromptInspector";
+import { stepKeyOf } from "./useSessionStatus";
+
+const { commands } = vi.hoisted(() => ({ commands: { promptLayers: vi.fn() } }));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+
+afterEach(cleanup);
+
+const STATUS: SessionStatus = {
+  session_id: "s1",
+  context_window: 128_000,
+  used_tokens: 12_345,
+  compact_at_percent: 90,
+  cost_usd: 0.0421,
+  calls: 3,
+};
+
+describe("ContextMeter", () => {
+  it("shows used of window, the cost, and warms up towards compaction", () => {
+    const onOpen = vi.fn();
+    const { rerender } = render(<ContextMeter status={STATUS} open={false} onOpen={onOpen} />);
+    const meter = screen.getByTestId("context-meter");
+    expect(meter.textContent).toBe("12k / 128k$0.04");
+    expect(meter.getAttribute("data-percent")).toBe("10");
+    expect(meter.className).toContain("context-meter--ok");
+    fireEvent.click(meter);
+    expect(onOpen).toHaveBeenCalled();
+    rerender(<ContextMeter status={{ ...STATUS, used_tokens: 110_000 }} open={false} onOpen={onOpen} />);
+    expect(screen.getByTestId("context-meter").className).toContain("context-meter--high");
+    rerender(<ContextMeter status={{ ...STATUS, used_tokens: 120_000, cost_usd: null }} open onOpen={onOpen} />);
+    expect(screen.getByTestId("context-meter").className).toContain("context-meter--full");
+    expect(screen.queryByTestId("context-cost")).toBeNull();
+  });
+
+  it("formats tokens and cost compactly", () => {
+    expect([shortTokens(950), shortTokens(1500), shortTokens(64_000), shortTokens(1_200_000)]).toEqual([
+      "950",
+      "1.5k",
+      "64k",
+      "1.2M",
+    ]);
+    expect([formatCost(0), formatCost(0.00123), formatCost(1.5)]).toEqual(["$0", "$0.0012", "$1.50"]);
+  });
+
+  it("changes its refresh key per model call, not per streamed token", () => {
+    const turn = (usage: number | null, status = "running"): { kind: string } & Record<string, unknown> => ({
+      kind: "turn",
+      status,
+      usage: usage === null ? null : { input_tokens: usage, output_tokens: 1 },
+      items: [{ kind: "text", text: "a" }],
+    });
+    const a = stepKeyOf([turn(null)], "m");
+    const longer = turn(null);
+    longer.items = [{ kind: "text", text: "ab" }];
+    expect(stepKeyOf([longer], "m")).toBe(a);
+    expect(stepKeyOf([turn(100)], "m")).not.toBe(a);
+    expect(stepKeyOf([turn(null)], "other")).not.toBe(a);
+  });
+});
+
+describe("PromptInspector", () => {
+  it("lists each layer with its sources and tokens, and shows its text on demand", async () => {
+    const report: PromptReport = {
+      cwd: "/repo",
+      workspace_root: "/repo",
+      model: "m1",
+      token_counter: "estimate:bytes",
+      layers: [
+        {
+          kind: "soul",
+          title: "SOUL.md",
+          sources: [{ path: "/home/u/.memo/SOUL.md", status: "loaded", chars: 40, tokens: 10 }],
+          content: "Answer like a pirate.",
+          chars: 40,
+          tokens: 10,
+        },
+      ],
+      system_chars: 40,
+      system_tokens: 10,
+      total_tokens: 1510,
+      problems: [{ path: "/repo/.agents/skills/x/SKILL.md", message: "skill skipped: no front matter" }],
+    };
+    commands.promptLayers.mockResolvedValue(report);
+    render(<PromptInspector sessionId="s1" cwd="/repo" refreshKey="k" onClose={vi.fn()} />);
+    const layer = await screen.findByTestId("prompt-layer");
+    expect(layer.textContent).toContain("SOUL.md");
+    expect(layer.textContent).toContain("/home/u/.memo/SOUL.md");
+    expect(layer.textContent).toContain("Answer like a pirate.");
+    expect(screen.getByTestId("prompt-total").textContent).toContain("1.5k");
+    expect(screen.getByText(/no front matter/)).toBeTruthy();
+    expect(commands.promptLayers).toHaveBeenCalledWith({ sessionId: "s1", cwd: "/repo" });
+  });
+});

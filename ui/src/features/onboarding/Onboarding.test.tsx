@@ -1,0 +1,239 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import type { LocalServer, ProviderSettings, ProviderSettingsPage } from "../../gen/protocol";
+import { Onboarding } from "./Onboarding";
+
+// The Rust side, played by the test: every command the screen (and the form and hook it
+// reuses) calls goes through `commands` of ../../ipc.
+const { commands } = vi.hoisted(() => ({
+  commands: {
+    probeLocalServers: vi.fn(),
+    providerSettings: vi.fn(),
+    updateProviders: vi.fn(),
+    setApiKey: vi.fn(),
+    testConnection: vi.fn(),
+  },
+}));
+vi.mock("../../ipc", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../ipc")>()),
+  commands,
+}));
+
+const PAGE: ProviderSettingsPage = {
+  config_path: "/home/me/.memo/config.toml",
+  revision: "rev-1",
+  current_provider: null,
+  providers: [],
+  model_profiles: [],
+};
+
+const OLLAMA: LocalServer = {
+  kind: "ollama",
+  label: "Ollama",
+  base_url: "http://127.0.0.1:11434/v1",
+  models: ["qwen2.5-coder:7b", "llama3.2:3b"],
+};
+
+const LLAMA_CPP: LocalServer = {
+  kind: "llama.cpp",
+  label: "llama.cpp",
+  base_url: "http://127.0.0.1:8080/v1",
+  models: ["model.gguf"],
+};
+
+function provider(name: string): ProviderSettings {
+  return {
+    name,
+    api: "openai",
+    model: "m",
+    base_url: null,
+    effective_base_url: "https://api.openai.com/v1",
+    env_api_key: null,
+    is_current: false,
+    key: { provider: name, source: null, required: true, keychain_error: null },
+  };
+}
+
+function renderOnboarding() {
+  const onDone = vi.fn();
+  const onOpenSettings = vi.fn();
+  render(<Onboarding onDone={onDone} onOpenSettings={onOpenSettings} />);
+  return { onDone, onOpenSettings };
+}
+
+beforeEach(() => {
+  for (const mock of Object.values(commands)) mock.mockReset();
+  commands.providerSettings.mockResolvedValue(PAGE);
+  commands.updateProviders.mockImplementation(async () => ({ ...PAGE, revision: "rev-2" }));
+  commands.probeLocalServers.mockResolvedValue([]);
+});
+
+afterEach(cleanup);
+
+describe("Onboarding", () => {
+  it("probes on mount and saves a found server's model as the current provider in one click", async () => {
+    let answer: (servers: LocalServer[]) => void = () => {};
+    commands.probeLocalServers.mockReturnValue(new Promise<LocalServer[]>((resolve) => (answer = resolve)));
+    const { onDone } = renderOnboarding();
+
+    expect(screen.getByTestId("onboarding-probing").textContent).toContain("Looking for Ollama, llama.cpp, LM Studio and vLLM");
+    answer([OLLAMA, LLAMA_CPP]);
+
+    const cards = await screen.findAllByTestId("local-server");
+    expect(cards.map((card) => card.dataset.kind)).toEqual(["ollama", "llama.cpp"]);
+    const ollama = cards[0]!;
+    expect(within(ollama).getByText("Ollama")).toBeTruthy();
+    expect(within(ollama).getByText("http://127.0.0.1:11434/v1")).toBeTruthy();
+    expect(screen.queryByTestId("onboarding-probing")).toBeNull();
+
+    const use = within(ollama).getByRole("button", { name: "Use qwen2.5-coder:7b" });
+    expect(use.dataset.testid).toBe("local-model-use");
+    expect(use.dataset.model).toBe("qwen2.5-coder:7b");
+    await waitFor(() => expect((use as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(use);
+
+    await waitFor(() => expect(onDone).toHaveBeenCalledTimes(1));
+    expect(commands.updateProviders).toHaveBeenCalledTimes(1);
+    expect(commands.updateProviders).toHaveBeenCalledWith({
+      change: {
+        type: "save",
+        original: null,
+        provider: {
+          name: "ollama",
+          api: "openai",
+          model: "qwen2.5-coder:7b",
+          base_url: "http://127.0.0.1:11434/v1",
+          env_api_key: null,
+        },
+        make_current: true,
+      },
+      revision: "rev-1",
+    });
+    // No key for a server on this machine.
+    expect(commands.setApiKey).not.toHaveBeenCalled();
+  });
+
+  it("names a local provider after its kind, avoiding names already taken", async () => {
+    commands.providerSettings.mockResolvedValue({ ...PAGE, providers: [provider("llama-cpp")] });
+    commands.probeLocalServers.mockResolvedValue([LLAMA_CPP]);
+    const { onDone } = renderOnboarding();
+
+    const use = await screen.findByRole("button", { name: "Use model.gguf" });
+    await waitFor(() => expect((use as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(use);
+
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    const [{ change }] = commands.updateProviders.mock.calls[0] as [{ change: { provider: { name: string; base_url: string } } }];
+    expect(change.provider.name).toBe("llama-cpp-2");
+    expect(change.provider.base_url).toBe("http://127.0.0.1:8080/v1");
+  });
+
+  it("shows a few models as buttons and the rest in a list", async () => {
+    const models = Array.from({ length: 9 }, (_, i) => `model-${i + 1}`);
+    commands.probeLocalServers.mockResolvedValue([{ ...OLLAMA, models }]);
+    const { onDone } = renderOnboarding();
+
+    await screen.findByTestId("local-server");
+    const buttons = screen.getAllByTestId("local-model-use");
+    // Six buttons of their own, plus the list's.
+    expect(buttons.map((b) => b.dataset.model)).toEqual([...models.slice(0, 6), "model-7"]);
+    const more = screen.getByTestId("local-model-more") as HTMLSelectElement;
+    expect(Array.from(more.options).map((o) => o.value)).toEqual(["model-7", "model-8", "model-9"]);
+
+    fireEvent.change(more, { target: { value: "model-9" } });
+    const useOther = screen.getByRole("button", { name: "Use it" });
+    await waitFor(() => expect((useOther as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(useOther);
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    const [{ change }] = commands.updateProviders.mock.calls[0] as [{ change: { provider: { model: string } } }];
+    expect(change.provider.model).toBe("model-9");
+  });
+
+  it("says when nothing was found, with how to start a server, and looks again on request", async () => {
+    renderOnboarding();
+
+    const none = await screen.findByTestId("onboarding-none-found");
+    expect(none.textContent).toContain("11434");
+    expect(none.textContent).toContain("8080");
+    expect(none.textContent).toContain("ollama serve");
+    expect(none.textContent).toContain("llama-server -m model.gguf --port 8080");
+    expect(commands.probeLocalServers).toHaveBeenCalledTimes(1);
+
+    commands.probeLocalServers.mockResolvedValue([OLLAMA]);
+    fireEvent.click(screen.getByTestId("onboarding-rescan"));
+    expect(commands.probeLocalServers).toHaveBeenCalledTimes(2);
+    expect(screen.getByTestId("onboarding-probing")).toBeTruthy();
+    expect((await screen.findByTestId("local-server")).dataset.kind).toBe("ollama");
+    expect(screen.queryByTestId("onboarding-none-found")).toBeNull();
+  });
+
+  it("shows an invalid config.toml's error and sends the person to settings, never offering to overwrite", async () => {
+    commands.providerSettings.mockRejectedValue({
+      code: "config",
+      message: "/home/me/.memo/config.toml:3:7: expected `=`",
+      retryable: false,
+    });
+    const { onDone, onOpenSettings } = renderOnboarding();
+
+    const error = await screen.findByTestId("onboarding-error");
+    expect(error.textContent).toContain("/home/me/.memo/config.toml:3:7: expected `=`");
+    expect(screen.queryByTestId("provider-form")).toBeNull();
+    expect(screen.queryByTestId("local-model-use")).toBeNull();
+
+    fireEvent.click(within(error).getByRole("button", { name: "Open settings" }));
+    expect(onOpenSettings).toHaveBeenCalledTimes(1);
+    expect(commands.updateProviders).not.toHaveBeenCalled();
+    expect(onDone).not.toHaveBeenCalled();
+  });
+
+  it("shows why a save failed and stays on the screen", async () => {
+    commands.probeLocalServers.mockResolvedValue([OLLAMA]);
+    commands.updateProviders.mockRejectedValue({ code: "io", message: "config.toml could not be written: disk full", retryable: false });
+    const { onDone } = renderOnboarding();
+
+    const use = await screen.findByRole("button", { name: "Use llama3.2:3b" });
+    await waitFor(() => expect((use as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(use);
+
+    expect((await screen.findByTestId("onboarding-error")).textContent).toBe("config.toml could not be written: disk full");
+    expect(onDone).not.toHaveBeenCalled();
+    // The choice can be made again.
+    await waitFor(() => expect((screen.getByRole("button", { name: "Use llama3.2:3b" }) as HTMLButtonElement).disabled).toBe(false));
+  });
+
+  it("saves a cloud provider with its key through the form, then is done", async () => {
+    commands.setApiKey.mockResolvedValue({ provider: "openai", source: "OS keychain", required: true, keychain_error: null });
+    const { onDone } = renderOnboarding();
+
+    const form = await screen.findByTestId("provider-form");
+    fireEvent.change(within(form).getByTestId("provider-key"), { target: { value: "sk-test" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Start using it" }));
+
+    await waitFor(() => expect(onDone).toHaveBeenCalledTimes(1));
+    expect(commands.updateProviders).toHaveBeenCalledWith(
+      expect.objectContaining({
+        change: expect.objectContaining({
+          type: "save",
+          make_current: true,
+          provider: expect.objectContaining({ name: "openai", api: "openai" }),
+        }),
+        revision: "rev-1",
+      }),
+    );
+    expect(commands.setApiKey).toHaveBeenCalledWith({ provider: "openai", key: "sk-test" });
+  });
+
+  it("leaves the keychain's refusal to the form and does not finish", async () => {
+    commands.setApiKey.mockRejectedValue({ code: "unavailable", message: "the keychain is locked", retryable: true });
+    const { onDone } = renderOnboarding();
+
+    const form = await screen.findByTestId("provider-form");
+    fireEvent.change(within(form).getByTestId("provider-key"), { target: { value: "sk-test" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Start using it" }));
+
+    expect((await screen.findByTestId("provider-form-error")).textContent).toContain("the keychain is locked");
+    expect(onDone).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,418 @@
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+
+import { LogoMark, Spinner } from "../../components/icons";
+import type { LocalServer, ProviderInput } from "../../gen/protocol";
+import { commands, toCommandError, type CommandError } from "../../ipc";
+import { ProviderForm } from "../settings/ProviderForm";
+import { freeName } from "../settings/presets";
+import { useProviderSettings, type ProviderSave, type SaveOutcome } from "../settings/useProviderSettings";
+// ProviderForm's layout rules live with the settings screen.
+import "../settings/settings.css";
+import "./onboarding.css";
+
+interface OnboardingProps {
+  /** A provider was saved: the app reloads its providers and shows the chat. */
+  onDone: () => void;
+  onOpenSettings: () => void;
+}
+
+type ProbeState =
+  | { status: "probing" }
+  | { status: "done"; servers: LocalServer[] }
+  | { status: "error"; error: CommandError };
+
+/** How many models get a button of their own; the rest go in a list. */
+const SHOWN_MODELS = 6;
+
+/** The ports `probe_local_servers` checks, in the order it checks them. */
+const PORTS_CHECKED = "11434, 8080, 1234 and 8000";
+
+/** `llama.cpp` → `llama-cpp`: the provider name a found server gets (before `freeName`). */
+function providerBaseName(kind: string): string {
+  return kind.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "local";
+}
+
+/**
+ * The first-run screen, shown while no provider is configured: one click on a model a
+ * server on this machine already serves, or a cloud provider with its key.
+ */
+export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
+  const controller = useProviderSettings();
+  const { state, reload } = controller;
+  const [probe, setProbe] = useState<ProbeState>({ status: "probing" });
+  // Only the newest probe may report: a rescan makes an earlier answer stale.
+  const probeGeneration = useRef(0);
+  const [saving, setSaving] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<CommandError | null>(null);
+  const headingId = useId();
+
+  const scan = useCallback(() => {
+    const generation = ++probeGeneration.current;
+    setProbe({ status: "probing" });
+    setSaveError(null);
+    commands.probeLocalServers().then(
+      (servers) => {
+        if (probeGeneration.current === generation) setProbe({ status: "done", servers });
+      },
+      (raised: unknown) => {
+        if (probeGeneration.current === generation) {
+          setProbe({ status: "error", error: toCommandError("probe_local_servers", raised) });
+        }
+      },
+    );
+  }, []);
+
+  useEffect(() => {
+    scan();
+    return () => {
+      // Unmounted: no answer is wanted any more.
+      probeGeneration.current++;
+    };
+  }, [scan]);
+
+  const page = state.status === "ready" ? state.page : null;
+  const takenNames = page ? page.providers.map((p) => p.name) : [];
+
+  const chooseLocal = async (server: LocalServer, model: string) => {
+    if (page === null || saving !== null) return;
+    const provider: ProviderInput = {
+      name: freeName(providerBaseName(server.kind), takenNames),
+      api: "openai",
+      model,
+      base_url: server.base_url,
+      env_api_key: null,
+    };
+    setSaving(`${server.base_url}\n${model}`);
+    setSaveError(null);
+    try {
+      await controller.save({ original: null, provider, makeCurrent: true, key: "", profile: null });
+      onDone();
+    } catch (raised) {
+      const failure = toCommandError("update_providers", raised);
+      setSaveError(failure);
+      if (failure.code === "conflict") reload();
+    } finally {
+      setSaving(null);
+    }
+  };
+
+  const saveCloud = async (request: ProviderSave): Promise<SaveOutcome> => {
+    try {
+      const outcome = await controller.save(request);
+      // A key the keychain refused is reported by the form; the person fixes it there.
+      if (outcome.keyError === null) onDone();
+      return outcome;
+    } catch (raised) {
+      const failure = toCommandError("update_providers", raised);
+      if (failure.code === "conflict") reload();
+      throw failure;
+    }
+  };
+
+  return (
+    <div className="onboarding" role="region" aria-labelledby={headingId} data-testid="onboarding">
+      <div className="onboarding__inner">
+        <header className="onboarding__header">
+          <LogoMark className="onboarding__logo" />
+          <h1 className="onboarding__title" id={headingId}>
+            Connect a model
+          </h1>
+          <p className="onboarding__lead">
+            Memo needs a language model to talk to: one running on this computer, or a cloud provider with your API key.
+            You can add more later in Settings.
+          </p>
+        </header>
+
+        {state.status === "error" ? (
+          <ConfigError message={state.error.message} code={state.error.code} onOpenSettings={onOpenSettings} onRetry={reload} />
+        ) : (
+          <>
+            <section className="onboarding__section" aria-label="On this machine">
+              <div className="onboarding__section-head">
+                <div>
+                  <h2 className="onboarding__section-title">On this machine</h2>
+                  <p className="onboarding__section-lead">Private, free and needs no key.</p>
+                </div>
+                {probe.status === "done" && probe.servers.length > 0 && (
+                  <button
+                    type="button"
+                    className="button button--quiet"
+                    onClick={scan}
+                    disabled={saving !== null}
+                    data-testid="onboarding-rescan"
+                  >
+                    Look again
+                  </button>
+                )}
+              </div>
+              <LocalServers
+                probe={probe}
+                ready={page !== null}
+                saving={saving}
+                onUse={chooseLocal}
+                onRescan={scan}
+              />
+              {saveError && (
+                <p className="form-error" role="alert" data-testid="onboarding-error" data-code={saveError.code}>
+                  {saveError.message}
+                </p>
+              )}
+            </section>
+
+            <div className="onboarding__or" aria-hidden="true">
+              <span>or</span>
+            </div>
+
+            <section className="onboarding__section" aria-label="Or a cloud provider">
+              <div className="onboarding__section-head">
+                <div>
+                  <h2 className="onboarding__section-title">Or a cloud provider</h2>
+                  <p className="onboarding__section-lead">
+                    Pick the service and paste your API key; it is kept in your system's keychain.
+                  </p>
+                </div>
+              </div>
+              <div className="settings-card onboarding__cloud">
+                {page === null ? (
+                  <p className="onboarding__muted">
+                    <Spinner /> Reading your settings…
+                  </p>
+                ) : (
+                  <ProviderForm
+                    existing={null}
+                    profile={null}
+                    takenNames={takenNames}
+                    initialPreset="openai"
+                    onSave={saveCloud}
+                    submitLabel="Start using it"
+                  />
+                )}
+              </div>
+            </section>
+
+            <p className="onboarding__footer">
+              Already have a config.toml, or want every option?{" "}
+              <button type="button" className="onboarding__link" onClick={onOpenSettings}>
+                Open settings
+              </button>
+            </p>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function ConfigError({
+  message,
+  code,
+  onOpenSettings,
+  onRetry,
+}: {
+  message: string;
+  code: string;
+  onOpenSettings: () => void;
+  onRetry: () => void;
+}) {
+  const isConfig = code === "config";
+  return (
+    <div className="onboarding__problem" role="alert" data-testid="onboarding-error" data-code={code}>
+      <strong className="onboarding__problem-title">
+        {isConfig ? "Your config.toml has a problem" : "Your settings could not be read"}
+      </strong>
+      <pre className="onboarding__problem-message">{message}</pre>
+      <p className="onboarding__problem-text">
+        {isConfig
+          ? "Memo leaves a file it cannot read untouched. Fix it in an editor, then check again."
+          : "Try again in a moment, or look at the settings."}
+      </p>
+      <div className="onboarding__problem-actions">
+        <button type="button" className="button button--primary" onClick={onOpenSettings} data-testid="onboarding-open-settings">
+          Open settings
+        </button>
+        <button type="button" className="button" onClick={onRetry}>
+          Check again
+        </button>
+      </div>
+    </div>
+  );
+}
+
+interface LocalServersProps {
+  probe: ProbeState;
+  /** The config page is loaded, so a choice can be saved. */
+  ready: boolean;
+  /** `base_url\nmodel` of the choice being saved. */
+  saving: string | null;
+  onUse: (server: LocalServer, model: string) => void;
+  onRescan: () => void;
+}
+
+function LocalServers({ probe, ready, saving, onUse, onRescan }: LocalServersProps) {
+  if (probe.status === "probing") {
+    return (
+      <div className="onboarding__probing" role="status" data-testid="onboarding-probing">
+        <Spinner className="onboarding__spinner" />
+        Looking for Ollama, llama.cpp, LM Studio and vLLM on this machine…
+      </div>
+    );
+  }
+  if (probe.status === "error") {
+    return (
+      <div className="onboarding__empty">
+        <p className="form-error" role="alert" data-testid="onboarding-error" data-code={probe.error.code}>
+          Could not look for local servers: {probe.error.message}
+        </p>
+        <button type="button" className="button" onClick={onRescan} data-testid="onboarding-rescan">
+          Look again
+        </button>
+      </div>
+    );
+  }
+  if (probe.servers.length === 0) {
+    return (
+      <div className="onboarding__empty" data-testid="onboarding-none-found">
+        <p className="onboarding__empty-text">
+          No model server is running here (checked ports {PORTS_CHECKED} on 127.0.0.1).
+        </p>
+        <ul className="onboarding__hints">
+          <li>
+            <span className="onboarding__hint-name">Ollama</span>
+            <span className="onboarding__hint-how">
+              <code>ollama serve</code>
+              <span className="onboarding__muted">then</span>
+              <code>ollama pull qwen2.5-coder</code>
+            </span>
+          </li>
+          <li>
+            <span className="onboarding__hint-name">llama.cpp</span>
+            <span className="onboarding__hint-how">
+              <code>llama-server -m model.gguf --port 8080</code>
+            </span>
+          </li>
+          <li>
+            <span className="onboarding__hint-name">LM Studio</span>
+            <span className="onboarding__hint-how onboarding__muted">Developer tab → Start server (port 1234)</span>
+          </li>
+          <li>
+            <span className="onboarding__hint-name">vLLM</span>
+            <span className="onboarding__hint-how">
+              <code>vllm serve &lt;model&gt;</code>
+            </span>
+          </li>
+        </ul>
+        <button type="button" className="button" onClick={onRescan} data-testid="onboarding-rescan">
+          Look again
+        </button>
+      </div>
+    );
+  }
+  return (
+    <ul className="onboarding__servers">
+      {probe.servers.map((server) => (
+        <ServerCard
+          key={`${server.kind} ${server.base_url}`}
+          server={server}
+          ready={ready}
+          saving={saving}
+          onUse={(model) => onUse(server, model)}
+        />
+      ))}
+    </ul>
+  );
+}
+
+function ServerCard({
+  server,
+  ready,
+  saving,
+  onUse,
+}: {
+  server: LocalServer;
+  ready: boolean;
+  saving: string | null;
+  onUse: (model: string) => void;
+}) {
+  const shown = server.models.slice(0, SHOWN_MODELS);
+  const rest = server.models.slice(SHOWN_MODELS);
+  const [other, setOther] = useState(rest[0] ?? "");
+  const selectId = useId();
+  const busy = saving !== null;
+  const isSaving = (model: string) => saving === `${server.base_url}\n${model}`;
+  const chosenOther = rest.includes(other) ? other : (rest[0] ?? "");
+
+  return (
+    <li className="settings-card onboarding__server" data-testid="local-server" data-kind={server.kind}>
+      <div className="onboarding__server-head">
+        <span className="onboarding__server-dot" aria-hidden="true" />
+        <strong className="onboarding__server-label">{server.label}</strong>
+        <span className="badge badge--ok">Running</span>
+        <code className="onboarding__server-url">{server.base_url}</code>
+      </div>
+      {server.models.length === 0 ? (
+        <p className="onboarding__muted onboarding__server-empty">
+          It is running but serves no model yet.{" "}
+          {server.kind === "ollama" ? (
+            <>
+              Pull one with <code>ollama pull qwen2.5-coder</code>, then look again.
+            </>
+          ) : (
+            "Load a model in it, then look again."
+          )}
+        </p>
+      ) : (
+        <>
+          <div className="onboarding__models">
+            {shown.map((model) => (
+              <button
+                key={model}
+                type="button"
+                className="button onboarding__model"
+                onClick={() => onUse(model)}
+                disabled={!ready || busy}
+                title={`Use ${model}`}
+                data-testid="local-model-use"
+                data-model={model}
+              >
+                {isSaving(model) && <Spinner />}
+                <span className="onboarding__model-name">Use {model}</span>
+              </button>
+            ))}
+          </div>
+          {rest.length > 0 && (
+            <div className="onboarding__more">
+              <label className="onboarding__more-label" htmlFor={selectId}>
+                {rest.length} more
+              </label>
+              <select
+                id={selectId}
+                className="input onboarding__more-select"
+                value={chosenOther}
+                onChange={(event) => setOther(event.target.value)}
+                disabled={busy}
+                data-testid="local-model-more"
+              >
+                {rest.map((model) => (
+                  <option key={model} value={model}>
+                    {model}
+                  </option>
+                ))}
+              </select>
+              <button
+                type="button"
+                className="button"
+                onClick={() => onUse(chosenOther)}
+                disabled={!ready || busy || chosenOther === ""}
+                data-testid="local-model-use"
+                data-model={chosenOther}
+              >
+                {isSaving(chosenOther) && <Spinner />}
+                Use it
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,101 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import type { ProviderSettings } from "../../gen/protocol";
+import { ProviderForm } from "./ProviderForm";
+
+const { commands } = vi.hoisted(() => ({ commands: { testConnection: vi.fn() } }));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+
+afterEach(cleanup);
+beforeEach(() => commands.testConnection.mockReset());
+
+const EXISTING: ProviderSettings = {
+  name: "deepseek",
+  api: "openai",
+  model: "deepseek-chat",
+  base_url: "https://api.deepseek.com",
+  effective_base_url: "https://api.deepseek.com",
+  env_api_key: "DEEPSEEK_API_KEY",
+  is_current: true,
+  key: { provider: "deepseek", source: "OS keychain", required: true, keychain_error: null },
+};
+
+describe("ProviderForm", () => {
+  it("fills a new provider from the chosen service and saves it with the key", async () => {
+    const onSave = vi.fn(async () => ({ keyError: null }));
+    render(<ProviderForm existing={null} profile={null} takenNames={["anthropic"]} onSave={onSave} />);
+    fireEvent.change(screen.getByTestId("provider-preset"), { target: { value: "anthropic" } });
+    expect((screen.getByTestId("provider-name") as HTMLInputElement).value).toBe("anthropic-2");
+    expect((screen.getByTestId("provider-api") as HTMLSelectElement).value).toBe("anthropic");
+    fireEvent.change(screen.getByTestId("provider-key"), { target: { value: "sk-ant-1" } });
+    fireEvent.click(screen.getByTestId("provider-save"));
+    await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
+    expect(onSave).toHaveBeenCalledWith({
+      original: null,
+      provider: {
+        name: "anthropic-2",
+        api: "anthropic",
+        model: "claude-sonnet-4-5",
+        base_url: "https://api.anthropic.com",
+        env_api_key: "ANTHROPIC_API_KEY",
+      },
+      makeCurrent: true,
+      key: "sk-ant-1",
+      profile: null,
+    });
+  });
+
+  it("refuses a bad or taken name and a bad number before saving", async () => {
+    const onSave = vi.fn(async () => ({ keyError: null }));
+    render(<ProviderForm existing={null} profile={null} takenNames={["openai"]} onSave={onSave} />);
+    const name = screen.getByTestId("provider-name");
+    fireEvent.change(name, { target: { value: "has space" } });
+    expect(screen.getByText(/Use letters, digits/)).toBeTruthy();
+    expect((screen.getByTestId("provider-save") as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(name, { target: { value: "openai" } });
+    expect(screen.getByText("That name is taken.")).toBeTruthy();
+    fireEvent.change(name, { target: { value: "mine" } });
+    fireEvent.change(screen.getByTestId("profile-context-window"), { target: { value: "lots" } });
+    fireEvent.click(screen.getByTestId("provider-save"));
+    expect((await screen.findByTestId("provider-form-error")).textContent).toContain("Context window");
+    expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it("tests the connection with the typed key and shows the verdict", async () => {
+    commands.testConnection.mockResolvedValue({
+      ok: false,
+      outcome: "auth",
+      message: "The server refused the API key.",
+      elapsed_ms: 120,
+    });
+    render(<ProviderForm existing={EXISTING} profile={null} takenNames={["deepseek"]} onSave={vi.fn()} />);
+    expect((screen.getByTestId("provider-key") as HTMLInputElement).placeholder).toContain("Stored (OS keychain)");
+    fireEvent.change(screen.getByTestId("provider-key"), { target: { value: "sk-wrong" } });
+    fireEvent.click(screen.getByTestId("provider-test"));
+    const report = await screen.findByTestId("connection-report");
+    expect(report.getAttribute("data-outcome")).toBe("auth");
+    expect(report.textContent).toBe("The server refused the API key.");
+    expect(commands.testConnection).toHaveBeenCalledWith({
+      provider: {
+        name: "deepseek",
+        api: "openai",
+        model: "deepseek-chat",
+        base_url: "https://api.deepseek.com",
+        env_api_key: "DEEPSEEK_API_KEY",
+      },
+      key: "sk-wrong",
+    });
+  });
+
+  it("keeps the form open and says so when the keychain refuses the key", async () => {
+    const onSave = vi.fn(async () => ({ keyError: "no Secret Service" }));
+    render(<ProviderForm existing={EXISTING} profile={null} takenNames={["deepseek"]} onSave={onSave} />);
+    fireEvent.change(screen.getByTestId("provider-key"), { target: { value: "sk-1" } });
+    fireEvent.click(screen.getByTestId("provider-save"));
+    const error = await screen.findByTestId("provider-form-error");
+    expect(error.textContent).toContain("no Secret Service");
+    expect(error.textContent).toContain("DEEPSEEK_API_KEY");
+  });
+});

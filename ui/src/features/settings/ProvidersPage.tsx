@@ -1,0 +1,184 @@
+import { useState } from "react";
+
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import type { ProviderSettings, ProviderSettingsPage } from "../../gen/protocol";
+import { commands, toCommandError } from "../../ipc";
+import { ProviderForm } from "./ProviderForm";
+import type { ProviderSettingsController } from "./useProviderSettings";
+
+interface ProvidersPageProps {
+  controller: ProviderSettingsController;
+}
+
+type Editing = { kind: "none" } | { kind: "new" } | { kind: "edit"; name: string };
+
+function keyLabel(p: ProviderSettings): { text: string; tone: "ok" | "warn" | "muted" } {
+  if (p.key.source) return { text: `Key: ${p.key.source}`, tone: "ok" };
+  if (!p.key.required) return { text: "No key needed (this machine)", tone: "muted" };
+  if (p.key.keychain_error) return { text: "Keychain unavailable", tone: "warn" };
+  return { text: "No key yet", tone: "warn" };
+}
+
+function profileOf(page: ProviderSettingsPage, p: ProviderSettings) {
+  const exact = page.model_profiles.find((m) => m.key === `${p.name}:${p.model}`);
+  return (exact ?? page.model_profiles.find((m) => m.key === p.model))?.profile ?? null;
+}
+
+/** Settings → Providers: config.toml's providers, each editable, one current. */
+export function ProvidersPage({ controller }: ProvidersPageProps) {
+  const [editing, setEditing] = useState<Editing>({ kind: "none" });
+  const [removing, setRemoving] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const { state } = controller;
+
+  if (state.status === "loading") {
+    return <p className="settings__loading">Reading config.toml…</p>;
+  }
+  if (state.status === "error") {
+    return (
+      <div className="settings-error" role="alert" data-testid="settings-config-error">
+        <strong>config.toml cannot be edited until this is fixed</strong>
+        <pre>{state.error.message}</pre>
+        <p>Memo never rewrites a file it cannot read. Fix it in an editor, then reload.</p>
+        <button type="button" className="button" onClick={controller.reload}>
+          Reload
+        </button>
+      </div>
+    );
+  }
+  const { page } = state;
+  const names = page.providers.map((p) => p.name);
+  const act = async (run: () => Promise<void>) => {
+    setError(null);
+    try {
+      await run();
+    } catch (raised) {
+      const failure = toCommandError("update_providers", raised);
+      setError(failure.message);
+      if (failure.code === "conflict") controller.reload();
+    }
+  };
+
+  return (
+    <div className="settings-page" data-testid="providers-page">
+      <header className="settings-page__header">
+        <div>
+          <h2 className="settings-page__title">Providers</h2>
+          <p className="settings-page__lead">
+            Models Memo can talk to, from <code>{page.config_path}</code>. Comments and keys Memo does not know stay as
+            they are.
+          </p>
+        </div>
+        {editing.kind === "none" && (
+          <button type="button" className="button button--primary" onClick={() => setEditing({ kind: "new" })} data-testid="provider-add">
+            Add provider
+          </button>
+        )}
+      </header>
+      {error && (
+        <p className="form-error" role="alert" data-testid="providers-error">
+          {error}
+        </p>
+      )}
+      {editing.kind === "new" && (
+        <div className="settings-card">
+          <h3 className="settings-card__title">New provider</h3>
+          <ProviderForm
+            existing={null}
+            profile={null}
+            takenNames={names}
+            onSave={async (request) => {
+              const outcome = await controller.save(request);
+              if (outcome.keyError === null) setEditing({ kind: "none" });
+              return outcome;
+            }}
+            onCancel={() => setEditing({ kind: "none" })}
+          />
+        </div>
+      )}
+      {page.providers.length === 0 && editing.kind !== "new" && (
+        <p className="settings__empty">No provider yet. Add one to start a conversation.</p>
+      )}
+      <ul className="provider-list">
+        {page.providers.map((p) => {
+          const key = keyLabel(p);
+          if (editing.kind === "edit" && editing.name === p.name) {
+            return (
+              <li key={p.name} className="settings-card">
+                <h3 className="settings-card__title">Edit {p.name}</h3>
+                <ProviderForm
+                  existing={p}
+                  profile={profileOf(page, p)}
+                  takenNames={names}
+                  onSave={async (request) => {
+                    const outcome = await controller.save(request);
+                    if (outcome.keyError === null) setEditing({ kind: "none" });
+                    return outcome;
+                  }}
+                  onCancel={() => setEditing({ kind: "none" })}
+                />
+              </li>
+            );
+          }
+          return (
+            <li key={p.name} className="provider-row" data-testid="provider-row" data-name={p.name}>
+              <div className="provider-row__main">
+                <div className="provider-row__title">
+                  <strong>{p.name}</strong>
+                  {p.is_current && <span className="badge badge--accent">Current</span>}
+                  <span className="badge">{p.api}</span>
+                </div>
+                <div className="provider-row__detail">
+                  <span className="provider-row__model">{p.model}</span>
+                  <span className="provider-row__url">{p.effective_base_url}</span>
+                </div>
+                <span className={`provider-row__key provider-row__key--${key.tone}`}>{key.text}</span>
+              </div>
+              <div className="provider-row__actions">
+                {!p.is_current && (
+                  <button
+                    type="button"
+                    className="button button--small"
+                    onClick={() => act(() => controller.change({ type: "make_current", name: p.name }))}
+                  >
+                    Use for new sessions
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => setEditing({ kind: "edit", name: p.name })}
+                  data-testid="provider-edit"
+                >
+                  Edit
+                </button>
+                <button type="button" className="button button--small button--danger" onClick={() => setRemoving(p.name)}>
+                  Remove
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {removing !== null && (
+        <ConfirmDialog
+          title={`Remove ${removing}?`}
+          message="Its entry leaves config.toml and its key leaves the OS keychain. Sessions that used it keep their history."
+          confirmLabel="Remove"
+          danger
+          onCancel={() => setRemoving(null)}
+          onConfirm={() => {
+            const name = removing;
+            setRemoving(null);
+            void act(async () => {
+              // The key goes first: it is looked up by the provider's entry.
+              const provider = page.providers.find((p) => p.name === name);
+              if (provider?.key.source === "OS keychain") await commands.deleteApiKey({ provider: name });
+              await controller.change({ type: "remove", name });
+            });
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+import { useCallback, useEffect, useState } from "react";
+
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { folderName } from "../../state/workspaces";
+import { FileEditorPage } from "./FileEditorPage";
+import { ProvidersPage } from "./ProvidersPage";
+import { SkillsPage } from "./SkillsPage";
+import { useProviderSettings } from "./useProviderSettings";
+
+import "./settings.css";
+
+export type SettingsSection = "providers" | "soul" | "instructions" | "skills";
+
+interface SettingsViewProps {
+  /** The open folder: its instructions and project skills are offered. */
+  cwd: string | null;
+  initialSection?: SettingsSection;
+  onClose: () => void;
+  /** config.toml changed: the header and the sidebar read providers again. */
+  onProvidersChanged: () => void;
+}
+
+interface Section {
+  id: SettingsSection;
+  label: string;
+  hint: string;
+}
+
+/**
+ * Settings as a full view (Providers, SOUL.md, the folder's instructions, Skills). Leaving
+ * a page with unsaved text asks first; Esc closes when nothing would be lost.
+ */
+export function SettingsView({ cwd, initialSection = "providers", onClose, onProvidersChanged }: SettingsViewProps) {
+  const [section, setSection] = useState<SettingsSection>(initialSection);
+  const [dirty, setDirty] = useState(false);
+  const [pending, setPending] = useState<(() => void) | null>(null);
+  const providers = useProviderSettings(onProvidersChanged);
+
+  const sections: Section[] = [
+    { id: "providers", label: "Providers", hint: "Models and keys" },
+    { id: "soul", label: "SOUL.md", hint: "Who the agent is" },
+    ...(cwd ? [{ id: "instructions" as const, label: "Project instructions", hint: `AGENTS.md of ${folderName(cwd)}` }] : []),
+    { id: "skills", label: "Skills", hint: "Reusable instructions" },
+  ];
+
+  /** Runs `action` now, or after the person agrees to drop unsaved text. */
+  const guarded = useCallback(
+    (action: () => void) => {
+      if (dirty) setPending(() => action);
+      else action();
+    },
+    [dirty],
+  );
+
+  const go = (next: SettingsSection) => {
+    if (next !== section) guarded(() => {
+      setDirty(false);
+      setSection(next);
+    });
+  };
+  const close = useCallback(() => guarded(onClose), [guarded, onClose]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && pending === null && !(event.target instanceof HTMLElement && event.target.closest(".cm-editor"))) {
+        close();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [close, pending]);
+
+  return (
+    <div className="settings" data-testid="settings-view">
+      <nav className="settings__nav" aria-label="Settings sections">
+        <div className="settings__nav-head">
+          <h1 className="settings__title">Settings</h1>
+          <button type="button" className="button button--quiet" onClick={close} data-testid="settings-close">
+            Done
+          </button>
+        </div>
+        {sections.map((s) => (
+          <button
+            key={s.id}
+            type="button"
+            className={`settings__nav-item${s.id === section ? " settings__nav-item--active" : ""}`}
+            aria-current={s.id === section ? "page" : undefined}
+            onClick={() => go(s.id)}
+            data-testid={`settings-nav-${s.id}`}
+          >
+            <span className="settings__nav-label">{s.label}</span>
+            <span className="settings__nav-hint">{s.hint}</span>
+          </button>
+        ))}
+      </nav>
+      <section className="settings__content">
+        {section === "providers" && <ProvidersPage controller={providers} />}
+        {section === "soul" && (
+          <FileEditorPage
+            key="soul"
+            kind="soul"
+            cwd={null}
+            title="SOUL.md"
+            lead="Your standing preferences for the agent in every project: tone, habits, what to avoid. It goes into every session's system prompt."
+            onDirtyChange={setDirty}
+          />
+        )}
+        {section === "instructions" && cwd && (
+          <FileEditorPage
+            key={`instructions:${cwd}`}
+            kind="project_instructions"
+            cwd={cwd}
+            title="Project instructions"
+            lead="What the agent should know about this folder: how to build and test, conventions, where things are. Memo edits the AGENTS.md it finds (or CLAUDE.md / GEMINI.md)."
+            onDirtyChange={setDirty}
+          />
+        )}
+        {section === "skills" && <SkillsPage cwd={cwd} onDirtyChange={setDirty} />}
+      </section>
+      {pending !== null && (
+        <ConfirmDialog
+          title="Discard unsaved changes?"
+          message="The text you edited has not been saved. Leaving now drops it."
+          confirmLabel="Discard"
+          cancelLabel="Keep editing"
+          danger
+          onCancel={() => setPending(null)}
+          onConfirm={() => {
+            const action = pending;
+            setPending(null);
+            setDirty(false);
+            action();
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,283 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import type { SkillInfo, SkillsPage as SkillsList } from "../../gen/protocol";
+import { SkillsPage } from "./SkillsPage";
+
+// The Rust side, played by the test.
+const { commands } = vi.hoisted(() => ({
+  commands: {
+    listSkills: vi.fn(),
+    changeSkill: vi.fn(),
+  },
+}));
+vi.mock("../../ipc", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../ipc")>()),
+  commands,
+}));
+
+// CodeMirror has no place in jsdom; the editor's own tests cover it.
+vi.mock("./FileEditorPage", () => ({
+  FileEditorPage: (props: { path: string; toolbar: React.ReactNode; onDirtyChange: (dirty: boolean) => void }) => (
+    <div data-testid="file-editor" data-path={props.path}>
+      {props.toolbar}
+      <button type="button" onClick={() => props.onDirtyChange(true)}>
+        type something
+      </button>
+    </div>
+  ),
+}));
+
+afterEach(cleanup);
+
+function skill(name: string, scope: SkillInfo["scope"], overrides: Partial<SkillInfo> = {}): SkillInfo {
+  const editable = scope === "user" || scope === "project";
+  const folder = name.toLowerCase().replace(/\s+/g, "-");
+  const path =
+    scope === "builtin"
+      ? `builtin:${folder}/SKILL.md`
+      : scope === "user"
+        ? `/home/me/.memo/skills/${folder}/SKILL.md`
+        : scope === "project"
+          ? `/work/app/.agents/skills/${folder}/SKILL.md`
+          : `/home/me/.claude/skills/${folder}/SKILL.md`;
+  return { name, description: `${name} does things`, scope, path, enabled: true, editable, ...overrides };
+}
+
+const REVIEW = skill("Code Review", "user");
+const DEPLOY = skill("deploy", "project", { enabled: false });
+const PDF = skill("pdf", "other_agent");
+const CREATOR = skill("skill-creator", "builtin");
+
+function page(skills: SkillInfo[], overrides: Partial<SkillsList> = {}): SkillsList {
+  return { skills, problems: [], filtered: true, config_revision: "rev-1", ...overrides };
+}
+
+function row(name: string): HTMLElement {
+  return screen.getAllByTestId("skill-row").find((r) => r.dataset.name === name)!;
+}
+
+function commandError(code: string, message: string) {
+  return { code, message, retryable: false };
+}
+
+beforeEach(() => {
+  commands.listSkills.mockReset();
+  commands.changeSkill.mockReset();
+  commands.listSkills.mockResolvedValue(page([REVIEW, DEPLOY, PDF, CREATOR]));
+});
+
+describe("SkillsPage", () => {
+  it("lists every skill grouped by where it lives, with its $key and whether it is on", async () => {
+    render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
+    await screen.findAllByTestId("skill-row");
+    expect(commands.listSkills).toHaveBeenCalledWith({ cwd: "/work/app" });
+
+    const groups = ["user", "project", "other_agent", "builtin"].map((scope) => screen.getByTestId(`skill-group-${scope}`));
+    expect(groups.map((g) => within(g).getAllByTestId("skill-row").map((r) => r.dataset.name))).toEqual([
+      ["Code Review"],
+      ["deploy"],
+      ["pdf"],
+      ["skill-creator"],
+    ]);
+    expect(groups.map((g) => within(g).getByRole("heading").textContent)).toEqual([
+      expect.stringContaining("Memo (user)"),
+      expect.stringContaining("This project"),
+      expect.stringContaining("Other agents"),
+      expect.stringContaining("Built in"),
+    ]);
+
+    expect(within(row("Code Review")).getByText("$code-review")).toBeTruthy();
+    expect(within(row("Code Review")).getByText(REVIEW.path)).toBeTruthy();
+    expect((within(row("Code Review")).getByTestId("skill-toggle") as HTMLInputElement).checked).toBe(true);
+    expect((within(row("deploy")).getByTestId("skill-toggle") as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByRole("switch", { name: "Enable deploy" })).toBeTruthy();
+  });
+
+  it("offers no Edit, Rename or Delete for other agents' and built-in skills, and says why", async () => {
+    render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
+    await screen.findAllByTestId("skill-row");
+    for (const name of ["pdf", "skill-creator"]) {
+      const r = row(name);
+      expect(within(r).queryByTestId("skill-edit")).toBeNull();
+      expect(within(r).queryByTestId("skill-rename")).toBeNull();
+      expect(within(r).queryByTestId("skill-delete")).toBeNull();
+      expect(within(r).getByTestId("skill-toggle")).toBeTruthy();
+    }
+    expect(within(row("pdf")).getByText(/never changes it/)).toBeTruthy();
+    expect(within(row("skill-creator")).getByText(/Ships with Memo/)).toBeTruthy();
+    for (const name of ["Code Review", "deploy"]) {
+      expect(within(row(name)).getByTestId("skill-edit")).toBeTruthy();
+      expect(within(row(name)).getByTestId("skill-delete")).toBeTruthy();
+    }
+  });
+
+  it("creates a skill with the form's fields and shows the list that comes back", async () => {
+    const created = skill("Release Notes", "project");
+    commands.changeSkill.mockResolvedValue(page([REVIEW, DEPLOY, created, PDF, CREATOR]));
+    render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
+    await screen.findAllByTestId("skill-row");
+
+    fireEvent.click(screen.getByTestId("skill-new"));
+    const form = screen.getByTestId("skill-form");
+    fireEvent.change(screen.getByTestId("skill-name"), { target: { value: "  Release Notes " } });
+    fireEvent.change(screen.getByTestId("skill-description"), { target: { value: "Writes release notes from commits" } });
+    fireEvent.change(screen.getByTestId("skill-scope"), { target: { value: "project" } });
+    fireEvent.change(screen.getByTestId("skill-body"), { target: { value: "Read git log, then write." } });
+    expect(within(form).getByText("Mention it as $release-notes")).toBeTruthy();
+    fireEvent.click(screen.getByTestId("skill-create"));
+
+    await waitFor(() => expect(screen.queryByTestId("skill-form")).toBeNull());
+    expect(commands.changeSkill).toHaveBeenCalledWith({
+      change: {
+        type: "create",
+        scope: "project",
+        name: "Release Notes",
+        description: "Writes release notes from commits",
+        body: "Read git log, then write.",
+      },
+      cwd: "/work/app",
+    });
+    expect(within(screen.getByTestId("skill-group-project")).getAllByTestId("skill-row").map((r) => r.dataset.name)).toEqual([
+      "deploy",
+      "Release Notes",
+    ]);
+  });
+
+  it("checks name and description before sending anything", async () => {
+    render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
+    await screen.findAllByTestId("skill-row");
+    fireEvent.click(screen.getByTestId("skill-new"));
+    fireEvent.click(screen.getByTestId("skill-create"));
+    expect(screen.getByText("A skill needs a name.")).toBeTruthy();
+    expect(screen.getByText(/A skill needs a description/)).toBeTruthy();
+    expect(screen.getByTestId("skill-name").getAttribute("aria-invalid")).toBe("true");
+    expect(commands.changeSkill).not.toHaveBeenCalled();
+  });
+
+  it("offers only Memo's folder without an open project", async () => {
+    commands.listSkills.mockResolvedValue(page([REVIEW, CREATOR]));
+    render(<SkillsPage cwd={null} onDirtyChange={vi.fn()} />);
+    await screen.findAllByTestId("skill-row");
+    expect(commands.listSkills).toHaveBeenCalledWith({ cwd: null });
+    expect(screen.queryByTestId("skill-group-project")).toBeNull();
+    fireEvent.click(screen.getByTestId("skill-new"));
+    const options = within(screen.getByTestId("skill-scope")).getAllByRole("option") as HTMLOptionElement[];
+    expect(options.map((o) => o.value)).toEqual(["user"]);
+  });
+
+  it("shows the server's reason when it refuses, and keeps the form", async () => {
+    commands.changeSkill.mockRejectedValue(commandError("invalid_input", "/home/me/.memo/skills/code-review already exists; pick another name"));
+    render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
+    await screen.findAllByTestId("skill-row");
+    fireEvent.click(screen.getByTestId("skill-new"));
+    fireEvent.change(screen.getByTestId("skill-name"), { target: { value: "Code Review" } });
+    fireEvent.change(screen.getByTestId("skill-description"), { target: { value: "again" } });
+    fireEvent.click(screen.getByTestId("skill-create"));
+
+    expect((await screen.findByTestId("skills-error")).textContent).toBe(
+      "/home/me/.memo/skills/code-review already exists; pick another name",
+    );
+    expect(screen.getByTestId("skill-form")).toBeTruthy();
+    expect((screen.getByTestId("skill-name") as HTMLInputElement).value).toBe("Code Review");
+  });
+
+  it("turns a skill on with the config revision it was listed with", async () => {
+    commands.changeSkill.mockResolvedValue(page([REVIEW, { ...DEPLOY, enabled: true }, PDF, CREATOR], { config_revision: "rev-2" }));
+    render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
+    await screen.findAllByTestId("skill-row");
+
+    fireEvent.click(within(row("deploy")).getByTestId("skill-toggle"));
+    await waitFor(() => expect((within(row("deploy")).getByTestId("skill-toggle") as HTMLInputElement).checked).toBe(true));
+    expect(commands.changeSkill).toHaveBeenCalledWith({
+      change: { type: "set_enabled", path: DEPLOY.path, enabled: true, config_revision: "rev-1" },
+      cwd: "/work/app",
+    });
+
+    // The next change uses the revision of the answer.
+    fireEvent.click(within(row("pdf")).getByTestId("skill-toggle"));
+    await waitFor(() => expect(commands.changeSkill).toHaveBeenCalledTimes(2));
+    expect(commands.changeSkill).toHaveBeenLastCalledWith({
+      change: { type: "set_enabled", path: PDF.path, enabled: false, config_revision: "rev-2" },
+      cwd: "/work/app",
+    });
+  });
+
+  it("reads the list again after a conflict and says so", async () => {
+    commands.changeSkill.mockRejectedValue(commandError("conflict", "config.toml changed on disk since it was opened"));
+    render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
+    await screen.findAllByTestId("skill-row");
+    commands.listSkills.mockResolvedValue(page([REVIEW, { ...DEPLOY, enabled: true }, PDF, CREATOR], { config_revision: "rev-9" }));
+
+    fireEvent.click(within(row("deploy")).getByTestId("skill-toggle"));
+    expect((await screen.findByTestId("skills-error")).textContent).toContain("config.toml changed on disk");
+    await waitFor(() => expect((within(row("deploy")).getByTestId("skill-toggle") as HTMLInputElement).checked).toBe(true));
+    expect(commands.listSkills).toHaveBeenCalledTimes(2);
+  });
+
+  it("asks before deleting and sends nothing until confirmed", async () => {
+    commands.changeSkill.mockResolvedValue(page([DEPLOY, PDF, CREATOR]));
+    render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
+    await screen.findAllByTestId("skill-row");
+
+    fireEvent.click(within(row("Code Review")).getByTestId("skill-delete"));
+    const dialog = screen.getByTestId("confirm-dialog");
+    expect(dialog.textContent).toContain("Delete Code Review?");
+    expect(dialog.textContent).toContain("trash");
+    fireEvent.click(screen.getByTestId("confirm-cancel"));
+    expect(screen.queryByTestId("confirm-dialog")).toBeNull();
+    expect(commands.changeSkill).not.toHaveBeenCalled();
+
+    fireEvent.click(within(row("Code Review")).getByTestId("skill-delete"));
+    fireEvent.click(screen.getByTestId("confirm-ok"));
+    await waitFor(() => expect(screen.getAllByTestId("skill-row").map((r) => r.dataset.name)).not.toContain("Code Review"));
+    expect(commands.changeSkill).toHaveBeenCalledWith({ change: { type: "delete", path: REVIEW.path }, cwd: "/work/app" });
+  });
+
+  it("renames inline", async () => {
+    const renamed = { ...REVIEW, name: "Review", path: "/home/me/.memo/skills/review/SKILL.md" };
+    commands.changeSkill.mockResolvedValue(page([renamed, DEPLOY, PDF, CREATOR]));
+    render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
+    await screen.findAllByTestId("skill-row");
+
+    fireEvent.click(within(row("Code Review")).getByTestId("skill-rename"));
+    const input = screen.getByRole("textbox", { name: "New name for Code Review" });
+    fireEvent.change(input, { target: { value: "Review" } });
+    fireEvent.click(screen.getByTestId("skill-rename-save"));
+    await waitFor(() => expect(row("Review")).toBeTruthy());
+    expect(commands.changeSkill).toHaveBeenCalledWith({
+      change: { type: "rename", path: REVIEW.path, new_name: "Review" },
+      cwd: "/work/app",
+    });
+    expect(screen.queryByRole("textbox", { name: /New name/ })).toBeNull();
+  });
+
+  it("opens the SKILL.md in the editor, passes its dirty state up, and clears it on the way back", async () => {
+    const onDirtyChange = vi.fn();
+    render(<SkillsPage cwd="/work/app" onDirtyChange={onDirtyChange} />);
+    await screen.findAllByTestId("skill-row");
+
+    fireEvent.click(within(row("deploy")).getByTestId("skill-edit"));
+    expect(screen.getByTestId("file-editor").dataset.path).toBe(DEPLOY.path);
+    fireEvent.click(screen.getByRole("button", { name: "type something" }));
+    expect(onDirtyChange).toHaveBeenLastCalledWith(true);
+
+    // Unsaved text: going back asks first.
+    fireEvent.click(screen.getByRole("button", { name: "← All skills" }));
+    fireEvent.click(screen.getByTestId("confirm-ok"));
+    expect(await screen.findByTestId("skills-page")).toBeTruthy();
+    expect(onDirtyChange).toHaveBeenLastCalledWith(false);
+    expect(screen.queryByTestId("file-editor")).toBeNull();
+  });
+
+  it("lists files that could not be read", async () => {
+    commands.listSkills.mockResolvedValue(
+      page([REVIEW], { problems: [{ path: "/home/me/.codex/skills/bad/SKILL.md", message: "no front matter" }] }),
+    );
+    render(<SkillsPage cwd={null} onDirtyChange={vi.fn()} />);
+    const problems = await screen.findByTestId("skills-problems");
+    expect(problems.textContent).toContain("/home/me/.codex/skills/bad/SKILL.md");
+    expect(problems.textContent).toContain("no front matter");
+  });
+});

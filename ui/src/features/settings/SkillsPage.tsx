@@ -1,0 +1,603 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
+
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import type { SkillChange, SkillInfo, SkillScopeKind, SkillsPage as SkillsList } from "../../gen/protocol";
+import { commands, toCommandError, type CommandError } from "../../ipc";
+import { FileEditorPage } from "./FileEditorPage";
+
+import "./skills.css";
+
+interface SkillsPageProps {
+  /** The open folder: its project skills are listed and can be created. */
+  cwd: string | null;
+  /** Tells the settings view whether leaving would drop unsaved text (the SKILL.md editor). */
+  onDirtyChange: (dirty: boolean) => void;
+}
+
+type ListState = { status: "loading" } | { status: "error"; error: CommandError } | { status: "ready"; page: SkillsList };
+
+/** Where a failed change is reported: next to what the person was doing. */
+type ErrorPlace = "page" | "form" | "rename";
+
+interface Group {
+  scope: SkillScopeKind;
+  title: string;
+  hint: string;
+  /** Why rows in this group cannot be edited, renamed or deleted (null: they can). */
+  readOnly: string | null;
+}
+
+const GROUPS: Group[] = [
+  { scope: "user", title: "Memo (user)", hint: "~/.memo/skills — available in every project", readOnly: null },
+  { scope: "project", title: "This project", hint: ".agents/skills in this folder", readOnly: null },
+  {
+    scope: "other_agent",
+    title: "Other agents",
+    hint: "~/.claude/skills, ~/.codex/skills, ~/.agents/skills",
+    readOnly: "Another agent's skill: Memo uses it but never changes it. Edit it with that agent or in its folder.",
+  },
+  {
+    scope: "builtin",
+    title: "Built in",
+    hint: "Ship with Memo",
+    readOnly: "Ships with Memo and cannot be changed. Turn it off if you don't want it.",
+  },
+];
+
+const STARTER_BODY = `## When to use
+
+Describe the tasks this skill is for.
+
+## Steps
+
+1. First, …
+2. Then, …
+`;
+
+/** How a skill is mentioned in a message: its name, lowercase, words joined by hyphens. */
+function mentionKey(name: string): string {
+  return name.trim().toLowerCase().split(/\s+/).filter(Boolean).join("-");
+}
+
+/** Settings → Skills: every skill found, enabled or not; Memo's and the project's editable. */
+export function SkillsPage({ cwd, onDirtyChange }: SkillsPageProps) {
+  const [state, setState] = useState<ListState>({ status: "loading" });
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<SkillInfo | null>(null);
+  const [editorDirty, setEditorDirty] = useState(false);
+  const [leavingEditor, setLeavingEditor] = useState(false);
+  const [renaming, setRenaming] = useState<{ path: string; name: string } | null>(null);
+  const [deleting, setDeleting] = useState<SkillInfo | null>(null);
+  const [error, setError] = useState<{ place: ErrorPlace; message: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  // Only the newest read may replace the list (a slow one must not undo a change).
+  const generation = useRef(0);
+
+  const load = useCallback(async () => {
+    const mine = ++generation.current;
+    try {
+      const page = await commands.listSkills({ cwd });
+      if (mine === generation.current) setState({ status: "ready", page });
+    } catch (raised) {
+      if (mine === generation.current) setState({ status: "error", error: toCommandError("list_skills", raised) });
+    }
+  }, [cwd]);
+
+  useEffect(() => {
+    setState({ status: "loading" });
+    void load();
+  }, [load]);
+
+  /** Applies one change; the answer is the whole list as it is afterwards. */
+  const apply = async (change: SkillChange, place: ErrorPlace): Promise<boolean> => {
+    setBusy(true);
+    setError(null);
+    const mine = ++generation.current;
+    try {
+      const page = await commands.changeSkill({ change, cwd });
+      if (mine === generation.current) setState({ status: "ready", page });
+      return true;
+    } catch (raised) {
+      const failure = toCommandError("change_skill", raised);
+      if (failure.code === "conflict" || failure.code === "not_found") {
+        // Someone else changed config.toml or the skill folders: show what is there now.
+        setError({ place, message: `${failure.message} The list has been read again.` });
+        void load();
+      } else {
+        setError({ place, message: failure.message });
+      }
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // Esc in one of this page's dialogs only closes the dialog, not the whole settings view
+  // (which listens on the window too).
+  const dialogOpen = deleting !== null || leavingEditor;
+  useEffect(() => {
+    if (!dialogOpen) return;
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      event.stopPropagation();
+      setDeleting(null);
+      setLeavingEditor(false);
+    };
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
+  }, [dialogOpen]);
+
+  const trackEditorDirty = useCallback(
+    (dirty: boolean) => {
+      setEditorDirty(dirty);
+      onDirtyChange(dirty);
+    },
+    [onDirtyChange],
+  );
+
+  const closeEditor = () => {
+    setLeavingEditor(false);
+    setEditing(null);
+    setEditorDirty(false);
+    onDirtyChange(false);
+    // Saving may have changed the name or the description in the front matter.
+    void load();
+  };
+
+  if (editing !== null) {
+    return (
+      <>
+        <FileEditorPage
+          key={editing.path}
+          kind="skill"
+          cwd={cwd}
+          path={editing.path}
+          title={editing.name}
+          lead={`The skill's SKILL.md: front matter (name, description) and the instructions the agent reads when a task calls for $${mentionKey(editing.name)}.`}
+          onDirtyChange={trackEditorDirty}
+          onSaved={() => void load()}
+          toolbar={
+            <div className="skills-toolbar">
+              <button
+                type="button"
+                className="button button--quiet"
+                onClick={() => (editorDirty ? setLeavingEditor(true) : closeEditor())}
+                data-testid="skill-editor-back"
+              >
+                ← All skills
+              </button>
+            </div>
+          }
+        />
+        {leavingEditor && (
+          <ConfirmDialog
+            title="Discard unsaved changes?"
+            message="The text you edited has not been saved. Going back to the list drops it."
+            confirmLabel="Discard"
+            cancelLabel="Keep editing"
+            danger
+            onCancel={() => setLeavingEditor(false)}
+            onConfirm={closeEditor}
+          />
+        )}
+      </>
+    );
+  }
+
+  const page = state.status === "ready" ? state.page : null;
+  const errorBox = (place: ErrorPlace) =>
+    error?.place === place && (
+      <p className="form-error" role="alert" data-testid="skills-error">
+        {error.message}
+      </p>
+    );
+
+  return (
+    <div className="settings-page skills" data-testid="skills-page">
+      <header className="settings-page__header">
+        <div>
+          <h2 className="settings-page__title">Skills</h2>
+          <p className="settings-page__lead">
+            Reusable instructions the agent loads when a task calls for them; mention one with <code>$name</code>.
+          </p>
+        </div>
+        {!creating && (
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => {
+              setCreating(true);
+              setError(null);
+            }}
+            disabled={page === null}
+            data-testid="skill-new"
+          >
+            New skill
+          </button>
+        )}
+      </header>
+      {errorBox("page")}
+      {creating && (
+        <NewSkillForm
+          cwd={cwd}
+          busy={busy}
+          error={errorBox("form")}
+          onCancel={() => {
+            setCreating(false);
+            if (error?.place === "form") setError(null);
+          }}
+          onCreate={async (change) => {
+            if (await apply(change, "form")) setCreating(false);
+          }}
+        />
+      )}
+      {state.status === "loading" && <p className="settings__loading">Looking for skills…</p>}
+      {state.status === "error" && (
+        <div className="settings-error" role="alert" data-testid="skills-load-error">
+          <strong>The skills could not be listed</strong>
+          <pre>{state.error.message}</pre>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              setState({ status: "loading" });
+              void load();
+            }}
+          >
+            Try again
+          </button>
+        </div>
+      )}
+      {page !== null && (
+        <>
+          {!page.filtered && page.skills.length > 0 && (
+            <p className="skills__note">
+              Every skill is on. Turning one off makes Memo keep the list of enabled ones in config.toml (
+              <code>active_skills</code>).
+            </p>
+          )}
+          {page.problems.length > 0 && (
+            <div className="skills-problems" data-testid="skills-problems">
+              <strong className="skills-problems__title">
+                {page.problems.length === 1 ? "One file could not be read" : `${page.problems.length} files could not be read`}
+              </strong>
+              <ul className="skills-problems__list">
+                {page.problems.map((problem) => (
+                  <li key={`${problem.path}\n${problem.message}`}>
+                    <span className="skills-problems__path" title={problem.path}>
+                      {problem.path}
+                    </span>
+                    <span className="skills-problems__message">{problem.message}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {GROUPS.map((group) => {
+            const skills = page.skills.filter((s) => s.scope === group.scope);
+            // Memo's own folder (and the project's, with one open) are where new skills go:
+            // show them even when empty. Other groups only when they hold something.
+            const always = group.scope === "user" || (group.scope === "project" && cwd !== null);
+            if (skills.length === 0 && !always) return null;
+            return (
+              <section key={group.scope} className="skill-group" data-testid={`skill-group-${group.scope}`} aria-label={group.title}>
+                <h3 className="skill-group__title">
+                  {group.title}
+                  <span className="skill-group__hint">{group.hint}</span>
+                  {group.readOnly !== null && <span className="badge">Read only</span>}
+                </h3>
+                {skills.length === 0 ? (
+                  <p className="skill-group__empty">No skills here yet.</p>
+                ) : (
+                  <ul className="skill-list">
+                    {skills.map((skill) => (
+                      <SkillRow
+                        key={skill.path}
+                        skill={skill}
+                        readOnly={skill.editable ? null : (group.readOnly ?? "Memo cannot change this skill.")}
+                        busy={busy}
+                        renaming={renaming?.path === skill.path ? renaming.name : null}
+                        renameError={renaming?.path === skill.path ? errorBox("rename") : null}
+                        onToggle={(enabled) =>
+                          void apply(
+                            { type: "set_enabled", path: skill.path, enabled, config_revision: page.config_revision },
+                            "page",
+                          )
+                        }
+                        onEdit={() => {
+                          setError(null);
+                          setEditing(skill);
+                        }}
+                        onStartRename={() => {
+                          setError(null);
+                          setRenaming({ path: skill.path, name: skill.name });
+                        }}
+                        onRenameDraft={(name) => setRenaming({ path: skill.path, name })}
+                        onCancelRename={() => {
+                          setRenaming(null);
+                          if (error?.place === "rename") setError(null);
+                        }}
+                        onSaveRename={async () => {
+                          const name = renaming?.name.trim() ?? "";
+                          if (name === "") {
+                            setError({ place: "rename", message: "A skill needs a name." });
+                            return;
+                          }
+                          if (name === skill.name) {
+                            setRenaming(null);
+                            return;
+                          }
+                          if (await apply({ type: "rename", path: skill.path, new_name: name }, "rename")) setRenaming(null);
+                        }}
+                        onDelete={() => {
+                          setError(null);
+                          setDeleting(skill);
+                        }}
+                      />
+                    ))}
+                  </ul>
+                )}
+              </section>
+            );
+          })}
+        </>
+      )}
+      {deleting !== null && (
+        <ConfirmDialog
+          title={`Delete ${deleting.name}?`}
+          message="Its folder (SKILL.md and anything next to it) moves to Memo's trash (~/.memo/trash/skills), where you can get it back. Sessions stop offering it."
+          confirmLabel="Move to trash"
+          danger
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => {
+            const path = deleting.path;
+            setDeleting(null);
+            void apply({ type: "delete", path }, "page");
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+interface SkillRowProps {
+  skill: SkillInfo;
+  /** Why it cannot be changed, or null for Memo's and the project's skills. */
+  readOnly: string | null;
+  busy: boolean;
+  /** The new name being typed, or null when not renaming. */
+  renaming: string | null;
+  renameError: ReactNode;
+  onToggle: (enabled: boolean) => void;
+  onEdit: () => void;
+  onStartRename: () => void;
+  onRenameDraft: (name: string) => void;
+  onCancelRename: () => void;
+  onSaveRename: () => void;
+  onDelete: () => void;
+}
+
+function SkillRow({
+  skill,
+  readOnly,
+  busy,
+  renaming,
+  renameError,
+  onToggle,
+  onEdit,
+  onStartRename,
+  onRenameDraft,
+  onCancelRename,
+  onSaveRename,
+  onDelete,
+}: SkillRowProps) {
+  const key = mentionKey(skill.name);
+  const onRenameKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "Escape") {
+      // Esc here only ends the rename (the settings view would close on it otherwise).
+      event.stopPropagation();
+      onCancelRename();
+    }
+  };
+  const submitRename = (event: FormEvent) => {
+    event.preventDefault();
+    onSaveRename();
+  };
+
+  return (
+    <li
+      className={`skill-row${skill.enabled ? "" : " skill-row--off"}`}
+      data-testid="skill-row"
+      data-name={skill.name}
+      data-enabled={skill.enabled}
+    >
+      <div className="skill-row__main">
+        {renaming === null ? (
+          <div className="skill-row__title">
+            <strong className="skill-row__name">{skill.name}</strong>
+            <code className="skill-row__key" title={`Mention it in a message as $${key}`}>
+              ${key}
+            </code>
+            {!skill.enabled && <span className="badge">Off</span>}
+          </div>
+        ) : (
+          <form className="skill-rename" onSubmit={submitRename}>
+            <input
+              className="input skill-rename__input"
+              value={renaming}
+              onChange={(event) => onRenameDraft(event.target.value)}
+              onKeyDown={onRenameKey}
+              aria-label={`New name for ${skill.name}`}
+              data-testid="skill-rename-input"
+              autoFocus
+            />
+            <button type="submit" className="button button--small button--primary" disabled={busy} data-testid="skill-rename-save">
+              Save
+            </button>
+            <button type="button" className="button button--small" onClick={onCancelRename}>
+              Cancel
+            </button>
+          </form>
+        )}
+        {renaming !== null && renameError}
+        {skill.description && <p className="skill-row__description">{skill.description}</p>}
+        <span className="skill-row__path" title={skill.path}>
+          {skill.path}
+        </span>
+        {readOnly !== null && <span className="skill-row__readonly">{readOnly}</span>}
+      </div>
+      <div className="skill-row__actions">
+        {readOnly === null && renaming === null && (
+          <>
+            <button type="button" className="button button--small" onClick={onEdit} disabled={busy} data-testid="skill-edit">
+              Edit
+            </button>
+            <button type="button" className="button button--small" onClick={onStartRename} disabled={busy} data-testid="skill-rename">
+              Rename
+            </button>
+            <button
+              type="button"
+              className="button button--small button--danger"
+              onClick={onDelete}
+              disabled={busy}
+              data-testid="skill-delete"
+            >
+              Delete
+            </button>
+          </>
+        )}
+        <label className="skill-switch" title={skill.enabled ? "On: offered to the agent" : "Off: not offered to the agent"}>
+          <input
+            type="checkbox"
+            role="switch"
+            className="skill-switch__input"
+            checked={skill.enabled}
+            disabled={busy}
+            onChange={(event) => onToggle(event.target.checked)}
+            aria-label={`Enable ${skill.name}`}
+            data-testid="skill-toggle"
+          />
+          <span className="skill-switch__track" aria-hidden="true" />
+        </label>
+      </div>
+    </li>
+  );
+}
+
+interface NewSkillFormProps {
+  cwd: string | null;
+  busy: boolean;
+  /** The server's answer to the last attempt, if it refused. */
+  error: ReactNode;
+  onCancel: () => void;
+  onCreate: (change: SkillChange) => Promise<void>;
+}
+
+function NewSkillForm({ cwd, busy, error, onCancel, onCreate }: NewSkillFormProps) {
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const [scope, setScope] = useState<SkillScopeKind>("user");
+  const [body, setBody] = useState(STARTER_BODY);
+  const [checked, setChecked] = useState(false);
+
+  // Without a folder there is no project to put a skill in.
+  const effectiveScope: SkillScopeKind = cwd === null ? "user" : scope;
+  const nameMissing = name.trim() === "";
+  const descriptionMissing = description.trim() === "";
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setChecked(true);
+    if (nameMissing || descriptionMissing || busy) return;
+    void onCreate({ type: "create", scope: effectiveScope, name: name.trim(), description: description.trim(), body });
+  };
+
+  return (
+    <form
+      className="settings-card skill-form"
+      onSubmit={submit}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") {
+          // Esc leaves the form, not the settings view.
+          event.stopPropagation();
+          onCancel();
+        }
+      }}
+      noValidate
+      data-testid="skill-form"
+    >
+      <h3 className="settings-card__title">New skill</h3>
+      <div className="field-row">
+        <label className="field">
+          <span className="field__label">Name</span>
+          <input
+            className="input"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            placeholder="Code review"
+            aria-invalid={checked && nameMissing}
+            autoFocus
+            data-testid="skill-name"
+          />
+          {checked && nameMissing ? (
+            <span className="field__error">A skill needs a name.</span>
+          ) : (
+            <span className="field__hint">{nameMissing ? "Letters, digits, spaces, - _ ." : `Mention it as $${mentionKey(name)}`}</span>
+          )}
+        </label>
+        <label className="field">
+          <span className="field__label">Where</span>
+          <select
+            className="input"
+            value={effectiveScope}
+            onChange={(event) => setScope(event.target.value as SkillScopeKind)}
+            data-testid="skill-scope"
+          >
+            <option value="user">User (Memo's ~/.memo/skills)</option>
+            {cwd !== null && <option value="project">This project (.agents/skills)</option>}
+          </select>
+          <span className="field__hint">
+            {effectiveScope === "user" ? "Available in every project." : "Only in this folder; can be committed with it."}
+          </span>
+        </label>
+      </div>
+      <label className="field">
+        <span className="field__label">Description</span>
+        <input
+          className="input"
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          placeholder="Reviews a diff for bugs, risky changes and missing tests"
+          aria-invalid={checked && descriptionMissing}
+          data-testid="skill-description"
+        />
+        {checked && descriptionMissing ? (
+          <span className="field__error">A skill needs a description: it is how the agent knows when to use it.</span>
+        ) : (
+          <span className="field__hint">One line in every prompt: say what it does and when it applies.</span>
+        )}
+      </label>
+      <label className="field">
+        <span className="field__label">Instructions</span>
+        <textarea
+          className="input skill-form__body"
+          value={body}
+          onChange={(event) => setBody(event.target.value)}
+          rows={9}
+          spellCheck={false}
+          data-testid="skill-body"
+        />
+        <span className="field__hint">Markdown. Memo writes the front matter (name and description) above it.</span>
+      </label>
+      {error}
+      <div className="skill-form__actions">
+        <button type="submit" className="button button--primary" disabled={busy} data-testid="skill-create">
+          {busy ? "Creating…" : "Create skill"}
+        </button>
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

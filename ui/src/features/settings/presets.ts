@@ -1,0 +1,98 @@
+// Cloud providers a person can pick by name; each fills the form with what that service
+// needs. The model is a sensible default the person can change.
+import type { ProviderInput } from "../../gen/protocol";
+
+export interface ProviderPreset {
+  id: string;
+  label: string;
+  input: ProviderInput;
+  /** Where to get a key, shown next to the key field. */
+  keyHint: string;
+}
+
+export const PROVIDER_PRESETS: ProviderPreset[] = [
+  {
+    id: "openai",
+    label: "OpenAI",
+    input: { name: "openai", api: "openai", model: "gpt-4.1", base_url: "https://api.openai.com/v1", env_api_key: "OPENAI_API_KEY" },
+    keyHint: "platform.openai.com → API keys",
+  },
+  {
+    id: "anthropic",
+    label: "Anthropic",
+    input: {
+      name: "anthropic",
+      api: "anthropic",
+      model: "claude-sonnet-4-5",
+      base_url: "https://api.anthropic.com",
+      env_api_key: "ANTHROPIC_API_KEY",
+    },
+    keyHint: "console.anthropic.com → API keys",
+  },
+  {
+    id: "gemini",
+    label: "Google Gemini",
+    input: {
+      name: "gemini",
+      api: "gemini",
+      model: "gemini-2.5-pro",
+      base_url: "https://generativelanguage.googleapis.com",
+      env_api_key: "GEMINI_API_KEY",
+    },
+    keyHint: "aistudio.google.com → Get API key",
+  },
+  {
+    id: "deepseek",
+    label: "DeepSeek",
+    input: {
+      name: "deepseek",
+      api: "openai",
+      model: "deepseek-chat",
+      base_url: "https://api.deepseek.com",
+      env_api_key: "DEEPSEEK_API_KEY",
+    },
+    keyHint: "platform.deepseek.com → API keys",
+  },
+  {
+    id: "openrouter",
+    label: "OpenRouter",
+    input: {
+      name: "openrouter",
+      api: "openai",
+      model: "anthropic/claude-sonnet-4.5",
+      base_url: "https://openrouter.ai/api/v1",
+      env_api_key: "OPENROUTER_API_KEY",
+    },
+    keyHint: "openrouter.ai → Keys",
+  },
+  {
+    id: "custom",
+    label: "Other OpenAI-compatible server",
+    input: { name: "custom", api: "openai", model: "", base_url: "", env_api_key: null },
+    keyHint: "Leave empty for a server on this machine.",
+  },
+];
+
+export const WIRE_APIS = [
+  { value: "openai", label: "OpenAI-compatible (chat completions)" },
+  { value: "anthropic", label: "Anthropic Messages" },
+  { value: "gemini", label: "Google Gemini" },
+] as const;
+
+/** A name config.toml and the keychain accept: letters, digits, '-', '_', '.'. */
+export function providerNameProblem(name: string): string | null {
+  const trimmed = name.trim();
+  if (trimmed === "") return "A provider needs a name.";
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(trimmed)) return "Use letters, digits, '-', '_' or '.' (at most 64).";
+  return null;
+}
+
+/** A name not taken yet: `base`, then `base-2`, `base-3`... */
+export function freeName(base: string, taken: readonly string[]): string {
+  const clean = base.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "provider";
+  if (!taken.includes(clean)) return clean;
+  for (let i = 2; ; i++) {
+    const candidate = `${clean}-${i}`;
+    if (!taken.includes(candidate)) return candidate;
+  }
+}

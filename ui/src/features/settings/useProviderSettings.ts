@@ -1,0 +1,97 @@
+import { useCallback, useEffect, useState } from "react";
+
+import type { ModelProfileInput, ProviderChange, ProviderInput, ProviderSettingsPage } from "../../gen/protocol";
+import { CommandError, commands, toCommandError } from "../../ipc";
+
+export type ProviderSettingsState =
+  | { status: "loading" }
+  | { status: "ready"; page: ProviderSettingsPage }
+  | { status: "error"; error: CommandError };
+
+export interface ProviderSave {
+  original: string | null;
+  provider: ProviderInput;
+  makeCurrent: boolean;
+  /** A key typed in the form, for the OS keychain; empty: leave the stored one. */
+  key: string;
+  /** The model's profile; null leaves it unchanged. */
+  profile: ModelProfileInput | null;
+}
+
+/** What a save did: a failure to store the key does not undo the saved provider. */
+export interface SaveOutcome {
+  keyError: string | null;
+}
+
+export interface ProviderSettingsController {
+  state: ProviderSettingsState;
+  reload: () => void;
+  save: (request: ProviderSave) => Promise<SaveOutcome>;
+  change: (change: ProviderChange) => Promise<void>;
+}
+
+/** config.toml's providers, changed one edit at a time with the file's revision. */
+export function useProviderSettings(onChanged?: () => void): ProviderSettingsController {
+  const [state, setState] = useState<ProviderSettingsState>({ status: "loading" });
+  const [generation, setGeneration] = useState(0);
+  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+
+  useEffect(() => {
+    let live = true;
+    commands.providerSettings().then(
+      (page) => live && setState({ status: "ready", page }),
+      (raised: unknown) => live && setState({ status: "error", error: toCommandError("provider_settings", raised) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [generation]);
+
+  const revision = state.status === "ready" ? state.page.revision : null;
+
+  const apply = useCallback(
+    async (change: ProviderChange, at: string) => {
+      const page = await commands.updateProviders({ change, revision: at });
+      setState({ status: "ready", page });
+      return page;
+    },
+    [],
+  );
+
+  const change = useCallback(
+    async (edit: ProviderChange) => {
+      if (revision === null) throw new CommandError("update_providers", "unavailable", "Settings are still loading.", true);
+      await apply(edit, revision);
+      onChanged?.();
+    },
+    [apply, revision, onChanged],
+  );
+
+  const save = useCallback(
+    async (request: ProviderSave): Promise<SaveOutcome> => {
+      if (revision === null) throw new CommandError("update_providers", "unavailable", "Settings are still loading.", true);
+      let page = await apply(
+        { type: "save", original: request.original, provider: request.provider, make_current: request.makeCurrent },
+        revision,
+      );
+      if (request.profile !== null) {
+        page = await apply({ type: "save_profile", key: request.provider.model.trim(), profile: request.profile }, page.revision);
+      }
+      let keyError: string | null = null;
+      if (request.key.trim() !== "") {
+        try {
+          await commands.setApiKey({ provider: request.provider.name.trim(), key: request.key });
+          // The key's source shows in the list; read it again.
+          setState({ status: "ready", page: await commands.providerSettings() });
+        } catch (raised) {
+          keyError = toCommandError("set_api_key", raised).message;
+        }
+      }
+      onChanged?.();
+      return { keyError };
+    },
+    [apply, revision, onChanged],
+  );
+
+  return { state, reload, save, change };
+}
