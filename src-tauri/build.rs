@@ -1,4 +1,43 @@
+use std::path::Path;
+
+/// The commands declared in `ipc_commands!` (src/commands/mod.rs): each `fn name(state`
+/// line inside the macro. Read from the source so the list is written once; a test in the
+/// crate checks it against the macro's own list and the window's capability.
+fn command_names(source: &str) -> Vec<String> {
+    let Some(start) = source.find("ipc_commands! {") else {
+        return Vec::new();
+    };
+    source[start..]
+        .lines()
+        .filter_map(|line| {
+            let rest = line.trim_start().strip_prefix("fn ")?;
+            let (name, args) = rest.split_once('(')?;
+            (args.starts_with("state") && name.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+                .then(|| name.to_owned())
+        })
+        .collect()
+}
+
 fn main() {
+    let commands_file = Path::new("src-tauri/src/commands/mod.rs");
+    println!("cargo:rerun-if-changed={}", commands_file.display());
+    let source = match std::fs::read_to_string(commands_file) {
+        Ok(source) => source,
+        Err(error) => panic!("cannot read {}: {error}", commands_file.display()),
+    };
+    let names = command_names(&source);
+    if names.is_empty() {
+        panic!("no commands found in {}", commands_file.display());
+    }
+    // The manifest wants `&'static [&'static str]`; a build script runs once, so leaking
+    // the short list is the plain way to give it that.
+    let names: &'static [&'static str] = Box::leak(
+        names
+            .into_iter()
+            .map(|n| &*Box::leak(n.into_boxed_str()))
+            .collect::<Vec<&'static str>>()
+            .into_boxed_slice(),
+    );
     // tauri.conf.json sits at the repository root (the Tauri CLI wants it beside the
     // package's Cargo.toml), so the default `capabilities/` lookup would miss ours.
     //
@@ -7,23 +46,7 @@ fn main() {
     // instead of every registered command being reachable by default.
     let attributes = tauri_build::Attributes::new()
         .capabilities_path_pattern("src-tauri/capabilities/**/*")
-        .app_manifest(tauri_build::AppManifest::new().commands(&[
-            "app_info",
-            "list_providers",
-            "start_session",
-            "resume_session",
-            "list_sessions",
-            "subscribe_session",
-            "submit_op",
-            "rename_session",
-            "delete_session",
-            "rewind_session",
-            "search_sessions",
-            "key_status",
-            "set_api_key",
-            "delete_api_key",
-            "prompt_layers",
-        ]));
+        .app_manifest(tauri_build::AppManifest::new().commands(names));
     if let Err(error) = tauri_build::try_build(attributes) {
         // A build script has no caller to return to; cargo shows this message.
         panic!("tauri-build failed: {error:#}");

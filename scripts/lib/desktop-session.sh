@@ -47,6 +47,14 @@ keyring_pid=$(dbus-send --session --print-reply=literal --dest=org.freedesktop.D
 echo "gnome-keyring-daemon pid $keyring_pid, XDG_DATA_HOME=$XDG_DATA_HOME"
 export MEMO_TEST_KEYRING=1
 
+# E2E_ONLY="specs/a.test.mjs ..." runs just those end-to-end specs (while working on them).
+if [ -n "${E2E_ONLY:-}" ]; then
+  step "End-to-end specs: $E2E_ONLY"
+  # shellcheck disable=SC2086 # a list of spec files
+  (cd tests/e2e && node --test --test-concurrency=1 --test-reporter=spec $E2E_ONLY)
+  exit
+fi
+
 # Convention: tests that need the real OS keychain have "keyring" in their name and skip
 # unless MEMO_TEST_KEYRING=1. Already compiled by the earlier `cargo test` step.
 step "Keyring tests (cargo test --workspace --exclude memo-desktop keyring)"

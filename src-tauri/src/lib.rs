@@ -39,6 +39,8 @@ pub fn run() {
             Ok(())
         })
         .plugin(tauri_plugin_dialog::init())
+        // Links in answers open in the system browser, never in the app's own window.
+        .plugin(tauri_plugin_opener::init())
         .invoke_handler(commands::handler());
 
     let app = match builder.build(tauri::generate_context!()) {

@@ -204,6 +204,24 @@ mod tests {
     }
 
     #[test]
+    fn the_window_may_call_exactly_the_declared_commands() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("src-tauri/capabilities/default.json");
+        let capability: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut granted: Vec<String> = capability["permissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p.as_str()?.strip_prefix("allow-").map(str::to_owned))
+            .collect();
+        let mut declared: Vec<String> = specs().iter().map(|s| s.name.replace('_', "-")).collect();
+        granted.sort();
+        declared.sort();
+        assert_eq!(granted, declared, "src-tauri/capabilities/default.json");
+    }
+
+    #[test]
     fn every_command_is_registered_once_and_documented() {
         let specs = specs();
         let mut names: Vec<_> = specs.iter().map(|s| s.name).collect();

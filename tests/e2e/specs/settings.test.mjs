@@ -50,7 +50,24 @@ function helpers(app) {
       return last !== undefined && (await last.getText()) === text;
     }, UI_TIMEOUT_MS);
   };
-  return { find, css, openFolder, send, answer };
+  /**
+   * Types at the end of the CodeMirror editor. WebKitWebDriver's sendKeys does not reach a
+   * contenteditable reliably; an `insertText` edit is what typing produces, and CodeMirror
+   * reads it the same way.
+   */
+  const typeInEditor = async (text) => {
+    await (await css(".cm-content")).click();
+    await app.driver.executeScript(
+      `const el = document.querySelector(".cm-content");
+       el.focus();
+       const selection = window.getSelection();
+       selection.selectAllChildren(el);
+       selection.collapseToEnd();
+       document.execCommand("insertText", false, arguments[0]);`,
+      text,
+    );
+  };
+  return { find, css, openFolder, send, answer, typeInEditor };
 }
 
 describe("First run with a model server on this machine", { timeout: 120_000 }, () => {
@@ -79,7 +96,7 @@ describe("First run with a model server on this machine", { timeout: 120_000 }, 
       await find("onboarding");
       const server = await find("local-server");
       assert.equal(await server.getAttribute("data-kind"), "lm-studio");
-      assert.match(await server.getText(), /127\.0\.0\.1:1234/);
+      assert.match(await server.getAttribute("textContent"), /127\.0\.0\.1:1234\/v1/);
       await app.screenshot(`${t.name} (onboarding)`);
       await (await find("local-model-use")).click();
 
@@ -181,12 +198,10 @@ describe("Settings", { timeout: 180_000 }, () => {
   });
 
   test("SOUL.md edited in settings is in the next request; a change on disk is a conflict", async (t) => {
-    const { find, css, openFolder, send, answer } = helpers(app);
+    const { find, openFolder, send, answer, typeInEditor } = helpers(app);
     try {
       await (await find("settings-nav-soul")).click();
-      const editor = await css(".cm-content");
-      await editor.click();
-      await editor.sendKeys(Key.chord(Key.CONTROL, Key.END), "\nAlways answer like a pirate.");
+      await typeInEditor("\nAlways answer like a pirate.");
       await find("editor-unsaved");
       await app.screenshot(`${t.name} (editing)`);
       await (await find("editor-save")).click();
@@ -196,7 +211,7 @@ describe("Settings", { timeout: 180_000 }, () => {
 
       // Someone edits the file outside Memo; saving over it is refused and keeps both.
       writeFileSync(soul, "Written in another editor.\n");
-      await (await css(".cm-content")).sendKeys("\nOne more line.");
+      await typeInEditor("\nOne more line.");
       await (await find("editor-save")).click();
       await find("editor-conflict");
       assert.equal(readFileSync(soul, "utf8"), "Written in another editor.\n");

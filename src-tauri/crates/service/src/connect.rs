@@ -239,14 +239,24 @@ async fn ollama_models(client: &reqwest::Client, root: &str) -> Option<Vec<Strin
     Some(models)
 }
 
+/// The innermost cause of a chained error message ("…: tcp connect error: Connection
+/// refused (os error 111)" → "Connection refused (os error 111)"): what a person can act on.
+fn innermost(text: &str) -> &str {
+    match text.rsplit_once(": ") {
+        Some((_, cause)) if cause.trim().len() >= 6 => cause.trim(),
+        _ => text,
+    }
+}
+
 fn explain(
     error: &ProviderError,
     model: &str,
     base_url: &str,
     started: Instant,
 ) -> ConnectionReport {
-    let text = error.to_string();
-    let lower = text.to_lowercase();
+    let full = error.to_string();
+    let text = innermost(&full).to_owned();
+    let lower = full.to_lowercase();
     let (outcome, message) = match error {
         ProviderError::Auth(_) => (
             "auth",
@@ -262,14 +272,33 @@ fn explain(
         ),
         ProviderError::Fatal(_) if lower.contains("404") || lower.contains("not found") || lower.contains("does not exist") => (
             "not_found",
-            format!("{base_url} has no model \"{model}\" or is not an API of this kind ({text})."),
+            format!("{base_url} has no model \"{model}\" or is not an API of this kind ({full})."),
         ),
         ProviderError::RateLimited { .. } | ProviderError::Overloaded { .. } => (
             "ok",
             format!("The key works, but the server is busy or rate-limiting right now ({text})."),
         ),
-        _ => ("other", format!("The test failed: {text}")),
+        _ => ("other", format!("The test failed: {full}")),
     };
     // A rate limit proves the key and URL: the connection itself is fine.
+    tracing::info!(outcome, error = %full, "connection test failed");
     report(outcome == "ok", outcome, message, started)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::innermost;
+
+    #[test]
+    fn the_innermost_cause_is_what_a_person_reads() {
+        assert_eq!(
+            innermost("network error: error sending request for url (http://x/v1): client error (Connect): tcp connect error: Connection refused (os error 111)"),
+            "Connection refused (os error 111)"
+        );
+        assert_eq!(
+            innermost("authentication failed: invalid x-api-key"),
+            "invalid x-api-key"
+        );
+        assert_eq!(innermost("plain"), "plain");
+    }
 }

@@ -1,150 +1,214 @@
-import { Fragment, memo, useMemo, useState, type ReactNode } from "react";
+import { memo, useEffect, useMemo, useReducer, useRef, useState, type MouseEvent, type ReactNode } from "react";
+import ReactMarkdown, { type Components, type ExtraProps, type Options } from "react-markdown";
+import remarkGfm, { type Options as GfmOptions } from "remark-gfm";
+import { openUrl } from "@tauri-apps/plugin-opener";
 
-import { parseBlocks, type Block, type ListItem } from "./blocks";
-import { parseInline, type InlineNode } from "./inline";
+import { findLanguage, highlight, loadParser, loadedParser } from "./highlight";
+import "./markdown.css";
 
-/** Renders model text as React elements; nothing here goes through innerHTML. */
+/**
+ * Renders model text (GitHub-flavoured Markdown) as React elements. Raw HTML in the text is
+ * shown as text, never parsed into elements (react-markdown without rehype-raw), and nothing
+ * here goes through innerHTML.
+ */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const blocks = useMemo(() => parseBlocks(text), [text]);
-  return <div className="md">{blocks.map((block, index) => renderBlock(block, index))}</div>;
+  return (
+    <div className="md">
+      <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
 });
 
-function renderBlock(block: Block, key: number): ReactNode {
-  switch (block.type) {
-    case "paragraph":
-      return (
-        <p key={key}>
-          {block.lines.map((line, index) => (
-            <Fragment key={index}>
-              {index > 0 && <br />}
-              <Inline source={line} />
-            </Fragment>
-          ))}
-        </p>
-      );
-    case "code":
-      return <CodeBlock key={key} lang={block.lang} text={block.text} />;
-    case "heading": {
-      // Headings inside an answer stay small: they structure a reply, not a page.
-      const Tag = block.level <= 2 ? "h3" : "h4";
-      return (
-        <Tag key={key} className="md__heading">
-          <Inline source={block.text} />
-        </Tag>
-      );
-    }
-    case "list":
-      return renderList(block.ordered, block.start, block.items, key);
-    case "quote":
-      return (
-        <blockquote key={key}>
-          {block.lines.map((line, index) => (
-            <Fragment key={index}>
-              {index > 0 && <br />}
-              <Inline source={line} />
-            </Fragment>
-          ))}
-        </blockquote>
-      );
-    case "rule":
-      return <hr key={key} />;
-    case "table":
-      return (
-        <div key={key} className="md__table-wrap">
-          <table>
-            <thead>
-              <tr>
-                {block.header.map((cell, index) => (
-                  <th key={index}>
-                    <Inline source={cell} />
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {block.rows.map((row, rowIndex) => (
-                <tr key={rowIndex}>
-                  {row.map((cell, index) => (
-                    <td key={index}>
-                      <Inline source={cell} />
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      );
+// "~5 min" is common in answers; only "~~x~~" strikes through.
+const GFM_OPTIONS: GfmOptions = { singleTilde: false };
+const REMARK_PLUGINS: Options["remarkPlugins"] = [[remarkGfm, GFM_OPTIONS]];
+
+type HastElement = NonNullable<ExtraProps["node"]>;
+type HastChild = HastElement["children"][number];
+
+const COMPONENTS: Components = {
+  a: ({ href, children }) => <Link href={href}>{children}</Link>,
+  // Images are not fetched from model-supplied URLs; their alt text stands in.
+  img: ({ src, alt }) => (
+    <span className="md__image" title={typeof src === "string" ? src : undefined}>
+      {alt || (typeof src === "string" ? src : "image")}
+    </span>
+  ),
+  pre: ({ node }) => {
+    const code = node?.children.find(
+      (child): child is HastElement => child.type === "element" && child.tagName === "code",
+    );
+    return <CodeBlock code={stripFinalNewline(textOf(code))} lang={languageOf(code)} />;
+  },
+  // Only inline code reaches here: fenced blocks are rendered whole by `pre` above.
+  code: ({ children }) => <code className="md__code">{children}</code>,
+  // Headings inside an answer stay small: they structure a reply, not a page.
+  h1: ({ children }) => <h3 className="md__heading">{children}</h3>,
+  h2: ({ children, className }) => (
+    <h3 className={className ? `md__heading ${className}` : "md__heading"}>{children}</h3>
+  ),
+  h3: ({ children }) => <h4 className="md__heading">{children}</h4>,
+  h4: ({ children }) => <h4 className="md__heading">{children}</h4>,
+  h5: ({ children }) => <h4 className="md__heading">{children}</h4>,
+  h6: ({ children }) => <h4 className="md__heading">{children}</h4>,
+  table: ({ children }) => (
+    <div className="md__table-wrap">
+      <table>{children}</table>
+    </div>
+  ),
+  // Task list checkboxes show the state; they are not a form.
+  input: ({ type, checked }) =>
+    type === "checkbox" ? (
+      <input type="checkbox" className="md__task" checked={checked ?? false} disabled readOnly />
+    ) : null,
+};
+
+/** Schemes handed to the system's default application; anything else is not a link. */
+const OPENABLE = new Set(["http:", "https:", "mailto:"]);
+
+function openableUrl(href: string | undefined): string | null {
+  if (!href) return null;
+  try {
+    return OPENABLE.has(new URL(href).protocol) ? href : null;
+  } catch {
+    // Relative paths and anchors: there is no page to resolve them against.
+    return null;
   }
 }
 
-function renderList(ordered: boolean, start: number, items: ListItem[], key: number): ReactNode {
-  const children = items.map((item, index) => (
-    <li key={index} style={item.depth > 0 ? { marginLeft: `${item.depth * 1.25}em` } : undefined}>
-      <Inline source={item.text} />
-    </li>
-  ));
-  return ordered ? (
-    <ol key={key} start={start}>
+function Link({ href, children }: { href: string | undefined; children: ReactNode }) {
+  const url = openableUrl(href);
+  if (url === null) {
+    return (
+      <span className="md__link-inert" title={href && !href.startsWith("#") ? href : undefined}>
+        {children}
+      </span>
+    );
+  }
+  const open = (event: MouseEvent<HTMLAnchorElement>) => {
+    // Never navigate the app's own webview: the system browser (or mail client) opens it.
+    event.preventDefault();
+    openUrl(url).catch((error: unknown) => console.error(`Could not open ${url}:`, error));
+  };
+  return (
+    <a
+      className="md__link"
+      href={url}
+      rel="noreferrer"
+      title={url}
+      onClick={open}
+      // A middle click would otherwise open a new webview window.
+      onAuxClick={(event) => event.preventDefault()}
+    >
       {children}
-    </ol>
-  ) : (
-    <ul key={key}>{children}</ul>
+    </a>
   );
 }
 
-function Inline({ source }: { source: string }) {
-  return <>{renderInline(parseInline(source))}</>;
+function textOf(node: HastElement | HastChild | undefined): string {
+  if (!node) return "";
+  if (node.type === "text") return node.value;
+  if (node.type === "element") return node.children.map(textOf).join("");
+  return "";
 }
 
-function renderInline(nodes: InlineNode[]): ReactNode[] {
-  return nodes.map((node, index) => {
-    switch (node.type) {
-      case "text":
-        return <Fragment key={index}>{node.text}</Fragment>;
-      case "code":
-        return (
-          <code key={index} className="md__code">
-            {node.text}
-          </code>
-        );
-      case "strong":
-        return <strong key={index}>{renderInline(node.children)}</strong>;
-      case "em":
-        return <em key={index}>{renderInline(node.children)}</em>;
-      case "link":
-        // Not an <a>: following it would navigate the app's own webview away.
-        return (
-          <span key={index} className="md__link" title={node.href}>
-            {renderInline(node.children)}
-          </span>
-        );
+function stripFinalNewline(text: string): string {
+  return text.endsWith("\n") ? text.slice(0, -1) : text;
+}
+
+/** The fence's language from the `language-xxx` class remark gives the code element. */
+function languageOf(code: HastElement | undefined): string | undefined {
+  const classes = code?.properties.className;
+  if (!Array.isArray(classes)) return undefined;
+  for (const name of classes) {
+    if (typeof name === "string" && name.startsWith("language-")) return name.slice("language-".length);
+  }
+  return undefined;
+}
+
+type CopyState = "idle" | "copied" | "failed";
+
+const COPY_LABELS: Record<CopyState, string> = { idle: "Copy", copied: "Copied", failed: "Copy failed" };
+
+const CodeBlock = memo(function CodeBlock({ code, lang }: { code: string; lang: string | undefined }) {
+  const language = useMemo(() => (lang ? findLanguage(lang) : null), [lang]);
+  // The grammar lives on the LanguageDescription once loaded; this only re-renders when it arrives.
+  const [, grammarLoaded] = useReducer((count: number) => count + 1, 0);
+  const parser = loadedParser(language);
+
+  useEffect(() => {
+    if (language === null || loadedParser(language) !== null) return;
+    let live = true;
+    void loadParser(language).then((loaded) => {
+      if (live && loaded) grammarLoaded();
+    });
+    return () => {
+      live = false;
+    };
+  }, [language]);
+
+  // Plain text until the grammar is there; then highlighted, memoized per text.
+  const tokens = useMemo(
+    () => (parser && language ? highlight(code, parser, language.name) : null),
+    [code, parser, language],
+  );
+
+  const [copy, setCopy] = useState<CopyState>("idle");
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const show = (state: CopyState) => {
+    setCopy(state);
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => setCopy("idle"), state === "failed" ? 2500 : 1500);
+  };
+  const onCopy = () => {
+    const clipboard = typeof navigator === "undefined" ? undefined : navigator.clipboard;
+    if (!clipboard) {
+      show("failed");
+      return;
     }
-  });
-}
-
-function CodeBlock({ lang, text }: { lang: string; text: string }) {
-  const [copied, setCopied] = useState(false);
-  const copy = () => {
-    navigator.clipboard?.writeText(text).then(
-      () => {
-        setCopied(true);
-        window.setTimeout(() => setCopied(false), 1500);
-      },
-      () => {},
+    clipboard.writeText(code).then(
+      () => show("copied"),
+      () => show("failed"),
     );
   };
+
   return (
-    <div className="md__pre">
+    <div
+      className="md__pre"
+      data-testid="code-block"
+      data-language={lang ? lang.toLowerCase() : undefined}
+      data-highlighted={tokens ? "true" : undefined}
+    >
       <div className="md__pre-bar">
         <span className="md__pre-lang">{lang || "text"}</span>
-        <button type="button" className="md__copy" onClick={copy}>
-          {copied ? "Copied" : "Copy"}
+        <button
+          type="button"
+          className={copy === "failed" ? "md__copy md__copy--failed" : "md__copy"}
+          data-testid="code-copy"
+          title="Copy the code to the clipboard"
+          onClick={onCopy}
+        >
+          {COPY_LABELS[copy]}
         </button>
       </div>
       <pre>
-        <code>{text}</code>
+        <code className="md__code-block">
+          {tokens
+            ? tokens.map((token, index) =>
+                token.classes ? (
+                  <span key={index} className={token.classes}>
+                    {token.text}
+                  </span>
+                ) : (
+                  token.text
+                ),
+              )
+            : code}
+        </code>
       </pre>
     </div>
   );
-}
+});
