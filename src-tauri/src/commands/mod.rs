@@ -11,10 +11,10 @@ mod bindings;
 use std::path::PathBuf;
 
 use memo_protocol::{
-    AppInfo, ConnectionReport, EditableFile, EditableFileKind, EventEnvelope, KeyStatus,
-    LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage,
-    ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage, SessionStatus,
-    SessionSummary, SkillChange, SkillsPage,
+    AppInfo, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind,
+    EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput,
+    ProviderSettingsPage, ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage,
+    SessionStatus, SessionSummary, SkillChange, SkillsPage,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -218,5 +218,10 @@ ipc_commands! {
     /// How full the session's context is (against its model's window) and its cost.
     fn session_status(state, session_id: SessionId) -> SessionStatus {
         Ok(state.service().session_status(&session_id)?)
+    }
+
+    /// Suggestions for the composer after `/`, `@` or `$` (`typed` is the word after it).
+    fn complete(state, cwd: String, session_id: Option<SessionId>, kind: CompletionKind, typed: String) -> Vec<Completion> {
+        Ok(state.service().complete(std::path::Path::new(&cwd), session_id.as_ref(), kind, &typed, 12)?)
     }
 }

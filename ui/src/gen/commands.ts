@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AppInfo, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage } from "./protocol";
+import type { AppInfo, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -33,6 +33,7 @@ export const COMMAND_NAMES = [
   "test_connection",
   "probe_local_servers",
   "session_status",
+  "complete",
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -146,6 +147,10 @@ export interface Commands {
    * How full the session's context is (against its model's window) and its cost.
    */
   sessionStatus(args: { sessionId: SessionId }): Promise<SessionStatus>;
+  /**
+   * Suggestions for the composer after `/`, `@` or `$` (`typed` is the word after it).
+   */
+  complete(args: { cwd: string; sessionId?: SessionId | null; kind: CompletionKind; typed: string }): Promise<Array<Completion>>;
 }
 
 export function bindCommands(invoke: Invoke): Commands {
@@ -174,5 +179,6 @@ export function bindCommands(invoke: Invoke): Commands {
     testConnection: (args) => invoke("test_connection", args),
     probeLocalServers: () => invoke("probe_local_servers", {}),
     sessionStatus: (args) => invoke("session_status", args),
+    complete: (args) => invoke("complete", args),
   };
 }

@@ -228,6 +228,18 @@ compact_at_percent: number,
  */
 cost_usd: number | null, calls: number, };
 
+export type CompletionKind = "command" | "path" | "skill";
+
+export type Completion = { kind: CompletionKind, 
+/**
+ * What replaces the typed word, with its sigil (`/review`, `@src/`, `$pdf`).
+ */
+value: string, 
+/**
+ * A short explanation (a command's description, "folder").
+ */
+detail: string | null, };
+
 export type UsageReport = { session_id: SessionId | null, calls: number, tokens: TokenUsage, cost_usd: number | null, by_model: Array<ModelUsageReport>, };
 
 export type ModelUsageReport = { provider: string, model: string, calls: number, tokens: TokenUsage, 

@@ -172,6 +172,28 @@ pub struct SessionStatus {
     pub calls: u64,
 }
 
+/// What the composer completes after `/`, `@` or `$`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum CompletionKind {
+    /// `/help`, a custom command, an MCP prompt.
+    Command,
+    /// `@src/main.rs`: a file or folder of the workspace.
+    Path,
+    /// `$release-notes`: an enabled skill.
+    Skill,
+}
+
+/// One suggestion for the composer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Completion {
+    pub kind: CompletionKind,
+    /// What replaces the typed word, with its sigil (`/review`, `@src/`, `$pdf`).
+    pub value: String,
+    /// A short explanation (a command's description, "folder").
+    pub detail: Option<String>,
+}
+
 /// A page of stored sessions, newest first, with how many there are in all.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct SessionPage {

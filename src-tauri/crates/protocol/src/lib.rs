@@ -22,9 +22,10 @@ pub use event::{
 };
 pub use ids::{ApprovalId, SessionId, ToolCallId, TurnId};
 pub use ipc::{
-    AppInfo, ErrorCode, ImportFailure, ImportReport, ImportStatus, ImportedFile, KeyStatus,
-    ModelUsageReport, ProviderSummary, RewindOutcome, SearchResult, SessionPage, SessionStatus,
-    SessionSummary, SkippedLine, UsageReport, SEARCH_MARK_END, SEARCH_MARK_START,
+    AppInfo, Completion, CompletionKind, ErrorCode, ImportFailure, ImportReport, ImportStatus,
+    ImportedFile, KeyStatus, ModelUsageReport, ProviderSummary, RewindOutcome, SearchResult,
+    SessionPage, SessionStatus, SessionSummary, SkippedLine, UsageReport, SEARCH_MARK_END,
+    SEARCH_MARK_START,
 };
 pub use op::{Op, UserInput};
 pub use prompt::{

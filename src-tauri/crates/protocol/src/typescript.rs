@@ -44,6 +44,8 @@ pub fn render() -> String {
         AppInfo::decl(&cfg),
         SessionPage::decl(&cfg),
         SessionStatus::decl(&cfg),
+        CompletionKind::decl(&cfg),
+        Completion::decl(&cfg),
         UsageReport::decl(&cfg),
         ModelUsageReport::decl(&cfg),
         ImportReport::decl(&cfg),

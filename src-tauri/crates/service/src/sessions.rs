@@ -94,6 +94,14 @@ impl Service {
         Ok(handle.submit(op)?)
     }
 
+    /// A live session's MCP prompts as (command, description).
+    pub(crate) fn live_mcp_prompts(&self, id: &SessionId) -> Vec<(String, Option<String>)> {
+        lock(&self.live)
+            .get(id)
+            .map(|h| h.mcp_prompt_commands())
+            .unwrap_or_default()
+    }
+
     /// The assembled prompt of a live session as it started, if it is live.
     pub(crate) fn live_prompt(&self, id: &SessionId) -> Option<memo_protocol::PromptReport> {
         lock(&self.live).get(id).and_then(|h| h.prompt_report())

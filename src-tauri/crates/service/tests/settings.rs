@@ -292,3 +292,33 @@ async fn the_probe_finds_a_local_server_and_its_models() {
     assert_eq!(found[0].models, ["qwen2.5-coder:1.5b", "llama3"]);
     f.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_composer_gets_commands_skills_and_paths_to_complete() {
+    use memo_protocol::CompletionKind;
+    let f = fixture(vec![]).await;
+    let commands = f.work.path().join(".claude/commands");
+    std::fs::create_dir_all(&commands).unwrap();
+    std::fs::write(
+        commands.join("review.md"),
+        "---\ndescription: Review the staged diff\n---\nReview $ARGUMENTS",
+    )
+    .unwrap();
+    std::fs::write(f.work.path().join("README.md"), "x").unwrap();
+    let complete = |kind, typed: &str| {
+        f.service
+            .complete(f.work.path(), None, kind, typed, 12)
+            .unwrap()
+    };
+    let found = complete(CompletionKind::Command, "rev");
+    assert_eq!(found[0].value, "/review");
+    assert_eq!(found[0].detail.as_deref(), Some("Review the staged diff"));
+    assert!(complete(CompletionKind::Command, "he")
+        .iter()
+        .any(|c| c.value == "/help"));
+    let skills = complete(CompletionKind::Skill, "skill");
+    assert_eq!(skills[0].value, "$skill-creator");
+    let paths = complete(CompletionKind::Path, "read");
+    assert_eq!(paths[0].value, "@README.md");
+    f.finish().await;
+}

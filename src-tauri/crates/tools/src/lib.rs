@@ -20,7 +20,7 @@ mod read_file;
 pub mod risk;
 pub mod schema;
 pub mod truncate;
-mod walk;
+pub mod walk;
 mod write_file;
 
 // Shell execution, the dangerous-command guard, the sandbox, web, plan and memory tools.

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use ignore::WalkBuilder;
 
-pub(crate) fn builder(root: &Path) -> WalkBuilder {
+pub fn builder(root: &Path) -> WalkBuilder {
     let mut b = WalkBuilder::new(root);
     b.hidden(false)
         .git_ignore(true)

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 
 import { ChatIcon } from "../../components/icons";
-import type { ProviderSummary } from "../../gen/protocol";
+import type { CompletionKind, ProviderSummary } from "../../gen/protocol";
 import type { ChatController } from "../../state/useChat";
 import type { Loadable } from "../../state/useLoadable";
 import { isPendingApproval } from "../../state/transcript";
@@ -80,6 +80,13 @@ export function ChatView(props: ChatViewProps) {
     }
     clearFocus();
   }, [focusSeq, phase, hasTurns, scrollBody, clearFocus]);
+
+  const sessionId = state.session?.id ?? null;
+  const complete = useCallback(
+    (kind: CompletionKind, typed: string) =>
+      cwd === null ? Promise.resolve([]) : commands.complete({ cwd, sessionId, kind, typed }),
+    [cwd, sessionId],
+  );
 
   // The header's dot turns red while the newest turn failed to reach the model.
   const modelProblem = useMemo(() => {
@@ -209,6 +216,7 @@ export function ChatView(props: ChatViewProps) {
         prefill={state.prefill}
         onSend={chat.send}
         onStop={chat.stop}
+        complete={complete}
       />
     </section>
     {inspectorOpen && cwd && (

@@ -87,3 +87,48 @@ describe("Composer prefill", () => {
   });
 });
 
+
+describe("Composer suggestions", () => {
+  const type = (input: HTMLTextAreaElement, value: string) => {
+    fireEvent.change(input, { target: { value, selectionStart: value.length, selectionEnd: value.length } });
+  };
+
+  it("suggests after / and @, moves with the arrows and inserts with Enter without sending", async () => {
+    const complete = vi.fn(async (kind: string) =>
+      kind === "command"
+        ? [
+            { kind: "command" as const, value: "/help", detail: "list the commands" },
+            { kind: "command" as const, value: "/review", detail: null },
+          ]
+        : [{ kind: "path" as const, value: "@src/", detail: "folder" }],
+    );
+    const { props, input } = setup({ complete });
+    type(input, "/re");
+    const items = await screen.findAllByTestId("composer-suggestion");
+    expect(items.map((i) => i.textContent)).toEqual(["/helplist the commands", "/review"]);
+    expect(complete).toHaveBeenLastCalledWith("command", "re");
+    fireEvent.keyDown(input, { key: "ArrowDown" });
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(input.value).toBe("/review ");
+    expect(props.onSend).not.toHaveBeenCalled();
+    expect(screen.queryByTestId("composer-suggestions")).toBeNull();
+
+    type(input, "look at @s");
+    await screen.findByTestId("composer-suggestions");
+    expect(complete).toHaveBeenLastCalledWith("path", "s");
+    fireEvent.keyDown(input, { key: "Tab" });
+    // A folder stays open for the next segment.
+    expect(input.value).toBe("look at @src/");
+  });
+
+  it("closes on Esc and sends normally when nothing is suggested", async () => {
+    const complete = vi.fn(async () => [{ kind: "skill" as const, value: "$pdf", detail: null }]);
+    const { props, input } = setup({ complete });
+    type(input, "use $p");
+    await screen.findByTestId("composer-suggestions");
+    fireEvent.keyDown(input, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByTestId("composer-suggestions")).toBeNull());
+    fireEvent.keyDown(input, { key: "Enter" });
+    await waitFor(() => expect(props.onSend).toHaveBeenCalledWith("use $p"));
+  });
+});

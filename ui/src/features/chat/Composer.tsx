@@ -1,6 +1,11 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 
 import { SendIcon, StopIcon } from "../../components/icons";
+import type { Completion, CompletionKind } from "../../gen/protocol";
+import { applyCompletion, completionTrigger, type CompletionTrigger } from "./completion";
+
+/** Waits this long after the last keystroke before asking for suggestions. */
+const SUGGEST_DELAY_MS = 60;
 
 const MAX_HEIGHT_PX = 220;
 
@@ -16,11 +21,58 @@ interface ComposerProps {
   prefill?: { id: number; text: string } | null;
   onSend: (text: string) => Promise<boolean>;
   onStop: () => void;
+  /** Suggestions after `/`, `@` or `$`; absent: no completion. */
+  complete?: ((kind: CompletionKind, typed: string) => Promise<Completion[]>) | undefined;
 }
 
-export function Composer({ disabled, busy, running, placeholder, prefill, onSend, onStop }: ComposerProps) {
+interface Suggestions {
+  trigger: CompletionTrigger;
+  items: Completion[];
+  active: number;
+}
+
+export function Composer({ disabled, busy, running, placeholder, prefill, onSend, onStop, complete }: ComposerProps) {
   const [draft, setDraft] = useState("");
+  const [caret, setCaret] = useState(0);
+  const [suggestions, setSuggestions] = useState<Suggestions | null>(null);
+  // Esc closes the list until the word changes.
+  const [dismissed, setDismissed] = useState<string | null>(null);
   const input = useRef<HTMLTextAreaElement>(null);
+
+  const trigger = complete ? completionTrigger(draft, caret) : null;
+  const triggerKey = trigger ? `${trigger.kind}:${trigger.start}:${trigger.typed}` : null;
+  useEffect(() => {
+    if (!complete || trigger === null || triggerKey === dismissed) {
+      setSuggestions(null);
+      return;
+    }
+    let live = true;
+    const timer = window.setTimeout(() => {
+      complete(trigger.kind, trigger.typed).then(
+        (items) => live && setSuggestions(items.length > 0 ? { trigger, items, active: 0 } : null),
+        () => live && setSuggestions(null),
+      );
+    }, SUGGEST_DELAY_MS);
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
+    // The trigger object is rebuilt each render; its key says when it really changed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [triggerKey, dismissed, complete]);
+
+  const accept = (item: Completion) => {
+    if (!suggestions) return;
+    const next = applyCompletion(draft, caret, suggestions.trigger, item.value);
+    setDraft(next.text);
+    setCaret(next.caret);
+    setSuggestions(null);
+    const element = input.current;
+    if (element) {
+      element.focus();
+      requestAnimationFrame(() => element.setSelectionRange(next.caret, next.caret));
+    }
+  };
 
   useEffect(() => {
     if (!prefill) return;
@@ -58,6 +110,26 @@ export function Composer({ disabled, busy, running, placeholder, prefill, onSend
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (suggestions && !event.nativeEvent.isComposing) {
+      const count = suggestions.items.length;
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        const step = event.key === "ArrowDown" ? 1 : -1;
+        setSuggestions({ ...suggestions, active: (suggestions.active + step + count) % count });
+        return;
+      }
+      if (event.key === "Enter" || event.key === "Tab") {
+        event.preventDefault();
+        const item = suggestions.items[suggestions.active];
+        if (item) accept(item);
+        return;
+      }
+      if (event.key === "Escape") {
+        event.preventDefault();
+        setDismissed(triggerKey);
+        return;
+      }
+    }
     // Esc interrupts, as in terminal agents; the draft stays.
     if (event.key === "Escape" && running) {
       event.preventDefault();
@@ -78,6 +150,27 @@ export function Composer({ disabled, busy, running, placeholder, prefill, onSend
 
   return (
     <form className="composer" onSubmit={onSubmit} data-testid="composer">
+      {suggestions && (
+        <ul className="composer__suggestions" id="composer-suggestions" role="listbox" data-testid="composer-suggestions">
+          {suggestions.items.map((item, index) => (
+            <li
+              key={item.value}
+              role="option"
+              aria-selected={index === suggestions.active}
+              className={`composer__suggestion${index === suggestions.active ? " composer__suggestion--active" : ""}`}
+              data-testid="composer-suggestion"
+              // mousedown, not click: the textarea must keep its focus and caret.
+              onMouseDown={(event) => {
+                event.preventDefault();
+                accept(item);
+              }}
+            >
+              <span className="composer__suggestion-value">{item.value}</span>
+              {item.detail && <span className="composer__suggestion-detail">{item.detail}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
       <div className={`composer__box${disabled ? " composer__box--disabled" : ""}`}>
         <textarea
           ref={input}
@@ -87,8 +180,14 @@ export function Composer({ disabled, busy, running, placeholder, prefill, onSend
           rows={1}
           value={draft}
           disabled={disabled}
-          onChange={(event) => setDraft(event.target.value)}
+          onChange={(event) => {
+            setDraft(event.target.value);
+            setCaret(event.target.selectionStart);
+          }}
+          onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
+          aria-autocomplete={complete ? "list" : undefined}
+          aria-controls={suggestions ? "composer-suggestions" : undefined}
         />
         {running ? (
           <button type="button" className="button button--stop composer__send" onClick={onStop} data-testid="stop-button">

@@ -182,6 +182,19 @@ impl SessionHandle {
         self.shared.tool_view().report.clone()
     }
 
+    /// The session's MCP prompts as slash commands (`server:prompt`) with their
+    /// descriptions, for the composer's suggestions.
+    pub fn mcp_prompt_commands(&self) -> Vec<(String, Option<String>)> {
+        match &self.shared.context.settings.mcp {
+            Some(mcp) => mcp
+                .prompts()
+                .iter()
+                .map(|p| (p.command(), p.description.clone()))
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
     /// Resolves once the actor has stopped (after `Op::Shutdown`).
     pub async fn closed(&self) {
         let mut rx = self.finished.clone();

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+
+import { applyCompletion, completionTrigger } from "./completion";
+
+describe("composer completion", () => {
+  it("finds the word to complete after /, @ and $", () => {
+    expect(completionTrigger("/rev", 4)).toEqual({ kind: "command", typed: "rev", start: 0 });
+    expect(completionTrigger("please /rev", 11)).toBeNull();
+    expect(completionTrigger("look at @src/ma", 15)).toEqual({ kind: "path", typed: "src/ma", start: 8 });
+    expect(completionTrigger("use $release", 12)).toEqual({ kind: "skill", typed: "release", start: 4 });
+    expect(completionTrigger("costs $5.00", 6)).toBeNull();
+    expect(completionTrigger("mail me@host", 12)).toBeNull();
+    expect(completionTrigger("@", 1)).toEqual({ kind: "path", typed: "", start: 0 });
+  });
+
+  it("replaces the word, adds a space after a finished one and keeps folders open", () => {
+    const trigger = { kind: "path" as const, typed: "src/ma", start: 8 };
+    expect(applyCompletion("look at @src/ma", 15, trigger, "@src/main.rs")).toEqual({
+      text: "look at @src/main.rs ",
+      caret: 21,
+    });
+    expect(applyCompletion("look at @sr please", 11, { kind: "path", typed: "sr", start: 8 }, "@src/")).toEqual({
+      text: "look at @src/ please",
+      caret: 13,
+    });
+    expect(applyCompletion("/he", 3, { kind: "command", typed: "he", start: 0 }, "/help")).toEqual({ text: "/help ", caret: 6 });
+  });
+});

@@ -1,0 +1,39 @@
+// Which word the composer would complete: `/command` at the start of the message,
+// `@path` or `$skill` anywhere after a space.
+import type { CompletionKind } from "../../gen/protocol";
+
+export interface CompletionTrigger {
+  kind: CompletionKind;
+  /** The word typed after the sigil. */
+  typed: string;
+  /** Where the sigil starts in the text. */
+  start: number;
+}
+
+export function completionTrigger(text: string, caret: number): CompletionTrigger | null {
+  const before = text.slice(0, caret);
+  const command = /^\/(\S*)$/.exec(before);
+  if (command) return { kind: "command", typed: command[1] ?? "", start: 0 };
+  const word = /(^|\s)([@$])(\S*)$/.exec(before);
+  if (!word) return null;
+  const sigil = word[2];
+  const typed = word[3] ?? "";
+  const start = before.length - typed.length - 1;
+  if (sigil === "@") return { kind: "path", typed, start };
+  if (/^[\w.-]*$/.test(typed)) return { kind: "skill", typed, start };
+  return null;
+}
+
+/** The text with the trigger's word replaced by `value`, and where the caret goes. */
+export function applyCompletion(
+  text: string,
+  caret: number,
+  trigger: CompletionTrigger,
+  value: string,
+): { text: string; caret: number } {
+  // A folder keeps the word open to go deeper; anything else is done, and a space follows.
+  const suffix = value.endsWith("/") ? "" : " ";
+  const after = text.slice(caret).replace(/^\S*/, "");
+  const inserted = value + (after.startsWith(" ") ? "" : suffix);
+  return { text: text.slice(0, trigger.start) + inserted + after, caret: trigger.start + inserted.length };
+}
