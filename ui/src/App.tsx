@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useState } from "react";
+import { Suspense, lazy, useCallback, useEffect, useState } from "react";
 
 import { ChatView } from "./features/chat/ChatView";
 import { Onboarding } from "./features/onboarding/Onboarding";
-import { SettingsView, type SettingsSection } from "./features/settings/SettingsView";
+import type { SettingsSection } from "./features/settings/SettingsView";
 import { Sidebar } from "./features/sessions/Sidebar";
 import { StatusBar } from "./features/status/StatusBar";
 import type { SearchResult, SessionSummary } from "./gen/protocol";
@@ -11,6 +11,9 @@ import { useAppInfo } from "./state/useAppInfo";
 import { useChat } from "./state/useChat";
 import { useLoadable } from "./state/useLoadable";
 import { useWorkspaces } from "./state/useWorkspaces";
+
+// Settings carry the code editor (CodeMirror): loaded when first opened, not at start-up.
+const SettingsView = lazy(() => import("./features/settings/SettingsView").then((m) => ({ default: m.SettingsView })));
 
 export function App() {
   const appInfo = useAppInfo();
@@ -113,13 +116,15 @@ export function App() {
       />
       <main className="app-shell__main">
         {settings !== null ? (
-          <SettingsView
-            key={settings.section}
-            cwd={cwd}
-            initialSection={settings.section}
-            onClose={closeSettings}
-            onProvidersChanged={providers.reload}
-          />
+          <Suspense fallback={<p className="settings__loading">Opening settings…</p>}>
+            <SettingsView
+              key={settings.section}
+              cwd={cwd}
+              initialSection={settings.section}
+              onClose={closeSettings}
+              onProvidersChanged={providers.reload}
+            />
+          </Suspense>
         ) : needsOnboarding ? (
           <Onboarding onDone={providers.reload} onOpenSettings={() => openSettings()} />
         ) : (

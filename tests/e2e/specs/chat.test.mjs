@@ -169,7 +169,7 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
         until.elementLocated(By.css('[data-testid="turn"]:nth-of-type(2)[data-status="completed"]')),
         UI_TIMEOUT_MS,
       );
-      assert.match(await (await turn.findElement(byTestId("retry-notice"))).getText(), /Retried after 1 s/);
+      assert.match(await (await turn.findElement(byTestId("retry-notice"))).getText(), /Retried: the provider is rate limiting/);
       assert.match(await (await turn.findElement(byTestId("thinking"))).getText(), /Thinking/);
       const code = await turn.findElement(By.css(".md__pre code"));
       assert.equal(await code.getText(), "cat hello.txt");

@@ -125,7 +125,7 @@ describe("Settings", { timeout: 180_000 }, () => {
   before(async () => {
     project = mkdtempSync(path.join(tmpdir(), "memo-e2e-settings-"));
     mock = await startMockLlm({
-      responses: [{ text: "Arr, done." }, { text: "Notes written." }],
+      responses: [{ text: "Arr, done." }, { text: "Notes written." }, { text: "A red square." }],
     });
     app = await launchApp({
       env: { GTK_THEME: "Adwaita" },
@@ -138,6 +138,9 @@ describe("Settings", { timeout: 180_000 }, () => {
           'name = "mock"',
           'model = "mock-model"   # the scripted one',
           `base_url = "${mock.baseUrl}/v1"`,
+          "",
+          '[model_profiles."mock-model"]',
+          "supports_vision = true",
           "",
         ].join("\n"),
       },
@@ -251,6 +254,35 @@ describe("Settings", { timeout: 180_000 }, () => {
       await answer("Notes written.");
       const requests = await mock.requests();
       assert.match(JSON.stringify(requests.at(-1).body), /PINEAPPLE/);
+    } finally {
+      await app.screenshot(t.name).catch(() => {});
+    }
+  });
+
+  test("an image picked in the composer goes to the model with the message", async (t) => {
+    const { find, send, answer } = helpers(app);
+    try {
+      // A small red square, written where the file picker can read it.
+      const png = path.join(project, "square.png");
+      writeFileSync(
+        png,
+        Buffer.from(
+          "iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR42mO4o6ZGFcQwatCoQaMGjRo0atCoQQNvEAAd/5ofg/DAowAAAABJRU5ErkJggg==",
+          "base64",
+        ),
+      );
+      // The picker is a hidden file input behind the paperclip; WebDriver types the path.
+      const picker = await find("image-picker");
+      await app.driver.executeScript("arguments[0].hidden = false;", picker);
+      await picker.sendKeys(png);
+      await app.driver.executeScript("arguments[0].hidden = true;", picker);
+      await find("composer-images");
+      await app.screenshot(`${t.name} (attached)`);
+      await send("what is in this picture?");
+      await answer("A red square.");
+      const body = JSON.stringify((await mock.requests()).at(-1).body);
+      assert.match(body, /data:image\/png;base64,iVBORw0KGgo/);
+      await find("user-images");
     } finally {
       await app.screenshot(t.name).catch(() => {});
     }

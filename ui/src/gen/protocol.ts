@@ -19,10 +19,28 @@ export type UserInput = {
  */
 text: string, 
 /**
+ * Images pasted, dropped or picked in the composer, sent to the model with the text.
+ */
+images?: Array<ImageInput>, 
+/**
  * Filled in by the engine when the model receives something else (a command's
  * prompt, `@path` attachments, a `$skill`); clients leave it out.
  */
 expansion?: InputExpansion, };
+
+export type ImageInput = { 
+/**
+ * `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
+ */
+media_type: string, 
+/**
+ * The bytes, base64 (standard alphabet, padded).
+ */
+data: string, 
+/**
+ * The file name, when it had one (shown in the transcript).
+ */
+name?: string, };
 
 export type RiskLevel = "read" | "write" | "execute" | "critical";
 

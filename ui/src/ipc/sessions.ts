@@ -2,7 +2,7 @@
 // chat sends. Everything else is called as `commands.*` directly.
 import { Channel } from "@tauri-apps/api/core";
 
-import type { EventEnvelope, Op, ReviewDecision } from "../gen/protocol";
+import type { EventEnvelope, ImageInput, Op, ReviewDecision } from "../gen/protocol";
 import { commands } from "./invoke";
 
 /**
@@ -24,8 +24,8 @@ export function submitOp(sessionId: string, op: Op): Promise<void> {
   return commands.submitOp({ sessionId, op });
 }
 
-export function sendUserTurn(sessionId: string, text: string): Promise<void> {
-  return submitOp(sessionId, { type: "user_turn", input: { text } });
+export function sendUserTurn(sessionId: string, text: string, images: ImageInput[] = []): Promise<void> {
+  return submitOp(sessionId, { type: "user_turn", input: images.length > 0 ? { text, images } : { text } });
 }
 
 export function interruptTurn(sessionId: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 
-import type { HostAction, ReviewDecision, SessionSummary } from "../gen/protocol";
+import type { HostAction, ImageInput, ReviewDecision, SessionSummary } from "../gen/protocol";
 import {
   commands,
   interruptTurn,
@@ -17,7 +17,7 @@ export interface ChatController {
   state: ChatState;
   running: TurnView | null;
   /** Resolves true once the message was handed to the session (the composer then clears). */
-  send: (text: string) => Promise<boolean>;
+  send: (text: string, images?: ImageInput[]) => Promise<boolean>;
   stop: () => void;
   resolve: (requestId: string, decision: ReviewDecision) => Promise<void>;
   /** Opens a stored session; `focusSeq` scrolls to that event once shown. */
@@ -140,7 +140,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   };
 
   const send = useCallback(
-    async (text: string) => {
+    async (text: string, images: ImageInput[] = []) => {
       if (cwd === null) return false;
       const gen = generation.current;
       dispatch({ type: "sending" });
@@ -155,7 +155,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
           await attach(session, gen);
           changed.current();
         }
-        await sendUserTurn(session.id, text);
+        await sendUserTurn(session.id, text, images);
         return true;
       } catch (raised) {
         if (gen === generation.current) dispatch({ type: "failed", error: toCommandError("send", raised) });

@@ -25,6 +25,10 @@
 //! cached_input_price_per_mtok = 0.07
 //! [model_profiles."claude-sonnet-4-5"]
 //! thinking_budget_tokens = 8000               # ours: ask for extended thinking
+//! [model_profiles."qwen2.5vl:7b"]
+//! supports_vision = true                      # ours: the model takes images (default:
+//!                                             # Claude, Gemini, OpenAI and OpenRouter
+//!                                             # yes; other OpenAI-style servers no)
 //!
 //! auto_title = true                           # ours: name new sessions with a short
 //!                                             # model call after the first exchange
@@ -103,6 +107,9 @@ pub struct ModelProfileOverride {
     pub cached_input_price_per_mtok: Option<f64>,
     /// Ours: ask for extended thinking with this token budget (Claude, Gemini).
     pub thinking_budget_tokens: Option<u32>,
+    /// Ours: whether the model takes images in user messages (`None`: the provider's
+    /// default, see [`ModelProfile::supports_vision`]).
+    pub supports_vision: Option<bool>,
     /// Keys we do not interpret.
     pub extra: toml::Table,
 }
@@ -127,17 +134,23 @@ pub struct ModelProfile {
     /// Extended thinking to ask for, in tokens; `None`: the model's default (none for
     /// Claude, which must be asked).
     pub thinking_budget_tokens: Option<u32>,
+    /// Whether user messages may carry images. Unless a profile says otherwise: yes for
+    /// the Anthropic and Gemini APIs and for OpenAI's and OpenRouter's own endpoints, no
+    /// for other OpenAI-style servers (local models mostly take text only).
+    pub supports_vision: bool,
 }
 
 impl Default for ModelProfile {
     /// For a model nobody described: Memo Code's window, and the OpenAI defaults (parallel
-    /// tool calls allowed, no reasoning field).
+    /// tool calls allowed, no reasoning field), without images (the provider may say
+    /// otherwise: see [`Config::model_profile`]).
     fn default() -> Self {
         ModelProfile {
             context_window: DEFAULT_CONTEXT_WINDOW,
             supports_parallel_tool_calls: true,
             supports_reasoning_content: false,
             thinking_budget_tokens: None,
+            supports_vision: false,
         }
     }
 }
@@ -261,6 +274,8 @@ impl Config {
     /// The capabilities of `model` served by `provider`: fields of
     /// `[model_profiles."provider:model"]` win over `[model_profiles."model"]`, which win
     /// over [`ModelProfile::default`]. Keys match case-insensitively, as in Memo Code.
+    /// `supports_vision` defaults by the configured provider named `provider` (see
+    /// [`vision_by_default`]).
     pub fn model_profile(&self, provider: &str, model: &str) -> ModelProfile {
         let specific = self.profile_entry(&format!(
             "{}:{}",
@@ -283,6 +298,8 @@ impl Config {
             })
             .unwrap_or(defaults.supports_reasoning_content),
             thinking_budget_tokens: layered(specific, general, |p| p.thinking_budget_tokens),
+            supports_vision: layered(specific, general, |p| p.supports_vision)
+                .unwrap_or_else(|| self.find(provider).is_some_and(vision_by_default)),
         }
     }
 
@@ -315,6 +332,32 @@ impl Config {
 
     pub fn provider_names(&self) -> Vec<String> {
         self.providers.iter().map(|p| p.name.clone()).collect()
+    }
+}
+
+/// Whether a provider's models take images when no profile says: the Anthropic and
+/// Gemini APIs, and OpenAI's and OpenRouter's own endpoints do; other OpenAI-style
+/// servers (Ollama, llama.cpp, vLLM, most hosted compatibles) are not assumed to.
+pub fn vision_by_default(provider: &ProviderConfig) -> bool {
+    match provider.api {
+        WireApi::Anthropic | WireApi::Gemini => true,
+        WireApi::Openai => {
+            let url = provider.base_url_or_default();
+            let rest = url
+                .strip_prefix("https://")
+                .or_else(|| url.strip_prefix("http://"))
+                .unwrap_or(url);
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+            let host = authority
+                .rsplit_once('@')
+                .map_or(authority, |(_, host)| host)
+                .split(':')
+                .next()
+                .unwrap_or("")
+                .trim_end_matches('.')
+                .to_ascii_lowercase();
+            host == "api.openai.com" || host == "openrouter.ai" || host.ends_with(".openrouter.ai")
+        }
     }
 }
 
@@ -627,6 +670,7 @@ fn model_profiles(
                 "cached_input_price_per_mtok" => {
                     profile.cached_input_price_per_mtok = price(src, &key_at, v, errors)
                 }
+                "supports_vision" => profile.supports_vision = boolean(src, &key_at, v, errors),
                 "thinking_budget_tokens" => match v {
                     // Anthropic's minimum budget; Gemini accepts it too.
                     Value::Integer(n) if (1024..=i64::from(u32::MAX)).contains(n) => {

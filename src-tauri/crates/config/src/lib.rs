@@ -14,7 +14,7 @@ pub mod redact;
 mod source;
 
 pub use config::{
-    Config, ModelPricing, ModelProfile, ModelProfileOverride, ProviderConfig,
+    vision_by_default, Config, ModelPricing, ModelProfile, ModelProfileOverride, ProviderConfig,
     DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT, DEFAULT_CONTEXT_WINDOW,
 };
 pub use edit::{ConfigFile, ModelProfileEdit, ProviderEdit, Revision};

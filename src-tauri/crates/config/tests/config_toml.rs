@@ -191,6 +191,7 @@ fn model_profiles_layer_field_by_field() {
             supports_parallel_tool_calls: false,
             supports_reasoning_content: true,
             thinking_budget_tokens: None,
+            supports_vision: false,
         }
     );
     // Another provider serving the same model gets only the model-level entry.
@@ -201,11 +202,16 @@ fn model_profiles_layer_field_by_field() {
             supports_parallel_tool_calls: false,
             supports_reasoning_content: false,
             thinking_budget_tokens: None,
+            supports_vision: false,
         }
     );
+    // OpenAI's own endpoint takes images unless a profile says otherwise.
     assert_eq!(
         c.model_profile("openai", "gpt-4.1"),
-        ModelProfile::default()
+        ModelProfile {
+            supports_vision: true,
+            ..ModelProfile::default()
+        }
     );
     assert_eq!(
         ModelProfile::default().context_window,
@@ -428,5 +434,73 @@ fn a_thinking_budget_is_read_layered_and_checked() {
     assert_eq!(
         error("[model_profiles.m]\nthinking_budget_tokens = 100\n"),
         "/home/u/.memo/config.toml:2:26: model_profiles.m.thinking_budget_tokens: expected an integer of at least 1024, found 100"
+    );
+}
+
+#[test]
+fn vision_defaults_by_provider_and_a_profile_overrides_it() {
+    let c = parse(
+        r#"[[providers.openai]]
+name = "openai"
+model = "gpt-4.1"
+
+[[providers.router]]
+name = "router"
+model = "openai/gpt-4o"
+base_url = "https://openrouter.ai/api/v1"
+
+[[providers.claude]]
+name = "claude"
+model = "claude-sonnet-4-5"
+api = "anthropic"
+base_url = "http://127.0.0.1:9000"
+
+[[providers.gemini]]
+name = "gemini"
+model = "gemini-2.5-pro"
+api = "gemini"
+
+[[providers.deepseek]]
+name = "deepseek"
+model = "deepseek-chat"
+base_url = "https://api.deepseek.com"
+
+[[providers.local]]
+name = "local"
+model = "qwen2.5vl:7b"
+base_url = "http://127.0.0.1:11434/v1"
+
+[[providers.spoof]]
+name = "spoof"
+model = "m"
+base_url = "https://api.openai.com.example.net/v1"
+
+[model_profiles."qwen2.5vl:7b"]
+supports_vision = true
+
+[model_profiles."openai:gpt-3.5-turbo"]
+supports_vision = false
+"#,
+    )
+    .unwrap();
+    let vision = |provider: &str, model: &str| c.model_profile(provider, model).supports_vision;
+    assert!(vision("openai", "gpt-4.1"));
+    assert!(vision("router", "openai/gpt-4o"));
+    assert!(vision("claude", "claude-sonnet-4-5"));
+    assert!(vision("gemini", "gemini-2.5-pro"));
+    assert!(!vision("deepseek", "deepseek-chat"));
+    assert!(!vision("local", "llama3"));
+    assert!(!vision("spoof", "m"));
+    assert!(!vision("not-configured", "m"));
+    // Profiles win over the provider's default, both ways.
+    assert!(vision("local", "qwen2.5vl:7b"));
+    assert!(!vision("openai", "gpt-3.5-turbo"));
+    // The key is ours and typed, not left in `extra`.
+    let profile = &c.model_profiles["qwen2.5vl:7b"];
+    assert_eq!(profile.supports_vision, Some(true));
+    assert!(profile.extra.is_empty());
+    assert_eq!(
+        error("[model_profiles.m]\nsupports_vision = \"yes\"\n"),
+        "/home/u/.memo/config.toml:2:19: model_profiles.m.supports_vision: expected true or false, found \"yes\""
     );
 }

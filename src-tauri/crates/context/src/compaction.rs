@@ -47,13 +47,11 @@ pub fn split_point(history: &[Message], counts: &[u64]) -> Option<usize> {
 /// The two messages that stand in for the summarised history.
 pub fn snapshot_messages(summary: &str) -> [Message; 2] {
     [
-        Message::User {
-            text: format!(
+        Message::user(format!(
                 "The earlier part of this conversation was compacted to save context. This \
                  state snapshot is everything you remember of it; continue the work from here.\n\n{}",
                 summary.trim()
-            ),
-        },
+            )),
         Message::Assistant {
             text: SNAPSHOT_ACK.to_owned(),
             reasoning: None,
@@ -129,7 +127,7 @@ mod tests {
     use memo_providers::ToolCall;
 
     fn user(t: &str) -> Message {
-        Message::User { text: t.into() }
+        Message::user(t)
     }
     fn answer(t: &str) -> Message {
         Message::Assistant {
@@ -216,7 +214,7 @@ mod tests {
         apply(&mut history, Some("<state_snapshot>s</state_snapshot>"), 2);
         assert_eq!(history.len(), 4);
         assert!(
-            matches!(&history[0], Message::User { text } if text.ends_with("<state_snapshot>s</state_snapshot>"))
+            matches!(&history[0], Message::User { text, .. } if text.ends_with("<state_snapshot>s</state_snapshot>"))
         );
         assert_eq!(history[2], user("c"));
         apply(&mut history, None, 0);

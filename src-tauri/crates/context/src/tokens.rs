@@ -13,6 +13,12 @@ use memo_providers::{Message, ToolSpec};
 /// Counted on top of each message's text for role markers and framing.
 const PER_MESSAGE_OVERHEAD: u64 = 4;
 
+/// What one image is counted as. Providers charge by the image's pixels (Anthropic about
+/// 1,600 tokens for a large one, OpenAI up to ~1,100 for a high-detail tile set, Gemini
+/// 258 per tile); the base64 text says nothing about that, so a large image's cost is
+/// assumed.
+pub const IMAGE_TOKENS: u64 = 1_600;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Encoding {
     O200k,
@@ -90,11 +96,14 @@ impl TokenCounter {
         n
     }
 
-    /// One history message: its text, reasoning that is sent back, tool calls and results.
+    /// One history message: its text and images, reasoning that is sent back, tool calls
+    /// and results.
     pub fn message(&self, message: &Message) -> u64 {
         PER_MESSAGE_OVERHEAD
             + match message {
-                Message::User { text } => self.count(text),
+                Message::User { text, images } => {
+                    self.count(text) + IMAGE_TOKENS * images.len() as u64
+                }
                 Message::Assistant {
                     text,
                     reasoning,

@@ -212,6 +212,7 @@ impl Engine {
         let mut limits = TurnLimits {
             parallel_tool_calls: profile.supports_parallel_tool_calls,
             thinking_budget_tokens: profile.thinking_budget_tokens,
+            supports_vision: profile.supports_vision,
             approval_mode: approval_mode(&self.options.config)?,
             ..TurnLimits::default()
         };
@@ -289,6 +290,7 @@ impl Engine {
                 parallel_tool_calls: profile.supports_parallel_tool_calls,
                 thinking_budget_tokens: profile.thinking_budget_tokens,
                 context_window: profile.context_window,
+                supports_vision: profile.supports_vision,
             })
         })
     }

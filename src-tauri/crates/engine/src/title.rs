@@ -38,13 +38,11 @@ pub async fn generate_title(
     let request = ModelRequest {
         model: model.to_owned(),
         system: TITLE_PROMPT.trim().to_owned(),
-        messages: Arc::new(vec![Message::User {
-            text: format!(
-                "Name this conversation.\n\n<user>\n{}\n</user>\n\n<assistant>\n{}\n</assistant>",
-                excerpt(user),
-                excerpt(answer)
-            ),
-        }]),
+        messages: Arc::new(vec![Message::user(format!(
+            "Name this conversation.\n\n<user>\n{}\n</user>\n\n<assistant>\n{}\n</assistant>",
+            excerpt(user),
+            excerpt(answer)
+        ))]),
         tools: Vec::new(),
         parallel_tool_calls: false,
         // Reasoning models spend some of this thinking; a title needs only a few.

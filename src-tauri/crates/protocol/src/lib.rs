@@ -27,7 +27,7 @@ pub use ipc::{
     SessionPage, SessionStatus, SessionSummary, SkippedLine, UsageReport, SEARCH_MARK_END,
     SEARCH_MARK_START,
 };
-pub use op::{Op, UserInput};
+pub use op::{ImageInput, Op, UserInput};
 pub use prompt::{
     AttachmentKind, CompactionStatus, CompactionTrigger, ContextProblem, HostAction,
     InputAttachment, InputExpansion, PromptLayer, PromptLayerKind, PromptReport, PromptSource,

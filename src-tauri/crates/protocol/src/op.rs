@@ -7,7 +7,9 @@ use crate::{ApprovalId, InputExpansion, ReviewDecision};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Op {
-    /// Start a turn with the user's input. Rejected with an error event while a turn runs.
+    /// Start a turn with the user's input. Rejected with an error event while a turn runs,
+    /// and when its images are invalid (`invalid_op`) or the model takes no images
+    /// (`config`); a rejected input starts no turn and sends nothing.
     UserTurn { input: UserInput },
     /// Cancel the running turn: the model stream and running tools stop, pending approvals
     /// are denied, and the turn ends with reason `interrupted`.
@@ -42,6 +44,11 @@ pub enum Op {
 pub struct UserInput {
     /// What the user typed.
     pub text: String,
+    /// Images pasted, dropped or picked in the composer, sent to the model with the text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    // ts-rs allows `optional` on `Option` fields only; this renders `images?: Array<..>`.
+    #[ts(as = "Option<Vec<ImageInput>>", optional)]
+    pub images: Vec<ImageInput>,
     /// Filled in by the engine when the model receives something else (a command's
     /// prompt, `@path` attachments, a `$skill`); clients leave it out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -53,6 +60,7 @@ impl UserInput {
     pub fn text(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
+            images: Vec::new(),
             expansion: None,
         }
     }
@@ -63,5 +71,50 @@ impl UserInput {
             Some(expansion) => &expansion.prompt,
             None => &self.text,
         }
+    }
+}
+
+/// An image of a user message. The engine refuses a turn whose images are not one of the
+/// four media types, not valid base64, larger than 5 MiB each or more than 8, and one for
+/// a model whose profile does not take images (`supports_vision`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ImageInput {
+    /// `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
+    pub media_type: String,
+    /// The bytes, base64 (standard alphabet, padded).
+    pub data: String,
+    /// The file name, when it had one (shown in the transcript).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub name: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn images_are_optional_on_the_wire() {
+        // What clients without images (and events stored before images) send.
+        let plain: UserInput = serde_json::from_str(r#"{"text":"hi"}"#).unwrap();
+        assert_eq!(plain, UserInput::text("hi"));
+        assert_eq!(serde_json::to_string(&plain).unwrap(), r#"{"text":"hi"}"#);
+
+        let input = UserInput {
+            images: vec![ImageInput {
+                media_type: "image/png".into(),
+                data: "iVBORw0KGgo=".into(),
+                name: None,
+            }],
+            ..UserInput::text("see")
+        };
+        let wire = serde_json::to_value(&input).unwrap();
+        assert_eq!(
+            wire,
+            serde_json::json!({"text": "see", "images": [
+                {"media_type": "image/png", "data": "iVBORw0KGgo="}
+            ]})
+        );
+        assert_eq!(serde_json::from_value::<UserInput>(wire).unwrap(), input);
     }
 }

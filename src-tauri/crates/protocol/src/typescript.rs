@@ -19,6 +19,7 @@ pub fn render() -> String {
         ApprovalId::decl(&cfg),
         Op::decl(&cfg),
         UserInput::decl(&cfg),
+        ImageInput::decl(&cfg),
         RiskLevel::decl(&cfg),
         ApprovalRequest::decl(&cfg),
         FileDiff::decl(&cfg),

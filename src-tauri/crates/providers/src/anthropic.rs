@@ -40,7 +40,24 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
     let mut turns: Vec<(&str, Vec<Value>)> = Vec::new();
     for message in normalize(&request.messages) {
         let (role, blocks) = match message.as_ref() {
-            Message::User { text } => ("user", text_block(text).into_iter().collect()),
+            // Images first, then the text (the order Anthropic recommends).
+            Message::User { text, images } => {
+                let mut blocks: Vec<Value> = images
+                    .iter()
+                    .map(|image| {
+                        json!({
+                            "type": "image",
+                            "source": {
+                                "type": "base64",
+                                "media_type": image.media_type,
+                                "data": image.data,
+                            },
+                        })
+                    })
+                    .collect();
+                blocks.extend(text_block(text));
+                ("user", blocks)
+            }
             Message::Assistant {
                 text,
                 tool_calls,

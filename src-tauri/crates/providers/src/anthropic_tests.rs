@@ -282,12 +282,7 @@ fn request_body_merges_roles_and_defaults() {
     request.max_output_tokens = None;
     request.parallel_tool_calls = false;
     // A user message right after the tool results merges into their user turn, after them.
-    std::sync::Arc::make_mut(&mut request.messages).insert(
-        4,
-        Message::User {
-            text: "also check c.rs".into(),
-        },
-    );
+    std::sync::Arc::make_mut(&mut request.messages).insert(4, Message::user("also check c.rs"));
     let body = build_request_body(&request);
     assert_eq!(body["max_tokens"], DEFAULT_MAX_TOKENS);
     assert!(body.get("system").is_none());
@@ -408,4 +403,27 @@ fn extended_thinking_is_asked_for_with_room_left_to_answer() {
     assert_eq!(build_request_body(&request)["max_tokens"], 20_000);
     request.thinking_budget_tokens = None;
     assert!(build_request_body(&request).get("thinking").is_none());
+}
+
+#[test]
+fn request_body_sends_images_as_base64_blocks_before_the_text() {
+    let body = build_request_body(&image_request("What is in these?"));
+    assert_eq!(
+        body["messages"],
+        json!([{"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "/9j/4AA="}},
+            {"type": "text", "text": "What is in these?", "cache_control": {"type": "ephemeral"}},
+        ]}])
+    );
+    // Images alone: no empty text block; the cache breakpoint moves to the last image.
+    let body = build_request_body(&image_request(" "));
+    assert_eq!(
+        body["messages"][0]["content"],
+        json!([
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "/9j/4AA="},
+             "cache_control": {"type": "ephemeral"}},
+        ])
+    );
 }

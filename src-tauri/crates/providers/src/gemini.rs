@@ -47,8 +47,20 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
     let mut turns: Vec<(&str, Vec<Value>)> = Vec::new();
     for message in normalize(&request.messages) {
         let (role, parts) = match message.as_ref() {
-            Message::User { text } if text.is_empty() => continue,
-            Message::User { text } => ("user", vec![json!({"text": text})]),
+            // Images as `inlineData` parts first, then the text (Gemini's advice for a
+            // prompt about an image).
+            Message::User { text, images } => {
+                let mut parts: Vec<Value> = images
+                    .iter()
+                    .map(|image| {
+                        json!({"inlineData": {"mimeType": image.media_type, "data": image.data}})
+                    })
+                    .collect();
+                if !text.is_empty() {
+                    parts.push(json!({"text": text}));
+                }
+                ("user", parts)
+            }
             Message::Assistant {
                 text,
                 tool_calls,

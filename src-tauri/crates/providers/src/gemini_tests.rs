@@ -179,8 +179,8 @@ fn request_body_merges_and_hides_synthetic_ids() {
         model: "m".into(),
         system: String::new(),
         messages: std::sync::Arc::new(vec![
-            Message::User { text: "a".into() },
-            Message::User { text: "b".into() },
+            Message::user("a"),
+            Message::user("b"),
             Message::Assistant {
                 text: "calling".into(),
                 reasoning: None,
@@ -193,9 +193,7 @@ fn request_body_merges_and_hides_synthetic_ids() {
                 content: "/".into(),
                 is_error: false,
             },
-            Message::User {
-                text: "next".into(),
-            },
+            Message::user("next"),
         ]),
         tools: vec![],
         parallel_tool_calls: false,
@@ -277,5 +275,27 @@ fn a_thinking_budget_goes_into_generation_config_with_thoughts_included() {
     assert_eq!(
         body["generationConfig"],
         json!({"thinkingConfig": {"thinkingBudget": 2048, "includeThoughts": true}})
+    );
+}
+
+#[test]
+fn request_body_sends_images_as_inline_data_parts_before_the_text() {
+    let body = build_request_body(&image_request("What is in these?"));
+    assert_eq!(
+        body,
+        json!({"contents": [{"role": "user", "parts": [
+            {"inlineData": {"mimeType": "image/png", "data": PNG}},
+            {"inlineData": {"mimeType": "image/jpeg", "data": "/9j/4AA="}},
+            {"text": "What is in these?"},
+        ]}]})
+    );
+    // Images alone: no empty text part.
+    let body = build_request_body(&image_request(""));
+    assert_eq!(
+        body["contents"][0]["parts"],
+        json!([
+            {"inlineData": {"mimeType": "image/png", "data": PNG}},
+            {"inlineData": {"mimeType": "image/jpeg", "data": "/9j/4AA="}},
+        ])
     );
 }

@@ -100,7 +100,7 @@ mod tests {
     }
 
     fn user(text: &str) -> Message {
-        Message::User { text: text.into() }
+        Message::user(text)
     }
 
     #[test]

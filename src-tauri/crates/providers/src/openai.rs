@@ -33,7 +33,21 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
     }
     for message in normalize(&request.messages) {
         messages.push(match message.as_ref() {
-            Message::User { text } => json!({"role": "user", "content": text}),
+            Message::User { text, images } if images.is_empty() => {
+                json!({"role": "user", "content": text})
+            }
+            // With images the content becomes a list of parts: the text, then each image
+            // as a data URL.
+            Message::User { text, images } => {
+                let mut parts = Vec::with_capacity(images.len() + 1);
+                if !text.is_empty() {
+                    parts.push(json!({"type": "text", "text": text}));
+                }
+                parts.extend(images.iter().map(
+                    |image| json!({"type": "image_url", "image_url": {"url": image.data_url()}}),
+                ));
+                json!({"role": "user", "content": parts})
+            }
             // An empty turn says nothing, and some compatible servers reject empty content.
             Message::Assistant {
                 text, tool_calls, ..

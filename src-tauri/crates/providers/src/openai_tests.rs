@@ -240,12 +240,7 @@ fn request_body_pairs_results_with_calls() {
     // message: the body must still pair every call with a result, in order.
     std::sync::Arc::make_mut(&mut request.messages).remove(3);
     let result = std::sync::Arc::make_mut(&mut request.messages).remove(2);
-    std::sync::Arc::make_mut(&mut request.messages).insert(
-        2,
-        Message::User {
-            text: "hurry".into(),
-        },
-    );
+    std::sync::Arc::make_mut(&mut request.messages).insert(2, Message::user("hurry"));
     std::sync::Arc::make_mut(&mut request.messages).insert(3, result);
     let body = build_request_body(&request);
     let roles: Vec<&str> = body["messages"]
@@ -417,10 +412,53 @@ data: [DONE]\n\n";
         tool_calls: vec![],
         provider_data: final_answer.provider_data.clone(),
     });
-    messages.push(Message::User {
-        text: "next".into(),
-    });
+    messages.push(Message::user("next"));
     let body = build_request_body(&request);
     assert_eq!(body["messages"][4]["content"], "Done.");
     assert_eq!(body["messages"][4]["reasoning_content"], "Got it.");
+}
+
+#[test]
+fn request_body_sends_images_as_data_url_parts() {
+    let body = build_request_body(&image_request("What is in these?"));
+    assert_eq!(
+        body["messages"],
+        json!([{"role": "user", "content": [
+            {"type": "text", "text": "What is in these?"},
+            {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{PNG}")}},
+            {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,/9j/4AA="}},
+        ]}])
+    );
+    // Images alone: no empty text part.
+    let body = build_request_body(&image_request(""));
+    assert_eq!(
+        body["messages"][0]["content"],
+        json!([
+            {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{PNG}")}},
+            {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,/9j/4AA="}},
+        ])
+    );
+    // Without images the content stays a plain string.
+    let body = build_request_body(&sample_request());
+    assert_eq!(body["messages"][1]["content"], "Read a.rs and b.rs");
+}
+
+#[test]
+fn user_messages_stored_before_images_still_deserialize() {
+    let old: Message = serde_json::from_str(r#"{"role":"user","text":"hi"}"#).unwrap();
+    assert_eq!(old, Message::user("hi"));
+    assert_eq!(
+        serde_json::to_string(&old).unwrap(),
+        r#"{"role":"user","text":"hi"}"#
+    );
+    let with: Message = serde_json::from_value(json!({"role": "user", "text": "see",
+        "images": [{"media_type": "image/png", "data": PNG}]}))
+    .unwrap();
+    assert_eq!(
+        with,
+        Message::User {
+            text: "see".into(),
+            images: vec![image("image/png", PNG)]
+        }
+    );
 }

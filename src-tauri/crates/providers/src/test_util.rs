@@ -115,9 +115,7 @@ pub fn sample_request() -> ModelRequest {
         model: "test-model".into(),
         system: "You are terse.".into(),
         messages: std::sync::Arc::new(vec![
-            Message::User {
-                text: "Read a.rs and b.rs".into(),
-            },
+            Message::user("Read a.rs and b.rs"),
             Message::Assistant {
                 text: String::new(),
                 reasoning: None,
@@ -145,9 +143,7 @@ pub fn sample_request() -> ModelRequest {
                 tool_calls: vec![],
                 provider_data: None,
             },
-            Message::User {
-                text: "Thanks".into(),
-            },
+            Message::user("Thanks"),
         ]),
         tools: vec![ToolSpec {
             name: "read_file".into(),
@@ -156,6 +152,32 @@ pub fn sample_request() -> ModelRequest {
         }],
         parallel_tool_calls: true,
         max_output_tokens: Some(1000),
+        thinking_budget_tokens: None,
+    }
+}
+
+/// A 1x1 PNG, base64.
+pub const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+pub fn image(media_type: &str, data: &str) -> crate::ImagePart {
+    crate::ImagePart {
+        media_type: media_type.into(),
+        data: data.into(),
+    }
+}
+
+/// One user message with `text` and two images (a PNG, then a "JPEG"), nothing else.
+pub fn image_request(text: &str) -> ModelRequest {
+    ModelRequest {
+        model: "vision-model".into(),
+        system: String::new(),
+        messages: std::sync::Arc::new(vec![Message::User {
+            text: text.into(),
+            images: vec![image("image/png", PNG), image("image/jpeg", "/9j/4AA=")],
+        }]),
+        tools: vec![],
+        parallel_tool_calls: false,
+        max_output_tokens: None,
         thinking_budget_tokens: None,
     }
 }

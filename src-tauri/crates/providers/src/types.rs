@@ -40,6 +40,11 @@ pub struct ToolSpec {
 pub enum Message {
     User {
         text: String,
+        /// Images sent with the text (OpenAI `image_url` data URLs, Anthropic base64
+        /// `image` blocks, Gemini `inlineData` parts). Absent in histories stored before
+        /// images existed.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        images: Vec<ImagePart>,
     },
     Assistant {
         text: String,
@@ -60,6 +65,33 @@ pub enum Message {
         content: String,
         is_error: bool,
     },
+}
+
+impl Message {
+    /// A user message of text only.
+    pub fn user(text: impl Into<String>) -> Message {
+        Message::User {
+            text: text.into(),
+            images: Vec::new(),
+        }
+    }
+}
+
+/// An image in a user message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImagePart {
+    /// `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
+    pub media_type: String,
+    /// The bytes, base64 (standard alphabet, padded), shared: cloning a history (a
+    /// request's copy-on-write snapshot) never copies an image.
+    pub data: Arc<str>,
+}
+
+impl ImagePart {
+    /// The `data:` URL of the image (OpenAI's `image_url`).
+    pub fn data_url(&self) -> String {
+        format!("data:{};base64,{}", self.media_type, self.data)
+    }
 }
 
 /// A complete tool call as requested by the model.

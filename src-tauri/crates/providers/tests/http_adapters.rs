@@ -39,9 +39,7 @@ fn request() -> ModelRequest {
     ModelRequest {
         model: "mock-model".into(),
         system: "Be brief.".into(),
-        messages: std::sync::Arc::new(vec![Message::User {
-            text: "Hello?".into(),
-        }]),
+        messages: std::sync::Arc::new(vec![Message::user("Hello?")]),
         tools: vec![ToolSpec {
             name: "read_file".into(),
             description: "Reads a file".into(),

@@ -113,6 +113,7 @@ impl Service {
             system: "You answer connection tests.".into(),
             messages: Arc::new(vec![Message::User {
                 text: "Reply with OK.".into(),
+                images: Vec::new(),
             }]),
             tools: Vec::new(),
             parallel_tool_calls: false,
@@ -199,44 +200,37 @@ impl Service {
     }
 }
 
-async fn openai_models(client: &reqwest::Client, root: &str) -> Option<Vec<String>> {
-    let body: serde_json::Value = client
-        .get(format!("{root}/v1/models"))
-        .send()
-        .await
-        .ok()?
-        .error_for_status()
-        .ok()?
-        .json()
-        .await
-        .ok()?;
-    let models = body
-        .get("data")?
+/// A GET that answers JSON, or nothing (refused, an error status, not JSON).
+async fn get_json(client: &reqwest::Client, url: String) -> Option<serde_json::Value> {
+    let response = client.get(url).send().await.ok()?.error_for_status().ok()?;
+    response.json().await.ok()
+}
+
+/// The names under `list_key` of a model listing (`data[].id`, Ollama's `models[].name`).
+fn names(body: &serde_json::Value, list_key: &str, name_key: &str) -> Option<Vec<String>> {
+    let names = body
+        .get(list_key)?
         .as_array()?
         .iter()
-        .filter_map(|m| m.get("id")?.as_str().map(str::to_owned))
+        .filter_map(|m| m.get(name_key)?.as_str().map(str::to_owned))
         .collect();
-    Some(models)
+    Some(names)
+}
+
+async fn openai_models(client: &reqwest::Client, root: &str) -> Option<Vec<String>> {
+    names(
+        &get_json(client, format!("{root}/v1/models")).await?,
+        "data",
+        "id",
+    )
 }
 
 async fn ollama_models(client: &reqwest::Client, root: &str) -> Option<Vec<String>> {
-    let body: serde_json::Value = client
-        .get(format!("{root}/api/tags"))
-        .send()
-        .await
-        .ok()?
-        .error_for_status()
-        .ok()?
-        .json()
-        .await
-        .ok()?;
-    let models = body
-        .get("models")?
-        .as_array()?
-        .iter()
-        .filter_map(|m| m.get("name")?.as_str().map(str::to_owned))
-        .collect();
-    Some(models)
+    names(
+        &get_json(client, format!("{root}/api/tags")).await?,
+        "models",
+        "name",
+    )
 }
 
 /// The innermost cause of a chained error message ("…: tcp connect error: Connection

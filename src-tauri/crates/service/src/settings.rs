@@ -124,7 +124,7 @@ impl Service {
                         output_price_per_mtok: p.output_price_per_mtok,
                         cached_input_price_per_mtok: p.cached_input_price_per_mtok,
                         thinking_budget_tokens: p.thinking_budget_tokens,
-                        supports_vision: p.extra.get("supports_vision").and_then(|v| v.as_bool()),
+                        supports_vision: p.supports_vision,
                     },
                 })
                 .collect(),

@@ -36,6 +36,7 @@ pub(crate) fn index_event(
     let ts = to_sql_int("timestamp", env.timestamp_ms)?;
     let turn = env.turn_id.as_ref().map(TurnId::as_str);
     match &env.event {
+        // The typed text only: images (base64) are stored in the event, never indexed.
         AgentEvent::TurnStarted { input } => add_search_doc(tx, sid, seq, ROLE_USER, &input.text)?,
         AgentEvent::AssistantMessage {
             text, tool_calls, ..

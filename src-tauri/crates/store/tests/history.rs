@@ -560,3 +560,48 @@ fn a_version_1_database_is_migrated_and_backfilled() {
         .unwrap();
     assert_eq!(v, SCHEMA_VERSION);
 }
+
+#[test]
+fn images_are_stored_with_their_turn_but_only_the_text_is_searchable() {
+    let store = Store::open_in_memory().unwrap();
+    started(&store, "img", "/repo");
+    // Base64 that happens to contain a word someone might search for.
+    let data = "cXVpY2tzb3J0cXVpY2tzb3J0quicksortAAA=";
+    let input = UserInput {
+        images: vec![memo_protocol::ImageInput {
+            media_type: "image/png".into(),
+            data: data.into(),
+            name: Some("screenshot.png".into()),
+        }],
+        ..UserInput::text("what does this diagram show")
+    };
+    push(
+        &store,
+        "img",
+        "t1",
+        vec![AgentEvent::TurnStarted {
+            input: input.clone(),
+        }],
+    );
+    assert_eq!(store.search(&query("diagram")).unwrap().len(), 1);
+    for q in [
+        "quicksort",
+        "cXVpY2tzb3J0cXVpY2tzb3J0quicksortAAA",
+        "screenshot",
+    ] {
+        assert!(store.search(&query(q)).unwrap().is_empty(), "{q}");
+    }
+    let events = store.all_events(&SessionId::new("img")).unwrap();
+    assert!(events.iter().any(|e| e.event
+        == AgentEvent::TurnStarted {
+            input: input.clone()
+        }));
+    // The Memo Code export has the text only (its format has no images).
+    let mut out = Vec::new();
+    store
+        .export_memo_code(&SessionId::new("img"), &mut out)
+        .unwrap();
+    let jsonl = String::from_utf8(out).unwrap();
+    assert!(jsonl.contains("what does this diagram show"));
+    assert!(!jsonl.contains(data));
+}

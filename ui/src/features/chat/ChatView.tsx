@@ -159,7 +159,7 @@ export function ChatView(props: ChatViewProps) {
             onResolve={chat.resolve}
             onRewind={state.session ? chat.rewind : undefined}
             rewindDisabled={chat.running !== null || state.phase !== "idle"}
-            onRetry={(turn) => void chat.send(turn.input)}
+            onRetry={(turn) => void chat.send(turn.input, turn.images)}
           />
         ) : state.phase === "loading" ? (
           <p className="chat__loading">Loading the conversation…</p>

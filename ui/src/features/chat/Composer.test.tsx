@@ -12,7 +12,7 @@ function baseProps() {
     busy: false,
     running: false,
     placeholder: "Ask",
-    onSend: vi.fn(async () => true),
+    onSend: vi.fn(async (_text: string, _images?: unknown) => true),
     onStop: vi.fn(),
   };
 }
@@ -29,7 +29,7 @@ describe("Composer", () => {
     fireEvent.change(input, { target: { value: "  hello  " } });
     fireEvent.keyDown(input, { key: "Enter" });
     await waitFor(() => expect(input.value).toBe(""));
-    expect(props.onSend).toHaveBeenCalledWith("hello");
+    expect(props.onSend).toHaveBeenCalledWith("hello", []);
   });
 
   it("keeps Shift+Enter for new lines", () => {
@@ -129,6 +129,33 @@ describe("Composer suggestions", () => {
     fireEvent.keyDown(input, { key: "Escape" });
     await waitFor(() => expect(screen.queryByTestId("composer-suggestions")).toBeNull());
     fireEvent.keyDown(input, { key: "Enter" });
-    await waitFor(() => expect(props.onSend).toHaveBeenCalledWith("use $p"));
+    await waitFor(() => expect(props.onSend).toHaveBeenCalledWith("use $p", []));
+  });
+});
+
+describe("Composer images", () => {
+  const png = () => new File([new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10])], "shot.png", { type: "image/png" });
+
+  it("takes a pasted image, shows it, and sends it with the message", async () => {
+    const { props, input } = setup();
+    fireEvent.paste(input, { clipboardData: { files: [png()], types: ["Files"] } });
+    expect(await screen.findByAltText("shot.png")).toBeTruthy();
+    fireEvent.keyDown(input, { key: "Enter" });
+    await waitFor(() => expect(props.onSend).toHaveBeenCalled());
+    const [text, images] = vi.mocked(props.onSend).mock.calls[0] as unknown as [string, unknown[]];
+    expect(text).toBe("");
+    expect(images).toEqual([{ media_type: "image/png", data: "iVBORw0KGgo=", name: "shot.png" }]);
+    await waitFor(() => expect(screen.queryByAltText("shot.png")).toBeNull());
+  });
+
+  it("refuses what is not an image or too large, saying why, and removes on ×", async () => {
+    const { input } = setup();
+    const text = new File(["hello"], "notes.txt", { type: "text/plain" });
+    const huge = new File([new Uint8Array(5 * 1024 * 1024 + 1)], "huge.png", { type: "image/png" });
+    fireEvent.paste(input, { clipboardData: { files: [png(), text, huge], types: ["Files"] } });
+    const problem = await screen.findByTestId("composer-image-problem");
+    expect(problem.textContent).toContain("huge.png: larger than 5 MB");
+    fireEvent.click(screen.getByRole("button", { name: "Remove shot.png" }));
+    expect(screen.queryByAltText("shot.png")).toBeNull();
   });
 });

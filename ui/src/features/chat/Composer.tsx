@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 
 import { SendIcon, StopIcon } from "../../components/icons";
-import type { Completion, CompletionKind } from "../../gen/protocol";
+import type { Completion, CompletionKind, ImageInput } from "../../gen/protocol";
+import { IMAGE_TYPES, imageUrl, readImages } from "./images";
 import { applyCompletion, completionTrigger, type CompletionTrigger } from "./completion";
 
 /** Waits this long after the last keystroke before asking for suggestions. */
@@ -19,7 +20,7 @@ interface ComposerProps {
   placeholder: string;
   /** Replaces the draft when it changes (a rewound message to edit). */
   prefill?: { id: number; text: string } | null;
-  onSend: (text: string) => Promise<boolean>;
+  onSend: (text: string, images: ImageInput[]) => Promise<boolean>;
   onStop: () => void;
   /** Suggestions after `/`, `@` or `$`; absent: no completion. */
   complete?: ((kind: CompletionKind, typed: string) => Promise<Completion[]>) | undefined;
@@ -33,6 +34,10 @@ interface Suggestions {
 
 export function Composer({ disabled, busy, running, placeholder, prefill, onSend, onStop, complete }: ComposerProps) {
   const [draft, setDraft] = useState("");
+  const [images, setImages] = useState<ImageInput[]>([]);
+  const [imageProblem, setImageProblem] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
   const [caret, setCaret] = useState(0);
   const [suggestions, setSuggestions] = useState<Suggestions | null>(null);
   // Esc closes the list until the word changes.
@@ -98,14 +103,24 @@ export function Composer({ disabled, busy, running, placeholder, prefill, onSend
     if (!disabled) input.current?.focus();
   }, [disabled]);
 
-  const canSend = !disabled && !busy && !running && draft.trim() !== "";
+  const canSend = !disabled && !busy && !running && (draft.trim() !== "" || images.length > 0);
+
+  const addFiles = async (files: readonly File[]) => {
+    if (files.length === 0) return;
+    const read = await readImages(files, images.length);
+    if (read.images.length > 0) setImages((current) => [...current, ...read.images]);
+    setImageProblem(read.problems.length > 0 ? read.problems.map((p) => `${p.name}: ${p.reason}`).join("; ") : null);
+  };
 
   const submit = async () => {
     if (!canSend) return;
     const text = draft.trim();
+    const sent = images;
     // Keep the draft until the session took it, so a failure loses nothing.
-    if (await onSend(text)) {
+    if (await onSend(text, sent)) {
       setDraft((current) => (current.trim() === text ? "" : current));
+      setImages((current) => (current === sent ? [] : current));
+      setImageProblem(null);
     }
   };
 
@@ -171,7 +186,75 @@ export function Composer({ disabled, busy, running, placeholder, prefill, onSend
           ))}
         </ul>
       )}
-      <div className={`composer__box${disabled ? " composer__box--disabled" : ""}`}>
+      {(images.length > 0 || imageProblem) && (
+        <div className="composer__attachments" data-testid="composer-images">
+          {images.map((image, index) => (
+            <figure key={`${index}-${image.data.length}`} className="composer__image">
+              <img src={imageUrl(image)} alt={image.name ?? "image"} />
+              <button
+                type="button"
+                className="composer__image-remove"
+                aria-label={`Remove ${image.name ?? "image"}`}
+                onClick={() => setImages((current) => current.filter((_, i) => i !== index))}
+              >
+                ×
+              </button>
+            </figure>
+          ))}
+          {imageProblem && (
+            <p className="composer__image-problem" role="alert" data-testid="composer-image-problem">
+              {imageProblem}
+            </p>
+          )}
+        </div>
+      )}
+      <div
+        className={`composer__box${disabled ? " composer__box--disabled" : ""}${dragging ? " composer__box--drop" : ""}`}
+        onDragOver={(event) => {
+          if (disabled || !event.dataTransfer.types.includes("Files")) return;
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(event) => {
+          if (disabled) return;
+          event.preventDefault();
+          setDragging(false);
+          void addFiles([...event.dataTransfer.files]);
+        }}
+      >
+        <button
+          type="button"
+          className="icon-button composer__attach"
+          onClick={() => picker.current?.click()}
+          disabled={disabled}
+          title="Attach images (or paste / drop them)"
+          aria-label="Attach images"
+          data-testid="attach-image"
+        >
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path
+              d="M20 11.5l-7.6 7.6a4.8 4.8 0 0 1-6.8-6.8l8-8a3.2 3.2 0 0 1 4.5 4.5l-8 8a1.6 1.6 0 0 1-2.3-2.3l7.3-7.3"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.7"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+        </button>
+        <input
+          ref={picker}
+          type="file"
+          accept={IMAGE_TYPES.join(",")}
+          multiple
+          hidden
+          data-testid="image-picker"
+          onChange={(event) => {
+            void addFiles([...(event.target.files ?? [])]);
+            event.target.value = "";
+          }}
+        />
         <textarea
           ref={input}
           className="composer__input"
@@ -186,6 +269,13 @@ export function Composer({ disabled, busy, running, placeholder, prefill, onSend
           }}
           onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
+          onPaste={(event) => {
+            const files = [...event.clipboardData.files].filter((f) => f.type.startsWith("image/"));
+            if (files.length > 0) {
+              event.preventDefault();
+              void addFiles(files);
+            }
+          }}
           aria-autocomplete={complete ? "list" : undefined}
           aria-controls={suggestions ? "composer-suggestions" : undefined}
         />

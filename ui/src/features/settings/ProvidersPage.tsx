@@ -4,7 +4,7 @@ import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { ProviderSettings, ProviderSettingsPage } from "../../gen/protocol";
 import { commands, toCommandError } from "../../ipc";
 import { ProviderForm } from "./ProviderForm";
-import type { ProviderSettingsController } from "./useProviderSettings";
+import type { ProviderSave, ProviderSettingsController } from "./useProviderSettings";
 
 interface ProvidersPageProps {
   controller: ProviderSettingsController;
@@ -48,6 +48,12 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
   }
   const { page } = state;
   const names = page.providers.map((p) => p.name);
+  // The form stays open when the key could not be stored: it says why there.
+  const saveAndClose = async (request: ProviderSave) => {
+    const outcome = await controller.save(request);
+    if (outcome.keyError === null) setEditing({ kind: "none" });
+    return outcome;
+  };
   const act = async (run: () => Promise<void>) => {
     setError(null);
     try {
@@ -87,11 +93,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
             existing={null}
             profile={null}
             takenNames={names}
-            onSave={async (request) => {
-              const outcome = await controller.save(request);
-              if (outcome.keyError === null) setEditing({ kind: "none" });
-              return outcome;
-            }}
+            onSave={saveAndClose}
             onCancel={() => setEditing({ kind: "none" })}
           />
         </div>
@@ -110,11 +112,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
                   existing={p}
                   profile={profileOf(page, p)}
                   takenNames={names}
-                  onSave={async (request) => {
-                    const outcome = await controller.save(request);
-                    if (outcome.keyError === null) setEditing({ kind: "none" });
-                    return outcome;
-                  }}
+                  onSave={saveAndClose}
                   onCancel={() => setEditing({ kind: "none" })}
                 />
               </li>

@@ -41,6 +41,7 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
         key,
         turnId: envelope.turn_id ?? key,
         input: event.input.text,
+        images: event.input.images ?? [],
         items: [],
         status: "running",
         usage: null,

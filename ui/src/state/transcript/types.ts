@@ -1,5 +1,15 @@
 // The view model of one session's transcript, built from its event stream by ./reducer.
-import type { ApprovalRequest, ErrorKind, McpServerState, PlanItem as PlanStep, ReviewDecision, TokenUsage, ToolErrorKind, TurnEndReason } from "../../gen/protocol";
+import type {
+  ApprovalRequest,
+  ErrorKind,
+  ImageInput,
+  McpServerState,
+  PlanItem as PlanStep,
+  ReviewDecision,
+  TokenUsage,
+  ToolErrorKind,
+  TurnEndReason,
+} from "../../gen/protocol";
 
 /**
  * Items streamed during a model step are `provisional` until the step's
@@ -87,6 +97,8 @@ export interface TurnView {
   key: string;
   turnId: string;
   input: string;
+  /** Images sent with the message. */
+  images: ImageInput[];
   items: TurnItem[];
   status: TurnStatus;
   /** Running total of the turn; null until the first model call reports usage. */

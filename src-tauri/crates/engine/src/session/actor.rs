@@ -31,6 +31,10 @@ pub struct TurnLimits {
     pub max_output_tokens: Option<u32>,
     /// Extended thinking budget from the model's profile (`thinking_budget_tokens`).
     pub thinking_budget_tokens: Option<u32>,
+    /// Whether the session's first model takes images (its profile's `supports_vision`).
+    /// The default lets hand-built sessions (tests, benches) send images; the
+    /// [`crate::Engine`] sets it from the profile.
+    pub supports_vision: bool,
     pub approval_mode: ApprovalMode,
 }
 
@@ -43,6 +47,7 @@ impl Default for TurnLimits {
             parallel_tool_calls: true,
             max_output_tokens: None,
             thinking_budget_tokens: None,
+            supports_vision: true,
         }
     }
 }
@@ -237,6 +242,7 @@ pub fn spawn_session(
         parallel_tool_calls: params.limits.parallel_tool_calls,
         thinking_budget_tokens: params.limits.thinking_budget_tokens,
         context_window: params.context.context_window,
+        supports_vision: params.limits.supports_vision,
     };
     let shared = Arc::new(Shared {
         emitter: Emitter::new(params.id.clone(), params.store.clone(), last_seq),
@@ -327,6 +333,15 @@ async fn run_actor(
                     continue;
                 }
                 reap_ended(&mut running).await;
+                // Images are checked before anything else happens: a refused message
+                // starts no turn, runs no command and sends nothing.
+                let binding = shared.binding();
+                if let Err(refusal) =
+                    super::images::check(&input.images, &binding.model, binding.supports_vision)
+                {
+                    report_error(&shared, refusal.kind, &refusal.message);
+                    continue;
+                }
                 let (input, mcp_prompt) = match dispatch(&shared, input) {
                     Dispatch::Turn(input) => (input, None),
                     Dispatch::McpPrompt(input, mcp) => (input, Some(mcp)),
@@ -443,11 +458,15 @@ fn compaction_task(
 }
 
 fn report_invalid_op(shared: &Shared, message: &str) {
+    report_error(shared, ErrorKind::InvalidOp, message);
+}
+
+fn report_error(shared: &Shared, kind: ErrorKind, message: &str) {
     // A failed write is already reported to subscribers by the emitter.
     let _ = shared.emitter.emit(
         None,
         AgentEvent::Error {
-            kind: ErrorKind::InvalidOp,
+            kind,
             message: message.to_owned(),
             retryable: false,
         },

@@ -192,10 +192,12 @@ fn summary_request(shared: &Shared, older: &[Message], instructions: Option<&str
     let ask = templates
         .render("compaction_request.md", &vars, &mut problems)
         .text;
-    let mut messages = older.to_vec();
-    messages.push(Message::User {
-        text: ask.trim().to_owned(),
-    });
+    let mut messages: Vec<Message> = if binding.supports_vision {
+        older.to_vec()
+    } else {
+        older.iter().map(super::images::without_images).collect()
+    };
+    messages.push(Message::user(ask.trim().to_owned()));
     ModelRequest {
         model: binding.model.clone(),
         system,

@@ -14,7 +14,7 @@ use memo_protocol::{
     AgentEvent, ApprovalId, CompactionStatus, EventEnvelope, ReviewDecision, SessionId, TokenUsage,
     ToolCallId, ToolErrorKind, ToolStatus, TurnEndReason, TurnId,
 };
-use memo_providers::{Message, ToolCall};
+use memo_providers::{ImagePart, Message, ToolCall};
 use memo_store::Store;
 
 use crate::EngineError;
@@ -30,9 +30,17 @@ pub fn apply_event(history: &mut Vec<Message>, event: &AgentEvent) {
         AgentEvent::TurnStarted { input } => {
             close_dangling_calls(history);
             // What the model received: a command's prompt and attachments, not the
-            // typed text.
+            // typed text, and the images (stored in the event, so a resume has them).
             history.push(Message::User {
                 text: input.model_text().to_owned(),
+                images: input
+                    .images
+                    .iter()
+                    .map(|image| ImagePart {
+                        media_type: image.media_type.clone(),
+                        data: image.data.as_str().into(),
+                    })
+                    .collect(),
             })
         }
         AgentEvent::AssistantMessage {
@@ -275,7 +283,8 @@ mod tests {
         history
             .iter()
             .map(|m| match m {
-                Message::User { text } => format!("user:{text}"),
+                Message::User { text, images } if images.is_empty() => format!("user:{text}"),
+                Message::User { text, images } => format!("user:{text}+{}img", images.len()),
                 Message::Assistant { tool_calls, .. } => format!(
                     "assistant:{}",
                     tool_calls

@@ -8,6 +8,7 @@ mod compaction;
 pub mod context;
 mod emitter;
 pub mod history;
+pub mod images;
 mod mcp;
 mod model;
 mod prompt_sources;

@@ -18,6 +18,9 @@ pub struct ModelBinding {
     pub thinking_budget_tokens: Option<u32>,
     /// Tokens the model accepts in one request (compaction works against it).
     pub context_window: u64,
+    /// Whether user messages to this model may carry images (its profile's
+    /// `supports_vision`); a message with images to a model without is refused.
+    pub supports_vision: bool,
 }
 
 /// Builds the binding for `provider` (None: the session's own) and `model` (None: the

@@ -170,7 +170,10 @@ impl Turn {
         ModelRequest {
             model: binding.model.clone(),
             system: view.system_prompt.as_ref().clone(),
-            messages: self.shared.history_snapshot(),
+            messages: super::images::for_model(
+                self.shared.history_snapshot(),
+                binding.supports_vision,
+            ),
             tools: view.specs.as_ref().clone(),
             parallel_tool_calls: binding.parallel_tool_calls,
             max_output_tokens: self.shared.limits.max_output_tokens,

@@ -83,6 +83,8 @@ impl Exporter<'_> {
                 self.step = 0;
                 self.final_written = false;
                 self.last_error = None;
+                // Memo Code's format has no images: a turn's images stay in Memo
+                // Desktop's own log and are not exported.
                 vec![self.line(
                     ts,
                     "turn_start",

@@ -214,7 +214,7 @@ async fn unknown_routes_are_404_and_not_recorded() {
         .await
         .unwrap();
     let response = client()
-        .get(format!("{}/v1/models", server.base_url()))
+        .get(format!("{}/v1/embeddings", server.base_url()))
         .send()
         .await
         .unwrap();
@@ -227,6 +227,35 @@ async fn unknown_routes_are_404_and_not_recorded() {
     assert_eq!(response.status(), 404, "model endpoints are POST only");
     assert!(server.requests().is_empty());
     assert_eq!(server.pending_responses(), 1);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn model_listings_answer_like_local_servers_and_are_not_recorded() {
+    let server = MockLlmServer::start().await.unwrap();
+    let openai: serde_json::Value = client()
+        .get(format!("{}/v1/models", server.base_url()))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        openai["data"][0]["id"],
+        memo_test_support::DEFAULT_MOCK_MODEL
+    );
+    server.set_models(&["qwen2.5-coder:1.5b"]);
+    let ollama: serde_json::Value = client()
+        .get(format!("{}/api/tags", server.base_url()))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(ollama["models"][0]["name"], "qwen2.5-coder:1.5b");
+    assert!(server.requests().is_empty());
     server.shutdown().await;
 }
 

@@ -16,7 +16,7 @@ export function ToolCard({ tool }: { tool: ToolItem }) {
   if (command !== null) return <CommandCard tool={tool} command={command} />;
   const summary = summarizeArgs(tool.args);
   const label = tool.errorKind ? tool.errorKind.replace(/_/g, " ") : STATUS_LABEL[tool.status];
-  const live = tool.status === "running" && tool.output === null && tool.liveOutput ? tool.liveOutput : null;
+  const live = liveOutputOf(tool);
   return (
     <details
       className={`tool tool--${tool.status}`}
@@ -73,7 +73,7 @@ export function ToolCard({ tool }: { tool: ToolItem }) {
  * it took (the model-facing bookkeeping of the result stays out of sight).
  */
 function CommandCard({ tool, command }: { tool: ToolItem; command: string }) {
-  const live = tool.status === "running" && tool.output === null && tool.liveOutput ? tool.liveOutput : null;
+  const live = liveOutputOf(tool);
   const result = tool.output === null ? null : parseCommandOutput(tool.output);
   const failed = tool.status === "error" || (result !== null && (result.exitCode ?? 0) !== 0) || result?.signal;
   const verdict = tool.errorKind
@@ -117,6 +117,11 @@ function CommandCard({ tool, command }: { tool: ToolItem; command: string }) {
       </div>
     </details>
   );
+}
+
+/** What a call printed so far, while it runs and has no result yet. */
+function liveOutputOf(tool: ToolItem): string | null {
+  return tool.status === "running" && tool.output === null && tool.liveOutput ? tool.liveOutput : null;
 }
 
 /** A running command's output so far, kept scrolled to its newest line. */

@@ -10,7 +10,7 @@ import { TurnBlock } from "./TurnBlock";
 afterEach(cleanup);
 
 function turn(items: TurnItem[], status: TurnView["status"] = "completed"): TurnView {
-  return { kind: "turn", key: "t", turnId: "t", input: "hi", items, status, usage: null, startedMs: 0, startSeq: 2 };
+  return { kind: "turn", key: "t", turnId: "t", input: "hi", images: [], items, status, usage: null, startedMs: 0, startSeq: 2 };
 }
 
 const REQUEST: ApprovalRequest = {
@@ -206,6 +206,7 @@ describe("TurnBlock after a failure", () => {
       key: "t",
       turnId: "t",
       input: "what changed?",
+      images: [],
       items: [{ kind: "error", key: "e", errorKind, message: "network error: connection refused" }],
       status: "failed",
       usage: null,

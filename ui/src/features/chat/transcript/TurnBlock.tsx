@@ -3,6 +3,7 @@ import { memo } from "react";
 import { RetryIcon, RewindIcon, Spinner } from "../../../components/icons";
 import type { TurnItem, TurnView } from "../../../state/transcript";
 import { formatUsage } from "../format";
+import { imageUrl } from "../images";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalCard, type ResolveApproval } from "./ApprovalCard";
 import { ErrorNotice, RetryNotice } from "./Notices";
@@ -65,6 +66,13 @@ export const TurnBlock = memo(function TurnBlock({
           </button>
         )}
         <div className="bubble" data-testid="user-message">
+          {turn.images.length > 0 && (
+            <div className="bubble__images" data-testid="user-images">
+              {turn.images.map((image, index) => (
+                <img key={index} src={imageUrl(image)} alt={image.name ?? "image"} className="bubble__image" />
+              ))}
+            </div>
+          )}
           {turn.input}
         </div>
       </div>
