@@ -125,6 +125,9 @@ export function App() {
               onProvidersChanged={providers.reload}
             />
           </Suspense>
+        ) : providers.state.status === "loading" || providers.state.status === "idle" ? (
+          // A moment at start-up: neither the chat nor the first-run screen, so neither flashes.
+          <div className="app-shell__pending" aria-busy="true" />
         ) : needsOnboarding ? (
           <Onboarding onDone={providers.reload} onOpenSettings={() => openSettings()} />
         ) : (

@@ -14,8 +14,14 @@ describe("Memo desktop smoke", { timeout: 120_000 }, () => {
   let app;
 
   before(async () => {
-    // Pin the light theme so screenshots do not depend on the desktop's preference.
-    app = await launchApp({ env: { GTK_THEME: "Adwaita" } });
+    // Pin the light theme so screenshots do not depend on the desktop's preference. A
+    // configured provider (never contacted) skips the first-run screen.
+    app = await launchApp({
+      env: { GTK_THEME: "Adwaita" },
+      homeFiles: {
+        "config.toml": '[[providers.local]]\nname = "local"\nmodel = "m"\nbase_url = "http://127.0.0.1:9/v1"\n',
+      },
+    });
   });
 
   after(async () => {

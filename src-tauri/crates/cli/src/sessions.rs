@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use memo_protocol::{AgentEvent, SessionId, SEARCH_MARK_END, SEARCH_MARK_START};
+use memo_protocol::{SessionId, SEARCH_MARK_END, SEARCH_MARK_START};
 use memo_service::{SearchRequest, Service, ServiceError};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -292,16 +292,4 @@ fn run_inner(service: &Service, action: SessionsAction) -> Result<ExitCode, Serv
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Whether an event is worth a line in a transcript (deltas are repeated whole by the
-/// step's `assistant_message`).
-pub fn in_transcript(event: &AgentEvent) -> bool {
-    !matches!(
-        event,
-        AgentEvent::TextDelta { .. }
-            | AgentEvent::ReasoningDelta { .. }
-            | AgentEvent::ToolCallBegin { .. }
-            | AgentEvent::ToolCallArgsDelta { .. }
-    )
 }

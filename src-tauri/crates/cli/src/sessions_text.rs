@@ -7,7 +7,6 @@ use memo_protocol::{
     SessionSummary, ToolStatus, UsageReport,
 };
 
-use crate::sessions::in_transcript;
 use memo_service::format_timestamp as format_ms;
 
 fn status_name(status: ImportStatus) -> &'static str {
@@ -253,4 +252,16 @@ pub fn print_usage(summary: &UsageReport) {
         t.output_tokens,
         cost(summary.cost_usd)
     );
+}
+
+/// Whether an event is worth a line in a transcript (deltas are repeated whole by the
+/// step's `assistant_message`).
+fn in_transcript(event: &AgentEvent) -> bool {
+    !matches!(
+        event,
+        AgentEvent::TextDelta { .. }
+            | AgentEvent::ReasoningDelta { .. }
+            | AgentEvent::ToolCallBegin { .. }
+            | AgentEvent::ToolCallArgsDelta { .. }
+    )
 }
