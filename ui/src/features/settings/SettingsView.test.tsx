@@ -1,0 +1,58 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { SettingsView } from "./SettingsView";
+
+const { commands } = vi.hoisted(() => ({
+  commands: {
+    providerSettings: vi.fn(async () => ({
+      config_path: "/home/u/.memo/config.toml",
+      revision: "1-a",
+      current_provider: null,
+      providers: [],
+      model_profiles: [],
+    })),
+    listSkills: vi.fn(async () => ({ skills: [], problems: [], filtered: false, config_revision: "1-a" })),
+  },
+}));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+// The editor page reports itself dirty at once, as if the person had typed.
+vi.mock("./FileEditorPage", async () => {
+  const { useEffect } = await import("react");
+  return {
+    FileEditorPage: ({ onDirtyChange, title }: { onDirtyChange: (dirty: boolean) => void; title: string }) => {
+      useEffect(() => onDirtyChange(true), [onDirtyChange]);
+      return <p data-testid="fake-editor">{title}</p>;
+    },
+  };
+});
+
+afterEach(cleanup);
+
+describe("SettingsView", () => {
+  it("asks before leaving unsaved text, and stays when told to", async () => {
+    const onClose = vi.fn();
+    render(<SettingsView cwd="/repo" onClose={onClose} onProvidersChanged={vi.fn()} />);
+    expect(await screen.findByTestId("providers-page")).toBeTruthy();
+    fireEvent.click(screen.getByTestId("settings-nav-soul"));
+    expect((await screen.findByTestId("fake-editor")).textContent).toBe("SOUL.md");
+
+    fireEvent.click(screen.getByTestId("settings-nav-skills"));
+    expect(await screen.findByTestId("confirm-dialog")).toBeTruthy();
+    fireEvent.click(screen.getByTestId("confirm-cancel"));
+    expect(screen.getByTestId("fake-editor")).toBeTruthy();
+
+    fireEvent.click(screen.getByTestId("settings-close"));
+    fireEvent.click(await screen.findByTestId("confirm-ok"));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it("offers the folder's instructions only with a folder open", async () => {
+    const { rerender } = render(<SettingsView cwd={null} onClose={vi.fn()} onProvidersChanged={vi.fn()} />);
+    await screen.findByTestId("providers-page");
+    expect(screen.queryByTestId("settings-nav-instructions")).toBeNull();
+    rerender(<SettingsView cwd="/work/app" onClose={vi.fn()} onProvidersChanged={vi.fn()} />);
+    expect(screen.getByTestId("settings-nav-instructions").textContent).toContain("AGENTS.md of app");
+  });
+});
