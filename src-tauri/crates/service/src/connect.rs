@@ -49,6 +49,16 @@ impl Service {
         provider: &ProviderInput,
         key: Option<&str>,
     ) -> Result<ConnectionReport> {
+        self.test_connection_within(provider, key, TEST_TIMEOUT)
+            .await
+    }
+
+    async fn test_connection_within(
+        &self,
+        provider: &ProviderInput,
+        key: Option<&str>,
+        limit: Duration,
+    ) -> Result<ConnectionReport> {
         let started = Instant::now();
         let config = ProviderConfig {
             name: provider.name.trim().to_owned(),
@@ -129,7 +139,7 @@ impl Service {
                 Some(Err(error)) => Err(error),
             }
         };
-        let outcome = tokio::time::timeout(TEST_TIMEOUT, attempt).await;
+        let outcome = tokio::time::timeout(limit, attempt).await;
         Ok(match outcome {
             Ok(Ok(())) => report(
                 true,
@@ -144,7 +154,7 @@ impl Service {
                 format!(
                     "{} did not answer within {} s. Is the server busy or the URL right?",
                     base_url,
-                    TEST_TIMEOUT.as_secs()
+                    limit.as_secs_f32().round()
                 ),
                 started,
             ),
@@ -281,7 +291,8 @@ fn explain(
 
 #[cfg(test)]
 mod tests {
-    use super::innermost;
+    use super::*;
+    use memo_test_support::{MockLlmServer, MockResponse};
 
     #[test]
     fn the_innermost_cause_is_what_a_person_reads() {
@@ -294,5 +305,37 @@ mod tests {
             "invalid x-api-key"
         );
         assert_eq!(innermost("plain"), "plain");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_server_that_never_answers_is_a_timeout() {
+        let mock = MockLlmServer::start_with([MockResponse::text("late").hang_after_events(0)])
+            .await
+            .unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let service = Service::new(
+            Ok(memo_config::MemoHome::at(home.path())),
+            Arc::new(memo_config::MemoryCredentialStore::new()),
+            Arc::new(|_: &str| None),
+        );
+        let provider = ProviderInput {
+            name: "slow".into(),
+            api: "openai".into(),
+            model: "m".into(),
+            base_url: Some(format!("{}/v1", mock.base_url())),
+            env_api_key: None,
+        };
+        let report = service
+            .test_connection_within(&provider, None, Duration::from_millis(400))
+            .await
+            .unwrap();
+        assert_eq!(report.outcome, "timeout", "{report:?}");
+        assert!(!report.ok);
+        assert!(
+            report.message.contains("did not answer"),
+            "{}",
+            report.message
+        );
+        mock.shutdown().await;
     }
 }
