@@ -5,9 +5,10 @@
 pub mod bridge;
 pub mod commands;
 pub mod error;
+pub mod launch;
 pub mod state;
 
-use tauri::Manager;
+use tauri::{Emitter, Manager};
 
 use crate::state::AppState;
 
@@ -24,6 +25,23 @@ pub fn run() {
     init_tracing();
 
     let builder = tauri::Builder::default()
+        // First: a second launch hands its folder to this window and exits.
+        .plugin(tauri_plugin_single_instance::init(|app, argv, cwd| {
+            if let Some(state) = app.try_state::<AppState>() {
+                if let Some(folder) = launch::folder_from_args(&argv, std::path::Path::new(&cwd)) {
+                    state.open_requests().push(&folder);
+                    if let Err(error) = app.emit(launch::OPEN_REQUESTS_EVENT, ()) {
+                        tracing::warn!(%error, "could not tell the window about a folder to open");
+                    }
+                }
+            }
+            if let Some(window) = app.get_webview_window("main") {
+                let _ = window.unminimize();
+                let _ = window.set_focus();
+            }
+        }))
+        // The window comes back where and as large as it was left.
+        .plugin(tauri_plugin_window_state::Builder::default().build())
         .setup(|app| {
             let state = AppState::from_env(app.path().home_dir().ok());
             // First start: bootstrap files from templates, never overwriting.
@@ -34,6 +52,12 @@ pub fn run() {
                     }
                 }
                 Err(error) => tracing::warn!(%error, "MEMO_HOME could not be resolved"),
+            }
+            let args: Vec<String> = std::env::args().collect();
+            if let Ok(cwd) = std::env::current_dir() {
+                if let Some(folder) = launch::folder_from_args(&args, &cwd) {
+                    state.open_requests().push(&folder);
+                }
             }
             app.manage(state);
             Ok(())

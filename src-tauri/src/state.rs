@@ -7,6 +7,7 @@ use memo_config::MemoHome;
 use memo_service::Service;
 
 use crate::bridge::Bridge;
+use crate::launch::OpenRequests;
 
 /// Where Memo keeps its data: `$MEMO_HOME` when set and non-empty (`~` expanded), else
 /// `~/.memo` — the rules of memo-config, which the engine and CLI use too. A relative value
@@ -33,6 +34,7 @@ pub fn resolve_memo_home(
 pub struct AppState {
     service: Arc<Service>,
     bridge: Bridge,
+    open_requests: OpenRequests,
 }
 
 impl AppState {
@@ -41,6 +43,7 @@ impl AppState {
         Self {
             bridge: Bridge::new(service.clone()),
             service,
+            open_requests: OpenRequests::default(),
         }
     }
 
@@ -61,6 +64,11 @@ impl AppState {
 
     pub fn bridge(&self) -> &Bridge {
         &self.bridge
+    }
+
+    /// Folders asked for from outside the window (command line, a second launch).
+    pub fn open_requests(&self) -> &OpenRequests {
+        &self.open_requests
     }
 }
 

@@ -10,6 +10,7 @@ import { commands, pickFolder } from "./ipc";
 import { useAppInfo } from "./state/useAppInfo";
 import { useChat } from "./state/useChat";
 import { useLoadable } from "./state/useLoadable";
+import { useOpenRequests } from "./state/useOpenRequests";
 import { useWorkspaces } from "./state/useWorkspaces";
 
 // Settings carry the code editor (CodeMirror): loaded when first opened, not at start-up.
@@ -22,6 +23,7 @@ export function App() {
   const scope = info?.memo_home ?? (appInfo.state.status === "error" ? "" : null);
   const workspaces = useWorkspaces(scope);
   const cwd = workspaces.current;
+  useOpenRequests(scope === null ? null : workspaces.open);
 
   const providers = useLoadable("list_providers", "providers", commands.listProviders);
   const loadSessions = useCallback(async () => (await commands.listSessions({ cwd })).sessions, [cwd]);

@@ -224,4 +224,10 @@ ipc_commands! {
     fn complete(state, cwd: String, session_id: Option<SessionId>, kind: CompletionKind, typed: String) -> Vec<Completion> {
         Ok(state.service().complete(std::path::Path::new(&cwd), session_id.as_ref(), kind, &typed, 12)?)
     }
+
+    /// Folders asked for from outside the window (`memo-desktop DIR`, a second launch),
+    /// each once; the window also hears `memo://open-requests` when one arrives.
+    fn take_open_requests(state) -> Vec<String> {
+        Ok(state.open_requests().take())
+    }
 }

@@ -57,7 +57,7 @@ async function withTimeout(promise, ms, what) {
  * WebKitWebDriver, the app, WebKit helpers) carries a run tag in its environment, so
  * `stop()` can prove that nothing outlives the test.
  */
-export async function launchApp({ env = {}, homeFiles = {} } = {}) {
+export async function launchApp({ env = {}, homeFiles = {}, args = [] } = {}) {
   const application = appBinary();
   const driverBinary = tauriDriverBinary();
   mkdirSync(artifactsDir, { recursive: true });
@@ -136,7 +136,7 @@ export async function launchApp({ env = {}, homeFiles = {} } = {}) {
     driver = await withTimeout(
       new Builder()
         .usingServer(`http://127.0.0.1:${DRIVER_PORT}/`)
-        .withCapabilities({ browserName: "wry", "tauri:options": { application } })
+        .withCapabilities({ browserName: "wry", "tauri:options": { application, args } })
         .build(),
       STARTUP_TIMEOUT_MS,
       "starting the app through tauri-driver",
@@ -149,6 +149,8 @@ export async function launchApp({ env = {}, homeFiles = {} } = {}) {
   return {
     driver,
     memoHome,
+    /** The environment the app runs with (for starting a second instance beside it). */
+    env: { ...process.env, MEMO_HOME: memoHome, ...env, [RUN_MARKER_ENV]: runId },
     runId,
     stop,
     /** Processes of this run that are still alive (for the no-leftovers assertion). */

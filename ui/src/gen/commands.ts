@@ -34,6 +34,7 @@ export const COMMAND_NAMES = [
   "probe_local_servers",
   "session_status",
   "complete",
+  "take_open_requests",
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -151,6 +152,11 @@ export interface Commands {
    * Suggestions for the composer after `/`, `@` or `$` (`typed` is the word after it).
    */
   complete(args: { cwd: string; sessionId?: SessionId | null; kind: CompletionKind; typed: string }): Promise<Array<Completion>>;
+  /**
+   * Folders asked for from outside the window (`memo-desktop DIR`, a second launch),
+   * each once; the window also hears `memo://open-requests` when one arrives.
+   */
+  takeOpenRequests(): Promise<Array<string>>;
 }
 
 export function bindCommands(invoke: Invoke): Commands {
@@ -180,5 +186,6 @@ export function bindCommands(invoke: Invoke): Commands {
     probeLocalServers: () => invoke("probe_local_servers", {}),
     sessionStatus: (args) => invoke("session_status", args),
     complete: (args) => invoke("complete", args),
+    takeOpenRequests: () => invoke("take_open_requests", {}),
   };
 }

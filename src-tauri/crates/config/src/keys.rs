@@ -176,6 +176,43 @@ impl CredentialStore for MemoryCredentialStore {
     }
 }
 
+/// Stands in for a keychain that this system does not have (no Secret Service, a bare
+/// window manager, a headless box): nothing is stored, and storing says why, so a key is
+/// never kept in memory only to vanish on restart. Keys then come from the environment.
+#[derive(Debug, Clone)]
+pub struct UnavailableCredentialStore {
+    reason: String,
+}
+
+impl UnavailableCredentialStore {
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self {
+            reason: reason.into(),
+        }
+    }
+
+    fn error(&self) -> KeyError {
+        KeyError::Unavailable(format!(
+            "{}; set the provider's environment variable (env_api_key) instead",
+            self.reason
+        ))
+    }
+}
+
+impl CredentialStore for UnavailableCredentialStore {
+    fn get(&self, _provider: &str) -> Result<Option<ApiKey>, KeyError> {
+        Ok(None)
+    }
+
+    fn set(&self, _provider: &str, _key: &ApiKey) -> Result<(), KeyError> {
+        Err(self.error())
+    }
+
+    fn delete(&self, _provider: &str) -> Result<bool, KeyError> {
+        Ok(false)
+    }
+}
+
 /// Where a resolved key came from (shown in the UI's provider settings).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KeySource {

@@ -22,7 +22,7 @@ pub use error::ConfigError;
 pub use home::{MemoHome, MEMO_HOME_ENV};
 pub use keys::{
     fallback_env_vars, process_env, resolve_api_key, CredentialStore, KeyError, KeySource,
-    KeyringStore, MemoryCredentialStore, KEYRING_SERVICE,
+    KeyringStore, MemoryCredentialStore, UnavailableCredentialStore, KEYRING_SERVICE,
 };
 pub use memo_providers::{ApiKey, WireApi};
 pub use redact::{init_tracing, register_secret};

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use memo_config::{Config, CredentialStore, KeyringStore, MemoHome, MemoryCredentialStore};
+use memo_config::{Config, CredentialStore, KeyringStore, MemoHome, UnavailableCredentialStore};
 use memo_engine::{Engine, EngineOptions, EnvLookup, SessionHandle};
 use memo_protocol::{ContextProblem, SessionId};
 use memo_store::Store;
@@ -70,13 +70,14 @@ impl Service {
         ))
     }
 
-    /// The OS keychain when this platform has one; otherwise keys come from env vars only.
+    /// The OS keychain when this platform has one; otherwise a store that keeps nothing
+    /// and says so when asked to (keys then come from environment variables only).
     pub fn default_credentials() -> Arc<dyn CredentialStore> {
         match KeyringStore::new() {
             Ok(store) => Arc::new(store),
             Err(error) => {
                 tracing::warn!(%error, "OS keychain unavailable; API keys come from environment variables only");
-                Arc::new(MemoryCredentialStore::new())
+                Arc::new(UnavailableCredentialStore::new(error.to_string()))
             }
         }
     }

@@ -85,3 +85,22 @@ async fn a_session_without_a_key_fails_with_missing_key_until_one_is_stored() {
     service.start_session(request).unwrap();
     service.shutdown().await;
 }
+
+#[test]
+fn without_a_keychain_a_key_is_refused_not_kept_in_memory() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("config.toml"), REMOTE).unwrap();
+    let service = memo_service::Service::new(
+        Ok(memo_config::MemoHome::at(home.path())),
+        Arc::new(memo_config::UnavailableCredentialStore::new(
+            "no Secret Service on this system",
+        )),
+        Arc::new(|_: &str| None),
+    );
+    let error = service.set_api_key("remote", "sk-1").unwrap_err();
+    assert_eq!(error.code(), ErrorCode::Unavailable);
+    let message = error.to_string();
+    assert!(message.contains("no Secret Service"), "{message}");
+    assert!(message.contains("environment variable"), "{message}");
+    assert_eq!(service.key_status("remote").unwrap().source, None);
+}

@@ -1,0 +1,64 @@
+// Opening a folder from outside the window: `memo-desktop DIR` at start, and a second
+// launch that hands its folder to the running window instead of starting another one.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+
+import { By, until } from "selenium-webdriver";
+
+import { launchApp } from "../lib/app.mjs";
+import { appBinary } from "../lib/paths.mjs";
+
+const UI_TIMEOUT_MS = 20_000;
+const byTestId = (id) => By.css(`[data-testid="${id}"]`);
+
+describe("Opening folders from outside the window", { timeout: 120_000 }, () => {
+  let app;
+  let first;
+  let second;
+
+  before(async () => {
+    first = realpathSync(mkdtempSync(path.join(tmpdir(), "memo-e2e-launch-a-")));
+    second = realpathSync(mkdtempSync(path.join(tmpdir(), "memo-e2e-launch-b-")));
+    app = await launchApp({
+      env: { GTK_THEME: "Adwaita" },
+      args: [first],
+      homeFiles: {
+        "config.toml": '[[providers.local]]\nname = "local"\nmodel = "m"\nbase_url = "http://127.0.0.1:9/v1"\n',
+      },
+    });
+  });
+
+  after(async () => {
+    await app?.stop().catch(() => {});
+    for (const dir of [first, second]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const title = async () =>
+    (await app.driver.wait(until.elementLocated(byTestId("chat-title")), UI_TIMEOUT_MS)).getAttribute("textContent");
+
+  test("the folder on the command line opens, and a second launch hands over its own", async (t) => {
+    try {
+      await app.driver.wait(async () => (await title()) === path.basename(first), UI_TIMEOUT_MS);
+
+      // The second launch finds the running window, passes its folder and exits.
+      const started = Date.now();
+      const child = spawn(appBinary(), [second], { env: app.env, stdio: "ignore" });
+      const code = await new Promise((resolve) => child.once("exit", resolve));
+      assert.equal(code, 0, "the second instance exits cleanly");
+      assert.ok(Date.now() - started < 15_000, "the second instance did not linger");
+      await app.driver.wait(async () => (await title()) === path.basename(second), UI_TIMEOUT_MS);
+      const folders = await app.driver.findElements(byTestId("workspace-item"));
+      assert.equal(folders.length, 2, "both folders are listed");
+    } finally {
+      await app.screenshot(t.name).catch(() => {});
+    }
+  });
+
+  test("stopping the app leaves no process behind", async () => {
+    assert.deepEqual(await app.stop(), []);
+  });
+});

@@ -1,0 +1,35 @@
+// @vitest-environment jsdom
+import { renderHook, waitFor } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+
+import { useOpenRequests } from "./useOpenRequests";
+
+const { commands, listeners } = vi.hoisted(() => ({
+  commands: { takeOpenRequests: vi.fn() },
+  listeners: new Map<string, () => void>(),
+}));
+vi.mock("../ipc", () => ({ commands }));
+vi.mock("@tauri-apps/api/event", () => ({
+  listen: vi.fn(async (event: string, handler: () => void) => {
+    listeners.set(event, handler);
+    return () => listeners.delete(event);
+  }),
+}));
+
+describe("useOpenRequests", () => {
+  it("opens the launch folder once ready, then each folder a second launch hands over", async () => {
+    commands.takeOpenRequests.mockResolvedValueOnce(["/work/app"]).mockResolvedValueOnce(["/work/other"]);
+    const open = vi.fn();
+    const { rerender, unmount } = renderHook(({ ready }) => useOpenRequests(ready ? open : null), {
+      initialProps: { ready: false },
+    });
+    expect(commands.takeOpenRequests).not.toHaveBeenCalled();
+    rerender({ ready: true });
+    await waitFor(() => expect(open).toHaveBeenCalledWith("/work/app"));
+    await waitFor(() => expect(listeners.has("memo://open-requests")).toBe(true));
+    listeners.get("memo://open-requests")?.();
+    await waitFor(() => expect(open).toHaveBeenCalledWith("/work/other"));
+    unmount();
+    await waitFor(() => expect(listeners.size).toBe(0));
+  });
+});
