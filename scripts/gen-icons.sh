@@ -22,7 +22,9 @@ trap 'rm -rf "$tmp"' EXIT
   "PNG32:$tmp/master.png"
 
 "${IM[@]}" "$tmp/master.png" -resize 512x512 "PNG32:$out/icon.png"
-"${IM[@]}" "$tmp/master.png" -resize 32x32 "PNG32:$out/32x32.png"
+for size in 16 24 32 48 64 256; do
+  "${IM[@]}" "$tmp/master.png" -resize "${size}x${size}" "PNG32:$out/${size}x${size}.png"
+done
 "${IM[@]}" "$tmp/master.png" -resize 128x128 "PNG32:$out/128x128.png"
 "${IM[@]}" "$tmp/master.png" -resize 256x256 "PNG32:$out/128x128@2x.png"
 "${IM[@]}" "$tmp/master.png" -define icon:auto-resize=256,128,64,48,32,16 "$out/icon.ico"

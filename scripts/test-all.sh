@@ -49,6 +49,11 @@ build_app_with_ui
 step "Building the mock LLM server for the end-to-end tests"
 cargo build -p memo-test-support --bin memo-mock-llm
 
+# A debug build: a release package (scripts/package-deb.sh --release) takes far longer.
+step "Debian package (debug build) for the install test"
+MEMO_TEST_DEB=$(./scripts/package-deb.sh)
+export MEMO_TEST_DEB
+
 step "Headless session: xvfb + D-Bus + keychain"
 xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session -- \
   bash "$REPO_ROOT/scripts/lib/desktop-session.sh"

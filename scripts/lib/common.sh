@@ -11,9 +11,11 @@ APT_APP_PACKAGES=(
   libxdo-dev libayatana-appindicator3-dev librsvg2-dev
 )
 # Headless display, WebDriver for WebKitGTK, a Secret Service keychain for the keyring
-# tests, and ImageMagick for icon generation and screenshots.
+# tests, ImageMagick for icon generation and screenshots, and desktop-file-validate for
+# the package test.
 APT_TEST_PACKAGES=(
   xvfb xauth imagemagick webkit2gtk-driver gnome-keyring dbus-x11 libsecret-tools libdbus-1-dev
+  desktop-file-utils
 )
 
 # Vite 7 refuses older Node releases.
@@ -46,22 +48,40 @@ as_root() {
   fi
 }
 
-require_toolchains() {
-  command -v cargo >/dev/null 2>&1 ||
-    die "cargo not found. Install Rust with rustup (https://rustup.rs), then open a new shell."
-  command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 ||
-    die "node and npm not found. Install Node.js ${NODE_MIN_MAJOR}.${NODE_MIN_MINOR}+ (Debian 12's nodejs is too old)."
+node_is_recent() {
+  command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || return 1
   local version major minor
   version=$(node -p 'process.versions.node')
   major=${version%%.*}
   minor=${version#*.}
   minor=${minor%%.*}
-  if [ "$major" -lt "$NODE_MIN_MAJOR" ] ||
-    { [ "$major" -eq "$NODE_MIN_MAJOR" ] && [ "$minor" -lt "$NODE_MIN_MINOR" ]; }; then
-    die "Node.js $version is too old; Vite 7 needs ${NODE_MIN_MAJOR}.${NODE_MIN_MINOR}+."
-  fi
+  [ "$major" -gt "$NODE_MIN_MAJOR" ] ||
+    { [ "$major" -eq "$NODE_MIN_MAJOR" ] && [ "$minor" -ge "$NODE_MIN_MINOR" ]; }
+}
+
+# Debian 12's nodejs is 18: take npm from apt, then a current Node from the npm registry's
+# platform package (a plain binary, no install script), into /usr/local, which comes
+# before /usr on PATH.
+install_node() {
+  local arch
+  case "$(uname -m)" in
+    x86_64) arch=x64 ;;
+    aarch64) arch=arm64 ;;
+    *) die "no Node.js package for $(uname -m); install Node.js ${NODE_MIN_MAJOR}.${NODE_MIN_MINOR}+ yourself" ;;
+  esac
+  command -v npm >/dev/null 2>&1 || ensure_apt_packages nodejs npm
+  echo "installing Node.js ${NODE_MIN_MAJOR}.${NODE_MIN_MINOR}+ from the npm registry (node-linux-$arch)"
+  as_root npm install --global --prefix /usr/local "node-linux-$arch@^${NODE_MIN_MAJOR}.${NODE_MIN_MINOR}"
+  hash -r
+}
+
+require_toolchains() {
+  command -v cargo >/dev/null 2>&1 ||
+    die "cargo not found. Install Rust with rustup (https://rustup.rs), then open a new shell."
+  node_is_recent || install_node
+  node_is_recent || die "Node.js ${NODE_MIN_MAJOR}.${NODE_MIN_MINOR}+ is needed and could not be installed"
   echo "cargo: $(cargo --version)"
-  echo "node:  v$version, npm $(npm --version 2>/dev/null)"
+  echo "node:  $(node --version), npm $(npm --version 2>/dev/null)"
 }
 
 apt_package_installed() {

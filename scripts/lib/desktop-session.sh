@@ -62,3 +62,9 @@ cargo test --workspace --exclude memo-desktop keyring
 
 step "End-to-end tests (tests/e2e, real app via tauri-driver)"
 (cd tests/e2e && npm test)
+
+# Installs the package built by test-all.sh, runs it, removes it (see installed-package.sh).
+if [ -n "${MEMO_TEST_DEB:-}" ]; then
+  step "Installed package: dpkg -i, launch, memo-cli, dpkg -r"
+  bash "$REPO_ROOT/scripts/lib/installed-package.sh" "$MEMO_TEST_DEB"
+fi

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds Memo's .deb (the app, memo-cli on PATH, icons, a desktop entry that offers
+# "Open with Memo" for folders). `--release` for the optimised package; without it a debug
+# build, which is what the test suite installs (a release build takes far longer).
+# Prints the package's absolute path on stdout (progress goes to stderr).
+set -euo pipefail
+# shellcheck source=lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+cd "$REPO_ROOT"
+# Progress goes to stderr; stdout carries only the package's path (fd 3 keeps it).
+exec 3>&1 1>&2
+
+profile=debug
+tauri_flags=(--debug)
+cargo_flags=()
+if [ "${1:-}" = "--release" ]; then
+  profile=release
+  tauri_flags=()
+  cargo_flags=(--release)
+fi
+
+step "memo-cli ($profile)"
+cargo build -p memo-cli "${cargo_flags[@]}"
+
+step "The app and its .deb ($profile)"
+# memo-cli goes in beside the app; the path depends on the profile, so it is given here.
+config=$(printf '{"bundle":{"linux":{"deb":{"files":{"/usr/bin/memo-cli":"target/%s/memo-cli"}}}}}' "$profile")
+"$REPO_ROOT/ui/node_modules/.bin/tauri" build "${tauri_flags[@]}" --bundles deb --config "$config" ||
+  die "tauri build failed"
+
+deb=$(ls -t target/"$profile"/bundle/deb/*.deb | head -n 1)
+[ -f "$deb" ] || die "no .deb was produced"
+printf 'package: %s (%s KB)\n' "$deb" "$(( $(stat -c %s "$deb") / 1024 ))"
+echo "$REPO_ROOT/$deb" >&3
