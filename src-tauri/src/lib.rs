@@ -7,6 +7,7 @@ pub mod commands;
 pub mod error;
 pub mod launch;
 pub mod state;
+mod window_state;
 
 use tauri::{Emitter, Manager};
 
@@ -42,6 +43,14 @@ pub fn run() {
         }))
         // The window comes back where and as large as it was left.
         .plugin(tauri_plugin_window_state::Builder::default().build())
+        .on_window_event(|window, event| {
+            if matches!(
+                event,
+                tauri::WindowEvent::Resized(_) | tauri::WindowEvent::Moved(_)
+            ) {
+                window_state::save_soon(window.app_handle());
+            }
+        })
         .setup(|app| {
             let state = AppState::from_env(app.path().home_dir().ok());
             // First start: bootstrap files from templates, never overwriting.
