@@ -31,7 +31,11 @@ export function App() {
   const chat = useChat(cwd, sessions.reload);
   const [pickError, setPickError] = useState<string | null>(null);
   const [settings, setSettings] = useState<{ section: SettingsSection } | null>(null);
-  const openSettings = useCallback((section: SettingsSection = "providers") => setSettings({ section }), []);
+  // Already open: stay where it is (re-opening would drop a page's unsaved text unasked).
+  const openSettings = useCallback(
+    (section: SettingsSection = "providers") => setSettings((current) => current ?? { section }),
+    [],
+  );
   const closeSettings = useCallback(() => setSettings(null), []);
 
   // Ctrl+, (Cmd+, on macOS) opens settings, as in every desktop editor.

@@ -206,6 +206,10 @@ describe("Settings", { timeout: 180_000 }, () => {
       await (await find("settings-nav-soul")).click();
       await typeInEditor("\nAlways answer like a pirate.");
       await find("editor-unsaved");
+      // The settings shortcut while settings are open keeps the page and its unsaved text.
+      await app.driver.actions().keyDown(Key.CONTROL).sendKeys(",").keyUp(Key.CONTROL).perform();
+      await find("editor-unsaved");
+      assert.equal(await (await find("settings-nav-soul")).getAttribute("aria-current"), "page");
       await app.screenshot(`${t.name} (editing)`);
       await (await find("editor-save")).click();
       await app.driver.wait(async () => (await app.driver.findElements(byTestId("editor-unsaved"))).length === 0, UI_TIMEOUT_MS);
