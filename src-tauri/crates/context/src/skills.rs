@@ -138,10 +138,11 @@ impl ActiveSkills {
     pub fn allows(&self, skill: &Skill, user_home: Option<&Path>) -> bool {
         self.names
             .iter()
-            .any(|entry| self.entry_matches(entry, skill, user_home))
+            .any(|entry| Self::entry_names(entry, skill, user_home))
     }
 
-    fn entry_matches(&self, entry: &str, skill: &Skill, user_home: Option<&Path>) -> bool {
+    /// Whether one `active_skills` entry (a name or a path) names `skill`.
+    pub fn entry_names(entry: &str, skill: &Skill, user_home: Option<&Path>) -> bool {
         if !is_path_entry(entry) {
             return mention_key(entry) == skill.key();
         }
@@ -283,7 +284,7 @@ impl SkillSet {
             if !self
                 .skills
                 .iter()
-                .any(|s| active.entry_matches(name, s, user_home))
+                .any(|s| ActiveSkills::entry_names(name, s, user_home))
             {
                 self.problems.push(ContextProblem {
                     path: active.config_path.clone(),

@@ -309,14 +309,10 @@ impl Service {
         let user_home = self.user_home();
         self.edit_active_list(|list, _| {
             if let Some(list) = list {
-                let single = ActiveSkills {
-                    names: Vec::new(),
-                    config_path: String::new(),
-                };
                 for entry in list.iter_mut() {
-                    let mut probe = single.clone();
-                    probe.names = vec![entry.clone()];
-                    if probe.allows(&skill, user_home.as_deref()) || *entry == old_file {
+                    if ActiveSkills::entry_names(entry, &skill, user_home.as_deref())
+                        || *entry == old_file
+                    {
                         *entry = new_file.clone();
                     }
                 }
@@ -352,11 +348,7 @@ impl Service {
         self.edit_active_list(|list, _| {
             if let Some(list) = list {
                 list.retain(|entry| {
-                    let probe = ActiveSkills {
-                        names: vec![entry.clone()],
-                        config_path: String::new(),
-                    };
-                    !probe.allows(&skill, user_home.as_deref())
+                    !ActiveSkills::entry_names(entry, &skill, user_home.as_deref())
                 });
             }
         })
@@ -393,13 +385,8 @@ impl Service {
             // Everything is enabled today: the list starts as every skill.
             None => all.iter().map(entry_for).collect(),
         };
-        let matches = |entry: &String| {
-            ActiveSkills {
-                names: vec![entry.clone()],
-                config_path: String::new(),
-            }
-            .allows(&skill, user_home.as_deref())
-        };
+        let matches =
+            |entry: &String| ActiveSkills::entry_names(entry, &skill, user_home.as_deref());
         list.retain(|e| !matches(e));
         if enabled {
             list.push(entry_for(&skill));

@@ -184,7 +184,7 @@ impl SessionHandle {
 
     /// The layers of this session's system prompt, when the engine assembled it.
     pub fn prompt_report(&self) -> Option<memo_protocol::PromptReport> {
-        self.shared.tool_view().report.clone()
+        self.shared.prompt_view().report.clone()
     }
 
     /// The session's MCP prompts as slash commands (`server:prompt`) with their

@@ -65,12 +65,22 @@ impl ToolView {
 }
 
 impl Shared {
-    /// The current definitions and prompt; rebuilt only when the tools changed or a file
-    /// the prompt was read from did.
+    /// The current definitions and prompt; rebuilt only when the tools changed. Cheap:
+    /// tool calls look their validators up here.
     pub fn tool_view(&self) -> Arc<ToolView> {
+        self.view(false)
+    }
+
+    /// [`Shared::tool_view`], also rebuilt when a file the prompt was read from changed
+    /// (a few `stat` calls): for what is sent or shown, once per request.
+    pub fn prompt_view(&self) -> Arc<ToolView> {
+        self.view(true)
+    }
+
+    fn view(&self, check_files: bool) -> Arc<ToolView> {
         let generation = self.tools.generation();
         let mut view = self.tool_view.lock().unwrap_or_else(|p| p.into_inner());
-        if view.generation != generation || view.sources.changed() {
+        if view.generation != generation || (check_files && view.sources.changed()) {
             *view = Arc::new(self.rebuild_view(generation, &view));
         }
         view.clone()

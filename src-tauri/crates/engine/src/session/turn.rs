@@ -165,7 +165,7 @@ impl Turn {
     }
 
     fn build_request(&self) -> ModelRequest {
-        let view = self.shared.tool_view();
+        let view = self.shared.prompt_view();
         let binding = self.shared.binding();
         ModelRequest {
             model: binding.model.clone(),
