@@ -1,7 +1,5 @@
-import { useState, type FormEvent } from "react";
-
 import { FolderIcon } from "../../components/icons";
-import { normalizeFolderPath } from "../../state/workspaces";
+import { useFolderPathForm } from "../../state/useFolderPathForm";
 
 interface OpenFolderProps {
   onPick: () => void;
@@ -10,19 +8,7 @@ interface OpenFolderProps {
 
 /** The first screen: pick a folder natively, or type its path. */
 export function OpenFolder({ onPick, onOpenPath }: OpenFolderProps) {
-  const [path, setPath] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const checked = normalizeFolderPath(path);
-    if (!checked.ok) {
-      setProblem(checked.error);
-      return;
-    }
-    setProblem(null);
-    onOpenPath(checked.path);
-  };
+  const { path, setPath, problem, submit } = useFolderPathForm(onOpenPath);
 
   return (
     <div className="empty-state" data-testid="chat-empty">

@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 
 import { CloseIcon, FolderIcon, PlusIcon } from "../../components/icons";
-import { folderName, normalizeFolderPath, type Workspace } from "../../state/workspaces";
+import { useFolderPathForm } from "../../state/useFolderPathForm";
+import { folderName, type Workspace } from "../../state/workspaces";
 
 interface WorkspaceListProps {
   workspaces: Workspace[];
@@ -13,18 +14,10 @@ interface WorkspaceListProps {
 
 /** Adds a folder by its typed path (with ~ and relative-path checks) or the native picker. */
 function AddFolder({ onPick, onOpen, onDone }: { onPick: () => void; onOpen: (path: string) => void; onDone: () => void }) {
-  const [path, setPath] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const checked = normalizeFolderPath(path);
-    if (!checked.ok) {
-      setProblem(checked.error);
-      return;
-    }
-    onOpen(checked.path);
+  const { path, setPath, problem, submit } = useFolderPathForm((folder) => {
+    onOpen(folder);
     onDone();
-  };
+  });
   return (
     <form className="add-folder" onSubmit={submit} data-testid="workspace-add-form">
       <input
