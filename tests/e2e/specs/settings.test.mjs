@@ -208,8 +208,12 @@ describe("Settings", { timeout: 180_000 }, () => {
       await find("editor-unsaved");
       // The settings shortcut while settings are open keeps the page and its unsaved text.
       await app.driver.actions().keyDown(Key.CONTROL).sendKeys(",").keyUp(Key.CONTROL).perform();
-      await find("editor-unsaved");
-      assert.equal(await (await find("settings-nav-soul")).getAttribute("aria-current"), "page");
+      // Looked up afresh each time: the shortcut re-renders the view around them.
+      await app.driver.wait(async () => {
+        const unsaved = await app.driver.findElements(byTestId("editor-unsaved"));
+        const nav = await app.driver.findElements(By.css('[data-testid="settings-nav-soul"][aria-current="page"]'));
+        return unsaved.length === 1 && nav.length === 1;
+      }, UI_TIMEOUT_MS, "the settings shortcut left the page or dropped the unsaved text");
       await app.screenshot(`${t.name} (editing)`);
       await (await find("editor-save")).click();
       await app.driver.wait(async () => (await app.driver.findElements(byTestId("editor-unsaved"))).length === 0, UI_TIMEOUT_MS);
