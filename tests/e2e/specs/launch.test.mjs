@@ -2,7 +2,7 @@
 // launch that hands its folder to the running window instead of starting another one.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -62,39 +62,3 @@ describe("Opening folders from outside the window", { timeout: 120_000 }, () => 
     assert.deepEqual(await app.stop(), []);
   });
 });
-
-describe("The window's size is remembered", { timeout: 120_000 }, () => {
-  let config;
-  let app;
-
-  before(() => {
-    // The window-state file lives in the config folder; a throwaway one per run.
-    config = mkdtempSync(path.join(tmpdir(), "memo-e2e-xdg-config-"));
-  });
-
-  after(async () => {
-    await app?.stop().catch(() => {});
-    if (config) rmSync(config, { recursive: true, force: true });
-  });
-
-  test("a resized window opens at that size next time", async () => {
-    const env = { GTK_THEME: "Adwaita", XDG_CONFIG_HOME: config };
-    app = await launchApp({ env });
-    await app.driver.wait(until.elementLocated(byTestId("sidebar")), UI_TIMEOUT_MS);
-    await app.driver.manage().window().setRect({ width: 1000, height: 640 });
-    const resized = await app.driver.manage().window().getRect();
-    // Saved once the size settled (the harness ends the app harder than a person would).
-    const saved = path.join(config, "dev.memo.desktop", ".window-state.json");
-    const savedWidth = () => (existsSync(saved) ? JSON.parse(readFileSync(saved, "utf8")).main?.width : null);
-    await app.driver.wait(async () => savedWidth() === resized.width, 5_000, "the new size was never saved");
-    assert.deepEqual(await app.stop(), []);
-
-    app = await launchApp({ env });
-    await app.driver.wait(until.elementLocated(byTestId("sidebar")), UI_TIMEOUT_MS);
-    const reopened = await app.driver.manage().window().getRect();
-    assert.equal(reopened.width, resized.width);
-    assert.equal(reopened.height, resized.height);
-    assert.notEqual(reopened.width, 1200, "not the default size");
-  });
-});
-
