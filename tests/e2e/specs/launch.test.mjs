@@ -2,14 +2,14 @@
 // launch that hands its folder to the running window instead of starting another one.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 
 import { By, until } from "selenium-webdriver";
 
-import { launchApp } from "../lib/app.mjs";
+import { launchApp, withTimeout } from "../lib/app.mjs";
 import { appBinary } from "../lib/paths.mjs";
 
 const UI_TIMEOUT_MS = 20_000;
@@ -59,6 +59,48 @@ describe("Opening folders from outside the window", { timeout: 120_000 }, () => 
   });
 
   test("stopping the app leaves no process behind", async () => {
+    assert.deepEqual(await app.stop(), []);
+  });
+});
+
+describe("The window's size and position are remembered", { timeout: 90_000 }, () => {
+  let config;
+  let app;
+
+  before(() => {
+    // The window-state file lives in the config folder; a throwaway one per run, seeded
+    // with what an earlier session saved. One launch checks both directions: restoring it
+    // at start, and saving a new size (a relaunch doubled the time and hung once under load).
+    config = mkdtempSync(path.join(tmpdir(), "memo-e2e-xdg-config-"));
+    const dir = path.join(config, "dev.memo.desktop");
+    mkdirSync(dir, { recursive: true });
+    const saved = { width: 1010, height: 650, x: 40, y: 30, prev_x: 40, prev_y: 30, maximized: false, visible: true, decorated: true, fullscreen: false };
+    writeFileSync(path.join(dir, ".window-state.json"), JSON.stringify({ main: saved }));
+  });
+
+  after(async () => {
+    await app?.stop().catch(() => {});
+    if (config) rmSync(config, { recursive: true, force: true });
+  });
+
+  test("the window opens at the saved size, and a new size is saved once it settles", async () => {
+    app = await launchApp({ env: { GTK_THEME: "Adwaita", XDG_CONFIG_HOME: config } });
+    await app.driver.wait(until.elementLocated(byTestId("sidebar")), UI_TIMEOUT_MS);
+    const opened = await app.driver.manage().window().getRect();
+    assert.equal(opened.width, 1010, "the saved width, not the default 1200");
+    assert.equal(opened.height, 650);
+
+    await withTimeout(app.driver.manage().window().setRect({ width: 900, height: 600 }), 20_000, "resizing the window");
+    const file = path.join(config, "dev.memo.desktop", ".window-state.json");
+    // The plugin rewrites the file in place, so a poll can catch it half written.
+    const savedWidth = () => {
+      try {
+        return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")).main?.width : null;
+      } catch {
+        return null;
+      }
+    };
+    await app.driver.wait(async () => savedWidth() === 900, 10_000, "the new size was never saved");
     assert.deepEqual(await app.stop(), []);
   });
 });
