@@ -114,7 +114,11 @@ source: string, tools: number, message?: string,
 /**
  * The last lines the server wrote to stderr, when it failed.
  */
-stderr_tail?: string, restarts: number, } | { "type": "error", kind: ErrorKind, message: string, retryable: boolean, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
+stderr_tail?: string, restarts: number, } | { "type": "files_changed", call_id?: ToolCallId, 
+/**
+ * The checkpoint that recorded these changes.
+ */
+checkpoint: number, changes: Array<FileChange>, } | { "type": "error", kind: ErrorKind, message: string, retryable: boolean, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
 
 export type ToolCallSummary = { call_id: ToolCallId, name: string, 
 /**
@@ -470,6 +474,85 @@ export type SkillsPage = { skills: Array<SkillInfo>, problems: Array<ContextProb
 filtered: boolean, config_revision: string, };
 
 export type SkillChange = { "type": "create", scope: SkillScopeKind, name: string, description: string, body: string, } | { "type": "save", path: string, content: string, revision: string, } | { "type": "rename", path: string, new_name: string, } | { "type": "delete", path: string, } | { "type": "set_enabled", path: string, enabled: boolean, config_revision: string, };
+
+export type ChangeKind = "created" | "modified" | "deleted";
+
+export type FileChange = { 
+/**
+ * Relative to the workspace folder, `/`-separated.
+ */
+path: string, kind: ChangeKind, 
+/**
+ * What made the change: a tool's name (`apply_patch`, `exec_command`, an MCP tool),
+ * `outside` (someone or something outside Memo), `restore` or `review`.
+ */
+sources: Array<string>, 
+/**
+ * False when a side is over the size cap or unreadable: the change is recorded but
+ * cannot be put back.
+ */
+restorable: boolean, binary: boolean, 
+/**
+ * Lines added and removed (0 for binary files).
+ */
+added: number, removed: number, 
+/**
+ * Text diff from the earlier to the later state; `None` for binary files, files over
+ * the cap, and diffs too large to send (fetched on demand instead).
+ */
+diff?: FileDiff, };
+
+export type ChangeScope = "last_turn" | "session" | "uncommitted";
+
+export type ChangesReport = { scope: ChangeScope, files: Array<FileChange>, 
+/**
+ * Whether the workspace is a git repository (the uncommitted scope needs one).
+ */
+git: boolean, 
+/**
+ * Why the list may be incomplete or empty (no git, a scan error).
+ */
+note?: string, };
+
+export type RevertRequest = { scope: ChangeScope, path: string, 
+/**
+ * Indices into the diff's hunks; `None` reverts the whole file.
+ */
+hunks?: Array<number>, 
+/**
+ * The diff's unified text as shown; the revert is refused when the file changed since.
+ */
+shown_diff: string, };
+
+export type CheckpointSummary = { id: number, 
+/**
+ * The session event this checkpoint follows.
+ */
+seq: number, turn_id?: TurnId, call_id?: ToolCallId, 
+/**
+ * `turn_start`, a tool's name, `outside`, `restore` or `review`.
+ */
+source: string, created_ms: number, files: Array<string>, };
+
+export type RestoreMode = "code" | "conversation" | "both";
+
+export type RestoreAction = "write" | "delete" | "conflict" | "not_restorable" | "unchanged";
+
+export type RestoreFile = { path: string, action: RestoreAction, 
+/**
+ * For a conflict: what happened to the file after the agent's change.
+ */
+detail?: string, };
+
+export type RestoreReport = { files: Array<RestoreFile>, 
+/**
+ * The checkpoint recording the restore itself; restoring to just before it undoes it.
+ */
+undo_checkpoint?: number, 
+/**
+ * The conversation restored as a new session (conversation and both modes).
+ */
+session?: SessionSummary, };
 
 export const SEARCH_MARK_START = "\u{E000}";
 

@@ -2,7 +2,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::{
-    ApprovalId, ApprovalRequest, CompactionStatus, CompactionTrigger, HostAction, ReviewDecision,
+    ApprovalId, ApprovalRequest, FileChange, CompactionStatus, CompactionTrigger, HostAction, ReviewDecision,
     SessionId, ToolCallId, TurnId, UserInput,
 };
 
@@ -180,6 +180,18 @@ pub enum AgentEvent {
         stderr_tail: Option<String>,
         restarts: u32,
     },
+    /// Files changed by a tool call (or, with no `call_id`, outside Memo between turns),
+    /// found by comparing the workspace with the checkpoint before. Not part of the
+    /// conversation; the changes panel and the tool's card show it.
+    FilesChanged {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        call_id: Option<ToolCallId>,
+        /// The checkpoint that recorded these changes.
+        #[ts(type = "number")]
+        checkpoint: u64,
+        changes: Vec<FileChange>,
+    },
     Error {
         kind: ErrorKind,
         message: String,
@@ -214,6 +226,7 @@ impl AgentEvent {
             AgentEvent::ToolProgress { .. } => "tool_progress",
             AgentEvent::ToolOutput { .. } => "tool_output",
             AgentEvent::McpServerStatus { .. } => "mcp_server_status",
+            AgentEvent::FilesChanged { .. } => "files_changed",
             AgentEvent::Error { .. } => "error",
             AgentEvent::TurnEnded { .. } => "turn_ended",
         }

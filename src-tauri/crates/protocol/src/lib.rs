@@ -7,6 +7,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod approval;
+mod changes;
 mod event;
 mod ids;
 mod ipc;
@@ -16,6 +17,10 @@ mod settings;
 pub mod typescript;
 
 pub use approval::{ApprovalRequest, DiffHunk, FileDiff, ReviewDecision, RiskLevel};
+pub use changes::{
+    ChangeKind, ChangeScope, ChangesReport, CheckpointSummary, FileChange, RestoreAction,
+    RestoreFile, RestoreMode, RestoreReport, RevertRequest,
+};
 pub use event::{
     AgentEvent, ErrorKind, EventEnvelope, McpServerState, PlanItem, PlanStatus, TokenUsage,
     ToolCallSummary, ToolErrorKind, ToolStatus, TurnEndReason,

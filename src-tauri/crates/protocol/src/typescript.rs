@@ -80,6 +80,16 @@ pub fn render() -> String {
         SkillInfo::decl(&cfg),
         SkillsPage::decl(&cfg),
         SkillChange::decl(&cfg),
+        ChangeKind::decl(&cfg),
+        FileChange::decl(&cfg),
+        ChangeScope::decl(&cfg),
+        ChangesReport::decl(&cfg),
+        RevertRequest::decl(&cfg),
+        CheckpointSummary::decl(&cfg),
+        RestoreMode::decl(&cfg),
+        RestoreAction::decl(&cfg),
+        RestoreFile::decl(&cfg),
+        RestoreReport::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from src-tauri/crates/protocol by `cargo run -p memo-protocol --bin gen-ts`.\n\

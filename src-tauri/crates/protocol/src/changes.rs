@@ -1,0 +1,143 @@
+//! File changes, checkpoints and restores: what the agent (or anything else) changed in a
+//! workspace, and how to put it back.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::{FileDiff, SessionSummary, ToolCallId, TurnId};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    Created,
+    Modified,
+    Deleted,
+}
+
+/// One file as changed between two points, with its diff when it is text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FileChange {
+    /// Relative to the workspace folder, `/`-separated.
+    pub path: String,
+    pub kind: ChangeKind,
+    /// What made the change: a tool's name (`apply_patch`, `exec_command`, an MCP tool),
+    /// `outside` (someone or something outside Memo), `restore` or `review`.
+    pub sources: Vec<String>,
+    /// False when a side is over the size cap or unreadable: the change is recorded but
+    /// cannot be put back.
+    pub restorable: bool,
+    pub binary: bool,
+    /// Lines added and removed (0 for binary files).
+    pub added: u32,
+    pub removed: u32,
+    /// Text diff from the earlier to the later state; `None` for binary files, files over
+    /// the cap, and diffs too large to send (fetched on demand instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub diff: Option<FileDiff>,
+}
+
+/// Which changes the changes panel lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeScope {
+    /// What the session's last turn changed, compared with the files now.
+    LastTurn,
+    /// Everything the session changed since it started.
+    Session,
+    /// Everything `git` sees as uncommitted (tracked changes and untracked files).
+    Uncommitted,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ChangesReport {
+    pub scope: ChangeScope,
+    pub files: Vec<FileChange>,
+    /// Whether the workspace is a git repository (the uncommitted scope needs one).
+    pub git: bool,
+    /// Why the list may be incomplete or empty (no git, a scan error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub note: Option<String>,
+}
+
+/// Put back hunks of one file from the changes panel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RevertRequest {
+    pub scope: ChangeScope,
+    pub path: String,
+    /// Indices into the diff's hunks; `None` reverts the whole file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub hunks: Option<Vec<u32>>,
+    /// The diff's unified text as shown; the revert is refused when the file changed since.
+    pub shown_diff: String,
+}
+
+/// A point the workspace's files can be restored to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct CheckpointSummary {
+    #[ts(type = "number")]
+    pub id: u64,
+    /// The session event this checkpoint follows.
+    #[ts(type = "number")]
+    pub seq: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub turn_id: Option<TurnId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub call_id: Option<ToolCallId>,
+    /// `turn_start`, a tool's name, `outside`, `restore` or `review`.
+    pub source: String,
+    #[ts(type = "number")]
+    pub created_ms: u64,
+    pub files: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RestoreMode {
+    Code,
+    Conversation,
+    Both,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RestoreAction {
+    /// The file gets its earlier content back.
+    Write,
+    /// The agent created it after that point: it goes away.
+    Delete,
+    /// Someone changed it after the agent did: left alone unless the user says so.
+    Conflict,
+    /// Over the size cap when it changed: cannot be put back.
+    NotRestorable,
+    /// Already as it was.
+    Unchanged,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RestoreFile {
+    pub path: String,
+    pub action: RestoreAction,
+    /// For a conflict: what happened to the file after the agent's change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub detail: Option<String>,
+}
+
+/// What a restore would do (preview) or did (report).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RestoreReport {
+    pub files: Vec<RestoreFile>,
+    /// The checkpoint recording the restore itself; restoring to just before it undoes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub undo_checkpoint: Option<u64>,
+    /// The conversation restored as a new session (conversation and both modes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub session: Option<SessionSummary>,
+}
