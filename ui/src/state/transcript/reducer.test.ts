@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import type { AgentEvent, ApprovalRequest, EventEnvelope } from "../../gen/protocol";
+import type { AgentEvent, ApprovalRequest, EventEnvelope, FileChange } from "../../gen/protocol";
 import { applyBatch, emptyTranscript, runningTurn } from "./reducer";
 import { LIVE_OUTPUT_MAX_CHARS } from "./turnEvents";
 import type { TranscriptState, TurnItem, TurnView } from "./types";
@@ -352,6 +352,59 @@ describe("session-level notes", () => {
     expect(live.endsWith("last line\n")).toBe(true);
     expect(live.split("\n")[0]).toHaveLength(99); // cut at a line start, not mid-line
     expect(live).not.toContain("step 1");
+  });
+
+  it("attaches the files a call changed to that call, in the order they were reported", () => {
+    const e = stream();
+    const change = (path: string, kind: FileChange["kind"], added: number, removed: number): FileChange => ({
+      path,
+      kind,
+      sources: ["exec_command"],
+      restorable: true,
+      binary: false,
+      added,
+      removed,
+      diff: { path, unified: "", hunks: [] },
+    });
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "rename it" } }),
+      e({ type: "assistant_message", text: "", tool_calls: [{ call_id: "c1", name: "exec_command", arguments: "{}" }] }),
+      e({ type: "files_changed", call_id: "c1", checkpoint: 3, changes: [change("a.rs", "modified", 2, 1)] }),
+      e({ type: "files_changed", call_id: "c1", checkpoint: 4, changes: [change("b.rs", "created", 5, 0)] }),
+      e({ type: "tool_call_end", call_id: "c1", name: "exec_command", status: "ok", output: "done" }),
+    ]);
+    const [tool] = onlyTurn(state).items;
+    expect(tool).toMatchObject({ kind: "tool", status: "ok", output: "done" });
+    expect((tool as { changes: FileChange[] }).changes.map((c) => [c.path, c.kind, c.added])).toEqual([
+      ["a.rs", "modified", 2],
+      ["b.rs", "created", 5],
+    ]);
+  });
+
+  it("leaves the transcript alone for changes made outside Memo or by a call it does not know", () => {
+    const e = stream();
+    const outside: FileChange = {
+      path: "notes.md",
+      kind: "modified",
+      sources: ["outside"],
+      restorable: true,
+      binary: false,
+      added: 1,
+      removed: 0,
+    };
+    const started = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "go" } }),
+      e({ type: "tool_call_begin", call_id: "c1", name: "read_file" }),
+    ]);
+    const turnBefore = onlyTurn(started);
+    const state = applyBatch(started, [
+      e({ type: "files_changed", checkpoint: 1, changes: [outside] }),
+      e({ type: "files_changed", call_id: "elsewhere", checkpoint: 2, changes: [outside] }),
+      e({ type: "files_changed", checkpoint: 3, changes: [outside] }, { turn: null }),
+    ]);
+    expect(onlyTurn(state)).toBe(turnBefore);
+    expect(state.entries).toHaveLength(1);
+    expect(state.lastSeq).toBe(5);
   });
 
   it("reports MCP servers that fail, crash, need a login or come back, and stays quiet otherwise", () => {

@@ -46,6 +46,17 @@ export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, t
           liveOutput: keepTail((tool.liveOutput ?? "") + event.chunk),
         })),
       );
+    case "files_changed":
+      // Without a call (or with one this turn does not know) the change happened outside
+      // Memo; the changes panel lists those, not the transcript.
+      if (event.call_id === undefined) return turn;
+      return withItems(
+        turn,
+        updateTool(turn.items, event.call_id, (tool) => ({
+          ...tool,
+          changes: [...(tool.changes ?? []), ...event.changes],
+        })),
+      );
     case "approval_requested":
       return withItems(turn, [...turn.items, { kind: "approval", key, request: event.request, decision: null }]);
     case "approval_resolved":

@@ -2,6 +2,7 @@
 import type {
   ApprovalRequest,
   ErrorKind,
+  FileChange,
   ImageInput,
   McpServerState,
   PlanItem as PlanStep,
@@ -46,6 +47,11 @@ export interface ToolItem {
   progress?: ToolProgressView | null;
   /** What a running command printed so far (its tail, bounded), before its result. */
   liveOutput?: string;
+  /**
+   * Files the call changed, as the engine saw them on disk (any tool: an edit, a `sed -i`,
+   * an MCP tool). In event order when several `files_changed` arrive for one call.
+   */
+  changes?: FileChange[];
 }
 
 export interface ToolProgressView {
