@@ -71,7 +71,7 @@ const DIFF_BUDGET: Duration = Duration::from_secs(5);
 
 /// One hunk: the old and new line ranges it covers (context included) and its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Hunk {
+pub struct Hunk {
     /// 0-based line ranges, for the header.
     pub old: Range<usize>,
     pub new: Range<usize>,
@@ -87,7 +87,7 @@ pub(crate) struct Hunk {
 }
 
 /// The hunks turning `old` into `new`, and what is needed to apply a subset of them.
-pub(crate) struct FileHunks<'a> {
+pub struct FileHunks<'a> {
     old: &'a str,
     new: &'a str,
     pub hunks: Vec<Hunk>,
@@ -268,6 +268,25 @@ impl<'a> FileHunks<'a> {
         }
         out.push_str(&self.old[at..]);
         out
+    }
+
+    /// The change as the protocol shows it: `from`/`to` name the sides in the unified
+    /// text (`/dev/null` for a missing side), `path` labels the file.
+    pub fn file_diff(&self, path: &str, from: &str, to: &str) -> memo_protocol::FileDiff {
+        memo_protocol::FileDiff {
+            path: path.to_owned(),
+            unified: self.unified(from, to),
+            hunks: self
+                .hunks
+                .iter()
+                .enumerate()
+                .map(|(i, h)| memo_protocol::DiffHunk {
+                    index: i as u32,
+                    header: h.header.clone(),
+                    text: h.text.clone(),
+                })
+                .collect(),
+        }
     }
 
     /// `--- a/x` / `+++ b/x` headers and all hunks, as `diff -u` prints them.

@@ -50,6 +50,7 @@ use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
 pub use apply_patch::ApplyPatchTool;
+pub use diff::{FileHunks, Hunk};
 pub use glob::GlobTool;
 pub use grep_files::GrepFilesTool;
 pub use list_dir::ListDirTool;

@@ -2,7 +2,7 @@
 //! against the current content for the approval (hunks may be accepted one by one).
 
 use futures::future::BoxFuture;
-use memo_protocol::{DiffHunk, FileDiff, RiskLevel};
+use memo_protocol::RiskLevel;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -146,20 +146,7 @@ impl Tool for WriteFileTool {
                 } else {
                     format!("write_file wants to create {} (+{add})", plan.display)
                 };
-                let diff = FileDiff {
-                    path: plan.display.clone(),
-                    unified: fh.unified(from, &plan.display),
-                    hunks: fh
-                        .hunks
-                        .iter()
-                        .enumerate()
-                        .map(|(i, h)| DiffHunk {
-                            index: i as u32,
-                            header: h.header.clone(),
-                            text: h.text.clone(),
-                        })
-                        .collect(),
-                };
+                let diff = fh.file_diff(&plan.display, from, &plan.display);
                 let preview = ToolPreview {
                     risk: RiskLevel::Write,
                     fingerprint: format!("write:{}", plan.path.display()),

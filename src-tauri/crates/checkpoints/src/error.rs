@@ -1,0 +1,34 @@
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    #[error("checkpoint database: {0}")]
+    Db(#[from] rusqlite::Error),
+    #[error("{action} {path}: {source}")]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("stored copy {id} is damaged: {reason}")]
+    Damaged { id: String, reason: String },
+    #[error("no checkpoint {0}")]
+    UnknownCheckpoint(u64),
+}
+
+impl CheckpointError {
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+    ) -> impl FnOnce(std::io::Error) -> Self {
+        let path = path.into();
+        move |source| CheckpointError::Io {
+            action,
+            path,
+            source,
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, CheckpointError>;

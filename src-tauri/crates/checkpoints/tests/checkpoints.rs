@@ -1,0 +1,312 @@
+//! Checkpoints against a real folder changed by real commands (sed, git, a formatter-like
+//! rewrite), restored with the rules: only what the agent changed, never a user's file.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::Command;
+
+use memo_checkpoints::{Action, Checkpoints, Content, Limits, Meta};
+
+fn meta(source: &str, seq: u64) -> Meta {
+    Meta {
+        session_id: "s1".into(),
+        seq,
+        turn_id: Some(format!("t{seq}")),
+        call_id: Some(format!("c{seq}")),
+        source: source.into(),
+    }
+}
+
+fn sh(dir: &Path, script: &str) {
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .status()
+        .unwrap();
+    assert!(status.success(), "{script}");
+}
+
+fn read(dir: &Path, rel: &str) -> String {
+    std::fs::read_to_string(dir.join(rel)).unwrap()
+}
+
+struct Fixture {
+    _home: tempfile::TempDir,
+    work: tempfile::TempDir,
+    store: Checkpoints,
+}
+
+fn fixture() -> Fixture {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path();
+    sh(
+        root,
+        "git init -q . && git config user.email t@e && git config user.name t",
+    );
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/a.rs"), "fn a() {\n    1\n}\n").unwrap();
+    std::fs::write(root.join("src/b.rs"), "fn b() {\n    2\n}\n").unwrap();
+    std::fs::write(root.join("README.md"), "hello\n").unwrap();
+    std::fs::write(root.join(".gitignore"), "target/\n").unwrap();
+    std::fs::create_dir_all(root.join("target")).unwrap();
+    std::fs::write(root.join("target/out.bin"), "ignored").unwrap();
+    sh(root, "git add -A && git commit -qm init");
+    let store = Checkpoints::open(&home.path().join("checkpoints"), Limits::default()).unwrap();
+    // The baseline: every file's content is stored, nothing is recorded as a change.
+    assert!(store.prepare(root, &meta("outside", 0)).unwrap().is_none());
+    Fixture {
+        _home: home,
+        work,
+        store,
+    }
+}
+
+#[test]
+fn shell_edits_git_checkout_new_and_deleted_files_are_captured_and_restored() {
+    let f = fixture();
+    let root = f.work.path();
+    let git_before = std::fs::read_dir(root.join(".git")).unwrap().count();
+
+    // Turn 1: sed -i, a formatter rewriting two files, a new file, a deletion.
+    sh(root, "sed -i 's/1/one/' src/a.rs");
+    let first = f
+        .store
+        .record(root, &meta("exec_command", 10), false)
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.changes.len(), 1);
+    assert_eq!(first.changes[0].path, "src/a.rs");
+    sh(
+        root,
+        "for f in src/a.rs src/b.rs; do sed -i 's/^    /\\t/' $f; done",
+    );
+    let fmt = f
+        .store
+        .record(root, &meta("exec_command", 11), false)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        fmt.changes
+            .iter()
+            .map(|c| c.path.as_str())
+            .collect::<Vec<_>>(),
+        ["src/a.rs", "src/b.rs"]
+    );
+    sh(root, "echo new > notes.txt && rm README.md");
+    let created = f
+        .store
+        .record(root, &meta("mcp__fs__write", 12), false)
+        .unwrap()
+        .unwrap();
+    assert_eq!(created.changes.len(), 2);
+    assert!(created
+        .changes
+        .iter()
+        .any(|c| c.path == "notes.txt" && c.before == Content::Absent));
+    assert!(created
+        .changes
+        .iter()
+        .any(|c| c.path == "README.md" && c.after == Content::Absent));
+    // Ignored files are not tracked.
+    std::fs::write(root.join("target/out.bin"), "rebuilt").unwrap();
+    // git checkout -- file puts b.rs back to HEAD: also an agent change.
+    sh(root, "git checkout -q -- src/b.rs");
+    let checkout = f
+        .store
+        .record(root, &meta("exec_command", 13), false)
+        .unwrap()
+        .unwrap();
+    assert_eq!(checkout.changes.len(), 1);
+    assert_eq!(checkout.changes[0].path, "src/b.rs");
+
+    // A user's own untracked file, made outside any tool call.
+    std::fs::write(root.join("mine.txt"), "user data\n").unwrap();
+
+    let from = f.store.first_after_seq("s1", 9).unwrap().unwrap();
+    let plan = f
+        .store
+        .plan_restore(root, from, &meta("restore", 20))
+        .unwrap();
+    let actions: Vec<(&str, Action)> = plan.iter().map(|i| (i.path.as_str(), i.action)).collect();
+    assert_eq!(
+        actions,
+        [
+            ("README.md", Action::Write),
+            ("notes.txt", Action::Delete),
+            ("src/a.rs", Action::Write),
+            ("src/b.rs", Action::Unchanged),
+        ]
+    );
+    let restored = f
+        .store
+        .restore(root, from, &HashSet::new(), &meta("restore", 20))
+        .unwrap();
+    assert!(restored.checkpoint.is_some());
+    assert_eq!(read(root, "src/a.rs"), "fn a() {\n    1\n}\n");
+    assert_eq!(read(root, "README.md"), "hello\n");
+    assert!(!root.join("notes.txt").exists());
+    assert_eq!(
+        read(root, "mine.txt"),
+        "user data\n",
+        "the user's file is untouched"
+    );
+    assert_eq!(
+        read(root, "target/out.bin"),
+        "rebuilt",
+        "ignored files are never written"
+    );
+    assert_eq!(
+        std::fs::read_dir(root.join(".git")).unwrap().count(),
+        git_before
+    );
+
+    // The restore is undoable: restoring from its own checkpoint brings the edits back.
+    let undo = f
+        .store
+        .restore(
+            root,
+            restored.checkpoint.unwrap(),
+            &HashSet::new(),
+            &meta("restore", 21),
+        )
+        .unwrap();
+    assert!(undo.checkpoint.is_some());
+    assert_eq!(read(root, "src/a.rs"), "fn a() {\n\tone\n}\n");
+    assert_eq!(read(root, "notes.txt"), "new\n");
+    assert!(!root.join("README.md").exists());
+}
+
+#[test]
+fn a_file_the_user_changed_after_the_agent_is_a_conflict_until_named() {
+    let f = fixture();
+    let root = f.work.path();
+    std::fs::write(root.join("src/a.rs"), "agent\n").unwrap();
+    f.store
+        .record(root, &meta("apply_patch", 5), false)
+        .unwrap()
+        .unwrap();
+    std::fs::write(root.join("src/a.rs"), "agent, then user\n").unwrap();
+    let from = f.store.first_after_seq("s1", 4).unwrap().unwrap();
+    let plan = f
+        .store
+        .plan_restore(root, from, &meta("restore", 9))
+        .unwrap();
+    assert_eq!(plan.len(), 1);
+    assert_eq!(plan[0].action, Action::Conflict);
+    let kept = f
+        .store
+        .restore(root, from, &HashSet::new(), &meta("restore", 9))
+        .unwrap();
+    assert!(kept.checkpoint.is_none());
+    assert_eq!(read(root, "src/a.rs"), "agent, then user\n");
+    let forced: HashSet<String> = ["src/a.rs".to_owned()].into();
+    f.store
+        .restore(root, from, &forced, &meta("restore", 10))
+        .unwrap();
+    assert_eq!(read(root, "src/a.rs"), "fn a() {\n    1\n}\n");
+}
+
+#[test]
+fn a_file_the_agent_created_and_the_user_then_edited_is_not_deleted() {
+    let f = fixture();
+    let root = f.work.path();
+    std::fs::write(root.join("gen.txt"), "by agent\n").unwrap();
+    f.store
+        .record(root, &meta("write_file", 5), false)
+        .unwrap()
+        .unwrap();
+    std::fs::write(root.join("gen.txt"), "the user kept working here\n").unwrap();
+    let from = f.store.first_after_seq("s1", 4).unwrap().unwrap();
+    let restored = f
+        .store
+        .restore(root, from, &HashSet::new(), &meta("restore", 9))
+        .unwrap();
+    assert_eq!(restored.items[0].action, Action::Conflict);
+    assert_eq!(read(root, "gen.txt"), "the user kept working here\n");
+}
+
+#[test]
+fn large_files_are_recorded_as_not_restorable() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path();
+    std::fs::write(root.join("big.bin"), vec![7u8; 5000]).unwrap();
+    let limits = Limits {
+        max_file_bytes: 1000,
+        ..Limits::default()
+    };
+    let store = Checkpoints::open(&home.path().join("c"), limits).unwrap();
+    store.prepare(root, &meta("outside", 0)).unwrap();
+    std::fs::write(root.join("big.bin"), vec![8u8; 6000]).unwrap();
+    let rec = store
+        .record(root, &meta("exec_command", 3), false)
+        .unwrap()
+        .unwrap();
+    assert_eq!(rec.changes[0].before, Content::Large { size: 5000 });
+    let plan = store
+        .plan_restore(root, rec.id, &meta("restore", 4))
+        .unwrap();
+    assert_eq!(plan[0].action, Action::NotRestorable);
+}
+
+#[test]
+fn a_rewrite_that_keeps_size_and_mtime_is_caught() {
+    let f = fixture();
+    let root = f.work.path();
+    let path = root.join("src/a.rs");
+    let before = std::fs::metadata(&path).unwrap().modified().unwrap();
+    // Wait until the baseline is no longer "racily clean", then rewrite keeping the stat.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    f.store.record(root, &meta("outside", 1), false).unwrap();
+    std::fs::write(&path, "fn a() {\n    2\n}\n").unwrap();
+    let file = std::fs::File::options().write(true).open(&path).unwrap();
+    file.set_modified(before).unwrap();
+    drop(file);
+    // Give the watcher its moment to report the write.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let rec = f
+        .store
+        .record(root, &meta("exec_command", 2), false)
+        .unwrap();
+    assert!(
+        rec.is_some_and(|r| r.changes.len() == 1),
+        "the watcher's report forces a re-read"
+    );
+}
+
+#[test]
+fn storage_for_many_small_edits_stays_close_to_the_changed_bytes() {
+    let f = fixture();
+    let root = f.work.path();
+    let body: String = (0..2000)
+        .map(|i| format!("let value_{i} = compute({i});\n"))
+        .collect();
+    std::fs::write(root.join("big.rs"), &body).unwrap();
+    f.store.record(root, &meta("write_file", 1), false).unwrap();
+    let start = f.store.storage_bytes();
+    let mut text = body;
+    let mut changed = 0usize;
+    for turn in 0..100 {
+        let line = format!("let value_{} = compute({});\n", turn * 7, turn * 7);
+        let new_line = format!(
+            "let value_{} = compute_fast({}, {turn});\n",
+            turn * 7,
+            turn * 7
+        );
+        text = text.replacen(&line, &new_line, 1);
+        changed += new_line.len();
+        std::fs::write(root.join("big.rs"), &text).unwrap();
+        f.store
+            .record(root, &meta("apply_patch", 2 + turn), false)
+            .unwrap()
+            .unwrap();
+    }
+    let grown = (f.store.storage_bytes() - start) as usize;
+    // Deltas plus their file headers (each stored version is one file of ~60 bytes).
+    assert!(
+        grown < changed * 2 + 100 * 64,
+        "grew {grown} bytes for {changed} changed bytes"
+    );
+}
