@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use notify::event::{AccessKind, AccessMode};
 use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
 #[derive(Default)]
@@ -50,6 +51,12 @@ impl Watch {
             let mut seen = lock(&sink);
             match event {
                 Ok(event) => {
+                    // Opening and reading (the scan itself reads files) change nothing.
+                    if let EventKind::Access(kind) = event.kind {
+                        if !matches!(kind, AccessKind::Close(AccessMode::Write)) {
+                            return;
+                        }
+                    }
                     if event.need_rescan() || event.paths.is_empty() {
                         seen.everything = true;
                     }
