@@ -4,6 +4,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import "./styles/app.css";
 import "./styles/forms.css";
+import "./styles/code.css";
 
 const container = document.getElementById("root");
 if (!container) {

@@ -1,11 +1,10 @@
 import { useState } from "react";
 
+import { DiffView } from "../../../components/diff";
 import { ShieldIcon } from "../../../components/icons";
-import type { ReviewDecision } from "../../../gen/protocol";
+import type { DiffHunk, ReviewDecision } from "../../../gen/protocol";
 import type { ApprovalItem } from "../../../state/transcript";
 import { prettyArgs } from "../format";
-import { DiffView } from "./DiffView";
-import { HunkPicker } from "./HunkPicker";
 
 export type ResolveApproval = (requestId: string, decision: ReviewDecision) => Promise<void>;
 
@@ -40,6 +39,20 @@ export function ApprovalCard({ item, onResolve }: { item: ApprovalItem; onResolv
       return next;
     });
   const partial = hunks.length > 1 && selected.size < hunks.length;
+  // Hunks can be picked one by one while the request waits, when there is more than one.
+  const picking = decision === null && hunks.length > 1;
+  const pickHunk = (hunk: DiffHunk) => (
+    <label className="approval__pick">
+      <input
+        type="checkbox"
+        checked={selected.has(hunk.index)}
+        disabled={answering}
+        onChange={() => toggle(hunk.index)}
+        aria-label={`Apply change ${hunk.index + 1}`}
+      />
+      Apply
+    </label>
+  );
   const approveOnce = (): ReviewDecision =>
     partial
       ? { type: "approve_once", accepted_hunks: hunks.map((h) => h.index).filter((i) => selected.has(i)) }
@@ -57,10 +70,21 @@ export function ApprovalCard({ item, onResolve }: { item: ApprovalItem; onResolv
       <p className="approval__reason">{request.reason}</p>
       {request.command && <pre className="approval__command">$ {request.command}</pre>}
       {request.cwd && <p className="approval__cwd">in {request.cwd}</p>}
-      {request.diff && decision === null && hunks.length > 1 ? (
-        <HunkPicker diff={request.diff} selected={selected} onToggle={toggle} disabled={answering} />
-      ) : request.diff ? (
-        <DiffView diff={request.diff} />
+      {request.diff ? (
+        <DiffView
+          diff={request.diff}
+          testId="approval-diff"
+          hunkTestId="approval-hunk"
+          toolbar={
+            picking && (
+              <span className="approval__picked">
+                {selected.size} of {hunks.length} selected
+              </span>
+            )
+          }
+          renderHunkActions={picking ? pickHunk : undefined}
+          hunkState={picking ? (index) => (selected.has(index) ? null : "excluded") : undefined}
+        />
       ) : (
         !request.command && <pre className="approval__args">{prettyArgs(request.arguments)}</pre>
       )}
