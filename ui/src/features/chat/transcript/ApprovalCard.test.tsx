@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import type { ApprovalRequest } from "../../../gen/protocol";
-import { ApprovalCard } from "./ApprovalCard";
+import type { ApprovalRequest, ReviewDecision } from "../../../gen/protocol";
+import { ApprovalCard, hunkOutcome } from "./ApprovalCard";
 
 afterEach(cleanup);
 
@@ -50,5 +50,54 @@ describe("ApprovalCard with several hunks", () => {
     fireEvent.click(screen.getByLabelText("Apply change 1"));
     fireEvent.click(screen.getByLabelText("Apply change 2"));
     expect(screen.getByRole("button", { name: "Apply 0 of 2" })).toHaveProperty("disabled", true);
+  });
+});
+
+describe("ApprovalCard once answered", () => {
+  const answered = (decision: ReviewDecision) =>
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision }} onResolve={vi.fn()} />);
+  const states = () =>
+    screen.getAllByTestId("approval-hunk").map((hunk) => within(hunk).getByTestId("hunk-state").textContent);
+
+  it("shows which hunks a partial approval applied and which it left out", () => {
+    answered({ type: "approve_once", accepted_hunks: [1] });
+    expect(states()).toEqual(["Not applied", "Applied"]);
+    const [first, second] = screen.getAllByTestId("approval-hunk");
+    expect(first?.getAttribute("data-state")).toBe("rejected");
+    expect(second?.getAttribute("data-state")).toBe("applied");
+    expect(screen.getByTestId("approval-decision").textContent).toBe("Applied 1 of 2 changes");
+    // The choice is made: no checkboxes left to change it.
+    expect(screen.queryByLabelText("Apply change 1")).toBeNull();
+  });
+
+  it("applies every hunk for a plain or session approval, and none for a denial", () => {
+    const { unmount } = answered({ type: "approve_once" });
+    expect(states()).toEqual(["Applied", "Applied"]);
+    expect(screen.getByTestId("approval-decision").textContent).toBe("Approved once");
+    unmount();
+
+    const session = answered({ type: "approve_for_session" });
+    expect(states()).toEqual(["Applied", "Applied"]);
+    expect(screen.getByTestId("approval-decision").textContent).toBe("Approved for this session");
+    session.unmount();
+
+    answered({ type: "deny" });
+    expect(states()).toEqual(["Not applied", "Not applied"]);
+    expect(screen.getByTestId("approval-decision").textContent).toBe("Denied");
+  });
+
+  it("marks hunks left unchecked while the request waits", () => {
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: null }} onResolve={vi.fn()} />);
+    expect(screen.queryByTestId("hunk-state")).toBeNull();
+    fireEvent.click(screen.getByLabelText("Apply change 2"));
+    expect(screen.getByTestId("hunk-state").textContent).toBe("Won't be applied");
+    expect(screen.getByTestId("approval-diff").textContent).toContain("1 of 2 selected");
+  });
+
+  it("reads hunk outcomes from the decision", () => {
+    expect(hunkOutcome({ type: "approve_once", accepted_hunks: [0, 2] }, 2)).toBe("applied");
+    expect(hunkOutcome({ type: "approve_once", accepted_hunks: [0, 2] }, 1)).toBe("rejected");
+    expect(hunkOutcome({ type: "approve_once", accepted_hunks: null }, 1)).toBe("applied");
+    expect(hunkOutcome({ type: "deny", reason: "no" }, 0)).toBe("rejected");
   });
 });

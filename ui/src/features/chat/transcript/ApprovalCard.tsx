@@ -1,6 +1,6 @@
 import { useState } from "react";
 
-import { DiffView } from "../../../components/diff";
+import { DiffView, type HunkState } from "../../../components/diff";
 import { ShieldIcon } from "../../../components/icons";
 import type { DiffHunk, ReviewDecision } from "../../../gen/protocol";
 import type { ApprovalItem } from "../../../state/transcript";
@@ -8,10 +8,30 @@ import { prettyArgs } from "../format";
 
 export type ResolveApproval = (requestId: string, decision: ReviewDecision) => Promise<void>;
 
-function describeDecision(decision: ReviewDecision): string {
+/**
+ * Whether a decision let a hunk through: a partial approval names the accepted hunks, a
+ * plain approval takes them all, a denial none.
+ */
+export function hunkOutcome(decision: ReviewDecision, index: number): "applied" | "rejected" {
   switch (decision.type) {
     case "approve_once":
-      return "Approved once";
+      return decision.accepted_hunks == null || decision.accepted_hunks.includes(index) ? "applied" : "rejected";
+    case "approve_for_session":
+      return "applied";
+    case "deny":
+      return "rejected";
+  }
+}
+
+function describeDecision(decision: ReviewDecision, hunks: readonly DiffHunk[]): string {
+  switch (decision.type) {
+    case "approve_once": {
+      const applied = hunks.filter((hunk) => hunkOutcome(decision, hunk.index) === "applied").length;
+      // Only a partial answer needs the count; "Applied 2 of 2" says no more than "Approved".
+      return hunks.length > 1 && applied < hunks.length
+        ? `Applied ${applied} of ${hunks.length} changes`
+        : "Approved once";
+    }
     case "approve_for_session":
       return "Approved for this session";
     case "deny":
@@ -53,6 +73,10 @@ export function ApprovalCard({ item, onResolve }: { item: ApprovalItem; onResolv
       Apply
     </label>
   );
+  const hunkState = (index: number): HunkState => {
+    if (decision !== null) return hunkOutcome(decision, index);
+    return picking && !selected.has(index) ? "excluded" : null;
+  };
   const approveOnce = (): ReviewDecision =>
     partial
       ? { type: "approve_once", accepted_hunks: hunks.map((h) => h.index).filter((i) => selected.has(i)) }
@@ -83,7 +107,7 @@ export function ApprovalCard({ item, onResolve }: { item: ApprovalItem; onResolv
             )
           }
           renderHunkActions={picking ? pickHunk : undefined}
-          hunkState={picking ? (index) => (selected.has(index) ? null : "excluded") : undefined}
+          hunkState={hunkState}
         />
       ) : (
         !request.command && <pre className="approval__args">{prettyArgs(request.arguments)}</pre>
@@ -113,7 +137,7 @@ export function ApprovalCard({ item, onResolve }: { item: ApprovalItem; onResolv
         </div>
       ) : (
         <p className="approval__decision" data-testid="approval-decision">
-          {describeDecision(decision)}
+          {describeDecision(decision, hunks)}
         </p>
       )}
     </section>
