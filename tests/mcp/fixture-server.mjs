@@ -2,8 +2,9 @@
 //   node fixture-server.mjs [exit-at-start]
 // Tools: crash (exits mid-call), hang (never answers; records notifications/cancelled in
 // $FIXTURE_LOG), add_tool (registers `added_tool`, so the SDK sends tools/list_changed),
-// write_note (a mutating-sounding tool for approval tests).
-import { appendFileSync } from "node:fs";
+// write_note (a mutating-sounding tool for approval tests), write_file (writes `text` to
+// the absolute `path`: a file change made by an MCP server, for checkpoint tests).
+import { appendFileSync, writeFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
@@ -45,6 +46,15 @@ server.registerTool(
   async ({ text }) => {
     log(`note ${text}`);
     return { content: [{ type: "text", text: `stored: ${text}` }] };
+  },
+);
+
+server.registerTool(
+  "write_file",
+  { description: "Writes text to a file.", inputSchema: { path: z.string(), text: z.string() } },
+  async ({ path, text }) => {
+    writeFileSync(path, text);
+    return { content: [{ type: "text", text: `wrote ${path}` }] };
   },
 );
 

@@ -141,6 +141,7 @@ async fn measure(
             },
             memo_home: None,
             context: Default::default(),
+            checkpoints: None,
         },
         SessionStart::New,
     )

@@ -25,6 +25,8 @@ pub struct EngineOptions {
     pub store: Arc<Store>,
     pub credentials: Arc<dyn CredentialStore>,
     pub env: EnvLookup,
+    /// Checkpoints of the sessions' workspaces (`None`: not recorded).
+    pub checkpoints: Option<memo_checkpoints::Checkpoints>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -254,6 +256,7 @@ impl Engine {
             limits,
             memo_home: self.options.memo_home.clone(),
             context,
+            checkpoints: self.options.checkpoints.clone(),
         })
     }
 
@@ -442,6 +445,7 @@ mod engine_tests {
             store,
             credentials: Arc::new(BrokenKeychain),
             env: Arc::new(|_: &str| None),
+            checkpoints: None,
         });
         (engine, dir)
     }

@@ -86,6 +86,7 @@ impl World {
             store: self.store.clone(),
             credentials: Arc::new(MemoryCredentialStore::new()),
             env: Arc::new(|_: &str| None),
+            checkpoints: None,
         })
     }
 

@@ -298,6 +298,7 @@ fn engine(mock: &MockLlmServer, dir: &Path, extra: &str) -> Engine {
         store: Arc::new(Store::open(dir.join("memo.sqlite")).unwrap()),
         credentials: Arc::new(MemoryCredentialStore::new()),
         env: Arc::new(|_: &str| None),
+        checkpoints: None,
     })
 }
 

@@ -73,6 +73,13 @@ impl World {
                 "PATH" => Some(path.clone()),
                 _ => None,
             }),
+            checkpoints: Some(
+                memo_checkpoints::Checkpoints::open(
+                    &dir.path().join("checkpoints"),
+                    memo_checkpoints::Limits::default(),
+                )
+                .unwrap(),
+            ),
         });
         World { mock, dir, engine }
     }
@@ -483,4 +490,45 @@ fn alive(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .map(|s| !s.contains(") Z "))
         .unwrap_or(false)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_an_mcp_server_writes_is_a_recorded_change() {
+    let toml = format!(
+        "approval_mode = \"dangerous\"\n[mcp_servers.fx]\ncommand = \"node\"\nargs = [{:?}]\n",
+        fixture_js()
+    );
+    let world = World::new(&toml, Vec::new()).await;
+    let target = world.dir.path().join("work").join("from-mcp.txt");
+    std::fs::write(&target, "before\n").unwrap();
+    world.mock.push(MockResponse::tool_call(
+        "fx__write_file",
+        &serde_json::json!({"path": target.display().to_string(), "text": "after\n"}).to_string(),
+    ));
+    world.mock.push(MockResponse::text("Written."));
+    let (session, mut events) = world.start();
+    let mut seen = Vec::new();
+    submit(&session, "write it");
+    until(&mut events, &mut seen, |e| {
+        matches!(e, AgentEvent::TurnEnded { .. })
+    })
+    .await;
+    let changes: Vec<_> = seen
+        .iter()
+        .filter_map(|e| match &e.event {
+            AgentEvent::FilesChanged { changes, .. } => Some(changes.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(changes.len(), 1, "{seen:?}");
+    assert_eq!(changes[0].path, "from-mcp.txt");
+    assert_eq!(changes[0].sources, ["fx__write_file"]);
+    assert!(changes[0]
+        .diff
+        .as_ref()
+        .unwrap()
+        .unified
+        .contains("-before\n+after"));
+    shutdown(session, world).await;
 }

@@ -11,6 +11,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::approvals::ApprovalMode;
+use super::checkpoint::Checkpointing;
 use super::commands::{dispatch, Dispatch};
 use super::context::{auto_blocked_by_log, ContextState, SessionContext};
 use super::emitter::{Emitter, EventReceiver};
@@ -70,6 +71,8 @@ pub struct SessionParams {
     pub memo_home: Option<PathBuf>,
     /// Skills, commands, the prompt report and compaction settings.
     pub context: SessionContext,
+    /// Where the workspace's checkpoints go (`None`: no checkpoints, e.g. in tests).
+    pub checkpoints: Option<memo_checkpoints::Checkpoints>,
 }
 
 /// A brand-new session is recorded in the store; a resumed one rebuilds its conversation
@@ -99,6 +102,7 @@ pub(crate) struct Shared {
     history: Mutex<Arc<Vec<Message>>>,
     pending_approvals: Mutex<HashMap<ApprovalId, oneshot::Sender<ReviewDecision>>>,
     session_grants: Mutex<HashSet<String>>,
+    pub checkpoints: Option<Arc<Checkpointing>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -263,7 +267,13 @@ pub fn spawn_session(
         history: Mutex::new(Arc::new(history)),
         pending_approvals: Mutex::new(HashMap::new()),
         session_grants: Mutex::new(HashSet::new()),
+        checkpoints: params
+            .checkpoints
+            .map(|store| Checkpointing::new(store, params.cwd.clone(), params.id.0.clone())),
     });
+    if let Some(checkpoints) = &shared.checkpoints {
+        checkpoints.start();
+    }
     if start == SessionStart::New {
         shared.emitter.emit(
             None,

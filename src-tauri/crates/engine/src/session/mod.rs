@@ -3,6 +3,7 @@
 
 mod actor;
 mod approvals;
+mod checkpoint;
 mod commands;
 mod compaction;
 pub mod context;

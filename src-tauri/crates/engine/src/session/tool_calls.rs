@@ -156,6 +156,16 @@ impl Turn {
     /// Runs calls concurrently (a single call is the sequential case); each result is
     /// recorded as soon as it is ready. Returns true when interrupted.
     async fn run_concurrently(&self, calls: &[&ReadyCall]) -> Result<bool, EngineError> {
+        let checkpoints = self
+            .shared
+            .checkpoints
+            .clone()
+            .filter(|_| calls.iter().any(|r| r.tool.is_mutating()));
+        if let Some(checkpoints) = &checkpoints {
+            checkpoints
+                .before_call(self.shared.emitter.last_seq(), &self.turn_id)
+                .await;
+        }
         let mut running = FuturesUnordered::new();
         let mut handles = Vec::new();
         for (i, r) in calls.iter().enumerate() {
@@ -185,6 +195,15 @@ impl Turn {
                     for h in &handles {
                         h.abort();
                     }
+                    // An interrupted call may have changed files before it stopped.
+                    if let Some((checkpoints, r)) = checkpoints
+                        .as_ref()
+                        .zip(calls.iter().enumerate().find(|(i, r)| !done[*i] && r.tool.is_mutating()).map(|(_, r)| r))
+                    {
+                        checkpoints
+                            .after_call(&self.shared.emitter, &self.turn_id, &ToolCallId::new(r.call.id.clone()), &r.call.name)
+                            .await;
+                    }
                     for (i, r) in calls.iter().enumerate() {
                         if !done[i] {
                             self.finish_interrupted(&r.call)?;
@@ -198,6 +217,16 @@ impl Turn {
                 return Ok(false);
             };
             done[i] = true;
+            if let Some(checkpoints) = &checkpoints {
+                checkpoints
+                    .after_call(
+                        &self.shared.emitter,
+                        &self.turn_id,
+                        &ToolCallId::new(calls[i].call.id.clone()),
+                        &calls[i].call.name,
+                    )
+                    .await;
+            }
             let result =
                 joined.unwrap_or_else(|e| Err(ToolError::failed(format!("the tool crashed: {e}"))));
             self.finish(&calls[i].call, result)?;

@@ -76,6 +76,12 @@ impl Turn {
 
     async fn run(&mut self, input: UserInput) -> Result<TurnEndReason, EngineError> {
         let input = super::commands::expand_input(&self.shared, input).await;
+        if let Some(checkpoints) = &self.shared.checkpoints {
+            // Whatever changed since the last turn was not this turn's doing.
+            checkpoints
+                .outside(self.shared.emitter.last_seq(), Some(&self.turn_id))
+                .await;
+        }
         self.record(AgentEvent::TurnStarted { input })?;
         // MCP servers get their startup time before the first request lists the tools.
         if !super::mcp::wait_for_tools(&self.shared, &self.cancel).await {

@@ -70,6 +70,7 @@ pub fn params(
         limits,
         memo_home: None,
         context: Default::default(),
+        checkpoints: None,
     }
 }
 
