@@ -503,7 +503,7 @@ async fn a_file_an_mcp_server_writes_is_a_recorded_change() {
     std::fs::write(&target, "before\n").unwrap();
     world.mock.push(MockResponse::tool_call(
         "fx__write_file",
-        &serde_json::json!({"path": target.display().to_string(), "text": "after\n"}).to_string(),
+        serde_json::json!({"path": target.display().to_string(), "text": "after\n"}).to_string(),
     ));
     world.mock.push(MockResponse::text("Written."));
     let (session, mut events) = world.start();
