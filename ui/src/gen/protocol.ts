@@ -552,7 +552,11 @@ undo_checkpoint?: number,
 /**
  * The conversation restored as a new session (conversation and both modes).
  */
-session?: SessionSummary, };
+session?: SessionSummary, 
+/**
+ * The message the conversation was rewound to, for the composer to offer again.
+ */
+message?: string, };
 
 export const SEARCH_MARK_START = "\u{E000}";
 

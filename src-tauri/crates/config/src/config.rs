@@ -66,8 +66,35 @@ pub struct Config {
     pub auto_compact_threshold_percent: u8,
     /// Title new sessions with a short model call after their first exchange.
     pub auto_title: bool,
+    /// `[checkpoints]`: what is kept of the files the agent changes.
+    pub checkpoints: CheckpointSettings,
     /// Every other top-level key, untouched.
     pub extra: toml::Table,
+}
+
+/// `[checkpoints]` in config.toml (Memo's own section; Memo Code ignores it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckpointSettings {
+    /// Record checkpoints at all (`enabled = false` turns off file restore and the
+    /// changes panel's session lists).
+    pub enabled: bool,
+    /// Files larger than this are recorded as changed but not kept (`max_file_kb`).
+    pub max_file_kb: u64,
+    /// Checkpoints older than this are pruned (`max_age_days`).
+    pub max_age_days: u32,
+    /// The kept copies are pruned, oldest first, past this size (`max_total_mb`).
+    pub max_total_mb: u64,
+}
+
+impl Default for CheckpointSettings {
+    fn default() -> Self {
+        CheckpointSettings {
+            enabled: true,
+            max_file_kb: 2048,
+            max_age_days: 30,
+            max_total_mb: 2048,
+        }
+    }
 }
 
 /// One `[[providers.<name>]]` (or `[[providers]]`) entry.
@@ -165,6 +192,7 @@ impl Config {
             model_profiles: BTreeMap::new(),
             auto_compact_threshold_percent: DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT,
             auto_title: false,
+            checkpoints: CheckpointSettings::default(),
             extra: toml::Table::new(),
         }
     }
@@ -214,6 +242,7 @@ impl Config {
                         config.auto_title = b;
                     }
                 }
+                "checkpoints" => config.checkpoints = checkpoints(&src, &at, &value, &mut errors),
                 "providers" => config.providers = providers(&src, &at, &value, &mut errors),
                 "model_profiles" => {
                     config.model_profiles = model_profiles(&src, &at, &value, &mut errors)
@@ -442,6 +471,56 @@ fn boolean(
             None
         }
     }
+}
+
+fn positive(
+    src: &Source<'_>,
+    at: &KeyPath,
+    value: &Value,
+    errors: &mut Vec<ConfigError>,
+) -> Option<u64> {
+    let parsed = match value {
+        Value::Integer(i) => u64::try_from(*i).ok().filter(|n| *n > 0),
+        _ => None,
+    };
+    if parsed.is_none() {
+        errors.push(src.error(
+            at,
+            format!("expected a positive integer, found {}", found(value)),
+        ));
+    }
+    parsed
+}
+
+fn checkpoints(
+    src: &Source<'_>,
+    at: &KeyPath,
+    value: &Value,
+    errors: &mut Vec<ConfigError>,
+) -> CheckpointSettings {
+    let mut out = CheckpointSettings::default();
+    let Value::Table(table) = value else {
+        errors.push(src.error(at, format!("expected a table, found {}", value.type_str())));
+        return out;
+    };
+    for (key, value) in table {
+        let at = at.key(key);
+        match key.as_str() {
+            "enabled" => out.enabled = boolean(src, &at, value, errors).unwrap_or(out.enabled),
+            "max_file_kb" => out.max_file_kb = positive(src, &at, value, errors).unwrap_or(out.max_file_kb),
+            "max_age_days" => {
+                out.max_age_days = positive(src, &at, value, errors)
+                    .and_then(|n| u32::try_from(n).ok())
+                    .unwrap_or(out.max_age_days)
+            }
+            "max_total_mb" => out.max_total_mb = positive(src, &at, value, errors).unwrap_or(out.max_total_mb),
+            other => errors.push(src.error(
+                &at,
+                format!("unknown key {other:?} (known: enabled, max_file_kb, max_age_days, max_total_mb)"),
+            )),
+        }
+    }
+    out
 }
 
 /// A price: a finite, non-negative number (integers allowed).
@@ -692,4 +771,30 @@ fn model_profiles(
         out.insert(name.clone(), profile);
     }
     out
+}
+
+#[cfg(test)]
+mod checkpoint_tests {
+    use super::*;
+
+    #[test]
+    fn checkpoint_settings_parse_with_defaults_and_clear_errors() {
+        let path = std::path::Path::new("/x/config.toml");
+        let config = Config::parse("[checkpoints]\nmax_file_kb = 64\n", path).unwrap();
+        assert_eq!(config.checkpoints.max_file_kb, 64);
+        assert!(config.checkpoints.enabled);
+        assert_eq!(config.checkpoints.max_age_days, 30);
+        let error = Config::parse("[checkpoints]\nmax_age_days = -1\n", path).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("expected a positive integer, found -1"),
+            "{error}"
+        );
+        let error = Config::parse("[checkpoints]\nkeep = 3\n", path).unwrap_err();
+        assert!(
+            error.to_string().contains("unknown key \"keep\""),
+            "{error}"
+        );
+    }
 }

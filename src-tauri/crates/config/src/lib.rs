@@ -14,8 +14,9 @@ pub mod redact;
 mod source;
 
 pub use config::{
-    vision_by_default, Config, ModelPricing, ModelProfile, ModelProfileOverride, ProviderConfig,
-    DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT, DEFAULT_CONTEXT_WINDOW,
+    vision_by_default, CheckpointSettings, Config, ModelPricing, ModelProfile,
+    ModelProfileOverride, ProviderConfig, DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT,
+    DEFAULT_CONTEXT_WINDOW,
 };
 pub use edit::{ConfigFile, ModelProfileEdit, ProviderEdit, Revision};
 pub use error::ConfigError;

@@ -140,4 +140,8 @@ pub struct RestoreReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub session: Option<SessionSummary>,
+    /// The message the conversation was rewound to, for the composer to offer again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub message: Option<String>,
 }

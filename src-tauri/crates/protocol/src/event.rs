@@ -2,8 +2,8 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::{
-    ApprovalId, ApprovalRequest, FileChange, CompactionStatus, CompactionTrigger, HostAction, ReviewDecision,
-    SessionId, ToolCallId, TurnId, UserInput,
+    ApprovalId, ApprovalRequest, CompactionStatus, CompactionTrigger, FileChange, HostAction,
+    ReviewDecision, SessionId, ToolCallId, TurnId, UserInput,
 };
 
 /// Every event a session emits, in order. `seq` is dense per session and starts at 1; the

@@ -21,6 +21,12 @@ pub enum ServiceError {
     NotFound(String),
     #[error("{0}")]
     InvalidInput(String),
+    /// The checkpoint store failed (its database or a stored copy).
+    #[error("checkpoints: {0}")]
+    Checkpoint(String),
+    /// The file changed since it was shown; nothing was written.
+    #[error("{0}")]
+    Conflict(String),
     /// The OS keychain refused or is not there.
     #[error("OS keychain: {0}")]
     Keychain(String),
@@ -64,6 +70,8 @@ impl ServiceError {
             ServiceError::NotFound(_) => ErrorCode::NotFound,
             ServiceError::InvalidInput(_) => ErrorCode::InvalidInput,
             ServiceError::Keychain(_) => ErrorCode::Unavailable,
+            ServiceError::Checkpoint(_) => ErrorCode::Io,
+            ServiceError::Conflict(_) => ErrorCode::Conflict,
             ServiceError::Io { source, .. } => match source.kind() {
                 std::io::ErrorKind::NotFound => ErrorCode::NotFound,
                 std::io::ErrorKind::InvalidInput | std::io::ErrorKind::InvalidData => {

@@ -11,9 +11,11 @@
 //! effect for the next conversation without a restart. The store is opened once, lazily.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod changes;
 mod complete;
 mod connect;
 mod error;
+mod git;
 mod history;
 mod keys;
 mod service;

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use memo_checkpoints::{Checkpoints, Limits};
 use memo_config::{Config, CredentialStore, KeyringStore, MemoHome, UnavailableCredentialStore};
 use memo_engine::{Engine, EngineOptions, EnvLookup, SessionHandle};
 use memo_protocol::{ContextProblem, SessionId};
@@ -18,6 +19,8 @@ pub struct Service {
     /// what is wrong, instead of failing before anything is shown.
     home: std::result::Result<MemoHome, String>,
     store: Mutex<Option<Arc<Store>>>,
+    /// Opened once, on first use; `Some(None)` when turned off in config.toml.
+    checkpoints: Mutex<Option<Option<Checkpoints>>>,
     pub(crate) live: Mutex<HashMap<SessionId, SessionHandle>>,
     /// Held through a resume, so two at once (a double click) cannot both start an actor
     /// for the same session.
@@ -41,6 +44,7 @@ impl Service {
         Self {
             home,
             store: Mutex::new(None),
+            checkpoints: Mutex::new(None),
             live: Mutex::new(HashMap::new()),
             resuming: Mutex::new(()),
             credentials,
@@ -104,6 +108,38 @@ impl Service {
         Ok(store)
     }
 
+    /// The checkpoint store under `$MEMO_HOME/checkpoints` (`None` when `[checkpoints]
+    /// enabled = false`). The first open prunes old checkpoints in the background.
+    pub(crate) fn checkpoints(&self) -> Result<Option<Checkpoints>> {
+        let mut slot = lock(&self.checkpoints);
+        if let Some(store) = slot.as_ref() {
+            return Ok(store.clone());
+        }
+        let settings = self.config()?.checkpoints;
+        let store = if settings.enabled {
+            let limits = Limits {
+                max_file_bytes: settings.max_file_kb.saturating_mul(1024),
+                max_age_days: settings.max_age_days,
+                max_total_bytes: settings.max_total_mb.saturating_mul(1024 * 1024),
+            };
+            let store = Checkpoints::open(&self.home()?.root().join("checkpoints"), limits)
+                .map_err(|e| ServiceError::Checkpoint(e.to_string()))?;
+            let pruning = store.clone();
+            std::thread::spawn(move || match pruning.prune() {
+                Ok(report) if report.checkpoints_removed + report.blobs_removed > 0 => {
+                    tracing::info!(?report, "pruned old checkpoints")
+                }
+                Ok(_) => {}
+                Err(error) => tracing::warn!(%error, "could not prune checkpoints"),
+            });
+            Some(store)
+        } else {
+            None
+        };
+        *slot = Some(store.clone());
+        Ok(store)
+    }
+
     pub(crate) fn config(&self) -> Result<Config> {
         Ok(Config::load(self.home()?)?)
     }
@@ -120,6 +156,11 @@ impl Service {
             store: self.store()?,
             credentials: self.credentials.clone(),
             env: self.env.clone(),
+            // Sessions still run when the store cannot be opened; the changes panel says why.
+            checkpoints: self.checkpoints().unwrap_or_else(|error| {
+                tracing::warn!(%error, "checkpoints unavailable");
+                None
+            }),
         }))
     }
 

@@ -1,0 +1,420 @@
+//! The changes panel and file restore: what a session changed (its last turn, all of
+//! it) or what git sees as uncommitted, as diffs; reverting hunks of one file; the
+//! session's checkpoints; restoring code, conversation or both to an earlier point.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use memo_checkpoints::{Action, BlobId, Checkpoints, Content, Item, Meta};
+use memo_engine::changes::describe;
+use memo_protocol::{
+    AgentEvent, ChangeScope, ChangesReport, CheckpointSummary, FileChange, RestoreAction,
+    RestoreFile, RestoreMode, RestoreReport, RevertRequest, SessionId, ToolCallId, TurnId,
+};
+use memo_tools::FileHunks;
+
+use crate::error::{Result, ServiceError};
+use crate::git;
+use crate::service::Service;
+
+/// How far back the last turn is looked for among a session's newest events.
+const LAST_TURN_WINDOW: usize = 2000;
+
+/// One file of a scope: its base (before the scope's changes) and what it holds now.
+struct Side {
+    path: String,
+    base: Content,
+    base_bytes: Option<Vec<u8>>,
+    base_mode: u32,
+    now: Content,
+    now_bytes: Option<Vec<u8>>,
+    sources: Vec<String>,
+}
+
+impl Service {
+    fn checkpoint_store(&self) -> Result<Checkpoints> {
+        self.checkpoints()?.ok_or_else(|| {
+            ServiceError::InvalidInput(
+                "checkpoints are turned off ([checkpoints] enabled = false in config.toml)".into(),
+            )
+        })
+    }
+
+    fn workspace_of(&self, id: &SessionId) -> Result<PathBuf> {
+        Ok(PathBuf::from(self.session(id)?.cwd))
+    }
+
+    fn meta(&self, id: &SessionId, source: &str) -> Result<Meta> {
+        Ok(Meta {
+            session_id: id.0.clone(),
+            seq: self.session(id)?.last_seq,
+            turn_id: None,
+            call_id: None,
+            source: source.into(),
+        })
+    }
+
+    /// The session's last turn, if it had one.
+    fn last_turn(&self, id: &SessionId) -> Result<Option<TurnId>> {
+        Ok(self
+            .last_events(id, LAST_TURN_WINDOW)?
+            .into_iter()
+            .rev()
+            .find(|e| matches!(e.event, AgentEvent::TurnStarted { .. }))
+            .and_then(|e| e.turn_id))
+    }
+
+    /// Every file changed in `scope`, with its diff from the scope's start to now.
+    pub fn session_changes(&self, id: &SessionId, scope: ChangeScope) -> Result<ChangesReport> {
+        let root = self.workspace_of(id)?;
+        let is_git = git::is_repo(&root);
+        let sides = match self.sides(id, &root, scope, is_git) {
+            Ok(sides) => sides,
+            Err(ServiceError::InvalidInput(note)) => {
+                return Ok(ChangesReport {
+                    scope,
+                    files: Vec::new(),
+                    git: is_git,
+                    note: Some(note),
+                })
+            }
+            Err(other) => return Err(other),
+        };
+        let files = sides.iter().map(to_change).collect();
+        Ok(ChangesReport {
+            scope,
+            files,
+            git: is_git,
+            note: None,
+        })
+    }
+
+    fn sides(
+        &self,
+        id: &SessionId,
+        root: &Path,
+        scope: ChangeScope,
+        is_git: bool,
+    ) -> Result<Vec<Side>> {
+        let max = self
+            .checkpoints()?
+            .map_or(2 * 1024 * 1024, |c| c.limits().max_file_bytes);
+        match scope {
+            ChangeScope::Uncommitted => {
+                if !is_git {
+                    return Err(ServiceError::InvalidInput(
+                        "this folder is not a git repository".into(),
+                    ));
+                }
+                let paths = git::changed_paths(root).unwrap_or_default();
+                Ok(paths
+                    .into_iter()
+                    .filter_map(|path| {
+                        let base_bytes = git::head_content(root, &path);
+                        let base = base_bytes.as_deref().map_or(Content::Absent, content_of);
+                        let (now, now_bytes) = on_disk(root, &path, max);
+                        (now != base).then_some(Side {
+                            path,
+                            base,
+                            base_bytes,
+                            base_mode: 0,
+                            now,
+                            now_bytes,
+                            sources: vec!["git".into()],
+                        })
+                    })
+                    .collect())
+            }
+            ChangeScope::Session | ChangeScope::LastTurn => {
+                let store = self.checkpoint_store()?;
+                let turn = match scope {
+                    ChangeScope::LastTurn => match self.last_turn(id)? {
+                        Some(turn) => Some(turn),
+                        None => return Ok(Vec::new()),
+                    },
+                    _ => None,
+                };
+                let spans = store
+                    .changed_files(&id.0, turn.as_ref().map(|t| t.0.as_str()))
+                    .map_err(checkpoint_error)?;
+                let mut out = Vec::new();
+                for span in spans {
+                    let (now, now_bytes) = on_disk(root, &span.path, max);
+                    if now == span.before {
+                        continue;
+                    }
+                    out.push(Side {
+                        base_bytes: store.read(&span.before).ok().flatten(),
+                        path: span.path,
+                        base: span.before,
+                        base_mode: span.before_mode,
+                        now,
+                        now_bytes,
+                        sources: span.sources,
+                    });
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    /// Puts back hunks of one file of the panel (or the whole file) as they were at the
+    /// scope's start. Refused as a conflict when the file changed since the diff shown.
+    pub fn revert_change(&self, id: &SessionId, request: &RevertRequest) -> Result<ChangesReport> {
+        let root = self.workspace_of(id)?;
+        let is_git = git::is_repo(&root);
+        let sides = self.sides(id, &root, request.scope, is_git)?;
+        let side = sides
+            .into_iter()
+            .find(|s| s.path == request.path)
+            .ok_or_else(|| {
+                ServiceError::Conflict(format!("{} has no change to revert any more", request.path))
+            })?;
+        let shown = to_change(&side);
+        if shown
+            .diff
+            .as_ref()
+            .map(|d| d.unified.as_str())
+            .unwrap_or("")
+            != request.shown_diff
+        {
+            return Err(ServiceError::Conflict(format!(
+                "{} changed since its diff was shown; look at it again",
+                request.path
+            )));
+        }
+        let new_bytes: Option<Vec<u8>> = match (&request.hunks, &side.base_bytes, &side.now_bytes) {
+            (None, base, _) => {
+                if side.base.is_absent() {
+                    None
+                } else {
+                    Some(base.clone().ok_or_else(|| not_kept(&request.path))?)
+                }
+            }
+            (Some(hunks), base, now) => {
+                let text = |b: &Option<Vec<u8>>| -> Result<String> {
+                    match b {
+                        Some(bytes) => memo_engine::changes::as_text(bytes)
+                            .map(str::to_owned)
+                            .ok_or_else(|| {
+                                ServiceError::InvalidInput(format!(
+                                    "{} is not text: revert it whole",
+                                    request.path
+                                ))
+                            }),
+                        None => Ok(String::new()),
+                    }
+                };
+                let (old, new) = (text(base)?, text(now)?);
+                let diff = FileHunks::new(&old, &new);
+                let chosen: HashSet<u32> = hunks.iter().copied().collect();
+                if let Some(bad) = chosen.iter().find(|i| **i as usize >= diff.hunks.len()) {
+                    return Err(ServiceError::InvalidInput(format!(
+                        "{} has {} hunks; there is no hunk {bad}",
+                        request.path,
+                        diff.hunks.len()
+                    )));
+                }
+                // Keep every hunk except the reverted ones.
+                Some(diff.apply(|i| !chosen.contains(&(i as u32))).into_bytes())
+            }
+        };
+        self.write_reviewed(id, &root, &side, new_bytes.as_deref())?;
+        self.session_changes(id, request.scope)
+    }
+
+    fn write_reviewed(
+        &self,
+        id: &SessionId,
+        root: &Path,
+        side: &Side,
+        bytes: Option<&[u8]>,
+    ) -> Result<()> {
+        let full = root.join(&side.path);
+        match self.checkpoints()? {
+            Some(store) => {
+                let meta = self.meta(id, "review")?;
+                let written = store
+                    .write_reviewed(root, &side.path, &side.now, bytes, &meta)
+                    .map_err(checkpoint_error)?;
+                if !written {
+                    return Err(ServiceError::Conflict(format!(
+                        "{} changed while reverting; nothing was written",
+                        side.path
+                    )));
+                }
+                Ok(())
+            }
+            None => match bytes {
+                Some(bytes) => memo_checkpoints::write_atomic(&full, bytes, Some(side.base_mode))
+                    .map_err(checkpoint_error),
+                None => {
+                    std::fs::remove_file(&full).map_err(|e| ServiceError::io(full.display(), e))
+                }
+            },
+        }
+    }
+
+    /// A session's checkpoints, oldest first.
+    pub fn session_checkpoints(&self, id: &SessionId) -> Result<Vec<CheckpointSummary>> {
+        self.session(id)?;
+        let rows = self
+            .checkpoint_store()?
+            .list(&id.0)
+            .map_err(checkpoint_error)?;
+        Ok(rows
+            .into_iter()
+            .map(|r| CheckpointSummary {
+                id: r.id,
+                seq: r.seq,
+                turn_id: r.turn_id.map(TurnId::new),
+                call_id: r.call_id.map(ToolCallId::new),
+                source: r.source,
+                created_ms: r.created_ms,
+                files: r.changes.into_iter().map(|c| c.path).collect(),
+            })
+            .collect())
+    }
+
+    /// What restoring the code to just after event `to_seq` would do.
+    pub fn preview_restore(&self, id: &SessionId, to_seq: u64) -> Result<RestoreReport> {
+        let root = self.workspace_of(id)?;
+        let store = self.checkpoint_store()?;
+        let items = match store
+            .first_after_seq(&id.0, to_seq)
+            .map_err(checkpoint_error)?
+        {
+            Some(from) => store
+                .plan_restore(&root, from, &self.meta(id, "restore")?)
+                .map_err(checkpoint_error)?,
+            None => Vec::new(),
+        };
+        Ok(report(items, None))
+    }
+
+    /// Restores the code (files the agent changed after event `to_seq`), the conversation
+    /// (a new session with the history up to `to_seq`; when the next event starts a turn,
+    /// its message comes back for the composer), or both. Conflicting files are written
+    /// only when named in `overwrite`.
+    pub fn restore(
+        &self,
+        id: &SessionId,
+        to_seq: u64,
+        mode: RestoreMode,
+        overwrite: &[String],
+    ) -> Result<RestoreReport> {
+        let mut out = RestoreReport {
+            files: Vec::new(),
+            undo_checkpoint: None,
+            session: None,
+            message: None,
+        };
+        if matches!(mode, RestoreMode::Code | RestoreMode::Both) {
+            let root = self.workspace_of(id)?;
+            let store = self.checkpoint_store()?;
+            if let Some(from) = store
+                .first_after_seq(&id.0, to_seq)
+                .map_err(checkpoint_error)?
+            {
+                let overwrite: HashSet<String> = overwrite.iter().cloned().collect();
+                let restored = store
+                    .restore(&root, from, &overwrite, &self.meta(id, "restore")?)
+                    .map_err(checkpoint_error)?;
+                out = report(restored.items, restored.checkpoint);
+            }
+        }
+        if matches!(mode, RestoreMode::Conversation | RestoreMode::Both) {
+            let next = self.events(id, to_seq, 1)?.into_iter().next();
+            match next {
+                Some(e) if matches!(e.event, AgentEvent::TurnStarted { .. }) => {
+                    let rewound = self.rewind_session(id, e.seq)?;
+                    out.session = Some(rewound.session);
+                    out.message = Some(rewound.text);
+                }
+                _ => {
+                    let fork = self.fork_session(id, Some(to_seq))?;
+                    out.session = Some(self.resume_session(&fork.id, None)?);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Undoes a restore: puts back what it overwrote (its `undo_checkpoint`).
+    pub fn undo_restore(
+        &self,
+        id: &SessionId,
+        checkpoint: u64,
+        overwrite: &[String],
+    ) -> Result<RestoreReport> {
+        let root = self.workspace_of(id)?;
+        let store = self.checkpoint_store()?;
+        let overwrite: HashSet<String> = overwrite.iter().cloned().collect();
+        let restored = store
+            .restore(&root, checkpoint, &overwrite, &self.meta(id, "restore")?)
+            .map_err(checkpoint_error)?;
+        Ok(report(restored.items, restored.checkpoint))
+    }
+}
+
+fn report(items: Vec<Item>, undo: Option<u64>) -> RestoreReport {
+    RestoreReport {
+        files: items
+            .into_iter()
+            .map(|i| RestoreFile {
+                path: i.path,
+                action: match i.action {
+                    Action::Write => RestoreAction::Write,
+                    Action::Delete => RestoreAction::Delete,
+                    Action::Conflict => RestoreAction::Conflict,
+                    Action::NotRestorable => RestoreAction::NotRestorable,
+                    Action::Unchanged => RestoreAction::Unchanged,
+                },
+                detail: i.detail,
+            })
+            .collect(),
+        undo_checkpoint: undo,
+        session: None,
+        message: None,
+    }
+}
+
+fn to_change(side: &Side) -> FileChange {
+    describe(
+        &side.path,
+        &side.base,
+        side.base_bytes.as_deref(),
+        &side.now,
+        side.now_bytes.as_deref(),
+        side.sources.clone(),
+    )
+}
+
+fn content_of(bytes: &[u8]) -> Content {
+    Content::Blob(BlobId::of(bytes))
+}
+
+/// What a file holds now: absent, its bytes (within the cap), or too large to read.
+fn on_disk(root: &Path, path: &str, max: u64) -> (Content, Option<Vec<u8>>) {
+    let full = root.join(path);
+    match std::fs::symlink_metadata(&full) {
+        Ok(meta) if meta.is_file() && meta.len() > max => {
+            (Content::Large { size: meta.len() }, None)
+        }
+        Ok(meta) if meta.is_file() => match std::fs::read(&full) {
+            Ok(bytes) => (content_of(&bytes), Some(bytes)),
+            Err(_) => (Content::Large { size: meta.len() }, None),
+        },
+        _ => (Content::Absent, None),
+    }
+}
+
+fn not_kept(path: &str) -> ServiceError {
+    ServiceError::InvalidInput(format!(
+        "{path} was over the size cap: its earlier content was not kept"
+    ))
+}
+
+fn checkpoint_error(error: memo_checkpoints::CheckpointError) -> ServiceError {
+    ServiceError::Checkpoint(error.to_string())
+}

@@ -1,0 +1,153 @@
+//! The changes panel and restore through the service, on a real git repository changed
+//! by a real session: apply_patch and a shell `sed -i`, hunk revert, conflicts, restore
+//! of code and conversation, and undo.
+
+mod support;
+
+use std::process::Command;
+
+use memo_protocol::{ChangeScope, ErrorCode, RestoreAction, RestoreMode, RevertRequest};
+use memo_test_support::MockResponse;
+use support::fixture;
+
+const A: &str = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
+
+fn sh(dir: &std::path::Path, script: &str) {
+    assert!(Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .status()
+        .unwrap()
+        .success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn changes_revert_and_restore_on_a_git_repository() {
+    let patch = serde_json::json!({
+        "file_path": "a.txt",
+        "edits": [
+            {"old_string": "two\n", "new_string": "TWO\n"},
+            {"old_string": "eleven\n", "new_string": "ELEVEN\n"}
+        ]
+    });
+    let f = fixture(vec![
+        MockResponse::tool_call("apply_patch", &patch.to_string()),
+        MockResponse::tool_call("exec_command", r#"{"cmd":"sed -i 's/beta/BETA/' b.txt"}"#),
+        MockResponse::text("Both edited."),
+    ])
+    .await;
+    let config = f.home.path().join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("approval_mode = \"dangerous\"\n{text}")).unwrap();
+    let work = f.work.path();
+    std::fs::write(work.join("a.txt"), A).unwrap();
+    std::fs::write(work.join("b.txt"), "alpha\nbeta\n").unwrap();
+    sh(work, "git init -q . && git -c user.email=t@e -c user.name=t commit -qm init --allow-empty && git add -A && git -c user.email=t@e -c user.name=t commit -qm files");
+
+    let session = f.start();
+    let id = session.id.clone();
+    f.turn(&id, "edit a and b").await;
+
+    for scope in [
+        ChangeScope::LastTurn,
+        ChangeScope::Session,
+        ChangeScope::Uncommitted,
+    ] {
+        let report = f.service.session_changes(&id, scope).unwrap();
+        let files: Vec<(&str, u32, u32)> = report
+            .files
+            .iter()
+            .map(|c| (c.path.as_str(), c.added, c.removed))
+            .collect();
+        assert_eq!(files, [("a.txt", 2, 2), ("b.txt", 1, 1)], "{scope:?}");
+        assert!(report.git);
+    }
+    let session_report = f
+        .service
+        .session_changes(&id, ChangeScope::Session)
+        .unwrap();
+    assert_eq!(session_report.files[0].sources, ["apply_patch"]);
+    assert_eq!(session_report.files[1].sources, ["exec_command"]);
+
+    // Revert the first hunk of a.txt: "two" comes back, "ELEVEN" stays.
+    let a = &session_report.files[0];
+    let shown = a.diff.as_ref().unwrap().unified.clone();
+    assert_eq!(a.diff.as_ref().unwrap().hunks.len(), 2);
+    let stale = RevertRequest {
+        scope: ChangeScope::Session,
+        path: "a.txt".into(),
+        hunks: Some(vec![0]),
+        shown_diff: "--- something else\n".into(),
+    };
+    assert_eq!(
+        f.service.revert_change(&id, &stale).unwrap_err().code(),
+        ErrorCode::Conflict
+    );
+    let after = f
+        .service
+        .revert_change(
+            &id,
+            &RevertRequest {
+                shown_diff: shown,
+                ..stale
+            },
+        )
+        .unwrap();
+    let on_disk = std::fs::read_to_string(work.join("a.txt")).unwrap();
+    assert_eq!(on_disk, A.replace("eleven", "ELEVEN"));
+    assert_eq!(after.files[0].diff.as_ref().unwrap().hunks.len(), 1);
+
+    // A user edit after the agent's makes b.txt a conflict for the restore.
+    std::fs::write(work.join("b.txt"), "alpha\nBETA\nmine\n").unwrap();
+    let started = f.turn_starts(&id)[0].0;
+    let preview = f.service.preview_restore(&id, started - 1).unwrap();
+    let actions: Vec<(&str, RestoreAction)> = preview
+        .files
+        .iter()
+        .map(|r| (r.path.as_str(), r.action))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            ("a.txt", RestoreAction::Write),
+            ("b.txt", RestoreAction::Conflict)
+        ]
+    );
+
+    let restored = f
+        .service
+        .restore(&id, started - 1, RestoreMode::Both, &[])
+        .unwrap();
+    assert_eq!(std::fs::read_to_string(work.join("a.txt")).unwrap(), A);
+    assert_eq!(
+        std::fs::read_to_string(work.join("b.txt")).unwrap(),
+        "alpha\nBETA\nmine\n"
+    );
+    assert_eq!(restored.message.as_deref(), Some("edit a and b"));
+    let forked = restored.session.unwrap();
+    assert_ne!(forked.id, id);
+
+    // Undo the restore: the reviewed state of a.txt is back.
+    let undo = restored.undo_checkpoint.unwrap();
+    f.service.undo_restore(&id, undo, &[]).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(work.join("a.txt")).unwrap(),
+        A.replace("eleven", "ELEVEN")
+    );
+
+    // The checkpoints list names what made each change.
+    let sources: Vec<String> = f
+        .service
+        .session_checkpoints(&id)
+        .unwrap()
+        .into_iter()
+        .map(|c| c.source)
+        .collect();
+    assert!(
+        sources.starts_with(&["apply_patch".to_owned(), "exec_command".to_owned()]),
+        "{sources:?}"
+    );
+    assert!(sources.contains(&"review".to_owned()) && sources.contains(&"restore".to_owned()));
+    f.finish().await;
+}
