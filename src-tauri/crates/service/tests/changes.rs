@@ -32,7 +32,7 @@ async fn changes_revert_and_restore_on_a_git_repository() {
         ]
     });
     let f = fixture(vec![
-        MockResponse::tool_call("apply_patch", &patch.to_string()),
+        MockResponse::tool_call("apply_patch", patch.to_string()),
         MockResponse::tool_call("exec_command", r#"{"cmd":"sed -i 's/beta/BETA/' b.txt"}"#),
         MockResponse::text("Both edited."),
     ])
