@@ -347,7 +347,7 @@ function FilePath({ path }: { path: string }) {
   );
 }
 
-function DiffStats({ added, removed }: { added: number; removed: number }) {
+export function DiffStats({ added, removed }: { added: number; removed: number }) {
   return (
     <span className="diff__stats" aria-label={`${added} added, ${removed} removed`}>
       <span className="diff__stat-add">+{added}</span>

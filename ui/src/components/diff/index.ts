@@ -1,3 +1,3 @@
-export { DiffView, type DiffComment, type DiffSide, type DiffViewProps, type HunkState } from "./DiffView";
+export { DiffStats, DiffView, type DiffComment, type DiffSide, type DiffViewProps, type HunkState } from "./DiffView";
 export { parseDiff, parseHunkHeader, type ParsedDiff } from "./parse";
 export { useDiffViewMode, type DiffViewMode } from "./viewMode";

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 
-import type { ToolItem } from "../../../state/transcript";
+import type { FileChange } from "../../../gen/protocol";
+import type { ApprovalItem, ToolItem } from "../../../state/transcript";
 import { formatProgress, ToolCard } from "./ToolCard";
 
 afterEach(cleanup);
@@ -75,5 +76,167 @@ describe("ToolCard for a shell command", () => {
     render(<ToolCard tool={{ ...EXEC, status: "error", errorKind: "approval_denied", output: "the user denied this command" }} />);
     expect(screen.getByTestId("tool-status").textContent).toBe("approval denied");
     expect(screen.getByTestId("tool-output").textContent).toBe("the user denied this command");
+  });
+});
+
+/** Opens a folded card or file the way a click on its summary does. */
+function unfold(details: Element) {
+  act(() => {
+    (details as HTMLDetailsElement).open = true;
+    details.dispatchEvent(new Event("toggle"));
+  });
+}
+
+const FILE_CHANGE: FileChange = {
+  path: "src/a.rs",
+  kind: "modified",
+  sources: ["apply_patch"],
+  restorable: true,
+  binary: false,
+  added: 2,
+  removed: 1,
+  diff: {
+    path: "src/a.rs",
+    unified: "",
+    hunks: [{ index: 0, header: "@@ -3,2 +3,3 @@", text: " keep\n-old\n+new\n+more\n" }],
+  },
+};
+
+const PATCH_CALL: ToolItem = {
+  ...RUNNING,
+  name: "apply_patch",
+  args: JSON.stringify({ file_path: "src/a.rs", old_string: "old\n", new_string: "new\nmore\n" }),
+};
+
+function approvalFor(callId: string, decision: ApprovalItem["decision"]): ApprovalItem {
+  return {
+    kind: "approval",
+    key: "ap",
+    decision,
+    request: {
+      request_id: "r1",
+      call_id: callId,
+      tool_name: "apply_patch",
+      risk: "write",
+      reason: "edit",
+      fingerprint: "write:/repo/src/a.rs",
+      arguments: {},
+      diff: {
+        path: "src/a.rs",
+        unified: "",
+        hunks: [
+          { index: 0, header: "@@ -1 +1 @@", text: "-a\n+b\n" },
+          { index: 1, header: "@@ -9 +9 @@", text: "-c\n+d\n" },
+        ],
+      },
+    },
+  };
+}
+
+describe("ToolCard waiting for an approval", () => {
+  it("says it waits for approval, not that it runs, until the approval is answered", () => {
+    const exec: ToolItem = { ...RUNNING, name: "exec_command", args: '{"cmd":"rm -rf build"}' };
+    const { rerender } = render(<ToolCard tool={exec} approval={approvalFor("c1", null)} />);
+    expect(screen.getByTestId("tool-status").textContent).toBe("waiting for approval");
+    expect(screen.getByTestId("tool-card").className).toContain("tool--waiting");
+    expect(screen.getByTestId("tool-card").getAttribute("data-status")).toBe("running");
+
+    rerender(<ToolCard tool={exec} approval={approvalFor("c1", { type: "approve_once" })} />);
+    expect(screen.getByTestId("tool-status").textContent).toBe("running");
+
+    rerender(<ToolCard tool={PATCH_CALL} approval={approvalFor("c1", null)} />);
+    expect(screen.getByTestId("tool-status").textContent).toBe("waiting for approval");
+  });
+});
+
+describe("ToolCard for a file tool", () => {
+  it("shows the change on disk as a diff, with the arguments folded away", () => {
+    render(<ToolCard tool={{ ...PATCH_CALL, status: "ok", output: "Edited src/a.rs", changes: [FILE_CHANGE] }} />);
+    const card = screen.getByTestId("tool-card");
+    expect(card.querySelector(".tool__args")?.textContent).toBe("src/a.rs");
+    expect(card.querySelector(".diff__stats")?.textContent).toBe("+2−1");
+    // Nothing is built while folded.
+    expect(screen.queryByTestId("diff")).toBeNull();
+
+    unfold(card);
+    const lines = within(screen.getByTestId("diff")).getAllByTestId("diff-line");
+    expect(lines.map((line) => line.querySelector(".diff__num--new")?.textContent)).toEqual(["3", "", "4", "5"]);
+    expect(screen.getByTestId("tool-output").textContent).toBe("Edited src/a.rs");
+    const args = screen.getByTestId("tool-arguments");
+    expect(args.tagName).toBe("DETAILS");
+    expect((args as HTMLDetailsElement).open).toBe(false);
+    expect(args.textContent).toContain('"old_string": "old\\n"');
+  });
+
+  it("falls back to the approval's diff, marking the hunks a partial approval left out", () => {
+    render(<ToolCard tool={PATCH_CALL} approval={approvalFor("c1", { type: "approve_once", accepted_hunks: [0] })} />);
+    unfold(screen.getByTestId("tool-card"));
+    expect(screen.getAllByTestId("hunk-state").map((state) => state.textContent)).toEqual(["Applied", "Not applied"]);
+  });
+
+  it("falls back to a diff built from the arguments", () => {
+    const write: ToolItem = { ...RUNNING, name: "write_file", args: JSON.stringify({ file_path: "n.txt", content: "a\nb\n" }) };
+    render(<ToolCard tool={write} />);
+    const card = screen.getByTestId("tool-card");
+    expect(card.querySelector(".diff__stats")?.textContent).toBe("+2−0");
+    unfold(card);
+    const lines = screen.getAllByTestId("diff-line");
+    expect(lines.map((line) => [line.getAttribute("data-kind"), line.querySelector(".diff__code")?.textContent])).toEqual([
+      ["add", "a"],
+      ["add", "b"],
+    ]);
+    expect(screen.getByText("Waiting for the result…")).toBeTruthy();
+  });
+
+  it("shows a Begin Patch as a diff per file", () => {
+    const patch = "*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-    return 1\n+    return 2\n*** Add File: b.py\n+x = 1\n*** End Patch";
+    render(<ToolCard tool={{ ...RUNNING, name: "apply_patch", args: JSON.stringify({ input: patch }) }} />);
+    const card = screen.getByTestId("tool-card");
+    expect(card.querySelector(".tool__args")?.textContent).toBe("a.py +1 more");
+    unfold(card);
+    expect(screen.getAllByTestId("diff").map((diff) => diff.querySelector(".diff__path")?.textContent)).toEqual([
+      "a.py",
+      "b.py",
+    ]);
+  });
+
+  it("names the file while the arguments still stream in", () => {
+    render(<ToolCard tool={{ ...RUNNING, name: "write_file", args: '{"file_path":"src/new.ts","content":"expo' }} />);
+    const card = screen.getByTestId("tool-card");
+    expect(card.querySelector(".tool__args")?.textContent).toBe("src/new.ts");
+    unfold(card);
+    expect(screen.queryByTestId("diff")).toBeNull();
+    expect(card.querySelector(".tool__pre")?.textContent).toContain("expo");
+  });
+});
+
+describe("ToolCard for another tool that changed files", () => {
+  it("lists the changed files with their counts, each unfolding to its diff", () => {
+    const created: FileChange = { ...FILE_CHANGE, path: "bin/data.bin", kind: "created", binary: true, added: 0, removed: 0 };
+    delete created.diff;
+    const exec: ToolItem = {
+      ...RUNNING,
+      name: "exec_command",
+      args: '{"cmd":"sed -i s/old/new/ src/a.rs"}',
+      status: "ok",
+      output: "Wall time: 0.1 seconds\nProcess exited with code 0\nOutput:\n",
+      changes: [FILE_CHANGE, created],
+    };
+    render(<ToolCard tool={exec} />);
+    const changes = screen.getByTestId("tool-changes");
+    expect(changes.querySelector(".tool__label")?.textContent).toBe("Changed 2 files");
+    const [edited, binary] = screen.getAllByTestId("changed-file");
+    expect(edited?.textContent).toBe("src/a.rs+2−1");
+    expect(binary?.textContent).toBe("bin/data.binnew file");
+    expect(screen.queryByTestId("diff")).toBeNull();
+    // Folded, the card still says it changed files.
+    const totals = screen.getByTestId("tool-change-totals");
+    expect(totals.textContent).toBe("+2−1");
+    expect(totals.getAttribute("title")).toBe("Changed 2 files");
+
+    unfold(edited as Element);
+    expect(within(edited as HTMLElement).getByTestId("diff")).toBeTruthy();
+    unfold(binary as Element);
+    expect(binary?.textContent).toContain("Binary file: no text diff.");
   });
 });

@@ -114,6 +114,35 @@ describe("TurnBlock", () => {
   });
 });
 
+describe("TurnBlock tool calls held by an approval", () => {
+  it("finds the call's approval in the turn and says the call waits for it", () => {
+    const tool: TurnItem = {
+      kind: "tool",
+      key: "a",
+      callId: "c1",
+      name: "write_file",
+      args: '{"file_path":"src/a.rs","content":"new\\n"}',
+      status: "running",
+      errorKind: null,
+      output: null,
+      provisional: false,
+    };
+    const other: TurnItem = { ...tool, key: "b", callId: "c2", name: "read_file", args: "{}" };
+    const approval: ApprovalItem = { kind: "approval", key: "p", request: REQUEST, decision: null };
+    const { rerender } = render(<TurnBlock turn={turn([tool, other, approval], "running")} onResolve={vi.fn()} />);
+    const statuses = () => screen.getAllByTestId("tool-status").map((status) => status.textContent);
+    expect(statuses()).toEqual(["waiting for approval", "running"]);
+
+    rerender(
+      <TurnBlock
+        turn={turn([tool, other, { ...approval, decision: { type: "approve_once" } }], "running")}
+        onResolve={vi.fn()}
+      />,
+    );
+    expect(statuses()).toEqual(["running", "running"]);
+  });
+});
+
 describe("PlanCard", () => {
   it("lists the steps with their status and progress", () => {
     const plan: TurnItem = {

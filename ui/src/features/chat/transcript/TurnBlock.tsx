@@ -1,7 +1,7 @@
-import { memo } from "react";
+import { memo, useMemo } from "react";
 
 import { RetryIcon, RewindIcon, Spinner } from "../../../components/icons";
-import type { TurnItem, TurnView } from "../../../state/transcript";
+import type { ApprovalItem, TurnItem, TurnView } from "../../../state/transcript";
 import { formatUsage } from "../format";
 import { imageUrl } from "../images";
 import { Markdown } from "../markdown/Markdown";
@@ -48,6 +48,14 @@ export const TurnBlock = memo(function TurnBlock({
   const endLabel = END_LABELS[turn.status];
   // A streaming text block already shows progress; otherwise say that work goes on.
   const showWorking = running && !(last?.kind === "text" && last.provisional) && last?.kind !== "approval";
+  // A tool card needs its call's approval to tell "waiting for approval" from "running".
+  const approvals = useMemo(() => {
+    const byCall = new Map<string, ApprovalItem>();
+    for (const item of turn.items) {
+      if (item.kind === "approval") byCall.set(item.request.call_id, item);
+    }
+    return byCall;
+  }, [turn.items]);
 
   return (
     <article className="turn" data-testid="turn" data-status={turn.status} data-start-seq={turn.startSeq}>
@@ -77,7 +85,13 @@ export const TurnBlock = memo(function TurnBlock({
         </div>
       </div>
       {turn.items.map((item) => (
-        <TurnItemView key={item.key} item={item} live={running && item === last} onResolve={onResolve} />
+        <TurnItemView
+          key={item.key}
+          item={item}
+          live={running && item === last}
+          onResolve={onResolve}
+          approval={item.kind === "tool" ? approvals.get(item.callId) : undefined}
+        />
       ))}
       {showWorking && (
         <div className="turn__working" data-testid="turn-working">
@@ -109,7 +123,17 @@ export const TurnBlock = memo(function TurnBlock({
   );
 });
 
-function TurnItemView({ item, live, onResolve }: { item: TurnItem; live: boolean; onResolve: ResolveApproval }) {
+function TurnItemView({
+  item,
+  live,
+  onResolve,
+  approval,
+}: {
+  item: TurnItem;
+  live: boolean;
+  onResolve: ResolveApproval;
+  approval: ApprovalItem | undefined;
+}) {
   switch (item.kind) {
     case "text":
       return (
@@ -125,7 +149,7 @@ function TurnItemView({ item, live, onResolve }: { item: TurnItem; live: boolean
         </details>
       );
     case "tool":
-      return <ToolCard tool={item} />;
+      return <ToolCard tool={item} approval={approval} />;
     case "approval":
       return <ApprovalCard item={item} onResolve={onResolve} />;
     case "retry":
