@@ -114,7 +114,7 @@ fn main() -> ExitCode {
         Command::Exec(args) => runtime.block_on(exec::run(args)),
         Command::Key { action } => key::run(action),
         Command::Prompt(args) => prompt::run(args),
-        Command::Sessions { action } => sessions::run(action),
+        Command::Sessions { action } => sessions::run(action, &runtime),
         Command::Mcp { action } => mcp::run(action, &runtime),
     }
 }

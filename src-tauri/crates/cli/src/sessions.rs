@@ -1,5 +1,5 @@
-//! `memo-cli sessions list|show|search|export|import|fork|rename|delete|usage`: the stored
-//! history, without running a model. `--json` prints machine-readable output (events as
+//! `memo-cli sessions list|show|search|export|import|fork|rename|delete|usage|checkpoints|
+//! restore`: the stored history and the files' checkpoints, without running a model. `--json` prints machine-readable output (events as
 //! JSONL, like `exec --json`; everything else as one JSON document).
 
 use std::io::Write;
@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use memo_protocol::{SessionId, SEARCH_MARK_END, SEARCH_MARK_START};
+use memo_protocol::{RestoreAction, RestoreMode, SessionId, SEARCH_MARK_END, SEARCH_MARK_START};
 use memo_service::{SearchRequest, Service, ServiceError};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -95,6 +95,41 @@ pub enum SessionsAction {
         #[arg(long)]
         json: bool,
     },
+    /// A session's checkpoints: when files changed, which, and by what (a tool, a shell
+    /// command, `outside` for changes made outside Memo, `restore`, `review`).
+    Checkpoints {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Put the files the session's agent changed after event --to back as they were
+    /// (--code, the default), restore the conversation as a new session
+    /// (--conversation), or both. Files someone changed after the agent are conflicts,
+    /// left alone unless named with --overwrite. --undo CHECKPOINT undoes a restore.
+    #[command(group(clap::ArgGroup::new("point").required(true).args(["to", "undo"])))]
+    Restore {
+        id: String,
+        /// The session event (seq) to restore to, as listed by `sessions checkpoints`.
+        #[arg(long)]
+        to: Option<u64>,
+        /// Undo the restore recorded as this checkpoint.
+        #[arg(long, conflicts_with_all = ["conversation", "both"])]
+        undo: Option<u64>,
+        #[arg(long, conflicts_with_all = ["conversation", "both"])]
+        code: bool,
+        #[arg(long, conflicts_with = "both")]
+        conversation: bool,
+        #[arg(long)]
+        both: bool,
+        /// Also overwrite this conflicting file (repeatable).
+        #[arg(long, value_name = "PATH")]
+        overwrite: Vec<String>,
+        /// Only show what would happen.
+        #[arg(long, conflicts_with_all = ["undo", "conversation", "both"])]
+        dry_run: bool,
+        #[arg(long)]
+        json: bool,
+    },
     /// Token usage and cost, per model, of a session (or of all of them).
     Usage {
         id: Option<String>,
@@ -104,8 +139,10 @@ pub enum SessionsAction {
 }
 
 /// Exit codes: 0 done, 1 not found or nothing done, 2 setup error (home, database).
-pub fn run(action: SessionsAction) -> ExitCode {
+pub fn run(action: SessionsAction, runtime: &tokio::runtime::Runtime) -> ExitCode {
     let service = crate::service();
+    // Restoring a conversation opens a session, which needs the runtime.
+    let _inside = runtime.enter();
     match run_inner(&service, action) {
         Ok(code) => code,
         Err(error) => crate::report(&error),
@@ -137,6 +174,60 @@ fn stdout_error(e: std::io::Error) -> ServiceError {
 
 fn run_inner(service: &Service, action: SessionsAction) -> Result<ExitCode, ServiceError> {
     match action {
+        SessionsAction::Checkpoints { id, json } => {
+            let list = service.session_checkpoints(&SessionId::new(id))?;
+            if json {
+                print_json(&list)?;
+            } else {
+                text::print_checkpoints(&list);
+            }
+        }
+        SessionsAction::Restore {
+            id,
+            to,
+            undo,
+            code: _,
+            conversation,
+            both,
+            overwrite,
+            dry_run,
+            json,
+        } => {
+            let sid = SessionId::new(id);
+            let report = match (undo, to) {
+                (Some(checkpoint), _) => service.undo_restore(&sid, checkpoint, &overwrite)?,
+                (None, Some(to)) if dry_run => service.preview_restore(&sid, to)?,
+                (None, Some(to)) => {
+                    let mode = if both {
+                        RestoreMode::Both
+                    } else if conversation {
+                        RestoreMode::Conversation
+                    } else {
+                        RestoreMode::Code
+                    };
+                    service.restore(&sid, to, mode, &overwrite)?
+                }
+                (None, None) => {
+                    return Err(ServiceError::InvalidInput(
+                        "give --to SEQ or --undo CHECKPOINT".into(),
+                    ))
+                }
+            };
+            if json {
+                print_json(&report)?;
+            } else {
+                text::print_restore(&report, dry_run);
+            }
+            let unresolved = report.files.iter().any(|f| {
+                matches!(
+                    f.action,
+                    RestoreAction::Conflict | RestoreAction::NotRestorable
+                )
+            });
+            if unresolved {
+                return Ok(ExitCode::from(1));
+            }
+        }
         SessionsAction::List {
             cwd,
             limit,

@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use memo_protocol::{
-    AgentEvent, EventEnvelope, ImportReport, ImportStatus, SearchResult, SessionPage,
-    SessionSummary, ToolStatus, UsageReport,
+    AgentEvent, CheckpointSummary, EventEnvelope, ImportReport, ImportStatus, RestoreAction,
+    RestoreReport, SearchResult, SessionPage, SessionSummary, ToolStatus, UsageReport,
 };
 
 use memo_service::format_timestamp as format_ms;
@@ -264,4 +264,63 @@ fn in_transcript(event: &AgentEvent) -> bool {
             | AgentEvent::ToolCallBegin { .. }
             | AgentEvent::ToolCallArgsDelta { .. }
     )
+}
+
+pub fn print_checkpoints(list: &[CheckpointSummary]) {
+    if list.is_empty() {
+        println!("No checkpoints: the agent has not changed any file in this session.");
+        return;
+    }
+    println!(
+        "{:>6}  {:>6}  {:<19}  {:<16}  FILES",
+        "ID", "SEQ", "TIME", "BY"
+    );
+    for c in list {
+        let files = match c.files.len() {
+            0 => String::new(),
+            1..=3 => c.files.join(", "),
+            n => format!("{}, … ({n} files)", c.files[..3].join(", ")),
+        };
+        println!(
+            "{:>6}  {:>6}  {:<19}  {:<16}  {files}",
+            c.id,
+            c.seq,
+            when(c.created_ms),
+            one_line(&c.source, 16)
+        );
+    }
+}
+
+pub fn print_restore(report: &RestoreReport, dry_run: bool) {
+    if report.files.is_empty() && report.session.is_none() {
+        println!("Nothing to restore: the agent changed no file after that point.");
+    }
+    for f in &report.files {
+        let verb = match (f.action, dry_run) {
+            (RestoreAction::Write, false) => "wrote",
+            (RestoreAction::Write, true) => "would write",
+            (RestoreAction::Delete, false) => "deleted",
+            (RestoreAction::Delete, true) => "would delete",
+            (RestoreAction::Conflict, _) => "conflict",
+            (RestoreAction::NotRestorable, _) => "skipped",
+            (RestoreAction::Unchanged, _) => "unchanged",
+        };
+        match &f.detail {
+            Some(detail) => println!("{verb:>12}  {} ({detail})", f.path),
+            None => println!("{verb:>12}  {}", f.path),
+        }
+    }
+    if report
+        .files
+        .iter()
+        .any(|f| f.action == RestoreAction::Conflict)
+    {
+        println!("Conflicting files were left as they are; name them with --overwrite PATH to restore them anyway.");
+    }
+    if let Some(checkpoint) = report.undo_checkpoint {
+        println!("Undo with: memo-cli sessions restore ID --undo {checkpoint}");
+    }
+    if let Some(session) = &report.session {
+        println!("Conversation restored as session {}", session.id);
+    }
 }

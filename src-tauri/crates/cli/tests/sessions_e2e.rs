@@ -332,3 +332,73 @@ fn exec_waits_for_the_auto_title_when_it_is_on() {
     assert_eq!(list["sessions"][0]["title"], "Greeting the agent");
     assert_eq!(mock.requests().len(), 2);
 }
+
+#[test]
+fn checkpoints_and_restore_of_a_shell_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let h = Home::new(&mock, "");
+    let work = h.work.path();
+    std::fs::write(work.join("config.ini"), "mode = slow\n").unwrap();
+    mock.push(json!([
+        {"tool_calls": [{"id": "call_1", "name": "exec_command",
+            "arguments": "{\"cmd\":\"sed -i s/slow/fast/ config.ini && echo x > made.txt\"}"}]},
+        {"text": "Switched to fast."}
+    ]));
+    let id = exec(&h, "make it fast", &["--yes"]);
+    assert_eq!(
+        std::fs::read_to_string(work.join("config.ini")).unwrap(),
+        "mode = fast\n"
+    );
+
+    let list = h.json(&["sessions", "checkpoints", &id, "--json"]);
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["source"], "exec_command");
+    assert_eq!(list[0]["files"], json!(["config.ini", "made.txt"]));
+    let text = h.run(&["sessions", "checkpoints", &id]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("exec_command"));
+
+    // Before the turn: the first event is session_started (seq 1).
+    let dry = h.run(&["sessions", "restore", &id, "--to", "1", "--dry-run"]);
+    let shown = String::from_utf8_lossy(&dry.stdout).into_owned();
+    assert!(
+        shown.contains("would write  config.ini") && shown.contains("would delete  made.txt"),
+        "{shown}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(work.join("config.ini")).unwrap(),
+        "mode = fast\n"
+    );
+
+    let out = h.run(&["sessions", "restore", &id, "--to", "1", "--code"]);
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{shown}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        shown.contains("wrote  config.ini") && shown.contains("deleted  made.txt"),
+        "{shown}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(work.join("config.ini")).unwrap(),
+        "mode = slow\n"
+    );
+    assert!(!work.join("made.txt").exists());
+
+    // Undo it, as the report says.
+    let undo: String = shown
+        .lines()
+        .find_map(|l| l.strip_prefix("Undo with: memo-cli sessions restore ID --undo "))
+        .unwrap()
+        .to_owned();
+    let out = h.run(&["sessions", "restore", &id, "--undo", &undo]);
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read_to_string(work.join("config.ini")).unwrap(),
+        "mode = fast\n"
+    );
+    assert!(work.join("made.txt").exists());
+}
