@@ -11,9 +11,10 @@ mod bindings;
 use std::path::PathBuf;
 
 use memo_protocol::{
-    AppInfo, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind,
-    EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput,
-    ProviderSettingsPage, ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage,
+    AppInfo, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind,
+    ConnectionReport, EditableFile, EditableFileKind, EventEnvelope, KeyStatus, LocalServer, Op,
+    PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary,
+    RestoreMode, RestoreReport, RevertRequest, RewindOutcome, SearchResult, SessionId, SessionPage,
     SessionStatus, SessionSummary, SkillChange, SkillsPage,
 };
 use memo_service::{SearchRequest, StartRequest};
@@ -135,6 +136,39 @@ ipc_commands! {
     /// kept.
     fn rewind_session(state, session_id: SessionId, turn_seq: u64) -> RewindOutcome {
         Ok(state.service().rewind_session(&session_id, turn_seq)?)
+    }
+
+    /// Files changed in the session's last turn, in the whole session, or (in a git
+    /// repository) everything uncommitted, with diffs from then to now.
+    fn session_changes(state, session_id: SessionId, scope: ChangeScope) -> ChangesReport {
+        Ok(state.service().session_changes(&session_id, scope)?)
+    }
+
+    /// Puts back hunks of one file (or all of it); a `conflict` error when the file
+    /// changed since its diff was shown. Returns the scope's list afresh.
+    fn revert_change(state, session_id: SessionId, request: RevertRequest) -> ChangesReport {
+        Ok(state.service().revert_change(&session_id, &request)?)
+    }
+
+    /// The session's checkpoints, oldest first.
+    fn session_checkpoints(state, session_id: SessionId) -> Vec<CheckpointSummary> {
+        Ok(state.service().session_checkpoints(&session_id)?)
+    }
+
+    /// What restoring the code to just after event `to_seq` would do to each file.
+    fn preview_restore(state, session_id: SessionId, to_seq: u64) -> RestoreReport {
+        Ok(state.service().preview_restore(&session_id, to_seq)?)
+    }
+
+    /// Restores code, conversation (as a new open session) or both to just after event
+    /// `to_seq`; conflicting files only when listed in `overwrite`.
+    fn restore_session(state, session_id: SessionId, to_seq: u64, mode: RestoreMode, overwrite: Vec<String>) -> RestoreReport {
+        Ok(state.service().restore(&session_id, to_seq, mode, &overwrite)?)
+    }
+
+    /// Undoes a restore (its `undo_checkpoint`).
+    fn undo_restore(state, session_id: SessionId, checkpoint: u64, overwrite: Vec<String>) -> RestoreReport {
+        Ok(state.service().undo_restore(&session_id, checkpoint, &overwrite)?)
     }
 
     /// Messages matching `query` across stored sessions, best first; those of `cwd` when

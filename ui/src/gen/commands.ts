@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AppInfo, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RewindOutcome, SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage } from "./protocol";
+import type { AppInfo, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -19,6 +19,12 @@ export const COMMAND_NAMES = [
   "rename_session",
   "delete_session",
   "rewind_session",
+  "session_changes",
+  "revert_change",
+  "session_checkpoints",
+  "preview_restore",
+  "restore_session",
+  "undo_restore",
   "search_sessions",
   "key_status",
   "set_api_key",
@@ -87,6 +93,33 @@ export interface Commands {
    * kept.
    */
   rewindSession(args: { sessionId: SessionId; turnSeq: number }): Promise<RewindOutcome>;
+  /**
+   * Files changed in the session's last turn, in the whole session, or (in a git
+   * repository) everything uncommitted, with diffs from then to now.
+   */
+  sessionChanges(args: { sessionId: SessionId; scope: ChangeScope }): Promise<ChangesReport>;
+  /**
+   * Puts back hunks of one file (or all of it); a `conflict` error when the file
+   * changed since its diff was shown. Returns the scope's list afresh.
+   */
+  revertChange(args: { sessionId: SessionId; request: RevertRequest }): Promise<ChangesReport>;
+  /**
+   * The session's checkpoints, oldest first.
+   */
+  sessionCheckpoints(args: { sessionId: SessionId }): Promise<Array<CheckpointSummary>>;
+  /**
+   * What restoring the code to just after event `to_seq` would do to each file.
+   */
+  previewRestore(args: { sessionId: SessionId; toSeq: number }): Promise<RestoreReport>;
+  /**
+   * Restores code, conversation (as a new open session) or both to just after event
+   * `to_seq`; conflicting files only when listed in `overwrite`.
+   */
+  restoreSession(args: { sessionId: SessionId; toSeq: number; mode: RestoreMode; overwrite: Array<string> }): Promise<RestoreReport>;
+  /**
+   * Undoes a restore (its `undo_checkpoint`).
+   */
+  undoRestore(args: { sessionId: SessionId; checkpoint: number; overwrite: Array<string> }): Promise<RestoreReport>;
   /**
    * Messages matching `query` across stored sessions, best first; those of `cwd` when
    * given.
@@ -171,6 +204,12 @@ export function bindCommands(invoke: Invoke): Commands {
     renameSession: (args) => invoke("rename_session", args),
     deleteSession: (args) => invoke("delete_session", args),
     rewindSession: (args) => invoke("rewind_session", args),
+    sessionChanges: (args) => invoke("session_changes", args),
+    revertChange: (args) => invoke("revert_change", args),
+    sessionCheckpoints: (args) => invoke("session_checkpoints", args),
+    previewRestore: (args) => invoke("preview_restore", args),
+    restoreSession: (args) => invoke("restore_session", args),
+    undoRestore: (args) => invoke("undo_restore", args),
     searchSessions: (args) => invoke("search_sessions", args),
     keyStatus: (args) => invoke("key_status", args),
     setApiKey: (args) => invoke("set_api_key", args),
