@@ -128,6 +128,7 @@ describe("DiffView comments", () => {
     const form = screen.getByTestId("comment-form");
     expect(form.previousElementSibling).toBe(selected[2]);
     expect(form.textContent).toContain("Comment on lines 2–4");
+    expect(document.activeElement).toBe(within(form).getByRole("textbox"));
 
     const add = within(form).getByRole("button", { name: "Add comment" });
     expect((add as HTMLButtonElement).disabled).toBe(true);

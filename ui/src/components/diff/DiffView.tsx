@@ -129,7 +129,16 @@ export function DiffView({
   const [draft, setDraft] = useState("");
   const commentable = onComment !== undefined;
 
+  // The form takes focus when lines are picked, not each time windowing mounts it again.
+  const focusPending = useRef(false);
+  const takeFocus = useCallback(() => {
+    const pending = focusPending.current;
+    focusPending.current = false;
+    return pending;
+  }, []);
+
   const selectLine = useCallback((path: string, side: DiffSide, line: number, extend: boolean) => {
+    focusPending.current = true;
     setSelection((current) => {
       if (extend && current !== null && current.path === path && current.side === side) {
         return { ...current, start: Math.min(current.anchor, line), end: Math.max(current.anchor, line) };
@@ -240,6 +249,7 @@ export function DiffView({
                           onDraft={setDraft}
                           onSubmit={submit}
                           onCancel={cancel}
+                          takeFocus={takeFocus}
                         />
                       );
                     }
@@ -539,14 +549,28 @@ function CommentForm({
   onDraft,
   onSubmit,
   onCancel,
+  takeFocus,
 }: {
   selection: LineSelection;
   draft: string;
   onDraft: (text: string) => void;
   onSubmit: (text: string) => void;
   onCancel: () => void;
+  takeFocus: () => boolean;
 }) {
   const id = useId();
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    if (takeFocus()) textRef.current?.focus();
+  }, [takeFocus, selection.path, selection.side, selection.start, selection.end]);
+  // Scrolled out of a windowed diff, the form unmounts with the caret in it, and WebKit then
+  // scrolls to wherever the caret lands (the top). Letting go of focus first keeps the place.
+  useLayoutEffect(() => {
+    const textarea = textRef.current;
+    return () => {
+      if (textarea !== null && textarea === document.activeElement) textarea.blur();
+    };
+  }, []);
   const text = draft.trim();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -568,10 +592,10 @@ function CommentForm({
       </label>
       <textarea
         id={id}
+        ref={textRef}
         className="input diff__comment-text"
         value={draft}
         placeholder="What should change here?"
-        autoFocus
         onChange={(event) => onDraft(event.target.value)}
         onKeyDown={keys}
       />
