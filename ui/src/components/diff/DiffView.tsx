@@ -177,7 +177,7 @@ export function DiffView({
     [display, formAfter],
   );
 
-  const { scrollRef, band, onScroll, viewportWidth } = useScrollBand(windowed, maxHeight);
+  const { scrollRef, band, onScroll, viewportWidth } = useScrollBand(windowed, maxHeight, parsed.hunks.length > 0);
   const range = windowed ? visibleRange(layout, band.top, band.bottom) : { start: 0, end: layout.items.length };
   const groups = groupByHunk(layout.items, range.start, range.end);
   const topSpace = layout.offsets[range.start] ?? 0;
@@ -313,7 +313,7 @@ const BAND_STEP = OVERSCAN_PX / 2;
  * scroll re-renders a few times per screen, not per pixel), and the visible width, which the
  * hunk headers take so their buttons stay in view when long lines scroll sideways.
  */
-function useScrollBand(windowed: boolean, maxHeight: number) {
+function useScrollBand(windowed: boolean, maxHeight: number, scrolls: boolean) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [step, setStep] = useState(0);
   const [viewport, setViewport] = useState({ width: 0, height: 0 });
@@ -327,7 +327,8 @@ function useScrollBand(windowed: boolean, maxHeight: number) {
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
-  }, []);
+    // The scroll container only exists while there are hunks to show.
+  }, [scrolls]);
 
   const onScroll = useCallback(() => {
     const element = scrollRef.current;
