@@ -27,6 +27,8 @@ export interface ChatController {
   newSession: () => void;
   /** Continues in a new session from before `turn`, with its message back in the composer. */
   rewind: (turn: TurnView) => void;
+  /** Opens a conversation a restore made, with `message` offered again in the composer. */
+  openRestored: (session: SessionSummary, message: string | null) => void;
   /** The provider the next new session starts with; null: config.toml's current one. */
   nextProvider: string | null;
   chooseProvider: (name: string) => void;
@@ -121,6 +123,23 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     [attach],
   );
 
+  const openRestored = useCallback(
+    (session: SessionSummary, message: string | null) => {
+      const gen = ++generation.current;
+      dispatch({ type: "opened", session });
+      if (message !== null) dispatch({ type: "prefill", text: message });
+      void (async () => {
+        try {
+          await attach(session, gen);
+          changed.current();
+        } catch (raised) {
+          if (gen === generation.current) dispatch({ type: "failed", error: toCommandError("restore_session", raised) });
+        }
+      })();
+    },
+    [attach],
+  );
+
   onHostAction.current = (action: HostAction) => {
     switch (action.type) {
       case "new_session":
@@ -207,6 +226,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     clearFocus,
     newSession,
     rewind,
+    openRestored,
     nextProvider,
     chooseProvider,
     switchModel,

@@ -26,6 +26,8 @@ interface ChatHeaderProps {
   meter?: React.ReactNode;
   /** Shows the prompt inspector when there is no meter yet (a new session). */
   onOpenInspector?: (() => void) | undefined;
+  /** The changes panel's toggle (absent before a session exists). */
+  changes?: React.ReactNode;
 }
 
 /** The model a new session would use: the config's current provider. */
@@ -47,6 +49,7 @@ export function ChatHeader({
   modelProblem = null,
   meter,
   onOpenInspector,
+  changes,
 }: ChatHeaderProps) {
   const dotClass = `model-pill__dot${modelProblem ? " model-pill__dot--error" : ""}`;
   // A session keeps the model it started with, whatever the config says now.
@@ -162,6 +165,7 @@ export function ChatHeader({
             Prompt
           </button>
         ))}
+      {changes}
       {onManageKey && (
         <button type="button" className="icon-button" title="API key" aria-label="API key" data-testid="api-key-button" onClick={onManageKey}>
           <KeyIcon />

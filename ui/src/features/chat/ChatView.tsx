@@ -8,6 +8,9 @@ import { isPendingApproval } from "../../state/transcript";
 import { useStickToBottom } from "../../state/useStickToBottom";
 import { folderName } from "../../state/workspaces";
 import { commands } from "../../ipc";
+import { ChangesPanel } from "../changes/ChangesPanel";
+import { RestoreDialog } from "../changes/RestoreDialog";
+import { transcriptChanges } from "../changes/transcriptChanges";
 import { ContextMeter } from "../context/ContextMeter";
 import { PromptInspector } from "../context/PromptInspector";
 import { stepKeyOf, useSessionStatus } from "../context/useSessionStatus";
@@ -36,6 +39,7 @@ const FAILURE_TITLES: Record<string, string> = {
   submit_op: "The session did not accept that",
   send: "Could not send the message",
   rewind_session: "Could not rewind the conversation",
+  restore_session: "Could not open the restored conversation",
 };
 
 interface ChatViewProps {
@@ -56,6 +60,11 @@ export function ChatView(props: ChatViewProps) {
   const hasTurns = state.transcript.entries.length > 0;
   const [keyProvider, setKeyProvider] = useState<string | null>(null);
   const [inspectorOpen, setInspectorOpen] = useState(false);
+  const [changesOpen, setChangesOpen] = useState(false);
+  // The point a restore goes back to: just after `toSeq` (before a message, or a turn).
+  const [restoreAt, setRestoreAt] = useState<{ toSeq: number; title: string; turnOnly: boolean } | null>(null);
+  const [restoredTick, setRestoredTick] = useState(0);
+  const touched = useMemo(() => transcriptChanges(state.transcript.entries), [state.transcript.entries]);
   const stepKey = stepKeyOf(state.transcript.entries, state.session?.model ?? null);
   const status = useSessionStatus(state.session?.id ?? null, stepKey);
   // The provider a key would be for: the open session's, else the one a new session uses.
@@ -130,6 +139,21 @@ export function ChatView(props: ChatViewProps) {
           status && <ContextMeter status={status} open={inspectorOpen} onOpen={() => setInspectorOpen((open) => !open)} />
         }
         onOpenInspector={cwd ? () => setInspectorOpen((open) => !open) : undefined}
+        changes={
+          state.session && (
+            <button
+              type="button"
+              className={`changes-toggle${changesOpen ? " changes-toggle--open" : ""}`}
+              onClick={() => setChangesOpen((open) => !open)}
+              aria-pressed={changesOpen}
+              title="Review the files this session changed"
+              data-testid="open-changes"
+            >
+              Changes
+              {touched.paths > 0 && <span className="changes-toggle__count">{touched.paths}</span>}
+            </button>
+          )
+        }
       />
       <ProviderBanner
         providers={providers}
@@ -157,7 +181,12 @@ export function ChatView(props: ChatViewProps) {
           <Transcript
             transcript={state.transcript}
             onResolve={chat.resolve}
-            onRewind={state.session ? chat.rewind : undefined}
+            onRewind={
+              state.session
+                ? (turn) =>
+                    setRestoreAt({ toSeq: Math.max(turn.startSeq - 1, 0), title: "Rewind to before this message", turnOnly: false })
+                : undefined
+            }
             rewindDisabled={chat.running !== null || state.phase !== "idle"}
             onRetry={(turn) => void chat.send(turn.input, turn.images)}
           />
@@ -219,6 +248,32 @@ export function ChatView(props: ChatViewProps) {
         complete={complete}
       />
     </section>
+    {changesOpen && state.session && (
+      <ChangesPanel
+        sessionId={state.session.id}
+        refreshKey={`${touched.records}:${state.phase}:${chat.running === null}:${restoredTick}`}
+        busy={chat.running !== null || state.phase !== "idle"}
+        onSendComments={(text) => void chat.send(text, [])}
+        onRevertTurn={() => {
+          const last = [...state.transcript.entries].reverse().find((entry) => entry.kind === "turn");
+          if (last?.kind === "turn") {
+            setRestoreAt({ toSeq: Math.max(last.startSeq - 1, 0), title: "Revert the last turn's changes", turnOnly: true });
+          }
+        }}
+        onClose={() => setChangesOpen(false)}
+      />
+    )}
+    {restoreAt && state.session && (
+      <RestoreDialog
+        sessionId={state.session.id}
+        toSeq={restoreAt.toSeq}
+        title={restoreAt.title}
+        modes={restoreAt.turnOnly ? ["code"] : ["code", "conversation", "both"]}
+        onConversation={chat.openRestored}
+        onCodeRestored={() => setRestoredTick((t) => t + 1)}
+        onClose={() => setRestoreAt(null)}
+      />
+    )}
     {inspectorOpen && cwd && (
       <PromptInspector
         sessionId={state.session?.id ?? null}

@@ -64,7 +64,7 @@ export const TurnBlock = memo(function TurnBlock({
           <button
             type="button"
             className="icon-button turn__rewind"
-            title="Rewind: continue in a new session from before this message, with it back in the message box to edit. Files the agent changed stay as they are."
+            title="Rewind to before this message: restore the files the agent changed since, the conversation (a new session with the message back in the box), or both"
             aria-label="Rewind to before this message"
             data-testid="rewind-turn"
             disabled={rewindDisabled}

@@ -1,0 +1,264 @@
+import { useState } from "react";
+
+import { DiffStats, DiffView, type DiffComment } from "../../components/diff";
+import { CloseIcon, Spinner } from "../../components/icons";
+import type { ChangeKind, ChangeScope, FileChange } from "../../gen/protocol";
+import { commentsMessage } from "./comments";
+import { useChanges } from "./useChanges";
+import "./changes.css";
+
+const SCOPES: { scope: ChangeScope; label: string }[] = [
+  { scope: "last_turn", label: "Last turn" },
+  { scope: "session", label: "Session" },
+  { scope: "uncommitted", label: "Uncommitted" },
+];
+
+const KIND_LABEL: Record<ChangeKind, string> = { created: "A", modified: "M", deleted: "D" };
+const KIND_TITLE: Record<ChangeKind, string> = { created: "Added", modified: "Modified", deleted: "Deleted" };
+
+/** How a change's source reads in the list: tools by name, the rest in words. */
+export function sourceLabel(source: string): string {
+  switch (source) {
+    case "outside":
+      return "outside Memo";
+    case "review":
+      return "your revert";
+    case "restore":
+      return "restore";
+    case "git":
+      return "uncommitted";
+    case "exec_command":
+      return "shell";
+    default:
+      return source.includes("__") ? `MCP ${source.replace("__", " · ")}` : source;
+  }
+}
+
+function splitPath(path: string): { dir: string; name: string } {
+  const cut = path.lastIndexOf("/");
+  return cut < 0 ? { dir: "", name: path } : { dir: path.slice(0, cut + 1), name: path.slice(cut + 1) };
+}
+
+interface ChangesPanelProps {
+  sessionId: string | null;
+  /** Read again when this changes (a tool changed files, a turn ended). */
+  refreshKey: unknown;
+  /** Sends the collected line comments to the agent as the next message. */
+  onSendComments: (text: string) => void;
+  /** Offers to restore the code to before the last turn (absent without one). */
+  onRevertTurn?: (() => void) | undefined;
+  /** Whether a turn is running (comments wait; reverts would race the agent). */
+  busy: boolean;
+  onClose: () => void;
+}
+
+/**
+ * Every file the session changed — by any tool, a shell command or an MCP server — as a
+ * diff to review: per hunk keep or revert, per file revert, comments on lines that go to
+ * the agent as the next message.
+ */
+export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTurn, busy, onClose }: ChangesPanelProps) {
+  const [scope, setScope] = useState<ChangeScope>("session");
+  const changes = useChanges(sessionId, scope, refreshKey);
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const [comments, setComments] = useState<DiffComment[]>([]);
+  const [working, setWorking] = useState<string | null>(null);
+  const files = changes.report?.files ?? [];
+  const isGit = changes.report?.git ?? true;
+
+  const toggle = (path: string) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (next.has(path)) next.delete(path);
+      else next.add(path);
+      return next;
+    });
+
+  const revert = async (file: FileChange, hunks: number[] | null) => {
+    setWorking(hunks === null ? `${file.path}:all` : `${file.path}:${hunks.join(",")}`);
+    try {
+      await changes.revert(file, hunks);
+    } finally {
+      setWorking(null);
+    }
+  };
+
+  const send = () => {
+    onSendComments(commentsMessage(comments));
+    setComments([]);
+  };
+
+  return (
+    <aside className="changes" aria-label="Changes" data-testid="changes-panel">
+      <header className="changes__header">
+        <div>
+          <h2 className="changes__title">Changes</h2>
+          <p className="changes__lead">
+            {files.length === 0 ? "No changed files" : `${files.length} file${files.length === 1 ? "" : "s"}`}
+            {changes.loading && <Spinner className="changes__spinner" />}
+          </p>
+        </div>
+        <button type="button" className="icon-button" onClick={onClose} aria-label="Close" title="Close">
+          <CloseIcon />
+        </button>
+      </header>
+
+      <div className="segmented" role="tablist" aria-label="Which changes">
+        {SCOPES.map(({ scope: s, label }) => (
+          <button
+            key={s}
+            type="button"
+            role="tab"
+            aria-selected={scope === s}
+            className={`segmented__item${scope === s ? " segmented__item--active" : ""}`}
+            data-testid={`changes-scope-${s}`}
+            disabled={s === "uncommitted" && !isGit}
+            title={s === "uncommitted" && !isGit ? "This folder is not a git repository" : undefined}
+            onClick={() => setScope(s)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+
+      {scope === "last_turn" && onRevertTurn && files.length > 0 && (
+        <button type="button" className="button changes__turn" disabled={busy} onClick={onRevertTurn} data-testid="revert-turn">
+          Revert the whole last turn…
+        </button>
+      )}
+
+      {changes.error && (
+        <p className="form-error" role="alert">
+          {changes.error.message}
+        </p>
+      )}
+      {changes.revertError && (
+        <p className="form-error" role="alert" data-testid="revert-error">
+          {changes.revertError.message}
+        </p>
+      )}
+      {changes.report?.note && <p className="changes__note">{changes.report.note}</p>}
+      {changes.report && files.length === 0 && !changes.report.note && (
+        <p className="changes__empty">
+          {scope === "last_turn"
+            ? "The last turn changed no files."
+            : scope === "session"
+              ? "Nothing the agent changed in this session differs from before."
+              : "Nothing uncommitted."}
+        </p>
+      )}
+
+      <ul className="changes__files">
+        {files.map((file) => {
+          const { dir, name } = splitPath(file.path);
+          const expanded = open.has(file.path);
+          return (
+            <li key={file.path} className="changes__file" data-testid="changed-file" data-path={file.path}>
+              <div className="changes__row">
+                <button type="button" className="changes__toggle" aria-expanded={expanded} onClick={() => toggle(file.path)}>
+                  <span className={`changes__kind changes__kind--${file.kind}`} title={KIND_TITLE[file.kind]}>
+                    {KIND_LABEL[file.kind]}
+                  </span>
+                  <span className="changes__path" title={file.path}>
+                    <span className="changes__name">{name}</span>
+                    {dir && <span className="changes__dir">{dir}</span>}
+                  </span>
+                  {!file.binary && <DiffStats added={file.added} removed={file.removed} />}
+                </button>
+                <button
+                  type="button"
+                  className="button button--small changes__revert-file"
+                  disabled={busy || working !== null || !file.restorable}
+                  title={file.restorable ? "Put the whole file back as it was" : "Too large to have been kept: cannot be put back"}
+                  onClick={() => void revert(file, null)}
+                  data-testid="revert-file"
+                >
+                  {file.kind === "created" ? "Delete" : "Revert"}
+                </button>
+              </div>
+              <div className="changes__sources">
+                {file.sources.map((s) => (
+                  <span key={s} className={`chip chip--${s === "outside" ? "outside" : "tool"}`}>
+                    {sourceLabel(s)}
+                  </span>
+                ))}
+                {!file.restorable && <span className="chip chip--warn">not restorable</span>}
+                {file.binary && <span className="chip">binary</span>}
+              </div>
+              {expanded &&
+                (file.diff ? (
+                  <DiffView
+                    diff={file.diff}
+                    maxHeight={560}
+                    testId="changes-diff"
+                    hunkTestId="changes-hunk"
+                    onComment={(c) => setComments((all) => [...all, c])}
+                    renderHunkActions={
+                      file.diff.hunks.length > 1 || file.kind === "modified"
+                        ? (hunk) => (
+                            <button
+                              type="button"
+                              className="button button--small"
+                              disabled={busy || working !== null}
+                              onClick={() => void revert(file, [hunk.index])}
+                              data-testid="revert-hunk"
+                            >
+                              Revert
+                            </button>
+                          )
+                        : undefined
+                    }
+                  />
+                ) : (
+                  <p className="changes__nodiff">
+                    {file.binary
+                      ? "Binary file: no text diff."
+                      : !file.restorable
+                        ? "Over the size cap: no diff kept."
+                        : "This diff is too large to show here."}
+                  </p>
+                ))}
+            </li>
+          );
+        })}
+      </ul>
+
+      {comments.length > 0 && (
+        <section className="changes__comments" data-testid="review-comments">
+          <h3 className="changes__comments-title">
+            {comments.length} comment{comments.length === 1 ? "" : "s"}
+          </h3>
+          <ul>
+            {comments.map((c, i) => (
+              <li key={i}>
+                <code>
+                  {c.path}:{c.startLine}
+                  {c.endLine !== c.startLine ? `–${c.endLine}` : ""}
+                </code>{" "}
+                {c.text}
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => setComments((all) => all.filter((_, j) => j !== i))}
+                  aria-label="Remove comment"
+                >
+                  remove
+                </button>
+              </li>
+            ))}
+          </ul>
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={busy}
+            title={busy ? "Wait for the agent to finish its turn" : undefined}
+            onClick={send}
+            data-testid="send-comments"
+          >
+            Send to the agent
+          </button>
+        </section>
+      )}
+    </aside>
+  );
+}

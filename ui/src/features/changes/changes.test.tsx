@@ -1,0 +1,188 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import type { ChangesReport, FileChange, RestoreReport } from "../../gen/protocol";
+import { ChangesPanel, sourceLabel } from "./ChangesPanel";
+import { commentsMessage } from "./comments";
+import { RestoreDialog } from "./RestoreDialog";
+
+// The Rust side, played by the test.
+const { commands } = vi.hoisted(() => ({
+  commands: {
+    sessionChanges: vi.fn(),
+    revertChange: vi.fn(),
+    previewRestore: vi.fn(),
+    restoreSession: vi.fn(),
+    undoRestore: vi.fn(),
+  },
+}));
+vi.mock("../../ipc", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../ipc")>()),
+  commands,
+}));
+
+afterEach(cleanup);
+beforeEach(() => Object.values(commands).forEach((f) => f.mockReset()));
+
+const TWO_HUNKS = "--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n@@ -9,3 +9,3 @@\n nine\n-ten\n+TEN\n eleven\n";
+
+function file(path: string, overrides: Partial<FileChange> = {}): FileChange {
+  return {
+    path,
+    kind: "modified",
+    sources: ["apply_patch"],
+    restorable: true,
+    binary: false,
+    added: 2,
+    removed: 2,
+    diff: {
+      path,
+      unified: TWO_HUNKS,
+      hunks: [
+        { index: 0, header: "@@ -1,3 +1,3 @@", text: " one\n-two\n+TWO\n three\n" },
+        { index: 1, header: "@@ -9,3 +9,3 @@", text: " nine\n-ten\n+TEN\n eleven\n" },
+      ],
+    },
+    ...overrides,
+  };
+}
+
+function report(files: FileChange[], overrides: Partial<ChangesReport> = {}): ChangesReport {
+  return { scope: "session", files, git: true, ...overrides };
+}
+
+function panel(props: Partial<Parameters<typeof ChangesPanel>[0]> = {}) {
+  const onSendComments = vi.fn();
+  render(
+    <ChangesPanel sessionId="s1" refreshKey={0} busy={false} onSendComments={onSendComments} onClose={() => {}} {...props} />,
+  );
+  return { onSendComments };
+}
+
+describe("ChangesPanel", () => {
+  it("lists every changed file with what made it, and asks again per scope", async () => {
+    commands.sessionChanges.mockResolvedValue(
+      report([file("src/a.rs"), file("notes.txt", { kind: "created", sources: ["exec_command"], added: 1, removed: 0 })]),
+    );
+    panel();
+    const rows = await screen.findAllByTestId("changed-file");
+    expect(rows.map((r) => r.dataset.path)).toEqual(["src/a.rs", "notes.txt"]);
+    expect(within(rows[1]!).getByText("shell")).toBeTruthy();
+    expect(within(rows[1]!).getByTestId("revert-file").textContent).toBe("Delete");
+    expect(commands.sessionChanges).toHaveBeenLastCalledWith({ sessionId: "s1", scope: "session" });
+    fireEvent.click(screen.getByTestId("changes-scope-uncommitted"));
+    await waitFor(() => expect(commands.sessionChanges).toHaveBeenLastCalledWith({ sessionId: "s1", scope: "uncommitted" }));
+  });
+
+  it("reverts one hunk with the diff it showed, and shows a refusal", async () => {
+    commands.sessionChanges.mockResolvedValue(report([file("src/a.rs")]));
+    commands.revertChange.mockResolvedValueOnce(report([]));
+    panel();
+    fireEvent.click((await screen.findAllByTestId("changed-file"))[0]!.querySelector(".changes__toggle")!);
+    const hunks = await screen.findAllByTestId("changes-hunk");
+    expect(hunks).toHaveLength(2);
+    fireEvent.click(within(hunks[1]!).getByTestId("revert-hunk"));
+    await waitFor(() =>
+      expect(commands.revertChange).toHaveBeenCalledWith({
+        sessionId: "s1",
+        request: { scope: "session", path: "src/a.rs", shown_diff: TWO_HUNKS, hunks: [1] },
+      }),
+    );
+    await waitFor(() => expect(screen.queryAllByTestId("changed-file")).toHaveLength(0));
+
+    commands.sessionChanges.mockResolvedValue(report([file("src/a.rs")]));
+    commands.revertChange.mockRejectedValueOnce({ code: "conflict", message: "src/a.rs changed since its diff was shown" });
+    fireEvent.click(screen.getByTestId("changes-scope-last_turn"));
+    fireEvent.click((await screen.findAllByTestId("revert-file"))[0]!);
+    expect((await screen.findByTestId("revert-error")).textContent).toContain("changed since its diff was shown");
+  });
+
+  it("a file too large to keep cannot be reverted and says why", async () => {
+    const { diff: _none, ...big } = file("big.bin", { restorable: false, binary: true });
+    commands.sessionChanges.mockResolvedValue(report([big]));
+    panel();
+    const row = (await screen.findAllByTestId("changed-file"))[0]!;
+    expect((within(row).getByTestId("revert-file") as HTMLButtonElement).disabled).toBe(true);
+    expect(within(row).getByText("not restorable")).toBeTruthy();
+  });
+
+  it("collects line comments and sends them as one message", async () => {
+    commands.sessionChanges.mockResolvedValue(report([file("src/a.rs")]));
+    const { onSendComments } = panel();
+    fireEvent.click((await screen.findAllByTestId("changed-file"))[0]!.querySelector(".changes__toggle")!);
+    const line = (await screen.findAllByTestId("diff-line")).find((l) => l.textContent?.includes("TWO"))!;
+    fireEvent.click(line.querySelector("button")!);
+    const form = await screen.findByTestId("comment-form");
+    fireEvent.change(form.querySelector("textarea")!, { target: { value: "Keep this lowercase" } });
+    fireEvent.click(within(form).getByText("Add comment"));
+    fireEvent.click(await screen.findByTestId("send-comments"));
+    expect(onSendComments).toHaveBeenCalledTimes(1);
+    const text = onSendComments.mock.calls[0]![0] as string;
+    expect(text).toContain("`src/a.rs` line 2: Keep this lowercase");
+    expect(screen.queryByTestId("review-comments")).toBeNull();
+  });
+
+  it("a git-less folder cannot pick the uncommitted scope", async () => {
+    commands.sessionChanges.mockResolvedValue(report([], { git: false }));
+    panel();
+    await waitFor(() => expect((screen.getByTestId("changes-scope-uncommitted") as HTMLButtonElement).disabled).toBe(true));
+  });
+});
+
+describe("comment messages and source labels", () => {
+  it("name the file and lines, and say when lines were removed", () => {
+    const text = commentsMessage([
+      { path: "a.rs", side: "new", startLine: 3, endLine: 5, text: "rename" },
+      { path: "b.rs", side: "old", startLine: 9, endLine: 9, text: "why remove?\nit was used" },
+    ]);
+    expect(text).toContain("1. `a.rs` lines 3–5: rename");
+    expect(text).toContain("2. `b.rs` line 9 (removed lines, before your change): why remove?\n   it was used");
+    expect(sourceLabel("fs__write_file")).toBe("MCP fs · write_file");
+    expect(sourceLabel("outside")).toBe("outside Memo");
+  });
+});
+
+describe("RestoreDialog", () => {
+  const preview: RestoreReport = {
+    files: [
+      { path: "a.rs", action: "write" },
+      { path: "new.rs", action: "delete" },
+      { path: "b.rs", action: "conflict", detail: "changed after the agent changed it" },
+      { path: "c.rs", action: "unchanged" },
+    ],
+  };
+
+  it("previews, overwrites a chosen conflict, and can undo a code restore", async () => {
+    commands.previewRestore.mockResolvedValue(preview);
+    commands.restoreSession.mockResolvedValue({ files: [{ path: "a.rs", action: "write" }, { path: "b.rs", action: "write" }], undo_checkpoint: 7 });
+    commands.undoRestore.mockResolvedValue({ files: [] });
+    const onClose = vi.fn();
+    const onCodeRestored = vi.fn();
+    render(
+      <RestoreDialog sessionId="s1" toSeq={4} title="Rewind" modes={["code", "conversation", "both"]} onConversation={vi.fn()} onCodeRestored={onCodeRestored} onClose={onClose} />,
+    );
+    const files = await screen.findAllByTestId("restore-file");
+    expect(files.map((f) => f.dataset.action)).toEqual(["write", "delete", "conflict"]);
+    fireEvent.click(within(files[2]!).getByRole("checkbox"));
+    fireEvent.click(screen.getByTestId("restore-code"));
+    await waitFor(() =>
+      expect(commands.restoreSession).toHaveBeenCalledWith({ sessionId: "s1", toSeq: 4, mode: "code", overwrite: ["b.rs"] }),
+    );
+    expect(onCodeRestored).toHaveBeenCalled();
+    fireEvent.click(await screen.findByTestId("undo-restore"));
+    await waitFor(() => expect(commands.undoRestore).toHaveBeenCalledWith({ sessionId: "s1", checkpoint: 7, overwrite: [] }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it("opens the restored conversation with its message", async () => {
+    commands.previewRestore.mockResolvedValue({ files: [] });
+    const session = { id: "s2", title: null, cwd: "/w", provider: "p", model: "m", created_ms: 0, updated_ms: 0, last_seq: 3 };
+    commands.restoreSession.mockResolvedValue({ files: [], session, message: "edit both" });
+    const onConversation = vi.fn();
+    render(<RestoreDialog sessionId="s1" toSeq={4} title="Rewind" modes={["code", "conversation", "both"]} onConversation={onConversation} onClose={() => {}} />);
+    await screen.findByText(/changed no file after this point/);
+    fireEvent.click(screen.getByTestId("restore-both"));
+    await waitFor(() => expect(onConversation).toHaveBeenCalledWith(session, "edit both"));
+  });
+});
