@@ -53,6 +53,8 @@ export interface DiffViewProps {
   onComment?: ((comment: DiffComment) => void) | undefined;
   /** Extra content for the file bar, before the view toggle. */
   toolbar?: ReactNode;
+  /** False when the caller already shows the file's name and counts (the changes panel). */
+  showPath?: boolean | undefined;
   /** Tallest the diff grows before it scrolls, in pixels. */
   maxHeight?: number | undefined;
   /** Test ids for the root and each hunk (approval cards keep the ones their tests know). */
@@ -108,6 +110,7 @@ export function DiffView({
   hunkState,
   onComment,
   toolbar,
+  showPath = true,
   maxHeight = DEFAULT_MAX_HEIGHT,
   testId = "diff",
   hunkTestId = "diff-hunk",
@@ -209,8 +212,14 @@ export function DiffView({
       style={style}
     >
       <div className="diff__bar">
-        <FilePath path={parsed.path} />
-        <DiffStats added={parsed.added} removed={parsed.removed} />
+        {showPath ? (
+          <>
+            <FilePath path={parsed.path} />
+            <DiffStats added={parsed.added} removed={parsed.removed} />
+          </>
+        ) : (
+          <span className="diff__spacer" />
+        )}
         {toolbar}
         <ModeToggle mode={mode} onChange={setMode} />
       </div>

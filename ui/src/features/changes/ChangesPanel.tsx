@@ -190,6 +190,7 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                   <DiffView
                     diff={file.diff}
                     maxHeight={560}
+                    showPath={false}
                     testId="changes-diff"
                     hunkTestId="changes-hunk"
                     onComment={(c) => setComments((all) => [...all, c])}

@@ -4,12 +4,13 @@ import { Spinner } from "../../components/icons";
 import type { RestoreAction, RestoreMode, RestoreReport, SessionSummary } from "../../gen/protocol";
 import { type CommandError, commands, toCommandError } from "../../ipc";
 
-const ACTION_LABEL: Record<RestoreAction, string> = {
-  write: "restored",
-  delete: "deleted (the agent created it)",
-  conflict: "changed since: kept",
-  not_restorable: "cannot be restored",
-  unchanged: "already as it was",
+/** What will happen (preview) and what happened (after), per file. */
+const ACTION_LABEL: Record<RestoreAction, [string, string]> = {
+  write: ["will get its earlier content back", "restored"],
+  delete: ["will be deleted (the agent created it)", "deleted (the agent created it)"],
+  conflict: ["changed since the agent's edit: kept", "changed since the agent's edit: kept"],
+  not_restorable: ["cannot be restored", "not restored"],
+  unchanged: ["already as it was", "already as it was"],
 };
 
 const MODE_LABEL: Record<RestoreMode, string> = {
@@ -142,7 +143,7 @@ export function RestoreDialog(props: RestoreDialogProps) {
               {files.map((f) => (
                 <li key={f.path} className={`restore__file restore__file--${f.action}`} data-testid="restore-file" data-action={f.action}>
                   <code className="restore__path">{f.path}</code>
-                  <span className="restore__action">{ACTION_LABEL[f.action]}</span>
+                  <span className="restore__action">{ACTION_LABEL[f.action][done ? 1 : 0]}</span>
                   {f.detail && <span className="restore__detail">{f.detail}</span>}
                   {!done && f.action === "conflict" && (
                     <label className="restore__overwrite">

@@ -136,15 +136,35 @@ export function ChatView(props: ChatViewProps) {
         modelProblem={modelProblem}
         busy={chat.running !== null || state.phase !== "idle"}
         meter={
-          status && <ContextMeter status={status} open={inspectorOpen} onOpen={() => setInspectorOpen((open) => !open)} />
+          status && (
+            <ContextMeter
+              status={status}
+              open={inspectorOpen}
+              onOpen={() => {
+                setChangesOpen(false);
+                setInspectorOpen((open) => !open);
+              }}
+            />
+          )
         }
-        onOpenInspector={cwd ? () => setInspectorOpen((open) => !open) : undefined}
+        onOpenInspector={
+          cwd
+            ? () => {
+                setChangesOpen(false);
+                setInspectorOpen((open) => !open);
+              }
+            : undefined
+        }
         changes={
           state.session && (
             <button
               type="button"
               className={`changes-toggle${changesOpen ? " changes-toggle--open" : ""}`}
-              onClick={() => setChangesOpen((open) => !open)}
+              onClick={() => {
+                // One drawer at a time: two would squeeze the conversation.
+                setInspectorOpen(false);
+                setChangesOpen((open) => !open);
+              }}
               aria-pressed={changesOpen}
               title="Review the files this session changed"
               data-testid="open-changes"
