@@ -310,3 +310,66 @@ fn storage_for_many_small_edits_stays_close_to_the_changed_bytes() {
         "grew {grown} bytes for {changed} changed bytes"
     );
 }
+
+#[test]
+fn pruning_drops_checkpoints_past_the_size_limit_and_their_unneeded_copies() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path();
+    let dir = home.path().join("c");
+    std::fs::write(root.join("data.txt"), "start\n").unwrap();
+    let store = Checkpoints::open(&dir, Limits::default()).unwrap();
+    store.prepare(root, &meta("outside", 0)).unwrap();
+    // Ten whole rewrites of a file that does not compress: each version is its own copy.
+    let mut seed = 7u64;
+    for i in 0..10 {
+        let text: String = (0..4000)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                char::from(b'a' + (seed >> 59) as u8)
+            })
+            .collect();
+        std::fs::write(root.join("data.txt"), text).unwrap();
+        store
+            .record(root, &meta("exec_command", i + 1), false)
+            .unwrap()
+            .unwrap();
+    }
+    drop(store);
+    let before = Checkpoints::open(&dir, Limits::default())
+        .unwrap()
+        .storage_bytes();
+    // Age the copies past the grace period that protects a checkpoint being recorded.
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for shard in std::fs::read_dir(dir.join("blobs")).unwrap() {
+        for blob in std::fs::read_dir(shard.unwrap().path()).unwrap() {
+            let file = std::fs::File::options()
+                .write(true)
+                .open(blob.unwrap().path())
+                .unwrap();
+            file.set_modified(old).unwrap();
+        }
+    }
+    let limits = Limits {
+        max_total_bytes: before / 2,
+        ..Limits::default()
+    };
+    let store = Checkpoints::open(&dir, limits).unwrap();
+    let report = store.prune().unwrap();
+    assert!(report.checkpoints_removed >= 5, "{report:?}");
+    assert!(
+        store.storage_bytes() <= before / 2,
+        "{} > {}",
+        store.storage_bytes(),
+        before / 2
+    );
+    // What is left still restores: the newest checkpoints and the file's current copy.
+    let rows = store.list("s1").unwrap();
+    let last = rows.last().unwrap();
+    let plan = store
+        .plan_restore(root, last.id, &meta("restore", 99))
+        .unwrap();
+    assert_eq!(plan[0].action, Action::Write);
+}

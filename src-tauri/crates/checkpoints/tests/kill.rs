@@ -1,6 +1,7 @@
 //! A restore killed with SIGKILL at random moments, again and again: every file is always
 //! its old or its new version (never half-written), no temporary file stays behind, and
-//! the interrupted restore can still be undone: nothing is lost.
+//! the interrupted restore can still be undone: nothing is lost. The same for a killed
+//! checkpoint scan: the next scan records every change once.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -11,6 +12,7 @@ use memo_checkpoints::{Checkpoints, Limits, Meta};
 
 const FILES: usize = 100;
 const CHILD_ENV: &str = "MEMO_CHECKPOINTS_KILL_CHILD";
+const RECORD_ENV: &str = "MEMO_CHECKPOINTS_KILL_RECORD";
 
 fn meta(source: &str, seq: u64) -> Meta {
     Meta {
@@ -28,6 +30,73 @@ fn original(i: usize) -> Vec<u8> {
 
 fn edited(i: usize) -> Vec<u8> {
     format!("agent edit {i}\n").repeat(2500).into_bytes()
+}
+
+/// Runs in the child process only: records a checkpoint of the workspace named in the env.
+#[test]
+fn record_child() {
+    let Ok(spec) = std::env::var(RECORD_ENV) else {
+        return;
+    };
+    let (home, root) = spec.split_once('\n').unwrap();
+    let store = Checkpoints::open(Path::new(home), Limits::default()).unwrap();
+    store
+        .record(Path::new(root), &meta("exec_command", 5), false)
+        .unwrap();
+}
+
+#[test]
+fn sigkill_while_recording_a_checkpoint_loses_nothing() {
+    if std::env::var(RECORD_ENV).is_ok() || std::env::var(CHILD_ENV).is_ok() {
+        return;
+    }
+    let exe = std::env::current_exe().unwrap();
+    for round in 0..4u64 {
+        let home = tempfile::tempdir().unwrap();
+        let work = tempfile::tempdir().unwrap();
+        let (home_dir, root) = (home.path().join("c"), work.path());
+        for i in 0..FILES {
+            std::fs::write(root.join(format!("f{i}.txt")), original(i)).unwrap();
+        }
+        let store = Checkpoints::open(&home_dir, Limits::default()).unwrap();
+        store.prepare(root, &meta("outside", 0)).unwrap();
+        drop(store);
+        for i in 0..FILES {
+            std::fs::write(root.join(format!("f{i}.txt")), edited(i)).unwrap();
+        }
+        let mut child = Command::new(&exe)
+            .args(["--exact", "record_child", "--test-threads", "1"])
+            .env(
+                RECORD_ENV,
+                format!("{}\n{}", home_dir.display(), root.display()),
+            )
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(5 + round * 12));
+        let _ = Command::new("kill")
+            .args(["-9", &child.id().to_string()])
+            .status();
+        let _ = child.wait();
+        // Whether or not the killed scan committed, the next one sees every edit exactly
+        // once, and restoring brings every original back.
+        let store = Checkpoints::open(&home_dir, Limits::default()).unwrap();
+        store.record(root, &meta("exec_command", 6), false).unwrap();
+        let rows = store.list("s").unwrap();
+        let changed: usize = rows.iter().map(|r| r.changes.len()).sum();
+        assert_eq!(changed, FILES, "round {round}: each edit recorded once");
+        store
+            .restore(root, rows[0].id, &HashSet::new(), &meta("restore", 7))
+            .unwrap();
+        for i in 0..FILES {
+            assert_eq!(
+                std::fs::read(root.join(format!("f{i}.txt"))).unwrap(),
+                original(i),
+                "round {round}"
+            );
+        }
+    }
 }
 
 /// Runs in the child process only: restores from the checkpoint named in the env.
@@ -55,7 +124,7 @@ fn restore_child() {
 
 #[test]
 fn sigkill_during_restore_loses_nothing() {
-    if std::env::var(CHILD_ENV).is_ok() {
+    if std::env::var(CHILD_ENV).is_ok() || std::env::var(RECORD_ENV).is_ok() {
         return;
     }
     let home = tempfile::tempdir().unwrap();
