@@ -35,13 +35,14 @@ export interface DiffComment {
  * What became of a hunk: `excluded` is a hunk left out of a pending partial approval, the
  * others are outcomes (`rejected` = the user chose not to apply it).
  */
-export type HunkState = "applied" | "rejected" | "reverted" | "excluded" | null;
+export type HunkState = "applied" | "rejected" | "reverted" | "excluded" | "kept" | null;
 
 const STATE_LABELS: Record<Exclude<HunkState, null>, string> = {
   applied: "Applied",
   rejected: "Not applied",
   reverted: "Reverted",
   excluded: "Won't be applied",
+  kept: "Kept",
 };
 
 export interface DiffViewProps {

@@ -63,6 +63,11 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [comments, setComments] = useState<DiffComment[]>([]);
   const [working, setWorking] = useState<string | null>(null);
+  // Hunks the user looked at and keeps, by file and hunk header: nothing to write, only
+  // marked so the eye can move on (a revert or a new change shows the hunk afresh).
+  const [kept, setKept] = useState<ReadonlySet<string>>(new Set());
+  const keptKey = (path: string, header: string) => `${path}\u0000${header}`;
+  const keep = (path: string, header: string) => setKept((current) => new Set(current).add(keptKey(path, header)));
   const files = changes.report?.files ?? [];
   const isGit = changes.report?.git ?? true;
 
@@ -194,18 +199,34 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                     testId="changes-diff"
                     hunkTestId="changes-hunk"
                     onComment={(c) => setComments((all) => [...all, c])}
+                    hunkState={(index) => {
+                      const hunk = file.diff?.hunks.find((h) => h.index === index);
+                      return hunk && kept.has(keptKey(file.path, hunk.header)) ? "kept" : null;
+                    }}
                     renderHunkActions={
                       file.diff.hunks.length > 1 || file.kind === "modified"
                         ? (hunk) => (
-                            <button
-                              type="button"
-                              className="button button--small"
-                              disabled={busy || working !== null}
-                              onClick={() => void revert(file, [hunk.index])}
-                              data-testid="revert-hunk"
-                            >
-                              Revert
-                            </button>
+                            <span className="changes__hunk-actions">
+                              {!kept.has(keptKey(file.path, hunk.header)) && (
+                                <button
+                                  type="button"
+                                  className="button button--small button--quiet"
+                                  onClick={() => keep(file.path, hunk.header)}
+                                  data-testid="keep-hunk"
+                                >
+                                  Keep
+                                </button>
+                              )}
+                              <button
+                                type="button"
+                                className="button button--small"
+                                disabled={busy || working !== null}
+                                onClick={() => void revert(file, [hunk.index])}
+                                data-testid="revert-hunk"
+                              >
+                                Revert
+                              </button>
+                            </span>
                           )
                         : undefined
                     }

@@ -82,6 +82,10 @@ describe("ChangesPanel", () => {
     fireEvent.click((await screen.findAllByTestId("changed-file"))[0]!.querySelector(".changes__toggle")!);
     const hunks = await screen.findAllByTestId("changes-hunk");
     expect(hunks).toHaveLength(2);
+    // Keeping a hunk writes nothing and marks it.
+    fireEvent.click(within(hunks[0]!).getByTestId("keep-hunk"));
+    expect(within(hunks[0]!).getByTestId("hunk-state").textContent).toBe("Kept");
+    expect(commands.revertChange).not.toHaveBeenCalled();
     fireEvent.click(within(hunks[1]!).getByTestId("revert-hunk"));
     await waitFor(() =>
       expect(commands.revertChange).toHaveBeenCalledWith({
