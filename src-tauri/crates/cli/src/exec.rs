@@ -10,24 +10,35 @@ use crate::ExecArgs;
 /// 3 step limit reached, 130 interrupted (Ctrl-C).
 pub async fn run(args: ExecArgs) -> ExitCode {
     let service = crate::service();
-    let code = match run_inner(&service, args).await {
-        Ok(code) => code,
-        // Setup failures (config, keys, folder) are 2 whatever their category.
-        Err(error) => {
-            crate::report(&error);
-            ExitCode::from(2)
-        }
-    };
+    let outcome = run_inner(&service, args).await;
     service.shutdown().await;
     // An auto title (config `auto_title`) is asked for after the first exchange; let it
     // land before the process exits.
     service
         .wait_for_background(std::time::Duration::from_secs(20))
         .await;
-    code
+    // The closing line comes last on stderr: background work (checkpoints, their file
+    // watcher) may still log while it stops.
+    drop(service);
+    match outcome {
+        Ok((code, closing)) => {
+            if let Some(line) = closing {
+                eprintln!("error: {line}");
+            }
+            code
+        }
+        // Setup failures (config, keys, folder) are 2 whatever their category.
+        Err(error) => {
+            crate::report(&error);
+            ExitCode::from(2)
+        }
+    }
 }
 
-async fn run_inner(service: &Service, args: ExecArgs) -> Result<ExitCode, ServiceError> {
+/// How the turn ended, and the line to close stderr with when it did not succeed.
+type Outcome = (ExitCode, Option<String>);
+
+async fn run_inner(service: &Service, args: ExecArgs) -> Result<Outcome, ServiceError> {
     // First start: the home's bootstrap files, created only where missing.
     for problem in service.init_home()? {
         tracing::warn!(path = %problem.path, "{}", problem.message);
@@ -71,7 +82,7 @@ async fn run_inner(service: &Service, args: ExecArgs) -> Result<ExitCode, Servic
             }
         };
         let Some(envelope) = envelope else {
-            break ExitCode::from(1);
+            break (ExitCode::from(1), None);
         };
         renderer.render(&envelope);
         match &envelope.event {
@@ -100,32 +111,31 @@ async fn run_inner(service: &Service, args: ExecArgs) -> Result<ExitCode, Servic
             // A slash command the engine answered without a turn (`/help`, `/compact`...).
             AgentEvent::CommandResult { ok, .. } if envelope.turn_id.is_none() => {
                 break if *ok {
-                    ExitCode::SUCCESS
+                    (ExitCode::SUCCESS, None)
                 } else {
-                    ExitCode::from(1)
+                    (ExitCode::from(1), None)
                 };
             }
             AgentEvent::TurnEnded { reason, .. } => {
                 break match reason {
-                    TurnEndReason::Completed => ExitCode::SUCCESS,
-                    TurnEndReason::Interrupted => {
-                        eprintln!("error: interrupted");
-                        ExitCode::from(130)
-                    }
-                    TurnEndReason::StepLimit => {
-                        eprintln!(
-                            "error: {}",
-                            last_error.as_deref().unwrap_or("step limit reached")
-                        );
-                        ExitCode::from(3)
-                    }
-                    TurnEndReason::Failed => {
-                        eprintln!(
-                            "error: {}",
-                            last_error.as_deref().unwrap_or("the turn failed")
-                        );
-                        ExitCode::from(1)
-                    }
+                    TurnEndReason::Completed => (ExitCode::SUCCESS, None),
+                    TurnEndReason::Interrupted => (ExitCode::from(130), Some("interrupted".into())),
+                    TurnEndReason::StepLimit => (
+                        ExitCode::from(3),
+                        Some(
+                            last_error
+                                .take()
+                                .unwrap_or_else(|| "step limit reached".into()),
+                        ),
+                    ),
+                    TurnEndReason::Failed => (
+                        ExitCode::from(1),
+                        Some(
+                            last_error
+                                .take()
+                                .unwrap_or_else(|| "the turn failed".into()),
+                        ),
+                    ),
                 };
             }
             _ => {}
