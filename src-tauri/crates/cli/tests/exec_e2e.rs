@@ -157,8 +157,9 @@ fn failures_exit_non_zero_with_a_one_line_reason() {
     let out = run_cli(&s, &["exec", "hello", "--provider", "nope"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
+    let said: Vec<&str> = stderr.lines().filter(|l| !is_log(l)).collect();
     assert!(
-        stderr.trim().starts_with("error: ") && stderr.contains("nope"),
+        said.len() == 1 && said[0].starts_with("error: ") && said[0].contains("nope"),
         "{stderr}"
     );
 }
