@@ -147,7 +147,11 @@ fn failures_exit_non_zero_with_a_one_line_reason() {
     // The last line a reader gets; this run asked for trace logs too, which threads still
     // stopping (a file watcher, the runtime) may write after it.
     let is_log = |l: &&str| l.len() > 20 && l.as_bytes()[4] == b'-' && l.contains("Z ");
-    let last = stderr.lines().filter(|l| !is_log(l)).last().unwrap_or_default();
+    let last = stderr
+        .lines()
+        .rev()
+        .find(|l| !is_log(l))
+        .unwrap_or_default();
     assert!(
         last.starts_with("error: ") && last.contains("invalid x-api-key"),
         "{stderr}"
