@@ -67,6 +67,8 @@ describe("Reviewing and undoing the agent's changes", { timeout: 180_000 }, () =
       UI_TIMEOUT_MS,
     );
     await (await button(card, answer)).click();
+    // Answered once the card shows the decision; the next pending card is another one.
+    await app.driver.wait(async () => (await card.getAttribute("data-state")) !== "pending", UI_TIMEOUT_MS);
   };
 
   test("an edit under a session grant and a shell edit both land in the changes panel", async (t) => {

@@ -255,6 +255,10 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
       assert.equal(turnsBefore, 3);
       // Rewind to before the second message (the follow-up about printing the file).
       await (await app.driver.findElements(byTestId("rewind-turn")))[1].click();
+      // The dialog offers code, conversation or both; nothing changed files here.
+      const dialog = await find("restore-dialog");
+      await app.driver.wait(until.elementTextContains(dialog, "changed no file"), UI_TIMEOUT_MS);
+      await (await dialog.findElement(byTestId("restore-conversation"))).click();
       const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
       await app.driver.wait(async () => (await message.getAttribute("value")) === FOLLOW_UP, UI_TIMEOUT_MS, "the message did not come back to the box");
       await app.driver.wait(async () => (await app.driver.findElements(byTestId("turn"))).length === 1, UI_TIMEOUT_MS);

@@ -6,6 +6,7 @@ import type { ChatController } from "../../state/useChat";
 import type { Loadable } from "../../state/useLoadable";
 import { isPendingApproval } from "../../state/transcript";
 import { useStickToBottom } from "../../state/useStickToBottom";
+import { useWidthClass } from "../../state/useWidthClass";
 import { folderName } from "../../state/workspaces";
 import { commands } from "../../ipc";
 import { ChangesPanel } from "../changes/ChangesPanel";
@@ -42,6 +43,12 @@ const FAILURE_TITLES: Record<string, string> = {
   restore_session: "Could not open the restored conversation",
 };
 
+/** Below these widths the header drops detail (tightest first). */
+const WIDTH_STEPS: [number, string][] = [
+  [560, "chat--compact chat--tight"],
+  [760, "chat--compact"],
+];
+
 interface ChatViewProps {
   cwd: string | null;
   chat: ChatController;
@@ -60,6 +67,8 @@ export function ChatView(props: ChatViewProps) {
   const hasTurns = state.transcript.entries.length > 0;
   const [keyProvider, setKeyProvider] = useState<string | null>(null);
   const [inspectorOpen, setInspectorOpen] = useState(false);
+  const chatRef = useRef<HTMLElement>(null);
+  const widthClass = useWidthClass(chatRef, WIDTH_STEPS);
   const [changesOpen, setChangesOpen] = useState(false);
   // The point a restore goes back to: just after `toSeq` (before a message, or a turn).
   const [restoreAt, setRestoreAt] = useState<{ toSeq: number; title: string; turnOnly: boolean } | null>(null);
@@ -123,7 +132,7 @@ export function ChatView(props: ChatViewProps) {
 
   return (
     <>
-    <section className="chat" aria-label="Chat">
+    <section className={`chat ${widthClass}`} aria-label="Chat" ref={chatRef}>
       <ChatHeader
         cwd={cwd}
         session={state.session}
