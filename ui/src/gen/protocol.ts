@@ -82,7 +82,19 @@ export type AgentEvent = { "type": "session_started", cwd: string, provider: str
 /**
  * Opaque provider data that must be echoed back (thinking signatures).
  */
-provider_data?: JsonValue | null, } | { "type": "tool_call_end", call_id: ToolCallId, name: string, status: ToolStatus, error_kind?: ToolErrorKind | null, output: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "usage", step: TokenUsage, turn_total: TokenUsage, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, reason: string, discarded_partial: boolean, } | { "type": "plan_updated", explanation?: string | null, plan: Array<PlanItem>, } | { "type": "context_compacted", trigger: CompactionTrigger, status: CompactionStatus, 
+provider_data?: JsonValue | null, } | { "type": "tool_args_repaired", call_id: ToolCallId, repairs: Array<string>, } | { "type": "model_request_sent", 
+/**
+ * 0-based step of the turn.
+ */
+step: number, 
+/**
+ * Estimated input tokens of the request.
+ */
+input_tokens: number, 
+/**
+ * Whether the server is on this machine (loopback): slow first bytes are normal.
+ */
+local: boolean, } | { "type": "tool_call_end", call_id: ToolCallId, name: string, status: ToolStatus, error_kind?: ToolErrorKind | null, output: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "usage", step: TokenUsage, turn_total: TokenUsage, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, reason: string, discarded_partial: boolean, } | { "type": "plan_updated", explanation?: string | null, plan: Array<PlanItem>, } | { "type": "context_compacted", trigger: CompactionTrigger, status: CompactionStatus, 
 /**
  * The `<state_snapshot>` standing in for the older history.
  */

@@ -61,6 +61,25 @@ pub enum AgentEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         provider_data: Option<serde_json::Value>,
     },
+    /// The model's tool-call arguments had a common small-model mistake that was repaired
+    /// before the call ran (a mode left out, a number sent as a string...). Each entry
+    /// says what was changed; the model is told too, in the call's result.
+    ToolArgsRepaired {
+        call_id: ToolCallId,
+        repairs: Vec<String>,
+    },
+    /// A request went to the model; until its first byte comes back the model is reading
+    /// the prompt (minutes for a long prompt on a local CPU server). Not part of the
+    /// conversation.
+    ModelRequestSent {
+        /// 0-based step of the turn.
+        step: u32,
+        /// Estimated input tokens of the request.
+        #[ts(type = "number")]
+        input_tokens: u64,
+        /// Whether the server is on this machine (loopback): slow first bytes are normal.
+        local: bool,
+    },
     /// A tool call finished (successfully or not); `output` is what the model sees.
     ToolCallEnd {
         call_id: ToolCallId,
@@ -215,6 +234,8 @@ impl AgentEvent {
             AgentEvent::ToolCallArgsDelta { .. } => "tool_call_args_delta",
             AgentEvent::AssistantMessage { .. } => "assistant_message",
             AgentEvent::ToolCallEnd { .. } => "tool_call_end",
+            AgentEvent::ToolArgsRepaired { .. } => "tool_args_repaired",
+            AgentEvent::ModelRequestSent { .. } => "model_request_sent",
             AgentEvent::ApprovalRequested { .. } => "approval_requested",
             AgentEvent::ApprovalResolved { .. } => "approval_resolved",
             AgentEvent::Usage { .. } => "usage",

@@ -2,7 +2,26 @@
 import type { AgentEvent, ToolCallSummary } from "../../gen/protocol";
 import type { ReasoningItem, TextItem, ToolItem, TurnItem, TurnView } from "./types";
 
+/** Events that mean the model answered (or the request ended): it is no longer reading. */
+const ANSWERED = new Set<AgentEvent["type"]>([
+  "text_delta",
+  "reasoning_delta",
+  "tool_call_begin",
+  "assistant_message",
+  "retrying",
+  "error",
+  "turn_ended",
+]);
+
 export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, timestampMs: number): TurnView {
+  if (event.type === "model_request_sent") {
+    return { ...turn, waiting: { sinceMs: timestampMs, inputTokens: event.input_tokens, local: event.local } };
+  }
+  const next = applyAnswer(turn, event, key, timestampMs);
+  return next.waiting && ANSWERED.has(event.type) ? { ...next, waiting: null } : next;
+}
+
+function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs: number): TurnView {
   switch (event.type) {
     case "text_delta":
       return withItems(turn, appendStreamed(turn.items, "text", event.delta, key));
@@ -57,6 +76,14 @@ export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, t
           changes: [...(tool.changes ?? []), ...event.changes],
         })),
       );
+    case "tool_args_repaired":
+      return withItems(
+        turn,
+        updateTool(turn.items, event.call_id, (tool) => ({
+          ...tool,
+          repairs: [...(tool.repairs ?? []), ...event.repairs],
+        })),
+      );
     case "approval_requested":
       return withItems(turn, [...turn.items, { kind: "approval", key, request: event.request, decision: null }]);
     case "approval_resolved":
@@ -105,6 +132,7 @@ export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, t
     case "command_result":
     case "model_switched":
     case "mcp_server_status":
+    case "model_request_sent":
       return turn;
   }
 }

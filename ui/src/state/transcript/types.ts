@@ -52,6 +52,8 @@ export interface ToolItem {
    * an MCP tool). In event order when several `files_changed` arrive for one call.
    */
   changes?: FileChange[];
+  /** What was repaired in the model's arguments before the call ran. */
+  repairs?: string[];
 }
 
 export interface ToolProgressView {
@@ -112,6 +114,16 @@ export interface TurnView {
   startedMs: number;
   /** The seq of the turn's `turn_started` event: where a rewind to before it forks. */
   startSeq: number;
+  /** A request is out and no byte has come back yet: the model is reading the prompt. */
+  waiting?: ModelWaiting | null;
+}
+
+export interface ModelWaiting {
+  /** When the request went out (event time, ms since the epoch). */
+  sinceMs: number;
+  inputTokens: number;
+  /** The server runs on this machine (slow first bytes are normal there). */
+  local: boolean;
 }
 
 /** A session-level error outside any turn (e.g. an op the session refused). */
