@@ -29,6 +29,9 @@ use crate::tokens::TokenCounter;
 pub enum PromptMode {
     /// The agent the user talks to: every layer.
     Main,
+    /// The same agent on a model with a small context window (a local model): a shorter
+    /// base prompt; tools are summarised by name only.
+    Compact,
     /// A subagent: its own base template, and of the bootstrap files only AGENTS.md and
     /// TOOLS.md (no persona, no skills list).
     Subagent { base_template: &'static str },
@@ -66,7 +69,7 @@ pub fn assemble(inputs: &PromptInputs<'_>) -> AssembledPrompt {
         problems: Vec::new(),
     };
     let mut seen = Seen::default();
-    let main = inputs.mode == PromptMode::Main;
+    let main = matches!(inputs.mode, PromptMode::Main | PromptMode::Compact);
     let layers = vec![
         b.base(),
         if main {
@@ -156,7 +159,7 @@ impl Builder<'_> {
         let mut parts = Vec::new();
         let mut sources = Vec::new();
         let system_md = match i.mode {
-            PromptMode::Main => [
+            PromptMode::Main | PromptMode::Compact => [
                 Some(i.workspace_root.join(".memo").join("SYSTEM.md")),
                 i.memo_home.map(|h| h.join("SYSTEM.md")),
             ]
@@ -179,6 +182,7 @@ impl Builder<'_> {
             None => {
                 let name = match i.mode {
                     PromptMode::Main => "base.md",
+                    PromptMode::Compact => "base_compact.md",
                     PromptMode::Subagent { base_template } => base_template,
                 };
                 let rendered = i.templates.render(name, &self.vars(), &mut self.problems);
@@ -191,7 +195,7 @@ impl Builder<'_> {
                 parts.push(rendered.text);
             }
         }
-        if i.mode == PromptMode::Main {
+        if matches!(i.mode, PromptMode::Main | PromptMode::Compact) {
             let appends = [
                 i.memo_home.map(|h| h.join("APPEND_SYSTEM.md")),
                 Some(i.workspace_root.join(".memo").join("APPEND_SYSTEM.md")),
@@ -263,7 +267,7 @@ impl Builder<'_> {
     fn project_context(&mut self, seen: &mut Seen) -> PromptLayer {
         let i = self.inputs;
         let home_names = match i.mode {
-            PromptMode::Main => HOME_FILES,
+            PromptMode::Main | PromptMode::Compact => HOME_FILES,
             PromptMode::Subagent { .. } => SUBAGENT_HOME_FILES,
         };
         let mut all = Vec::new();
@@ -342,31 +346,17 @@ impl Builder<'_> {
                 String::new(),
             );
         }
-        let (builtin, mcp) = split_mcp(tools);
-        let mut out = String::from(
-            "# Tools\n\nA short summary of your tools; each tool's definition has its full description and parameter schema.\n",
-        );
+        let (_, mcp) = split_mcp(tools);
+        // The definitions sent with the request describe every tool in full; repeating
+        // them here cost a small model's server ~650 tokens a request. Only MCP tools get
+        // a line per server: the definitions do not say which server a tool belongs to.
+        let mut out = String::new();
         let mut sources = Vec::new();
-        if !builtin.is_empty() {
-            let mut section = String::from("\n## Built-in tools\n");
-            for tool in &builtin {
-                describe_tool(&mut section, "###", &tool.name, tool);
-            }
-            sources.push(self.source(
-                "registry:builtin".into(),
-                &section,
-                SourceStatus::Loaded,
-                None,
-            ));
-            out.push_str(&section);
-        }
         if !mcp.is_empty() {
-            out.push_str("\n## MCP tools\n");
+            out.push_str("# MCP servers\nTheir tools are named `server__tool`:\n");
             for (server, tools) in mcp {
-                let mut section = format!("\n### Server: {server}\n");
-                for (short, tool) in tools {
-                    describe_tool(&mut section, "####", short, tool);
-                }
+                let names: Vec<&str> = tools.iter().map(|(short, _)| *short).collect();
+                let section = format!("- {server}: {}\n", names.join(", "));
                 sources.push(self.source(
                     format!("mcp:{server}"),
                     &section,
@@ -438,57 +428,6 @@ fn split_mcp(tools: &[ToolSpec]) -> (Vec<&ToolSpec>, McpGroups<'_>) {
         }
     }
     (builtin, groups)
-}
-
-/// One tool in prose: the first sentence of its description and its parameters. The full
-/// description already travels in the tool definitions; repeating it here would double
-/// the cost of every tool on every request.
-fn describe_tool(out: &mut String, heading: &str, name: &str, tool: &ToolSpec) {
-    out.push_str(&format!(
-        "\n{heading} {name}\n{}\n",
-        first_sentence(&tool.description)
-    ));
-    let props = tool
-        .input_schema
-        .get("properties")
-        .and_then(|p| p.as_object());
-    let Some(props) = props.filter(|p| !p.is_empty()) else {
-        return;
-    };
-    let required: Vec<&str> = tool
-        .input_schema
-        .get("required")
-        .and_then(|r| r.as_array())
-        .map(|r| r.iter().filter_map(|v| v.as_str()).collect())
-        .unwrap_or_default();
-    let params: Vec<String> = props
-        .iter()
-        .map(|(key, schema)| {
-            let ty = schema.get("type").and_then(|t| t.as_str()).unwrap_or("any");
-            if required.contains(&key.as_str()) {
-                format!("`{key}` ({ty}, required)")
-            } else {
-                format!("`{key}` ({ty})")
-            }
-        })
-        .collect();
-    out.push_str(&format!("Parameters: {}\n", params.join(", ")));
-}
-
-/// Up to the first sentence end (or line break), at most 300 characters.
-fn first_sentence(text: &str) -> String {
-    let line = text.trim().lines().next().unwrap_or("");
-    let end = line
-        .match_indices(". ")
-        .map(|(i, _)| i + 1)
-        .next()
-        .unwrap_or(line.len());
-    let sentence = &line[..end];
-    if sentence.chars().count() > 300 {
-        format!("{}…", sentence.chars().take(300).collect::<String>())
-    } else {
-        sentence.to_owned()
-    }
 }
 
 fn read_nonempty(path: &Path) -> Option<String> {

@@ -15,6 +15,10 @@ use serde::Serialize;
 pub const BUILTIN: &[(&str, &str)] = &[
     ("base.md", include_str!("../../../../prompts/base.md")),
     (
+        "base_compact.md",
+        include_str!("../../../../prompts/base_compact.md"),
+    ),
+    (
         "environment.md",
         include_str!("../../../../prompts/environment.md"),
     ),

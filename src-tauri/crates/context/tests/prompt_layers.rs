@@ -155,7 +155,7 @@ fn every_layer_is_reported_in_order_with_sources_and_sizes() {
         .unwrap();
     assert_eq!((user_md.status, user_md.chars), (SourceStatus::Empty, 0));
     assert!(context.content.contains(&format!(
-        "Loaded from: {}",
+        "## AGENTS.md (crates) ({})",
         f.project().join("crates/AGENTS.md").display()
     )));
 }
@@ -260,7 +260,7 @@ fn a_template_override_in_the_home_replaces_the_builtin() {
         .system
         .starts_with(&format!("House rules for {}.", f.cwd().display())));
     // A broken override falls back to the built-in and says so.
-    assert!(assembled.system.contains("## How to use skills"));
+    assert!(assembled.system.contains("load it with `read_skill`"));
     assert!(assembled
         .report
         .problems

@@ -13,7 +13,7 @@ use memo_protocol::{PromptReport, ProviderSummary};
 use crate::engine::{usable_cwd, Engine, EnvLookup, SessionOptions};
 use crate::read_skill::ReadSkillTool;
 use crate::session::SessionContext;
-use crate::tools::ToolRegistry;
+use crate::tools::{ToolProfile, ToolRegistry};
 use crate::EngineError;
 
 /// The system prompt and context of a session in `cwd` with `model`. Registers
@@ -40,12 +40,13 @@ pub(crate) fn session_context(
         tools.register(Arc::new(ReadSkillTool::new(workspace.skills.clone())));
     }
     let counter = TokenCounter::for_model(model);
-    let specs = tools.specs();
-    let assembled = workspace.assemble(model, &specs, counter, PromptMode::Main);
+    let profile = config.model_profile(&provider.name, model);
+    let tool_profile = ToolProfile::for_context_window(profile.context_window);
+    let specs = tools.specs_for(tool_profile);
+    let assembled = workspace.assemble(model, &specs, counter, prompt_mode(tool_profile));
     for problem in &assembled.report.problems {
         tracing::info!(path = %problem.path, "{}", problem.message);
     }
-    let profile = config.model_profile(&provider.name, model);
     let context = SessionContext {
         fixed_prompt_tokens: assembled.report.total_tokens,
         report: Some(assembled.report),
@@ -63,6 +64,14 @@ pub(crate) fn session_context(
         ..SessionContext::default()
     };
     (assembled.system, context)
+}
+
+/// The main agent's prompt for a tool profile: a small context window gets the short base.
+pub(crate) fn prompt_mode(profile: ToolProfile) -> PromptMode {
+    match profile {
+        ToolProfile::Standard => PromptMode::Main,
+        ToolProfile::Compact => PromptMode::Compact,
+    }
 }
 
 /// The OS home, for `~/.claude/commands`, `~/.gemini/commands` and `@~/...`; read through

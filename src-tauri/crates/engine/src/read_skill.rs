@@ -41,16 +41,15 @@ impl Tool for ReadSkillTool {
     }
 
     fn description(&self) -> &str {
-        "Load the full instructions of a skill from the Skills list before following it. \
-         Give `name`; when two skills share a name, give the `path` shown in the list instead."
+        "Loads a listed skill's instructions: its `name`, or its `path` when names repeat."
     }
 
     fn input_schema(&self) -> serde_json::Value {
         json!({
             "type": "object",
             "properties": {
-                "name": {"type": "string", "description": "The skill's name as listed."},
-                "path": {"type": "string", "description": "The skill's file as listed (file: ...)."}
+                "name": {"type": "string"},
+                "path": {"type": "string"}
             },
             "additionalProperties": false
         })

@@ -212,10 +212,9 @@ async fn the_system_prompt_sent_carries_every_layer_in_all_wire_formats() {
             "Home rule: be careful.",
             "Root rule: use cargo.",
             "Engine rule: no tauri.",
-            &format!("Loaded from: {}", w.cwd().join("AGENTS.md").display()),
+            &format!("({})", w.cwd().join("AGENTS.md").display()),
             "- pdf: Fill in PDF forms.",
             "- skill-creator:",
-            "### read_skill",
         ] {
             assert!(
                 system.contains(needle),
@@ -488,16 +487,20 @@ async fn clear_forgets_the_conversation() {
 
 /// A config whose window puts the 90% threshold `room` tokens above the fixed prompt.
 fn tight_window(w: &World, room: u64) -> String {
-    let fixed = w
-        .engine("")
-        .prompt_layers(&SessionOptions {
-            cwd: w.cwd(),
-            ..Default::default()
-        })
-        .unwrap()
-        .total_tokens;
-    let window = (fixed + room) * 100 / 90 + 1;
-    format!("[model_profiles.mock-model]\ncontext_window = {window}\n")
+    let profile = |window: u64| format!("[model_profiles.mock-model]\ncontext_window = {window}\n");
+    let fixed = |config: &str| {
+        w.engine(config)
+            .prompt_layers(&SessionOptions {
+                cwd: w.cwd(),
+                ..Default::default()
+            })
+            .unwrap()
+            .total_tokens
+    };
+    // A window this small gets the compact prompt, so measure the prompt at that size.
+    let first = (fixed("") + room) * 100 / 90 + 1;
+    let window = (fixed(&profile(first)) + room) * 100 / 90 + 1;
+    profile(window)
 }
 
 #[tokio::test]
@@ -627,4 +630,52 @@ async fn a_thinking_budget_in_the_model_profile_reaches_the_claude_request() {
     assert!(body["max_tokens"].as_u64().unwrap() > 2048);
     stop(session).await;
     w.mock.shutdown().await;
+}
+
+/// The prefix every request starts with: the system prompt and the tool definitions.
+fn request_prefix(api: WireApi, body: &Value) -> String {
+    format!("{}\n{}", sent_system_prompt(api, body), body["tools"])
+}
+
+/// Servers that cache the prompt prefix (llama.cpp, vLLM, Anthropic, OpenAI) reuse it
+/// only when it is byte-identical: nothing in it may move between the steps of a turn
+/// or the turns of a session (no clock, no counter, no per-request id).
+#[tokio::test]
+async fn the_prompt_prefix_is_byte_identical_across_steps_and_turns() {
+    for api in ALL_APIS {
+        let w = World::new(
+            api,
+            vec![
+                MockResponse::tool_call("list_dir", "{}"),
+                MockResponse::tool_call("read_file", r#"{"file_path":"AGENTS.md"}"#),
+                MockResponse::text("First answer."),
+                MockResponse::text("Second answer."),
+            ],
+        )
+        .await;
+        let engine = w.engine("");
+        let (session, mut events) = w.start(&engine);
+        turn(&session, &mut events, "look around").await;
+        if api == WireApi::Openai {
+            // Across a second boundary, once: a clock with seconds in the prompt shows here.
+            tokio::time::sleep(Duration::from_millis(1100)).await;
+        }
+        turn(&session, &mut events, "and again").await;
+        let bodies = w.bodies();
+        assert_eq!(bodies.len(), 4, "{api:?}");
+        let first = request_prefix(api, &bodies[0]);
+        assert!(
+            first.contains("You are Memo") && first.contains("read_file"),
+            "{api:?}"
+        );
+        for (i, body) in bodies.iter().enumerate().skip(1) {
+            assert_eq!(
+                request_prefix(api, body),
+                first,
+                "{api:?}: request {i} changed the prefix"
+            );
+        }
+        stop(session).await;
+        w.mock.shutdown().await;
+    }
 }

@@ -569,35 +569,29 @@ impl Tool for ApplyPatchTool {
     }
 
     fn description(&self) -> &str {
-        "Edit files. Preferred way to change existing files.\n\
-         Form 1 (one file): file_path + old_string + new_string replaces old_string, which must \
-         occur exactly once (copy it exactly from read_file output, without the line-number \
-         prefix, including indentation; add surrounding lines to make it unique) or set \
-         replace_all: true to change every occurrence. An empty old_string on a missing file \
-         creates it.\n\
-         Form 2 (several edits to one file): file_path + edits: [{old_string, new_string, \
-         replace_all?}], applied in order, all or none.\n\
-         Form 3 (several files): input = a patch:\n\
-         *** Begin Patch\n*** Update File: src/a.rs\n@@ fn main() {\n     let x = 1;\n-    old();\n\
-         +    new();\n*** Add File: notes.txt\n+line\n*** Delete File: old.txt\n*** End Patch\n\
-         (Update File may be followed by `*** Move to: path`; `@@ text` finds that line first; \
-         keep 3 lines of context; hunks in file order.)\n\
-         The user reviews the diff and may accept only some hunks; the result says what was \
-         applied. CRLF files stay CRLF, file modes are kept."
+        "Edits files (the way to change existing ones).\n\
+         One edit: file_path + old_string + new_string. old_string must match the file \
+         exactly once (copy it from read_file without the `N\\t` prefixes; add lines to make \
+         it unique), or set replace_all. An empty old_string on a missing file creates it.\n\
+         Several edits to one file: file_path + edits: [{old_string, new_string}], all or none.\n\
+         Several files: input = a `*** Begin Patch` … `*** End Patch` patch with \
+         `*** Update File: a.rs` (`@@` hunks, `-`/`+` lines), `*** Add File:`, \
+         `*** Delete File:` sections.\n\
+         The user may accept only some hunks; the result says which."
     }
 
     fn input_schema(&self) -> serde_json::Value {
         json!({
             "type": "object",
             "properties": {
-                "file_path": {"type": "string", "description": "File to edit (forms 1 and 2)."},
+                "file_path": {"type": "string"},
                 "old_string": {"type": "string", "description": "Exact text to replace."},
-                "new_string": {"type": "string", "description": "Replacement text."},
-                "replace_all": {"type": "boolean", "description": "Replace every occurrence of old_string (default false)."},
+                "new_string": {"type": "string"},
+                "replace_all": {"type": "boolean", "description": "Replace every occurrence."},
                 "edits": {
                     "type": "array",
                     "minItems": 1,
-                    "description": "Several replacements in one file, applied in order, all or none.",
+                    "description": "Several replacements in one file, in order.",
                     "items": {
                         "type": "object",
                         "properties": {
@@ -609,11 +603,15 @@ impl Tool for ApplyPatchTool {
                         "additionalProperties": false
                     }
                 },
-                "input": {"type": "string", "description": "A whole `*** Begin Patch` … `*** End Patch` patch (form 3)."},
+                "input": {"type": "string", "description": "A whole `*** Begin Patch` … `*** End Patch` patch."},
                 "patch": {"type": "string", "description": "Same as input."}
             },
             "additionalProperties": false
         })
+    }
+
+    fn advanced_params(&self) -> &'static [&'static str] {
+        &["patch"]
     }
 
     fn risk(&self) -> RiskLevel {

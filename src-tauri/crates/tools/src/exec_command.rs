@@ -166,16 +166,10 @@ impl Tool for ExecCommandTool {
     }
 
     fn description(&self) -> &str {
-        "Runs a shell command in a pseudo-terminal and returns its output and exit code. \
-         If the command is still running after `yield_time_ms` (default 10000), the result \
-         says `Process running with session ID N`: continue with `write_stdin` (send input, \
-         or empty `chars` to wait for more output; \"\\u0003\" interrupts). Use `workdir` \
-         instead of `cd`. Output is cut to `max_output_tokens` (default 2000; head and tail \
-         kept). Commands run in a sandbox that only allows writes inside the workspace and \
-         temp directories; if a command needs more (e.g. a package cache), retry with \
-         `sandbox_permissions: \"require_escalated\"` and a one-line `justification`, which \
-         asks the user. Destructive commands (rm -rf /, mkfs, dd to a disk, curl | sh, …) \
-         are refused."
+        "Runs a shell command; returns its output and exit code, or a session ID for \
+         write_stdin if still running after `yield_time_ms`. Use `workdir`, not `cd`. \
+         Writes outside the workspace are blocked unless `sandbox_permissions` is \
+         \"require_escalated\" with a `justification` (asks the user)."
     }
 
     fn input_schema(&self) -> serde_json::Value {
@@ -183,20 +177,31 @@ impl Tool for ExecCommandTool {
             "type": "object",
             "properties": {
                 "cmd": {"type": "string", "minLength": 1, "description": "Shell command to run."},
-                "workdir": {"type": "string", "description": "Working directory (default: the session's)."},
+                "workdir": {"type": "string", "description": "Directory to run in."},
                 "shell": {"type": "string", "description": "Shell binary (bash, sh, zsh, dash, ksh, fish; default $SHELL)."},
                 "login": {"type": "boolean", "description": "Run as a login shell that reads the user's profile (default false)."},
                 "tty": {"type": "boolean", "description": "Behave like an interactive terminal: colours and TERM=xterm-256color (default false)."},
-                "yield_time_ms": {"type": "integer", "minimum": 0, "description": "How long to wait for the command before returning a session id (default 10000)."},
+                "yield_time_ms": {"type": "integer", "minimum": 0, "description": "Wait this long before returning a session ID."},
                 "max_output_tokens": {"type": "integer", "minimum": 1, "description": "Output budget in tokens (default 2000)."},
                 "timeout_ms": {"type": "integer", "minimum": 1, "description": "Kill the command if still running after this long (default 30 minutes)."},
-                "sandbox_permissions": {"type": "string", "enum": ["use_default", "require_escalated"], "description": "require_escalated runs outside the sandbox after asking the user."},
-                "justification": {"type": "string", "description": "Why the command needs to run outside the sandbox (shown to the user)."},
+                "sandbox_permissions": {"type": "string", "enum": ["use_default", "require_escalated"]},
+                "justification": {"type": "string", "description": "Why it must run outside the sandbox."},
                 "prefix_rule": {"type": "array", "items": {"type": "string"}, "description": "Accepted for compatibility; ignored."}
             },
             "required": ["cmd"],
             "additionalProperties": false
         })
+    }
+
+    fn advanced_params(&self) -> &'static [&'static str] {
+        &[
+            "login",
+            "prefix_rule",
+            "shell",
+            "tty",
+            "max_output_tokens",
+            "timeout_ms",
+        ]
     }
 
     fn risk(&self) -> RiskLevel {
@@ -513,24 +518,26 @@ impl Tool for WriteStdinTool {
     }
 
     fn description(&self) -> &str {
-        "Writes characters to a running exec_command session (its terminal input) and \
-         returns the output printed since the last call. Include \"\\n\" to press Enter; \
-         \"\\u0003\" is Ctrl-C, \"\\u0004\" Ctrl-D. Empty `chars` just waits `yield_time_ms` \
-         (default 250) for more output."
+        "Types `chars` into a running exec_command session and returns its new output. \
+         \"\\n\" is Enter, \"\\u0003\" Ctrl-C; empty `chars` just waits for more output."
     }
 
     fn input_schema(&self) -> serde_json::Value {
         json!({
             "type": "object",
             "properties": {
-                "session_id": {"type": "integer", "minimum": 1, "description": "The id from `Process running with session ID N`."},
-                "chars": {"type": "string", "description": "Keystrokes to send (may be empty)."},
-                "yield_time_ms": {"type": "integer", "minimum": 0, "description": "How long to wait for output (default 250)."},
+                "session_id": {"type": "integer", "minimum": 1},
+                "chars": {"type": "string"},
+                "yield_time_ms": {"type": "integer", "minimum": 0, "description": "Wait for output (default 250)."},
                 "max_output_tokens": {"type": "integer", "minimum": 1, "description": "Output budget in tokens (default 2000)."}
             },
             "required": ["session_id"],
             "additionalProperties": false
         })
+    }
+
+    fn advanced_params(&self) -> &'static [&'static str] {
+        &["max_output_tokens"]
     }
 
     fn risk(&self) -> RiskLevel {

@@ -44,18 +44,21 @@ impl Tool for GetMemoryTool {
     }
 
     fn description(&self) -> &str {
-        "Loads the user's persistent memory (preferences and facts saved across sessions, \
-         from $MEMO_HOME/Agents.md). `memory_id` is optional."
+        "Loads the user's saved memory (preferences and facts kept across sessions)."
     }
 
     fn input_schema(&self) -> serde_json::Value {
         json!({
             "type": "object",
             "properties": {
-                "memory_id": {"type": "string", "description": "Memory to load (optional; there is one memory file)."}
+                "memory_id": {"type": "string"}
             },
             "additionalProperties": false
         })
+    }
+
+    fn essential(&self) -> bool {
+        false
     }
 
     fn risk(&self) -> RiskLevel {

@@ -50,22 +50,19 @@ impl Tool for GlobTool {
     }
 
     fn description(&self) -> &str {
-        "Find files by name pattern. `pattern` is a glob: `*` and `?` stay within one path \
-         segment, `**` crosses directories, `{a,b}` alternates, `[abc]` is a class. A \
-         pattern without `/` matches file names at any depth (`*.rs`); with `/` it matches \
-         the path relative to `path` (`src/**/*.test.ts`). Files ignored by .gitignore are \
-         skipped. Sorted by modification time, newest first (`sort: \"name\"` for \
-         alphabetical). Returns at most `limit` paths (default 100)."
+        "Finds files by glob (`*.rs` at any depth, `src/**/*.test.ts` under `path`; \
+         `{a,b}` alternates). Skips .gitignored files; newest first (`sort: \"name\"` for \
+         alphabetical); at most `limit` (default 100)."
     }
 
     fn input_schema(&self) -> serde_json::Value {
         json!({
             "type": "object",
             "properties": {
-                "pattern": {"type": "string", "description": "Glob, e.g. `*.rs` or `src/**/mod.rs`."},
-                "path": {"type": "string", "description": "Directory to search; defaults to the working directory."},
-                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Maximum paths returned (default 100)."},
-                "sort": {"type": "string", "enum": ["mtime", "name"], "description": "mtime (newest first, default) or name."}
+                "pattern": {"type": "string"},
+                "path": {"type": "string"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+                "sort": {"type": "string", "enum": ["mtime", "name"]}
             },
             "required": ["pattern"],
             "additionalProperties": false

@@ -55,25 +55,21 @@ impl Tool for GrepFilesTool {
     }
 
     fn description(&self) -> &str {
-        "Search file contents with a regular expression (Rust regex syntax, like ripgrep: \
-         escape `(`, `{`, `.` etc. for literal text). Results are grouped by file (sorted \
-         by path): `N:line` for matches, `N-line` for context lines, `--` between \
-         groups. `include` filters files by glob (`*.rs`, `*.{ts,tsx}`, `!*_test.go` \
-         excludes); `path` narrows to a directory or file; `context` adds lines around each \
-         match (max 10); `limit` caps matched lines (default 100). Files ignored by \
-         .gitignore, binary files and .git are skipped."
+        "Searches file contents with a Rust regex (escape `(`, `{`, `.` for literal text). \
+         Prints `N:line` per match, by file. Narrow with `include` (`*.rs`, `!*_test.go`) \
+         or `path`. Skips .gitignored and binary files."
     }
 
     fn input_schema(&self) -> serde_json::Value {
         json!({
             "type": "object",
             "properties": {
-                "pattern": {"type": "string", "description": "Regular expression to search for."},
-                "path": {"type": "string", "description": "Directory or file to search; defaults to the working directory."},
-                "include": {"type": "string", "description": "Glob of files to search, e.g. `*.rs` or `src/**/*.{ts,tsx}`; prefix `!` to exclude."},
-                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Maximum matched lines shown (default 100)."},
-                "context": {"type": "integer", "minimum": 0, "maximum": MAX_CONTEXT, "description": "Lines of context before and after each match (default 0)."},
-                "case_insensitive": {"type": "boolean", "description": "Ignore case (default false)."}
+                "pattern": {"type": "string"},
+                "path": {"type": "string"},
+                "include": {"type": "string"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+                "context": {"type": "integer", "minimum": 0, "maximum": MAX_CONTEXT},
+                "case_insensitive": {"type": "boolean"}
             },
             "required": ["pattern"],
             "additionalProperties": false

@@ -16,6 +16,7 @@ mod line_seek;
 mod list_dir;
 mod patch_format;
 mod path_policy;
+mod profile;
 mod read_file;
 pub mod risk;
 pub mod schema;
@@ -55,6 +56,7 @@ pub use glob::GlobTool;
 pub use grep_files::GrepFilesTool;
 pub use list_dir::ListDirTool;
 pub use path_policy::{PathPolicy, FS_ALLOWED_ROOTS_ENV, SANDBOX_WRITABLE_ROOTS_ENV};
+pub use profile::ToolProfile;
 pub use read_file::ReadFileTool;
 pub use write_file::WriteFileTool;
 
@@ -259,6 +261,22 @@ pub trait Tool: Send + Sync {
     /// Written for the model: what the tool does and when to use it.
     fn description(&self) -> &str;
     fn input_schema(&self) -> serde_json::Value;
+    /// Arguments few calls need: still accepted (validated against
+    /// [`Tool::input_schema`]) but left out of the definition the model is sent, which a
+    /// local model re-reads on every request.
+    fn advanced_params(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// A description of a sentence or two for the compact profile (small context
+    /// windows); `None` uses the description's first sentence.
+    fn brief(&self) -> Option<&str> {
+        None
+    }
+    /// False for tools a coding task can do without (the plan, web pages, memory): the
+    /// compact profile leaves them out of the definitions to fit a small context window.
+    fn essential(&self) -> bool {
+        true
+    }
     fn risk(&self) -> RiskLevel;
     fn is_mutating(&self) -> bool {
         self.risk() > RiskLevel::Read
@@ -407,14 +425,24 @@ impl ToolRegistry {
         out
     }
 
+    /// The definitions sent to the model, in the standard profile.
     pub fn specs(&self) -> Vec<ToolSpec> {
+        self.specs_for(ToolProfile::Standard)
+    }
+
+    pub fn specs_for(&self, profile: ToolProfile) -> Vec<ToolSpec> {
         self.listed()
             .iter()
-            .map(|t| ToolSpec {
-                name: t.name().to_owned(),
-                description: t.description().to_owned(),
-                input_schema: t.input_schema(),
-            })
+            .filter(|t| profile == ToolProfile::Standard || t.essential())
+            .map(|t| profile::advertised(t.as_ref(), profile))
+            .collect()
+    }
+
+    /// Every tool's full argument schema (advanced arguments included), for validation.
+    pub fn schemas(&self) -> Vec<(String, serde_json::Value)> {
+        self.listed()
+            .iter()
+            .map(|t| (t.name().to_owned(), t.input_schema()))
             .collect()
     }
 }

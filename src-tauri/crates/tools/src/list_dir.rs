@@ -49,18 +49,16 @@ impl Tool for ListDirTool {
     }
 
     fn description(&self) -> &str {
-        "List a directory as an indented tree: directories end with `/`, symbolic links \
-         with `@` (not followed). `depth` (default 1, max 5) sets how many levels to show. \
-         Entries ignored by .gitignore/.ignore (build output, node_modules, …) and .git are \
-         left out. At most 500 entries, shallow levels first."
+        "Lists a directory as a tree (`/` marks folders), `depth` levels deep (default 1, \
+         max 5), without .gitignored entries; at most 500 entries."
     }
 
     fn input_schema(&self) -> serde_json::Value {
         json!({
             "type": "object",
             "properties": {
-                "dir_path": {"type": "string", "description": "Directory to list; defaults to the working directory."},
-                "depth": {"type": "integer", "minimum": 1, "maximum": MAX_DEPTH, "description": "Levels to show (default 1)."}
+                "dir_path": {"type": "string"},
+                "depth": {"type": "integer", "minimum": 1, "maximum": MAX_DEPTH}
             },
             "additionalProperties": false
         })

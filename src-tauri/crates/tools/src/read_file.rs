@@ -70,31 +70,27 @@ impl Tool for ReadFileTool {
     }
 
     fn description(&self) -> &str {
-        "Read a text file. Output lines are `N\\tcontent` (N = 1-based line number; never \
-         copy the prefix into edits). Default: up to 2000 lines from `offset` (1-based, \
-         default 1); use offset/limit to page through large files, the output says where \
-         to continue. `mode: \"indentation\"` with `indentation: {anchor_line, max_levels, \
-         include_siblings}` returns the code block containing anchor_line (a function, a \
-         class, an if…), `max_levels` enclosing blocks outwards (their headers and closing \
-         lines; 0 = up to the top level; default 1), and with include_siblings the blocks \
-         beside it. Binary files are refused."
+        "Reads a text file as `N\\tline` lines (never copy the `N\\t` prefix into edits): \
+         up to 2000 lines from `offset`; page with offset/limit. To see the code block \
+         around a line, send `mode: \"indentation\"` (a top-level argument) with \
+         `indentation: {anchor_line, max_levels, include_siblings}`."
     }
 
     fn input_schema(&self) -> serde_json::Value {
         json!({
             "type": "object",
             "properties": {
-                "file_path": {"type": "string", "description": "Path of the file to read (absolute, or relative to the working directory)."},
-                "offset": {"type": "integer", "minimum": 1, "description": "1-based line to start at (default 1)."},
-                "limit": {"type": "integer", "minimum": 1, "description": "Maximum number of lines (default 2000)."},
-                "mode": {"type": "string", "enum": ["slice", "indentation"], "description": "slice (default) or indentation."},
+                "file_path": {"type": "string"},
+                "offset": {"type": "integer", "minimum": 1, "description": "1-based first line."},
+                "limit": {"type": "integer", "minimum": 1, "description": "Lines to read (default 2000)."},
+                "mode": {"type": "string", "enum": ["slice", "indentation"]},
                 "indentation": {
                     "type": "object",
-                    "description": "Options of indentation mode.",
+                    "description": "Options of mode \"indentation\".",
                     "properties": {
-                        "anchor_line": {"type": "integer", "minimum": 1, "description": "1-based line whose block to show (default: offset, else 1)."},
-                        "max_levels": {"type": "integer", "minimum": 0, "description": "Blocks to show from the innermost outwards; 0 = all (default 1)."},
-                        "include_siblings": {"type": "boolean", "description": "Also show the blocks next to the innermost one (default false)."}
+                        "anchor_line": {"type": "integer", "minimum": 1, "description": "Line whose block to show."},
+                        "max_levels": {"type": "integer", "minimum": 0, "description": "Enclosing blocks to show; 0 = all (default 1)."},
+                        "include_siblings": {"type": "boolean", "description": "Also the blocks beside it."}
                     },
                     "additionalProperties": false
                 }

@@ -28,17 +28,15 @@ impl Tool for UpdatePlanTool {
     }
 
     fn description(&self) -> &str {
-        "Updates the task plan shown to the user: the full list of steps, each `pending`, \
-         `in_progress` or `completed`. At most one step may be `in_progress`. Send the whole \
-         plan every time (it replaces the previous one), with an optional `explanation` of \
-         what changed. Use it for multi-step work; skip it for simple tasks."
+        "Shows the user your plan for multi-step work: the whole list of steps each time, \
+         each `pending`, `in_progress` (at most one) or `completed`."
     }
 
     fn input_schema(&self) -> serde_json::Value {
         json!({
             "type": "object",
             "properties": {
-                "explanation": {"type": "string", "description": "What changed and why (optional)."},
+                "explanation": {"type": "string"},
                 "plan": {
                     "type": "array",
                     "minItems": 1,
@@ -57,6 +55,10 @@ impl Tool for UpdatePlanTool {
             "required": ["plan"],
             "additionalProperties": false
         })
+    }
+
+    fn essential(&self) -> bool {
+        false
     }
 
     fn risk(&self) -> RiskLevel {

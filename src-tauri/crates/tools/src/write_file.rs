@@ -93,18 +93,16 @@ impl Tool for WriteFileTool {
     }
 
     fn description(&self) -> &str {
-        "Create a file, or replace the whole content of one, with `content`. Missing parent \
-         directories are created. To change part of an existing file, use apply_patch \
-         instead (smaller, reviewable). The write is atomic; an existing file keeps its \
-         permissions and CRLF line endings. The user may accept only some hunks of the diff."
+        "Creates a file, or replaces a file's whole content, with `content` (parent folders \
+         are created). To change part of a file use apply_patch."
     }
 
     fn input_schema(&self) -> serde_json::Value {
         json!({
             "type": "object",
             "properties": {
-                "file_path": {"type": "string", "description": "File to write (absolute, or relative to the working directory)."},
-                "content": {"type": "string", "description": "The complete new content of the file."}
+                "file_path": {"type": "string"},
+                "content": {"type": "string"}
             },
             "required": ["file_path", "content"],
             "additionalProperties": false

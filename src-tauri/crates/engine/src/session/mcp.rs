@@ -9,7 +9,6 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use memo_context::PromptMode;
 use memo_mcp::{McpEvent, McpManager, PromptCommand, ServerSnapshot, ServerStatus};
 use memo_protocol::{
     AgentEvent, InputExpansion, McpServerState, PromptReport, ToolCallId, TurnId, UserInput,
@@ -22,7 +21,7 @@ use super::actor::Shared;
 use super::context::SessionContext;
 use super::prompt_sources::PromptSources;
 use crate::tools::schema::ArgsValidator;
-use crate::tools::{OutputSink, ProgressSink, ToolRegistry};
+use crate::tools::{OutputSink, ProgressSink, ToolProfile, ToolRegistry};
 
 /// The tool definitions and the prompt built from them, for one registry generation.
 pub(crate) struct ToolView {
@@ -37,24 +36,25 @@ pub(crate) struct ToolView {
     sources: PromptSources,
 }
 
-fn validators(specs: &[ToolSpec]) -> HashMap<String, ArgsValidator> {
-    specs
-        .iter()
-        .map(|spec| {
-            (
-                spec.name.clone(),
-                ArgsValidator::new(&spec.name, &spec.input_schema),
-            )
+/// Compiled from every tool's full schema: arguments left out of the definitions the
+/// model is sent (advanced ones) are still accepted.
+fn validators(tools: &ToolRegistry) -> HashMap<String, ArgsValidator> {
+    tools
+        .schemas()
+        .into_iter()
+        .map(|(name, schema)| {
+            let validator = ArgsValidator::new(&name, &schema);
+            (name, validator)
         })
         .collect()
 }
 
 impl ToolView {
     pub fn initial(tools: &ToolRegistry, system_prompt: String, context: &SessionContext) -> Self {
-        let specs = tools.specs();
+        let specs = tools.specs_for(ToolProfile::for_context_window(context.context_window));
         Self {
             generation: tools.generation(),
-            validators: Arc::new(validators(&specs)),
+            validators: Arc::new(validators(tools)),
             specs: Arc::new(specs),
             system_prompt: Arc::new(system_prompt),
             report: context.report.clone(),
@@ -87,7 +87,8 @@ impl Shared {
     }
 
     fn rebuild_view(&self, generation: u64, old: &ToolView) -> ToolView {
-        let specs = self.tools.specs();
+        let profile = ToolProfile::for_context_window(self.binding().context_window);
+        let specs = self.tools.specs_for(profile);
         let settings = &self.context.settings;
         let (system_prompt, report, fixed) = match &settings.workspace {
             // Layer 5 lists the tools, so the prompt follows them.
@@ -96,7 +97,7 @@ impl Shared {
                     &self.binding().model,
                     &specs,
                     settings.counter,
-                    PromptMode::Main,
+                    crate::prompt::prompt_mode(profile),
                 );
                 let fixed = assembled.report.total_tokens;
                 (Arc::new(assembled.system), Some(assembled.report), fixed)
@@ -110,7 +111,7 @@ impl Shared {
         let sources = PromptSources::of(report.as_ref(), settings.workspace.as_deref());
         ToolView {
             generation,
-            validators: Arc::new(validators(&specs)),
+            validators: Arc::new(validators(&self.tools)),
             specs: Arc::new(specs),
             system_prompt,
             report,
