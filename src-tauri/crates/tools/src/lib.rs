@@ -18,6 +18,7 @@ mod patch_format;
 mod path_policy;
 mod profile;
 mod read_file;
+pub mod repair;
 pub mod risk;
 pub mod schema;
 pub mod truncate;
