@@ -1,5 +1,11 @@
 //! Runs the tool calls of one model step. Every call ends with exactly one `tool_call_end`
 //! event (success, error, denial or interruption), so each call in the history has a result.
+//!
+//! Arguments are repaired before they are validated (small models' predictable mistakes,
+//! see `memo_tools::repair`): the repaired arguments are what approvals, previews and the
+//! tool see, while the history keeps what the model sent. A repair is never silent: a
+//! `tool_args_repaired` event precedes the call, and its result ends with a note for the
+//! model.
 
 use std::sync::Arc;
 
@@ -9,6 +15,8 @@ use memo_providers::ToolCall;
 
 use super::approvals::{check_hunks, Approval};
 use super::turn::Turn;
+use crate::tools::repair::repair_note;
+use crate::tools::schema::ArgsValidator;
 use crate::tools::truncate::truncate_tool_output;
 use crate::tools::{Tool, ToolError, ToolOutput};
 use crate::EngineError;
@@ -16,7 +24,10 @@ use crate::EngineError;
 struct ReadyCall {
     call: ToolCall,
     tool: Arc<dyn Tool>,
+    /// As repaired; what the call runs with.
     args: serde_json::Value,
+    /// What was repaired in the model's arguments, one sentence each.
+    repairs: Vec<String>,
     /// Set once approved: which hunks of a file change to apply.
     accepted_hunks: Option<Vec<u32>>,
 }
@@ -27,7 +38,17 @@ impl Turn {
         let mut ready = Vec::new();
         for call in calls {
             match self.prepare(call) {
-                Ok(r) => ready.push(r),
+                Ok(r) => {
+                    if !r.repairs.is_empty() {
+                        // Before approval and run, so the user sees why the call differs
+                        // from what the model wrote.
+                        self.emit(AgentEvent::ToolArgsRepaired {
+                            call_id: ToolCallId::new(call.id.clone()),
+                            repairs: r.repairs.clone(),
+                        })?;
+                    }
+                    ready.push(r)
+                }
                 Err(err) => self.finish(call, Err(err))?,
             }
         }
@@ -79,21 +100,21 @@ impl Turn {
             let preview = match r.tool.preview(&ctx, &r.args).await {
                 Ok(preview) => preview,
                 Err(err) => {
-                    self.finish(&r.call, Err(err))?;
+                    self.finish_ready(&r, Err(err))?;
                     continue;
                 }
             };
             match self.approve(&r.call, &preview, &r.args).await? {
                 Approval::Granted { accepted_hunks } => {
                     if let Err(err) = check_hunks(&preview, &accepted_hunks) {
-                        self.finish(&r.call, Err(err))?;
+                        self.finish_ready(&r, Err(err))?;
                         continue;
                     }
                     r.accepted_hunks = accepted_hunks;
                     approved.push(r);
                 }
-                Approval::Denied(reason) => self.finish(
-                    &r.call,
+                Approval::Denied(reason) => self.finish_ready(
+                    &r,
                     Err(ToolError::new(ToolErrorKind::ApprovalDenied, reason)),
                 )?,
                 Approval::Interrupted => {
@@ -111,7 +132,8 @@ impl Turn {
         Ok(Some(approved))
     }
 
-    /// Looks the tool up and parses its arguments; failures go back to the model.
+    /// Looks the tool up, parses its arguments and repairs and validates them; failures
+    /// go back to the model.
     fn prepare(&self, call: &ToolCall) -> Result<ReadyCall, ToolError> {
         let tool = self.shared.tools.get(&call.name).ok_or_else(|| {
             ToolError::new(
@@ -142,13 +164,15 @@ impl Turn {
                 call.name
             )));
         }
-        if let Some(validator) = self.shared.tool_view().validators.get(&call.name) {
-            validator.validate(&call.name, &args)?;
-        }
+        let (args, repairs) = match self.shared.tool_view().validators.get(&call.name) {
+            Some(validator) => repaired_and_valid(&call.name, validator, args)?,
+            None => (args, Vec::new()),
+        };
         Ok(ReadyCall {
             call: call.clone(),
             tool,
             args,
+            repairs,
             accepted_hunks: None,
         })
     }
@@ -229,7 +253,7 @@ impl Turn {
             }
             let result =
                 joined.unwrap_or_else(|e| Err(ToolError::failed(format!("the tool crashed: {e}"))));
-            self.finish(&calls[i].call, result)?;
+            self.finish_ready(calls[i], result)?;
         }
     }
 
@@ -247,6 +271,25 @@ impl Turn {
         &self,
         call: &ToolCall,
         result: Result<ToolOutput, ToolError>,
+    ) -> Result<(), EngineError> {
+        self.finish_noted(call, result, &[])
+    }
+
+    /// Ends a call that got past preparation: its result tells the model what was
+    /// repaired, whatever the outcome, so the next call is sent right.
+    fn finish_ready(
+        &self,
+        r: &ReadyCall,
+        result: Result<ToolOutput, ToolError>,
+    ) -> Result<(), EngineError> {
+        self.finish_noted(&r.call, result, &r.repairs)
+    }
+
+    fn finish_noted(
+        &self,
+        call: &ToolCall,
+        result: Result<ToolOutput, ToolError>,
+        repairs: &[String],
     ) -> Result<(), EngineError> {
         let (status, error_kind, output) = match result {
             Ok(output) => {
@@ -270,6 +313,14 @@ impl Turn {
                 ),
             ),
         };
+        // After the cap, which keeps the head of a long output and would cut the note.
+        let output = if repairs.is_empty() {
+            output
+        } else if output.is_empty() {
+            repair_note(repairs)
+        } else {
+            format!("{output}\n{}", repair_note(repairs))
+        };
         self.record(AgentEvent::ToolCallEnd {
             call_id: ToolCallId::new(call.id.clone()),
             name: call.name.clone(),
@@ -278,6 +329,22 @@ impl Turn {
             output,
         })
     }
+}
+
+/// Repairs what the schema makes unambiguous, then validates. Repairs that do not make the
+/// call valid are not kept: the call fails as sent, and the message describes what the
+/// model sent, not a half-repaired version it never saw.
+fn repaired_and_valid(
+    tool: &str,
+    validator: &ArgsValidator,
+    args: serde_json::Value,
+) -> Result<(serde_json::Value, Vec<String>), ToolError> {
+    let repaired = validator.repair(&args);
+    if !repaired.repairs.is_empty() && validator.validate(tool, &repaired.args).is_ok() {
+        return Ok((repaired.args, repaired.repairs));
+    }
+    validator.validate(tool, &args)?;
+    Ok((args, Vec::new()))
 }
 
 fn error_label(kind: ToolErrorKind) -> &'static str {
