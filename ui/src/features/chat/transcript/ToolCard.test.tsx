@@ -240,3 +240,49 @@ describe("ToolCard for another tool that changed files", () => {
     expect(binary?.textContent).toContain("Binary file: no text diff.");
   });
 });
+
+describe("ToolCard with repaired arguments", () => {
+  const REPAIRS = ['set mode to "indentation", which the indentation options need', "dropped the unknown argument encoding"];
+
+  it("hints at the repair when folded and lists the repairs in the body", () => {
+    const read: ToolItem = {
+      ...RUNNING,
+      name: "read_file",
+      args: '{"file_path":"a.py","indentation":{"anchor_line":2}}',
+      status: "ok",
+      output: "1\tdef f():",
+      repairs: REPAIRS,
+    };
+    render(<ToolCard tool={read} />);
+    const mark = screen.getByTestId("tool-repaired");
+    expect(mark.textContent).toBe("repaired");
+    expect(mark.getAttribute("title")).toBe(`Arguments repaired: ${REPAIRS.join("; ")}`);
+    const note = screen.getByTestId("tool-repairs");
+    expect(note.querySelector("h4")?.textContent).toBe("Arguments repaired");
+    expect([...note.querySelectorAll("li")].map((li) => li.textContent)).toEqual(REPAIRS);
+  });
+
+  it("shows the note on command and file cards too", () => {
+    const exec: ToolItem = {
+      ...RUNNING,
+      name: "exec_command",
+      args: '{"cmd":"ls"}',
+      repairs: ['converted yield_time_ms from the string "100" to 100'],
+    };
+    const { unmount } = render(<ToolCard tool={exec} />);
+    expect(screen.getByTestId("tool-repaired")).toBeTruthy();
+    expect(screen.getByTestId("tool-repairs").textContent).toContain("yield_time_ms");
+    unmount();
+
+    render(<ToolCard tool={{ ...PATCH_CALL, repairs: ['changed file_path from "./src/a.rs" to "src/a.rs"'] }} />);
+    expect(screen.getByTestId("tool-repaired")).toBeTruthy();
+    unfold(screen.getByTestId("tool-card"));
+    expect(screen.getByTestId("tool-repairs").textContent).toContain("./src/a.rs");
+  });
+
+  it("says nothing when nothing was repaired", () => {
+    render(<ToolCard tool={{ ...RUNNING, repairs: [] }} />);
+    expect(screen.queryByTestId("tool-repaired")).toBeNull();
+    expect(screen.queryByTestId("tool-repairs")).toBeNull();
+  });
+});

@@ -72,6 +72,7 @@ export function ToolCard({ tool, approval }: ToolCardProps) {
             {formatProgress(tool.progress)}
           </span>
         )}
+        <RepairedMark repairs={tool.repairs} />
         <span className="tool__status" data-testid="tool-status">
           {label}
         </span>
@@ -96,6 +97,7 @@ export function ToolCard({ tool, approval }: ToolCardProps) {
           )}
         </section>
         {tool.changes && tool.changes.length > 0 && <ChangedFiles changes={tool.changes} />}
+        <RepairsNote repairs={tool.repairs} />
       </div>
     </details>
   );
@@ -137,6 +139,7 @@ function CommandCard({ tool, command, waiting }: { tool: ToolItem; command: stri
           {command}
         </span>
         <ChangeTotals changes={tool.changes} />
+        <RepairedMark repairs={tool.repairs} />
         <span className="tool__status" data-testid="tool-status">
           {verdict}
         </span>
@@ -152,8 +155,37 @@ function CommandCard({ tool, command, waiting }: { tool: ToolItem; command: stri
           </pre>
         )}
         {tool.changes && tool.changes.length > 0 && <ChangedFiles changes={tool.changes} />}
+        <RepairsNote repairs={tool.repairs} />
       </div>
     </details>
+  );
+}
+
+/**
+ * What Memo fixed in the model's arguments before the call ran (a small model's slip:
+ * a mode left out, a number sent as a string). Folded, the card only hints at it.
+ */
+function RepairedMark({ repairs }: { repairs: readonly string[] | undefined }) {
+  if (!repairs || repairs.length === 0) return null;
+  return (
+    <span className="tool__repaired" title={`Arguments repaired: ${repairs.join("; ")}`} data-testid="tool-repaired">
+      repaired
+    </span>
+  );
+}
+
+/** The repairs in full, below what the call did. */
+function RepairsNote({ repairs }: { repairs: readonly string[] | undefined }) {
+  if (!repairs || repairs.length === 0) return null;
+  return (
+    <section className="tool__repairs" data-testid="tool-repairs">
+      <h4 className="tool__repairs-title">Arguments repaired</h4>
+      <ul className="tool__repairs-list">
+        {repairs.map((repair, index) => (
+          <li key={index}>{repair}</li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -273,6 +305,7 @@ function FileToolCard({ tool, approval, waiting }: { tool: ToolItem; approval: A
           </span>
         )}
         {totals && (totals.added > 0 || totals.removed > 0) && <DiffStats added={totals.added} removed={totals.removed} />}
+        <RepairedMark repairs={tool.repairs} />
         <span className="tool__status" data-testid="tool-status">
           {label}
         </span>
@@ -302,6 +335,7 @@ function FileToolCard({ tool, approval, waiting }: { tool: ToolItem; approval: A
               <pre className="tool__pre">{prettyArgs(tool.args)}</pre>
             </details>
           )}
+          <RepairsNote repairs={tool.repairs} />
         </div>
       )}
     </details>
