@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use memo_config::{resolve_api_key, Config, CredentialStore, ProviderConfig};
 use memo_protocol::SessionId;
-use memo_providers::{create_client, Endpoint, ModelClient};
+use memo_providers::{
+    create_client, create_client_with_options, Endpoint, HttpOptions, ModelClient,
+};
 use memo_store::{ForkSpec, ModelPrice, SessionRecord, Store};
 
 use crate::session::{
@@ -328,11 +330,45 @@ fn client_for(
     if let Some((key, _)) = &key {
         memo_config::redact::register_secret(key);
     }
-    Ok(create_client(Endpoint {
+    let endpoint = Endpoint {
         api: provider.api,
         base_url,
         api_key: key.map(|(k, _)| k),
-    })?)
+    };
+    match http_options(provider)? {
+        Some(options) => Ok(create_client_with_options(endpoint, options)?),
+        None => Ok(create_client(endpoint)?),
+    }
+}
+
+/// A provider's own waits: `first_byte_timeout_sec` (how long the server may read the
+/// prompt before answering; default 30 min on this machine, 10 elsewhere) and
+/// `idle_timeout_sec` (silence allowed mid-answer; default 300).
+fn http_options(provider: &ProviderConfig) -> Result<Option<HttpOptions>, EngineError> {
+    let seconds = |key: &str| -> Result<Option<u64>, EngineError> {
+        match provider.extra.get(key) {
+            None => Ok(None),
+            Some(toml::Value::Integer(n)) if *n > 0 => Ok(Some(*n as u64)),
+            Some(other) => Err(EngineError::InvalidSetting {
+                path: format!("providers.{}", provider.name),
+                key: key.into(),
+                message: format!("expected a positive number of seconds, got {other}"),
+            }),
+        }
+    };
+    let (first, idle) = (
+        seconds("first_byte_timeout_sec")?,
+        seconds("idle_timeout_sec")?,
+    );
+    if first.is_none() && idle.is_none() {
+        return Ok(None);
+    }
+    let defaults = HttpOptions::default();
+    Ok(Some(HttpOptions {
+        first_byte_timeout: first.map(std::time::Duration::from_secs),
+        read_idle_timeout: idle.map_or(defaults.read_idle_timeout, std::time::Duration::from_secs),
+        ..defaults
+    }))
 }
 
 /// A session whose actor never starts never shuts its MCP servers down: do it here.
@@ -375,15 +411,7 @@ fn approval_mode(config: &Config) -> Result<ApprovalMode, EngineError> {
 /// Local servers (Ollama, llama.cpp, vLLM on this machine) usually need no key.
 /// Whether `base_url` points at this machine (a local model server needs no API key).
 pub fn is_loopback(base_url: &str) -> bool {
-    let rest = base_url
-        .strip_prefix("http://")
-        .or_else(|| base_url.strip_prefix("https://"))
-        .unwrap_or(base_url);
-    if rest.starts_with("[::1]") {
-        return true;
-    }
-    let host = rest.split(['/', ':']).next().unwrap_or("");
-    matches!(host, "localhost" | "127.0.0.1")
+    memo_providers::is_loopback_url(base_url)
 }
 
 pub(crate) fn usable_cwd(path: PathBuf) -> Result<PathBuf, EngineError> {

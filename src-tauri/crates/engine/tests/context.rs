@@ -71,13 +71,18 @@ impl World {
     }
 
     fn engine(&self, extra: &str) -> Engine {
+        self.engine_with(extra, "")
+    }
+
+    /// `provider_extra`: more keys of the mock provider's entry.
+    fn engine_with(&self, extra: &str, provider_extra: &str) -> Engine {
         let base = match self.api {
             WireApi::Openai => format!("{}/v1", self.mock.base_url()),
             _ => self.mock.base_url(),
         };
         let api = format!("{:?}", self.api).to_lowercase();
         let toml = format!(
-            "current_provider = \"mock\"\n{extra}\n[[providers.mock]]\nname = \"mock\"\nmodel = \"mock-model\"\napi = \"{api}\"\nbase_url = \"{base}\"\n"
+            "current_provider = \"mock\"\n{extra}\n[[providers.mock]]\nname = \"mock\"\nmodel = \"mock-model\"\napi = \"{api}\"\nbase_url = \"{base}\"\n{provider_extra}\n"
         );
         let config = Config::parse(&toml, &self.home().join("config.toml")).unwrap();
         Engine::new(EngineOptions {
@@ -678,4 +683,99 @@ async fn the_prompt_prefix_is_byte_identical_across_steps_and_turns() {
         stop(session).await;
         w.mock.shutdown().await;
     }
+}
+
+/// A local server reading a long prompt sends nothing for a while: the request is
+/// announced (so the UI can say "reading the prompt"), the idle limit does not apply
+/// before the first byte, and a first byte past its own limit fails once, not retried.
+#[tokio::test]
+async fn a_slow_local_server_is_waited_for_and_never_asked_twice() {
+    let w = World::new(
+        WireApi::Openai,
+        vec![
+            MockResponse::text("Slow but here.").first_byte_delay(Duration::from_millis(1_500)),
+            MockResponse::text("Too late.").first_byte_delay(Duration::from_millis(4_000)),
+        ],
+    )
+    .await;
+    let engine = w.engine_with("", "idle_timeout_sec = 1\nfirst_byte_timeout_sec = 2");
+    let (session, mut events) = w.start(&engine);
+    let seen = turn(&session, &mut events, "one").await;
+    let sent = seen
+        .iter()
+        .position(|e| matches!(e.event, AgentEvent::ModelRequestSent { local: true, step: 0, input_tokens, .. } if input_tokens > 500))
+        .expect("the request is announced with its size");
+    let first_delta = seen
+        .iter()
+        .position(|e| matches!(e.event, AgentEvent::TextDelta { .. }))
+        .unwrap();
+    assert!(sent < first_delta);
+    assert!(matches!(
+        seen.last().unwrap().event,
+        AgentEvent::TurnEnded {
+            reason: memo_protocol::TurnEndReason::Completed,
+            ..
+        }
+    ));
+
+    let seen = turn(&session, &mut events, "two").await;
+    let message = seen
+        .iter()
+        .find_map(|e| match &e.event {
+            AgentEvent::Error {
+                message, retryable, ..
+            } => Some((message.clone(), *retryable)),
+            _ => None,
+        })
+        .expect("a timeout error");
+    assert!(
+        message.0.contains("may still be reading the prompt"),
+        "{}",
+        message.0
+    );
+    assert!(!message.1);
+    assert!(!seen
+        .iter()
+        .any(|e| matches!(e.event, AgentEvent::Retrying { .. })));
+    assert_eq!(w.bodies().len(), 2, "the long prompt was not sent again");
+    stop(session).await;
+    w.mock.shutdown().await;
+}
+
+/// The error bodies of Ollama and llama.cpp come through as their own words.
+#[tokio::test]
+async fn local_server_error_bodies_are_shown_as_they_say() {
+    let ollama = r#"{"error":"model \"qwen9:7b\" not found, try pulling it first"}"#;
+    let llama_cpp = r#"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":8192}}"#;
+    let w = World::new(
+        WireApi::Openai,
+        vec![
+            MockResponse::raw(404, "application/json", ollama),
+            MockResponse::raw(400, "application/json", llama_cpp),
+        ],
+    )
+    .await;
+    let engine = w.engine("");
+    let (session, mut events) = w.start(&engine);
+    let error_of = |seen: &[EventEnvelope]| {
+        seen.iter()
+            .find_map(|e| match &e.event {
+                AgentEvent::Error { kind, message, .. } => Some((*kind, message.clone())),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let (_, message) = error_of(&turn(&session, &mut events, "hello").await);
+    assert!(
+        message.contains("model \"qwen9:7b\" not found, try pulling it first"),
+        "{message}"
+    );
+    let (kind, message) = error_of(&turn(&session, &mut events, "hello again").await);
+    assert!(
+        message.contains("exceeds the available context size"),
+        "{message}"
+    );
+    assert_eq!(kind, memo_protocol::ErrorKind::ContextOverflow, "{message}");
+    stop(session).await;
+    w.mock.shutdown().await;
 }

@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 use crate::classify::classify_stream_error;
 use crate::history::normalize;
 use crate::http::{secret_header, trim_base};
+use crate::http::{HttpOptions, Timeouts};
 use crate::sse::SseEvent;
 use crate::stream::{post_and_stream, synthesize_call_id, StreamAssembler};
 use crate::{
@@ -597,6 +598,7 @@ pub struct AnthropicClient {
     http: reqwest::Client,
     url: String,
     api_key: Option<ApiKey>,
+    timeouts: Timeouts,
 }
 
 impl AnthropicClient {
@@ -605,11 +607,22 @@ impl AnthropicClient {
             http,
             url: request_url(base_url),
             api_key,
+            timeouts: Timeouts::for_url(base_url, &HttpOptions::default()),
         }
+    }
+
+    /// The waits for the first byte and between chunks (see [`Timeouts`]).
+    pub fn with_timeouts(mut self, timeouts: Timeouts) -> Self {
+        self.timeouts = timeouts;
+        self
     }
 }
 
 impl ModelClient for AnthropicClient {
+    fn is_local(&self) -> bool {
+        self.timeouts.local
+    }
+
     fn stream(
         &self,
         request: ModelRequest,
@@ -630,6 +643,7 @@ impl ModelClient for AnthropicClient {
             &build_request_body(&request),
             AnthropicAssembler::new(),
             api_key,
+            self.timeouts,
         )
     }
 }

@@ -34,9 +34,31 @@ pub enum ProviderError {
     /// The stream ended before the model finished (connection cut, missing terminal event).
     #[error("the response stream ended early: {0}")]
     StreamInterrupted(String),
+    /// No byte came back in time (`first_byte`: the model may still have been reading
+    /// the prompt), or the stream went silent mid-answer.
+    #[error("{}", timeout_message(*first_byte, *after, *local))]
+    Timeout {
+        first_byte: bool,
+        after: Duration,
+        /// The server runs on this machine.
+        local: bool,
+    },
     /// Anything else: bad request, unparseable response, unsupported feature.
     #[error("provider error: {0}")]
     Fatal(String),
+}
+
+fn timeout_message(first_byte: bool, after: Duration, local: bool) -> String {
+    let minutes = after.as_secs().div_ceil(60);
+    match (first_byte, local) {
+        (true, true) => format!(
+            "the local model server sent nothing for {minutes} min; it may still be reading the \
+             prompt (a long prompt on a CPU takes minutes). Not sent again: raise \
+             first_byte_timeout_sec for this provider, or use a shorter conversation"
+        ),
+        (true, false) => format!("the model sent nothing for {minutes} min after the request"),
+        (false, _) => format!("the model stopped sending for {minutes} min mid-answer"),
+    }
 }
 
 impl ProviderError {
@@ -47,6 +69,15 @@ impl ProviderError {
                 | ProviderError::Overloaded { .. }
                 | ProviderError::Transient(_)
                 | ProviderError::StreamInterrupted(_)
+        ) || matches!(
+            // A stalled stream from a remote service is worth another try; waiting again
+            // for a first byte, or resending a long prompt to a local server, is not.
+            self,
+            ProviderError::Timeout {
+                first_byte: false,
+                local: false,
+                ..
+            }
         )
     }
 
@@ -93,6 +124,7 @@ impl ProviderError {
             ProviderError::Transient(m) => ProviderError::Transient(clean(m)),
             ProviderError::StreamInterrupted(m) => ProviderError::StreamInterrupted(clean(m)),
             ProviderError::Fatal(m) => ProviderError::Fatal(clean(m)),
+            timeout @ ProviderError::Timeout { .. } => timeout,
         }
     }
 
@@ -102,7 +134,9 @@ impl ProviderError {
             ProviderError::Overloaded { .. } => ErrorKind::Overloaded,
             ProviderError::ContextOverflow(_) => ErrorKind::ContextOverflow,
             ProviderError::Auth(_) => ErrorKind::Auth,
-            ProviderError::Transient(_) | ProviderError::StreamInterrupted(_) => ErrorKind::Network,
+            ProviderError::Transient(_)
+            | ProviderError::StreamInterrupted(_)
+            | ProviderError::Timeout { .. } => ErrorKind::Network,
             ProviderError::Fatal(_) => ErrorKind::Provider,
         }
     }

@@ -13,6 +13,7 @@ use serde_json::{json, Map, Value};
 use crate::classify::classify_stream_error;
 use crate::history::normalize;
 use crate::http::{secret_header, trim_base};
+use crate::http::{HttpOptions, Timeouts};
 use crate::sse::SseEvent;
 use crate::stream::{post_and_stream, synthesize_call_id, StreamAssembler};
 use crate::{
@@ -446,6 +447,7 @@ pub struct GeminiClient {
     http: reqwest::Client,
     base_url: String,
     api_key: Option<ApiKey>,
+    timeouts: Timeouts,
 }
 
 impl GeminiClient {
@@ -454,11 +456,22 @@ impl GeminiClient {
             http,
             base_url: base_url.to_owned(),
             api_key,
+            timeouts: Timeouts::for_url(base_url, &HttpOptions::default()),
         }
+    }
+
+    /// The waits for the first byte and between chunks (see [`Timeouts`]).
+    pub fn with_timeouts(mut self, timeouts: Timeouts) -> Self {
+        self.timeouts = timeouts;
+        self
     }
 }
 
 impl ModelClient for GeminiClient {
+    fn is_local(&self) -> bool {
+        self.timeouts.local
+    }
+
     fn stream(
         &self,
         request: ModelRequest,
@@ -480,6 +493,7 @@ impl ModelClient for GeminiClient {
             &build_request_body(&request),
             GeminiAssembler::new(),
             api_key,
+            self.timeouts,
         )
     }
 }

@@ -10,14 +10,17 @@ use crate::classify::{classify_http, classify_stream_error};
 use crate::{ApiKey, ProviderError};
 
 /// Network timeouts. There is deliberately no total timeout: a long answer streams for
-/// minutes, and the idle timeout already catches a server that went silent.
+/// minutes. The wait for the first byte and the silences after it have limits of their
+/// own: a local server reads a long prompt for minutes before it answers at all, then
+/// streams steadily.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HttpOptions {
     pub connect_timeout: Duration,
-    /// Longest silence between two reads of the body (or before the headers arrive).
-    /// Generous because reasoning models and local servers processing a long prompt can
-    /// think for minutes before the first byte.
+    /// Longest silence between two chunks of the answer, once it started.
     pub read_idle_timeout: Duration,
+    /// Longest wait from the request to the first byte of the answer; `None` picks by
+    /// server: 30 minutes on this machine, 10 elsewhere.
+    pub first_byte_timeout: Option<Duration>,
 }
 
 impl Default for HttpOptions {
@@ -25,8 +28,70 @@ impl Default for HttpOptions {
         Self {
             connect_timeout: Duration::from_secs(15),
             read_idle_timeout: Duration::from_secs(300),
+            first_byte_timeout: None,
         }
     }
+}
+
+/// The two waits of one request, and whether the server is local (which changes what a
+/// timeout means and whether it is worth sending the request again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    pub first_byte: Duration,
+    pub idle: Duration,
+    pub local: bool,
+}
+
+impl Timeouts {
+    pub fn for_url(url: &str, options: &HttpOptions) -> Self {
+        let local = is_loopback_url(url);
+        let default_first = if local { 30 * 60 } else { 10 * 60 };
+        Timeouts {
+            first_byte: options
+                .first_byte_timeout
+                .unwrap_or(Duration::from_secs(default_first)),
+            idle: options.read_idle_timeout,
+            local,
+        }
+    }
+}
+
+impl Timeouts {
+    /// The error for a wait that ran out (`first_byte`: nothing came back yet).
+    pub(crate) fn expired(&self, first_byte: bool) -> ProviderError {
+        ProviderError::Timeout {
+            first_byte,
+            after: if first_byte {
+                self.first_byte
+            } else {
+                self.idle
+            },
+            local: self.local,
+        }
+    }
+}
+
+/// Whether `url` points at this machine (127.0.0.0/8, ::1, localhost); a bare
+/// `host:port` counts as http.
+pub fn is_loopback_url(url: &str) -> bool {
+    let with_scheme;
+    let url = if url.contains("://") {
+        url
+    } else {
+        with_scheme = format!("http://{url}");
+        &with_scheme
+    };
+    let Ok(parsed) = reqwest::Url::parse(url) else {
+        return false;
+    };
+    let Some(host) = parsed.host_str() else {
+        return false;
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The most of an error body we read: enough for any JSON error, bounded for HTML pages.
@@ -35,7 +100,6 @@ const MAX_ERROR_BODY: usize = 64 * 1024;
 pub(crate) fn build_client(options: HttpOptions) -> Result<reqwest::Client, ProviderError> {
     reqwest::Client::builder()
         .connect_timeout(options.connect_timeout)
-        .read_timeout(options.read_idle_timeout)
         .user_agent(concat!("memo-desktop/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| {

@@ -22,7 +22,7 @@ mod types;
 
 pub use classify::{classify, classify_http, classify_stream_error};
 pub use error::ProviderError;
-pub use http::HttpOptions;
+pub use http::{is_loopback_url, HttpOptions, Timeouts};
 pub use retry::RetryPolicy;
 pub use secret::ApiKey;
 pub use stream::{decode_all, SseDecoder, StreamAssembler};
@@ -46,6 +46,11 @@ pub trait ModelClient: Send + Sync {
         &self,
         request: ModelRequest,
     ) -> BoxFuture<'static, Result<ResponseStream, ProviderError>>;
+
+    /// Whether the server runs on this machine (a slow first byte is normal there).
+    fn is_local(&self) -> bool {
+        false
+    }
 }
 
 /// Which wire protocol a provider speaks (`api = "..."` in config.toml).
@@ -84,7 +89,11 @@ pub struct Endpoint {
 /// client created this way.
 pub fn create_client(endpoint: Endpoint) -> Result<Arc<dyn ModelClient>, ProviderError> {
     http::check_base_url(&endpoint.base_url)?;
-    Ok(client_for(endpoint, http::shared_client()?))
+    Ok(client_for(
+        endpoint,
+        http::shared_client()?,
+        &HttpOptions::default(),
+    ))
 }
 
 /// Like [`create_client`] with its own HTTP client and timeouts (tests, unusual networks).
@@ -93,19 +102,30 @@ pub fn create_client_with_options(
     options: HttpOptions,
 ) -> Result<Arc<dyn ModelClient>, ProviderError> {
     http::check_base_url(&endpoint.base_url)?;
-    Ok(client_for(endpoint, http::build_client(options)?))
+    Ok(client_for(endpoint, http::build_client(options)?, &options))
 }
 
-fn client_for(endpoint: Endpoint, http: reqwest::Client) -> Arc<dyn ModelClient> {
+fn client_for(
+    endpoint: Endpoint,
+    http: reqwest::Client,
+    options: &HttpOptions,
+) -> Arc<dyn ModelClient> {
     let Endpoint {
         api,
         base_url,
         api_key,
     } = endpoint;
+    let timeouts = Timeouts::for_url(&base_url, options);
     match api {
-        WireApi::Openai => Arc::new(openai::OpenAiClient::new(http, &base_url, api_key)),
-        WireApi::Anthropic => Arc::new(anthropic::AnthropicClient::new(http, &base_url, api_key)),
-        WireApi::Gemini => Arc::new(gemini::GeminiClient::new(http, &base_url, api_key)),
+        WireApi::Openai => {
+            Arc::new(openai::OpenAiClient::new(http, &base_url, api_key).with_timeouts(timeouts))
+        }
+        WireApi::Anthropic => Arc::new(
+            anthropic::AnthropicClient::new(http, &base_url, api_key).with_timeouts(timeouts),
+        ),
+        WireApi::Gemini => {
+            Arc::new(gemini::GeminiClient::new(http, &base_url, api_key).with_timeouts(timeouts))
+        }
     }
 }
 

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use crate::classify::classify_stream_error;
 use crate::history::normalize;
 use crate::http::{secret_header, trim_base};
+use crate::http::{HttpOptions, Timeouts};
 use crate::sse::SseEvent;
 use crate::stream::{post_and_stream, synthesize_call_id, StreamAssembler};
 use crate::{
@@ -506,6 +507,7 @@ pub struct OpenAiClient {
     /// api.openai.com itself, which wants `max_completion_tokens` (decided once).
     official: bool,
     api_key: Option<ApiKey>,
+    timeouts: Timeouts,
 }
 
 impl OpenAiClient {
@@ -516,7 +518,14 @@ impl OpenAiClient {
             official: is_official_openai(&url),
             url,
             api_key,
+            timeouts: Timeouts::for_url(base_url, &HttpOptions::default()),
         }
+    }
+
+    /// The waits for the first byte and between chunks (see [`Timeouts`]).
+    pub fn with_timeouts(mut self, timeouts: Timeouts) -> Self {
+        self.timeouts = timeouts;
+        self
     }
 
     /// The JSON body this client sends for `request`.
@@ -526,6 +535,10 @@ impl OpenAiClient {
 }
 
 impl ModelClient for OpenAiClient {
+    fn is_local(&self) -> bool {
+        self.timeouts.local
+    }
+
     fn stream(
         &self,
         request: ModelRequest,
@@ -546,6 +559,7 @@ impl ModelClient for OpenAiClient {
             &self.request_body(&request),
             OpenAiAssembler::new(),
             api_key,
+            self.timeouts,
         )
     }
 }

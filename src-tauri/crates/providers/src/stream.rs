@@ -3,6 +3,7 @@
 //! HTTP path, the tests and the bench alike), and the HTTP-backed [`ResponseStream`].
 
 use std::collections::VecDeque;
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
@@ -10,6 +11,7 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use futures::stream::{BoxStream, Stream, StreamExt};
 
+use crate::http::Timeouts;
 use crate::sse::{SseEvent, SseParser};
 use crate::{ApiKey, ProviderError, ResponseEvent, ResponseStream};
 
@@ -140,6 +142,11 @@ pub(crate) fn synthesize_call_id(prefix: &str) -> String {
 /// connection: that is how an interrupt aborts a call promptly.
 struct HttpEventStream<A> {
     body: Option<BoxStream<'static, reqwest::Result<Bytes>>>,
+    /// Fires when the next chunk is late: the first one has until the request's
+    /// first-byte deadline, every later one the idle timeout.
+    deadline: Pin<Box<tokio::time::Sleep>>,
+    started: bool,
+    timeouts: Timeouts,
     decoder: SseDecoder<A>,
     queue: VecDeque<ResponseEvent>,
     /// An error to deliver once the events decoded before it are out.
@@ -157,13 +164,20 @@ pub(crate) fn post_and_stream<A: StreamAssembler + Unpin + Send + 'static>(
     body: &serde_json::Value,
     assembler: A,
     api_key: Option<ApiKey>,
+    timeouts: Timeouts,
 ) -> futures::future::BoxFuture<'static, Result<ResponseStream, ProviderError>> {
     let body = serde_json::to_vec(body)
         .map_err(|e| ProviderError::Fatal(format!("cannot encode the request: {e}")));
     Box::pin(async move {
-        let response =
-            crate::http::post_sse(&http, &url, headers?, body?, api_key.as_ref()).await?;
-        Ok(http_event_stream(response, assembler, api_key))
+        let first_byte = tokio::time::Instant::now() + timeouts.first_byte;
+        let sent = crate::http::post_sse(&http, &url, headers?, body?, api_key.as_ref());
+        let response = match tokio::time::timeout_at(first_byte, sent).await {
+            Ok(response) => response?,
+            Err(_) => return Err(timeouts.expired(true)),
+        };
+        Ok(http_event_stream(
+            response, assembler, api_key, timeouts, first_byte,
+        ))
     })
 }
 
@@ -171,9 +185,14 @@ pub(crate) fn http_event_stream<A: StreamAssembler + Unpin + 'static>(
     response: reqwest::Response,
     assembler: A,
     api_key: Option<ApiKey>,
+    timeouts: Timeouts,
+    first_byte: tokio::time::Instant,
 ) -> ResponseStream {
     Box::pin(HttpEventStream {
         body: Some(response.bytes_stream().boxed()),
+        deadline: Box::pin(tokio::time::sleep_until(first_byte)),
+        started: false,
+        timeouts,
         decoder: SseDecoder::new(assembler),
         queue: VecDeque::new(),
         pending_error: None,
@@ -210,8 +229,18 @@ impl<A: StreamAssembler + Unpin> Stream for HttpEventStream<A> {
                 return Poll::Ready(None);
             };
             match body.poll_next_unpin(cx) {
-                Poll::Pending => return Poll::Pending,
+                Poll::Pending => {
+                    if this.deadline.as_mut().poll(cx).is_ready() {
+                        let err = this.timeouts.expired(!this.started);
+                        this.fail(err);
+                        continue;
+                    }
+                    return Poll::Pending;
+                }
                 Poll::Ready(Some(Ok(bytes))) => {
+                    this.started = true;
+                    let next = tokio::time::Instant::now() + this.timeouts.idle;
+                    this.deadline.as_mut().reset(next);
                     if let Err(err) = this.decoder.feed(&bytes, &mut this.queue) {
                         this.fail(err);
                     }

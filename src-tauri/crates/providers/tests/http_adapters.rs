@@ -23,6 +23,7 @@ fn client(api: WireApi, server: &MockLlmServer) -> Arc<dyn ModelClient> {
     let options = HttpOptions {
         connect_timeout: Duration::from_secs(5),
         read_idle_timeout: Duration::from_secs(10),
+        first_byte_timeout: Some(Duration::from_secs(10)),
     };
     let endpoint = Endpoint {
         api,
@@ -431,4 +432,111 @@ async fn gemini_thought_signature_goes_back_with_the_call() {
         model_turn["parts"][0]["thoughtSignature"], "c2lnMQ==",
         "{sent}"
     );
+}
+
+/// A client with short waits: `first_byte` until the answer starts, `idle` after.
+fn client_with(
+    api: WireApi,
+    server: &MockLlmServer,
+    first_byte: u64,
+    idle: u64,
+) -> Arc<dyn ModelClient> {
+    let base = server.base_url();
+    let base_url = match api {
+        WireApi::Openai => format!("{base}/v1/"),
+        WireApi::Anthropic | WireApi::Gemini => base,
+    };
+    let options = HttpOptions {
+        connect_timeout: Duration::from_secs(5),
+        read_idle_timeout: Duration::from_millis(idle),
+        first_byte_timeout: Some(Duration::from_millis(first_byte)),
+    };
+    let endpoint = Endpoint {
+        api,
+        base_url,
+        api_key: Some(ApiKey::new(KEY)),
+    };
+    create_client_with_options(endpoint, options).unwrap()
+}
+
+async fn outcome(client: Arc<dyn ModelClient>) -> Result<String, ProviderError> {
+    let mut stream = client.stream(request()).await?;
+    let mut text = String::new();
+    while let Some(item) = stream.next().await {
+        match item? {
+            ResponseEvent::Completed(response) => return Ok(response.text),
+            ResponseEvent::TextDelta(delta) => text.push_str(&delta),
+            _ => {}
+        }
+    }
+    Err(ProviderError::Fatal(format!("no Completed after {text:?}")))
+}
+
+#[tokio::test]
+async fn a_slow_first_byte_is_waited_for_past_the_idle_limit() {
+    for api in APIS {
+        let server = start(vec![
+            MockResponse::text("Read it all.").first_byte_delay(Duration::from_millis(900))
+        ])
+        .await;
+        // The idle limit (200 ms) is far below the wait: it applies only once bytes flow.
+        let text = outcome(client_with(api, &server, 5_000, 200)).await;
+        assert_eq!(text.unwrap(), "Read it all.", "{api:?}");
+        server.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn a_first_byte_past_its_limit_is_a_timeout_not_retried_for_a_local_server() {
+    for api in APIS {
+        let server = start(vec![
+            MockResponse::text("late").first_byte_delay(Duration::from_millis(3_000))
+        ])
+        .await;
+        let err = outcome(client_with(api, &server, 400, 5_000))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                ProviderError::Timeout {
+                    first_byte: true,
+                    local: true,
+                    ..
+                }
+            ),
+            "{api:?}: {err:?}"
+        );
+        assert!(
+            !err.is_retryable(),
+            "resending would make the server read the prompt again"
+        );
+        assert!(
+            err.to_string().contains("may still be reading the prompt"),
+            "{err}"
+        );
+        server.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn a_stream_that_stalls_mid_answer_hits_the_idle_limit() {
+    let server = start(vec![MockResponse::text("one two three four")
+        .chunk_chars(4)
+        .hang_after_events(3)])
+    .await;
+    let err = outcome(client_with(WireApi::Openai, &server, 5_000, 300))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ProviderError::Timeout {
+                first_byte: false,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    server.shutdown().await;
 }

@@ -55,6 +55,10 @@ pub struct StreamScript {
     /// Delay between consecutive SSE events, in milliseconds.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub drip_ms: u64,
+    /// Silence before the first event (the headers go out at once), in milliseconds: a
+    /// local server reading a long prompt.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub first_byte_delay_ms: u64,
     /// Close the connection abruptly after this many events (no terminal marker).
     /// Counts every SSE event, the opening ones (`message_start`, `ping`, OpenAI's
     /// role chunk) included. With fewer events than that, all are sent and the
@@ -178,6 +182,7 @@ impl Default for StreamScript {
             finish_reason: None,
             chunk_chars: DEFAULT_CHUNK_CHARS,
             drip_ms: 0,
+            first_byte_delay_ms: 0,
             cut_after_events: None,
             cut_mid_event: false,
             hang_after_events: None,
@@ -363,6 +368,12 @@ impl MockResponse {
     }
 
     /// Wait this long between SSE events.
+    /// Waits `delay` before the first event, as a server reading the prompt does.
+    pub fn first_byte_delay(self, delay: Duration) -> Self {
+        let ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX);
+        self.map_stream(|s| s.first_byte_delay_ms = ms)
+    }
+
     pub fn drip(self, delay: Duration) -> Self {
         let ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX);
         self.map_stream(|s| s.drip_ms = ms)

@@ -22,6 +22,8 @@ const FLUSH_GRACE: Duration = Duration::from_millis(50);
 pub(crate) struct StreamPlan {
     /// Pause between consecutive events.
     pub drip: Duration,
+    /// Pause before the first event.
+    pub first_delay: Duration,
     pub end: StreamEnd,
 }
 
@@ -128,8 +130,9 @@ async fn play(
         StreamEnd::Cut { after, .. } | StreamEnd::Hang { after } => after.min(events.len()),
     };
     for (i, event) in events.iter().take(limit).enumerate() {
-        if i > 0 {
-            match pause(plan.drip, &tx, &mut shutdown).await {
+        let wait = if i == 0 { plan.first_delay } else { plan.drip };
+        {
+            match pause(wait, &tx, &mut shutdown).await {
                 Ok(()) => {}
                 Err(Interrupted::ClientGone) => return,
                 Err(Interrupted::Shutdown) => {

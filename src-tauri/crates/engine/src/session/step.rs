@@ -87,6 +87,20 @@ impl Turn {
     ) -> Result<AttemptResult, EngineError> {
         let mut partial = Partial::default();
         let client = self.shared.binding().client.clone();
+        // Until the first byte the model is reading the prompt: the UI and the CLI show
+        // that (and for how long) instead of a silent spinner.
+        let input_tokens = self
+            .shared
+            .context
+            .counts(&request.messages)
+            .iter()
+            .sum::<u64>()
+            + self.shared.tool_view().fixed_prompt_tokens;
+        self.emit(AgentEvent::ModelRequestSent {
+            step,
+            input_tokens,
+            local: client.is_local(),
+        })?;
         let opened = tokio::select! {
             _ = self.cancel.cancelled() => return Ok(AttemptResult::Interrupted(partial.response)),
             opened = client.stream(request) => opened,

@@ -105,14 +105,16 @@ impl Turn {
                     }
                     return Ok(TurnEndReason::Interrupted);
                 }
-                StepOutcome::Failed(ProviderError::ContextOverflow(_)) if !overflow_compacted => {
+                StepOutcome::Failed(ProviderError::ContextOverflow(said))
+                    if !overflow_compacted =>
+                {
                     // Our estimate was below the provider's count: compact once and retry.
                     overflow_compacted = true;
                     match self.auto_compact(true).await? {
                         Auto::Compacted => continue,
                         Auto::Interrupted => return Ok(TurnEndReason::Interrupted),
                         Auto::NotNeeded | Auto::NotCompacted => {
-                            return self.fail_overflow();
+                            return self.fail_overflow(&said);
                         }
                     }
                 }
@@ -159,12 +161,15 @@ impl Turn {
         Ok(TurnEndReason::StepLimit)
     }
 
-    fn fail_overflow(&self) -> Result<TurnEndReason, EngineError> {
+    /// `said`: the server's own words (a local server's context size is its setting).
+    fn fail_overflow(&self, said: &str) -> Result<TurnEndReason, EngineError> {
         self.emit(AgentEvent::Error {
             kind: memo_protocol::ErrorKind::ContextOverflow,
-            message: "the conversation is too long for the model's context window and could \
-                      not be compacted; try /compact or /clear"
-                .into(),
+            message: format!(
+                "the conversation is too long for the model's context window and could not be \
+                 compacted; try /compact or /clear, or give the server a larger context \
+                 (llama.cpp: -c, Ollama: num_ctx). The server said: {said}"
+            ),
             retryable: false,
         })?;
         Ok(TurnEndReason::Failed)

@@ -101,6 +101,7 @@ fn render_stream(format: WireFormat, script: &StreamScript, info: &RequestInfo) 
             events,
             StreamPlan {
                 drip: std::time::Duration::from_millis(script.drip_ms),
+                first_delay: std::time::Duration::from_millis(script.first_byte_delay_ms),
                 end,
             },
         ),
