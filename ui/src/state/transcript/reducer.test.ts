@@ -437,3 +437,16 @@ describe("session-level notes", () => {
     ]);
   });
 });
+
+describe("a request the model is still reading", () => {
+  it("is remembered from model_request_sent until the first delta", () => {
+    const e = stream();
+    let state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "hi" } }),
+      e({ type: "model_request_sent", step: 0, input_tokens: 2400, local: true }),
+    ]);
+    expect(onlyTurn(state).waiting).toMatchObject({ inputTokens: 2400, local: true });
+    state = applyBatch(state, [e({ type: "reasoning_delta", delta: "hm" })]);
+    expect(onlyTurn(state).waiting).toBeNull();
+  });
+});

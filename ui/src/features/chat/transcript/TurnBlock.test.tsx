@@ -253,3 +253,17 @@ describe("TurnBlock after a failure", () => {
     expect(screen.queryByTestId("retry-turn")).toBeNull();
   });
 });
+
+describe("a model reading the prompt", () => {
+  it("says so with the prompt's size and the time spent, until the answer starts", () => {
+    const waiting = { sinceMs: Date.now() - 65_000, inputTokens: 2470, local: true };
+    render(<TurnBlock turn={{ ...turn([], "running"), waiting }} onResolve={vi.fn()} />);
+    const line = screen.getByTestId("reading-prompt").textContent ?? "";
+    expect(line).toContain("Reading the prompt (≈2.5k tokens)… 1:05");
+    expect(line).toContain("a local model reads long prompts slowly");
+    cleanup();
+    render(<TurnBlock turn={{ ...turn([], "running"), waiting: null }} onResolve={vi.fn()} />);
+    expect(screen.queryByTestId("reading-prompt")).toBeNull();
+    expect(screen.getByTestId("turn-working")).toBeTruthy();
+  });
+});

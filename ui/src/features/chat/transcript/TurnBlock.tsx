@@ -1,6 +1,7 @@
 import { memo, useMemo } from "react";
 
 import { RetryIcon, RewindIcon, Spinner } from "../../../components/icons";
+import { ReadingPrompt } from "./ReadingPrompt";
 import type { ApprovalItem, TurnItem, TurnView } from "../../../state/transcript";
 import { formatUsage } from "../format";
 import { imageUrl } from "../images";
@@ -93,7 +94,9 @@ export const TurnBlock = memo(function TurnBlock({
           approval={item.kind === "tool" ? approvals.get(item.callId) : undefined}
         />
       ))}
-      {showWorking && (
+      {showWorking && running && turn.waiting ? (
+        <ReadingPrompt waiting={turn.waiting} />
+      ) : showWorking && (
         <div className="turn__working" data-testid="turn-working">
           <Spinner /> {last?.kind === "reasoning" ? "Thinking…" : "Working…"}
         </div>
