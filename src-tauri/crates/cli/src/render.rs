@@ -36,6 +36,8 @@ pub struct TextRenderer {
     /// Whether stdout's last byte was a newline, to keep stderr notes on their own line.
     at_line_start: bool,
     in_reasoning: bool,
+    /// When the last request went out (event time), until the model's first byte.
+    reading_since: Option<u64>,
 }
 
 impl TextRenderer {
@@ -43,6 +45,18 @@ impl TextRenderer {
         Self {
             at_line_start: true,
             in_reasoning: false,
+            reading_since: None,
+        }
+    }
+
+    /// The model answered: how long it read the prompt, when that was long enough to
+    /// have looked like a hang.
+    fn answered(&mut self, at_ms: u64) {
+        if let Some(since) = self.reading_since.take() {
+            let seconds = at_ms.saturating_sub(since) / 1000;
+            if seconds >= 5 {
+                self.note(&format!("  (read the prompt in {seconds} s)"));
+            }
         }
     }
 
@@ -66,7 +80,30 @@ fn one_line(text: &str, max: usize) -> String {
 
 impl Renderer for TextRenderer {
     fn render(&mut self, envelope: &EventEnvelope) {
+        if matches!(
+            envelope.event,
+            AgentEvent::TextDelta { .. }
+                | AgentEvent::ReasoningDelta { .. }
+                | AgentEvent::ToolCallBegin { .. }
+                | AgentEvent::Error { .. }
+        ) {
+            self.answered(envelope.timestamp_ms);
+        }
         match &envelope.event {
+            AgentEvent::ModelRequestSent {
+                input_tokens,
+                local,
+                ..
+            } => {
+                self.reading_since = Some(envelope.timestamp_ms);
+                // A local model on a CPU reads a long prompt for a minute or more: say so
+                // rather than sit silent.
+                if *local {
+                    self.note(&format!(
+                        "… the local model is reading the prompt (~{input_tokens} tokens)"
+                    ));
+                }
+            }
             AgentEvent::TextDelta { delta } => {
                 if self.in_reasoning {
                     eprintln!();
