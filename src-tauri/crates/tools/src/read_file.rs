@@ -113,7 +113,8 @@ impl Tool for ReadFileTool {
             let budget = max_chars_from_env().saturating_sub(CAP_MARGIN).max(1000);
             if input.mode == Mode::Slice && input.indentation.is_some() {
                 return Err(ToolError::invalid_input(
-                    "`indentation` options need mode: \"indentation\"",
+                    "`indentation` options need `mode: \"indentation\"` as a top-level argument; \
+                     to read lines, leave `indentation` out",
                 ));
             }
             fsutil::blocking(NAME, move || {

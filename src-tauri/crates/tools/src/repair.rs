@@ -362,17 +362,38 @@ fn move_misplaced(
 /// Rule 5: options of a mode sent without the mode. The schema's `mode` enum has a value
 /// named like an options object that was sent (read_file: `indentation` options, `mode:
 /// "indentation"`); exactly one such value sets the mode. A mode that was sent is never
-/// changed, even when it contradicts the options.
+/// changed: options of another mode sent beside it are dropped instead (a small model
+/// sends `mode: "slice"` with `indentation` options filled with defaults; the mode it
+/// names is the one call that can run).
 fn infer_mode(root: &Value, top: &Value, map: &mut Map<String, Value>, repairs: &mut Vec<String>) {
-    if map.contains_key("mode") {
-        return;
-    }
     let Some(options) = property_schema(root, top, "mode")
         .and_then(|s| s.get("enum"))
         .and_then(Value::as_array)
     else {
         return;
     };
+    if let Some(chosen) = map.get("mode").and_then(Value::as_str).map(str::to_owned) {
+        let others: Vec<String> = options
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|value| *value != chosen)
+            .filter(|value| {
+                // Options that name their own mode contradict the mode sent: ambiguous.
+                map.get(*value)
+                    .and_then(Value::as_object)
+                    .is_some_and(|options| !options.contains_key("mode"))
+                    && property_schema(root, top, value).is_some_and(is_object_schema)
+            })
+            .map(str::to_owned)
+            .collect();
+        for other in others {
+            map.remove(&other);
+            repairs.push(format!(
+                "ignored the {other} options: mode is \"{chosen}\" (send mode \"{other}\" to use them)"
+            ));
+        }
+        return;
+    }
     let given: Vec<&str> = options
         .iter()
         .filter_map(Value::as_str)
@@ -455,6 +476,24 @@ fn drop_unknown(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn options_of_another_mode_beside_an_explicit_mode_are_dropped() {
+        let schema = crate::ReadFileTool.input_schema();
+        let sent = serde_json::json!({"file_path": "src/main.rs", "mode": "slice", "limit": 2000,
+            "indentation": {"anchor_line": 1, "include_siblings": true, "max_levels": 0}});
+        let repaired = repair_args(&schema, &sent, |_| true);
+        assert_eq!(
+            repaired.args,
+            serde_json::json!({"file_path": "src/main.rs", "mode": "slice", "limit": 2000})
+        );
+        assert_eq!(repaired.repairs.len(), 1);
+        assert!(
+            repaired.repairs[0].contains("ignored the indentation options"),
+            "{:?}",
+            repaired.repairs
+        );
+    }
+
     use super::*;
     use serde_json::json;
 
