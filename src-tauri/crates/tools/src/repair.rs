@@ -478,6 +478,7 @@ fn drop_unknown(
 mod tests {
     #[test]
     fn options_of_another_mode_beside_an_explicit_mode_are_dropped() {
+        use crate::Tool;
         let schema = crate::ReadFileTool.input_schema();
         let sent = serde_json::json!({"file_path": "src/main.rs", "mode": "slice", "limit": 2000,
             "indentation": {"anchor_line": 1, "include_siblings": true, "max_levels": 0}});
