@@ -785,10 +785,13 @@ mod tests {
 
     #[test]
     fn a_mode_that_was_sent_or_cannot_be_told_is_left() {
-        untouched(
+        // The mode sent wins; the other mode's options go (reported), so the call runs.
+        let out = repair(
             &read_file_schema(),
             json!({"file_path": "a", "mode": "slice", "indentation": {"anchor_line": 5}}),
         );
+        assert_eq!(out.args, json!({"file_path": "a", "mode": "slice"}));
+        assert_eq!(out.repairs.len(), 1, "{:?}", out.repairs);
         let two = json!({
             "type": "object",
             "properties": {
