@@ -218,6 +218,7 @@ impl Engine {
             thinking_budget_tokens: profile.thinking_budget_tokens,
             supports_vision: profile.supports_vision,
             approval_mode: approval_mode(&self.options.config)?,
+            max_output_tokens: output_cap(profile.context_window),
             ..TurnLimits::default()
         };
         if let Some(max) = max_steps {
@@ -511,4 +512,13 @@ mod engine_tests {
             "{err}"
         );
     }
+}
+
+/// A cap on one answer for models with a small context window: a small model that falls
+/// into a loop (the same tool call's arguments over and over) otherwise generates until
+/// the server shifts its context, for many minutes. A quarter of the window, at most
+/// 4,096 tokens, leaves the rest for the prompt and the conversation.
+fn output_cap(context_window: u64) -> Option<u32> {
+    (context_window > 0 && context_window <= 16_384)
+        .then(|| u32::try_from((context_window / 4).min(4_096)).unwrap_or(4_096))
 }

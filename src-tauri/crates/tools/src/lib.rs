@@ -273,6 +273,11 @@ pub trait Tool: Send + Sync {
     fn brief(&self) -> Option<&str> {
         None
     }
+    /// Arguments the compact profile also leaves out: modes and their options that small
+    /// models misuse more often than they need (read_file's indentation mode).
+    fn compact_hidden_params(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// False for tools a coding task can do without (the plan, web pages, memory): the
     /// compact profile leaves them out of the definitions to fit a small context window.
     fn essential(&self) -> bool {

@@ -37,6 +37,11 @@ pub(crate) fn advertised(tool: &dyn Tool, profile: ToolProfile) -> ToolSpec {
     let description = match profile {
         ToolProfile::Standard => tool.description().to_owned(),
         ToolProfile::Compact => {
+            if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+                for name in tool.compact_hidden_params() {
+                    props.remove(*name);
+                }
+            }
             strip_descriptions(&mut schema, 0);
             tool.brief()
                 .map(str::to_owned)

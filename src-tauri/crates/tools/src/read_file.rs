@@ -100,6 +100,14 @@ impl Tool for ReadFileTool {
         })
     }
 
+    fn compact_hidden_params(&self) -> &'static [&'static str] {
+        &["mode", "indentation"]
+    }
+
+    fn brief(&self) -> Option<&str> {
+        Some("Reads a text file as numbered `N\\tline` lines (never copy the `N\\t` prefix into edits); page with offset/limit.")
+    }
+
     fn risk(&self) -> RiskLevel {
         RiskLevel::Read
     }
