@@ -461,7 +461,12 @@ label: string,
 /**
  * The OpenAI-compatible base URL (`http://127.0.0.1:11434/v1`).
  */
-base_url: string, models: Array<string>, };
+base_url: string, models: Array<string>, 
+/**
+ * The context window the server runs with, when it says (llama.cpp's `n_ctx`,
+ * vLLM's `max_model_len`, Ollama's `num_ctx`): a small one gets the compact prompt.
+ */
+context_window?: number, };
 
 export type SkillScopeKind = "user" | "project" | "other_agent" | "builtin";
 

@@ -140,6 +140,11 @@ pub struct LocalServer {
     /// The OpenAI-compatible base URL (`http://127.0.0.1:11434/v1`).
     pub base_url: String,
     pub models: Vec<String>,
+    /// The context window the server runs with, when it says (llama.cpp's `n_ctx`,
+    /// vLLM's `max_model_len`, Ollama's `num_ctx`): a small one gets the compact prompt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub context_window: Option<u64>,
 }
 
 /// Where a skill was found.

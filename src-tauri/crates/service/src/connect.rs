@@ -194,11 +194,13 @@ impl Service {
                 } else {
                     openai_models(&client, &root).await
                 }?;
+                let context_window = context_window(&client, &root, kind, models.first()).await;
                 Some(LocalServer {
                     kind: kind.clone(),
                     label: label.clone(),
                     base_url: format!("{root}/v1"),
                     models,
+                    context_window,
                 })
             }
         });
@@ -241,6 +243,50 @@ async fn ollama_models(client: &reqwest::Client, root: &str) -> Option<Vec<Strin
         "models",
         "name",
     )
+}
+
+/// The context size the server runs with, asked the way each kind answers it: llama.cpp's
+/// `/props` (`n_ctx`), Ollama's `/api/show` (`num_ctx` in its parameters), vLLM's model
+/// listing (`max_model_len`). `None` when it does not say.
+async fn context_window(
+    client: &reqwest::Client,
+    root: &str,
+    kind: &str,
+    model: Option<&String>,
+) -> Option<u64> {
+    if kind == "ollama" {
+        let model = model?;
+        let body = client
+            .post(format!("{root}/api/show"))
+            .json(&serde_json::json!({ "model": model }))
+            .send()
+            .await
+            .ok()?
+            .error_for_status()
+            .ok()?
+            .json::<serde_json::Value>()
+            .await
+            .ok()?;
+        let parameters = body.get("parameters")?.as_str()?;
+        return parameters.lines().find_map(|line| {
+            let mut words = line.split_whitespace();
+            (words.next()? == "num_ctx").then(|| words.next()?.parse().ok())?
+        });
+    }
+    if let Some(props) = get_json(client, format!("{root}/props")).await {
+        if let Some(n) = props
+            .pointer("/default_generation_settings/n_ctx")
+            .and_then(serde_json::Value::as_u64)
+        {
+            return Some(n);
+        }
+    }
+    let listing = get_json(client, format!("{root}/v1/models")).await?;
+    listing
+        .get("data")?
+        .as_array()?
+        .iter()
+        .find_map(|m| m.get("max_model_len")?.as_u64())
 }
 
 /// The innermost cause of a chained error message ("…: tcp connect error: Connection

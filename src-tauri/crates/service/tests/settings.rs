@@ -290,6 +290,17 @@ async fn the_probe_finds_a_local_server_and_its_models() {
     assert_eq!(found[0].kind, "ollama");
     assert_eq!(found[0].base_url, format!("http://127.0.0.1:{port}/v1"));
     assert_eq!(found[0].models, ["qwen2.5-coder:1.5b", "llama3"]);
+    assert_eq!(found[0].context_window, None, "the server did not say");
+
+    // The context size the server runs with, as llama.cpp and Ollama report it.
+    f.mock.set_context_window(Some(8192));
+    for kind in ["ollama", "llama.cpp"] {
+        let found = f
+            .service
+            .probe_ports(&[(kind.into(), kind.into(), port)])
+            .await;
+        assert_eq!(found[0].context_window, Some(8192), "{kind}");
+    }
     f.finish().await;
 }
 

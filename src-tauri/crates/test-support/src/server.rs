@@ -56,6 +56,9 @@ struct ScriptState {
     requests: Vec<RecordedRequest>,
     /// What `GET /v1/models` (and Ollama's `GET /api/tags`) list.
     models: Vec<String>,
+    /// What llama.cpp's `GET /props` and Ollama's `POST /api/show` report as the
+    /// context size; `None` answers those with 404, as servers without them do.
+    context_window: Option<u64>,
 }
 
 /// The model a fresh mock lists until [`MockLlmServer::set_models`] says otherwise.
@@ -102,6 +105,7 @@ impl MockLlmServer {
                 queue: responses.into_iter().collect(),
                 requests: Vec::new(),
                 models: vec![DEFAULT_MOCK_MODEL.to_owned()],
+                context_window: None,
             }),
             request_count: watch::Sender::new(0),
             shutdown: watch::Sender::new(false),
@@ -114,6 +118,8 @@ impl MockLlmServer {
             .route("/__mock/reset", post(reset))
             .route("/v1/models", get(list_models_openai))
             .route("/api/tags", get(list_models_ollama))
+            .route("/props", get(llama_cpp_props))
+            .route("/api/show", post(ollama_show))
             .fallback(model_request)
             .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
             .with_state(Arc::clone(&shared));
@@ -143,6 +149,11 @@ impl MockLlmServer {
     /// (llama.cpp, Ollama, LM Studio, vLLM) list what they serve.
     pub fn set_models(&self, models: &[&str]) {
         self.shared.lock().models = models.iter().map(|m| (*m).to_owned()).collect();
+    }
+
+    /// The context size `GET /props` (llama.cpp) and `POST /api/show` (Ollama) report.
+    pub fn set_context_window(&self, tokens: Option<u64>) {
+        self.shared.lock().context_window = tokens;
     }
 
     /// `http://127.0.0.1:PORT`, without a trailing slash.
@@ -315,6 +326,28 @@ async fn list_models_openai(State(shared): State<Arc<Shared>>) -> Response {
         .map(|id| json!({"id": id, "object": "model", "owned_by": "mock"}))
         .collect();
     json_response(StatusCode::OK, &json!({"object": "list", "data": data}))
+}
+
+/// llama.cpp's `GET /props`: the running context size under its generation settings.
+async fn llama_cpp_props(State(shared): State<Arc<Shared>>) -> Response {
+    match shared.lock().context_window {
+        Some(n) => json_response(
+            StatusCode::OK,
+            &json!({"default_generation_settings": {"n_ctx": n}, "total_slots": 1}),
+        ),
+        None => json_response(StatusCode::NOT_FOUND, &json!({"error": "not found"})),
+    }
+}
+
+/// Ollama's `POST /api/show`: `num_ctx` among the model's parameters.
+async fn ollama_show(State(shared): State<Arc<Shared>>) -> Response {
+    match shared.lock().context_window {
+        Some(n) => json_response(
+            StatusCode::OK,
+            &json!({"parameters": format!("stop \"<|im_end|>\"\nnum_ctx {n}"), "model_info": {}}),
+        ),
+        None => json_response(StatusCode::NOT_FOUND, &json!({"error": "model not found"})),
+    }
 }
 
 /// Ollama's own `GET /api/tags` shape.

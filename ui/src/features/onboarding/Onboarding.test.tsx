@@ -117,7 +117,7 @@ describe("Onboarding", () => {
 
   it("names a local provider after its kind, avoiding names already taken", async () => {
     commands.providerSettings.mockResolvedValue({ ...PAGE, providers: [provider("llama-cpp")] });
-    commands.probeLocalServers.mockResolvedValue([LLAMA_CPP]);
+    commands.probeLocalServers.mockResolvedValue([{ ...LLAMA_CPP, context_window: 8192 }]);
     const { onDone } = renderOnboarding();
 
     const use = await screen.findByRole("button", { name: "Use model.gguf" });
@@ -128,6 +128,9 @@ describe("Onboarding", () => {
     const [{ change }] = commands.updateProviders.mock.calls[0] as [{ change: { provider: { name: string; base_url: string } } }];
     expect(change.provider.name).toBe("llama-cpp-2");
     expect(change.provider.base_url).toBe("http://127.0.0.1:8080/v1");
+    // The server's context size goes into the model's profile (a small one: compact prompt).
+    const [profileCall] = commands.updateProviders.mock.calls[1] as [{ change: { type: string; key: string; profile: { context_window: number } } }];
+    expect(profileCall.change).toMatchObject({ type: "save_profile", key: "model.gguf", profile: { context_window: 8192 } });
   });
 
   it("shows a few models as buttons and the rest in a list", async () => {

@@ -85,7 +85,19 @@ export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
     setSaving(`${server.base_url}\n${model}`);
     setSaveError(null);
     try {
-      await controller.save({ original: null, provider, makeCurrent: true, key: "", profile: null });
+      // The server's own context size, when it says: a small one gets the compact prompt.
+      const profile =
+        server.context_window === undefined
+          ? null
+          : {
+              context_window: server.context_window,
+              input_price_per_mtok: null,
+              output_price_per_mtok: null,
+              cached_input_price_per_mtok: null,
+              thinking_budget_tokens: null,
+              supports_vision: null,
+            };
+      await controller.save({ original: null, provider, makeCurrent: true, key: "", profile });
       onDone();
     } catch (raised) {
       const failure = toCommandError("update_providers", raised);
