@@ -603,8 +603,8 @@ impl Tool for ApplyPatchTool {
                         "additionalProperties": false
                     }
                 },
-                "input": {"type": "string", "description": "A whole `*** Begin Patch` … `*** End Patch` patch."},
-                "patch": {"type": "string", "description": "Same as input."}
+                "input": {"type": "string", "minLength": 1, "description": "A whole `*** Begin Patch` … `*** End Patch` patch."},
+                "patch": {"type": "string", "minLength": 1, "description": "Same as input."}
             },
             "additionalProperties": false
         })

@@ -24,6 +24,8 @@ use crate::exec_session::{
 use crate::sandbox::{self, SandboxPolicy, SandboxStatus};
 use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolResult};
 
+/// The shortest wait for a command before its call returns a session.
+const MIN_EXEC_YIELD_MS: u64 = 500;
 const DEFAULT_EXEC_YIELD_MS: u64 = 10_000;
 const DEFAULT_WRITE_YIELD_MS: u64 = 250;
 /// Above the compatibility tools' longest wait (10 minutes plus slack).
@@ -310,11 +312,14 @@ impl Tool for ExecCommandTool {
                 .clamp(1, MAX_TIMEOUT_MS);
             kill_after(&session, Duration::from_millis(timeout));
             kill_on_cancel(&session, ctx.cancel.clone());
+            // A command that ends within a moment should come back with its result, not
+            // a session: small models send `yield_time_ms: 0` and then read "still
+            // running" as a failure.
             let yield_ms = p
                 .input
                 .yield_time_ms
                 .unwrap_or(DEFAULT_EXEC_YIELD_MS)
-                .min(MAX_YIELD_MS);
+                .clamp(MIN_EXEC_YIELD_MS, MAX_YIELD_MS);
             let mut notes = Vec::new();
             if session.sandbox == SandboxStatus::Unavailable && manager.take_sandbox_note() {
                 notes.push(

@@ -42,6 +42,7 @@ pub fn repair_args(schema: &Value, args: &Value, is_valid: impl Fn(&Value) -> bo
             }
         }
         infer_mode(schema, top, map, &mut repairs);
+        drop_empty(schema, top, map, &mut repairs);
     }
     let mut trimmed = out.clone();
     let mut dropped = Vec::new();
@@ -411,6 +412,32 @@ fn infer_mode(root: &Value, top: &Value, map: &mut Map<String, Value>, repairs: 
     }
 }
 
+/// Rule 7: an optional argument sent as "" where the schema wants a non-empty string
+/// (apply_patch's `input` beside `edits`): the model meant "not given".
+fn drop_empty(root: &Value, top: &Value, map: &mut Map<String, Value>, repairs: &mut Vec<String>) {
+    let required: Vec<&str> = top
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let empty: Vec<String> = map
+        .iter()
+        .filter(|(key, value)| {
+            value.as_str() == Some("")
+                && !required.contains(&key.as_str())
+                && property_schema(root, top, key)
+                    .and_then(|s| s.get("minLength"))
+                    .and_then(Value::as_u64)
+                    .is_some_and(|n| n >= 1)
+        })
+        .map(|(key, _)| key.clone())
+        .collect();
+    for key in empty {
+        map.remove(&key);
+        repairs.push(format!("dropped the empty argument {key}"));
+    }
+}
+
 /// Every property name the schema declares anywhere: a key known somewhere is misplaced
 /// rather than unknown, and is never dropped.
 fn declared_names(root: &Value, schema: &Value, depth: usize) -> BTreeSet<String> {
@@ -476,6 +503,21 @@ fn drop_unknown(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_empty_optional_argument_that_must_not_be_empty_is_dropped() {
+        use crate::Tool;
+        let schema = crate::ApplyPatchTool::new().input_schema();
+        let sent = serde_json::json!({"file_path": "calc.py", "input": "",
+            "edits": [{"old_string": "a - b", "new_string": "a + b"}]});
+        let repaired = repair_args(&schema, &sent, |_| true);
+        assert!(repaired.args.get("input").is_none(), "{:?}", repaired.args);
+        assert_eq!(repaired.repairs, ["dropped the empty argument input"]);
+        // An empty old_string means "create the file": it stays.
+        let create =
+            serde_json::json!({"file_path": "new.txt", "old_string": "", "new_string": "x"});
+        assert!(repair_args(&schema, &create, |_| true).repairs.is_empty());
+    }
+
     #[test]
     fn options_of_another_mode_beside_an_explicit_mode_are_dropped() {
         use crate::Tool;
