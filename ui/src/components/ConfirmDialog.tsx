@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useDialogKeys } from "./useDialogKeys";
 
 interface ConfirmDialogProps {
   title: string;
@@ -23,15 +23,7 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    cancel.current?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onCancel();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onCancel]);
+  const cancel = useDialogKeys(onCancel);
   return (
     <div className="dialog-backdrop" role="presentation" onClick={onCancel}>
       <div

@@ -32,6 +32,25 @@ fn edited(i: usize) -> Vec<u8> {
     format!("agent edit {i}\n").repeat(2500).into_bytes()
 }
 
+/// A workspace of FILES files whose baseline is recorded, then every file edited (not
+/// yet scanned). Returns the temp dirs (kept alive by the caller) and the store's path.
+fn edited_workspace() -> (tempfile::TempDir, tempfile::TempDir, std::path::PathBuf) {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let home_dir = home.path().join("c");
+    let root = work.path();
+    for i in 0..FILES {
+        std::fs::write(root.join(format!("f{i}.txt")), original(i)).unwrap();
+    }
+    let store = Checkpoints::open(&home_dir, Limits::default()).unwrap();
+    store.prepare(root, &meta("outside", 0)).unwrap();
+    drop(store);
+    for i in 0..FILES {
+        std::fs::write(root.join(format!("f{i}.txt")), edited(i)).unwrap();
+    }
+    (home, work, home_dir)
+}
+
 /// Runs in the child process only: records a checkpoint of the workspace named in the env.
 #[test]
 fn record_child() {
@@ -52,18 +71,8 @@ fn sigkill_while_recording_a_checkpoint_loses_nothing() {
     }
     let exe = std::env::current_exe().unwrap();
     for round in 0..4u64 {
-        let home = tempfile::tempdir().unwrap();
-        let work = tempfile::tempdir().unwrap();
-        let (home_dir, root) = (home.path().join("c"), work.path());
-        for i in 0..FILES {
-            std::fs::write(root.join(format!("f{i}.txt")), original(i)).unwrap();
-        }
-        let store = Checkpoints::open(&home_dir, Limits::default()).unwrap();
-        store.prepare(root, &meta("outside", 0)).unwrap();
-        drop(store);
-        for i in 0..FILES {
-            std::fs::write(root.join(format!("f{i}.txt")), edited(i)).unwrap();
-        }
+        let (_home, work, home_dir) = edited_workspace();
+        let root = work.path();
         let mut child = Command::new(&exe)
             .args(["--exact", "record_child", "--test-threads", "1"])
             .env(
@@ -127,17 +136,9 @@ fn sigkill_during_restore_loses_nothing() {
     if std::env::var(CHILD_ENV).is_ok() || std::env::var(RECORD_ENV).is_ok() {
         return;
     }
-    let home = tempfile::tempdir().unwrap();
-    let work = tempfile::tempdir().unwrap();
-    let (home_dir, root) = (home.path().join("c"), work.path());
-    for i in 0..FILES {
-        std::fs::write(root.join(format!("f{i}.txt")), original(i)).unwrap();
-    }
+    let (_home, work, home_dir) = edited_workspace();
+    let root = work.path();
     let store = Checkpoints::open(&home_dir, Limits::default()).unwrap();
-    store.prepare(root, &meta("outside", 0)).unwrap();
-    for i in 0..FILES {
-        std::fs::write(root.join(format!("f{i}.txt")), edited(i)).unwrap();
-    }
     let agent = store
         .record(root, &meta("exec_command", 1), false)
         .unwrap()

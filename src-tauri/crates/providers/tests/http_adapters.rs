@@ -15,25 +15,7 @@ const KEY: &str = "sk-test-key-0123456789";
 const APIS: [WireApi; 3] = [WireApi::Openai, WireApi::Anthropic, WireApi::Gemini];
 
 fn client(api: WireApi, server: &MockLlmServer) -> Arc<dyn ModelClient> {
-    let base = server.base_url();
-    let base_url = match api {
-        WireApi::Openai => format!("{base}/v1/"),
-        WireApi::Anthropic | WireApi::Gemini => base,
-    };
-    let options = HttpOptions {
-        connect_timeout: Duration::from_secs(5),
-        read_idle_timeout: Duration::from_secs(10),
-        first_byte_timeout: Some(Duration::from_secs(10)),
-    };
-    let endpoint = Endpoint {
-        api,
-        base_url,
-        api_key: Some(ApiKey::new(KEY)),
-    };
-    match create_client_with_options(endpoint, options) {
-        Ok(client) => client,
-        Err(err) => panic!("client: {err}"),
-    }
+    client_with(api, server, 10_000, 10_000)
 }
 
 fn request() -> ModelRequest {

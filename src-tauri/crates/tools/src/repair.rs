@@ -540,28 +540,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// read_file's schema as it is today (the texts do not matter here).
+    /// read_file's real schema: the rules are checked against what the model is sent.
     fn read_file_schema() -> Value {
-        json!({
-            "type": "object",
-            "properties": {
-                "file_path": {"type": "string"},
-                "offset": {"type": "integer", "minimum": 1},
-                "limit": {"type": "integer", "minimum": 1},
-                "mode": {"type": "string", "enum": ["slice", "indentation"]},
-                "indentation": {
-                    "type": "object",
-                    "properties": {
-                        "anchor_line": {"type": "integer", "minimum": 1},
-                        "max_levels": {"type": "integer", "minimum": 0},
-                        "include_siblings": {"type": "boolean"}
-                    },
-                    "additionalProperties": false
-                }
-            },
-            "required": ["file_path"],
-            "additionalProperties": false
-        })
+        use crate::Tool;
+        crate::ReadFileTool.input_schema()
     }
 
     fn edit_schema() -> Value {

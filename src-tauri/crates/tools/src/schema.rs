@@ -402,28 +402,8 @@ mod tests {
     use serde_json::json;
 
     fn read_file() -> ArgsValidator {
-        ArgsValidator::new(
-            "read_file",
-            &json!({
-                "type": "object",
-                "properties": {
-                    "file_path": {"type": "string"},
-                    "offset": {"type": "integer", "minimum": 1},
-                    "limit": {"type": "integer", "minimum": 1},
-                    "mode": {"type": "string", "enum": ["slice", "indentation"]},
-                    "indentation": {
-                        "type": "object",
-                        "properties": {
-                            "anchor_line": {"type": "integer", "minimum": 1},
-                            "include_siblings": {"type": "boolean"}
-                        },
-                        "additionalProperties": false
-                    }
-                },
-                "required": ["file_path"],
-                "additionalProperties": false
-            }),
-        )
+        use crate::Tool;
+        ArgsValidator::new("read_file", &crate::ReadFileTool.input_schema())
     }
 
     fn message(v: &ArgsValidator, args: Value) -> String {
@@ -510,7 +490,7 @@ mod tests {
             &v,
             json!({"file_path": "a", "indentation": {"anchor": 3}})
         )
-        .ends_with("`anchor` is not allowed in `indentation`: remove it (allowed there: anchor_line, include_siblings)"));
+        .ends_with("`anchor` is not allowed in `indentation`: remove it (allowed there: anchor_line, include_siblings, max_levels)"));
         assert!(message(&v, json!({"path": "a"})).contains(
             "`path` is not an argument of read_file: remove it (did you mean `file_path`?)"
         ));

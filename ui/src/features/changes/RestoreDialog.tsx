@@ -1,4 +1,6 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
+
+import { useDialogKeys } from "../../components/useDialogKeys";
 
 import { Spinner } from "../../components/icons";
 import type { RestoreAction, RestoreMode, RestoreReport, SessionSummary } from "../../gen/protocol";
@@ -44,16 +46,7 @@ export function RestoreDialog(props: RestoreDialogProps) {
   const [error, setError] = useState<CommandError | null>(null);
   const [working, setWorking] = useState(false);
   const [overwrite, setOverwrite] = useState<ReadonlySet<string>>(new Set());
-  const cancel = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    cancel.current?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
+  const cancel = useDialogKeys(onClose);
 
   useEffect(() => {
     let live = true;
