@@ -15,6 +15,13 @@ pub enum CheckpointError {
     Damaged { id: String, reason: String },
     #[error("no checkpoint {0}")]
     UnknownCheckpoint(u64),
+    /// A folder this large (a home directory opened by mistake) is not copied.
+    #[error("{root} has {files} files, more than the {max} checkpoints keep copies of")]
+    TooManyFiles {
+        root: PathBuf,
+        files: usize,
+        max: usize,
+    },
 }
 
 impl CheckpointError {

@@ -49,6 +49,9 @@ pub struct Limits {
     pub max_age_days: u32,
     /// Past this, the oldest checkpoints are pruned until the store fits.
     pub max_total_bytes: u64,
+    /// A workspace with more files than this is not tracked at all (a home directory
+    /// opened as a project would otherwise be copied whole).
+    pub max_files: usize,
 }
 
 impl Default for Limits {
@@ -57,6 +60,7 @@ impl Default for Limits {
             max_file_bytes: 2 * 1024 * 1024,
             max_age_days: 30,
             max_total_bytes: 2 * 1024 * 1024 * 1024,
+            max_files: 200_000,
         }
     }
 }
@@ -152,6 +156,7 @@ impl Checkpoints {
             &mut conn,
             &self.inner.blobs,
             self.inner.limits.max_file_bytes,
+            self.inner.limits.max_files,
             meta,
             skip_if_quiet,
         )
@@ -219,7 +224,14 @@ impl Checkpoints {
             ..meta.clone()
         };
         let max = self.inner.limits.max_file_bytes;
-        tracker.scan(conn, &self.inner.blobs, max, &outside, false)?;
+        tracker.scan(
+            conn,
+            &self.inner.blobs,
+            max,
+            self.inner.limits.max_files,
+            &outside,
+            false,
+        )?;
         let rows = db::session_checkpoints(conn, &meta.session_id, from_id, None, false)?;
         let rows: Vec<CheckpointRow> = rows
             .into_iter()
@@ -390,7 +402,14 @@ impl Checkpoints {
             call_id: None,
             ..meta.clone()
         };
-        tracker.scan(&mut conn, &self.inner.blobs, max, &outside, false)?;
+        tracker.scan(
+            &mut conn,
+            &self.inner.blobs,
+            max,
+            self.inner.limits.max_files,
+            &outside,
+            false,
+        )?;
         if tracker.known(path) != *expected {
             return Ok(false);
         }
@@ -402,7 +421,14 @@ impl Checkpoints {
             }
             None => std::fs::remove_file(&full).map_err(CheckpointError::io("remove", &full))?,
         }
-        tracker.scan(&mut conn, &self.inner.blobs, max, meta, false)?;
+        tracker.scan(
+            &mut conn,
+            &self.inner.blobs,
+            max,
+            self.inner.limits.max_files,
+            meta,
+            false,
+        )?;
         Ok(true)
     }
 
@@ -420,6 +446,7 @@ impl Checkpoints {
             &mut conn,
             &self.inner.blobs,
             self.inner.limits.max_file_bytes,
+            self.inner.limits.max_files,
             &outside,
             true,
         )?;

@@ -85,6 +85,7 @@ impl Tracker {
         conn: &mut Connection,
         blobs: &BlobStore,
         max_file_bytes: u64,
+        max_files: usize,
         meta: &Meta,
         skip_if_quiet: bool,
     ) -> Result<Option<Recorded>> {
@@ -102,6 +103,13 @@ impl Tracker {
             .unwrap_or_default();
         let scan_ns = db::now_ns();
         let now = scan::scan(&self.root);
+        if now.len() > max_files {
+            return Err(crate::error::CheckpointError::TooManyFiles {
+                root: self.root.clone(),
+                files: now.len(),
+                max: max_files,
+            });
+        }
         // Files that need reading: new, stat changed, racily clean, or reported.
         let mut to_read: Vec<(&String, &Stat)> = Vec::new();
         for (path, stat) in &now {

@@ -373,3 +373,23 @@ fn pruning_drops_checkpoints_past_the_size_limit_and_their_unneeded_copies() {
         .unwrap();
     assert_eq!(plan[0].action, Action::Write);
 }
+
+#[test]
+fn a_folder_with_too_many_files_is_not_copied() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    for i in 0..30 {
+        std::fs::write(work.path().join(format!("f{i}")), "x").unwrap();
+    }
+    let limits = Limits {
+        max_files: 20,
+        ..Limits::default()
+    };
+    let store = Checkpoints::open(&home.path().join("c"), limits).unwrap();
+    let err = store.prepare(work.path(), &meta("outside", 0)).unwrap_err();
+    assert!(
+        err.to_string().contains("has 30 files, more than the 20"),
+        "{err}"
+    );
+    assert_eq!(store.storage_bytes(), 0, "nothing was copied");
+}

@@ -121,6 +121,7 @@ impl Service {
                 max_file_bytes: settings.max_file_kb.saturating_mul(1024),
                 max_age_days: settings.max_age_days,
                 max_total_bytes: settings.max_total_mb.saturating_mul(1024 * 1024),
+                ..Limits::default()
             };
             let store = Checkpoints::open(&self.home()?.root().join("checkpoints"), limits)
                 .map_err(|e| ServiceError::Checkpoint(e.to_string()))?;
