@@ -71,8 +71,8 @@ impl Tracker {
         self.files.get(path).map_or(0, |k| k.stat.mode)
     }
 
-    /// Whether the next scan can be skipped: the watcher runs and saw nothing since the
-    /// last scan. Consumes nothing; a scan still takes what the watcher saw.
+    /// Whether the workspace was scanned before (its files have stored copies): the
+    /// first scan is the baseline and records no change.
     pub fn scanned_once(&self) -> bool {
         self.last_scan_ns != 0
     }
