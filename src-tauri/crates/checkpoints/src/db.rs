@@ -110,6 +110,17 @@ pub struct Meta {
     pub source: String,
 }
 
+impl Meta {
+    /// The same point, for changes found there that no tool of Memo's made.
+    pub fn outside(&self) -> Meta {
+        Meta {
+            source: "outside".into(),
+            call_id: None,
+            ..self.clone()
+        }
+    }
+}
+
 /// What one scan found, written in one transaction: the checkpoint (when something
 /// changed), its changes, and the new state of every file whose row changed.
 pub struct Commit<'a> {

@@ -152,11 +152,21 @@ impl Checkpoints {
         let tracker = self.tracker(root)?;
         let mut tracker = lock(&tracker);
         let mut conn = lock(&self.inner.conn);
+        self.scan(&mut tracker, &mut conn, meta, skip_if_quiet)
+    }
+
+    /// One scan of a locked tracker with the store's limits.
+    fn scan(
+        &self,
+        tracker: &mut Tracker,
+        conn: &mut Connection,
+        meta: &Meta,
+        skip_if_quiet: bool,
+    ) -> Result<Option<Recorded>> {
         tracker.scan(
-            &mut conn,
+            conn,
             &self.inner.blobs,
-            self.inner.limits.max_file_bytes,
-            self.inner.limits.max_files,
+            &self.inner.limits,
             meta,
             skip_if_quiet,
         )
@@ -218,20 +228,8 @@ impl Checkpoints {
         from_id: u64,
         meta: &Meta,
     ) -> Result<Vec<Item>> {
-        let outside = Meta {
-            source: "outside".into(),
-            call_id: None,
-            ..meta.clone()
-        };
-        let max = self.inner.limits.max_file_bytes;
-        tracker.scan(
-            conn,
-            &self.inner.blobs,
-            max,
-            self.inner.limits.max_files,
-            &outside,
-            false,
-        )?;
+        let outside = meta.outside();
+        self.scan(tracker, conn, &outside, false)?;
         let rows = db::session_checkpoints(conn, &meta.session_id, from_id, None, false)?;
         let rows: Vec<CheckpointRow> = rows
             .into_iter()
@@ -396,20 +394,8 @@ impl Checkpoints {
         let tracker = self.tracker(root)?;
         let mut tracker = lock(&tracker);
         let mut conn = lock(&self.inner.conn);
-        let max = self.inner.limits.max_file_bytes;
-        let outside = Meta {
-            source: "outside".into(),
-            call_id: None,
-            ..meta.clone()
-        };
-        tracker.scan(
-            &mut conn,
-            &self.inner.blobs,
-            max,
-            self.inner.limits.max_files,
-            &outside,
-            false,
-        )?;
+        let outside = meta.outside();
+        self.scan(&mut tracker, &mut conn, &outside, false)?;
         if tracker.known(path) != *expected {
             return Ok(false);
         }
@@ -421,36 +407,8 @@ impl Checkpoints {
             }
             None => std::fs::remove_file(&full).map_err(CheckpointError::io("remove", &full))?,
         }
-        tracker.scan(
-            &mut conn,
-            &self.inner.blobs,
-            max,
-            self.inner.limits.max_files,
-            meta,
-            false,
-        )?;
+        self.scan(&mut tracker, &mut conn, meta, false)?;
         Ok(true)
-    }
-
-    /// The content recorded for `path` in `root` at the last scan (after a fresh scan).
-    pub fn current(&self, root: &Path, path: &str, meta: &Meta) -> Result<Content> {
-        let tracker = self.tracker(root)?;
-        let mut tracker = lock(&tracker);
-        let mut conn = lock(&self.inner.conn);
-        let outside = Meta {
-            source: "outside".into(),
-            call_id: None,
-            ..meta.clone()
-        };
-        tracker.scan(
-            &mut conn,
-            &self.inner.blobs,
-            self.inner.limits.max_file_bytes,
-            self.inner.limits.max_files,
-            &outside,
-            true,
-        )?;
-        Ok(tracker.known(path))
     }
 
     /// Drops checkpoints past the age and size limits and the copies no one needs.

@@ -84,11 +84,11 @@ impl Tracker {
         &mut self,
         conn: &mut Connection,
         blobs: &BlobStore,
-        max_file_bytes: u64,
-        max_files: usize,
+        limits: &crate::Limits,
         meta: &Meta,
         skip_if_quiet: bool,
     ) -> Result<Option<Recorded>> {
+        let (max_file_bytes, max_files) = (limits.max_file_bytes, limits.max_files);
         let observed = self.watch.as_mut().map(|w| w.take());
         if skip_if_quiet && self.scanned_once() && observed.as_ref().is_some_and(|o| o.quiet()) {
             return Ok(None);
