@@ -17,9 +17,6 @@ use crate::error::{Result, ServiceError};
 use crate::git;
 use crate::service::Service;
 
-/// How far back the last turn is looked for among a session's newest events.
-const LAST_TURN_WINDOW: usize = 2000;
-
 /// One file of a scope: its base (before the scope's changes) and what it holds now.
 struct Side {
     path: String,
@@ -56,12 +53,8 @@ impl Service {
 
     /// The session's last turn, if it had one.
     fn last_turn(&self, id: &SessionId) -> Result<Option<TurnId>> {
-        Ok(self
-            .last_events(id, LAST_TURN_WINDOW)?
-            .into_iter()
-            .rev()
-            .find(|e| matches!(e.event, AgentEvent::TurnStarted { .. }))
-            .and_then(|e| e.turn_id))
+        self.session(id)?;
+        Ok(self.store()?.last_turn_id(id)?.map(TurnId::new))
     }
 
     /// Every file changed in `scope`, with its diff from the scope's start to now.

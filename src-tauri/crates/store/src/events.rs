@@ -61,6 +61,20 @@ impl Store {
         self.events(session, 0, usize::MAX)
     }
 
+    /// The turn the session started last, if any (walks the session's events backwards on
+    /// the primary key; no event is decoded).
+    pub fn last_turn_id(&self, session: &SessionId) -> Result<Option<String>> {
+        let conn = self.conn();
+        let found = conn
+            .prepare_cached(
+                "SELECT turn_id FROM events WHERE session_id = ?1 AND kind = 'turn_started' \
+                 ORDER BY seq DESC LIMIT 1",
+            )?
+            .query_row([session.as_str()], |r| r.get::<_, Option<String>>(0))
+            .optional()?;
+        Ok(found.flatten())
+    }
+
     /// The highest seq written for the session; 0 when it has no events (or does not
     /// exist).
     pub fn last_seq(&self, session: &SessionId) -> Result<u64> {

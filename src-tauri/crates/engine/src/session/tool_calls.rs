@@ -219,13 +219,20 @@ impl Turn {
                     for h in &handles {
                         h.abort();
                     }
-                    // An interrupted call may have changed files before it stopped.
-                    if let Some((checkpoints, r)) = checkpoints
-                        .as_ref()
-                        .zip(calls.iter().enumerate().find(|(i, r)| !done[*i] && r.tool.is_mutating()).map(|(_, r)| r))
-                    {
+                    // An interrupted call may have changed files before it stopped; what
+                    // changed is charged to the first unfinished mutating call.
+                    let cut = calls
+                        .iter()
+                        .zip(&done)
+                        .find(|(r, finished)| !**finished && r.tool.is_mutating());
+                    if let (Some(checkpoints), Some((r, _))) = (&checkpoints, cut) {
                         checkpoints
-                            .after_call(&self.shared.emitter, &self.turn_id, &ToolCallId::new(r.call.id.clone()), &r.call.name)
+                            .after_call(
+                                &self.shared.emitter,
+                                &self.turn_id,
+                                &ToolCallId::new(r.call.id.clone()),
+                                &r.call.name,
+                            )
                             .await;
                     }
                     for (i, r) in calls.iter().enumerate() {
