@@ -22,6 +22,7 @@ pub(crate) fn is_repo(root: &Path) -> bool {
 /// Paths (relative to `root`) with uncommitted changes, tracked or untracked, limited to
 /// the workspace folder.
 pub(crate) fn changed_paths(root: &Path) -> Option<Vec<String>> {
+    // Porcelain paths are relative to the top of the repository, whatever the folder.
     let out = git(
         root,
         &[
@@ -29,25 +30,10 @@ pub(crate) fn changed_paths(root: &Path) -> Option<Vec<String>> {
             "--porcelain=v1",
             "-z",
             "--untracked-files=all",
-            "--relative",
             "--",
             ".",
         ],
-    )
-    .or_else(|| {
-        // Older git has no --relative for status: paths are then relative to the top.
-        git(
-            root,
-            &[
-                "status",
-                "--porcelain=v1",
-                "-z",
-                "--untracked-files=all",
-                "--",
-                ".",
-            ],
-        )
-    })?;
+    )?;
     let mut paths = Vec::new();
     let mut fields = out.split(|b| *b == 0).filter(|f| !f.is_empty());
     while let Some(field) = fields.next() {
@@ -61,7 +47,7 @@ pub(crate) fn changed_paths(root: &Path) -> Option<Vec<String>> {
         }
         paths.push(String::from_utf8_lossy(path).into_owned());
     }
-    // Paths printed relative to the top when the workspace is a subfolder of the repo.
+    // Relative to the workspace when it is a subfolder of the repository.
     let prefix = git(root, &["rev-parse", "--show-prefix"])
         .map(|p| String::from_utf8_lossy(&p).trim().to_owned())
         .unwrap_or_default();
