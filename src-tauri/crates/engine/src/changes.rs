@@ -5,10 +5,26 @@ use memo_checkpoints::{Checkpoints, Content};
 use memo_protocol::{ChangeKind, FileChange};
 use memo_tools::FileHunks;
 
-/// Larger sides are listed without a diff (the panel says so).
-const MAX_DIFF_SIDE: usize = 1024 * 1024;
-/// A diff longer than this is left out of events; the panel asks for it when opened.
-const MAX_DIFF_TEXT: usize = 256 * 1024;
+/// Larger sides are listed without a diff (the panel says so); the checkpoint size cap
+/// (2 MiB by default) keeps most files below it.
+const MAX_DIFF_SIDE: usize = 4 * 1024 * 1024;
+/// How long a diff may be where it goes: an event stays small (every tool card holds
+/// it); the changes panel asks for one file's changes and can show a long diff (its view
+/// is windowed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffBudget {
+    Event,
+    Panel,
+}
+
+impl DiffBudget {
+    fn max_text(self) -> usize {
+        match self {
+            DiffBudget::Event => 256 * 1024,
+            DiffBudget::Panel => 16 * 1024 * 1024,
+        }
+    }
+}
 
 /// Text if it looks like text: valid UTF-8 without NUL bytes.
 pub fn as_text(bytes: &[u8]) -> Option<&str> {
@@ -28,7 +44,15 @@ pub fn file_change(
 ) -> FileChange {
     let old = store.read(before).ok().flatten();
     let new = store.read(after).ok().flatten();
-    describe(path, before, old.as_deref(), after, new.as_deref(), sources)
+    describe(
+        path,
+        before,
+        old.as_deref(),
+        after,
+        new.as_deref(),
+        sources,
+        DiffBudget::Event,
+    )
 }
 
 /// The change of `path` between two sides whose bytes are known (`None`: absent or not
@@ -40,6 +64,7 @@ pub fn describe(
     after: &Content,
     new: Option<&[u8]>,
     sources: Vec<String>,
+    budget: DiffBudget,
 ) -> FileChange {
     let kind = if before.is_absent() {
         ChangeKind::Created
@@ -85,7 +110,7 @@ pub fn describe(
             format!("b/{path}")
         };
         let diff = hunks.file_diff(path, &from, &to);
-        if diff.unified.len() <= MAX_DIFF_TEXT {
+        if diff.unified.len() <= budget.max_text() {
             change.diff = Some(diff);
         }
     }

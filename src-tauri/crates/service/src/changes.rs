@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use memo_checkpoints::{Action, BlobId, Checkpoints, Content, Item, Meta};
-use memo_engine::changes::describe;
+use memo_engine::changes::{describe, DiffBudget};
 use memo_protocol::{
     AgentEvent, ChangeScope, ChangesReport, CheckpointSummary, FileChange, RestoreAction,
     RestoreFile, RestoreMode, RestoreReport, RevertRequest, SessionId, ToolCallId, TurnId,
@@ -380,6 +380,7 @@ fn to_change(side: &Side) -> FileChange {
         &side.now,
         side.now_bytes.as_deref(),
         side.sources.clone(),
+        DiffBudget::Panel,
     )
 }
 
