@@ -534,5 +534,29 @@ async fn a_file_an_mcp_server_writes_is_a_recorded_change() {
         .unwrap()
         .unified
         .contains("-before\n+after"));
+    // And restorable: the store the session wrote to puts the earlier content back.
+    let store = memo_checkpoints::Checkpoints::open(
+        &world.dir.path().join("checkpoints"),
+        memo_checkpoints::Limits::default(),
+    )
+    .unwrap();
+    let session_id = session.id().0.clone();
+    let first = store.list(&session_id).unwrap()[0].id;
+    let meta = memo_checkpoints::Meta {
+        session_id,
+        seq: 1000,
+        turn_id: None,
+        call_id: None,
+        source: "restore".into(),
+    };
+    store
+        .restore(
+            &world.dir.path().join("work"),
+            first,
+            &Default::default(),
+            &meta,
+        )
+        .unwrap();
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "before\n");
     shutdown(session, world).await;
 }
