@@ -15,6 +15,9 @@ pub enum CheckpointError {
     Damaged { id: String, reason: String },
     #[error("no checkpoint {0}")]
     UnknownCheckpoint(u64),
+    /// A workspace an earlier scan found too large; the reason is that scan's.
+    #[error("{0}")]
+    Untracked(String),
     /// A folder this large (a home directory opened by mistake) is not copied.
     #[error("{root} has {files} files, more than the {max} checkpoints keep copies of")]
     TooManyFiles {

@@ -96,6 +96,9 @@ struct Inner {
     blobs: BlobStore,
     limits: Limits,
     trackers: Mutex<HashMap<PathBuf, Arc<Mutex<Tracker>>>>,
+    /// Workspaces found too large to track, with why: later scans stop at once instead
+    /// of walking a home directory again on every tool call.
+    untracked: Mutex<HashMap<PathBuf, String>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -114,6 +117,7 @@ impl Checkpoints {
                 blobs,
                 limits,
                 trackers: Mutex::new(HashMap::new()),
+                untracked: Mutex::new(HashMap::new()),
             }),
         })
     }
@@ -163,13 +167,26 @@ impl Checkpoints {
         meta: &Meta,
         skip_if_quiet: bool,
     ) -> Result<Option<Recorded>> {
-        tracker.scan(
+        if let Some(reason) = lock(&self.inner.untracked).get(tracker.root()) {
+            return Err(CheckpointError::Untracked(reason.clone()));
+        }
+        let scanned = tracker.scan(
             conn,
             &self.inner.blobs,
             &self.inner.limits,
             meta,
             skip_if_quiet,
-        )
+        );
+        if let Err(error @ CheckpointError::TooManyFiles { .. }) = &scanned {
+            lock(&self.inner.untracked).insert(tracker.root().to_path_buf(), error.to_string());
+        }
+        scanned
+    }
+
+    /// Why `root` is not tracked, when a scan found it too large.
+    pub fn untracked_reason(&self, root: &Path) -> Option<String> {
+        let root = std::fs::canonicalize(root).ok()?;
+        lock(&self.inner.untracked).get(&root).cloned()
     }
 
     /// Points a checkpoint at the session event that announced it.

@@ -392,4 +392,10 @@ fn a_folder_with_too_many_files_is_not_copied() {
         "{err}"
     );
     assert_eq!(store.storage_bytes(), 0, "nothing was copied");
+    // Remembered: the next scan stops at once with the same reason, and it can be asked.
+    let again = store
+        .record(work.path(), &meta("exec_command", 1), false)
+        .unwrap_err();
+    assert_eq!(again.to_string(), err.to_string());
+    assert_eq!(store.untracked_reason(work.path()), Some(err.to_string()));
 }

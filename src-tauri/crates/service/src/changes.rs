@@ -120,6 +120,11 @@ impl Service {
             }
             ChangeScope::Session | ChangeScope::LastTurn => {
                 let store = self.checkpoint_store()?;
+                if let Some(reason) = store.untracked_reason(root) {
+                    return Err(ServiceError::InvalidInput(format!(
+                        "changes are not tracked in this folder: {reason}"
+                    )));
+                }
                 let turn = match scope {
                     ChangeScope::LastTurn => match self.last_turn(id)? {
                         Some(turn) => Some(turn),
