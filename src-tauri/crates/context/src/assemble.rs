@@ -320,7 +320,7 @@ impl Builder<'_> {
         let mut listed = Vec::with_capacity(skills.len());
         for skill in skills {
             let path = skill.display_path();
-            let line = format!("- {}: {} (file: {path})", skill.name, skill.description);
+            let line = format!("- {}: {}", skill.name, skill.description);
             sources.push(self.source(path.clone(), &line, SourceStatus::Loaded, None));
             listed.push(
                 json!({ "name": skill.name, "description": skill.description, "path": path }),

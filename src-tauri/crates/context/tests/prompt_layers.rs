@@ -260,7 +260,7 @@ fn a_template_override_in_the_home_replaces_the_builtin() {
         .system
         .starts_with(&format!("House rules for {}.", f.cwd().display())));
     // A broken override falls back to the built-in and says so.
-    assert!(assembled.system.contains("load it with `read_skill`"));
+    assert!(assembled.system.contains("Load a skill with `read_skill`"));
     assert!(assembled
         .report
         .problems

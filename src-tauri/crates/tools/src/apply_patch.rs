@@ -572,7 +572,7 @@ impl Tool for ApplyPatchTool {
         "Edits files (the way to change existing ones).\n\
          One edit: file_path + old_string + new_string. old_string must match the file \
          exactly once (copy it from read_file without the `N\\t` prefixes; add lines to make \
-         it unique), or set replace_all. An empty old_string on a missing file creates it.\n\
+         it unique), or set replace_all.\n\
          Several edits to one file: file_path + edits: [{old_string, new_string}], all or none.\n\
          Several files: input = a `*** Begin Patch` … `*** End Patch` patch with \
          `*** Update File: a.rs` (`@@` hunks, `-`/`+` lines), `*** Add File:`, \
@@ -585,9 +585,9 @@ impl Tool for ApplyPatchTool {
             "type": "object",
             "properties": {
                 "file_path": {"type": "string"},
-                "old_string": {"type": "string", "description": "Exact text to replace."},
+                "old_string": {"type": "string"},
                 "new_string": {"type": "string"},
-                "replace_all": {"type": "boolean", "description": "Replace every occurrence."},
+                "replace_all": {"type": "boolean"},
                 "edits": {
                     "type": "array",
                     "minItems": 1,
@@ -603,7 +603,7 @@ impl Tool for ApplyPatchTool {
                         "additionalProperties": false
                     }
                 },
-                "input": {"type": "string", "minLength": 1, "description": "A whole `*** Begin Patch` … `*** End Patch` patch."},
+                "input": {"type": "string", "minLength": 1},
                 "patch": {"type": "string", "minLength": 1, "description": "Same as input."}
             },
             "additionalProperties": false
@@ -612,6 +612,16 @@ impl Tool for ApplyPatchTool {
 
     fn advanced_params(&self) -> &'static [&'static str] {
         &["patch"]
+    }
+
+    // A small model does best with one way to edit: it mixed `edits`, `input` and
+    // `old_string` when all three were offered without the long description.
+    fn compact_hidden_params(&self) -> &'static [&'static str] {
+        &["edits", "input"]
+    }
+
+    fn brief(&self) -> Option<&str> {
+        Some("Replaces `old_string` (copied exactly from the file; it must match once) with `new_string` in `file_path`.")
     }
 
     fn risk(&self) -> RiskLevel {

@@ -178,12 +178,12 @@ impl Tool for ExecCommandTool {
         json!({
             "type": "object",
             "properties": {
-                "cmd": {"type": "string", "minLength": 1, "description": "Shell command to run."},
-                "workdir": {"type": "string", "description": "Directory to run in."},
+                "cmd": {"type": "string", "minLength": 1},
+                "workdir": {"type": "string"},
                 "shell": {"type": "string", "description": "Shell binary (bash, sh, zsh, dash, ksh, fish; default $SHELL)."},
                 "login": {"type": "boolean", "description": "Run as a login shell that reads the user's profile (default false)."},
                 "tty": {"type": "boolean", "description": "Behave like an interactive terminal: colours and TERM=xterm-256color (default false)."},
-                "yield_time_ms": {"type": "integer", "minimum": 0, "description": "Wait this long before returning a session ID."},
+                "yield_time_ms": {"type": "integer", "minimum": 0},
                 "max_output_tokens": {"type": "integer", "minimum": 1, "description": "Output budget in tokens (default 2000)."},
                 "timeout_ms": {"type": "integer", "minimum": 1, "description": "Kill the command if still running after this long (default 30 minutes)."},
                 "sandbox_permissions": {"type": "string", "enum": ["use_default", "require_escalated"]},
@@ -193,6 +193,12 @@ impl Tool for ExecCommandTool {
             "required": ["cmd"],
             "additionalProperties": false
         })
+    }
+
+    // A small model is not offered a way out of the sandbox: asking for it is rarely what
+    // such a model means, and each offer is one more thing to get wrong.
+    fn compact_hidden_params(&self) -> &'static [&'static str] {
+        &["sandbox_permissions", "justification"]
     }
 
     fn advanced_params(&self) -> &'static [&'static str] {

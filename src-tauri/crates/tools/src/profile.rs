@@ -2,7 +2,10 @@
 //! request; a local model on a CPU reads it again each time (about 70 tokens a second on
 //! two cores), so the standard profile leaves out arguments few calls need, and the
 //! compact profile (models with a small context window) also shortens descriptions and
-//! drops argument descriptions that only repeat the argument's name.
+//! drops argument descriptions that only repeat the argument's name. Neither profile
+//! sends the schema's bounds (`additionalProperties`, `minimum`, `minLength`…): they cost
+//! about a tenth of the tool tokens, models rarely heed them, and validation still checks
+//! every call against the full schema, with an error that names the fix.
 
 use memo_providers::ToolSpec;
 use serde_json::Value;
@@ -34,6 +37,7 @@ pub(crate) fn advertised(tool: &dyn Tool, profile: ToolProfile) -> ToolSpec {
             props.remove(*name);
         }
     }
+    strip_bounds(&mut schema);
     let description = match profile {
         ToolProfile::Standard => tool.description().to_owned(),
         ToolProfile::Compact => {
@@ -52,6 +56,45 @@ pub(crate) fn advertised(tool: &dyn Tool, profile: ToolProfile) -> ToolSpec {
         name: tool.name().to_owned(),
         description,
         input_schema: schema,
+    }
+}
+
+/// Keywords that only bound a number, a string or a list. Validation enforces them; the
+/// model is not told.
+const BOUNDS: [&str; 6] = [
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+];
+
+fn strip_bounds(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            for key in BOUNDS {
+                if map.get(key).is_some_and(Value::is_number) {
+                    map.remove(key);
+                }
+            }
+            // `false` only forbids extras; an object here describes a map's values.
+            if map.get("additionalProperties") == Some(&Value::Bool(false)) {
+                map.remove("additionalProperties");
+            }
+            for (key, value) in map.iter_mut() {
+                if key == "properties" {
+                    // Its keys are argument names (one may be called `maximum`).
+                    if let Some(props) = value.as_object_mut() {
+                        props.values_mut().for_each(strip_bounds);
+                    }
+                } else {
+                    strip_bounds(value);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_bounds),
+        _ => {}
     }
 }
 
@@ -105,8 +148,14 @@ mod tests {
             json!({"type": "object", "properties": {
                 "path": {"type": "string", "description": "Where."},
                 "mode": {"type": "string", "enum": ["a", "b"], "description": "Which way."},
-                "rare": {"type": "boolean", "description": "Almost never."}
-            }})
+                "rare": {"type": "boolean", "description": "Almost never."},
+                "maximum": {"type": "integer", "minimum": 1, "maximum": 9},
+                "env": {"type": "object", "additionalProperties": {"type": "string"}},
+                "edits": {"type": "array", "minItems": 1, "items": {
+                    "type": "object", "additionalProperties": false,
+                    "properties": {"text": {"type": "string", "minLength": 1}}
+                }}
+            }, "additionalProperties": false})
         }
         fn advanced_params(&self) -> &'static [&'static str] {
             &["rare"]
@@ -141,6 +190,34 @@ mod tests {
             "Which way."
         );
         assert_eq!(ToolProfile::for_context_window(8192), ToolProfile::Compact);
+    }
+
+    #[test]
+    fn bounds_are_validated_but_not_sent() {
+        for profile in [ToolProfile::Standard, ToolProfile::Compact] {
+            let schema = advertised(&Sample, profile).input_schema;
+            assert!(schema.get("additionalProperties").is_none());
+            let props = &schema["properties"];
+            assert_eq!(
+                props["maximum"],
+                json!({"type": "integer"}),
+                "an argument named like a keyword stays"
+            );
+            assert_eq!(
+                props["env"]["additionalProperties"],
+                json!({"type": "string"}),
+                "a map's value schema stays"
+            );
+            assert_eq!(
+                props["edits"],
+                json!({"type": "array", "items": {"type": "object", "properties": {"text": {"type": "string"}}}})
+            );
+        }
+        assert_eq!(
+            Sample.input_schema()["properties"]["maximum"]["maximum"],
+            9,
+            "the full schema keeps them"
+        );
         assert_eq!(
             ToolProfile::for_context_window(128_000),
             ToolProfile::Standard

@@ -82,7 +82,7 @@ impl Tool for ReadFileTool {
             "properties": {
                 "file_path": {"type": "string"},
                 "offset": {"type": "integer", "minimum": 1, "description": "1-based first line."},
-                "limit": {"type": "integer", "minimum": 1, "description": "Lines to read (default 2000)."},
+                "limit": {"type": "integer", "minimum": 1},
                 "mode": {"type": "string", "enum": ["slice", "indentation"]},
                 "indentation": {
                     "type": "object",
