@@ -416,7 +416,11 @@ input_price_per_mtok: number | null, output_price_per_mtok: number | null, cache
 /**
  * Whether the model takes images.
  */
-supports_vision: boolean | null, };
+supports_vision: boolean | null, 
+/**
+ * Sampling temperature, 0 to 2 (`None`: the server's default).
+ */
+temperature: number | null, };
 
 export type ModelProfileSettings = { key: string, profile: ModelProfileInput, };
 

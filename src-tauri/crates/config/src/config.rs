@@ -25,6 +25,9 @@
 //! cached_input_price_per_mtok = 0.07
 //! [model_profiles."claude-sonnet-4-5"]
 //! thinking_budget_tokens = 8000               # ours: ask for extended thinking
+//! [model_profiles."qwen2.5-coder-1.5b"]
+//! temperature = 0.2                           # ours: sampling temperature sent with
+//!                                             # each request (default: the server's)
 //! [model_profiles."qwen2.5vl:7b"]
 //! supports_vision = true                      # ours: the model takes images (default:
 //!                                             # Claude, Gemini, OpenAI and OpenRouter
@@ -122,6 +125,10 @@ impl ProviderConfig {
     }
 }
 
+/// The highest sampling temperature any API accepts (OpenAI's and Gemini's range is 0–2;
+/// Anthropic's is 0–1 and its provider clamps).
+pub const MAX_TEMPERATURE: f64 = 2.0;
+
 /// What `[model_profiles."..."]` sets; unset fields fall through to the next match.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ModelProfileOverride {
@@ -137,6 +144,8 @@ pub struct ModelProfileOverride {
     /// Ours: whether the model takes images in user messages (`None`: the provider's
     /// default, see [`ModelProfile::supports_vision`]).
     pub supports_vision: Option<bool>,
+    /// Ours: the sampling temperature, 0 to 2.
+    pub temperature: Option<f64>,
     /// Keys we do not interpret.
     pub extra: toml::Table,
 }
@@ -151,7 +160,7 @@ pub struct ModelPricing {
 }
 
 /// The effective capabilities of a model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModelProfile {
     pub context_window: u64,
     pub supports_parallel_tool_calls: bool,
@@ -165,6 +174,9 @@ pub struct ModelProfile {
     /// the Anthropic and Gemini APIs and for OpenAI's and OpenRouter's own endpoints, no
     /// for other OpenAI-style servers (local models mostly take text only).
     pub supports_vision: bool,
+    /// The sampling temperature to send; `None`: the server's own (llama.cpp's is 0.8,
+    /// which small models answer tool calls worse with).
+    pub temperature: Option<f64>,
 }
 
 impl Default for ModelProfile {
@@ -178,6 +190,7 @@ impl Default for ModelProfile {
             supports_reasoning_content: false,
             thinking_budget_tokens: None,
             supports_vision: false,
+            temperature: None,
         }
     }
 }
@@ -329,6 +342,7 @@ impl Config {
             thinking_budget_tokens: layered(specific, general, |p| p.thinking_budget_tokens),
             supports_vision: layered(specific, general, |p| p.supports_vision)
                 .unwrap_or_else(|| self.find(provider).is_some_and(vision_by_default)),
+            temperature: layered(specific, general, |p| p.temperature),
         }
     }
 
@@ -750,6 +764,27 @@ fn model_profiles(
                     profile.cached_input_price_per_mtok = price(src, &key_at, v, errors)
                 }
                 "supports_vision" => profile.supports_vision = boolean(src, &key_at, v, errors),
+                "temperature" => {
+                    let t = match v {
+                        Value::Float(f) => Some(*f),
+                        Value::Integer(i) => Some(*i as f64),
+                        _ => None,
+                    }
+                    .filter(|t| (0.0..=MAX_TEMPERATURE).contains(t));
+                    if t.is_none() {
+                        errors.push(src.error(
+                            &key_at,
+                            format!(
+                                "expected a number from 0 to 2, found {}",
+                                match v {
+                                    Value::Float(_) | Value::Integer(_) => v.to_string(),
+                                    other => found(other),
+                                }
+                            ),
+                        ));
+                    }
+                    profile.temperature = t;
+                }
                 "thinking_budget_tokens" => match v {
                     // Anthropic's minimum budget; Gemini accepts it too.
                     Value::Integer(n) if (1024..=i64::from(u32::MAX)).contains(n) => {

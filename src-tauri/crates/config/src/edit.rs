@@ -130,6 +130,7 @@ pub struct ModelProfileEdit {
     pub cached_input_price_per_mtok: Option<f64>,
     pub thinking_budget_tokens: Option<u32>,
     pub supports_vision: Option<bool>,
+    pub temperature: Option<f64>,
 }
 
 /// config.toml opened for editing.
@@ -343,6 +344,7 @@ impl ConfigFile {
             edit.thinking_budget_tokens.map(i64::from),
         );
         set_or_remove(profile, "supports_vision", edit.supports_vision);
+        set_or_remove(profile, "temperature", edit.temperature);
         if profile.is_empty() {
             profiles.remove(key);
         }

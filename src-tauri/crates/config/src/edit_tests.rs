@@ -156,6 +156,7 @@ fn model_profiles_are_set_kept_and_removed_when_empty() {
         "claude-sonnet-4-5",
         &ModelProfileEdit {
             thinking_budget_tokens: Some(8000),
+            temperature: Some(0.25),
             ..ModelProfileEdit::default()
         },
     )
@@ -171,6 +172,10 @@ fn model_profiles_are_set_kept_and_removed_when_empty() {
     assert_eq!(
         config.model_profiles["claude-sonnet-4-5"].thinking_budget_tokens,
         Some(8000)
+    );
+    assert_eq!(
+        config.model_profiles["claude-sonnet-4-5"].temperature,
+        Some(0.25)
     );
 
     let mut file = ConfigFile::open(&path).unwrap();

@@ -16,7 +16,7 @@ mod source;
 pub use config::{
     vision_by_default, CheckpointSettings, Config, ModelPricing, ModelProfile,
     ModelProfileOverride, ProviderConfig, DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT,
-    DEFAULT_CONTEXT_WINDOW,
+    DEFAULT_CONTEXT_WINDOW, MAX_TEMPERATURE,
 };
 pub use edit::{ConfigFile, ModelProfileEdit, ProviderEdit, Revision};
 pub use error::ConfigError;

@@ -192,6 +192,7 @@ fn model_profiles_layer_field_by_field() {
             supports_reasoning_content: true,
             thinking_budget_tokens: None,
             supports_vision: false,
+            temperature: None,
         }
     );
     // Another provider serving the same model gets only the model-level entry.
@@ -203,6 +204,7 @@ fn model_profiles_layer_field_by_field() {
             supports_reasoning_content: false,
             thinking_budget_tokens: None,
             supports_vision: false,
+            temperature: None,
         }
     );
     // OpenAI's own endpoint takes images unless a profile says otherwise.
@@ -410,6 +412,32 @@ fn auto_title_is_off_unless_asked_for() {
     assert_eq!(
         error("auto_title = \"yes\"\n"),
         "/home/u/.memo/config.toml:1:14: auto_title: expected true or false, found \"yes\""
+    );
+}
+
+#[test]
+fn a_temperature_is_read_layered_and_checked() {
+    let c = parse(
+        "[model_profiles.\"qwen2.5-coder\"]\ntemperature = 0.2\n\
+         [model_profiles.\"lab:qwen2.5-coder\"]\ntemperature = 0\n",
+    )
+    .unwrap();
+    assert_eq!(
+        c.model_profile("local", "qwen2.5-coder").temperature,
+        Some(0.2)
+    );
+    assert_eq!(
+        c.model_profile("lab", "qwen2.5-coder").temperature,
+        Some(0.0)
+    );
+    assert_eq!(c.model_profile("x", "other").temperature, None);
+    assert_eq!(
+        error("[model_profiles.m]\ntemperature = 3.5\n"),
+        "/home/u/.memo/config.toml:2:15: model_profiles.m.temperature: expected a number from 0 to 2, found 3.5"
+    );
+    assert_eq!(
+        error("[model_profiles.m]\ntemperature = \"low\"\n"),
+        "/home/u/.memo/config.toml:2:15: model_profiles.m.temperature: expected a number from 0 to 2, found \"low\""
     );
 }
 

@@ -216,6 +216,7 @@ impl Engine {
         let mut limits = TurnLimits {
             parallel_tool_calls: profile.supports_parallel_tool_calls,
             thinking_budget_tokens: profile.thinking_budget_tokens,
+            temperature: profile.temperature,
             supports_vision: profile.supports_vision,
             approval_mode: approval_mode(&self.options.config)?,
             max_output_tokens: output_cap(profile.context_window),
@@ -295,6 +296,7 @@ impl Engine {
                 client,
                 parallel_tool_calls: profile.supports_parallel_tool_calls,
                 thinking_budget_tokens: profile.thinking_budget_tokens,
+                temperature: profile.temperature,
                 context_window: profile.context_window,
                 supports_vision: profile.supports_vision,
             })

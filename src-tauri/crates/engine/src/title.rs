@@ -48,6 +48,7 @@ pub async fn generate_title(
         // Reasoning models spend some of this thinking; a title needs only a few.
         max_output_tokens: Some(256),
         thinking_budget_tokens: None,
+        temperature: None,
     };
     let mut stream = client.stream(request).await?;
     while let Some(item) = stream.next().await {

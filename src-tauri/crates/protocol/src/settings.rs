@@ -39,6 +39,8 @@ pub struct ModelProfileInput {
     pub thinking_budget_tokens: Option<u32>,
     /// Whether the model takes images.
     pub supports_vision: Option<bool>,
+    /// Sampling temperature, 0 to 2 (`None`: the server's default).
+    pub temperature: Option<f64>,
 }
 
 /// One `[model_profiles."<key>"]`, keyed by `model` or `provider:model`.

@@ -129,6 +129,10 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
         }
     }
     body["max_tokens"] = json!(max_tokens);
+    // Extended thinking rejects any temperature but its own; Anthropic's range ends at 1.
+    if let (Some(t), None) = (request.temperature, request.thinking_budget_tokens) {
+        body["temperature"] = json!(t.clamp(0.0, 1.0));
+    }
     if !request.system.is_empty() {
         body["system"] = json!([{
             "type": "text",

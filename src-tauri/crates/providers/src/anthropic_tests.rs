@@ -406,6 +406,18 @@ fn extended_thinking_is_asked_for_with_room_left_to_answer() {
 }
 
 #[test]
+fn a_temperature_is_sent_within_anthropics_range_and_never_with_thinking() {
+    let mut request = sample_request();
+    assert!(build_request_body(&request).get("temperature").is_none());
+    request.temperature = Some(0.2);
+    assert_eq!(build_request_body(&request)["temperature"], 0.2);
+    request.temperature = Some(1.5);
+    assert_eq!(build_request_body(&request)["temperature"], 1.0);
+    request.thinking_budget_tokens = Some(2048);
+    assert!(build_request_body(&request).get("temperature").is_none());
+}
+
+#[test]
 fn request_body_sends_images_as_base64_blocks_before_the_text() {
     let body = build_request_body(&image_request("What is in these?"));
     assert_eq!(

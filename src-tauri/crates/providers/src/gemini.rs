@@ -120,6 +120,9 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
     if let Some(max) = request.max_output_tokens {
         body["generationConfig"]["maxOutputTokens"] = json!(max);
     }
+    if let Some(t) = request.temperature {
+        body["generationConfig"]["temperature"] = json!(t);
+    }
     if let Some(budget) = request.thinking_budget_tokens {
         // includeThoughts: the thought summaries stream as `thought` parts, shown folded.
         body["generationConfig"]["thinkingConfig"] =

@@ -199,6 +199,7 @@ fn request_body_merges_and_hides_synthetic_ids() {
         parallel_tool_calls: false,
         max_output_tokens: None,
         thinking_budget_tokens: None,
+        temperature: None,
     };
     assert_eq!(
         build_request_body(&request),
@@ -275,6 +276,19 @@ fn a_thinking_budget_goes_into_generation_config_with_thoughts_included() {
     assert_eq!(
         body["generationConfig"],
         json!({"thinkingConfig": {"thinkingBudget": 2048, "includeThoughts": true}})
+    );
+}
+
+#[test]
+fn a_temperature_goes_into_generation_config() {
+    let mut request = sample_request();
+    assert!(build_request_body(&request)["generationConfig"]
+        .get("temperature")
+        .is_none());
+    request.temperature = Some(0.2);
+    assert_eq!(
+        build_request_body(&request)["generationConfig"]["temperature"],
+        0.2
     );
 }
 

@@ -121,6 +121,9 @@ pub fn build_request_body(request: &ModelRequest) -> Value {
     if let Some(max) = request.max_output_tokens {
         body["max_tokens"] = json!(max);
     }
+    if let Some(t) = request.temperature {
+        body["temperature"] = json!(t);
+    }
     body
 }
 

@@ -230,7 +230,10 @@ fn request_body_without_tools_system_or_limit() {
     assert!(body.get("tools").is_none());
     assert!(body.get("parallel_tool_calls").is_none());
     assert!(body.get("max_tokens").is_none());
+    assert!(body.get("temperature").is_none());
     assert_eq!(body["messages"][0]["role"], "user");
+    request.temperature = Some(0.2);
+    assert_eq!(build_request_body(&request)["temperature"], 0.2);
 }
 
 #[test]

@@ -153,6 +153,7 @@ pub fn sample_request() -> ModelRequest {
         parallel_tool_calls: true,
         max_output_tokens: Some(1000),
         thinking_budget_tokens: None,
+        temperature: None,
     }
 }
 
@@ -179,5 +180,6 @@ pub fn image_request(text: &str) -> ModelRequest {
         parallel_tool_calls: false,
         max_output_tokens: None,
         thinking_budget_tokens: None,
+        temperature: None,
     }
 }

@@ -23,6 +23,9 @@ pub struct ModelRequest {
     /// Gemini `thinkingConfig`); `None` leaves the model's default. OpenAI-style APIs
     /// have no such field and ignore it.
     pub thinking_budget_tokens: Option<u32>,
+    /// Sampling temperature (0–2); `None` leaves the server's default. Anthropic takes
+    /// 0–1 and none at all while thinking.
+    pub temperature: Option<f64>,
 }
 
 /// A tool definition as sent in the API's `tools` field.

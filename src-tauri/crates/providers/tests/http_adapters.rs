@@ -31,6 +31,7 @@ fn request() -> ModelRequest {
         parallel_tool_calls: true,
         max_output_tokens: Some(256),
         thinking_budget_tokens: None,
+        temperature: None,
     }
 }
 

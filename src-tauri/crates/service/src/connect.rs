@@ -129,6 +129,7 @@ impl Service {
             parallel_tool_calls: false,
             max_output_tokens: Some(8),
             thinking_budget_tokens: None,
+            temperature: None,
         };
         let attempt = async {
             let mut stream = client.stream(request).await?;

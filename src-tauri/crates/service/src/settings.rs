@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use memo_config::{Config, ConfigFile, ModelProfileEdit, ProviderEdit, Revision, WireApi};
+use memo_config::{
+    Config, ConfigFile, ModelProfileEdit, ProviderEdit, Revision, WireApi, MAX_TEMPERATURE,
+};
 use memo_protocol::{
     EditableFile, EditableFileKind, ModelProfileInput, ModelProfileSettings, ProviderChange,
     ProviderInput, ProviderSettings, ProviderSettingsPage,
@@ -69,6 +71,14 @@ fn profile_edit(input: &ModelProfileInput) -> Result<ModelProfileEdit> {
             "the context window must be more than zero tokens".into(),
         ));
     }
+    if input
+        .temperature
+        .is_some_and(|t| !(0.0..=MAX_TEMPERATURE).contains(&t))
+    {
+        return Err(ServiceError::InvalidInput(
+            "the temperature must be a number from 0 to 2".into(),
+        ));
+    }
     if input.thinking_budget_tokens.is_some_and(|b| b < 1024) {
         return Err(ServiceError::InvalidInput(
             "a thinking budget is at least 1024 tokens".into(),
@@ -81,6 +91,7 @@ fn profile_edit(input: &ModelProfileInput) -> Result<ModelProfileEdit> {
         cached_input_price_per_mtok: input.cached_input_price_per_mtok,
         thinking_budget_tokens: input.thinking_budget_tokens,
         supports_vision: input.supports_vision,
+        temperature: input.temperature,
     })
 }
 
@@ -125,6 +136,7 @@ impl Service {
                         cached_input_price_per_mtok: p.cached_input_price_per_mtok,
                         thinking_budget_tokens: p.thinking_budget_tokens,
                         supports_vision: p.supports_vision,
+                        temperature: p.temperature,
                     },
                 })
                 .collect(),

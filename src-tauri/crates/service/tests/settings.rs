@@ -21,7 +21,7 @@ fn input(name: &str, base_url: &str) -> ProviderInput {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn providers_are_added_made_current_and_profiled_keeping_comments() {
-    let f = fixture(vec![]).await;
+    let f = fixture(vec![MockResponse::text("ok")]).await;
     let path = f.home.path().join("config.toml");
     let original = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, format!("# written by hand\n{original}")).unwrap();
@@ -54,6 +54,7 @@ async fn providers_are_added_made_current_and_profiled_keeping_comments() {
                 key: "m2".into(),
                 profile: ModelProfileInput {
                     context_window: Some(16_000),
+                    temperature: Some(0.2),
                     ..ModelProfileInput::default()
                 },
             },
@@ -61,6 +62,22 @@ async fn providers_are_added_made_current_and_profiled_keeping_comments() {
         )
         .unwrap();
     assert_eq!(page.model_profiles[0].profile.context_window, Some(16_000));
+    assert_eq!(page.model_profiles[0].profile.temperature, Some(0.2));
+    let too_hot = f
+        .service
+        .update_providers(
+            &ProviderChange::SaveProfile {
+                key: "m2".into(),
+                profile: ModelProfileInput {
+                    temperature: Some(3.0),
+                    ..ModelProfileInput::default()
+                },
+            },
+            &page.revision,
+        )
+        .unwrap_err();
+    assert_eq!(too_hot.code(), ErrorCode::InvalidInput);
+    assert!(too_hot.to_string().contains("from 0 to 2"), "{too_hot}");
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("# written by hand\n"), "{text}");
 
@@ -70,6 +87,9 @@ async fn providers_are_added_made_current_and_profiled_keeping_comments() {
         (session.provider.as_str(), session.model.as_str()),
         ("local", "m2")
     );
+    // ...with the profile's temperature in its requests.
+    f.turn(&session.id, "hi").await;
+    assert_eq!(f.mock.requests()[0].body["temperature"], 0.2);
 
     // A stale revision is a conflict and writes nothing.
     let stale = f

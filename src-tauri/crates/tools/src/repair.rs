@@ -43,6 +43,7 @@ pub fn repair_args(schema: &Value, args: &Value, is_valid: impl Fn(&Value) -> bo
         }
         infer_mode(schema, top, map, &mut repairs);
         drop_empty(schema, top, map, &mut repairs);
+        drop_zero(schema, top, map, &mut repairs);
     }
     let mut trimmed = out.clone();
     let mut dropped = Vec::new();
@@ -438,6 +439,36 @@ fn drop_empty(root: &Value, top: &Value, map: &mut Map<String, Value>, repairs: 
     }
 }
 
+/// Rule 8: an optional number sent as 0 where the schema's minimum is 1 (read_file's
+/// `offset: 0`, `limit: 0`, list_dir's `depth: 0`): the model meant "from the start" or
+/// "no particular amount", which is what leaving it out gives. The bound is not in the
+/// definitions the model sees, so it cannot know.
+fn drop_zero(root: &Value, top: &Value, map: &mut Map<String, Value>, repairs: &mut Vec<String>) {
+    let required: Vec<&str> = top
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let zero: Vec<String> = map
+        .iter()
+        .filter(|(key, value)| {
+            value.as_f64() == Some(0.0)
+                && !required.contains(&key.as_str())
+                && property_schema(root, top, key)
+                    .and_then(|s| s.get("minimum"))
+                    .and_then(Value::as_f64)
+                    == Some(1.0)
+        })
+        .map(|(key, _)| key.clone())
+        .collect();
+    for key in zero {
+        map.remove(&key);
+        repairs.push(format!(
+            "dropped {key}: 0 (it starts at 1; left out, it takes its default)"
+        ));
+    }
+}
+
 /// Every property name the schema declares anywhere: a key known somewhere is misplaced
 /// rather than unknown, and is never dropped.
 fn declared_names(root: &Value, schema: &Value, depth: usize) -> BTreeSet<String> {
@@ -503,6 +534,32 @@ fn drop_unknown(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_optional_zero_below_a_minimum_of_one_means_the_default() {
+        use crate::Tool;
+        let schema = crate::ReadFileTool.input_schema();
+        let sent = serde_json::json!({"file_path": "src/main.rs", "offset": 0, "limit": 20});
+        let repaired = repair_args(&schema, &sent, |_| true);
+        assert_eq!(
+            repaired.args,
+            serde_json::json!({"file_path": "src/main.rs", "limit": 20})
+        );
+        assert_eq!(
+            repaired.repairs,
+            ["dropped offset: 0 (it starts at 1; left out, it takes its default)"]
+        );
+        // A required number is the model's to fix (write_stdin's session_id), and so is
+        // a zero where zero is allowed (exec_command's yield_time_ms).
+        let stdin = serde_json::json!({"type": "object", "required": ["session_id"], "properties": {
+            "session_id": {"type": "integer", "minimum": 1},
+            "chars": {"type": "string"},
+            "yield_time_ms": {"type": "integer", "minimum": 0}}});
+        let sent = serde_json::json!({"session_id": 0, "chars": ""});
+        assert!(repair_args(&stdin, &sent, |_| true).repairs.is_empty());
+        let sent = serde_json::json!({"session_id": 3, "yield_time_ms": 0});
+        assert!(repair_args(&stdin, &sent, |_| true).repairs.is_empty());
+    }
+
     #[test]
     fn an_empty_optional_argument_that_must_not_be_empty_is_dropped() {
         use crate::Tool;

@@ -96,6 +96,7 @@ export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
               cached_input_price_per_mtok: null,
               thinking_budget_tokens: null,
               supports_vision: null,
+              temperature: null,
             };
       await controller.save({ original: null, provider, makeCurrent: true, key: "", profile });
       onDone();

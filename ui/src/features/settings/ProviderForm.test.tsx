@@ -63,6 +63,22 @@ describe("ProviderForm", () => {
     expect(onSave).not.toHaveBeenCalled();
   });
 
+  it("saves a temperature with the model profile and refuses one out of range", async () => {
+    const onSave = vi.fn(async () => ({ keyError: null }));
+    render(<ProviderForm existing={EXISTING} profile={null} takenNames={["deepseek"]} onSave={onSave} />);
+    const temperature = screen.getByTestId("profile-temperature");
+    fireEvent.change(temperature, { target: { value: "2.5" } });
+    fireEvent.click(screen.getByTestId("provider-save"));
+    expect((await screen.findByTestId("provider-form-error")).textContent).toContain("Temperature must be a number from 0 to 2");
+    expect(onSave).not.toHaveBeenCalled();
+    fireEvent.change(temperature, { target: { value: "0.2" } });
+    fireEvent.click(screen.getByTestId("provider-save"));
+    await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
+    expect(onSave).toHaveBeenCalledWith(
+      expect.objectContaining({ profile: expect.objectContaining({ temperature: 0.2, context_window: null }) }),
+    );
+  });
+
   it("tests the connection with the typed key and shows the verdict", async () => {
     commands.testConnection.mockResolvedValue({
       ok: false,

@@ -29,6 +29,7 @@ const EMPTY_PROFILE: ModelProfileInput = {
   cached_input_price_per_mtok: null,
   thinking_budget_tokens: null,
   supports_vision: null,
+  temperature: null,
 };
 
 function fromExisting(p: ProviderSettings): ProviderInput {
@@ -77,6 +78,7 @@ export function ProviderForm({
   const [outputPrice, setOutputPrice] = useState(numberText(base.output_price_per_mtok));
   const [thinking, setThinking] = useState(numberText(base.thinking_budget_tokens));
   const [vision, setVision] = useState(base.supports_vision ?? false);
+  const [temperature, setTemperature] = useState(numberText(base.temperature));
   const [makeCurrent, setMakeCurrent] = useState(existing === null || existing.is_current);
   const [test, setTest] = useState<TestState>({ status: "idle" });
   const [saving, setSaving] = useState(false);
@@ -103,6 +105,7 @@ export function ProviderForm({
     const inPrice = parseNumber(inputPrice);
     const outPrice = parseNumber(outputPrice);
     const budget = parseNumber(thinking);
+    const temp = parseNumber(temperature);
     for (const [label, value] of [
       ["Context window", window],
       ["Input price", inPrice],
@@ -111,6 +114,7 @@ export function ProviderForm({
     ] as const) {
       if (value !== null && (!Number.isFinite(value) || value < 0)) return `${label} must be a number, zero or more.`;
     }
+    if (temp !== null && (!Number.isFinite(temp) || temp < 0 || temp > 2)) return "Temperature must be a number from 0 to 2.";
     return {
       ...base,
       context_window: window,
@@ -118,6 +122,7 @@ export function ProviderForm({
       output_price_per_mtok: outPrice,
       thinking_budget_tokens: budget,
       supports_vision: vision ? true : null,
+      temperature: temp,
     };
   };
 
@@ -262,7 +267,7 @@ export function ProviderForm({
         </label>
       </div>
       <details className="provider-form__advanced">
-        <summary>Model profile: context window, prices, thinking</summary>
+        <summary>Model profile: context window, temperature, prices, thinking</summary>
         <div className="field-row">
           <label className="field">
             <span className="field__label">Context window (tokens)</span>
@@ -273,6 +278,18 @@ export function ProviderForm({
               placeholder="120000"
               onChange={(event) => setContextWindow(event.target.value)}
               data-testid="profile-context-window"
+            />
+          </label>
+          <label className="field">
+            <span className="field__label">Temperature</span>
+            <input
+              className="input"
+              inputMode="decimal"
+              value={temperature}
+              placeholder="server default"
+              title="0 to 2. Small local models call tools more reliably at 0.2."
+              onChange={(event) => setTemperature(event.target.value)}
+              data-testid="profile-temperature"
             />
           </label>
           <label className="field">

@@ -32,6 +32,8 @@ pub struct TurnLimits {
     pub max_output_tokens: Option<u32>,
     /// Extended thinking budget from the model's profile (`thinking_budget_tokens`).
     pub thinking_budget_tokens: Option<u32>,
+    /// Sampling temperature from the model's profile (`temperature`).
+    pub temperature: Option<f64>,
     /// Whether the session's first model takes images (its profile's `supports_vision`).
     /// The default lets hand-built sessions (tests, benches) send images; the
     /// [`crate::Engine`] sets it from the profile.
@@ -48,6 +50,7 @@ impl Default for TurnLimits {
             parallel_tool_calls: true,
             max_output_tokens: None,
             thinking_budget_tokens: None,
+            temperature: None,
             supports_vision: true,
         }
     }
@@ -245,6 +248,7 @@ pub fn spawn_session(
         client: params.client,
         parallel_tool_calls: params.limits.parallel_tool_calls,
         thinking_budget_tokens: params.limits.thinking_budget_tokens,
+        temperature: params.limits.temperature,
         context_window: params.context.context_window,
         supports_vision: params.limits.supports_vision,
     };

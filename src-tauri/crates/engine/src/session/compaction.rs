@@ -207,6 +207,7 @@ fn summary_request(shared: &Shared, older: &[Message], instructions: Option<&str
         parallel_tool_calls: binding.parallel_tool_calls,
         max_output_tokens: shared.limits.max_output_tokens,
         thinking_budget_tokens: None,
+        temperature: binding.temperature,
     }
 }
 

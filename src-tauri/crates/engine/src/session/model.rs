@@ -16,6 +16,8 @@ pub struct ModelBinding {
     pub client: Arc<dyn ModelClient>,
     pub parallel_tool_calls: bool,
     pub thinking_budget_tokens: Option<u32>,
+    /// The profile's sampling temperature (`None`: the server's default).
+    pub temperature: Option<f64>,
     /// Tokens the model accepts in one request (compaction works against it).
     pub context_window: u64,
     /// Whether user messages to this model may carry images (its profile's

@@ -189,6 +189,7 @@ impl Turn {
             parallel_tool_calls: binding.parallel_tool_calls,
             max_output_tokens: self.shared.limits.max_output_tokens,
             thinking_budget_tokens: binding.thinking_budget_tokens,
+            temperature: binding.temperature,
         }
     }
 
