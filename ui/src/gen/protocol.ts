@@ -579,6 +579,34 @@ session?: SessionSummary,
  */
 message?: string, };
 
+export type TrustState = "trusted" | "untrusted" | "unasked" | "changed";
+
+export type ProjectServerInfo = { 
+/**
+ * The file, relative to the folder (`.mcp.json`).
+ */
+file: string, name: string, 
+/**
+ * The command line it runs, or `connects to <url>`.
+ */
+runs: string, };
+
+export type WorkspaceTrustReport = { folder: string, state: TrustState, 
+/**
+ * The folder would start something and the user has not decided about exactly that.
+ */
+needs_decision: boolean, servers: Array<ProjectServerInfo>, };
+
+export type TrustDecision = { folder: string, trusted: boolean, 
+/**
+ * What the folder would start when it was decided.
+ */
+items: Array<string>, 
+/**
+ * Seconds since the Unix epoch.
+ */
+decided_at: number, };
+
 export const SEARCH_MARK_START = "\u{E000}";
 
 export const SEARCH_MARK_END = "\u{E001}";

@@ -47,14 +47,25 @@ async fn run_inner(service: &Service, args: ExecArgs) -> Result<Outcome, Service
         Some(dir) => dir.clone(),
         None => std::env::current_dir().map_err(|e| ServiceError::io("current directory", e))?,
     };
+    let trust_project = args.trust.then_some(true);
     let session = match &args.resume {
-        Some(id) => service.resume_session(&SessionId::new(id.clone()), args.max_steps)?,
-        None => service.start_session(StartRequest {
-            cwd,
-            provider: args.provider.clone(),
-            model: args.model.clone(),
-            max_steps: args.max_steps,
-        })?,
+        Some(id) => service.resume_session_with(
+            &SessionId::new(id.clone()),
+            args.max_steps,
+            trust_project,
+        )?,
+        None => {
+            if !args.trust {
+                crate::trust::warn_if_untrusted(service, &cwd);
+            }
+            service.start_session(StartRequest {
+                cwd,
+                provider: args.provider.clone(),
+                model: args.model.clone(),
+                max_steps: args.max_steps,
+                trust_project,
+            })?
+        }
     };
     let id = session.id.clone();
     let mut events = service.subscribe(&id, session.last_seq)?;

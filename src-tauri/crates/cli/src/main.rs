@@ -10,6 +10,7 @@ mod prompt;
 mod render;
 mod sessions;
 mod sessions_text;
+mod trust;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -72,6 +73,11 @@ pub struct ExecArgs {
     /// Maximum model steps in the turn.
     #[arg(long)]
     pub max_steps: Option<u32>,
+    /// Start the MCP servers this folder's own files declare (.mcp.json,
+    /// .gemini/settings.json, .cursor/mcp.json) for this run even though the folder is not
+    /// trusted. They run programs from the project: only for code you trust.
+    #[arg(long)]
+    pub trust: bool,
 }
 
 /// `$MEMO_HOME`, or `~/.memo`; a failure is reported by the first command that needs it.

@@ -4,7 +4,7 @@
 //! state and tools, OAuth login with tokens in the OS keychain. `--json` everywhere.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
 use std::sync::Arc;
 
@@ -12,7 +12,8 @@ use clap::{Args, Subcommand};
 use memo_config::{Config, CredentialStore, KeyringStore, MemoHome};
 use memo_mcp::config::TransportConfig;
 use memo_mcp::config_edit::{add_server, remove_server, NewServer};
-use memo_mcp::{McpConfigSet, McpManager, McpOptions, ServerConfig, ServerSnapshot};
+use memo_mcp::{McpConfigSet, McpManager, McpOptions, ServerConfig, ServerSnapshot, SourceKind};
+use memo_protocol::TrustState;
 use serde_json::{json, Value};
 
 #[derive(Subcommand)]
@@ -68,6 +69,10 @@ pub struct Common {
     /// Folder whose project MCP files are read (default: the current directory).
     #[arg(long)]
     cwd: Option<PathBuf>,
+    /// With --status: start the project's own servers even though the folder is not
+    /// trusted. They run programs from the project: only for code you trust.
+    #[arg(long)]
+    trust: bool,
 }
 
 #[derive(Args)]
@@ -145,6 +150,23 @@ fn load(cwd: Option<PathBuf>) -> Result<(Config, McpConfigSet, PathBuf), Failure
     Ok((config, set, cwd))
 }
 
+/// The servers `--status` may start: all of Memo's own, and the project's only in a
+/// trusted folder (or with `--trust`). Also returns the names left out.
+fn startable(
+    servers: Vec<ServerConfig>,
+    cwd: &Path,
+    trust: bool,
+) -> (Vec<ServerConfig>, Vec<String>) {
+    let trusted = trust
+        || crate::service()
+            .workspace_trust(cwd)
+            .is_ok_and(|r| r.state == TrustState::Trusted);
+    let (start, skip): (Vec<_>, Vec<_>) = servers
+        .into_iter()
+        .partition(|s| trusted || s.source.kind == SourceKind::Memo);
+    (start, skip.into_iter().map(|s| s.name).collect())
+}
+
 fn keychain() -> Option<Arc<dyn CredentialStore>> {
     KeyringStore::new()
         .ok()
@@ -155,12 +177,13 @@ fn run_inner(action: McpAction, rt: &tokio::runtime::Runtime) -> Result<(Value, 
     match action {
         McpAction::List { common, status } => {
             let (_, set, cwd) = load(common.cwd)?;
-            let snapshots = if status {
-                probe(rt, set.servers.clone(), &cwd)
+            let (snapshots, untrusted) = if status {
+                let (startable, untrusted) = startable(set.servers.clone(), &cwd, common.trust);
+                (probe(rt, startable, &cwd), untrusted)
             } else {
-                Vec::new()
+                (Vec::new(), Vec::new())
             };
-            Ok(crate::mcp_text::list(&set, &snapshots))
+            Ok(crate::mcp_text::list(&set, &snapshots, &untrusted))
         }
         McpAction::Get {
             name,
@@ -173,7 +196,17 @@ fn run_inner(action: McpAction, rt: &tokio::runtime::Runtime) -> Result<(Value, 
                 .cloned()
                 .ok_or_else(|| Failure(1, format!("no MCP server named \"{name}\"")))?;
             let snapshot = if status {
-                probe(rt, vec![server.clone()], &cwd).pop()
+                let (startable, untrusted) = startable(vec![server.clone()], &cwd, common.trust);
+                if !untrusted.is_empty() {
+                    return Err(Failure(
+                        1,
+                        format!(
+                            "\"{name}\" comes from {} and this folder is not trusted, so it was not started; pass --trust to start it (it runs a program from the project)",
+                            server.source
+                        ),
+                    ));
+                }
+                probe(rt, startable, &cwd).pop()
             } else {
                 None
             };

@@ -43,12 +43,19 @@ fn notes(set: &McpConfigSet, out: &mut String) {
     }
 }
 
-pub fn list(set: &McpConfigSet, snapshots: &[ServerSnapshot]) -> (Value, String) {
+/// `untrusted`: project servers `--status` did not start because the folder is not
+/// trusted.
+pub fn list(
+    set: &McpConfigSet,
+    snapshots: &[ServerSnapshot],
+    untrusted: &[String],
+) -> (Value, String) {
     let find = |name: &str| snapshots.iter().find(|s| s.name == name);
     let value = json!({
         "servers": set.servers.iter().map(|s| server_json(s, find(&s.name))).collect::<Vec<_>>(),
         "problems": set.problems,
         "clashes": set.clashes,
+        "untrusted": untrusted,
     });
     let mut out = String::new();
     if set.servers.is_empty() {
@@ -62,6 +69,7 @@ pub fn list(set: &McpConfigSet, snapshots: &[ServerSnapshot]) -> (Value, String)
                 snap.status.label().replace('_', " "),
                 snap.tools.len()
             ),
+            None if untrusted.contains(&s.name) => "not trusted".into(),
             None if s.enabled => "enabled".into(),
             None => "disabled".into(),
         };
@@ -81,6 +89,13 @@ pub fn list(set: &McpConfigSet, snapshots: &[ServerSnapshot]) -> (Value, String)
         }
     }
     notes(set, &mut out);
+    if !untrusted.is_empty() {
+        let _ = writeln!(
+            out,
+            "! not started: {} (the project's own servers run programs from it, and this folder is not trusted; pass --trust, or trust it in Memo Desktop)",
+            untrusted.join(", ")
+        );
+    }
     (value, out.trim_end().to_owned())
 }
 

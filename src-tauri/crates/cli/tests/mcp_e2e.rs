@@ -93,8 +93,18 @@ fn add_list_get_status_and_remove() {
         "{tools:?}"
     );
 
+    // The project's own server is not started in a folder nobody trusted...
     let status = home.json(&["mcp", "list", "--status", "--json", "--cwd", &cwd]);
     assert_eq!(status["servers"][0]["status"]["status"], "ready");
+    assert!(status["servers"][2]["status"].is_null(), "{status}");
+    assert_eq!(status["untrusted"], json!(["proj"]));
+    let out = home.run(&["mcp", "get", "proj", "--status", "--cwd", &cwd]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not trusted"));
+    // ...unless asked to.
+    let status = home.json(&[
+        "mcp", "list", "--status", "--trust", "--json", "--cwd", &cwd,
+    ]);
     assert_eq!(status["servers"][2]["status"]["status"], "failed");
     let text = home.run(&["mcp", "list", "--status", "--cwd", &cwd]);
     let text = String::from_utf8_lossy(&text.stdout);
@@ -115,6 +125,72 @@ fn add_list_get_status_and_remove() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("stdio server"));
     let list = home.json(&["mcp", "list", "--json"]);
     assert_eq!(names(&list), ["everything"]);
+}
+
+#[test]
+fn exec_starts_a_projects_own_servers_only_with_trust() {
+    let mock = Mock::start(tempfile::tempdir().unwrap().path());
+    let home = Home::new(&mock, "");
+    let marker = home.work.path().join("started");
+    // The server leaves a mark when it starts: proof that nothing ran, not just that no
+    // tool was offered.
+    std::fs::write(
+        home.work.path().join(".mcp.json"),
+        json!({"mcpServers": {"proj": {"command": "sh", "args": [
+            "-c", format!("touch {:?} && exec node {:?} stdio", marker, everything_js())
+        ]}}})
+        .to_string(),
+    )
+    .unwrap();
+    let call = json!([
+        {"tool_calls": [{"name": "proj__echo", "arguments": "{\"message\":\"hi\"}"}]},
+        {"text": "Done."}
+    ]);
+    mock.push(call.clone());
+    let out = home
+        .exec_command("echo", &["--yes"])
+        .env("MEMO_MCP_LOGIN_SHELL", "0")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("not starting 1 MCP server(s)")
+            && stderr.contains("proj (.mcp.json): sh -c"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--trust"), "{stderr}");
+    let events = json_lines(&out.stdout);
+    let end = events
+        .iter()
+        .find(|e| e["event"]["type"] == "tool_call_end")
+        .unwrap();
+    assert_ne!(end["event"]["output"], "Echo: hi");
+    // Give a server that was wrongly started time to leave its mark.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(
+        !marker.exists(),
+        "an untrusted project's server was started"
+    );
+
+    mock.push(call);
+    let out = home
+        .exec_command("echo", &["--yes", "--trust"])
+        .env("MEMO_MCP_LOGIN_SHELL", "0")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let events = json_lines(&out.stdout);
+    let end = events
+        .iter()
+        .find(|e| e["event"]["type"] == "tool_call_end")
+        .unwrap();
+    assert_eq!(end["event"]["output"], "Echo: hi");
+    assert!(marker.exists());
 }
 
 #[test]

@@ -73,6 +73,11 @@ impl MemoHome {
         self.root.join("sessions")
     }
 
+    /// Which folders may run what their project files ask for (see [`crate::TrustStore`]).
+    pub fn trusted_folders(&self) -> PathBuf {
+        self.root.join("trusted_folders.json")
+    }
+
     /// Memo Desktop's own database; a separate file so Memo Code never sees it.
     pub fn sessions_db(&self) -> PathBuf {
         self.root.join("memo-desktop.sqlite")

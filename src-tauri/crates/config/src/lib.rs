@@ -12,6 +12,7 @@ mod home;
 mod keys;
 pub mod redact;
 mod source;
+mod trust;
 
 pub use config::{
     vision_by_default, CheckpointSettings, Config, ModelPricing, ModelProfile,
@@ -27,3 +28,4 @@ pub use keys::{
 };
 pub use memo_providers::{ApiKey, WireApi};
 pub use redact::{init_tracing, register_secret};
+pub use trust::{TrustRecord, TrustStatus, TrustStore};

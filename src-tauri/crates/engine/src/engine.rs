@@ -39,6 +39,9 @@ pub struct SessionOptions {
     /// Overrides the provider's configured model.
     pub model: Option<String>,
     pub max_steps: Option<u32>,
+    /// Starts the project's own MCP servers whatever the folder's trust says (memo-cli
+    /// `--trust`); `None` follows the recorded decision.
+    pub trust_project: Option<bool>,
 }
 
 pub struct Engine {
@@ -101,6 +104,7 @@ impl Engine {
             &provider,
             model,
             opts.max_steps,
+            opts.trust_project,
         )?;
         let (client, model) = (params.client.clone(), params.model.clone());
         let session = spawn_or_stop_mcp(params, SessionStart::New)?;
@@ -124,6 +128,17 @@ impl Engine {
         id: &SessionId,
         max_steps: Option<u32>,
     ) -> Result<SessionHandle, EngineError> {
+        self.resume_session_with(id, max_steps, None)
+    }
+
+    /// [`Self::resume_session`], with the folder's trust overridden as in
+    /// [`SessionOptions::trust_project`].
+    pub fn resume_session_with(
+        &self,
+        id: &SessionId,
+        max_steps: Option<u32>,
+        trust_project: Option<bool>,
+    ) -> Result<SessionHandle, EngineError> {
         let mut record = self.record(id)?;
         if record.read_only {
             record = match self.unused_fork(&record)? {
@@ -139,6 +154,7 @@ impl Engine {
             &provider,
             record.model.clone(),
             max_steps,
+            trust_project,
         )?;
         spawn_or_stop_mcp(params, SessionStart::Resume)
     }
@@ -199,6 +215,7 @@ impl Engine {
         provider: &ProviderConfig,
         model: String,
         max_steps: Option<u32>,
+        trust_project: Option<bool>,
     ) -> Result<SessionParams, EngineError> {
         let client = self.client_for(provider)?;
         let profile = self.options.config.model_profile(&provider.name, &model);
@@ -228,11 +245,13 @@ impl Engine {
         let mut tools = ToolRegistry::builtin();
         // MCP servers start now, in the background; a turn waits for them at most their
         // startup timeout, and their tools join the registry as they arrive.
+        let trusted = trust_project.unwrap_or_else(|| self.project_trusted(&cwd));
         let mcp = memo_mcp::start_for_session(
             &self.options.config,
             &cwd,
             self.options.env.clone(),
             Some(self.options.credentials.clone()),
+            trusted,
         );
         if let Some(mcp) = &mcp {
             tools.add_source(Arc::new(memo_mcp::McpToolSource::new(mcp.clone())));

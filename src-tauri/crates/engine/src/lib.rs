@@ -10,6 +10,7 @@ pub mod prompt;
 mod read_skill;
 pub mod session;
 pub mod title;
+pub mod trust;
 
 pub use engine::{is_loopback, Engine, EngineOptions, EnvLookup, SessionOptions};
 pub use error::EngineError;

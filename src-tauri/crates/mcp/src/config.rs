@@ -247,25 +247,37 @@ pub fn load(
     let (servers, problems) = parse_memo_config(&config.extra, &config.path);
     set.merge(servers, problems);
     if let Some(dir) = project_dir {
-        for (flavor, rel) in PROJECT_FILES {
-            let path = dir.join(rel);
-            let text = match std::fs::read_to_string(&path) {
-                Ok(text) => text,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(e) => {
-                    set.problems.push(ConfigProblem {
-                        path,
-                        key: "mcpServers".into(),
-                        message: format!("cannot read: {e}"),
-                    });
-                    continue;
-                }
-            };
-            let (servers, problems) = parse_json_file(&text, &path, *flavor, env);
-            set.merge(servers, problems);
-        }
+        merge_project(&mut set, dir, env);
     }
     set
+}
+
+/// Only the servers the project's own files under `dir` declare.
+pub fn load_project(dir: &Path, env: &dyn Fn(&str) -> Option<String>) -> McpConfigSet {
+    let mut set = McpConfigSet::default();
+    merge_project(&mut set, dir, env);
+    set
+}
+
+/// Adds the project files' servers to `set`, file by file in precedence order.
+fn merge_project(set: &mut McpConfigSet, dir: &Path, env: &dyn Fn(&str) -> Option<String>) {
+    for (flavor, rel) in PROJECT_FILES {
+        let path = dir.join(rel);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                set.problems.push(ConfigProblem {
+                    path,
+                    key: "mcpServers".into(),
+                    message: format!("cannot read: {e}"),
+                });
+                continue;
+            }
+        };
+        let (servers, problems) = parse_json_file(&text, &path, *flavor, env);
+        set.merge(servers, problems);
+    }
 }
 
 /// Project files, in precedence order.

@@ -31,6 +31,7 @@ mod search;
 pub mod sse_legacy;
 mod supervisor;
 mod tools;
+pub mod trust;
 
 use std::sync::Arc;
 
@@ -44,28 +45,28 @@ pub use manager::{
 pub use prompts::PromptCommand;
 pub use search::SEARCH_TOOL;
 pub use tools::{McpTool, McpToolSource, ResourceTool};
+pub use trust::{project_servers, ProjectServer};
 
 /// Reads an environment variable; injectable so tests never touch the process env.
 pub type EnvLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
 
-/// The MCP servers of a session in `cwd`: Memo's config plus the project's files, started
-/// in the background. `None` when no server is configured. With
-/// `MEMO_MCP_LOGIN_SHELL=0`, stdio servers get this process's PATH instead of the login
-/// shell's.
+/// The MCP servers of a session in `cwd`: Memo's config plus, when the folder is trusted
+/// (`trust_project`), the project's files, started in the background. `None` when no
+/// server is configured. With `MEMO_MCP_LOGIN_SHELL=0`, stdio servers get this process's
+/// PATH instead of the login shell's.
 ///
 /// Top-level config.toml keys: `mcp_project_configs = false` ignores the project's
-/// `.mcp.json`/Gemini/Cursor files (they can start programs), and
-/// `mcp_tool_defer_threshold = N` changes when tool definitions are deferred (64).
+/// `.mcp.json`/Gemini/Cursor files altogether, and `mcp_tool_defer_threshold = N` changes
+/// when tool definitions are deferred (64).
 pub fn start_for_session(
     config: &memo_config::Config,
     cwd: &std::path::Path,
     env: EnvLookup,
     credentials: Option<Arc<dyn memo_config::CredentialStore>>,
+    trust_project: bool,
 ) -> Option<McpManager> {
-    let project = match config.extra.get("mcp_project_configs") {
-        Some(toml::Value::Boolean(false)) => None,
-        _ => Some(cwd),
-    };
+    let enabled = trust::project_configs_enabled(config);
+    let project = (enabled && trust_project).then_some(cwd);
     let set = load_config(config, project, &|name: &str| env(name));
     let defer_threshold = config
         .extra
@@ -75,10 +76,23 @@ pub fn start_for_session(
         .unwrap_or(DEFAULT_DEFER_THRESHOLD);
     let mut notes: Vec<String> = set.problems.iter().map(|p| p.to_string()).collect();
     notes.extend(set.clashes.iter().map(|c| c.to_string()));
+    if enabled && !trust_project {
+        let skipped = project_servers(config, cwd, &|name: &str| env(name));
+        if !skipped.is_empty() {
+            let names: Vec<String> = skipped
+                .iter()
+                .map(|s| format!("{} ({})", s.name, s.file))
+                .collect();
+            notes.push(format!(
+                "not started because this folder is not trusted: {}. Trust the folder to start them.",
+                names.join(", ")
+            ));
+        }
+    }
     for note in &notes {
         tracing::warn!("MCP config: {note}");
     }
-    if set.servers.is_empty() {
+    if set.servers.is_empty() && notes.is_empty() {
         return None;
     }
     let path = match env("MEMO_MCP_LOGIN_SHELL").as_deref() {

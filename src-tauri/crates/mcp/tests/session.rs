@@ -18,7 +18,8 @@ fn env() -> memo_mcp::EnvLookup {
 }
 
 #[tokio::test]
-async fn project_files_start_unless_turned_off_and_the_defer_threshold_is_configurable() {
+async fn project_files_start_only_when_trusted_unless_turned_off_and_the_defer_threshold_is_configurable(
+) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join(".mcp.json"),
@@ -28,10 +29,21 @@ async fn project_files_start_unless_turned_off_and_the_defer_threshold_is_config
     .unwrap();
     let config_path = dir.path().join("config.toml");
     let off = memo_config::Config::parse("mcp_project_configs = false\n", &config_path).unwrap();
-    assert!(start_for_session(&off, dir.path(), env(), None).is_none());
+    assert!(start_for_session(&off, dir.path(), env(), None, true).is_none());
 
     let on = memo_config::Config::parse("mcp_tool_defer_threshold = 2\n", &config_path).unwrap();
-    let manager = start_for_session(&on, dir.path(), env(), None).unwrap();
+    // Not trusted: nothing starts, and /mcp says why.
+    let untrusted = start_for_session(&on, dir.path(), env(), None, false).unwrap();
+    assert!(untrusted.servers().is_empty());
+    assert!(
+        untrusted
+            .describe()
+            .contains("not started because this folder is not trusted: ev (.mcp.json)"),
+        "{}",
+        untrusted.describe()
+    );
+    untrusted.stop().await;
+    let manager = start_for_session(&on, dir.path(), env(), None, true).unwrap();
     manager.wait_ready().await;
     let snap = manager.server("ev").unwrap();
     assert_eq!(snap.source.kind, memo_mcp::SourceKind::Claude);
@@ -58,7 +70,7 @@ async fn config_problems_are_kept_as_notes() {
         &dir.path().join("config.toml"),
     )
     .unwrap();
-    let manager = start_for_session(&config, dir.path(), env(), None).unwrap();
+    let manager = start_for_session(&config, dir.path(), env(), None, false).unwrap();
     assert_eq!(manager.servers().len(), 1);
     assert!(
         manager

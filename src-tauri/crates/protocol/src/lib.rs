@@ -14,6 +14,7 @@ mod ipc;
 mod op;
 mod prompt;
 mod settings;
+mod trust;
 pub mod typescript;
 
 pub use approval::{ApprovalRequest, DiffHunk, FileDiff, ReviewDecision, RiskLevel};
@@ -43,3 +44,4 @@ pub use settings::{
     ModelProfileSettings, ProviderChange, ProviderInput, ProviderSettings, ProviderSettingsPage,
     SkillChange, SkillInfo, SkillScopeKind, SkillsPage,
 };
+pub use trust::{ProjectServerInfo, TrustDecision, TrustState, WorkspaceTrustReport};

@@ -90,6 +90,10 @@ pub fn render() -> String {
         RestoreAction::decl(&cfg),
         RestoreFile::decl(&cfg),
         RestoreReport::decl(&cfg),
+        TrustState::decl(&cfg),
+        ProjectServerInfo::decl(&cfg),
+        WorkspaceTrustReport::decl(&cfg),
+        TrustDecision::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from src-tauri/crates/protocol by `cargo run -p memo-protocol --bin gen-ts`.\n\

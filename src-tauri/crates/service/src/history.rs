@@ -168,6 +168,7 @@ impl Service {
                 provider,
                 model,
                 max_steps: None,
+                trust_project: None,
             })?;
             store.set_title(&fresh.id, &title)?;
             self.session(&fresh.id)?

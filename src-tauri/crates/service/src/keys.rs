@@ -117,6 +117,7 @@ impl Service {
             provider,
             model,
             max_steps: None,
+            trust_project: None,
         };
         Ok(memo_engine::prompt_layers(
             Some(self.home()?.root()),

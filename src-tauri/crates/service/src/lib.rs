@@ -22,6 +22,7 @@ mod service;
 mod sessions;
 mod settings;
 mod skills;
+mod trust;
 
 pub use connect::LOCAL_SERVERS;
 pub use error::{Result, ServiceError};

@@ -24,6 +24,9 @@ pub struct StartRequest {
     /// Overrides the provider's configured model.
     pub model: Option<String>,
     pub max_steps: Option<u32>,
+    /// Starts the folder's project MCP servers whatever its recorded trust says
+    /// (memo-cli `--trust`); `None` follows the decision.
+    pub trust_project: Option<bool>,
 }
 
 impl StartRequest {
@@ -33,6 +36,7 @@ impl StartRequest {
             provider: self.provider.clone(),
             model: self.model.clone(),
             max_steps: self.max_steps,
+            trust_project: self.trust_project,
         }
     }
 }
@@ -52,11 +56,23 @@ impl Service {
     /// history continues in a fork: the summary returned is then the fork's, with its own
     /// id. Must run inside the Tokio runtime.
     pub fn resume_session(&self, id: &SessionId, max_steps: Option<u32>) -> Result<SessionSummary> {
+        self.resume_session_with(id, max_steps, None)
+    }
+
+    /// [`Self::resume_session`] with the folder's trust overridden (memo-cli `--trust`).
+    pub fn resume_session_with(
+        &self,
+        id: &SessionId,
+        max_steps: Option<u32>,
+        trust_project: Option<bool>,
+    ) -> Result<SessionSummary> {
         let _one_at_a_time = lock(&self.resuming);
         if lock(&self.live).contains_key(id) {
             return self.session(id);
         }
-        let handle = self.engine()?.resume_session(id, max_steps)?;
+        let handle = self
+            .engine()?
+            .resume_session_with(id, max_steps, trust_project)?;
         let live_id = handle.id().clone();
         let mut live = lock(&self.live);
         match live.entry(live_id.clone()) {

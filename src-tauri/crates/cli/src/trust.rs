@@ -1,0 +1,32 @@
+//! What memo-cli says about a folder it will not start project servers in.
+
+use std::path::Path;
+
+use memo_protocol::TrustState;
+use memo_service::Service;
+
+/// Warns on stderr when the folder's project files declare MCP servers that will not start
+/// because the folder is not trusted (a damaged trust file is reported the same way).
+pub fn warn_if_untrusted(service: &Service, cwd: &Path) {
+    match service.workspace_trust(cwd) {
+        Ok(report) if report.servers.is_empty() || report.state == TrustState::Trusted => {}
+        Ok(report) => {
+            let why = match report.state {
+                TrustState::Changed => "the folder's project files changed since it was trusted",
+                TrustState::Untrusted => "the folder is marked not trusted",
+                _ => "the folder is not trusted",
+            };
+            eprintln!(
+                "note: not starting {} MCP server(s) from this folder's project files: {why}:",
+                report.servers.len()
+            );
+            for server in &report.servers {
+                eprintln!("  {} ({}): {}", server.name, server.file, server.runs);
+            }
+            eprintln!(
+                "      They run programs from the project. Pass --trust to start them for this run, or trust the folder in Memo Desktop."
+            );
+        }
+        Err(error) => eprintln!("note: project MCP servers not started: {error}"),
+    }
+}
