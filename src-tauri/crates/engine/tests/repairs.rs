@@ -134,3 +134,42 @@ async fn an_unrepairable_mistake_gets_the_one_line_fix() {
         .all(|s| s.is_error && !s.content.contains("repaired")));
     h.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_repeating_the_same_failing_call_is_stopped_on_the_third() {
+    let same = r#"{"file_path": "a.py", "old_string": "x = 1", "new_string": "x = 1"}"#;
+    let mut h = Harness::start(
+        WireApi::Openai,
+        vec![
+            MockResponse::tool_call("apply_patch", same),
+            // Another spelling of the same arguments is the same call.
+            MockResponse::tool_call(
+                "apply_patch",
+                r#"{"new_string":"x = 1","old_string":"x = 1","file_path":"a.py"}"#,
+            ),
+            MockResponse::tool_call("apply_patch", same),
+            MockResponse::text("never asked for"),
+        ],
+    )
+    .await;
+    std::fs::write(h.workdir().join("a.py"), SOURCE).unwrap();
+    let events = h.run_turn("fix it").await;
+    assert_eq!(end_reason(&events).0, memo_protocol::TurnEndReason::Failed);
+    let message = events
+        .iter()
+        .find_map(|e| match &e.event {
+            AgentEvent::Error { message, .. } => Some(message.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        message.contains("same failing apply_patch call 3 times"),
+        "{message}"
+    );
+    assert_eq!(h.request_bodies().len(), 3, "no fourth request");
+    assert_eq!(
+        std::fs::read_to_string(h.workdir().join("a.py")).unwrap(),
+        SOURCE
+    );
+    h.shutdown().await;
+}

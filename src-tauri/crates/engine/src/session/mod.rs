@@ -13,6 +13,7 @@ pub mod images;
 mod mcp;
 mod model;
 mod prompt_sources;
+mod repeats;
 mod step;
 mod tool_calls;
 mod turn;

@@ -23,6 +23,8 @@ pub(crate) struct Turn {
     /// Events of the final step, committed together with `turn_ended` (one fsync instead
     /// of two for the common answer-only ending).
     pub deferred: Vec<AgentEvent>,
+    /// Failed calls of this turn, to stop a model that keeps sending the same one.
+    pub repeats: super::repeats::RepeatGuard,
 }
 
 pub(crate) async fn run_turn(
@@ -38,6 +40,7 @@ pub(crate) async fn run_turn(
         cancel,
         usage: TokenUsage::default(),
         deferred: Vec::new(),
+        repeats: Default::default(),
     };
     let reason = match turn.run(input).await {
         Ok(reason) => reason,
@@ -148,6 +151,19 @@ impl Turn {
             self.shared.apply_to_history(&assistant);
             if self.run_tool_calls(&response.tool_calls).await? {
                 return Ok(TurnEndReason::Interrupted);
+            }
+            let history = self.shared.history_snapshot();
+            if let Some(tool) = self.repeats.observe(&response.tool_calls, &history) {
+                self.emit(AgentEvent::Error {
+                    kind: memo_protocol::ErrorKind::Provider,
+                    message: format!(
+                        "stopped: the model sent the same failing {tool} call {} times; \
+                         rephrase the request, or try a larger model",
+                        super::repeats::MAX_IDENTICAL_FAILURES
+                    ),
+                    retryable: false,
+                })?;
+                return Ok(TurnEndReason::Failed);
             }
         }
         self.emit(AgentEvent::Error {
