@@ -37,6 +37,7 @@ mod runtime_tools;
 pub mod sandbox;
 mod shell_compat;
 pub mod shell_parse;
+mod shell_value;
 mod update_plan;
 mod webfetch;
 
