@@ -5,6 +5,9 @@ import { Onboarding } from "./features/onboarding/Onboarding";
 import type { SettingsSection } from "./features/settings/SettingsView";
 import { Sidebar } from "./features/sessions/Sidebar";
 import { StatusBar } from "./features/status/StatusBar";
+import { TrustBanner } from "./features/trust/TrustBanner";
+import { TrustDialog } from "./features/trust/TrustDialog";
+import { useWorkspaceTrust } from "./features/trust/useWorkspaceTrust";
 import type { SearchResult, SessionSummary } from "./gen/protocol";
 import { commands, pickFolder } from "./ipc";
 import { useAppInfo } from "./state/useAppInfo";
@@ -29,6 +32,7 @@ export function App() {
   const loadSessions = useCallback(async () => (await commands.listSessions({ cwd })).sessions, [cwd]);
   const sessions = useLoadable("list_sessions", cwd, loadSessions);
   const chat = useChat(cwd, sessions.reload);
+  const trust = useWorkspaceTrust(cwd);
   const [pickError, setPickError] = useState<string | null>(null);
   const [settings, setSettings] = useState<{ section: SettingsSection } | null>(null);
   // Already open: stay where it is (re-opening would drop a page's unsaved text unasked).
@@ -146,9 +150,19 @@ export function App() {
             onOpenSettings={() => openSettings()}
             onPickFolder={pick}
             onOpenPath={workspaces.open}
+            notice={<TrustBanner report={trust.report} onReview={trust.review} />}
           />
         )}
       </main>
+      {trust.prompting && trust.report !== null && settings === null && !needsOnboarding && (
+        <TrustDialog
+          report={trust.report}
+          saving={trust.saving}
+          error={trust.error}
+          onDecide={(trusted) => void trust.decide(trusted)}
+          onDismiss={trust.dismiss}
+        />
+      )}
       <StatusBar state={appInfo.state} onRetry={appInfo.reload} />
       {pickError && (
         <div className="toast" role="alert" onClick={() => setPickError(null)}>

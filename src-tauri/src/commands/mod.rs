@@ -15,7 +15,7 @@ use memo_protocol::{
     ConnectionReport, EditableFile, EditableFileKind, EventEnvelope, KeyStatus, LocalServer, Op,
     PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary,
     RestoreMode, RestoreReport, RevertRequest, RewindOutcome, SearchResult, SessionId, SessionPage,
-    SessionStatus, SessionSummary, SkillChange, SkillsPage,
+    SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -94,7 +94,7 @@ ipc_commands! {
 
     /// Starts a session in `cwd` (with the config's current provider unless one is named).
     fn start_session(state, cwd: String, provider: Option<String>, model: Option<String>) -> SessionSummary {
-        let request = StartRequest { cwd: PathBuf::from(cwd), provider, model, max_steps: None };
+        let request = StartRequest { cwd: PathBuf::from(cwd), provider, model, ..StartRequest::default() };
         Ok(state.service().start_session(request)?)
     }
 
@@ -257,6 +257,27 @@ ipc_commands! {
     /// Suggestions for the composer after `/`, `@` or `$` (`typed` is the word after it).
     fn complete(state, cwd: String, session_id: Option<SessionId>, kind: CompletionKind, typed: String) -> Vec<Completion> {
         Ok(state.service().complete(std::path::Path::new(&cwd), session_id.as_ref(), kind, &typed, 12)?)
+    }
+
+    /// What the folder's own project files would start (MCP servers) and whether the user
+    /// must be asked before a session there starts them.
+    fn workspace_trust(state, cwd: String) -> WorkspaceTrustReport {
+        Ok(state.service().workspace_trust(std::path::Path::new(&cwd))?)
+    }
+
+    /// Trusts (or refuses) what the folder would start now; asked again if that changes.
+    fn set_workspace_trust(state, cwd: String, trusted: bool) -> WorkspaceTrustReport {
+        Ok(state.service().set_workspace_trust(std::path::Path::new(&cwd), trusted)?)
+    }
+
+    /// Every remembered trust decision, most recent first.
+    fn trust_decisions(state) -> Vec<TrustDecision> {
+        Ok(state.service().trust_decisions()?)
+    }
+
+    /// Forgets a folder's trust decision, so opening it asks again.
+    fn forget_workspace_trust(state, folder: String) -> () {
+        Ok(state.service().forget_workspace_trust(std::path::Path::new(&folder))?)
     }
 
     /// Folders asked for from outside the window (`memo-desktop DIR`, a second launch),

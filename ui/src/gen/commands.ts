@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AppInfo, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage } from "./protocol";
+import type { AppInfo, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -40,6 +40,10 @@ export const COMMAND_NAMES = [
   "probe_local_servers",
   "session_status",
   "complete",
+  "workspace_trust",
+  "set_workspace_trust",
+  "trust_decisions",
+  "forget_workspace_trust",
   "take_open_requests",
 ] as const;
 
@@ -186,6 +190,23 @@ export interface Commands {
    */
   complete(args: { cwd: string; sessionId?: SessionId | null; kind: CompletionKind; typed: string }): Promise<Array<Completion>>;
   /**
+   * What the folder's own project files would start (MCP servers) and whether the user
+   * must be asked before a session there starts them.
+   */
+  workspaceTrust(args: { cwd: string }): Promise<WorkspaceTrustReport>;
+  /**
+   * Trusts (or refuses) what the folder would start now; asked again if that changes.
+   */
+  setWorkspaceTrust(args: { cwd: string; trusted: boolean }): Promise<WorkspaceTrustReport>;
+  /**
+   * Every remembered trust decision, most recent first.
+   */
+  trustDecisions(): Promise<Array<TrustDecision>>;
+  /**
+   * Forgets a folder's trust decision, so opening it asks again.
+   */
+  forgetWorkspaceTrust(args: { folder: string }): Promise<void>;
+  /**
    * Folders asked for from outside the window (`memo-desktop DIR`, a second launch),
    * each once; the window also hears `memo://open-requests` when one arrives.
    */
@@ -225,6 +246,10 @@ export function bindCommands(invoke: Invoke): Commands {
     probeLocalServers: () => invoke("probe_local_servers", {}),
     sessionStatus: (args) => invoke("session_status", args),
     complete: (args) => invoke("complete", args),
+    workspaceTrust: (args) => invoke("workspace_trust", args),
+    setWorkspaceTrust: (args) => invoke("set_workspace_trust", args),
+    trustDecisions: () => invoke("trust_decisions", {}),
+    forgetWorkspaceTrust: (args) => invoke("forget_workspace_trust", args),
     takeOpenRequests: () => invoke("take_open_requests", {}),
   };
 }

@@ -99,7 +99,9 @@ fn describe(transport: &TransportConfig) -> String {
     }
 }
 
-/// Words with spaces or quotes are shown quoted, so the line reads as what runs.
+/// Words with spaces or quotes are shown quoted as a shell would need them, so the line
+/// reads as what runs: in double quotes when nothing in the word is special there (a
+/// `sh -c` script full of single quotes stays readable), else in single quotes.
 fn quote(word: &str) -> String {
     if !word.is_empty()
         && word
@@ -107,6 +109,8 @@ fn quote(word: &str) -> String {
             .all(|c| c.is_ascii_alphanumeric() || "-_./:=@+,%~".contains(c))
     {
         word.to_owned()
+    } else if !word.contains(['"', '$', '`', '\\', '!']) {
+        format!("\"{word}\"")
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
     }
@@ -132,7 +136,7 @@ mod tests {
         std::fs::write(
             dir.path().join(".mcp.json"),
             r#"{"mcpServers": {
-                "files": {"command": "npx", "args": ["-y", "server files", "it's"], "env": {"TOKEN": "${T}"}},
+                "files": {"command": "npx", "args": ["-y", "server files", "it's", "$HOME"], "env": {"TOKEN": "${T}"}},
                 "remote": {"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"X-Key": "k"}},
                 "off": {"command": "x", "disabled": true}
             }}"#,
@@ -144,7 +148,9 @@ mod tests {
         let lines: Vec<String> = servers.iter().map(ProjectServer::fingerprint).collect();
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(
-            lines[0].starts_with(".mcp.json files: npx -y 'server files' 'it'\\''s' (env TOKEN #"),
+            lines[0].starts_with(
+                r#".mcp.json files: npx -y "server files" "it's" '$HOME' (env TOKEN #"#
+            ),
             "{lines:?}"
         );
         assert!(!lines[0].contains("secret"));

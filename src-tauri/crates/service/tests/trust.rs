@@ -35,7 +35,7 @@ async fn a_projects_servers_start_only_once_the_folder_is_trusted() {
     assert_eq!(report.servers.len(), 1);
     assert_eq!(report.servers[0].file, ".mcp.json");
     assert!(
-        report.servers[0].runs.starts_with("/bin/sh -c 'touch"),
+        report.servers[0].runs.starts_with("/bin/sh -c \"touch '"),
         "{:?}",
         report.servers
     );

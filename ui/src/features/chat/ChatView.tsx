@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 
 import { ChatIcon } from "../../components/icons";
 import type { CompletionKind, ProviderSummary } from "../../gen/protocol";
@@ -58,6 +58,8 @@ interface ChatViewProps {
   onOpenSettings: () => void;
   onPickFolder: () => void;
   onOpenPath: (path: string) => void;
+  /** Shown under the header: the folder's project servers are off until it is trusted. */
+  notice?: ReactNode;
 }
 
 export function ChatView(props: ChatViewProps) {
@@ -190,6 +192,7 @@ export function ChatView(props: ChatViewProps) {
         onReload={props.onReloadProviders}
         onOpenSettings={props.onOpenSettings}
       />
+      {props.notice}
       {keyProvider && (
         <ApiKeyPanel
           key={keyProvider}

@@ -5,11 +5,12 @@ import { folderName } from "../../state/workspaces";
 import { FileEditorPage } from "./FileEditorPage";
 import { ProvidersPage } from "./ProvidersPage";
 import { SkillsPage } from "./SkillsPage";
+import { TrustPage } from "../trust/TrustPage";
 import { useProviderSettings } from "./useProviderSettings";
 
 import "./settings.css";
 
-export type SettingsSection = "providers" | "soul" | "instructions" | "skills";
+export type SettingsSection = "providers" | "soul" | "instructions" | "skills" | "trust";
 
 interface SettingsViewProps {
   /** The open folder: its instructions and project skills are offered. */
@@ -41,6 +42,7 @@ export function SettingsView({ cwd, initialSection = "providers", onClose, onPro
     { id: "soul", label: "SOUL.md", hint: "Who the agent is" },
     ...(cwd ? [{ id: "instructions" as const, label: "Project instructions", hint: `AGENTS.md of ${folderName(cwd)}` }] : []),
     { id: "skills", label: "Skills", hint: "Reusable instructions" },
+    { id: "trust", label: "Trusted folders", hint: "What projects may start" },
   ];
 
   /** Runs `action` now, or after the person agrees to drop unsaved text. */
@@ -116,6 +118,7 @@ export function SettingsView({ cwd, initialSection = "providers", onClose, onPro
           />
         )}
         {section === "skills" && <SkillsPage cwd={cwd} onDirtyChange={setDirty} />}
+        {section === "trust" && <TrustPage />}
       </section>
       {pending !== null && (
         <ConfirmDialog

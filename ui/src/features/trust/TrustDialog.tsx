@@ -1,0 +1,88 @@
+import { useDialogKeys } from "../../components/useDialogKeys";
+import type { WorkspaceTrustReport } from "../../gen/protocol";
+import type { CommandError } from "../../ipc";
+import { folderName } from "../../state/workspaces";
+
+import "./trust.css";
+
+interface TrustDialogProps {
+  report: WorkspaceTrustReport;
+  saving: boolean;
+  error: CommandError | null;
+  onDecide: (trusted: boolean) => void;
+  onDismiss: () => void;
+}
+
+/**
+ * Asked before a folder's own project files may start programs. Lists exactly what would
+ * run, so the decision is about those commands and not about a folder name. "Don't trust"
+ * has the focus: Enter never trusts by accident.
+ */
+export function TrustDialog({ report, saving, error, onDecide, onDismiss }: TrustDialogProps) {
+  const refuse = useDialogKeys(onDismiss);
+  const changed = report.state === "changed";
+  const name = folderName(report.folder);
+  return (
+    <div className="dialog-backdrop" role="presentation">
+      <div
+        className="dialog trust-dialog"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="trust-title"
+        aria-describedby="trust-lead"
+        data-testid="trust-dialog"
+      >
+        <h2 id="trust-title" className="dialog__title">
+          {changed ? `${name} now starts something new` : `Trust ${name}?`}
+        </h2>
+        <p id="trust-lead" className="dialog__message trust-dialog__lead">
+          {changed
+            ? "This folder's project files changed since you trusted it. Sessions here would now start:"
+            : "This folder's project files ask Memo to start these programs whenever a session begins here:"}
+        </p>
+        <ul className="trust-dialog__list" data-testid="trust-servers">
+          {report.servers.map((server) => (
+            <li key={`${server.file}:${server.name}`} className="trust-dialog__item">
+              <div className="trust-dialog__item-head">
+                <span className="trust-dialog__name">{server.name}</span>
+                <span className="badge">MCP server · {server.file}</span>
+              </div>
+              <code className="trust-dialog__runs">{server.runs}</code>
+            </li>
+          ))}
+        </ul>
+        <p className="dialog__message trust-dialog__note">
+          They run with your permissions, outside Memo's approvals. Trust the folder only if you trust
+          whoever wrote these files. Without trust, sessions here still work with Memo's own tools;
+          you can change this in Settings → Trusted folders.
+        </p>
+        {error && (
+          <p className="form-error" role="alert" data-testid="trust-error">
+            {error.message}
+          </p>
+        )}
+        <div className="dialog__actions">
+          <button
+            ref={refuse}
+            type="button"
+            className="button"
+            disabled={saving}
+            onClick={() => onDecide(false)}
+            data-testid="trust-refuse"
+          >
+            Don't trust
+          </button>
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={saving}
+            onClick={() => onDecide(true)}
+            data-testid="trust-accept"
+          >
+            Trust folder
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

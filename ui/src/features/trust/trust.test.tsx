@@ -1,0 +1,111 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import type { TrustDecision, WorkspaceTrustReport } from "../../gen/protocol";
+import { TrustBanner } from "./TrustBanner";
+import { TrustDialog } from "./TrustDialog";
+import { TrustPage } from "./TrustPage";
+import { useWorkspaceTrust } from "./useWorkspaceTrust";
+
+const { commands } = vi.hoisted(() => ({
+  commands: {
+    workspaceTrust: vi.fn(),
+    setWorkspaceTrust: vi.fn(),
+    trustDecisions: vi.fn(),
+    forgetWorkspaceTrust: vi.fn(),
+  },
+}));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+
+afterEach(cleanup);
+beforeEach(() => Object.values(commands).forEach((f) => f.mockReset()));
+
+const ASKING: WorkspaceTrustReport = {
+  folder: "/home/u/shop",
+  state: "unasked",
+  needs_decision: true,
+  servers: [{ file: ".mcp.json", name: "db", runs: "npx -y @acme/db-mcp --url postgres://localhost" }],
+};
+
+describe("useWorkspaceTrust", () => {
+  it("prompts on open when the folder would start something, and records the decision", async () => {
+    commands.workspaceTrust.mockResolvedValue(ASKING);
+    commands.setWorkspaceTrust.mockResolvedValue({ ...ASKING, state: "trusted", needs_decision: false });
+    const { result } = renderHook(() => useWorkspaceTrust("/home/u/shop"));
+    await waitFor(() => expect(result.current.prompting).toBe(true));
+    await act(() => result.current.decide(true));
+    expect(commands.setWorkspaceTrust).toHaveBeenCalledWith({ cwd: "/home/u/shop", trusted: true });
+    expect(result.current.prompting).toBe(false);
+    expect(result.current.report?.state).toBe("trusted");
+  });
+
+  it("does not prompt for a folder that runs nothing, nor again after a dismissal", async () => {
+    commands.workspaceTrust.mockResolvedValue({ ...ASKING, servers: [], needs_decision: false });
+    const quiet = renderHook(() => useWorkspaceTrust("/home/u/plain"));
+    await waitFor(() => expect(commands.workspaceTrust).toHaveBeenCalled());
+    expect(quiet.result.current.prompting).toBe(false);
+    quiet.unmount();
+
+    commands.workspaceTrust.mockResolvedValue(ASKING);
+    const { result } = renderHook(() => useWorkspaceTrust("/home/u/shop"));
+    await waitFor(() => expect(result.current.prompting).toBe(true));
+    act(() => result.current.dismiss());
+    await act(async () => {
+      window.dispatchEvent(new Event("focus"));
+    });
+    await waitFor(() => expect(commands.workspaceTrust).toHaveBeenCalledTimes(3));
+    expect(result.current.prompting).toBe(false);
+    act(() => result.current.review());
+    expect(result.current.prompting).toBe(true);
+  });
+});
+
+describe("TrustDialog", () => {
+  it("lists exactly what would run and focuses the safe answer", () => {
+    const onDecide = vi.fn();
+    render(<TrustDialog report={ASKING} saving={false} error={null} onDecide={onDecide} onDismiss={vi.fn()} />);
+    expect(screen.getByText("Trust shop?")).toBeTruthy();
+    expect(screen.getByTestId("trust-servers").textContent).toContain("npx -y @acme/db-mcp --url postgres://localhost");
+    expect(document.activeElement).toBe(screen.getByTestId("trust-refuse"));
+    fireEvent.click(screen.getByTestId("trust-accept"));
+    expect(onDecide).toHaveBeenCalledWith(true);
+  });
+
+  it("says when a trusted folder now starts something new", () => {
+    render(
+      <TrustDialog report={{ ...ASKING, state: "changed" }} saving={false} error={null} onDecide={vi.fn()} onDismiss={vi.fn()} />,
+    );
+    expect(screen.getByText("shop now starts something new")).toBeTruthy();
+  });
+});
+
+describe("TrustBanner", () => {
+  it("shows only while the folder's servers are off", () => {
+    const onReview = vi.fn();
+    const { rerender } = render(<TrustBanner report={ASKING} onReview={onReview} />);
+    expect(screen.getByTestId("trust-banner").textContent).toContain("its MCP server db is not started");
+    fireEvent.click(screen.getByTestId("trust-review"));
+    expect(onReview).toHaveBeenCalled();
+    rerender(<TrustBanner report={{ ...ASKING, state: "trusted", needs_decision: false }} onReview={onReview} />);
+    expect(screen.queryByTestId("trust-banner")).toBeNull();
+  });
+});
+
+describe("TrustPage", () => {
+  it("lists decisions and forgets one", async () => {
+    const decision: TrustDecision = {
+      folder: "/home/u/shop",
+      trusted: true,
+      items: [".mcp.json db: npx -y @acme/db-mcp"],
+      decided_at: 1_790_000_000,
+    };
+    commands.trustDecisions.mockResolvedValueOnce([decision]).mockResolvedValueOnce([]);
+    commands.forgetWorkspaceTrust.mockResolvedValue(undefined);
+    render(<TrustPage />);
+    expect((await screen.findByTestId("trust-decision")).textContent).toContain(".mcp.json db: npx -y @acme/db-mcp");
+    fireEvent.click(screen.getByTestId("trust-forget"));
+    await screen.findByTestId("trust-page-empty");
+    expect(commands.forgetWorkspaceTrust).toHaveBeenCalledWith({ folder: "/home/u/shop" });
+  });
+});
