@@ -163,7 +163,7 @@ async fn a_model_repeating_the_same_failing_call_is_stopped_on_the_third() {
         })
         .unwrap();
     assert!(
-        message.contains("same failing apply_patch call 3 times"),
+        message.contains("same failing apply_patch call 3 times and"),
         "{message}"
     );
     assert_eq!(h.request_bodies().len(), 3, "no fourth request");

@@ -1,42 +1,76 @@
-//! Noticing a model stuck on one failing call. Small local models, told a call is wrong,
-//! often send it again unchanged (Qwen2.5-Coder 1.5B sent the same `apply_patch` with
-//! identical old and new text 40 times, until the 5-minute limit). Each repetition costs a
-//! whole prompt read; after a few, the turn is stopped with a message saying why.
+//! Noticing a model stuck on one call. Small local models, told a call is wrong, often
+//! send it again unchanged (Qwen2.5-Coder 1.5B sent the same `apply_patch` with identical
+//! old and new text 40 times, until the 5-minute limit), or read the same file again and
+//! again (38 identical `read_file` calls). Each repetition costs a whole prompt read; when
+//! the same call has given the same result a few times, the turn is stopped with a
+//! message saying why. Results that change (a command's output, a file being edited
+//! between reads) never match, so polling and edit-check cycles are left alone.
 
 use std::collections::HashMap;
 
 use memo_providers::{Message, ToolCall};
 
-/// Identical failures of one call in a turn before the turn is stopped.
-pub(crate) const MAX_IDENTICAL_FAILURES: u32 = 3;
+/// Times one call may give one result in a turn; the turn stops when it does.
+pub(crate) const MAX_IDENTICAL_RESULTS: u32 = 3;
 
-/// Failures of this turn, by call (tool, arguments) and error text.
+/// One call and what it gave: tool, arguments, result text, whether it failed.
+type Key = (String, String, String, bool);
+
+/// This turn's results, by call and result.
 #[derive(Default)]
 pub(crate) struct RepeatGuard {
-    failures: HashMap<(String, String, String), u32>,
+    seen: HashMap<Key, u32>,
+}
+
+/// Why a turn was stopped.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Stuck {
+    pub tool: String,
+    pub failed: bool,
+}
+
+impl Stuck {
+    pub fn message(&self) -> String {
+        let what = if self.failed { "failing " } else { "" };
+        format!(
+            "stopped: the model sent the same {what}{} call {MAX_IDENTICAL_RESULTS} times and \
+             got the same result each time; rephrase the request, or try a larger model",
+            self.tool
+        )
+    }
 }
 
 impl RepeatGuard {
-    /// Counts the failed results among `calls` (found in `history`); returns the tool
-    /// whose identical call has now failed identically [`MAX_IDENTICAL_FAILURES`] times.
-    pub fn observe(&mut self, calls: &[ToolCall], history: &[Message]) -> Option<String> {
+    /// Counts the results of `calls` (found in `history`); returns the call that has now
+    /// given the same result [`MAX_IDENTICAL_RESULTS`] times.
+    pub fn observe(&mut self, calls: &[ToolCall], history: &[Message]) -> Option<Stuck> {
         let mut stuck = None;
         for call in calls {
-            let failed = history.iter().rev().find_map(|m| match m {
+            let result = history.iter().rev().find_map(|m| match m {
                 Message::ToolResult {
                     call_id,
                     content,
-                    is_error: true,
+                    is_error,
                     ..
-                } if *call_id == call.id => Some(content.clone()),
+                } if *call_id == call.id => Some((content.clone(), *is_error)),
                 _ => None,
             });
-            let Some(error) = failed else { continue };
-            let key = (call.name.clone(), canonical(&call.arguments), error);
-            let count = self.failures.entry(key).or_insert(0);
+            let Some((content, failed)) = result else {
+                continue;
+            };
+            let key = (
+                call.name.clone(),
+                canonical(&call.arguments),
+                content,
+                failed,
+            );
+            let count = self.seen.entry(key).or_insert(0);
             *count += 1;
-            if *count >= MAX_IDENTICAL_FAILURES {
-                stuck = Some(call.name.clone());
+            if *count >= MAX_IDENTICAL_RESULTS {
+                stuck = Some(Stuck {
+                    tool: call.name.clone(),
+                    failed,
+                });
             }
         }
         stuck
@@ -73,6 +107,28 @@ mod tests {
     }
 
     #[test]
+    fn the_third_identical_success_is_reported_but_not_a_changing_one() {
+        let mut guard = RepeatGuard::default();
+        let history = vec![
+            result("1", false, "same file"),
+            result("2", false, "same file, edited"),
+            result("3", false, "same file"),
+            result("4", false, "same file"),
+        ];
+        let read = r#"{"file_path":"a.py"}"#;
+        assert_eq!(guard.observe(&[call("1", read)], &history), None);
+        assert_eq!(guard.observe(&[call("2", read)], &history), None);
+        assert_eq!(guard.observe(&[call("3", read)], &history), None);
+        let stuck = guard.observe(&[call("4", read)], &history).unwrap();
+        assert!(!stuck.failed);
+        assert!(
+            stuck.message().contains("same apply_patch call 3 times"),
+            "{}",
+            stuck.message()
+        );
+    }
+
+    #[test]
     fn the_third_identical_failure_is_reported_and_nothing_else_is() {
         let mut guard = RepeatGuard::default();
         let history = vec![
@@ -101,7 +157,10 @@ mod tests {
         );
         assert_eq!(
             guard.observe(&[call("5", r#"{"a":1,"b":2}"#)], &history),
-            Some("apply_patch".into())
+            Some(Stuck {
+                tool: "apply_patch".into(),
+                failed: true
+            })
         );
     }
 }

@@ -153,14 +153,10 @@ impl Turn {
                 return Ok(TurnEndReason::Interrupted);
             }
             let history = self.shared.history_snapshot();
-            if let Some(tool) = self.repeats.observe(&response.tool_calls, &history) {
+            if let Some(stuck) = self.repeats.observe(&response.tool_calls, &history) {
                 self.emit(AgentEvent::Error {
                     kind: memo_protocol::ErrorKind::Provider,
-                    message: format!(
-                        "stopped: the model sent the same failing {tool} call {} times; \
-                         rephrase the request, or try a larger model",
-                        super::repeats::MAX_IDENTICAL_FAILURES
-                    ),
+                    message: stuck.message(),
                     retryable: false,
                 })?;
                 return Ok(TurnEndReason::Failed);
