@@ -11,7 +11,7 @@ export type ToolCallId = string;
 
 export type ApprovalId = string;
 
-export type Op = { "type": "user_turn", input: UserInput, } | { "type": "interrupt" } | { "type": "resolve_approval", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "compact", instructions?: string, } | { "type": "switch_model", provider: string | null, model: string | null, } | { "type": "shutdown" };
+export type Op = { "type": "user_turn", input: UserInput, } | { "type": "interrupt" } | { "type": "resolve_approval", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "compact", instructions?: string, } | { "type": "set_approval_mode", mode: ApprovalMode, } | { "type": "switch_model", provider: string | null, model: string | null, } | { "type": "shutdown" };
 
 export type UserInput = { 
 /**
@@ -60,13 +60,18 @@ diff?: FileDiff | null,
 /**
  * The raw tool arguments as the model sent them.
  */
-arguments: JsonValue, };
+arguments: JsonValue, 
+/**
+ * What an "always" answer would keep as allow rules (command prefixes, files, an MCP
+ * tool); empty when none can (critical calls always ask).
+ */
+rule_patterns?: Array<string>, };
 
 export type FileDiff = { path: string, unified: string, hunks: Array<DiffHunk>, };
 
 export type DiffHunk = { index: number, header: string, text: string, };
 
-export type ReviewDecision = { "type": "approve_once", accepted_hunks?: Array<number> | null, } | { "type": "approve_for_session" } | { "type": "deny", reason?: string | null, };
+export type ReviewDecision = { "type": "approve_once", accepted_hunks?: Array<number> | null, } | { "type": "approve_for_session" } | { "type": "approve_always", project: boolean, } | { "type": "deny", reason?: string | null, };
 
 export type EventEnvelope = { session_id: SessionId, 
 /**
@@ -110,7 +115,7 @@ usage: TokenUsage,
 /**
  * Why it failed or was skipped.
  */
-message?: string, } | { "type": "command_result", command: string, ok: boolean, output: string, action?: HostAction, } | { "type": "model_switched", provider: string, model: string, 
+message?: string, } | { "type": "command_result", command: string, ok: boolean, output: string, action?: HostAction, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "model_switched", provider: string, model: string, 
 /**
  * Tokens the new model accepts in one request.
  */
@@ -580,6 +585,34 @@ session?: SessionSummary,
 message?: string, };
 
 export type TrustState = "trusted" | "untrusted" | "unasked" | "changed";
+
+export type ApprovalMode = "auto" | "strict" | "dangerous";
+
+export type RuleDecision = "allow" | "deny";
+
+export type RuleKind = "command" | "write" | "mcp" | "web";
+
+export type ApprovalRuleInfo = { id: string, decision: RuleDecision, kind: RuleKind, pattern: string, 
+/**
+ * The folder it applies in (and below); `None`: everywhere.
+ */
+project: string | null, created_at: number, last_used_at: number | null, };
+
+export type RuleInput = { decision: RuleDecision, kind: RuleKind, pattern: string, project: string | null, };
+
+export type ApprovalSettings = { 
+/**
+ * config.toml's `approval_mode`: what new sessions start in.
+ */
+default_mode: ApprovalMode, 
+/**
+ * Where the rules are kept (`approval_rules.json` in Memo's home).
+ */
+rules_path: string, rules: Array<ApprovalRuleInfo>, 
+/**
+ * Why the rules file could not be read (no rule applies until it is fixed).
+ */
+rules_error: string | null, };
 
 export type ProjectServerInfo = { 
 /**

@@ -51,8 +51,11 @@ async fn run_inner(service: &Service, args: ExecArgs) -> Result<Outcome, Service
     let session = match &args.resume {
         Some(id) => service.resume_session_with(
             &SessionId::new(id.clone()),
-            args.max_steps,
-            trust_project,
+            memo_service::SessionOverrides {
+                max_steps: args.max_steps,
+                trust_project,
+                approval_mode: None,
+            },
         )?,
         None => {
             if !args.trust {
@@ -64,6 +67,7 @@ async fn run_inner(service: &Service, args: ExecArgs) -> Result<Outcome, Service
                 model: args.model.clone(),
                 max_steps: args.max_steps,
                 trust_project,
+                approval_mode: None,
             })?
         }
     };

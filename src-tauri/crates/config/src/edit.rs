@@ -363,6 +363,12 @@ impl ConfigFile {
         }
     }
 
+    /// Sets a top-level string (`approval_mode = "strict"`), keeping its comment, or
+    /// removes it with `None`.
+    pub fn set_string(&mut self, key: &str, text: Option<&str>) {
+        set_or_remove(self.doc.as_table_mut(), key, text);
+    }
+
     /// Validates the edited text like a loaded file and writes it if the file on disk is
     /// still the one this was read from. Returns the new revision.
     pub fn save(&mut self) -> Result<Revision, ConfigError> {

@@ -73,6 +73,11 @@ impl MemoHome {
         self.root.join("sessions")
     }
 
+    /// Approval rules kept by the user (see [`crate::RuleStore`]).
+    pub fn approval_rules(&self) -> PathBuf {
+        self.root.join("approval_rules.json")
+    }
+
     /// Which folders may run what their project files ask for (see [`crate::TrustStore`]).
     pub fn trusted_folders(&self) -> PathBuf {
         self.root.join("trusted_folders.json")

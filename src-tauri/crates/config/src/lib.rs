@@ -11,6 +11,7 @@ mod error;
 mod home;
 mod keys;
 pub mod redact;
+mod rules;
 mod source;
 mod trust;
 
@@ -28,4 +29,5 @@ pub use keys::{
 };
 pub use memo_providers::{ApiKey, WireApi};
 pub use redact::{init_tracing, register_secret};
+pub use rules::{ApprovalRule, NewRule, RuleDecision, RuleKind, RuleStore};
 pub use trust::{TrustRecord, TrustStatus, TrustStore};

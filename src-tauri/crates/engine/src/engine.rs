@@ -42,6 +42,17 @@ pub struct SessionOptions {
     /// Starts the project's own MCP servers whatever the folder's trust says (memo-cli
     /// `--trust`); `None` follows the recorded decision.
     pub trust_project: Option<bool>,
+    /// Overrides config.toml's `approval_mode` for this session.
+    pub approval_mode: Option<ApprovalMode>,
+}
+
+/// What a front end may set for one session instead of config.toml.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SessionOverrides {
+    pub max_steps: Option<u32>,
+    /// See [`SessionOptions::trust_project`].
+    pub trust_project: Option<bool>,
+    pub approval_mode: Option<ApprovalMode>,
 }
 
 pub struct Engine {
@@ -103,8 +114,11 @@ impl Engine {
             cwd,
             &provider,
             model,
-            opts.max_steps,
-            opts.trust_project,
+            SessionOverrides {
+                max_steps: opts.max_steps,
+                trust_project: opts.trust_project,
+                approval_mode: opts.approval_mode,
+            },
         )?;
         let (client, model) = (params.client.clone(), params.model.clone());
         let session = spawn_or_stop_mcp(params, SessionStart::New)?;
@@ -128,16 +142,22 @@ impl Engine {
         id: &SessionId,
         max_steps: Option<u32>,
     ) -> Result<SessionHandle, EngineError> {
-        self.resume_session_with(id, max_steps, None)
+        self.resume_session_with(
+            id,
+            SessionOverrides {
+                max_steps,
+                ..SessionOverrides::default()
+            },
+        )
     }
 
-    /// [`Self::resume_session`], with the folder's trust overridden as in
-    /// [`SessionOptions::trust_project`].
+    /// [`Self::resume_session`], with settings overridden for this run of it. A resumed
+    /// session starts in config.toml's approval mode unless told otherwise: a mode chosen
+    /// in an earlier run (dangerous, say) does not come back by itself.
     pub fn resume_session_with(
         &self,
         id: &SessionId,
-        max_steps: Option<u32>,
-        trust_project: Option<bool>,
+        overrides: SessionOverrides,
     ) -> Result<SessionHandle, EngineError> {
         let mut record = self.record(id)?;
         if record.read_only {
@@ -153,8 +173,7 @@ impl Engine {
             cwd,
             &provider,
             record.model.clone(),
-            max_steps,
-            trust_project,
+            overrides,
         )?;
         spawn_or_stop_mcp(params, SessionStart::Resume)
     }
@@ -214,8 +233,7 @@ impl Engine {
         cwd: PathBuf,
         provider: &ProviderConfig,
         model: String,
-        max_steps: Option<u32>,
-        trust_project: Option<bool>,
+        overrides: SessionOverrides,
     ) -> Result<SessionParams, EngineError> {
         let client = self.client_for(provider)?;
         let profile = self.options.config.model_profile(&provider.name, &model);
@@ -235,17 +253,22 @@ impl Engine {
             thinking_budget_tokens: profile.thinking_budget_tokens,
             temperature: profile.temperature,
             supports_vision: profile.supports_vision,
-            approval_mode: approval_mode(&self.options.config)?,
+            approval_mode: match overrides.approval_mode {
+                Some(mode) => mode,
+                None => approval_mode(&self.options.config)?,
+            },
             max_output_tokens: output_cap(profile.context_window),
             ..TurnLimits::default()
         };
-        if let Some(max) = max_steps {
+        if let Some(max) = overrides.max_steps {
             limits.max_steps = max.max(1);
         }
         let mut tools = ToolRegistry::builtin();
         // MCP servers start now, in the background; a turn waits for them at most their
         // startup timeout, and their tools join the registry as they arrive.
-        let trusted = trust_project.unwrap_or_else(|| self.project_trusted(&cwd));
+        let trusted = overrides
+            .trust_project
+            .unwrap_or_else(|| self.project_trusted(&cwd));
         let mcp = memo_mcp::start_for_session(
             &self.options.config,
             &cwd,
@@ -266,6 +289,9 @@ impl Engine {
             &mut tools,
         );
         context.mcp = mcp;
+        context.approval_rules = self.options.memo_home.as_ref().map(|home| {
+            memo_config::RuleStore::at(memo_config::MemoHome::at(home).approval_rules())
+        });
         Ok(SessionParams {
             id,
             system_prompt,

@@ -8,11 +8,12 @@ mod engine;
 mod error;
 pub mod prompt;
 mod read_skill;
+pub mod rules;
 pub mod session;
 pub mod title;
 pub mod trust;
 
-pub use engine::{is_loopback, Engine, EngineOptions, EnvLookup, SessionOptions};
+pub use engine::{is_loopback, Engine, EngineOptions, EnvLookup, SessionOptions, SessionOverrides};
 pub use error::EngineError;
 /// Prompt assembly, skills, commands and compaction, re-exported for hosts.
 pub use memo_context as context;

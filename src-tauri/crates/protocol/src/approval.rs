@@ -33,6 +33,10 @@ pub struct ApprovalRequest {
     pub diff: Option<FileDiff>,
     /// The raw tool arguments as the model sent them.
     pub arguments: serde_json::Value,
+    /// What an "always" answer would keep as allow rules (command prefixes, files, an MCP
+    /// tool); empty when none can (critical calls always ask).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rule_patterns: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -61,6 +65,9 @@ pub enum ReviewDecision {
     },
     /// Run this call and every later one matching the request's fingerprint in this session.
     ApproveForSession,
+    /// Run this call and keep the request's `rule_patterns` as allow rules: for sessions in
+    /// this folder (`project`) or everywhere.
+    ApproveAlways { project: bool },
     /// Do not run it; the model is told the user declined.
     Deny {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -72,4 +79,20 @@ impl ReviewDecision {
     pub fn is_approved(&self) -> bool {
         !matches!(self, ReviewDecision::Deny { .. })
     }
+}
+
+/// Who is asked before a tool call runs.
+/// - `auto`: reads run; writes and commands ask unless a session grant or a kept rule
+///   covers them; critical calls always ask.
+/// - `strict`: every call above read asks, every time (kept allow rules do not apply).
+/// - `dangerous`: nothing asks except critical calls.
+///
+/// Deny rules refuse their calls in every mode.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalMode {
+    #[default]
+    Auto,
+    Strict,
+    Dangerous,
 }

@@ -152,6 +152,10 @@ pub enum AgentEvent {
         #[ts(optional)]
         action: Option<HostAction>,
     },
+    /// The session's approval mode from now on (`Op::SetApprovalMode`).
+    ApprovalModeChanged {
+        mode: crate::ApprovalMode,
+    },
     /// The session talks to this provider and model from its next turn on.
     ModelSwitched {
         provider: String,
@@ -244,6 +248,7 @@ impl AgentEvent {
             AgentEvent::ContextCompacted { .. } => "context_compacted",
             AgentEvent::CommandResult { .. } => "command_result",
             AgentEvent::ModelSwitched { .. } => "model_switched",
+            AgentEvent::ApprovalModeChanged { .. } => "approval_mode_changed",
             AgentEvent::ToolProgress { .. } => "tool_progress",
             AgentEvent::ToolOutput { .. } => "tool_output",
             AgentEvent::McpServerStatus { .. } => "mcp_server_status",

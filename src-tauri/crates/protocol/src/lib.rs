@@ -13,11 +13,12 @@ mod ids;
 mod ipc;
 mod op;
 mod prompt;
+mod rules;
 mod settings;
 mod trust;
 pub mod typescript;
 
-pub use approval::{ApprovalRequest, DiffHunk, FileDiff, ReviewDecision, RiskLevel};
+pub use approval::{ApprovalMode, ApprovalRequest, DiffHunk, FileDiff, ReviewDecision, RiskLevel};
 pub use changes::{
     ChangeKind, ChangeScope, ChangesReport, CheckpointSummary, FileChange, RestoreAction,
     RestoreFile, RestoreMode, RestoreReport, RevertRequest,
@@ -39,6 +40,7 @@ pub use prompt::{
     InputAttachment, InputExpansion, PromptLayer, PromptLayerKind, PromptReport, PromptSource,
     SourceStatus,
 };
+pub use rules::{ApprovalRuleInfo, ApprovalSettings, RuleDecision, RuleInput, RuleKind};
 pub use settings::{
     ConnectionReport, EditableFile, EditableFileKind, LocalServer, ModelProfileInput,
     ModelProfileSettings, ProviderChange, ProviderInput, ProviderSettings, ProviderSettingsPage,

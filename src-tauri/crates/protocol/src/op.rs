@@ -26,6 +26,9 @@ pub enum Op {
         #[ts(optional)]
         instructions: Option<String>,
     },
+    /// Ask before tool calls as `mode` says, from the next call on (also during a turn).
+    /// Answered with `approval_mode_changed`.
+    SetApprovalMode { mode: crate::ApprovalMode },
     /// Talk to another provider and/or model from the next turn on (`provider` null: the
     /// session's own; `model` null: that provider's configured model). Rejected while a
     /// turn runs; answered with `model_switched` or an error.

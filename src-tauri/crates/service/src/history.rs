@@ -169,6 +169,7 @@ impl Service {
                 model,
                 max_steps: None,
                 trust_project: None,
+                approval_mode: None,
             })?;
             store.set_title(&fresh.id, &title)?;
             self.session(&fresh.id)?

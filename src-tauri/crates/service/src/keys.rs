@@ -118,6 +118,7 @@ impl Service {
             model,
             max_steps: None,
             trust_project: None,
+            approval_mode: None,
         };
         Ok(memo_engine::prompt_layers(
             Some(self.home()?.root()),

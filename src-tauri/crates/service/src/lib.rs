@@ -11,6 +11,7 @@
 //! effect for the next conversation without a restart. The store is opened once, lazily.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod approvals;
 mod changes;
 mod complete;
 mod connect;
@@ -27,7 +28,7 @@ mod trust;
 pub use connect::LOCAL_SERVERS;
 pub use error::{Result, ServiceError};
 pub use history::SearchRequest;
-pub use memo_engine::EventReceiver;
+pub use memo_engine::{EventReceiver, SessionOverrides};
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC) from milliseconds since the epoch, as Memo Code writes
 /// times; for front ends that print stored times.
 pub use memo_store::memo_code::time::format_ms as format_timestamp;

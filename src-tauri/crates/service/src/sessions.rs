@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use memo_engine::{EventReceiver, SessionOptions};
+use memo_engine::{EventReceiver, SessionOptions, SessionOverrides};
 use memo_protocol::{AgentEvent, EventEnvelope, Op, SessionId, SessionPage, SessionSummary};
 use memo_store::{SessionRecord, Store};
 
@@ -27,6 +27,8 @@ pub struct StartRequest {
     /// Starts the folder's project MCP servers whatever its recorded trust says
     /// (memo-cli `--trust`); `None` follows the decision.
     pub trust_project: Option<bool>,
+    /// Overrides config.toml's `approval_mode` for this session.
+    pub approval_mode: Option<memo_protocol::ApprovalMode>,
 }
 
 impl StartRequest {
@@ -37,6 +39,7 @@ impl StartRequest {
             model: self.model.clone(),
             max_steps: self.max_steps,
             trust_project: self.trust_project,
+            approval_mode: self.approval_mode,
         }
     }
 }
@@ -56,23 +59,27 @@ impl Service {
     /// history continues in a fork: the summary returned is then the fork's, with its own
     /// id. Must run inside the Tokio runtime.
     pub fn resume_session(&self, id: &SessionId, max_steps: Option<u32>) -> Result<SessionSummary> {
-        self.resume_session_with(id, max_steps, None)
+        self.resume_session_with(
+            id,
+            SessionOverrides {
+                max_steps,
+                ..SessionOverrides::default()
+            },
+        )
     }
 
-    /// [`Self::resume_session`] with the folder's trust overridden (memo-cli `--trust`).
+    /// [`Self::resume_session`] with settings overridden for this run of it (memo-cli
+    /// `--trust`).
     pub fn resume_session_with(
         &self,
         id: &SessionId,
-        max_steps: Option<u32>,
-        trust_project: Option<bool>,
+        overrides: SessionOverrides,
     ) -> Result<SessionSummary> {
         let _one_at_a_time = lock(&self.resuming);
         if lock(&self.live).contains_key(id) {
             return self.session(id);
         }
-        let handle = self
-            .engine()?
-            .resume_session_with(id, max_steps, trust_project)?;
+        let handle = self.engine()?.resume_session_with(id, overrides)?;
         let live_id = handle.id().clone();
         let mut live = lock(&self.live);
         match live.entry(live_id.clone()) {

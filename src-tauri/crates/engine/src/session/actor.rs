@@ -105,6 +105,8 @@ pub(crate) struct Shared {
     history: Mutex<Arc<Vec<Message>>>,
     pending_approvals: Mutex<HashMap<ApprovalId, oneshot::Sender<ReviewDecision>>>,
     session_grants: Mutex<HashSet<String>>,
+    /// Starts as `limits.approval_mode`; `Op::SetApprovalMode` changes it.
+    approval_mode: Mutex<ApprovalMode>,
     pub checkpoints: Option<Arc<Checkpointing>>,
 }
 
@@ -146,6 +148,10 @@ impl Shared {
         id: &ApprovalId,
     ) -> Option<oneshot::Sender<ReviewDecision>> {
         lock(&self.pending_approvals).remove(id)
+    }
+
+    pub fn approval_mode(&self) -> ApprovalMode {
+        *lock(&self.approval_mode)
     }
 
     pub fn has_grant(&self, fingerprint: &str) -> bool {
@@ -252,6 +258,7 @@ pub fn spawn_session(
         context_window: params.context.context_window,
         supports_vision: params.limits.supports_vision,
     };
+    let initial_mode = params.limits.approval_mode;
     let shared = Arc::new(Shared {
         emitter: Emitter::new(params.id.clone(), params.store.clone(), last_seq),
         binding: Mutex::new(Arc::new(binding)),
@@ -271,6 +278,7 @@ pub fn spawn_session(
         history: Mutex::new(Arc::new(history)),
         pending_approvals: Mutex::new(HashMap::new()),
         session_grants: Mutex::new(HashSet::new()),
+        approval_mode: Mutex::new(initial_mode),
         checkpoints: params
             .checkpoints
             .map(|store| Checkpointing::new(store, params.cwd.clone(), params.id.0.clone())),
@@ -408,6 +416,15 @@ async fn run_actor(
                 reap_ended(&mut running).await;
                 if let Err(reason) = shared.switch_model(provider.as_deref(), model.as_deref()) {
                     shared.report_switch_failure(&reason);
+                }
+            }
+            Some(Op::SetApprovalMode { mode }) => {
+                *lock(&shared.approval_mode) = mode;
+                if let Err(error) = shared
+                    .emitter
+                    .emit(None, AgentEvent::ApprovalModeChanged { mode })
+                {
+                    tracing::warn!(%error, "could not record the approval mode");
                 }
             }
             Some(Op::Interrupt) => match running.as_ref() {

@@ -7,39 +7,33 @@
 //! - `strict`: everything above read asks, every time.
 //! - `dangerous`: nothing asks except critical calls (commands the guard escalates, such as
 //!   a force-push to main); blacklisted commands are still refused by the tools themselves.
+//!
+//! Before that, the user's kept rules (see [`crate::rules`]): a deny rule refuses the call
+//! in every mode; an allow rule runs it without asking, except in strict mode and for
+//! critical calls.
 
+pub use memo_protocol::ApprovalMode;
 use memo_protocol::{
     AgentEvent, ApprovalId, ApprovalRequest, ReviewDecision, RiskLevel, ToolCallId,
 };
 use memo_providers::ToolCall;
-use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
 use super::turn::Turn;
+use crate::rules::RuleVerdict;
 use crate::tools::{ToolError, ToolPreview};
 use crate::EngineError;
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ApprovalMode {
-    #[default]
-    Auto,
-    Strict,
-    Dangerous,
-}
-
-impl ApprovalMode {
-    /// Whether a call of `risk` must be put to the user, given whether a session grant
-    /// already covers it.
-    pub fn must_ask(self, risk: RiskLevel, granted: bool) -> bool {
-        match (self, risk) {
-            (_, RiskLevel::Read) => false,
-            (ApprovalMode::Dangerous, RiskLevel::Critical) => true,
-            (ApprovalMode::Dangerous, _) => false,
-            (ApprovalMode::Strict, _) => true,
-            (ApprovalMode::Auto, RiskLevel::Critical) => true,
-            (ApprovalMode::Auto, _) => !granted,
-        }
+/// Whether a call of `risk` must be put to the user in `mode`, given whether a session
+/// grant already covers it.
+pub fn must_ask(mode: ApprovalMode, risk: RiskLevel, granted: bool) -> bool {
+    match (mode, risk) {
+        (_, RiskLevel::Read) => false,
+        (ApprovalMode::Dangerous, RiskLevel::Critical) => true,
+        (ApprovalMode::Dangerous, _) => false,
+        (ApprovalMode::Strict, _) => true,
+        (ApprovalMode::Auto, RiskLevel::Critical) => true,
+        (ApprovalMode::Auto, _) => !granted,
     }
 }
 
@@ -59,9 +53,28 @@ impl Turn {
         preview: &ToolPreview,
         args: &serde_json::Value,
     ) -> Result<Approval, EngineError> {
-        let mode = self.shared.limits.approval_mode;
+        let mode = self.shared.approval_mode();
+        if preview.risk > RiskLevel::Read {
+            match self.rules_verdict(preview) {
+                RuleVerdict::Deny(rule) => {
+                    self.touch_rules(&[rule.id.clone()]);
+                    return Ok(Approval::Denied(format!(
+                        "the user's rule refuses this call ({} `{}`); do not try to get around it",
+                        kind_label(rule.kind),
+                        rule.pattern
+                    )));
+                }
+                RuleVerdict::Allow(ids) if mode != ApprovalMode::Strict => {
+                    self.touch_rules(&ids);
+                    return Ok(Approval::Granted {
+                        accepted_hunks: None,
+                    });
+                }
+                _ => {}
+            }
+        }
         let granted = self.shared.has_grant(&preview.fingerprint);
-        if !mode.must_ask(preview.risk, granted) {
+        if !must_ask(mode, preview.risk, granted) {
             return Ok(Approval::Granted {
                 accepted_hunks: None,
             });
@@ -81,6 +94,11 @@ impl Turn {
                 cwd: preview.cwd.clone(),
                 diff: preview.diff.clone(),
                 arguments: args.clone(),
+                rule_patterns: self
+                    .proposed_rules(preview, false)
+                    .into_iter()
+                    .map(|r| r.pattern)
+                    .collect(),
             },
         })?;
         let decision = tokio::select! {
@@ -104,11 +122,17 @@ impl Turn {
         Ok(match decision {
             ReviewDecision::ApproveOnce { accepted_hunks } => Approval::Granted { accepted_hunks },
             ReviewDecision::ApproveForSession => {
-                // Strict mode asks every time, so a grant would never be consulted; critical
-                // calls are never covered by grants.
-                if mode == ApprovalMode::Auto && preview.risk < RiskLevel::Critical {
+                // Kept even in strict mode (consulted once the session is back in auto);
+                // critical calls are never covered by grants.
+                if preview.risk < RiskLevel::Critical {
                     self.shared.add_grant(preview.fingerprint.clone());
                 }
+                Approval::Granted {
+                    accepted_hunks: None,
+                }
+            }
+            ReviewDecision::ApproveAlways { project } => {
+                self.keep_rules(preview, project)?;
                 Approval::Granted {
                     accepted_hunks: None,
                 }
@@ -118,6 +142,80 @@ impl Turn {
                 None => "the user declined this call".into(),
             }),
         })
+    }
+}
+
+impl Turn {
+    fn rule_store(&self) -> Option<&memo_config::RuleStore> {
+        self.shared.context.settings.approval_rules.as_ref()
+    }
+
+    /// A rules file that cannot be read is reported in settings; here no rule applies.
+    fn rules_verdict(&self, preview: &ToolPreview) -> RuleVerdict {
+        let Some(store) = self.rule_store() else {
+            return RuleVerdict::Unmatched;
+        };
+        match store.list() {
+            Ok(rules) if !rules.is_empty() => crate::rules::evaluate(
+                &rules,
+                &preview.fingerprint,
+                preview.risk,
+                &self.shared.tool_ctx.cwd,
+            ),
+            Ok(_) => RuleVerdict::Unmatched,
+            Err(error) => {
+                tracing::warn!(%error, "approval rules unreadable; none applied");
+                RuleVerdict::Unmatched
+            }
+        }
+    }
+
+    fn touch_rules(&self, ids: &[String]) {
+        if let Some(Err(error)) = self.rule_store().map(|s| s.touch(ids)) {
+            tracing::warn!(%error, "could not record a rule's use");
+        }
+    }
+
+    fn proposed_rules(&self, preview: &ToolPreview, project: bool) -> Vec<memo_config::NewRule> {
+        if self.rule_store().is_none() {
+            return Vec::new();
+        }
+        let cwd = &self.shared.tool_ctx.cwd;
+        crate::rules::proposed(
+            &preview.fingerprint,
+            preview.risk,
+            cwd,
+            project.then_some(cwd.as_path()),
+        )
+    }
+
+    /// Keeps what an "always" answer allows. The call runs either way; a rule that could
+    /// not be saved is said so in the conversation.
+    fn keep_rules(&self, preview: &ToolPreview, project: bool) -> Result<(), EngineError> {
+        let (Some(store), rules) = (self.rule_store(), self.proposed_rules(preview, project))
+        else {
+            return Ok(());
+        };
+        for rule in rules {
+            if let Err(error) = store.add(&rule) {
+                self.emit(AgentEvent::Error {
+                    kind: memo_protocol::ErrorKind::Config,
+                    message: format!("approved once: the rule could not be kept: {error}"),
+                    retryable: false,
+                })?;
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn kind_label(kind: memo_config::RuleKind) -> &'static str {
+    match kind {
+        memo_config::RuleKind::Command => "command",
+        memo_config::RuleKind::Write => "files",
+        memo_config::RuleKind::Mcp => "MCP tool",
+        memo_config::RuleKind::Web => "web origin",
     }
 }
 
@@ -140,22 +238,23 @@ pub(crate) fn check_hunks(
 
 #[cfg(test)]
 mod tests {
+    use super::must_ask;
     use super::ApprovalMode::*;
     use memo_protocol::RiskLevel::*;
 
     #[test]
     fn modes_decide_who_asks() {
         for mode in [Auto, Strict, Dangerous] {
-            assert!(!mode.must_ask(Read, false));
+            assert!(!must_ask(mode, Read, false));
         }
-        assert!(Auto.must_ask(Write, false));
-        assert!(!Auto.must_ask(Write, true));
-        assert!(!Auto.must_ask(Execute, true));
-        assert!(Auto.must_ask(Critical, true));
-        assert!(Strict.must_ask(Write, true));
-        assert!(Strict.must_ask(Execute, true));
-        assert!(!Dangerous.must_ask(Write, false));
-        assert!(!Dangerous.must_ask(Execute, false));
-        assert!(Dangerous.must_ask(Critical, false));
+        assert!(must_ask(Auto, Write, false));
+        assert!(!must_ask(Auto, Write, true));
+        assert!(!must_ask(Auto, Execute, true));
+        assert!(must_ask(Auto, Critical, true));
+        assert!(must_ask(Strict, Write, true));
+        assert!(must_ask(Strict, Execute, true));
+        assert!(!must_ask(Dangerous, Write, false));
+        assert!(!must_ask(Dangerous, Execute, false));
+        assert!(must_ask(Dangerous, Critical, false));
     }
 }

@@ -32,6 +32,8 @@ pub struct SessionContext {
     /// The session's MCP servers (tools come through the registry; this is for their
     /// state, `/mcp` and `/server:prompt` commands).
     pub mcp: Option<memo_mcp::McpManager>,
+    /// The user's kept approval rules (`None`: none apply, e.g. in tests).
+    pub approval_rules: Option<memo_config::RuleStore>,
 }
 
 impl Default for SessionContext {
@@ -47,6 +49,7 @@ impl Default for SessionContext {
             providers: Vec::new(),
             mcp_servers: Vec::new(),
             mcp: None,
+            approval_rules: None,
         }
     }
 }

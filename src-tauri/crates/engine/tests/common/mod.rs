@@ -94,6 +94,17 @@ impl Harness {
         tools: ToolRegistry,
         limits: TurnLimits,
     ) -> Harness {
+        Self::start_custom(api, responses, tools, limits, |_| {}).await
+    }
+
+    /// [`Harness::start_with`], with the session's parameters adjusted before it starts.
+    pub async fn start_custom(
+        api: WireApi,
+        responses: Vec<MockResponse>,
+        tools: ToolRegistry,
+        limits: TurnLimits,
+        customize: impl FnOnce(&mut SessionParams),
+    ) -> Harness {
         let mock = MockLlmServer::start_with(responses)
             .await
             .expect("mock server");
@@ -101,11 +112,9 @@ impl Harness {
         let store = Arc::new(Store::open(dir.path().join("memo.sqlite")).expect("store"));
         let work = dir.path().join("work");
         std::fs::create_dir_all(&work).expect("workdir");
-        let session = spawn_session(
-            params(api, &mock, &work, store.clone(), "s-1", tools, limits),
-            SessionStart::New,
-        )
-        .expect("session");
+        let mut session_params = params(api, &mock, &work, store.clone(), "s-1", tools, limits);
+        customize(&mut session_params);
+        let session = spawn_session(session_params, SessionStart::New).expect("session");
         let events = session.subscribe(0).expect("subscribe");
         Harness {
             api,

@@ -1,0 +1,161 @@
+//! Kept approval rules in a running session: an "always for this project" answer saves a
+//! rule that stops the next prompt for the same command, a deny rule refuses a call
+//! without asking (in dangerous mode too), strict mode still asks, and a command that
+//! only starts like an allowed one is asked about.
+
+mod common;
+
+use common::*;
+use memo_config::{NewRule, RuleDecision, RuleKind, RuleStore};
+use memo_engine::tools::ToolRegistry;
+use memo_engine::{ApprovalMode, TurnLimits};
+use memo_protocol::{AgentEvent, ApprovalRequest, Op, ReviewDecision, ToolStatus};
+use memo_providers::WireApi;
+use memo_test_support::MockResponse;
+
+fn exec(cmd: &str) -> MockResponse {
+    MockResponse::tool_call(
+        "exec_command",
+        &serde_json::json!({ "cmd": cmd }).to_string(),
+    )
+}
+
+async fn harness(mode: ApprovalMode, store: &RuleStore, responses: Vec<MockResponse>) -> Harness {
+    let limits = TurnLimits {
+        approval_mode: mode,
+        retry: fast_retry(),
+        ..TurnLimits::default()
+    };
+    let store = store.clone();
+    Harness::start_custom(
+        WireApi::Openai,
+        responses,
+        ToolRegistry::builtin(),
+        limits,
+        |p| {
+            p.context.approval_rules = Some(store);
+        },
+    )
+    .await
+}
+
+async fn next_approval(h: &mut Harness) -> ApprovalRequest {
+    let events = h
+        .until(|e| {
+            matches!(
+                e,
+                AgentEvent::ApprovalRequested { .. } | AgentEvent::TurnEnded { .. }
+            )
+        })
+        .await;
+    match &events.last().unwrap().event {
+        AgentEvent::ApprovalRequested { request } => request.clone(),
+        other => panic!("expected an approval request, got {other:?}"),
+    }
+}
+
+fn approvals(events: &[memo_protocol::EventEnvelope]) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e.event, AgentEvent::ApprovalRequested { .. }))
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn always_for_this_project_keeps_a_rule_that_stops_the_next_prompt() {
+    let home = tempfile::tempdir().unwrap();
+    let store = RuleStore::at(home.path().join("approval_rules.json"));
+    let mut h = harness(
+        ApprovalMode::Auto,
+        &store,
+        vec![
+            exec("true"),
+            MockResponse::text("ran it"),
+            exec("true --quiet"),
+            exec("true; touch made-by-x"),
+            MockResponse::text("done"),
+        ],
+    )
+    .await;
+    h.submit("run it");
+    let request = next_approval(&mut h).await;
+    assert_eq!(request.rule_patterns, ["true"]);
+    h.session
+        .submit(Op::ResolveApproval {
+            request_id: request.request_id.clone(),
+            decision: ReviewDecision::ApproveAlways { project: true },
+        })
+        .unwrap();
+    h.until_turn_end().await;
+    let rules = store.list().unwrap();
+    assert_eq!(rules.len(), 1);
+    assert_eq!(rules[0].pattern, "true");
+    let folder = std::fs::canonicalize(h.workdir()).unwrap();
+    assert_eq!(rules[0].project.as_deref(), Some(folder.to_str().unwrap()));
+
+    // Same prefix: no prompt. A chain with another command: asked.
+    h.submit("again");
+    let request = next_approval(&mut h).await;
+    assert!(
+        request.command.as_deref().unwrap().contains("touch"),
+        "{request:?}"
+    );
+    h.session
+        .submit(Op::ResolveApproval {
+            request_id: request.request_id.clone(),
+            decision: ReviewDecision::Deny { reason: None },
+        })
+        .unwrap();
+    let events = h.until_turn_end().await;
+    assert_eq!(approvals(&events), 0, "only the chained command asked");
+    assert!(store.list().unwrap()[0].last_used_at.is_some());
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deny_rule_refuses_without_asking_even_in_dangerous_mode_and_strict_still_asks() {
+    let home = tempfile::tempdir().unwrap();
+    let store = RuleStore::at(home.path().join("approval_rules.json"));
+    let rule = |decision, pattern: &str| NewRule {
+        decision,
+        kind: RuleKind::Command,
+        pattern: pattern.into(),
+        project: None,
+    };
+    store.add(&rule(RuleDecision::Deny, "touch")).unwrap();
+    store.add(&rule(RuleDecision::Allow, "echo")).unwrap();
+    let mut h = harness(
+        ApprovalMode::Dangerous,
+        &store,
+        vec![exec("touch x"), MockResponse::text("refused")],
+    )
+    .await;
+    let events = h.run_turn("make x").await;
+    assert_eq!(approvals(&events), 0);
+    let end = tool_ends(&events);
+    assert_eq!(end[0].1, ToolStatus::Error);
+    assert!(
+        end[0]
+            .3
+            .contains("rule refuses this call (command `touch`)"),
+        "{}",
+        end[0].3
+    );
+    assert!(!h.workdir().join("x").exists());
+    h.shutdown().await;
+
+    let mut h = harness(
+        ApprovalMode::Strict,
+        &store,
+        vec![exec("echo hi"), MockResponse::text("ok")],
+    )
+    .await;
+    h.submit("say hi");
+    let request = next_approval(&mut h).await;
+    assert_eq!(
+        request.command.as_deref(),
+        Some("echo hi"),
+        "strict asks despite the allow rule"
+    );
+    h.shutdown().await;
+}

@@ -1,0 +1,62 @@
+//! Approval settings as the settings pane shows them: the default mode and the rules the
+//! user kept ("always" answers, and rules written in settings).
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::ApprovalMode;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleDecision {
+    Allow,
+    Deny,
+}
+
+/// What a rule's pattern describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleKind {
+    /// A command prefix, by whole words (`cargo test`).
+    Command,
+    /// A file path or glob (`src/**`), relative to the session's folder unless absolute.
+    Write,
+    /// `server:tool` or `server:*`.
+    Mcp,
+    /// A web origin (`https://docs.rs`).
+    Web,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ApprovalRuleInfo {
+    pub id: String,
+    pub decision: RuleDecision,
+    pub kind: RuleKind,
+    pub pattern: String,
+    /// The folder it applies in (and below); `None`: everywhere.
+    pub project: Option<String>,
+    #[ts(type = "number")]
+    pub created_at: u64,
+    #[ts(type = "number | null")]
+    pub last_used_at: Option<u64>,
+}
+
+/// A rule as written in settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RuleInput {
+    pub decision: RuleDecision,
+    pub kind: RuleKind,
+    pub pattern: String,
+    pub project: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ApprovalSettings {
+    /// config.toml's `approval_mode`: what new sessions start in.
+    pub default_mode: ApprovalMode,
+    /// Where the rules are kept (`approval_rules.json` in Memo's home).
+    pub rules_path: String,
+    pub rules: Vec<ApprovalRuleInfo>,
+    /// Why the rules file could not be read (no rule applies until it is fixed).
+    pub rules_error: Option<String>,
+}

@@ -1,0 +1,153 @@
+//! Approval settings through the service, on real files: the default mode goes to
+//! config.toml and new sessions start in it; rules are added, edited, listed and deleted;
+//! an "always for this project" answer in one session stops the prompt in the next; a
+//! damaged rules file is reported, not fatal.
+
+mod support;
+
+use std::time::Duration;
+
+use memo_protocol::{
+    AgentEvent, ApprovalMode, ErrorCode, Op, ReviewDecision, RuleDecision, RuleInput, RuleKind,
+    UserInput,
+};
+use memo_test_support::MockResponse;
+use support::fixture;
+
+fn exec(cmd: &str) -> MockResponse {
+    MockResponse::tool_call(
+        "exec_command",
+        &serde_json::json!({ "cmd": cmd }).to_string(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_default_mode_and_rules_are_kept_and_an_always_answer_lasts_across_sessions() {
+    let f = fixture(vec![
+        exec("true --first"),
+        MockResponse::text("one"),
+        exec("true --second"),
+        MockResponse::text("two"),
+    ])
+    .await;
+    let settings = f.service.approval_settings().unwrap();
+    assert_eq!(settings.default_mode, ApprovalMode::Auto);
+    assert!(settings.rules.is_empty());
+    assert!(settings.rules_path.ends_with("approval_rules.json"));
+
+    // First session: asked, answered "always for this project".
+    let session = f.start();
+    let mut events = f.service.subscribe(&session.id, 0).unwrap();
+    f.service
+        .submit(
+            &session.id,
+            Op::UserTurn {
+                input: UserInput::text("go"),
+            },
+        )
+        .unwrap();
+    let request = loop {
+        let env = tokio::time::timeout(Duration::from_secs(10), events.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        if let AgentEvent::ApprovalRequested { request } = env.event {
+            break request;
+        }
+    };
+    assert_eq!(request.rule_patterns, ["true"]);
+    f.service
+        .submit(
+            &session.id,
+            Op::ResolveApproval {
+                request_id: request.request_id,
+                decision: ReviewDecision::ApproveAlways { project: true },
+            },
+        )
+        .unwrap();
+    loop {
+        let env = tokio::time::timeout(Duration::from_secs(10), events.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        if matches!(env.event, AgentEvent::TurnEnded { .. }) {
+            break;
+        }
+    }
+    let rules = f.service.approval_settings().unwrap().rules;
+    assert_eq!(rules.len(), 1);
+    assert_eq!(rules[0].pattern, "true");
+    assert_eq!(rules[0].decision, RuleDecision::Allow);
+
+    // A new session in the folder runs the same command without asking.
+    let next = f.start();
+    f.turn(&next.id, "again").await;
+    let asked = f
+        .service
+        .events(&next.id, 0, usize::MAX)
+        .unwrap()
+        .into_iter()
+        .any(|e| matches!(e.event, AgentEvent::ApprovalRequested { .. }));
+    assert!(!asked, "the kept rule should have answered");
+
+    // Edit it into a deny rule, add another, delete one.
+    let input = |decision, pattern: &str| RuleInput {
+        decision,
+        kind: RuleKind::Command,
+        pattern: pattern.into(),
+        project: None,
+    };
+    let page = f
+        .service
+        .save_approval_rule(Some(&rules[0].id), &input(RuleDecision::Deny, "git push"))
+        .unwrap();
+    assert_eq!(page.rules[0].pattern, "git push");
+    assert_eq!(page.rules[0].decision, RuleDecision::Deny);
+    let page = f
+        .service
+        .save_approval_rule(None, &input(RuleDecision::Allow, "cargo test"))
+        .unwrap();
+    assert_eq!(page.rules.len(), 2);
+    let page = f.service.delete_approval_rule(&page.rules[0].id).unwrap();
+    assert_eq!(page.rules.len(), 1);
+    let missing = f.service.delete_approval_rule("nope").unwrap_err();
+    assert_eq!(missing.code(), ErrorCode::NotFound);
+    let bad = f
+        .service
+        .save_approval_rule(None, &input(RuleDecision::Allow, "  "))
+        .unwrap_err();
+    assert_eq!(bad.code(), ErrorCode::InvalidInput);
+
+    // The default mode goes to config.toml and new sessions start in it.
+    let page = f
+        .service
+        .set_default_approval_mode(ApprovalMode::Strict)
+        .unwrap();
+    assert_eq!(page.default_mode, ApprovalMode::Strict);
+    let text = std::fs::read_to_string(f.home.path().join("config.toml")).unwrap();
+    assert!(text.contains("approval_mode = \"strict\""), "{text}");
+    f.service
+        .set_default_approval_mode(ApprovalMode::Auto)
+        .unwrap();
+    let text = std::fs::read_to_string(f.home.path().join("config.toml")).unwrap();
+    assert!(!text.contains("approval_mode"), "{text}");
+    f.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_rules_file_is_reported_and_left_alone() {
+    let f = fixture(vec![]).await;
+    let path = f.home.path().join("approval_rules.json");
+    std::fs::write(&path, "not json").unwrap();
+    let page = f.service.approval_settings().unwrap();
+    assert!(page.rules_error.unwrap().contains("approval_rules.json:1:"));
+    let input = RuleInput {
+        decision: RuleDecision::Allow,
+        kind: RuleKind::Command,
+        pattern: "ls".into(),
+        project: None,
+    };
+    assert!(f.service.save_approval_rule(None, &input).is_err());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "not json");
+    f.finish().await;
+}
