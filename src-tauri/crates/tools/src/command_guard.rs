@@ -1,17 +1,37 @@
-//! The dangerous-command guard: a rule table checked against every simple command of a
-//! shell script before it runs. Commands are read with [`crate::shell_parse`] (lists,
-//! pipelines, subshells, substitutions), wrappers are peeled off (`sudo`, `env`, `nice`,
-//! `nohup`, `timeout`, …), and `sh -c` / `bash -c` / `eval` scripts are read recursively.
+//! The dangerous-command guard: every simple command of a shell script is checked before
+//! it runs. Scripts are read with [`crate::shell_parse`] (tree-sitter's bash grammar:
+//! lists, pipelines, subshells, substitutions, heredocs), wrappers are peeled off (`sudo`,
+//! `env`, `nice`, `timeout`, `xargs`, …), and the scripts a command runs as text (`sh -c`,
+//! `eval`, heredocs and pipes into a shell, strings inline code hands to `system`) are
+//! read recursively.
 //!
-//! A blocked command is refused whatever the approval mode, with the `<system_hint>` Memo
-//! Code uses; a few risky-but-legitimate commands (a force-push to main) are escalated to
-//! "always ask" instead. The guard is a safety net for honest mistakes, not a sandbox: an
-//! obfuscated command (`$(echo rm) -rf /`) gets past it, which is what Landlock and the
-//! approvals are for.
+//! Commands are judged by what they do, not by how they are spelled:
+//! - Blocked whatever the approval mode (the `<system_hint>` Memo Code uses): deleting or
+//!   re-permissioning `/`, the home or the workspace, wiping disks, fork bombs, power
+//!   state, remote scripts piped into a shell ([`rules`]), and inline code that
+//!   recursively deletes one of those.
+//! - Critical, asked about every time even in dangerous mode ([`Verdict::Ask`]): any
+//!   write, truncation or deletion aimed at system, boot or credential paths and shell
+//!   profiles ([`paths`]), whether through a redirection, a command that writes
+//!   ([`writes`]), `find -exec`/`-delete` or `xargs`; interpreter one-liners that write
+//!   outside the workspace ([`inline`]); a force-push to main; and commands the guard
+//!   cannot read: a program name that comes from a variable or a substitution, `eval` or
+//!   `source` of text only known at run time, a script with a syntax error. Asking rather
+//!   than blocking there, because such commands are often legitimate (`$CC -o x x.c`)
+//!   and the user can judge what the guard cannot.
+//!
+//! The guard is a safety net, not a sandbox: code that computes its targets at run time
+//! gets past it, which is what Landlock is for.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::shell_parse::{self, Script, SimpleCommand, MAX_DEPTH, SUBSTITUTION};
+
+pub(crate) use invocation::{base_name, normalize, Invocation};
+use invocation::{
+    is_option, reads_stdin, runs_text_as_code, script_downloads, DOWNLOADERS, SHELLS,
+};
+use paths::{is_block_device, protected_target, resolve_target, Target};
 
 /// What the guard needs to know about where a command runs.
 #[derive(Debug, Clone, Default)]
@@ -24,6 +44,8 @@ pub struct GuardContext {
     pub workspace_roots: Vec<PathBuf>,
     /// Set after `cd $SOMEWHERE`: relative targets can no longer be resolved.
     cwd_unknown: bool,
+    /// Lines typed into a running program ([`GuardContext::typed_lines`]).
+    typed_lines: bool,
 }
 
 impl GuardContext {
@@ -41,7 +63,16 @@ impl GuardContext {
             home,
             workspace_roots,
             cwd_unknown: false,
+            typed_lines: false,
         }
+    }
+
+    /// For keystrokes sent to a running session (`write_stdin`): a REPL or an editor reads
+    /// them, so a line that is not shell syntax (`for i in x: …`) is no reason to ask; what
+    /// the guard does read is still checked.
+    pub fn typed_lines(mut self) -> Self {
+        self.typed_lines = true;
+        self
     }
 
     /// Follows a `cd`/`pushd` so that `cd build && rm -rf *` empties build/, not the
@@ -127,257 +158,9 @@ pub(crate) fn xml_attr(value: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// A command with its wrappers peeled off.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Invocation {
-    /// The program's base name (`/usr/bin/rm` → `rm`).
-    pub name: String,
-    pub args: Vec<String>,
-    /// Run through `sudo`, `doas` or `su`.
-    pub privileged: bool,
-    /// Scripts this command runs: `sh -c SCRIPT`, `eval ARGS`, `su -c SCRIPT`, `env -S`.
-    pub nested: Vec<String>,
-}
-
-const SHELLS: [&str; 9] = [
-    "sh",
-    "bash",
-    "zsh",
-    "dash",
-    "ksh",
-    "mksh",
-    "ash",
-    "fish",
-    "busybox-sh",
-];
-const INTERPRETERS: [&str; 8] = [
-    "python", "python2", "python3", "perl", "ruby", "node", "php", "lua",
-];
-const DOWNLOADERS: [&str; 6] = ["curl", "wget", "fetch", "aria2c", "http", "https"];
-
-pub(crate) fn base_name(word: &str) -> String {
-    word.rsplit('/').next().unwrap_or(word).to_owned()
-}
-
-fn is_assignment(word: &str) -> bool {
-    match word.split_once('=') {
-        Some((name, _)) => {
-            !name.is_empty()
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !name.starts_with(|c: char| c.is_ascii_digit())
-        }
-        None => false,
-    }
-}
-
-fn is_option(word: &str) -> bool {
-    word.starts_with('-') && word != "-"
-}
-
-/// Peels wrappers and shell keywords off a command's words.
-pub(crate) fn normalize(words: &[String]) -> Option<Invocation> {
-    let mut i = 0;
-    let mut privileged = false;
-    let mut nested = Vec::new();
-    let skip_opts = |i: &mut usize, with_value: &[&str]| {
-        while *i < words.len() && is_option(&words[*i]) {
-            let opt = words[*i].as_str();
-            *i += 1;
-            if opt == "--" {
-                break;
-            }
-            if with_value.contains(&opt) && *i < words.len() {
-                *i += 1;
-            }
-        }
-    };
-    loop {
-        while i < words.len() && is_assignment(&words[i]) {
-            i += 1;
-        }
-        let word = words.get(i)?;
-        let name = base_name(word);
-        match name.as_str() {
-            "{" | "}" | "!" | "if" | "then" | "else" | "elif" | "do" | "while" | "until"
-            | "nohup" | "builtin" | "unbuffer" | "busybox" => i += 1,
-            "sudo" | "doas" => {
-                privileged = true;
-                i += 1;
-                skip_opts(
-                    &mut i,
-                    &[
-                        "-u",
-                        "--user",
-                        "-g",
-                        "--group",
-                        "-h",
-                        "--host",
-                        "-p",
-                        "--prompt",
-                        "-C",
-                        "--close-from",
-                        "-T",
-                        "--command-timeout",
-                        "-r",
-                        "--role",
-                        "-t",
-                        "--type",
-                        "-D",
-                        "--chdir",
-                    ],
-                );
-            }
-            "env" => {
-                i += 1;
-                while i < words.len() {
-                    let w = words[i].as_str();
-                    if w == "-S" || w == "--split-string" {
-                        // `env -S "cmd args"` runs its argument as a command line.
-                        if let Some(s) = words.get(i + 1) {
-                            nested.push(s.clone());
-                        }
-                        i += 2;
-                    } else if w == "-u" || w == "--unset" || w == "-C" || w == "--chdir" {
-                        i += 2;
-                    } else if is_option(w) || is_assignment(w) {
-                        i += 1;
-                    } else {
-                        break;
-                    }
-                }
-            }
-            "nice" => {
-                i += 1;
-                skip_opts(&mut i, &["-n", "--adjustment"]);
-            }
-            "ionice" => {
-                i += 1;
-                skip_opts(&mut i, &["-c", "--class", "-n", "--classdata", "-p", "-t"]);
-            }
-            "setsid" | "command" | "exec" | "time" | "stdbuf" | "chrt" | "taskset" => {
-                i += 1;
-                skip_opts(&mut i, &["-a", "-o", "-e", "-i", "-f"]);
-                if name == "chrt" || name == "taskset" {
-                    // Priority / CPU mask operand.
-                    i += 1;
-                }
-            }
-            "timeout" => {
-                i += 1;
-                skip_opts(&mut i, &["-s", "--signal", "-k", "--kill-after"]);
-                i += 1; // the duration
-            }
-            "xargs" => {
-                i += 1;
-                skip_opts(
-                    &mut i,
-                    &[
-                        "-a",
-                        "-d",
-                        "-E",
-                        "-I",
-                        "-L",
-                        "-n",
-                        "-P",
-                        "-s",
-                        "--arg-file",
-                        "--delimiter",
-                        "--max-args",
-                        "--max-procs",
-                    ],
-                );
-            }
-            "watch" => {
-                i += 1;
-                skip_opts(&mut i, &["-n", "--interval", "-d"]);
-            }
-            "su" => {
-                privileged = true;
-                let mut j = i + 1;
-                while j < words.len() {
-                    if words[j] == "-c" || words[j] == "--command" {
-                        if let Some(s) = words.get(j + 1) {
-                            nested.push(s.clone());
-                        }
-                        j += 2;
-                    } else {
-                        j += 1;
-                    }
-                }
-                return Some(Invocation {
-                    name,
-                    args: words[i + 1..].to_vec(),
-                    privileged,
-                    nested,
-                });
-            }
-            _ => {
-                let args = words[i + 1..].to_vec();
-                if SHELLS.contains(&name.as_str()) {
-                    if let Some(script) = shell_c_script(&args) {
-                        nested.push(script);
-                    }
-                } else if name == "eval" {
-                    nested.push(args.join(" "));
-                }
-                return Some(Invocation {
-                    name,
-                    args,
-                    privileged,
-                    nested,
-                });
-            }
-        }
-    }
-}
-
-/// The script of `sh -c SCRIPT` (also `-lc`, `-ec`, `-xc`, … option clusters).
-fn shell_c_script(args: &[String]) -> Option<String> {
-    let mut saw_c = false;
-    for arg in args {
-        if saw_c && !is_option(arg) {
-            return Some(arg.clone());
-        }
-        if arg.starts_with('-') && !arg.starts_with("--") && arg[1..].contains('c') {
-            saw_c = true;
-        } else if !is_option(arg) {
-            return None;
-        }
-    }
-    None
-}
-
-fn has_shell_c(inv: &Invocation) -> bool {
-    SHELLS.contains(&inv.name.as_str()) && shell_c_script(&inv.args).is_some()
-}
-
-/// A shell or interpreter that would run whatever arrives on its standard input.
-fn reads_stdin(inv: &Invocation) -> bool {
-    let name = inv.name.as_str();
-    let operands: Vec<&String> = inv.args.iter().filter(|a| !is_option(a)).collect();
-    if SHELLS.contains(&name) {
-        !has_shell_c(inv) && (operands.is_empty() || inv.args.iter().any(|a| a == "-s" || a == "-"))
-    } else if INTERPRETERS.iter().any(|i| name.starts_with(i)) {
-        let inline = inv.args.iter().any(|a| a == "-c" || a == "-e");
-        !inline && (operands.is_empty() || operands[0] == "-")
-    } else {
-        false
-    }
-}
-
-fn runs_text_as_code(inv: &Invocation) -> bool {
-    SHELLS.contains(&inv.name.as_str())
-        || INTERPRETERS.iter().any(|i| inv.name.starts_with(i))
-        || matches!(inv.name.as_str(), "eval" | "source" | ".")
-}
-
-fn script_downloads(script: &Script) -> bool {
-    script.pipelines.iter().any(|p| {
-        p.commands.iter().any(|c| {
-            normalize(&c.words).is_some_and(|inv| DOWNLOADERS.contains(&inv.name.as_str()))
-                || c.substitutions.iter().any(script_downloads)
-        })
-    })
+/// Records a reason to ask; the first one found is the one shown.
+fn ask_once(ask: &mut Option<Verdict>, rule: &'static str, reason: String) {
+    ask.get_or_insert(Verdict::Ask { rule, reason });
 }
 
 fn scan(
@@ -386,35 +169,86 @@ fn scan(
     depth: usize,
     ask: &mut Option<Verdict>,
 ) -> Option<Verdict> {
+    // The working directory of each enclosing subshell when it was entered: a `cd` inside
+    // `( … )` or one part of a pipeline moves nothing after it.
+    let mut entered: Vec<(u32, PathBuf, bool)> = Vec::new();
     for pipeline in &script.pipelines {
         let mut downloading = false;
-        for cmd in &pipeline.commands {
-            if let Some(block) = check_simple(cmd, ctx, depth, downloading, ask) {
+        for (i, cmd) in pipeline.commands.iter().enumerate() {
+            enter_scope(&mut entered, &cmd.scope, ctx);
+            let upstream = &pipeline.commands[..i];
+            if let Some(block) = check_simple(cmd, upstream, ctx, depth, downloading, ask) {
                 return Some(block);
             }
             if let Some(inv) = normalize(&cmd.words) {
                 if DOWNLOADERS.contains(&inv.name.as_str()) {
                     downloading = true;
                 }
-                // A `cd` inside a pipeline runs in a subshell and moves nothing after it.
-                if pipeline.commands.len() == 1 && matches!(inv.name.as_str(), "cd" | "pushd") {
+                if matches!(inv.name.as_str(), "cd" | "pushd") {
                     ctx.change_dir(&inv);
                 }
             }
         }
     }
+    // Last, so a precise reason found in the part that was read is the one shown.
+    if script.unreadable && !ctx.typed_lines {
+        ask_once(
+            ask,
+            "unreadable_shell_syntax",
+            "the guard cannot read all of this command (a syntax error, or nesting it does not follow), so it cannot say what it does".into(),
+        );
+    }
     None
 }
 
-fn block(rule: &'static str, cmd: &SimpleCommand) -> Option<Verdict> {
+/// Leaves the subshells `scope` is not in (restoring the directory they were entered
+/// from) and enters the new ones.
+fn enter_scope(entered: &mut Vec<(u32, PathBuf, bool)>, scope: &[u32], ctx: &mut GuardContext) {
+    let common = entered
+        .iter()
+        .zip(scope)
+        .take_while(|((id, _, _), s)| id == *s)
+        .count();
+    if let Some((_, cwd, unknown)) = entered.get(common).cloned() {
+        ctx.cwd = cwd;
+        ctx.cwd_unknown = unknown;
+    }
+    entered.truncate(common);
+    for id in &scope[common..] {
+        entered.push((*id, ctx.cwd.clone(), ctx.cwd_unknown));
+    }
+}
+
+fn block(rule: &'static str, segment: &str) -> Option<Verdict> {
     Some(Verdict::Block {
         rule,
-        segment: cmd.raw.clone(),
+        segment: segment.to_owned(),
     })
+}
+
+/// Reads text a command runs as a script (a `sh -c` argument, a heredoc fed to a shell):
+/// in a subshell, so its `cd` stays there.
+fn scan_text(
+    text: &str,
+    ctx: &GuardContext,
+    depth: usize,
+    ask: &mut Option<Verdict>,
+) -> Option<Verdict> {
+    if depth >= MAX_DEPTH {
+        ask_once(
+            ask,
+            "unreadable_shell_syntax",
+            "scripts are nested deeper than the guard follows".into(),
+        );
+        return None;
+    }
+    let script = shell_parse::parse_at_depth(text, depth + 1);
+    scan(&script, &mut ctx.clone(), depth + 1, ask)
 }
 
 fn check_simple(
     cmd: &SimpleCommand,
+    upstream: &[SimpleCommand],
     ctx: &mut GuardContext,
     depth: usize,
     after_download: bool,
@@ -422,48 +256,202 @@ fn check_simple(
 ) -> Option<Verdict> {
     for redirect in cmd.redirects.iter().filter(|r| r.writes()) {
         if is_block_device(&redirect.target) {
-            return block("redirect_block_device", cmd);
+            return block("redirect_block_device", &cmd.raw);
         }
         if redirect.target == "/proc/sysrq-trigger" {
-            return block("system_power_state", cmd);
+            return block("system_power_state", &cmd.raw);
+        }
+        if let Some(hit) = protected_target(&redirect.target, ctx, false) {
+            ask_once(
+                ask,
+                "redirect_protected_path",
+                format!(
+                    "`{}` writes to {} ({} under {})",
+                    preview(&cmd.raw),
+                    redirect.target,
+                    hit.what,
+                    hit.area.display()
+                ),
+            );
         }
     }
     if depth < MAX_DEPTH {
         for sub in &cmd.substitutions {
-            // Substitutions and `sh -c` scripts run in a subshell: their `cd` stays there.
+            // Substitutions run in a subshell: their `cd` stays there.
             if let Some(found) = scan(sub, &mut ctx.clone(), depth + 1, ask) {
                 return Some(found);
             }
         }
     }
     let inv = normalize(&cmd.words)?;
-    if depth < MAX_DEPTH {
-        for nested in &inv.nested {
-            let script = shell_parse::parse_at_depth(nested, depth + 1);
-            if let Some(found) = scan(&script, &mut ctx.clone(), depth + 1, ask) {
+    let shell = SHELLS.contains(&inv.name.as_str());
+    // What the command reads on stdin from the script itself: its heredocs, and the text
+    // an `echo`/`printf`/`cat <<EOF` before it in the pipeline prints.
+    let piped = upstream.last().and_then(flow::printed_text);
+    if shell {
+        for body in cmd
+            .heredocs
+            .iter()
+            .chain(piped.iter().filter(|_| reads_stdin(&inv)))
+        {
+            if let Some(found) = scan_text(body, ctx, depth, ask) {
                 return Some(found);
             }
         }
-    }
-    if depth < MAX_DEPTH && SHELLS.contains(&inv.name.as_str()) {
-        // `bash <<EOF … EOF` runs the heredoc: check it like a `sh -c` script.
-        for body in &cmd.heredocs {
-            let script = shell_parse::parse_at_depth(body, depth + 1);
-            if let Some(found) = scan(&script, &mut ctx.clone(), depth + 1, ask) {
-                return Some(found);
+    } else if reads_stdin(&inv) {
+        if let Some(lang) = inline::language(&inv.name) {
+            for code in cmd.heredocs.iter().chain(piped.iter()) {
+                if let Some(found) = review_code(lang, code, &cmd.raw, ctx, depth, ask) {
+                    return Some(found);
+                }
             }
         }
     }
     if after_download && reads_stdin(&inv) {
-        return block("pipe_remote_script", cmd);
+        return block("pipe_remote_script", &cmd.raw);
+    }
+    if let (true, None, Some(prev)) = (reads_stdin(&inv), &piped, upstream.last()) {
+        // `… | base64 -d | sh`: the script only exists once the command runs. (`cat FILE |
+        // sh` runs a file, like `sh FILE`.)
+        let file = normalize(&prev.words).is_some_and(|p| p.name == "cat" && !p.args.is_empty());
+        if !file {
+            ask_once(
+                ask,
+                "dynamic_script",
+                format!(
+                    "`{}` runs a script that `{}` produces when the command runs",
+                    inv.name,
+                    preview(&prev.raw)
+                ),
+            );
+        }
     }
     if runs_text_as_code(&inv) && cmd.substitutions.iter().any(script_downloads) {
-        return block("pipe_remote_script", cmd);
+        return block("pipe_remote_script", &cmd.raw);
     }
-    if let Some(rule) = rules::check(&inv, ctx, ask) {
-        return block(rule, cmd);
+    check_invocation(&inv, &cmd.raw, upstream, ctx, depth, ask)
+}
+
+/// Everything about one program run: the scripts it runs, the block rules, what it
+/// writes, and inline code. Also used for the commands `find -exec` and `xargs` run.
+fn check_invocation(
+    inv: &Invocation,
+    segment: &str,
+    upstream: &[SimpleCommand],
+    ctx: &GuardContext,
+    depth: usize,
+    ask: &mut Option<Verdict>,
+) -> Option<Verdict> {
+    for nested in &inv.nested {
+        if let Some(found) = scan_text(nested, ctx, depth, ask) {
+            return Some(found);
+        }
+    }
+    dynamic(inv, ask);
+    if let Some(rule) = rules::check(inv, ctx, ask) {
+        return block(rule, segment);
+    }
+    for target in writes::targets(inv) {
+        if let Some(hit) = protected_target(&target.arg, ctx, target.recursive) {
+            let verb = if target.deletes {
+                "deletes"
+            } else {
+                "writes to"
+            };
+            ask_once(
+                ask,
+                "write_protected_path",
+                format!(
+                    "`{}` {verb} {} ({} under {})",
+                    preview(segment),
+                    target.arg,
+                    hit.what,
+                    hit.area.display()
+                ),
+            );
+        }
+    }
+    if let Some(found) = flow::find(inv, segment, ctx, depth, ask) {
+        return Some(found);
+    }
+    if let Some(found) = flow::xargs(inv, segment, upstream, ctx, depth, ask) {
+        return Some(found);
+    }
+    if let Some(lang) = inline::language(&inv.name) {
+        for code in inline::inline_code(inv, lang) {
+            if let Some(found) = review_code(lang, &code, segment, ctx, depth, ask) {
+                return Some(found);
+            }
+        }
     }
     None
+}
+
+fn review_code(
+    lang: inline::Lang,
+    code: &str,
+    segment: &str,
+    ctx: &GuardContext,
+    depth: usize,
+    ask: &mut Option<Verdict>,
+) -> Option<Verdict> {
+    let review = inline::review(lang, code, ctx);
+    if let Some(rule) = review.block {
+        return block(rule, segment);
+    }
+    if let Some((rule, reason)) = review.ask {
+        ask_once(ask, rule, reason);
+    }
+    for script in &review.scripts {
+        // A string is only a guess at a command line: one the grammar cannot read is
+        // taken for plain text.
+        if depth >= MAX_DEPTH || shell_parse::parse_at_depth(script, depth + 1).unreadable {
+            continue;
+        }
+        if let Some(found) = scan_text(script, ctx, depth, ask) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// A program, or a script for `source`/a shell/an interpreter, that only exists once the
+/// command runs: `$(echo x) …`, `$CMD …`, `source <(…)`, `bash /dev/stdin`.
+fn dynamic(inv: &Invocation, ask: &mut Option<Verdict>) {
+    let unknown = |w: &str| w.contains('$') || w.contains('`') || w.contains(SUBSTITUTION);
+    if unknown(&inv.name) {
+        ask_once(
+            ask,
+            "dynamic_command_word",
+            format!(
+                "the program it runs (`{}`) comes from a variable or a command substitution, so it is only known when the command runs",
+                inv.name
+            ),
+        );
+        return;
+    }
+    let sources = matches!(inv.name.as_str(), "source" | ".");
+    if !(sources || SHELLS.contains(&inv.name.as_str()) || inline::language(&inv.name).is_some()) {
+        return;
+    }
+    let Some(script) = inv.args.iter().find(|a| !is_option(a)) else {
+        return;
+    };
+    let from_stdin = matches!(script.as_str(), "/dev/stdin" | "-")
+        || script.starts_with("/dev/fd/")
+        || script.starts_with("/proc/self/fd/");
+    // A variable path (`. "$VENV/bin/activate"`) is still a file, like any script the
+    // guard does not open; text produced by a command or read from stdin is not.
+    if script == SUBSTITUTION || (sources && from_stdin) {
+        ask_once(
+            ask,
+            "dynamic_script",
+            format!(
+                "`{} {script}` runs text that is only known when the command runs",
+                inv.name
+            ),
+        );
+    }
 }
 
 /// `:(){ :|:& };:` and its renamed variants: a function that pipes into itself, plus the
@@ -497,173 +485,24 @@ fn fork_bomb(command: &str) -> Option<&'static str> {
     None
 }
 
-/// Block devices and raw memory: writing to one destroys a disk (or the running system).
-pub(crate) fn is_block_device(path: &str) -> bool {
-    let Some(dev) = path.trim().strip_prefix("/dev/") else {
-        return false;
-    };
-    let rest_after = |prefix: &str| dev.strip_prefix(prefix);
-    let letters_then_digits = |s: &str| {
-        let letters = s.chars().take_while(|c| c.is_ascii_lowercase()).count();
-        letters > 0 && s[letters..].chars().all(|c| c.is_ascii_digit())
-    };
-    let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
-    for prefix in ["sd", "hd", "vd", "xvd"] {
-        if rest_after(prefix).is_some_and(letters_then_digits) {
-            return true;
-        }
-    }
-    if let Some(rest) = rest_after("nvme") {
-        return rest.starts_with(|c: char| c.is_ascii_digit());
-    }
-    if let Some(rest) = rest_after("mmcblk") {
-        return rest.starts_with(|c: char| c.is_ascii_digit());
-    }
-    for prefix in [
-        "md", "loop", "nbd", "sr", "disk", "rdisk", "mtdblock", "dm-",
-    ] {
-        if rest_after(prefix).is_some_and(digits) {
-            return true;
-        }
-    }
-    dev.starts_with("disk/")
-        || dev.starts_with("mapper/")
-        || matches!(dev, "root" | "mem" | "kmem" | "port")
-}
-
-/// Where a path argument points, as far as can be told without running anything.
-pub(crate) enum Target {
-    /// A concrete path (lexically normalized, absolute).
-    Path(PathBuf),
-    /// `$VAR/` or `$VAR/*` with an unknown variable: `/` if it is empty or unset.
-    UnknownVarRoot,
-    Unknown,
-}
-
-/// Resolves a target argument. Trailing match-all globs (`dir/*`, `dir/.*`) stand for the
-/// directory itself (they empty it); other globs are resolved to the directory they
-/// search, which is only dangerous at the filesystem root (`/u*`).
-pub(crate) fn resolve_target(arg: &str, ctx: &GuardContext) -> Target {
-    let expanded = match expand_known_vars(arg, ctx) {
-        Some(e) => e,
-        None => {
-            return match strip_leading_var(arg) {
-                Some("/" | "/*" | "/.*" | "/**") => Target::UnknownVarRoot,
-                _ => Target::Unknown,
-            };
-        }
-    };
-    let path = if expanded.starts_with('/') {
-        PathBuf::from(&expanded)
-    } else if ctx.cwd_unknown {
-        return Target::Unknown;
-    } else {
-        ctx.cwd.join(&expanded)
-    };
-    let mut prefix = PathBuf::new();
-    for component in path.components() {
-        let part = component.as_os_str().to_string_lossy();
-        if part.contains(['*', '?', '[']) {
-            let base = normalize_path(&prefix);
-            let match_all = matches!(
-                part.as_ref(),
-                "*" | ".*" | "*.*" | "**" | ".[!.]*" | "..?*" | ".??*"
-            );
-            if match_all || base == Path::new("/") {
-                return Target::Path(base);
-            }
-            return Target::Unknown;
-        }
-        prefix.push(component);
-    }
-    Target::Path(normalize_path(&path))
-}
-
-fn expand_known_vars(arg: &str, ctx: &GuardContext) -> Option<String> {
-    let home = ctx.home.as_ref().map(|h| h.display().to_string());
-    let pwd = ctx.cwd.display().to_string();
-    let replaced = if arg == "~" || arg.starts_with("~/") {
-        format!("{}{}", home?, &arg[1..])
-    } else if let Some(rest) = arg
-        .strip_prefix("${HOME}")
-        .or_else(|| arg.strip_prefix("$HOME").filter(|r| !starts_ident(r)))
-    {
-        format!("{}{rest}", home?)
-    } else if let Some(rest) = arg
-        .strip_prefix("${PWD}")
-        .or_else(|| arg.strip_prefix("$PWD").filter(|r| !starts_ident(r)))
-    {
-        format!("{pwd}{rest}")
-    } else {
-        arg.to_owned()
-    };
-    if replaced.contains('$') || replaced.contains('`') || replaced.contains(SUBSTITUTION) {
-        None
-    } else {
-        Some(replaced)
-    }
-}
-
-fn starts_ident(s: &str) -> bool {
-    s.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-}
-
-fn strip_leading_var(arg: &str) -> Option<&str> {
-    let rest = arg.strip_prefix('$')?;
-    if let Some(inner) = rest.strip_prefix('{') {
-        let end = inner.find('}')?;
-        return Some(&inner[end + 1..]);
-    }
-    let len = rest
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .count();
-    (len > 0).then(|| &rest[len..])
-}
-
-/// `.` and `..` resolved lexically (symlinks are not followed: `rm` removes a link, not
-/// what it points to).
-pub(crate) fn normalize_path(path: &Path) -> PathBuf {
-    let mut out = PathBuf::from("/");
-    for component in path.components() {
-        match component {
-            Component::RootDir | Component::Prefix(_) | Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::Normal(part) => out.push(part),
-        }
-    }
-    out
-}
-
-/// Whether deleting (or recursively re-permissioning) `path` would wreck the system, the
-/// user's home, or — when `include_workspace` — the workspace.
-pub(crate) fn is_critical_path(path: &Path, ctx: &GuardContext, include_workspace: bool) -> bool {
-    if path.components().count() <= 2 {
-        // `/` itself or a top-level directory such as /usr, /etc, /home.
-        return true;
-    }
-    let protects = |root: &Path| root.starts_with(path);
-    let mut roots: Vec<PathBuf> = ctx.home.iter().cloned().collect();
-    if include_workspace {
-        roots.extend(ctx.workspace_roots.iter().cloned());
-    }
-    roots.iter().any(|root| {
-        let lexical = normalize_path(root);
-        protects(&lexical)
-            || std::fs::canonicalize(root)
-                .map(|real| protects(&real))
-                .unwrap_or(false)
-    })
-}
-
+#[path = "command_flow.rs"]
+mod flow;
+#[path = "command_inline.rs"]
+mod inline;
+#[path = "command_invocation.rs"]
+mod invocation;
+#[path = "command_paths.rs"]
+mod paths;
 #[path = "command_rules.rs"]
 mod rules;
+#[path = "command_writes.rs"]
+mod writes;
 
 #[cfg(test)]
 mod tests {
+    use super::paths::is_critical_path;
     use super::*;
+    use std::path::Path;
 
     fn ctx() -> GuardContext {
         GuardContext::with_home(

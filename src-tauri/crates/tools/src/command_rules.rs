@@ -3,10 +3,8 @@
 //! (ids are stable: the model sees them in the denial hint). Rules that should ask rather
 //! than block record an [`Verdict::Ask`] instead.
 
-use super::{
-    is_block_device, is_critical_path, is_option, resolve_target, GuardContext, Invocation, Target,
-    Verdict,
-};
+use super::paths::{is_block_device, is_critical_path, resolve_target, Target};
+use super::{is_option, GuardContext, Invocation, Verdict};
 
 pub(super) fn check(
     inv: &Invocation,
@@ -148,8 +146,21 @@ fn find(inv: &Invocation, ctx: &GuardContext) -> Option<&'static str> {
     if !deletes {
         return None;
     }
-    // A name, path, time or size test narrows what is deleted; `-type f` alone does not.
-    let narrowed = inv.args.iter().any(|a| {
+    if find_is_narrowed(&inv.args) {
+        return None;
+    }
+    let dot = ".".to_owned();
+    let paths = if paths.is_empty() { vec![&dot] } else { paths };
+    paths
+        .iter()
+        .any(|p| matches!(resolve_target(p, ctx), Target::Path(path) if is_critical_path(&path, ctx, true)))
+        .then_some("find_delete_critical_target")
+}
+
+/// Whether a name, path, time or size test narrows what `find` matches; `-type f` alone
+/// does not.
+pub(super) fn find_is_narrowed(args: &[String]) -> bool {
+    args.iter().any(|a| {
         matches!(
             a.as_str(),
             "-name"
@@ -176,16 +187,7 @@ fn find(inv: &Invocation, ctx: &GuardContext) -> Option<&'static str> {
                 | "-samefile"
                 | "-lname"
         )
-    });
-    if narrowed {
-        return None;
-    }
-    let dot = ".".to_owned();
-    let paths = if paths.is_empty() { vec![&dot] } else { paths };
-    paths
-        .iter()
-        .any(|p| matches!(resolve_target(p, ctx), Target::Path(path) if is_critical_path(&path, ctx, true)))
-        .then_some("find_delete_critical_target")
+    })
 }
 
 fn mv(inv: &Invocation, ctx: &GuardContext) -> Option<&'static str> {

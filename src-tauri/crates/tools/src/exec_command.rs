@@ -500,7 +500,7 @@ impl WriteStdinTool {
         let typed = format!("{pending}{chars}")
             .replace("\r\n", "\n")
             .replace('\r', "\n");
-        let guard = guard_context(ctx, ctx.cwd.clone());
+        let guard = guard_context(ctx, ctx.cwd.clone()).typed_lines();
         let complete = typed.rsplit_once('\n').map(|(done, _)| done).unwrap_or("");
         let mut ask = None;
         for line in complete.split('\n').filter(|l| !l.trim().is_empty()) {

@@ -300,6 +300,15 @@ async fn a_line_the_guard_asks_about_makes_stdin_critical() {
         .await
         .unwrap();
     assert_eq!(plain.risk, RiskLevel::Execute);
+    // A REPL's own syntax is not shell syntax: no reason to ask.
+    let python = stdin
+        .preview(
+            &c,
+            &json!({"session_id": id, "chars": "for i in range(3): print(i)\n"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(python.risk, RiskLevel::Execute, "{}", python.reason);
     let push = stdin
         .preview(
             &c,

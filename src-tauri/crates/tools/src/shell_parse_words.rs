@@ -21,13 +21,16 @@ impl Walker<'_> {
             _ => node,
         };
         let value = self.value(node, subs);
+        let text = self.text(node);
         let splits = matches!(
             node.kind(),
             "command_substitution" | "simple_expansion" | "expansion"
-        ) && value != self.text(node)
+        ) && value != text
             && value != SUBSTITUTION
             && value != "$PWD";
-        if splits {
+        // `rm${IFS}-rf${IFS}/`: an unquoted `$IFS` splits the word where it stands.
+        let ifs = node.kind() != "string" && (text.contains("$IFS") || text.contains("${IFS}"));
+        if splits || ifs {
             value.split_whitespace().map(str::to_owned).collect()
         } else {
             vec![value]
@@ -104,8 +107,13 @@ impl Walker<'_> {
         let named = named_children(node);
         if let [only] = named.as_slice() {
             if only.kind() == "variable_name" {
-                if let Some(value) = self.vars.get(self.text(*only)) {
+                let name = self.text(*only);
+                if let Some(value) = self.vars.get(name) {
                     return value.clone();
+                }
+                if name == "IFS" {
+                    // Unset or default: blanks.
+                    return " ".to_owned();
                 }
                 return text.to_owned();
             }
