@@ -1,8 +1,9 @@
 use std::process::ExitCode;
 
-use memo_protocol::{AgentEvent, Op, ReviewDecision, SessionId, TurnEndReason, UserInput};
+use memo_protocol::{AgentEvent, Op, SessionId, TurnEndReason, UserInput};
 use memo_service::{Service, ServiceError, StartRequest};
 
+use crate::approve;
 use crate::render::{JsonRenderer, Renderer, TextRenderer};
 use crate::ExecArgs;
 
@@ -72,6 +73,12 @@ async fn run_inner(service: &Service, args: ExecArgs) -> Result<Outcome, Service
         }
     };
     let id = session.id.clone();
+    let workspace = std::path::PathBuf::from(&session.cwd);
+    let flags = approve::Flags {
+        yes: args.yes,
+        allow_critical: args.allow_critical,
+        allow_escalation: args.allow_escalation,
+    };
     let mut events = service.subscribe(&id, session.last_seq)?;
     service.submit(
         &id,
@@ -102,23 +109,15 @@ async fn run_inner(service: &Service, args: ExecArgs) -> Result<Outcome, Service
         renderer.render(&envelope);
         match &envelope.event {
             AgentEvent::ApprovalRequested { request } => {
-                let decision = if args.yes {
-                    ReviewDecision::ApproveOnce {
-                        accepted_hunks: None,
-                    }
-                } else {
-                    ReviewDecision::Deny {
-                        reason: Some(
-                            "memo-cli exec cannot ask interactively; rerun with --yes to allow"
-                                .into(),
-                        ),
-                    }
-                };
+                let answer = approve::answer(request, flags, &workspace);
+                if let approve::Answer::Refuse { to_user, .. } = &answer {
+                    eprintln!("memo-cli: {to_user}");
+                }
                 let _ = service.submit(
                     &id,
                     Op::ResolveApproval {
                         request_id: request.request_id.clone(),
-                        decision,
+                        decision: answer.decision(),
                     },
                 );
             }

@@ -2,6 +2,7 @@
 //! stream the desktop app renders, as text or as JSONL.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod approve;
 mod exec;
 mod key;
 mod mcp;
@@ -67,9 +68,22 @@ pub struct ExecArgs {
     /// Continue an existing session instead of starting a new one.
     #[arg(long, value_name = "SESSION_ID")]
     pub resume: Option<String>,
-    /// Approve every tool call that asks for approval (exec cannot ask interactively).
+    /// Approve tool calls that ask for approval up to execute risk: file changes and
+    /// ordinary commands (exec cannot ask interactively). Critical calls and commands that
+    /// ask to leave the sandbox are still refused unless allowed by the flags below.
     #[arg(long)]
     pub yes: bool,
+    /// DANGEROUS: with --yes, also approve critical calls: commands the guard flags
+    /// (writes or deletions under /etc, /usr, ~/.ssh and other system or credential paths,
+    /// a force-push to main, commands it cannot read). A model steered by text it read can
+    /// then destroy data or credentials.
+    #[arg(long, requires = "yes")]
+    pub allow_critical: bool,
+    /// DANGEROUS: with --yes, also approve a command's request to run outside the sandbox
+    /// (`sandbox_permissions: "require_escalated"`): Landlock is lifted for it and it may
+    /// write anywhere you can.
+    #[arg(long, requires = "yes")]
+    pub allow_escalation: bool,
     /// Maximum model steps in the turn.
     #[arg(long)]
     pub max_steps: Option<u32>,

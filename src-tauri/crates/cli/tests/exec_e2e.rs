@@ -243,3 +243,122 @@ fn keyring_key_is_preferred_over_the_environment() {
     assert!(!headers.contains(SECRET));
     assert!(!stderr.contains(keychain_secret), "key leaked to logs");
 }
+
+/// Runs `exec --json` with HOME pointed at `home`, so `~` in a scripted command names a
+/// temporary directory, and the sandbox on as by default.
+fn run_with_home(s: &Setup, home: &std::path::Path, flags: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_memo-cli"))
+        .args(["exec", "go", "--json"])
+        .args(flags)
+        .arg("--cwd")
+        .arg(s.work.path())
+        .env("MEMO_HOME", s.home.path())
+        .env("HOME", home)
+        .env("MOCK_API_KEY", SECRET)
+        .env("MEMO_SANDBOX", "workspace-write")
+        .env("RUST_LOG", "off")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("DEEPSEEK_API_KEY")
+        .output()
+        .expect("run memo-cli")
+}
+
+/// What the model was sent after its tool call: the tool result it reads.
+fn second_request(s: &Setup) -> String {
+    let requests = s.mock.requests();
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    requests[1].to_string()
+}
+
+#[test]
+fn yes_refuses_a_critical_command_unless_allow_critical_is_given() {
+    let script = serde_json::json!([
+        {"tool_calls": [{"name": "exec_command", "arguments": serde_json::json!({"cmd": "rm -rf ~/.ssh"}).to_string()}]},
+        {"text": "done"}
+    ]);
+    let fake_home = tempfile::tempdir().unwrap();
+    let ssh = fake_home.path().join(".ssh");
+    std::fs::create_dir(&ssh).unwrap();
+    std::fs::write(ssh.join("id_ed25519"), "not a real key").unwrap();
+
+    let s = setup("openai", script.clone());
+    let out = run_with_home(&s, fake_home.path(), &["--yes"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        ssh.join("id_ed25519").exists(),
+        "--yes alone ran a critical command"
+    );
+    assert!(
+        stderr.contains("refused critical exec_command `rm -rf ~/.ssh`")
+            && stderr.contains("--allow-critical"),
+        "the user is told: {stderr}"
+    );
+    let seen = second_request(&s);
+    assert!(
+        seen.contains("critical") && seen.contains("--allow-critical"),
+        "the model is told: {seen}"
+    );
+
+    // Asked for explicitly, it runs (on the temporary home only).
+    let s = setup("openai", script);
+    let out = run_with_home(&s, fake_home.path(), &["--yes", "--allow-critical"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!ssh.exists(), "--allow-critical let it run");
+    assert!(second_request(&s).contains("exited with code 0"));
+}
+
+#[test]
+fn yes_refuses_leaving_the_sandbox_unless_allow_escalation_is_given() {
+    // The output (escaped-42) differs from the command text, so it shows the command ran.
+    let call = serde_json::json!({
+        "cmd": "echo escaped-$((40+2))",
+        "sandbox_permissions": "require_escalated",
+        "justification": "testing"
+    });
+    let script = serde_json::json!([
+        {"tool_calls": [{"name": "exec_command", "arguments": call.to_string()}]},
+        {"text": "done"}
+    ]);
+    let fake_home = tempfile::tempdir().unwrap();
+
+    let s = setup("openai", script.clone());
+    // --allow-critical does not stand in for --allow-escalation.
+    let out = run_with_home(&s, fake_home.path(), &["--yes", "--allow-critical"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("outside the sandbox") && stderr.contains("--allow-escalation"),
+        "{stderr}"
+    );
+    let seen = second_request(&s);
+    assert!(seen.contains("--allow-escalation"), "{seen}");
+    assert!(!seen.contains("escaped-42"), "it ran: {seen}");
+
+    let s = setup("openai", script);
+    let out = run_with_home(&s, fake_home.path(), &["--yes", "--allow-escalation"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(second_request(&s).contains("escaped-42"));
+}
+
+#[test]
+fn the_dangerous_flags_are_documented_and_need_yes() {
+    let s = setup("openai", serde_json::json!([]));
+    let help = run_cli_logging(&s, &["exec", "--help"], "off");
+    let help = String::from_utf8_lossy(&help.stdout);
+    for flag in ["--allow-critical", "--allow-escalation"] {
+        assert!(help.contains(flag), "{help}");
+    }
+    assert_eq!(help.matches("DANGEROUS").count(), 2, "{help}");
+    let out = run_cli_logging(&s, &["exec", "hi", "--allow-critical"], "off");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--yes"));
+}
