@@ -11,11 +11,12 @@ mod bindings;
 use std::path::PathBuf;
 
 use memo_protocol::{
-    AppInfo, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind,
-    ConnectionReport, EditableFile, EditableFileKind, EventEnvelope, KeyStatus, LocalServer, Op,
-    PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary,
-    RestoreMode, RestoreReport, RevertRequest, RewindOutcome, SearchResult, SessionId, SessionPage,
-    SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport,
+    AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary,
+    Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, EventEnvelope,
+    KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage,
+    ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput,
+    SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage,
+    TrustDecision, WorkspaceTrustReport,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -92,9 +93,10 @@ ipc_commands! {
         Ok(state.service().list_providers()?)
     }
 
-    /// Starts a session in `cwd` (with the config's current provider unless one is named).
-    fn start_session(state, cwd: String, provider: Option<String>, model: Option<String>) -> SessionSummary {
-        let request = StartRequest { cwd: PathBuf::from(cwd), provider, model, ..StartRequest::default() };
+    /// Starts a session in `cwd` (with the config's current provider unless one is named, in
+    /// config.toml's approval mode unless `approval_mode` is given).
+    fn start_session(state, cwd: String, provider: Option<String>, model: Option<String>, approval_mode: Option<ApprovalMode>) -> SessionSummary {
+        let request = StartRequest { cwd: PathBuf::from(cwd), provider, model, approval_mode, ..StartRequest::default() };
         Ok(state.service().start_session(request)?)
     }
 
@@ -278,6 +280,26 @@ ipc_commands! {
     /// Forgets a folder's trust decision, so opening it asks again.
     fn forget_workspace_trust(state, folder: String) -> () {
         Ok(state.service().forget_workspace_trust(std::path::Path::new(&folder))?)
+    }
+
+    /// The mode new sessions start in and every kept approval rule.
+    fn approval_settings(state) -> ApprovalSettings {
+        Ok(state.service().approval_settings()?)
+    }
+
+    /// Writes the default approval mode to config.toml.
+    fn set_default_approval_mode(state, mode: ApprovalMode) -> ApprovalSettings {
+        Ok(state.service().set_default_approval_mode(mode)?)
+    }
+
+    /// Adds a rule (`id` null) or replaces rule `id`.
+    fn save_approval_rule(state, id: Option<String>, rule: RuleInput) -> ApprovalSettings {
+        Ok(state.service().save_approval_rule(id.as_deref(), &rule)?)
+    }
+
+    /// Deletes a kept rule: its calls ask again.
+    fn delete_approval_rule(state, id: String) -> ApprovalSettings {
+        Ok(state.service().delete_approval_rule(&id)?)
     }
 
     /// Folders asked for from outside the window (`memo-desktop DIR`, a second launch),

@@ -57,7 +57,11 @@ export async function withTimeout(promise, ms, what) {
  * WebKitWebDriver, the app, WebKit helpers) carries a run tag in its environment, so
  * `stop()` can prove that nothing outlives the test.
  */
-export async function launchApp({ env = {}, homeFiles = {}, args = [] } = {}) {
+/**
+ * `home`: a Memo home to use and keep (a restart test launches twice on it); by default a
+ * fresh one is made and removed when the app stops.
+ */
+export async function launchApp({ env = {}, homeFiles = {}, args = [], home = null } = {}) {
   const application = appBinary();
   const driverBinary = tauriDriverBinary();
   mkdirSync(artifactsDir, { recursive: true });
@@ -72,7 +76,7 @@ export async function launchApp({ env = {}, homeFiles = {}, args = [] } = {}) {
   }
 
   const runId = randomUUID();
-  const memoHome = mkdtempSync(path.join(tmpdir(), "memo-e2e-home-"));
+  const memoHome = home ?? mkdtempSync(path.join(tmpdir(), "memo-e2e-home-"));
   for (const [name, text] of Object.entries(homeFiles)) {
     writeFileSync(path.join(memoHome, name), text);
   }
@@ -121,7 +125,7 @@ export async function launchApp({ env = {}, homeFiles = {}, args = [] } = {}) {
     // anything still tagged really escaped and is killed (and reported).
     await waitFor(() => processesTaggedWith(runId).length === 0, 3000);
     const leftovers = await killTagged(runId);
-    rmSync(memoHome, { recursive: true, force: true });
+    if (home === null) rmSync(memoHome, { recursive: true, force: true });
     return leftovers;
   };
 

@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AppInfo, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport } from "./protocol";
+import type { AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -44,6 +44,10 @@ export const COMMAND_NAMES = [
   "set_workspace_trust",
   "trust_decisions",
   "forget_workspace_trust",
+  "approval_settings",
+  "set_default_approval_mode",
+  "save_approval_rule",
+  "delete_approval_rule",
   "take_open_requests",
 ] as const;
 
@@ -62,9 +66,10 @@ export interface Commands {
    */
   listProviders(): Promise<Array<ProviderSummary>>;
   /**
-   * Starts a session in `cwd` (with the config's current provider unless one is named).
+   * Starts a session in `cwd` (with the config's current provider unless one is named, in
+   * config.toml's approval mode unless `approval_mode` is given).
    */
-  startSession(args: { cwd: string; provider?: string | null; model?: string | null }): Promise<SessionSummary>;
+  startSession(args: { cwd: string; provider?: string | null; model?: string | null; approvalMode?: ApprovalMode | null }): Promise<SessionSummary>;
   /**
    * Makes a stored session live again (a no-op for one that already is). Imported
    * history continues in a fork, whose summary comes back.
@@ -207,6 +212,22 @@ export interface Commands {
    */
   forgetWorkspaceTrust(args: { folder: string }): Promise<void>;
   /**
+   * The mode new sessions start in and every kept approval rule.
+   */
+  approvalSettings(): Promise<ApprovalSettings>;
+  /**
+   * Writes the default approval mode to config.toml.
+   */
+  setDefaultApprovalMode(args: { mode: ApprovalMode }): Promise<ApprovalSettings>;
+  /**
+   * Adds a rule (`id` null) or replaces rule `id`.
+   */
+  saveApprovalRule(args: { id?: string | null; rule: RuleInput }): Promise<ApprovalSettings>;
+  /**
+   * Deletes a kept rule: its calls ask again.
+   */
+  deleteApprovalRule(args: { id: string }): Promise<ApprovalSettings>;
+  /**
    * Folders asked for from outside the window (`memo-desktop DIR`, a second launch),
    * each once; the window also hears `memo://open-requests` when one arrives.
    */
@@ -250,6 +271,10 @@ export function bindCommands(invoke: Invoke): Commands {
     setWorkspaceTrust: (args) => invoke("set_workspace_trust", args),
     trustDecisions: () => invoke("trust_decisions", {}),
     forgetWorkspaceTrust: (args) => invoke("forget_workspace_trust", args),
+    approvalSettings: () => invoke("approval_settings", {}),
+    setDefaultApprovalMode: (args) => invoke("set_default_approval_mode", args),
+    saveApprovalRule: (args) => invoke("save_approval_rule", args),
+    deleteApprovalRule: (args) => invoke("delete_approval_rule", args),
     takeOpenRequests: () => invoke("take_open_requests", {}),
   };
 }

@@ -265,7 +265,11 @@ compact_at_percent: number,
 /**
  * Sum over the priced calls; `None` when no call had a price.
  */
-cost_usd: number | null, calls: number, };
+cost_usd: number | null, calls: number, 
+/**
+ * The mode the session asks in now; `None` when it is not open.
+ */
+approval_mode: ApprovalMode | null, };
 
 export type CompletionKind = "command" | "path" | "skill";
 

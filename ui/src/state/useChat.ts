@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 
-import type { HostAction, ImageInput, ReviewDecision, SessionSummary } from "../gen/protocol";
+import type { ApprovalMode, HostAction, ImageInput, ReviewDecision, SessionSummary } from "../gen/protocol";
 import {
   commands,
   interruptTurn,
@@ -34,6 +34,10 @@ export interface ChatController {
   chooseProvider: (name: string) => void;
   /** Switches the open session to `provider` (its configured model) for the next turns. */
   switchModel: (provider: string) => void;
+  /** The approval mode the next new session starts in; null: config.toml's default. */
+  nextApprovalMode: ApprovalMode | null;
+  /** Changes the open session's approval mode, or the next session's when none is open. */
+  setApprovalMode: (mode: ApprovalMode) => void;
   dismissError: () => void;
 }
 
@@ -46,6 +50,9 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   const [nextProvider, setNextProvider] = useState<string | null>(null);
   const providerRef = useRef(nextProvider);
   providerRef.current = nextProvider;
+  const [nextApprovalMode, setNextApprovalMode] = useState<ApprovalMode | null>(null);
+  const approvalModeRef = useRef(nextApprovalMode);
+  approvalModeRef.current = nextApprovalMode;
   const stateRef = useRef(state);
   stateRef.current = state;
   const changed = useRef(onSessionsChanged);
@@ -168,7 +175,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
         if (session === null) {
           // A fresh conversation becomes a session only when there is something to say.
           const provider = providerRef.current;
-          session = await commands.startSession({ cwd, provider });
+          session = await commands.startSession({ cwd, provider, approvalMode: approvalModeRef.current });
           if (gen !== generation.current) return false;
           dispatch({ type: "opened", session });
           await attach(session, gen);
@@ -213,6 +220,18 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     );
   }, []);
 
+  const setApprovalMode = useCallback((mode: ApprovalMode) => {
+    const session = stateRef.current.session;
+    if (session === null) {
+      setNextApprovalMode(mode);
+      return;
+    }
+    // The answer (approval_mode_changed) arrives as an event of the session.
+    submitOp(session.id, { type: "set_approval_mode", mode }).catch((raised: unknown) =>
+      dispatch({ type: "failed", error: toCommandError("set_approval_mode", raised) }),
+    );
+  }, []);
+
   const running = useMemo(() => runningTurn(state.transcript), [state.transcript]);
   const clearFocus = useCallback(() => dispatch({ type: "focus", seq: null }), []);
   const chooseProvider = useCallback((name: string) => setNextProvider(name === "" ? null : name), []);
@@ -230,6 +249,8 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     nextProvider,
     chooseProvider,
     switchModel,
+    nextApprovalMode,
+    setApprovalMode,
     dismissError,
   };
 }

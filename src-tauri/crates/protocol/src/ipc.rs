@@ -170,6 +170,8 @@ pub struct SessionStatus {
     pub cost_usd: Option<f64>,
     #[ts(type = "number")]
     pub calls: u64,
+    /// The mode the session asks in now; `None` when it is not open.
+    pub approval_mode: Option<crate::ApprovalMode>,
 }
 
 /// What the composer completes after `/`, `@` or `$`.

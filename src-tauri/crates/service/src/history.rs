@@ -222,6 +222,7 @@ impl Service {
             compact_at_percent: config.auto_compact_threshold_percent,
             cost_usd: usage.cost_usd(),
             calls: usage.calls(),
+            approval_mode: self.live_approval_mode(id),
         })
     }
 

@@ -126,6 +126,10 @@ impl Service {
     }
 
     /// The assembled prompt of a live session as it started, if it is live.
+    pub(crate) fn live_approval_mode(&self, id: &SessionId) -> Option<memo_protocol::ApprovalMode> {
+        lock(&self.live).get(id).map(|h| h.approval_mode())
+    }
+
     pub(crate) fn live_prompt(&self, id: &SessionId) -> Option<memo_protocol::PromptReport> {
         lock(&self.live).get(id).and_then(|h| h.prompt_report())
     }

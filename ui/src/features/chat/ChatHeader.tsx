@@ -28,6 +28,8 @@ interface ChatHeaderProps {
   onOpenInspector?: (() => void) | undefined;
   /** The changes panel's toggle (absent before a session exists). */
   changes?: React.ReactNode;
+  /** The approval mode control. */
+  mode?: React.ReactNode;
 }
 
 /** The model a new session would use: the config's current provider. */
@@ -50,6 +52,7 @@ export function ChatHeader({
   meter,
   onOpenInspector,
   changes,
+  mode,
 }: ChatHeaderProps) {
   const dotClass = `model-pill__dot${modelProblem ? " model-pill__dot--error" : ""}`;
   // A session keeps the model it started with, whatever the config says now.
@@ -92,6 +95,7 @@ export function ChatHeader({
           ))}
         </span>
       )}
+      {mode}
       {session !== null && onSwitchModel && providers.status === "ready" && providers.value.length > 0 ? (
         <label
           className="model-pill model-pill--choice"

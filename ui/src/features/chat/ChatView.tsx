@@ -17,6 +17,8 @@ import { PromptInspector } from "../context/PromptInspector";
 import { stepKeyOf, useSessionStatus } from "../context/useSessionStatus";
 import "../context/context.css";
 import { ApiKeyPanel, type KeyActions } from "./ApiKeyPanel";
+import { ModeControl } from "../approvals/ModeControl";
+import { useDefaultApprovalMode } from "../approvals/useDefaultApprovalMode";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { OpenFolder } from "./OpenFolder";
@@ -78,6 +80,9 @@ export function ChatView(props: ChatViewProps) {
   const touched = useMemo(() => transcriptChanges(state.transcript.entries), [state.transcript.entries]);
   const stepKey = stepKeyOf(state.transcript.entries, state.session?.model ?? null);
   const status = useSessionStatus(state.session?.id ?? null, stepKey);
+  const defaultMode = useDefaultApprovalMode(cwd);
+  // The open session's mode as it reports it; before a session, the one it will start in.
+  const approvalMode = state.session ? (status?.approval_mode ?? null) : (chat.nextApprovalMode ?? defaultMode);
   // The provider a key would be for: the open session's, else the one a new session uses.
   const activeProvider =
     state.session?.provider ??
@@ -146,6 +151,7 @@ export function ChatView(props: ChatViewProps) {
         onSwitchModel={chat.switchModel}
         modelProblem={modelProblem}
         busy={chat.running !== null || state.phase !== "idle"}
+        mode={cwd && <ModeControl mode={approvalMode} live={state.session !== null} onChange={chat.setApprovalMode} />}
         meter={
           status && (
             <ContextMeter

@@ -18,6 +18,7 @@ const STATUS: SessionStatus = {
   used_tokens: 12_345,
   compact_at_percent: 90,
   cost_usd: 0.0421,
+  approval_mode: null,
   calls: 3,
 };
 

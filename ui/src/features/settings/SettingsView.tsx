@@ -6,11 +6,12 @@ import { FileEditorPage } from "./FileEditorPage";
 import { ProvidersPage } from "./ProvidersPage";
 import { SkillsPage } from "./SkillsPage";
 import { TrustPage } from "../trust/TrustPage";
+import { ApprovalsPage } from "../approvals/ApprovalsPage";
 import { useProviderSettings } from "./useProviderSettings";
 
 import "./settings.css";
 
-export type SettingsSection = "providers" | "soul" | "instructions" | "skills" | "trust";
+export type SettingsSection = "providers" | "soul" | "instructions" | "skills" | "approvals" | "trust";
 
 interface SettingsViewProps {
   /** The open folder: its instructions and project skills are offered. */
@@ -42,6 +43,7 @@ export function SettingsView({ cwd, initialSection = "providers", onClose, onPro
     { id: "soul", label: "SOUL.md", hint: "Who the agent is" },
     ...(cwd ? [{ id: "instructions" as const, label: "Project instructions", hint: `AGENTS.md of ${folderName(cwd)}` }] : []),
     { id: "skills", label: "Skills", hint: "Reusable instructions" },
+    { id: "approvals", label: "Approvals", hint: "Mode and kept rules" },
     { id: "trust", label: "Trusted folders", hint: "What projects may start" },
   ];
 
@@ -118,6 +120,7 @@ export function SettingsView({ cwd, initialSection = "providers", onClose, onPro
           />
         )}
         {section === "skills" && <SkillsPage cwd={cwd} onDirtyChange={setDirty} />}
+        {section === "approvals" && <ApprovalsPage cwd={cwd} />}
         {section === "trust" && <TrustPage />}
       </section>
       {pending !== null && (

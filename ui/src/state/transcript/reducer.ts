@@ -3,6 +3,7 @@
 import type { AgentEvent, EventEnvelope } from "../../gen/protocol";
 import type { InfoView, TranscriptState, TurnItem, TurnView } from "./types";
 import { applyTurnEvent } from "./turnEvents";
+import { MODE_EFFECTS, MODE_NAMES } from "../approvalModes";
 
 export const emptyTranscript: TranscriptState = { lastSeq: 0, entries: [], session: null, unsaved: 0, mcp: [] };
 
@@ -60,6 +61,16 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
         ok: true,
       };
       return { ...state, session, entries: [...state.entries, info] };
+    }
+    case "approval_mode_changed": {
+      const info: InfoView = {
+        kind: "info",
+        key,
+        title: `Approval mode: ${MODE_NAMES[event.mode]}`,
+        body: MODE_EFFECTS[event.mode],
+        ok: event.mode !== "dangerous",
+      };
+      return { ...state, entries: [...state.entries, info] };
     }
     case "context_compacted":
     case "command_result":

@@ -131,6 +131,7 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
     case "context_compacted":
     case "command_result":
     case "model_switched":
+    case "approval_mode_changed":
     case "mcp_server_status":
     case "model_request_sent":
       return turn;

@@ -181,6 +181,11 @@ impl SessionHandle {
         self.ops.send(op).map_err(|_| EngineError::SessionClosed)
     }
 
+    /// The mode the session asks in now.
+    pub fn approval_mode(&self) -> ApprovalMode {
+        self.shared.approval_mode()
+    }
+
     /// Every event with `seq > after_seq` (from the store), then live events.
     pub fn subscribe(&self, after_seq: u64) -> Result<EventReceiver, EngineError> {
         self.shared.emitter.subscribe(after_seq)

@@ -101,3 +101,42 @@ describe("ApprovalCard once answered", () => {
     expect(hunkOutcome({ type: "deny", reason: "no" }, 0)).toBe("rejected");
   });
 });
+
+describe("ApprovalCard always answers", () => {
+  const COMMAND: ApprovalRequest = {
+    ...TWO_HUNKS,
+    tool_name: "exec_command",
+    risk: "execute",
+    reason: "run `cargo test -p x`",
+    fingerprint: "exec:cargo test",
+    command: "cargo test -p x",
+    diff: null,
+    rule_patterns: ["cargo test"],
+  };
+
+  it("offers to keep the rule it names, in this folder or everywhere", () => {
+    const onResolve = vi.fn().mockResolvedValue(undefined);
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: COMMAND, decision: null }} onResolve={onResolve} />);
+    expect(screen.getByTestId("approval-rule").textContent).toContain("cargo test");
+    fireEvent.click(screen.getByTestId("approve-always-project"));
+    expect(onResolve).toHaveBeenCalledWith("r1", { type: "approve_always", project: true });
+  });
+
+  it("offers no rule when none can be kept (critical calls)", () => {
+    render(
+      <ApprovalCard
+        item={{ kind: "approval", key: "a", request: { ...COMMAND, risk: "critical", rule_patterns: [] }, decision: null }}
+        onResolve={vi.fn()}
+      />,
+    );
+    expect(screen.queryByTestId("approve-always")).toBeNull();
+    expect(screen.queryByTestId("approval-rule")).toBeNull();
+  });
+
+  it("says what an always answer did", () => {
+    render(
+      <ApprovalCard item={{ kind: "approval", key: "a", request: COMMAND, decision: { type: "approve_always", project: true } }} onResolve={vi.fn()} />,
+    );
+    expect(screen.getByTestId("approval-decision").textContent).toBe("Always allowed in this folder");
+  });
+});

@@ -17,6 +17,7 @@ export function hunkOutcome(decision: ReviewDecision, index: number): "applied" 
     case "approve_once":
       return decision.accepted_hunks == null || decision.accepted_hunks.includes(index) ? "applied" : "rejected";
     case "approve_for_session":
+    case "approve_always":
       return "applied";
     case "deny":
       return "rejected";
@@ -34,6 +35,8 @@ function describeDecision(decision: ReviewDecision, hunks: readonly DiffHunk[]):
     }
     case "approve_for_session":
       return "Approved for this session";
+    case "approve_always":
+      return decision.project ? "Always allowed in this folder" : "Always allowed";
     case "deny":
       return decision.reason ? `Denied (${decision.reason})` : "Denied";
   }
@@ -94,6 +97,18 @@ export function ApprovalCard({ item, onResolve }: { item: ApprovalItem; onResolv
       <p className="approval__reason">{request.reason}</p>
       {request.command && <pre className="approval__command">$ {request.command}</pre>}
       {request.cwd && <p className="approval__cwd">in {request.cwd}</p>}
+      {decision === null && request.rule_patterns && request.rule_patterns.length > 0 && (
+        <p className="approval__rule" data-testid="approval-rule">
+          “Always” keeps a rule for{" "}
+          {request.rule_patterns.map((p, i) => (
+            <span key={p}>
+              {i > 0 && ", "}
+              <code>{p}</code>
+            </span>
+          ))}
+          ; edit it in Settings → Approvals.
+        </p>
+      )}
       {request.diff ? (
         <DiffView
           diff={request.diff}
@@ -131,6 +146,31 @@ export function ApprovalCard({ item, onResolve }: { item: ApprovalItem; onResolv
           >
             Approve for session
           </button>
+          {/* "Always" keeps a rule (a command prefix, the files, the MCP tool): whole changes only. */}
+          {request.rule_patterns && request.rule_patterns.length > 0 && (
+            <>
+              <button
+                type="button"
+                className="button"
+                disabled={answering || partial}
+                onClick={() => answer({ type: "approve_always", project: true })}
+                title={`Keep a rule allowing ${request.rule_patterns.join(", ")} in this folder`}
+                data-testid="approve-always-project"
+              >
+                Always in this folder
+              </button>
+              <button
+                type="button"
+                className="button button--quiet"
+                disabled={answering || partial}
+                onClick={() => answer({ type: "approve_always", project: false })}
+                title={`Keep a rule allowing ${request.rule_patterns.join(", ")} everywhere`}
+                data-testid="approve-always"
+              >
+                Always
+              </button>
+            </>
+          )}
           <button type="button" className="button button--danger" disabled={answering} onClick={() => answer({ type: "deny" })}>
             Deny
           </button>

@@ -1,0 +1,103 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import type { ApprovalSettings } from "../../gen/protocol";
+import { ApprovalsPage } from "./ApprovalsPage";
+import { ModeControl } from "./ModeControl";
+
+const { commands } = vi.hoisted(() => ({
+  commands: {
+    approvalSettings: vi.fn(),
+    setDefaultApprovalMode: vi.fn(),
+    saveApprovalRule: vi.fn(),
+    deleteApprovalRule: vi.fn(),
+  },
+}));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+
+afterEach(cleanup);
+beforeEach(() => Object.values(commands).forEach((f) => f.mockReset()));
+
+const SETTINGS: ApprovalSettings = {
+  default_mode: "auto",
+  rules_path: "/home/u/.memo/approval_rules.json",
+  rules: [
+    {
+      id: "r1",
+      decision: "allow",
+      kind: "command",
+      pattern: "cargo test",
+      project: "/home/u/shop",
+      created_at: 1_790_000_000,
+      last_used_at: null,
+    },
+  ],
+  rules_error: null,
+};
+
+describe("ModeControl", () => {
+  it("changes to strict at once but asks before dangerous", () => {
+    const onChange = vi.fn();
+    render(<ModeControl mode="auto" live onChange={onChange} />);
+    const select = screen.getByTestId("approval-mode-select");
+    fireEvent.change(select, { target: { value: "strict" } });
+    expect(onChange).toHaveBeenLastCalledWith("strict");
+    fireEvent.change(select, { target: { value: "dangerous" } });
+    expect(onChange).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId("confirm-dialog").textContent).toContain("without asking");
+    fireEvent.click(screen.getByTestId("confirm-cancel"));
+    expect(onChange).toHaveBeenCalledTimes(1);
+    fireEvent.change(select, { target: { value: "dangerous" } });
+    fireEvent.click(screen.getByTestId("confirm-ok"));
+    expect(onChange).toHaveBeenLastCalledWith("dangerous");
+  });
+
+  it("is marked while dangerous", () => {
+    render(<ModeControl mode="dangerous" live onChange={vi.fn()} />);
+    expect(screen.getByTestId("approval-mode").className).toContain("mode-pill--dangerous");
+  });
+});
+
+describe("ApprovalsPage", () => {
+  it("lists rules, adds one and deletes one", async () => {
+    commands.approvalSettings.mockResolvedValue(SETTINGS);
+    const added = {
+      ...SETTINGS,
+      rules: [...SETTINGS.rules, { ...SETTINGS.rules[0]!, id: "r2", decision: "deny" as const, pattern: "git push", project: null }],
+    };
+    commands.saveApprovalRule.mockResolvedValue(added);
+    commands.deleteApprovalRule.mockResolvedValue({ ...added, rules: [added.rules[1]!] });
+    render(<ApprovalsPage cwd="/home/u/shop" />);
+    const rule = await screen.findByTestId("rule");
+    expect(rule.textContent).toContain("cargo test");
+    expect(rule.textContent).toContain("in shop");
+    expect(rule.textContent).toContain("never used");
+
+    fireEvent.click(screen.getByTestId("rule-new"));
+    fireEvent.change(screen.getByTestId("rule-decision"), { target: { value: "deny" } });
+    fireEvent.change(screen.getByTestId("rule-scope"), { target: { value: "" } });
+    fireEvent.change(screen.getByTestId("rule-pattern"), { target: { value: " git push " } });
+    fireEvent.click(screen.getByTestId("rule-save"));
+    await waitFor(() => expect(screen.getAllByTestId("rule")).toHaveLength(2));
+    expect(commands.saveApprovalRule).toHaveBeenCalledWith({
+      id: null,
+      rule: { decision: "deny", kind: "command", pattern: "git push", project: null },
+    });
+
+    fireEvent.click(screen.getAllByTestId("rule-delete")[0]!);
+    await waitFor(() => expect(screen.getAllByTestId("rule")).toHaveLength(1));
+    expect(commands.deleteApprovalRule).toHaveBeenCalledWith({ id: "r1" });
+  });
+
+  it("asks before making dangerous the default, and shows a damaged rules file", async () => {
+    commands.approvalSettings.mockResolvedValue({ ...SETTINGS, rules: [], rules_error: "approval_rules.json:1:1: expected value" });
+    commands.setDefaultApprovalMode.mockResolvedValue({ ...SETTINGS, default_mode: "dangerous" });
+    render(<ApprovalsPage cwd={null} />);
+    expect((await screen.findByTestId("rules-file-error")).textContent).toContain("approval_rules.json:1:1");
+    fireEvent.click(screen.getByTestId("default-mode-dangerous"));
+    expect(commands.setDefaultApprovalMode).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId("confirm-ok"));
+    await waitFor(() => expect(commands.setDefaultApprovalMode).toHaveBeenCalledWith({ mode: "dangerous" }));
+  });
+});
