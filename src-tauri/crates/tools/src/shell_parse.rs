@@ -272,6 +272,7 @@ impl<'s> Walker<'s> {
             "command" => self.command(node, &[]),
             "redirected_statement" => self.redirected(node),
             "pipeline" => self.pipeline(node),
+            "list" => self.list(node),
             "subshell" => {
                 let id = self.new_scope();
                 self.scope.push(id);
@@ -296,6 +297,35 @@ impl<'s> Walker<'s> {
             }
         }
         self.nesting -= 1;
+    }
+
+    /// `a && b || c`: the grammar nests lists to the left, one level per operator; they
+    /// are walked as one flat sequence so a long chain does not count as deep nesting.
+    fn list(&mut self, node: Node) {
+        let mut parts = Vec::new();
+        let mut current = node;
+        loop {
+            let children: Vec<Node> = named_children(current)
+                .into_iter()
+                .filter(|c| c.kind() != "comment")
+                .collect();
+            match children.split_first() {
+                Some((first, rest)) if first.kind() == "list" => {
+                    parts.extend(rest.iter().rev().copied());
+                    current = *first;
+                }
+                _ => {
+                    parts.extend(children.into_iter().rev());
+                    break;
+                }
+            }
+        }
+        for (i, part) in parts.into_iter().rev().enumerate() {
+            if i > 0 {
+                self.end_pipeline();
+            }
+            self.node(part);
+        }
     }
 
     fn pipeline(&mut self, node: Node) {

@@ -212,3 +212,12 @@ fn syntax_errors_and_deep_nesting_are_unreadable_but_still_read() {
     let deeper = format!("{}x{}", "(".repeat(5000), ")".repeat(5000));
     assert!(parse(&deeper).unreadable);
 }
+
+#[test]
+fn long_chains_are_not_deep_nesting() {
+    let chain = "true && ".repeat(1000) + "rm x || echo y";
+    let s = parse(&chain);
+    assert!(!s.unreadable);
+    assert_eq!(s.pipelines.len(), 1002);
+    assert_eq!(s.pipelines[1000].commands[0].words, ["rm", "x"]);
+}
