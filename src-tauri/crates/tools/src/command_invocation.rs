@@ -84,7 +84,16 @@ pub(crate) fn normalize(words: &[String]) -> Option<Invocation> {
         while i < words.len() && is_assignment(&words[i]) {
             i += 1;
         }
-        let word = words.get(i)?;
+        let Some(word) = words.get(i) else {
+            // `env -S 'cmd args'` with nothing after it: the split string is the command.
+            return (!nested.is_empty()).then(|| Invocation {
+                name: "env".into(),
+                args: Vec::new(),
+                privileged,
+                nested,
+                stdin_args,
+            });
+        };
         let name = base_name(word);
         match name.as_str() {
             "{" | "}" | "!" | "if" | "then" | "else" | "elif" | "do" | "while" | "until"

@@ -184,6 +184,7 @@ pub(super) fn targets(inv: &Invocation) -> Vec<WriteTarget> {
                 false,
             )
         }
+        "git" => git_clone(args),
         "curl" => {
             let p = parse(
                 args,
@@ -224,6 +225,48 @@ pub(super) fn targets(inv: &Invocation) -> Vec<WriteTarget> {
         }
         _ => generic_output(args),
     }
+}
+
+/// `git clone URL DIR` fills DIR.
+fn git_clone(args: &[String]) -> Vec<WriteTarget> {
+    // Global options come before the subcommand; `-C` and `-c` take a value.
+    let mut i = 0;
+    while i < args.len() && is_option(&args[i]) {
+        i += if matches!(args[i].as_str(), "-C" | "-c") {
+            2
+        } else {
+            1
+        };
+    }
+    if args.get(i).map(String::as_str) != Some("clone") {
+        return Vec::new();
+    }
+    let rest = &args[i + 1..];
+    let clone = parse(
+        rest,
+        &[
+            "-b",
+            "--branch",
+            "-o",
+            "--origin",
+            "--depth",
+            "--reference",
+            "-c",
+            "--config",
+            "--template",
+            "-u",
+            "--upload-pack",
+            "--separate-git-dir",
+            "--filter",
+            "-j",
+            "--jobs",
+        ],
+    );
+    clone
+        .operands
+        .get(1)
+        .map(|dir| each(std::slice::from_ref(dir), true, false))
+        .unwrap_or_default()
 }
 
 fn output_values(p: &Parsed, files: &[&str], dirs: &[&str]) -> Vec<WriteTarget> {
@@ -583,5 +626,8 @@ mod tests {
             ["StrictHostKeyChecking=no"]
         );
         assert_eq!(paths("cat /etc/passwd"), Vec::<String>::new());
+        assert_eq!(paths("git clone --depth 1 https://e/r ~/.ssh"), ["~/.ssh"]);
+        assert_eq!(paths("git clone https://e/r"), Vec::<String>::new());
+        assert_eq!(paths("git -C repo status"), Vec::<String>::new());
     }
 }
