@@ -565,5 +565,19 @@ mod tests {
         let inv = normalize(&words("timeout -s KILL 10 bash -lc 'rm -rf /'")).unwrap();
         assert_eq!(inv.name, "bash");
         assert_eq!(inv.nested, vec!["rm -rf /"]);
+        for (line, script) in [
+            ("bash -o pipefail -c 'rm x'", "rm x"),
+            ("watch -n 1 ls -la", "ls -la"),
+            ("flock /tmp/l cargo build", "cargo build"),
+            ("flock -n -w 5 /tmp/l rm -rf x", "rm -rf x"),
+            ("flock /tmp/l -c 'make all'", "make all"),
+            ("script -q -c 'npm test' /dev/null", "npm test"),
+            ("env -S 'rm -rf x'", "rm -rf x"),
+            ("trap 'rm -f lock' EXIT", "rm -f lock"),
+            ("alias ll='ls -l'", "ls -l"),
+        ] {
+            assert_eq!(normalize(&words(line)).unwrap().nested, [script], "{line}");
+        }
+        assert!(normalize(&words("xargs rm")).unwrap().stdin_args);
     }
 }

@@ -187,34 +187,47 @@ pub(crate) fn normalize(words: &[String]) -> Option<Invocation> {
                 );
             }
             "watch" | "flock" | "script" => {
-                // They run their command through `sh -c`: `watch -n1 'rm -rf x'`,
-                // `flock /tmp/l -c 'cmd'`, `script -c 'cmd' log`.
+                // They run a command line through `sh -c`: `watch -n1 'cmd'`,
+                // `flock [-w 5] LOCKFILE cmd args` or `flock LOCKFILE -c 'cmd'`,
+                // `script -c 'cmd' log`.
                 let rest = &words[i + 1..];
+                let with_value: &[&str] = match name.as_str() {
+                    "watch" => &["-n", "--interval", "-g", "-q"],
+                    "flock" => &["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"],
+                    _ => &[
+                        "-c",
+                        "--command",
+                        "-E",
+                        "--echo",
+                        "-I",
+                        "-O",
+                        "-B",
+                        "-T",
+                        "-m",
+                    ],
+                };
                 let mut j = 0;
                 let mut script = None;
-                while j < rest.len() && (is_option(&rest[j]) || name == "flock" && j == 0) {
-                    let opt = rest[j].as_str();
-                    if matches!(opt, "-c" | "--command") {
-                        script = rest.get(j + 1).cloned();
-                        break;
+                let skip = |j: &mut usize, script: &mut Option<String>| {
+                    while *j < rest.len() && is_option(&rest[*j]) {
+                        let opt = rest[*j].as_str();
+                        if matches!(opt, "-c" | "--command") {
+                            *script = rest.get(*j + 1).cloned();
+                        }
+                        *j += if with_value.contains(&opt) || opt == "-c" {
+                            2
+                        } else {
+                            1
+                        };
                     }
-                    let takes_value = matches!(
-                        opt,
-                        "-n" | "--interval"
-                            | "-w"
-                            | "--wait"
-                            | "--timeout"
-                            | "-E"
-                            | "--conflict-exit-code"
-                            | "-q"
-                            | "-T"
-                    ) && name != "script";
-                    j += if takes_value { 2 } else { 1 };
+                };
+                skip(&mut j, &mut script);
+                if name == "flock" && script.is_none() {
+                    j += 1; // the lock file (or descriptor)
+                    skip(&mut j, &mut script);
                 }
                 let command = match (name.as_str(), script) {
                     (_, Some(s)) => Some(s),
-                    // flock LOCKFILE CMD ARGS… and watch CMD ARGS… run the rest as a
-                    // command line.
                     ("watch" | "flock", None) if j < rest.len() => Some(rest[j..].join(" ")),
                     _ => None,
                 };
