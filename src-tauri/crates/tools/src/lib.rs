@@ -349,6 +349,8 @@ pub trait ToolSource: Send + Sync {
 pub struct ToolRegistry {
     tools: BTreeMap<String, Arc<dyn Tool>>,
     sources: Vec<Arc<dyn ToolSource>>,
+    /// Names the user turned off: never offered, never run (`server__*`: a whole server).
+    excluded: Vec<String>,
 }
 
 impl ToolRegistry {
@@ -379,7 +381,23 @@ impl ToolRegistry {
         self.sources.push(source);
     }
 
+    /// Turns tools off for this registry's sessions: they are not offered to the model and
+    /// a call naming one anyway finds no such tool.
+    pub fn exclude(&mut self, names: impl IntoIterator<Item = String>) {
+        self.excluded.extend(names);
+    }
+
+    fn is_excluded(&self, name: &str) -> bool {
+        self.excluded.iter().any(|x| match x.strip_suffix('*') {
+            Some(prefix) => name.starts_with(prefix),
+            None => x == name,
+        })
+    }
+
     pub fn get(&self, name: &str) -> Option<Arc<dyn Tool>> {
+        if self.is_excluded(name) {
+            return None;
+        }
         self.tools
             .get(name)
             .cloned()
@@ -418,7 +436,8 @@ impl ToolRegistry {
         })
     }
 
-    /// Built-in tools, then the sources' tools whose names are not taken.
+    /// Built-in tools, then the sources' tools whose names are not taken, less the
+    /// excluded ones.
     fn listed(&self) -> Vec<Arc<dyn Tool>> {
         let mut out: Vec<Arc<dyn Tool>> = self.tools.values().cloned().collect();
         let mut seen: std::collections::BTreeSet<String> = self.tools.keys().cloned().collect();
@@ -429,6 +448,7 @@ impl ToolRegistry {
                 }
             }
         }
+        out.retain(|t| !self.is_excluded(t.name()));
         out
     }
 
@@ -457,6 +477,25 @@ impl ToolRegistry {
 #[cfg(test)]
 mod registry_tests {
     use super::*;
+
+    #[test]
+    fn excluded_tools_are_neither_offered_nor_found() {
+        let mut registry = ToolRegistry::builtin();
+        assert!(registry.get("webfetch").is_some());
+        registry.exclude(["webfetch".to_owned(), "write_*".to_owned()]);
+        assert!(registry.get("webfetch").is_none());
+        assert!(registry.get("write_file").is_none());
+        assert!(registry.get("write_stdin").is_none());
+        let names = registry.names();
+        assert!(
+            !names
+                .iter()
+                .any(|n| n == "webfetch" || n.starts_with("write_")),
+            "{names:?}"
+        );
+        assert!(names.iter().any(|n| n == "read_file"));
+        assert!(registry.specs().iter().all(|s| s.name != "webfetch"));
+    }
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::Mutex;
 
