@@ -1,0 +1,218 @@
+//! The client side of the MCP conformance suite (`@modelcontextprotocol/conformance`):
+//! the suite starts a scenario server, runs `memo-mcp-conformance <server-url>` with the
+//! scenario's name in `MCP_CONFORMANCE_SCENARIO` (and its data, such as pre-registered
+//! credentials, as JSON in `MCP_CONFORMANCE_CONTEXT`), and judges what it saw.
+//!
+//! Everything goes through memo-mcp as the app uses it: a `[mcp_servers]` entry for the
+//! URL, `McpManager` to connect and list tools, `call_tool`, OAuth login with tokens in a
+//! credential store. Only the user is played here: the "browser" follows the
+//! authorization page's redirect to the loopback callback.
+//!
+//! Exits 0 when the scenario's steps succeeded, 1 with the reason on stderr otherwise.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use memo_config::{CredentialStore, MemoryCredentialStore};
+use memo_mcp::config::{
+    ConfigSource, HttpConfig, OAuthSettings, ServerConfig, SourceKind, TransportConfig,
+};
+use memo_mcp::oauth_flow::{login, LoginOptions};
+use memo_mcp::{McpManager, McpOptions, RestartPolicy, ServerStatus};
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+
+const SERVER: &str = "conformance";
+
+fn main() {
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    let Some(url) = std::env::args().nth(1) else {
+        eprintln!("usage: MCP_CONFORMANCE_SCENARIO=<name> memo-mcp-conformance <server-url>");
+        std::process::exit(2);
+    };
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|raw| serde_json::from_str(&raw).ok())
+        .unwrap_or(Value::Null);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("no async runtime: {e}");
+            std::process::exit(1);
+        }
+    };
+    match runtime.block_on(run(&scenario, &url, &context)) {
+        Ok(()) => eprintln!("{scenario}: done"),
+        Err(e) => {
+            eprintln!("{scenario}: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// The config entry a user would write for this server.
+fn server_config(url: &str, context: &Value) -> ServerConfig {
+    let oauth = OAuthSettings {
+        client_id: context["client_id"].as_str().map(str::to_owned),
+        client_secret_env_var: context["client_secret"]
+            .as_str()
+            .map(|_| "CONFORMANCE_CLIENT_SECRET".to_owned()),
+        ..OAuthSettings::default()
+    };
+    ServerConfig {
+        name: SERVER.into(),
+        transport: TransportConfig::StreamableHttp(HttpConfig {
+            url: url.into(),
+            bearer_token_env_var: None,
+            headers: Default::default(),
+            env_headers: Default::default(),
+            oauth,
+        }),
+        enabled: true,
+        include_tools: None,
+        exclude_tools: Vec::new(),
+        startup_timeout: Duration::from_secs(20),
+        tool_timeout: Duration::from_secs(20),
+        source: ConfigSource {
+            kind: SourceKind::Memo,
+            path: "conformance".into(),
+        },
+    }
+}
+
+fn options(store: &Arc<dyn CredentialStore>, context: &Value) -> McpOptions {
+    let secret = context["client_secret"].as_str().map(str::to_owned);
+    let env: memo_mcp::EnvLookup = Arc::new(move |name: &str| match name {
+        "CONFORMANCE_CLIENT_SECRET" => secret.clone(),
+        _ => None,
+    });
+    McpOptions {
+        env,
+        path: std::env::var("PATH").ok(),
+        credentials: Some(store.clone()),
+        // One attempt: the suite judges what the first connection does.
+        restart: RestartPolicy {
+            max_attempts: 0,
+            ..RestartPolicy::default()
+        },
+        ..McpOptions::new(std::env::temp_dir())
+    }
+}
+
+/// Plays the user in the browser: the scenario's authorization page redirects at once,
+/// so following that redirect to the loopback callback completes the login. Only
+/// loopback URLs are followed.
+fn browser(url: &str) -> Result<(), String> {
+    let url = loopback_url(url)?;
+    tokio::spawn(async move {
+        if let Err(e) = follow_redirect(url).await {
+            eprintln!("browser: {e}");
+        }
+    });
+    Ok(())
+}
+
+fn loopback_url(url: &str) -> Result<url::Url, String> {
+    let parsed = url::Url::parse(url).map_err(|e| format!("bad URL {url}: {e}"))?;
+    match parsed.host_str() {
+        Some("localhost" | "127.0.0.1" | "[::1]") => Ok(parsed),
+        _ => Err(format!("not a loopback URL, not opened: {url}")),
+    }
+}
+
+async fn follow_redirect(url: url::Url) -> Result<(), String> {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .map_err(|e| e.to_string())?;
+    let page = client
+        .get(url.clone())
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    let location = page
+        .headers()
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| {
+            format!(
+                "the authorization page did not redirect ({})",
+                page.status()
+            )
+        })?;
+    let target = loopback_url(location)?;
+    client.get(target).send().await.map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+async fn connect(config: &ServerConfig, options: McpOptions) -> McpManager {
+    let manager = McpManager::start(vec![config.clone()], options);
+    manager.wait_ready().await;
+    manager
+}
+
+async fn run(scenario: &str, url: &str, context: &Value) -> Result<(), String> {
+    let config = server_config(url, context);
+    let store: Arc<dyn CredentialStore> = Arc::new(MemoryCredentialStore::new());
+    let mut manager = connect(&config, options(&store, context)).await;
+    let status = manager.server(SERVER).map(|s| s.status);
+    if status == Some(ServerStatus::NeedsAuth) {
+        // What a user does after "needs login": `memo-cli mcp login`, then reconnect.
+        manager.stop().await;
+        let TransportConfig::StreamableHttp(http) = &config.transport else {
+            return Err("not an HTTP server".into());
+        };
+        let login_options = LoginOptions {
+            timeout: Duration::from_secs(15),
+            client_secret: context["client_secret"].as_str().map(str::to_owned),
+        };
+        login(SERVER, http, store.as_ref(), &browser, login_options)
+            .await
+            .map_err(|e| format!("login: {e}"))?;
+        manager = connect(&config, options(&store, context)).await;
+    }
+    let result = exercise(scenario, &manager).await;
+    manager.stop().await;
+    result
+}
+
+/// After connecting (which lists the tools): what each scenario asks of a client.
+async fn exercise(scenario: &str, manager: &McpManager) -> Result<(), String> {
+    let snapshot = manager
+        .server(SERVER)
+        .ok_or_else(|| "the server is not configured".to_owned())?;
+    if snapshot.status != ServerStatus::Ready {
+        return Err(format!(
+            "not connected ({}): {}",
+            snapshot.status.label(),
+            snapshot.message.unwrap_or_default()
+        ));
+    }
+    let call = |tool: &'static str, arguments: Value| async move {
+        manager
+            .call_tool(SERVER, tool, arguments, CancellationToken::new(), None)
+            .await
+            .map_err(|e| format!("calling {tool}: {e:?}"))
+    };
+    let text = match scenario {
+        "initialize" => return Ok(()),
+        "tools_call" => call("add_numbers", json!({"a": 5, "b": 3})).await?,
+        "elicitation-sep1034-client-defaults" => {
+            call("test_client_elicitation_defaults", json!({})).await?
+        }
+        "sse-retry" => call("test_reconnection", json!({})).await?,
+        s if s.starts_with("auth/") => {
+            if snapshot.tools.iter().any(|t| t == "test-tool") {
+                call("test-tool", json!({})).await?
+            } else {
+                return Ok(());
+            }
+        }
+        other => return Err(format!("unknown scenario {other}")),
+    };
+    eprintln!("result: {text}");
+    Ok(())
+}
