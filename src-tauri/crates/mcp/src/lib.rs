@@ -8,6 +8,7 @@
 //! - [`McpToolSource`]: their tools as `server__tool` agent tools plus the resource tools,
 //!   deferred behind `search_mcp_tools` when there are many.
 //! - prompts as `/server:prompt` commands, OAuth login with tokens in the OS keychain.
+//! - [`Elicitor`]: where servers' requests for user input go (declined by default).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod calls;
@@ -17,6 +18,7 @@ mod config_json;
 mod config_values;
 mod connect;
 pub mod content;
+pub mod elicitation;
 mod error;
 mod handler;
 pub mod http;
@@ -37,6 +39,7 @@ use std::sync::Arc;
 
 pub use calls::CallError;
 pub use config::{load as load_config, McpConfigSet, ServerConfig, SourceKind, TransportConfig};
+pub use elicitation::{DeclineElicitor, ElicitationAnswer, ElicitationRequest, Elicitor};
 pub use error::McpError;
 pub use manager::{
     McpEvent, McpManager, McpOptions, McpToolInfo, PromptArgument, PromptInfo, RestartPolicy,

@@ -16,6 +16,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{ConfigSource, ServerConfig};
+use crate::elicitation::Elicitor;
 use crate::handler::ProgressRoutes;
 use crate::EnvLookup;
 
@@ -107,6 +108,8 @@ pub struct McpOptions {
     pub restart: RestartPolicy,
     /// What went wrong reading the configs (problems, clashes), shown by `/mcp`.
     pub notes: Vec<String>,
+    /// Answers servers' requests for user input; the default declines them.
+    pub elicitor: Arc<dyn Elicitor>,
 }
 
 impl McpOptions {
@@ -119,6 +122,7 @@ impl McpOptions {
             defer_threshold: DEFAULT_DEFER_THRESHOLD,
             restart: RestartPolicy::default(),
             notes: Vec::new(),
+            elicitor: crate::elicitation::default_elicitor(),
         }
     }
 }

@@ -48,6 +48,7 @@ pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
             server: slot.config.name.clone(),
             signals: signals_tx,
             progress: slot.progress.clone(),
+            elicitor: inner.options.elicitor.clone(),
         };
         let cx = ConnectContext {
             cwd: &inner.options.cwd,

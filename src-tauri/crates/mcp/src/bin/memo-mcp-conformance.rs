@@ -18,7 +18,10 @@ use memo_mcp::config::{
     ConfigSource, HttpConfig, OAuthSettings, ServerConfig, SourceKind, TransportConfig,
 };
 use memo_mcp::oauth_flow::{login, LoginOptions};
-use memo_mcp::{McpManager, McpOptions, RestartPolicy, ServerStatus};
+use memo_mcp::{
+    ElicitationAnswer, ElicitationRequest, Elicitor, McpManager, McpOptions, RestartPolicy,
+    ServerStatus,
+};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -98,7 +101,24 @@ fn options(store: &Arc<dyn CredentialStore>, context: &Value) -> McpOptions {
             max_attempts: 0,
             ..RestartPolicy::default()
         },
+        elicitor: Arc::new(SubmitAsShown),
         ..McpOptions::new(std::env::temp_dir())
+    }
+}
+
+/// Plays a user who submits every form without typing anything, so memo-mcp's own
+/// handling decides what is sent: the form's defaults (SEP-1034).
+struct SubmitAsShown;
+
+impl Elicitor for SubmitAsShown {
+    fn elicit(
+        &self,
+        request: ElicitationRequest,
+    ) -> futures::future::BoxFuture<'static, ElicitationAnswer> {
+        eprintln!("elicitation from {}: {}", request.server, request.message);
+        Box::pin(std::future::ready(ElicitationAnswer::Accept(
+            Default::default(),
+        )))
     }
 }
 
