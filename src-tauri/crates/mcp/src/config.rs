@@ -19,6 +19,10 @@
 //! http_headers = { "X-Team" = "platform" } # or headers = { ... }
 //! env_http_headers = { "X-Key" = "KEY_VAR" }
 //! oauth = { client_id = "...", scopes = ["read"], callback_port = 8765 }  # optional
+//! # also: client_secret_env_var, client_metadata_url = "https://…" (a client ID metadata
+//! # document, used when the authorization server supports them), and for a machine
+//! # client grant = "client_credentials" with client_secret_env_var or
+//! # private_key_env_var (a PEM EC P-256 key for private_key_jwt)
 //!
 //! # for any server:
 //! enabled = true
@@ -132,6 +136,24 @@ pub struct OAuthSettings {
     pub scopes: Vec<String>,
     /// Fixed loopback port for the redirect (a pre-registered client needs one).
     pub callback_port: Option<u16>,
+    pub grant: OAuthGrant,
+    /// An https URL serving this client's metadata document: used as the client ID where
+    /// the authorization server accepts such documents, instead of registering.
+    pub client_metadata_url: Option<String>,
+    /// Environment variable holding a PEM EC P-256 private key, for `private_key_jwt`
+    /// client authentication with the client-credentials grant.
+    pub private_key_env_var: Option<String>,
+}
+
+/// How tokens are obtained.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OAuthGrant {
+    /// A user logs in in the browser (authorization code with PKCE).
+    #[default]
+    AuthorizationCode,
+    /// The client's own credentials, no user: for servers meant for machines.
+    ClientCredentials,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -431,16 +453,41 @@ fn http_fields(f: &mut Fields<'_>, url: String) -> Result<HttpConfig, ValueError
     let oauth = match f.table("oauth")? {
         Some(value) => {
             let mut o = Fields::new(value)?;
+            let grant = match o.string("grant")?.as_deref() {
+                None | Some("authorization_code") => OAuthGrant::AuthorizationCode,
+                Some("client_credentials") => OAuthGrant::ClientCredentials,
+                Some(other) => {
+                    return Err(ValueError::at(
+                        "oauth.grant",
+                        format!(
+                            "\"{other}\" is not a grant (authorization_code or client_credentials)"
+                        ),
+                    ))
+                }
+            };
+            let client_metadata_url = o.string("client_metadata_url")?;
+            if let Some(url) = &client_metadata_url {
+                check_metadata_url(url)?;
+            }
             let settings = OAuthSettings {
                 client_id: o.string("client_id")?,
                 client_secret_env_var: o.string("client_secret_env_var")?,
                 scopes: o.strings("scopes")?.unwrap_or_default(),
                 callback_port: o.port("callback_port")?,
+                grant,
+                client_metadata_url,
+                private_key_env_var: o.string("private_key_env_var")?,
             };
             if let Some(k) = o.unknown().first() {
                 return Err(ValueError::at(
                     &format!("oauth.{k}"),
-                    "unknown key (expected client_id, client_secret_env_var, scopes, callback_port)",
+                    "unknown key (expected client_id, client_secret_env_var, scopes, callback_port, grant, client_metadata_url, private_key_env_var)",
+                ));
+            }
+            if settings.grant == OAuthGrant::ClientCredentials && settings.client_id.is_none() {
+                return Err(ValueError::at(
+                    "oauth.client_id",
+                    "the client_credentials grant needs the client's client_id",
                 ));
             }
             settings
@@ -454,6 +501,20 @@ fn http_fields(f: &mut Fields<'_>, url: String) -> Result<HttpConfig, ValueError
         env_headers: f.string_map("env_http_headers")?.unwrap_or_default(),
         oauth,
     })
+}
+
+/// A client ID metadata document's URL is the client's ID: the spec wants https with a
+/// path, so the ID names a document and not a whole site.
+fn check_metadata_url(url: &str) -> Result<(), ValueError> {
+    let parsed = url::Url::parse(url)
+        .map_err(|e| ValueError::at("oauth.client_metadata_url", format!("not a URL: {e}")))?;
+    if parsed.scheme() != "https" || parsed.path().trim_matches('/').is_empty() {
+        return Err(ValueError::at(
+            "oauth.client_metadata_url",
+            "must be an https URL with a path",
+        ));
+    }
+    Ok(())
 }
 
 /// Server names become tool-name prefixes (`server__tool`) and slash commands

@@ -191,3 +191,59 @@ fn redacted_copies_hide_env_and_header_values() {
     assert!(!shown.contains("s3cret"), "{shown}");
     assert!(shown.contains("TOKEN") && shown.contains("Authorization"));
 }
+
+#[test]
+fn oauth_grants_metadata_documents_and_keys_parse_and_are_checked() {
+    let (servers, problems) = memo(
+        r#"
+[mcp_servers.machine]
+type = "streamable_http"
+url = "https://example.com/mcp"
+oauth = { grant = "client_credentials", client_id = "svc", private_key_env_var = "SVC_KEY" }
+[mcp_servers.cimd]
+type = "streamable_http"
+url = "https://example.com/mcp"
+oauth = { client_metadata_url = "https://memo.example/oauth/client.json" }
+[mcp_servers.nogrant]
+type = "streamable_http"
+url = "https://example.com/mcp"
+oauth = { grant = "password" }
+[mcp_servers.noid]
+type = "streamable_http"
+url = "https://example.com/mcp"
+oauth = { grant = "client_credentials" }
+[mcp_servers.plainurl]
+type = "streamable_http"
+url = "https://example.com/mcp"
+oauth = { client_metadata_url = "http://memo.example/client.json" }
+"#,
+    );
+    let oauth = |name: &str| {
+        let server = servers.iter().find(|s| s.name == name).unwrap();
+        let TransportConfig::StreamableHttp(h) = &server.transport else {
+            panic!("{server:?}")
+        };
+        h.oauth.clone()
+    };
+    let machine = oauth("machine");
+    assert_eq!(machine.grant, OAuthGrant::ClientCredentials);
+    assert_eq!(machine.private_key_env_var.as_deref(), Some("SVC_KEY"));
+    assert_eq!(
+        oauth("cimd").client_metadata_url.as_deref(),
+        Some("https://memo.example/oauth/client.json")
+    );
+    assert_eq!(oauth("cimd").grant, OAuthGrant::AuthorizationCode);
+    let keys: Vec<&str> = problems.iter().map(|p| p.key.as_str()).collect();
+    assert!(
+        keys.contains(&"mcp_servers.nogrant.oauth.grant"),
+        "{problems:?}"
+    );
+    assert!(
+        keys.contains(&"mcp_servers.noid.oauth.client_id"),
+        "{problems:?}"
+    );
+    assert!(
+        keys.contains(&"mcp_servers.plainurl.oauth.client_metadata_url"),
+        "{problems:?}"
+    );
+}

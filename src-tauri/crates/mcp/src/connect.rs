@@ -1,6 +1,7 @@
 //! Opening one connection: spawn the stdio process or reach the HTTP endpoint, then the
-//! MCP handshake. Authorization for HTTP servers comes from `bearer_token_env_var` or
-//! from OAuth tokens a `memo-cli mcp login` left in the keychain.
+//! MCP handshake. Authorization for HTTP servers comes from `bearer_token_env_var`, from
+//! OAuth tokens a `memo-cli mcp login` left in the keychain (or a login in the session,
+//! when the embedder set a [`LoginHook`]), or from the client credentials grant.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -11,11 +12,14 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{RoleClient, ServiceExt};
 
+use crate::config::OAuthGrant;
 use crate::config::{HttpConfig, ServerConfig, TransportConfig};
 use crate::error::McpError;
 use crate::handler::Handler;
 use crate::http::{config_headers, Auth, AuthedClient};
-use crate::oauth::TokenSource;
+use crate::oauth::{stored_for, InteractiveLogin, Renewal, TokenSource};
+use crate::oauth_flow::LoginHook;
+use crate::oauth_token::{MachineClient, SigningKey};
 use crate::process::{self, ServerProcess};
 use crate::sse_legacy::LegacySseTransport;
 use crate::EnvLookup;
@@ -28,6 +32,8 @@ pub(crate) struct ConnectContext<'a> {
     pub path: &'a str,
     pub env: &'a EnvLookup,
     pub credentials: Option<&'a Arc<dyn CredentialStore>>,
+    /// Lets a server's request for authorization start a login in the session.
+    pub login: Option<&'a LoginHook>,
 }
 
 /// A failed attempt, with what the server wrote to stderr before it gave up.
@@ -137,29 +143,81 @@ fn auth_for(server: &str, http: &HttpConfig, cx: &ConnectContext<'_>) -> Result<
     if has_header {
         return Ok(Auth::None);
     }
-    let Some(store) = cx.credentials else {
-        return Ok(Auth::None);
+    let oauth = &http.oauth;
+    let secret = |var: &Option<String>| -> Result<Option<String>, McpError> {
+        let Some(var) = var else { return Ok(None) };
+        let value = (cx.env)(var)
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| McpError::Config(format!("oauth names {var}, which is not set")))?;
+        memo_config::register_secret(&memo_config::ApiKey::new(value.clone()));
+        Ok(Some(value))
     };
-    match TokenSource::load(server, &http.url, store.clone(), crate::http::client()?) {
-        Ok(Some(source)) => Ok(Auth::OAuth(Arc::new(source))),
-        Ok(None) => Ok(Auth::None),
-        Err(e) => {
+    let client = crate::http::client()?;
+    if oauth.grant == OAuthGrant::ClientCredentials {
+        // No user and no keychain: the credentials get a token whenever one is needed.
+        let key = match secret(&oauth.private_key_env_var)? {
+            Some(pem) => Some(Arc::new(SigningKey::from_pem(&pem)?)),
+            None => None,
+        };
+        let machine = MachineClient {
+            client_id: oauth.client_id.clone().unwrap_or_default(),
+            secret: secret(&oauth.client_secret_env_var)?,
+            key,
+            scopes: oauth.scopes.clone(),
+        };
+        let source = TokenSource::new(
+            server,
+            &http.url,
+            None,
+            client,
+            None,
+            Renewal::ClientCredentials(machine),
+        );
+        return Ok(Auth::OAuth(Arc::new(source)));
+    }
+    let stored = match cx.credentials {
+        Some(store) => stored_for(store.as_ref(), server, &http.url).unwrap_or_else(|e| {
             // A locked or missing keychain must not keep a public server from working.
             tracing::warn!(server, error = %e, "could not read OAuth tokens");
-            Ok(Auth::None)
-        }
-    }
+            None
+        }),
+        None => None,
+    };
+    let renewal = match cx.login {
+        Some(hook) => Renewal::Interactive(InteractiveLogin {
+            config: http.clone(),
+            client_secret: secret(&oauth.client_secret_env_var)?,
+            hook: hook.clone(),
+        }),
+        None if stored.is_none() => return Ok(Auth::None),
+        None => Renewal::Manual,
+    };
+    let source = TokenSource::new(
+        server,
+        &http.url,
+        cx.credentials.cloned(),
+        client,
+        stored,
+        renewal,
+    );
+    Ok(Auth::OAuth(Arc::new(source)))
 }
 
-fn http_failure(server: &str, auth: &Auth, message: &str) -> ConnectFailure {
-    let unauthorized = [
+/// Whether an error of the SDK's HTTP client says the server wants authorization.
+pub(crate) fn asks_for_login(message: &str) -> bool {
+    [
         "401",
         "Unauthorized",
         "Auth required",
         "authorization required",
+        "Insufficient scope",
     ]
     .iter()
-    .any(|needle| message.contains(needle));
+    .any(|needle| message.contains(needle))
+}
+
+fn http_failure(server: &str, auth: &Auth, message: &str) -> ConnectFailure {
+    let unauthorized = asks_for_login(message);
     let error = if unauthorized && !matches!(auth, Auth::Bearer(_)) {
         McpError::AuthRequired {
             server: server.to_owned(),

@@ -88,21 +88,51 @@ impl Auth {
         match self {
             Auth::None => None,
             Auth::Bearer(token) => Some(token.clone()),
-            Auth::OAuth(source) => match source.access_token().await {
-                Ok(token) => Some(token),
-                Err(e) => {
-                    tracing::warn!(error = %e, "no usable OAuth token");
-                    None
-                }
-            },
+            // None before the first login of a session that may log in when asked.
+            Auth::OAuth(source) => source.current().await,
         }
     }
 
-    /// The server refused `rejected`: a fresh token to retry with, if one can be had.
-    pub async fn after_rejection(&self, rejected: Option<&str>) -> Option<String> {
+    /// The server refused `rejected` (401, with its `WWW-Authenticate` challenge): a
+    /// fresh token to retry with, if one can be had.
+    pub async fn after_rejection(
+        &self,
+        rejected: Option<&str>,
+        challenge: Option<&str>,
+    ) -> Option<String> {
         match self {
-            Auth::OAuth(source) => source.refresh_after_rejection(rejected).await.ok(),
+            Auth::OAuth(source) => match source.after_rejection(rejected, challenge).await {
+                Ok(token) => Some(token),
+                Err(e) => {
+                    tracing::warn!(error = %e, "no new OAuth token");
+                    None
+                }
+            },
             _ => None,
+        }
+    }
+
+    /// The server wants more scope (403 `insufficient_scope`): a token that has it.
+    pub async fn after_insufficient_scope(&self, challenge: &str) -> Option<String> {
+        match self {
+            Auth::OAuth(source) => match source.after_insufficient_scope(challenge).await {
+                Ok(token) => Some(token),
+                Err(e) => {
+                    tracing::warn!(error = %e, "no token with more scope");
+                    None
+                }
+            },
+            _ => None,
+        }
+    }
+
+    /// After a refused request: the token to retry with, if there is one worth trying.
+    async fn retry_token(&self, refusal: Refusal, sent: Option<&str>) -> Option<String> {
+        match refusal {
+            Refusal::Unauthorized(challenge) => self.after_rejection(sent, Some(&challenge)).await,
+            Refusal::InsufficientScope(challenge) => {
+                self.after_insufficient_scope(&challenge).await
+            }
         }
     }
 
@@ -119,7 +149,8 @@ impl Auth {
 }
 
 /// The SDK's reqwest client with our authorization on every request, and one retry
-/// with a refreshed token when the server answers 401.
+/// with a new token when the server answers 401 (refreshed, or from a login) or 403
+/// `insufficient_scope` (a token with more scope).
 #[derive(Clone)]
 pub struct AuthedClient {
     pub inner: reqwest::Client,
@@ -128,8 +159,22 @@ pub struct AuthedClient {
 
 type HttpResult<T> = Result<T, StreamableHttpError<reqwest::Error>>;
 
-fn is_auth_rejection(result: &HttpResult<impl Sized>) -> bool {
-    matches!(result, Err(StreamableHttpError::AuthRequired(_)))
+/// Why the server refused a request, with its `WWW-Authenticate` challenge.
+enum Refusal {
+    Unauthorized(String),
+    InsufficientScope(String),
+}
+
+fn refusal(error: &StreamableHttpError<reqwest::Error>) -> Option<Refusal> {
+    match error {
+        StreamableHttpError::AuthRequired(e) => {
+            Some(Refusal::Unauthorized(e.www_authenticate_header.clone()))
+        }
+        StreamableHttpError::InsufficientScope(e) => Some(Refusal::InsufficientScope(
+            e.www_authenticate_header.clone(),
+        )),
+        _ => None,
+    }
 }
 
 impl StreamableHttpClient for AuthedClient {
@@ -154,16 +199,22 @@ impl StreamableHttpClient for AuthedClient {
                 headers.clone(),
             )
             .await;
-        if !is_auth_rejection(&first) {
-            return first;
-        }
-        match self.auth.after_rejection(token.as_deref()).await {
+        // Only the error is kept across the await: a response holds a stream that is not
+        // Sync, which the future must be.
+        let error = match first {
+            Ok(response) => return Ok(response),
+            Err(error) => error,
+        };
+        let Some(refusal) = refusal(&error) else {
+            return Err(error);
+        };
+        match self.auth.retry_token(refusal, token.as_deref()).await {
             Some(fresh) => {
                 self.inner
                     .post_message(uri, message, session_id, Some(fresh), headers)
                     .await
             }
-            None => first,
+            None => Err(error),
         }
     }
 
@@ -188,10 +239,16 @@ impl StreamableHttpClient for AuthedClient {
                 max,
             )
             .await;
-        if !is_auth_rejection(&first) {
-            return first;
-        }
-        match self.auth.after_rejection(token.as_deref()).await {
+        // Only the error is kept across the await: a response holds a stream that is not
+        // Sync, which the future must be.
+        let error = match first {
+            Ok(response) => return Ok(response),
+            Err(error) => error,
+        };
+        let Some(refusal) = refusal(&error) else {
+            return Err(error);
+        };
+        match self.auth.retry_token(refusal, token.as_deref()).await {
             Some(fresh) => {
                 self.inner
                     .post_message_with_max_sse_event_size(
@@ -204,7 +261,7 @@ impl StreamableHttpClient for AuthedClient {
                     )
                     .await
             }
-            None => first,
+            None => Err(error),
         }
     }
 

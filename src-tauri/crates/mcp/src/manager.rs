@@ -18,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 use crate::config::{ConfigSource, ServerConfig};
 use crate::elicitation::Elicitor;
 use crate::handler::ProgressRoutes;
+use crate::oauth_flow::LoginHook;
 use crate::EnvLookup;
 
 /// Tool definitions are deferred (the model searches for them) past this many tools.
@@ -110,6 +111,10 @@ pub struct McpOptions {
     pub notes: Vec<String>,
     /// Answers servers' requests for user input; the default declines them.
     pub elicitor: Arc<dyn Elicitor>,
+    /// When set, an HTTP server's request for authorization (first use, an expired
+    /// login, more scope) sends the user to log in through it; otherwise the server is
+    /// reported as needing a login.
+    pub login: Option<LoginHook>,
 }
 
 impl McpOptions {
@@ -123,6 +128,7 @@ impl McpOptions {
             restart: RestartPolicy::default(),
             notes: Vec::new(),
             elicitor: crate::elicitation::default_elicitor(),
+            login: None,
         }
     }
 }

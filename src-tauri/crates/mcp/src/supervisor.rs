@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::config::ServerConfig;
+use crate::config::{ServerConfig, TransportConfig};
 use crate::connect::{connect, ConnectContext, ConnectFailure, Service};
 use crate::content::qualified_name;
 use crate::error::McpError;
@@ -55,6 +55,7 @@ pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
             path: &path,
             env: &inner.options.env,
             credentials: inner.options.credentials.as_ref(),
+            login: inner.options.login.as_ref(),
         };
         let startup = slot.config.startup_timeout;
         let attempt = tokio::select! {
@@ -185,9 +186,24 @@ async fn start(
         catalog.has_prompts = caps.get("prompts").is_some();
     }
     if caps.get("tools").is_some() {
-        refresh_tools(slot, &peer)
-            .await
-            .map_err(ConnectFailure::from)?;
+        refresh_tools(slot, &peer).await.map_err(|e| {
+            // Some servers let `initialize` through and want authorization from the
+            // first real request on: that is "needs login" too, not a failed start.
+            // A static bearer token is the user's to fix, not a login.
+            let oauth = match &slot.config.transport {
+                TransportConfig::StreamableHttp(h) | TransportConfig::Sse(h) => {
+                    h.bearer_token_env_var.is_none()
+                }
+                TransportConfig::Stdio(_) => false,
+            };
+            if oauth && crate::connect::asks_for_login(&e.to_string()) {
+                ConnectFailure::from(McpError::AuthRequired {
+                    server: slot.config.name.clone(),
+                })
+            } else {
+                ConnectFailure::from(e)
+            }
+        })?;
     }
     if caps.get("prompts").is_some() {
         // A server whose prompts cannot be listed still has usable tools.

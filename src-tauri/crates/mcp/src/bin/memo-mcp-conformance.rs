@@ -4,9 +4,11 @@
 //! credentials, as JSON in `MCP_CONFORMANCE_CONTEXT`), and judges what it saw.
 //!
 //! Everything goes through memo-mcp as the app uses it: a `[mcp_servers]` entry for the
-//! URL, `McpManager` to connect and list tools, `call_tool`, OAuth login with tokens in a
-//! credential store. Only the user is played here: the "browser" follows the
-//! authorization page's redirect to the loopback callback.
+//! URL (with the OAuth settings a user would write for the scenario's credentials),
+//! `McpManager` to connect and list tools, `call_tool`; logins happen in the session
+//! through `McpOptions::login`, tokens live in a credential store. Only the user is
+//! played here: the "browser" follows the authorization page's redirect to the loopback
+//! callback, and forms are submitted as shown.
 //!
 //! Exits 0 when the scenario's steps succeeded, 1 with the reason on stderr otherwise.
 
@@ -15,9 +17,9 @@ use std::time::Duration;
 
 use memo_config::{CredentialStore, MemoryCredentialStore};
 use memo_mcp::config::{
-    ConfigSource, HttpConfig, OAuthSettings, ServerConfig, SourceKind, TransportConfig,
+    ConfigSource, HttpConfig, OAuthGrant, OAuthSettings, ServerConfig, SourceKind, TransportConfig,
 };
-use memo_mcp::oauth_flow::{login, LoginOptions};
+use memo_mcp::oauth_flow::LoginHook;
 use memo_mcp::{
     ElicitationAnswer, ElicitationRequest, Elicitor, McpManager, McpOptions, RestartPolicy,
     ServerStatus,
@@ -26,6 +28,9 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 const SERVER: &str = "conformance";
+/// The client ID metadata document the suite's authorization servers expect; it is a
+/// client ID only and is never fetched here.
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
 
 fn main() {
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
@@ -56,13 +61,25 @@ fn main() {
     }
 }
 
-/// The config entry a user would write for this server.
-fn server_config(url: &str, context: &Value) -> ServerConfig {
+/// The config entry a user would write for this server, with the scenario's
+/// credentials (the secrets come from environment variables, as in a real config).
+fn server_config(scenario: &str, url: &str, context: &Value) -> ServerConfig {
+    let grant = match scenario {
+        "auth/client-credentials-basic" | "auth/client-credentials-jwt" => {
+            OAuthGrant::ClientCredentials
+        }
+        _ => OAuthGrant::AuthorizationCode,
+    };
     let oauth = OAuthSettings {
         client_id: context["client_id"].as_str().map(str::to_owned),
         client_secret_env_var: context["client_secret"]
             .as_str()
             .map(|_| "CONFORMANCE_CLIENT_SECRET".to_owned()),
+        private_key_env_var: context["private_key_pem"]
+            .as_str()
+            .map(|_| "CONFORMANCE_PRIVATE_KEY".to_owned()),
+        client_metadata_url: Some(CLIENT_METADATA_URL.to_owned()),
+        grant,
         ..OAuthSettings::default()
     };
     ServerConfig {
@@ -88,8 +105,10 @@ fn server_config(url: &str, context: &Value) -> ServerConfig {
 
 fn options(store: &Arc<dyn CredentialStore>, context: &Value) -> McpOptions {
     let secret = context["client_secret"].as_str().map(str::to_owned);
+    let key = context["private_key_pem"].as_str().map(str::to_owned);
     let env: memo_mcp::EnvLookup = Arc::new(move |name: &str| match name {
         "CONFORMANCE_CLIENT_SECRET" => secret.clone(),
+        "CONFORMANCE_PRIVATE_KEY" => key.clone(),
         _ => None,
     });
     McpOptions {
@@ -102,6 +121,10 @@ fn options(store: &Arc<dyn CredentialStore>, context: &Value) -> McpOptions {
             ..RestartPolicy::default()
         },
         elicitor: Arc::new(SubmitAsShown),
+        login: Some(LoginHook {
+            opener: Arc::new(browser),
+            timeout: Duration::from_secs(15),
+        }),
         ..McpOptions::new(std::env::temp_dir())
     }
 }
@@ -168,32 +191,11 @@ async fn follow_redirect(url: url::Url) -> Result<(), String> {
     Ok(())
 }
 
-async fn connect(config: &ServerConfig, options: McpOptions) -> McpManager {
-    let manager = McpManager::start(vec![config.clone()], options);
-    manager.wait_ready().await;
-    manager
-}
-
 async fn run(scenario: &str, url: &str, context: &Value) -> Result<(), String> {
-    let config = server_config(url, context);
+    let config = server_config(scenario, url, context);
     let store: Arc<dyn CredentialStore> = Arc::new(MemoryCredentialStore::new());
-    let mut manager = connect(&config, options(&store, context)).await;
-    let status = manager.server(SERVER).map(|s| s.status);
-    if status == Some(ServerStatus::NeedsAuth) {
-        // What a user does after "needs login": `memo-cli mcp login`, then reconnect.
-        manager.stop().await;
-        let TransportConfig::StreamableHttp(http) = &config.transport else {
-            return Err("not an HTTP server".into());
-        };
-        let login_options = LoginOptions {
-            timeout: Duration::from_secs(15),
-            client_secret: context["client_secret"].as_str().map(str::to_owned),
-        };
-        login(SERVER, http, store.as_ref(), &browser, login_options)
-            .await
-            .map_err(|e| format!("login: {e}"))?;
-        manager = connect(&config, options(&store, context)).await;
-    }
+    let manager = McpManager::start(vec![config], options(&store, context));
+    manager.wait_ready().await;
     let result = exercise(scenario, &manager).await;
     manager.stop().await;
     result
