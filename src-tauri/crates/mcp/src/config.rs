@@ -22,7 +22,9 @@
 //! # also: client_secret_env_var, client_metadata_url = "https://…" (a client ID metadata
 //! # document, used when the authorization server supports them), and for a machine
 //! # client grant = "client_credentials" with client_secret_env_var or
-//! # private_key_env_var (a PEM EC P-256 key for private_key_jwt)
+//! # private_key_env_var (a PEM EC P-256 key for private_key_jwt); for enterprise
+//! # cross-app access grant = "cross_app_access" with client_secret_env_var,
+//! # idp_token_endpoint, idp_client_id and id_token_env_var (the user's IdP ID token)
 //!
 //! # for any server:
 //! enabled = true
@@ -143,6 +145,11 @@ pub struct OAuthSettings {
     /// Environment variable holding a PEM EC P-256 private key, for `private_key_jwt`
     /// client authentication with the client-credentials grant.
     pub private_key_env_var: Option<String>,
+    /// Cross-app access: the enterprise IdP's token endpoint and Memo's client ID there.
+    pub idp_token_endpoint: Option<String>,
+    pub idp_client_id: Option<String>,
+    /// Cross-app access: environment variable holding the user's ID token from the IdP.
+    pub id_token_env_var: Option<String>,
 }
 
 /// How tokens are obtained.
@@ -154,6 +161,9 @@ pub enum OAuthGrant {
     AuthorizationCode,
     /// The client's own credentials, no user: for servers meant for machines.
     ClientCredentials,
+    /// The user's enterprise IdP vouches for them (SEP-990): their ID token is exchanged
+    /// at the IdP for a grant the authorization server accepts, no browser.
+    CrossAppAccess,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -456,11 +466,12 @@ fn http_fields(f: &mut Fields<'_>, url: String) -> Result<HttpConfig, ValueError
             let grant = match o.string("grant")?.as_deref() {
                 None | Some("authorization_code") => OAuthGrant::AuthorizationCode,
                 Some("client_credentials") => OAuthGrant::ClientCredentials,
+                Some("cross_app_access") => OAuthGrant::CrossAppAccess,
                 Some(other) => {
                     return Err(ValueError::at(
                         "oauth.grant",
                         format!(
-                            "\"{other}\" is not a grant (authorization_code or client_credentials)"
+                            "\"{other}\" is not a grant (authorization_code, client_credentials or cross_app_access)"
                         ),
                     ))
                 }
@@ -477,18 +488,34 @@ fn http_fields(f: &mut Fields<'_>, url: String) -> Result<HttpConfig, ValueError
                 grant,
                 client_metadata_url,
                 private_key_env_var: o.string("private_key_env_var")?,
+                idp_token_endpoint: o.string("idp_token_endpoint")?,
+                idp_client_id: o.string("idp_client_id")?,
+                id_token_env_var: o.string("id_token_env_var")?,
             };
             if let Some(k) = o.unknown().first() {
                 return Err(ValueError::at(
                     &format!("oauth.{k}"),
-                    "unknown key (expected client_id, client_secret_env_var, scopes, callback_port, grant, client_metadata_url, private_key_env_var)",
+                    "unknown key (expected client_id, client_secret_env_var, scopes, callback_port, grant, client_metadata_url, private_key_env_var, idp_token_endpoint, idp_client_id, id_token_env_var)",
                 ));
             }
-            if settings.grant == OAuthGrant::ClientCredentials && settings.client_id.is_none() {
+            if settings.grant != OAuthGrant::AuthorizationCode && settings.client_id.is_none() {
                 return Err(ValueError::at(
                     "oauth.client_id",
-                    "the client_credentials grant needs the client's client_id",
+                    "this grant needs the client's client_id",
                 ));
+            }
+            if settings.grant == OAuthGrant::CrossAppAccess {
+                let missing = [
+                    ("idp_token_endpoint", settings.idp_token_endpoint.is_none()),
+                    ("idp_client_id", settings.idp_client_id.is_none()),
+                    ("id_token_env_var", settings.id_token_env_var.is_none()),
+                ];
+                if let Some((key, _)) = missing.iter().find(|(_, absent)| *absent) {
+                    return Err(ValueError::at(
+                        &format!("oauth.{key}"),
+                        "the cross_app_access grant needs it",
+                    ));
+                }
             }
             settings
         }

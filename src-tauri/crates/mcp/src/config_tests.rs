@@ -216,10 +216,21 @@ oauth = { grant = "client_credentials" }
 type = "streamable_http"
 url = "https://example.com/mcp"
 oauth = { client_metadata_url = "http://memo.example/client.json" }
+[mcp_servers.xaa]
+type = "streamable_http"
+url = "https://example.com/mcp"
+oauth = { grant = "cross_app_access", client_id = "c", idp_token_endpoint = "https://idp/token", idp_client_id = "i", id_token_env_var = "IDT" }
+[mcp_servers.xaa_half]
+type = "streamable_http"
+url = "https://example.com/mcp"
+oauth = { grant = "cross_app_access", client_id = "c", idp_token_endpoint = "https://idp/token" }
 "#,
     );
     let oauth = |name: &str| {
-        let server = servers.iter().find(|s| s.name == name).unwrap();
+        let server = servers
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("{name}: {problems:?}"));
         let TransportConfig::StreamableHttp(h) = &server.transport else {
             panic!("{server:?}")
         };
@@ -244,6 +255,13 @@ oauth = { client_metadata_url = "http://memo.example/client.json" }
     );
     assert!(
         keys.contains(&"mcp_servers.plainurl.oauth.client_metadata_url"),
+        "{problems:?}"
+    );
+    let xaa = oauth("xaa");
+    assert_eq!(xaa.grant, OAuthGrant::CrossAppAccess);
+    assert_eq!(xaa.id_token_env_var.as_deref(), Some("IDT"));
+    assert!(
+        keys.contains(&"mcp_servers.xaa_half.oauth.idp_client_id"),
         "{problems:?}"
     );
 }

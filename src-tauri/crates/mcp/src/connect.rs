@@ -19,7 +19,7 @@ use crate::handler::Handler;
 use crate::http::{config_headers, Auth, AuthedClient};
 use crate::oauth::{stored_for, InteractiveLogin, Renewal, TokenSource};
 use crate::oauth_flow::LoginHook;
-use crate::oauth_token::{MachineClient, SigningKey};
+use crate::oauth_token::{MachineClient, MachineGrant, SigningKey};
 use crate::process::{self, ServerProcess};
 use crate::sse_legacy::LegacySseTransport;
 use crate::EnvLookup;
@@ -153,8 +153,8 @@ fn auth_for(server: &str, http: &HttpConfig, cx: &ConnectContext<'_>) -> Result<
         Ok(Some(value))
     };
     let client = crate::http::client()?;
-    if oauth.grant == OAuthGrant::ClientCredentials {
-        // No user and no keychain: the credentials get a token whenever one is needed.
+    if oauth.grant != OAuthGrant::AuthorizationCode {
+        // No browser and no keychain: the credentials get a token whenever one is needed.
         let key = match secret(&oauth.private_key_env_var)? {
             Some(pem) => Some(Arc::new(SigningKey::from_pem(&pem)?)),
             None => None,
@@ -164,6 +164,14 @@ fn auth_for(server: &str, http: &HttpConfig, cx: &ConnectContext<'_>) -> Result<
             secret: secret(&oauth.client_secret_env_var)?,
             key,
             scopes: oauth.scopes.clone(),
+            grant: match oauth.grant {
+                OAuthGrant::CrossAppAccess => MachineGrant::CrossAppAccess {
+                    idp_token_endpoint: oauth.idp_token_endpoint.clone().unwrap_or_default(),
+                    idp_client_id: oauth.idp_client_id.clone().unwrap_or_default(),
+                    id_token: secret(&oauth.id_token_env_var)?.unwrap_or_default(),
+                },
+                _ => MachineGrant::ClientCredentials,
+            },
         };
         let source = TokenSource::new(
             server,

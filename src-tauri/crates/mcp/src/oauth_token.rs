@@ -236,8 +236,8 @@ pub(crate) async fn token_request(
         .map_err(|e| McpError::OAuth(format!("unreadable token response: {e}")))
 }
 
-/// A client that gets tokens with its own credentials (client credentials grant): a
-/// secret, or a key for `private_key_jwt`.
+/// A client that gets tokens without a browser: with its own credentials (a secret, or
+/// a key for `private_key_jwt`), by the grant it is configured for.
 #[derive(Clone)]
 pub struct MachineClient {
     pub client_id: String,
@@ -245,10 +245,31 @@ pub struct MachineClient {
     pub key: Option<Arc<SigningKey>>,
     /// Scopes from the server's config, asked for besides those the server names.
     pub scopes: Vec<String>,
+    pub grant: MachineGrant,
 }
 
-/// A token for `server_url` by the client credentials grant, from the authorization
-/// server the server's metadata names (`challenge`: its 401, when there was one).
+/// The grants that need no browser.
+#[derive(Clone)]
+pub enum MachineGrant {
+    /// Client credentials (RFC 6749 §4.4): the client acts for itself.
+    ClientCredentials,
+    /// Cross-app access (SEP-990, enterprise-managed authorization): the user's ID token
+    /// from the enterprise IdP is exchanged there for an ID-JAG (RFC 8693), which the
+    /// authorization server takes as a JWT bearer grant (RFC 7523).
+    CrossAppAccess {
+        idp_token_endpoint: String,
+        idp_client_id: String,
+        id_token: String,
+    },
+}
+
+const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
+const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+const ID_JAG: &str = "urn:ietf:params:oauth:token-type:id-jag";
+const ID_TOKEN: &str = "urn:ietf:params:oauth:token-type:id_token";
+
+/// A token for `server_url` by the client's grant, from the authorization server the
+/// server's metadata names (`challenge`: its 401, when there was one).
 pub(crate) async fn client_credentials(
     http: &reqwest::Client,
     server_url: &str,
@@ -280,10 +301,47 @@ pub(crate) async fn client_credentials(
         method,
         key: client.key.clone().map(|k| (k, audience)),
     };
-    let mut grant = vec![
-        ("grant_type", "client_credentials".to_owned()),
-        ("resource", server_url.to_owned()),
-    ];
+    let mut grant = match &client.grant {
+        MachineGrant::ClientCredentials => vec![
+            ("grant_type", "client_credentials".to_owned()),
+            ("resource", server_url.to_owned()),
+        ],
+        MachineGrant::CrossAppAccess {
+            idp_token_endpoint,
+            idp_client_id,
+            id_token,
+        } => {
+            // The IdP issues the grant for this authorization server (its issuer) and
+            // this resource; the authorization server checks both.
+            let issuer = metadata.issuer.clone().ok_or_else(|| {
+                McpError::OAuth("the authorization server's metadata names no issuer".into())
+            })?;
+            let mut exchange = vec![
+                ("grant_type", TOKEN_EXCHANGE.to_owned()),
+                ("requested_token_type", ID_JAG.to_owned()),
+                ("audience", issuer),
+                ("resource", server_url.to_owned()),
+                ("subject_token", id_token.clone()),
+                ("subject_token_type", ID_TOKEN.to_owned()),
+            ];
+            if !scopes.is_empty() {
+                exchange.push(("scope", scopes.join(" ")));
+            }
+            let idp_client = ClientAuth {
+                client_id: idp_client_id.clone(),
+                secret: None,
+                method: TokenAuthMethod::None,
+                key: None,
+            };
+            let jag = token_request(http, idp_token_endpoint, &exchange, &idp_client)
+                .await
+                .map_err(|e| McpError::OAuth(format!("the identity provider: {e}")))?;
+            vec![
+                ("grant_type", JWT_BEARER.to_owned()),
+                ("assertion", jag.access_token),
+            ]
+        }
+    };
     if !scopes.is_empty() {
         grant.push(("scope", scopes.join(" ")));
     }

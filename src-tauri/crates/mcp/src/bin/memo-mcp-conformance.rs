@@ -68,6 +68,7 @@ fn server_config(scenario: &str, url: &str, context: &Value) -> ServerConfig {
         "auth/client-credentials-basic" | "auth/client-credentials-jwt" => {
             OAuthGrant::ClientCredentials
         }
+        "auth/cross-app-access-complete-flow" => OAuthGrant::CrossAppAccess,
         _ => OAuthGrant::AuthorizationCode,
     };
     let oauth = OAuthSettings {
@@ -79,6 +80,11 @@ fn server_config(scenario: &str, url: &str, context: &Value) -> ServerConfig {
             .as_str()
             .map(|_| "CONFORMANCE_PRIVATE_KEY".to_owned()),
         client_metadata_url: Some(CLIENT_METADATA_URL.to_owned()),
+        idp_token_endpoint: context["idp_token_endpoint"].as_str().map(str::to_owned),
+        idp_client_id: context["idp_client_id"].as_str().map(str::to_owned),
+        id_token_env_var: context["idp_id_token"]
+            .as_str()
+            .map(|_| "CONFORMANCE_ID_TOKEN".to_owned()),
         grant,
         ..OAuthSettings::default()
     };
@@ -106,9 +112,11 @@ fn server_config(scenario: &str, url: &str, context: &Value) -> ServerConfig {
 fn options(store: &Arc<dyn CredentialStore>, context: &Value) -> McpOptions {
     let secret = context["client_secret"].as_str().map(str::to_owned);
     let key = context["private_key_pem"].as_str().map(str::to_owned);
+    let id_token = context["idp_id_token"].as_str().map(str::to_owned);
     let env: memo_mcp::EnvLookup = Arc::new(move |name: &str| match name {
         "CONFORMANCE_CLIENT_SECRET" => secret.clone(),
         "CONFORMANCE_PRIVATE_KEY" => key.clone(),
+        "CONFORMANCE_ID_TOKEN" => id_token.clone(),
         _ => None,
     });
     McpOptions {
