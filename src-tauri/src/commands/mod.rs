@@ -282,9 +282,16 @@ ipc_commands! {
         Ok(state.service().forget_workspace_trust(std::path::Path::new(&folder))?)
     }
 
-    /// The mode new sessions start in and every kept approval rule.
-    fn approval_settings(state) -> ApprovalSettings {
-        Ok(state.service().approval_settings()?)
+    /// The mode new sessions start in, every kept approval rule, the built-in tools, and
+    /// other agents' permissions for a session in `cwd`.
+    fn approval_settings(state, cwd: Option<String>) -> ApprovalSettings {
+        let cwd = cwd.map(PathBuf::from);
+        Ok(state.service().approval_settings(cwd.as_deref())?)
+    }
+
+    /// Turns a built-in tool off for new sessions (config.toml's `disabled_tools`), or on.
+    fn set_tool_disabled(state, name: String, disabled: bool) -> ApprovalSettings {
+        Ok(state.service().set_tool_disabled(&name, disabled)?)
     }
 
     /// Writes the default approval mode to config.toml.

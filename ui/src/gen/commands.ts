@@ -45,6 +45,7 @@ export const COMMAND_NAMES = [
   "trust_decisions",
   "forget_workspace_trust",
   "approval_settings",
+  "set_tool_disabled",
   "set_default_approval_mode",
   "save_approval_rule",
   "delete_approval_rule",
@@ -212,9 +213,14 @@ export interface Commands {
    */
   forgetWorkspaceTrust(args: { folder: string }): Promise<void>;
   /**
-   * The mode new sessions start in and every kept approval rule.
+   * The mode new sessions start in, every kept approval rule, the built-in tools, and
+   * other agents' permissions for a session in `cwd`.
    */
-  approvalSettings(): Promise<ApprovalSettings>;
+  approvalSettings(args: { cwd?: string | null }): Promise<ApprovalSettings>;
+  /**
+   * Turns a built-in tool off for new sessions (config.toml's `disabled_tools`), or on.
+   */
+  setToolDisabled(args: { name: string; disabled: boolean }): Promise<ApprovalSettings>;
   /**
    * Writes the default approval mode to config.toml.
    */
@@ -271,7 +277,8 @@ export function bindCommands(invoke: Invoke): Commands {
     setWorkspaceTrust: (args) => invoke("set_workspace_trust", args),
     trustDecisions: () => invoke("trust_decisions", {}),
     forgetWorkspaceTrust: (args) => invoke("forget_workspace_trust", args),
-    approvalSettings: () => invoke("approval_settings", {}),
+    approvalSettings: (args) => invoke("approval_settings", args),
+    setToolDisabled: (args) => invoke("set_tool_disabled", args),
     setDefaultApprovalMode: (args) => invoke("set_default_approval_mode", args),
     saveApprovalRule: (args) => invoke("save_approval_rule", args),
     deleteApprovalRule: (args) => invoke("delete_approval_rule", args),

@@ -604,6 +604,23 @@ project: string | null, created_at: number, last_used_at: number | null, };
 
 export type RuleInput = { decision: RuleDecision, kind: RuleKind, pattern: string, project: string | null, };
 
+export type ImportedPermission = { file: string, 
+/**
+ * As written there.
+ */
+text: string, decision: RuleDecision, 
+/**
+ * What Memo does with it (`allows command \`npm test\``, `turns off webfetch`), or
+ * why it is not applied.
+ */
+effect: string, applied: boolean, };
+
+export type ToolSwitch = { name: string, 
+/**
+ * Off in config.toml's `disabled_tools`.
+ */
+disabled: boolean, };
+
 export type ApprovalSettings = { 
 /**
  * config.toml's `approval_mode`: what new sessions start in.
@@ -616,7 +633,21 @@ rules_path: string, rules: Array<ApprovalRuleInfo>,
 /**
  * Why the rules file could not be read (no rule applies until it is fixed).
  */
-rules_error: string | null, };
+rules_error: string | null, 
+/**
+ * Other agents' permissions for the folder asked about (and the user's own).
+ */
+imported: Array<ImportedPermission>, tools: Array<ToolSwitch>, };
+
+export type ProjectPermissionInfo = { 
+/**
+ * The file, relative to the folder.
+ */
+file: string, 
+/**
+ * As written: `Bash(npm run test:*)`.
+ */
+text: string, };
 
 export type ProjectServerInfo = { 
 /**
@@ -632,7 +663,7 @@ export type WorkspaceTrustReport = { folder: string, state: TrustState,
 /**
  * The folder would start something and the user has not decided about exactly that.
  */
-needs_decision: boolean, servers: Array<ProjectServerInfo>, };
+needs_decision: boolean, servers: Array<ProjectServerInfo>, permissions: Array<ProjectPermissionInfo>, };
 
 export type TrustDecision = { folder: string, trusted: boolean, 
 /**

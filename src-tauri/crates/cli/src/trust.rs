@@ -9,7 +9,9 @@ use memo_service::Service;
 /// because the folder is not trusted (a damaged trust file is reported the same way).
 pub fn warn_if_untrusted(service: &Service, cwd: &Path) {
     match service.workspace_trust(cwd) {
-        Ok(report) if report.servers.is_empty() || report.state == TrustState::Trusted => {}
+        Ok(report)
+            if (report.servers.is_empty() && report.permissions.is_empty())
+                || report.state == TrustState::Trusted => {}
         Ok(report) => {
             let why = match report.state {
                 TrustState::Changed => "the folder's project files changed since it was trusted",
@@ -17,11 +19,15 @@ pub fn warn_if_untrusted(service: &Service, cwd: &Path) {
                 _ => "the folder is not trusted",
             };
             eprintln!(
-                "note: not starting {} MCP server(s) from this folder's project files: {why}:",
-                report.servers.len()
+                "note: not using {} MCP server(s) and {} allow rule(s) from this folder's project files: {why}:",
+                report.servers.len(),
+                report.permissions.len()
             );
             for server in &report.servers {
                 eprintln!("  {} ({}): {}", server.name, server.file, server.runs);
+            }
+            for rule in &report.permissions {
+                eprintln!("  allow rule ({}): {}", rule.file, rule.text);
             }
             eprintln!(
                 "      They run programs from the project. Pass --trust to start them for this run, or trust the folder in Memo Desktop."

@@ -148,7 +148,8 @@ impl RuleStore {
 
     /// Records that rules `ids` just decided a call (shown as "last used" in settings).
     pub fn touch(&self, ids: &[String]) -> Result<(), ConfigError> {
-        if ids.is_empty() {
+        // Other agents' rules are not in this file: nothing to write for them.
+        if ids.is_empty() || !self.list()?.iter().any(|r| ids.contains(&r.id)) {
             return Ok(());
         }
         let at = now();

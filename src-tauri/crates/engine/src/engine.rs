@@ -264,11 +264,19 @@ impl Engine {
             limits.max_steps = max.max(1);
         }
         let mut tools = ToolRegistry::builtin();
-        // MCP servers start now, in the background; a turn waits for them at most their
-        // startup timeout, and their tools join the registry as they arrive.
         let trusted = overrides
             .trust_project
             .unwrap_or_else(|| self.project_trusted(&cwd));
+        // Tools turned off in config.toml or in other agents' settings are never offered.
+        let imported = self.imported_permissions(Some(&cwd));
+        let mut disabled = disabled_tools(&self.options.config);
+        disabled.extend(crate::imported_rules::excluded_tools(
+            &imported,
+            &tools.names(),
+        ));
+        tools.exclude(disabled);
+        // MCP servers start now, in the background; a turn waits for them at most their
+        // startup timeout, and their tools join the registry as they arrive.
         let mcp = memo_mcp::start_for_session(
             &self.options.config,
             &cwd,
@@ -292,6 +300,7 @@ impl Engine {
         context.approval_rules = self.options.memo_home.as_ref().map(|home| {
             memo_config::RuleStore::at(memo_config::MemoHome::at(home).approval_rules())
         });
+        context.imported_rules = crate::imported_rules::as_rules(&imported, &cwd, trusted);
         Ok(SessionParams {
             id,
             system_prompt,
@@ -430,6 +439,21 @@ fn spawn_or_stop_mcp(
         mcp.shutdown();
     }
     spawned
+}
+
+/// `disabled_tools = ["webfetch", "github__*"]` in config.toml: tools never offered.
+pub fn disabled_tools(config: &Config) -> Vec<String> {
+    config
+        .extra
+        .get("disabled_tools")
+        .and_then(|v| v.as_array())
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// `approval_mode = "auto" | "strict" | "dangerous"` in config.toml (default auto).

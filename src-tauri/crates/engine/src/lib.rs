@@ -6,6 +6,7 @@
 pub mod changes;
 mod engine;
 mod error;
+pub mod imported_rules;
 pub mod prompt;
 mod read_skill;
 pub mod rules;
@@ -13,7 +14,9 @@ pub mod session;
 pub mod title;
 pub mod trust;
 
-pub use engine::{is_loopback, Engine, EngineOptions, EnvLookup, SessionOptions, SessionOverrides};
+pub use engine::{
+    disabled_tools, is_loopback, Engine, EngineOptions, EnvLookup, SessionOptions, SessionOverrides,
+};
 pub use error::EngineError;
 /// Prompt assembly, skills, commands and compaction, re-exported for hosts.
 pub use memo_context as context;

@@ -88,8 +88,18 @@ fn covers(rule: &ApprovalRule, kind: RuleKind, item: &str, cwd: &Path) -> bool {
             Some(server) => item.split(':').next() == Some(server),
             None => item == pattern,
         },
-        RuleKind::Web => item.trim_end_matches('/') == pattern.trim_end_matches('/'),
+        RuleKind::Web => match pattern.strip_prefix("domain:") {
+            // Claude Code's form: the host, whatever the scheme and port.
+            Some(domain) => host(item) == domain,
+            None => item.trim_end_matches('/') == pattern.trim_end_matches('/'),
+        },
     }
+}
+
+/// `docs.rs` of `https://docs.rs:443/x`.
+fn host(origin: &str) -> &str {
+    let rest = origin.split_once("://").map_or(origin, |(_, r)| r);
+    rest.split(['/', ':']).next().unwrap_or(rest)
 }
 
 /// What `rules` decide for a call with `fingerprint` and `risk` in a session in `cwd`.
@@ -305,7 +315,7 @@ mod tests {
         );
         assert_eq!(
             evaluate(
-                &[mine.clone()],
+                std::slice::from_ref(&mine),
                 "exec:npm test",
                 RiskLevel::Execute,
                 Path::new("/p/sub")
@@ -422,6 +432,28 @@ mod tests {
         assert_eq!(
             check(&[rule], "write:/p/src/[x].rs"),
             RuleVerdict::Allow(vec!["x".into()])
+        );
+    }
+
+    #[test]
+    fn a_domain_rule_matches_the_host_only() {
+        let domain = rule(
+            "d",
+            RuleDecision::Allow,
+            RuleKind::Web,
+            "domain:docs.rs",
+            None,
+        );
+        assert_eq!(
+            check(
+                std::slice::from_ref(&domain),
+                "webfetch:https://docs.rs:443"
+            ),
+            RuleVerdict::Allow(vec!["d".into()])
+        );
+        assert_eq!(
+            check(&[domain], "webfetch:https://docs.rs.evil.example"),
+            RuleVerdict::Unmatched
         );
     }
 }

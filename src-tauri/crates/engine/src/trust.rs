@@ -1,12 +1,14 @@
-//! Workspace trust through the engine: what a folder's project files would start, the
-//! user's decision about it, and whether a session in the folder may start them. Front
-//! ends ask here; none of them reads the trust file or the project files itself.
+//! Workspace trust through the engine: what a folder's project files would start or let
+//! run unasked (MCP servers; other agents' allow permissions), the user's decision about
+//! it, and whether a session in the folder may use them. Front ends ask here; none of them
+//! reads the trust file or the project files itself.
 
 use std::path::{Path, PathBuf};
 
-use memo_config::{TrustRecord, TrustStatus, TrustStore};
+use memo_config::{RuleDecision, TrustRecord, TrustStatus, TrustStore};
 use memo_mcp::ProjectServer;
 
+use crate::imported_rules::{Effect, ImportedEntry};
 use crate::{Engine, EngineError};
 
 /// A folder's trust, as the trust prompt and the settings show it.
@@ -16,22 +18,63 @@ pub struct WorkspaceTrust {
     pub status: TrustStatus,
     /// What the folder's project files would start.
     pub servers: Vec<ProjectServer>,
+    /// Other agents' allow permissions in the folder's own files: calls they cover would
+    /// run without asking.
+    pub permissions: Vec<ImportedEntry>,
 }
 
 impl WorkspaceTrust {
     /// Whether the user should be asked: the folder would run something and has no
     /// standing decision about exactly that.
     pub fn needs_decision(&self) -> bool {
-        !self.servers.is_empty()
-            && matches!(self.status, TrustStatus::Unasked | TrustStatus::Changed)
+        self.asks_anything() && matches!(self.status, TrustStatus::Unasked | TrustStatus::Changed)
+    }
+
+    /// Whether the folder's files would run or allow anything at all.
+    pub fn asks_anything(&self) -> bool {
+        !self.servers.is_empty() || !self.permissions.is_empty()
     }
 
     pub fn fingerprints(&self) -> Vec<String> {
-        self.servers
-            .iter()
-            .map(ProjectServer::fingerprint)
-            .collect()
+        fingerprints(&self.servers, &self.permissions)
     }
+}
+
+/// One line per thing the folder would run or allow; a changed line asks again.
+fn fingerprints(servers: &[ProjectServer], permissions: &[ImportedEntry]) -> Vec<String> {
+    servers
+        .iter()
+        .map(ProjectServer::fingerprint)
+        .chain(permissions.iter().map(permission_line))
+        .collect()
+}
+
+/// `.claude/settings.json allows Bash(npm test:*)`, the file relative to the folder.
+pub fn permission_line(entry: &ImportedEntry) -> String {
+    format!("{} allows {}", relative_file(entry), entry.text)
+}
+
+/// The settings file an entry came from, as the folder sees it.
+pub fn relative_file(entry: &ImportedEntry) -> String {
+    let parts: Vec<_> = entry.file.components().rev().take(2).collect();
+    parts
+        .into_iter()
+        .rev()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The entries a folder's own files add that let calls run unasked.
+fn project_allows(imported: Vec<ImportedEntry>) -> Vec<ImportedEntry> {
+    imported
+        .into_iter()
+        .filter(|e| {
+            e.project
+                && e.decision == RuleDecision::Allow
+                && matches!(e.effect, Effect::Rule { .. })
+        })
+        .collect()
 }
 
 impl Engine {
@@ -47,7 +90,8 @@ impl Engine {
     pub fn workspace_trust(&self, folder: &Path) -> Result<WorkspaceTrust, EngineError> {
         let env = self.options().env.clone();
         let servers = memo_mcp::project_servers(self.config(), folder, &|name: &str| env(name));
-        let fingerprints: Vec<String> = servers.iter().map(ProjectServer::fingerprint).collect();
+        let permissions = project_allows(self.imported_permissions(Some(folder)));
+        let fingerprints = fingerprints(&servers, &permissions);
         let status = match self.trust_store() {
             Some(store) => store.status(folder, &fingerprints)?,
             None => TrustStatus::Unasked,
@@ -56,7 +100,18 @@ impl Engine {
             folder: folder.to_path_buf(),
             status,
             servers,
+            permissions,
         })
+    }
+
+    /// Other agents' permissions for a session in `folder` (the OS home's and the
+    /// folder's own files).
+    pub fn imported_permissions(&self, folder: Option<&Path>) -> Vec<ImportedEntry> {
+        let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+        let home = (self.options().env)(var)
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from);
+        crate::imported_rules::read(folder, home.as_deref())
     }
 
     /// Records the user's decision about what `folder` would start now.

@@ -16,7 +16,7 @@ use memo_test_support::MockResponse;
 fn exec(cmd: &str) -> MockResponse {
     MockResponse::tool_call(
         "exec_command",
-        &serde_json::json!({ "cmd": cmd }).to_string(),
+        serde_json::json!({ "cmd": cmd }).to_string(),
     )
 }
 

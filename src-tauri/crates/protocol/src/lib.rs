@@ -40,10 +40,15 @@ pub use prompt::{
     InputAttachment, InputExpansion, PromptLayer, PromptLayerKind, PromptReport, PromptSource,
     SourceStatus,
 };
-pub use rules::{ApprovalRuleInfo, ApprovalSettings, RuleDecision, RuleInput, RuleKind};
+pub use rules::{
+    ApprovalRuleInfo, ApprovalSettings, ImportedPermission, RuleDecision, RuleInput, RuleKind,
+    ToolSwitch,
+};
 pub use settings::{
     ConnectionReport, EditableFile, EditableFileKind, LocalServer, ModelProfileInput,
     ModelProfileSettings, ProviderChange, ProviderInput, ProviderSettings, ProviderSettingsPage,
     SkillChange, SkillInfo, SkillScopeKind, SkillsPage,
 };
-pub use trust::{ProjectServerInfo, TrustDecision, TrustState, WorkspaceTrustReport};
+pub use trust::{
+    ProjectPermissionInfo, ProjectServerInfo, TrustDecision, TrustState, WorkspaceTrustReport,
+};

@@ -50,6 +50,28 @@ pub struct RuleInput {
     pub project: Option<String>,
 }
 
+/// An entry of another agent's settings (Claude Code's `permissions`, Gemini CLI's tool
+/// lists) and what Memo makes of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ImportedPermission {
+    pub file: String,
+    /// As written there.
+    pub text: String,
+    pub decision: RuleDecision,
+    /// What Memo does with it (`allows command \`npm test\``, `turns off webfetch`), or
+    /// why it is not applied.
+    pub effect: String,
+    pub applied: bool,
+}
+
+/// A built-in tool and whether it is offered to the model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ToolSwitch {
+    pub name: String,
+    /// Off in config.toml's `disabled_tools`.
+    pub disabled: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ApprovalSettings {
     /// config.toml's `approval_mode`: what new sessions start in.
@@ -59,4 +81,7 @@ pub struct ApprovalSettings {
     pub rules: Vec<ApprovalRuleInfo>,
     /// Why the rules file could not be read (no rule applies until it is fixed).
     pub rules_error: Option<String>,
+    /// Other agents' permissions for the folder asked about (and the user's own).
+    pub imported: Vec<ImportedPermission>,
+    pub tools: Vec<ToolSwitch>,
 }

@@ -26,6 +26,16 @@ pub struct ProjectServerInfo {
     pub runs: String,
 }
 
+/// Another agent's allow permission in the folder's own settings (`.claude/settings.json`):
+/// calls it covers would run without asking.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ProjectPermissionInfo {
+    /// The file, relative to the folder.
+    pub file: String,
+    /// As written: `Bash(npm run test:*)`.
+    pub text: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct WorkspaceTrustReport {
     pub folder: String,
@@ -33,6 +43,7 @@ pub struct WorkspaceTrustReport {
     /// The folder would start something and the user has not decided about exactly that.
     pub needs_decision: bool,
     pub servers: Vec<ProjectServerInfo>,
+    pub permissions: Vec<ProjectPermissionInfo>,
 }
 
 /// One remembered decision.

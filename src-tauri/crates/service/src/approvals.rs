@@ -1,11 +1,12 @@
 //! Approval settings: the mode new sessions start in (config.toml's `approval_mode`) and
 //! the rules the user kept (`approval_rules.json`), listed, written and deleted here.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use memo_config::{ConfigFile, NewRule, RuleStore};
 use memo_protocol::{
-    ApprovalMode, ApprovalRuleInfo, ApprovalSettings, RuleDecision, RuleInput, RuleKind,
+    ApprovalMode, ApprovalRuleInfo, ApprovalSettings, ImportedPermission, RuleDecision, RuleInput,
+    RuleKind, ToolSwitch,
 };
 
 use crate::error::{Result, ServiceError};
@@ -16,19 +17,44 @@ impl Service {
         Ok(RuleStore::at(self.home()?.approval_rules()))
     }
 
-    /// The default mode and every kept rule. A damaged rules file is reported in
+    /// The default mode, every kept rule, the built-in tools and other agents'
+    /// permissions for a session in `cwd`. A damaged rules file is reported in
     /// `rules_error`, not as a failure: the mode can still be changed.
-    pub fn approval_settings(&self) -> Result<ApprovalSettings> {
+    pub fn approval_settings(&self, cwd: Option<&Path>) -> Result<ApprovalSettings> {
         let store = self.rule_store()?;
+        let config = self.config()?;
+        let engine = self.engine()?;
+        let trusted = match cwd {
+            Some(dir) => engine
+                .workspace_trust(dir)
+                .is_ok_and(|t| t.status == memo_config::TrustStatus::Trusted),
+            None => false,
+        };
+        let imported = engine
+            .imported_permissions(cwd)
+            .iter()
+            .map(|e| imported_info(e, trusted))
+            .collect();
+        let disabled = memo_engine::disabled_tools(&config);
+        let tools = memo_engine::tools::ToolRegistry::builtin()
+            .names()
+            .into_iter()
+            .map(|name| ToolSwitch {
+                disabled: disabled.contains(&name),
+                name,
+            })
+            .collect();
         let (rules, rules_error) = match store.list() {
             Ok(rules) => (rules.into_iter().map(info).collect(), None),
             Err(error) => (Vec::new(), Some(error.to_string())),
         };
         Ok(ApprovalSettings {
-            default_mode: default_mode(&self.config()?)?,
+            default_mode: default_mode(&config)?,
             rules_path: store.path().display().to_string(),
             rules,
             rules_error,
+            imported,
+            tools,
         })
     }
 
@@ -44,7 +70,7 @@ impl Service {
             },
         );
         file.save()?;
-        self.approval_settings()
+        self.approval_settings(None)
     }
 
     /// Adds a rule, or replaces rule `id`.
@@ -59,7 +85,34 @@ impl Service {
             Some(id) => store.replace(id, &rule)?,
             None => store.add(&rule)?,
         };
-        self.approval_settings()
+        self.approval_settings(None)
+    }
+
+    /// Turns a built-in tool off (or on again) for new sessions: config.toml's
+    /// `disabled_tools`.
+    pub fn set_tool_disabled(&self, name: &str, disabled: bool) -> Result<ApprovalSettings> {
+        let path = self.home()?.config_toml();
+        let mut file = ConfigFile::open(&path)?;
+        let config = memo_config::Config::parse(&file.text(), &path)?;
+        let mut list = memo_engine::disabled_tools(&config);
+        list.retain(|n| n != name);
+        if disabled {
+            if memo_engine::tools::ToolRegistry::builtin()
+                .get(name)
+                .is_none()
+            {
+                return Err(ServiceError::InvalidInput(format!(
+                    "no built-in tool named {name}"
+                )));
+            }
+            list.push(name.to_owned());
+        }
+        file.set_string_list(
+            "disabled_tools",
+            (!list.is_empty()).then_some(list.as_slice()),
+        );
+        file.save()?;
+        self.approval_settings(None)
     }
 
     pub fn delete_approval_rule(&self, id: &str) -> Result<ApprovalSettings> {
@@ -68,7 +121,7 @@ impl Service {
                 "no approval rule with id {id}"
             )));
         }
-        self.approval_settings()
+        self.approval_settings(None)
     }
 }
 
@@ -129,5 +182,46 @@ fn info(rule: memo_config::ApprovalRule) -> ApprovalRuleInfo {
         project: rule.project,
         created_at: rule.created_at,
         last_used_at: rule.last_used_at,
+    }
+}
+
+fn imported_info(
+    entry: &memo_engine::imported_rules::ImportedEntry,
+    trusted: bool,
+) -> ImportedPermission {
+    use memo_engine::imported_rules::Effect;
+    let allow = entry.decision == memo_config::RuleDecision::Allow;
+    let (effect, applied) = match &entry.effect {
+        Effect::Rule { kind, pattern } => {
+            let what = match kind {
+                memo_config::RuleKind::Command => "command",
+                memo_config::RuleKind::Write => "files",
+                memo_config::RuleKind::Mcp => "MCP tool",
+                memo_config::RuleKind::Web => "web",
+            };
+            let verb = if allow { "allows" } else { "refuses" };
+            if allow && entry.project && !trusted {
+                (
+                    format!("{verb} {what} `{pattern}` once the folder is trusted"),
+                    false,
+                )
+            } else {
+                (format!("{verb} {what} `{pattern}`"), true)
+            }
+        }
+        Effect::Exclude(name) => (format!("turns off {name}"), true),
+        Effect::Only(names) => (format!("offers only {}", names.join(", ")), true),
+        Effect::Unsupported(why) => (why.clone(), false),
+    };
+    ImportedPermission {
+        file: entry.file.display().to_string(),
+        text: entry.text.clone(),
+        decision: if allow {
+            RuleDecision::Allow
+        } else {
+            RuleDecision::Deny
+        },
+        effect,
+        applied,
     }
 }

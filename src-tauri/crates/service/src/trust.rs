@@ -5,7 +5,9 @@ use std::path::Path;
 
 use memo_config::TrustStatus;
 use memo_engine::trust::WorkspaceTrust;
-use memo_protocol::{ProjectServerInfo, TrustDecision, TrustState, WorkspaceTrustReport};
+use memo_protocol::{
+    ProjectPermissionInfo, ProjectServerInfo, TrustDecision, TrustState, WorkspaceTrustReport,
+};
 
 use crate::error::{Result, ServiceError};
 use crate::service::Service;
@@ -92,6 +94,14 @@ fn report(trust: &WorkspaceTrust) -> WorkspaceTrustReport {
                 file: s.file.clone(),
                 name: s.name.clone(),
                 runs: s.runs.clone(),
+            })
+            .collect(),
+        permissions: trust
+            .permissions
+            .iter()
+            .map(|p| ProjectPermissionInfo {
+                file: memo_engine::trust::relative_file(p),
+                text: p.text.clone(),
             })
             .collect(),
     }

@@ -17,7 +17,7 @@ use support::fixture;
 fn exec(cmd: &str) -> MockResponse {
     MockResponse::tool_call(
         "exec_command",
-        &serde_json::json!({ "cmd": cmd }).to_string(),
+        serde_json::json!({ "cmd": cmd }).to_string(),
     )
 }
 
@@ -30,7 +30,7 @@ async fn the_default_mode_and_rules_are_kept_and_an_always_answer_lasts_across_s
         MockResponse::text("two"),
     ])
     .await;
-    let settings = f.service.approval_settings().unwrap();
+    let settings = f.service.approval_settings(None).unwrap();
     assert_eq!(settings.default_mode, ApprovalMode::Auto);
     assert!(settings.rules.is_empty());
     assert!(settings.rules_path.ends_with("approval_rules.json"));
@@ -74,7 +74,7 @@ async fn the_default_mode_and_rules_are_kept_and_an_always_answer_lasts_across_s
             break;
         }
     }
-    let rules = f.service.approval_settings().unwrap().rules;
+    let rules = f.service.approval_settings(None).unwrap().rules;
     assert_eq!(rules.len(), 1);
     assert_eq!(rules[0].pattern, "true");
     assert_eq!(rules[0].decision, RuleDecision::Allow);
@@ -139,7 +139,7 @@ async fn a_damaged_rules_file_is_reported_and_left_alone() {
     let f = fixture(vec![]).await;
     let path = f.home.path().join("approval_rules.json");
     std::fs::write(&path, "not json").unwrap();
-    let page = f.service.approval_settings().unwrap();
+    let page = f.service.approval_settings(None).unwrap();
     assert!(page.rules_error.unwrap().contains("approval_rules.json:1:"));
     let input = RuleInput {
         decision: RuleDecision::Allow,
@@ -149,5 +149,92 @@ async fn a_damaged_rules_file_is_reported_and_left_alone() {
     };
     assert!(f.service.save_approval_rule(None, &input).is_err());
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "not json");
+    f.finish().await;
+}
+
+/// Whether a session's events hold an approval request.
+fn asked(f: &support::Fixture, id: &memo_protocol::SessionId) -> bool {
+    f.service
+        .events(id, 0, usize::MAX)
+        .unwrap()
+        .into_iter()
+        .any(|e| matches!(e.event, AgentEvent::ApprovalRequested { .. }))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_agents_permissions_apply_a_projects_allows_only_once_trusted() {
+    let f = fixture(vec![
+        exec("touch refused"),
+        MockResponse::text("refused"),
+        exec("true --x"),
+        MockResponse::text("trusted"),
+    ])
+    .await;
+    std::fs::create_dir_all(f.work.path().join(".claude")).unwrap();
+    std::fs::write(
+        f.work.path().join(".claude/settings.json"),
+        r#"{"permissions": {"allow": ["Bash(true:*)"], "deny": ["Bash(touch:*)"]}}"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(f.work.path().join(".gemini")).unwrap();
+    std::fs::write(
+        f.work.path().join(".gemini/settings.json"),
+        r#"{"excludeTools": ["web_fetch"]}"#,
+    )
+    .unwrap();
+    // The allow rule is what the trust prompt lists; the settings page says it waits.
+    let trust = f.service.workspace_trust(f.work.path()).unwrap();
+    assert!(trust.needs_decision);
+    assert_eq!(trust.permissions[0].file, ".claude/settings.json");
+    assert_eq!(trust.permissions[0].text, "Bash(true:*)");
+    let page = f.service.approval_settings(Some(f.work.path())).unwrap();
+    let allow = page
+        .imported
+        .iter()
+        .find(|p| p.text == "Bash(true:*)")
+        .unwrap();
+    assert!(
+        !allow.applied && allow.effect.contains("once the folder is trusted"),
+        "{allow:?}"
+    );
+
+    // The deny applies untrusted: refused without asking; web_fetch is not offered.
+    let session = f.start();
+    f.turn(&session.id, "make a file").await;
+    assert!(!asked(&f, &session.id));
+    assert!(!f.work.path().join("refused").exists());
+    let tools = f.mock.requests()[0].body["tools"].to_string();
+    assert!(
+        !tools.contains("\"webfetch\""),
+        "excluded tool offered: {tools}"
+    );
+
+    // Trusted: the allow rule answers.
+    f.service.set_workspace_trust(f.work.path(), true).unwrap();
+    let trusted = f.start();
+    f.turn(&trusted.id, "run true").await;
+    assert!(
+        !asked(&f, &trusted.id),
+        "the trusted folder's allow rule should have answered"
+    );
+    f.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_turned_off_in_settings_is_not_offered() {
+    let f = fixture(vec![MockResponse::text("ok")]).await;
+    let page = f.service.set_tool_disabled("webfetch", true).unwrap();
+    assert!(page
+        .tools
+        .iter()
+        .any(|t| t.name == "webfetch" && t.disabled));
+    assert!(f.service.set_tool_disabled("nope", true).is_err());
+    let session = f.start();
+    f.turn(&session.id, "hi").await;
+    let tools = f.mock.requests()[0].body["tools"].to_string();
+    assert!(!tools.contains("\"webfetch\""), "{tools}");
+    assert!(tools.contains("\"read_file\""));
+    let page = f.service.set_tool_disabled("webfetch", false).unwrap();
+    assert!(page.tools.iter().all(|t| !t.disabled));
     f.finish().await;
 }

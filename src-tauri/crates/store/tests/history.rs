@@ -419,6 +419,7 @@ fn approvals_are_recorded_with_their_decisions() {
         cwd: Some("/repo".into()),
         diff: None,
         arguments: serde_json::json!({"cmd": "cargo test"}),
+        rule_patterns: Vec::new(),
     };
     push(
         &store,

@@ -136,8 +136,8 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
   }, []);
 
   useEffect(() => {
-    void run("approval_settings", () => commands.approvalSettings());
-  }, [run]);
+    void run("approval_settings", () => commands.approvalSettings({ cwd }));
+  }, [run, cwd]);
 
   const setMode = (mode: ApprovalMode) => void run("set_default_approval_mode", () => commands.setDefaultApprovalMode({ mode }));
   const save = async (id: string | null, rule: RuleInput) => {
@@ -248,6 +248,57 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
               ),
             )}
           </ul>
+
+          <h3 className="rules__title approvals-page__section">Tools offered to the model</h3>
+          <p className="settings-page__lead rules__lead">
+            A tool turned off is not offered to new sessions at all (config.toml&apos;s <code>disabled_tools</code>).
+          </p>
+          <div className="tool-switches" data-testid="tool-switches">
+            {settings.tools.map((t) => (
+              <label key={t.name} className="checkbox tool-switch">
+                <input
+                  type="checkbox"
+                  checked={!t.disabled}
+                  onChange={(e) =>
+                    void run("set_tool_disabled", async () => {
+                      await commands.setToolDisabled({ name: t.name, disabled: !e.target.checked });
+                      return commands.approvalSettings({ cwd });
+                    })
+                  }
+                  data-testid={`tool-${t.name}`}
+                />
+                <code>{t.name}</code>
+              </label>
+            ))}
+          </div>
+
+          {settings.imported.length > 0 && (
+            <>
+              <h3 className="rules__title approvals-page__section">From other agents</h3>
+              <p className="settings-page__lead rules__lead">
+                Claude Code&apos;s <code>permissions</code> and Gemini CLI&apos;s tool lists, read as they are. Edit them in
+                their files.
+              </p>
+              <ul className="rules" data-testid="imported">
+                {settings.imported.map((p, i) => (
+                  <li key={`${p.file}:${i}`} className={`rule${p.applied ? "" : " rule--off"}`} data-testid="imported-entry" data-applied={p.applied}>
+                    <span className={`badge ${p.decision === "allow" ? "badge--accent" : "badge--warn"} rule__decision`}>
+                      {p.decision === "allow" ? "Allow" : "Deny"}
+                    </span>
+                    <span className="rule__body">
+                      <span className="rule__line">
+                        <code className="rule__pattern">{p.text}</code>
+                      </span>
+                      <span className="rule__meta">
+                        {p.applied ? "" : "Not applied: "}
+                        {p.effect} · <span title={p.file}>{p.file.split("/").slice(-2).join("/")}</span>
+                      </span>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
         </>
       )}
       {confirmDangerous && (

@@ -10,6 +10,7 @@ const { commands } = vi.hoisted(() => ({
   commands: {
     approvalSettings: vi.fn(),
     setDefaultApprovalMode: vi.fn(),
+    setToolDisabled: vi.fn(),
     saveApprovalRule: vi.fn(),
     deleteApprovalRule: vi.fn(),
   },
@@ -34,6 +35,19 @@ const SETTINGS: ApprovalSettings = {
     },
   ],
   rules_error: null,
+  imported: [
+    {
+      file: "/home/u/.claude/settings.json",
+      text: "Bash(git status)",
+      decision: "allow",
+      effect: "Memo allows command prefixes: write Bash(git status:*) to allow it and what follows",
+      applied: false,
+    },
+  ],
+  tools: [
+    { name: "read_file", disabled: false },
+    { name: "webfetch", disabled: true },
+  ],
 };
 
 describe("ModeControl", () => {
@@ -88,6 +102,18 @@ describe("ApprovalsPage", () => {
     fireEvent.click(screen.getAllByTestId("rule-delete")[0]!);
     await waitFor(() => expect(screen.getAllByTestId("rule")).toHaveLength(1));
     expect(commands.deleteApprovalRule).toHaveBeenCalledWith({ id: "r1" });
+  });
+
+  it("shows other agents' entries and turns a tool off", async () => {
+    commands.approvalSettings.mockResolvedValue(SETTINGS);
+    commands.setToolDisabled.mockResolvedValue(SETTINGS);
+    render(<ApprovalsPage cwd="/home/u/shop" />);
+    const entry = await screen.findByTestId("imported-entry");
+    expect(entry.textContent).toContain("Not applied");
+    expect((screen.getByTestId("tool-webfetch") as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(screen.getByTestId("tool-read_file"));
+    await waitFor(() => expect(commands.setToolDisabled).toHaveBeenCalledWith({ name: "read_file", disabled: true }));
+    expect(commands.approvalSettings).toHaveBeenLastCalledWith({ cwd: "/home/u/shop" });
   });
 
   it("asks before making dangerous the default, and shows a damaged rules file", async () => {

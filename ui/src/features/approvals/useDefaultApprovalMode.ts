@@ -12,7 +12,7 @@ export function useDefaultApprovalMode(refreshKey: unknown): ApprovalMode | null
   useEffect(() => {
     let live = true;
     const load = () =>
-      commands.approvalSettings().then(
+      commands.approvalSettings({ cwd: null }).then(
         (settings) => live && setMode(settings.default_mode),
         // Unreadable config: the header shows nothing rather than a guess.
         () => live && setMode(null),

@@ -8,16 +8,23 @@ interface TrustBannerProps {
 
 /** Says, while the folder's project servers are off, that they are and why. */
 export function TrustBanner({ report, onReview }: TrustBannerProps) {
-  if (report === null || report.servers.length === 0 || report.state === "trusted") return null;
+  if (report === null || report.state === "trusted") return null;
   const count = report.servers.length;
-  const what = count === 1 ? `its MCP server ${report.servers[0]?.name ?? ""}` : `its ${count} MCP servers`;
+  const rules = report.permissions.length;
+  if (count === 0 && rules === 0) return null;
+  const parts = [
+    ...(count === 1 ? [`its MCP server ${report.servers[0]?.name ?? ""}`] : count > 1 ? [`its ${count} MCP servers`] : []),
+    ...(rules > 0 ? [`its ${rules === 1 ? "allow rule" : `${rules} allow rules`}`] : []),
+  ];
+  const what = parts.join(" and ");
+  const plural = count + rules > 1;
   return (
     <div className="banner banner--warning trust-banner" role="status" data-testid="trust-banner">
       <ShieldIcon className="banner__icon" />
       <div className="banner__content">
         <span className="trust-banner__text">
           {report.state === "untrusted" ? "This folder is not trusted" : "This folder is not trusted yet"}: {what}{" "}
-          {count === 1 ? "is" : "are"} not started.
+          {plural ? "are" : "is"} not used.
         </span>
       </div>
       <button type="button" className="button button--quiet banner__action" onClick={onReview} data-testid="trust-review">

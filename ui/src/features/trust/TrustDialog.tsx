@@ -37,8 +37,8 @@ export function TrustDialog({ report, saving, error, onDecide, onDismiss }: Trus
         </h2>
         <p id="trust-lead" className="dialog__message trust-dialog__lead">
           {changed
-            ? "This folder's project files changed since you trusted it. Sessions here would now start:"
-            : "This folder's project files ask Memo to start these programs whenever a session begins here:"}
+            ? "This folder's project files changed since you trusted it. Sessions here would now:"
+            : "This folder's project files ask Memo to do this whenever a session begins here:"}
         </p>
         <ul className="trust-dialog__list" data-testid="trust-servers">
           {report.servers.map((server) => (
@@ -50,10 +50,19 @@ export function TrustDialog({ report, saving, error, onDecide, onDismiss }: Trus
               <code className="trust-dialog__runs">{server.runs}</code>
             </li>
           ))}
+          {report.permissions.map((p) => (
+            <li key={`${p.file}:${p.text}`} className="trust-dialog__item">
+              <div className="trust-dialog__item-head">
+                <span className="trust-dialog__name">Run without asking</span>
+                <span className="badge">Allow rule · {p.file}</span>
+              </div>
+              <code className="trust-dialog__runs">{p.text}</code>
+            </li>
+          ))}
         </ul>
         <p className="dialog__message trust-dialog__note">
-          They run with your permissions, outside Memo's approvals. Trust the folder only if you trust
-          whoever wrote these files. Without trust, sessions here still work with Memo's own tools;
+          Programs run with your permissions, outside Memo's approvals, and allow rules let the agent act
+          without asking. Trust the folder only if you trust whoever wrote these files. Without trust, sessions here still work with Memo's own tools;
           you can change this in Settings → Trusted folders.
         </p>
         {error && (

@@ -26,6 +26,7 @@ const ASKING: WorkspaceTrustReport = {
   state: "unasked",
   needs_decision: true,
   servers: [{ file: ".mcp.json", name: "db", runs: "npx -y @acme/db-mcp --url postgres://localhost" }],
+  permissions: [],
 };
 
 describe("useWorkspaceTrust", () => {
@@ -72,6 +73,19 @@ describe("TrustDialog", () => {
     expect(onDecide).toHaveBeenCalledWith(true);
   });
 
+  it("lists a project's allow rules too", () => {
+    render(
+      <TrustDialog
+        report={{ ...ASKING, servers: [], permissions: [{ file: ".claude/settings.json", text: "Bash(curl:*)" }] }}
+        saving={false}
+        error={null}
+        onDecide={vi.fn()}
+        onDismiss={vi.fn()}
+      />,
+    );
+    expect(screen.getByTestId("trust-servers").textContent).toContain("Bash(curl:*)");
+  });
+
   it("says when a trusted folder now starts something new", () => {
     render(
       <TrustDialog report={{ ...ASKING, state: "changed" }} saving={false} error={null} onDecide={vi.fn()} onDismiss={vi.fn()} />,
@@ -84,7 +98,7 @@ describe("TrustBanner", () => {
   it("shows only while the folder's servers are off", () => {
     const onReview = vi.fn();
     const { rerender } = render(<TrustBanner report={ASKING} onReview={onReview} />);
-    expect(screen.getByTestId("trust-banner").textContent).toContain("its MCP server db is not started");
+    expect(screen.getByTestId("trust-banner").textContent).toContain("its MCP server db is not used");
     fireEvent.click(screen.getByTestId("trust-review"));
     expect(onReview).toHaveBeenCalled();
     rerender(<TrustBanner report={{ ...ASKING, state: "trusted", needs_decision: false }} onReview={onReview} />);

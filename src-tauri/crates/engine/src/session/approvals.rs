@@ -57,7 +57,7 @@ impl Turn {
         if preview.risk > RiskLevel::Read {
             match self.rules_verdict(preview) {
                 RuleVerdict::Deny(rule) => {
-                    self.touch_rules(&[rule.id.clone()]);
+                    self.touch_rules(std::slice::from_ref(&rule.id));
                     return Ok(Approval::Denied(format!(
                         "the user's rule refuses this call ({} `{}`); do not try to get around it",
                         kind_label(rule.kind),
@@ -152,22 +152,25 @@ impl Turn {
 
     /// A rules file that cannot be read is reported in settings; here no rule applies.
     fn rules_verdict(&self, preview: &ToolPreview) -> RuleVerdict {
-        let Some(store) = self.rule_store() else {
-            return RuleVerdict::Unmatched;
-        };
-        match store.list() {
-            Ok(rules) if !rules.is_empty() => crate::rules::evaluate(
-                &rules,
-                &preview.fingerprint,
-                preview.risk,
-                &self.shared.tool_ctx.cwd,
-            ),
-            Ok(_) => RuleVerdict::Unmatched,
-            Err(error) => {
+        let imported = &self.shared.context.settings.imported_rules;
+        let mut rules = match self.rule_store().map(|s| s.list()) {
+            Some(Ok(rules)) => rules,
+            Some(Err(error)) => {
                 tracing::warn!(%error, "approval rules unreadable; none applied");
-                RuleVerdict::Unmatched
+                Vec::new()
             }
+            None => Vec::new(),
+        };
+        rules.extend(imported.iter().cloned());
+        if rules.is_empty() {
+            return RuleVerdict::Unmatched;
         }
+        crate::rules::evaluate(
+            &rules,
+            &preview.fingerprint,
+            preview.risk,
+            &self.shared.tool_ctx.cwd,
+        )
     }
 
     fn touch_rules(&self, ids: &[String]) {

@@ -34,6 +34,8 @@ pub struct SessionContext {
     pub mcp: Option<memo_mcp::McpManager>,
     /// The user's kept approval rules (`None`: none apply, e.g. in tests).
     pub approval_rules: Option<memo_config::RuleStore>,
+    /// Other agents' permissions as rules (see [`crate::imported_rules`]), read at start.
+    pub imported_rules: Vec<memo_config::ApprovalRule>,
 }
 
 impl Default for SessionContext {
@@ -50,6 +52,7 @@ impl Default for SessionContext {
             mcp_servers: Vec::new(),
             mcp: None,
             approval_rules: None,
+            imported_rules: Vec::new(),
         }
     }
 }
