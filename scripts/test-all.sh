@@ -35,6 +35,18 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "cargo test: engine crates (--workspace --exclude memo-desktop)"
 cargo test --workspace --exclude memo-desktop
 
+# The official MCP conformance suite's client scenarios against memo-mcp (its own Node 22
+# from npm, local servers only, ~20 s). Skipped only when npm cannot be reached to
+# install the suite (run.sh exits 2 when it could not install or run it).
+step "MCP conformance: client scenarios (tests/mcp-conformance/run.sh)"
+conformance_status=0
+tests/mcp-conformance/run.sh || conformance_status=$?
+if [ "$conformance_status" -eq 2 ] && ! npm ping >/dev/null 2>&1; then
+  echo "SKIPPED: the npm registry cannot be reached, so the MCP conformance suite could not be installed"
+elif [ "$conformance_status" -ne 0 ]; then
+  die "MCP conformance: see the table above and target/mcp-conformance/"
+fi
+
 step "cargo test: desktop shell (-p memo-desktop)"
 cargo test -p memo-desktop
 
