@@ -167,6 +167,20 @@ async fn a_model_repeating_the_same_failing_call_is_stopped_on_the_third() {
         "{message}"
     );
     assert_eq!(h.request_bodies().len(), 3, "no fourth request");
+    // From the second time on, the model is told it already had this answer.
+    let results: Vec<String> = events
+        .iter()
+        .filter_map(|e| match &e.event {
+            AgentEvent::ToolCallEnd { output, .. } => Some(output.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(!results[0].contains("repeated_call"));
+    assert!(
+        results[1].contains("<system_hint type=\"repeated_call\">"),
+        "{}",
+        results[1]
+    );
     assert_eq!(
         std::fs::read_to_string(h.workdir().join("a.py")).unwrap(),
         SOURCE

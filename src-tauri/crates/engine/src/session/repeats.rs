@@ -58,6 +58,11 @@ impl RepeatGuard {
             let Some((content, failed)) = result else {
                 continue;
             };
+            // The hint added to a repeat does not make it a different result.
+            let content = match content.strip_suffix(REPEAT_HINT) {
+                Some(bare) => bare.trim_end().to_owned(),
+                None => content,
+            };
             let key = (
                 call.name.clone(),
                 canonical(&call.arguments),
@@ -75,6 +80,37 @@ impl RepeatGuard {
         }
         stuck
     }
+}
+
+/// Said in a result the model already got for the same call: a small model that re-sends
+/// a call usually did not take in the first answer. Often enough, being told so is what
+/// makes it answer instead of looping into [`RepeatGuard`]'s stop.
+pub(crate) const REPEAT_HINT: &str = "<system_hint type=\"repeated_call\">You made this exact call before and got this same result. Use it: answer the user, or do something different.</system_hint>";
+
+/// Whether `history` already holds `call` (same tool and arguments) answered with
+/// `output`.
+pub(crate) fn answered_before(history: &[Message], call: &ToolCall, output: &str) -> bool {
+    let args = canonical(&call.arguments);
+    let earlier: Vec<&str> = history
+        .iter()
+        .filter_map(|m| match m {
+            Message::Assistant { tool_calls, .. } => Some(tool_calls),
+            _ => None,
+        })
+        .flatten()
+        .filter(|c| c.id != call.id && c.name == call.name && canonical(&c.arguments) == args)
+        .map(|c| c.id.as_str())
+        .collect();
+    history.iter().any(|m| match m {
+        Message::ToolResult {
+            call_id, content, ..
+        } => {
+            earlier.contains(&call_id.as_str())
+                && (content == output
+                    || content.strip_suffix(REPEAT_HINT).map(str::trim_end) == Some(output))
+        }
+        _ => false,
+    })
 }
 
 /// The arguments with key order and spacing normalised, so `{"a":1, "b":2}` and
@@ -162,5 +198,44 @@ mod tests {
                 failed: true
             })
         );
+    }
+
+    #[test]
+    fn a_result_the_model_already_got_for_the_same_call_is_recognised() {
+        let assistant = |calls: Vec<ToolCall>| Message::Assistant {
+            text: String::new(),
+            reasoning: None,
+            tool_calls: calls,
+            provider_data: None,
+        };
+        let history = vec![
+            assistant(vec![call("1", r#"{"f":"a"}"#)]),
+            result("1", false, "content"),
+        ];
+        assert!(answered_before(
+            &history,
+            &call("2", r#"{ "f": "a" }"#),
+            "content"
+        ));
+        assert!(!answered_before(
+            &history,
+            &call("2", r#"{"f":"b"}"#),
+            "content"
+        ));
+        assert!(!answered_before(
+            &history,
+            &call("2", r#"{"f":"a"}"#),
+            "changed"
+        ));
+        // A hinted earlier result still counts as the same answer.
+        let hinted = vec![
+            assistant(vec![call("1", r#"{"f":"a"}"#)]),
+            result("1", false, &format!("content\n{REPEAT_HINT}")),
+        ];
+        assert!(answered_before(
+            &hinted,
+            &call("3", r#"{"f":"a"}"#),
+            "content"
+        ));
     }
 }

@@ -320,6 +320,12 @@ impl Turn {
                 ),
             ),
         };
+        let output =
+            if super::repeats::answered_before(&self.shared.history_snapshot(), call, &output) {
+                format!("{output}\n{}", super::repeats::REPEAT_HINT)
+            } else {
+                output
+            };
         // After the cap, which keeps the head of a long output and would cut the note.
         let output = if repairs.is_empty() {
             output
