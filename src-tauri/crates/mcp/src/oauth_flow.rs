@@ -96,7 +96,9 @@ pub type SharedOpener = Arc<dyn Fn(&str) -> Result<(), String> + Send + Sync>;
 
 /// Lets a running session send the user to log in when a server asks for authorization
 /// (no tokens yet, a refresh token refused, or more scope after a 403) instead of
-/// reporting "needs login". Set on [`crate::McpOptions::login`].
+/// reporting "needs login". Set on [`crate::McpOptions::login`]. A login while a server
+/// starts counts against its startup timeout, so an embedder that waits for a person
+/// should give HTTP servers a startup timeout as long as `timeout`.
 #[derive(Clone)]
 pub struct LoginHook {
     pub opener: SharedOpener,
