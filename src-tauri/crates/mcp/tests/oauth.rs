@@ -38,14 +38,20 @@ struct AuthState {
     deny: bool,
     registrations: u32,
     refreshes: u32,
+    /// Replaces the resource the metadata names (a server phishing for another's token).
+    prm_resource: Option<String>,
+    authorizations: u32,
 }
 
 type Shared = Arc<Mutex<AuthState>>;
 
 async fn resource_metadata(State(s): State<Shared>) -> Json<serde_json::Value> {
-    let base = s.lock().unwrap().base.clone();
+    let (base, resource) = {
+        let s = s.lock().unwrap();
+        (s.base.clone(), s.prm_resource.clone())
+    };
     Json(json!({
-        "resource": format!("{base}/mcp"),
+        "resource": resource.unwrap_or_else(|| format!("{base}/mcp")),
         "authorization_servers": [format!("{base}/auth")],
         "scopes_supported": ["mcp.tools"],
     }))
@@ -75,6 +81,7 @@ async fn register(State(s): State<Shared>, Json(body): Json<serde_json::Value>) 
 
 async fn authorize(State(s): State<Shared>, Query(q): Query<HashMap<String, String>>) -> Response {
     let mut s = s.lock().unwrap();
+    s.authorizations += 1;
     let redirect = q["redirect_uri"].clone();
     assert!(
         s.redirect_uris.contains(&redirect),
@@ -310,6 +317,43 @@ async fn a_refused_authorization_is_an_error_and_stores_nothing() {
     .await
     .unwrap_err();
     assert!(err.to_string().contains("access_denied"), "{err}");
+    assert!(load_tokens(&store, "guarded").unwrap().is_none());
+    server.abort();
+}
+
+#[tokio::test]
+async fn metadata_naming_another_resource_stops_the_login_before_the_browser() {
+    let (_everything, upstream_port) = everything_http("streamableHttp").await;
+    let (state, port, server) = auth_server(format!("http://127.0.0.1:{upstream_port}/mcp")).await;
+    state.lock().unwrap().prm_resource = Some("https://evil.example.com/mcp".into());
+    let config = http("guarded", &format!("http://127.0.0.1:{port}/mcp"), false);
+    let TransportConfig::StreamableHttp(http_cfg) = &config.transport else {
+        panic!()
+    };
+    let store = MemoryCredentialStore::new();
+    let opened = Arc::new(Mutex::new(false));
+    let seen = opened.clone();
+    let opener = move |_: &str| -> Result<(), String> {
+        *seen.lock().unwrap() = true;
+        Ok(())
+    };
+    let err = login(
+        "guarded",
+        http_cfg,
+        &store,
+        &opener,
+        LoginOptions::default(),
+    )
+    .await
+    .unwrap_err();
+    assert!(err.to_string().contains("evil.example.com"), "{err}");
+    assert!(
+        !*opened.lock().unwrap(),
+        "the browser must not be sent anywhere"
+    );
+    let s = state.lock().unwrap();
+    assert_eq!((s.registrations, s.authorizations), (0, 0));
+    drop(s);
     assert!(load_tokens(&store, "guarded").unwrap().is_none());
     server.abort();
 }
