@@ -71,7 +71,7 @@ export type FileDiff = { path: string, unified: string, hunks: Array<DiffHunk>, 
 
 export type DiffHunk = { index: number, header: string, text: string, };
 
-export type ReviewDecision = { "type": "approve_once", accepted_hunks?: Array<number> | null, } | { "type": "approve_for_session" } | { "type": "approve_always", project: boolean, } | { "type": "deny", reason?: string | null, };
+export type ReviewDecision = { "type": "approve_once", accepted_hunks?: Array<number> | null, } | { "type": "approve_for_session" } | { "type": "approve_step" } | { "type": "approve_always", project: boolean, } | { "type": "deny", reason?: string | null, };
 
 export type EventEnvelope = { session_id: SessionId, 
 /**

@@ -417,3 +417,53 @@ async fn a_critical_command_asks_despite_a_grant_and_in_dangerous_mode() {
     h.session.closed().await;
     h.mock.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approve_step_covers_the_rest_of_the_steps_calls_to_that_tool_only() {
+    let mut h = harness(
+        ApprovalMode::Auto,
+        vec![
+            MockResponse::tool_calls([
+                ("apply_patch", edit("a.txt", "one", "ONE")),
+                ("apply_patch", edit("b.txt", "two", "TWO")),
+                (
+                    "exec_command",
+                    serde_json::json!({"cmd": "true"}).to_string(),
+                ),
+                ("apply_patch", edit("c.txt", "three", "THREE")),
+            ]),
+            MockResponse::tool_call("apply_patch", edit("a.txt", "ONE", "uno")),
+            MockResponse::text("done"),
+        ],
+    )
+    .await;
+    for (file, text) in [("a.txt", "one\n"), ("b.txt", "two\n"), ("c.txt", "three\n")] {
+        std::fs::write(h.workdir().join(file), text).unwrap();
+    }
+    h.submit("edit all");
+    let first = next_approval(&mut h).await;
+    assert!(first.fingerprint.contains("a.txt"));
+    resolve(&h, &first, ReviewDecision::ApproveStep);
+    // b.txt and c.txt need no answer; the command in between still asks.
+    let command = next_approval(&mut h).await;
+    assert_eq!(command.tool_name, "exec_command");
+    resolve(
+        &h,
+        &command,
+        ReviewDecision::ApproveOnce {
+            accepted_hunks: None,
+        },
+    );
+    // The next step's edit asks again.
+    let next_step = next_approval(&mut h).await;
+    assert!(next_step.fingerprint.contains("a.txt"));
+    resolve(&h, &next_step, ReviewDecision::Deny { reason: None });
+    h.until_turn_end().await;
+    for (file, text) in [("a.txt", "ONE\n"), ("b.txt", "TWO\n"), ("c.txt", "THREE\n")] {
+        assert_eq!(
+            std::fs::read_to_string(h.workdir().join(file)).unwrap(),
+            text
+        );
+    }
+    h.shutdown().await;
+}

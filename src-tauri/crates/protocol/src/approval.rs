@@ -65,6 +65,9 @@ pub enum ReviewDecision {
     },
     /// Run this call and every later one matching the request's fingerprint in this session.
     ApproveForSession,
+    /// Run this call and every later call to the same tool in this model step (several
+    /// edits or commands asked for at once), without asking again.
+    ApproveStep,
     /// Run this call and keep the request's `rule_patterns` as allow rules: for sessions in
     /// this folder (`project`) or everywhere.
     ApproveAlways { project: bool },

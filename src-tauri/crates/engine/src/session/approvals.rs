@@ -73,6 +73,11 @@ impl Turn {
                 _ => {}
             }
         }
+        if preview.risk < RiskLevel::Critical && self.step_granted(&call.name) {
+            return Ok(Approval::Granted {
+                accepted_hunks: None,
+            });
+        }
         let granted = self.shared.has_grant(&preview.fingerprint);
         if !must_ask(mode, preview.risk, granted) {
             return Ok(Approval::Granted {
@@ -131,6 +136,15 @@ impl Turn {
                     accepted_hunks: None,
                 }
             }
+            ReviewDecision::ApproveStep => {
+                self.step_grants
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(call.name.clone());
+                Approval::Granted {
+                    accepted_hunks: None,
+                }
+            }
             ReviewDecision::ApproveAlways { project } => {
                 self.keep_rules(preview, project)?;
                 Approval::Granted {
@@ -146,6 +160,13 @@ impl Turn {
 }
 
 impl Turn {
+    fn step_granted(&self, tool: &str) -> bool {
+        self.step_grants
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(tool)
+    }
+
     fn rule_store(&self) -> Option<&memo_config::RuleStore> {
         self.shared.context.settings.approval_rules.as_ref()
     }

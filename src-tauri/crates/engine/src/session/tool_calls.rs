@@ -35,6 +35,11 @@ struct ReadyCall {
 impl Turn {
     /// Returns true when the user interrupted.
     pub(crate) async fn run_tool_calls(&self, calls: &[ToolCall]) -> Result<bool, EngineError> {
+        // "Approve all" answers cover one step's calls only.
+        self.step_grants
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
         let mut ready = Vec::new();
         for call in calls {
             match self.prepare(call) {

@@ -25,6 +25,8 @@ pub(crate) struct Turn {
     pub deferred: Vec<AgentEvent>,
     /// Failed calls of this turn, to stop a model that keeps sending the same one.
     pub repeats: super::repeats::RepeatGuard,
+    /// Tools the user approved for the rest of the current step ("approve all").
+    pub step_grants: std::sync::Mutex<std::collections::HashSet<String>>,
 }
 
 pub(crate) async fn run_turn(
@@ -41,6 +43,7 @@ pub(crate) async fn run_turn(
         usage: TokenUsage::default(),
         deferred: Vec::new(),
         repeats: Default::default(),
+        step_grants: Default::default(),
     };
     let reason = match turn.run(input).await {
         Ok(reason) => reason,

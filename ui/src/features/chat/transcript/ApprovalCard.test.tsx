@@ -140,3 +140,19 @@ describe("ApprovalCard always answers", () => {
     expect(screen.getByTestId("approval-decision").textContent).toBe("Always allowed in this folder");
   });
 });
+
+describe("ApprovalCard with more calls of its tool waiting", () => {
+  it("offers to approve them all at once, and says so once answered", () => {
+    const onResolve = vi.fn().mockResolvedValue(undefined);
+    const { rerender } = render(
+      <ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: null }} onResolve={onResolve} sameToolWaiting={2} />,
+    );
+    fireEvent.click(screen.getByTestId("approve-step"));
+    expect(onResolve).toHaveBeenCalledWith("r1", { type: "approve_step" });
+    expect(screen.getByTestId("approve-step").textContent).toBe("Approve all 3");
+    rerender(
+      <ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: { type: "approve_step" } }} onResolve={onResolve} />,
+    );
+    expect(screen.getByTestId("approval-decision").textContent).toBe("Approved with the rest of this step");
+  });
+});

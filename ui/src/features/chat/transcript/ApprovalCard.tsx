@@ -18,6 +18,7 @@ export function hunkOutcome(decision: ReviewDecision, index: number): "applied" 
       return decision.accepted_hunks == null || decision.accepted_hunks.includes(index) ? "applied" : "rejected";
     case "approve_for_session":
     case "approve_always":
+    case "approve_step":
       return "applied";
     case "deny":
       return "rejected";
@@ -37,13 +38,24 @@ function describeDecision(decision: ReviewDecision, hunks: readonly DiffHunk[]):
       return "Approved for this session";
     case "approve_always":
       return decision.project ? "Always allowed in this folder" : "Always allowed";
+    case "approve_step":
+      return "Approved with the rest of this step";
     case "deny":
       return decision.reason ? `Denied (${decision.reason})` : "Denied";
   }
 }
 
 /** A tool asking permission; the turn waits until one of the buttons answers. */
-export function ApprovalCard({ item, onResolve }: { item: ApprovalItem; onResolve: ResolveApproval }) {
+export function ApprovalCard({
+  item,
+  onResolve,
+  sameToolWaiting = 0,
+}: {
+  item: ApprovalItem;
+  onResolve: ResolveApproval;
+  /** More calls to the same tool wait in this step: one answer can cover them all. */
+  sameToolWaiting?: number;
+}) {
   const { request, decision } = item;
   // Buttons lock on click; the card flips to the decision when `approval_resolved` arrives.
   const [answering, setAnswering] = useState(false);
@@ -137,6 +149,18 @@ export function ApprovalCard({ item, onResolve }: { item: ApprovalItem; onResolv
           >
             {partial ? `Apply ${selected.size} of ${hunks.length}` : "Approve once"}
           </button>
+          {sameToolWaiting > 0 && request.risk !== "critical" && (
+            <button
+              type="button"
+              className="button"
+              disabled={answering || partial}
+              onClick={() => answer({ type: "approve_step" })}
+              title={`Also run the ${sameToolWaiting} other ${request.tool_name} call${sameToolWaiting === 1 ? "" : "s"} of this step without asking`}
+              data-testid="approve-step"
+            >
+              Approve all {sameToolWaiting + 1}
+            </button>
+          )}
           {/* A session grant covers the whole file, so it only makes sense for the whole change. */}
           <button
             type="button"

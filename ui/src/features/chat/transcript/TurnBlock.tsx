@@ -92,6 +92,7 @@ export const TurnBlock = memo(function TurnBlock({
           live={running && item === last}
           onResolve={onResolve}
           approval={item.kind === "tool" ? approvals.get(item.callId) : undefined}
+          sameToolWaiting={item.kind === "approval" ? waitingCallsLike(turn.items, item) : 0}
         />
       ))}
       {showWorking && running && turn.waiting ? (
@@ -126,16 +127,24 @@ export const TurnBlock = memo(function TurnBlock({
   );
 });
 
+/** Other calls of the request's tool that have not run yet: the rest of its step. */
+function waitingCallsLike(items: readonly TurnItem[], approval: ApprovalItem): number {
+  const { tool_name: name, call_id: callId } = approval.request;
+  return items.filter((i) => i.kind === "tool" && i.name === name && i.status === "running" && i.callId !== callId).length;
+}
+
 function TurnItemView({
   item,
   live,
   onResolve,
   approval,
+  sameToolWaiting,
 }: {
   item: TurnItem;
   live: boolean;
   onResolve: ResolveApproval;
   approval: ApprovalItem | undefined;
+  sameToolWaiting: number;
 }) {
   switch (item.kind) {
     case "text":
@@ -154,7 +163,7 @@ function TurnItemView({
     case "tool":
       return <ToolCard tool={item} approval={approval} />;
     case "approval":
-      return <ApprovalCard item={item} onResolve={onResolve} />;
+      return <ApprovalCard item={item} onResolve={onResolve} sameToolWaiting={sameToolWaiting} />;
     case "retry":
       return <RetryNotice item={item} live={live} />;
     case "plan":
