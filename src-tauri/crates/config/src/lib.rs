@@ -9,6 +9,7 @@ mod config;
 pub mod edit;
 mod error;
 mod home;
+mod json_file;
 mod keys;
 pub mod redact;
 mod rules;

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::edit::{write_if_unchanged, Revision};
+use crate::edit::Revision;
+use crate::json_file::JsonFile;
 use crate::ConfigError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,9 +71,6 @@ struct RulesFile {
 pub struct RuleStore {
     path: PathBuf,
 }
-
-/// Retries when another Memo process wrote the file in between.
-const WRITE_ATTEMPTS: usize = 3;
 
 impl RuleStore {
     pub fn at(path: impl Into<PathBuf>) -> Self {
@@ -185,41 +183,19 @@ impl RuleStore {
         }
     }
 
-    fn update(&self, mut change: impl FnMut(&mut RulesFile)) -> Result<(), ConfigError> {
-        let mut attempt = 0;
-        loop {
-            let (revision, mut file) = self.read()?;
-            change(&mut file);
-            let text =
-                serde_json::to_string_pretty(&file).map_err(|e| self.edit_error(&e.to_string()))?;
-            match write_if_unchanged(&self.path, format!("{text}\n").as_bytes(), &revision) {
-                Err(ConfigError::Conflict { .. }) if attempt + 1 < WRITE_ATTEMPTS => attempt += 1,
-                other => return other.map(|_| ()),
-            }
+    fn file(&self) -> JsonFile<'_> {
+        JsonFile {
+            path: &self.path,
+            meanwhile: "until then no rule applies",
         }
     }
 
+    fn update(&self, change: impl FnMut(&mut RulesFile)) -> Result<(), ConfigError> {
+        self.file().update(change)
+    }
+
     fn read(&self) -> Result<(Revision, RulesFile), ConfigError> {
-        let bytes = match std::fs::read(&self.path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok((Revision::of(None), RulesFile::default()))
-            }
-            Err(source) => {
-                return Err(ConfigError::Read {
-                    path: self.path.clone(),
-                    source,
-                })
-            }
-        };
-        let file = serde_json::from_slice(&bytes).map_err(|e| ConfigError::Invalid {
-            path: self.path.clone(),
-            line: e.line(),
-            column: e.column(),
-            key: None,
-            message: format!("{e}; fix or delete the file (until then no rule applies)"),
-        })?;
-        Ok((Revision::of(Some(&bytes)), file))
+        self.file().read()
     }
 }
 

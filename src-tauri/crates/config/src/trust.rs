@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::edit::{write_if_unchanged, Revision};
+use crate::edit::Revision;
+use crate::json_file::JsonFile;
 use crate::ConfigError;
 
 /// What the user decided for one folder.
@@ -50,10 +51,6 @@ struct TrustFile {
 pub struct TrustStore {
     path: PathBuf,
 }
-
-/// How many times a decision is retried when another Memo process wrote the file in
-/// between (the app and memo-cli share it).
-const WRITE_ATTEMPTS: usize = 3;
 
 impl TrustStore {
     pub fn at(path: impl Into<PathBuf>) -> Self {
@@ -110,44 +107,19 @@ impl TrustStore {
         Ok(removed)
     }
 
-    fn update(&self, change: impl FnMut(&mut TrustFile)) -> Result<(), ConfigError> {
-        let mut change = change;
-        let mut attempt = 0;
-        loop {
-            let (revision, mut file) = self.read()?;
-            change(&mut file);
-            let text = serde_json::to_string_pretty(&file).map_err(|e| ConfigError::Edit {
-                path: self.path.clone(),
-                message: e.to_string(),
-            })?;
-            match write_if_unchanged(&self.path, format!("{text}\n").as_bytes(), &revision) {
-                Err(ConfigError::Conflict { .. }) if attempt + 1 < WRITE_ATTEMPTS => attempt += 1,
-                other => return other.map(|_| ()),
-            }
+    fn file(&self) -> JsonFile<'_> {
+        JsonFile {
+            path: &self.path,
+            meanwhile: "until then no folder is trusted",
         }
     }
 
+    fn update(&self, change: impl FnMut(&mut TrustFile)) -> Result<(), ConfigError> {
+        self.file().update(change)
+    }
+
     fn read(&self) -> Result<(Revision, TrustFile), ConfigError> {
-        let bytes = match std::fs::read(&self.path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok((Revision::of(None), TrustFile::default()))
-            }
-            Err(source) => {
-                return Err(ConfigError::Read {
-                    path: self.path.clone(),
-                    source,
-                })
-            }
-        };
-        let file = serde_json::from_slice(&bytes).map_err(|e| ConfigError::Invalid {
-            path: self.path.clone(),
-            line: e.line(),
-            column: e.column(),
-            key: None,
-            message: format!("{e}; fix or delete the file (until then no folder is trusted)"),
-        })?;
-        Ok((Revision::of(Some(&bytes)), file))
+        self.file().read()
     }
 }
 
