@@ -13,10 +13,10 @@ use std::path::PathBuf;
 use memo_protocol::{
     AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary,
     Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, EventEnvelope,
-    KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage,
-    ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput,
-    SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage,
-    TrustDecision, WorkspaceTrustReport,
+    KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PromptReport,
+    ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode,
+    RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionId, SessionPage,
+    SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -307,6 +307,46 @@ ipc_commands! {
     /// Deletes a kept rule: its calls ask again.
     fn delete_approval_rule(state, id: String) -> ApprovalSettings {
         Ok(state.service().delete_approval_rule(&id)?)
+    }
+
+    /// Every MCP server a session in `cwd` would use (config.toml and the folder's own
+    /// files), where each comes from, and whether the folder's trust lets it start.
+    fn mcp_settings(state, cwd: Option<String>) -> McpSettingsPage {
+        let cwd = cwd.map(PathBuf::from);
+        Ok(state.service().mcp_settings(cwd.as_deref())?)
+    }
+
+    /// Starts the servers (all, or those in `names`) briefly and reports each one's state,
+    /// tools, prompts and resources, then stops them. An untrusted folder's own servers
+    /// are never started.
+    fn check_mcp_servers(state, cwd: Option<String>, names: Option<Vec<String>>) -> Vec<McpServerCheck> {
+        let cwd = cwd.map(PathBuf::from);
+        Ok(state.service().check_mcp_servers(cwd.as_deref(), names).await?)
+    }
+
+    /// Adds a server to config.toml (`editing`: replaces the one of that name); typed env
+    /// and header values go to the OS keychain.
+    fn save_mcp_server(state, server: McpServerInput, editing: bool, cwd: Option<String>) -> McpSettingsPage {
+        let cwd = cwd.map(PathBuf::from);
+        Ok(state.service().save_mcp_server(&server, editing, cwd.as_deref())?)
+    }
+
+    /// Removes a server from config.toml, with its keychain values.
+    fn remove_mcp_server(state, name: String, cwd: Option<String>) -> McpSettingsPage {
+        let cwd = cwd.map(PathBuf::from);
+        Ok(state.service().remove_mcp_server(&name, cwd.as_deref())?)
+    }
+
+    /// Turns a server on or off for new sessions (config.toml's `active_mcp_servers`).
+    fn set_mcp_server_enabled(state, name: String, enabled: bool, cwd: Option<String>) -> McpSettingsPage {
+        let cwd = cwd.map(PathBuf::from);
+        Ok(state.service().set_mcp_server_enabled(&name, enabled, cwd.as_deref())?)
+    }
+
+    /// Turns one tool of a config.toml server off (`exclude_tools`) or on again.
+    fn set_mcp_tool_enabled(state, server: String, tool: String, enabled: bool, cwd: Option<String>) -> McpSettingsPage {
+        let cwd = cwd.map(PathBuf::from);
+        Ok(state.service().set_mcp_tool_enabled(&server, &tool, enabled, cwd.as_deref())?)
     }
 
     /// Folders asked for from outside the window (`memo-desktop DIR`, a second launch),

@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport } from "./protocol";
+import type { AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -49,6 +49,12 @@ export const COMMAND_NAMES = [
   "set_default_approval_mode",
   "save_approval_rule",
   "delete_approval_rule",
+  "mcp_settings",
+  "check_mcp_servers",
+  "save_mcp_server",
+  "remove_mcp_server",
+  "set_mcp_server_enabled",
+  "set_mcp_tool_enabled",
   "take_open_requests",
 ] as const;
 
@@ -234,6 +240,34 @@ export interface Commands {
    */
   deleteApprovalRule(args: { id: string }): Promise<ApprovalSettings>;
   /**
+   * Every MCP server a session in `cwd` would use (config.toml and the folder's own
+   * files), where each comes from, and whether the folder's trust lets it start.
+   */
+  mcpSettings(args: { cwd?: string | null }): Promise<McpSettingsPage>;
+  /**
+   * Starts the servers (all, or those in `names`) briefly and reports each one's state,
+   * tools, prompts and resources, then stops them. An untrusted folder's own servers
+   * are never started.
+   */
+  checkMcpServers(args: { cwd?: string | null; names?: Array<string> | null }): Promise<Array<McpServerCheck>>;
+  /**
+   * Adds a server to config.toml (`editing`: replaces the one of that name); typed env
+   * and header values go to the OS keychain.
+   */
+  saveMcpServer(args: { server: McpServerInput; editing: boolean; cwd?: string | null }): Promise<McpSettingsPage>;
+  /**
+   * Removes a server from config.toml, with its keychain values.
+   */
+  removeMcpServer(args: { name: string; cwd?: string | null }): Promise<McpSettingsPage>;
+  /**
+   * Turns a server on or off for new sessions (config.toml's `active_mcp_servers`).
+   */
+  setMcpServerEnabled(args: { name: string; enabled: boolean; cwd?: string | null }): Promise<McpSettingsPage>;
+  /**
+   * Turns one tool of a config.toml server off (`exclude_tools`) or on again.
+   */
+  setMcpToolEnabled(args: { server: string; tool: string; enabled: boolean; cwd?: string | null }): Promise<McpSettingsPage>;
+  /**
    * Folders asked for from outside the window (`memo-desktop DIR`, a second launch),
    * each once; the window also hears `memo://open-requests` when one arrives.
    */
@@ -282,6 +316,12 @@ export function bindCommands(invoke: Invoke): Commands {
     setDefaultApprovalMode: (args) => invoke("set_default_approval_mode", args),
     saveApprovalRule: (args) => invoke("save_approval_rule", args),
     deleteApprovalRule: (args) => invoke("delete_approval_rule", args),
+    mcpSettings: (args) => invoke("mcp_settings", args),
+    checkMcpServers: (args) => invoke("check_mcp_servers", args),
+    saveMcpServer: (args) => invoke("save_mcp_server", args),
+    removeMcpServer: (args) => invoke("remove_mcp_server", args),
+    setMcpServerEnabled: (args) => invoke("set_mcp_server_enabled", args),
+    setMcpToolEnabled: (args) => invoke("set_mcp_tool_enabled", args),
     takeOpenRequests: () => invoke("take_open_requests", {}),
   };
 }

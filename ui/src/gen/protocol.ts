@@ -675,6 +675,112 @@ items: Array<string>,
  */
 decided_at: number, };
 
+export type McpSourceKind = "memo" | "claude" | "gemini" | "cursor";
+
+export type McpTransportKind = "stdio" | "streamable_http" | "sse";
+
+export type McpValueInfo = { name: string, 
+/**
+ * Kept in the OS keychain (else written in the file).
+ */
+in_keychain: boolean, 
+/**
+ * In the keychain but not there any more (the server will not start).
+ */
+missing: boolean, };
+
+export type McpServerInfo = { name: string, source: McpSourceKind, 
+/**
+ * The file it comes from.
+ */
+source_path: string, transport: McpTransportKind, 
+/**
+ * stdio: the command and its arguments.
+ */
+command: string | null, args: Array<string>, 
+/**
+ * HTTP: the server's URL.
+ */
+url: string | null, env: Array<McpValueInfo>, headers: Array<McpValueInfo>, 
+/**
+ * Starts in new sessions (its own `enabled` and `active_mcp_servers` allow it).
+ */
+enabled: boolean, 
+/**
+ * Tools turned off (`exclude_tools`).
+ */
+excluded_tools: Array<string>, 
+/**
+ * Only these tools, when the config says so (`include_tools`).
+ */
+included_tools: Array<string> | null, 
+/**
+ * A project server of a folder that is not trusted: sessions do not start it, and
+ * neither does a check.
+ */
+blocked: boolean, };
+
+export type McpSettingsPage = { 
+/**
+ * Memo's config.toml.
+ */
+config_path: string, 
+/**
+ * The open folder whose project files were read, if any.
+ */
+folder: string | null, 
+/**
+ * The folder's trust, when one is open.
+ */
+trust: TrustState | null, servers: Array<McpServerInfo>, 
+/**
+ * config.toml has `active_mcp_servers`: only the servers it names start.
+ */
+active_list: boolean, 
+/**
+ * What could not be read (a bad table, a name defined twice), one line each.
+ */
+problems: Array<string>, };
+
+export type McpCheckState = "ready" | "failed" | "crashed" | "needs_login" | "disabled" | "blocked";
+
+export type McpToolEntry = { name: string, description: string, 
+/**
+ * Offered to the model (not in the server's exclude list, and in its include list
+ * when it has one).
+ */
+enabled: boolean, };
+
+export type McpPromptEntry = { name: string, description: string | null, };
+
+export type McpResourceEntry = { uri: string, name: string, };
+
+export type McpServerCheck = { name: string, state: McpCheckState, 
+/**
+ * Why it failed (or was not started).
+ */
+message: string | null, 
+/**
+ * The last lines it wrote to stderr, when it failed.
+ */
+stderr_tail: string | null, 
+/**
+ * Every tool it offers, the turned-off ones included.
+ */
+tools: Array<McpToolEntry>, prompts: Array<McpPromptEntry>, resources: Array<McpResourceEntry>, };
+
+export type McpSecretInput = { name: string, value: string | null, };
+
+export type McpServerInput = { name: string, transport: McpTransportKind, 
+/**
+ * stdio
+ */
+command: string, args: Array<string>, env: Array<McpSecretInput>, 
+/**
+ * HTTP
+ */
+url: string, headers: Array<McpSecretInput>, };
+
 export const SEARCH_MARK_START = "\u{E000}";
 
 export const SEARCH_MARK_END = "\u{E001}";

@@ -6,13 +6,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
-use std::sync::Arc;
 
 use clap::{Args, Subcommand};
-use memo_config::{Config, CredentialStore, KeyringStore, MemoHome};
+use memo_config::{Config, KeyringStore, MemoHome};
 use memo_mcp::config::TransportConfig;
 use memo_mcp::config_edit::{add_server, remove_server, NewServer};
-use memo_mcp::{McpConfigSet, McpManager, McpOptions, ServerConfig, ServerSnapshot, SourceKind};
+use memo_mcp::{McpConfigSet, ServerConfig, ServerSnapshot, SourceKind};
 use memo_protocol::TrustState;
 use serde_json::{json, Value};
 
@@ -165,12 +164,6 @@ fn startable(
         .into_iter()
         .partition(|s| trusted || s.source.kind == SourceKind::Memo);
     (start, skip.into_iter().map(|s| s.name).collect())
-}
-
-fn keychain() -> Option<Arc<dyn CredentialStore>> {
-    KeyringStore::new()
-        .ok()
-        .map(|store| Arc::new(store) as Arc<dyn CredentialStore>)
 }
 
 fn run_inner(action: McpAction, rt: &tokio::runtime::Runtime) -> Result<(Value, String), Failure> {
@@ -332,6 +325,7 @@ fn add(args: AddArgs) -> Result<(Value, String), Failure> {
                 sse: args.transport.as_deref() == Some("sse"),
                 bearer_token_env_var: args.bearer_token_env_var.clone(),
                 headers: pairs(&args.headers, "header")?,
+                secret_headers: Vec::new(),
             }
         }
         (None, Some((command, rest))) => {
@@ -344,6 +338,7 @@ fn add(args: AddArgs) -> Result<(Value, String), Failure> {
                 command: command.clone(),
                 args: rest.to_vec(),
                 env: pairs(&args.env, "env")?,
+                secret_env: Vec::new(),
             }
         }
     };
@@ -356,30 +351,14 @@ fn add(args: AddArgs) -> Result<(Value, String), Failure> {
     ))
 }
 
-/// Starts the servers, waits for their first start to finish, and stops them again.
+/// Starts the servers, waits for their first start to finish, and stops them again: the
+/// service's check, which the app's Settings → MCP uses too.
 fn probe(
     rt: &tokio::runtime::Runtime,
     servers: Vec<ServerConfig>,
     cwd: &std::path::Path,
 ) -> Vec<ServerSnapshot> {
-    rt.block_on(async {
-        let manager = McpManager::start(
-            servers,
-            McpOptions {
-                credentials: keychain(),
-                // A probe reports the first outcome; it does not wait for restarts.
-                restart: memo_mcp::RestartPolicy {
-                    max_attempts: 0,
-                    ..Default::default()
-                },
-                ..McpOptions::new(cwd)
-            },
-        );
-        manager.wait_ready().await;
-        let snapshots = manager.servers();
-        manager.stop().await;
-        snapshots
-    })
+    rt.block_on(crate::service().probe_mcp_servers(cwd, servers))
 }
 
 /// `$BROWSER`, else `xdg-open`; failing to open one is fine (the URL is printed).

@@ -9,6 +9,7 @@
 //! command = "npx"
 //! args = ["-y", "@modelcontextprotocol/server-filesystem", "/src"]
 //! env = { LOG = "1" }
+//! keychain_env = ["API_KEY"]               # values in the OS keychain (Settings → MCP)
 //! cwd = "/src"
 //! stderr = "pipe"                          # pipe (default: kept for crash reports) | inherit | ignore
 //!
@@ -18,6 +19,7 @@
 //! bearer_token_env_var = "MCP_TOKEN"
 //! http_headers = { "X-Team" = "platform" } # or headers = { ... }
 //! env_http_headers = { "X-Key" = "KEY_VAR" }
+//! keychain_headers = ["Authorization"]     # values in the OS keychain (Settings → MCP)
 //! oauth = { client_id = "...", scopes = ["read"], callback_port = 8765 }  # optional
 //! # also: client_secret_env_var, client_metadata_url = "https://…" (a client ID metadata
 //! # document, used when the authorization server supports them), and for a machine
@@ -27,7 +29,7 @@
 //! # idp_token_endpoint, idp_client_id and id_token_env_var (the user's IdP ID token)
 //!
 //! # for any server:
-//! enabled = true
+//! enabled = true                           # and, top level: active_mcp_servers = ["files"]
 //! include_tools = ["read_file"]            # enabled_tools is accepted too
 //! exclude_tools = ["write_file"]           # disabled_tools too
 //! startup_timeout_sec = 10                 # or startup_timeout_ms
@@ -102,6 +104,9 @@ pub struct StdioConfig {
     pub args: Vec<String>,
     /// Values may be secrets: shown masked by [`ServerConfig::redacted`].
     pub env: BTreeMap<String, String>,
+    /// Variables whose values are in the OS keychain (`keychain_env`), filled in when the
+    /// server starts; see [`crate::secrets`].
+    pub secret_env: Vec<String>,
     pub cwd: Option<PathBuf>,
     pub stderr: StderrMode,
 }
@@ -126,6 +131,8 @@ pub struct HttpConfig {
     pub headers: BTreeMap<String, String>,
     /// Header name -> environment variable holding its value.
     pub env_headers: BTreeMap<String, String>,
+    /// Headers whose values are in the OS keychain (`keychain_headers`).
+    pub secret_headers: Vec<String>,
     pub oauth: OAuthSettings,
 }
 
@@ -281,7 +288,40 @@ pub fn load(
     if let Some(dir) = project_dir {
         merge_project(&mut set, dir, env);
     }
+    match active_servers(&config.extra) {
+        Ok(Some(active)) => {
+            for server in &mut set.servers {
+                if !active.contains(&server.name) {
+                    server.enabled = false;
+                }
+            }
+        }
+        Ok(None) => {}
+        Err(message) => set.problems.push(ConfigProblem {
+            path: config.path.clone(),
+            key: ACTIVE_SERVERS.into(),
+            message,
+        }),
+    }
     set
+}
+
+/// Memo Code's top-level list: when present, only the servers it names start (whatever
+/// file they come from); the others are loaded as disabled so they are still listed.
+pub const ACTIVE_SERVERS: &str = "active_mcp_servers";
+
+/// `active_mcp_servers` from config.toml's top level; `Err` when it is not a list of
+/// strings (then every server starts, as without it, and the problem is reported).
+pub fn active_servers(extra: &toml::Table) -> Result<Option<Vec<String>>, String> {
+    let Some(value) = extra.get(ACTIVE_SERVERS) else {
+        return Ok(None);
+    };
+    let bad = || format!("expected a list of server names, got {}", value.type_str());
+    let list = value.as_array().ok_or_else(bad)?;
+    list.iter()
+        .map(|v| v.as_str().map(str::to_owned).ok_or_else(bad))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
 }
 
 /// Only the servers the project's own files under `dir` declare.
@@ -441,6 +481,7 @@ fn stdio_fields(f: &mut Fields<'_>) -> Result<StdioConfig, ValueError> {
         command,
         args: f.strings("args")?.unwrap_or_default(),
         env: f.string_map("env")?.unwrap_or_default(),
+        secret_env: f.strings("keychain_env")?.unwrap_or_default(),
         cwd: f.string("cwd")?.map(PathBuf::from),
         stderr: match f.string("stderr")?.as_deref() {
             None | Some("pipe") => StderrMode::Pipe,
@@ -526,6 +567,7 @@ fn http_fields(f: &mut Fields<'_>, url: String) -> Result<HttpConfig, ValueError
         bearer_token_env_var: f.string("bearer_token_env_var")?,
         headers,
         env_headers: f.string_map("env_http_headers")?.unwrap_or_default(),
+        secret_headers: f.strings("keychain_headers")?.unwrap_or_default(),
         oauth,
     })
 }
@@ -591,6 +633,16 @@ impl ServerConfig {
             TransportConfig::StreamableHttp(h) | TransportConfig::Sse(h) => mask(&mut h.headers),
         }
         copy
+    }
+
+    /// Whether starting it needs values from the OS keychain.
+    pub fn has_secrets(&self) -> bool {
+        match &self.transport {
+            TransportConfig::Stdio(s) => !s.secret_env.is_empty(),
+            TransportConfig::StreamableHttp(h) | TransportConfig::Sse(h) => {
+                !h.secret_headers.is_empty()
+            }
+        }
     }
 }
 

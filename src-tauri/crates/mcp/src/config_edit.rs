@@ -1,5 +1,6 @@
-//! `memo-cli mcp add|remove`: editing `[mcp_servers.<name>]` in config.toml in place,
-//! keeping the user's comments, order and formatting, in the form Memo Code writes.
+//! Editing `[mcp_servers.<name>]` (and the top-level `active_mcp_servers`) in config.toml
+//! in place, keeping the user's comments, order and formatting, in the form Memo Code
+//! writes: `memo-cli mcp add|remove` and Settings → MCP.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -16,6 +17,8 @@ pub enum NewServer {
         command: String,
         args: Vec<String>,
         env: BTreeMap<String, String>,
+        /// Variables whose values are in the OS keychain (`keychain_env`).
+        secret_env: Vec<String>,
     },
     Http {
         url: String,
@@ -23,8 +26,26 @@ pub enum NewServer {
         sse: bool,
         bearer_token_env_var: Option<String>,
         headers: BTreeMap<String, String>,
+        /// Headers whose values are in the OS keychain (`keychain_headers`).
+        secret_headers: Vec<String>,
     },
 }
+
+/// The keys a server's transport is written with; an edit replaces all of them.
+const TRANSPORT_KEYS: &[&str] = &[
+    "type",
+    "command",
+    "args",
+    "env",
+    "keychain_env",
+    "url",
+    "http_headers",
+    "headers",
+    "keychain_headers",
+];
+/// Keys that only mean something for one kind of transport, dropped when it changes.
+const STDIO_ONLY: &[&str] = &["cwd", "stderr"];
+const HTTP_ONLY: &[&str] = &["bearer_token_env_var", "env_http_headers", "oauth"];
 
 fn read(path: &Path) -> Result<DocumentMut, McpError> {
     let text = match std::fs::read_to_string(path) {
@@ -49,28 +70,57 @@ fn write(path: &Path, doc: &DocumentMut) -> Result<(), McpError> {
 
 /// Adds `name`; fails when config.toml already has a server of that name.
 pub fn add_server(path: &Path, name: &str, server: &NewServer) -> Result<(), McpError> {
-    check_name(name).map_err(|e| McpError::Config(e.message))?;
-    let mut doc = read(path)?;
-    let servers = doc
-        .entry("mcp_servers")
+    save_server(path, name, server, false)
+}
+
+/// Replaces the transport of `name` (command, args, env; or URL and headers), keeping
+/// its other settings (enabled, tool filters, timeouts) and its comments.
+pub fn update_server(path: &Path, name: &str, server: &NewServer) -> Result<(), McpError> {
+    save_server(path, name, server, true)
+}
+
+fn servers_table<'a>(
+    doc: &'a mut DocumentMut,
+    path: &Path,
+) -> Result<&'a mut dyn toml_edit::TableLike, McpError> {
+    doc.entry("mcp_servers")
         .or_insert_with(|| {
             let mut t = Table::new();
             t.set_implicit(true);
             Item::Table(t)
         })
         .as_table_like_mut()
-        .ok_or_else(|| {
-            McpError::Config(format!("{}: mcp_servers is not a table", path.display()))
-        })?;
-    if servers.contains_key(name) {
-        return Err(McpError::Config(format!(
-            "{}: an MCP server named \"{name}\" already exists; remove it first",
-            path.display()
-        )));
+        .ok_or_else(|| McpError::Config(format!("{}: mcp_servers is not a table", path.display())))
+}
+
+fn save_server(path: &Path, name: &str, server: &NewServer, replace: bool) -> Result<(), McpError> {
+    check_name(name).map_err(|e| McpError::Config(e.message))?;
+    let mut doc = read(path)?;
+    let servers = servers_table(&mut doc, path)?;
+    let old = servers.get(name).and_then(Item::as_table_like);
+    match (old.is_some(), replace) {
+        (true, false) => {
+            return Err(McpError::Config(format!(
+                "{}: an MCP server named \"{name}\" already exists; remove it first",
+                path.display()
+            )))
+        }
+        (false, true) => {
+            return Err(McpError::Config(format!(
+                "{}: no MCP server named \"{name}\"",
+                path.display()
+            )))
+        }
+        _ => {}
     }
     let mut table = Table::new();
-    match server {
-        NewServer::Stdio { command, args, env } => {
+    let dropped: &[&str] = match server {
+        NewServer::Stdio {
+            command,
+            args,
+            env,
+            secret_env,
+        } => {
             table.insert("command", value(command.as_str()));
             if !args.is_empty() {
                 table.insert("args", value(args.iter().collect::<Array>()));
@@ -78,12 +128,17 @@ pub fn add_server(path: &Path, name: &str, server: &NewServer) -> Result<(), Mcp
             if !env.is_empty() {
                 table.insert("env", value(inline(env)));
             }
+            if !secret_env.is_empty() {
+                table.insert("keychain_env", value(secret_env.iter().collect::<Array>()));
+            }
+            HTTP_ONLY
         }
         NewServer::Http {
             url,
             sse,
             bearer_token_env_var,
             headers,
+            secret_headers,
         } => {
             crate::config::check_url(url).map_err(|e| McpError::Config(e.message))?;
             table.insert("type", value(if *sse { "sse" } else { "streamable_http" }));
@@ -94,10 +149,117 @@ pub fn add_server(path: &Path, name: &str, server: &NewServer) -> Result<(), Mcp
             if !headers.is_empty() {
                 table.insert("http_headers", value(inline(headers)));
             }
+            if !secret_headers.is_empty() {
+                table.insert(
+                    "keychain_headers",
+                    value(secret_headers.iter().collect::<Array>()),
+                );
+            }
+            STDIO_ONLY
+        }
+    };
+    if let Some(old) = servers.get(name).and_then(Item::as_table) {
+        table.decor_mut().clone_from(old.decor());
+        for (key, item) in old.iter() {
+            if !TRANSPORT_KEYS.contains(&key) && !dropped.contains(&key) && !table.contains_key(key)
+            {
+                table.insert(key, item.clone());
+            }
+        }
+    } else if let Some(old) = servers.get(name).and_then(Item::as_table_like) {
+        // An inline table (`name = { command = ... }`): its other keys are kept too.
+        let kept: Vec<(String, Item)> = old
+            .iter()
+            .filter(|(key, _)| {
+                !TRANSPORT_KEYS.contains(key) && !dropped.contains(key) && !table.contains_key(key)
+            })
+            .map(|(key, item)| (key.to_owned(), item.clone()))
+            .collect();
+        for (key, item) in kept {
+            table.insert(&key, item);
         }
     }
     servers.insert(name, Item::Table(table));
     write(path, &doc)
+}
+
+/// Turns one tool of `server` off (into its `exclude_tools`, or `disabled_tools` when the
+/// table already uses that spelling) or on again.
+pub fn set_tool_excluded(
+    path: &Path,
+    server: &str,
+    tool: &str,
+    excluded: bool,
+) -> Result<(), McpError> {
+    let mut doc = read(path)?;
+    let table = doc
+        .get_mut("mcp_servers")
+        .and_then(Item::as_table_like_mut)
+        .and_then(|servers| servers.get_mut(server))
+        .and_then(Item::as_table_like_mut)
+        .ok_or_else(|| {
+            McpError::Config(format!(
+                "{}: no MCP server named \"{server}\"",
+                path.display()
+            ))
+        })?;
+    let key = if table.contains_key("disabled_tools") && !table.contains_key("exclude_tools") {
+        "disabled_tools"
+    } else {
+        "exclude_tools"
+    };
+    let mut list: Vec<String> = table
+        .get(key)
+        .and_then(Item::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    list.retain(|t| t != tool);
+    if excluded {
+        list.push(tool.to_owned());
+    }
+    if list.is_empty() {
+        table.remove(key);
+    } else {
+        table.insert(key, value(list.iter().collect::<Array>()));
+    }
+    write(path, &doc)
+}
+
+/// Sets (or with `None` removes) the top-level `active_mcp_servers`.
+pub fn set_active_servers(path: &Path, names: Option<&[String]>) -> Result<(), McpError> {
+    let mut doc = read(path)?;
+    match names {
+        Some(names) => {
+            doc[crate::config::ACTIVE_SERVERS] = value(names.iter().collect::<Array>());
+        }
+        None => {
+            doc.remove(crate::config::ACTIVE_SERVERS);
+        }
+    }
+    write(path, &doc)
+}
+
+/// Removes `enabled = false` from a server's table (the page's one switch for a server is
+/// `active_mcp_servers`, so an old `enabled = false` must not keep it off).
+pub fn clear_disabled(path: &Path, server: &str) -> Result<(), McpError> {
+    let mut doc = read(path)?;
+    let Some(table) = doc
+        .get_mut("mcp_servers")
+        .and_then(Item::as_table_like_mut)
+        .and_then(|servers| servers.get_mut(server))
+        .and_then(Item::as_table_like_mut)
+    else {
+        return Ok(());
+    };
+    if table.get("enabled").and_then(Item::as_bool) == Some(false) {
+        table.remove("enabled");
+        write(path, &doc)?;
+    }
+    Ok(())
 }
 
 fn inline(map: &BTreeMap<String, String>) -> InlineTable {
@@ -148,6 +310,7 @@ mod tests {
                     "@modelcontextprotocol/server-filesystem".into(),
                 ],
                 env: BTreeMap::from([("LOG".into(), "1".into())]),
+                secret_env: vec![],
             },
         )
         .unwrap();
@@ -159,6 +322,7 @@ mod tests {
                 sse: false,
                 bearer_token_env_var: Some("MCP_TOKEN".into()),
                 headers: BTreeMap::from([("X-Team".into(), "platform".into())]),
+                secret_headers: vec![],
             },
         )
         .unwrap();
@@ -180,6 +344,7 @@ mod tests {
                 command: "x".into(),
                 args: vec![],
                 env: BTreeMap::new(),
+                secret_env: vec![],
             },
         )
         .unwrap_err();
@@ -205,6 +370,7 @@ mod tests {
                 sse: true,
                 bearer_token_env_var: None,
                 headers: BTreeMap::new(),
+                secret_headers: vec![],
             },
         )
         .unwrap();
@@ -219,9 +385,81 @@ mod tests {
                 command: "x".into(),
                 args: vec![],
                 env: BTreeMap::new(),
+                secret_env: vec![],
             },
         )
         .unwrap_err();
         assert!(err.to_string().contains("contains ' '"), "{err}");
+    }
+
+    #[test]
+    fn edit_keeps_other_settings_and_tools_and_active_list_are_toggled() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        let original = "# mine\n[mcp_servers.fs] # files\ncommand = \"old\"\nenv = { A = \"1\" }\ncwd = \"/src\"\ntool_timeout_sec = 5\ndisabled_tools = [\"a\"]\n\n[mcp_servers.web]\nurl = \"https://example.com/mcp\"\n";
+        std::fs::write(&path, original).unwrap();
+        update_server(
+            &path,
+            "fs",
+            &NewServer::Stdio {
+                command: "node".into(),
+                args: vec!["x.js".into()],
+                env: BTreeMap::new(),
+                secret_env: vec!["API_KEY".into()],
+            },
+        )
+        .unwrap();
+        set_tool_excluded(&path, "fs", "b", true).unwrap();
+        set_tool_excluded(&path, "fs", "a", false).unwrap();
+        set_active_servers(&path, Some(&["web".to_owned()])).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("active_mcp_servers = [\"web\"]\n# mine\n[mcp_servers.fs] # files\ncommand = \"node\"\nargs = [\"x.js\"]\nkeychain_env = [\"API_KEY\"]\ncwd = \"/src\"\ntool_timeout_sec = 5\ndisabled_tools = [\"b\"]\n"), "{text}");
+        let config = memo_config::Config::load_file(&path).unwrap();
+        let set = crate::load_config(&config, None, &|_: &str| None);
+        assert!(set.problems.is_empty(), "{:?}", set.problems);
+        let fs = set.get("fs").unwrap();
+        assert!(!fs.enabled, "not in active_mcp_servers");
+        assert!(set.get("web").unwrap().enabled);
+        assert_eq!(fs.exclude_tools, ["b"]);
+        let TransportConfig::Stdio(stdio) = &fs.transport else {
+            panic!()
+        };
+        assert_eq!(stdio.secret_env, ["API_KEY"]);
+        assert!(stdio.env.is_empty());
+
+        let err = update_server(
+            &path,
+            "nope",
+            &NewServer::Stdio {
+                command: "x".into(),
+                args: vec![],
+                env: BTreeMap::new(),
+                secret_env: vec![],
+            },
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("no MCP server"), "{err}");
+        // Switching to HTTP drops what only a process has.
+        update_server(
+            &path,
+            "fs",
+            &NewServer::Http {
+                url: "http://127.0.0.1:9/sse".into(),
+                sse: true,
+                bearer_token_env_var: None,
+                headers: BTreeMap::new(),
+                secret_headers: vec!["Authorization".into()],
+            },
+        )
+        .unwrap();
+        set_active_servers(&path, None).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            !text.contains("cwd") && !text.contains("active_mcp_servers"),
+            "{text}"
+        );
+        let config = memo_config::Config::load_file(&path).unwrap();
+        let set = crate::load_config(&config, None, &|_: &str| None);
+        assert!(set.get("fs").unwrap().enabled);
     }
 }

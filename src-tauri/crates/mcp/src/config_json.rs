@@ -138,6 +138,7 @@ fn json_server(
             bearer_token_env_var: None,
             headers: headers.clone(),
             env_headers: Default::default(),
+            secret_headers: Vec::new(),
             oauth: OAuthSettings::default(),
         })
     };
@@ -172,6 +173,8 @@ fn json_server(
                     .map(|a| x.expand(a))
                     .collect(),
                 env: x.expand_env(f.string_map("env")?.unwrap_or_default()),
+                // Project files are other agents' formats, which keep no secrets in Memo's keychain.
+                secret_env: Vec::new(),
                 cwd: f.string("cwd")?.map(|c| PathBuf::from(x.expand(&c))),
                 stderr: StderrMode::Pipe,
             })

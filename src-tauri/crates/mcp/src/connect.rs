@@ -57,6 +57,15 @@ pub(crate) async fn connect(
     cx: &ConnectContext<'_>,
     process_slot: &mut Option<ServerProcess>,
 ) -> Result<Service, ConnectFailure> {
+    // Keychain values are read at each start, so one entered again in settings is used
+    // by the next start without reloading the config.
+    let resolved;
+    let config = if config.has_secrets() {
+        resolved = crate::secrets::resolve(config, cx.credentials).await?;
+        &resolved
+    } else {
+        config
+    };
     match &config.transport {
         TransportConfig::Stdio(stdio) => {
             let (proc, stdout, stdin) = process::spawn(&config.name, stdio, cx.path, cx.cwd)?;
@@ -192,11 +201,11 @@ fn auth_for(server: &str, http: &HttpConfig, cx: &ConnectContext<'_>) -> Result<
         None => None,
     };
     let renewal = match cx.login {
-        Some(hook) => Renewal::Interactive(InteractiveLogin {
+        Some(hook) => Renewal::Interactive(Box::new(InteractiveLogin {
             config: http.clone(),
             client_secret: secret(&oauth.client_secret_env_var)?,
             hook: hook.clone(),
-        }),
+        })),
         None if stored.is_none() => return Ok(Auth::None),
         None => Renewal::Manual,
     };

@@ -14,7 +14,7 @@ pub enum McpError {
     Connect { message: String },
     #[error("the server did not start within {}s", .0.as_secs_f64())]
     StartupTimeout(Duration),
-    #[error("the server needs authorization: run `memo-cli mcp login {server}`")]
+    #[error("the server \"{server}\" needs you to log in (Log in under Settings → MCP)")]
     AuthRequired { server: String },
     #[error("{0}")]
     Protocol(String),

@@ -32,6 +32,7 @@ pub mod path_env;
 mod process;
 pub mod prompts;
 mod search;
+pub mod secrets;
 pub mod sse_legacy;
 mod supervisor;
 mod tools;

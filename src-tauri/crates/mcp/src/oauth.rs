@@ -119,7 +119,8 @@ pub enum Renewal {
     Manual,
     /// Sends the user to log in again in the middle of the session, with the scope the
     /// server asked for (step-up); at most three times per connection.
-    Interactive(InteractiveLogin),
+    /// Boxed: a server config is much larger than the other variants.
+    Interactive(Box<InteractiveLogin>),
     /// Asks for a new token with the client's own credentials.
     ClientCredentials(MachineClient),
 }

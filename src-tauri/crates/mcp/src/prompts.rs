@@ -230,6 +230,11 @@ impl McpManager {
         for note in self.notes() {
             let _ = writeln!(out, "  ! {note}");
         }
+        // Where the user changes this, in the app (memo-cli has `mcp add|remove` too).
+        let _ = writeln!(
+            out,
+            "Add, edit or turn off servers and their tools in Settings → MCP (new sessions use the changes)."
+        );
         out.trim_end().to_owned()
     }
 

@@ -52,7 +52,8 @@ pub fn project_servers(
         .collect()
 }
 
-pub(crate) fn project_configs_enabled(config: &memo_config::Config) -> bool {
+/// Whether config.toml lets project files declare servers at all (`mcp_project_configs`).
+pub fn project_configs_enabled(config: &memo_config::Config) -> bool {
     !matches!(
         config.extra.get("mcp_project_configs"),
         Some(toml::Value::Boolean(false))

@@ -236,7 +236,10 @@ async fn login_stores_tokens_the_session_uses_and_refreshes() {
     manager.wait_ready().await;
     let snap = manager.server("guarded").unwrap();
     assert_eq!(snap.status, ServerStatus::NeedsAuth, "{snap:#?}");
-    assert!(snap.message.unwrap().contains("memo-cli mcp login guarded"));
+    assert!(snap
+        .message
+        .unwrap()
+        .contains("\"guarded\" needs you to log in"));
     manager.stop().await;
 
     let TransportConfig::StreamableHttp(http_cfg) = &config.transport else {

@@ -11,6 +11,7 @@ mod changes;
 mod event;
 mod ids;
 mod ipc;
+mod mcp;
 mod op;
 mod prompt;
 mod rules;
@@ -33,6 +34,10 @@ pub use ipc::{
     ImportedFile, KeyStatus, ModelUsageReport, ProviderSummary, RewindOutcome, SearchResult,
     SessionPage, SessionStatus, SessionSummary, SkippedLine, UsageReport, SEARCH_MARK_END,
     SEARCH_MARK_START,
+};
+pub use mcp::{
+    McpCheckState, McpPromptEntry, McpResourceEntry, McpSecretInput, McpServerCheck, McpServerInfo,
+    McpServerInput, McpSettingsPage, McpSourceKind, McpToolEntry, McpTransportKind, McpValueInfo,
 };
 pub use op::{ImageInput, Op, UserInput};
 pub use prompt::{

@@ -103,6 +103,18 @@ pub fn render() -> String {
         ProjectServerInfo::decl(&cfg),
         WorkspaceTrustReport::decl(&cfg),
         TrustDecision::decl(&cfg),
+        McpSourceKind::decl(&cfg),
+        McpTransportKind::decl(&cfg),
+        McpValueInfo::decl(&cfg),
+        McpServerInfo::decl(&cfg),
+        McpSettingsPage::decl(&cfg),
+        McpCheckState::decl(&cfg),
+        McpToolEntry::decl(&cfg),
+        McpPromptEntry::decl(&cfg),
+        McpResourceEntry::decl(&cfg),
+        McpServerCheck::decl(&cfg),
+        McpSecretInput::decl(&cfg),
+        McpServerInput::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from src-tauri/crates/protocol by `cargo run -p memo-protocol --bin gen-ts`.\n\

@@ -259,7 +259,7 @@ fn mcp(shared: &Shared) -> String {
     }
     let servers = &shared.context.settings.mcp_servers;
     if servers.is_empty() {
-        return "No MCP servers are configured ([mcp_servers] in config.toml).".into();
+        return "No MCP servers are configured. Add one in Settings → MCP.".into();
     }
     let mut out = String::from("MCP servers:\n");
     for server in servers {

@@ -95,6 +95,7 @@ fn server_config(scenario: &str, url: &str, context: &Value) -> ServerConfig {
             bearer_token_env_var: None,
             headers: Default::default(),
             env_headers: Default::default(),
+            secret_headers: Vec::new(),
             oauth,
         }),
         enabled: true,

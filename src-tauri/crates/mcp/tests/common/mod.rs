@@ -62,6 +62,7 @@ pub fn stdio(name: &str, command: &str, args: &[&str]) -> ServerConfig {
             command: command.into(),
             args: args.iter().map(|a| a.to_string()).collect(),
             env: Default::default(),
+            secret_env: Vec::new(),
             cwd: None,
             stderr: StderrMode::Pipe,
         }),
@@ -80,6 +81,7 @@ pub fn http(name: &str, url: &str, sse: bool) -> ServerConfig {
         bearer_token_env_var: None,
         headers: Default::default(),
         env_headers: Default::default(),
+        secret_headers: Vec::new(),
         oauth: OAuthSettings::default(),
     };
     ServerConfig {
