@@ -7,11 +7,12 @@ import { ProvidersPage } from "./ProvidersPage";
 import { SkillsPage } from "./SkillsPage";
 import { TrustPage } from "../trust/TrustPage";
 import { ApprovalsPage } from "../approvals/ApprovalsPage";
+import { McpPage } from "../mcp/McpPage";
 import { useProviderSettings } from "./useProviderSettings";
 
 import "./settings.css";
 
-export type SettingsSection = "providers" | "soul" | "instructions" | "skills" | "approvals" | "trust";
+export type SettingsSection = "providers" | "soul" | "instructions" | "skills" | "mcp" | "approvals" | "trust";
 
 interface SettingsViewProps {
   /** The open folder: its instructions and project skills are offered. */
@@ -43,6 +44,7 @@ export function SettingsView({ cwd, initialSection = "providers", onClose, onPro
     { id: "soul", label: "SOUL.md", hint: "Who the agent is" },
     ...(cwd ? [{ id: "instructions" as const, label: "Project instructions", hint: `AGENTS.md of ${folderName(cwd)}` }] : []),
     { id: "skills", label: "Skills", hint: "Reusable instructions" },
+    { id: "mcp", label: "MCP", hint: "Servers and their tools" },
     { id: "approvals", label: "Approvals", hint: "Mode and kept rules" },
     { id: "trust", label: "Trusted folders", hint: "What projects may start" },
   ];
@@ -120,6 +122,7 @@ export function SettingsView({ cwd, initialSection = "providers", onClose, onPro
           />
         )}
         {section === "skills" && <SkillsPage cwd={cwd} onDirtyChange={setDirty} />}
+        {section === "mcp" && <McpPage cwd={cwd} />}
         {section === "approvals" && <ApprovalsPage cwd={cwd} />}
         {section === "trust" && <TrustPage />}
       </section>

@@ -1,0 +1,142 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import type { McpServerCheck, McpServerInfo, McpSettingsPage } from "../../gen/protocol";
+import { McpPage } from "./McpPage";
+
+const { commands } = vi.hoisted(() => ({
+  commands: {
+    mcpSettings: vi.fn(),
+    checkMcpServers: vi.fn(),
+    saveMcpServer: vi.fn(),
+    removeMcpServer: vi.fn(),
+    setMcpServerEnabled: vi.fn(),
+    setMcpToolEnabled: vi.fn(),
+  },
+}));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+
+afterEach(cleanup);
+beforeEach(() => Object.values(commands).forEach((f) => f.mockReset()));
+
+const OURS: McpServerInfo = {
+  name: "everything",
+  source: "memo",
+  source_path: "/home/u/.memo/config.toml",
+  transport: "stdio",
+  command: "node",
+  args: ["index.js"],
+  url: null,
+  env: [{ name: "API_KEY", in_keychain: true, missing: false }],
+  headers: [],
+  enabled: true,
+  excluded_tools: [],
+  included_tools: null,
+  blocked: false,
+};
+
+const PROJECT: McpServerInfo = {
+  ...OURS,
+  name: "proj",
+  source: "claude",
+  source_path: "/home/u/shop/.mcp.json",
+  env: [],
+  blocked: true,
+};
+
+const PAGE: McpSettingsPage = {
+  config_path: "/home/u/.memo/config.toml",
+  folder: "/home/u/shop",
+  trust: "unasked",
+  servers: [OURS, PROJECT],
+  active_list: false,
+  problems: [],
+};
+
+const CHECK: McpServerCheck = {
+  name: "everything",
+  state: "ready",
+  message: null,
+  stderr_tail: null,
+  tools: [
+    { name: "echo", description: "Echoes", enabled: true },
+    { name: "get-sum", description: "Adds", enabled: true },
+  ],
+  prompts: [{ name: "simple", description: null }],
+  resources: [{ uri: "demo://1", name: "Resource 1" }],
+};
+
+describe("McpPage", () => {
+  it("lists servers with their source, checks one and turns a tool off", async () => {
+    commands.mcpSettings.mockResolvedValue(PAGE);
+    commands.checkMcpServers.mockResolvedValue([CHECK]);
+    commands.setMcpToolEnabled.mockResolvedValue({ ...PAGE, servers: [{ ...OURS, excluded_tools: ["echo"] }, PROJECT] });
+    render(<McpPage cwd="/home/u/shop" />);
+    const cards = await screen.findAllByTestId("mcp-server");
+    expect(cards).toHaveLength(2);
+    expect(within(cards[0]).getByText("config.toml")).toBeTruthy();
+    expect(within(cards[0]).getByText("keychain")).toBeTruthy();
+    expect(within(cards[1]).getByText(".mcp.json")).toBeTruthy();
+    expect(screen.getByTestId("mcp-untrusted").textContent).toContain("shop is not trusted");
+    // The untrusted folder's server cannot be checked or edited here.
+    expect((within(cards[1]).getByTestId("mcp-check") as HTMLButtonElement).disabled).toBe(true);
+    expect(within(cards[1]).queryByTestId("mcp-edit")).toBeNull();
+
+    fireEvent.click(within(cards[0]).getByTestId("mcp-check"));
+    await waitFor(() => expect(within(cards[0]).getByTestId("mcp-state").textContent).toBe("Ready · 2 tools"));
+    expect(commands.checkMcpServers).toHaveBeenCalledWith({ cwd: "/home/u/shop", names: ["everything"] });
+    expect(within(cards[0]).getByText("/everything:simple")).toBeTruthy();
+    expect(within(cards[0]).getByText("Resource 1")).toBeTruthy();
+
+    const echo = within(cards[0]).getAllByTestId("mcp-tool").find((t) => t.getAttribute("data-name") === "echo") as HTMLInputElement;
+    fireEvent.click(echo);
+    await waitFor(() => expect(commands.setMcpToolEnabled).toHaveBeenCalledWith({ server: "everything", tool: "echo", enabled: false, cwd: "/home/u/shop" }));
+    await waitFor(() => expect(echo.checked).toBe(false));
+    expect(within(cards[0]).getByText("1 of 2 on")).toBeTruthy();
+  });
+
+  it("adds a server with its env value and turns servers off", async () => {
+    commands.mcpSettings.mockResolvedValue({ ...PAGE, servers: [] });
+    commands.saveMcpServer.mockResolvedValue({ ...PAGE, servers: [OURS] });
+    commands.setMcpServerEnabled.mockResolvedValue({ ...PAGE, servers: [{ ...OURS, enabled: false }], active_list: true });
+    render(<McpPage cwd={null} />);
+    await screen.findByTestId("mcp-empty");
+    fireEvent.click(screen.getByTestId("mcp-add"));
+    fireEvent.change(screen.getByTestId("mcp-name"), { target: { value: "everything" } });
+    fireEvent.change(screen.getByTestId("mcp-command"), { target: { value: "node" } });
+    fireEvent.change(screen.getByTestId("mcp-args"), { target: { value: "index.js\n\n" } });
+    fireEvent.click(screen.getByTestId("mcp-value-add"));
+    fireEvent.change(screen.getByTestId("mcp-value-name"), { target: { value: "API_KEY" } });
+    fireEvent.change(screen.getByTestId("mcp-value-value"), { target: { value: "sk-1" } });
+    fireEvent.click(screen.getByTestId("mcp-save"));
+    await waitFor(() =>
+      expect(commands.saveMcpServer).toHaveBeenCalledWith({
+        server: { name: "everything", transport: "stdio", command: "node", args: ["index.js"], env: [{ name: "API_KEY", value: "sk-1" }], url: "", headers: [] },
+        editing: false,
+        cwd: null,
+      }),
+    );
+    await waitFor(() => expect(screen.queryByTestId("mcp-form")).toBeNull());
+
+    fireEvent.click(screen.getByTestId("mcp-enabled"));
+    await waitFor(() => expect(commands.setMcpServerEnabled).toHaveBeenCalledWith({ name: "everything", enabled: false, cwd: null }));
+    await waitFor(() => expect((screen.getByTestId("mcp-enabled") as HTMLInputElement).checked).toBe(false));
+    expect(screen.getByText("active_mcp_servers")).toBeTruthy();
+  });
+
+  it("keeps a stored value when editing unless one is typed, and reports a refusal", async () => {
+    commands.mcpSettings.mockResolvedValue({ ...PAGE, servers: [OURS] });
+    commands.saveMcpServer.mockRejectedValue({ code: "invalid_input", message: "enter a value for the environment variable X", retryable: false });
+    render(<McpPage cwd={null} />);
+    fireEvent.click(await screen.findByTestId("mcp-edit"));
+    expect((screen.getByTestId("mcp-name") as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByTestId("mcp-value-value") as HTMLInputElement).placeholder).toContain("keychain");
+    fireEvent.click(screen.getByTestId("mcp-save"));
+    await waitFor(() => expect(commands.saveMcpServer).toHaveBeenCalled());
+    expect(commands.saveMcpServer.mock.calls[0][0].server.env).toEqual([{ name: "API_KEY", value: null }]);
+    expect(commands.saveMcpServer.mock.calls[0][0].editing).toBe(true);
+    expect((await screen.findByTestId("mcp-error")).textContent).toContain("enter a value");
+    expect(screen.getByTestId("mcp-form")).toBeTruthy();
+  });
+});
