@@ -11,7 +11,7 @@ export type ToolCallId = string;
 
 export type ApprovalId = string;
 
-export type Op = { "type": "user_turn", input: UserInput, } | { "type": "interrupt" } | { "type": "resolve_approval", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "compact", instructions?: string, } | { "type": "set_approval_mode", mode: ApprovalMode, } | { "type": "switch_model", provider: string | null, model: string | null, } | { "type": "shutdown" };
+export type Op = { "type": "user_turn", input: UserInput, } | { "type": "interrupt" } | { "type": "resolve_approval", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "compact", instructions?: string, } | { "type": "set_approval_mode", mode: ApprovalMode, } | { "type": "resolve_elicitation", request_id: string, action: "accept" | "decline" | "cancel", content?: Record<string, unknown>, } | { "type": "switch_model", provider: string | null, model: string | null, } | { "type": "shutdown" };
 
 export type UserInput = { 
 /**
@@ -115,7 +115,7 @@ usage: TokenUsage,
 /**
  * Why it failed or was skipped.
  */
-message?: string, } | { "type": "command_result", command: string, ok: boolean, output: string, action?: HostAction, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "model_switched", provider: string, model: string, 
+message?: string, } | { "type": "command_result", command: string, ok: boolean, output: string, action?: HostAction, } | { "type": "elicitation_requested", request_id: string, server: string, message: string, schema: { properties?: Record<string, Record<string, unknown>>, required?: string[] }, } | { "type": "elicitation_resolved", request_id: string, action: "accept" | "decline" | "cancel", } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "model_switched", provider: string, model: string, 
 /**
  * Tokens the new model accepts in one request.
  */

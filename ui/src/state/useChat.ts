@@ -34,6 +34,8 @@ export interface ChatController {
   chooseProvider: (name: string) => void;
   /** Switches the open session to `provider` (its configured model) for the next turns. */
   switchModel: (provider: string) => void;
+  /** Answers an MCP server's request for input in the open session. */
+  answerElicitation: (requestId: string, action: "accept" | "decline" | "cancel", content?: Record<string, unknown>) => Promise<void>;
   /** The approval mode the next new session starts in; null: config.toml's default. */
   nextApprovalMode: ApprovalMode | null;
   /** Changes the open session's approval mode, or the next session's when none is open. */
@@ -232,6 +234,19 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     );
   }, []);
 
+  const answerElicitation = useCallback(
+    async (requestId: string, action: "accept" | "decline" | "cancel", content?: Record<string, unknown>) => {
+      const session = stateRef.current.session;
+      if (session === null) return;
+      try {
+        await submitOp(session.id, { type: "resolve_elicitation", request_id: requestId, action, ...(content ? { content } : {}) });
+      } catch (raised) {
+        dispatch({ type: "failed", error: toCommandError("resolve_elicitation", raised) });
+      }
+    },
+    [],
+  );
+
   const running = useMemo(() => runningTurn(state.transcript), [state.transcript]);
   const clearFocus = useCallback(() => dispatch({ type: "focus", seq: null }), []);
   const chooseProvider = useCallback((name: string) => setNextProvider(name === "" ? null : name), []);
@@ -251,6 +266,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     switchModel,
     nextApprovalMode,
     setApprovalMode,
+    answerElicitation,
     dismissError,
   };
 }

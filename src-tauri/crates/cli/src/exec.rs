@@ -121,6 +121,25 @@ async fn run_inner(service: &Service, args: ExecArgs) -> Result<Outcome, Service
                     },
                 );
             }
+            // exec cannot ask: the server is told no at once and goes on without it.
+            AgentEvent::ElicitationRequested {
+                request_id,
+                server,
+                message,
+                ..
+            } => {
+                eprintln!(
+                    "memo-cli: the MCP server {server} asked for input (\"{message}\"); declined, since exec cannot ask. Answer it in Memo Desktop."
+                );
+                let _ = service.submit(
+                    &id,
+                    Op::ResolveElicitation {
+                        request_id: request_id.clone(),
+                        action: memo_protocol::ElicitationAction::Decline,
+                        content: None,
+                    },
+                );
+            }
             AgentEvent::Error { message, .. } => last_error = Some(message.clone()),
             // A slash command the engine answered without a turn (`/help`, `/compact`...).
             AgentEvent::CommandResult { ok, .. } if envelope.turn_id.is_none() => {

@@ -275,6 +275,8 @@ impl Engine {
             &tools.names(),
         ));
         tools.exclude(disabled);
+        // Servers' requests for user input become events of the session.
+        let (elicitor, elicitations) = crate::session::elicit::channel();
         // MCP servers start now, in the background; a turn waits for them at most their
         // startup timeout, and their tools join the registry as they arrive.
         let mcp = memo_mcp::start_for_session(
@@ -283,6 +285,7 @@ impl Engine {
             self.options.env.clone(),
             Some(self.options.credentials.clone()),
             trusted,
+            Some(elicitor),
         );
         if let Some(mcp) = &mcp {
             tools.add_source(Arc::new(memo_mcp::McpToolSource::new(mcp.clone())));
@@ -297,6 +300,7 @@ impl Engine {
             &mut tools,
         );
         context.mcp = mcp;
+        context.elicitations = Some(elicitations);
         context.approval_rules = self.options.memo_home.as_ref().map(|home| {
             memo_config::RuleStore::at(memo_config::MemoHome::at(home).approval_rules())
         });

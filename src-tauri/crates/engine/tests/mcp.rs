@@ -560,3 +560,95 @@ async fn a_file_an_mcp_server_writes_is_a_recorded_change() {
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "before\n");
     shutdown(session, world).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_servers_request_for_input_reaches_the_user_and_the_answer_reaches_the_server() {
+    let world = World::new(
+        &everything_toml(),
+        vec![
+            MockResponse::tool_call("everything__trigger-elicitation-request", "{}"),
+            MockResponse::text("Thanks."),
+            MockResponse::tool_call("everything__trigger-elicitation-request", "{}"),
+            MockResponse::text("Fine."),
+        ],
+    )
+    .await;
+    let (session, mut events) = world.start();
+    let mut seen = Vec::new();
+    for (text, action, content) in [
+        (
+            "ask me",
+            memo_protocol::ElicitationAction::Accept,
+            Some(
+                serde_json::json!({"name": "Ada Lovelace", "check": true})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+        ),
+        ("ask again", memo_protocol::ElicitationAction::Decline, None),
+    ] {
+        submit(&session, text);
+        let request = approval(&mut events, &mut seen).await;
+        session
+            .submit(Op::ResolveApproval {
+                request_id: request.request_id,
+                decision: ReviewDecision::ApproveOnce {
+                    accepted_hunks: None,
+                },
+            })
+            .unwrap();
+        let asked = until(&mut events, &mut seen, |e| {
+            matches!(e, AgentEvent::ElicitationRequested { .. })
+        })
+        .await;
+        let AgentEvent::ElicitationRequested {
+            request_id,
+            server,
+            message,
+            schema,
+        } = asked
+        else {
+            unreachable!()
+        };
+        assert_eq!(server, "everything");
+        assert!(message.contains("Please provide"), "{message}");
+        assert!(schema["properties"]["name"].is_object(), "{schema}");
+        session
+            .submit(Op::ResolveElicitation {
+                request_id,
+                action,
+                content,
+            })
+            .unwrap();
+        until(&mut events, &mut seen, |e| {
+            matches!(e, AgentEvent::TurnEnded { .. })
+        })
+        .await;
+    }
+    let outputs: Vec<String> = seen
+        .iter()
+        .filter_map(|e| match &e.event {
+            AgentEvent::ToolCallEnd { output, .. } => Some(output.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        outputs[0].contains("Ada Lovelace"),
+        "the answer reached the server: {}",
+        outputs[0]
+    );
+    assert!(
+        outputs[1].to_lowercase().contains("decline"),
+        "{}",
+        outputs[1]
+    );
+    assert!(seen.iter().any(|e| matches!(
+        e.event,
+        AgentEvent::ElicitationResolved {
+            action: memo_protocol::ElicitationAction::Decline,
+            ..
+        }
+    )));
+    shutdown(session, world).await;
+}

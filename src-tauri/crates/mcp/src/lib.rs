@@ -70,6 +70,7 @@ pub fn start_for_session(
     env: EnvLookup,
     credentials: Option<Arc<dyn memo_config::CredentialStore>>,
     trust_project: bool,
+    elicitor: Option<Arc<dyn Elicitor>>,
 ) -> Option<McpManager> {
     let enabled = trust::project_configs_enabled(config);
     let project = (enabled && trust_project).then_some(cwd);
@@ -113,6 +114,7 @@ pub fn start_for_session(
             credentials,
             notes,
             defer_threshold,
+            elicitor: elicitor.unwrap_or_else(elicitation::default_elicitor),
             ..McpOptions::new(cwd)
         },
     ))

@@ -29,11 +29,11 @@ async fn project_files_start_only_when_trusted_unless_turned_off_and_the_defer_t
     .unwrap();
     let config_path = dir.path().join("config.toml");
     let off = memo_config::Config::parse("mcp_project_configs = false\n", &config_path).unwrap();
-    assert!(start_for_session(&off, dir.path(), env(), None, true).is_none());
+    assert!(start_for_session(&off, dir.path(), env(), None, true, None).is_none());
 
     let on = memo_config::Config::parse("mcp_tool_defer_threshold = 2\n", &config_path).unwrap();
     // Not trusted: nothing starts, and /mcp says why.
-    let untrusted = start_for_session(&on, dir.path(), env(), None, false).unwrap();
+    let untrusted = start_for_session(&on, dir.path(), env(), None, false, None).unwrap();
     assert!(untrusted.servers().is_empty());
     assert!(
         untrusted
@@ -43,7 +43,7 @@ async fn project_files_start_only_when_trusted_unless_turned_off_and_the_defer_t
         untrusted.describe()
     );
     untrusted.stop().await;
-    let manager = start_for_session(&on, dir.path(), env(), None, true).unwrap();
+    let manager = start_for_session(&on, dir.path(), env(), None, true, None).unwrap();
     manager.wait_ready().await;
     let snap = manager.server("ev").unwrap();
     assert_eq!(snap.source.kind, memo_mcp::SourceKind::Claude);
@@ -70,7 +70,7 @@ async fn config_problems_are_kept_as_notes() {
         &dir.path().join("config.toml"),
     )
     .unwrap();
-    let manager = start_for_session(&config, dir.path(), env(), None, false).unwrap();
+    let manager = start_for_session(&config, dir.path(), env(), None, false, None).unwrap();
     assert_eq!(manager.servers().len(), 1);
     assert!(
         manager

@@ -152,6 +152,24 @@ pub enum AgentEvent {
         #[ts(optional)]
         action: Option<HostAction>,
     },
+    /// An MCP server asks the user for input in the middle of a call (elicitation): show
+    /// `message` and a form for `schema` (a JSON Schema object of flat string, number,
+    /// integer, boolean and enum properties); answer with `Op::ResolveElicitation`.
+    ElicitationRequested {
+        request_id: String,
+        server: String,
+        message: String,
+        #[ts(
+            type = "{ properties?: Record<string, Record<string, unknown>>, required?: string[] }"
+        )]
+        schema: serde_json::Value,
+    },
+    /// How an elicitation was answered (the values the user entered are not recorded).
+    ElicitationResolved {
+        request_id: String,
+        #[ts(type = "\"accept\" | \"decline\" | \"cancel\"")]
+        action: crate::ElicitationAction,
+    },
     /// The session's approval mode from now on (`Op::SetApprovalMode`).
     ApprovalModeChanged {
         mode: crate::ApprovalMode,
@@ -249,6 +267,8 @@ impl AgentEvent {
             AgentEvent::CommandResult { .. } => "command_result",
             AgentEvent::ModelSwitched { .. } => "model_switched",
             AgentEvent::ApprovalModeChanged { .. } => "approval_mode_changed",
+            AgentEvent::ElicitationRequested { .. } => "elicitation_requested",
+            AgentEvent::ElicitationResolved { .. } => "elicitation_resolved",
             AgentEvent::ToolProgress { .. } => "tool_progress",
             AgentEvent::ToolOutput { .. } => "tool_output",
             AgentEvent::McpServerStatus { .. } => "mcp_server_status",

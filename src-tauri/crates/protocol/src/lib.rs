@@ -39,7 +39,7 @@ pub use mcp::{
     McpCheckState, McpPromptEntry, McpResourceEntry, McpSecretInput, McpServerCheck, McpServerInfo,
     McpServerInput, McpSettingsPage, McpSourceKind, McpToolEntry, McpTransportKind, McpValueInfo,
 };
-pub use op::{ImageInput, Op, UserInput};
+pub use op::{ElicitationAction, ImageInput, Op, UserInput};
 pub use prompt::{
     AttachmentKind, CompactionStatus, CompactionTrigger, ContextProblem, HostAction,
     InputAttachment, InputExpansion, PromptLayer, PromptLayerKind, PromptReport, PromptSource,

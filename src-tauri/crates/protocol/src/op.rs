@@ -29,6 +29,16 @@ pub enum Op {
     /// Ask before tool calls as `mode` says, from the next call on (also during a turn).
     /// Answered with `approval_mode_changed`.
     SetApprovalMode { mode: crate::ApprovalMode },
+    /// Answer an MCP server's request for input (`elicitation_requested`): `content` holds
+    /// the form's values when `action` is accept.
+    ResolveElicitation {
+        request_id: String,
+        #[ts(type = "\"accept\" | \"decline\" | \"cancel\"")]
+        action: ElicitationAction,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional, type = "Record<string, unknown>")]
+        content: Option<serde_json::Map<String, serde_json::Value>>,
+    },
     /// Talk to another provider and/or model from the next turn on (`provider` null: the
     /// session's own; `model` null: that provider's configured model). Rejected while a
     /// turn runs; answered with `model_switched` or an error.
@@ -120,4 +130,16 @@ mod tests {
         );
         assert_eq!(serde_json::from_value::<UserInput>(wire).unwrap(), input);
     }
+}
+
+/// The user's answer to an MCP server's request for input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ElicitationAction {
+    /// Submitted the form.
+    Accept,
+    /// Said no: the server goes on without the input.
+    Decline,
+    /// Dismissed it: the server's operation should stop.
+    Cancel,
 }

@@ -219,6 +219,7 @@ export function ChatView(props: ChatViewProps) {
           <Transcript
             transcript={state.transcript}
             onResolve={chat.resolve}
+            onElicit={chat.answerElicitation}
             onRewind={
               state.session
                 ? (turn) =>

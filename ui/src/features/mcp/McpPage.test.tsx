@@ -75,25 +75,25 @@ describe("McpPage", () => {
     render(<McpPage cwd="/home/u/shop" />);
     const cards = await screen.findAllByTestId("mcp-server");
     expect(cards).toHaveLength(2);
-    expect(within(cards[0]).getByText("config.toml")).toBeTruthy();
-    expect(within(cards[0]).getByText("keychain")).toBeTruthy();
-    expect(within(cards[1]).getByText(".mcp.json")).toBeTruthy();
+    expect(within(cards[0]!).getByText("config.toml")).toBeTruthy();
+    expect(within(cards[0]!).getByText("keychain")).toBeTruthy();
+    expect(within(cards[1]!).getByText(".mcp.json")).toBeTruthy();
     expect(screen.getByTestId("mcp-untrusted").textContent).toContain("shop is not trusted");
     // The untrusted folder's server cannot be checked or edited here.
-    expect((within(cards[1]).getByTestId("mcp-check") as HTMLButtonElement).disabled).toBe(true);
-    expect(within(cards[1]).queryByTestId("mcp-edit")).toBeNull();
+    expect((within(cards[1]!).getByTestId("mcp-check") as HTMLButtonElement).disabled).toBe(true);
+    expect(within(cards[1]!).queryByTestId("mcp-edit")).toBeNull();
 
-    fireEvent.click(within(cards[0]).getByTestId("mcp-check"));
-    await waitFor(() => expect(within(cards[0]).getByTestId("mcp-state").textContent).toBe("Ready · 2 tools"));
+    fireEvent.click(within(cards[0]!).getByTestId("mcp-check"));
+    await waitFor(() => expect(within(cards[0]!).getByTestId("mcp-state").textContent).toBe("Ready · 2 tools"));
     expect(commands.checkMcpServers).toHaveBeenCalledWith({ cwd: "/home/u/shop", names: ["everything"] });
-    expect(within(cards[0]).getByText("/everything:simple")).toBeTruthy();
-    expect(within(cards[0]).getByText("Resource 1")).toBeTruthy();
+    expect(within(cards[0]!).getByText("/everything:simple")).toBeTruthy();
+    expect(within(cards[0]!).getByText("Resource 1")).toBeTruthy();
 
-    const echo = within(cards[0]).getAllByTestId("mcp-tool").find((t) => t.getAttribute("data-name") === "echo") as HTMLInputElement;
+    const echo = within(cards[0]!).getAllByTestId("mcp-tool").find((t) => t.getAttribute("data-name") === "echo") as HTMLInputElement;
     fireEvent.click(echo);
     await waitFor(() => expect(commands.setMcpToolEnabled).toHaveBeenCalledWith({ server: "everything", tool: "echo", enabled: false, cwd: "/home/u/shop" }));
     await waitFor(() => expect(echo.checked).toBe(false));
-    expect(within(cards[0]).getByText("1 of 2 on")).toBeTruthy();
+    expect(within(cards[0]!).getByText("1 of 2 on")).toBeTruthy();
   });
 
   it("adds a server with its env value and turns servers off", async () => {
@@ -134,8 +134,8 @@ describe("McpPage", () => {
     expect((screen.getByTestId("mcp-value-value") as HTMLInputElement).placeholder).toContain("keychain");
     fireEvent.click(screen.getByTestId("mcp-save"));
     await waitFor(() => expect(commands.saveMcpServer).toHaveBeenCalled());
-    expect(commands.saveMcpServer.mock.calls[0][0].server.env).toEqual([{ name: "API_KEY", value: null }]);
-    expect(commands.saveMcpServer.mock.calls[0][0].editing).toBe(true);
+    expect(commands.saveMcpServer.mock.calls[0]![0].server.env).toEqual([{ name: "API_KEY", value: null }]);
+    expect(commands.saveMcpServer.mock.calls[0]![0].editing).toBe(true);
     expect((await screen.findByTestId("mcp-error")).textContent).toContain("enter a value");
     expect(screen.getByTestId("mcp-form")).toBeTruthy();
   });

@@ -1,7 +1,7 @@
 // Folds EventEnvelope batches into the transcript view model. Pure: the same events always
 // give the same view, whether they arrive live or replayed from the store.
 import type { AgentEvent, EventEnvelope } from "../../gen/protocol";
-import type { InfoView, TranscriptState, TurnItem, TurnView } from "./types";
+import type { ElicitationView, InfoView, TranscriptState, TurnItem, TurnView } from "./types";
 import { applyTurnEvent } from "./turnEvents";
 import { MODE_EFFECTS, MODE_NAMES } from "../approvalModes";
 
@@ -72,6 +72,25 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       };
       return { ...state, entries: [...state.entries, info] };
     }
+    case "elicitation_requested": {
+      const view: ElicitationView = {
+        kind: "elicitation",
+        key,
+        requestId: event.request_id,
+        server: event.server,
+        message: event.message,
+        schema: event.schema,
+        answer: null,
+      };
+      return { ...state, entries: [...state.entries, view] };
+    }
+    case "elicitation_resolved":
+      return {
+        ...state,
+        entries: state.entries.map((e) =>
+          e.kind === "elicitation" && e.requestId === event.request_id ? { ...e, answer: event.action } : e,
+        ),
+      };
     case "context_compacted":
     case "command_result":
       return { ...state, entries: [...state.entries, infoEntry(event, key)] };

@@ -132,6 +132,8 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
     case "command_result":
     case "model_switched":
     case "approval_mode_changed":
+    case "elicitation_requested":
+    case "elicitation_resolved":
     case "mcp_server_status":
     case "model_request_sent":
       return turn;

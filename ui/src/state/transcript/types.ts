@@ -1,5 +1,6 @@
 // The view model of one session's transcript, built from its event stream by ./reducer.
 import type {
+  AgentEvent,
   ApprovalRequest,
   ErrorKind,
   FileChange,
@@ -143,7 +144,19 @@ export interface InfoView {
   ok: boolean;
 }
 
-export type TranscriptEntry = TurnView | NoticeView | InfoView;
+/** An MCP server asking the user for input in the middle of a call. */
+export interface ElicitationView {
+  kind: "elicitation";
+  key: string;
+  requestId: string;
+  server: string;
+  message: string;
+  schema: Extract<AgentEvent, { type: "elicitation_requested" }>["schema"];
+  /** How it was answered; null while it waits. */
+  answer: "accept" | "decline" | "cancel" | null;
+}
+
+export type TranscriptEntry = TurnView | NoticeView | InfoView | ElicitationView;
 
 /** The latest state of one of the session's MCP servers. */
 export interface McpServerView {

@@ -104,6 +104,8 @@ pub(crate) struct Shared {
     /// copies only if a request is still alive, and a step never copies the history.
     history: Mutex<Arc<Vec<Message>>>,
     pending_approvals: Mutex<HashMap<ApprovalId, oneshot::Sender<ReviewDecision>>>,
+    /// MCP servers' requests for user input, waiting for `Op::ResolveElicitation`.
+    pub(crate) elicitations: super::elicit::Waiting,
     session_grants: Mutex<HashSet<String>>,
     /// Starts as `limits.approval_mode`; `Op::SetApprovalMode` changes it.
     approval_mode: Mutex<ApprovalMode>,
@@ -282,6 +284,7 @@ pub fn spawn_session(
         context: ContextState::new(params.context, auto_blocked),
         history: Mutex::new(Arc::new(history)),
         pending_approvals: Mutex::new(HashMap::new()),
+        elicitations: Default::default(),
         session_grants: Mutex::new(HashSet::new()),
         approval_mode: Mutex::new(initial_mode),
         checkpoints: params
@@ -305,6 +308,9 @@ pub fn spawn_session(
     let (finished_tx, finished_rx) = watch::channel(false);
     if let Some(mcp) = shared.context.settings.mcp.clone() {
         super::mcp::forward_status(shared.clone(), mcp, finished_rx.clone());
+    }
+    if let Some(inbox) = shared.context.settings.elicitations.clone() {
+        super::elicit::forward(shared.clone(), &inbox, finished_rx.clone());
     }
     tokio::spawn(run_actor(shared.clone(), ops_rx, finished_tx));
     Ok(SessionHandle {
@@ -430,6 +436,18 @@ async fn run_actor(
                     .emit(None, AgentEvent::ApprovalModeChanged { mode })
                 {
                     tracing::warn!(%error, "could not record the approval mode");
+                }
+            }
+            Some(Op::ResolveElicitation {
+                request_id,
+                action,
+                content,
+            }) => {
+                if !super::elicit::resolve(&shared, &request_id, action, content) {
+                    report_invalid_op(
+                        &shared,
+                        &format!("no MCP request for input with id {request_id} is waiting"),
+                    );
                 }
             }
             Some(Op::Interrupt) => match running.as_ref() {

@@ -36,6 +36,9 @@ pub struct SessionContext {
     pub approval_rules: Option<memo_config::RuleStore>,
     /// Other agents' permissions as rules (see [`crate::imported_rules`]), read at start.
     pub imported_rules: Vec<memo_config::ApprovalRule>,
+    /// Where the session's MCP servers' requests for user input arrive (`None`: they
+    /// are declined by the MCP client).
+    pub elicitations: Option<super::elicit::ElicitationInbox>,
 }
 
 impl Default for SessionContext {
@@ -53,6 +56,7 @@ impl Default for SessionContext {
             mcp: None,
             approval_rules: None,
             imported_rules: Vec::new(),
+            elicitations: None,
         }
     }
 }

@@ -7,6 +7,7 @@ mod checkpoint;
 mod commands;
 mod compaction;
 pub mod context;
+pub mod elicit;
 mod emitter;
 pub mod history;
 pub mod images;

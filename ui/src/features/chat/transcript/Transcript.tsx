@@ -1,5 +1,6 @@
 import type { TranscriptState, TurnView } from "../../../state/transcript";
 import type { ResolveApproval } from "./ApprovalCard";
+import { type AnswerElicitation, ElicitationCard } from "./ElicitationCard";
 import { ErrorNotice, InfoNotice } from "./Notices";
 import { TurnBlock } from "./TurnBlock";
 
@@ -10,9 +11,13 @@ interface TranscriptProps {
   onRewind?: ((turn: TurnView) => void) | undefined;
   rewindDisabled?: boolean;
   onRetry?: ((turn: TurnView) => void) | undefined;
+  /** Answers an MCP server's request for input. */
+  onElicit?: AnswerElicitation | undefined;
 }
 
-export function Transcript({ transcript, onResolve, onRewind, rewindDisabled = false, onRetry }: TranscriptProps) {
+const NO_ANSWER: AnswerElicitation = () => Promise.resolve();
+
+export function Transcript({ transcript, onResolve, onRewind, rewindDisabled = false, onRetry, onElicit = NO_ANSWER }: TranscriptProps) {
   return (
     <div className="transcript" data-testid="transcript">
       {transcript.entries.map((entry) =>
@@ -27,6 +32,8 @@ export function Transcript({ transcript, onResolve, onRewind, rewindDisabled = f
           />
         ) : entry.kind === "info" ? (
           <InfoNotice key={entry.key} title={entry.title} body={entry.body} ok={entry.ok} />
+        ) : entry.kind === "elicitation" ? (
+          <ElicitationCard key={entry.key} view={entry} onAnswer={onElicit} />
         ) : (
           <ErrorNotice key={entry.key} kind={entry.errorKind} message={entry.message} />
         ),
