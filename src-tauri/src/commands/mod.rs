@@ -324,6 +324,13 @@ ipc_commands! {
         Ok(state.service().check_mcp_servers(cwd.as_deref(), names).await?)
     }
 
+    /// Signs in to an HTTP MCP server with OAuth in the system browser (tokens to the OS
+    /// keychain); resolves when the sign-in is done or failed.
+    fn mcp_login(state, cwd: Option<String>, name: String) -> () {
+        let cwd = cwd.map(PathBuf::from);
+        Ok(state.service().mcp_login(cwd.as_deref(), &name).await?)
+    }
+
     /// Adds a server to config.toml (`editing`: replaces the one of that name); typed env
     /// and header values go to the OS keychain.
     fn save_mcp_server(state, server: McpServerInput, editing: bool, cwd: Option<String>) -> McpSettingsPage {

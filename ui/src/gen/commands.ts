@@ -51,6 +51,7 @@ export const COMMAND_NAMES = [
   "delete_approval_rule",
   "mcp_settings",
   "check_mcp_servers",
+  "mcp_login",
   "save_mcp_server",
   "remove_mcp_server",
   "set_mcp_server_enabled",
@@ -251,6 +252,11 @@ export interface Commands {
    */
   checkMcpServers(args: { cwd?: string | null; names?: Array<string> | null }): Promise<Array<McpServerCheck>>;
   /**
+   * Signs in to an HTTP MCP server with OAuth in the system browser (tokens to the OS
+   * keychain); resolves when the sign-in is done or failed.
+   */
+  mcpLogin(args: { cwd?: string | null; name: string }): Promise<void>;
+  /**
    * Adds a server to config.toml (`editing`: replaces the one of that name); typed env
    * and header values go to the OS keychain.
    */
@@ -318,6 +324,7 @@ export function bindCommands(invoke: Invoke): Commands {
     deleteApprovalRule: (args) => invoke("delete_approval_rule", args),
     mcpSettings: (args) => invoke("mcp_settings", args),
     checkMcpServers: (args) => invoke("check_mcp_servers", args),
+    mcpLogin: (args) => invoke("mcp_login", args),
     saveMcpServer: (args) => invoke("save_mcp_server", args),
     removeMcpServer: (args) => invoke("remove_mcp_server", args),
     setMcpServerEnabled: (args) => invoke("set_mcp_server_enabled", args),

@@ -30,6 +30,9 @@ pub enum ServiceError {
     /// The OS keychain refused or is not there.
     #[error("OS keychain: {0}")]
     Keychain(String),
+    /// An MCP server's sign-in did not complete (refused, timed out, unreachable).
+    #[error("{0}")]
+    Login(String),
     #[error("{path}: {source}")]
     Io {
         path: String,
@@ -69,7 +72,7 @@ impl ServiceError {
             },
             ServiceError::NotFound(_) => ErrorCode::NotFound,
             ServiceError::InvalidInput(_) => ErrorCode::InvalidInput,
-            ServiceError::Keychain(_) => ErrorCode::Unavailable,
+            ServiceError::Keychain(_) | ServiceError::Login(_) => ErrorCode::Unavailable,
             ServiceError::Checkpoint(_) => ErrorCode::Io,
             ServiceError::Conflict(_) => ErrorCode::Conflict,
             ServiceError::Io { source, .. } => match source.kind() {

@@ -19,6 +19,7 @@ mod error;
 mod git;
 mod history;
 mod keys;
+mod mcp_login;
 mod mcp_settings;
 mod service;
 mod sessions;

@@ -25,9 +25,9 @@ use crate::error::{Result, ServiceError};
 use crate::service::Service;
 
 /// What loading the servers for a folder found.
-struct Loaded {
+pub(crate) struct Loaded {
     config: Config,
-    set: McpConfigSet,
+    pub(crate) set: McpConfigSet,
     folder: Option<PathBuf>,
     trust: Option<TrustState>,
 }
@@ -38,7 +38,7 @@ impl Loaded {
     }
 
     /// A project server the folder's trust does not cover.
-    fn blocked(&self, server: &ServerConfig) -> bool {
+    pub(crate) fn blocked(&self, server: &ServerConfig) -> bool {
         server.source.kind != SourceKind::Memo && !self.trusted()
     }
 }
@@ -52,7 +52,7 @@ pub(crate) struct Probe {
 }
 
 impl Service {
-    fn load_mcp(&self, cwd: Option<&Path>) -> Result<Loaded> {
+    pub(crate) fn load_mcp(&self, cwd: Option<&Path>) -> Result<Loaded> {
         let config = self.config()?;
         let folder = match cwd {
             Some(dir) if dir.is_dir() => Some(dir.to_path_buf()),

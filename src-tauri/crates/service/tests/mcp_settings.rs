@@ -256,3 +256,34 @@ async fn a_trusted_folders_server_is_checked_and_active_mcp_servers_is_honoured(
     let off = checks.iter().find(|c| c.name == "off").unwrap();
     assert_eq!(off.state, McpCheckState::Disabled);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logging_in_is_for_http_servers_and_a_failure_says_why() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(
+        home.path().join("config.toml"),
+        format!(
+            "[mcp_servers.local]\ncommand = \"node\"\nargs = [{:?}]\n[mcp_servers.remote]\nurl = \"http://127.0.0.1:9/mcp\"\n",
+            everything_js()
+        ),
+    )
+    .unwrap();
+    let svc = service(home.path(), Arc::new(MemoryCredentialStore::new()));
+    let unknown = svc.mcp_login(None, "nope").await.unwrap_err();
+    assert_eq!(unknown.code(), memo_protocol::ErrorCode::NotFound);
+    let stdio = svc.mcp_login(None, "local").await.unwrap_err();
+    assert_eq!(stdio.code(), memo_protocol::ErrorCode::InvalidInput);
+    assert!(
+        stdio.to_string().contains("only HTTP servers sign in"),
+        "{stdio}"
+    );
+    // Nothing listens on port 9: the discovery fails before any browser is opened.
+    let unreachable = svc.mcp_login(None, "remote").await.unwrap_err();
+    assert_eq!(unreachable.code(), memo_protocol::ErrorCode::Unavailable);
+    assert!(
+        unreachable
+            .to_string()
+            .contains("signing in to \"remote\" failed"),
+        "{unreachable}"
+    );
+}

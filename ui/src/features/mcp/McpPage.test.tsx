@@ -13,6 +13,7 @@ const { commands } = vi.hoisted(() => ({
     removeMcpServer: vi.fn(),
     setMcpServerEnabled: vi.fn(),
     setMcpToolEnabled: vi.fn(),
+    mcpLogin: vi.fn(),
   },
 }));
 vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
@@ -138,5 +139,27 @@ describe("McpPage", () => {
     expect(commands.saveMcpServer.mock.calls[0]![0].editing).toBe(true);
     expect((await screen.findByTestId("mcp-error")).textContent).toContain("enter a value");
     expect(screen.getByTestId("mcp-form")).toBeTruthy();
+  });
+  it("signs in to an HTTP server that needs it, then checks it again", async () => {
+    const remote: McpServerInfo = { ...OURS, name: "remote", transport: "streamable_http", command: null, args: [], url: "https://mcp.example.com/mcp", env: [] };
+    commands.mcpSettings.mockResolvedValue({ ...PAGE, servers: [remote] });
+    commands.checkMcpServers
+      .mockResolvedValueOnce([{ ...CHECK, name: "remote", state: "needs_login", tools: [] }])
+      .mockResolvedValueOnce([{ ...CHECK, name: "remote" }]);
+    commands.mcpLogin.mockResolvedValue(undefined);
+    render(<McpPage cwd="/home/u/shop" />);
+    const card = await screen.findByTestId("mcp-server");
+    fireEvent.click(within(card).getByTestId("mcp-check"));
+    await waitFor(() => expect(within(card).getByTestId("mcp-state").dataset.state).toBe("needs_login"));
+    fireEvent.click(within(card).getByTestId("mcp-login"));
+    await waitFor(() => expect(commands.mcpLogin).toHaveBeenCalledWith({ cwd: "/home/u/shop", name: "remote" }));
+    await waitFor(() => expect(within(card).getByTestId("mcp-state").dataset.state).toBe("ready"));
+  });
+
+  it("offers no sign-in for servers that run on this machine", async () => {
+    commands.mcpSettings.mockResolvedValue({ ...PAGE, servers: [OURS] });
+    render(<McpPage cwd={null} />);
+    const card = await screen.findByTestId("mcp-server");
+    expect(within(card).queryByTestId("mcp-login")).toBeNull();
   });
 });

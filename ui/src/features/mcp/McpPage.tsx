@@ -60,9 +60,12 @@ interface ServerCardProps {
   onRemove: () => void;
   onEnabled: (enabled: boolean) => void;
   onTool: (tool: string, enabled: boolean) => void;
+  /** HTTP servers only: OAuth sign-in in the system browser. */
+  onLogin: (() => void) | undefined;
+  loggingIn: boolean;
 }
 
-function ServerCard({ server, check, checking, onCheck, onEdit, onRemove, onEnabled, onTool }: ServerCardProps) {
+function ServerCard({ server, check, checking, onCheck, onEdit, onRemove, onEnabled, onTool, onLogin, loggingIn }: ServerCardProps) {
   const ours = server.source === "memo";
   const values = [...server.env, ...server.headers];
   return (
@@ -96,6 +99,18 @@ function ServerCard({ server, check, checking, onCheck, onEdit, onRemove, onEnab
           {server.blocked && !check && <span className="badge badge--warn">Folder not trusted</span>}
         </span>
         <span className="rule__actions">
+          {onLogin && (
+            <button
+              type="button"
+              className={`button button--small${check?.state === "needs_login" ? " button--primary" : ""}`}
+              onClick={onLogin}
+              disabled={loggingIn || server.blocked}
+              title="Sign in with your browser; the tokens are kept in the OS keychain"
+              data-testid="mcp-login"
+            >
+              {loggingIn ? "Waiting for the browser…" : "Log in"}
+            </button>
+          )}
           <button type="button" className="button button--small" onClick={onCheck} disabled={checking || server.blocked} data-testid="mcp-check">
             Check
           </button>
@@ -258,6 +273,20 @@ export function McpPage({ cwd }: { cwd: string | null }) {
     }
   };
 
+  const [loggingIn, setLoggingIn] = useState<string | null>(null);
+  const login = async (name: string) => {
+    setLoggingIn(name);
+    try {
+      await commands.mcpLogin({ cwd, name });
+      setError(null);
+      await check([name]);
+    } catch (raised) {
+      setError(toCommandError("mcp_login", raised).message);
+    } finally {
+      setLoggingIn(null);
+    }
+  };
+
   const save = async (input: McpServerInput, isEdit: boolean) => {
     if (await run("save_mcp_server", () => commands.saveMcpServer({ server: input, editing: isEdit, cwd }))) {
       setEditing(null);
@@ -351,6 +380,8 @@ export function McpPage({ cwd }: { cwd: string | null }) {
                   onRemove={() => setRemoving(s.name)}
                   onEnabled={(enabled) => void run("set_mcp_server_enabled", () => commands.setMcpServerEnabled({ name: s.name, enabled, cwd }))}
                   onTool={(tool, enabled) => void setTool(s.name, tool, enabled)}
+                  onLogin={s.transport === "stdio" ? undefined : () => void login(s.name)}
+                  loggingIn={loggingIn === s.name}
                 />
               ),
             )}
