@@ -331,6 +331,11 @@ ipc_commands! {
         Ok(state.service().mcp_login(cwd.as_deref(), &name).await?)
     }
 
+    /// Restarts an MCP server in every open session that has it; returns how many.
+    fn restart_mcp_server(state, name: String) -> u32 {
+        Ok(state.service().restart_mcp_server(&name))
+    }
+
     /// Adds a server to config.toml (`editing`: replaces the one of that name); typed env
     /// and header values go to the OS keychain.
     fn save_mcp_server(state, server: McpServerInput, editing: bool, cwd: Option<String>) -> McpSettingsPage {

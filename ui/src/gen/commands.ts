@@ -52,6 +52,7 @@ export const COMMAND_NAMES = [
   "mcp_settings",
   "check_mcp_servers",
   "mcp_login",
+  "restart_mcp_server",
   "save_mcp_server",
   "remove_mcp_server",
   "set_mcp_server_enabled",
@@ -257,6 +258,10 @@ export interface Commands {
    */
   mcpLogin(args: { cwd?: string | null; name: string }): Promise<void>;
   /**
+   * Restarts an MCP server in every open session that has it; returns how many.
+   */
+  restartMcpServer(args: { name: string }): Promise<number>;
+  /**
    * Adds a server to config.toml (`editing`: replaces the one of that name); typed env
    * and header values go to the OS keychain.
    */
@@ -325,6 +330,7 @@ export function bindCommands(invoke: Invoke): Commands {
     mcpSettings: (args) => invoke("mcp_settings", args),
     checkMcpServers: (args) => invoke("check_mcp_servers", args),
     mcpLogin: (args) => invoke("mcp_login", args),
+    restartMcpServer: (args) => invoke("restart_mcp_server", args),
     saveMcpServer: (args) => invoke("save_mcp_server", args),
     removeMcpServer: (args) => invoke("remove_mcp_server", args),
     setMcpServerEnabled: (args) => invoke("set_mcp_server_enabled", args),

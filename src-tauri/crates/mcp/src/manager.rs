@@ -193,6 +193,9 @@ pub(crate) struct Slot {
     /// Flips to true once the first start attempt is over, however it ended.
     pub first_done: watch::Sender<bool>,
     pub progress: ProgressRoutes,
+    /// Asks the supervisor to stop the server and start it again at once (after a login,
+    /// or from the settings page), resetting its failure count.
+    pub restart: tokio::sync::Notify,
 }
 
 pub(crate) fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
@@ -324,6 +327,7 @@ impl McpManager {
                     catalog: RwLock::new(Catalog::default()),
                     first_done,
                     progress: ProgressRoutes::default(),
+                    restart: tokio::sync::Notify::new(),
                 })
             })
             .collect();
@@ -366,6 +370,18 @@ impl McpManager {
             lock(&inner.tasks).push(task);
         }
         McpManager { inner }
+    }
+
+    /// Stops server `name` and starts it again (a server that failed, gave up or waits for
+    /// a login tries again). False for an unknown or turned-off server.
+    pub fn restart(&self, name: &str) -> bool {
+        match self.inner.slot(name) {
+            Some(slot) if slot.config.enabled => {
+                slot.restart.notify_one();
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Waits until every enabled server has finished its first start attempt (started,

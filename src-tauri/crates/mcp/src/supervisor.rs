@@ -23,6 +23,8 @@ const STABLE_AFTER: Duration = Duration::from_secs(60);
 
 enum Ended {
     Shutdown,
+    /// Stopped because a restart was asked for.
+    Restart,
     /// Stopped on its own; `was_ready` tells a crash from a failed start.
     Crashed {
         message: String,
@@ -93,9 +95,14 @@ pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
                         None,
                     );
                     slot.first_done.send_replace(true);
-                    // Retrying cannot help until the user logs in.
-                    inner.shutdown.cancelled().await;
-                    break;
+                    // Retrying cannot help until the user logs in (then asks for a restart).
+                    tokio::select! {
+                        _ = inner.shutdown.cancelled() => break,
+                        _ = slot.restart.notified() => {
+                            failures = 0;
+                            continue;
+                        }
+                    }
                 }
                 Ended::Crashed {
                     message: failure.error.to_string(),
@@ -115,6 +122,10 @@ pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
         };
         let (message, stderr, was_ready) = match outcome {
             Ended::Shutdown => break,
+            Ended::Restart => {
+                failures = 0;
+                continue;
+            }
             Ended::Crashed {
                 message,
                 stderr,
@@ -130,8 +141,13 @@ pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
             };
             set_status(&inner, &slot, ServerStatus::Failed, Some(message), stderr);
             slot.first_done.send_replace(true);
-            inner.shutdown.cancelled().await;
-            break;
+            tokio::select! {
+                _ = inner.shutdown.cancelled() => break,
+                _ = slot.restart.notified() => {
+                    failures = 0;
+                    continue;
+                }
+            }
         }
         let backoff = policy
             .initial
@@ -158,6 +174,7 @@ pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
         tokio::select! {
             _ = inner.shutdown.cancelled() => break,
             _ = tokio::time::sleep(backoff) => {}
+            _ = slot.restart.notified() => failures = 0,
         }
     }
     *write(&slot.peer) = None;
@@ -231,11 +248,18 @@ async fn supervise(
             None => std::future::pending().await,
         }
     });
+    let mut restart = false;
     let reason = loop {
         tokio::select! {
             _ = inner.shutdown.cancelled() => {
                 cancel.cancel();
                 let _ = tokio::time::timeout(Duration::from_secs(2), &mut waiting).await;
+                break None;
+            }
+            _ = slot.restart.notified() => {
+                cancel.cancel();
+                let _ = tokio::time::timeout(Duration::from_secs(2), &mut waiting).await;
+                restart = true;
                 break None;
             }
             status = &mut exited => {
@@ -266,7 +290,11 @@ async fn supervise(
     match reason {
         None => {
             stop_process(process).await;
-            Ended::Shutdown
+            if restart {
+                Ended::Restart
+            } else {
+                Ended::Shutdown
+            }
         }
         Some(message) => crashed(slot, process, message).await,
     }

@@ -83,3 +83,32 @@ async fn config_problems_are_kept_as_notes() {
     assert!(manager.describe().contains("! "), "{}", manager.describe());
     manager.stop().await;
 }
+
+#[tokio::test]
+async fn a_restart_stops_the_server_and_starts_a_new_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = stdio("ev", "node", &[&everything_js(), "stdio"]);
+    let manager = memo_mcp::McpManager::start(vec![server], options(dir.path()));
+    manager.wait_ready().await;
+    let before = manager.server("ev").unwrap();
+    assert_eq!(before.status, memo_mcp::ServerStatus::Ready);
+    let pid = before.pid.unwrap();
+    assert!(!manager.restart("nope"), "an unknown server");
+    assert!(manager.restart("ev"));
+    let mut after = None;
+    for _ in 0..100 {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let now = manager.server("ev").unwrap();
+        if now.status == memo_mcp::ServerStatus::Ready && now.pid.is_some_and(|p| p != pid) {
+            after = Some(now);
+            break;
+        }
+    }
+    let after = after.expect("the server came back with a new process");
+    assert!(after.tools.iter().any(|t| t == "echo"));
+    assert!(
+        after.message.is_none(),
+        "a requested restart is not a failure"
+    );
+    manager.stop().await;
+}

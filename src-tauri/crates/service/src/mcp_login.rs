@@ -12,7 +12,8 @@ use crate::service::Service;
 
 impl Service {
     /// Signs in to server `name` of a session in `cwd`; waits until the browser part is
-    /// done (or the flow's own time limit passes).
+    /// done (or the flow's own time limit passes). Open sessions that have the server
+    /// connect again with the new tokens.
     pub async fn mcp_login(&self, cwd: Option<&Path>, name: &str) -> Result<()> {
         let loaded = self.load_mcp(cwd)?;
         let server = loaded
@@ -62,7 +63,8 @@ impl Service {
             options,
         )
         .await
-        .map(|_| ())
-        .map_err(|e| ServiceError::Login(format!("signing in to \"{name}\" failed: {e}")))
+        .map_err(|e| ServiceError::Login(format!("signing in to \"{name}\" failed: {e}")))?;
+        self.restart_mcp_server(name);
+        Ok(())
     }
 }

@@ -126,6 +126,14 @@ impl Service {
     }
 
     /// The assembled prompt of a live session as it started, if it is live.
+    /// Restarts MCP server `name` in every open session that has it; returns how many.
+    pub fn restart_mcp_server(&self, name: &str) -> u32 {
+        lock(&self.live)
+            .values()
+            .filter(|h| h.restart_mcp_server(name))
+            .count() as u32
+    }
+
     pub(crate) fn live_approval_mode(&self, id: &SessionId) -> Option<memo_protocol::ApprovalMode> {
         lock(&self.live).get(id).map(|h| h.approval_mode())
     }

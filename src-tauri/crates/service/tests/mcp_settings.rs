@@ -287,3 +287,34 @@ async fn logging_in_is_for_http_servers_and_a_failure_says_why() {
         "{unreachable}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_reaches_the_open_sessions_that_have_the_server() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    // The provider is never called: the sessions only start their servers.
+    std::fs::write(
+        home.path().join("config.toml"),
+        format!(
+            "current_provider = \"local\"\n[[providers.local]]\nname = \"local\"\nmodel = \"m\"\nbase_url = \"http://127.0.0.1:9/v1\"\n\
+             [mcp_servers.everything]\ncommand = \"node\"\nargs = [{:?}, \"stdio\"]\n",
+            everything_js()
+        ),
+    )
+    .unwrap();
+    let svc = service(home.path(), Arc::new(MemoryCredentialStore::new()));
+    assert_eq!(
+        svc.restart_mcp_server("everything"),
+        0,
+        "no open session yet"
+    );
+    let request = memo_service::StartRequest {
+        cwd: work.path().to_path_buf(),
+        ..Default::default()
+    };
+    svc.start_session(request.clone()).unwrap();
+    svc.start_session(request).unwrap();
+    assert_eq!(svc.restart_mcp_server("everything"), 2);
+    assert_eq!(svc.restart_mcp_server("nope"), 0);
+    svc.shutdown().await;
+}

@@ -14,6 +14,7 @@ const { commands } = vi.hoisted(() => ({
     setMcpServerEnabled: vi.fn(),
     setMcpToolEnabled: vi.fn(),
     mcpLogin: vi.fn(),
+    restartMcpServer: vi.fn(),
   },
 }));
 vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
@@ -161,5 +162,15 @@ describe("McpPage", () => {
     render(<McpPage cwd={null} />);
     const card = await screen.findByTestId("mcp-server");
     expect(within(card).queryByTestId("mcp-login")).toBeNull();
+  });
+  it("restarts a server in the open conversations and says how many", async () => {
+    commands.mcpSettings.mockResolvedValue({ ...PAGE, servers: [OURS] });
+    commands.restartMcpServer.mockResolvedValueOnce(2).mockResolvedValueOnce(0);
+    render(<McpPage cwd={null} />);
+    const card = await screen.findByTestId("mcp-server");
+    fireEvent.click(within(card).getByTestId("mcp-restart"));
+    expect((await screen.findByTestId("mcp-notice")).textContent).toBe("everything restarted in 2 open conversations.");
+    fireEvent.click(within(card).getByTestId("mcp-restart"));
+    await waitFor(() => expect(screen.getByTestId("mcp-notice").textContent).toContain("No open conversation uses everything"));
   });
 });

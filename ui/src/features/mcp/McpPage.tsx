@@ -62,10 +62,12 @@ interface ServerCardProps {
   onTool: (tool: string, enabled: boolean) => void;
   /** HTTP servers only: OAuth sign-in in the system browser. */
   onLogin: (() => void) | undefined;
+  /** Restarts it in the open conversations. */
+  onRestart: () => void;
   loggingIn: boolean;
 }
 
-function ServerCard({ server, check, checking, onCheck, onEdit, onRemove, onEnabled, onTool, onLogin, loggingIn }: ServerCardProps) {
+function ServerCard({ server, check, checking, onCheck, onEdit, onRemove, onEnabled, onTool, onLogin, loggingIn, onRestart }: ServerCardProps) {
   const ours = server.source === "memo";
   const values = [...server.env, ...server.headers];
   return (
@@ -113,6 +115,16 @@ function ServerCard({ server, check, checking, onCheck, onEdit, onRemove, onEnab
           )}
           <button type="button" className="button button--small" onClick={onCheck} disabled={checking || server.blocked} data-testid="mcp-check">
             Check
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={onRestart}
+            disabled={!server.enabled || server.blocked}
+            title="Stop and start it again in the open conversations"
+            data-testid="mcp-restart"
+          >
+            Restart
           </button>
           {ours && (
             <>
@@ -242,6 +254,7 @@ export function McpPage({ cwd }: { cwd: string | null }) {
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
 
   const run = useCallback(async (what: string, action: () => Promise<McpSettingsPage>) => {
     try {
@@ -270,6 +283,20 @@ export function McpPage({ cwd }: { cwd: string | null }) {
       setError(toCommandError("check_mcp_servers", raised).message);
     } finally {
       setChecking((c) => new Set([...c].filter((n) => !busy.includes(n))));
+    }
+  };
+
+  const restart = async (name: string) => {
+    try {
+      const count = await commands.restartMcpServer({ name });
+      setError(null);
+      setNotice(
+        count === 0
+          ? `No open conversation uses ${name}; new ones start it as configured.`
+          : `${name} restarted in ${count} open conversation${count === 1 ? "" : "s"}.`,
+      );
+    } catch (raised) {
+      setError(toCommandError("restart_mcp_server", raised).message);
     }
   };
 
@@ -337,6 +364,11 @@ export function McpPage({ cwd }: { cwd: string | null }) {
           {error}
         </p>
       )}
+      {notice && (
+        <p className="settings-page__lead mcp-page__notice" role="status" data-testid="mcp-notice">
+          {notice}
+        </p>
+      )}
       {page === null ? (
         !error && <p className="settings__empty">Loading…</p>
       ) : (
@@ -382,6 +414,7 @@ export function McpPage({ cwd }: { cwd: string | null }) {
                   onTool={(tool, enabled) => void setTool(s.name, tool, enabled)}
                   onLogin={s.transport === "stdio" ? undefined : () => void login(s.name)}
                   loggingIn={loggingIn === s.name}
+                  onRestart={() => void restart(s.name)}
                 />
               ),
             )}

@@ -183,6 +183,17 @@ impl SessionHandle {
         self.ops.send(op).map_err(|_| EngineError::SessionClosed)
     }
 
+    /// Stops the session's MCP server `name` and starts it again; false when the session
+    /// has no such (enabled) server.
+    pub fn restart_mcp_server(&self, name: &str) -> bool {
+        self.shared
+            .context
+            .settings
+            .mcp
+            .as_ref()
+            .is_some_and(|mcp| mcp.restart(name))
+    }
+
     /// The mode the session asks in now.
     pub fn approval_mode(&self) -> ApprovalMode {
         self.shared.approval_mode()
