@@ -304,6 +304,11 @@ ipc_commands! {
         Ok(state.service().save_approval_rule(id.as_deref(), &rule)?)
     }
 
+    /// Writes the kept rules to `path` (chosen in a save dialog); returns how many.
+    fn export_approval_rules(state, path: String) -> u32 {
+        Ok(state.service().export_approval_rules(std::path::Path::new(&path))?)
+    }
+
     /// Deletes a kept rule: its calls ask again.
     fn delete_approval_rule(state, id: String) -> ApprovalSettings {
         Ok(state.service().delete_approval_rule(&id)?)

@@ -48,6 +48,7 @@ export const COMMAND_NAMES = [
   "set_tool_disabled",
   "set_default_approval_mode",
   "save_approval_rule",
+  "export_approval_rules",
   "delete_approval_rule",
   "mcp_settings",
   "check_mcp_servers",
@@ -238,6 +239,10 @@ export interface Commands {
    */
   saveApprovalRule(args: { id?: string | null; rule: RuleInput }): Promise<ApprovalSettings>;
   /**
+   * Writes the kept rules to `path` (chosen in a save dialog); returns how many.
+   */
+  exportApprovalRules(args: { path: string }): Promise<number>;
+  /**
    * Deletes a kept rule: its calls ask again.
    */
   deleteApprovalRule(args: { id: string }): Promise<ApprovalSettings>;
@@ -326,6 +331,7 @@ export function bindCommands(invoke: Invoke): Commands {
     setToolDisabled: (args) => invoke("set_tool_disabled", args),
     setDefaultApprovalMode: (args) => invoke("set_default_approval_mode", args),
     saveApprovalRule: (args) => invoke("save_approval_rule", args),
+    exportApprovalRules: (args) => invoke("export_approval_rules", args),
     deleteApprovalRule: (args) => invoke("delete_approval_rule", args),
     mcpSettings: (args) => invoke("mcp_settings", args),
     checkMcpServers: (args) => invoke("check_mcp_servers", args),

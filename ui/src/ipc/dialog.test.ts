@@ -1,12 +1,22 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { pickFolder } from "./dialog";
+import { pickFolder, pickSavePath } from "./dialog";
 
-const { open } = vi.hoisted(() => ({ open: vi.fn() }));
-vi.mock("@tauri-apps/plugin-dialog", () => ({ open }));
+const { open, save } = vi.hoisted(() => ({ open: vi.fn(), save: vi.fn() }));
+vi.mock("@tauri-apps/plugin-dialog", () => ({ open, save }));
 
 beforeEach(() => {
   open.mockReset();
+  save.mockReset();
+});
+
+describe("pickSavePath", () => {
+  it("asks where to save a JSON file and returns the path, or null", async () => {
+    save.mockResolvedValueOnce("/home/me/rules.json").mockResolvedValueOnce(null);
+    await expect(pickSavePath("Export", "approval_rules.json")).resolves.toBe("/home/me/rules.json");
+    expect(save).toHaveBeenCalledWith(expect.objectContaining({ defaultPath: "approval_rules.json" }));
+    await expect(pickSavePath("Export", "approval_rules.json")).resolves.toBeNull();
+  });
 });
 
 describe("pickFolder", () => {

@@ -1,4 +1,4 @@
-import { open } from "@tauri-apps/plugin-dialog";
+import { open, save } from "@tauri-apps/plugin-dialog";
 
 import { toCommandError } from "./errors";
 
@@ -13,5 +13,14 @@ export async function pickFolder(): Promise<string | null> {
     return picked;
   } catch (raised) {
     throw toCommandError("dialog.open", raised);
+  }
+}
+
+/** The native save dialog for a JSON file; null when the user cancels. */
+export async function pickSavePath(title: string, defaultPath: string): Promise<string | null> {
+  try {
+    return await save({ title, defaultPath, filters: [{ name: "JSON", extensions: ["json"] }] });
+  } catch (raised) {
+    throw toCommandError("dialog.save", raised);
   }
 }

@@ -57,7 +57,13 @@ fn applies_in(rule: &ApprovalRule, cwd: &Path) -> bool {
     }
 }
 
-fn covers(rule: &ApprovalRule, kind: RuleKind, item: &str, cwd: &Path) -> bool {
+fn covers(
+    rule: &ApprovalRule,
+    kind: RuleKind,
+    item: &str,
+    cwd: &Path,
+    args: Option<&serde_json::Value>,
+) -> bool {
     if rule.kind != kind {
         return false;
     }
@@ -84,16 +90,42 @@ fn covers(rule: &ApprovalRule, kind: RuleKind, item: &str, cwd: &Path) -> bool {
                 .map(|g| g.compile_matcher().is_match(item))
                 .unwrap_or(false)
         }
-        RuleKind::Mcp => match pattern.strip_suffix(":*") {
-            Some(server) => item.split(':').next() == Some(server),
-            None => item == pattern,
-        },
+        RuleKind::Mcp => {
+            // `server:tool`, or `server:*`, then optional `name=glob` conditions on the
+            // call's arguments (`github:create_issue repo=memo-*`).
+            let mut words = pattern.split_whitespace();
+            let tool = words.next().unwrap_or("");
+            let named = match tool.strip_suffix(":*") {
+                Some(server) => item.split(':').next() == Some(server),
+                None => item == tool,
+            };
+            named && words.all(|condition| argument_matches(condition, args))
+        }
         RuleKind::Web => match pattern.strip_prefix("domain:") {
             // Claude Code's form: the host, whatever the scheme and port.
             Some(domain) => host(item) == domain,
             None => item.trim_end_matches('/') == pattern.trim_end_matches('/'),
         },
     }
+}
+
+/// `name=glob` against the call's argument `name` (its text, or its JSON for other
+/// values). A call without that argument does not match.
+fn argument_matches(condition: &str, args: Option<&serde_json::Value>) -> bool {
+    let Some((name, glob)) = condition.split_once('=') else {
+        return false;
+    };
+    let Some(value) = args.and_then(|a| a.get(name)) else {
+        return false;
+    };
+    let text = match value {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    GlobBuilder::new(glob)
+        .build()
+        .map(|g| g.compile_matcher().is_match(&text))
+        .unwrap_or(false)
 }
 
 /// `docs.rs` of `https://docs.rs:443/x`.
@@ -108,6 +140,7 @@ pub fn evaluate(
     fingerprint: &str,
     risk: RiskLevel,
     cwd: &Path,
+    args: Option<&serde_json::Value>,
 ) -> RuleVerdict {
     let (kind, items): (RuleKind, Vec<&str>) = match subject(fingerprint) {
         Subject::Commands(parts) => (RuleKind::Command, parts),
@@ -123,7 +156,7 @@ pub fn evaluate(
     for item in &items {
         if let Some(deny) = here
             .iter()
-            .find(|r| r.decision == RuleDecision::Deny && covers(r, kind, item, cwd))
+            .find(|r| r.decision == RuleDecision::Deny && covers(r, kind, item, cwd, args))
         {
             return RuleVerdict::Deny((*deny).clone());
         }
@@ -135,7 +168,7 @@ pub fn evaluate(
     for item in &items {
         match here
             .iter()
-            .find(|r| r.decision == RuleDecision::Allow && covers(r, kind, item, cwd))
+            .find(|r| r.decision == RuleDecision::Allow && covers(r, kind, item, cwd, args))
         {
             Some(rule) => {
                 if !used.contains(&rule.id) {
@@ -239,7 +272,7 @@ mod tests {
     const CWD: &str = "/p";
 
     fn check(rules: &[ApprovalRule], fingerprint: &str) -> RuleVerdict {
-        evaluate(rules, fingerprint, RiskLevel::Execute, Path::new(CWD))
+        evaluate(rules, fingerprint, RiskLevel::Execute, Path::new(CWD), None)
     }
 
     #[test]
@@ -294,7 +327,8 @@ mod tests {
                 &rules,
                 "exec:git log [unsandboxed]",
                 RiskLevel::Critical,
-                Path::new(CWD)
+                Path::new(CWD),
+                None,
             ),
             RuleVerdict::Unmatched
         );
@@ -318,7 +352,8 @@ mod tests {
                 std::slice::from_ref(&mine),
                 "exec:npm test",
                 RiskLevel::Execute,
-                Path::new("/p/sub")
+                Path::new("/p/sub"),
+                None,
             ),
             RuleVerdict::Allow(vec!["m".into()])
         );
@@ -327,7 +362,8 @@ mod tests {
                 &[mine],
                 "exec:npm test",
                 RiskLevel::Execute,
-                Path::new("/other")
+                Path::new("/other"),
+                None,
             ),
             RuleVerdict::Unmatched
         );
@@ -454,6 +490,39 @@ mod tests {
         assert_eq!(
             check(&[domain], "webfetch:https://docs.rs.evil.example"),
             RuleVerdict::Unmatched
+        );
+    }
+
+    #[test]
+    fn an_mcp_rule_may_also_match_the_calls_arguments() {
+        let rule = rule(
+            "g",
+            RuleDecision::Allow,
+            RuleKind::Mcp,
+            "github:create_issue repo=memo-* draft=true",
+            None,
+        );
+        let call = |args: serde_json::Value| {
+            evaluate(
+                std::slice::from_ref(&rule),
+                "mcp:github:create_issue",
+                RiskLevel::Write,
+                Path::new(CWD),
+                Some(&args),
+            )
+        };
+        assert_eq!(
+            call(serde_json::json!({"repo": "memo-desktop", "draft": true})),
+            RuleVerdict::Allow(vec!["g".into()])
+        );
+        assert_eq!(
+            call(serde_json::json!({"repo": "other", "draft": true})),
+            RuleVerdict::Unmatched
+        );
+        assert_eq!(
+            call(serde_json::json!({"repo": "memo-desktop"})),
+            RuleVerdict::Unmatched,
+            "a missing argument"
         );
     }
 }

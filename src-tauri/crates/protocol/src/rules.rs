@@ -21,7 +21,7 @@ pub enum RuleKind {
     Command,
     /// A file path or glob (`src/**`), relative to the session's folder unless absolute.
     Write,
-    /// `server:tool` or `server:*`.
+    /// `server:tool` or `server:*`, then optional `name=glob` argument conditions.
     Mcp,
     /// A web origin (`https://docs.rs`).
     Web,

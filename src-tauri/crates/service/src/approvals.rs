@@ -115,6 +115,24 @@ impl Service {
         self.approval_settings(None)
     }
 
+    /// Writes the kept rules (as stored, in Memo's own format) to `path`, replacing what
+    /// is there (the save dialog asked); returns how many were written.
+    pub fn export_approval_rules(&self, path: &Path) -> Result<u32> {
+        let rules = self.rule_store()?.list()?;
+        let text = serde_json::to_string_pretty(&serde_json::json!({ "rules": rules }))
+            .map_err(|e| ServiceError::InvalidInput(e.to_string()))?;
+        let tmp = path.with_extension("json.memo-export.tmp");
+        let write = || -> std::io::Result<()> {
+            std::fs::write(&tmp, format!("{text}\n"))?;
+            std::fs::rename(&tmp, path)
+        };
+        write().map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            ServiceError::io(path.display(), e)
+        })?;
+        Ok(rules.len() as u32)
+    }
+
     pub fn delete_approval_rule(&self, id: &str) -> Result<ApprovalSettings> {
         if !self.rule_store()?.remove(id)? {
             return Err(ServiceError::NotFound(format!(

@@ -238,3 +238,29 @@ async fn a_tool_turned_off_in_settings_is_not_offered() {
     assert!(page.tools.iter().all(|t| !t.disabled));
     f.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rules_are_exported_as_a_file_of_their_own() {
+    let f = fixture(vec![]).await;
+    let input = RuleInput {
+        decision: RuleDecision::Deny,
+        kind: RuleKind::Mcp,
+        pattern: "github:create_issue repo=private-*".into(),
+        project: None,
+    };
+    f.service.save_approval_rule(None, &input).unwrap();
+    let out = f.work.path().join("exported.json");
+    assert_eq!(f.service.export_approval_rules(&out).unwrap(), 1);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(
+        json["rules"][0]["pattern"],
+        "github:create_issue repo=private-*"
+    );
+    assert_eq!(json["rules"][0]["decision"], "deny");
+    let nowhere = f
+        .service
+        .export_approval_rules(std::path::Path::new("/nonexistent/dir/x.json"));
+    assert!(nowhere.is_err());
+    f.finish().await;
+}

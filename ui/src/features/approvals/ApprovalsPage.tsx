@@ -2,7 +2,7 @@ import { type FormEvent, useCallback, useEffect, useState } from "react";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { ApprovalMode, ApprovalRuleInfo, ApprovalSettings, RuleDecision, RuleInput, RuleKind } from "../../gen/protocol";
-import { commands, toCommandError } from "../../ipc";
+import { commands, pickSavePath, toCommandError } from "../../ipc";
 import { MODE_EFFECTS, MODE_NAMES, MODES } from "../../state/approvalModes";
 import { folderName } from "../../state/workspaces";
 
@@ -18,7 +18,7 @@ const KIND_NAMES: Record<RuleKind, string> = {
 const KIND_HINTS: Record<RuleKind, string> = {
   command: "A command prefix, whole words: cargo test covers cargo test -p x, never cargo testx or cargo test; rm x",
   write: "A path or glob such as src/** (relative to the folder, or absolute)",
-  mcp: "server:tool, or server:* for all of a server's tools",
+  mcp: "server:tool, or server:* for all of a server's tools; add name=glob to match an argument too (github:create_issue repo=memo-*)",
   web: "An origin such as https://docs.rs",
 };
 
@@ -144,6 +144,19 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
     if (await run("save_approval_rule", () => commands.saveApprovalRule({ id, rule }))) setEditing(null);
   };
 
+  const [exported, setExported] = useState<string | null>(null);
+  const exportRules = async () => {
+    try {
+      const path = await pickSavePath("Export approval rules", "approval_rules.json");
+      if (path === null) return;
+      const count = await commands.exportApprovalRules({ path });
+      setExported(`${count} rule${count === 1 ? "" : "s"} written to ${path}`);
+      setError(null);
+    } catch (raised) {
+      setError(toCommandError("export_approval_rules", raised).message);
+    }
+  };
+
   const asInput = (r: ApprovalRuleInfo): RuleInput => ({ decision: r.decision, kind: r.kind, pattern: r.pattern, project: r.project });
 
   return (
@@ -188,16 +201,28 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
 
           <div className="rules__head">
             <h3 className="rules__title">Rules</h3>
-            {editing !== "new" && (
-              <button type="button" className="button" onClick={() => setEditing("new")} data-testid="rule-new">
-                Add rule
-              </button>
-            )}
+            <span className="rule__actions">
+              {settings.rules.length > 0 && (
+                <button type="button" className="button button--quiet" onClick={() => void exportRules()} data-testid="rules-export">
+                  Export…
+                </button>
+              )}
+              {editing !== "new" && (
+                <button type="button" className="button" onClick={() => setEditing("new")} data-testid="rule-new">
+                  Add rule
+                </button>
+              )}
+            </span>
           </div>
           <p className="settings-page__lead rules__lead">
             Kept from “Always” answers, or written here. Deny wins over allow; critical commands always ask. Stored in{" "}
             <code>{settings.rules_path}</code>.
           </p>
+          {exported && (
+            <p className="settings-page__lead" role="status" data-testid="rules-exported">
+              {exported}
+            </p>
+          )}
           {settings.rules_error && (
             <p className="form-error" role="alert" data-testid="rules-file-error">
               {settings.rules_error}

@@ -11,11 +11,13 @@ const { commands } = vi.hoisted(() => ({
     approvalSettings: vi.fn(),
     setDefaultApprovalMode: vi.fn(),
     setToolDisabled: vi.fn(),
+    exportApprovalRules: vi.fn(),
     saveApprovalRule: vi.fn(),
     deleteApprovalRule: vi.fn(),
   },
 }));
-vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+const { pickSavePath } = vi.hoisted(() => ({ pickSavePath: vi.fn() }));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands, pickSavePath }));
 
 afterEach(cleanup);
 beforeEach(() => Object.values(commands).forEach((f) => f.mockReset()));
@@ -125,5 +127,14 @@ describe("ApprovalsPage", () => {
     expect(commands.setDefaultApprovalMode).not.toHaveBeenCalled();
     fireEvent.click(screen.getByTestId("confirm-ok"));
     await waitFor(() => expect(commands.setDefaultApprovalMode).toHaveBeenCalledWith({ mode: "dangerous" }));
+  });
+  it("exports the rules to a chosen file", async () => {
+    commands.approvalSettings.mockResolvedValue(SETTINGS);
+    pickSavePath.mockResolvedValue("/home/u/rules.json");
+    commands.exportApprovalRules.mockResolvedValue(1);
+    render(<ApprovalsPage cwd={null} />);
+    fireEvent.click(await screen.findByTestId("rules-export"));
+    expect((await screen.findByTestId("rules-exported")).textContent).toBe("1 rule written to /home/u/rules.json");
+    expect(commands.exportApprovalRules).toHaveBeenCalledWith({ path: "/home/u/rules.json" });
   });
 });

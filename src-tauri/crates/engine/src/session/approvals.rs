@@ -55,7 +55,7 @@ impl Turn {
     ) -> Result<Approval, EngineError> {
         let mode = self.shared.approval_mode();
         if preview.risk > RiskLevel::Read {
-            match self.rules_verdict(preview) {
+            match self.rules_verdict(preview, Some(args)) {
                 RuleVerdict::Deny(rule) => {
                     self.touch_rules(std::slice::from_ref(&rule.id));
                     return Ok(Approval::Denied(format!(
@@ -172,7 +172,11 @@ impl Turn {
     }
 
     /// A rules file that cannot be read is reported in settings; here no rule applies.
-    fn rules_verdict(&self, preview: &ToolPreview) -> RuleVerdict {
+    fn rules_verdict(
+        &self,
+        preview: &ToolPreview,
+        args: Option<&serde_json::Value>,
+    ) -> RuleVerdict {
         let imported = &self.shared.context.settings.imported_rules;
         let mut rules = match self.rule_store().map(|s| s.list()) {
             Some(Ok(rules)) => rules,
@@ -191,6 +195,7 @@ impl Turn {
             &preview.fingerprint,
             preview.risk,
             &self.shared.tool_ctx.cwd,
+            args,
         )
     }
 
