@@ -84,7 +84,7 @@ describe("Trusting a folder before its project files start programs", { timeout:
     await (await find("trust-refuse")).click();
     await gone("trust-dialog");
     const banner = await wait("trust-banner");
-    assert.match(await banner.getText(), /probe is not started/);
+    assert.match(await banner.getText(), /probe is not used/);
     await send("hi", 1);
     await sleep(1000);
     assert.equal(existsSync(marker), false, "an untrusted folder's server was started");
