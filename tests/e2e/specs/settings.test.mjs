@@ -33,6 +33,17 @@ function closedPort() {
 function helpers(app) {
   const find = (id) => app.driver.wait(until.elementLocated(byTestId(id)), UI_TIMEOUT_MS);
   const css = (selector) => app.driver.wait(until.elementLocated(By.css(selector)), UI_TIMEOUT_MS);
+  /** Clicks the element, looking it up again if a re-render replaced it meanwhile. */
+  const click = (id) =>
+    app.driver.wait(async () => {
+      try {
+        await (await find(id)).click();
+        return true;
+      } catch (error) {
+        if (error.name === "StaleElementReferenceError") return false;
+        throw error;
+      }
+    }, UI_TIMEOUT_MS, `could not click ${id}`);
   const openFolder = async (folder) => {
     await (await find("folder-path-input")).sendKeys(folder);
     await (await find("folder-path-open")).click();
@@ -67,7 +78,7 @@ function helpers(app) {
       text,
     );
   };
-  return { find, css, openFolder, send, answer, typeInEditor };
+  return { find, css, click, openFolder, send, answer, typeInEditor };
 }
 
 describe("First run with a model server on this machine", { timeout: 120_000 }, () => {
@@ -201,7 +212,7 @@ describe("Settings", { timeout: 180_000 }, () => {
   });
 
   test("SOUL.md edited in settings is in the next request; a change on disk is a conflict", async (t) => {
-    const { find, openFolder, send, answer, typeInEditor } = helpers(app);
+    const { find, click, openFolder, send, answer, typeInEditor } = helpers(app);
     try {
       await (await find("settings-nav-soul")).click();
       await typeInEditor("\nAlways answer like a pirate.");
@@ -215,7 +226,7 @@ describe("Settings", { timeout: 180_000 }, () => {
         return unsaved.length === 1 && nav.length === 1;
       }, UI_TIMEOUT_MS, "the settings shortcut left the page or dropped the unsaved text");
       await app.screenshot(`${t.name} (editing)`);
-      await (await find("editor-save")).click();
+      await click("editor-save");
       await app.driver.wait(async () => (await app.driver.findElements(byTestId("editor-unsaved"))).length === 0, UI_TIMEOUT_MS);
       const soul = path.join(app.memoHome, "SOUL.md");
       assert.match(readFileSync(soul, "utf8"), /like a pirate/);

@@ -2,8 +2,8 @@
 //!
 //! Each call is previewed by its tool (risk, fingerprint, diff), then the session's
 //! approval mode decides whether to ask:
-//! - `auto`: read runs; write and execute ask unless a session grant covers the call's
-//!   fingerprint; critical always asks.
+//! - `auto` (Memo Code's): read runs; a write asks once and can then be granted for the
+//!   session; execute and critical ask every time unless a kept rule allows them.
 //! - `strict`: everything above read asks, every time.
 //! - `dangerous`: nothing asks except critical calls (commands the guard escalates, such as
 //!   a force-push to main); blacklisted commands are still refused by the tools themselves.
@@ -32,8 +32,8 @@ pub fn must_ask(mode: ApprovalMode, risk: RiskLevel, granted: bool) -> bool {
         (ApprovalMode::Dangerous, RiskLevel::Critical) => true,
         (ApprovalMode::Dangerous, _) => false,
         (ApprovalMode::Strict, _) => true,
-        (ApprovalMode::Auto, RiskLevel::Critical) => true,
-        (ApprovalMode::Auto, _) => !granted,
+        (ApprovalMode::Auto, RiskLevel::Write) => !granted,
+        (ApprovalMode::Auto, _) => true,
     }
 }
 
@@ -128,8 +128,8 @@ impl Turn {
             ReviewDecision::ApproveOnce { accepted_hunks } => Approval::Granted { accepted_hunks },
             ReviewDecision::ApproveForSession => {
                 // Kept even in strict mode (consulted once the session is back in auto);
-                // critical calls are never covered by grants.
-                if preview.risk < RiskLevel::Critical {
+                // only writes are covered by grants: commands need a kept rule.
+                if preview.risk == RiskLevel::Write {
                     self.shared.add_grant(preview.fingerprint.clone());
                 }
                 Approval::Granted {
@@ -278,7 +278,10 @@ mod tests {
         }
         assert!(must_ask(Auto, Write, false));
         assert!(!must_ask(Auto, Write, true));
-        assert!(!must_ask(Auto, Execute, true));
+        assert!(
+            must_ask(Auto, Execute, true),
+            "commands ask every time in auto"
+        );
         assert!(must_ask(Auto, Critical, true));
         assert!(must_ask(Strict, Write, true));
         assert!(must_ask(Strict, Execute, true));

@@ -156,3 +156,12 @@ describe("ApprovalCard with more calls of its tool waiting", () => {
     expect(screen.getByTestId("approval-decision").textContent).toBe("Approved with the rest of this step");
   });
 });
+
+describe("ApprovalCard for a command", () => {
+  it("offers no session grant: commands ask every time unless a rule allows them", () => {
+    const command: ApprovalRequest = { ...TWO_HUNKS, tool_name: "exec_command", risk: "execute", diff: null, command: "ls", rule_patterns: ["ls"] };
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: command, decision: null }} onResolve={vi.fn()} />);
+    expect(screen.queryByRole("button", { name: "Approve for session" })).toBeNull();
+    expect(screen.getByTestId("approve-always-project")).toBeTruthy();
+  });
+});

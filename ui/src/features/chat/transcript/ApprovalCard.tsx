@@ -161,15 +161,18 @@ export function ApprovalCard({
               Approve all {sameToolWaiting + 1}
             </button>
           )}
-          {/* A session grant covers the whole file, so it only makes sense for the whole change. */}
-          <button
-            type="button"
-            className="button"
-            disabled={answering || partial}
-            onClick={() => answer({ type: "approve_for_session" })}
-          >
-            Approve for session
-          </button>
+          {/* Only writes can be granted for the session (commands need a kept rule), and a
+              grant covers the whole file, so only for the whole change. */}
+          {request.risk === "write" && (
+            <button
+              type="button"
+              className="button"
+              disabled={answering || partial}
+              onClick={() => answer({ type: "approve_for_session" })}
+            >
+              Approve for session
+            </button>
+          )}
           {/* "Always" keeps a rule (a command prefix, the files, the MCP tool): whole changes only. */}
           {request.rule_patterns && request.rule_patterns.length > 0 && (
             <>
