@@ -333,7 +333,8 @@ ipc_commands! {
     /// keychain); resolves when the sign-in is done or failed.
     fn mcp_login(state, cwd: Option<String>, name: String) -> () {
         let cwd = cwd.map(PathBuf::from);
-        Ok(state.service().mcp_login(cwd.as_deref(), &name).await?)
+        state.service().mcp_login(cwd.as_deref(), &name, None).await?;
+        Ok(())
     }
 
     /// Restarts an MCP server in every open session that has it; returns how many.

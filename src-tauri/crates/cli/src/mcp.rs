@@ -5,11 +5,10 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{ExitCode, Stdio};
+use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use memo_config::{Config, KeyringStore, MemoHome};
-use memo_mcp::config::TransportConfig;
 use memo_mcp::config_edit::{add_server, remove_server, NewServer};
 use memo_mcp::{McpConfigSet, ServerConfig, ServerSnapshot, SourceKind};
 use memo_protocol::TrustState;
@@ -236,50 +235,26 @@ fn run_inner(action: McpAction, rt: &tokio::runtime::Runtime) -> Result<(Value, 
             common,
             no_browser,
         } => {
-            let (_, set, _) = load(common.cwd)?;
-            let server = set
-                .get(&name)
-                .ok_or_else(|| Failure(1, format!("no MCP server named \"{name}\"")))?;
-            let http = match &server.transport {
-                TransportConfig::StreamableHttp(h) | TransportConfig::Sse(h) => h.clone(),
-                TransportConfig::Stdio(_) => {
-                    return Err(Failure(
-                        1,
-                        format!("\"{name}\" is a stdio server; only HTTP servers sign in"),
-                    ))
-                }
+            let cwd = match common.cwd {
+                Some(dir) => dir,
+                None => std::env::current_dir().map_err(setup)?,
             };
-            let store = KeyringStore::new().map_err(setup)?;
-            let opener = move |url: &str| -> Result<(), String> {
+            let browser = std::env::var("BROWSER").ok();
+            let opener = |url: &str| -> Result<(), String> {
                 eprintln!("Open this URL to sign in to \"{name}\":\n  {url}");
                 if !no_browser {
-                    open_browser(url);
+                    if let Err(e) = memo_mcp::oauth_flow::open_in_browser(browser.as_deref(), url) {
+                        eprintln!("({e}; open the URL yourself)");
+                    }
                 }
                 Ok(())
             };
-            let options = memo_mcp::oauth_flow::LoginOptions {
-                client_secret: http
-                    .oauth
-                    .client_secret_env_var
-                    .as_deref()
-                    .and_then(|v| std::env::var(v).ok()),
-                ..Default::default()
-            };
             let tokens = rt
-                .block_on(memo_mcp::oauth_flow::login(
-                    &server.name,
-                    &http,
-                    &store,
-                    &opener,
-                    options,
-                ))
+                .block_on(crate::service().mcp_login(Some(&cwd), &name, Some(&opener)))
                 .map_err(|e| Failure(1, e.to_string()))?;
             Ok((
-                json!({ "logged_in": server.name, "scope": tokens.scope, "expires_at": tokens.expires_at }),
-                format!(
-                    "signed in to \"{}\"; the tokens are in the OS keychain",
-                    server.name
-                ),
+                json!({ "logged_in": name, "scope": tokens.scope, "expires_at": tokens.expires_at }),
+                format!("signed in to \"{name}\"; the tokens are in the OS keychain"),
             ))
         }
         McpAction::Logout { name, .. } => {
@@ -359,21 +334,4 @@ fn probe(
     cwd: &std::path::Path,
 ) -> Vec<ServerSnapshot> {
     rt.block_on(crate::service().probe_mcp_servers(cwd, servers))
-}
-
-/// `$BROWSER`, else `xdg-open`; failing to open one is fine (the URL is printed).
-fn open_browser(url: &str) {
-    let browser = std::env::var("BROWSER")
-        .ok()
-        .filter(|b| !b.is_empty())
-        .unwrap_or_else(|| "xdg-open".into());
-    let spawned = std::process::Command::new(&browser)
-        .arg(url)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn();
-    if let Err(e) = spawned {
-        eprintln!("(could not start {browser}: {e}; open the URL yourself)");
-    }
 }

@@ -91,6 +91,20 @@ pub fn pkce_pair() -> (String, String) {
 /// tries `xdg-open`; tests follow it themselves.
 pub type Opener<'a> = &'a (dyn Fn(&str) -> Result<(), String> + Send + Sync);
 
+/// Opens `url` in the system browser: `browser` (the user's `$BROWSER`) when given,
+/// else `xdg-open`. The error says which program could not be started.
+pub fn open_in_browser(browser: Option<&str>, url: &str) -> Result<(), String> {
+    let browser = browser.filter(|b| !b.is_empty()).unwrap_or("xdg-open");
+    std::process::Command::new(browser)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(|_| ())
+        .map_err(|e| format!("could not start {browser}: {e}"))
+}
+
 /// An [`Opener`] a session can keep.
 pub type SharedOpener = Arc<dyn Fn(&str) -> Result<(), String> + Send + Sync>;
 

@@ -3,9 +3,10 @@
 //! `memo-cli mcp login` runs.
 
 use std::path::Path;
-use std::process::Stdio;
 
 use memo_mcp::config::TransportConfig;
+use memo_mcp::oauth::StoredTokens;
+use memo_mcp::oauth_flow::Opener;
 
 use crate::error::{Result, ServiceError};
 use crate::service::Service;
@@ -13,8 +14,13 @@ use crate::service::Service;
 impl Service {
     /// Signs in to server `name` of a session in `cwd`; waits until the browser part is
     /// done (or the flow's own time limit passes). Open sessions that have the server
-    /// connect again with the new tokens.
-    pub async fn mcp_login(&self, cwd: Option<&Path>, name: &str) -> Result<()> {
+    /// connect again with the new tokens. `opener` shows the sign-in address (`None`: the system browser).
+    pub async fn mcp_login(
+        &self,
+        cwd: Option<&Path>,
+        name: &str,
+        opener: Option<Opener<'_>>,
+    ) -> Result<StoredTokens> {
         let loaded = self.load_mcp(cwd)?;
         let server = loaded
             .set
@@ -27,26 +33,16 @@ impl Service {
         }
         let http = match &server.transport {
             TransportConfig::StreamableHttp(h) | TransportConfig::Sse(h) => h.clone(),
-            TransportConfig::Stdio(_) => {
-                return Err(ServiceError::InvalidInput(format!(
-                    "\"{name}\" runs on this machine (stdio); only HTTP servers sign in"
-                )))
-            }
+            TransportConfig::Stdio(_) => return Err(ServiceError::InvalidInput(format!(
+                "\"{name}\" is a stdio server (it runs on this machine); only HTTP servers sign in"
+            ))),
         };
         let env = self.env().clone();
-        let browser = env("BROWSER")
-            .filter(|b| !b.is_empty())
-            .unwrap_or_else(|| "xdg-open".into());
-        let opener = move |url: &str| -> std::result::Result<(), String> {
-            std::process::Command::new(&browser)
-                .arg(url)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .map(|_| ())
-                .map_err(|e| format!("could not open the browser ({browser}): {e}"))
+        let system_browser = |url: &str| {
+            memo_mcp::oauth_flow::open_in_browser(env("BROWSER").as_deref(), url)
+                .map_err(|e| format!("{e}; open the address yourself"))
         };
+        let opener = opener.unwrap_or(&system_browser);
         let options = memo_mcp::oauth_flow::LoginOptions {
             client_secret: http
                 .oauth
@@ -55,16 +51,16 @@ impl Service {
                 .and_then(|v| env(v)),
             ..Default::default()
         };
-        memo_mcp::oauth_flow::login(
+        let tokens = memo_mcp::oauth_flow::login(
             &server.name,
             &http,
             self.credentials.as_ref(),
-            &opener,
+            opener,
             options,
         )
         .await
         .map_err(|e| ServiceError::Login(format!("signing in to \"{name}\" failed: {e}")))?;
         self.restart_mcp_server(name);
-        Ok(())
+        Ok(tokens)
     }
 }

@@ -269,16 +269,16 @@ async fn logging_in_is_for_http_servers_and_a_failure_says_why() {
     )
     .unwrap();
     let svc = service(home.path(), Arc::new(MemoryCredentialStore::new()));
-    let unknown = svc.mcp_login(None, "nope").await.unwrap_err();
+    let unknown = svc.mcp_login(None, "nope", None).await.unwrap_err();
     assert_eq!(unknown.code(), memo_protocol::ErrorCode::NotFound);
-    let stdio = svc.mcp_login(None, "local").await.unwrap_err();
+    let stdio = svc.mcp_login(None, "local", None).await.unwrap_err();
     assert_eq!(stdio.code(), memo_protocol::ErrorCode::InvalidInput);
     assert!(
         stdio.to_string().contains("only HTTP servers sign in"),
         "{stdio}"
     );
     // Nothing listens on port 9: the discovery fails before any browser is opened.
-    let unreachable = svc.mcp_login(None, "remote").await.unwrap_err();
+    let unreachable = svc.mcp_login(None, "remote", None).await.unwrap_err();
     assert_eq!(unreachable.code(), memo_protocol::ErrorCode::Unavailable);
     assert!(
         unreachable
