@@ -461,7 +461,7 @@ pub fn disabled_tools(config: &Config) -> Vec<String> {
 }
 
 /// `approval_mode = "auto" | "strict" | "dangerous"` in config.toml (default auto).
-fn approval_mode(config: &Config) -> Result<ApprovalMode, EngineError> {
+pub fn approval_mode(config: &Config) -> Result<ApprovalMode, EngineError> {
     match config.extra.get("approval_mode") {
         None => Ok(ApprovalMode::default()),
         Some(toml::Value::String(mode)) => match mode.as_str() {

@@ -15,7 +15,8 @@ pub mod title;
 pub mod trust;
 
 pub use engine::{
-    disabled_tools, is_loopback, Engine, EngineOptions, EnvLookup, SessionOptions, SessionOverrides,
+    approval_mode, disabled_tools, is_loopback, Engine, EngineOptions, EnvLookup, SessionOptions,
+    SessionOverrides,
 };
 pub use error::EngineError;
 /// Prompt assembly, skills, commands and compaction, re-exported for hosts.

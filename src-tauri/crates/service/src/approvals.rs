@@ -49,7 +49,7 @@ impl Service {
             Err(error) => (Vec::new(), Some(error.to_string())),
         };
         Ok(ApprovalSettings {
-            default_mode: default_mode(&config)?,
+            default_mode: memo_engine::approval_mode(&config)?,
             rules_path: store.path().display().to_string(),
             rules,
             rules_error,
@@ -140,17 +140,6 @@ impl Service {
             )));
         }
         self.approval_settings(None)
-    }
-}
-
-fn default_mode(config: &memo_config::Config) -> Result<ApprovalMode> {
-    match config.extra.get("approval_mode").and_then(|v| v.as_str()) {
-        None | Some("auto") => Ok(ApprovalMode::Auto),
-        Some("strict") => Ok(ApprovalMode::Strict),
-        Some("dangerous") => Ok(ApprovalMode::Dangerous),
-        Some(other) => Err(ServiceError::InvalidInput(format!(
-            "approval_mode = \"{other}\" in config.toml is not a mode: use auto, strict or dangerous"
-        ))),
     }
 }
 

@@ -33,9 +33,11 @@ impl Service {
         }
         let http = match &server.transport {
             TransportConfig::StreamableHttp(h) | TransportConfig::Sse(h) => h.clone(),
-            TransportConfig::Stdio(_) => return Err(ServiceError::InvalidInput(format!(
+            TransportConfig::Stdio(_) => {
+                return Err(ServiceError::InvalidInput(format!(
                 "\"{name}\" is a stdio server (it runs on this machine); only HTTP servers sign in"
-            ))),
+            )))
+            }
         };
         let env = self.env().clone();
         let system_browser = |url: &str| {
