@@ -159,15 +159,7 @@ const TOOL_BLOCK_OVERHEAD: u64 = 70;
 /// own. 3.5 bytes a token matched Qwen2.5's count of Memo's tool definitions; the prose
 /// rule (4) undercounted them by a tenth.
 fn json_estimate(json: &str) -> u64 {
-    let mut ascii = 0u64;
-    let mut other = 0u64;
-    for c in json.chars() {
-        if c.is_ascii() {
-            ascii += 1;
-        } else {
-            other += 1;
-        }
-    }
+    let (ascii, other) = char_classes(json);
     (ascii * 2).div_ceil(7) + other
 }
 
@@ -207,16 +199,14 @@ fn tiktoken_count(encoding: Encoding, text: &str) -> u64 {
 /// About four ASCII bytes per token, and one token per non-ASCII character (CJK text runs
 /// close to one token per character; four bytes would undercount it threefold).
 fn byte_estimate(text: &str) -> u64 {
-    let mut ascii = 0u64;
-    let mut other = 0u64;
-    for c in text.chars() {
-        if c.is_ascii() {
-            ascii += 1;
-        } else {
-            other += 1;
-        }
-    }
+    let (ascii, other) = char_classes(text);
     ascii.div_ceil(4) + other
+}
+
+/// ASCII characters and all others: the two rates the estimates count at.
+fn char_classes(text: &str) -> (u64, u64) {
+    let ascii = text.bytes().filter(u8::is_ascii).count() as u64;
+    (ascii, text.chars().count() as u64 - ascii)
 }
 
 #[cfg(test)]
