@@ -87,11 +87,17 @@ impl RepeatGuard {
 /// makes it answer instead of looping into [`RepeatGuard`]'s stop.
 pub(crate) const REPEAT_HINT: &str = "<system_hint type=\"repeated_call\">You made this exact call before and got this same result. Use it: answer the user, or do something different.</system_hint>";
 
-/// Whether `history` already holds `call` (same tool and arguments) answered with
-/// `output`.
+/// Whether this turn (the history since its user message) already holds `call` (same
+/// tool and arguments) answered with `output`. Only the turn is searched: this runs for
+/// every tool result, and the guard it feeds counts per turn too.
 pub(crate) fn answered_before(history: &[Message], call: &ToolCall, output: &str) -> bool {
+    let start = history
+        .iter()
+        .rposition(|m| matches!(m, Message::User { .. }))
+        .map_or(0, |i| i + 1);
+    let turn = &history[start..];
     let args = canonical(&call.arguments);
-    let earlier: Vec<&str> = history
+    let earlier: Vec<&str> = turn
         .iter()
         .filter_map(|m| match m {
             Message::Assistant { tool_calls, .. } => Some(tool_calls),
@@ -101,7 +107,7 @@ pub(crate) fn answered_before(history: &[Message], call: &ToolCall, output: &str
         .filter(|c| c.id != call.id && c.name == call.name && canonical(&c.arguments) == args)
         .map(|c| c.id.as_str())
         .collect();
-    history.iter().any(|m| match m {
+    turn.iter().any(|m| match m {
         Message::ToolResult {
             call_id, content, ..
         } => {
