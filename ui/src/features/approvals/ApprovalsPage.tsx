@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { ApprovalMode, ApprovalRuleInfo, ApprovalSettings, RuleDecision, RuleInput, RuleKind } from "../../gen/protocol";
@@ -6,6 +6,7 @@ import { commands, pickSavePath, toCommandError } from "../../ipc";
 import { MODE_EFFECTS, MODE_NAMES, MODES } from "../../state/approvalModes";
 import { folderName } from "../../state/workspaces";
 
+import { useSettingsPage } from "../settings/useSettingsPage";
 import "./approvals.css";
 
 const KIND_NAMES: Record<RuleKind, string> = {
@@ -119,21 +120,9 @@ function RuleForm({ initial, cwd, submitLabel, onSubmit, onCancel }: RuleFormPro
  * ask whatever the rules say.
  */
 export function ApprovalsPage({ cwd }: { cwd: string | null }) {
-  const [settings, setSettings] = useState<ApprovalSettings | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { page: settings, error, setError, run } = useSettingsPage<ApprovalSettings>();
   const [editing, setEditing] = useState<string | "new" | null>(null);
   const [confirmDangerous, setConfirmDangerous] = useState(false);
-
-  const run = useCallback(async (what: string, action: () => Promise<ApprovalSettings>) => {
-    try {
-      setSettings(await action());
-      setError(null);
-      return true;
-    } catch (raised) {
-      setError(toCommandError(what, raised).message);
-      return false;
-    }
-  }, []);
 
   useEffect(() => {
     void run("approval_settings", () => commands.approvalSettings({ cwd }));

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { McpServerCheck, McpServerInfo, McpServerInput, McpSettingsPage, McpSourceKind, McpTransportKind } from "../../gen/protocol";
 import { commands, toCommandError } from "../../ipc";
 import { folderName } from "../../state/workspaces";
+import { useSettingsPage } from "../settings/useSettingsPage";
 import { McpServerForm } from "./McpServerForm";
 
 import "./mcp.css";
@@ -247,25 +248,13 @@ function CheckDetails({ server, check, onTool }: CheckDetailsProps) {
  * here; the folder's own files are shown as they are.
  */
 export function McpPage({ cwd }: { cwd: string | null }) {
-  const [page, setPage] = useState<McpSettingsPage | null>(null);
+  const { page, error, setError, run } = useSettingsPage<McpSettingsPage>();
   const [checks, setChecks] = useState<Record<string, McpServerCheck>>({});
   const [checking, setChecking] = useState<Set<string>>(new Set());
   const [editing, setEditing] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-
-  const run = useCallback(async (what: string, action: () => Promise<McpSettingsPage>) => {
-    try {
-      setPage(await action());
-      setError(null);
-      return true;
-    } catch (raised) {
-      setError(toCommandError(what, raised).message);
-      return false;
-    }
-  }, []);
 
   useEffect(() => {
     setChecks({});
