@@ -264,11 +264,11 @@ impl Engine {
             limits.max_steps = max.max(1);
         }
         let mut tools = ToolRegistry::builtin();
-        let trusted = overrides
-            .trust_project
-            .unwrap_or_else(|| self.project_trusted(&cwd));
         // Tools turned off in config.toml or in other agents' settings are never offered.
         let imported = self.imported_permissions(Some(&cwd));
+        let trusted = overrides
+            .trust_project
+            .unwrap_or_else(|| self.project_trusted(&cwd, &imported));
         let mut disabled = disabled_tools(&self.options.config);
         disabled.extend(crate::imported_rules::excluded_tools(
             &imported,

@@ -88,9 +88,18 @@ impl Engine {
     /// What `folder` would start and what the user decided about it. Without a Memo home
     /// (hand-built engines in tests) nothing is ever trusted.
     pub fn workspace_trust(&self, folder: &Path) -> Result<WorkspaceTrust, EngineError> {
+        self.trust_given(folder, self.imported_permissions(Some(folder)))
+    }
+
+    /// [`Self::workspace_trust`] with the folder's permissions already read.
+    fn trust_given(
+        &self,
+        folder: &Path,
+        imported: Vec<ImportedEntry>,
+    ) -> Result<WorkspaceTrust, EngineError> {
         let env = self.options().env.clone();
         let servers = memo_mcp::project_servers(self.config(), folder, &|name: &str| env(name));
-        let permissions = project_allows(self.imported_permissions(Some(folder)));
+        let permissions = project_allows(imported);
         let fingerprints = fingerprints(&servers, &permissions);
         let status = match self.trust_store() {
             Some(store) => store.status(folder, &fingerprints)?,
@@ -146,8 +155,9 @@ impl Engine {
 
     /// Whether a session in `folder` may start the project's servers. A damaged trust
     /// file trusts nothing (and is reported in the log and by [`Self::workspace_trust`]).
-    pub(crate) fn project_trusted(&self, folder: &Path) -> bool {
-        match self.workspace_trust(folder) {
+    /// `imported`: the folder's permissions, which the session reads anyway.
+    pub(crate) fn project_trusted(&self, folder: &Path, imported: &[ImportedEntry]) -> bool {
+        match self.trust_given(folder, imported.to_vec()) {
             Ok(trust) => trust.status == TrustStatus::Trusted,
             Err(error) => {
                 tracing::warn!(%error, "workspace trust unreadable; project servers not started");
