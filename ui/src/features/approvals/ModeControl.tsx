@@ -37,6 +37,9 @@ export function ModeControl({ mode, live, onChange }: ModeControlProps) {
         data-mode={mode}
       >
         <Icon className="mode-pill__icon" />
+        {/* The visible name; the select lies over the whole pill, invisible, so the pill is as
+            wide as the mode it shows rather than its longest option. */}
+        <span className="mode-pill__name">{MODE_NAMES[mode]}</span>
         <select
           className="mode-pill__select"
           aria-label={live ? "Approval mode of this session" : "Approval mode of the next session"}

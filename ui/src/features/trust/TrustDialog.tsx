@@ -37,8 +37,8 @@ export function TrustDialog({ report, saving, error, onDecide, onDismiss }: Trus
         </h2>
         <p id="trust-lead" className="dialog__message trust-dialog__lead">
           {changed
-            ? "This folder's project files changed since you trusted it. Sessions here would now:"
-            : "This folder's project files ask Memo to do this whenever a session begins here:"}
+            ? "This folder's own files changed since you trusted it. Sessions here would now:"
+            : "This folder's own files would have Memo do the following whenever a session starts here:"}
         </p>
         <ul className="trust-dialog__list" data-testid="trust-servers">
           {report.servers.map((server) => (
