@@ -11,6 +11,7 @@ import { after, before, describe, test } from "node:test";
 
 import { By, Key, until } from "selenium-webdriver";
 
+import { countNow } from "../lib/dom.mjs";
 import { launchApp } from "../lib/app.mjs";
 import { startMockLlm } from "../lib/mock-llm.mjs";
 
@@ -203,7 +204,7 @@ describe("Settings", { timeout: 180_000 }, () => {
       await remove.click();
       await (await find("confirm-ok")).click();
       await app.driver.wait(
-        async () => (await app.driver.findElements(byTestId(`provider-row"][data-name="${cloud}`))).length === 0,
+        async () => (await countNow(app.driver, byTestId(`provider-row"][data-name="${cloud}`))) === 0,
         UI_TIMEOUT_MS,
       );
     } finally {
@@ -221,13 +222,13 @@ describe("Settings", { timeout: 180_000 }, () => {
       await app.driver.actions().keyDown(Key.CONTROL).sendKeys(",").keyUp(Key.CONTROL).perform();
       // Looked up afresh each time: the shortcut re-renders the view around them.
       await app.driver.wait(async () => {
-        const unsaved = await app.driver.findElements(byTestId("editor-unsaved"));
-        const nav = await app.driver.findElements(By.css('[data-testid="settings-nav-soul"][aria-current="page"]'));
-        return unsaved.length === 1 && nav.length === 1;
+        const unsaved = await countNow(app.driver, byTestId("editor-unsaved"));
+        const nav = await countNow(app.driver, By.css('[data-testid="settings-nav-soul"][aria-current="page"]'));
+        return unsaved === 1 && nav === 1;
       }, UI_TIMEOUT_MS, "the settings shortcut left the page or dropped the unsaved text");
       await app.screenshot(`${t.name} (editing)`);
       await click("editor-save");
-      await app.driver.wait(async () => (await app.driver.findElements(byTestId("editor-unsaved"))).length === 0, UI_TIMEOUT_MS);
+      await app.driver.wait(async () => (await countNow(app.driver, byTestId("editor-unsaved"))) === 0, UI_TIMEOUT_MS);
       const soul = path.join(app.memoHome, "SOUL.md");
       assert.match(readFileSync(soul, "utf8"), /like a pirate/);
 
@@ -329,7 +330,7 @@ describe("Settings and first run in the dark theme", { timeout: 120_000 }, () =>
     const { find } = helpers(app);
     await find("onboarding");
     // The probe settles (found or not) before the picture.
-    await app.driver.wait(async () => (await app.driver.findElements(byTestId("onboarding-probing"))).length === 0, UI_TIMEOUT_MS);
+    await app.driver.wait(async () => (await countNow(app.driver, byTestId("onboarding-probing"))) === 0, UI_TIMEOUT_MS);
     await app.screenshot(`${t.name} (onboarding)`);
     await (await find("open-settings")).click();
     for (const page of ["providers", "soul", "skills"]) {

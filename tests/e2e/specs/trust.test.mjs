@@ -13,6 +13,7 @@ import { By, Key, until } from "selenium-webdriver";
 import { setTimeout as sleep } from "node:timers/promises";
 
 import { launchApp } from "../lib/app.mjs";
+import { countNow } from "../lib/dom.mjs";
 import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 
 const UI_TIMEOUT_MS = 20_000;
@@ -56,21 +57,8 @@ describe("Trusting a folder before its project files start programs", { timeout:
 
   const find = (id, root = app.driver) => root.findElement(byTestId(id));
   const wait = (id) => app.driver.wait(until.elementLocated(byTestId(id)), UI_TIMEOUT_MS);
-  // WebKitWebDriver can report a node going stale while the DOM it searches changes:
-  // that is "not gone yet", not a failure.
   const gone = (id) =>
-    app.driver.wait(
-      async () => {
-        try {
-          return (await app.driver.findElements(byTestId(id))).length === 0;
-        } catch (error) {
-          if (error.name === "StaleElementReferenceError") return false;
-          throw error;
-        }
-      },
-      UI_TIMEOUT_MS,
-      `${id} stays`,
-    );
+    app.driver.wait(async () => (await countNow(app.driver, byTestId(id))) === 0, UI_TIMEOUT_MS, `${id} stays`);
   const shot = (name) => app.screenshot(`${name}${THEME.includes("dark") ? " (dark)" : ""}`).catch(() => {});
   const send = async (text, turns) => {
     const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
