@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use memo_protocol::{AgentEvent, EventEnvelope, SessionId};
+use memo_protocol::{AgentEvent, EventEnvelope, SessionActivity, SessionId};
 use memo_service::{EventReceiver, Result, Service};
 use tokio::task::AbortHandle;
 
@@ -14,6 +14,8 @@ use tokio::task::AbortHandle;
 const DELTA_COALESCE: Duration = Duration::from_millis(16);
 /// Upper bound of events per IPC message.
 const MAX_BATCH: usize = 512;
+/// Activity changes closer together than this go out as one snapshot.
+const ACTIVITY_COALESCE: Duration = Duration::from_millis(40);
 
 /// Delivers batches of events to one subscriber (a Tauri channel in the app, a vector in
 /// tests).
@@ -28,10 +30,24 @@ impl EventSink for tauri::ipc::Channel<Vec<EventEnvelope>> {
     }
 }
 
+/// Delivers snapshots of every live session's activity.
+pub trait ActivitySink: Send + 'static {
+    /// Returns false once the subscriber is gone.
+    fn send(&self, snapshot: Vec<SessionActivity>) -> bool;
+}
+
+impl ActivitySink for tauri::ipc::Channel<Vec<SessionActivity>> {
+    fn send(&self, snapshot: Vec<SessionActivity>) -> bool {
+        tauri::ipc::Channel::send(self, snapshot).is_ok()
+    }
+}
+
 pub struct Bridge {
     service: Arc<Service>,
     /// One pump per session: a reloaded window resubscribes and replaces the old one.
     pumps: Mutex<HashMap<SessionId, AbortHandle>>,
+    /// The one window's activity feed; a reload replaces it.
+    activity: Mutex<Option<AbortHandle>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -43,6 +59,38 @@ impl Bridge {
         Self {
             service,
             pumps: Mutex::new(HashMap::new()),
+            activity: Mutex::new(None),
+        }
+    }
+
+    /// Sends every live session's activity to `sink` now and again whenever it changes,
+    /// replacing an earlier subscriber. Must run inside the Tokio runtime.
+    pub fn subscribe_activity(&self, sink: impl ActivitySink) {
+        let service = self.service.clone();
+        let mut changes = service.activity_changes();
+        let feed = tokio::spawn(async move {
+            loop {
+                changes.mark_unchanged();
+                if !sink.send(service.activity()) {
+                    return;
+                }
+                if changes.changed().await.is_err() {
+                    return;
+                }
+                // A turn ending brings several changes at once: one snapshot for them.
+                tokio::time::sleep(ACTIVITY_COALESCE).await;
+            }
+        })
+        .abort_handle();
+        if let Some(old) = lock(&self.activity).replace(feed) {
+            old.abort();
+        }
+    }
+
+    /// Stops delivering a session's events (the session itself goes on).
+    pub fn unsubscribe(&self, id: &SessionId) {
+        if let Some(pump) = lock(&self.pumps).remove(id) {
+            pump.abort();
         }
     }
 
@@ -72,6 +120,9 @@ impl Bridge {
         self.service.shutdown().await;
         for (_, pump) in lock(&self.pumps).drain() {
             pump.abort();
+        }
+        if let Some(feed) = lock(&self.activity).take() {
+            feed.abort();
         }
     }
 }

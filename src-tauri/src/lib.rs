@@ -2,6 +2,7 @@
 //! tauri-free crates under `src-tauri/crates/` so it can be tested without WebKit.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod attention;
 pub mod bridge;
 pub mod commands;
 pub mod error;
@@ -68,6 +69,7 @@ pub fn run() {
                     state.open_requests().push(&folder);
                 }
             }
+            state.attention().attach(app.handle().clone());
             app.manage(state);
             Ok(())
         })

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use memo_config::MemoHome;
 use memo_service::Service;
 
+use crate::attention::Attention;
 use crate::bridge::Bridge;
 use crate::launch::OpenRequests;
 
@@ -35,6 +36,7 @@ pub struct AppState {
     service: Arc<Service>,
     bridge: Bridge,
     open_requests: OpenRequests,
+    attention: Attention,
 }
 
 impl AppState {
@@ -44,6 +46,7 @@ impl AppState {
             bridge: Bridge::new(service.clone()),
             service,
             open_requests: OpenRequests::default(),
+            attention: Attention::default(),
         }
     }
 
@@ -69,6 +72,11 @@ impl AppState {
     /// Folders asked for from outside the window (command line, a second launch).
     pub fn open_requests(&self) -> &OpenRequests {
         &self.open_requests
+    }
+
+    /// Notifications and the window's waiting count.
+    pub fn attention(&self) -> &Attention {
+        &self.attention
     }
 }
 

@@ -15,8 +15,9 @@ use memo_protocol::{
     Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, EventEnvelope,
     KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PromptReport,
     ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode,
-    RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionId, SessionPage,
-    SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport,
+    RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity,
+    SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision,
+    WorkspaceTrustReport,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -116,6 +117,37 @@ ipc_commands! {
     /// stored ones first. A new subscription to the same session replaces the previous one.
     fn subscribe_session(state, session_id: SessionId, after_seq: u64; channel on_events: Vec<EventEnvelope>) -> () {
         Ok(state.bridge().subscribe(&session_id, after_seq, on_events)?)
+    }
+
+    /// Stops streaming a session's events to the window (the session goes on running).
+    fn unsubscribe_session(state, session_id: SessionId) -> () {
+        state.bridge().unsubscribe(&session_id);
+        Ok(())
+    }
+
+    /// Streams what every live session is doing (running, waiting for approval, finished)
+    /// to `on_activity`: the whole list now and again at each change.
+    fn subscribe_activity(state; channel on_activity: Vec<SessionActivity>) -> () {
+        state.bridge().subscribe_activity(on_activity);
+        Ok(())
+    }
+
+    /// Shows a desktop notification about a session; clicking it brings the window back
+    /// and sends `memo://open-session`. False when the desktop shows none.
+    fn notify_session(state, session_id: SessionId, title: String, body: String) -> bool {
+        Ok(state.attention().notify(session_id.as_str(), &title, &body))
+    }
+
+    /// Puts the number of sessions waiting for the user on the window (title and badge).
+    fn set_waiting_count(state, count: u32) -> () {
+        state.attention().set_count(count);
+        Ok(())
+    }
+
+    /// Whether each path is an existing folder (remembered folders may have gone).
+    fn folders_exist(state, paths: Vec<String>) -> Vec<bool> {
+        let _ = &state;
+        Ok(paths.iter().map(|p| std::path::Path::new(p).is_dir()).collect())
     }
 
     /// Sends an op (a message, an interrupt, an approval decision) to a live session.

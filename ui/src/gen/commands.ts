@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport } from "./protocol";
+import type { AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -15,6 +15,11 @@ export const COMMAND_NAMES = [
   "resume_session",
   "list_sessions",
   "subscribe_session",
+  "unsubscribe_session",
+  "subscribe_activity",
+  "notify_session",
+  "set_waiting_count",
+  "folders_exist",
   "submit_op",
   "rename_session",
   "delete_session",
@@ -94,6 +99,28 @@ export interface Commands {
    * stored ones first. A new subscription to the same session replaces the previous one.
    */
   subscribeSession(args: { sessionId: SessionId; afterSeq: number; onEvents: Channel<Array<EventEnvelope>> }): Promise<void>;
+  /**
+   * Stops streaming a session's events to the window (the session goes on running).
+   */
+  unsubscribeSession(args: { sessionId: SessionId }): Promise<void>;
+  /**
+   * Streams what every live session is doing (running, waiting for approval, finished)
+   * to `on_activity`: the whole list now and again at each change.
+   */
+  subscribeActivity(args: { onActivity: Channel<Array<SessionActivity>> }): Promise<void>;
+  /**
+   * Shows a desktop notification about a session; clicking it brings the window back
+   * and sends `memo://open-session`. False when the desktop shows none.
+   */
+  notifySession(args: { sessionId: SessionId; title: string; body: string }): Promise<boolean>;
+  /**
+   * Puts the number of sessions waiting for the user on the window (title and badge).
+   */
+  setWaitingCount(args: { count: number }): Promise<void>;
+  /**
+   * Whether each path is an existing folder (remembered folders may have gone).
+   */
+  foldersExist(args: { paths: Array<string> }): Promise<Array<boolean>>;
   /**
    * Sends an op (a message, an interrupt, an approval decision) to a live session.
    */
@@ -298,6 +325,11 @@ export function bindCommands(invoke: Invoke): Commands {
     resumeSession: (args) => invoke("resume_session", args),
     listSessions: (args) => invoke("list_sessions", args),
     subscribeSession: (args) => invoke("subscribe_session", args),
+    unsubscribeSession: (args) => invoke("unsubscribe_session", args),
+    subscribeActivity: (args) => invoke("subscribe_activity", args),
+    notifySession: (args) => invoke("notify_session", args),
+    setWaitingCount: (args) => invoke("set_waiting_count", args),
+    foldersExist: (args) => invoke("folders_exist", args),
     submitOp: (args) => invoke("submit_op", args),
     renameSession: (args) => invoke("rename_session", args),
     deleteSession: (args) => invoke("delete_session", args),

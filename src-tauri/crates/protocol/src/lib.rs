@@ -6,6 +6,7 @@
 //! TypeScript declarations for the UI are generated from these types (see [`typescript`]).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod activity;
 mod approval;
 mod changes;
 mod event;
@@ -19,6 +20,7 @@ mod settings;
 mod trust;
 pub mod typescript;
 
+pub use activity::{ActivityState, PendingApproval, SessionActivity};
 pub use approval::{ApprovalMode, ApprovalRequest, DiffHunk, FileDiff, ReviewDecision, RiskLevel};
 pub use changes::{
     ChangeKind, ChangeScope, ChangesReport, CheckpointSummary, FileChange, RestoreAction,

@@ -115,6 +115,9 @@ pub fn render() -> String {
         McpServerCheck::decl(&cfg),
         McpSecretInput::decl(&cfg),
         McpServerInput::decl(&cfg),
+        ActivityState::decl(&cfg),
+        PendingApproval::decl(&cfg),
+        SessionActivity::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from src-tauri/crates/protocol by `cargo run -p memo-protocol --bin gen-ts`.\n\

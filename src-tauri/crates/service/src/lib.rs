@@ -11,6 +11,7 @@
 //! effect for the next conversation without a restart. The store is opened once, lazily.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod activity;
 mod approvals;
 mod changes;
 mod complete;

@@ -27,6 +27,8 @@ pub struct Service {
     pub(crate) resuming: Mutex<()>,
     pub(crate) credentials: Arc<dyn CredentialStore>,
     env: EnvLookup,
+    /// What each live session is doing, for a sidebar.
+    pub(crate) activity: Arc<crate::activity::ActivityBoard>,
     /// Work that outlives the engine value that started it (auto titles).
     background: Mutex<Vec<JoinHandle<()>>>,
 }
@@ -49,6 +51,7 @@ impl Service {
             resuming: Mutex::new(()),
             credentials,
             env,
+            activity: Arc::default(),
             background: Mutex::new(Vec::new()),
         }
     }

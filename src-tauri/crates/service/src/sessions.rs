@@ -52,7 +52,9 @@ impl Service {
         self.keep_background(&engine);
         let id = handle.id().clone();
         lock(&self.live).insert(id.clone(), handle);
-        self.session(&id)
+        let summary = self.session(&id)?;
+        self.track_activity(&summary)?;
+        Ok(summary)
     }
 
     /// Makes a stored session live (a no-op when it already is). Imported (read-only)
@@ -82,18 +84,24 @@ impl Service {
         let handle = self.engine()?.resume_session_with(id, overrides)?;
         let live_id = handle.id().clone();
         let mut live = lock(&self.live);
-        match live.entry(live_id.clone()) {
+        let started = match live.entry(live_id.clone()) {
             // Imported history resumes into its fork, which may already be open here:
             // keep that one and stop the actor just started.
             std::collections::hash_map::Entry::Occupied(_) => {
                 let _ = handle.submit(Op::Shutdown);
+                false
             }
             std::collections::hash_map::Entry::Vacant(slot) => {
                 slot.insert(handle);
+                true
             }
-        }
+        };
         drop(live);
-        self.session(&live_id)
+        let summary = self.session(&live_id)?;
+        if started {
+            self.track_activity(&summary)?;
+        }
+        Ok(summary)
     }
 
     pub fn is_live(&self, id: &SessionId) -> bool {
