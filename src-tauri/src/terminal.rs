@@ -1,0 +1,38 @@
+//! The embedded terminal's link to the window: each terminal's messages go to the Tauri
+//! channel the UI passed to `terminal_open`, and terminal errors become `CommandError`s.
+
+use memo_protocol::TerminalMessage;
+use memo_terminal::{TerminalError, TerminalSink};
+use tauri::ipc::Channel;
+
+use crate::error::CommandError;
+
+/// One terminal's channel to the window. A newtype because neither the trait nor Tauri's
+/// channel belongs to this crate.
+pub struct ChannelSink(pub Channel<TerminalMessage>);
+
+impl TerminalSink for ChannelSink {
+    fn send(&self, message: TerminalMessage) -> bool {
+        self.0.send(message).is_ok()
+    }
+}
+
+impl From<TerminalError> for CommandError {
+    fn from(error: TerminalError) -> Self {
+        CommandError::new(error.code(), error.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memo_protocol::{ErrorCode, TerminalId};
+
+    #[test]
+    fn a_closed_terminal_is_not_found_for_the_ui() {
+        let error = CommandError::from(TerminalError::NotFound(TerminalId(4)));
+        assert_eq!(error.code, ErrorCode::NotFound);
+        assert_eq!(error.message, "terminal 4 is not open");
+        assert!(!error.retryable);
+    }
+}
