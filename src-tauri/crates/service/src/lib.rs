@@ -27,6 +27,7 @@ mod sessions;
 mod settings;
 mod skills;
 mod trust;
+mod worktrees;
 
 pub use connect::LOCAL_SERVERS;
 pub use error::{Result, ServiceError};
@@ -37,3 +38,4 @@ pub use memo_engine::{EventReceiver, SessionOverrides};
 pub use memo_store::memo_code::time::format_ms as format_timestamp;
 pub use service::Service;
 pub use sessions::StartRequest;
+pub use worktrees::WorktreeSessionRequest;
