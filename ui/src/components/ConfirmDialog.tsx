@@ -1,3 +1,5 @@
+import type { ReactNode } from "react";
+
 import { useDialogKeys } from "./useDialogKeys";
 
 interface ConfirmDialogProps {
@@ -6,6 +8,10 @@ interface ConfirmDialogProps {
   confirmLabel: string;
   cancelLabel?: string;
   danger?: boolean;
+  /** Shown under the message: what exactly the action affects (a list of files). */
+  children?: ReactNode;
+  /** True while the action runs or cannot go ahead. */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -20,6 +26,8 @@ export function ConfirmDialog({
   confirmLabel,
   cancelLabel = "Cancel",
   danger = false,
+  children,
+  confirmDisabled = false,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
@@ -38,6 +46,7 @@ export function ConfirmDialog({
           {title}
         </h2>
         <p className="dialog__message">{message}</p>
+        {children}
         <div className="dialog__actions">
           <button ref={cancel} type="button" className="button" onClick={onCancel} data-testid="confirm-cancel">
             {cancelLabel}
@@ -46,6 +55,7 @@ export function ConfirmDialog({
             type="button"
             className={`button ${danger ? "button--danger-solid" : "button--primary"}`}
             onClick={onConfirm}
+            disabled={confirmDisabled}
             data-testid="confirm-ok"
           >
             {confirmLabel}

@@ -1,0 +1,3 @@
+export { NewWorktreeSessionButton, type NewWorktreeSessionButtonProps } from "./NewWorktreeSessionButton";
+export { WorktreePanel, type WorktreePanelProps } from "./WorktreePanel";
+export { useWorktree, type Worktree, type WorktreeAction } from "./useWorktree";
