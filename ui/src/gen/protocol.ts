@@ -675,6 +675,122 @@ items: Array<string>,
  */
 decided_at: number, };
 
+export type WorktreeState = "ready" | "missing" | "unlinked";
+
+export type WorktreeInfo = { 
+/**
+ * Memo's short id of the worktree (also the end of its folder name).
+ */
+id: string, 
+/**
+ * The checkout it was created from, where a merge lands.
+ */
+repo_root: string, 
+/**
+ * The worktree folder, under `$MEMO_HOME/worktrees`.
+ */
+path: string, 
+/**
+ * Where a session in it starts: the same subfolder of the repository as the folder it
+ * was asked for (the worktree's root when that was the repository's root).
+ */
+session_cwd: string, 
+/**
+ * `memo/<name>`.
+ */
+branch: string, 
+/**
+ * The branch the repository was on when the worktree was created; `None` when it was
+ * on a detached HEAD (the branch can then be kept, not merged).
+ */
+base_branch?: string, 
+/**
+ * The commit the branch started from.
+ */
+base_commit: string, 
+/**
+ * Milliseconds since the Unix epoch.
+ */
+created_ms: number, 
+/**
+ * The session started in it, once it has started.
+ */
+session_id?: SessionId, state: WorktreeState, };
+
+export type WorktreeFileStatus = "modified" | "added" | "deleted" | "renamed" | "untracked" | "conflicted";
+
+export type WorktreeFile = { 
+/**
+ * Relative to the worktree's root, `/`-separated.
+ */
+path: string, status: WorktreeFileStatus, };
+
+export type WorktreeCommit = { sha: string, short_sha: string, subject: string, };
+
+export type WorktreeStatus = { worktree: WorktreeInfo, 
+/**
+ * Uncommitted files (tracked changes and untracked files).
+ */
+uncommitted: Array<WorktreeFile>, 
+/**
+ * Commits on the branch that the base branch does not have, oldest first.
+ */
+ahead: Array<WorktreeCommit>, 
+/**
+ * Commits on the base branch since the worktree's branch left it.
+ */
+behind: number, 
+/**
+ * Everything committed on the branch is in the base branch.
+ */
+merged: boolean, 
+/**
+ * What discarding the worktree would lose, as `discard_worktree` must be given it to
+ * go ahead: one entry per uncommitted file, then one per unmerged commit. Empty when
+ * nothing would be lost.
+ */
+discard_confirmation: Array<string>, };
+
+export type WorktreeDiff = { base_commit: string, files: Array<FileChange>, };
+
+export type WorktreeMerge = { 
+/**
+ * The commit made of the uncommitted work first, if there was any.
+ */
+committed?: WorktreeCommit, base_branch: string, 
+/**
+ * The base branch's new tip.
+ */
+head: string, 
+/**
+ * Files the merge changed in the main checkout.
+ */
+files: Array<string>, 
+/**
+ * The worktree afterwards (it stays, clean and merged, until discarded).
+ */
+status: WorktreeStatus, };
+
+export type KeptBranch = { branch: string, committed?: WorktreeCommit, 
+/**
+ * The repository's remote to push to (`origin` when there is one); `None` when it has
+ * no remote.
+ */
+remote?: string, 
+/**
+ * `git push -u <remote> <branch>`, to run in `repo_root`.
+ */
+push_command: string, repo_root: string, };
+
+export type WorktreeDiscard = { branch: string, 
+/**
+ * False when the branch could not be deleted (checked out somewhere else); `note` says
+ * why.
+ */
+branch_deleted: boolean, note?: string, };
+
+export type WorktreeSession = { session: SessionSummary, worktree: WorktreeInfo, };
+
 export type McpSourceKind = "memo" | "claude" | "gemini" | "cursor";
 
 export type McpTransportKind = "stdio" | "streamable_http" | "sse";
@@ -780,6 +896,49 @@ command: string, args: Array<string>, env: Array<McpSecretInput>,
  * HTTP
  */
 url: string, headers: Array<McpSecretInput>, };
+
+export type TerminalId = number;
+
+export type TerminalMessage = { "type": "output", data: string, } | { "type": "exit", code: number | null, };
+
+export type ActivityState = "idle" | "running" | "waiting";
+
+export type PendingApproval = { request_id: ApprovalId, tool_name: string, 
+/**
+ * The command, the file, or the tool and its arguments, on one line and cut short.
+ */
+summary: string, risk: RiskLevel, 
+/**
+ * A file change: approving it from a summary approves every hunk.
+ */
+has_diff: boolean, };
+
+export type SessionActivity = { session_id: SessionId, cwd: string, 
+/**
+ * The title, else the first message, else empty (a session nothing was said in yet).
+ */
+label: string, state: ActivityState, 
+/**
+ * Oldest first.
+ */
+approvals: Array<PendingApproval>, 
+/**
+ * MCP servers' questions waiting for an answer.
+ */
+questions: number, 
+/**
+ * Turns ended since the session became live: the UI marks a session unread when this
+ * grows while the session is not in front of the user.
+ */
+turns_ended: number, 
+/**
+ * How the last turn ended, once one has.
+ */
+last_outcome: TurnEndReason | null, 
+/**
+ * The last error of the current or last turn.
+ */
+last_error: string | null, updated_ms: number, };
 
 export const SEARCH_MARK_START = "\u{E000}";
 

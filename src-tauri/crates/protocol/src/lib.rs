@@ -17,8 +17,10 @@ mod op;
 mod prompt;
 mod rules;
 mod settings;
+mod terminal;
 mod trust;
 pub mod typescript;
+mod worktree;
 
 pub use activity::{ActivityState, PendingApproval, SessionActivity};
 pub use approval::{ApprovalMode, ApprovalRequest, DiffHunk, FileDiff, ReviewDecision, RiskLevel};
@@ -56,6 +58,11 @@ pub use settings::{
     ModelProfileSettings, ProviderChange, ProviderInput, ProviderSettings, ProviderSettingsPage,
     SkillChange, SkillInfo, SkillScopeKind, SkillsPage,
 };
+pub use terminal::{TerminalId, TerminalMessage};
 pub use trust::{
     ProjectPermissionInfo, ProjectServerInfo, TrustDecision, TrustState, WorkspaceTrustReport,
+};
+pub use worktree::{
+    KeptBranch, WorktreeCommit, WorktreeDiff, WorktreeDiscard, WorktreeFile, WorktreeFileStatus,
+    WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeState, WorktreeStatus,
 };
