@@ -12,10 +12,10 @@ APT_APP_PACKAGES=(
 )
 # Headless display, WebDriver for WebKitGTK, a Secret Service keychain for the keyring
 # tests, ImageMagick for icon generation and screenshots, and desktop-file-validate for
-# the package test.
+# the package test, and a notification daemon (dunst) whose notifications the tests click.
 APT_TEST_PACKAGES=(
   xvfb xauth imagemagick webkit2gtk-driver gnome-keyring dbus-x11 libsecret-tools libdbus-1-dev
-  desktop-file-utils
+  desktop-file-utils dunst
 )
 
 # Vite 7 refuses older Node releases.

@@ -50,7 +50,10 @@ impl Attention {
         #[cfg(all(unix, not(target_os = "macos")))]
         notification.action("default", "Open");
         let handle = match notification.show() {
-            Ok(handle) => handle,
+            Ok(handle) => {
+                tracing::info!(session = session_id, "desktop notification shown");
+                handle
+            }
             Err(error) => {
                 tracing::info!(%error, "no desktop notification shown");
                 return false;

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useEffect, useState } from "react";
+import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
 
 import { ChatView } from "./features/chat/ChatView";
 import { Onboarding } from "./features/onboarding/Onboarding";
@@ -9,7 +9,10 @@ import { TrustBanner } from "./features/trust/TrustBanner";
 import { TrustDialog } from "./features/trust/TrustDialog";
 import { useWorkspaceTrust } from "./features/trust/useWorkspaceTrust";
 import type { SearchResult, SessionSummary } from "./gen/protocol";
-import { commands, pickFolder } from "./ipc";
+import { commands, pickFolder, resolveApproval } from "./ipc";
+import type { ActivityView } from "./state/activity";
+import { useActivity } from "./state/useActivity";
+import { useMissingFolders } from "./state/useMissingFolders";
 import { useAppInfo } from "./state/useAppInfo";
 import { useChat } from "./state/useChat";
 import { useLoadable } from "./state/useLoadable";
@@ -25,7 +28,9 @@ export function App() {
   // Workspaces are remembered per Memo home; wait for it unless it could not be resolved.
   const scope = info?.memo_home ?? (appInfo.state.status === "error" ? "" : null);
   const workspaces = useWorkspaces(scope);
-  const cwd = workspaces.current;
+  const missingFolders = useMissingFolders(workspaces.workspaces);
+  // A remembered folder that has gone is listed as missing, never opened.
+  const cwd = workspaces.current !== null && missingFolders.has(workspaces.current) ? null : workspaces.current;
   useOpenRequests(scope === null ? null : workspaces.open);
 
   const providers = useLoadable("list_providers", "providers", commands.listProviders);
@@ -33,8 +38,32 @@ export function App() {
   const sessions = useLoadable("list_sessions", cwd, loadSessions);
   const chat = useChat(cwd, sessions.reload);
   const trust = useWorkspaceTrust(cwd);
-  const [pickError, setPickError] = useState<string | null>(null);
+  const shownSessionId = chat.state.session?.id ?? null;
+  const { openSession: openChatSession } = chat;
+  const openWorkspace = workspaces.open;
   const [settings, setSettings] = useState<{ section: SettingsSection } | null>(null);
+  // A session elsewhere (the Active list, a clicked notification): its folder, then it.
+  const openAnywhere = useCallback(
+    (sessionId: string, folder: string | null) => {
+      if (folder !== null) openWorkspace(folder);
+      openChatSession({ id: sessionId }, undefined, folder ?? undefined);
+      setSettings(null);
+    },
+    [openChatSession, openWorkspace],
+  );
+  const activityRef = useRef<ActivityView | null>(null);
+  const openNotified = useCallback(
+    (sessionId: string) => openAnywhere(sessionId, activityRef.current?.byId.get(sessionId)?.cwd ?? null),
+    [openAnywhere],
+  );
+  const activity = useActivity(scope, shownSessionId, openNotified);
+  activityRef.current = activity;
+  const decide = useCallback(
+    (sessionId: string, requestId: string, approve: boolean) =>
+      resolveApproval(sessionId, requestId, approve ? { type: "approve_once" } : { type: "deny", reason: null }),
+    [],
+  );
+  const [pickError, setPickError] = useState<string | null>(null);
   // Already open: stay where it is (re-opening would drop a page's unsaved text unasked).
   const openSettings = useCallback(
     (section: SettingsSection = "providers") => setSettings((current) => current ?? { section }),
@@ -75,14 +104,16 @@ export function App() {
   );
   const { newSession } = chat;
   const activeSessionId = chat.state.session?.id ?? null;
+  const { forget } = chat;
   const remove = useCallback(
     async (session: SessionSummary) => {
       await commands.deleteSession({ sessionId: session.id });
       // The open conversation is gone: show a fresh one instead of a dead transcript.
       if (session.id === activeSessionId) newSession();
+      forget(session.id);
       reloadSessions();
     },
-    [activeSessionId, newSession, reloadSessions],
+    [activeSessionId, newSession, forget, reloadSessions],
   );
 
   const search = useCallback((query: string) => commands.searchSessions({ query, cwd }), [cwd]);
@@ -123,6 +154,10 @@ export function App() {
         onOpenSearchResult={openResult}
         onOpenSettings={() => openSettings()}
         settingsOpen={settings !== null}
+        activity={activity}
+        onOpenActive={(a) => openAnywhere(a.session_id, a.cwd)}
+        onDecide={decide}
+        missingFolders={missingFolders}
       />
       <main className="app-shell__main">
         {settings !== null ? (
@@ -133,6 +168,7 @@ export function App() {
               initialSection={settings.section}
               onClose={closeSettings}
               onProvidersChanged={providers.reload}
+              scope={scope}
             />
           </Suspense>
         ) : providers.state.status === "loading" || providers.state.status === "idle" ? (

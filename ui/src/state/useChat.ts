@@ -10,7 +10,8 @@ import {
   subscribeSession,
   toCommandError,
 } from "../ipc";
-import { chatReducer, initialChat, type ChatState } from "./chat";
+import type { ChatAction, ChatState } from "./chat";
+import { chatsReducer, draftKey, evictable, initialChats, shownChat, shownKey } from "./chats";
 import { runningTurn, type TurnView } from "./transcript";
 
 export interface ChatController {
@@ -20,8 +21,13 @@ export interface ChatController {
   send: (text: string, images?: ImageInput[]) => Promise<boolean>;
   stop: () => void;
   resolve: (requestId: string, decision: ReviewDecision) => Promise<void>;
-  /** Opens a stored session; `focusSeq` scrolls to that event once shown. */
-  openSession: (summary: SessionSummary, focusSeq?: number) => void;
+  /**
+   * Shows a stored session in folder `inFolder` (default: the current one); `focusSeq`
+   * scrolls to that event once shown.
+   */
+  openSession: (target: { id: string }, focusSeq?: number, inFolder?: string) => void;
+  /** Lets go of a session's conversation (it was deleted). */
+  forget: (sessionId: string) => void;
   /** The focus was brought into view. */
   clearFocus: () => void;
   newSession: () => void;
@@ -44,11 +50,15 @@ export interface ChatController {
 }
 
 /**
- * Drives the conversation of folder `cwd`. `onSessionsChanged` fires when the sidebar's
- * session list is stale: a session was created, a turn ended, a title became known.
+ * Drives the conversations of the window: folder `cwd`'s shown one is the controller's
+ * `state`; every session shown before stays subscribed and current in the background (up
+ * to MAX_KEPT), so switching folder or session never stops or loses a running turn and
+ * switching back is instant. `onSessionsChanged` fires when the sidebar's session list is
+ * stale: a session was created, a turn ended, a title became known.
  */
 export function useChat(cwd: string | null, onSessionsChanged: () => void): ChatController {
-  const [state, dispatch] = useReducer(chatReducer, initialChat);
+  const [chats, dispatchAll] = useReducer(chatsReducer, initialChats);
+  const state = shownChat(chats, cwd);
   const [nextProvider, setNextProvider] = useState<string | null>(null);
   const providerRef = useRef(nextProvider);
   providerRef.current = nextProvider;
@@ -57,97 +67,139 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   approvalModeRef.current = nextApprovalMode;
   const stateRef = useRef(state);
   stateRef.current = state;
+  const chatsRef = useRef(chats);
+  chatsRef.current = chats;
+  const cwdRef = useRef(cwd);
+  cwdRef.current = cwd;
   const changed = useRef(onSessionsChanged);
   changed.current = onSessionsChanged;
-  // Bumped whenever the chat switches conversation; async work of an older one stops there.
-  const generation = useRef(0);
+  // Sessions whose events this window receives; each is subscribed once.
+  const subscribed = useRef(new Set<string>());
+
+  const dispatchTo = useCallback((key: string, action: ChatAction) => dispatchAll({ type: "chat", key, action }), []);
 
   // Set below; host actions (/new, /resume) are acted on through it.
   const onHostAction = useRef<(action: HostAction) => void>(() => undefined);
 
-  const attach = useCallback(async (session: SessionSummary, gen: number) => {
-    // Always from 0: the transcript is rebuilt from the full history, deduplicated by seq.
-    await subscribeSession(session.id, 0, (batch) => {
-      if (gen !== generation.current) return;
-      dispatch({ type: "events", sessionId: session.id, batch });
-      // Replayed turns change nothing in the sidebar; a turn starting (the first message
-      // names an untitled session) or ending now does.
-      const live = batch.filter((e) => e.seq > session.last_seq);
-      if (live.some((e) => e.event.type === "turn_started" || e.event.type === "turn_ended")) changed.current();
-      // Only commands typed now act on the window; replayed history never does.
-      for (const envelope of batch) {
-        const { event } = envelope;
-        if (envelope.seq > session.last_seq && event.type === "command_result" && event.ok && event.action) {
-          onHostAction.current(event.action);
-        }
+  const attach = useCallback(
+    async (session: SessionSummary) => {
+      if (subscribed.current.has(session.id)) return;
+      subscribed.current.add(session.id);
+      try {
+        // From 0: the transcript is rebuilt from the full history, deduplicated by seq.
+        await subscribeSession(session.id, 0, (batch) => {
+          dispatchTo(session.id, { type: "events", sessionId: session.id, batch });
+          // Replayed turns change nothing in the sidebar; a turn starting (the first message
+          // names an untitled session) or ending now does.
+          const live = batch.filter((e) => e.seq > session.last_seq);
+          if (live.some((e) => e.event.type === "turn_started" || e.event.type === "turn_ended")) changed.current();
+          // Only commands typed now, in the conversation in front, act on the window.
+          if (shownKey(chatsRef.current, cwdRef.current) !== session.id) return;
+          for (const envelope of live) {
+            const { event } = envelope;
+            if (event.type === "command_result" && event.ok && event.action) onHostAction.current(event.action);
+          }
+        });
+      } catch (raised) {
+        subscribed.current.delete(session.id);
+        throw raised;
       }
-    });
-  }, []);
+    },
+    [dispatchTo],
+  );
+
+  // Conversations past MAX_KEPT that nobody looks at are let go (resubscribed if reopened).
+  useEffect(() => {
+    const gone = evictable(chats);
+    if (gone.length === 0) return;
+    for (const id of gone) {
+      subscribed.current.delete(id);
+      commands.unsubscribeSession({ sessionId: id }).catch(() => undefined);
+    }
+    dispatchAll({ type: "drop", keys: gone });
+  }, [chats]);
 
   const newSession = useCallback(() => {
-    generation.current++;
-    dispatch({ type: "reset" });
-  }, []);
-
-  useEffect(newSession, [cwd, newSession]);
+    const folder = cwdRef.current;
+    if (folder === null) return;
+    dispatchTo(draftKey(folder), { type: "reset" });
+    dispatchAll({ type: "show", cwd: folder, key: draftKey(folder) });
+  }, [dispatchTo]);
 
   const openSession = useCallback(
-    (summary: SessionSummary, focusSeq?: number) => {
-      const gen = ++generation.current;
-      dispatch({ type: "loading" });
-      if (focusSeq !== undefined) dispatch({ type: "focus", seq: focusSeq });
+    (summary: { id: string }, focusSeq?: number, inFolder?: string) => {
+      const folder = inFolder ?? cwdRef.current;
+      if (folder === null) return;
+      const kept = chatsRef.current.byKey[summary.id] !== undefined && subscribed.current.has(summary.id);
+      if (!kept) dispatchTo(summary.id, { type: "loading" });
+      dispatchAll({ type: "show", cwd: folder, key: summary.id });
+      if (focusSeq !== undefined) dispatchTo(summary.id, { type: "focus", seq: focusSeq });
+      // Already here and current: nothing to fetch, the switch is instant.
+      if (kept) return;
       void (async () => {
         try {
           const session = await commands.resumeSession({ sessionId: summary.id });
-          if (gen !== generation.current) return;
-          dispatch({ type: "opened", session });
-          await attach(session, gen);
+          dispatchTo(session.id, { type: "opened", session });
+          if (session.id !== summary.id) {
+            // Imported history continues in a fork: show that instead.
+            dispatchAll({ type: "show", cwd: folder, key: session.id });
+            dispatchAll({ type: "drop", keys: [summary.id] });
+          }
+          await attach(session);
         } catch (raised) {
-          if (gen === generation.current) dispatch({ type: "failed", error: toCommandError("resume_session", raised) });
+          dispatchTo(summary.id, { type: "failed", error: toCommandError("resume_session", raised) });
         }
       })();
     },
-    [attach],
+    [attach, dispatchTo],
+  );
+
+  /** Shows a session made here (a rewind, a restore) with `message` back in the composer. */
+  const showNew = useCallback(
+    async (session: SessionSummary, message: string | null, folder: string) => {
+      dispatchTo(session.id, { type: "opened", session });
+      if (message !== null) dispatchTo(session.id, { type: "prefill", text: message });
+      dispatchAll({ type: "show", cwd: folder, key: session.id });
+      await attach(session);
+      changed.current();
+    },
+    [attach, dispatchTo],
   );
 
   const rewind = useCallback(
     (turn: TurnView) => {
       const current = stateRef.current.session;
-      if (current === null) return;
-      const gen = ++generation.current;
-      dispatch({ type: "loading" });
+      const folder = cwdRef.current;
+      if (current === null || folder === null) return;
       void (async () => {
         try {
           const { session, text } = await commands.rewindSession({ sessionId: current.id, turnSeq: turn.startSeq });
-          if (gen !== generation.current) return;
-          dispatch({ type: "opened", session });
-          dispatch({ type: "prefill", text });
-          await attach(session, gen);
-          changed.current();
+          await showNew(session, text, folder);
         } catch (raised) {
-          if (gen === generation.current) dispatch({ type: "failed", error: toCommandError("rewind_session", raised) });
+          dispatchTo(current.id, { type: "failed", error: toCommandError("rewind_session", raised) });
         }
       })();
     },
-    [attach],
+    [dispatchTo, showNew],
   );
 
   const openRestored = useCallback(
     (session: SessionSummary, message: string | null) => {
-      const gen = ++generation.current;
-      dispatch({ type: "opened", session });
-      if (message !== null) dispatch({ type: "prefill", text: message });
-      void (async () => {
-        try {
-          await attach(session, gen);
-          changed.current();
-        } catch (raised) {
-          if (gen === generation.current) dispatch({ type: "failed", error: toCommandError("restore_session", raised) });
-        }
-      })();
+      const folder = cwdRef.current;
+      if (folder === null) return;
+      showNew(session, message, folder).catch((raised: unknown) =>
+        dispatchTo(session.id, { type: "failed", error: toCommandError("restore_session", raised) }),
+      );
     },
-    [attach],
+    [dispatchTo, showNew],
   );
+
+  const forget = useCallback((sessionId: string) => {
+    if (subscribed.current.delete(sessionId)) {
+      commands.unsubscribeSession({ sessionId }).catch(() => undefined);
+    }
+    dispatchAll({ type: "drop", keys: [sessionId] });
+  }, []);
 
   onHostAction.current = (action: HostAction) => {
     switch (action.type) {
@@ -157,7 +209,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
         return;
       case "resume_session":
         if (action.session_id) {
-          openSession({ ...(stateRef.current.session as SessionSummary), id: action.session_id });
+          openSession({ id: action.session_id });
         }
         return;
       case "pick_model":
@@ -169,37 +221,39 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
 
   const send = useCallback(
     async (text: string, images: ImageInput[] = []) => {
-      if (cwd === null) return false;
-      const gen = generation.current;
-      dispatch({ type: "sending" });
+      const folder = cwdRef.current;
+      if (folder === null) return false;
+      let key = shownKey(chatsRef.current, folder) ?? draftKey(folder);
+      dispatchTo(key, { type: "sending" });
       try {
         let session = stateRef.current.session;
         if (session === null) {
           // A fresh conversation becomes a session only when there is something to say.
           const provider = providerRef.current;
-          session = await commands.startSession({ cwd, provider, approvalMode: approvalModeRef.current });
-          if (gen !== generation.current) return false;
-          dispatch({ type: "opened", session });
-          await attach(session, gen);
+          session = await commands.startSession({ cwd: folder, provider, approvalMode: approvalModeRef.current });
+          dispatchTo(key, { type: "opened", session });
+          dispatchAll({ type: "promote", cwd: folder, sessionId: session.id });
+          key = session.id;
+          await attach(session);
           changed.current();
         }
         await sendUserTurn(session.id, text, images);
         return true;
       } catch (raised) {
-        if (gen === generation.current) dispatch({ type: "failed", error: toCommandError("send", raised) });
+        dispatchTo(key, { type: "failed", error: toCommandError("send", raised) });
         return false;
       }
     },
-    [cwd, attach],
+    [attach, dispatchTo],
   );
 
   const stop = useCallback(() => {
     const session = stateRef.current.session;
     if (session === null) return;
     interruptTurn(session.id).catch((raised: unknown) =>
-      dispatch({ type: "failed", error: toCommandError("interrupt", raised) }),
+      dispatchTo(session.id, { type: "failed", error: toCommandError("interrupt", raised) }),
     );
-  }, []);
+  }, [dispatchTo]);
 
   const resolve = useCallback(async (requestId: string, decision: ReviewDecision) => {
     const session = stateRef.current.session;
@@ -207,20 +261,23 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     try {
       await resolveApproval(session.id, requestId, decision);
     } catch (raised) {
-      dispatch({ type: "failed", error: toCommandError("resolve_approval", raised) });
+      dispatchTo(session.id, { type: "failed", error: toCommandError("resolve_approval", raised) });
     }
-  }, []);
+  }, [dispatchTo]);
 
-  const dismissError = useCallback(() => dispatch({ type: "dismiss_error" }), []);
+  const dismissError = useCallback(() => {
+    const key = shownKey(chatsRef.current, cwdRef.current);
+    if (key !== null) dispatchTo(key, { type: "dismiss_error" });
+  }, [dispatchTo]);
 
   const switchModel = useCallback((provider: string) => {
     const session = stateRef.current.session;
     if (session === null || provider === "") return;
     // The answer (model_switched, or an error) arrives as an event of the session.
     submitOp(session.id, { type: "switch_model", provider, model: null }).catch((raised: unknown) =>
-      dispatch({ type: "failed", error: toCommandError("switch_model", raised) }),
+      dispatchTo(session.id, { type: "failed", error: toCommandError("switch_model", raised) }),
     );
-  }, []);
+  }, [dispatchTo]);
 
   const setApprovalMode = useCallback((mode: ApprovalMode) => {
     const session = stateRef.current.session;
@@ -230,9 +287,9 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     }
     // The answer (approval_mode_changed) arrives as an event of the session.
     submitOp(session.id, { type: "set_approval_mode", mode }).catch((raised: unknown) =>
-      dispatch({ type: "failed", error: toCommandError("set_approval_mode", raised) }),
+      dispatchTo(session.id, { type: "failed", error: toCommandError("set_approval_mode", raised) }),
     );
-  }, []);
+  }, [dispatchTo]);
 
   const answerElicitation = useCallback(
     async (requestId: string, action: "accept" | "decline" | "cancel", content?: Record<string, unknown>) => {
@@ -241,14 +298,17 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       try {
         await submitOp(session.id, { type: "resolve_elicitation", request_id: requestId, action, ...(content ? { content } : {}) });
       } catch (raised) {
-        dispatch({ type: "failed", error: toCommandError("resolve_elicitation", raised) });
+        dispatchTo(session.id, { type: "failed", error: toCommandError("resolve_elicitation", raised) });
       }
     },
-    [],
+    [dispatchTo],
   );
 
   const running = useMemo(() => runningTurn(state.transcript), [state.transcript]);
-  const clearFocus = useCallback(() => dispatch({ type: "focus", seq: null }), []);
+  const clearFocus = useCallback(() => {
+    const key = shownKey(chatsRef.current, cwdRef.current);
+    if (key !== null) dispatchTo(key, { type: "focus", seq: null });
+  }, [dispatchTo]);
   const chooseProvider = useCallback((name: string) => setNextProvider(name === "" ? null : name), []);
   return {
     state,
@@ -268,5 +328,6 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     setApprovalMode,
     answerElicitation,
     dismissError,
+    forget,
   };
 }

@@ -1,6 +1,6 @@
 // Test data shaped like what Rust sends, so every test builds a complete value and a new
 // field in the protocol is added here once.
-import type { SessionSummary } from "../gen/protocol";
+import type { PendingApproval, SessionActivity, SessionSummary } from "../gen/protocol";
 
 export function sessionSummary(overrides: Partial<SessionSummary> = {}): SessionSummary {
   return {
@@ -20,4 +20,24 @@ export function sessionSummary(overrides: Partial<SessionSummary> = {}): Session
     origin_id: null,
     ...overrides,
   };
+}
+
+export function sessionActivity(overrides: Partial<SessionActivity> = {}): SessionActivity {
+  return {
+    session_id: "s1",
+    cwd: "/repo",
+    label: "fix the build",
+    state: "idle",
+    approvals: [],
+    questions: 0,
+    turns_ended: 0,
+    last_outcome: null,
+    last_error: null,
+    updated_ms: 1,
+    ...overrides,
+  };
+}
+
+export function pendingApproval(overrides: Partial<PendingApproval> = {}): PendingApproval {
+  return { request_id: "r1", tool_name: "exec_command", summary: "cargo test", risk: "execute", has_diff: false, ...overrides };
 }

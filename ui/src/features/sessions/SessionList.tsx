@@ -4,7 +4,9 @@ import { ChatIcon, PencilIcon, PlusIcon, TrashIcon } from "../../components/icon
 import type { SearchResult, SessionSummary } from "../../gen/protocol";
 import type { Loadable } from "../../state/useLoadable";
 import { formatWhen } from "../chat/format";
+import type { SessionBadge } from "../../state/activity";
 import { sessionLabel } from "./label";
+import { StatusDot } from "./StatusDot";
 import { SearchResults } from "./SearchResults";
 
 interface SessionListProps {
@@ -19,13 +21,15 @@ interface SessionListProps {
   /** Full-text search over the folder's sessions; no search box without it. */
   search?: ((text: string) => Promise<SearchResult[]>) | undefined;
   onOpenResult?: ((result: SearchResult) => void) | undefined;
+  /** A live session's state, for the dot on its row. */
+  statusOf?: ((sessionId: string) => { badge: SessionBadge; count: number }) | undefined;
 }
 
 /** What a row is doing besides being listed. */
 type RowMode = { kind: "rename"; id: string } | { kind: "confirm_delete"; id: string } | null;
 
 export function SessionList(props: SessionListProps) {
-  const { folderOpen, sessions, activeId, onOpen, onNew, onRename, onDelete, search, onOpenResult } = props;
+  const { folderOpen, sessions, activeId, onOpen, onNew, onRename, onDelete, search, onOpenResult, statusOf } = props;
   const [mode, setMode] = useState<RowMode>(null);
   const [query, setQuery] = useState("");
   const searching = search !== undefined && query.trim() !== "";
@@ -96,6 +100,7 @@ export function SessionList(props: SessionListProps) {
             const rowMode = mode?.id === session.id ? mode.kind : null;
             // Once per row: a title may come from localStorage, which is parsed per read.
             const label = sessionLabel(session);
+            const status = statusOf?.(session.id) ?? { badge: null, count: 0 };
             return (
               <li key={session.id} className={`nav-item${active ? " nav-item--active" : ""}`} data-testid="session-row">
                 {rowMode === "rename" ? (
@@ -134,7 +139,10 @@ export function SessionList(props: SessionListProps) {
                       data-testid="session-item"
                       onClick={() => onOpen(session)}
                     >
-                      <span className="nav-item__label">{label}</span>
+                      <span className="nav-item__title-row">
+                        <span className="nav-item__label">{label}</span>
+                        <StatusDot badge={status.badge} count={status.count} />
+                      </span>
                       <span className="nav-item__meta">
                         {formatWhen(session.updated_ms)} · {session.model}
                       </span>

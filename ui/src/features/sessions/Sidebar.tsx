@@ -1,7 +1,9 @@
 import { GearIcon, LogoMark } from "../../components/icons";
-import type { SearchResult, SessionSummary } from "../../gen/protocol";
+import type { SearchResult, SessionActivity, SessionSummary } from "../../gen/protocol";
+import { activeSessions, folderStatus, sessionStatus, type ActivityView } from "../../state/activity";
 import type { Loadable } from "../../state/useLoadable";
 import type { Workspace } from "../../state/workspaces";
+import { ActiveList } from "./ActiveList";
 import { SessionList } from "./SessionList";
 import { WorkspaceList } from "./WorkspaceList";
 import "./sidebar.css";
@@ -22,6 +24,11 @@ interface SidebarProps {
   onOpenSearchResult: (result: SearchResult) => void;
   onOpenSettings: () => void;
   settingsOpen: boolean;
+  /** Live sessions' states: the Active list and the dots on rows. */
+  activity: ActivityView;
+  onOpenActive: (activity: SessionActivity) => void;
+  onDecide: (sessionId: string, requestId: string, approve: boolean) => Promise<void>;
+  missingFolders: ReadonlySet<string>;
 }
 
 export function Sidebar(props: SidebarProps) {
@@ -33,7 +40,16 @@ export function Sidebar(props: SidebarProps) {
       </div>
 
       <div className="sidebar__content">
+        <ActiveList
+          activity={props.activity}
+          sessions={activeSessions(props.activity)}
+          shownId={props.activeSessionId}
+          onOpen={props.onOpenActive}
+          onDecide={props.onDecide}
+        />
         <WorkspaceList
+          missing={props.missingFolders}
+          statusOf={(path) => folderStatus(props.activity, path)}
           workspaces={props.workspaces}
           current={props.current}
           onPick={props.onPickFolder}
@@ -41,6 +57,7 @@ export function Sidebar(props: SidebarProps) {
           onClose={props.onCloseWorkspace}
         />
         <SessionList
+          statusOf={(id) => sessionStatus(props.activity, id)}
           folderOpen={props.current !== null}
           sessions={props.sessions}
           activeId={props.activeSessionId}

@@ -27,4 +27,36 @@ describe("WorkspaceList", () => {
     fireEvent.click(screen.getByTestId("workspace-browse"));
     expect(onPick).toHaveBeenCalledTimes(1);
   });
+
+  it("shows a folder that has gone as missing and never opens it; others carry their sessions' state", () => {
+    const onOpen = vi.fn();
+    const onClose = vi.fn();
+    render(
+      <WorkspaceList
+        workspaces={[
+          { path: "/work/gone", openedMs: 2 },
+          { path: "/work/busy", openedMs: 1 },
+        ]}
+        current={null}
+        onPick={vi.fn()}
+        onOpen={onOpen}
+        onClose={onClose}
+        missing={new Set(["/work/gone"])}
+        statusOf={(path) => (path === "/work/busy" ? { badge: "waiting", count: 2 } : { badge: null, count: 0 })}
+      />,
+    );
+    const [gone, busy] = screen.getAllByTestId("workspace-row");
+    expect(gone?.dataset.missing).toBe("true");
+    expect(gone?.textContent).toContain("Missing");
+    fireEvent.click(screen.getAllByTestId("workspace-item")[0] as HTMLElement);
+    expect(onOpen).not.toHaveBeenCalled();
+    // It can still be taken off the list.
+    fireEvent.click(screen.getByLabelText("Remove gone from the list"));
+    expect(onClose).toHaveBeenCalledWith("/work/gone");
+    const dot = busy?.querySelector("[data-testid=session-status]") as HTMLElement;
+    expect(dot.dataset.state).toBe("waiting");
+    expect(dot.textContent).toBe("2");
+    fireEvent.click(screen.getAllByTestId("workspace-item")[1] as HTMLElement);
+    expect(onOpen).toHaveBeenCalledWith("/work/busy");
+  });
 });

@@ -2,7 +2,9 @@ import { useState } from "react";
 
 import { CloseIcon, FolderIcon, PlusIcon } from "../../components/icons";
 import { useFolderPathForm } from "../../state/useFolderPathForm";
+import type { SessionBadge } from "../../state/activity";
 import { folderName, type Workspace } from "../../state/workspaces";
+import { StatusDot } from "./StatusDot";
 
 interface WorkspaceListProps {
   workspaces: Workspace[];
@@ -10,6 +12,10 @@ interface WorkspaceListProps {
   onPick: () => void;
   onOpen: (path: string) => void;
   onClose: (path: string) => void;
+  /** Folders that are no longer there: shown as missing, never opened. */
+  missing?: ReadonlySet<string> | undefined;
+  /** The most urgent state among a folder's live sessions, and how many wait. */
+  statusOf?: ((path: string) => { badge: SessionBadge; count: number }) | undefined;
 }
 
 /** Adds a folder by its typed path (with ~ and relative-path checks) or the native picker. */
@@ -51,7 +57,7 @@ function AddFolder({ onPick, onOpen, onDone }: { onPick: () => void; onOpen: (pa
   );
 }
 
-export function WorkspaceList({ workspaces, current, onPick, onOpen, onClose }: WorkspaceListProps) {
+export function WorkspaceList({ workspaces, current, onPick, onOpen, onClose, missing, statusOf }: WorkspaceListProps) {
   const [adding, setAdding] = useState(false);
   return (
     <section className="sidebar__section" aria-labelledby="sidebar-workspaces">
@@ -81,18 +87,29 @@ export function WorkspaceList({ workspaces, current, onPick, onOpen, onClose }: 
         <ul className="nav-list" data-testid="workspace-list">
           {workspaces.map((workspace) => {
             const active = workspace.path === current;
+            const gone = missing?.has(workspace.path) ?? false;
+            const status = statusOf?.(workspace.path) ?? { badge: null, count: 0 };
             return (
-              <li key={workspace.path} className={`nav-item${active ? " nav-item--active" : ""}`}>
+              <li
+                key={workspace.path}
+                className={`nav-item${active ? " nav-item--active" : ""}${gone ? " nav-item--missing" : ""}`}
+                data-testid="workspace-row"
+                data-missing={gone ? "true" : undefined}
+              >
                 <button
                   type="button"
                   className="nav-item__main"
-                  title={workspace.path}
+                  title={gone ? `${workspace.path} no longer exists` : workspace.path}
                   aria-current={active ? "true" : undefined}
+                  aria-disabled={gone ? "true" : undefined}
                   data-testid="workspace-item"
-                  onClick={() => onOpen(workspace.path)}
+                  onClick={() => {
+                    if (!gone) onOpen(workspace.path);
+                  }}
                 >
                   <FolderIcon className="nav-item__icon" />
                   <span className="nav-item__label">{folderName(workspace.path)}</span>
+                  {gone ? <span className="nav-item__tag">Missing</span> : <StatusDot badge={status.badge} count={status.count} />}
                 </button>
                 <button
                   type="button"

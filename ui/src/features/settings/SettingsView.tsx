@@ -8,11 +8,20 @@ import { SkillsPage } from "./SkillsPage";
 import { TrustPage } from "../trust/TrustPage";
 import { ApprovalsPage } from "../approvals/ApprovalsPage";
 import { McpPage } from "../mcp/McpPage";
+import { NotificationsPage } from "../notifications/NotificationsPage";
 import { useProviderSettings } from "./useProviderSettings";
 
 import "./settings.css";
 
-export type SettingsSection = "providers" | "soul" | "instructions" | "skills" | "mcp" | "approvals" | "trust";
+export type SettingsSection =
+  | "providers"
+  | "soul"
+  | "instructions"
+  | "skills"
+  | "mcp"
+  | "approvals"
+  | "trust"
+  | "notifications";
 
 interface SettingsViewProps {
   /** The open folder: its instructions and project skills are offered. */
@@ -21,6 +30,8 @@ interface SettingsViewProps {
   onClose: () => void;
   /** config.toml changed: the header and the sidebar read providers again. */
   onProvidersChanged: () => void;
+  /** The Memo home, which the window's own preferences are kept per. */
+  scope?: string | null;
 }
 
 interface Section {
@@ -33,7 +44,7 @@ interface Section {
  * Settings as a full view (Providers, SOUL.md, the folder's instructions, Skills). Leaving
  * a page with unsaved text asks first; Esc closes when nothing would be lost.
  */
-export function SettingsView({ cwd, initialSection = "providers", onClose, onProvidersChanged }: SettingsViewProps) {
+export function SettingsView({ cwd, initialSection = "providers", onClose, onProvidersChanged, scope = null }: SettingsViewProps) {
   const [section, setSection] = useState<SettingsSection>(initialSection);
   const [dirty, setDirty] = useState(false);
   const [pending, setPending] = useState<(() => void) | null>(null);
@@ -47,6 +58,7 @@ export function SettingsView({ cwd, initialSection = "providers", onClose, onPro
     { id: "mcp", label: "MCP", hint: "Servers and their tools" },
     { id: "approvals", label: "Approvals", hint: "Mode and kept rules" },
     { id: "trust", label: "Trusted folders", hint: "What projects may start" },
+    { id: "notifications", label: "Notifications", hint: "When a session needs you" },
   ];
 
   /** Runs `action` now, or after the person agrees to drop unsaved text. */
@@ -125,6 +137,7 @@ export function SettingsView({ cwd, initialSection = "providers", onClose, onPro
         {section === "mcp" && <McpPage cwd={cwd} />}
         {section === "approvals" && <ApprovalsPage cwd={cwd} />}
         {section === "trust" && <TrustPage />}
+        {section === "notifications" && <NotificationsPage scope={scope} />}
       </section>
       {pending !== null && (
         <ConfirmDialog

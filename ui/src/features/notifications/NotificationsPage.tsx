@@ -1,0 +1,80 @@
+import { useEffect, useState } from "react";
+
+import {
+  defaultAttentionPrefs,
+  loadAttentionPrefs,
+  saveAttentionPrefs,
+  type AttentionPrefs,
+} from "../../state/attentionPrefs";
+
+import "./notifications.css";
+
+interface NotificationsPageProps {
+  /** The Memo home the switches belong to; null until known. */
+  scope: string | null;
+}
+
+/**
+ * Settings → Notifications: whether a session that needs approval or finishes while you
+ * look elsewhere raises a desktop notification, and whether the window shows how many
+ * sessions wait. Saved at once.
+ */
+export function NotificationsPage({ scope }: NotificationsPageProps) {
+  const [prefs, setPrefs] = useState<AttentionPrefs>(defaultAttentionPrefs);
+  useEffect(() => {
+    if (scope !== null) setPrefs(loadAttentionPrefs(window.localStorage, scope));
+  }, [scope]);
+
+  const change = (next: AttentionPrefs) => {
+    setPrefs(next);
+    if (scope !== null) saveAttentionPrefs(window.localStorage, scope, next);
+  };
+
+  return (
+    <div className="settings-page" data-testid="notifications-page">
+      <header className="settings-page__header">
+        <div>
+          <h2 className="settings-page__title">Notifications</h2>
+          <p className="settings-page__lead">
+            Several sessions can run at once. Memo tells you when one of them needs you and you are looking elsewhere:
+            another session, another app.
+          </p>
+        </div>
+      </header>
+      <div className="notify-options">
+        <label className="notify-option">
+          <input
+            type="checkbox"
+            checked={prefs.desktop}
+            disabled={scope === null}
+            onChange={(e) => change({ ...prefs, desktop: e.target.checked })}
+            data-testid="notify-desktop"
+          />
+          <span className="notify-option__text">
+            <span className="notify-option__title">Desktop notifications</span>
+            <span className="notify-option__hint">
+              When a session asks for approval, or finishes or fails, while it is not in front of you. Clicking one opens
+              that session.
+            </span>
+          </span>
+        </label>
+        <label className="notify-option">
+          <input
+            type="checkbox"
+            checked={prefs.badge}
+            disabled={scope === null}
+            onChange={(e) => change({ ...prefs, badge: e.target.checked })}
+            data-testid="notify-badge"
+          />
+          <span className="notify-option__text">
+            <span className="notify-option__title">Waiting count on the window</span>
+            <span className="notify-option__hint">
+              How many sessions wait for an answer, in the window title (“Memo (2)”) and on the launcher icon where the
+              desktop has a badge.
+            </span>
+          </span>
+        </label>
+      </div>
+    </div>
+  );
+}

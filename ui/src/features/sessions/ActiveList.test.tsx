@@ -1,0 +1,67 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { activeSessions, emptyActivity, receive } from "../../state/activity";
+import { pendingApproval, sessionActivity } from "../../test/fixtures";
+import { ActiveList } from "./ActiveList";
+
+afterEach(cleanup);
+
+function view() {
+  let v = receive(emptyActivity, [
+    sessionActivity({ session_id: "done", label: "write docs", cwd: "/work/docs" }),
+    sessionActivity({ session_id: "ask", label: "clean up", cwd: "/work/app" }),
+    sessionActivity({ session_id: "quiet", label: "nothing new" }),
+  ]);
+  v = receive(v, [
+    sessionActivity({ session_id: "done", label: "write docs", cwd: "/work/docs", turns_ended: 1, last_outcome: "completed", updated_ms: 9 }),
+    sessionActivity({
+      session_id: "ask",
+      label: "clean up",
+      cwd: "/work/app",
+      state: "waiting",
+      approvals: [pendingApproval({ request_id: "r7", summary: "rm -rf build" })],
+    }),
+    sessionActivity({ session_id: "quiet", label: "nothing new" }),
+  ]);
+  return v;
+}
+
+describe("ActiveList", () => {
+  it("lists sessions with something to say, waiting first, with their folder", () => {
+    const v = view();
+    render(<ActiveList activity={v} sessions={activeSessions(v)} shownId={null} onOpen={vi.fn()} onDecide={vi.fn()} />);
+    const rows = screen.getAllByTestId("active-row");
+    expect(rows.map((r) => r.dataset.session)).toEqual(["ask", "done"]);
+    expect(rows[0]?.textContent).toContain("app");
+    expect(rows[0]?.textContent).toContain("rm -rf build");
+    expect(rows[1]?.querySelector("[data-state]")?.getAttribute("data-state")).toBe("unread");
+  });
+
+  it("approves or denies right here, and opens the session on a click", async () => {
+    const v = view();
+    const onDecide = vi.fn().mockResolvedValue(undefined);
+    const onOpen = vi.fn();
+    render(<ActiveList activity={v} sessions={activeSessions(v)} shownId={null} onOpen={onOpen} onDecide={onDecide} />);
+    fireEvent.click(screen.getByTestId("sidebar-approve"));
+    await waitFor(() => expect(onDecide).toHaveBeenCalledWith("ask", "r7", true));
+    fireEvent.click(screen.getByTestId("sidebar-deny"));
+    await waitFor(() => expect(onDecide).toHaveBeenCalledWith("ask", "r7", false));
+    fireEvent.click(screen.getAllByTestId("active-open")[1] as HTMLElement);
+    expect(onOpen).toHaveBeenCalledWith(expect.objectContaining({ session_id: "done" }));
+  });
+
+  it("says why an answer did not go through", async () => {
+    const v = view();
+    const onDecide = vi.fn().mockRejectedValue(new Error("session s1 is not open"));
+    render(<ActiveList activity={v} sessions={activeSessions(v)} shownId={null} onOpen={vi.fn()} onDecide={onDecide} />);
+    fireEvent.click(screen.getByTestId("sidebar-approve"));
+    expect((await screen.findByRole("alert")).textContent).toContain("not open");
+  });
+
+  it("shows nothing when no session has anything to say", () => {
+    const { container } = render(<ActiveList activity={emptyActivity} sessions={[]} shownId={null} onOpen={vi.fn()} onDecide={vi.fn()} />);
+    expect(container.innerHTML).toBe("");
+  });
+});

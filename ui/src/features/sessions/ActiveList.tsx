@@ -1,0 +1,107 @@
+import { useState } from "react";
+
+import type { SessionActivity } from "../../gen/protocol";
+import { badgeOf, waitingCount, type ActivityView } from "../../state/activity";
+import { folderName } from "../../state/workspaces";
+import { StatusDot } from "./StatusDot";
+
+interface ActiveListProps {
+  activity: ActivityView;
+  sessions: SessionActivity[];
+  shownId: string | null;
+  onOpen: (activity: SessionActivity) => void;
+  /** Answers one pending approval; rejects with a message to show. */
+  onDecide: (sessionId: string, requestId: string, approve: boolean) => Promise<void>;
+}
+
+/**
+ * Every session with something to say, whatever folder it is in: those waiting for an
+ * approval first (answerable right here), then running, failed and finished-unread ones.
+ */
+export function ActiveList({ activity, sessions, shownId, onOpen, onDecide }: ActiveListProps) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (sessions.length === 0) return null;
+  const rank = { waiting: 0, running: 1, failed: 2, unread: 3 } as const;
+  const ordered = [...sessions].sort((a, b) => {
+    const ra = rank[badgeOf(activity, a.session_id) ?? "unread"];
+    const rb = rank[badgeOf(activity, b.session_id) ?? "unread"];
+    return ra - rb || b.updated_ms - a.updated_ms;
+  });
+
+  const decide = async (sessionId: string, requestId: string, approve: boolean) => {
+    setBusy(requestId);
+    setError(null);
+    try {
+      await onDecide(sessionId, requestId, approve);
+    } catch (raised) {
+      setError(raised instanceof Error ? raised.message : String(raised));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section className="sidebar__section" aria-labelledby="sidebar-active" data-testid="active-list">
+      <div className="sidebar__heading-row">
+        <h2 id="sidebar-active" className="sidebar__heading">
+          Active
+        </h2>
+      </div>
+      <ul className="nav-list">
+        {ordered.map((a) => {
+          const badge = badgeOf(activity, a.session_id);
+          const shown = a.session_id === shownId;
+          return (
+            <li key={a.session_id} className={`active-item${shown ? " active-item--shown" : ""}`} data-testid="active-row" data-session={a.session_id}>
+              <button type="button" className="active-item__main" onClick={() => onOpen(a)} data-testid="active-open" title={a.cwd}>
+                <StatusDot badge={badge} count={waitingCount(a)} />
+                <span className="active-item__text">
+                  <span className="active-item__label">{a.label.trim() === "" ? "New session" : a.label}</span>
+                  <span className="active-item__meta">
+                    {folderName(a.cwd)}
+                    {badge === "failed" && a.last_error ? ` · ${a.last_error}` : ""}
+                  </span>
+                </span>
+              </button>
+              {a.approvals.map((p) => (
+                <div key={p.request_id} className={`active-approval active-approval--${p.risk}`} data-testid="active-approval">
+                  <code className="active-approval__what" title={p.summary}>
+                    {p.summary}
+                  </code>
+                  <div className="active-approval__actions">
+                    <button
+                      type="button"
+                      className="button button--small button--primary"
+                      disabled={busy !== null}
+                      onClick={() => void decide(a.session_id, p.request_id, true)}
+                      data-testid="sidebar-approve"
+                      title={p.has_diff ? "Approve the whole change" : "Approve once"}
+                    >
+                      Approve
+                    </button>
+                    <button
+                      type="button"
+                      className="button button--small"
+                      disabled={busy !== null}
+                      onClick={() => void decide(a.session_id, p.request_id, false)}
+                      data-testid="sidebar-deny"
+                    >
+                      Deny
+                    </button>
+                  </div>
+                </div>
+              ))}
+              {a.questions > 0 && <p className="active-item__note">A tool asks a question: open the session to answer.</p>}
+            </li>
+          );
+        })}
+      </ul>
+      {error && (
+        <p className="sidebar__error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
