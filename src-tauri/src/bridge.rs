@@ -242,4 +242,50 @@ mod tests {
         bridge.shutdown().await;
         mock.shutdown().await;
     }
+
+    struct ActivityVec(mpsc::Sender<Vec<SessionActivity>>);
+
+    impl ActivitySink for ActivityVec {
+        fn send(&self, snapshot: Vec<SessionActivity>) -> bool {
+            self.0.send(snapshot).is_ok()
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_activity_feed_sends_a_snapshot_now_and_at_each_change_to_the_last_subscriber() {
+        let home = tempfile::tempdir().unwrap();
+        let work = tempfile::tempdir().unwrap();
+        std::fs::write(
+            home.path().join("config.toml"),
+            "current_provider = \"mock\"\n[[providers.mock]]\nname = \"mock\"\nmodel = \"m1\"\nbase_url = \"http://127.0.0.1:9/v1\"\n",
+        )
+        .unwrap();
+        let service = Arc::new(Service::new(
+            Ok(MemoHome::at(home.path())),
+            Arc::new(MemoryCredentialStore::new()),
+            Arc::new(|_: &str| None),
+        ));
+        let bridge = Bridge::new(service.clone());
+        let (old_tx, old_rx) = mpsc::channel();
+        bridge.subscribe_activity(ActivityVec(old_tx));
+        assert_eq!(old_rx.recv_timeout(Duration::from_secs(10)).unwrap(), vec![]);
+        let (tx, rx) = mpsc::channel();
+        bridge.subscribe_activity(ActivityVec(tx));
+        assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), vec![]);
+        let summary = service
+            .start_session(StartRequest {
+                cwd: work.path().to_path_buf(),
+                ..StartRequest::default()
+            })
+            .unwrap();
+        let snapshot = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert_eq!(snapshot.len(), 1);
+        assert_eq!(snapshot[0].session_id, summary.id);
+        // The replaced subscriber heard nothing more.
+        assert!(old_rx.try_recv().is_err());
+        bridge.delete_session(&summary.id).await.unwrap();
+        let gone = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(gone.is_empty());
+        bridge.shutdown().await;
+    }
 }
