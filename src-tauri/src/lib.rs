@@ -8,6 +8,7 @@ pub mod commands;
 pub mod error;
 pub mod launch;
 pub mod state;
+pub mod terminal;
 mod window_state;
 
 use tauri::{Emitter, Manager};
@@ -73,6 +74,15 @@ pub fn run() {
             app.manage(state);
             Ok(())
         })
+        // A (re)loading page has lost every terminal it had open: end their shells
+        // instead of leaving them running unseen.
+        .on_page_load(|webview, payload| {
+            if payload.event() == tauri::webview::PageLoadEvent::Started {
+                if let Some(state) = webview.try_state::<AppState>() {
+                    state.terminals().close_all();
+                }
+            }
+        })
         .plugin(tauri_plugin_dialog::init())
         // Links in answers open in the system browser, never in the app's own window.
         .plugin(tauri_plugin_opener::init())
@@ -90,6 +100,8 @@ pub fn run() {
             // Deny pending approvals and stop running turns so the event log ends cleanly.
             let state = handle.state::<AppState>();
             tauri::async_runtime::block_on(state.bridge().shutdown());
+            // No shell, nor anything started in a terminal, outlives the app.
+            state.terminals().shutdown();
         }
     });
 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use memo_config::MemoHome;
 use memo_service::Service;
+use memo_terminal::TerminalManager;
 
 use crate::attention::Attention;
 use crate::bridge::Bridge;
@@ -37,6 +38,7 @@ pub struct AppState {
     bridge: Bridge,
     open_requests: OpenRequests,
     attention: Attention,
+    terminals: TerminalManager,
 }
 
 impl AppState {
@@ -47,6 +49,7 @@ impl AppState {
             service,
             open_requests: OpenRequests::default(),
             attention: Attention::default(),
+            terminals: TerminalManager::default(),
         }
     }
 
@@ -77,6 +80,11 @@ impl AppState {
     /// Notifications and the window's waiting count.
     pub fn attention(&self) -> &Attention {
         &self.attention
+    }
+
+    /// The embedded terminals of every workspace.
+    pub fn terminals(&self) -> &TerminalManager {
+        &self.terminals
     }
 }
 
