@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { isToggleTerminalShortcut, keyAction, type KeyLike } from "./keys";
 import { textDelta } from "./textDelta";
-import { terminalTheme } from "./theme";
+import { isDarkColor, terminalTheme } from "./theme";
 
 function key(k: string, mods: Partial<KeyLike> = {}): KeyLike {
   return { type: "keydown", key: k, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, ...mods };
@@ -71,5 +71,14 @@ describe("terminalTheme", () => {
   it("prefers a terminal-specific background when the app defines one", () => {
     const theme = terminalTheme((name) => ({ ...vars, "--terminal-bg": "#000000" })[name] ?? "", true);
     expect(theme.background).toBe("#000000");
+  });
+});
+
+describe("isDarkColor", () => {
+  it("tells the app's light and dark backgrounds apart", () => {
+    expect(isDarkColor("#ffffff")).toBe(false);
+    expect(isDarkColor("#15171c")).toBe(true);
+    expect(isDarkColor("#fff")).toBe(false);
+    expect(isDarkColor("rgb(0, 0, 0)")).toBeNull();
   });
 });

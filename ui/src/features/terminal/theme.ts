@@ -87,11 +87,31 @@ export function terminalTheme(cssVar: CssVar, dark: boolean): ITheme {
   };
 }
 
+/**
+ * Whether a `#rgb`/`#rrggbb` colour is dark (relative luminance under one half); null for
+ * anything else. The palette follows the background actually shown, not only the OS
+ * preference, so a theme chosen in the app (setting the variables) gets the right one.
+ */
+export function isDarkColor(color: string): boolean | null {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color.trim())?.[1];
+  if (!hex) return null;
+  const full = hex.length === 3 ? [...hex].map((c) => c + c).join("") : hex;
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const v = parseInt(full.slice(i, i + 2), 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5;
+}
+
 /** The document's variables and colour scheme right now. */
 export function currentTheme(): ITheme {
   const style = getComputedStyle(document.documentElement);
-  const dark = window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
-  return terminalTheme((name) => style.getPropertyValue(name).trim(), dark);
+  const cssVar = (name: string) => style.getPropertyValue(name).trim();
+  const dark =
+    isDarkColor(cssVar("--terminal-bg") || cssVar("--bg")) ??
+    window.matchMedia?.("(prefers-color-scheme: dark)").matches ??
+    false;
+  return terminalTheme(cssVar, dark);
 }
 
 /** The monospace font stack the app uses for code. */
