@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from "react";
 
 import { TerminalConnection, type ConnectionStatus, type TerminalBackend } from "./connection";
-import { keyAction, type KeyAction } from "./keys";
+import { isToggleTerminalShortcut, keyAction, type KeyAction } from "./keys";
 import { copySelection, createXterm, hasSize, pasteClipboard, type XtermHandle } from "./xterm";
 
 export type TabCommand = Extract<KeyAction, "new-tab" | "next-tab" | "previous-tab">;
@@ -86,6 +86,8 @@ export function TerminalView({ cwd, active, backend, onStatus, onTitle, onComman
     term.onResize(({ cols, rows }) => connection.resize(cols, rows));
     term.onTitleChange((title) => latest.current.onTitle(title));
     term.attachCustomKeyEventHandler((event) => {
+      // Not for the shell: left to bubble to the window, which shows and hides the panel.
+      if (isToggleTerminalShortcut(event)) return false;
       const action = keyAction(event);
       if (action === null) {
         // In an ended terminal, Enter starts a new shell.
