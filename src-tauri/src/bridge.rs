@@ -268,7 +268,10 @@ mod tests {
         let bridge = Bridge::new(service.clone());
         let (old_tx, old_rx) = mpsc::channel();
         bridge.subscribe_activity(ActivityVec(old_tx));
-        assert_eq!(old_rx.recv_timeout(Duration::from_secs(10)).unwrap(), vec![]);
+        assert_eq!(
+            old_rx.recv_timeout(Duration::from_secs(10)).unwrap(),
+            vec![]
+        );
         let (tx, rx) = mpsc::channel();
         bridge.subscribe_activity(ActivityVec(tx));
         assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), vec![]);

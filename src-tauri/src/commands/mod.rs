@@ -205,6 +205,58 @@ ipc_commands! {
         Ok(state.service().undo_restore(&session_id, checkpoint, &overwrite)?)
     }
 
+    /// Memo's worktrees (of the repository `cwd` is in, when given), oldest first; missing
+    /// ones included so they can be forgotten.
+    fn list_worktrees(state, cwd: Option<String>) -> Vec<memo_protocol::WorktreeInfo> {
+        let cwd = cwd.map(PathBuf::from);
+        Ok(state.service().list_worktrees(cwd.as_deref())?)
+    }
+
+    /// Creates a branch `memo/<name>` and a worktree of the repository `cwd` is in (under
+    /// Memo's folder) and starts a session there.
+    fn start_worktree_session(state, cwd: String, name: Option<String>, provider: Option<String>, model: Option<String>, approval_mode: Option<ApprovalMode>) -> memo_protocol::WorktreeSession {
+        let start = StartRequest { cwd: PathBuf::from(cwd), provider, model, approval_mode, ..StartRequest::default() };
+        Ok(state.service().start_session_in_worktree(memo_service::WorktreeSessionRequest { start, name })?)
+    }
+
+    /// The Memo worktree the session works in, or null.
+    fn session_worktree(state, session_id: SessionId) -> Option<memo_protocol::WorktreeInfo> {
+        Ok(state.service().worktree_for_session(&session_id)?)
+    }
+
+    /// Uncommitted files, commits ahead of / behind the base branch, and the exact list a
+    /// discard must be confirmed with.
+    fn worktree_status(state, worktree_id: String) -> memo_protocol::WorktreeStatus {
+        Ok(state.service().worktree_status(&worktree_id)?)
+    }
+
+    /// Every file the worktree changed since its branch started, committed or not.
+    fn worktree_diff(state, worktree_id: String) -> memo_protocol::WorktreeDiff {
+        Ok(state.service().worktree_diff(&worktree_id)?)
+    }
+
+    /// Commits the worktree's work with `message` and merges it into the base branch; a
+    /// `conflict` error (nothing changed) when that would overwrite the user's files.
+    fn merge_worktree(state, worktree_id: String, message: String) -> memo_protocol::WorktreeMerge {
+        Ok(state.service().merge_worktree(&worktree_id, &message)?)
+    }
+
+    /// Commits the worktree's work, removes its folder and keeps its branch to publish.
+    fn keep_worktree_branch(state, worktree_id: String, message: String) -> memo_protocol::KeptBranch {
+        Ok(state.service().keep_worktree_branch(&worktree_id, &message).await?)
+    }
+
+    /// Removes the worktree and its branch; with work to lose, only when `confirm` is the
+    /// status's `discard_confirmation` as it is now (else `conflict`).
+    fn discard_worktree(state, worktree_id: String, confirm: Option<Vec<String>>) -> memo_protocol::WorktreeDiscard {
+        Ok(state.service().discard_worktree(&worktree_id, confirm).await?)
+    }
+
+    /// Drops a worktree whose folder is gone from the list; its branch is kept.
+    fn forget_worktree(state, worktree_id: String) -> () {
+        Ok(state.service().forget_worktree(&worktree_id)?)
+    }
+
     /// Messages matching `query` across stored sessions, best first; those of `cwd` when
     /// given.
     fn search_sessions(state, query: String, cwd: Option<String>) -> Vec<SearchResult> {
@@ -397,6 +449,39 @@ ipc_commands! {
     fn set_mcp_tool_enabled(state, server: String, tool: String, enabled: bool, cwd: Option<String>) -> McpSettingsPage {
         let cwd = cwd.map(PathBuf::from);
         Ok(state.service().set_mcp_tool_enabled(&server, &tool, enabled, cwd.as_deref())?)
+    }
+
+    /// Starts a shell in the folder `cwd` on a new terminal of `cols` x `rows` cells. Its
+    /// output (base64 bytes) and finally its exit arrive on `on_output`; rendered output is
+    /// acked with `terminal_ack`, or the terminal stops reading after 1 MiB.
+    fn terminal_open(state, cwd: String, cols: u16, rows: u16; channel on_output: memo_protocol::TerminalMessage) -> memo_protocol::TerminalId {
+        let request = memo_terminal::OpenRequest { group: cwd.clone(), cwd: PathBuf::from(cwd), cols, rows, shell: None };
+        Ok(state.terminals().open(request, crate::terminal::ChannelSink(on_output))?)
+    }
+
+    /// Types `data` (keystrokes, pasted text) into the terminal; never waits for the shell.
+    fn terminal_write(state, id: memo_protocol::TerminalId, data: String) -> () {
+        Ok(state.terminals().write(id, data)?)
+    }
+
+    /// Tells the terminal's programs its new size in character cells.
+    fn terminal_resize(state, id: memo_protocol::TerminalId, cols: u16, rows: u16) -> () {
+        Ok(state.terminals().resize(id, cols, rows)?)
+    }
+
+    /// The window rendered `bytes` more (decoded) bytes of the terminal's output.
+    fn terminal_ack(state, id: memo_protocol::TerminalId, bytes: u32) -> () {
+        Ok(state.terminals().ack(id, usize::try_from(bytes).unwrap_or(usize::MAX))?)
+    }
+
+    /// Closes a terminal, ending every process started in it (background jobs too).
+    fn terminal_close(state, id: memo_protocol::TerminalId) -> () {
+        Ok(state.terminals().close(id)?)
+    }
+
+    /// Closes every terminal of the workspace `cwd`; returns how many.
+    fn terminal_close_group(state, cwd: String) -> u32 {
+        Ok(u32::try_from(state.terminals().close_group(&cwd)).unwrap_or(u32::MAX))
     }
 
     /// Folders asked for from outside the window (`memo-desktop DIR`, a second launch),

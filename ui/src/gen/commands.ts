@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport } from "./protocol";
+import type { AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -30,6 +30,15 @@ export const COMMAND_NAMES = [
   "preview_restore",
   "restore_session",
   "undo_restore",
+  "list_worktrees",
+  "start_worktree_session",
+  "session_worktree",
+  "worktree_status",
+  "worktree_diff",
+  "merge_worktree",
+  "keep_worktree_branch",
+  "discard_worktree",
+  "forget_worktree",
   "search_sessions",
   "key_status",
   "set_api_key",
@@ -63,6 +72,12 @@ export const COMMAND_NAMES = [
   "remove_mcp_server",
   "set_mcp_server_enabled",
   "set_mcp_tool_enabled",
+  "terminal_open",
+  "terminal_write",
+  "terminal_resize",
+  "terminal_ack",
+  "terminal_close",
+  "terminal_close_group",
   "take_open_requests",
 ] as const;
 
@@ -166,6 +181,47 @@ export interface Commands {
    * Undoes a restore (its `undo_checkpoint`).
    */
   undoRestore(args: { sessionId: SessionId; checkpoint: number; overwrite: Array<string> }): Promise<RestoreReport>;
+  /**
+   * Memo's worktrees (of the repository `cwd` is in, when given), oldest first; missing
+   * ones included so they can be forgotten.
+   */
+  listWorktrees(args: { cwd?: string | null }): Promise<Array<WorktreeInfo>>;
+  /**
+   * Creates a branch `memo/<name>` and a worktree of the repository `cwd` is in (under
+   * Memo's folder) and starts a session there.
+   */
+  startWorktreeSession(args: { cwd: string; name?: string | null; provider?: string | null; model?: string | null; approvalMode?: ApprovalMode | null }): Promise<WorktreeSession>;
+  /**
+   * The Memo worktree the session works in, or null.
+   */
+  sessionWorktree(args: { sessionId: SessionId }): Promise<WorktreeInfo | null>;
+  /**
+   * Uncommitted files, commits ahead of / behind the base branch, and the exact list a
+   * discard must be confirmed with.
+   */
+  worktreeStatus(args: { worktreeId: string }): Promise<WorktreeStatus>;
+  /**
+   * Every file the worktree changed since its branch started, committed or not.
+   */
+  worktreeDiff(args: { worktreeId: string }): Promise<WorktreeDiff>;
+  /**
+   * Commits the worktree's work with `message` and merges it into the base branch; a
+   * `conflict` error (nothing changed) when that would overwrite the user's files.
+   */
+  mergeWorktree(args: { worktreeId: string; message: string }): Promise<WorktreeMerge>;
+  /**
+   * Commits the worktree's work, removes its folder and keeps its branch to publish.
+   */
+  keepWorktreeBranch(args: { worktreeId: string; message: string }): Promise<KeptBranch>;
+  /**
+   * Removes the worktree and its branch; with work to lose, only when `confirm` is the
+   * status's `discard_confirmation` as it is now (else `conflict`).
+   */
+  discardWorktree(args: { worktreeId: string; confirm?: Array<string> | null }): Promise<WorktreeDiscard>;
+  /**
+   * Drops a worktree whose folder is gone from the list; its branch is kept.
+   */
+  forgetWorktree(args: { worktreeId: string }): Promise<void>;
   /**
    * Messages matching `query` across stored sessions, best first; those of `cwd` when
    * given.
@@ -311,6 +367,32 @@ export interface Commands {
    */
   setMcpToolEnabled(args: { server: string; tool: string; enabled: boolean; cwd?: string | null }): Promise<McpSettingsPage>;
   /**
+   * Starts a shell in the folder `cwd` on a new terminal of `cols` x `rows` cells. Its
+   * output (base64 bytes) and finally its exit arrive on `on_output`; rendered output is
+   * acked with `terminal_ack`, or the terminal stops reading after 1 MiB.
+   */
+  terminalOpen(args: { cwd: string; cols: number; rows: number; onOutput: Channel<TerminalMessage> }): Promise<TerminalId>;
+  /**
+   * Types `data` (keystrokes, pasted text) into the terminal; never waits for the shell.
+   */
+  terminalWrite(args: { id: TerminalId; data: string }): Promise<void>;
+  /**
+   * Tells the terminal's programs its new size in character cells.
+   */
+  terminalResize(args: { id: TerminalId; cols: number; rows: number }): Promise<void>;
+  /**
+   * The window rendered `bytes` more (decoded) bytes of the terminal's output.
+   */
+  terminalAck(args: { id: TerminalId; bytes: number }): Promise<void>;
+  /**
+   * Closes a terminal, ending every process started in it (background jobs too).
+   */
+  terminalClose(args: { id: TerminalId }): Promise<void>;
+  /**
+   * Closes every terminal of the workspace `cwd`; returns how many.
+   */
+  terminalCloseGroup(args: { cwd: string }): Promise<number>;
+  /**
    * Folders asked for from outside the window (`memo-desktop DIR`, a second launch),
    * each once; the window also hears `memo://open-requests` when one arrives.
    */
@@ -340,6 +422,15 @@ export function bindCommands(invoke: Invoke): Commands {
     previewRestore: (args) => invoke("preview_restore", args),
     restoreSession: (args) => invoke("restore_session", args),
     undoRestore: (args) => invoke("undo_restore", args),
+    listWorktrees: (args) => invoke("list_worktrees", args),
+    startWorktreeSession: (args) => invoke("start_worktree_session", args),
+    sessionWorktree: (args) => invoke("session_worktree", args),
+    worktreeStatus: (args) => invoke("worktree_status", args),
+    worktreeDiff: (args) => invoke("worktree_diff", args),
+    mergeWorktree: (args) => invoke("merge_worktree", args),
+    keepWorktreeBranch: (args) => invoke("keep_worktree_branch", args),
+    discardWorktree: (args) => invoke("discard_worktree", args),
+    forgetWorktree: (args) => invoke("forget_worktree", args),
     searchSessions: (args) => invoke("search_sessions", args),
     keyStatus: (args) => invoke("key_status", args),
     setApiKey: (args) => invoke("set_api_key", args),
@@ -373,6 +464,12 @@ export function bindCommands(invoke: Invoke): Commands {
     removeMcpServer: (args) => invoke("remove_mcp_server", args),
     setMcpServerEnabled: (args) => invoke("set_mcp_server_enabled", args),
     setMcpToolEnabled: (args) => invoke("set_mcp_tool_enabled", args),
+    terminalOpen: (args) => invoke("terminal_open", args),
+    terminalWrite: (args) => invoke("terminal_write", args),
+    terminalResize: (args) => invoke("terminal_resize", args),
+    terminalAck: (args) => invoke("terminal_ack", args),
+    terminalClose: (args) => invoke("terminal_close", args),
+    terminalCloseGroup: (args) => invoke("terminal_close_group", args),
     takeOpenRequests: () => invoke("take_open_requests", {}),
   };
 }

@@ -12,7 +12,10 @@ use memo_test_support::MockResponse;
 use support::fixture;
 
 /// Waits (on the board's own change signal) until `check` holds for the snapshot.
-async fn until(service: &Service, check: impl Fn(&[SessionActivity]) -> bool) -> Vec<SessionActivity> {
+async fn until(
+    service: &Service,
+    check: impl Fn(&[SessionActivity]) -> bool,
+) -> Vec<SessionActivity> {
     let mut changes = service.activity_changes();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
     loop {
@@ -84,7 +87,10 @@ async fn two_sessions_run_at_once_and_the_board_follows_each() {
     .await;
     let done = find(&board, quick.id.as_str()).unwrap();
     assert_eq!(done.state, ActivityState::Idle);
-    assert_eq!(done.last_outcome, Some(memo_protocol::TurnEndReason::Completed));
+    assert_eq!(
+        done.last_outcome,
+        Some(memo_protocol::TurnEndReason::Completed)
+    );
     assert_eq!(done.cwd, support_canonical(other.path()));
     assert_eq!(
         find(&board, waiting.id.as_str()).unwrap().state,
@@ -98,7 +104,9 @@ async fn two_sessions_run_at_once_and_the_board_follows_each() {
             &waiting.id,
             Op::ResolveApproval {
                 request_id,
-                decision: ReviewDecision::ApproveOnce { accepted_hunks: None },
+                decision: ReviewDecision::ApproveOnce {
+                    accepted_hunks: None,
+                },
             },
         )
         .unwrap();
