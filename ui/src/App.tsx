@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from "react";
 
 import { ChatView } from "./features/chat/ChatView";
 import { Onboarding } from "./features/onboarding/Onboarding";
@@ -9,6 +9,11 @@ import { TrustBanner } from "./features/trust/TrustBanner";
 import { TrustDialog } from "./features/trust/TrustDialog";
 import { useWorkspaceTrust } from "./features/trust/useWorkspaceTrust";
 import type { SearchResult, SessionSummary } from "./gen/protocol";
+import { TerminalDock } from "./features/terminal/TerminalDock";
+import { useTerminalDock } from "./features/terminal/useTerminalDock";
+import { WatchCommandContext, findToolCall, watchedOutput } from "./features/terminal/watch";
+import { folderFor, worktreeOf, worktreesOf } from "./features/worktrees/worktreeList";
+import type { WorktreeSession } from "./gen/protocol";
 import { commands, pickFolder, resolveApproval } from "./ipc";
 import type { ActivityView } from "./state/activity";
 import { useActivity } from "./state/useActivity";
@@ -21,6 +26,8 @@ import { useWorkspaces } from "./state/useWorkspaces";
 
 // Settings carry the code editor (CodeMirror): loaded when first opened, not at start-up.
 const SettingsView = lazy(() => import("./features/settings/SettingsView").then((m) => ({ default: m.SettingsView })));
+
+const listAllWorktrees = () => commands.listWorktrees({ cwd: null });
 
 export function App() {
   const appInfo = useAppInfo();
@@ -51,10 +58,22 @@ export function App() {
     },
     [openChatSession, openWorkspace],
   );
+  // Memo's worktrees, every repository's: a worktree session shows under its repository.
+  const worktreeList = useLoadable("list_worktrees", scope, listAllWorktrees);
+  const worktrees = useMemo(
+    () => (worktreeList.state.status === "ready" ? worktreeList.state.value : []),
+    [worktreeList.state],
+  );
+  const folderOf = useCallback((path: string) => folderFor(worktrees, path), [worktrees]);
+  const shownWorktree = worktreeOf(worktrees, chat.state.session);
+  const reloadWorktrees = worktreeList.reload;
   const activityRef = useRef<ActivityView | null>(null);
   const openNotified = useCallback(
-    (sessionId: string) => openAnywhere(sessionId, activityRef.current?.byId.get(sessionId)?.cwd ?? null),
-    [openAnywhere],
+    (sessionId: string) => {
+      const where = activityRef.current?.byId.get(sessionId)?.cwd;
+      openAnywhere(sessionId, where === undefined ? null : folderOf(where));
+    },
+    [openAnywhere, folderOf],
   );
   const activity = useActivity(scope, shownSessionId, openNotified);
   activityRef.current = activity;
@@ -64,6 +83,35 @@ export function App() {
     [],
   );
   const [pickError, setPickError] = useState<string | null>(null);
+  // The terminal starts where the session in front works: its worktree when it has one.
+  const dock = useTerminalDock(shownWorktree?.session_cwd ?? cwd);
+  const { watch: watchInDock, closeFolder: closeTerminals } = dock;
+  const watchCommand = useCallback(
+    (callId: string, command: string) => {
+      if (shownSessionId !== null) watchInDock({ sessionId: shownSessionId, callId, command });
+    },
+    [shownSessionId, watchInDock],
+  );
+  const watched =
+    dock.watching !== null && dock.watching.sessionId === shownSessionId
+      ? { command: dock.watching.command, ...watchedOutput(findToolCall(chat.state.transcript, dock.watching.callId)) }
+      : null;
+  const closeWorkspace = workspaces.close;
+  const closeFolder = useCallback(
+    (path: string) => {
+      closeWorkspace(path);
+      closeTerminals(path);
+      for (const w of worktreesOf(worktrees, path)) closeTerminals(w.path);
+    },
+    [closeWorkspace, closeTerminals, worktrees],
+  );
+  const onWorktreeStarted = useCallback(
+    ({ session }: WorktreeSession) => {
+      reloadWorktrees();
+      openChatSession(session);
+    },
+    [reloadWorktrees, openChatSession],
+  );
   // Already open: stay where it is (re-opening would drop a page's unsaved text unasked).
   const openSettings = useCallback(
     (section: SettingsSection = "providers") => setSettings((current) => current ?? { section }),
@@ -145,7 +193,7 @@ export function App() {
         activeSessionId={chat.state.session?.id ?? null}
         onPickFolder={pick}
         onOpenWorkspace={workspaces.open}
-        onCloseWorkspace={workspaces.close}
+        onCloseWorkspace={closeFolder}
         onOpenSession={chat.openSession}
         onNewSession={chat.newSession}
         onRenameSession={rename}
@@ -155,11 +203,20 @@ export function App() {
         onOpenSettings={() => openSettings()}
         settingsOpen={settings !== null}
         activity={activity}
-        onOpenActive={(a) => openAnywhere(a.session_id, a.cwd)}
+        onOpenActive={(a) => openAnywhere(a.session_id, folderOf(a.cwd))}
         onDecide={decide}
         missingFolders={missingFolders}
+        folderOf={folderOf}
+        worktrees={worktreesOf(worktrees, cwd)}
+        newSessionMode={chat.nextApprovalMode}
+        newSessionProvider={chat.nextProvider}
+        onWorktreeStarted={onWorktreeStarted}
+        onOpenWorktree={(w) => {
+          if (w.session_id) openChatSession({ id: w.session_id });
+        }}
       />
       <main className="app-shell__main">
+        <div className="app-shell__work">
         {settings !== null ? (
           <Suspense fallback={<p className="settings__loading">Opening settings…</p>}>
             <SettingsView
@@ -177,18 +234,33 @@ export function App() {
         ) : needsOnboarding ? (
           <Onboarding onDone={providers.reload} onOpenSettings={() => openSettings()} />
         ) : (
-          <ChatView
-            cwd={cwd}
-            chat={chat}
-            providers={providers.state}
-            configPath={info ? `${info.memo_home}/config.toml` : null}
-            onReloadProviders={providers.reload}
-            onOpenSettings={() => openSettings()}
-            onPickFolder={pick}
-            onOpenPath={workspaces.open}
-            notice={<TrustBanner report={trust.report} onReview={trust.review} />}
-          />
+          <WatchCommandContext.Provider value={watchCommand}>
+            <ChatView
+              cwd={cwd}
+              chat={chat}
+              providers={providers.state}
+              configPath={info ? `${info.memo_home}/config.toml` : null}
+              onReloadProviders={providers.reload}
+              onOpenSettings={() => openSettings()}
+              onPickFolder={pick}
+              onOpenPath={workspaces.open}
+              notice={<TrustBanner report={trust.report} onReview={trust.review} />}
+              worktree={shownWorktree}
+              onWorktreeChanged={reloadWorktrees}
+              terminalOpen={dock.open}
+              onToggleTerminal={dock.toggle}
+            />
+          </WatchCommandContext.Provider>
         )}
+        </div>
+        <TerminalDock
+          folders={dock.folders}
+          current={shownWorktree?.session_cwd ?? cwd}
+          open={dock.open && settings === null}
+          onHide={dock.hide}
+          watching={settings === null ? watched : null}
+          onStopWatching={dock.stopWatching}
+        />
       </main>
       {trust.prompting && trust.report !== null && settings === null && !needsOnboarding && (
         <TrustDialog

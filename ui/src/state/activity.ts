@@ -109,12 +109,20 @@ export function sessionStatus(view: ActivityView, sessionId: string): { badge: S
 
 const URGENCY: Record<Exclude<SessionBadge, null>, number> = { waiting: 4, failed: 3, running: 2, unread: 1 };
 
-/** A folder's dot: the most urgent of its live sessions', and how many things they wait for. */
-export function folderStatus(view: ActivityView, folder: string): { badge: SessionBadge; count: number } {
+/**
+ * A folder's dot: the most urgent of its live sessions', and how many things they wait
+ * for. `folderOf` maps a session's folder to the one it shows under (a worktree's
+ * repository).
+ */
+export function folderStatus(
+  view: ActivityView,
+  folder: string,
+  folderOf: (path: string) => string = (path) => path,
+): { badge: SessionBadge; count: number } {
   let badge: SessionBadge = null;
   let count = 0;
   for (const a of view.byId.values()) {
-    if (a.cwd !== folder) continue;
+    if (folderOf(a.cwd) !== folder) continue;
     const own = badgeOf(view, a.session_id);
     if (own !== null && (badge === null || URGENCY[own] > URGENCY[badge])) badge = own;
     count += waitingCount(a);

@@ -1,7 +1,7 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 
 import { ChatIcon } from "../../components/icons";
-import type { CompletionKind, ProviderSummary } from "../../gen/protocol";
+import type { CompletionKind, ProviderSummary, WorktreeInfo } from "../../gen/protocol";
 import type { ChatController } from "../../state/useChat";
 import type { Loadable } from "../../state/useLoadable";
 import { isPendingApproval } from "../../state/transcript";
@@ -10,6 +10,8 @@ import { useWidthClass } from "../../state/useWidthClass";
 import { folderName } from "../../state/workspaces";
 import { commands } from "../../ipc";
 import { ChangesPanel } from "../changes/ChangesPanel";
+import { TerminalIcon } from "../terminal/icons";
+import { BranchIcon, WorktreePanel } from "../worktrees";
 import { RestoreDialog } from "../changes/RestoreDialog";
 import { transcriptChanges } from "../changes/transcriptChanges";
 import { ContextMeter } from "../context/ContextMeter";
@@ -62,7 +64,16 @@ interface ChatViewProps {
   onOpenPath: (path: string) => void;
   /** Shown under the header: the folder's project servers are off until it is trusted. */
   notice?: ReactNode;
+  /** The Memo worktree the open session works in, if it works in one. */
+  worktree?: WorktreeInfo | null;
+  /** A worktree was merged, kept as a branch or discarded: the lists are stale. */
+  onWorktreeChanged?: () => void;
+  terminalOpen?: boolean;
+  onToggleTerminal?: () => void;
 }
+
+/** The side drawer shown: one at a time, since two would squeeze the conversation. */
+type Drawer = "changes" | "inspector" | "worktree" | null;
 
 export function ChatView(props: ChatViewProps) {
   const { cwd, chat, providers } = props;
@@ -70,10 +81,13 @@ export function ChatView(props: ChatViewProps) {
   const { ref: scrollRef, element: scrollBody, pinned, scrollToBottom } = useStickToBottom(state.transcript);
   const hasTurns = state.transcript.entries.length > 0;
   const [keyProvider, setKeyProvider] = useState<string | null>(null);
-  const [inspectorOpen, setInspectorOpen] = useState(false);
+  const [drawer, setDrawer] = useState<Drawer>(null);
+  const inspectorOpen = drawer === "inspector";
+  const changesOpen = drawer === "changes";
+  const toggleDrawer = useCallback((which: Exclude<Drawer, null>) => setDrawer((open) => (open === which ? null : which)), []);
+  const { worktree = null } = props;
   const chatRef = useRef<HTMLElement>(null);
   const widthClass = useWidthClass(chatRef, WIDTH_STEPS);
-  const [changesOpen, setChangesOpen] = useState(false);
   // The point a restore goes back to: just after `toSeq` (before a message, or a turn).
   const [restoreAt, setRestoreAt] = useState<{ toSeq: number; title: string; turnOnly: boolean } | null>(null);
   const [restoredTick, setRestoredTick] = useState(0);
@@ -107,10 +121,12 @@ export function ChatView(props: ChatViewProps) {
   }, [focusSeq, phase, hasTurns, scrollBody, clearFocus]);
 
   const sessionId = state.session?.id ?? null;
+  // In the session's own folder: a worktree session's files are its checkout's.
+  const completeIn = state.session?.cwd ?? cwd;
   const complete = useCallback(
     (kind: CompletionKind, typed: string) =>
-      cwd === null ? Promise.resolve([]) : commands.complete({ cwd, sessionId, kind, typed }),
-    [cwd, sessionId],
+      completeIn === null ? Promise.resolve([]) : commands.complete({ cwd: completeIn, sessionId, kind, typed }),
+    [completeIn, sessionId],
   );
 
   // The header's dot turns red while the newest turn failed to reach the model.
@@ -157,39 +173,55 @@ export function ChatView(props: ChatViewProps) {
             <ContextMeter
               status={status}
               open={inspectorOpen}
-              onOpen={() => {
-                setChangesOpen(false);
-                setInspectorOpen((open) => !open);
-              }}
+              onOpen={() => toggleDrawer("inspector")}
             />
           )
         }
         onOpenInspector={
-          cwd
-            ? () => {
-                setChangesOpen(false);
-                setInspectorOpen((open) => !open);
-              }
-            : undefined
+          cwd ? () => toggleDrawer("inspector") : undefined
         }
         changes={
-          state.session && (
-            <button
-              type="button"
-              className={`changes-toggle${changesOpen ? " changes-toggle--open" : ""}`}
-              onClick={() => {
-                // One drawer at a time: two would squeeze the conversation.
-                setInspectorOpen(false);
-                setChangesOpen((open) => !open);
-              }}
-              aria-pressed={changesOpen}
-              title="Review the files this session changed"
-              data-testid="open-changes"
-            >
-              Changes
-              {touched.paths > 0 && <span className="changes-toggle__count">{touched.paths}</span>}
-            </button>
-          )
+          <>
+            {state.session && worktree && (
+              <button
+                type="button"
+                className={`changes-toggle${drawer === "worktree" ? " changes-toggle--open" : ""}`}
+                onClick={() => toggleDrawer("worktree")}
+                aria-pressed={drawer === "worktree"}
+                title={`This session works in its own worktree, on branch ${worktree.branch}`}
+                data-testid="open-worktree"
+              >
+                <BranchIcon className="changes-toggle__icon" />
+                {worktree.branch.replace(/^memo\//, "")}
+              </button>
+            )}
+            {state.session && (
+              <button
+                type="button"
+                className={`changes-toggle${changesOpen ? " changes-toggle--open" : ""}`}
+                onClick={() => toggleDrawer("changes")}
+                aria-pressed={changesOpen}
+                title="Review the files this session changed"
+                data-testid="open-changes"
+              >
+                Changes
+                {touched.paths > 0 && <span className="changes-toggle__count">{touched.paths}</span>}
+              </button>
+            )}
+            {cwd && props.onToggleTerminal && (
+              <button
+                type="button"
+                className={`icon-button${props.terminalOpen ? " icon-button--on" : ""}`}
+                onClick={props.onToggleTerminal}
+                aria-pressed={props.terminalOpen ?? false}
+                aria-label="Terminal"
+                title="Terminal (Ctrl+`)"
+                data-testid="toggle-terminal"
+              >
+                <TerminalIcon />
+              </button>
+            )}
+          </>
         }
       />
       <ProviderBanner
@@ -299,7 +331,21 @@ export function ChatView(props: ChatViewProps) {
             setRestoreAt({ toSeq: Math.max(last.startSeq - 1, 0), title: "Revert the last turn's changes", turnOnly: true });
           }
         }}
-        onClose={() => setChangesOpen(false)}
+        onClose={() => setDrawer(null)}
+      />
+    )}
+    {drawer === "worktree" && state.session && worktree && (
+      <WorktreePanel
+        worktree={worktree}
+        refreshKey={`${touched.records}:${state.phase}:${chat.running === null}`}
+        busy={chat.running !== null || state.phase !== "idle"}
+        onMerged={() => props.onWorktreeChanged?.()}
+        onKept={() => props.onWorktreeChanged?.()}
+        onDiscarded={() => {
+          setDrawer(null);
+          props.onWorktreeChanged?.();
+        }}
+        onClose={() => setDrawer(null)}
       />
     )}
     {restoreAt && state.session && (
@@ -318,7 +364,7 @@ export function ChatView(props: ChatViewProps) {
         sessionId={state.session?.id ?? null}
         cwd={cwd}
         refreshKey={stepKey}
-        onClose={() => setInspectorOpen(false)}
+        onClose={() => setDrawer(null)}
       />
     )}
     </>

@@ -1,11 +1,19 @@
 import { GearIcon, LogoMark } from "../../components/icons";
-import type { SearchResult, SessionActivity, SessionSummary } from "../../gen/protocol";
+import type {
+  ApprovalMode,
+  SearchResult,
+  SessionActivity,
+  SessionSummary,
+  WorktreeInfo,
+  WorktreeSession,
+} from "../../gen/protocol";
 import { activeSessions, folderStatus, sessionStatus, type ActivityView } from "../../state/activity";
 import type { Loadable } from "../../state/useLoadable";
 import type { Workspace } from "../../state/workspaces";
 import { ActiveList } from "./ActiveList";
 import { SessionList } from "./SessionList";
 import { WorkspaceList } from "./WorkspaceList";
+import { WorktreeList } from "./WorktreeList";
 import "./sidebar.css";
 
 interface SidebarProps {
@@ -29,6 +37,14 @@ interface SidebarProps {
   onOpenActive: (activity: SessionActivity) => void;
   onDecide: (sessionId: string, requestId: string, approve: boolean) => Promise<void>;
   missingFolders: ReadonlySet<string>;
+  /** Maps a session's folder to the workspace it shows under (a worktree's repository). */
+  folderOf: (path: string) => string;
+  /** The open folder's worktree sessions, and starting one. */
+  worktrees: WorktreeInfo[];
+  newSessionMode: ApprovalMode | null;
+  newSessionProvider: string | null;
+  onWorktreeStarted: (started: WorktreeSession) => void;
+  onOpenWorktree: (worktree: WorktreeInfo) => void;
 }
 
 export function Sidebar(props: SidebarProps) {
@@ -49,7 +65,7 @@ export function Sidebar(props: SidebarProps) {
         />
         <WorkspaceList
           missing={props.missingFolders}
-          statusOf={(path) => folderStatus(props.activity, path)}
+          statusOf={(path) => folderStatus(props.activity, path, props.folderOf)}
           workspaces={props.workspaces}
           current={props.current}
           onPick={props.onPickFolder}
@@ -67,6 +83,16 @@ export function Sidebar(props: SidebarProps) {
           onDelete={props.onDeleteSession}
           search={props.searchSessions}
           onOpenResult={props.onOpenSearchResult}
+        />
+        <WorktreeList
+          cwd={props.current}
+          worktrees={props.worktrees}
+          activeSessionId={props.activeSessionId}
+          approvalMode={props.newSessionMode}
+          provider={props.newSessionProvider}
+          onStarted={props.onWorktreeStarted}
+          onOpen={props.onOpenWorktree}
+          statusOf={(id) => sessionStatus(props.activity, id)}
         />
       </div>
       <div className="sidebar__footer">

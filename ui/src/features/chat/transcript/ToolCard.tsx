@@ -8,6 +8,7 @@ import { prettyArgs, summarizeArgs } from "../format";
 import { hunkOutcome } from "./ApprovalCard";
 import { COMMAND_TOOLS, commandLine, describeResult, parseCommandOutput } from "./commandOutput";
 import { changeTotals, diffsFromArgs, FILE_TOOLS } from "./fileEdits";
+import { useWatchCommand } from "../../terminal/watch";
 
 const STATUS_LABEL: Record<ToolItem["status"], string> = { running: "running", ok: "ok", error: "error" };
 
@@ -109,6 +110,7 @@ export function ToolCard({ tool, approval }: ToolCardProps) {
  */
 function CommandCard({ tool, command, waiting }: { tool: ToolItem; command: string; waiting: boolean }) {
   const live = liveOutputOf(tool);
+  const watch = useWatchCommand();
   const result = tool.output === null ? null : parseCommandOutput(tool.output);
   const failed =
     tool.status === "error" || (result !== null && (result.exitCode ?? 0) !== 0) || Boolean(result?.signal);
@@ -145,6 +147,16 @@ function CommandCard({ tool, command, waiting }: { tool: ToolItem; command: stri
         </span>
       </summary>
       <div className="tool__body">
+        {watch !== null && tool.status === "running" && !waiting && (
+          <button
+            type="button"
+            className="button button--quiet button--small tool__watch"
+            onClick={() => watch(tool.callId, command)}
+            data-testid="watch-command"
+          >
+            Watch in terminal
+          </button>
+        )}
         {live !== null ? (
           <LiveOutput text={live} />
         ) : output === null ? (

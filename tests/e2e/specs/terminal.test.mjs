@@ -1,0 +1,158 @@
+// The embedded terminal on the real app and a real PTY: typing `echo` and reading it back,
+// a second tab, a shell that exits says so and restarts, closing a tab ends its
+// background jobs, and no shell outlives the app. Then an agent's running command is
+// watched, read-only, in the terminal panel.
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+
+import { By, Key, until } from "selenium-webdriver";
+
+import { launchApp } from "../lib/app.mjs";
+import { countNow } from "../lib/dom.mjs";
+import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
+
+const UI_TIMEOUT_MS = 20_000;
+const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
+const TICKS = "for i in 1 2 3 4 5 6 7 8; do echo tick-$i; sleep 0.4; done";
+
+const SCENARIO = {
+  responses: [
+    { tool_calls: [{ name: "exec_command", arguments: JSON.stringify({ cmd: TICKS, yield_time_ms: 10000 }) }] },
+    { text: "It ticked." },
+  ],
+};
+
+const byTestId = (id) => By.css(`[data-testid="${id}"]`);
+const alive = (pid) => existsSync(`/proc/${pid}`) && !/\) Z /.test(readStat(pid));
+function readStat(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+describe("The terminal panel", { timeout: 300_000 }, () => {
+  let mock;
+  let app;
+  let project;
+
+  before(async () => {
+    project = realpathSync(mkdtempSync(path.join(tmpdir(), "memo-e2e-term-")));
+    mock = await startMockLlm(SCENARIO);
+    app = await launchApp({
+      // A known shell, whatever the machine's login shell is.
+      env: { GTK_THEME: THEME, SHELL: "/bin/bash" },
+      args: [project],
+      homeFiles: { "config.toml": mockConfigToml(mock.baseUrl) },
+    });
+  });
+
+  after(async () => {
+    await app?.stop().catch(() => {});
+    await mock?.stop().catch(() => {});
+    if (project) rmSync(project, { recursive: true, force: true });
+  });
+
+  const wait = (id) => app.driver.wait(until.elementLocated(byTestId(id)), UI_TIMEOUT_MS);
+  const shot = (name) => app.screenshot(`${name}${THEME.includes("dark") ? " (dark)" : ""}`).catch(() => {});
+  /** The shown terminal's screen text. */
+  const screenText = async () => {
+    const views = await app.driver.findElements(By.css(".terminal-panel:not([hidden]) .terminal-view:not([hidden])"));
+    if (views.length === 0) return "";
+    try {
+      return await views[0].findElement(By.css(".xterm-rows")).getAttribute("textContent");
+    } catch (error) {
+      if (error.name === "StaleElementReferenceError" || error.name === "NoSuchElementError") return "";
+      throw error;
+    }
+  };
+  const screenShows = (pattern, what) =>
+    app.driver.wait(async () => pattern.test(await screenText()), UI_TIMEOUT_MS, `the terminal never showed ${what}`);
+  const type = async (text) => {
+    const input = await app.driver.findElement(
+      By.css(".terminal-panel:not([hidden]) .terminal-view:not([hidden]) .xterm-helper-textarea"),
+    );
+    await input.sendKeys(text, Key.ENTER);
+  };
+  const tabs = () => countNow(app.driver, By.css(".terminal-panel:not([hidden]) [role=tab]"));
+
+  test("echo comes back; a second tab; an exited shell restarts; a closed tab ends its jobs", async () => {
+    await app.driver.wait(
+      async () => (await (await wait("chat-title")).getAttribute("textContent")) === path.basename(project),
+      UI_TIMEOUT_MS,
+    );
+    await (await wait("toggle-terminal")).click();
+    await app.driver.wait(async () => (await tabs()) === 1, UI_TIMEOUT_MS, "no terminal tab opened");
+    await type("echo hello-$((6*7)) && pwd");
+    await screenShows(/hello-42/, "echo's answer");
+    assert.match(await screenText(), new RegExp(path.basename(project)), "the shell starts in the folder");
+    await shot("terminal - echo");
+
+    // A second tab with a background job; closing the tab ends the job.
+    await (await app.driver.findElement(By.css("[aria-label='New terminal']"))).click();
+    await app.driver.wait(async () => (await tabs()) === 2, UI_TIMEOUT_MS, "no second tab");
+    await type("sleep 1000 & echo JOB=$!");
+    await screenShows(/JOB=\d+/, "the job's pid");
+    const pid = Number(/JOB=(\d+)/.exec(await screenText())[1]);
+    assert.ok(alive(pid), "the background job runs");
+    const closeButtons = await app.driver.findElements(By.css(".terminal-panel:not([hidden]) .terminal-tab__close"));
+    await closeButtons[closeButtons.length - 1].click();
+    await app.driver.wait(async () => (await tabs()) === 1, UI_TIMEOUT_MS, "the tab did not close");
+    await app.driver.wait(async () => !alive(pid), 10_000, `sleep ${pid} outlived its terminal`);
+
+    // A shell that exits says so; Restart gives a working shell again.
+    await type("exit 3");
+    const ended = await app.driver.wait(
+      until.elementLocated(By.css(".terminal-panel:not([hidden]) .terminal-view__ended")),
+      UI_TIMEOUT_MS,
+    );
+    assert.match(await ended.getAttribute("textContent"), /3/);
+    await shot("terminal - exited");
+    await (await ended.findElement(By.css(".terminal-view__restart"))).click();
+    await type("echo again-$((2+2))");
+    await screenShows(/again-4/, "the restarted shell's answer");
+  });
+
+  test("an agent's running command is watched read-only in the panel", async () => {
+    const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
+    await message.sendKeys("tick please", Key.ENTER);
+    const card = await app.driver.wait(
+      until.elementLocated(By.css('[data-testid="approval-card"][data-state="pending"]')),
+      UI_TIMEOUT_MS,
+    );
+    await (await card.findElement(By.xpath(".//button[normalize-space()='Approve once']"))).click();
+    const watchButton = await wait("watch-command");
+    await watchButton.click();
+    const watch = await wait("terminal-watch");
+    await app.driver.wait(
+      async () => /tick-[2-8]/.test(await (await watch.findElement(By.css(".xterm-rows"))).getAttribute("textContent")),
+      UI_TIMEOUT_MS,
+      "the watched command's output never showed",
+    );
+    await shot("terminal - watching the agent's command");
+    await app.driver.wait(
+      async () => /Finished/.test(await (await wait("terminal-watch")).getAttribute("textContent")),
+      UI_TIMEOUT_MS,
+      "the watch did not say the command finished",
+    );
+    assert.match(await (await watch.findElement(By.css(".xterm-rows"))).getAttribute("textContent"), /tick-8/);
+    await (await wait("terminal-watch-close")).click();
+    // Back to the shell tabs, which kept running.
+    await screenShows(/again-4/, "the shell tab, kept");
+  });
+
+  test("no shell outlives the app", async () => {
+    await type("sleep 1001 & echo LAST=$!");
+    await screenShows(/LAST=\d+/, "the job's pid");
+    const pid = Number(/LAST=(\d+)/.exec(await screenText())[1]);
+    assert.ok(alive(pid));
+    const leftovers = await app.stop();
+    app = null;
+    assert.deepEqual(leftovers, [], "processes outlived the app");
+    assert.ok(!alive(pid), `sleep ${pid} outlived the app`);
+  });
+});
