@@ -79,6 +79,8 @@ describe("The terminal panel", { timeout: 300_000 }, () => {
     await input.sendKeys(text, Key.ENTER);
   };
   const tabs = () => countNow(app.driver, By.css(".terminal-panel:not([hidden]) [role=tab]"));
+  // Keys typed before the shell is connected would be lost: wait for its first output.
+  const ready = () => screenShows(/\S/, "anything (the shell did not start)");
 
   test("echo comes back; a second tab; an exited shell restarts; a closed tab ends its jobs", async () => {
     await app.driver.wait(
@@ -87,6 +89,7 @@ describe("The terminal panel", { timeout: 300_000 }, () => {
     );
     await (await wait("toggle-terminal")).click();
     await app.driver.wait(async () => (await tabs()) === 1, UI_TIMEOUT_MS, "no terminal tab opened");
+    await ready();
     await type("echo hello-$((6*7)) && pwd");
     await screenShows(/hello-42/, "echo's answer");
     assert.match(await screenText(), new RegExp(path.basename(project)), "the shell starts in the folder");
@@ -95,6 +98,7 @@ describe("The terminal panel", { timeout: 300_000 }, () => {
     // A second tab with a background job; closing the tab ends the job.
     await (await app.driver.findElement(By.css("[aria-label='New terminal']"))).click();
     await app.driver.wait(async () => (await tabs()) === 2, UI_TIMEOUT_MS, "no second tab");
+    await ready();
     await type("sleep 1000 & echo JOB=$!");
     await screenShows(/JOB=\d+/, "the job's pid");
     const pid = Number(/JOB=(\d+)/.exec(await screenText())[1]);
@@ -113,12 +117,15 @@ describe("The terminal panel", { timeout: 300_000 }, () => {
     assert.match(await ended.getAttribute("textContent"), /3/);
     await shot("terminal - exited");
     await (await ended.findElement(By.css(".terminal-view__restart"))).click();
+    await app.driver.wait(async () => (await countNow(app.driver, By.css(".terminal-panel:not([hidden]) .terminal-view__ended"))) === 0, UI_TIMEOUT_MS);
     await type("echo again-$((2+2))");
     await screenShows(/again-4/, "the restarted shell's answer");
   });
 
   test("an agent's running command is watched read-only in the panel", async () => {
     const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
+    await shot("terminal - before asking the agent");
+    await message.click();
     await message.sendKeys("tick please", Key.ENTER);
     const card = await app.driver.wait(
       until.elementLocated(By.css('[data-testid="approval-card"][data-state="pending"]')),

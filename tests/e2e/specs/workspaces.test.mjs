@@ -115,6 +115,22 @@ describe("Several folders and sessions at once", { timeout: 300_000 }, () => {
     }
     return null;
   };
+  // Clicks the folder's row until it is in front (a row can go stale while the list re-renders).
+  const showFolder = async (folder) =>
+    app.driver.wait(
+      async () => {
+        try {
+          for (const item of await app.driver.findElements(byTestId("workspace-item"))) {
+            if ((await item.getAttribute("textContent")).includes(path.basename(folder))) await item.click();
+          }
+        } catch (error) {
+          if (error.name !== "StaleElementReferenceError") throw error;
+        }
+        return (await title()) === path.basename(folder);
+      },
+      UI_TIMEOUT_MS,
+      `${folder} did not come to the front`,
+    );
   const openFolder = async (folder) => {
     await (await wait("workspace-add")).click();
     await (await wait("workspace-path-input")).sendKeys(folder);
@@ -162,9 +178,7 @@ describe("Several folders and sessions at once", { timeout: 300_000 }, () => {
     dunstctl("close-all");
     await send("another file, please");
     // B in front when A's second request asks.
-    const items = await app.driver.findElements(byTestId("workspace-item"));
-    for (const item of items) if ((await item.getAttribute("textContent")).includes(path.basename(folderB))) await item.click();
-    await inFolder(folderB);
+    await showFolder(folderB);
     await app.driver.wait(async () => (await activeState("make a file")) === "waiting", UI_TIMEOUT_MS, "A did not ask");
     await app.driver.wait(async () => Number(dunstctl("count", "displayed")) >= 1, UI_TIMEOUT_MS, "no notification shown");
     await shot("workspaces - notified");

@@ -192,7 +192,7 @@ export function ChatView(props: ChatViewProps) {
                 data-testid="open-worktree"
               >
                 <BranchIcon className="changes-toggle__icon" />
-                {worktree.branch.replace(/^memo\//, "")}
+                <span className="changes-toggle__label">{worktree.branch.replace(/^memo\//, "")}</span>
               </button>
             )}
             {state.session && (
