@@ -95,6 +95,27 @@ describe("TerminalConnection", () => {
     expect(backend.calls).toEqual(['write 1 "ls"', 'write 1 "\\r"']);
   });
 
+  it("keeps keystrokes in order when writes complete out of order: one write in flight", async () => {
+    const { backend, connection } = setup();
+    const done: (() => void)[] = [];
+    backend.write = (id: number, data: string) => {
+      backend.calls.push(`write ${id} ${JSON.stringify(data)}`);
+      return new Promise<void>((resolve) => done.push(resolve));
+    };
+    connection.start("/w", 80, 24);
+    backend.opens[0]!.resolve(3);
+    await tick();
+    for (const key of ["e", "c", "h", "o", " ", "$", "!", "\r"]) connection.input(key);
+    // Only the first is sent; the rest wait for it and go together, in order.
+    expect(backend.calls).toEqual(['write 3 "e"']);
+    done.shift()!();
+    await tick();
+    expect(backend.calls).toEqual(['write 3 "e"', 'write 3 "cho $!\\r"']);
+    done.shift()!();
+    await tick();
+    expect(backend.calls).toHaveLength(2);
+  });
+
   it("resizes only on real changes, including one made while opening", async () => {
     const { backend, connection } = setup();
     connection.start("/w", 80, 24);

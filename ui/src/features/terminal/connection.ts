@@ -42,6 +42,12 @@ export class TerminalConnection {
   private sentSize: { cols: number; rows: number } | null = null;
   /** Typed before the open resolved: sent as soon as the id is known. */
   private pendingInput = "";
+  /**
+   * Input waiting for the write in flight. IPC calls can complete out of order, so one
+   * write at a time: what is typed meanwhile goes in the next one, in order.
+   */
+  private queuedInput = "";
+  private writing = false;
   private disposed = false;
   private statusValue: ConnectionStatus = { kind: "starting" };
 
@@ -103,9 +109,9 @@ export class TerminalConnection {
         acks.target((bytes) => this.backend.ack(id, bytes).catch(ignore));
         this.setStatus({ kind: "running" });
         if (this.pendingInput) {
-          const input = this.pendingInput;
+          this.queuedInput = this.pendingInput + this.queuedInput;
           this.pendingInput = "";
-          this.backend.write(id, input).catch(ignore);
+          this.flushInput();
         }
         this.syncSize();
       },
@@ -118,8 +124,24 @@ export class TerminalConnection {
   /** Keystrokes and pasted text. */
   input(data: string): void {
     if (this.disposed) return;
-    if (this.id !== null) this.backend.write(this.id, data).catch(ignore);
-    else if (this.statusValue.kind === "starting") this.pendingInput += data;
+    if (this.id !== null) {
+      this.queuedInput += data;
+      this.flushInput();
+    } else if (this.statusValue.kind === "starting") this.pendingInput += data;
+  }
+
+  private flushInput(): void {
+    if (this.writing || this.id === null || this.queuedInput === "") return;
+    const data = this.queuedInput;
+    this.queuedInput = "";
+    this.writing = true;
+    this.backend
+      .write(this.id, data)
+      .catch(ignore)
+      .finally(() => {
+        this.writing = false;
+        this.flushInput();
+      });
   }
 
   /** The screen's size in cells changed; only real changes reach the backend. */
@@ -142,6 +164,7 @@ export class TerminalConnection {
     this.acks?.dispose();
     this.acks = null;
     this.pendingInput = "";
+    this.queuedInput = "";
     if (this.id !== null) {
       const id = this.id;
       this.id = null;
