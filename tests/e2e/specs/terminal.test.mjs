@@ -70,13 +70,26 @@ describe("The terminal panel", { timeout: 300_000 }, () => {
       throw error;
     }
   };
-  const screenShows = (pattern, what) =>
-    app.driver.wait(async () => pattern.test(await screenText()), UI_TIMEOUT_MS, `the terminal never showed ${what}`);
+  const screenShows = async (pattern, what) => {
+    let last = "";
+    await app.driver
+      .wait(async () => pattern.test((last = await screenText())), UI_TIMEOUT_MS)
+      .catch((error) => {
+        throw new Error(`the terminal never showed ${what}; it shows: ${JSON.stringify(last.slice(-400))}`, { cause: error });
+      });
+  };
+  // WebKit can deliver a shifted character ($, !) after a later plain key: Enter goes
+  // only once the shell has echoed the whole line.
   const type = async (text) => {
+    // xterm's input is a 1-pixel textarea that follows the cursor, which WebDriver may call
+    // not interactable: focus it in the page, then type at the keyboard.
     const input = await app.driver.findElement(
       By.css(".terminal-panel:not([hidden]) .terminal-view:not([hidden]) .xterm-helper-textarea"),
     );
-    await input.sendKeys(text, Key.ENTER);
+    await app.driver.executeScript("arguments[0].focus();", input);
+    await app.driver.actions().sendKeys(text).perform();
+    await app.driver.wait(async () => (await screenText()).trimEnd().endsWith(text), UI_TIMEOUT_MS, `the shell never echoed ${text}`);
+    await app.driver.actions().sendKeys(Key.ENTER).perform();
   };
   const tabs = () => countNow(app.driver, By.css(".terminal-panel:not([hidden]) [role=tab]"));
   // Keys typed before the shell is connected would be lost: wait for its first output.
@@ -125,7 +138,6 @@ describe("The terminal panel", { timeout: 300_000 }, () => {
   test("an agent's running command is watched read-only in the panel", async () => {
     const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
     await shot("terminal - before asking the agent");
-    await message.click();
     await message.sendKeys("tick please", Key.ENTER);
     const card = await app.driver.wait(
       until.elementLocated(By.css('[data-testid="approval-card"][data-state="pending"]')),
@@ -150,6 +162,29 @@ describe("The terminal panel", { timeout: 300_000 }, () => {
     await (await wait("terminal-watch-close")).click();
     // Back to the shell tabs, which kept running.
     await screenShows(/again-4/, "the shell tab, kept");
+  });
+
+  test("removing the folder from the list ends its shells", async () => {
+    await type("sleep 1002 & echo GONE=$!");
+    await screenShows(/GONE=\d+/, "the job's pid");
+    const pid = Number(/GONE=(\d+)/.exec(await screenText())[1]);
+    assert.ok(alive(pid));
+    // The remove button shows on hover.
+    const row = await app.driver.findElement(By.css('[data-testid="workspace-row"]'));
+    await app.driver.actions().move({ origin: row }).perform();
+    await (await row.findElement(By.css(`[aria-label="Remove ${path.basename(project)} from the list"]`))).click();
+    await app.driver.wait(async () => !alive(pid), 10_000, `sleep ${pid} outlived its folder`);
+    // Back again, with a fresh terminal.
+    await (await wait("workspace-add")).click();
+    await (await wait("workspace-path-input")).sendKeys(project);
+    await (await wait("workspace-path-open")).click();
+    await app.driver.wait(
+      async () => (await (await wait("chat-title")).getAttribute("textContent")) === path.basename(project),
+      UI_TIMEOUT_MS,
+    );
+    if ((await tabs()) === 0) await (await wait("toggle-terminal")).click();
+    await app.driver.wait(async () => (await tabs()) === 1, UI_TIMEOUT_MS, "no terminal after reopening the folder");
+    await ready();
   });
 
   test("no shell outlives the app", async () => {

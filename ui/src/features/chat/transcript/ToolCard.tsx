@@ -142,21 +142,27 @@ function CommandCard({ tool, command, waiting }: { tool: ToolItem; command: stri
         </span>
         <ChangeTotals changes={tool.changes} />
         <RepairedMark repairs={tool.repairs} />
-        <span className="tool__status" data-testid="tool-status">
-          {verdict}
-        </span>
-      </summary>
-      <div className="tool__body">
         {watch !== null && tool.status === "running" && !waiting && (
           <button
             type="button"
-            className="button button--quiet button--small tool__watch"
-            onClick={() => watch(tool.callId, command)}
+            className="tool__watch"
+            onClick={(event) => {
+              // In the summary: open the terminal panel, not fold the card.
+              event.preventDefault();
+              event.stopPropagation();
+              watch(tool.callId, command);
+            }}
+            title="Watch its output live in the terminal panel (read-only)"
             data-testid="watch-command"
           >
             Watch in terminal
           </button>
         )}
+        <span className="tool__status" data-testid="tool-status">
+          {verdict}
+        </span>
+      </summary>
+      <div className="tool__body">
         {live !== null ? (
           <LiveOutput text={live} />
         ) : output === null ? (
