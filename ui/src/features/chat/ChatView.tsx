@@ -249,6 +249,7 @@ export function ChatView(props: ChatViewProps) {
           <OpenFolder onPick={props.onPickFolder} onOpenPath={props.onOpenPath} />
         ) : hasTurns ? (
           <Transcript
+            key={state.session?.id ?? "new"}
             transcript={state.transcript}
             onResolve={chat.resolve}
             onElicit={chat.answerElicitation}
@@ -260,6 +261,9 @@ export function ChatView(props: ChatViewProps) {
             }
             rewindDisabled={chat.running !== null || state.phase !== "idle"}
             onRetry={(turn) => void chat.send(turn.input, turn.images)}
+            scroller={scrollBody}
+            pinned={pinned}
+            focusSeq={focusSeq}
           />
         ) : state.phase === "loading" ? (
           <p className="chat__loading">Loading the conversation…</p>
