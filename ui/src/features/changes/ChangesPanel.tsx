@@ -94,8 +94,8 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
   };
 
   return (
-    <aside className="changes" aria-label="Changes" data-testid="changes-panel">
-      <header className="changes__header">
+    <aside className="drawer changes" aria-label="Changes" data-testid="changes-panel">
+      <header className="drawer__header">
         <div>
           <h2 className="changes__title">Changes</h2>
           <p className="changes__lead">

@@ -132,7 +132,7 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
 
   if (kept) {
     return (
-      <aside className="worktree" aria-label="Worktree" data-testid="worktree-panel">
+      <aside className="drawer worktree" aria-label="Worktree" data-testid="worktree-panel">
         <PanelHeader info={info} onClose={onClose} />
         <KeptCard kept={kept} />
       </aside>
@@ -140,7 +140,7 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
   }
 
   return (
-    <aside className="worktree" aria-label="Worktree" data-testid="worktree-panel">
+    <aside className="drawer worktree" aria-label="Worktree" data-testid="worktree-panel">
       <PanelHeader info={info} onClose={onClose} loading={wt.loading} />
       <p className="worktree__path" title={info.path}>
         {info.path}
@@ -321,7 +321,7 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
 
 function PanelHeader({ info, onClose, loading = false }: { info: WorktreeInfo; onClose?: (() => void) | undefined; loading?: boolean }) {
   return (
-    <header className="worktree__header">
+    <header className="drawer__header">
       <div className="worktree__heading-block">
         <h2 className="worktree__title">
           <BranchIcon className="worktree__icon" />
