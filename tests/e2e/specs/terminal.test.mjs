@@ -133,6 +133,18 @@ describe("The terminal panel", { timeout: 300_000 }, () => {
     await app.driver.wait(async () => (await countNow(app.driver, By.css(".terminal-panel:not([hidden]) .terminal-view__ended"))) === 0, UI_TIMEOUT_MS);
     await type("echo again-$((2+2))");
     await screenShows(/again-4/, "the restarted shell's answer");
+
+    // Dragging the panel's top edge up gives the shell more rows.
+    await type("stty size | sed 's/^/SIZE-A /'");
+    await screenShows(/SIZE-A \d+ \d+/, "the terminal's size");
+    const rowsBefore = Number(/SIZE-A (\d+) \d+/.exec(await screenText())[1]);
+    const grip = await app.driver.findElement(By.css(".terminal-dock__grip"));
+    await app.driver.actions().move({ origin: grip }).press().move({ origin: grip, y: -120 }).release().perform();
+    await type("stty size | sed 's/^/SIZE-B /'");
+    await screenShows(/SIZE-B \d+ \d+/, "the terminal's new size");
+    const rowsAfter = Number(/SIZE-B (\d+) \d+/.exec(await screenText())[1]);
+    assert.ok(rowsAfter > rowsBefore, `rows ${rowsBefore} -> ${rowsAfter} after making the panel taller`);
+    await shot("terminal - taller");
   });
 
   test("an agent's running command is watched read-only in the panel", async () => {

@@ -174,6 +174,25 @@ describe("Several folders and sessions at once", { timeout: 300_000 }, () => {
     assert.equal(rows.length, 2);
   });
 
+  test("a remembered folder that is gone is shown as missing, not opened", async () => {
+    const gone = realpathSync(mkdtempSync(path.join(tmpdir(), "memo-e2e-ws-gone-")));
+    await openFolder(gone);
+    await showFolder(folderA);
+    rmSync(gone, { recursive: true, force: true });
+    // Coming back to the window checks the folders again.
+    await app.driver.executeScript("window.dispatchEvent(new Event('focus'))");
+    const row = await app.driver.wait(until.elementLocated(By.css('[data-testid="workspace-row"][data-missing="true"]')), UI_TIMEOUT_MS);
+    assert.match(await row.getAttribute("textContent"), /Missing/);
+    await shot("workspaces - a missing folder");
+    // Clicking it opens nothing; folder A stays in front.
+    await (await row.findElement(byTestId("workspace-item"))).click();
+    await inFolder(folderA);
+    // Taken off the list.
+    await app.driver.actions().move({ origin: row }).perform();
+    await (await row.findElement(By.css(`[aria-label="Remove ${path.basename(gone)} from the list"]`))).click();
+    await app.driver.wait(async () => (await countNow(app.driver, By.css('[data-missing="true"]'))) === 0, UI_TIMEOUT_MS);
+  });
+
   test("a notification about a session out of sight opens it at its approval", async () => {
     dunstctl("close-all");
     await send("another file, please");
