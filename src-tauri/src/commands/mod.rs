@@ -13,11 +13,11 @@ use std::path::PathBuf;
 use memo_protocol::{
     AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary,
     Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, EventEnvelope,
-    KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PromptReport,
-    ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode,
-    RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity,
-    SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision,
-    WorkspaceTrustReport,
+    HistoryPage, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op,
+    PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary,
+    RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult,
+    SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange,
+    SkillsPage, TrustDecision, WorkspaceTrustReport,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -117,6 +117,13 @@ ipc_commands! {
     /// stored ones first. A new subscription to the same session replaces the previous one.
     fn subscribe_session(state, session_id: SessionId, after_seq: u64; channel on_events: Vec<EventEnvelope>) -> () {
         Ok(state.bridge().subscribe(&session_id, after_seq, on_events)?)
+    }
+
+    /// Up to `turns` whole turns of a stored session before `before_seq` (default: its
+    /// end), without the deltas of finished steps: a long session opens from its end and
+    /// reaches back page by page. With `from_seq`: from the turn holding that event on.
+    fn history_page(state, session_id: SessionId, before_seq: Option<u64>, turns: Option<u32>, from_seq: Option<u64>) -> HistoryPage {
+        Ok(state.service().history_page(&session_id, before_seq, turns, from_seq)?)
     }
 
     /// Stops streaming a session's events to the window (the session goes on running).

@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
+import type { AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, HistoryPage, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -15,6 +15,7 @@ export const COMMAND_NAMES = [
   "resume_session",
   "list_sessions",
   "subscribe_session",
+  "history_page",
   "unsubscribe_session",
   "subscribe_activity",
   "notify_session",
@@ -114,6 +115,12 @@ export interface Commands {
    * stored ones first. A new subscription to the same session replaces the previous one.
    */
   subscribeSession(args: { sessionId: SessionId; afterSeq: number; onEvents: Channel<Array<EventEnvelope>> }): Promise<void>;
+  /**
+   * Up to `turns` whole turns of a stored session before `before_seq` (default: its
+   * end), without the deltas of finished steps: a long session opens from its end and
+   * reaches back page by page. With `from_seq`: from the turn holding that event on.
+   */
+  historyPage(args: { sessionId: SessionId; beforeSeq?: number | null; turns?: number | null; fromSeq?: number | null }): Promise<HistoryPage>;
   /**
    * Stops streaming a session's events to the window (the session goes on running).
    */
@@ -407,6 +414,7 @@ export function bindCommands(invoke: Invoke): Commands {
     resumeSession: (args) => invoke("resume_session", args),
     listSessions: (args) => invoke("list_sessions", args),
     subscribeSession: (args) => invoke("subscribe_session", args),
+    historyPage: (args) => invoke("history_page", args),
     unsubscribeSession: (args) => invoke("unsubscribe_session", args),
     subscribeActivity: (args) => invoke("subscribe_activity", args),
     notifySession: (args) => invoke("notify_session", args),

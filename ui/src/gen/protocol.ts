@@ -940,6 +940,20 @@ last_outcome: TurnEndReason | null,
  */
 last_error: string | null, updated_ms: number, };
 
+export type HistoryPage = { events: Array<EventEnvelope>, 
+/**
+ * The first seq the page covers (a turn's start, or 1).
+ */
+from_seq: number, 
+/**
+ * The last seq it covers; live events follow after it.
+ */
+to_seq: number, 
+/**
+ * Whether the session has events before `from_seq`.
+ */
+has_more: boolean, };
+
 export const SEARCH_MARK_START = "\u{E000}";
 
 export const SEARCH_MARK_END = "\u{E001}";

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::SessionId;
+use crate::{EventEnvelope, SessionId};
 
 /// A stored session as listed in the sidebar.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -52,6 +52,22 @@ pub struct ProviderSummary {
 pub struct RewindOutcome {
     pub session: SessionSummary,
     pub text: String,
+}
+
+/// A stretch of a stored session, whole turns only, for a window that shows a long session
+/// from its end and reaches back page by page. Streamed deltas of steps that ended are left
+/// out: each step's `assistant_message` repeats them whole.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct HistoryPage {
+    pub events: Vec<EventEnvelope>,
+    /// The first seq the page covers (a turn's start, or 1).
+    #[ts(type = "number")]
+    pub from_seq: u64,
+    /// The last seq it covers; live events follow after it.
+    #[ts(type = "number")]
+    pub to_seq: u64,
+    /// Whether the session has events before `from_seq`.
+    pub has_more: bool,
 }
 
 /// One message that matched a search across sessions.

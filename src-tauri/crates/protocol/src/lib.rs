@@ -34,10 +34,10 @@ pub use event::{
 };
 pub use ids::{ApprovalId, SessionId, ToolCallId, TurnId};
 pub use ipc::{
-    AppInfo, Completion, CompletionKind, ErrorCode, ImportFailure, ImportReport, ImportStatus,
-    ImportedFile, KeyStatus, ModelUsageReport, ProviderSummary, RewindOutcome, SearchResult,
-    SessionPage, SessionStatus, SessionSummary, SkippedLine, UsageReport, SEARCH_MARK_END,
-    SEARCH_MARK_START,
+    AppInfo, Completion, CompletionKind, ErrorCode, HistoryPage, ImportFailure, ImportReport,
+    ImportStatus, ImportedFile, KeyStatus, ModelUsageReport, ProviderSummary, RewindOutcome,
+    SearchResult, SessionPage, SessionStatus, SessionSummary, SkippedLine, UsageReport,
+    SEARCH_MARK_END, SEARCH_MARK_START,
 };
 pub use mcp::{
     McpCheckState, McpPromptEntry, McpResourceEntry, McpSecretInput, McpServerCheck, McpServerInfo,

@@ -131,6 +131,7 @@ pub fn render() -> String {
         ActivityState::decl(&cfg),
         PendingApproval::decl(&cfg),
         SessionActivity::decl(&cfg),
+        HistoryPage::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from src-tauri/crates/protocol by `cargo run -p memo-protocol --bin gen-ts`.\n\

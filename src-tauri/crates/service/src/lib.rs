@@ -22,6 +22,7 @@ mod history;
 mod keys;
 mod mcp_login;
 mod mcp_settings;
+mod pages;
 mod service;
 mod sessions;
 mod settings;

@@ -98,6 +98,30 @@ impl Store {
         Ok(page(events, last_seq))
     }
 
+    /// The seqs of up to `count` turn starts before `before_seq`, newest first: where a
+    /// page of whole turns begins.
+    pub fn turn_starts_before(
+        &self,
+        session: &SessionId,
+        before_seq: u64,
+        count: usize,
+    ) -> Result<Vec<u64>> {
+        let conn = self.conn();
+        let mut statement = conn.prepare_cached(
+            "SELECT seq FROM events WHERE session_id = ?1 AND seq < ?2 \
+             AND kind = 'turn_started' ORDER BY seq DESC LIMIT ?3",
+        )?;
+        let rows = statement.query_map(
+            params![session.as_str(), sql_seq(before_seq), sql_limit(count)],
+            |row| row.get::<_, i64>(0),
+        )?;
+        let mut seqs = Vec::new();
+        for seq in rows {
+            seqs.push(u64::try_from(seq?).unwrap_or(0));
+        }
+        Ok(seqs)
+    }
+
     /// Every event except the streamed deltas, which make up most of a long log and are
     /// repeated whole by the `assistant_message` that ends their step. Resuming needs
     /// just these. (Deltas are excluded rather than the rest listed, so an event kind

@@ -1,0 +1,182 @@
+//! A long session shown from its end: pages of whole turns read from the store, newest
+//! first, instead of the whole log replayed from its first event. A page leaves out the
+//! streamed deltas of every step that ended (its `assistant_message` repeats them whole),
+//! which are most of a long log; the deltas of a step still streaming are kept.
+
+use memo_protocol::{AgentEvent, EventEnvelope, HistoryPage, SessionId};
+
+use crate::error::{Result, ServiceError};
+use crate::service::Service;
+
+/// Turns per page when the caller asks for none.
+const DEFAULT_TURNS: usize = 30;
+/// Turns per page at the most: a page is one IPC message.
+const MAX_TURNS: usize = 500;
+
+impl Service {
+    /// The `turns` whole turns before `before_seq` (default: the session's end), deltas of
+    /// finished steps left out; with `from_seq`, everything from the turn holding that event
+    /// instead (a search hit deep in a session). `has_more` says whether earlier events
+    /// exist.
+    pub fn history_page(
+        &self,
+        id: &SessionId,
+        before_seq: Option<u64>,
+        turns: Option<u32>,
+        from_seq: Option<u64>,
+    ) -> Result<HistoryPage> {
+        let store = self.store()?;
+        self.session(id)?;
+        let last = store.last_seq(id)?;
+        let before = before_seq.unwrap_or(u64::MAX).min(last.saturating_add(1));
+        if before == 0 {
+            return Err(ServiceError::InvalidInput(
+                "a page ends before an event; 0 has none before it".into(),
+            ));
+        }
+        let from = match from_seq {
+            Some(seq) => {
+                let holding = store.turn_starts_before(id, seq.saturating_add(1).min(before), 1)?;
+                holding.first().copied().unwrap_or(1)
+            }
+            None => {
+                let turns = turns.map_or(DEFAULT_TURNS, |t| (t as usize).clamp(1, MAX_TURNS));
+                let starts = store.turn_starts_before(id, before, turns)?;
+                // Fewer turns than asked for: the page reaches the session's first event.
+                match starts.last() {
+                    Some(&seq) if starts.len() == turns => seq,
+                    _ => 1,
+                }
+            }
+        };
+        let to = before - 1;
+        let events = if to < from {
+            Vec::new()
+        } else {
+            store.events_range(id, from, to)?
+        };
+        Ok(HistoryPage {
+            events: without_finished_deltas(events),
+            from_seq: from,
+            to_seq: to,
+            has_more: from > 1,
+        })
+    }
+}
+
+fn is_delta(event: &AgentEvent) -> bool {
+    matches!(
+        event,
+        AgentEvent::TextDelta { .. }
+            | AgentEvent::ReasoningDelta { .. }
+            | AgentEvent::ToolCallBegin { .. }
+            | AgentEvent::ToolCallArgsDelta { .. }
+    )
+}
+
+/// Drops each run of deltas that an `assistant_message` confirms later in the same turn.
+/// Deltas voided by a retry, or of a step that never ended (interrupted, or streaming now),
+/// stay: they are what the window shows for it.
+fn without_finished_deltas(events: Vec<EventEnvelope>) -> Vec<EventEnvelope> {
+    // Walking backwards, a delta is dropped while a confirming message lies ahead of it.
+    let mut confirmed = false;
+    let mut keep = vec![true; events.len()];
+    for (index, envelope) in events.iter().enumerate().rev() {
+        match &envelope.event {
+            AgentEvent::AssistantMessage { .. } => confirmed = true,
+            event if is_delta(event) => keep[index] = !confirmed,
+            // A new turn or a retry ends what the message ahead could confirm.
+            AgentEvent::TurnStarted { .. }
+            | AgentEvent::TurnEnded { .. }
+            | AgentEvent::Retrying { .. } => confirmed = false,
+            _ => {}
+        }
+    }
+    events
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(envelope, keep)| keep.then_some(envelope))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memo_protocol::{TokenUsage, TurnEndReason, UserInput};
+
+    fn env(seq: u64, event: AgentEvent) -> EventEnvelope {
+        EventEnvelope {
+            session_id: SessionId::new("s"),
+            turn_id: None,
+            seq,
+            timestamp_ms: seq,
+            event,
+        }
+    }
+
+    fn delta(text: &str) -> AgentEvent {
+        AgentEvent::TextDelta { delta: text.into() }
+    }
+
+    fn message(text: &str) -> AgentEvent {
+        AgentEvent::AssistantMessage {
+            text: text.into(),
+            reasoning: None,
+            tool_calls: Vec::new(),
+            provider_data: None,
+        }
+    }
+
+    fn kept(events: Vec<EventEnvelope>) -> Vec<u64> {
+        without_finished_deltas(events)
+            .into_iter()
+            .map(|e| e.seq)
+            .collect()
+    }
+
+    #[test]
+    fn confirmed_deltas_go_and_unconfirmed_ones_stay() {
+        let started = || AgentEvent::TurnStarted {
+            input: UserInput::text("hi"),
+        };
+        let ended = |reason| AgentEvent::TurnEnded {
+            reason,
+            usage: TokenUsage::default(),
+        };
+        let events = vec![
+            env(1, started()),
+            env(2, delta("a")),
+            env(3, delta("b")),
+            env(4, message("ab")),
+            env(5, ended(TurnEndReason::Completed)),
+            // Interrupted: nothing confirms these.
+            env(6, started()),
+            env(7, delta("half")),
+            env(8, ended(TurnEndReason::Interrupted)),
+            // Streaming now.
+            env(9, started()),
+            env(10, delta("so far")),
+        ];
+        assert_eq!(kept(events), vec![1, 4, 5, 6, 7, 8, 9, 10]);
+    }
+
+    #[test]
+    fn deltas_a_retry_voided_stay_for_the_retry_to_discard() {
+        let events = vec![
+            env(1, delta("lost")),
+            env(
+                2,
+                AgentEvent::Retrying {
+                    attempt: 1,
+                    max_attempts: 3,
+                    delay_ms: 10,
+                    reason: "overloaded".into(),
+                    discarded_partial: true,
+                },
+            ),
+            env(3, delta("kept")),
+            env(4, message("kept")),
+        ];
+        assert_eq!(kept(events), vec![1, 2, 4]);
+    }
+}
