@@ -57,9 +57,10 @@ step "Building the UI and the app with the UI embedded"
 build_ui
 build_app_with_ui
 
-# The chat e2e spec talks to this scripted model server instead of a real provider.
+# The e2e specs talk to this scripted model server instead of a real provider, and the
+# long-session spec reads sessions the seeder writes into a real store.
 step "Building the mock LLM server for the end-to-end tests"
-cargo build -p memo-test-support --bin memo-mock-llm
+cargo build -p memo-test-support --bin memo-mock-llm --bin memo-seed-sessions
 
 # A debug build: a release package (scripts/package-deb.sh --release) takes far longer.
 step "Debian package (debug build) for the install test"

@@ -46,6 +46,21 @@ export function mockLlmBinary() {
   return binary;
 }
 
+/** The session seeder (memo-test-support); MEMO_SEED_SESSIONS overrides the default location. */
+export function seedSessionsBinary() {
+  const targetDir = process.env.CARGO_TARGET_DIR
+    ? path.resolve(repoRoot, process.env.CARGO_TARGET_DIR)
+    : path.join(repoRoot, "target");
+  const binary = path.resolve(process.env.MEMO_SEED_SESSIONS ?? path.join(targetDir, "debug/memo-seed-sessions"));
+  if (!isExecutable(binary)) {
+    throw new Error(
+      `session seeder not found at ${binary}; build it with:\n` +
+        "  cargo build -p memo-test-support --bin memo-seed-sessions",
+    );
+  }
+  return binary;
+}
+
 /** tauri-driver from TAURI_DRIVER, PATH, or cargo's bin folder (where `cargo install` puts it). */
 export function tauriDriverBinary() {
   if (process.env.TAURI_DRIVER) {

@@ -119,5 +119,51 @@ describe("chatReducer", () => {
     state = chatReducer(state, { type: "focus", seq: null });
     expect(state.focusSeq).toBeNull();
   });
-});
 
+  it("opens a long session from a page at its end and puts earlier pages above it", () => {
+    const long = sessionSummary({ id: "s1", last_seq: 40 });
+    const at = (seq: number, event: EventEnvelope["event"]): EventEnvelope => ({
+      session_id: "s1",
+      turn_id: `t${seq}`,
+      seq,
+      timestamp_ms: seq,
+      event,
+    });
+    const turn = (start: number, text: string) => [
+      at(start, { type: "turn_started", input: { text } }),
+      at(start + 1, { type: "assistant_message", text: `re: ${text}`, tool_calls: [] }),
+      at(start + 2, {
+        type: "turn_ended",
+        reason: "completed",
+        usage: { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, reasoning_tokens: 0 },
+      }),
+    ];
+    let state = chatReducer(initialChat, { type: "loading" });
+    state = chatReducer(state, { type: "opened", session: long });
+    state = chatReducer(state, {
+      type: "page",
+      sessionId: "s1",
+      page: { events: turn(38, "last"), from_seq: 38, to_seq: 40, has_more: true },
+    });
+    expect(state.phase).toBe("idle");
+    expect(state.history).toEqual({ from: 38, more: true });
+    expect(state.transcript.lastSeq).toBe(40);
+    // A page that does not end where the loaded part starts is not put above it.
+    const stale = chatReducer(state, {
+      type: "older",
+      sessionId: "s1",
+      page: { events: turn(10, "gap"), from_seq: 10, to_seq: 12, has_more: true },
+    });
+    expect(stale).toBe(state);
+    state = chatReducer(state, {
+      type: "older",
+      sessionId: "s1",
+      page: { events: [...turn(32, "before"), ...turn(35, "just before")], from_seq: 32, to_seq: 37, has_more: false },
+    });
+    expect(state.history).toBeNull();
+    expect(state.transcript.entries.map((e) => (e.kind === "turn" ? e.input : e.kind))).toEqual(["before", "just before", "last"]);
+    // Live events go on after the newest.
+    state = chatReducer(state, { type: "events", sessionId: "s1", batch: turn(41, "live") });
+    expect(state.transcript.entries).toHaveLength(4);
+  });
+});

@@ -1,6 +1,6 @@
 // The conversation in the chat column: which session it shows, its transcript, and what
 // the UI is waiting for. Async work lives in ./useChat; this is the pure part.
-import type { EventEnvelope, SessionSummary } from "../gen/protocol";
+import type { EventEnvelope, HistoryPage, SessionSummary } from "../gen/protocol";
 import type { CommandError } from "../ipc";
 import { applyBatch, emptyTranscript, type TranscriptState } from "./transcript";
 
@@ -20,6 +20,11 @@ export interface ChatState {
   prefill: { id: number; text: string } | null;
   /** An event to bring into view once the history is shown (a search hit). */
   focusSeq: number | null;
+  /**
+   * A long session is read from its end: where the loaded history starts and whether
+   * earlier pages exist. Null when everything from the first event is here.
+   */
+  history: { from: number; more: boolean } | null;
 }
 
 export type ChatAction =
@@ -31,7 +36,11 @@ export type ChatAction =
   | { type: "failed"; error: CommandError }
   | { type: "dismiss_error" }
   | { type: "prefill"; text: string }
-  | { type: "focus"; seq: number | null };
+  | { type: "focus"; seq: number | null }
+  /** The stored history from its end (a long session's first page). */
+  | { type: "page"; sessionId: string; page: HistoryPage }
+  /** An earlier page, shown above what is there. */
+  | { type: "older"; sessionId: string; page: HistoryPage };
 
 export const initialChat: ChatState = {
   session: null,
@@ -40,6 +49,7 @@ export const initialChat: ChatState = {
   error: null,
   prefill: null,
   focusSeq: null,
+  history: null,
 };
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
@@ -58,6 +68,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         error: null,
         prefill: state.prefill,
         focusSeq: state.focusSeq,
+        history: null,
       };
     case "events": {
       if (state.session?.id !== action.sessionId) {
@@ -93,6 +104,34 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return { ...state, error: null };
     case "focus":
       return state.focusSeq === action.seq ? state : { ...state, focusSeq: action.seq };
+    case "page": {
+      if (state.session?.id !== action.sessionId) return state;
+      const applied = applyBatch(state.transcript, action.page.events);
+      const transcript = { ...applied, lastSeq: Math.max(applied.lastSeq, action.page.to_seq) };
+      const loaded = transcript.lastSeq >= (state.session?.last_seq ?? 0);
+      return {
+        ...state,
+        transcript,
+        phase: state.phase === "loading" && loaded ? "idle" : state.phase,
+        history: action.page.has_more ? { from: action.page.from_seq, more: true } : null,
+      };
+    }
+    case "older": {
+      if (state.session?.id !== action.sessionId || state.history === null) return state;
+      // Only the page that ends where the loaded history starts fits above it.
+      if (action.page.to_seq !== state.history.from - 1) return state;
+      const older = applyBatch(emptyTranscript, action.page.events);
+      const transcript = {
+        ...state.transcript,
+        entries: [...older.entries, ...state.transcript.entries],
+        session: state.transcript.session ?? older.session,
+      };
+      return {
+        ...state,
+        transcript,
+        history: action.page.has_more ? { from: action.page.from_seq, more: true } : null,
+      };
+    }
     case "prefill":
       return { ...state, prefill: { id: (state.prefill?.id ?? 0) + 1, text: action.text } };
   }

@@ -14,6 +14,11 @@ import type { ChatAction, ChatState } from "./chat";
 import { chatsReducer, draftKey, evictable, initialChats, shownChat, shownKey } from "./chats";
 import { runningTurn, type TurnView } from "./transcript";
 
+/** Sessions longer than this (in events) open from their end, a page of turns at a time. */
+const PAGED_ABOVE_EVENTS = 2000;
+/** Turns per page of a long session. */
+const PAGE_TURNS = 40;
+
 export interface ChatController {
   state: ChatState;
   running: TurnView | null;
@@ -28,6 +33,8 @@ export interface ChatController {
   openSession: (target: { id: string }, focusSeq?: number, inFolder?: string) => void;
   /** Lets go of a session's conversation (it was deleted). */
   forget: (sessionId: string) => void;
+  /** Reads the page before the loaded part of a long session (`state.history`). */
+  loadOlder: () => void;
   /** The focus was brought into view. */
   clearFocus: () => void;
   newSession: () => void;
@@ -75,6 +82,8 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   changed.current = onSessionsChanged;
   // Sessions whose events this window receives; each is subscribed once.
   const subscribed = useRef(new Set<string>());
+  // Set below; openSession lets go of a session it must read again.
+  const forgetRef = useRef<(sessionId: string) => void>(() => undefined);
 
   const dispatchTo = useCallback((key: string, action: ChatAction) => dispatchAll({ type: "chat", key, action }), []);
 
@@ -82,12 +91,13 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   const onHostAction = useRef<(action: HostAction) => void>(() => undefined);
 
   const attach = useCallback(
-    async (session: SessionSummary) => {
+    async (session: SessionSummary, afterSeq = 0) => {
       if (subscribed.current.has(session.id)) return;
       subscribed.current.add(session.id);
       try {
-        // From 0: the transcript is rebuilt from the full history, deduplicated by seq.
-        await subscribeSession(session.id, 0, (batch) => {
+        // Stored events after `afterSeq` first (all of a short session; what follows the
+        // loaded page of a long one), then live ones; deduplicated by seq.
+        await subscribeSession(session.id, afterSeq, (batch) => {
           dispatchTo(session.id, { type: "events", sessionId: session.id, batch });
           // Replayed turns change nothing in the sidebar; a turn starting (the first message
           // names an untitled session) or ending now does.
@@ -130,7 +140,14 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     (summary: { id: string }, focusSeq?: number, inFolder?: string) => {
       const folder = inFolder ?? cwdRef.current;
       if (folder === null) return;
-      const kept = chatsRef.current.byKey[summary.id] !== undefined && subscribed.current.has(summary.id);
+      const known = chatsRef.current.byKey[summary.id];
+      // A search hit before the loaded part of a kept session: read it again from there.
+      const loadedFrom = known?.history?.from ?? 0;
+      if (known !== undefined && focusSeq !== undefined && focusSeq < loadedFrom) forgetRef.current(summary.id);
+      const kept =
+        chatsRef.current.byKey[summary.id] !== undefined &&
+        subscribed.current.has(summary.id) &&
+        !(focusSeq !== undefined && focusSeq < loadedFrom);
       if (!kept) dispatchTo(summary.id, { type: "loading" });
       dispatchAll({ type: "show", cwd: folder, key: summary.id });
       if (focusSeq !== undefined) dispatchTo(summary.id, { type: "focus", seq: focusSeq });
@@ -145,7 +162,19 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
             dispatchAll({ type: "show", cwd: folder, key: session.id });
             dispatchAll({ type: "drop", keys: [summary.id] });
           }
-          await attach(session);
+          if (session.last_seq <= PAGED_ABOVE_EVENTS) {
+            await attach(session);
+            return;
+          }
+          // A long session: its end (or from a search hit on) first, earlier pages on demand.
+          const page = await commands.historyPage({
+            sessionId: session.id,
+            beforeSeq: null,
+            turns: PAGE_TURNS,
+            fromSeq: focusSeq ?? null,
+          });
+          dispatchTo(session.id, { type: "page", sessionId: session.id, page });
+          await attach(session, page.to_seq);
         } catch (raised) {
           dispatchTo(summary.id, { type: "failed", error: toCommandError("resume_session", raised) });
         }
@@ -200,6 +229,22 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     }
     dispatchAll({ type: "drop", keys: [sessionId] });
   }, []);
+  forgetRef.current = forget;
+
+  // One earlier page at a time per session.
+  const loadingOlder = useRef(new Set<string>());
+  const loadOlder = useCallback(() => {
+    const { session, history } = stateRef.current;
+    if (session === null || history === null || loadingOlder.current.has(session.id)) return;
+    loadingOlder.current.add(session.id);
+    commands
+      .historyPage({ sessionId: session.id, beforeSeq: history.from, turns: PAGE_TURNS, fromSeq: null })
+      .then(
+        (page) => dispatchTo(session.id, { type: "older", sessionId: session.id, page }),
+        (raised: unknown) => dispatchTo(session.id, { type: "failed", error: toCommandError("history_page", raised) }),
+      )
+      .finally(() => loadingOlder.current.delete(session.id));
+  }, [dispatchTo]);
 
   onHostAction.current = (action: HostAction) => {
     switch (action.type) {
@@ -329,5 +374,6 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     answerElicitation,
     dismissError,
     forget,
+    loadOlder,
   };
 }

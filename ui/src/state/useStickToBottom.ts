@@ -14,6 +14,8 @@ export function useStickToBottom(content: unknown): {
   element: HTMLElement | null;
   pinned: boolean;
   scrollToBottom: () => void;
+  /** Stops following the end (the view was moved to something above it). */
+  unpin: () => void;
 } {
   const [element, setElement] = useState<HTMLElement | null>(null);
   const [pinned, setPinned] = useState(true);
@@ -48,5 +50,9 @@ export function useStickToBottom(content: unknown): {
     element.scrollTop = element.scrollHeight;
   }, [element, setPinnedBoth]);
 
-  return { ref: setElement, element, pinned, scrollToBottom };
+  // Said at once, not left to the scroll event: an event arriving before that fires would
+  // otherwise pull the view back to the end.
+  const unpin = useCallback(() => setPinnedBoth(false), [setPinnedBoth]);
+
+  return { ref: setElement, element, pinned, scrollToBottom, unpin };
 }

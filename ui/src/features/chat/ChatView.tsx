@@ -78,7 +78,7 @@ type Drawer = "changes" | "inspector" | "worktree" | null;
 export function ChatView(props: ChatViewProps) {
   const { cwd, chat, providers } = props;
   const { state } = chat;
-  const { ref: scrollRef, element: scrollBody, pinned, scrollToBottom } = useStickToBottom(state.transcript);
+  const { ref: scrollRef, element: scrollBody, pinned, scrollToBottom, unpin } = useStickToBottom(state.transcript);
   const hasTurns = state.transcript.entries.length > 0;
   const [keyProvider, setKeyProvider] = useState<string | null>(null);
   const [drawer, setDrawer] = useState<Drawer>(null);
@@ -113,12 +113,13 @@ export function ChatView(props: ChatViewProps) {
     const turns = [...body.querySelectorAll<HTMLElement>("[data-start-seq]")];
     const target = turns.filter((turn) => Number(turn.dataset.startSeq) <= focusSeq).pop();
     if (target) {
+      unpin();
       target.scrollIntoView({ block: "start" });
       target.classList.add("turn--found");
       window.setTimeout(() => target.classList.remove("turn--found"), 1600);
     }
     clearFocus();
-  }, [focusSeq, phase, hasTurns, scrollBody, clearFocus]);
+  }, [focusSeq, phase, hasTurns, scrollBody, clearFocus, unpin]);
 
   const sessionId = state.session?.id ?? null;
   // In the session's own folder: a worktree session's files are its checkout's.
@@ -264,6 +265,8 @@ export function ChatView(props: ChatViewProps) {
             scroller={scrollBody}
             pinned={pinned}
             focusSeq={focusSeq}
+            hasOlder={state.history?.more ?? false}
+            onLoadOlder={chat.loadOlder}
           />
         ) : state.phase === "loading" ? (
           <p className="chat__loading">Loading the conversation…</p>

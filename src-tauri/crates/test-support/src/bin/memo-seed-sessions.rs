@@ -5,8 +5,11 @@
 //!
 //! ```sh
 //! memo-seed-sessions --home DIR --cwd /repo --sessions 2 --messages 1000 \
-//!     [--tool-output-bytes 4096] [--title-prefix Bench]
+//!     [--tool-output-bytes 4096] [--title-prefix Bench] [--marker-turn N --marker WORD]
 //! ```
+//!
+//! `--marker` puts WORD in the message of turn N of every session (something a search
+//! finds in exactly one place).
 //!
 //! Prints one line per session: `<id>\t<title>\t<messages>\t<events>`.
 
@@ -26,6 +29,7 @@ struct Args {
     messages: usize,
     tool_output_bytes: usize,
     title_prefix: String,
+    marker: Option<(usize, String)>,
 }
 
 fn parse() -> Result<Args, String> {
@@ -36,7 +40,10 @@ fn parse() -> Result<Args, String> {
         messages: 1000,
         tool_output_bytes: 4096,
         title_prefix: "Bench".into(),
+        marker: None,
     };
+    let mut marker_turn = None;
+    let mut marker_word = None;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -48,12 +55,19 @@ fn parse() -> Result<Args, String> {
             "--messages" => args.messages = number()?,
             "--tool-output-bytes" => args.tool_output_bytes = number()?,
             "--title-prefix" => args.title_prefix = value.clone(),
+            "--marker-turn" => marker_turn = Some(number()?),
+            "--marker" => marker_word = Some(value.clone()),
             other => return Err(format!("unknown flag {other}")),
         }
     }
     if args.home.as_os_str().is_empty() || args.cwd.is_empty() {
         return Err("--home and --cwd are required".into());
     }
+    args.marker = match (marker_turn, marker_word) {
+        (Some(turn), Some(word)) => Some((turn, word)),
+        (None, None) => None,
+        _ => return Err("--marker-turn and --marker go together".into()),
+    };
     Ok(args)
 }
 
@@ -90,6 +104,7 @@ fn events(
     cwd: &str,
     messages: usize,
     tool_bytes: usize,
+    marker: Option<&(usize, String)>,
     words: &mut Words,
 ) -> Vec<EventEnvelope> {
     let mut out = Vec::new();
@@ -116,7 +131,10 @@ fn events(
     );
     for turn_index in 0..messages.div_ceil(2) {
         let turn = TurnId::new(format!("turn-{turn_index}"));
-        let message = format!("Question {turn_index}: {}?", words.sentence(14));
+        let mut message = format!("Question {turn_index}: {}?", words.sentence(14));
+        if let Some((_, word)) = marker.filter(|(turn, _)| *turn == turn_index) {
+            message.push_str(&format!(" Remember {word}."));
+        }
         push(
             Some(&turn),
             AgentEvent::TurnStarted {
@@ -237,6 +255,7 @@ fn run(args: Args) -> Result<(), String> {
             &args.cwd,
             args.messages,
             args.tool_output_bytes,
+            args.marker.as_ref(),
             &mut words,
         );
         for batch in all.chunks(2000) {

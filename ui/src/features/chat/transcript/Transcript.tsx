@@ -5,7 +5,7 @@ import type { ResolveApproval } from "./ApprovalCard";
 import { type AnswerElicitation, ElicitationCard } from "./ElicitationCard";
 import { ErrorNotice, InfoNotice } from "./Notices";
 import { TurnBlock } from "./TurnBlock";
-import { WINDOW, focusIndex, windowStart } from "./window";
+import { WINDOW, windowRange } from "./window";
 
 interface TranscriptProps {
   transcript: TranscriptState;
@@ -22,6 +22,10 @@ interface TranscriptProps {
   pinned?: boolean;
   /** An event to bring into the window (a search hit). */
   focusSeq?: number | null;
+  /** Earlier history exists in the store (a long session read from its end). */
+  hasOlder?: boolean;
+  /** Reads the page before what is loaded. */
+  onLoadOlder?: () => void;
 }
 
 const NO_ANSWER: AnswerElicitation = () => Promise.resolve();
@@ -41,44 +45,123 @@ export function Transcript({
   scroller = null,
   pinned = true,
   focusSeq = null,
+  hasOlder = false,
+  onLoadOlder,
 }: TranscriptProps) {
   const { entries } = transcript;
-  // Null while following the newest entries; the user's own start once they read back.
+  // Null while following the newest entries; the user's own bounds once they read back.
   const [from, setFrom] = useState<number | null>(null);
-  const start = windowStart(entries, from, focusSeq);
-
-  // Reading above the bottom: freeze the start so new entries never shift the page.
-  // Back at the bottom: follow again (the older entries leave the DOM).
-  const current = useRef(start);
-  current.current = start;
+  const [to, setTo] = useState<number | null>(null);
+  // The last search hit jumped to: its stretch stays shown after the chat clears the
+  // focus, until the user moves on (earlier, later, or back at the newest).
+  const [jump, setJump] = useState<number | null>(null);
   useEffect(() => {
-    setFrom(pinned ? null : current.current);
-  }, [pinned]);
+    if (focusSeq !== null) setJump(focusSeq);
+  }, [focusSeq]);
+  const { start, end } = windowRange(entries, from, to, focusSeq ?? jump);
 
-  // A search hit far back: keep its turn in once the focus is cleared.
-  useEffect(() => {
-    if (focusSeq === null) return;
-    const index = focusIndex(entries, focusSeq);
-    if (index !== null && index < current.current + 1) setFrom(index);
-  }, [focusSeq, entries]);
-
-  // Earlier entries are added above: keep the distance from the bottom, so the page stays.
-  const keepFromBottom = useRef<number | null>(null);
-  const showEarlier = useCallback(() => {
-    if (current.current === 0) return;
-    if (scroller) keepFromBottom.current = scroller.scrollHeight - scroller.scrollTop;
-    setFrom(Math.max(0, current.current - WINDOW));
-  }, [scroller]);
+  // Entries read from the store were put above: indices move down by as many (the start
+  // too, unless the user asked for those entries: then they are shown).
+  const revealOlder = useRef(false);
+  const firstKey = useRef(entries[0]?.key);
   useLayoutEffect(() => {
-    if (keepFromBottom.current === null || !scroller) return;
-    scroller.scrollTop = scroller.scrollHeight - keepFromBottom.current;
-    keepFromBottom.current = null;
-  }, [start, scroller]);
+    const before = firstKey.current;
+    firstKey.current = entries[0]?.key;
+    if (before === undefined || before === entries[0]?.key) return;
+    const shift = entries.findIndex((entry) => entry.key === before);
+    if (shift <= 0) return;
+    const reveal = revealOlder.current;
+    revealOlder.current = false;
+    if (!reveal) setFrom((f) => (f === null ? f : f + shift));
+    setTo((t) => (t === null ? t : t + shift));
+  }, [entries]);
 
+  const current = useRef({ start, end });
+  current.current = { start, end };
+  // Reading above the bottom: freeze the start so new entries never shift the page. Back
+  // at the bottom of the newest entries: follow again (older ones leave the DOM).
+  const atNewest = end >= entries.length;
+  useEffect(() => {
+    if (!pinned) setFrom(current.current.start);
+    else if (atNewest && jump === null) setFrom(null);
+  }, [pinned, atNewest, jump]);
+
+  /** From now on the user's own bounds, no longer a hit's stretch. */
+  const settle = useCallback((nextFrom: number | null, nextTo: number | null) => {
+    setJump(null);
+    setFrom(nextFrom);
+    setTo(nextTo);
+  }, []);
+
+  const showLater = useCallback(() => {
+    const next = current.current.end + WINDOW;
+    settle(current.current.start, next >= entries.length ? null : next);
+  }, [entries.length, settle]);
+
+  // Earlier entries are added above: the entry at the top of the view stays where it is,
+  // also while the new ones settle (code highlighting, images change their height).
+  const body = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLButtonElement>(null);
+  const anchor = useRef<{ element: Element; offset: number; until: number } | null>(null);
+  const holdAnchor = useCallback(() => {
+    const a = anchor.current;
+    if (!a || !scroller) return;
+    if (performance.now() > a.until || !a.element.isConnected) {
+      anchor.current = null;
+      return;
+    }
+    const drift = a.element.getBoundingClientRect().top - scroller.getBoundingClientRect().top - a.offset;
+    if (Math.abs(drift) >= 1) scroller.scrollTop += drift;
+  }, [scroller]);
+  const showEarlier = useCallback(() => {
+    const first = current.current.start;
+    if (first === 0 && !(hasOlder && onLoadOlder)) return;
+    if (scroller && body.current) {
+      const top = scroller.getBoundingClientRect().top;
+      // The first entry in view (never the "show earlier" button, which stays on top).
+      const entriesShown = [...body.current.children].filter((child) => child !== sentinel.current);
+      const element = entriesShown.find((child) => child.getBoundingClientRect().bottom > top) ?? entriesShown[0];
+      if (element) {
+        anchor.current = { element, offset: element.getBoundingClientRect().top - top, until: performance.now() + 2000 };
+      }
+    }
+    const last = current.current.end >= entries.length ? null : current.current.end;
+    if (first === 0) {
+      // Everything loaded is shown: the page before it comes from the store, above.
+      settle(0, last);
+      revealOlder.current = true;
+      onLoadOlder?.();
+    } else {
+      settle(Math.max(0, first - WINDOW), last);
+    }
+  }, [scroller, hasOlder, onLoadOlder, entries.length, settle]);
+  useLayoutEffect(holdAnchor, [start, entries.length, holdAnchor]);
+  // A jump to a search hit supersedes holding the view where it was.
+  useLayoutEffect(() => {
+    if (focusSeq !== null) anchor.current = null;
+  }, [focusSeq]);
+  // The user scrolling on their own ends the hold.
+  useEffect(() => {
+    if (!scroller) return;
+    const release = () => {
+      anchor.current = null;
+    };
+    for (const kind of ["wheel", "touchstart", "keydown", "mousedown"]) scroller.addEventListener(kind, release, { passive: true });
+    return () => {
+      for (const kind of ["wheel", "touchstart", "keydown", "mousedown"]) scroller.removeEventListener(kind, release);
+    };
+  }, [scroller]);
+  useEffect(() => {
+    const element = body.current;
+    if (!element) return;
+    const observer = new ResizeObserver(holdAnchor);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [holdAnchor]);
+
   useEffect(() => {
     const target = sentinel.current;
-    if (!target || !scroller || start === 0) return;
+    if (!target || !scroller || (start === 0 && !hasOlder)) return;
     const observer = new IntersectionObserver(
       (seen) => {
         if (seen.some((e) => e.isIntersecting)) showEarlier();
@@ -87,16 +170,16 @@ export function Transcript({
     );
     observer.observe(target);
     return () => observer.disconnect();
-  }, [scroller, start, showEarlier]);
+  }, [scroller, start, hasOlder, entries.length, showEarlier]);
 
   return (
-    <div className="transcript" data-testid="transcript">
-      {start > 0 && (
+    <div className="transcript" data-testid="transcript" ref={body}>
+      {(start > 0 || hasOlder) && (
         <button type="button" ref={sentinel} className="transcript__earlier" onClick={showEarlier} data-testid="show-earlier">
-          Show earlier messages ({start} more)
+          {start > 0 ? `Show earlier messages (${start} more)` : "Show earlier messages"}
         </button>
       )}
-      {entries.slice(start).map((entry) =>
+      {entries.slice(start, end).map((entry) =>
         entry.kind === "turn" ? (
           <TurnBlock
             key={entry.key}
@@ -113,6 +196,11 @@ export function Transcript({
         ) : (
           <ErrorNotice key={entry.key} kind={entry.errorKind} message={entry.message} />
         ),
+      )}
+      {end < entries.length && (
+        <button type="button" className="transcript__earlier" onClick={showLater} data-testid="show-later">
+          Show later messages ({entries.length - end} more)
+        </button>
       )}
     </div>
   );

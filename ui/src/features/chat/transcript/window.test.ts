@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { TranscriptEntry, TurnView } from "../../../state/transcript";
-import { WINDOW, focusIndex, windowStart } from "./window";
+import { WINDOW, focusIndex, windowRange } from "./window";
 
 function turn(i: number): TurnView {
   return {
@@ -22,28 +22,30 @@ const entries = (n: number): TranscriptEntry[] => Array.from({ length: n }, (_, 
 
 describe("transcript window", () => {
   it("renders everything of a short conversation", () => {
-    expect(windowStart(entries(5), null, null)).toBe(0);
+    expect(windowRange(entries(5), null, null, null)).toEqual({ start: 0, end: 5 });
   });
 
   it("renders the newest WINDOW of a long one, and follows new entries", () => {
-    expect(windowStart(entries(500), null, null)).toBe(500 - WINDOW);
-    expect(windowStart(entries(501), null, null)).toBe(501 - WINDOW);
+    expect(windowRange(entries(500), null, null, null)).toEqual({ start: 500 - WINDOW, end: 500 });
+    expect(windowRange(entries(501), null, null, null)).toEqual({ start: 501 - WINDOW, end: 501 });
   });
 
-  it("keeps the user's own start once they scrolled up", () => {
-    expect(windowStart(entries(501), 440, null)).toBe(440);
+  it("keeps the user's own bounds once they read back or jumped", () => {
+    expect(windowRange(entries(501), 440, null, null)).toEqual({ start: 440, end: 501 });
+    expect(windowRange(entries(501), 10, 60, null)).toEqual({ start: 10, end: 60 });
   });
 
-  it("reaches back to the turn a search hit is in", () => {
+  it("shows a search hit far back with a little before it and a window after it", () => {
     // Event 123 is in turn 12 (starts at 121).
     expect(focusIndex(entries(500), 123)).toBe(12);
-    expect(windowStart(entries(500), null, 123)).toBe(12);
+    expect(windowRange(entries(500), null, null, 123)).toEqual({ start: 10, end: 12 + WINDOW });
     // A hit inside the window changes nothing.
-    expect(windowStart(entries(500), null, 4991)).toBe(500 - WINDOW);
+    expect(windowRange(entries(500), null, null, 4991)).toEqual({ start: 500 - WINDOW, end: 500 });
     expect(focusIndex(entries(3), 0)).toBeNull();
   });
 
-  it("never starts past the end", () => {
-    expect(windowStart(entries(10), 40, null)).toBe(10);
+  it("never reaches past the end", () => {
+    expect(windowRange(entries(10), 40, null, null)).toEqual({ start: 10, end: 10 });
+    expect(windowRange(entries(10), 2, 99, null)).toEqual({ start: 2, end: 10 });
   });
 });

@@ -1,0 +1,141 @@
+// A 10,000-message session on the real app, written into a real store by the seeder: it
+// opens at its end with only a page of it loaded and a bounded DOM, earlier pages come as
+// the user asks for them without the view jumping, and a search hit deep in it opens the
+// session there.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+
+import { By, until } from "selenium-webdriver";
+
+import { launchApp } from "../lib/app.mjs";
+import { countNow } from "../lib/dom.mjs";
+import { seedSessionsBinary } from "../lib/paths.mjs";
+
+const UI_TIMEOUT_MS = 60_000;
+const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
+const MESSAGES = 10_000;
+const TURNS = MESSAGES / 2;
+const MARKER_TURN = 731;
+
+const byTestId = (id) => By.css(`[data-testid="${id}"]`);
+
+describe("A 10,000-message session", { timeout: 300_000 }, () => {
+  let app;
+  let project;
+  let home;
+
+  before(async () => {
+    project = realpathSync(mkdtempSync(path.join(tmpdir(), "memo-e2e-long-")));
+    home = mkdtempSync(path.join(tmpdir(), "memo-e2e-long-home-"));
+    writeFileSync(
+      path.join(home, "config.toml"),
+      'current_provider = "bench"\n[[providers.bench]]\nname = "bench"\nmodel = "bench-model"\nbase_url = "http://127.0.0.1:9/v1"\n',
+    );
+    execFileSync(seedSessionsBinary(), [
+      "--home", home,
+      "--cwd", project,
+      "--sessions", "1",
+      "--messages", String(MESSAGES),
+      "--marker-turn", String(MARKER_TURN),
+      "--marker", "zebracorn",
+    ]);
+    app = await launchApp({ env: { GTK_THEME: THEME }, args: [project], home });
+  });
+
+  after(async () => {
+    await app?.stop().catch(() => {});
+    for (const dir of [project, home]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const wait = (id) => app.driver.wait(until.elementLocated(byTestId(id)), UI_TIMEOUT_MS);
+  const shot = (name) => app.screenshot(`${name}${THEME.includes("dark") ? " (dark)" : ""}`).catch(() => {});
+  const turnInputs = () =>
+    app.driver.executeScript(() =>
+      [...document.querySelectorAll('[data-testid="turn"]')].map((t) => (/Question (\d+)/.exec(t.textContent) ?? [])[1]),
+    );
+
+  test("opens at its end with a bounded transcript, and reaches back page by page", async () => {
+    await (await wait("session-item")).click();
+    await app.driver.wait(
+      async () => (await turnInputs()).at(-1) === String(TURNS - 1),
+      UI_TIMEOUT_MS,
+      "the last turn is not shown",
+    );
+    const shown = await turnInputs();
+    assert.ok(shown.length <= 40, `${shown.length} turns in the DOM`);
+    // Scrolled to the end: the last answer is on screen.
+    const atEnd = await app.driver.executeScript(() => {
+      const body = document.querySelector(".chat__body");
+      return body.scrollHeight - body.scrollTop - body.clientHeight < 60;
+    });
+    assert.ok(atEnd, "not scrolled to the end");
+    await shot("long session - its end");
+
+    // Earlier entries, then earlier pages from the store; what was on screen stays put.
+    const first = Number(shown[0]);
+    for (let i = 0; i < 3; i++) {
+      // Read back to the top, as a user would, then ask for more.
+      const button = await wait("show-earlier");
+      await app.driver.executeScript("arguments[0].scrollIntoView({ block: 'start' });", button);
+      // The turn at the top of the view, and where it is.
+      const [anchorTurn, anchor] = await app.driver.executeScript(() => {
+        const turns = document.querySelectorAll('[data-testid="turn"]');
+        return [(/Question (\d+)/.exec(turns[0].textContent) ?? [])[1], turns[0].getBoundingClientRect().top];
+      });
+      const before = Number((await turnInputs())[0]);
+      await app.driver.executeScript("arguments[0].click();", button);
+      await app.driver.wait(async () => Number((await turnInputs())[0]) < before, UI_TIMEOUT_MS, "nothing earlier came");
+      // Let the new entries settle (highlighting), then look again.
+      await new Promise((r) => setTimeout(r, 500));
+      const moved = await app.driver.executeScript(
+        (top, n) => {
+          const turn = [...document.querySelectorAll('[data-testid="turn"]')].find((t) => t.textContent.includes(`Question ${n}:`));
+          return turn ? Math.abs(turn.getBoundingClientRect().top - top) : null;
+        },
+        anchor,
+        anchorTurn,
+      );
+      assert.ok(moved !== null && moved < 400, `the view jumped by ${moved}px`);
+    }
+    assert.ok(Number((await turnInputs())[0]) < first, "no earlier turn was loaded");
+  });
+
+  test("a search hit deep in it opens the session at that turn", async () => {
+    const box = await wait("session-search");
+    await box.sendKeys("zebracorn");
+    const result = await wait("search-result");
+    assert.match(await result.getAttribute("textContent"), /zebracorn/);
+    await result.click();
+    await app.driver.wait(
+      async () => (await turnInputs()).includes(String(MARKER_TURN)),
+      UI_TIMEOUT_MS,
+      "the turn of the hit was not loaded",
+    );
+    await app.driver.wait(
+      async () =>
+        app.driver.executeScript((n) => {
+          const turn = [...document.querySelectorAll('[data-testid="turn"]')].find((t) => t.textContent.includes(`Question ${n}:`));
+          const body = document.querySelector(".chat__body");
+          if (!turn || !body) return false;
+          const top = turn.getBoundingClientRect().top - body.getBoundingClientRect().top;
+          return top > -40 && top < body.clientHeight;
+        }, MARKER_TURN),
+      UI_TIMEOUT_MS,
+      "the hit's turn was not brought into view",
+    ).catch(async (error) => {
+      await shot("long session - the hit not in view");
+      const where = await app.driver.executeScript((n) => {
+        const turn = [...document.querySelectorAll('[data-testid="turn"]')].find((t) => t.textContent.includes(`Question ${n}:`));
+        const body = document.querySelector(".chat__body");
+        return { top: turn && turn.getBoundingClientRect().top, scroll: body.scrollTop, height: body.scrollHeight, turns: document.querySelectorAll('[data-testid="turn"]').length };
+      }, MARKER_TURN);
+      throw new Error(`${error.message}: ${JSON.stringify(where)}`);
+    });
+    assert.ok((await countNow(app.driver, byTestId("turn"))) < TURNS, "the whole session was rendered");
+    await shot("long session - a search hit deep in it");
+  });
+});
