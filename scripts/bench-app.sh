@@ -11,7 +11,8 @@
 #   and warm switches back and forth (kept in the window);
 # - a flood through the terminal panel (`yes` for BENCH_FLOOD_MB, default 100 MB): how
 #   long it takes, the longest frame gap meanwhile, and the memory of the app and its
-#   WebKit processes before, at peak and after.
+#   WebKit processes before, at peak and after;
+# - idle CPU over BENCH_IDLE_SECONDS (default 30) after that, with the terminal open.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
@@ -74,6 +75,7 @@ const rows = [
   ["switch between two kept sessions, max", f(Math.max(...r.warm)), "-"],
   [`terminal: ${r.floodMb} MB of \`yes\` shown`, `${r.floodSeconds.toFixed(1)} s`, "-"],
   ["terminal flood: longest frame gap", f(r.floodMaxFrameGap), "no freeze"],
+  [`idle CPU over ${r.idleSeconds} s (app + WebKit, of one core)`, `${r.idleCpuPercent.toFixed(2)} %`, "< 1 %"],
   ["memory (PSS, app + WebKit): before / peak / after the flood", `${r.pssBefore.toFixed(0)} / ${r.pssPeak.toFixed(0)} / ${r.pssAfter.toFixed(0)} MiB`, "bounded"],
 ];
 console.log(`\n| ${process.argv[2]}-message sessions (${process.argv[3]} build) | measured | target |`);

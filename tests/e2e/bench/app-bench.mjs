@@ -17,6 +17,23 @@ import { launchApp } from "../lib/app.mjs";
 
 const [home, folder, rounds = "10", floodMb = "100"] = process.argv.slice(2);
 
+/** CPU seconds (user + system) used so far by the app and its WebKit helpers. */
+function cpuSeconds(app) {
+  const ticks = 100; // USER_HZ on Linux
+  let total = 0;
+  for (const { pid, cmdline } of app.processes()) {
+    if (!/memo-desktop|WebKit(Web|Network)Process/.test(cmdline)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      total += (Number(fields[11]) + Number(fields[12])) / ticks;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 /** Proportional set size of the app and its WebKit helpers, in MiB. */
 function pssMiB(app) {
   let kib = 0;
@@ -141,6 +158,15 @@ async function main() {
     await new Promise((r) => setTimeout(r, 3000));
     result.pssAfter = pssMiB(app);
     result.floodMb = Number(floodMb);
+
+    // Idle: nothing streaming, nothing typed, the terminal panel hidden again (its blinking
+    // cursor repaints); the window should not spend CPU.
+    await (await driver.findElement(By.css('[data-testid="toggle-terminal"]'))).click();
+    const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
+    const cpuStart = cpuSeconds(app);
+    await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+    result.idleCpuPercent = ((cpuSeconds(app) - cpuStart) / idleSeconds) * 100;
+    result.idleSeconds = idleSeconds;
     await app.screenshot("bench - after the flood").catch(() => {});
     console.log(JSON.stringify(result));
   } finally {

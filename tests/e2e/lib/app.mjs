@@ -67,7 +67,8 @@ export async function launchApp({ env = {}, homeFiles = {}, args = [], home = nu
   mkdirSync(artifactsDir, { recursive: true });
 
   for (const port of [DRIVER_PORT, NATIVE_PORT]) {
-    if (!(await portIsFree(port))) {
+    // A driver of the previous launch (a restart test) may still be letting its port go.
+    if (!(await waitFor(() => portIsFree(port), 5000, 200))) {
       throw new Error(
         `port ${port} is taken (another tauri-driver or e2e run?); ` +
           "set E2E_DRIVER_PORT / E2E_NATIVE_PORT to use other ports",
