@@ -136,6 +136,15 @@ describe("A 10,000-message session", { timeout: 300_000 }, () => {
       throw new Error(`${error.message}: ${JSON.stringify(where)}`);
     });
     assert.ok((await countNow(app.driver, byTestId("turn"))) < TURNS, "the whole session was rendered");
+    // The page above it may load meanwhile (its top is in reach): the hit stays in view.
+    await new Promise((r) => setTimeout(r, 3000));
+    const stillThere = await app.driver.executeScript((n) => {
+      const turn = [...document.querySelectorAll('[data-testid="turn"]')].find((t) => t.textContent.includes(`Question ${n}:`));
+      const body = document.querySelector(".chat__body");
+      if (!turn || !body) return null;
+      return turn.getBoundingClientRect().top - body.getBoundingClientRect().top;
+    }, MARKER_TURN);
+    assert.ok(stillThere !== null && stillThere > -200 && stillThere < 400, `the hit's turn moved to ${stillThere}`);
     await shot("long session - a search hit deep in it");
   });
 });

@@ -29,6 +29,8 @@ interface TranscriptProps {
 }
 
 const NO_ANSWER: AnswerElicitation = () => Promise.resolve();
+/** How long the entry on screen is held in place while new entries above settle. */
+const SETTLE_MS = 2000;
 
 /**
  * The conversation, newest WINDOW entries first in the DOM: a long session opens and is
@@ -102,7 +104,9 @@ export function Transcript({
   // also while the new ones settle (code highlighting, images change their height).
   const body = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLButtonElement>(null);
-  const anchor = useRef<{ element: Element; offset: number; until: number } | null>(null);
+  // Held for a moment after the entries arrive; a page read from the store may take a
+  // while to arrive (`waiting`), so its moment starts then.
+  const anchor = useRef<{ element: Element; offset: number; until: number; waiting: boolean } | null>(null);
   const holdAnchor = useCallback(() => {
     const a = anchor.current;
     if (!a || !scroller) return;
@@ -122,7 +126,13 @@ export function Transcript({
       const entriesShown = [...body.current.children].filter((child) => child !== sentinel.current);
       const element = entriesShown.find((child) => child.getBoundingClientRect().bottom > top) ?? entriesShown[0];
       if (element) {
-        anchor.current = { element, offset: element.getBoundingClientRect().top - top, until: performance.now() + 2000 };
+        const fromStore = first === 0;
+        anchor.current = {
+          element,
+          offset: element.getBoundingClientRect().top - top,
+          until: performance.now() + (fromStore ? 10_000 : SETTLE_MS),
+          waiting: fromStore,
+        };
       }
     }
     const last = current.current.end >= entries.length ? null : current.current.end;
@@ -135,7 +145,16 @@ export function Transcript({
       settle(Math.max(0, first - WINDOW), last);
     }
   }, [scroller, hasOlder, onLoadOlder, entries.length, settle]);
-  useLayoutEffect(holdAnchor, [start, entries.length, holdAnchor]);
+  const shownLength = useRef(entries.length);
+  useLayoutEffect(() => {
+    const a = anchor.current;
+    if (a?.waiting && entries.length !== shownLength.current) {
+      a.waiting = false;
+      a.until = performance.now() + SETTLE_MS;
+    }
+    shownLength.current = entries.length;
+    holdAnchor();
+  }, [start, entries.length, holdAnchor]);
   // A jump to a search hit supersedes holding the view where it was.
   useLayoutEffect(() => {
     if (focusSeq !== null) anchor.current = null;
@@ -159,9 +178,12 @@ export function Transcript({
     return () => observer.disconnect();
   }, [holdAnchor]);
 
+  // Reaching the top shows earlier entries by itself; not while a search hit's stretch is
+  // shown (the hit sits right under the top: it would load at once, under the user's eyes).
+  const following = jump === null && focusSeq === null;
   useEffect(() => {
     const target = sentinel.current;
-    if (!target || !scroller || (start === 0 && !hasOlder)) return;
+    if (!target || !scroller || !following || (start === 0 && !hasOlder)) return;
     const observer = new IntersectionObserver(
       (seen) => {
         if (seen.some((e) => e.isIntersecting)) showEarlier();
@@ -170,7 +192,7 @@ export function Transcript({
     );
     observer.observe(target);
     return () => observer.disconnect();
-  }, [scroller, start, hasOlder, entries.length, showEarlier]);
+  }, [scroller, following, start, hasOlder, entries.length, showEarlier]);
 
   return (
     <div className="transcript" data-testid="transcript" ref={body}>
