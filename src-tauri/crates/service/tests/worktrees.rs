@@ -5,41 +5,16 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use memo_protocol::{ApprovalMode, ErrorCode, WorktreeState};
 use memo_service::{StartRequest, WorktreeSessionRequest};
+use memo_test_support::git::git;
 use memo_test_support::MockResponse;
 use support::fixture;
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
-
 /// A repository on `main` with a.txt committed; identity set locally.
 fn init_repo(dir: &Path) {
-    git(dir, &["init", "-q", "-b", "main"]);
-    for (key, value) in [
-        ("user.name", "Test"),
-        ("user.email", "test@example.com"),
-        ("commit.gpgsign", "false"),
-    ] {
-        git(dir, &["config", key, value]);
-    }
-    std::fs::write(dir.join("a.txt"), "one\ntwo\n").unwrap();
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-q", "-m", "init"]);
+    memo_test_support::git::init_repo(dir, &[("a.txt", "one\ntwo\n")]);
 }
 
 fn request(cwd: &Path, name: Option<&str>) -> WorktreeSessionRequest {

@@ -23,6 +23,7 @@
 //! through `GET /__mock/requests`, `POST /__mock/responses` and `POST /__mock/reset`.
 
 mod error;
+pub mod git;
 mod ids;
 mod record;
 mod render;

@@ -3,25 +3,10 @@
 //! what would be lost), and never touching a worktree Memo did not create.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use memo_protocol::{WorktreeFileStatus, WorktreeState};
+use memo_test_support::git::{git, init_repo};
 use memo_worktrees::{DiffSide, WorktreeError, Worktrees};
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
 
 /// A Memo home and a repository on `main` with one commit (a.txt, b.txt); identity and
 /// signing are set in the repository so the tests need no global git config.
@@ -36,18 +21,10 @@ impl Setup {
         let home = tempfile::tempdir().unwrap();
         let repo_dir = tempfile::tempdir().unwrap();
         let repo = repo_dir.path();
-        git(repo, &["init", "-q", "-b", "main"]);
-        for (key, value) in [
-            ("user.name", "Test"),
-            ("user.email", "test@example.com"),
-            ("commit.gpgsign", "false"),
-        ] {
-            git(repo, &["config", key, value]);
-        }
-        std::fs::write(repo.join("a.txt"), "one\ntwo\nthree\n").unwrap();
-        std::fs::write(repo.join("b.txt"), "alpha\n").unwrap();
-        git(repo, &["add", "-A"]);
-        git(repo, &["commit", "-q", "-m", "init"]);
+        init_repo(
+            repo,
+            &[("a.txt", "one\ntwo\nthree\n"), ("b.txt", "alpha\n")],
+        );
         let worktrees = Worktrees::new(home.path());
         Self {
             home,
