@@ -12,6 +12,7 @@ import { after, before, describe, test } from "node:test";
 import { By, Key, until } from "selenium-webdriver";
 
 import { launchApp } from "../lib/app.mjs";
+import { countNow } from "../lib/dom.mjs";
 import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 
 const UI_TIMEOUT_MS = 20_000;
@@ -64,7 +65,14 @@ describe("A session in its own worktree", { timeout: 240_000 }, () => {
       async () => (await (await wait("chat-title")).getAttribute("textContent")) === path.basename(repo),
       UI_TIMEOUT_MS,
     );
-    await (await wait("new-worktree-session")).click();
+    // The sidebar settles first (the folder's session list loads and moves what is below
+    // it): a click located before that can land on another row.
+    await wait("sessions-empty");
+    const nameField = () => countNow(app.driver, byTestId("new-worktree-name"));
+    for (let attempt = 0; attempt < 3 && (await nameField()) !== 1; attempt++) {
+      await (await wait("new-worktree-session")).click();
+      await app.driver.wait(async () => (await nameField()) === 1, 3000).catch(() => {});
+    }
     await (await wait("new-worktree-name")).sendKeys("fix-it");
     await (await wait("new-worktree-start")).click();
     const toggle = await wait("open-worktree");
