@@ -43,7 +43,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use memo_providers::WireApi;
+use memo_model::WireApi;
 use toml::Value;
 
 use crate::error::ConfigError;

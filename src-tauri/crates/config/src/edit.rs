@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use memo_providers::WireApi;
+use memo_model::WireApi;
 use toml_edit::{value, Array, ArrayOfTables, DocumentMut, Item, Table};
 
 use crate::config::Config;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Mutex, PoisonError};
 
-use memo_providers::{ApiKey, WireApi};
+use memo_model::{ApiKey, WireApi};
 
 use crate::config::ProviderConfig;
 use crate::redact::register_secret;

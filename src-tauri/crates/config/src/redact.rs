@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::sync::{PoisonError, RwLock};
 
-use memo_providers::ApiKey;
+use memo_model::ApiKey;
 use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::EnvFilter;
 

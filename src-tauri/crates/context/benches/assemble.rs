@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use memo_context::{LoadOptions, PromptMode, TokenCounter, WorkspaceContext};
-use memo_providers::ToolSpec;
+use memo_model::ToolSpec;
 use serde_json::json;
 
 fn write(path: &Path, text: &str) {

@@ -11,10 +11,10 @@
 
 use std::path::Path;
 
+use memo_model::ToolSpec;
 use memo_protocol::{
     ContextProblem, PromptLayer, PromptLayerKind, PromptReport, PromptSource, SourceStatus,
 };
-use memo_providers::ToolSpec;
 use serde_json::json;
 
 use crate::config::ContextConfig;

@@ -3,7 +3,7 @@
 //! the model call and records the result as an event; replaying that event through
 //! [`apply`] rebuilds exactly the same history.
 
-use memo_providers::Message;
+use memo_model::Message;
 
 use crate::tokens::TokenCounter;
 
@@ -124,7 +124,7 @@ pub fn sizes(counts: &[u64], split: usize, summary: &str, counter: TokenCounter)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use memo_providers::ToolCall;
+    use memo_model::ToolCall;
 
     fn user(t: &str) -> Message {
         Message::user(t)

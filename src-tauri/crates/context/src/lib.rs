@@ -34,8 +34,8 @@ pub mod tokens;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use memo_model::ToolSpec;
 use memo_protocol::ContextProblem;
-use memo_providers::ToolSpec;
 
 pub use assemble::{assemble, AssembledPrompt, PromptInputs, PromptMode};
 pub use attach::AttachLimits;

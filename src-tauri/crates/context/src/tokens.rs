@@ -8,7 +8,7 @@ use std::hash::{Hash, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, OnceLock};
 
-use memo_providers::{Message, ToolSpec};
+use memo_model::{Message, ToolSpec};
 
 /// Counted on top of each message's text for role markers and framing.
 const PER_MESSAGE_OVERHEAD: u64 = 4;
@@ -286,7 +286,7 @@ mod tests {
         let call = Message::Assistant {
             text: String::new(),
             reasoning: None,
-            tool_calls: vec![memo_providers::ToolCall {
+            tool_calls: vec![memo_model::ToolCall {
                 id: "c".into(),
                 name: "read".into(),
                 arguments: "{\"a\":1}".into(),

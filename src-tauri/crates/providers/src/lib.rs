@@ -13,26 +13,23 @@ mod history;
 mod http;
 pub mod openai;
 mod retry;
-mod secret;
 pub mod sse;
 mod stream;
 #[cfg(test)]
 mod test_util;
-mod types;
 
 pub use classify::{classify, classify_http, classify_stream_error};
 pub use error::ProviderError;
 pub use http::{is_loopback_url, HttpOptions, Timeouts};
+/// The model-facing types live in `memo-model`; every client here speaks them.
+pub use memo_model::*;
 pub use retry::RetryPolicy;
-pub use secret::ApiKey;
 pub use stream::{decode_all, SseDecoder, StreamAssembler};
-pub use types::*;
 
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
-use serde::{Deserialize, Serialize};
 
 /// The stream of one model call: deltas, then exactly one [`ResponseEvent::Completed`], or
 /// an `Err` item, after which the stream ends. Dropping it aborts the HTTP call.
@@ -50,28 +47,6 @@ pub trait ModelClient: Send + Sync {
     /// Whether the server runs on this machine (a slow first byte is normal there).
     fn is_local(&self) -> bool {
         false
-    }
-}
-
-/// Which wire protocol a provider speaks (`api = "..."` in config.toml).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WireApi {
-    /// OpenAI chat completions and compatible servers (DeepSeek, Qwen, Ollama, vLLM...).
-    #[default]
-    Openai,
-    Anthropic,
-    Gemini,
-}
-
-impl WireApi {
-    /// The name config.toml uses (`api = "anthropic"`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WireApi::Openai => "openai",
-            WireApi::Anthropic => "anthropic",
-            WireApi::Gemini => "gemini",
-        }
     }
 }
 

@@ -46,8 +46,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
+use memo_model::ToolSpec;
 use memo_protocol::{AgentEvent, FileDiff, RiskLevel, ToolErrorKind};
-use memo_providers::ToolSpec;
 use serde::de::DeserializeOwned;
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;

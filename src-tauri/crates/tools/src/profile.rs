@@ -7,7 +7,7 @@
 //! about a tenth of the tool tokens, models rarely heed them, and validation still checks
 //! every call against the full schema, with an error that names the fix.
 
-use memo_providers::ToolSpec;
+use memo_model::ToolSpec;
 use serde_json::Value;
 
 use crate::Tool;

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use memo_context::{LoadOptions, WorkspaceContext};
-use memo_providers::ToolSpec;
+use memo_model::ToolSpec;
 use serde_json::json;
 
 pub struct Fixture {

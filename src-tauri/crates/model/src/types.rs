@@ -122,7 +122,7 @@ pub enum StopReason {
 ///
 /// Adapters emit deltas as they arrive and finish with exactly one [`ResponseEvent::Completed`]
 /// carrying the fully assembled step; a stream that ends without it is an error
-/// ([`crate::ProviderError::StreamInterrupted`]).
+/// (memo-providers' `ProviderError::StreamInterrupted`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ResponseEvent {
     TextDelta(String),
