@@ -158,9 +158,9 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
           const { dir, name } = splitPath(file.path);
           const expanded = open.has(file.path);
           return (
-            <li key={file.path} className="changes__file" data-testid="changed-file" data-path={file.path}>
+            <li key={file.path} className="file-card changes__file" data-testid="changed-file" data-path={file.path}>
               <div className="changes__row">
-                <button type="button" className="changes__toggle" aria-expanded={expanded} onClick={() => toggle(file.path)}>
+                <button type="button" className="file-card__toggle changes__toggle" aria-expanded={expanded} onClick={() => toggle(file.path)}>
                   <span className={`changes__kind changes__kind--${file.kind}`} title={KIND_TITLE[file.kind]}>
                     {KIND_LABEL[file.kind]}
                   </span>

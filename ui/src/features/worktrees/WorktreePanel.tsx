@@ -219,8 +219,8 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
             {files.map((file) => {
               const expanded = open.has(file.path);
               return (
-                <li key={file.path} className="worktree__file" data-testid="worktree-file" data-path={file.path}>
-                  <button type="button" className="worktree__toggle" aria-expanded={expanded} onClick={() => toggle(file.path)}>
+                <li key={file.path} className="file-card worktree__file" data-testid="worktree-file" data-path={file.path}>
+                  <button type="button" className="file-card__toggle" aria-expanded={expanded} onClick={() => toggle(file.path)}>
                     <span className={`worktree__letter worktree__letter--${file.kind}`}>{KIND_LETTER[file.kind]}</span>
                     <span className="worktree__mono worktree__grow" title={file.path}>
                       {file.path}
