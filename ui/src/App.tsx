@@ -92,10 +92,15 @@ export function App() {
     },
     [shownSessionId, watchInDock],
   );
-  const watched =
-    dock.watching !== null && dock.watching.sessionId === shownSessionId
-      ? { command: dock.watching.command, ...watchedOutput(findToolCall(chat.state.transcript, dock.watching.callId)) }
-      : null;
+  // Looked up again only when the transcript or the watched call changes.
+  const shownTranscript = chat.state.transcript;
+  const watched = useMemo(
+    () =>
+      dock.watching !== null && dock.watching.sessionId === shownSessionId
+        ? { command: dock.watching.command, ...watchedOutput(findToolCall(shownTranscript, dock.watching.callId)) }
+        : null,
+    [dock.watching, shownSessionId, shownTranscript],
+  );
   const closeWorkspace = workspaces.close;
   const closeFolder = useCallback(
     (path: string) => {

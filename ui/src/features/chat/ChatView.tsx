@@ -343,6 +343,7 @@ export function ChatView(props: ChatViewProps) {
     )}
     {drawer === "worktree" && state.session && worktree && (
       <WorktreePanel
+        key={worktree.id}
         worktree={worktree}
         refreshKey={`${touched.records}:${state.phase}:${chat.running === null}`}
         busy={chat.running !== null || state.phase !== "idle"}

@@ -5,7 +5,8 @@
 
 import { useCallback, useRef, useState, type PointerEvent } from "react";
 
-import { CloseIcon, TerminalIcon } from "./icons";
+import { CloseIcon } from "../../components/icons";
+import { TerminalIcon } from "./icons";
 import { ReadOnlyTerminal } from "./ReadOnlyTerminal";
 import { TerminalPanel } from "./TerminalPanel";
 
@@ -58,6 +59,8 @@ export function TerminalDock({ folders, current, open, onHide, watching, onStopW
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
+        onPointerCancel={onPointerUp}
+        onLostPointerCapture={onPointerUp}
       />
       {watching !== null && (
         <section className="terminal-watch" aria-label="Agent command output" data-testid="terminal-watch">

@@ -6,7 +6,8 @@ import { useCallback, useEffect, useReducer, useRef } from "react";
 
 import { tauriBackend } from "./backend";
 import type { ConnectionStatus, TerminalBackend } from "./connection";
-import { ChevronDownIcon, CloseIcon, PlusIcon, TerminalIcon } from "./icons";
+import { CloseIcon, PlusIcon } from "../../components/icons";
+import { ChevronDownIcon, TerminalIcon } from "./icons";
 import { initialTabs, tabLabel, tabsReducer, type TerminalTab } from "./tabs";
 import { TerminalView, type TabCommand } from "./TerminalView";
 

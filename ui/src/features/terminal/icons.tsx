@@ -1,4 +1,5 @@
-// The terminal panel's own small icons (inline SVG: the CSP allows no icon font).
+// The terminal panel's own small icons (inline SVG: the CSP allows no icon font); plus and
+// close are the app's (components/icons).
 
 interface IconProps {
   className?: string | undefined;
@@ -9,22 +10,6 @@ export function TerminalIcon({ className }: IconProps) {
     <svg className={className} viewBox="0 0 16 16" aria-hidden="true">
       <path d="m3.5 5 3 3-3 3" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" />
       <path d="M8.5 11.5h4" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" />
-    </svg>
-  );
-}
-
-export function PlusIcon({ className }: IconProps) {
-  return (
-    <svg className={className} viewBox="0 0 16 16" aria-hidden="true">
-      <path d="M8 3.5v9M3.5 8h9" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" />
-    </svg>
-  );
-}
-
-export function CloseIcon({ className }: IconProps) {
-  return (
-    <svg className={className} viewBox="0 0 16 16" aria-hidden="true">
-      <path d="m4.5 4.5 7 7m0-7-7 7" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" />
     </svg>
   );
 }

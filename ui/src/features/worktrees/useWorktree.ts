@@ -78,12 +78,14 @@ export function useWorktree(worktreeId: string, refreshKey: unknown): Worktree {
   const reload = useCallback(() => setTick((t) => t + 1), []);
 
   const refresh = useCallback(async () => {
+    // Supersedes a read still in flight, whose older answer must not land after this one.
+    const request = ++latest.current;
     try {
       const next = await commands.worktreeStatus({ worktreeId });
-      setStatus(next);
+      if (request === latest.current) setStatus(next);
       return next;
     } catch (raised) {
-      setError(toCommandError("worktree_status", raised));
+      if (request === latest.current) setError(toCommandError("worktree_status", raised));
       return null;
     }
   }, [worktreeId]);
