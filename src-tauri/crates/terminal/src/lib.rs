@@ -245,7 +245,13 @@ fn end_now(terminals: &[Terminal], grace: Duration) {
     for terminal in terminals {
         terminal.stop_delivery();
     }
-    let sids: Vec<i32> = terminals.iter().filter_map(|t| t.pid).collect();
+    // A session already ended with its shell is not signalled again: its id may by now
+    // belong to an unrelated process that started a session of its own.
+    let sids: Vec<i32> = terminals
+        .iter()
+        .filter(|t| !t.shared.session_ended())
+        .filter_map(|t| t.pid)
+        .collect();
     process::end_sessions(&sids, grace);
 }
 

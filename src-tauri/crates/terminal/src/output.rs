@@ -43,6 +43,9 @@ pub(crate) struct Shared {
     exited: Condvar,
     /// Set by close: nothing is delivered any more.
     closed: Mutex<bool>,
+    /// Set once the shell exited and its session was ended: the session id (the shell's
+    /// pid) is free for the system to reuse, so it must never be signalled again.
+    session_ended: std::sync::atomic::AtomicBool,
 }
 
 impl Shared {
@@ -52,7 +55,17 @@ impl Shared {
             exit: Mutex::new(None),
             exited: Condvar::new(),
             closed: Mutex::new(false),
+            session_ended: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    pub(crate) fn mark_session_ended(&self) {
+        self.session_ended
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    pub(crate) fn session_ended(&self) -> bool {
+        self.session_ended.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     pub(crate) fn set_exit(&self, code: Option<i32>) {

@@ -143,7 +143,11 @@ impl Terminal {
 
         let shared = self.shared.clone();
         let pid = self.pid;
+        let ended = self.shared.clone();
         let on_orphaned = move || {
+            if ended.session_ended() {
+                return;
+            }
             if let Some(pid) = pid {
                 tracing::info!(terminal = %id, "terminal output has no receiver; ending it");
                 process::end_sessions(&[pid], limits.kill_grace);
@@ -165,6 +169,7 @@ impl Terminal {
             if let Some(pid) = pid {
                 process::end_sessions(&[pid], limits.kill_grace);
             }
+            shared.mark_session_ended();
         })?;
 
         let (input_tx, input_rx) = mpsc::channel::<Vec<u8>>();
