@@ -188,7 +188,17 @@ impl Worktrees {
             let path = entry.path.to_string_lossy().into_owned();
             git::run(&entry.repo_root, &["worktree", "remove", "--force", &path])?;
         }
-        let (branch_deleted, note) = if git::branch_exists(&entry.repo_root, &entry.branch)? {
+        // Only a branch of Memo's: a hand-edited registry must not name one of the user's.
+        let ours = entry.branch.starts_with("memo/");
+        let (branch_deleted, note) = if !ours {
+            (
+                false,
+                Some(format!(
+                    "the branch {} was kept: it is not one of Memo's",
+                    entry.branch
+                )),
+            )
+        } else if git::branch_exists(&entry.repo_root, &entry.branch)? {
             match git::output(&entry.repo_root, &["branch", "-D", &entry.branch])? {
                 out if out.ok => (true, None),
                 out => (

@@ -187,13 +187,31 @@ pub(crate) fn commit(dir: &Path, rev: &str) -> Result<WorktreeCommit> {
     })
 }
 
-/// The worktrees git knows for the repository at `dir` (the main one included), as the
-/// paths it prints: absolute, symlinks resolved when the worktree was added.
-pub(crate) fn listed_worktrees(dir: &Path) -> Result<Vec<PathBuf>> {
+/// One worktree as git lists it.
+pub(crate) struct Listed {
+    /// Absolute, symlinks resolved when the worktree was added.
+    pub(crate) path: PathBuf,
+    /// The branch checked out there (`memo/x`); `None` on a detached HEAD.
+    pub(crate) branch: Option<String>,
+}
+
+/// The worktrees git knows for the repository at `dir` (the main one included).
+pub(crate) fn listed_worktrees(dir: &Path) -> Result<Vec<Listed>> {
     let out = run(dir, &["worktree", "list", "--porcelain", "-z"])?;
-    Ok(fields(&out)
-        .filter_map(|field| field.strip_prefix("worktree ").map(PathBuf::from))
-        .collect())
+    let mut listed: Vec<Listed> = Vec::new();
+    for field in fields(&out) {
+        if let Some(path) = field.strip_prefix("worktree ") {
+            listed.push(Listed {
+                path: PathBuf::from(path),
+                branch: None,
+            });
+        } else if let (Some(branch), Some(last)) =
+            (field.strip_prefix("branch refs/heads/"), listed.last_mut())
+        {
+            last.branch = Some(branch.to_owned());
+        }
+    }
+    Ok(listed)
 }
 
 /// Paths of files that differ between two revisions.

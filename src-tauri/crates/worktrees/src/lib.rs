@@ -218,16 +218,25 @@ impl Worktrees {
             && resolved(path).parent() == Some(self.folder.as_path())
     }
 
-    /// Ready when the folder exists and git lists it; `listings` caches each repository's
-    /// `git worktree list`.
-    fn state(&self, entry: &Entry, listings: &mut HashMap<PathBuf, Vec<PathBuf>>) -> WorktreeState {
+    /// Ready when the folder exists and git lists it on its own branch; switched to another
+    /// branch or a detached HEAD, a commit or removal there could lose work that is on no
+    /// branch of Memo's, so it counts as unlinked and is left alone. `listings` caches each
+    /// repository's `git worktree list`.
+    fn state(
+        &self,
+        entry: &Entry,
+        listings: &mut HashMap<PathBuf, Vec<git::Listed>>,
+    ) -> WorktreeState {
         if !entry.path.is_dir() || !entry.repo_root.is_dir() {
             return WorktreeState::Missing;
         }
         let listed = listings
             .entry(entry.repo_root.clone())
             .or_insert_with(|| git::listed_worktrees(&entry.repo_root).unwrap_or_default());
-        if listed.iter().any(|p| resolved(p) == entry.path) {
+        if listed
+            .iter()
+            .any(|l| resolved(&l.path) == entry.path && l.branch.as_deref() == Some(&entry.branch))
+        {
             WorktreeState::Ready
         } else {
             WorktreeState::Unlinked
@@ -241,7 +250,7 @@ impl Worktrees {
             && git::listed_worktrees(&entry.repo_root)
                 .unwrap_or_default()
                 .iter()
-                .any(|p| p == &entry.path || resolved(p) == entry.path)
+                .any(|l| l.path == entry.path || resolved(&l.path) == entry.path)
     }
 }
 

@@ -271,6 +271,25 @@ fn a_clean_merged_worktree_is_discarded_without_asking() {
 }
 
 #[test]
+fn a_worktree_switched_off_its_branch_is_left_alone() {
+    let s = Setup::new();
+    let w = s.worktrees.create(&s.repo(), None).unwrap();
+    let path = PathBuf::from(&w.path);
+    // The agent (or the user) detaches HEAD and commits there: that commit is on no branch.
+    git(&path, &["checkout", "-q", "--detach"]);
+    std::fs::write(path.join("a.txt"), "detached work\n").unwrap();
+    git(&path, &["commit", "-q", "-am", "on no branch"]);
+    let listed = s.worktrees.list(Some(&s.repo())).unwrap();
+    assert_eq!(listed[0].state, WorktreeState::Unlinked);
+    // Neither merged, kept nor discarded: any of them could lose that commit.
+    assert!(s.worktrees.merge(&w.id, "msg").is_err());
+    assert!(s.worktrees.keep_branch(&w.id, "msg").is_err());
+    assert!(s.worktrees.discard(&w.id, None).is_err());
+    assert!(path.join("a.txt").exists());
+    assert_eq!(read(path.join("a.txt")), "detached work\n");
+}
+
+#[test]
 fn merge_brings_the_work_into_the_main_checkout() {
     let s = Setup::new();
     let w = s.worktrees.create(&s.repo(), None).unwrap();

@@ -18,7 +18,7 @@ interface WorktreeListProps {
 const STATE_TAG: Record<WorktreeInfo["state"], string | null> = {
   ready: null,
   missing: "Missing",
-  unlinked: "Not a worktree",
+  unlinked: "Changed outside Memo",
 };
 
 /**
