@@ -19,7 +19,7 @@ use tokio::sync::watch;
 
 use crate::error::Result;
 use crate::service::{lock, Service};
-use crate::sessions::one_line;
+use crate::sessions::{one_line, PREVIEW_CHARS};
 
 /// Characters of an approval's one-line summary.
 const SUMMARY_CHARS: usize = 120;
@@ -129,7 +129,7 @@ async fn follow(
                 a.state = ActivityState::Running;
                 a.last_error = None;
                 if a.label.is_empty() {
-                    a.label = one_line(&input.text, 80);
+                    a.label = one_line(&input.text, PREVIEW_CHARS);
                 }
             }),
             AgentEvent::ApprovalRequested { request } => board.update(&id, |a| {

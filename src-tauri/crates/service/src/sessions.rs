@@ -11,7 +11,7 @@ use crate::error::{Result, ServiceError};
 use crate::service::{lock, Service};
 
 /// Characters of the first message kept as a session's preview.
-const PREVIEW_CHARS: usize = 80;
+pub(crate) const PREVIEW_CHARS: usize = 80;
 /// Events looked at for the first message (it is the first event, after a fork header).
 const PREVIEW_SCAN: usize = 8;
 
