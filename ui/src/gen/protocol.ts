@@ -99,7 +99,13 @@ input_tokens: number,
 /**
  * Whether the server is on this machine (loopback): slow first bytes are normal.
  */
-local: boolean, } | { "type": "tool_call_end", call_id: ToolCallId, name: string, status: ToolStatus, error_kind?: ToolErrorKind | null, output: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "usage", step: TokenUsage, turn_total: TokenUsage, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, reason: string, discarded_partial: boolean, } | { "type": "plan_updated", explanation?: string | null, plan: Array<PlanItem>, } | { "type": "context_compacted", trigger: CompactionTrigger, status: CompactionStatus, 
+local: boolean, } | { "type": "tool_call_end", call_id: ToolCallId, name: string, status: ToolStatus, error_kind?: ToolErrorKind | null, output: string, 
+/**
+ * Set only in what a window is sent: `output` is the start of a longer output of
+ * this many bytes, which the store keeps whole (`tool_output` reads it). The log
+ * itself always holds the whole output.
+ */
+full_length?: number, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "usage", step: TokenUsage, turn_total: TokenUsage, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, reason: string, discarded_partial: boolean, } | { "type": "plan_updated", explanation?: string | null, plan: Array<PlanItem>, } | { "type": "context_compacted", trigger: CompactionTrigger, status: CompactionStatus, 
 /**
  * The `<state_snapshot>` standing in for the older history.
  */

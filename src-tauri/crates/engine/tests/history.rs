@@ -206,6 +206,7 @@ async fn a_turn_cut_by_a_crash_is_closed_and_the_history_stays_valid() {
                     status: ToolStatus::Ok,
                     error_kind: None,
                     output: "contents".into(),
+                    full_length: None,
                 },
                 AgentEvent::ApprovalRequested {
                     request: ApprovalRequest {

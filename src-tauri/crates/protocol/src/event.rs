@@ -88,6 +88,12 @@ pub enum AgentEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         error_kind: Option<ToolErrorKind>,
         output: String,
+        /// Set only in what a window is sent: `output` is the start of a longer output of
+        /// this many bytes, which the store keeps whole (`tool_output` reads it). The log
+        /// itself always holds the whole output.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional, type = "number")]
+        full_length: Option<u64>,
     },
     ApprovalRequested {
         request: ApprovalRequest,

@@ -169,6 +169,7 @@ fn long_session(store: &Store, id: &SessionId, events: u64, vocab: &Vocab, rng: 
                 status: ToolStatus::Ok,
                 error_kind: None,
                 output: vocab.sentence(rng, 200),
+                full_length: None,
             },
             63 => AgentEvent::AssistantMessage {
                 text: vocab.sentence(rng, 40),

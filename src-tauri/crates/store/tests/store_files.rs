@@ -84,6 +84,7 @@ fn sample_turn(session: &str) -> Vec<EventEnvelope> {
                 status: ToolStatus::Ok,
                 error_kind: None,
                 output: "x".repeat(100_000),
+                full_length: None,
             },
         ),
         env(

@@ -191,6 +191,7 @@ pub fn closing_events(events: &[EventEnvelope]) -> Option<(TurnId, Vec<AgentEven
                 status: ToolStatus::Error,
                 error_kind: Some(ToolErrorKind::Interrupted),
                 output: INTERRUPTED_RESULT.to_owned(),
+                full_length: None,
             }),
     );
     closing.push(AgentEvent::TurnEnded {
@@ -270,6 +271,7 @@ mod tests {
             status: ToolStatus::Ok,
             error_kind: None,
             output: "ok".into(),
+            full_length: None,
         }
     }
 

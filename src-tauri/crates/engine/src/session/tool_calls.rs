@@ -345,6 +345,7 @@ impl Turn {
             status,
             error_kind,
             output,
+            full_length: None,
         })
     }
 }

@@ -167,6 +167,7 @@ impl Exporter<'_> {
                 status,
                 error_kind,
                 output,
+                ..
             } => {
                 let status = match (status, error_kind) {
                     (ToolStatus::Ok, _) => "success",

@@ -221,6 +221,7 @@ impl Builder {
                 error_kind: Some(ToolErrorKind::Interrupted),
                 output: "Error (interrupted): the session ended before this tool call finished"
                     .into(),
+                full_length: None,
             });
         }
         let usage = std::mem::take(&mut self.turn_usage);
@@ -307,6 +308,7 @@ impl Builder {
             status,
             error_kind,
             output: line.content.clone(),
+            full_length: None,
         });
         None
     }

@@ -182,6 +182,7 @@ fn events(
                     status: ToolStatus::Ok,
                     error_kind: None,
                     output,
+                    full_length: None,
                 },
                 &mut out,
             );
