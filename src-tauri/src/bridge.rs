@@ -1,12 +1,13 @@
 //! Carries live sessions' events to the UI: one pump per session, from the engine's event
 //! stream to a Tauri channel, coalescing streamed deltas into about one message a frame.
+//! Long tool outputs go out cut to their start; the window reads them whole on demand.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use memo_protocol::{AgentEvent, EventEnvelope, SessionActivity, SessionId};
-use memo_service::{EventReceiver, Result, Service};
+use memo_service::{for_window, EventReceiver, Result, Service};
 use tokio::task::AbortHandle;
 
 /// How long the pump waits to gather more deltas into one IPC message: about one frame,
@@ -130,13 +131,13 @@ impl Bridge {
 async fn pump(mut events: EventReceiver, sink: impl EventSink) {
     while let Some(first) = events.recv().await {
         let streaming = is_delta(&first.event);
-        let mut batch = vec![first];
+        let mut batch = vec![for_window(first)];
         if streaming {
             tokio::time::sleep(DELTA_COALESCE).await;
         }
         while batch.len() < MAX_BATCH {
             match events.try_recv() {
-                Ok(env) => batch.push(env),
+                Ok(env) => batch.push(for_window(env)),
                 Err(_) => break,
             }
         }
@@ -290,5 +291,41 @@ mod tests {
         let gone = rx.recv_timeout(Duration::from_secs(10)).unwrap();
         assert!(gone.is_empty());
         bridge.shutdown().await;
+    }
+
+    #[tokio::test]
+    async fn a_long_tool_output_goes_out_cut_to_its_start() {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let output = "a line of a long build log\n".repeat(1000);
+        tx.send(EventEnvelope {
+            session_id: SessionId::new("s"),
+            turn_id: None,
+            seq: 3,
+            timestamp_ms: 0,
+            event: AgentEvent::ToolCallEnd {
+                call_id: memo_protocol::ToolCallId::new("c"),
+                name: "exec_command".into(),
+                status: memo_protocol::ToolStatus::Ok,
+                error_kind: None,
+                output: output.clone(),
+                full_length: None,
+            },
+        })
+        .unwrap();
+        drop(tx);
+        let (sent, received) = mpsc::channel();
+        pump(rx, VecSink(sent)).await;
+        let batch = received.recv().unwrap();
+        match &batch[0].event {
+            AgentEvent::ToolCallEnd {
+                output: preview,
+                full_length,
+                ..
+            } => {
+                assert_eq!(*full_length, Some(output.len() as u64));
+                assert!(output.starts_with(preview.as_str()) && preview.len() < 2048);
+            }
+            other => panic!("unexpected {other:?}"),
+        }
     }
 }

@@ -126,6 +126,12 @@ ipc_commands! {
         Ok(state.service().history_page(&session_id, before_seq, turns, from_seq)?)
     }
 
+    /// The whole output of a tool call (its `tool_call_end` is event `seq`): the window is
+    /// sent only the start of a long one.
+    fn tool_output(state, session_id: SessionId, seq: u64) -> String {
+        Ok(state.service().tool_output(&session_id, seq)?)
+    }
+
     /// Stops streaming a session's events to the window (the session goes on running).
     fn unsubscribe_session(state, session_id: SessionId) -> () {
         state.bridge().unsubscribe(&session_id);

@@ -16,6 +16,7 @@ export const COMMAND_NAMES = [
   "list_sessions",
   "subscribe_session",
   "history_page",
+  "tool_output",
   "unsubscribe_session",
   "subscribe_activity",
   "notify_session",
@@ -121,6 +122,11 @@ export interface Commands {
    * reaches back page by page. With `from_seq`: from the turn holding that event on.
    */
   historyPage(args: { sessionId: SessionId; beforeSeq?: number | null; turns?: number | null; fromSeq?: number | null }): Promise<HistoryPage>;
+  /**
+   * The whole output of a tool call (its `tool_call_end` is event `seq`): the window is
+   * sent only the start of a long one.
+   */
+  toolOutput(args: { sessionId: SessionId; seq: number }): Promise<string>;
   /**
    * Stops streaming a session's events to the window (the session goes on running).
    */
@@ -415,6 +421,7 @@ export function bindCommands(invoke: Invoke): Commands {
     listSessions: (args) => invoke("list_sessions", args),
     subscribeSession: (args) => invoke("subscribe_session", args),
     historyPage: (args) => invoke("history_page", args),
+    toolOutput: (args) => invoke("tool_output", args),
     unsubscribeSession: (args) => invoke("unsubscribe_session", args),
     subscribeActivity: (args) => invoke("subscribe_activity", args),
     notifySession: (args) => invoke("notify_session", args),

@@ -22,6 +22,7 @@ mod history;
 mod keys;
 mod mcp_login;
 mod mcp_settings;
+mod outputs;
 mod pages;
 mod service;
 mod sessions;
@@ -37,6 +38,7 @@ pub use memo_engine::{EventReceiver, SessionOverrides};
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC) from milliseconds since the epoch, as Memo Code writes
 /// times; for front ends that print stored times.
 pub use memo_store::memo_code::time::format_ms as format_timestamp;
+pub use outputs::{for_window, WINDOW_OUTPUT_LIMIT};
 pub use service::Service;
 pub use sessions::StartRequest;
 pub use worktrees::WorktreeSessionRequest;

@@ -1,11 +1,15 @@
 //! A long session shown from its end: pages of whole turns read from the store, newest
 //! first, instead of the whole log replayed from its first event. A page leaves out the
 //! streamed deltas of every step that ended (its `assistant_message` repeats them whole),
-//! which are most of a long log; the deltas of a step still streaming are kept.
+//! which are most of a long log; the deltas of a step still streaming are kept. Long tool
+//! outputs come cut to their start (see `outputs`).
+
+use std::collections::HashSet;
 
 use memo_protocol::{AgentEvent, EventEnvelope, HistoryPage, SessionId};
 
 use crate::error::{Result, ServiceError};
+use crate::outputs::for_window;
 use crate::service::Service;
 
 /// Turns per page when the caller asks for none.
@@ -56,7 +60,10 @@ impl Service {
             store.events_range(id, from, to)?
         };
         Ok(HistoryPage {
-            events: without_finished_deltas(events),
+            events: without_finished_deltas(events)
+                .into_iter()
+                .map(for_window)
+                .collect(),
             from_seq: from,
             to_seq: to,
             has_more: from > 1,
@@ -74,16 +81,22 @@ fn is_delta(event: &AgentEvent) -> bool {
     )
 }
 
-/// Drops each run of deltas that an `assistant_message` confirms later in the same turn.
+/// Drops each run of deltas that an `assistant_message` confirms later in the same turn,
+/// and what a command printed while it ran once its `tool_call_end` holds the result.
 /// Deltas voided by a retry, or of a step that never ended (interrupted, or streaming now),
 /// stay: they are what the window shows for it.
 fn without_finished_deltas(events: Vec<EventEnvelope>) -> Vec<EventEnvelope> {
     // Walking backwards, a delta is dropped while a confirming message lies ahead of it.
     let mut confirmed = false;
+    let mut ended = HashSet::new();
     let mut keep = vec![true; events.len()];
     for (index, envelope) in events.iter().enumerate().rev() {
         match &envelope.event {
             AgentEvent::AssistantMessage { .. } => confirmed = true,
+            AgentEvent::ToolCallEnd { call_id, .. } => {
+                ended.insert(call_id);
+            }
+            AgentEvent::ToolOutput { call_id, .. } => keep[index] = !ended.contains(call_id),
             event if is_delta(event) => keep[index] = !confirmed,
             // A new turn or a retry ends what the message ahead could confirm.
             AgentEvent::TurnStarted { .. }
@@ -102,7 +115,7 @@ fn without_finished_deltas(events: Vec<EventEnvelope>) -> Vec<EventEnvelope> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use memo_protocol::{TokenUsage, TurnEndReason, UserInput};
+    use memo_protocol::{TokenUsage, ToolCallId, ToolStatus, TurnEndReason, UserInput};
 
     fn env(seq: u64, event: AgentEvent) -> EventEnvelope {
         EventEnvelope {
@@ -178,5 +191,30 @@ mod tests {
             env(4, message("kept")),
         ];
         assert_eq!(kept(events), vec![1, 2, 4]);
+    }
+
+    #[test]
+    fn what_a_command_printed_goes_once_its_result_is_in_the_page() {
+        let chunk = |call: &str| AgentEvent::ToolOutput {
+            call_id: ToolCallId::new(call),
+            chunk: "compiling\n".into(),
+        };
+        let events = vec![
+            env(1, chunk("done")),
+            env(2, chunk("running")),
+            env(
+                3,
+                AgentEvent::ToolCallEnd {
+                    call_id: ToolCallId::new("done"),
+                    name: "exec_command".into(),
+                    status: ToolStatus::Ok,
+                    error_kind: None,
+                    output: "compiling\n".into(),
+                    full_length: None,
+                },
+            ),
+            env(4, chunk("running")),
+        ];
+        assert_eq!(kept(events), vec![2, 3, 4]);
     }
 }

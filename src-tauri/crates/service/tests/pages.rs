@@ -110,3 +110,75 @@ async fn a_session_is_read_from_its_end_in_pages_of_whole_turns() {
     f.service.shutdown().await;
     f.mock.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_tool_output_reaches_a_page_cut_and_is_read_whole_on_demand() {
+    let f = fixture(vec![
+        MockResponse::tool_call("exec_command", r#"{"cmd":"seq 1 2000"}"#),
+        MockResponse::text("Counted."),
+    ])
+    .await;
+    let config = f.home.path().join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("approval_mode = \"dangerous\"\n{text}")).unwrap();
+    let session = f.start();
+    f.turn(&session.id, "count").await;
+
+    let all = f.service.events(&session.id, 0, usize::MAX).unwrap();
+    let (seq, whole) = all
+        .iter()
+        .find_map(|e| match &e.event {
+            AgentEvent::ToolCallEnd {
+                output,
+                full_length,
+                ..
+            } => {
+                assert_eq!(*full_length, None, "the log keeps outputs whole");
+                Some((e.seq, output.clone()))
+            }
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        whole.len() > memo_service::WINDOW_OUTPUT_LIMIT,
+        "{}",
+        whole.len()
+    );
+    assert!(whole.contains("\n1999\n2000"));
+    // What the command printed while it ran is in the log, not in the page.
+    assert!(all
+        .iter()
+        .any(|e| matches!(e.event, AgentEvent::ToolOutput { .. })));
+
+    let page = f
+        .service
+        .history_page(&session.id, None, None, None)
+        .unwrap();
+    assert!(!page
+        .events
+        .iter()
+        .any(|e| matches!(e.event, AgentEvent::ToolOutput { .. })));
+    let (preview, full_length) = page
+        .events
+        .iter()
+        .find_map(|e| match &e.event {
+            AgentEvent::ToolCallEnd {
+                output,
+                full_length,
+                ..
+            } => Some((output.clone(), *full_length)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(full_length, Some(whole.len() as u64));
+    assert!(whole.starts_with(&preview) && preview.len() < whole.len());
+    assert!(preview.contains("Process exited with code 0"));
+
+    assert_eq!(f.service.tool_output(&session.id, seq).unwrap(), whole);
+    let err = f.service.tool_output(&session.id, 1).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::InvalidInput);
+    let err = f.service.tool_output(&session.id, 10_000).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::NotFound);
+    f.service.shutdown().await;
+    f.mock.shutdown().await;
+}
