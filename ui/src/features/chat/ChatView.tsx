@@ -27,6 +27,7 @@ import { OpenFolder } from "./OpenFolder";
 import { ProviderBanner } from "./ProviderBanner";
 import { ErrorNotice } from "./transcript/Notices";
 import { Transcript } from "./transcript/Transcript";
+import { ReadOutputContext } from "./transcript/wholeOutput";
 import "./chat.css";
 import "./transcript/transcript.css";
 
@@ -80,6 +81,11 @@ export function ChatView(props: ChatViewProps) {
   const { state } = chat;
   const { ref: scrollRef, element: scrollBody, pinned, scrollToBottom, unpin } = useStickToBottom(state.transcript);
   const hasTurns = state.transcript.entries.length > 0;
+  const sessionId = state.session?.id ?? null;
+  const readOutput = useMemo(
+    () => (sessionId === null ? null : (seq: number) => commands.toolOutput({ sessionId, seq })),
+    [sessionId],
+  );
   const [keyProvider, setKeyProvider] = useState<string | null>(null);
   const [drawer, setDrawer] = useState<Drawer>(null);
   const inspectorOpen = drawer === "inspector";
@@ -121,7 +127,6 @@ export function ChatView(props: ChatViewProps) {
     clearFocus();
   }, [focusSeq, phase, hasTurns, scrollBody, clearFocus, unpin]);
 
-  const sessionId = state.session?.id ?? null;
   // In the session's own folder: a worktree session's files are its checkout's.
   const completeIn = state.session?.cwd ?? cwd;
   const complete = useCallback(
@@ -249,25 +254,27 @@ export function ChatView(props: ChatViewProps) {
         {cwd === null ? (
           <OpenFolder onPick={props.onPickFolder} onOpenPath={props.onOpenPath} />
         ) : hasTurns ? (
-          <Transcript
-            key={state.session?.id ?? "new"}
-            transcript={state.transcript}
-            onResolve={chat.resolve}
-            onElicit={chat.answerElicitation}
-            onRewind={
-              state.session
-                ? (turn) =>
-                    setRestoreAt({ toSeq: Math.max(turn.startSeq - 1, 0), title: "Rewind to before this message", turnOnly: false })
-                : undefined
-            }
-            rewindDisabled={chat.running !== null || state.phase !== "idle"}
-            onRetry={(turn) => void chat.send(turn.input, turn.images)}
-            scroller={scrollBody}
-            pinned={pinned}
-            focusSeq={focusSeq}
-            hasOlder={state.history?.more ?? false}
-            onLoadOlder={chat.loadOlder}
-          />
+          <ReadOutputContext.Provider value={readOutput}>
+            <Transcript
+              key={state.session?.id ?? "new"}
+              transcript={state.transcript}
+              onResolve={chat.resolve}
+              onElicit={chat.answerElicitation}
+              onRewind={
+                state.session
+                  ? (turn) =>
+                      setRestoreAt({ toSeq: Math.max(turn.startSeq - 1, 0), title: "Rewind to before this message", turnOnly: false })
+                  : undefined
+              }
+              rewindDisabled={chat.running !== null || state.phase !== "idle"}
+              onRetry={(turn) => void chat.send(turn.input, turn.images)}
+              scroller={scrollBody}
+              pinned={pinned}
+              focusSeq={focusSeq}
+              hasOlder={state.history?.more ?? false}
+              onLoadOlder={chat.loadOlder}
+            />
+          </ReadOutputContext.Provider>
         ) : state.phase === "loading" ? (
           <p className="chat__loading">Loading the conversation…</p>
         ) : (

@@ -381,6 +381,20 @@ describe("session-level notes", () => {
     ]);
   });
 
+  it("keeps where a cut output's whole lies: its length and the seq of the call's end", () => {
+    const e = stream();
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "build" } }),
+      e({ type: "assistant_message", text: "", tool_calls: [{ call_id: "c1", name: "exec_command", arguments: "{}" }] }),
+      e({ type: "tool_call_end", call_id: "c1", name: "exec_command", status: "ok", output: "start", full_length: 90_000 }),
+      e({ type: "assistant_message", text: "", tool_calls: [{ call_id: "c2", name: "exec_command", arguments: "{}" }] }),
+      e({ type: "tool_call_end", call_id: "c2", name: "exec_command", status: "ok", output: "short" }),
+    ]);
+    const [first, second] = onlyTurn(state).items.filter((item) => item.kind === "tool");
+    expect(first).toMatchObject({ output: "start", fullLength: 90_000, outputSeq: 3 });
+    expect(second).toMatchObject({ output: "short", fullLength: null, outputSeq: 5 });
+  });
+
   it("leaves the transcript alone for changes made outside Memo or by a call it does not know", () => {
     const e = stream();
     const outside: FileChange = {

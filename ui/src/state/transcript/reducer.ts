@@ -173,7 +173,7 @@ function routeToTurn(state: TranscriptState, envelope: EventEnvelope, event: Age
     return { ...state, entries: [...state.entries, notice] };
   }
   const turn = state.entries[index] as TurnView;
-  const updated = applyTurnEvent(turn, event, key, envelope.timestamp_ms);
+  const updated = applyTurnEvent(turn, event, key, envelope.timestamp_ms, envelope.seq);
   if (updated === turn) {
     return state;
   }

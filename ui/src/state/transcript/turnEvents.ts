@@ -13,15 +13,15 @@ const ANSWERED = new Set<AgentEvent["type"]>([
   "turn_ended",
 ]);
 
-export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, timestampMs: number): TurnView {
+export function applyTurnEvent(turn: TurnView, event: AgentEvent, key: string, timestampMs: number, seq = 0): TurnView {
   if (event.type === "model_request_sent") {
     return { ...turn, waiting: { sinceMs: timestampMs, inputTokens: event.input_tokens, local: event.local } };
   }
-  const next = applyAnswer(turn, event, key, timestampMs);
+  const next = applyAnswer(turn, event, key, timestampMs, seq);
   return next.waiting && ANSWERED.has(event.type) ? { ...next, waiting: null } : next;
 }
 
-function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs: number): TurnView {
+function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs: number, seq: number): TurnView {
   switch (event.type) {
     case "text_delta":
       return withItems(turn, appendStreamed(turn.items, "text", event.delta, key));
@@ -42,6 +42,8 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
         status: event.status,
         errorKind: event.error_kind ?? null,
         output: event.output,
+        fullLength: event.full_length ?? null,
+        outputSeq: seq,
       });
       const known = turn.items.some((item) => item.kind === "tool" && item.callId === event.call_id);
       const items = known

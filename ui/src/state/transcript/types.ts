@@ -43,6 +43,12 @@ export interface ToolItem {
   status: ToolCallStatus;
   errorKind: ToolErrorKind | null;
   output: string | null;
+  /**
+   * The window was sent only the start of a long output (`output`): the whole is this many
+   * bytes, read from the store by the seq of the call's end (`outputSeq`) when shown.
+   */
+  fullLength?: number | null;
+  outputSeq?: number;
   provisional: boolean;
   /** The latest progress a long-running call (an MCP tool) reported, if any. */
   progress?: ToolProgressView | null;

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { FileChange } from "../../../gen/protocol";
 import type { ApprovalItem, ToolItem } from "../../../state/transcript";
 import { formatProgress, ToolCard } from "./ToolCard";
+import { ReadOutputContext } from "./wholeOutput";
 
 afterEach(cleanup);
 
@@ -284,5 +285,74 @@ describe("ToolCard with repaired arguments", () => {
     render(<ToolCard tool={{ ...RUNNING, repairs: [] }} />);
     expect(screen.queryByTestId("tool-repaired")).toBeNull();
     expect(screen.queryByTestId("tool-repairs")).toBeNull();
+  });
+});
+
+describe("ToolCard with a long output cut to its start", () => {
+  const HEADER = "Wall time: 0.2 seconds\nProcess exited with code 0\nOutput:\n";
+  const WHOLE = HEADER + "line\n".repeat(3000);
+  const CUT: ToolItem = {
+    ...RUNNING,
+    name: "exec_command",
+    args: '{"cmd":"seq 3000"}',
+    status: "ok",
+    output: HEADER + "line\nline\n",
+    fullLength: WHOLE.length,
+    outputSeq: 42,
+  };
+
+  function open(container: HTMLElement) {
+    const details = container.querySelector("details") as HTMLDetailsElement;
+    act(() => {
+      details.open = true;
+      details.dispatchEvent(new Event("toggle"));
+    });
+  }
+
+  it("reads the whole output only when opened, and shows it instead of the start", async () => {
+    const asked: number[] = [];
+    const read = (seq: number) => {
+      asked.push(seq);
+      return Promise.resolve(WHOLE);
+    };
+    const { container } = render(
+      <ReadOutputContext.Provider value={read}>
+        <ToolCard tool={CUT} />
+      </ReadOutputContext.Provider>,
+    );
+    // Folded: the exit code comes from the start; nothing is read.
+    expect(screen.getByTestId("tool-status").textContent).toBe("exit 0 · 200 ms");
+    expect(asked).toEqual([]);
+    open(container);
+    expect(asked).toEqual([42]);
+    expect(screen.getByTestId("tool-output-partial").textContent).toMatch(/Reading the whole output \(15 KB\)/);
+    await act(() => Promise.resolve());
+    expect(screen.getByTestId("tool-output").textContent).toBe("line\n".repeat(3000));
+    expect(screen.queryByTestId("tool-output-partial")).toBeNull();
+  });
+
+  it("says so when the whole cannot be read, and tries again on request", async () => {
+    let fail = true;
+    const read = () => (fail ? Promise.reject({ code: "not_found", message: "session s has no event 42" }) : Promise.resolve(WHOLE));
+    const { container } = render(
+      <ReadOutputContext.Provider value={read}>
+        <ToolCard tool={CUT} />
+      </ReadOutputContext.Provider>,
+    );
+    open(container);
+    await act(() => Promise.resolve());
+    const note = screen.getByTestId("tool-output-partial");
+    expect(note.textContent).toMatch(/could not be read: session s has no event 42/);
+    expect(screen.getByTestId("tool-output").textContent).toBe("line\nline\n");
+    fail = false;
+    act(() => within(note).getByRole("button", { name: "Try again" }).click());
+    await act(() => Promise.resolve());
+    expect(screen.getByTestId("tool-output").textContent).toBe("line\n".repeat(3000));
+  });
+
+  it("without a store to read from, says how much is left out", () => {
+    const { container } = render(<ToolCard tool={{ ...CUT, name: "read_file", args: '{"path":"big.log"}' }} />);
+    open(container);
+    expect(screen.getByTestId("tool-output-partial").textContent).toBe("The start of 15 KB of output.");
   });
 });

@@ -9,6 +9,7 @@ import { hunkOutcome } from "./ApprovalCard";
 import { COMMAND_TOOLS, commandLine, describeResult, parseCommandOutput } from "./commandOutput";
 import { changeTotals, diffsFromArgs, FILE_TOOLS } from "./fileEdits";
 import { useWatchCommand } from "../../terminal/watch";
+import { formatBytes, type ShownOutput, useShownOutput } from "./wholeOutput";
 
 const STATUS_LABEL: Record<ToolItem["status"], string> = { running: "running", ok: "ok", error: "error" };
 
@@ -46,9 +47,16 @@ export function ToolCard({ tool, approval }: ToolCardProps) {
   const command = COMMAND_TOOLS.has(tool.name) ? commandLine(tool.args) : null;
   if (command !== null) return <CommandCard tool={tool} command={command} waiting={waiting} />;
   if (FILE_TOOLS.has(tool.name)) return <FileToolCard tool={tool} approval={approval} waiting={waiting} />;
+  return <PlainToolCard tool={tool} waiting={waiting} />;
+}
+
+/** Any other tool: its arguments and its output. */
+function PlainToolCard({ tool, waiting }: { tool: ToolItem; waiting: boolean }) {
   const summary = summarizeArgs(tool.args);
   const label = statusLabel(tool, waiting);
   const live = liveOutputOf(tool);
+  const [open, onToggle] = useDetailsOpen();
+  const shown = useShownOutput(tool, open);
   return (
     <details
       className={`tool tool--${waiting ? "waiting" : tool.status}`}
@@ -56,6 +64,7 @@ export function ToolCard({ tool, approval }: ToolCardProps) {
       data-status={tool.status}
       data-tool={tool.name}
       open={live !== null ? true : undefined}
+      onToggle={onToggle}
     >
       <summary className="tool__summary">
         <span className="tool__icon">
@@ -89,12 +98,15 @@ export function ToolCard({ tool, approval }: ToolCardProps) {
           <h4 className="tool__label">Output</h4>
           {live !== null ? (
             <LiveOutput text={live} />
-          ) : tool.output === null ? (
+          ) : shown.text === null ? (
             <p className="tool__pending">{waiting ? "Waiting for your approval…" : "Waiting for the result…"}</p>
           ) : (
-            <pre className="tool__pre" data-testid="tool-output">
-              {tool.output || "(empty)"}
-            </pre>
+            <>
+              <pre className="tool__pre" data-testid="tool-output">
+                {shown.text || "(empty)"}
+              </pre>
+              <PartialNote shown={shown} />
+            </>
           )}
         </section>
         {tool.changes && tool.changes.length > 0 && <ChangedFiles changes={tool.changes} />}
@@ -111,7 +123,9 @@ export function ToolCard({ tool, approval }: ToolCardProps) {
 function CommandCard({ tool, command, waiting }: { tool: ToolItem; command: string; waiting: boolean }) {
   const live = liveOutputOf(tool);
   const watch = useWatchCommand();
-  const result = tool.output === null ? null : parseCommandOutput(tool.output);
+  const [open, onToggle] = useDetailsOpen();
+  const shown = useShownOutput(tool, open);
+  const result = shown.text === null ? null : parseCommandOutput(shown.text);
   const failed =
     tool.status === "error" || (result !== null && (result.exitCode ?? 0) !== 0) || Boolean(result?.signal);
   const verdict = waiting
@@ -121,7 +135,7 @@ function CommandCard({ tool, command, waiting }: { tool: ToolItem; command: stri
       : result
         ? describeResult(result)
         : STATUS_LABEL[tool.status];
-  const output = result ? result.output : tool.output;
+  const output = result ? result.output : shown.text;
   return (
     <details
       className={`tool tool--command tool--${waiting ? "waiting" : failed ? "error" : tool.status}`}
@@ -129,6 +143,7 @@ function CommandCard({ tool, command, waiting }: { tool: ToolItem; command: stri
       data-status={tool.status}
       data-tool={tool.name}
       open={live !== null ? true : undefined}
+      onToggle={onToggle}
     >
       <summary className="tool__summary">
         <span className="tool__icon">
@@ -168,9 +183,12 @@ function CommandCard({ tool, command, waiting }: { tool: ToolItem; command: stri
         ) : output === null ? (
           <p className="tool__pending">{waiting ? "Waiting for your approval…" : "Waiting for the command…"}</p>
         ) : (
-          <pre className="tool__pre" data-testid="tool-output">
-            {output.trim() === "" ? "(no output)" : output}
-          </pre>
+          <>
+            <pre className="tool__pre" data-testid="tool-output">
+              {output.trim() === "" ? "(no output)" : output}
+            </pre>
+            <PartialNote shown={shown} />
+          </>
         )}
         {tool.changes && tool.changes.length > 0 && <ChangedFiles changes={tool.changes} />}
         <RepairsNote repairs={tool.repairs} />
@@ -204,6 +222,27 @@ function RepairsNote({ repairs }: { repairs: readonly string[] | undefined }) {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** Under the start of a long output: the whole is on its way, or could not be read. */
+function PartialNote({ shown }: { shown: ShownOutput }) {
+  if (!shown.partial || shown.fullLength === null) return null;
+  const size = formatBytes(shown.fullLength);
+  if (shown.error !== null) {
+    return (
+      <p className="tool__partial tool__partial--error" data-testid="tool-output-partial" role="alert">
+        Only the start is shown: the whole output ({size}) could not be read: {shown.error}{" "}
+        <button type="button" className="tool__partial-retry" onClick={shown.retry}>
+          Try again
+        </button>
+      </p>
+    );
+  }
+  return (
+    <p className="tool__partial" data-testid="tool-output-partial">
+      {shown.loading ? `Reading the whole output (${size})…` : `The start of ${size} of output.`}
+    </p>
   );
 }
 
@@ -300,6 +339,7 @@ function describePaths(paths: readonly string[]): string {
  */
 function FileToolCard({ tool, approval, waiting }: { tool: ToolItem; approval: ApprovalItem | undefined; waiting: boolean }) {
   const [open, onToggle] = useDetailsOpen();
+  const shown = useShownOutput(tool, open);
   const source = useMemo(() => fileSource(tool, approval), [tool, approval]);
   const totals = useMemo(() => (source ? sourceTotals(source) : null), [source]);
   const subject = source ? describePaths(sourcePaths(source)) : (streamingPath(tool.args) ?? summarizeArgs(tool.args));
@@ -335,15 +375,16 @@ function FileToolCard({ tool, approval, waiting }: { tool: ToolItem; approval: A
           ) : (
             <FileSourceView source={source} />
           )}
-          {tool.output === null ? (
+          {shown.text === null ? (
             <p className="tool__pending">{waiting ? "Waiting for your approval…" : "Waiting for the result…"}</p>
           ) : (
-            tool.output.trim() !== "" && (
+            shown.text.trim() !== "" && (
               <section>
                 <h4 className="tool__label">{tool.status === "error" ? "Error" : "Result"}</h4>
                 <pre className="tool__pre" data-testid="tool-output">
-                  {tool.output}
+                  {shown.text}
                 </pre>
+                <PartialNote shown={shown} />
               </section>
             )
           )}
