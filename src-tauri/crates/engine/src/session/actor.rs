@@ -12,10 +12,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::approvals::ApprovalMode;
 use super::checkpoint::Checkpointing;
-use super::commands::{dispatch, Dispatch};
 use super::context::{auto_blocked_by_log, ContextState, SessionContext};
 use super::emitter::{Emitter, EventReceiver};
 use super::history::rebuild_history;
+use super::input::{dispatch, Dispatch};
 use super::mcp::{view_cell, ToolView};
 use super::model::{ModelBinding, ModelResolver};
 use super::turn::run_turn;
@@ -377,18 +377,8 @@ async fn run_actor(
                     continue;
                 }
                 reap_ended(&mut running).await;
-                // Images are checked before anything else happens: a refused message
-                // starts no turn, runs no command and sends nothing.
-                let binding = shared.binding();
-                if let Err(refusal) =
-                    super::images::check(&input.images, &binding.model, binding.supports_vision)
-                {
-                    report_error(&shared, refusal.kind, &refusal.message);
-                    continue;
-                }
-                let (input, mcp_prompt) = match dispatch(&shared, input) {
-                    Dispatch::Turn(input) => (input, None),
-                    Dispatch::McpPrompt(input, mcp) => (input, Some(mcp)),
+                let input = match dispatch(&shared, input) {
+                    Dispatch::Turn(input) => input,
                     Dispatch::Compact {
                         trigger,
                         instructions,
@@ -401,23 +391,13 @@ async fn run_actor(
                 let cancel = CancellationToken::new();
                 let turn_id = TurnId::new(uuid::Uuid::now_v7().to_string());
                 let ended = Arc::new(AtomicBool::new(false));
-                let task = match mcp_prompt {
-                    Some(mcp) => super::mcp::prompt_turn(
-                        shared.clone(),
-                        mcp,
-                        input,
-                        turn_id,
-                        cancel.clone(),
-                        ended.clone(),
-                    ),
-                    None => tokio::spawn(run_turn(
-                        shared.clone(),
-                        turn_id,
-                        input,
-                        cancel.clone(),
-                        ended.clone(),
-                    )),
-                };
+                let task = tokio::spawn(run_turn(
+                    shared.clone(),
+                    turn_id,
+                    input,
+                    cancel.clone(),
+                    ended.clone(),
+                ));
                 running = Some(RunningTurn {
                     cancel,
                     task,

@@ -1,99 +1,29 @@
-//! What happens to a user message before a turn: a `/command` is answered here, becomes
-//! a compaction, or becomes the prompt of a turn; `$skill` and `@path` references are
-//! expanded (in the turn, before `turn_started` is recorded, so the log holds exactly
-//! what the model received).
+//! The built-in slash commands: the ones the engine answers itself (`/help`, `/skills`,
+//! `/models`, `/mcp`, ...) and the prompt `/init` sends. Which command a message is, is
+//! decided in `input`.
 
 use std::fmt::Write as _;
 
-use memo_context::slash::{self, Builtin, Resolved};
+use memo_context::slash::Builtin;
 use memo_context::{CommandSet, EnvFacts, Templates};
-use memo_protocol::{
-    AgentEvent, CompactionTrigger, HostAction, InputExpansion, SessionId, UserInput,
-};
+use memo_protocol::{AgentEvent, HostAction, SessionId};
 use serde_json::json;
 
 use super::actor::Shared;
 
-/// What the actor does with a user message.
-pub(crate) enum Dispatch {
-    /// Run a turn with this input (a command may have set its expansion).
-    Turn(UserInput),
-    /// Run `/compact` or `/clear` as the session's task.
-    Compact {
-        trigger: CompactionTrigger,
-        instructions: Option<String>,
-    },
-    /// `/server:prompt`: fetch the MCP prompt, then run it as a turn.
-    McpPrompt(UserInput, memo_mcp::McpManager),
-    /// Answered with a `command_result` event.
-    Done,
+/// Answers a built-in command the engine handles without the model.
+pub(crate) fn answer_builtin(shared: &Shared, builtin: Builtin, args: &str, commands: &CommandSet) {
+    let (ok, output, action) = local(shared, builtin, args, commands);
+    answer(shared, builtin.name(), ok, output, action);
 }
 
-pub(crate) fn dispatch(shared: &Shared, input: UserInput) -> Dispatch {
-    let Some(call) = slash::parse(&input.text) else {
-        return Dispatch::Turn(input);
-    };
-    let commands = match &shared.context.settings.workspace {
-        Some(ws) => CommandSet::discover(&ws.command_roots()),
-        None => CommandSet::default(),
-    };
-    let args = call.args.to_owned();
-    let name = call.name.to_owned();
-    match slash::resolve(&call, &commands) {
-        Resolved::Builtin(Builtin::Compact) => Dispatch::Compact {
-            trigger: CompactionTrigger::Manual,
-            instructions: Some(args).filter(|a| !a.is_empty()),
-        },
-        Resolved::Builtin(Builtin::Clear) => Dispatch::Compact {
-            trigger: CompactionTrigger::Clear,
-            instructions: None,
-        },
-        Resolved::Builtin(Builtin::Init) => {
-            let prompt = init_prompt(shared, &args);
-            Dispatch::Turn(with_prompt(input, prompt, "/init"))
-        }
-        Resolved::Builtin(builtin) => {
-            let (ok, output, action) = local(shared, builtin, &args, &commands);
-            answer(shared, builtin.name(), ok, output, action);
-            Dispatch::Done
-        }
-        Resolved::Custom(command) => {
-            let prompt = command.expand(&args);
-            Dispatch::Turn(with_prompt(input, prompt, &format!("/{name}")))
-        }
-        // Custom commands keep their `/dir:name` names; only the rest may be MCP prompts.
-        Resolved::Unknown
-            if shared
-                .context
-                .settings
-                .mcp
-                .as_ref()
-                .is_some_and(|m| m.is_prompt_command(&input.text)) =>
-        {
-            match shared.context.settings.mcp.clone() {
-                Some(mcp) => Dispatch::McpPrompt(input, mcp),
-                None => Dispatch::Done,
-            }
-        }
-        Resolved::Unknown => {
-            let output = format!("Unknown command /{name}. /help lists the commands.");
-            answer(shared, &name, false, output, None);
-            Dispatch::Done
-        }
-    }
-}
-
-fn with_prompt(mut input: UserInput, prompt: String, command: &str) -> UserInput {
-    input.expansion = Some(InputExpansion {
-        prompt,
-        command: Some(command.to_owned()),
-        attachments: Vec::new(),
-        notices: Vec::new(),
-    });
-    input
-}
-
-fn answer(shared: &Shared, command: &str, ok: bool, output: String, action: Option<HostAction>) {
+pub(crate) fn answer(
+    shared: &Shared,
+    command: &str,
+    ok: bool,
+    output: String,
+    action: Option<HostAction>,
+) {
     // A failed write is already reported to subscribers by the emitter.
     let _ = shared.emitter.emit(
         None,
@@ -106,7 +36,7 @@ fn answer(shared: &Shared, command: &str, ok: bool, output: String, action: Opti
     );
 }
 
-fn init_prompt(shared: &Shared, args: &str) -> String {
+pub(crate) fn init_prompt(shared: &Shared, args: &str) -> String {
     let (templates, env) = match &shared.context.settings.workspace {
         Some(ws) => (ws.templates.clone(), ws.env.clone()),
         None => (
@@ -196,7 +126,7 @@ fn local(
             (true, out, Some(HostAction::PickModel))
         }
         Builtin::Mcp => (true, mcp(shared), None),
-        // Handled by `dispatch`; listed so the match stays exhaustive.
+        // Handled by `input::dispatch`; listed so the match stays exhaustive.
         Builtin::Compact | Builtin::Clear | Builtin::Init => (false, String::new(), None),
     }
 }
@@ -276,29 +206,4 @@ fn mcp(shared: &Shared) -> String {
         }
     }
     out.trim_end().to_owned()
-}
-
-/// `$skill` and `@path` expansion of a turn's input, off the async threads (it reads
-/// files). Without a workspace the input is used as typed (or as its command made it).
-pub(crate) async fn expand_input(shared: &Shared, mut input: UserInput) -> UserInput {
-    let Some(ws) = shared.context.settings.workspace.clone() else {
-        return input;
-    };
-    let limits = shared.context.settings.attach_limits;
-    let typed = input.text.clone();
-    let (text, command) = match &input.expansion {
-        Some(e) => (e.prompt.clone(), e.command.clone()),
-        None => (typed.clone(), None),
-    };
-    let expanded = tokio::task::spawn_blocking(move || {
-        memo_context::input::expand(&typed, &text, command, ws.input_context(limits))
-    })
-    .await;
-    match expanded {
-        Ok(expansion) => input.expansion = expansion,
-        Err(err) => {
-            tracing::warn!(error = %err, "input expansion failed; sending the message as typed")
-        }
-    }
-    input
 }

@@ -2,17 +2,13 @@
 //! the session, crashes, changes its list, the model loads deferred definitions), so the
 //! tool definitions, their validators and the system prompt's tool layer are rebuilt
 //! whenever the registry's generation moves. Server state changes become
-//! `mcp_server_status` events, tool progress `tool_progress` events, and a
-//! `/server:prompt` command becomes a turn with the prompt's text.
+//! `mcp_server_status` events and tool progress `tool_progress` events.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use memo_mcp::{McpEvent, McpManager, PromptCommand, ServerSnapshot, ServerStatus};
-use memo_protocol::{
-    AgentEvent, InputExpansion, McpServerState, PromptReport, ToolCallId, TurnId, UserInput,
-};
+use memo_mcp::{McpEvent, McpManager, ServerSnapshot, ServerStatus};
+use memo_protocol::{AgentEvent, McpServerState, PromptReport, ToolCallId, TurnId};
 use memo_providers::ToolSpec;
 use tokio::sync::{broadcast, watch};
 use tokio_util::sync::CancellationToken;
@@ -239,51 +235,6 @@ pub(crate) fn forward_status(
             }
         }
     });
-}
-
-/// A `/server:prompt` message: fetch the prompt, then run it as a turn; a prompt that
-/// cannot be had is answered like any failed command.
-pub(crate) fn prompt_turn(
-    shared: Arc<Shared>,
-    mcp: McpManager,
-    mut input: UserInput,
-    turn_id: TurnId,
-    cancel: CancellationToken,
-    ended: Arc<AtomicBool>,
-) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let expanded = tokio::select! {
-            expanded = mcp.expand_prompt_command(&input.text) => expanded,
-            _ = cancel.cancelled() => {
-                ended.store(true, Ordering::Release);
-                return;
-            }
-        };
-        match expanded {
-            Some(PromptCommand::Failed { command, message }) => {
-                ended.store(true, Ordering::Release);
-                let _ = shared.emitter.emit(
-                    None,
-                    AgentEvent::CommandResult {
-                        command,
-                        ok: false,
-                        output: message,
-                        action: None,
-                    },
-                );
-            }
-            Some(PromptCommand::Expanded { command, text }) => {
-                input.expansion = Some(InputExpansion {
-                    prompt: text,
-                    command: Some(command),
-                    attachments: Vec::new(),
-                    notices: Vec::new(),
-                });
-                super::turn::run_turn(shared, turn_id, input, cancel, ended).await;
-            }
-            None => super::turn::run_turn(shared, turn_id, input, cancel, ended).await,
-        }
-    })
 }
 
 /// Keeps the tool view's lock type in one place.

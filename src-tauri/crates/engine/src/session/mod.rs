@@ -11,6 +11,7 @@ pub mod elicit;
 mod emitter;
 pub mod history;
 pub mod images;
+mod input;
 mod mcp;
 mod model;
 mod prompt_sources;

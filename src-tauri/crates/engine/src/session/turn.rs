@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::actor::Shared;
 use super::compaction::Auto;
+use super::input::{Prepared, TurnInput};
 use super::step::StepOutcome;
 use crate::EngineError;
 
@@ -32,10 +33,32 @@ pub(crate) struct Turn {
 pub(crate) async fn run_turn(
     shared: Arc<Shared>,
     turn_id: TurnId,
-    input: UserInput,
+    input: TurnInput,
     cancel: CancellationToken,
     ended: Arc<AtomicBool>,
 ) {
+    let input = match super::input::prepare(&shared, input, &cancel).await {
+        Prepared::Ready(input) => input,
+        // No turn started: nothing to end; the actor may start the next one at once.
+        Prepared::Interrupted => {
+            ended.store(true, Ordering::Release);
+            return;
+        }
+        Prepared::Failed { command, message } => {
+            ended.store(true, Ordering::Release);
+            // A failed write is already reported to subscribers by the emitter.
+            let _ = shared.emitter.emit(
+                None,
+                AgentEvent::CommandResult {
+                    command,
+                    ok: false,
+                    output: message,
+                    action: None,
+                },
+            );
+            return;
+        }
+    };
     let mut turn = Turn {
         shared,
         turn_id,
@@ -81,7 +104,6 @@ impl Turn {
     }
 
     async fn run(&mut self, input: UserInput) -> Result<TurnEndReason, EngineError> {
-        let input = super::commands::expand_input(&self.shared, input).await;
         if let Some(checkpoints) = &self.shared.checkpoints {
             // Whatever changed since the last turn was not this turn's doing.
             checkpoints
