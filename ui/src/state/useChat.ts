@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 
-import type { ApprovalMode, HostAction, ImageInput, ReviewDecision, SessionSummary } from "../gen/protocol";
+import type { ApprovalMode, EventEnvelope, HostAction, ImageInput, ReviewDecision, SessionSummary } from "../gen/protocol";
 import {
   commands,
   interruptTurn,
@@ -12,6 +12,7 @@ import {
 } from "../ipc";
 import type { ChatAction, ChatState } from "./chat";
 import { chatsReducer, draftKey, evictable, initialChats, shownChat, shownKey } from "./chats";
+import { frameQueue } from "./frameQueue";
 import { runningTurn, type TurnView } from "./transcript";
 
 /** Sessions longer than this (in events) open from their end, a page of turns at a time. */
@@ -86,6 +87,11 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   const forgetRef = useRef<(sessionId: string) => void>(() => undefined);
 
   const dispatchTo = useCallback((key: string, action: ChatAction) => dispatchAll({ type: "chat", key, action }), []);
+  // Events reach the reducers once a frame (all sessions' in one render).
+  const [incoming] = useState(() =>
+    frameQueue<EventEnvelope>((sessionId, batch) => dispatchAll({ type: "chat", key: sessionId, action: { type: "events", sessionId, batch } })),
+  );
+  useEffect(() => () => incoming.dispose(), [incoming]);
 
   // Set below; host actions (/new, /resume) are acted on through it.
   const onHostAction = useRef<(action: HostAction) => void>(() => undefined);
@@ -98,7 +104,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
         // Stored events after `afterSeq` first (all of a short session; what follows the
         // loaded page of a long one), then live ones; deduplicated by seq.
         await subscribeSession(session.id, afterSeq, (batch) => {
-          dispatchTo(session.id, { type: "events", sessionId: session.id, batch });
+          incoming.push(session.id, batch);
           // Replayed turns change nothing in the sidebar; a turn starting (the first message
           // names an untitled session) or ending now does.
           const live = batch.filter((e) => e.seq > session.last_seq);
@@ -115,7 +121,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
         throw raised;
       }
     },
-    [dispatchTo],
+    [incoming],
   );
 
   // Conversations past MAX_KEPT that nobody looks at are let go (resubscribed if reopened).
@@ -124,10 +130,11 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     if (gone.length === 0) return;
     for (const id of gone) {
       subscribed.current.delete(id);
+      incoming.discard(id);
       commands.unsubscribeSession({ sessionId: id }).catch(() => undefined);
     }
     dispatchAll({ type: "drop", keys: gone });
-  }, [chats]);
+  }, [chats, incoming]);
 
   const newSession = useCallback(() => {
     const folder = cwdRef.current;
@@ -223,12 +230,16 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     [dispatchTo, showNew],
   );
 
-  const forget = useCallback((sessionId: string) => {
-    if (subscribed.current.delete(sessionId)) {
-      commands.unsubscribeSession({ sessionId }).catch(() => undefined);
-    }
-    dispatchAll({ type: "drop", keys: [sessionId] });
-  }, []);
+  const forget = useCallback(
+    (sessionId: string) => {
+      if (subscribed.current.delete(sessionId)) {
+        commands.unsubscribeSession({ sessionId }).catch(() => undefined);
+      }
+      incoming.discard(sessionId);
+      dispatchAll({ type: "drop", keys: [sessionId] });
+    },
+    [incoming],
+  );
   forgetRef.current = forget;
 
   // One earlier page at a time per session.
