@@ -13,11 +13,13 @@ use tokio_util::sync::CancellationToken;
 use super::approvals::ApprovalMode;
 use super::checkpoint::Checkpointing;
 use super::context::{auto_blocked_by_log, ContextState, SessionContext};
+use super::conversation::Conversation;
 use super::emitter::{Emitter, EventReceiver};
 use super::history::rebuild_history;
 use super::input::{dispatch, Dispatch};
 use super::mcp::{view_cell, ToolView};
 use super::model::{ModelBinding, ModelResolver};
+use super::scope::TurnScope;
 use super::turn::run_turn;
 use crate::tools::{ToolContext, ToolRegistry};
 use crate::EngineError;
@@ -88,7 +90,7 @@ pub enum SessionStart {
 
 /// State shared by the actor and its running turn.
 pub(crate) struct Shared {
-    pub emitter: Emitter,
+    pub emitter: Arc<Emitter>,
     /// The model turns talk to; replaced whole by a switch between turns.
     binding: Mutex<Arc<ModelBinding>>,
     pub resolver: Option<ModelResolver>,
@@ -100,9 +102,7 @@ pub(crate) struct Shared {
     pub tool_ctx: ToolContext,
     pub limits: TurnLimits,
     pub context: ContextState,
-    /// Copy-on-write: requests hold a clone of the Arc while streaming, so appending
-    /// copies only if a request is still alive, and a step never copies the history.
-    history: Mutex<Arc<Vec<Message>>>,
+    pub conversation: Arc<Conversation>,
     pending_approvals: Mutex<HashMap<ApprovalId, oneshot::Sender<ReviewDecision>>>,
     /// MCP servers' requests for user input, waiting for `Op::ResolveElicitation`.
     pub(crate) elicitations: super::elicit::Waiting,
@@ -130,15 +130,21 @@ impl Shared {
     }
 
     pub fn history_snapshot(&self) -> Arc<Vec<Message>> {
-        lock(&self.history).clone()
+        self.conversation.snapshot()
     }
 
     pub fn apply_to_history(&self, event: &AgentEvent) {
-        let mut history = lock(&self.history);
-        super::history::apply_event(Arc::make_mut(&mut history), event);
-        if matches!(event, AgentEvent::ContextCompacted { .. }) {
-            self.context.reset_counts();
-        }
+        self.conversation.apply(event);
+    }
+
+    /// What the components of a turn (or of `/compact`) are handed.
+    pub fn scope(&self, turn_id: Option<TurnId>, cancel: CancellationToken) -> TurnScope {
+        TurnScope::new(
+            self.emitter.clone(),
+            self.conversation.clone(),
+            turn_id,
+            cancel,
+        )
     }
 
     pub fn add_pending_approval(&self, id: ApprovalId, tx: oneshot::Sender<ReviewDecision>) {
@@ -278,7 +284,11 @@ pub fn spawn_session(
     };
     let initial_mode = params.limits.approval_mode;
     let shared = Arc::new(Shared {
-        emitter: Emitter::new(params.id.clone(), params.store.clone(), last_seq),
+        emitter: Arc::new(Emitter::new(
+            params.id.clone(),
+            params.store.clone(),
+            last_seq,
+        )),
         binding: Mutex::new(Arc::new(binding)),
         resolver: params.resolver,
         tool_view: view_cell(ToolView::initial(
@@ -292,8 +302,8 @@ pub fn spawn_session(
             ..ToolContext::for_workspace(params.cwd.clone())
         },
         limits: params.limits,
+        conversation: Arc::new(Conversation::new(history, params.context.counter)),
         context: ContextState::new(params.context, auto_blocked),
-        history: Mutex::new(Arc::new(history)),
         pending_approvals: Mutex::new(HashMap::new()),
         elicitations: Default::default(),
         session_grants: Mutex::new(HashSet::new()),

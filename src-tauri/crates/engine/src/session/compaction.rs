@@ -73,7 +73,7 @@ pub(crate) async fn compact(
     cancel: &CancellationToken,
 ) -> Result<(Attempt, TokenUsage), EngineError> {
     let history = shared.history_snapshot();
-    let counts = shared.context.counts(&history);
+    let counts = shared.conversation.counts(&history);
     let before: u64 = counts.iter().sum();
     let mut usage = TokenUsage::default();
     let outcome = if trigger == CompactionTrigger::Clear {
@@ -353,7 +353,12 @@ impl Turn {
         }
         if !overflowed {
             let history = self.shared.history_snapshot();
-            let tokens: u64 = ctx.counts(&history).iter().sum::<u64>()
+            let tokens: u64 = self
+                .shared
+                .conversation
+                .counts(&history)
+                .iter()
+                .sum::<u64>()
                 + self.shared.tool_view().fixed_prompt_tokens;
             let s = &ctx.settings;
             if !compaction::over_threshold(

@@ -3,11 +3,10 @@
 //! and what compaction needs (token counter, context window, threshold).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use memo_context::{AttachLimits, TokenCounter, WorkspaceContext};
 use memo_protocol::{PromptReport, ProviderSummary};
-use memo_providers::Message;
 
 /// Set by the [`crate::Engine`] from config and the workspace; tests may leave it at its
 /// default (no skills, no custom commands, the default context window).
@@ -67,9 +66,6 @@ pub(crate) struct ContextState {
     /// An automatic compaction failed (or inflated): no more automatic attempts until a
     /// manual `/compact` succeeds.
     auto_blocked: AtomicBool,
-    /// Token estimate of each history message, in order. The history only grows between
-    /// compactions, so only new messages are counted; a compaction resets it.
-    counts: Mutex<Vec<u64>>,
 }
 
 impl ContextState {
@@ -77,7 +73,6 @@ impl ContextState {
         Self {
             settings,
             auto_blocked: AtomicBool::new(auto_blocked),
-            counts: Mutex::new(Vec::new()),
         }
     }
 
@@ -87,26 +82,6 @@ impl ContextState {
 
     pub fn set_auto_blocked(&self, blocked: bool) {
         self.auto_blocked.store(blocked, Ordering::Release);
-    }
-
-    /// Per-message token estimates of `history`.
-    pub fn counts(&self, history: &[Message]) -> Vec<u64> {
-        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
-        if counts.len() > history.len() {
-            counts.clear();
-        }
-        let start = counts.len();
-        let counter = self.settings.counter;
-        counts.extend(history[start..].iter().map(|m| counter.message(m)));
-        counts.clone()
-    }
-
-    /// The history was replaced: count it afresh next time.
-    pub fn reset_counts(&self) {
-        self.counts
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clear();
     }
 }
 

@@ -1,12 +1,18 @@
-//! One model call: stream it, forward deltas as events, retry retryable failures.
+//! One model call: stream it, forward deltas as events, retry retryable failures. A
+//! component of the turn: it is given the turn's scope, the client and the retry policy,
+//! and returns how the call ended; the turn decides what follows.
 
 use std::collections::HashMap;
 
+use std::sync::Arc;
+
 use futures::{FutureExt, StreamExt};
 use memo_protocol::{AgentEvent, ToolCallId};
-use memo_providers::{ModelRequest, ModelResponse, ProviderError, ResponseEvent};
+use memo_providers::{
+    ModelClient, ModelRequest, ModelResponse, ProviderError, ResponseEvent, RetryPolicy,
+};
 
-use super::turn::Turn;
+use super::scope::TurnScope;
 use crate::EngineError;
 
 /// Upper bound of stream items persisted in one transaction.
@@ -41,17 +47,30 @@ enum AttemptResult {
     },
 }
 
-impl Turn {
-    pub(crate) async fn stream_step(
-        &self,
-        step: u32,
-        request: ModelRequest,
-    ) -> Result<StepOutcome, EngineError> {
-        let policy = self.shared.limits.retry;
+/// Streams model calls into one turn.
+pub(crate) struct Step<'a> {
+    pub scope: &'a TurnScope,
+    pub client: Arc<dyn ModelClient>,
+    pub retry: RetryPolicy,
+}
+
+/// One request of a turn.
+pub(crate) struct StepRequest {
+    /// The step's number in its turn (from 0).
+    pub step: u32,
+    pub request: ModelRequest,
+    /// The request's estimated size (messages, system prompt and tool definitions), told
+    /// to clients while the model reads the prompt.
+    pub input_tokens: u64,
+}
+
+impl Step<'_> {
+    pub async fn run(&self, request: StepRequest) -> Result<StepOutcome, EngineError> {
+        let policy = self.retry;
         let mut attempt: u32 = 0;
         loop {
             attempt += 1;
-            match self.attempt(step, request.clone()).await? {
+            match self.attempt(&request).await? {
                 AttemptResult::Done(response, pending) => {
                     return Ok(StepOutcome::Completed(response, pending))
                 }
@@ -62,7 +81,7 @@ impl Turn {
                     let Some(delay) = policy.delay(attempt, &error) else {
                         return Ok(StepOutcome::Failed(error));
                     };
-                    self.emit(AgentEvent::Retrying {
+                    self.scope.emit(AgentEvent::Retrying {
                         attempt,
                         max_attempts: policy.max_attempts,
                         delay_ms: delay.as_millis() as u64,
@@ -70,7 +89,7 @@ impl Turn {
                         discarded_partial: emitted_any,
                     })?;
                     tokio::select! {
-                        _ = self.cancel.cancelled() => {
+                        _ = self.scope.cancel().cancelled() => {
                             return Ok(StepOutcome::Interrupted(ModelResponse::default()));
                         }
                         _ = tokio::time::sleep(delay) => {}
@@ -80,30 +99,19 @@ impl Turn {
         }
     }
 
-    async fn attempt(
-        &self,
-        step: u32,
-        request: ModelRequest,
-    ) -> Result<AttemptResult, EngineError> {
+    async fn attempt(&self, request: &StepRequest) -> Result<AttemptResult, EngineError> {
         let mut partial = Partial::default();
-        let client = self.shared.binding().client.clone();
+        let step = request.step;
         // Until the first byte the model is reading the prompt: the UI and the CLI show
         // that (and for how long) instead of a silent spinner.
-        let input_tokens = self
-            .shared
-            .context
-            .counts(&request.messages)
-            .iter()
-            .sum::<u64>()
-            + self.shared.tool_view().fixed_prompt_tokens;
-        self.emit(AgentEvent::ModelRequestSent {
+        self.scope.emit(AgentEvent::ModelRequestSent {
             step,
-            input_tokens,
-            local: client.is_local(),
+            input_tokens: request.input_tokens,
+            local: self.client.is_local(),
         })?;
         let opened = tokio::select! {
-            _ = self.cancel.cancelled() => return Ok(AttemptResult::Interrupted(partial.response)),
-            opened = client.stream(request) => opened,
+            _ = self.scope.cancel().cancelled() => return Ok(AttemptResult::Interrupted(partial.response)),
+            opened = self.client.stream(request.request.clone()) => opened,
         };
         let mut stream = match opened {
             Ok(stream) => stream,
@@ -118,7 +126,7 @@ impl Turn {
         loop {
             // Dropping the stream on interrupt aborts the HTTP body read.
             let first = tokio::select! {
-                _ = self.cancel.cancelled() => return Ok(AttemptResult::Interrupted(partial.response)),
+                _ = self.scope.cancel().cancelled() => return Ok(AttemptResult::Interrupted(partial.response)),
                 item = stream.next() => item,
             };
             // Items that are already buffered are persisted in one transaction: one commit
@@ -130,9 +138,7 @@ impl Turn {
                     if let AttemptResult::Done(response, _) = end {
                         return Ok(AttemptResult::Done(response, std::mem::take(&mut batch)));
                     }
-                    self.shared
-                        .emitter
-                        .emit_batch(Some(&self.turn_id), std::mem::take(&mut batch))?;
+                    self.scope.emit_batch(std::mem::take(&mut batch))?;
                     return Ok(end);
                 }
                 if taken >= MAX_BATCH {
@@ -146,9 +152,7 @@ impl Turn {
                     None => break,
                 }
             }
-            self.shared
-                .emitter
-                .emit_batch(Some(&self.turn_id), std::mem::take(&mut batch))?;
+            self.scope.emit_batch(std::mem::take(&mut batch))?;
         }
     }
 
@@ -194,7 +198,7 @@ impl Turn {
                 batch.push(AgentEvent::ReasoningDelta { delta });
             }
             ResponseEvent::ToolCallStart { index, id, name } => {
-                let call_id = unique_call_id(&id, step, index, &self.turn_id.0);
+                let call_id = unique_call_id(&id, step, index, self.turn_key());
                 partial.call_ids.insert(index, call_id.clone());
                 partial.emitted_any = true;
                 batch.push(AgentEvent::ToolCallBegin {
@@ -215,13 +219,18 @@ impl Turn {
                 for (index, call) in response.tool_calls.iter_mut().enumerate() {
                     call.id = match partial.call_ids.get(&index) {
                         Some(announced) => announced.clone(),
-                        None => unique_call_id(&call.id, step, index, &self.turn_id.0),
+                        None => unique_call_id(&call.id, step, index, self.turn_key()),
                     };
                 }
                 return Some(AttemptResult::Done(response, Vec::new()));
             }
         }
         None
+    }
+
+    /// What tells this turn's generated call ids from other turns'.
+    fn turn_key(&self) -> &str {
+        self.scope.turn_id().map_or("", |t| t.0.as_str())
     }
 }
 

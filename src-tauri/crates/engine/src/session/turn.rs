@@ -13,13 +13,16 @@ use tokio_util::sync::CancellationToken;
 use super::actor::Shared;
 use super::compaction::Auto;
 use super::input::{Prepared, TurnInput};
-use super::step::StepOutcome;
+use super::scope::TurnScope;
+use super::step::{Step, StepOutcome, StepRequest};
 use crate::EngineError;
 
 pub(crate) struct Turn {
     pub shared: Arc<Shared>,
     pub turn_id: TurnId,
     pub cancel: CancellationToken,
+    /// What the turn's components are handed instead of `shared`.
+    pub scope: TurnScope,
     pub usage: TokenUsage,
     /// Events of the final step, committed together with `turn_ended` (one fsync instead
     /// of two for the common answer-only ending).
@@ -60,6 +63,7 @@ pub(crate) async fn run_turn(
         }
     };
     let mut turn = Turn {
+        scope: shared.scope(Some(turn_id.clone()), cancel.clone()),
         shared,
         turn_id,
         cancel,
@@ -90,17 +94,13 @@ pub(crate) async fn run_turn(
 impl Turn {
     /// Persists and delivers an event that does not change the conversation.
     pub fn emit(&self, event: AgentEvent) -> Result<u64, EngineError> {
-        self.shared.emitter.emit(Some(&self.turn_id), event)
+        self.scope.emit(event)
     }
 
     /// Persists and delivers an event AND applies it to the live conversation, through the
     /// same function a resumed session uses, so both always agree.
     pub fn record(&self, event: AgentEvent) -> Result<(), EngineError> {
-        self.shared
-            .emitter
-            .emit(Some(&self.turn_id), event.clone())?;
-        self.shared.apply_to_history(&event);
-        Ok(())
+        self.scope.record(event)
     }
 
     async fn run(&mut self, input: UserInput) -> Result<TurnEndReason, EngineError> {
@@ -120,8 +120,12 @@ impl Turn {
             if matches!(self.auto_compact(false).await?, Auto::Interrupted) {
                 return Ok(TurnEndReason::Interrupted);
             }
-            let request = self.build_request();
-            let response = match self.stream_step(step, request).await? {
+            let model_call = Step {
+                scope: &self.scope,
+                client: self.shared.binding().client.clone(),
+                retry: self.shared.limits.retry,
+            };
+            let response = match model_call.run(self.build_request(step)).await? {
                 StepOutcome::Completed(response, pending) => (response, pending),
                 StepOutcome::Interrupted(partial) => {
                     // Keep what the user already saw, without half-assembled tool calls.
@@ -212,21 +216,25 @@ impl Turn {
         Ok(TurnEndReason::Failed)
     }
 
-    fn build_request(&self) -> ModelRequest {
+    fn build_request(&self, step: u32) -> StepRequest {
         let view = self.shared.prompt_view();
         let binding = self.shared.binding();
-        ModelRequest {
-            model: binding.model.clone(),
-            system: view.system_prompt.as_ref().clone(),
-            messages: super::images::for_model(
-                self.shared.history_snapshot(),
-                binding.supports_vision,
-            ),
-            tools: view.specs.as_ref().clone(),
-            parallel_tool_calls: binding.parallel_tool_calls,
-            max_output_tokens: self.shared.limits.max_output_tokens,
-            thinking_budget_tokens: binding.thinking_budget_tokens,
-            temperature: binding.temperature,
+        let messages = super::images::for_model(self.scope.history(), binding.supports_vision);
+        let input_tokens =
+            self.scope.token_counts(&messages).iter().sum::<u64>() + view.fixed_prompt_tokens;
+        StepRequest {
+            step,
+            request: ModelRequest {
+                model: binding.model.clone(),
+                system: view.system_prompt.as_ref().clone(),
+                messages,
+                tools: view.specs.as_ref().clone(),
+                parallel_tool_calls: binding.parallel_tool_calls,
+                max_output_tokens: self.shared.limits.max_output_tokens,
+                thinking_budget_tokens: binding.thinking_budget_tokens,
+                temperature: binding.temperature,
+            },
+            input_tokens,
         }
     }
 
