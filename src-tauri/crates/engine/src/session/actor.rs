@@ -1,16 +1,15 @@
-use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use memo_protocol::{AgentEvent, ApprovalId, ErrorKind, Op, ReviewDecision, SessionId, TurnId};
+use memo_protocol::{AgentEvent, ErrorKind, Op, SessionId, TurnId};
 use memo_providers::{Message, ModelClient, RetryPolicy};
 use memo_store::{NewSession, Store};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use super::approvals::ApprovalMode;
+use super::approvals::{ApprovalMode, ApprovalState};
 use super::checkpoint::Checkpointing;
 use super::context::{auto_blocked_by_log, ContextState, SessionContext};
 use super::conversation::Conversation;
@@ -103,12 +102,9 @@ pub(crate) struct Shared {
     pub limits: TurnLimits,
     pub context: ContextState,
     pub conversation: Arc<Conversation>,
-    pending_approvals: Mutex<HashMap<ApprovalId, oneshot::Sender<ReviewDecision>>>,
+    pub approvals: ApprovalState,
     /// MCP servers' requests for user input, waiting for `Op::ResolveElicitation`.
     pub(crate) elicitations: super::elicit::Waiting,
-    session_grants: Mutex<HashSet<String>>,
-    /// Starts as `limits.approval_mode`; `Op::SetApprovalMode` changes it.
-    approval_mode: Mutex<ApprovalMode>,
     pub checkpoints: Option<Arc<Checkpointing>>,
 }
 
@@ -146,29 +142,6 @@ impl Shared {
             cancel,
         )
     }
-
-    pub fn add_pending_approval(&self, id: ApprovalId, tx: oneshot::Sender<ReviewDecision>) {
-        lock(&self.pending_approvals).insert(id, tx);
-    }
-
-    pub fn take_pending_approval(
-        &self,
-        id: &ApprovalId,
-    ) -> Option<oneshot::Sender<ReviewDecision>> {
-        lock(&self.pending_approvals).remove(id)
-    }
-
-    pub fn approval_mode(&self) -> ApprovalMode {
-        *lock(&self.approval_mode)
-    }
-
-    pub fn has_grant(&self, fingerprint: &str) -> bool {
-        lock(&self.session_grants).contains(fingerprint)
-    }
-
-    pub fn add_grant(&self, fingerprint: String) {
-        lock(&self.session_grants).insert(fingerprint);
-    }
 }
 
 /// The client side of a session: submit ops, subscribe to events. Cheap to clone.
@@ -202,7 +175,7 @@ impl SessionHandle {
 
     /// The mode the session asks in now.
     pub fn approval_mode(&self) -> ApprovalMode {
-        self.shared.approval_mode()
+        self.shared.approvals.mode()
     }
 
     /// Every event with `seq > after_seq` (from the store), then live events.
@@ -282,7 +255,6 @@ pub fn spawn_session(
         context_window: params.context.context_window,
         supports_vision: params.limits.supports_vision,
     };
-    let initial_mode = params.limits.approval_mode;
     let shared = Arc::new(Shared {
         emitter: Arc::new(Emitter::new(
             params.id.clone(),
@@ -301,13 +273,11 @@ pub fn spawn_session(
             memo_home: params.memo_home.clone(),
             ..ToolContext::for_workspace(params.cwd.clone())
         },
+        approvals: ApprovalState::new(params.limits.approval_mode),
         limits: params.limits,
         conversation: Arc::new(Conversation::new(history, params.context.counter)),
         context: ContextState::new(params.context, auto_blocked),
-        pending_approvals: Mutex::new(HashMap::new()),
         elicitations: Default::default(),
-        session_grants: Mutex::new(HashSet::new()),
-        approval_mode: Mutex::new(initial_mode),
         checkpoints: params
             .checkpoints
             .map(|store| Checkpointing::new(store, params.cwd.clone(), params.id.0.clone())),
@@ -431,7 +401,7 @@ async fn run_actor(
                 }
             }
             Some(Op::SetApprovalMode { mode }) => {
-                *lock(&shared.approval_mode) = mode;
+                shared.approvals.set_mode(mode);
                 if let Err(error) = shared
                     .emitter
                     .emit(None, AgentEvent::ApprovalModeChanged { mode })
@@ -471,15 +441,14 @@ async fn run_actor(
             Some(Op::ResolveApproval {
                 request_id,
                 decision,
-            }) => match shared.take_pending_approval(&request_id) {
-                Some(tx) => {
-                    let _ = tx.send(decision);
+            }) => {
+                if !shared.approvals.resolve(&request_id, decision) {
+                    report_invalid_op(
+                        &shared,
+                        &format!("no pending approval with id {request_id}"),
+                    );
                 }
-                None => report_invalid_op(
-                    &shared,
-                    &format!("no pending approval with id {request_id}"),
-                ),
-            },
+            }
         }
     }
     let _ = finished.send(true);

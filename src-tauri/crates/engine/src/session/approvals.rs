@@ -11,7 +11,16 @@
 //! Before that, the user's kept rules (see [`crate::rules`]): a deny rule refuses the call
 //! in every mode; an allow rule runs it without asking, except in strict mode and for
 //! critical calls.
+//!
+//! A component of the turn: an [`Approver`] is made for each model step (an "approve
+//! all" answer covers that step only) from the turn's scope, the session's
+//! [`ApprovalState`] and the rules, and answers one call at a time.
 
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+use memo_config::{ApprovalRule, RuleStore};
 pub use memo_protocol::ApprovalMode;
 use memo_protocol::{
     AgentEvent, ApprovalId, ApprovalRequest, ReviewDecision, RiskLevel, ToolCallId,
@@ -19,7 +28,7 @@ use memo_protocol::{
 use memo_providers::ToolCall;
 use tokio::sync::oneshot;
 
-use super::turn::Turn;
+use super::scope::TurnScope;
 use crate::rules::RuleVerdict;
 use crate::tools::{ToolError, ToolPreview};
 use crate::EngineError;
@@ -46,14 +55,112 @@ pub(crate) enum Approval {
     Interrupted,
 }
 
-impl Turn {
-    pub(crate) async fn approve(
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Every critical section here is a single insert/remove/read, so a poisoned lock
+    // still holds consistent data.
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The session's side of approvals, shared by the actor (answers, mode changes) and the
+/// running turn (questions).
+pub(crate) struct ApprovalState {
+    /// Starts as the session's configured mode; `Op::SetApprovalMode` changes it, also
+    /// while a turn runs (its next call asks in the new mode).
+    mode: Mutex<ApprovalMode>,
+    /// Fingerprints of writes the user allowed for the rest of the session.
+    grants: Mutex<HashSet<String>>,
+    /// Questions waiting for `Op::ResolveApproval`.
+    pending: Mutex<HashMap<ApprovalId, oneshot::Sender<ReviewDecision>>>,
+}
+
+impl ApprovalState {
+    pub fn new(mode: ApprovalMode) -> Self {
+        Self {
+            mode: Mutex::new(mode),
+            grants: Mutex::new(HashSet::new()),
+            pending: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn mode(&self) -> ApprovalMode {
+        *lock(&self.mode)
+    }
+
+    pub fn set_mode(&self, mode: ApprovalMode) {
+        *lock(&self.mode) = mode;
+    }
+
+    /// Hands the user's answer to the call waiting for it. False when no question with
+    /// that id waits (answered already, or never asked).
+    pub fn resolve(&self, id: &ApprovalId, decision: ReviewDecision) -> bool {
+        match lock(&self.pending).remove(id) {
+            Some(tx) => {
+                let _ = tx.send(decision);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn ask(&self, id: ApprovalId) -> oneshot::Receiver<ReviewDecision> {
+        let (tx, rx) = oneshot::channel();
+        lock(&self.pending).insert(id, tx);
+        rx
+    }
+
+    fn withdraw(&self, id: &ApprovalId) {
+        lock(&self.pending).remove(id);
+    }
+
+    fn has_grant(&self, fingerprint: &str) -> bool {
+        lock(&self.grants).contains(fingerprint)
+    }
+
+    fn add_grant(&self, fingerprint: String) {
+        lock(&self.grants).insert(fingerprint);
+    }
+}
+
+/// The kept rules a call is checked against, and where relative paths in them start.
+pub(crate) struct ApprovalRules<'a> {
+    /// The user's kept rules (`None`: none apply, and none can be kept).
+    pub store: Option<&'a RuleStore>,
+    /// Other agents' permissions, read when the session started.
+    pub imported: &'a [ApprovalRule],
+    pub cwd: &'a Path,
+}
+
+/// Decides whether each call of one model step may run, asking the user when it must.
+pub(crate) struct Approver<'a> {
+    scope: &'a TurnScope,
+    state: &'a ApprovalState,
+    rules: ApprovalRules<'a>,
+    /// Tools the user approved for the rest of this step ("approve all").
+    step_grants: Mutex<HashSet<String>>,
+}
+
+impl<'a> Approver<'a> {
+    /// For one step: its "approve all" answers start empty.
+    pub fn for_step(
+        scope: &'a TurnScope,
+        state: &'a ApprovalState,
+        rules: ApprovalRules<'a>,
+    ) -> Self {
+        Self {
+            scope,
+            state,
+            rules,
+            step_grants: Mutex::new(HashSet::new()),
+        }
+    }
+
+    pub async fn approve(
         &self,
         call: &ToolCall,
         preview: &ToolPreview,
         args: &serde_json::Value,
     ) -> Result<Approval, EngineError> {
-        let mode = self.shared.approval_mode();
+        let mode = self.state.mode();
         if preview.risk > RiskLevel::Read {
             match self.rules_verdict(preview, Some(args)) {
                 RuleVerdict::Deny(rule) => {
@@ -78,16 +185,15 @@ impl Turn {
                 accepted_hunks: None,
             });
         }
-        let granted = self.shared.has_grant(&preview.fingerprint);
+        let granted = self.state.has_grant(&preview.fingerprint);
         if !must_ask(mode, preview.risk, granted) {
             return Ok(Approval::Granted {
                 accepted_hunks: None,
             });
         }
         let request_id = ApprovalId::new(uuid::Uuid::now_v7().to_string());
-        let (tx, rx) = oneshot::channel();
-        self.shared.add_pending_approval(request_id.clone(), tx);
-        self.emit(AgentEvent::ApprovalRequested {
+        let rx = self.state.ask(request_id.clone());
+        self.scope.emit(AgentEvent::ApprovalRequested {
             request: ApprovalRequest {
                 request_id: request_id.clone(),
                 call_id: ToolCallId::new(call.id.clone()),
@@ -107,12 +213,12 @@ impl Turn {
             },
         })?;
         let decision = tokio::select! {
-            _ = self.cancel.cancelled() => None,
+            _ = self.scope.cancel().cancelled() => None,
             d = rx => d.ok(),
         };
         let Some(decision) = decision else {
-            self.shared.take_pending_approval(&request_id);
-            self.emit(AgentEvent::ApprovalResolved {
+            self.state.withdraw(&request_id);
+            self.scope.emit(AgentEvent::ApprovalResolved {
                 request_id,
                 decision: ReviewDecision::Deny {
                     reason: Some("interrupted".into()),
@@ -120,7 +226,7 @@ impl Turn {
             })?;
             return Ok(Approval::Interrupted);
         };
-        self.emit(AgentEvent::ApprovalResolved {
+        self.scope.emit(AgentEvent::ApprovalResolved {
             request_id,
             decision: decision.clone(),
         })?;
@@ -130,17 +236,14 @@ impl Turn {
                 // Kept even in strict mode (consulted once the session is back in auto);
                 // only writes are covered by grants: commands need a kept rule.
                 if preview.risk == RiskLevel::Write {
-                    self.shared.add_grant(preview.fingerprint.clone());
+                    self.state.add_grant(preview.fingerprint.clone());
                 }
                 Approval::Granted {
                     accepted_hunks: None,
                 }
             }
             ReviewDecision::ApproveStep => {
-                self.step_grants
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .insert(call.name.clone());
+                lock(&self.step_grants).insert(call.name.clone());
                 Approval::Granted {
                     accepted_hunks: None,
                 }
@@ -157,18 +260,13 @@ impl Turn {
             }),
         })
     }
-}
 
-impl Turn {
     fn step_granted(&self, tool: &str) -> bool {
-        self.step_grants
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .contains(tool)
+        lock(&self.step_grants).contains(tool)
     }
 
-    fn rule_store(&self) -> Option<&memo_config::RuleStore> {
-        self.shared.context.settings.approval_rules.as_ref()
+    fn rule_store(&self) -> Option<&'a RuleStore> {
+        self.rules.store
     }
 
     /// A rules file that cannot be read is reported in settings; here no rule applies.
@@ -177,7 +275,7 @@ impl Turn {
         preview: &ToolPreview,
         args: Option<&serde_json::Value>,
     ) -> RuleVerdict {
-        let imported = &self.shared.context.settings.imported_rules;
+        let imported = self.rules.imported;
         let mut rules = match self.rule_store().map(|s| s.list()) {
             Some(Ok(rules)) => rules,
             Some(Err(error)) => {
@@ -194,7 +292,7 @@ impl Turn {
             &rules,
             &preview.fingerprint,
             preview.risk,
-            &self.shared.tool_ctx.cwd,
+            self.rules.cwd,
             args,
         )
     }
@@ -209,12 +307,12 @@ impl Turn {
         if self.rule_store().is_none() {
             return Vec::new();
         }
-        let cwd = &self.shared.tool_ctx.cwd;
+        let cwd = self.rules.cwd;
         crate::rules::proposed(
             &preview.fingerprint,
             preview.risk,
             cwd,
-            project.then_some(cwd.as_path()),
+            project.then_some(cwd),
         )
     }
 
@@ -227,7 +325,7 @@ impl Turn {
         };
         for rule in rules {
             if let Err(error) = store.add(&rule) {
-                self.emit(AgentEvent::Error {
+                self.scope.emit(AgentEvent::Error {
                     kind: memo_protocol::ErrorKind::Config,
                     message: format!("approved once: the rule could not be kept: {error}"),
                     retryable: false,

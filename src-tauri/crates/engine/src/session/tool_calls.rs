@@ -13,7 +13,7 @@ use futures::stream::{FuturesUnordered, StreamExt};
 use memo_protocol::{AgentEvent, ToolCallId, ToolErrorKind, ToolStatus};
 use memo_providers::ToolCall;
 
-use super::approvals::{check_hunks, Approval};
+use super::approvals::{check_hunks, Approval, Approver};
 use super::turn::Turn;
 use crate::tools::repair::repair_note;
 use crate::tools::schema::ArgsValidator;
@@ -36,10 +36,7 @@ impl Turn {
     /// Returns true when the user interrupted.
     pub(crate) async fn run_tool_calls(&self, calls: &[ToolCall]) -> Result<bool, EngineError> {
         // "Approve all" answers cover one step's calls only.
-        self.step_grants
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clear();
+        let approver = self.approver();
         let mut ready = Vec::new();
         for call in calls {
             match self.prepare(call) {
@@ -75,7 +72,7 @@ impl Turn {
         }
         let mut groups = groups.into_iter();
         while let Some(group) = groups.next() {
-            let interrupted = match self.approve_group(group).await? {
+            let interrupted = match self.approve_group(&approver, group).await? {
                 Some(approved) => {
                     let approved: Vec<&ReadyCall> = approved.iter().collect();
                     self.run_concurrently(&approved).await?
@@ -96,6 +93,7 @@ impl Turn {
     /// interrupted; every call of the group then has its `interrupted` result.
     async fn approve_group(
         &self,
+        approver: &Approver<'_>,
         group: Vec<ReadyCall>,
     ) -> Result<Option<Vec<ReadyCall>>, EngineError> {
         let mut approved = Vec::new();
@@ -109,7 +107,7 @@ impl Turn {
                     continue;
                 }
             };
-            match self.approve(&r.call, &preview, &r.args).await? {
+            match approver.approve(&r.call, &preview, &r.args).await? {
                 Approval::Granted { accepted_hunks } => {
                     if let Err(err) = check_hunks(&preview, &accepted_hunks) {
                         self.finish_ready(&r, Err(err))?;

@@ -11,6 +11,7 @@ use memo_providers::{ModelRequest, ModelResponse, ProviderError};
 use tokio_util::sync::CancellationToken;
 
 use super::actor::Shared;
+use super::approvals::{ApprovalRules, Approver};
 use super::compaction::Auto;
 use super::input::{Prepared, TurnInput};
 use super::scope::TurnScope;
@@ -29,8 +30,6 @@ pub(crate) struct Turn {
     pub deferred: Vec<AgentEvent>,
     /// Failed calls of this turn, to stop a model that keeps sending the same one.
     pub repeats: super::repeats::RepeatGuard,
-    /// Tools the user approved for the rest of the current step ("approve all").
-    pub step_grants: std::sync::Mutex<std::collections::HashSet<String>>,
 }
 
 pub(crate) async fn run_turn(
@@ -70,7 +69,6 @@ pub(crate) async fn run_turn(
         usage: TokenUsage::default(),
         deferred: Vec::new(),
         repeats: Default::default(),
-        step_grants: Default::default(),
     };
     let reason = match turn.run(input).await {
         Ok(reason) => reason,
@@ -236,6 +234,20 @@ impl Turn {
             },
             input_tokens,
         }
+    }
+
+    /// Asks about the calls of one step.
+    pub fn approver(&self) -> Approver<'_> {
+        let settings = &self.shared.context.settings;
+        Approver::for_step(
+            &self.scope,
+            &self.shared.approvals,
+            ApprovalRules {
+                store: settings.approval_rules.as_ref(),
+                imported: &settings.imported_rules,
+                cwd: &self.shared.tool_ctx.cwd,
+            },
+        )
     }
 
     fn record_assistant(&self, response: &ModelResponse) -> Result<(), EngineError> {
