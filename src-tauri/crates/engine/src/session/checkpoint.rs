@@ -10,7 +10,7 @@ use memo_checkpoints::{Checkpoints, Meta, Recorded};
 use memo_protocol::{AgentEvent, ToolCallId, TurnId};
 use tokio::sync::OnceCell;
 
-use super::emitter::Emitter;
+use super::scope::TurnScope;
 use crate::changes::file_change;
 
 pub(crate) struct Checkpointing {
@@ -85,21 +85,15 @@ impl Checkpointing {
 
     /// Before a mutating call: the baseline exists and changes since the last scan are
     /// someone else's, so the call is charged only with its own.
-    pub async fn before_call(self: &Arc<Self>, seq: u64, turn: &TurnId) {
+    pub async fn before_call(self: &Arc<Self>, scope: &TurnScope) {
         self.ready().await;
-        let meta = self.meta(seq, Some(turn), None, "outside");
+        let meta = self.meta(scope.last_seq(), scope.turn_id(), None, "outside");
         self.scan(meta, true).await;
     }
 
     /// After a call: what it changed, announced as `files_changed` (before its result).
-    pub async fn after_call(
-        self: &Arc<Self>,
-        emitter: &Emitter,
-        turn: &TurnId,
-        call: &ToolCallId,
-        tool: &str,
-    ) {
-        let meta = self.meta(emitter.last_seq(), Some(turn), Some(call), tool);
+    pub async fn after_call(self: &Arc<Self>, scope: &TurnScope, call: &ToolCallId, tool: &str) {
+        let meta = self.meta(scope.last_seq(), scope.turn_id(), Some(call), tool);
         let Some(recorded) = self.scan(meta, false).await else {
             return;
         };
@@ -123,14 +117,11 @@ impl Checkpointing {
         })
         .await
         .unwrap_or_default();
-        match emitter.emit(
-            Some(turn),
-            AgentEvent::FilesChanged {
-                call_id: Some(call.clone()),
-                checkpoint: id,
-                changes,
-            },
-        ) {
+        match scope.emit(AgentEvent::FilesChanged {
+            call_id: Some(call.clone()),
+            checkpoint: id,
+            changes,
+        }) {
             Ok(seq) => {
                 if let Err(error) = self.store.set_seq(id, seq) {
                     tracing::warn!(%error, "could not link a checkpoint to its event");

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use memo_mcp::{McpEvent, McpManager, ServerSnapshot, ServerStatus};
-use memo_protocol::{AgentEvent, McpServerState, PromptReport, ToolCallId, TurnId};
+use memo_protocol::{AgentEvent, McpServerState, PromptReport};
 use memo_providers::ToolSpec;
 use tokio::sync::{broadcast, watch};
 use tokio_util::sync::CancellationToken;
@@ -17,7 +17,7 @@ use super::actor::Shared;
 use super::context::SessionContext;
 use super::prompt_sources::PromptSources;
 use crate::tools::schema::ArgsValidator;
-use crate::tools::{OutputSink, ProgressSink, ToolProfile, ToolRegistry};
+use crate::tools::{ToolProfile, ToolRegistry};
 
 /// The tool definitions and the prompt built from them, for one registry generation.
 pub(crate) struct ToolView {
@@ -144,45 +144,6 @@ pub(crate) async fn wait_for_tools(shared: &Shared, cancel: &CancellationToken) 
         _ = shared.tools.ready() => true,
         _ = cancel.cancelled() => false,
     }
-}
-
-/// Emits events of a running call into its turn, from whichever thread the tool uses.
-fn turn_emitter(
-    shared: &Arc<Shared>,
-    turn: &TurnId,
-) -> impl Fn(AgentEvent) + Send + Sync + 'static {
-    let shared = shared.clone();
-    let turn = turn.clone();
-    move |event| {
-        // A failed write is already reported to subscribers by the emitter.
-        let _ = shared.emitter.emit(Some(&turn), event);
-    }
-}
-
-/// Emits a running call's progress as `tool_progress` events of its turn.
-pub(crate) fn progress_sink(shared: &Arc<Shared>, turn: &TurnId, call_id: &str) -> ProgressSink {
-    let emit = turn_emitter(shared, turn);
-    let call_id = ToolCallId::new(call_id.to_owned());
-    ProgressSink::new(move |p| {
-        emit(AgentEvent::ToolProgress {
-            call_id: call_id.clone(),
-            progress: p.progress,
-            total: p.total,
-            message: p.message,
-        })
-    })
-}
-
-/// Emits what a running command prints as `tool_output` events of its turn.
-pub(crate) fn output_sink(shared: &Arc<Shared>, turn: &TurnId, call_id: &str) -> OutputSink {
-    let emit = turn_emitter(shared, turn);
-    let call_id = ToolCallId::new(call_id.to_owned());
-    OutputSink::new(move |chunk| {
-        emit(AgentEvent::ToolOutput {
-            call_id: call_id.clone(),
-            chunk,
-        })
-    })
 }
 
 fn status_event(s: ServerSnapshot) -> AgentEvent {

@@ -74,4 +74,19 @@ impl TurnScope {
     pub fn token_counts(&self, messages: &[Message]) -> Vec<u64> {
         self.conversation.counts(messages)
     }
+
+    /// The sequence number of the last persisted event.
+    pub fn last_seq(&self) -> u64 {
+        self.emitter.last_seq()
+    }
+
+    /// Emits into this turn from anywhere (a tool's own thread, a spawned task). A failed
+    /// write is already reported to subscribers by the emitter, so it is not returned.
+    pub fn detached_emit(&self) -> impl Fn(AgentEvent) + Send + Sync + 'static {
+        let emitter = self.emitter.clone();
+        let turn_id = self.turn_id.clone();
+        move |event| {
+            let _ = emitter.emit(turn_id.as_ref(), event);
+        }
+    }
 }

@@ -6,20 +6,77 @@
 //! tool see, while the history keeps what the model sent. A repair is never silent: a
 //! `tool_args_repaired` event precedes the call, and its result ends with a note for the
 //! model.
+//!
+//! A component of the turn: this module owns the order of a step's calls (parallel
+//! groups, previews, cancellation, checkpoints around mutating calls); the turn owns the
+//! policy through [`CallPolicy`]: whether a call may run, and recording its result.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::stream::{FuturesUnordered, StreamExt};
 use memo_protocol::{AgentEvent, ToolCallId, ToolErrorKind, ToolStatus};
 use memo_providers::ToolCall;
 
-use super::approvals::{check_hunks, Approval, Approver};
-use super::turn::Turn;
+use super::approvals::{check_hunks, Approval};
+use super::checkpoint::Checkpointing;
+use super::scope::TurnScope;
 use crate::tools::repair::repair_note;
 use crate::tools::schema::ArgsValidator;
 use crate::tools::truncate::truncate_tool_output;
-use crate::tools::{Tool, ToolError, ToolOutput};
+use crate::tools::{
+    OutputSink, ProgressSink, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolRegistry,
+};
 use crate::EngineError;
+
+/// The turn's say in each call.
+pub(crate) trait CallPolicy {
+    /// Whether a previewed call may run (asking the user when it must).
+    async fn admit(
+        &self,
+        call: &ToolCall,
+        preview: &ToolPreview,
+        args: &serde_json::Value,
+    ) -> Result<Approval, EngineError>;
+
+    /// Records a finished call's result in the conversation.
+    fn record_result(&self, call: &ToolCall, result: CallResult) -> Result<(), EngineError>;
+}
+
+/// What a finished call tells the model.
+pub(crate) struct CallResult {
+    pub status: ToolStatus,
+    pub error_kind: Option<ToolErrorKind>,
+    /// As the model reads it: capped, with its notes.
+    pub output: String,
+}
+
+impl CallResult {
+    /// The `tool_call_end` event that records it.
+    pub fn into_event(self, call: &ToolCall) -> AgentEvent {
+        AgentEvent::ToolCallEnd {
+            call_id: ToolCallId::new(call.id.clone()),
+            name: call.name.clone(),
+            status: self.status,
+            error_kind: self.error_kind,
+            output: self.output,
+            // The log keeps every output whole; only a window's copy is cut.
+            full_length: None,
+        }
+    }
+}
+
+/// Runs the calls of one model step.
+pub(crate) struct ToolCalls<'a, P> {
+    pub scope: &'a TurnScope,
+    pub tools: &'a ToolRegistry,
+    /// Every tool's compiled input schema, by tool name.
+    pub validators: &'a HashMap<String, ArgsValidator>,
+    /// What every call runs in; each gets its own copy with its cancellation and sinks.
+    pub tool_ctx: &'a ToolContext,
+    pub checkpoints: Option<&'a Arc<Checkpointing>>,
+    pub policy: &'a P,
+}
 
 struct ReadyCall {
     call: ToolCall,
@@ -32,11 +89,9 @@ struct ReadyCall {
     accepted_hunks: Option<Vec<u32>>,
 }
 
-impl Turn {
+impl<P: CallPolicy> ToolCalls<'_, P> {
     /// Returns true when the user interrupted.
-    pub(crate) async fn run_tool_calls(&self, calls: &[ToolCall]) -> Result<bool, EngineError> {
-        // "Approve all" answers cover one step's calls only.
-        let approver = self.approver();
+    pub async fn run(&self, calls: &[ToolCall]) -> Result<bool, EngineError> {
         let mut ready = Vec::new();
         for call in calls {
             match self.prepare(call) {
@@ -44,7 +99,7 @@ impl Turn {
                     if !r.repairs.is_empty() {
                         // Before approval and run, so the user sees why the call differs
                         // from what the model wrote.
-                        self.emit(AgentEvent::ToolArgsRepaired {
+                        self.scope.emit(AgentEvent::ToolArgsRepaired {
                             call_id: ToolCallId::new(call.id.clone()),
                             repairs: r.repairs.clone(),
                         })?;
@@ -72,7 +127,7 @@ impl Turn {
         }
         let mut groups = groups.into_iter();
         while let Some(group) = groups.next() {
-            let interrupted = match self.approve_group(&approver, group).await? {
+            let interrupted = match self.approve_group(group).await? {
                 Some(approved) => {
                     let approved: Vec<&ReadyCall> = approved.iter().collect();
                     self.run_concurrently(&approved).await?
@@ -93,13 +148,12 @@ impl Turn {
     /// interrupted; every call of the group then has its `interrupted` result.
     async fn approve_group(
         &self,
-        approver: &Approver<'_>,
         group: Vec<ReadyCall>,
     ) -> Result<Option<Vec<ReadyCall>>, EngineError> {
         let mut approved = Vec::new();
         let mut group = group.into_iter();
         while let Some(mut r) = group.next() {
-            let ctx = self.shared.tool_ctx.clone();
+            let ctx = self.tool_ctx.clone();
             let preview = match r.tool.preview(&ctx, &r.args).await {
                 Ok(preview) => preview,
                 Err(err) => {
@@ -107,7 +161,7 @@ impl Turn {
                     continue;
                 }
             };
-            match approver.approve(&r.call, &preview, &r.args).await? {
+            match self.policy.admit(&r.call, &preview, &r.args).await? {
                 Approval::Granted { accepted_hunks } => {
                     if let Err(err) = check_hunks(&preview, &accepted_hunks) {
                         self.finish_ready(&r, Err(err))?;
@@ -138,13 +192,13 @@ impl Turn {
     /// Looks the tool up, parses its arguments and repairs and validates them; failures
     /// go back to the model.
     fn prepare(&self, call: &ToolCall) -> Result<ReadyCall, ToolError> {
-        let tool = self.shared.tools.get(&call.name).ok_or_else(|| {
+        let tool = self.tools.get(&call.name).ok_or_else(|| {
             ToolError::new(
                 ToolErrorKind::UnknownTool,
                 format!(
                     "unknown tool '{}'. Available tools: {}",
                     call.name,
-                    self.shared.tools.names().join(", ")
+                    self.tools.names().join(", ")
                 ),
             )
         })?;
@@ -167,7 +221,7 @@ impl Turn {
                 call.name
             )));
         }
-        let (args, repairs) = match self.shared.tool_view().validators.get(&call.name) {
+        let (args, repairs) = match self.validators.get(&call.name) {
             Some(validator) => repaired_and_valid(&call.name, validator, args)?,
             None => (args, Vec::new()),
         };
@@ -184,33 +238,21 @@ impl Turn {
     /// recorded as soon as it is ready. Returns true when interrupted.
     async fn run_concurrently(&self, calls: &[&ReadyCall]) -> Result<bool, EngineError> {
         let checkpoints = self
-            .shared
             .checkpoints
-            .clone()
             .filter(|_| calls.iter().any(|r| r.tool.is_mutating()));
-        if let Some(checkpoints) = &checkpoints {
-            checkpoints
-                .before_call(self.shared.emitter.last_seq(), &self.turn_id)
-                .await;
+        if let Some(checkpoints) = checkpoints {
+            checkpoints.before_call(self.scope).await;
         }
         let mut running = FuturesUnordered::new();
         let mut handles = Vec::new();
         for (i, r) in calls.iter().enumerate() {
             // A spawned task both isolates a panicking tool and can be aborted on interrupt.
-            let mut ctx = self.shared.tool_ctx.clone();
-            ctx.cancel = self.cancel.child_token();
+            let mut ctx = self.tool_ctx.clone();
+            ctx.cancel = self.scope.cancel().child_token();
             ctx.accepted_hunks = r.accepted_hunks.clone();
             ctx.call_id = Some(r.call.id.clone());
-            ctx.progress = Some(super::mcp::progress_sink(
-                &self.shared,
-                &self.turn_id,
-                &r.call.id,
-            ));
-            ctx.live_output = Some(super::mcp::output_sink(
-                &self.shared,
-                &self.turn_id,
-                &r.call.id,
-            ));
+            ctx.progress = Some(progress_sink(self.scope, &r.call.id));
+            ctx.live_output = Some(output_sink(self.scope, &r.call.id));
             let task = tokio::spawn(r.tool.run(ctx, r.args.clone()));
             handles.push(task.abort_handle());
             running.push(async move { (i, task.await) });
@@ -218,7 +260,7 @@ impl Turn {
         let mut done = vec![false; calls.len()];
         loop {
             let next = tokio::select! {
-                _ = self.cancel.cancelled() => {
+                _ = self.scope.cancel().cancelled() => {
                     for h in &handles {
                         h.abort();
                     }
@@ -228,11 +270,10 @@ impl Turn {
                         .iter()
                         .zip(&done)
                         .find(|(r, finished)| !**finished && r.tool.is_mutating());
-                    if let (Some(checkpoints), Some((r, _))) = (&checkpoints, cut) {
+                    if let (Some(checkpoints), Some((r, _))) = (checkpoints, cut) {
                         checkpoints
                             .after_call(
-                                &self.shared.emitter,
-                                &self.turn_id,
+                                self.scope,
                                 &ToolCallId::new(r.call.id.clone()),
                                 &r.call.name,
                             )
@@ -251,11 +292,10 @@ impl Turn {
                 return Ok(false);
             };
             done[i] = true;
-            if let Some(checkpoints) = &checkpoints {
+            if let Some(checkpoints) = checkpoints {
                 checkpoints
                     .after_call(
-                        &self.shared.emitter,
-                        &self.turn_id,
+                        self.scope,
                         &ToolCallId::new(calls[i].call.id.clone()),
                         &calls[i].call.name,
                     )
@@ -304,7 +344,7 @@ impl Turn {
         let (status, error_kind, output) = match result {
             Ok(output) => {
                 if let Some(event) = output.event {
-                    self.emit(event)?;
+                    self.scope.emit(event)?;
                 }
                 (
                     ToolStatus::Ok,
@@ -323,12 +363,11 @@ impl Turn {
                 ),
             ),
         };
-        let output =
-            if super::repeats::answered_before(&self.shared.history_snapshot(), call, &output) {
-                format!("{output}\n{}", super::repeats::REPEAT_HINT)
-            } else {
-                output
-            };
+        let output = if super::repeats::answered_before(&self.scope.history(), call, &output) {
+            format!("{output}\n{}", super::repeats::REPEAT_HINT)
+        } else {
+            output
+        };
         // After the cap, which keeps the head of a long output and would cut the note.
         let output = if repairs.is_empty() {
             output
@@ -337,15 +376,41 @@ impl Turn {
         } else {
             format!("{output}\n{}", repair_note(repairs))
         };
-        self.record(AgentEvent::ToolCallEnd {
-            call_id: ToolCallId::new(call.id.clone()),
-            name: call.name.clone(),
-            status,
-            error_kind,
-            output,
-            full_length: None,
-        })
+        self.policy.record_result(
+            call,
+            CallResult {
+                status,
+                error_kind,
+                output,
+            },
+        )
     }
+}
+
+/// Emits a running call's progress as `tool_progress` events of its turn.
+fn progress_sink(scope: &TurnScope, call_id: &str) -> ProgressSink {
+    let emit = scope.detached_emit();
+    let call_id = ToolCallId::new(call_id.to_owned());
+    ProgressSink::new(move |p| {
+        emit(AgentEvent::ToolProgress {
+            call_id: call_id.clone(),
+            progress: p.progress,
+            total: p.total,
+            message: p.message,
+        })
+    })
+}
+
+/// Emits what a running command prints as `tool_output` events of its turn.
+fn output_sink(scope: &TurnScope, call_id: &str) -> OutputSink {
+    let emit = scope.detached_emit();
+    let call_id = ToolCallId::new(call_id.to_owned());
+    OutputSink::new(move |chunk| {
+        emit(AgentEvent::ToolOutput {
+            call_id: call_id.clone(),
+            chunk,
+        })
+    })
 }
 
 /// Repairs what the schema makes unambiguous, then validates. Repairs that do not make the

@@ -7,15 +7,17 @@ use std::sync::Arc;
 use memo_protocol::{
     AgentEvent, TokenUsage, ToolCallId, ToolCallSummary, TurnEndReason, TurnId, UserInput,
 };
-use memo_providers::{ModelRequest, ModelResponse, ProviderError};
+use memo_providers::{ModelRequest, ModelResponse, ProviderError, ToolCall};
 use tokio_util::sync::CancellationToken;
 
 use super::actor::Shared;
-use super::approvals::{ApprovalRules, Approver};
+use super::approvals::{Approval, ApprovalRules, Approver};
 use super::compaction::Auto;
 use super::input::{Prepared, TurnInput};
 use super::scope::TurnScope;
 use super::step::{Step, StepOutcome, StepRequest};
+use super::tool_calls::{CallPolicy, CallResult, ToolCalls};
+use crate::tools::ToolPreview;
 use crate::EngineError;
 
 pub(crate) struct Turn {
@@ -236,22 +238,58 @@ impl Turn {
         }
     }
 
-    /// Asks about the calls of one step.
-    pub fn approver(&self) -> Approver<'_> {
+    /// Runs one step's tool calls. Returns true when the user interrupted.
+    async fn run_tool_calls(&self, calls: &[ToolCall]) -> Result<bool, EngineError> {
         let settings = &self.shared.context.settings;
-        Approver::for_step(
-            &self.scope,
-            &self.shared.approvals,
-            ApprovalRules {
-                store: settings.approval_rules.as_ref(),
-                imported: &settings.imported_rules,
-                cwd: &self.shared.tool_ctx.cwd,
-            },
-        )
+        let policy = StepPolicy {
+            scope: &self.scope,
+            // "Approve all" answers cover one step's calls only.
+            approver: Approver::for_step(
+                &self.scope,
+                &self.shared.approvals,
+                ApprovalRules {
+                    store: settings.approval_rules.as_ref(),
+                    imported: &settings.imported_rules,
+                    cwd: &self.shared.tool_ctx.cwd,
+                },
+            ),
+        };
+        let view = self.shared.tool_view();
+        ToolCalls {
+            scope: &self.scope,
+            tools: &self.shared.tools,
+            validators: &view.validators,
+            tool_ctx: &self.shared.tool_ctx,
+            checkpoints: self.shared.checkpoints.as_ref(),
+            policy: &policy,
+        }
+        .run(calls)
+        .await
     }
 
     fn record_assistant(&self, response: &ModelResponse) -> Result<(), EngineError> {
         self.record(assistant_event(response))
+    }
+}
+
+/// The turn's policy over one step's tool calls.
+struct StepPolicy<'a> {
+    scope: &'a TurnScope,
+    approver: Approver<'a>,
+}
+
+impl CallPolicy for StepPolicy<'_> {
+    async fn admit(
+        &self,
+        call: &ToolCall,
+        preview: &ToolPreview,
+        args: &serde_json::Value,
+    ) -> Result<Approval, EngineError> {
+        self.approver.approve(call, preview, args).await
+    }
+
+    fn record_result(&self, call: &ToolCall, result: CallResult) -> Result<(), EngineError> {
+        self.scope.record(result.into_event(call))
     }
 }
 
