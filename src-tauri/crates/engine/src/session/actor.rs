@@ -472,8 +472,15 @@ fn compaction_task(
     trigger: memo_protocol::CompactionTrigger,
     instructions: Option<String>,
 ) -> RunningTurn {
-    let (cancel, task, ended) =
-        super::compaction::spawn_manual(shared.clone(), trigger, instructions);
+    let cancel = CancellationToken::new();
+    let ended = Arc::new(AtomicBool::new(false));
+    let task = tokio::spawn(super::turn::run_compaction(
+        shared.clone(),
+        trigger,
+        instructions,
+        cancel.clone(),
+        ended.clone(),
+    ));
     RunningTurn {
         cancel,
         task,

@@ -6,22 +6,26 @@
 //! Triggers: automatic before a model step once the request reaches the configured share
 //! of the context window (or after the provider reported an overflow), `/compact` and
 //! `Op::Compact`, and `/clear` (no summary, nothing kept).
+//!
+//! A component: a [`Compactor`] is given the scope it records in, the model and the
+//! settings it needs, and returns what it did. When to compact, and what the cost and
+//! the outcome mean for a turn or a `/compact` command, is decided in `turn.rs`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::Path;
 use std::sync::Arc;
 
 use futures::StreamExt;
 use memo_context::compaction::{self, Sizes};
 use memo_context::{EnvFacts, Templates};
-use memo_protocol::{AgentEvent, CompactionStatus, CompactionTrigger, TokenUsage, TurnId};
-use memo_providers::{Message, ModelRequest, ModelResponse, ProviderError, ResponseEvent};
+use memo_protocol::{AgentEvent, CompactionStatus, CompactionTrigger, TokenUsage};
+use memo_providers::{
+    Message, ModelRequest, ModelResponse, ProviderError, ResponseEvent, RetryPolicy, ToolSpec,
+};
 use serde_json::json;
-use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
 
-use super::actor::Shared;
-use super::context::blocked_after;
-use super::turn::Turn;
+use super::context::{blocked_after, ContextState};
+use super::model::ModelBinding;
+use super::scope::TurnScope;
 use crate::EngineError;
 
 /// What one compaction attempt did.
@@ -63,193 +67,207 @@ pub(crate) enum Attempt {
     Interrupted,
 }
 
-/// Compacts (or clears) the session's history now, recording the outcome in the log.
-/// Returns the tokens the summarisation call cost; the caller reports them as usage.
-pub(crate) async fn compact(
-    shared: &Shared,
-    turn_id: Option<&TurnId>,
-    trigger: CompactionTrigger,
-    instructions: Option<&str>,
-    cancel: &CancellationToken,
-) -> Result<(Attempt, TokenUsage), EngineError> {
-    let history = shared.history_snapshot();
-    let counts = shared.conversation.counts(&history);
-    let before: u64 = counts.iter().sum();
-    let mut usage = TokenUsage::default();
-    let outcome = if trigger == CompactionTrigger::Clear {
-        Outcome {
-            status: CompactionStatus::Cleared,
-            compacted: len_u32(history.len()),
-            kept: 0,
-            sizes: Sizes { before, after: 0 },
-            summary: None,
-            message: None,
-        }
-    } else {
-        match compaction::split_point(&history, &counts).filter(|s| *s > 0) {
-            None => {
-                let why = if history.is_empty() {
-                    "the conversation is empty"
-                } else {
-                    "only the current request is in the history"
-                };
-                Outcome::unchanged(CompactionStatus::Skipped, history.len(), before, why.into())
+/// Compacts the conversation of one scope.
+pub(crate) struct Compactor<'a> {
+    pub scope: &'a TurnScope,
+    /// Writes the summary.
+    pub model: &'a ModelBinding,
+    pub retry: RetryPolicy,
+    pub max_output_tokens: Option<u32>,
+    /// The templates, environment and token counter; whether automatic compaction is on.
+    pub context: &'a ContextState,
+    /// The session's tool definitions.
+    pub tool_specs: &'a [ToolSpec],
+    /// The workspace, for the summary prompt's environment when there is no workspace
+    /// context.
+    pub cwd: &'a Path,
+}
+
+impl Compactor<'_> {
+    /// Compacts (or clears) the conversation now, recording the outcome in the log.
+    /// Returns the tokens the summarisation call cost; the caller reports them as usage.
+    pub async fn compact(
+        &self,
+        trigger: CompactionTrigger,
+        instructions: Option<&str>,
+    ) -> Result<(Attempt, TokenUsage), EngineError> {
+        let history = self.scope.history();
+        let counts = self.scope.token_counts(&history);
+        let before: u64 = counts.iter().sum();
+        let mut usage = TokenUsage::default();
+        let outcome = if trigger == CompactionTrigger::Clear {
+            Outcome {
+                status: CompactionStatus::Cleared,
+                compacted: len_u32(history.len()),
+                kept: 0,
+                sizes: Sizes { before, after: 0 },
+                summary: None,
+                message: None,
             }
-            Some(split) => {
-                let request = summary_request(shared, &history[..split], instructions);
-                match call_model(shared, request, cancel).await {
-                    None => return Ok((Attempt::Interrupted, usage)),
-                    Some(Err(err)) => Outcome::unchanged(
-                        CompactionStatus::Failed,
-                        history.len(),
-                        before,
-                        err.to_string(),
-                    ),
-                    Some(Ok(response)) => {
-                        usage = response.usage;
-                        judge(shared, &history, &counts, split, &response)
+        } else {
+            match compaction::split_point(&history, &counts).filter(|s| *s > 0) {
+                None => {
+                    let why = if history.is_empty() {
+                        "the conversation is empty"
+                    } else {
+                        "only the current request is in the history"
+                    };
+                    Outcome::unchanged(CompactionStatus::Skipped, history.len(), before, why.into())
+                }
+                Some(split) => {
+                    let request = self.summary_request(&history[..split], instructions);
+                    match self.call_model(request).await {
+                        None => return Ok((Attempt::Interrupted, usage)),
+                        Some(Err(err)) => Outcome::unchanged(
+                            CompactionStatus::Failed,
+                            history.len(),
+                            before,
+                            err.to_string(),
+                        ),
+                        Some(Ok(response)) => {
+                            usage = response.usage;
+                            self.judge(&history, &counts, split, &response)
+                        }
                     }
                 }
             }
-        }
-    };
-    let event = AgentEvent::ContextCompacted {
-        trigger,
-        status: outcome.status,
-        summary: outcome.summary.clone(),
-        kept_messages: outcome.kept,
-        compacted_messages: outcome.compacted,
-        tokens_before: outcome.sizes.before,
-        tokens_after: outcome.sizes.after,
-        usage,
-        message: outcome.message.clone(),
-    };
-    // Our snapshot must not be a second owner when the history is rewritten, or
-    // `Arc::make_mut` would deep-copy the whole old history just to replace it.
-    drop(history);
-    shared.emitter.emit(turn_id, event.clone())?;
-    shared.apply_to_history(&event);
-    let ctx = &shared.context;
-    ctx.set_auto_blocked(blocked_after(outcome.status, ctx.auto_blocked()));
-    Ok((Attempt::Done(outcome), usage))
-}
+        };
+        let event = AgentEvent::ContextCompacted {
+            trigger,
+            status: outcome.status,
+            summary: outcome.summary.clone(),
+            kept_messages: outcome.kept,
+            compacted_messages: outcome.compacted,
+            tokens_before: outcome.sizes.before,
+            tokens_after: outcome.sizes.after,
+            usage,
+            message: outcome.message.clone(),
+        };
+        // Our snapshot must not be a second owner when the history is rewritten, or
+        // `Arc::make_mut` would deep-copy the whole old history just to replace it.
+        drop(history);
+        self.scope.record(event)?;
+        let ctx = self.context;
+        ctx.set_auto_blocked(blocked_after(outcome.status, ctx.auto_blocked()));
+        Ok((Attempt::Done(outcome), usage))
+    }
 
-/// Decides what a summary answer is worth: a snapshot that would make the history larger
-/// is a failure (and the history stays as it was).
-fn judge(
-    shared: &Shared,
-    history: &[Message],
-    counts: &[u64],
-    split: usize,
-    response: &ModelResponse,
-) -> Outcome {
-    let before: u64 = counts.iter().sum();
-    let Some(snapshot) = compaction::extract_snapshot(&response.text) else {
-        let why = "the model returned an empty summary".to_owned();
-        return Outcome::unchanged(CompactionStatus::Failed, history.len(), before, why);
-    };
-    let sizes = compaction::sizes(counts, split, &snapshot, shared.context.settings.counter);
-    if sizes.inflated() {
-        let why = format!(
+    /// Decides what a summary answer is worth: a snapshot that would make the history larger
+    /// is a failure (and the history stays as it was).
+    fn judge(
+        &self,
+        history: &[Message],
+        counts: &[u64],
+        split: usize,
+        response: &ModelResponse,
+    ) -> Outcome {
+        let before: u64 = counts.iter().sum();
+        let Some(snapshot) = compaction::extract_snapshot(&response.text) else {
+            let why = "the model returned an empty summary".to_owned();
+            return Outcome::unchanged(CompactionStatus::Failed, history.len(), before, why);
+        };
+        let sizes = compaction::sizes(counts, split, &snapshot, self.context.settings.counter);
+        if sizes.inflated() {
+            let why = format!(
             "the summarised history (~{} tokens) would be larger than the original (~{} tokens)",
             sizes.after, sizes.before
         );
-        return Outcome {
+            return Outcome {
+                sizes,
+                ..Outcome::unchanged(CompactionStatus::Inflated, history.len(), before, why)
+            };
+        }
+        Outcome {
+            status: CompactionStatus::Compacted,
+            compacted: len_u32(split),
+            kept: len_u32(history.len() - split),
             sizes,
-            ..Outcome::unchanged(CompactionStatus::Inflated, history.len(), before, why)
-        };
+            summary: Some(snapshot),
+            message: None,
+        }
     }
-    Outcome {
-        status: CompactionStatus::Compacted,
-        compacted: len_u32(split),
-        kept: len_u32(history.len() - split),
-        sizes,
-        summary: Some(snapshot),
-        message: None,
-    }
-}
 
-fn summary_request(shared: &Shared, older: &[Message], instructions: Option<&str>) -> ModelRequest {
-    let templates = shared
-        .context
-        .settings
-        .workspace
-        .as_ref()
-        .map(|w| w.templates.clone())
-        .unwrap_or_else(Templates::builtin_only);
-    let env = shared
-        .context
-        .settings
-        .workspace
-        .as_ref()
-        .map(|w| w.env.clone())
-        .unwrap_or_else(|| EnvFacts::fixed(&shared.tool_ctx.cwd, &shared.tool_ctx.cwd));
-    let binding = shared.binding();
-    let vars = json!({ "env": env, "model": binding.model, "instructions": instructions });
-    // Problems with a user's override are already reported by the prompt report.
-    let mut problems = Vec::new();
-    let system = templates.render("compaction.md", &vars, &mut problems).text;
-    let ask = templates
-        .render("compaction_request.md", &vars, &mut problems)
-        .text;
-    let mut messages: Vec<Message> = if binding.supports_vision {
-        older.to_vec()
-    } else {
-        older.iter().map(super::images::without_images).collect()
-    };
-    messages.push(Message::user(ask.trim().to_owned()));
-    ModelRequest {
-        model: binding.model.clone(),
-        system,
-        messages: Arc::new(messages),
-        // Providers reject a history with tool calls when no tools are declared.
-        tools: shared.tool_specs(),
-        parallel_tool_calls: binding.parallel_tool_calls,
-        max_output_tokens: shared.limits.max_output_tokens,
-        thinking_budget_tokens: None,
-        temperature: binding.temperature,
-    }
-}
-
-/// One non-streamed-to-the-user model call with the session's retry policy. `None` when
-/// cancelled.
-async fn call_model(
-    shared: &Shared,
-    request: ModelRequest,
-    cancel: &CancellationToken,
-) -> Option<Result<ModelResponse, ProviderError>> {
-    let policy = shared.limits.retry;
-    let mut attempt = 0u32;
-    loop {
-        attempt += 1;
-        let result = tokio::select! {
-            _ = cancel.cancelled() => return None,
-            result = collect(shared, request.clone()) => result,
+    fn summary_request(&self, older: &[Message], instructions: Option<&str>) -> ModelRequest {
+        let templates = self
+            .context
+            .settings
+            .workspace
+            .as_ref()
+            .map(|w| w.templates.clone())
+            .unwrap_or_else(Templates::builtin_only);
+        let env = self
+            .context
+            .settings
+            .workspace
+            .as_ref()
+            .map(|w| w.env.clone())
+            .unwrap_or_else(|| EnvFacts::fixed(self.cwd, self.cwd));
+        let binding = self.model;
+        let vars = json!({ "env": env, "model": binding.model, "instructions": instructions });
+        // Problems with a user's override are already reported by the prompt report.
+        let mut problems = Vec::new();
+        let system = templates.render("compaction.md", &vars, &mut problems).text;
+        let ask = templates
+            .render("compaction_request.md", &vars, &mut problems)
+            .text;
+        let mut messages: Vec<Message> = if binding.supports_vision {
+            older.to_vec()
+        } else {
+            older.iter().map(super::images::without_images).collect()
         };
-        match result {
-            Ok(response) => return Some(Ok(response)),
-            Err(err) => match policy.delay(attempt, &err) {
-                Some(delay) => tokio::select! {
-                    _ = cancel.cancelled() => return None,
-                    _ = tokio::time::sleep(delay) => {}
+        messages.push(Message::user(ask.trim().to_owned()));
+        ModelRequest {
+            model: binding.model.clone(),
+            system,
+            messages: Arc::new(messages),
+            // Providers reject a history with tool calls when no tools are declared.
+            tools: self.tool_specs.to_vec(),
+            parallel_tool_calls: binding.parallel_tool_calls,
+            max_output_tokens: self.max_output_tokens,
+            thinking_budget_tokens: None,
+            temperature: binding.temperature,
+        }
+    }
+
+    /// One non-streamed-to-the-user model call with the session's retry policy. `None` when
+    /// cancelled.
+    async fn call_model(
+        &self,
+        request: ModelRequest,
+    ) -> Option<Result<ModelResponse, ProviderError>> {
+        let policy = self.retry;
+        let cancel = self.scope.cancel();
+        let mut attempt = 0u32;
+        loop {
+            attempt += 1;
+            let result = tokio::select! {
+                _ = cancel.cancelled() => return None,
+                result = self.collect(request.clone()) => result,
+            };
+            match result {
+                Ok(response) => return Some(Ok(response)),
+                Err(err) => match policy.delay(attempt, &err) {
+                    Some(delay) => tokio::select! {
+                        _ = cancel.cancelled() => return None,
+                        _ = tokio::time::sleep(delay) => {}
+                    },
+                    None => return Some(Err(err)),
                 },
-                None => return Some(Err(err)),
-            },
+            }
         }
     }
-}
 
-async fn collect(shared: &Shared, request: ModelRequest) -> Result<ModelResponse, ProviderError> {
-    let client = shared.binding().client.clone();
-    let mut stream = client.stream(request).await?;
-    while let Some(item) = stream.next().await {
-        if let ResponseEvent::Completed(response) = item? {
-            return Ok(response);
+    async fn collect(&self, request: ModelRequest) -> Result<ModelResponse, ProviderError> {
+        let mut stream = self.model.client.stream(request).await?;
+        while let Some(item) = stream.next().await {
+            if let ResponseEvent::Completed(response) = item? {
+                return Ok(response);
+            }
         }
+        Err(ProviderError::StreamInterrupted(
+            "the stream ended without a final event".into(),
+        ))
     }
-    Err(ProviderError::StreamInterrupted(
-        "the stream ended without a final event".into(),
-    ))
 }
 
 fn len_u32(n: usize) -> u32 {
@@ -257,7 +275,7 @@ fn len_u32(n: usize) -> u32 {
 }
 
 /// What `/compact` (or `/clear`) tells the user.
-fn report(attempt: &Attempt) -> (bool, String) {
+pub(crate) fn report(attempt: &Attempt) -> (bool, String) {
     let Attempt::Done(o) = attempt else {
         return (
             false,
@@ -284,112 +302,5 @@ fn report(attempt: &Attempt) -> (bool, String) {
                 "Compaction failed: {reason}. The history is unchanged and automatic compaction is off until /compact succeeds."
             ),
         ),
-    }
-}
-
-/// Starts `/compact` or `/clear` as the session's running task. Returns what the actor
-/// keeps to cancel and reap it, like a turn.
-pub(crate) fn spawn_manual(
-    shared: Arc<Shared>,
-    trigger: CompactionTrigger,
-    instructions: Option<String>,
-) -> (CancellationToken, JoinHandle<()>, Arc<AtomicBool>) {
-    let cancel = CancellationToken::new();
-    let ended = Arc::new(AtomicBool::new(false));
-    let task = {
-        let (cancel, ended) = (cancel.clone(), ended.clone());
-        tokio::spawn(async move {
-            let command = match trigger {
-                CompactionTrigger::Clear => "/clear",
-                _ => "/compact",
-            };
-            let (ok, output) =
-                match compact(&shared, None, trigger, instructions.as_deref(), &cancel).await {
-                    Ok((attempt, usage)) => {
-                        if usage.total() > 0 {
-                            let _ = shared.emitter.emit(
-                                None,
-                                AgentEvent::Usage {
-                                    step: usage,
-                                    turn_total: usage,
-                                },
-                            );
-                        }
-                        report(&attempt)
-                    }
-                    Err(err) => (false, format!("Compaction failed: {err}")),
-                };
-            ended.store(true, Ordering::Release);
-            let _ = shared.emitter.emit(
-                None,
-                AgentEvent::CommandResult {
-                    command: command.into(),
-                    ok,
-                    output,
-                    action: None,
-                },
-            );
-        })
-    };
-    (cancel, task, ended)
-}
-
-/// What an automatic check did before a model step.
-pub(crate) enum Auto {
-    NotNeeded,
-    Compacted,
-    NotCompacted,
-    Interrupted,
-}
-
-impl Turn {
-    /// Compacts when the next request would pass the threshold, or unconditionally when
-    /// `overflowed` (the provider said the last one did). Never while automatic
-    /// compaction is off after a failure.
-    pub(crate) async fn auto_compact(&mut self, overflowed: bool) -> Result<Auto, EngineError> {
-        let ctx = &self.shared.context;
-        if ctx.auto_blocked() {
-            return Ok(Auto::NotNeeded);
-        }
-        if !overflowed {
-            let history = self.shared.history_snapshot();
-            let tokens: u64 = self
-                .shared
-                .conversation
-                .counts(&history)
-                .iter()
-                .sum::<u64>()
-                + self.shared.tool_view().fixed_prompt_tokens;
-            let s = &ctx.settings;
-            if !compaction::over_threshold(
-                tokens,
-                self.shared.binding().context_window,
-                s.auto_compact_threshold_percent,
-            ) {
-                return Ok(Auto::NotNeeded);
-            }
-        }
-        let shared = self.shared.clone();
-        let cancel = self.cancel.clone();
-        let (attempt, usage) = compact(
-            &shared,
-            Some(&self.turn_id),
-            CompactionTrigger::Auto,
-            None,
-            &cancel,
-        )
-        .await?;
-        if usage.total() > 0 {
-            self.usage.add(&usage);
-            self.emit(AgentEvent::Usage {
-                step: usage,
-                turn_total: self.usage,
-            })?;
-        }
-        Ok(match attempt {
-            Attempt::Interrupted => Auto::Interrupted,
-            Attempt::Done(o) if o.status == CompactionStatus::Compacted => Auto::Compacted,
-            Attempt::Done(_) => Auto::NotCompacted,
-        })
     }
 }

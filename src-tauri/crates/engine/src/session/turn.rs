@@ -5,14 +5,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use memo_protocol::{
-    AgentEvent, TokenUsage, ToolCallId, ToolCallSummary, TurnEndReason, TurnId, UserInput,
+    AgentEvent, CompactionStatus, CompactionTrigger, TokenUsage, ToolCallId, ToolCallSummary,
+    TurnEndReason, TurnId, UserInput,
 };
 use memo_providers::{ModelRequest, ModelResponse, ProviderError, ToolCall};
 use tokio_util::sync::CancellationToken;
 
 use super::actor::Shared;
 use super::approvals::{Approval, ApprovalRules, Approver};
-use super::compaction::Auto;
+use super::compaction::{Attempt, Compactor};
 use super::input::{Prepared, TurnInput};
 use super::scope::TurnScope;
 use super::step::{Step, StepOutcome, StepRequest};
@@ -91,6 +92,70 @@ pub(crate) async fn run_turn(
     let _ = turn.shared.emitter.emit_batch(Some(&turn.turn_id), last);
 }
 
+/// Runs `/compact` or `/clear` as the session's task: like a turn without a model step,
+/// outside any turn id.
+pub(crate) async fn run_compaction(
+    shared: Arc<Shared>,
+    trigger: CompactionTrigger,
+    instructions: Option<String>,
+    cancel: CancellationToken,
+    ended: Arc<AtomicBool>,
+) {
+    let scope = shared.scope(None, cancel);
+    let command = match trigger {
+        CompactionTrigger::Clear => "/clear",
+        _ => "/compact",
+    };
+    let (ok, output) = match compact(&shared, &scope, trigger, instructions.as_deref()).await {
+        Ok((attempt, usage)) => {
+            if usage.total() > 0 {
+                let _ = scope.emit(AgentEvent::Usage {
+                    step: usage,
+                    turn_total: usage,
+                });
+            }
+            super::compaction::report(&attempt)
+        }
+        Err(err) => (false, format!("Compaction failed: {err}")),
+    };
+    ended.store(true, Ordering::Release);
+    let _ = scope.emit(AgentEvent::CommandResult {
+        command: command.into(),
+        ok,
+        output,
+        action: None,
+    });
+}
+
+/// Every compaction, automatic or asked for, goes through here.
+async fn compact(
+    shared: &Shared,
+    scope: &TurnScope,
+    trigger: CompactionTrigger,
+    instructions: Option<&str>,
+) -> Result<(Attempt, TokenUsage), EngineError> {
+    let view = shared.tool_view();
+    Compactor {
+        scope,
+        model: &shared.binding(),
+        retry: shared.limits.retry,
+        max_output_tokens: shared.limits.max_output_tokens,
+        context: &shared.context,
+        tool_specs: &view.specs,
+        cwd: &shared.tool_ctx.cwd,
+    }
+    .compact(trigger, instructions)
+    .await
+}
+
+/// What an automatic check did before a model step.
+enum AutoCompaction {
+    NotNeeded,
+    Compacted,
+    NotCompacted,
+    Interrupted,
+}
+
 impl Turn {
     /// Persists and delivers an event that does not change the conversation.
     pub fn emit(&self, event: AgentEvent) -> Result<u64, EngineError> {
@@ -117,7 +182,7 @@ impl Turn {
         }
         let mut overflow_compacted = false;
         for step in 0..self.shared.limits.max_steps {
-            if matches!(self.auto_compact(false).await?, Auto::Interrupted) {
+            if matches!(self.auto_compact(false).await?, AutoCompaction::Interrupted) {
                 return Ok(TurnEndReason::Interrupted);
             }
             let model_call = Step {
@@ -143,9 +208,9 @@ impl Turn {
                     // Our estimate was below the provider's count: compact once and retry.
                     overflow_compacted = true;
                     match self.auto_compact(true).await? {
-                        Auto::Compacted => continue,
-                        Auto::Interrupted => return Ok(TurnEndReason::Interrupted),
-                        Auto::NotNeeded | Auto::NotCompacted => {
+                        AutoCompaction::Compacted => continue,
+                        AutoCompaction::Interrupted => return Ok(TurnEndReason::Interrupted),
+                        AutoCompaction::NotNeeded | AutoCompaction::NotCompacted => {
                             return self.fail_overflow(&said);
                         }
                     }
@@ -200,6 +265,44 @@ impl Turn {
             retryable: false,
         })?;
         Ok(TurnEndReason::StepLimit)
+    }
+
+    /// Compacts when the next request would pass the threshold, or unconditionally when
+    /// `overflowed` (the provider said the last one did). Never while automatic
+    /// compaction is off after a failure.
+    async fn auto_compact(&mut self, overflowed: bool) -> Result<AutoCompaction, EngineError> {
+        let ctx = &self.shared.context;
+        if ctx.auto_blocked() {
+            return Ok(AutoCompaction::NotNeeded);
+        }
+        if !overflowed {
+            let history = self.scope.history();
+            let tokens: u64 = self.scope.token_counts(&history).iter().sum::<u64>()
+                + self.shared.tool_view().fixed_prompt_tokens;
+            if !memo_context::compaction::over_threshold(
+                tokens,
+                self.shared.binding().context_window,
+                ctx.settings.auto_compact_threshold_percent,
+            ) {
+                return Ok(AutoCompaction::NotNeeded);
+            }
+        }
+        let (attempt, usage) =
+            compact(&self.shared, &self.scope, CompactionTrigger::Auto, None).await?;
+        if usage.total() > 0 {
+            self.usage.add(&usage);
+            self.emit(AgentEvent::Usage {
+                step: usage,
+                turn_total: self.usage,
+            })?;
+        }
+        Ok(match attempt {
+            Attempt::Interrupted => AutoCompaction::Interrupted,
+            Attempt::Done(o) if o.status == CompactionStatus::Compacted => {
+                AutoCompaction::Compacted
+            }
+            Attempt::Done(_) => AutoCompaction::NotCompacted,
+        })
     }
 
     /// `said`: the server's own words (a local server's context size is its setting).
