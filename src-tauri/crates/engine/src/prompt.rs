@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use memo_config::{Config, ProviderConfig, WireApi};
-use memo_context::{LoadOptions, PromptMode, TokenCounter, WorkspaceContext};
+use memo_context::{LoadOptions, TokenCounter, WorkspaceContext};
 use memo_protocol::{PromptReport, ProviderSummary};
 
 use crate::engine::{usable_cwd, Engine, EnvLookup, SessionOptions};
 use crate::read_skill::ReadSkillTool;
-use crate::session::SessionContext;
+use crate::session::{prompt_mode, SessionContext};
 use crate::tools::{ToolProfile, ToolRegistry};
 use crate::EngineError;
 
@@ -64,14 +64,6 @@ pub(crate) fn session_context(
         ..SessionContext::default()
     };
     (assembled.system, context)
-}
-
-/// The main agent's prompt for a tool profile: a small context window gets the short base.
-pub(crate) fn prompt_mode(profile: ToolProfile) -> PromptMode {
-    match profile {
-        ToolProfile::Standard => PromptMode::Main,
-        ToolProfile::Compact => PromptMode::Compact,
-    }
 }
 
 /// The OS home, for `~/.claude/commands`, `~/.gemini/commands` and `@~/...`; read through

@@ -1,83 +1,25 @@
-use std::path::PathBuf;
+//! The session actor: one task per session that owns its state, takes `Op`s one at a
+//! time and runs at most one task at a time (a turn, or `/compact`), so ops such as an
+//! interrupt or an approval are answered while a turn runs. How a turn runs is `turn.rs`'s.
+
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use memo_protocol::{AgentEvent, ErrorKind, Op, SessionId, TurnId};
-use memo_providers::{Message, ModelClient, RetryPolicy};
-use memo_store::{NewSession, Store};
+use memo_providers::Message;
+use memo_store::NewSession;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use super::approvals::{ApprovalMode, ApprovalState};
-use super::checkpoint::Checkpointing;
-use super::context::{auto_blocked_by_log, ContextState, SessionContext};
-use super::conversation::Conversation;
-use super::emitter::{Emitter, EventReceiver};
+use super::approvals::ApprovalMode;
+use super::context::auto_blocked_by_log;
+use super::emitter::EventReceiver;
 use super::history::rebuild_history;
 use super::input::{dispatch, Dispatch};
-use super::mcp::{view_cell, ToolView};
-use super::model::{ModelBinding, ModelResolver};
-use super::scope::TurnScope;
-use super::turn::run_turn;
-use crate::tools::{ToolContext, ToolRegistry};
+use super::state::{Restored, SessionParams, SessionState};
+use super::turn::{run_compaction, run_turn};
 use crate::EngineError;
-
-/// Per-turn limits and model-call settings.
-#[derive(Debug, Clone)]
-pub struct TurnLimits {
-    /// Model calls per turn before the turn ends with `step_limit`.
-    pub max_steps: u32,
-    pub retry: RetryPolicy,
-    pub parallel_tool_calls: bool,
-    pub max_output_tokens: Option<u32>,
-    /// Extended thinking budget from the model's profile (`thinking_budget_tokens`).
-    pub thinking_budget_tokens: Option<u32>,
-    /// Sampling temperature from the model's profile (`temperature`).
-    pub temperature: Option<f64>,
-    /// Whether the session's first model takes images (its profile's `supports_vision`).
-    /// The default lets hand-built sessions (tests, benches) send images; the
-    /// [`crate::Engine`] sets it from the profile.
-    pub supports_vision: bool,
-    pub approval_mode: ApprovalMode,
-}
-
-impl Default for TurnLimits {
-    fn default() -> Self {
-        Self {
-            approval_mode: ApprovalMode::Auto,
-            max_steps: 100,
-            retry: RetryPolicy::default(),
-            parallel_tool_calls: true,
-            max_output_tokens: None,
-            thinking_budget_tokens: None,
-            temperature: None,
-            supports_vision: true,
-        }
-    }
-}
-
-/// Everything a session actor needs; the [`crate::Engine`] builds this from config, tests
-/// build it by hand around a mock server.
-pub struct SessionParams {
-    pub id: SessionId,
-    pub cwd: PathBuf,
-    pub provider: String,
-    pub model: String,
-    pub client: Arc<dyn ModelClient>,
-    /// Builds another model's client for a switch (`None`: the session cannot switch).
-    pub resolver: Option<ModelResolver>,
-    pub tools: ToolRegistry,
-    pub store: Arc<Store>,
-    pub system_prompt: String,
-    pub limits: TurnLimits,
-    /// `$MEMO_HOME`, for tools that read Memo's own files.
-    pub memo_home: Option<PathBuf>,
-    /// Skills, commands, the prompt report and compaction settings.
-    pub context: SessionContext,
-    /// Where the workspace's checkpoints go (`None`: no checkpoints, e.g. in tests).
-    pub checkpoints: Option<memo_checkpoints::Checkpoints>,
-}
 
 /// A brand-new session is recorded in the store; a resumed one rebuilds its conversation
 /// from the stored events.
@@ -87,69 +29,12 @@ pub enum SessionStart {
     Resume,
 }
 
-/// State shared by the actor and its running turn.
-pub(crate) struct Shared {
-    pub emitter: Arc<Emitter>,
-    /// The model turns talk to; replaced whole by a switch between turns.
-    binding: Mutex<Arc<ModelBinding>>,
-    pub resolver: Option<ModelResolver>,
-    pub tools: ToolRegistry,
-    /// The tools' API definitions, their compiled input schemas (checked before preview
-    /// and approval) and the system prompt listing them; rebuilt only when the tools
-    /// change (MCP), not once per step.
-    pub tool_view: Mutex<Arc<ToolView>>,
-    pub tool_ctx: ToolContext,
-    pub limits: TurnLimits,
-    pub context: ContextState,
-    pub conversation: Arc<Conversation>,
-    pub approvals: ApprovalState,
-    /// MCP servers' requests for user input, waiting for `Op::ResolveElicitation`.
-    pub(crate) elicitations: super::elicit::Waiting,
-    pub checkpoints: Option<Arc<Checkpointing>>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // Every critical section here is a single push/insert/clone, so a poisoned lock
-    // still holds consistent data.
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-impl Shared {
-    pub fn binding(&self) -> Arc<ModelBinding> {
-        lock(&self.binding).clone()
-    }
-
-    pub(crate) fn set_binding(&self, binding: Arc<ModelBinding>) {
-        *lock(&self.binding) = binding;
-        // The prompt names the model: rebuild it for the next request.
-        self.invalidate_tool_view();
-    }
-
-    pub fn history_snapshot(&self) -> Arc<Vec<Message>> {
-        self.conversation.snapshot()
-    }
-
-    pub fn apply_to_history(&self, event: &AgentEvent) {
-        self.conversation.apply(event);
-    }
-
-    /// What the components of a turn (or of `/compact`) are handed.
-    pub fn scope(&self, turn_id: Option<TurnId>, cancel: CancellationToken) -> TurnScope {
-        TurnScope::new(
-            self.emitter.clone(),
-            self.conversation.clone(),
-            turn_id,
-            cancel,
-        )
-    }
-}
-
 /// The client side of a session: submit ops, subscribe to events. Cheap to clone.
 #[derive(Clone)]
 pub struct SessionHandle {
     id: SessionId,
     ops: mpsc::UnboundedSender<Op>,
-    shared: Arc<Shared>,
+    shared: Arc<SessionState>,
     finished: watch::Receiver<bool>,
 }
 
@@ -189,7 +74,7 @@ impl SessionHandle {
 
     /// The conversation as it would be sent to the model now.
     pub fn history(&self) -> Vec<Message> {
-        self.shared.history_snapshot().as_ref().clone()
+        self.shared.conversation.snapshot().as_ref().clone()
     }
 
     /// The layers of this session's system prompt, when the engine assembled it.
@@ -226,7 +111,7 @@ pub fn spawn_session(
     params: SessionParams,
     start: SessionStart,
 ) -> Result<SessionHandle, EngineError> {
-    let (last_seq, history, auto_blocked) = match start {
+    let restored = match start {
         SessionStart::New => {
             params.store.create_session(&NewSession {
                 id: params.id.clone(),
@@ -235,77 +120,49 @@ pub fn spawn_session(
                 model: params.model.clone(),
                 title: None,
             })?;
-            (0, Vec::new(), false)
+            Restored::default()
         }
         SessionStart::Resume => {
             if params.store.session(&params.id)?.is_none() {
                 return Err(EngineError::SessionNotFound(params.id.0.clone()));
             }
-            let (last, events) = super::history::load_for_resume(&params.store, &params.id)?;
-            (last, rebuild_history(&events), auto_blocked_by_log(&events))
+            let (last_seq, events) = super::history::load_for_resume(&params.store, &params.id)?;
+            Restored {
+                last_seq,
+                history: rebuild_history(&events),
+                auto_blocked: auto_blocked_by_log(&events),
+            }
         }
     };
-    let binding = ModelBinding {
+    let id = params.id.clone();
+    let started = AgentEvent::SessionStarted {
+        cwd: params.cwd.display().to_string(),
         provider: params.provider.clone(),
         model: params.model.clone(),
-        client: params.client,
-        parallel_tool_calls: params.limits.parallel_tool_calls,
-        thinking_budget_tokens: params.limits.thinking_budget_tokens,
-        temperature: params.limits.temperature,
-        context_window: params.context.context_window,
-        supports_vision: params.limits.supports_vision,
     };
-    let shared = Arc::new(Shared {
-        emitter: Arc::new(Emitter::new(
-            params.id.clone(),
-            params.store.clone(),
-            last_seq,
-        )),
-        binding: Mutex::new(Arc::new(binding)),
-        resolver: params.resolver,
-        tool_view: view_cell(ToolView::initial(
-            &params.tools,
-            params.system_prompt,
-            &params.context,
-        )),
-        tools: params.tools,
-        tool_ctx: ToolContext {
-            memo_home: params.memo_home.clone(),
-            ..ToolContext::for_workspace(params.cwd.clone())
-        },
-        approvals: ApprovalState::new(params.limits.approval_mode),
-        limits: params.limits,
-        conversation: Arc::new(Conversation::new(history, params.context.counter)),
-        context: ContextState::new(params.context, auto_blocked),
-        elicitations: Default::default(),
-        checkpoints: params
-            .checkpoints
-            .map(|store| Checkpointing::new(store, params.cwd.clone(), params.id.0.clone())),
-    });
+    let shared = Arc::new(SessionState::new(params, restored));
     if let Some(checkpoints) = &shared.checkpoints {
         checkpoints.start();
     }
     if start == SessionStart::New {
-        shared.emitter.emit(
-            None,
-            AgentEvent::SessionStarted {
-                cwd: params.cwd.display().to_string(),
-                provider: params.provider,
-                model: params.model,
-            },
-        )?;
+        shared.emitter.emit(None, started)?;
     }
     let (ops_tx, ops_rx) = mpsc::unbounded_channel();
     let (finished_tx, finished_rx) = watch::channel(false);
     if let Some(mcp) = shared.context.settings.mcp.clone() {
-        super::mcp::forward_status(shared.clone(), mcp, finished_rx.clone());
+        super::mcp::forward_status(shared.emitter.clone(), mcp, finished_rx.clone());
     }
     if let Some(inbox) = shared.context.settings.elicitations.clone() {
-        super::elicit::forward(shared.clone(), &inbox, finished_rx.clone());
+        super::elicit::forward(
+            shared.emitter.clone(),
+            shared.elicitations.clone(),
+            &inbox,
+            finished_rx.clone(),
+        );
     }
     tokio::spawn(run_actor(shared.clone(), ops_rx, finished_tx));
     Ok(SessionHandle {
-        id: params.id,
+        id,
         ops: ops_tx,
         shared,
         finished: finished_rx,
@@ -321,7 +178,7 @@ struct RunningTurn {
 }
 
 async fn run_actor(
-    shared: Arc<Shared>,
+    shared: Arc<SessionState>,
     mut ops: mpsc::UnboundedReceiver<Op>,
     finished: watch::Sender<bool>,
 ) {
@@ -414,7 +271,13 @@ async fn run_actor(
                 action,
                 content,
             }) => {
-                if !super::elicit::resolve(&shared, &request_id, action, content) {
+                if !super::elicit::resolve(
+                    &shared.emitter,
+                    &shared.elicitations,
+                    &request_id,
+                    action,
+                    content,
+                ) {
                     report_invalid_op(
                         &shared,
                         &format!("no MCP request for input with id {request_id} is waiting"),
@@ -468,13 +331,13 @@ async fn reap_ended(running: &mut Option<RunningTurn>) {
 }
 
 fn compaction_task(
-    shared: &Arc<Shared>,
+    shared: &Arc<SessionState>,
     trigger: memo_protocol::CompactionTrigger,
     instructions: Option<String>,
 ) -> RunningTurn {
     let cancel = CancellationToken::new();
     let ended = Arc::new(AtomicBool::new(false));
-    let task = tokio::spawn(super::turn::run_compaction(
+    let task = tokio::spawn(run_compaction(
         shared.clone(),
         trigger,
         instructions,
@@ -488,11 +351,11 @@ fn compaction_task(
     }
 }
 
-fn report_invalid_op(shared: &Shared, message: &str) {
+fn report_invalid_op(shared: &SessionState, message: &str) {
     report_error(shared, ErrorKind::InvalidOp, message);
 }
 
-fn report_error(shared: &Shared, kind: ErrorKind, message: &str) {
+fn report_error(shared: &SessionState, kind: ErrorKind, message: &str) {
     // A failed write is already reported to subscribers by the emitter.
     let _ = shared.emitter.emit(
         None,

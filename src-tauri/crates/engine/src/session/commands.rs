@@ -9,16 +9,21 @@ use memo_context::{CommandSet, EnvFacts, Templates};
 use memo_protocol::{AgentEvent, HostAction, SessionId};
 use serde_json::json;
 
-use super::actor::Shared;
+use super::state::SessionState;
 
 /// Answers a built-in command the engine handles without the model.
-pub(crate) fn answer_builtin(shared: &Shared, builtin: Builtin, args: &str, commands: &CommandSet) {
+pub(crate) fn answer_builtin(
+    shared: &SessionState,
+    builtin: Builtin,
+    args: &str,
+    commands: &CommandSet,
+) {
     let (ok, output, action) = local(shared, builtin, args, commands);
     answer(shared, builtin.name(), ok, output, action);
 }
 
 pub(crate) fn answer(
-    shared: &Shared,
+    shared: &SessionState,
     command: &str,
     ok: bool,
     output: String,
@@ -36,7 +41,7 @@ pub(crate) fn answer(
     );
 }
 
-pub(crate) fn init_prompt(shared: &Shared, args: &str) -> String {
+pub(crate) fn init_prompt(shared: &SessionState, args: &str) -> String {
     let (templates, env) = match &shared.context.settings.workspace {
         Some(ws) => (ws.templates.clone(), ws.env.clone()),
         None => (
@@ -55,7 +60,7 @@ pub(crate) fn init_prompt(shared: &Shared, args: &str) -> String {
 
 /// Built-ins the engine answers without the model.
 fn local(
-    shared: &Shared,
+    shared: &SessionState,
     builtin: Builtin,
     args: &str,
     commands: &CommandSet,
@@ -158,7 +163,7 @@ fn help(commands: &CommandSet) -> String {
     out
 }
 
-fn skills(shared: &Shared) -> String {
+fn skills(shared: &SessionState) -> String {
     let Some(ws) = &shared.context.settings.workspace else {
         return "No skills: this session has no workspace context.".into();
     };
@@ -183,7 +188,7 @@ fn skills(shared: &Shared) -> String {
     out.trim_end().to_owned()
 }
 
-fn mcp(shared: &Shared) -> String {
+fn mcp(shared: &SessionState) -> String {
     if let Some(mcp) = &shared.context.settings.mcp {
         return mcp.describe();
     }

@@ -10,7 +10,7 @@ use memo_mcp::{ElicitationAnswer, ElicitationRequest, Elicitor};
 use memo_protocol::{AgentEvent, ElicitationAction};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use super::actor::Shared;
+use super::emitter::Emitter;
 
 /// One request waiting for the user.
 pub struct PendingElicitation {
@@ -73,7 +73,8 @@ impl Waiting {
 
 /// Turns the inbox's requests into events until the session finishes.
 pub(crate) fn forward(
-    shared: Arc<Shared>,
+    emitter: Arc<Emitter>,
+    waiting: Arc<Waiting>,
     inbox: &ElicitationInbox,
     mut finished: watch::Receiver<bool>,
 ) {
@@ -86,7 +87,7 @@ pub(crate) fn forward(
                 next = requests.recv() => {
                     let Some(pending) = next else { break };
                     let id = uuid::Uuid::now_v7().to_string();
-                    shared.elicitations.lock().insert(id.clone(), pending.answer);
+                    waiting.lock().insert(id.clone(), pending.answer);
                     let request = pending.request;
                     let event = AgentEvent::ElicitationRequested {
                         request_id: id.clone(),
@@ -94,9 +95,9 @@ pub(crate) fn forward(
                         message: request.message,
                         schema: request.requested_schema,
                     };
-                    if shared.emitter.emit(None, event).is_err() {
+                    if emitter.emit(None, event).is_err() {
                         // Not shown, so it cannot be answered: decline it now.
-                        if let Some(tx) = shared.elicitations.lock().remove(&id) {
+                        if let Some(tx) = waiting.lock().remove(&id) {
                             let _ = tx.send(ElicitationAnswer::Decline);
                         }
                     }
@@ -109,7 +110,7 @@ pub(crate) fn forward(
             }
         }
         // Whatever still waits is cancelled when its sender is dropped here.
-        shared.elicitations.lock().clear();
+        waiting.lock().clear();
     });
 }
 
@@ -117,12 +118,13 @@ pub(crate) fn forward(
 /// answered (not what was entered: the form may hold secrets). Returns false for an
 /// unknown or already answered id.
 pub(crate) fn resolve(
-    shared: &Shared,
+    emitter: &Emitter,
+    waiting: &Waiting,
     request_id: &str,
     action: ElicitationAction,
     content: Option<serde_json::Map<String, serde_json::Value>>,
 ) -> bool {
-    let Some(tx) = shared.elicitations.lock().remove(request_id) else {
+    let Some(tx) = waiting.lock().remove(request_id) else {
         return false;
     };
     let answer = match action {
@@ -131,7 +133,7 @@ pub(crate) fn resolve(
         ElicitationAction::Cancel => ElicitationAnswer::Cancel,
     };
     let _ = tx.send(answer);
-    let _ = shared.emitter.emit(
+    let _ = emitter.emit(
         None,
         AgentEvent::ElicitationResolved {
             request_id: request_id.to_owned(),

@@ -13,8 +13,8 @@ use memo_mcp::{McpManager, PromptCommand};
 use memo_protocol::{AgentEvent, CompactionTrigger, ErrorKind, InputExpansion, UserInput};
 use tokio_util::sync::CancellationToken;
 
-use super::actor::Shared;
 use super::commands;
+use super::state::SessionState;
 
 /// What the actor does with a user message.
 pub(crate) enum Dispatch {
@@ -47,7 +47,7 @@ pub(crate) enum Prepared {
     Interrupted,
 }
 
-pub(crate) fn dispatch(shared: &Shared, input: UserInput) -> Dispatch {
+pub(crate) fn dispatch(shared: &SessionState, input: UserInput) -> Dispatch {
     // Images are checked before anything else happens: a refused message starts no turn,
     // runs no command and sends nothing.
     let binding = shared.binding();
@@ -129,7 +129,7 @@ fn with_prompt(mut input: UserInput, prompt: String, command: String) -> UserInp
     input
 }
 
-fn report_error(shared: &Shared, kind: ErrorKind, message: &str) {
+fn report_error(shared: &SessionState, kind: ErrorKind, message: &str) {
     // A failed write is already reported to subscribers by the emitter.
     let _ = shared.emitter.emit(
         None,
@@ -143,7 +143,7 @@ fn report_error(shared: &Shared, kind: ErrorKind, message: &str) {
 
 /// Fetches the MCP prompt, if any, then expands `$skill` and `@path` references.
 pub(crate) async fn prepare(
-    shared: &Shared,
+    shared: &SessionState,
     input: TurnInput,
     cancel: &CancellationToken,
 ) -> Prepared {
@@ -171,7 +171,7 @@ pub(crate) async fn prepare(
 
 /// `$skill` and `@path` expansion, off the async threads (it reads files). Without a
 /// workspace the input is used as typed (or as its command made it).
-async fn expand(shared: &Shared, mut input: UserInput) -> UserInput {
+async fn expand(shared: &SessionState, mut input: UserInput) -> UserInput {
     let Some(ws) = shared.context.settings.workspace.clone() else {
         return input;
     };

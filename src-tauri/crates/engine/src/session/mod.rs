@@ -1,5 +1,11 @@
 //! One actor task per session: it owns the conversation, runs at most one turn at a time
 //! and answers ops (interrupt, approvals) while a turn runs.
+//!
+//! The layers, each importing only the ones below it: the actor (`actor`, with `input`
+//! and `commands` for what a user message becomes) starts turns; `turn` is the one
+//! orchestrator of a turn; its components (`step`, `tool_calls`, `approvals`,
+//! `compaction`) work through a `scope::TurnScope` and return what happened; `state` is
+//! what the actor and a running turn share.
 
 mod actor;
 mod approvals;
@@ -18,12 +24,16 @@ mod model;
 mod prompt_sources;
 mod repeats;
 mod scope;
+mod state;
 mod step;
 mod tool_calls;
+mod tool_view;
 mod turn;
 
-pub use actor::{spawn_session, SessionHandle, SessionParams, SessionStart, TurnLimits};
+pub use actor::{spawn_session, SessionHandle, SessionStart};
 pub use approvals::ApprovalMode;
 pub use context::SessionContext;
 pub use emitter::EventReceiver;
 pub use model::{ModelBinding, ModelResolver};
+pub use state::{SessionParams, TurnLimits};
+pub(crate) use tool_view::prompt_mode;

@@ -1,13 +1,10 @@
-//! The model a session talks to, and switching it between turns (the header's picker,
-//! `/models NAME`). The engine resolves a provider/model pair into a ready client with its
-//! profile, so the actor never reads config or keys itself.
+//! The model a session talks to, and what a switch between turns (the header's picker,
+//! `/models NAME`) is made of. The engine resolves a provider/model pair into a ready
+//! client with its profile, so the session never reads config or keys itself.
 
 use std::sync::Arc;
 
-use memo_protocol::{AgentEvent, ErrorKind};
 use memo_providers::ModelClient;
-
-use super::actor::Shared;
 
 /// Everything that changes with the model.
 pub struct ModelBinding {
@@ -29,62 +26,6 @@ pub struct ModelBinding {
 /// provider's configured model), or says why it cannot.
 pub type ModelResolver =
     Arc<dyn Fn(Option<&str>, Option<&str>) -> Result<ModelBinding, String> + Send + Sync>;
-
-impl Shared {
-    /// Switches to the resolved model: recorded on the session (a resume uses it) and
-    /// announced with `model_switched`. Returns the new binding or why it failed (the
-    /// caller reports that: as an error event, or in a command's answer).
-    pub fn switch_model(
-        &self,
-        provider: Option<&str>,
-        model: Option<&str>,
-    ) -> Result<Arc<ModelBinding>, String> {
-        let Some(resolver) = self.resolver.clone() else {
-            return Err("this session cannot switch models".into());
-        };
-        let own = self.binding();
-        let provider = provider
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .unwrap_or(&own.provider);
-        let model = model.map(str::trim).filter(|m| !m.is_empty());
-        let binding = match resolver(Some(provider), model) {
-            Ok(binding) => Arc::new(binding),
-            Err(reason) => return Err(reason),
-        };
-        if let Err(error) = self.emitter.store().set_model(
-            self.emitter.session_id(),
-            &binding.provider,
-            &binding.model,
-        ) {
-            return Err(format!("could not record the switch: {error}"));
-        }
-        self.set_binding(binding.clone());
-        // A failed write is already reported to subscribers by the emitter.
-        let _ = self.emitter.emit(
-            None,
-            AgentEvent::ModelSwitched {
-                provider: binding.provider.clone(),
-                model: binding.model.clone(),
-                context_window: binding.context_window,
-            },
-        );
-        Ok(binding)
-    }
-
-    /// Reports a switch that could not be made.
-    pub fn report_switch_failure(&self, reason: &str) {
-        // A failed write is already reported to subscribers by the emitter.
-        let _ = self.emitter.emit(
-            None,
-            AgentEvent::Error {
-                kind: ErrorKind::Config,
-                message: format!("could not switch models: {reason}"),
-                retryable: false,
-            },
-        );
-    }
-}
 
 /// `/models NAME`: a provider's name, `provider:model`, or a model of the session's own
 /// provider.

@@ -65,6 +65,11 @@ impl TurnScope {
         Ok(())
     }
 
+    /// Applies an event persisted by [`TurnScope::emit_batch`] to the conversation.
+    pub fn apply(&self, event: &AgentEvent) {
+        self.conversation.apply(event);
+    }
+
     /// The conversation as the next request would send it.
     pub fn history(&self) -> Arc<Vec<Message>> {
         self.conversation.snapshot()

@@ -1,42 +1,45 @@
-//! The turn loop: call the model, run the tools it asks for, feed the results back, until
-//! it answers without tools, the step limit is hit, the user interrupts, or it fails.
+//! A turn, orchestrated here and nowhere else: call the model, run the tools it asks for,
+//! feed the results back, until it answers without tools, the step limit is hit, the user
+//! interrupts, or it fails.
+//!
+//! The components do the work and return what happened: a model call ([`Step`]), a
+//! step's tool calls ([`ToolCalls`]), approvals ([`Approver`]) and compaction
+//! ([`Compactor`]). Each is handed a [`TurnScope`] (the turn's events, conversation and
+//! cancellation) and the settings it needs, never the session's state, so what a turn
+//! does next is decided only in this file. Its phases, each in one place, are where
+//! anything that joins a turn (hooks, a subagent's turn) attaches:
+//! - the input is prepared and recorded as `turn_started` in [`run_turn`] and
+//!   [`Turn::start`];
+//! - before each model call, [`Turn::auto_compact`]; every compaction, automatic or
+//!   `/compact`, passes through [`compact`];
+//! - each tool call is admitted, and its result recorded, by [`StepPolicy`];
+//! - the turn ends in [`Turn::run`] (an answer without tools, a limit, a failure).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use memo_protocol::{
-    AgentEvent, CompactionStatus, CompactionTrigger, TokenUsage, ToolCallId, ToolCallSummary,
-    TurnEndReason, TurnId, UserInput,
+    AgentEvent, CompactionStatus, CompactionTrigger, ErrorKind, TokenUsage, ToolCallId,
+    ToolCallSummary, TurnEndReason, TurnId, UserInput,
 };
 use memo_providers::{ModelRequest, ModelResponse, ProviderError, ToolCall};
 use tokio_util::sync::CancellationToken;
 
-use super::actor::Shared;
 use super::approvals::{Approval, ApprovalRules, Approver};
 use super::compaction::{Attempt, Compactor};
 use super::input::{Prepared, TurnInput};
+use super::repeats::RepeatGuard;
 use super::scope::TurnScope;
+use super::state::SessionState;
 use super::step::{Step, StepOutcome, StepRequest};
 use super::tool_calls::{CallPolicy, CallResult, ToolCalls};
 use crate::tools::ToolPreview;
 use crate::EngineError;
 
-pub(crate) struct Turn {
-    pub shared: Arc<Shared>,
-    pub turn_id: TurnId,
-    pub cancel: CancellationToken,
-    /// What the turn's components are handed instead of `shared`.
-    pub scope: TurnScope,
-    pub usage: TokenUsage,
-    /// Events of the final step, committed together with `turn_ended` (one fsync instead
-    /// of two for the common answer-only ending).
-    pub deferred: Vec<AgentEvent>,
-    /// Failed calls of this turn, to stop a model that keeps sending the same one.
-    pub repeats: super::repeats::RepeatGuard,
-}
-
+/// Runs one turn as the session's task. `ended` is set just before `turn_ended` is
+/// emitted (or when no turn starts), so the actor can accept the next turn at once.
 pub(crate) async fn run_turn(
-    shared: Arc<Shared>,
+    shared: Arc<SessionState>,
     turn_id: TurnId,
     input: TurnInput,
     cancel: CancellationToken,
@@ -44,7 +47,7 @@ pub(crate) async fn run_turn(
 ) {
     let input = match super::input::prepare(&shared, input, &cancel).await {
         Prepared::Ready(input) => input,
-        // No turn started: nothing to end; the actor may start the next one at once.
+        // No turn started: there is nothing to end.
         Prepared::Interrupted => {
             ended.store(true, Ordering::Release);
             return;
@@ -65,19 +68,17 @@ pub(crate) async fn run_turn(
         }
     };
     let mut turn = Turn {
-        scope: shared.scope(Some(turn_id.clone()), cancel.clone()),
+        scope: shared.scope(Some(turn_id), cancel),
         shared,
-        turn_id,
-        cancel,
         usage: TokenUsage::default(),
         deferred: Vec::new(),
-        repeats: Default::default(),
+        repeats: RepeatGuard::default(),
     };
     let reason = match turn.run(input).await {
         Ok(reason) => reason,
         Err(err) => {
             tracing::error!(error = %err, "turn failed");
-            let _ = turn.emit(AgentEvent::Error {
+            let _ = turn.scope.emit(AgentEvent::Error {
                 kind: err.kind(),
                 message: err.to_string(),
                 retryable: false,
@@ -89,13 +90,13 @@ pub(crate) async fn run_turn(
     ended.store(true, Ordering::Release);
     let mut last = std::mem::take(&mut turn.deferred);
     last.push(AgentEvent::TurnEnded { reason, usage });
-    let _ = turn.shared.emitter.emit_batch(Some(&turn.turn_id), last);
+    let _ = turn.scope.emit_batch(last);
 }
 
 /// Runs `/compact` or `/clear` as the session's task: like a turn without a model step,
 /// outside any turn id.
 pub(crate) async fn run_compaction(
-    shared: Arc<Shared>,
+    shared: Arc<SessionState>,
     trigger: CompactionTrigger,
     instructions: Option<String>,
     cancel: CancellationToken,
@@ -129,15 +130,16 @@ pub(crate) async fn run_compaction(
 
 /// Every compaction, automatic or asked for, goes through here.
 async fn compact(
-    shared: &Shared,
+    shared: &SessionState,
     scope: &TurnScope,
     trigger: CompactionTrigger,
     instructions: Option<&str>,
 ) -> Result<(Attempt, TokenUsage), EngineError> {
     let view = shared.tool_view();
+    let binding = shared.binding();
     Compactor {
         scope,
-        model: &shared.binding(),
+        model: &binding,
         retry: shared.limits.retry,
         max_output_tokens: shared.limits.max_output_tokens,
         context: &shared.context,
@@ -156,28 +158,21 @@ enum AutoCompaction {
     Interrupted,
 }
 
+struct Turn {
+    shared: Arc<SessionState>,
+    /// What the turn's components are handed instead of `shared`.
+    scope: TurnScope,
+    usage: TokenUsage,
+    /// Events of the final step, committed together with `turn_ended` (one fsync instead
+    /// of two for the common answer-only ending).
+    deferred: Vec<AgentEvent>,
+    /// Failed calls of this turn, to stop a model that keeps sending the same one.
+    repeats: RepeatGuard,
+}
+
 impl Turn {
-    /// Persists and delivers an event that does not change the conversation.
-    pub fn emit(&self, event: AgentEvent) -> Result<u64, EngineError> {
-        self.scope.emit(event)
-    }
-
-    /// Persists and delivers an event AND applies it to the live conversation, through the
-    /// same function a resumed session uses, so both always agree.
-    pub fn record(&self, event: AgentEvent) -> Result<(), EngineError> {
-        self.scope.record(event)
-    }
-
     async fn run(&mut self, input: UserInput) -> Result<TurnEndReason, EngineError> {
-        if let Some(checkpoints) = &self.shared.checkpoints {
-            // Whatever changed since the last turn was not this turn's doing.
-            checkpoints
-                .outside(self.shared.emitter.last_seq(), Some(&self.turn_id))
-                .await;
-        }
-        self.record(AgentEvent::TurnStarted { input })?;
-        // MCP servers get their startup time before the first request lists the tools.
-        if !super::mcp::wait_for_tools(&self.shared, &self.cancel).await {
+        if !self.start(input).await? {
             return Ok(TurnEndReason::Interrupted);
         }
         let mut overflow_compacted = false;
@@ -190,15 +185,15 @@ impl Turn {
                 client: self.shared.binding().client.clone(),
                 retry: self.shared.limits.retry,
             };
-            let response = match model_call.run(self.build_request(step)).await? {
+            let (response, mut step_end) = match model_call.run(self.build_request(step)).await? {
                 StepOutcome::Completed(response, pending) => (response, pending),
                 StepOutcome::Interrupted(partial) => {
                     // Keep what the user already saw, without half-assembled tool calls.
                     if !partial.text.is_empty() || partial.reasoning.is_some() {
-                        self.record_assistant(&ModelResponse {
+                        self.scope.record(assistant_event(&ModelResponse {
                             tool_calls: Vec::new(),
                             ..partial
-                        })?;
+                        }))?;
                     }
                     return Ok(TurnEndReason::Interrupted);
                 }
@@ -216,7 +211,7 @@ impl Turn {
                     }
                 }
                 StepOutcome::Failed(err) => {
-                    self.emit(AgentEvent::Error {
+                    self.scope.emit(AgentEvent::Error {
                         kind: err.kind(),
                         message: err.to_string(),
                         retryable: err.is_retryable(),
@@ -224,7 +219,6 @@ impl Turn {
                     return Ok(TurnEndReason::Failed);
                 }
             };
-            let (response, mut step_end) = response;
             self.usage.add(&response.usage);
             // The last stream events, the usage and the assistant message are persisted in
             // one commit: with fsync per commit, commits are what a step costs.
@@ -235,29 +229,28 @@ impl Turn {
             });
             step_end.push(assistant.clone());
             if response.tool_calls.is_empty() {
-                self.shared.apply_to_history(&assistant);
+                // The model answered: the turn ends with this step.
+                self.scope.apply(&assistant);
                 self.deferred = step_end;
                 return Ok(TurnEndReason::Completed);
             }
-            self.shared
-                .emitter
-                .emit_batch(Some(&self.turn_id), step_end)?;
-            self.shared.apply_to_history(&assistant);
+            self.scope.emit_batch(step_end)?;
+            self.scope.apply(&assistant);
             if self.run_tool_calls(&response.tool_calls).await? {
                 return Ok(TurnEndReason::Interrupted);
             }
-            let history = self.shared.history_snapshot();
+            let history = self.scope.history();
             if let Some(stuck) = self.repeats.observe(&response.tool_calls, &history) {
-                self.emit(AgentEvent::Error {
-                    kind: memo_protocol::ErrorKind::Provider,
+                self.scope.emit(AgentEvent::Error {
+                    kind: ErrorKind::Provider,
                     message: stuck.message(),
                     retryable: false,
                 })?;
                 return Ok(TurnEndReason::Failed);
             }
         }
-        self.emit(AgentEvent::Error {
-            kind: memo_protocol::ErrorKind::Provider,
+        self.scope.emit(AgentEvent::Error {
+            kind: ErrorKind::Provider,
             message: format!(
                 "stopped after {} model steps without a final answer (step limit)",
                 self.shared.limits.max_steps
@@ -265,6 +258,19 @@ impl Turn {
             retryable: false,
         })?;
         Ok(TurnEndReason::StepLimit)
+    }
+
+    /// Records the turn's input, then gives the MCP servers their startup time before the
+    /// first request lists the tools. False when the user interrupted that wait.
+    async fn start(&self, input: UserInput) -> Result<bool, EngineError> {
+        if let Some(checkpoints) = &self.shared.checkpoints {
+            // Whatever changed since the last turn was not this turn's doing.
+            checkpoints
+                .outside(self.scope.last_seq(), self.scope.turn_id())
+                .await;
+        }
+        self.scope.record(AgentEvent::TurnStarted { input })?;
+        Ok(super::mcp::wait_for_tools(&self.shared.tools, self.scope.cancel()).await)
     }
 
     /// Compacts when the next request would pass the threshold, or unconditionally when
@@ -291,7 +297,7 @@ impl Turn {
             compact(&self.shared, &self.scope, CompactionTrigger::Auto, None).await?;
         if usage.total() > 0 {
             self.usage.add(&usage);
-            self.emit(AgentEvent::Usage {
+            self.scope.emit(AgentEvent::Usage {
                 step: usage,
                 turn_total: self.usage,
             })?;
@@ -307,8 +313,8 @@ impl Turn {
 
     /// `said`: the server's own words (a local server's context size is its setting).
     fn fail_overflow(&self, said: &str) -> Result<TurnEndReason, EngineError> {
-        self.emit(AgentEvent::Error {
-            kind: memo_protocol::ErrorKind::ContextOverflow,
+        self.scope.emit(AgentEvent::Error {
+            kind: ErrorKind::ContextOverflow,
             message: format!(
                 "the conversation is too long for the model's context window and could not be \
                  compacted; try /compact or /clear, or give the server a larger context \
@@ -369,13 +375,10 @@ impl Turn {
         .run(calls)
         .await
     }
-
-    fn record_assistant(&self, response: &ModelResponse) -> Result<(), EngineError> {
-        self.record(assistant_event(response))
-    }
 }
 
-/// The turn's policy over one step's tool calls.
+/// The turn's say in one step's tool calls: whether each may run, and recording what it
+/// returned.
 struct StepPolicy<'a> {
     scope: &'a TurnScope,
     approver: Approver<'a>,
