@@ -165,10 +165,7 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
       const turns = () => app.driver.findElements(byTestId("turn"));
       await app.driver.wait(async () => (await turns()).length === 2, UI_TIMEOUT_MS);
       const turn = (await turns())[1];
-      await app.driver.wait(
-        until.elementLocated(By.css('[data-testid="turn"]:nth-of-type(2)[data-status="completed"]')),
-        UI_TIMEOUT_MS,
-      );
+      await app.driver.wait(async () => (await turn.getAttribute("data-status")) === "completed", UI_TIMEOUT_MS);
       assert.match(await (await turn.findElement(byTestId("retry-notice"))).getText(), /Retried: the provider is rate limiting/);
       assert.match(await (await turn.findElement(byTestId("thinking"))).getText(), /Thinking/);
       const code = await turn.findElement(By.css(".md__pre code"));

@@ -1,7 +1,8 @@
 // A 10,000-message session on the real app, written into a real store by the seeder: it
 // opens at its end with only a page of it loaded and a bounded DOM, earlier pages come as
-// the user asks for them without the view jumping, and a search hit deep in it opens the
-// session there.
+// the user scrolls up without the view jumping and without the DOM growing, a search hit
+// deep in it opens the session there, and an old command's long output, sent cut to its
+// start, is read whole when its card is opened.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -19,7 +20,9 @@ const UI_TIMEOUT_MS = 60_000;
 const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
 const MESSAGES = 10_000;
 const TURNS = MESSAGES / 2;
+// Every fourth turn runs a command (731 does); its output is 20 KB, over the window's cut.
 const MARKER_TURN = 731;
+const TOOL_OUTPUT_BYTES = 20_000;
 
 const byTestId = (id) => By.css(`[data-testid="${id}"]`);
 
@@ -42,6 +45,7 @@ describe("A 10,000-message session", { timeout: 300_000 }, () => {
       "--messages", String(MESSAGES),
       "--marker-turn", String(MARKER_TURN),
       "--marker", "zebracorn",
+      "--tool-output-bytes", String(TOOL_OUTPUT_BYTES),
     ]);
     app = await launchApp({ env: { GTK_THEME: THEME }, args: [project], home });
   });
@@ -75,22 +79,25 @@ describe("A 10,000-message session", { timeout: 300_000 }, () => {
     assert.ok(atEnd, "not scrolled to the end");
     await shot("long session - its end");
 
-    // Earlier entries, then earlier pages from the store; what was on screen stays put.
-    const first = Number(shown[0]);
-    for (let i = 0; i < 3; i++) {
-      // Read back to the top, as a user would, then ask for more.
-      const button = await wait("show-earlier");
-      await app.driver.executeScript("arguments[0].scrollIntoView({ block: 'start' });", button);
-      // The turn at the top of the view, and where it is.
-      const [anchorTurn, anchor] = await app.driver.executeScript(() => {
-        const turns = document.querySelectorAll('[data-testid="turn"]');
-        return [(/Question (\d+)/.exec(turns[0].textContent) ?? [])[1], turns[0].getBoundingClientRect().top];
+    // Scrolling up, as a user would: earlier entries come into the DOM (and leave it below),
+    // near the top of what is loaded the page before it is read from the store, and what
+    // is on screen stays put meanwhile.
+    const topTurn = () =>
+      app.driver.executeScript(() => {
+        const top = document.querySelector(".chat__body").getBoundingClientRect().top;
+        const turn = [...document.querySelectorAll('[data-testid="turn"]')].find((t) => t.getBoundingClientRect().bottom > top);
+        return turn ? [(/Question (\d+)/.exec(turn.textContent) ?? [])[1], turn.getBoundingClientRect().top] : [null, null];
       });
-      const before = Number((await turnInputs())[0]);
-      await app.driver.executeScript("arguments[0].click();", button);
-      await app.driver.wait(async () => Number((await turnInputs())[0]) < before, UI_TIMEOUT_MS, "nothing earlier came");
-      // Let the new entries settle (highlighting), then look again.
-      await new Promise((r) => setTimeout(r, 500));
+    const firstLoaded = TURNS - 40;
+    let reached = Number(shown[0]);
+    for (let i = 0; i < 40 && reached >= firstLoaded - 5; i++) {
+      await app.driver.executeScript(() => {
+        document.querySelector(".chat__body").scrollTop -= 2500;
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      const [anchorTurn, anchor] = await topTurn();
+      // Let pages and measurements land, then look again: the same turn, where it was.
+      await new Promise((r) => setTimeout(r, 600));
       const moved = await app.driver.executeScript(
         (top, n) => {
           const turn = [...document.querySelectorAll('[data-testid="turn"]')].find((t) => t.textContent.includes(`Question ${n}:`));
@@ -99,9 +106,13 @@ describe("A 10,000-message session", { timeout: 300_000 }, () => {
         anchor,
         anchorTurn,
       );
-      assert.ok(moved !== null && moved < 400, `the view jumped by ${moved}px`);
+      assert.ok(moved !== null && moved < 40, `the view jumped by ${moved}px at turn ${anchorTurn}`);
+      const rendered = await countNow(app.driver, byTestId("turn"));
+      assert.ok(rendered <= 40, `${rendered} turns in the DOM after reading back to turn ${anchorTurn}`);
+      reached = Math.min(reached, Number(anchorTurn));
     }
-    assert.ok(Number((await turnInputs())[0]) < first, "no earlier turn was loaded");
+    assert.ok(reached < firstLoaded - 5, `scrolling up reached turn ${reached} only: no page came from the store`);
+    await shot("long session - read back");
   });
 
   test("a search hit deep in it opens the session at that turn", async () => {
@@ -146,5 +157,30 @@ describe("A 10,000-message session", { timeout: 300_000 }, () => {
     }, MARKER_TURN);
     assert.ok(stillThere !== null && stillThere > -200 && stillThere < 400, `the hit's turn moved to ${stillThere}`);
     await shot("long session - a search hit deep in it");
+  });
+
+  test("an old command's long output is read whole when its card is opened", async () => {
+    // The hit's turn ran `cargo test -p crate731`: its card shows the exit code folded.
+    const card = await app.driver.wait(async () => {
+      const cards = await app.driver.findElements(By.css('[data-testid="tool-card"][data-tool="exec_command"]'));
+      for (const candidate of cards) {
+        if ((await candidate.getAttribute("textContent")).includes(`crate${MARKER_TURN}`)) return candidate;
+      }
+      return null;
+    }, UI_TIMEOUT_MS, "the hit's command card is not shown");
+    assert.match(await card.findElement(byTestId("tool-status")).getAttribute("textContent"), /exit 0/);
+    // Folded, only the start came: not the last line.
+    assert.ok(!(await card.getAttribute("textContent")).includes(`crate${MARKER_TURN} passed`), "the whole output was sent");
+    await app.driver.executeScript("arguments[0].scrollIntoView({ block: 'center' });", card);
+    await card.findElement(By.css("summary")).click();
+    await app.driver.wait(
+      async () => (await card.findElement(byTestId("tool-output")).getAttribute("textContent")).includes(`test result: ok. crate${MARKER_TURN} passed`),
+      UI_TIMEOUT_MS,
+      "the whole output did not load",
+    );
+    const text = await card.findElement(byTestId("tool-output")).getAttribute("textContent");
+    assert.ok(text.length > TOOL_OUTPUT_BYTES - 200, `${text.length} characters shown`);
+    assert.equal((await card.findElements(byTestId("tool-output-partial"))).length, 0);
+    await shot("long session - an old command's whole output");
   });
 });

@@ -1,14 +1,15 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 
 /** How close to the bottom still counts as "at the bottom" (a line or so of slack). */
 const SLACK_PX = 48;
 
 /**
- * Keeps a scroll container pinned to its end while `content` changes (streaming), unless
- * the user scrolled up to read; scrolling back down re-pins it. Returns a callback ref,
- * because the container may mount after the component that owns the hook.
+ * Whether a scroll container is pinned to its end: it is until the user scrolls up to
+ * read; scrolling back down re-pins it. The transcript keeps a pinned container at its
+ * end as it grows (it knows when its entries change size). Returns a callback ref, because
+ * the container may mount after the component that owns the hook.
  */
-export function useStickToBottom(content: unknown): {
+export function useStickToBottom(): {
   ref: (element: HTMLElement | null) => void;
   /** The container, once mounted. */
   element: HTMLElement | null;
@@ -36,13 +37,6 @@ export function useStickToBottom(content: unknown): {
     element.addEventListener("scroll", onScroll, { passive: true });
     return () => element.removeEventListener("scroll", onScroll);
   }, [element, setPinnedBoth]);
-
-  // Before paint, so a new chunk never flashes below the fold first.
-  useLayoutEffect(() => {
-    if (element && pinnedRef.current) {
-      element.scrollTop = element.scrollHeight;
-    }
-  }, [element, content]);
 
   const scrollToBottom = useCallback(() => {
     if (!element) return;

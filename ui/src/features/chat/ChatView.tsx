@@ -79,7 +79,7 @@ type Drawer = "changes" | "inspector" | "worktree" | null;
 export function ChatView(props: ChatViewProps) {
   const { cwd, chat, providers } = props;
   const { state } = chat;
-  const { ref: scrollRef, element: scrollBody, pinned, scrollToBottom, unpin } = useStickToBottom(state.transcript);
+  const { ref: scrollRef, element: scrollBody, pinned, scrollToBottom, unpin } = useStickToBottom();
   const hasTurns = state.transcript.entries.length > 0;
   const sessionId = state.session?.id ?? null;
   const readOutput = useMemo(
@@ -109,21 +109,14 @@ export function ChatView(props: ChatViewProps) {
     chat.nextProvider ??
     (providers.status === "ready" ? (providers.value.find((p) => p.is_current)?.name ?? null) : null);
 
-  // A search hit opened this session: once its history is shown, bring the turn holding
-  // the matched event into view (the last turn that starts at or before it).
+  // A search hit opened this session: once its history is shown, the transcript brings the
+  // turn holding the matched event into view (its own layout effect, which runs first);
+  // the view stops following the end and the focus is done.
   const { focusSeq, phase } = state;
   const { clearFocus } = chat;
   useEffect(() => {
-    const body = scrollBody;
-    if (focusSeq === null || phase !== "idle" || !hasTurns || !body) return;
-    const turns = [...body.querySelectorAll<HTMLElement>("[data-start-seq]")];
-    const target = turns.filter((turn) => Number(turn.dataset.startSeq) <= focusSeq).pop();
-    if (target) {
-      unpin();
-      target.scrollIntoView({ block: "start" });
-      target.classList.add("turn--found");
-      window.setTimeout(() => target.classList.remove("turn--found"), 1600);
-    }
+    if (focusSeq === null || phase !== "idle" || !hasTurns || !scrollBody) return;
+    unpin();
     clearFocus();
   }, [focusSeq, phase, hasTurns, scrollBody, clearFocus, unpin]);
 

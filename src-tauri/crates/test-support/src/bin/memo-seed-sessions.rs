@@ -167,13 +167,18 @@ fn events(
                 },
                 &mut out,
             );
-            let mut output = String::from("Exit code: 0\nWall time: 1.2 seconds\nOutput:\n");
-            while output.len() < tool_bytes {
+            // The exec tool's own format; the last line says whose output it is, so a
+            // window that shows it whole can be told from one showing its start.
+            let mut output =
+                String::from("Wall time: 1.2 seconds\nProcess exited with code 0\nOutput:\n");
+            let last = format!("test result: ok. crate{turn_index} passed\n");
+            while output.len() + last.len() < tool_bytes {
                 output.push_str(&format!(
                     "test {} ... ok\n",
                     words.sentence(3).replace(' ', "::")
                 ));
             }
+            output.push_str(&last);
             push(
                 Some(&turn),
                 AgentEvent::ToolCallEnd {

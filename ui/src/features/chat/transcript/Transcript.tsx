@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 
-import type { TranscriptState, TurnView } from "../../../state/transcript";
+import type { TranscriptEntry, TranscriptState, TurnView } from "../../../state/transcript";
 import type { ResolveApproval } from "./ApprovalCard";
 import { type AnswerElicitation, ElicitationCard } from "./ElicitationCard";
 import { ErrorNotice, InfoNotice } from "./Notices";
 import { TurnBlock } from "./TurnBlock";
-import { WINDOW, windowRange } from "./window";
+import { estimateOf, offsetsOf, rangeFor, turnHolding, type ViewPosition, wantsOlder } from "./virtual";
 
 interface TranscriptProps {
   transcript: TranscriptState;
@@ -16,11 +16,11 @@ interface TranscriptProps {
   onRetry?: ((turn: TurnView) => void) | undefined;
   /** Answers an MCP server's request for input. */
   onElicit?: AnswerElicitation | undefined;
-  /** The scrolling container: scrolling near its top shows earlier entries. */
+  /** The scrolling container the transcript is in. */
   scroller?: HTMLElement | null;
   /** The view follows the newest entry (the user has not scrolled up). */
   pinned?: boolean;
-  /** An event to bring into the window (a search hit). */
+  /** An event to bring into view (a search hit, a rewind point). */
   focusSeq?: number | null;
   /** Earlier history exists in the store (a long session read from its end). */
   hasOlder?: boolean;
@@ -29,13 +29,19 @@ interface TranscriptProps {
 }
 
 const NO_ANSWER: AnswerElicitation = () => Promise.resolve();
-/** How long the entry on screen is held in place while new entries above settle. */
-const SETTLE_MS = 2000;
+/** Where a jumped-to turn lands: this far below the top of the view. */
+const JUMP_OFFSET_PX = 8;
+/** How long a jumped-to turn is highlighted. */
+const FOUND_MS = 1600;
+/** What the user does to scroll on their own (ending a jump's hold). */
+const USER_INPUT = ["wheel", "touchstart", "keydown", "mousedown"] as const;
 
 /**
- * The conversation, newest WINDOW entries first in the DOM: a long session opens and is
- * switched to as fast as a short one. Scrolling to the top (or the button there) adds
- * earlier entries without moving what is on screen; a search hit's turn is always in.
+ * The conversation, virtualized: only the entries in view (plus a margin) are in the DOM,
+ * the rest are two blocks of their measured or estimated height. The view follows the
+ * newest entry while pinned; otherwise the entry at the top of the view stays where it is
+ * whatever changes above it (entries measured, a page read from the store). Near the top
+ * of what is loaded, the page before it is read.
  */
 export function Transcript({
   transcript,
@@ -51,179 +57,248 @@ export function Transcript({
   onLoadOlder,
 }: TranscriptProps) {
   const { entries } = transcript;
-  // Null while following the newest entries; the user's own bounds once they read back.
-  const [from, setFrom] = useState<number | null>(null);
-  const [to, setTo] = useState<number | null>(null);
-  // The last search hit jumped to: its stretch stays shown after the chat clears the
-  // focus, until the user moves on (earlier, later, or back at the newest).
-  const [jump, setJump] = useState<number | null>(null);
-  useEffect(() => {
-    if (focusSeq !== null) setJump(focusSeq);
-  }, [focusSeq]);
-  const { start, end } = windowRange(entries, from, to, focusSeq ?? jump);
+  const keys = useMemo(() => entries.map((entry) => entry.key), [entries]);
 
-  // Entries read from the store were put above: indices move down by as many (the start
-  // too, unless the user asked for those entries: then they are shown).
-  const revealOlder = useRef(false);
-  const firstKey = useRef(entries[0]?.key);
-  useLayoutEffect(() => {
-    const before = firstKey.current;
-    firstKey.current = entries[0]?.key;
-    if (before === undefined || before === entries[0]?.key) return;
-    const shift = entries.findIndex((entry) => entry.key === before);
-    if (shift <= 0) return;
-    const reveal = revealOlder.current;
-    revealOlder.current = false;
-    if (!reveal) setFrom((f) => (f === null ? f : f + shift));
-    setTo((t) => (t === null ? t : t + shift));
-  }, [entries]);
+  // Heights of entries shown at least once; `measured` changes when one does.
+  const heights = useRef(new Map<string, number>());
+  const [measured, setMeasured] = useState(0);
+  const [viewport, setViewport] = useState(800);
+  // The entry at the top of the view while not following, and where it is.
+  const anchor = useRef<{ key: string; offset: number } | null>(null);
+  const [moved, setMoved] = useState(0);
+  // A jump holds the view on its turn until the user scrolls or the chat unpins.
+  const [jumped, setJumped] = useState(false);
+  const following = pinned && !jumped;
 
-  const current = useRef({ start, end });
-  current.current = { start, end };
-  // Reading above the bottom: freeze the start so new entries never shift the page. Back
-  // at the bottom of the newest entries: follow again (older ones leave the DOM).
-  const atNewest = end >= entries.length;
-  useEffect(() => {
-    if (!pinned) setFrom(current.current.start);
-    else if (atNewest && jump === null) setFrom(null);
-  }, [pinned, atNewest, jump]);
+  // `measured` stands for the heights map, which changes in place.
+  const offsets = useMemo(() => offsetsOf(keys, heights.current, estimateOf(heights.current)), [keys, measured]);
+  const position: ViewPosition =
+    following || anchor.current === null ? { kind: "end" } : { kind: "anchor", ...anchor.current };
+  const range = rangeFor(keys, offsets, viewport, position);
+  void moved;
 
-  /** From now on the user's own bounds, no longer a hit's stretch. */
-  const settle = useCallback((nextFrom: number | null, nextTo: number | null) => {
-    setJump(null);
-    setFrom(nextFrom);
-    setTo(nextTo);
-  }, []);
+  const live = useRef({ keys, offsets, viewport, range, following, hasOlder, onLoadOlder });
+  live.current = { keys, offsets, viewport, range, following, hasOlder, onLoadOlder };
 
-  const showLater = useCallback(() => {
-    const next = current.current.end + WINDOW;
-    settle(current.current.start, next >= entries.length ? null : next);
-  }, [entries.length, settle]);
-
-  // Earlier entries are added above: the entry at the top of the view stays where it is,
-  // also while the new ones settle (code highlighting, images change their height).
   const body = useRef<HTMLDivElement>(null);
-  const sentinel = useRef<HTMLButtonElement>(null);
-  // Held for a moment after the entries arrive; a page read from the store may take a
-  // while to arrive (`waiting`), so its moment starts then.
-  const anchor = useRef<{ element: Element; offset: number; until: number; waiting: boolean } | null>(null);
-  const holdAnchor = useCallback(() => {
-    const a = anchor.current;
-    if (!a || !scroller) return;
-    if (performance.now() > a.until || !a.element.isConnected) {
-      anchor.current = null;
+  const rows = useRef(new Map<string, HTMLElement>());
+
+  /** Puts the view back where it belongs: at the end, or the anchor entry where it was. */
+  const hold = useCallback(() => {
+    if (!scroller) return;
+    if (live.current.following) {
+      if (scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight > 0.5) scroller.scrollTop = scroller.scrollHeight;
       return;
     }
-    const drift = a.element.getBoundingClientRect().top - scroller.getBoundingClientRect().top - a.offset;
+    const a = anchor.current;
+    const row = a && rows.current.get(a.key);
+    if (!a || !row) return;
+    const drift = row.getBoundingClientRect().top - scroller.getBoundingClientRect().top - a.offset;
     if (Math.abs(drift) >= 1) scroller.scrollTop += drift;
   }, [scroller]);
-  const showEarlier = useCallback(() => {
-    const first = current.current.start;
-    if (first === 0 && !(hasOlder && onLoadOlder)) return;
-    if (scroller && body.current) {
-      const top = scroller.getBoundingClientRect().top;
-      // The first entry in view (never the "show earlier" button, which stays on top).
-      const entriesShown = [...body.current.children].filter((child) => child !== sentinel.current);
-      const element = entriesShown.find((child) => child.getBoundingClientRect().bottom > top) ?? entriesShown[0];
-      if (element) {
-        const fromStore = first === 0;
-        anchor.current = {
-          element,
-          offset: element.getBoundingClientRect().top - top,
-          until: performance.now() + (fromStore ? 10_000 : SETTLE_MS),
-          waiting: fromStore,
-        };
+
+  /** Records rendered entries' heights; true when one changed. */
+  const measure = useCallback((elements: Iterable<HTMLElement>) => {
+    let changed = false;
+    for (const element of elements) {
+      const key = element.dataset.key;
+      if (key === undefined) continue;
+      const height = element.getBoundingClientRect().height;
+      if (height > 0 && Math.abs((heights.current.get(key) ?? -1) - height) >= 0.5) {
+        heights.current.set(key, height);
+        changed = true;
       }
     }
-    const last = current.current.end >= entries.length ? null : current.current.end;
-    if (first === 0) {
-      // Everything loaded is shown: the page before it comes from the store, above.
-      settle(0, last);
-      revealOlder.current = true;
-      onLoadOlder?.();
-    } else {
-      settle(Math.max(0, first - WINDOW), last);
-    }
-  }, [scroller, hasOlder, onLoadOlder, entries.length, settle]);
-  const shownLength = useRef(entries.length);
+    return changed;
+  }, []);
+
+  // Entries change size after they are shown (code highlighting, images, a streaming
+  // answer): measured again, and the view held before the next paint.
+  const [observer] = useState(() =>
+    typeof ResizeObserver === "undefined"
+      ? null
+      : new ResizeObserver((seen) => {
+          const changed = measure(seen.map((entry) => entry.target as HTMLElement));
+          hold();
+          if (changed) setMeasured((n) => n + 1);
+        }),
+  );
+  useEffect(() => () => observer?.disconnect(), [observer]);
+
+  // One stable ref callback per entry, so re-renders do not re-observe.
+  const refs = useRef(new Map<string, (element: HTMLElement | null) => void>());
+  const rowRef = useCallback(
+    (key: string) => {
+      let callback = refs.current.get(key);
+      if (!callback) {
+        callback = (element: HTMLElement | null) => {
+          const old = rows.current.get(key);
+          if (old && old !== element) observer?.unobserve(old);
+          if (element) {
+            rows.current.set(key, element);
+            observer?.observe(element);
+          } else {
+            rows.current.delete(key);
+            refs.current.delete(key);
+          }
+        };
+        refs.current.set(key, callback);
+      }
+      return callback;
+    },
+    [observer],
+  );
+
+  // After every render, before paint: entries just shown are measured (their true height
+  // replaces the estimate) and the view is held.
   useLayoutEffect(() => {
-    const a = anchor.current;
-    if (a?.waiting && entries.length !== shownLength.current) {
-      a.waiting = false;
-      a.until = performance.now() + SETTLE_MS;
-    }
-    shownLength.current = entries.length;
-    holdAnchor();
-  }, [start, entries.length, holdAnchor]);
-  // A jump to a search hit supersedes holding the view where it was.
-  useLayoutEffect(() => {
-    if (focusSeq !== null) anchor.current = null;
-  }, [focusSeq]);
-  // The user scrolling on their own ends the hold.
+    if (measure(rows.current.values())) setMeasured((n) => n + 1);
+    hold();
+  });
+
+  // The viewport's height.
   useEffect(() => {
     if (!scroller) return;
-    const release = () => {
-      anchor.current = null;
-    };
-    for (const kind of ["wheel", "touchstart", "keydown", "mousedown"]) scroller.addEventListener(kind, release, { passive: true });
-    return () => {
-      for (const kind of ["wheel", "touchstart", "keydown", "mousedown"]) scroller.removeEventListener(kind, release);
-    };
+    setViewport(scroller.clientHeight || 800);
+    if (typeof ResizeObserver === "undefined") return;
+    const watch = new ResizeObserver(() => setViewport(scroller.clientHeight || 800));
+    watch.observe(scroller);
+    return () => watch.disconnect();
   }, [scroller]);
+
+  // Near the top of what is loaded: the page before it (once per page).
+  const askedBefore = useRef<string | null>(null);
+  const loadOlderIfNear = useCallback(() => {
+    const { range: r, hasOlder: more, onLoadOlder: load, keys: k } = live.current;
+    if (!load || !wantsOlder(r, more) || askedBefore.current === k[0]) return;
+    askedBefore.current = k[0] ?? null;
+    load();
+  }, []);
+  useEffect(loadOlderIfNear, [loadOlderIfNear, keys, range.start, hasOlder]);
+
+  // Scrolling: the entry now at the top becomes the anchor; a re-render only when other
+  // entries come into range.
   useEffect(() => {
     const element = body.current;
-    if (!element) return;
-    const observer = new ResizeObserver(holdAnchor);
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [holdAnchor]);
+    if (!scroller || !element) return;
+    let frame = 0;
+    const onScroll = () => {
+      anchor.current = readAnchor(element, scroller);
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        const { keys: k, offsets: o, viewport: v, range: shown, following: f } = live.current;
+        const a = anchor.current;
+        const next = rangeFor(k, o, v, f || a === null ? { kind: "end" } : { kind: "anchor", ...a });
+        if (next.start < shown.start || next.end > shown.end || next.start > shown.start + 4 || next.end < shown.end - 4) {
+          setMoved((n) => n + 1);
+        }
+        live.current.range = next;
+        loadOlderIfNear();
+      });
+    };
+    const byUser = () => setJumped(false);
+    scroller.addEventListener("scroll", onScroll, { passive: true });
+    for (const kind of USER_INPUT) scroller.addEventListener(kind, byUser, { passive: true });
+    return () => {
+      cancelAnimationFrame(frame);
+      scroller.removeEventListener("scroll", onScroll);
+      for (const kind of USER_INPUT) scroller.removeEventListener(kind, byUser);
+    };
+  }, [scroller, loadOlderIfNear]);
 
-  // Reaching the top shows earlier entries by itself; not while a search hit's stretch is
-  // shown (the hit sits right under the top: it would load at once, under the user's eyes).
-  const following = jump === null && focusSeq === null;
+  // Unpinned by the chat: the anchor holds from here; a jump's own hold is no longer needed.
   useEffect(() => {
-    const target = sentinel.current;
-    if (!target || !scroller || !following || (start === 0 && !hasOlder)) return;
-    const observer = new IntersectionObserver(
-      (seen) => {
-        if (seen.some((e) => e.isIntersecting)) showEarlier();
-      },
-      { root: scroller, rootMargin: "400px 0px 0px 0px" },
-    );
-    observer.observe(target);
-    return () => observer.disconnect();
-  }, [scroller, following, start, hasOlder, entries.length, showEarlier]);
+    if (!pinned) setJumped(false);
+  }, [pinned]);
+  // Following the end: no anchor. Leaving it: the entry at the top of the view is the
+  // anchor from now on (a jump below sets its own; this runs before it).
+  useLayoutEffect(() => {
+    if (following) anchor.current = null;
+    else if (anchor.current === null && scroller && body.current) anchor.current = readAnchor(body.current, scroller);
+  }, [following, scroller]);
 
+  // A jump (a search hit): its turn is brought in and held just below the top.
+  const jumpedTo = useRef<number | null>(null);
+  const found = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    if (focusSeq === null || jumpedTo.current === focusSeq) return;
+    const index = turnHolding(entries, focusSeq);
+    if (index === null) return;
+    jumpedTo.current = focusSeq;
+    anchor.current = { key: keys[index] as string, offset: JUMP_OFFSET_PX };
+    found.current = keys[index] as string;
+    setJumped(true);
+    setMoved((n) => n + 1);
+  }, [focusSeq, entries, keys]);
+  useEffect(() => {
+    const key = found.current;
+    const row = key === null ? undefined : rows.current.get(key);
+    if (!row) return;
+    found.current = null;
+    const turn = row.firstElementChild;
+    turn?.classList.add("turn--found");
+    window.setTimeout(() => turn?.classList.remove("turn--found"), FOUND_MS);
+  });
+
+  const total = offsets[keys.length] ?? 0;
+  const above = offsets[range.start] ?? 0;
+  const below = total - (offsets[range.end] ?? total);
   return (
     <div className="transcript" data-testid="transcript" ref={body}>
-      {(start > 0 || hasOlder) && (
-        <button type="button" ref={sentinel} className="transcript__earlier" onClick={showEarlier} data-testid="show-earlier">
-          {start > 0 ? `Show earlier messages (${start} more)` : "Show earlier messages"}
+      {range.start === 0 && hasOlder && onLoadOlder && (
+        <button type="button" className="transcript__earlier" onClick={onLoadOlder} data-testid="show-earlier">
+          Load earlier messages
         </button>
       )}
-      {entries.slice(start, end).map((entry) =>
-        entry.kind === "turn" ? (
-          <TurnBlock
-            key={entry.key}
-            turn={entry}
-            onResolve={onResolve}
-            onRewind={onRewind}
-            rewindDisabled={rewindDisabled}
-            onRetry={onRetry}
-          />
-        ) : entry.kind === "info" ? (
-          <InfoNotice key={entry.key} title={entry.title} body={entry.body} ok={entry.ok} />
-        ) : entry.kind === "elicitation" ? (
-          <ElicitationCard key={entry.key} view={entry} onAnswer={onElicit} />
-        ) : (
-          <ErrorNotice key={entry.key} kind={entry.errorKind} message={entry.message} />
-        ),
-      )}
-      {end < entries.length && (
-        <button type="button" className="transcript__earlier" onClick={showLater} data-testid="show-later">
-          Show later messages ({entries.length - end} more)
-        </button>
-      )}
+      <div className="transcript__space" style={{ height: above }} aria-hidden="true" />
+      {entries.slice(range.start, range.end).map((entry) => (
+        <div key={entry.key} className="transcript__row" data-key={entry.key} ref={rowRef(entry.key)}>
+          {renderEntry(entry, { onResolve, onRewind, rewindDisabled, onRetry, onElicit })}
+        </div>
+      ))}
+      <div className="transcript__space" style={{ height: below }} aria-hidden="true" />
     </div>
   );
+}
+
+/** The first rendered entry whose bottom is below the scroller's top, and where its top is. */
+function readAnchor(body: HTMLElement, scroller: HTMLElement): { key: string; offset: number } | null {
+  const top = scroller.getBoundingClientRect().top;
+  for (const child of body.children) {
+    const key = (child as HTMLElement).dataset.key;
+    if (key === undefined) continue;
+    const box = child.getBoundingClientRect();
+    if (box.bottom > top) return { key, offset: box.top - top };
+  }
+  return null;
+}
+
+interface EntryActions {
+  onResolve: ResolveApproval;
+  onRewind: ((turn: TurnView) => void) | undefined;
+  rewindDisabled: boolean;
+  onRetry: ((turn: TurnView) => void) | undefined;
+  onElicit: AnswerElicitation;
+}
+
+function renderEntry(entry: TranscriptEntry, actions: EntryActions): ReactNode {
+  switch (entry.kind) {
+    case "turn":
+      return (
+        <TurnBlock
+          turn={entry}
+          onResolve={actions.onResolve}
+          onRewind={actions.onRewind}
+          rewindDisabled={actions.rewindDisabled}
+          onRetry={actions.onRetry}
+        />
+      );
+    case "info":
+      return <InfoNotice title={entry.title} body={entry.body} ok={entry.ok} />;
+    case "elicitation":
+      return <ElicitationCard view={entry} onAnswer={actions.onElicit} />;
+    default:
+      return <ErrorNotice kind={entry.errorKind} message={entry.message} />;
+  }
 }
