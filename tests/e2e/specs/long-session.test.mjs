@@ -112,6 +112,20 @@ describe("A 10,000-message session", { timeout: 300_000 }, () => {
       reached = Math.min(reached, Number(anchorTurn));
     }
     assert.ok(reached < firstLoaded - 5, `scrolling up reached turn ${reached} only: no page came from the store`);
+    // Dragged to the top in one go (past everything rendered): the turns there are shown
+    // and the page before them is read.
+    await app.driver.wait(
+      async () => {
+        await app.driver.executeScript(() => {
+          document.querySelector(".chat__body").scrollTop = 0;
+        });
+        await new Promise((r) => setTimeout(r, 200));
+        const [turn] = await topTurn();
+        return turn !== null && Number(turn) < reached - 40;
+      },
+      UI_TIMEOUT_MS,
+      "dragging to the top showed nothing earlier",
+    );
     await shot("long session - read back");
   });
 

@@ -5,7 +5,7 @@ import type { ResolveApproval } from "./ApprovalCard";
 import { type AnswerElicitation, ElicitationCard } from "./ElicitationCard";
 import { ErrorNotice, InfoNotice } from "./Notices";
 import { TurnBlock } from "./TurnBlock";
-import { estimateOf, offsetsOf, rangeFor, turnHolding, type ViewPosition, wantsOlder } from "./virtual";
+import { estimateOf, indexAt, offsetsOf, rangeFor, turnHolding, type ViewPosition, wantsOlder } from "./virtual";
 
 interface TranscriptProps {
   transcript: TranscriptState;
@@ -81,6 +81,7 @@ export function Transcript({
   live.current = { keys, offsets, viewport, range, following, hasOlder, onLoadOlder };
 
   const body = useRef<HTMLDivElement>(null);
+  const space = useRef<HTMLDivElement>(null);
   const rows = useRef(new Map<string, HTMLElement>());
 
   /** Puts the view back where it belongs: at the end, or the anchor entry where it was. */
@@ -183,7 +184,7 @@ export function Transcript({
     if (!scroller || !element) return;
     let frame = 0;
     const onScroll = () => {
-      anchor.current = readAnchor(element, scroller);
+      anchor.current = readAnchor(element, scroller, space.current, live.current);
       if (frame) return;
       frame = requestAnimationFrame(() => {
         frame = 0;
@@ -215,7 +216,8 @@ export function Transcript({
   // anchor from now on (a jump below sets its own; this runs before it).
   useLayoutEffect(() => {
     if (following) anchor.current = null;
-    else if (anchor.current === null && scroller && body.current) anchor.current = readAnchor(body.current, scroller);
+    else if (anchor.current === null && scroller && body.current)
+      anchor.current = readAnchor(body.current, scroller, space.current, live.current);
   }, [following, scroller]);
 
   // A jump (a search hit): its turn is brought in and held just below the top.
@@ -251,7 +253,7 @@ export function Transcript({
           Load earlier messages
         </button>
       )}
-      <div className="transcript__space" style={{ height: above }} aria-hidden="true" />
+      <div className="transcript__space" style={{ height: above }} aria-hidden="true" ref={space} />
       {entries.slice(range.start, range.end).map((entry) => (
         <div key={entry.key} className="transcript__row" data-key={entry.key} ref={rowRef(entry.key)}>
           {renderEntry(entry, { onResolve, onRewind, rewindDisabled, onRetry, onElicit })}
@@ -262,16 +264,32 @@ export function Transcript({
   );
 }
 
-/** The first rendered entry whose bottom is below the scroller's top, and where its top is. */
-function readAnchor(body: HTMLElement, scroller: HTMLElement): { key: string; offset: number } | null {
+/**
+ * The entry at the top of the view, and where its top is: read from the DOM when a
+ * rendered entry is there, else (the view was moved past what is rendered, say dragged to
+ * the top in one go) from the layout, counting from the block standing in for those above.
+ */
+function readAnchor(
+  body: HTMLElement,
+  scroller: HTMLElement,
+  space: HTMLElement | null,
+  layout: { keys: readonly string[]; offsets: readonly number[] },
+): { key: string; offset: number } | null {
   const top = scroller.getBoundingClientRect().top;
   for (const child of body.children) {
     const key = (child as HTMLElement).dataset.key;
     if (key === undefined) continue;
     const box = child.getBoundingClientRect();
-    if (box.bottom > top) return { key, offset: box.top - top };
+    if (box.bottom <= top) continue;
+    // In view, or the first entry there is (nothing above it to be in view).
+    if (box.top <= top + 1 || layout.keys[0] === key) return { key, offset: box.top - top };
+    break;
   }
-  return null;
+  if (!space || layout.keys.length === 0) return null;
+  // The block above the rendered entries starts where the first entry would.
+  const y = top - space.getBoundingClientRect().top;
+  const index = indexAt(layout.offsets, Math.max(0, y));
+  return { key: layout.keys[index] as string, offset: (layout.offsets[index] ?? 0) - y };
 }
 
 interface EntryActions {
