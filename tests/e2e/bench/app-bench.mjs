@@ -1,32 +1,52 @@
-// The app benchmark's measurements in the real app (scripts/bench-app.sh prints the table).
+// The app benchmark's measurements in the real app (scripts/bench-app.sh builds, seeds and
+// prints the table). Everything runs under Xvfb through WebDriver, on real stores.
 //
-// 1. Session switching: a Memo home holding two long seeded sessions; timed inside the page
-//    from the click on a session's row to its transcript shown with its last answer and the
-//    composer ready, one frame painted. The first open of each is cold (resumed, history
-//    replayed); later switches are warm.
-// 2. A terminal flood: `yes` for FLOOD_MB megabytes through the terminal panel, with the
-//    longest gap between two frames while it runs (does the window freeze?) and the memory
-//    (PSS) of the app and its WebKit processes before, at the end and after.
+// 1. Baseline: a hello-world Tauri window (same Tauri, features and profile): time from its
+//    process start to its first painted frame, and its memory idle (PSS of it and its
+//    WebKit processes). Memo's figures are given against these.
+// 2. Memo started on a home holding the seeded sessions: first paint, memory idle.
+// 3. A 10,000-message session with 100 MB of tool output: time from the click to its end
+//    shown, scrolled to the bottom, composer ready; memory with it open; scrolling to its
+//    very top (every page read) and back to the end.
+// 4. Switching between two 1,000-message sessions: the first (cold) open of each, then
+//    warm switches.
+// 5. Streaming ~1,000 tokens/s from the mock LLM for BENCH_STREAM_SECONDS: every frame's
+//    duration meanwhile (p50 / p95 / max), memory at the end.
+// 6. Idle CPU over BENCH_IDLE_SECONDS after that.
+// 7. A terminal flood (`yes` for BENCH_FLOOD_MB, 0 skips it): its time, the longest frame
+//    gap, memory before / peak / after.
 //
 // Prints one JSON line of figures.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 
 import { By, Key, until } from "selenium-webdriver";
 
 import { launchApp } from "../lib/app.mjs";
+import { startMockLlm } from "../lib/mock-llm.mjs";
 
-const [home, folder, rounds = "10", floodMb = "100"] = process.argv.slice(2);
+const [home, folder, helloBinary, memoBinary] = process.argv.slice(2);
+const env = (name, fallback) => Number(process.env[name] ?? fallback);
+const ROUNDS = env("BENCH_ROUNDS", 20);
+const FLOOD_MB = env("BENCH_FLOOD_MB", 100);
+const STREAM_SECONDS = env("BENCH_STREAM_SECONDS", 60);
+const IDLE_SECONDS = env("BENCH_IDLE_SECONDS", 30);
+const STARTS = env("BENCH_STARTS", 3);
+const TIMEOUT_MS = env("BENCH_TIMEOUT_MS", 180_000);
+const LONG_TITLE = process.env.BENCH_LONG_TITLE ?? "Long 1";
+const LONG_LAST = process.env.BENCH_LONG_LAST ?? "Answer 4999.";
+const SHORT_LAST = process.env.BENCH_SHORT_LAST ?? "Answer 499.";
+const APP_PROCESSES = /memo-desktop|memo-bench-hello|WebKit(Web|Network)Process/;
+
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** CPU seconds (user + system) used so far by the app and its WebKit helpers. */
 function cpuSeconds(app) {
-  const ticks = 100; // USER_HZ on Linux
   let total = 0;
   for (const { pid, cmdline } of app.processes()) {
-    if (!/memo-desktop|WebKit(Web|Network)Process/.test(cmdline)) continue;
+    if (!APP_PROCESSES.test(cmdline)) continue;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      total += (Number(fields[11]) + Number(fields[12])) / ticks;
+      const fields = statFields(pid);
+      total += (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ
     } catch {
       // gone meanwhile
     }
@@ -34,11 +54,17 @@ function cpuSeconds(app) {
   return total;
 }
 
+/** /proc/PID/stat's fields after the command name (field 3 of the man page is [0]). */
+function statFields(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
 /** Proportional set size of the app and its WebKit helpers, in MiB. */
 function pssMiB(app) {
   let kib = 0;
   for (const { pid, cmdline } of app.processes()) {
-    if (!/memo-desktop|WebKit(Web|Network)Process/.test(cmdline)) continue;
+    if (!APP_PROCESSES.test(cmdline)) continue;
     try {
       const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
       if (match) kib += Number(match[1]);
@@ -49,40 +75,70 @@ function pssMiB(app) {
   return kib / 1024;
 }
 
-// Runs in the page: records the longest gap between animation frames until stopped.
+/** When the app's own process started, in ms since the epoch (to ~10 ms). */
+function processStartMs(app, binary) {
+  const name = binary.split("/").pop();
+  const proc = app.processes().find(({ cmdline }) => cmdline.split(" ")[0].endsWith(name));
+  if (!proc) throw new Error(`no ${name} process found`);
+  const startTicks = Number(statFields(proc.pid)[19]);
+  const uptime = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
+  const bootMs = Date.now() - uptime * 1000;
+  return bootMs + startTicks * 10;
+}
+
+/** Milliseconds from the process start to its first painted frame. */
+async function firstPaint(app, binary) {
+  const painted = await app.driver.wait(
+    () => app.driver.executeScript("return window.__memoFirstPaint ?? null"),
+    60_000,
+    "no first paint recorded",
+  );
+  return painted - processStartMs(app, binary);
+}
+
+/** Starts `binary` on `home`, measures first paint and idle memory, and returns the app. */
+async function start(binary, home, args) {
+  process.env.MEMO_APP_BINARY = binary;
+  const app = await launchApp({ args, home });
+  const paint = await firstPaint(app, binary);
+  await pause(5000);
+  return { app, paint, pss: pssMiB(app) };
+}
+
+// Runs in the page: records every frame's duration until stopped.
 const FRAME_PROBE = `
-window.__gaps = { max: 0, frames: 0, last: performance.now(), on: true };
+window.__frames = { durations: [], last: performance.now(), on: true };
 function tick(now) {
-  const g = window.__gaps;
-  if (!g.on) return;
-  g.max = Math.max(g.max, now - g.last);
-  g.frames++;
-  g.last = now;
+  const f = window.__frames;
+  if (!f.on) return;
+  f.durations.push(now - f.last);
+  f.last = now;
   requestAnimationFrame(tick);
 }
 requestAnimationFrame(tick);
 `;
-const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 120_000);
 
 // Runs in the page: click the row whose title is `title`, resolve with the milliseconds
-// until `lastText` is on screen and the composer can be typed in, after one more frame.
+// until `lastText` is on screen at the bottom and the composer can be typed in, after one
+// more frame.
 const SWITCH = `
-const [title, lastText, done] = arguments;
+const [title, lastText, timeout, done] = arguments;
 const row = [...document.querySelectorAll('[data-testid="session-item"]')].find((b) => b.textContent.includes(title));
 if (!row) { done({ error: "no row for " + title }); return; }
 const t0 = performance.now();
 row.click();
-const deadline = t0 + ${TIMEOUT_MS};
 function check() {
   const turns = document.querySelectorAll('[data-testid="turn"]');
   const last = turns[turns.length - 1];
   const box = document.querySelector("textarea[aria-label='Message']");
   const header = document.querySelector('[data-testid="session-item"][aria-current="true"]');
-  const ready = last && last.textContent.includes(lastText) && box && !box.disabled && header && header.textContent.includes(title);
+  const body = document.querySelector(".chat__body");
+  const atEnd = body && body.scrollHeight - body.scrollTop - body.clientHeight < 60;
+  const ready = last && last.textContent.includes(lastText) && box && !box.disabled && header && header.textContent.includes(title) && atEnd;
   if (ready) {
     requestAnimationFrame(() => done({ ms: performance.now() - t0 }));
-  } else if (performance.now() > deadline) {
-    done({ error: "timed out; last turn: " + (last ? last.textContent.slice(-200) : "none") + "; turns " + turns.length + "; box " + (box && box.disabled) + "; header " + (header && header.textContent) });
+  } else if (performance.now() - t0 > timeout) {
+    done({ error: "timed out; last turn: " + (last ? last.textContent.slice(-200) : "none") + "; turns " + turns.length + "; at end " + atEnd });
   } else {
     requestAnimationFrame(check);
   }
@@ -90,88 +146,227 @@ function check() {
 check();
 `;
 
-async function main() {
-  const app = await launchApp({ args: [folder], home });
-  try {
-    const { driver } = app;
-    await driver.manage().setTimeouts({ script: TIMEOUT_MS + 10_000 });
-    await driver.wait(until.elementLocated(By.css('[data-testid="session-item"]')), 60_000);
-    const rows = await driver.findElements(By.css('[data-testid="session-item"]'));
-    const titles = [];
-    for (const row of rows) titles.push((await row.getAttribute("textContent")).replace(/\d\d:\d\d.*$/, "").trim());
-    const sessions = titles.filter((t) => /messages\)/.test(t)).slice(0, 2);
-    if (sessions.length < 2) throw new Error(`two seeded sessions expected, found: ${titles.join(" | ")}`);
-    const titleOf = (t) => t.replace(/\s*·.*$/, "");
-    const lastAnswer = process.env.BENCH_LAST_ANSWER ?? "Answer 499.";
-    const result = { cold: [], warm: [] };
-    for (const [i, t] of sessions.entries()) {
-      const r = await driver.executeAsyncScript(SWITCH, titleOf(t), lastAnswer);
-      if (r.error) {
-        await app.screenshot("bench - cold open failed").catch(() => {});
-        throw new Error(`cold open ${i}: ${r.error}`);
-      }
-      result.cold.push(r.ms);
-    }
-    for (let i = 0; i < Number(rounds); i++) {
-      const t = sessions[i % 2];
-      const r = await driver.executeAsyncScript(SWITCH, titleOf(t), lastAnswer);
-      if (r.error) throw new Error(`switch ${i}: ${r.error}`);
-      result.warm.push(r.ms);
-    }
-    await app.screenshot("bench - long session open").catch(() => {});
-
-    // The flood: the shell prints FLOOD_MB MB; the terminal must keep the window painting.
-    result.pssBefore = pssMiB(app);
-    await (await driver.findElement(By.css('[data-testid="toggle-terminal"]'))).click();
-    const screen = By.css(".terminal-panel:not([hidden]) .terminal-view:not([hidden])");
-    const rowsText = async () => {
-      try {
-        return await (await (await driver.findElement(screen)).findElement(By.css(".xterm-rows"))).getAttribute("textContent");
-      } catch (error) {
-        if (error.name === "NoSuchElementError" || error.name === "StaleElementReferenceError") return "";
-        throw error;
+// Runs in the page: scroll up until the first turn of the session is shown, then back to
+// the end; resolves with both times.
+const TOP_AND_BACK = `
+const [lastText, timeout, done] = arguments;
+const body = document.querySelector(".chat__body");
+const t0 = performance.now();
+function up() {
+  const first = [...document.querySelectorAll('[data-testid="turn"]')].some((t) => t.textContent.includes("Question 0:"));
+  if (first && body.scrollTop === 0) {
+    const top = performance.now() - t0;
+    const t1 = performance.now();
+    body.scrollTop = body.scrollHeight;
+    const down = () => {
+      const turns = document.querySelectorAll('[data-testid="turn"]');
+      const last = turns[turns.length - 1];
+      const atEnd = body.scrollHeight - body.scrollTop - body.clientHeight < 60;
+      if (last && last.textContent.includes(lastText) && atEnd) {
+        requestAnimationFrame(() => done({ top, back: performance.now() - t1, turns: turns.length }));
+      } else if (performance.now() - t1 > timeout) {
+        done({ error: "not back at the end" });
+      } else {
+        body.scrollTop = body.scrollHeight;
+        requestAnimationFrame(down);
       }
     };
-    await driver.wait(async () => /\S/.test(await rowsText()), 30_000, "the shell did not start");
-    const bytes = Number(floodMb) * 1_000_000;
-    await driver.executeScript(FRAME_PROBE);
-    const started = Date.now();
-    await (await driver.findElement(By.css(".terminal-panel:not([hidden]) .xterm-helper-textarea"))).sendKeys(
-      `yes 'memo flood line 0123456789' | head -c ${bytes}; echo; echo FLOOD-$((40+2))`,
-      Key.ENTER,
-    );
-    let peak = result.pssBefore;
-    await driver.wait(
-      async () => {
-        peak = Math.max(peak, pssMiB(app));
-        return /FLOOD-42/.test(await rowsText());
-      },
-      30 * 60_000,
-      "the flood never ended",
-      500,
-    );
-    result.floodSeconds = (Date.now() - started) / 1000;
-    const gaps = await driver.executeScript("window.__gaps.on = false; return window.__gaps;");
-    result.floodMaxFrameGap = gaps.max;
-    result.floodFrames = gaps.frames;
-    result.pssPeak = peak;
-    await new Promise((r) => setTimeout(r, 3000));
-    result.pssAfter = pssMiB(app);
-    result.floodMb = Number(floodMb);
+    requestAnimationFrame(down);
+  } else if (performance.now() - t0 > timeout) {
+    done({ error: "the top was not reached; turns " + document.querySelectorAll('[data-testid="turn"]').length });
+  } else {
+    body.scrollTop = 0;
+    requestAnimationFrame(up);
+  }
+}
+up();
+`;
 
-    // Idle: nothing streaming, nothing typed, the terminal panel hidden again (its blinking
-    // cursor repaints); the window should not spend CPU.
-    await (await driver.findElement(By.css('[data-testid="toggle-terminal"]'))).click();
-    const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
-    const cpuStart = cpuSeconds(app);
-    await new Promise((r) => setTimeout(r, idleSeconds * 1000));
-    result.idleCpuPercent = ((cpuSeconds(app) - cpuStart) / idleSeconds) * 100;
-    result.idleSeconds = idleSeconds;
-    await app.screenshot("bench - after the flood").catch(() => {});
-    console.log(JSON.stringify(result));
-  } finally {
+/** p-th percentile of `values`. */
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.round((sorted.length - 1) * p))] ?? 0;
+}
+
+/** ~`seconds` of Markdown at 1,000 tokens (about 4,000 characters) a second. */
+function streamedAnswer(seconds) {
+  const parts = [];
+  let length = 0;
+  for (let i = 0; length < seconds * 4000; i++) {
+    const part =
+      i % 5 === 4
+        ? "```rust\nfn step_" + i + "(input: &str) -> Result<usize, Error> {\n    Ok(input.len() + " + i + ")\n}\n```\n\n"
+        : i % 5 === 2
+          ? `- item ${i}: the parser reads the **next token** and checks \`state_${i}\`\n- then it moves on to the following one\n\n`
+          : `Paragraph ${i}. The session streams a long answer so the window has to keep up with a fast model; each word arrives in its own small piece and the transcript grows while the view stays pinned to its end.\n\n`;
+    parts.push(part);
+    length += part.length;
+  }
+  return parts.join("");
+}
+
+async function baseline() {
+  const paints = [];
+  const pss = [];
+  for (let i = 0; i < STARTS; i++) {
+    const { app, paint, pss: memory } = await start(helloBinary, null, []);
+    paints.push(paint);
+    pss.push(memory);
     await app.stop();
   }
+  return { paint: percentile(paints, 0.5), paints, pss: percentile(pss, 0.5) };
+}
+
+async function memo(result) {
+  const answer = streamedAnswer(STREAM_SECONDS);
+  const mock = await startMockLlm({ responses: [{ text: answer, chunk_chars: 4, drip_ms: 1 }] });
+  // The seeded sessions' provider, now at the mock (which only the streaming asks).
+  const config = readFileSync(`${home}/config.toml`, "utf8");
+  writeFileSync(
+    `${home}/config.toml`,
+    `current_provider = "bench"\n[[providers.bench]]\nname = "bench"\nmodel = "bench-model"\nbase_url = "${mock.baseUrl}/v1"\n`,
+  );
+  try {
+    // Cold starts first (each on the same home), then one app for the rest.
+    const paints = [];
+    const pss = [];
+    for (let i = 0; i < STARTS - 1; i++) {
+      const { app, paint, pss: memory } = await start(memoBinary, home, [folder]);
+      paints.push(paint);
+      pss.push(memory);
+      await app.stop();
+    }
+    const { app, paint, pss: memory } = await start(memoBinary, home, [folder]);
+    paints.push(paint);
+    pss.push(memory);
+    result.memo = { paint: percentile(paints, 0.5), paints, pss: percentile(pss, 0.5) };
+    try {
+      await sessions(app, result);
+      await stream(app, result, answer.length);
+      result.idle = await idle(app);
+      if (FLOOD_MB > 0) result.flood = await flood(app);
+    } finally {
+      await app.stop();
+    }
+  } finally {
+    writeFileSync(`${home}/config.toml`, config);
+    await mock.stop();
+  }
+}
+
+async function sessions(app, result) {
+  const { driver } = app;
+  await driver.manage().setTimeouts({ script: TIMEOUT_MS + 10_000 });
+  await driver.wait(until.elementLocated(By.css('[data-testid="session-item"]')), 60_000);
+  const rows = await driver.findElements(By.css('[data-testid="session-item"]'));
+  const titles = [];
+  for (const row of rows) titles.push((await row.getAttribute("textContent")).replace(/\s*\(.*$/, "").trim());
+  const short = titles.filter((t) => t.startsWith("Bench")).slice(0, 2);
+  if (short.length < 2 || !titles.includes(LONG_TITLE)) throw new Error(`seeded sessions missing: ${titles.join(" | ")}`);
+
+  // The long session.
+  const open = await driver.executeAsyncScript(SWITCH, `${LONG_TITLE} (`, LONG_LAST, TIMEOUT_MS);
+  if (open.error) throw new Error(`opening the long session: ${open.error}`);
+  await pause(3000);
+  const openPss = pssMiB(app);
+  await app.screenshot("bench - the 10,000-message session").catch(() => {});
+  const trip = await driver.executeAsyncScript(TOP_AND_BACK, LONG_LAST, TIMEOUT_MS);
+  if (trip.error) throw new Error(`scrolling the long session: ${trip.error}`);
+  await pause(3000);
+  result.long = { open: open.ms, pss: openPss, top: trip.top, back: trip.back, turnsInDom: trip.turns, pssAfterTop: pssMiB(app) };
+
+  // Two 1,000-message sessions.
+  const cold = [];
+  for (const title of short) {
+    const r = await driver.executeAsyncScript(SWITCH, `${title} (`, SHORT_LAST, TIMEOUT_MS);
+    if (r.error) throw new Error(`cold open of ${title}: ${r.error}`);
+    cold.push(r.ms);
+  }
+  const warm = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const r = await driver.executeAsyncScript(SWITCH, `${short[i % 2]} (`, SHORT_LAST, TIMEOUT_MS);
+    if (r.error) throw new Error(`switch ${i}: ${r.error}`);
+    warm.push(r.ms);
+  }
+  result.switching = { cold, warm };
+}
+
+async function stream(app, result, characters) {
+  const { driver } = app;
+  await (await driver.findElement(By.css('[data-testid="new-session"]'))).click();
+  const box = await driver.wait(until.elementLocated(By.css("textarea[aria-label='Message']")), 30_000);
+  await driver.wait(until.elementIsEnabled(box), 30_000);
+  await driver.executeScript(FRAME_PROBE);
+  const started = Date.now();
+  await box.sendKeys("Explain the parser at length.", Key.ENTER);
+  await driver.wait(
+    until.elementLocated(By.css('[data-testid="turn"][data-status="completed"]')),
+    STREAM_SECONDS * 1000 + TIMEOUT_MS,
+    "the streamed turn did not complete",
+  );
+  const seconds = (Date.now() - started) / 1000;
+  const durations = await driver.executeScript("window.__frames.on = false; return window.__frames.durations;");
+  await app.screenshot("bench - after streaming").catch(() => {});
+  result.stream = {
+    seconds,
+    tokensPerSecond: characters / 4 / seconds,
+    frames: durations.length,
+    p50: percentile(durations, 0.5),
+    p95: percentile(durations, 0.95),
+    p99: percentile(durations, 0.99),
+    max: Math.max(...durations),
+    pss: pssMiB(app),
+  };
+}
+
+async function idle(app) {
+  const before = cpuSeconds(app);
+  await pause(IDLE_SECONDS * 1000);
+  return { seconds: IDLE_SECONDS, cpuPercent: ((cpuSeconds(app) - before) / IDLE_SECONDS) * 100, pss: pssMiB(app) };
+}
+
+async function flood(app) {
+  const { driver } = app;
+  const before = pssMiB(app);
+  await (await driver.findElement(By.css('[data-testid="toggle-terminal"]'))).click();
+  const screen = By.css(".terminal-panel:not([hidden]) .terminal-view:not([hidden])");
+  const rowsText = async () => {
+    try {
+      return await (await (await driver.findElement(screen)).findElement(By.css(".xterm-rows"))).getAttribute("textContent");
+    } catch (error) {
+      if (error.name === "NoSuchElementError" || error.name === "StaleElementReferenceError") return "";
+      throw error;
+    }
+  };
+  await driver.wait(async () => /\S/.test(await rowsText()), 30_000, "the shell did not start");
+  await driver.executeScript(FRAME_PROBE);
+  const started = Date.now();
+  await (await driver.findElement(By.css(".terminal-panel:not([hidden]) .xterm-helper-textarea"))).sendKeys(
+    `yes 'memo flood line 0123456789' | head -c ${FLOOD_MB * 1_000_000}; echo; echo FLOOD-$((40+2))`,
+    Key.ENTER,
+  );
+  let peak = before;
+  await driver.wait(
+    async () => {
+      peak = Math.max(peak, pssMiB(app));
+      return /FLOOD-42/.test(await rowsText());
+    },
+    30 * 60_000,
+    "the flood never ended",
+    500,
+  );
+  const seconds = (Date.now() - started) / 1000;
+  const durations = await driver.executeScript("window.__frames.on = false; return window.__frames.durations;");
+  await pause(3000);
+  const after = pssMiB(app);
+  await (await driver.findElement(By.css('[data-testid="toggle-terminal"]'))).click();
+  return { mb: FLOOD_MB, seconds, maxFrameGap: Math.max(...durations), before, peak, after };
+}
+
+async function main() {
+  const result = { baseline: await baseline() };
+  await memo(result);
+  console.log(JSON.stringify(result));
 }
 
 main().catch((error) => {
