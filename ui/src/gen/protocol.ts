@@ -141,13 +141,67 @@ stderr_tail?: string, restarts: number, } | { "type": "files_changed", call_id?:
 /**
  * The checkpoint that recorded these changes.
  */
-checkpoint: number, changes: Array<FileChange>, } | { "type": "error", kind: ErrorKind, message: string, retryable: boolean, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
+checkpoint: number, changes: Array<FileChange>, } | { "type": "hook_ran", event: HookEventName, 
+/**
+ * The tool call a `PreToolUse` / `PostToolUse` hook ran for.
+ */
+call_id?: ToolCallId, hooks: Array<HookRunSummary>, 
+/**
+ * The hooks' combined decision (block over ask over allow).
+ */
+decision?: HookVerdict, 
+/**
+ * Why, as the hooks said it (cut when long).
+ */
+reason?: string, 
+/**
+ * A hook asked the agent to stop (`"continue": false`).
+ */
+stopped: boolean, 
+/**
+ * Added to the conversation as a user-side message: context from
+ * `UserPromptSubmit` / `SessionStart`, a `Stop` hook's reason to go on. (Tool
+ * hooks' words go into the call's result instead.)
+ */
+for_model?: string, } | { "type": "hooks_skipped", count: number, 
+/**
+ * The project settings files they are in.
+ */
+files: Array<string>, 
+/**
+ * "3 project hooks not run: folder not trusted".
+ */
+message: string, } | { "type": "error", kind: ErrorKind, message: string, retryable: boolean, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
 
 export type ToolCallSummary = { call_id: ToolCallId, name: string, 
 /**
  * Arguments exactly as the model produced them (may be invalid JSON).
  */
 arguments: string, };
+
+export type HookEventName = "PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Notification" | "Stop" | "SubagentStop" | "PreCompact" | "SessionStart" | "SessionEnd";
+
+export type HookVerdict = "allow" | "ask" | "block";
+
+export type HookRunStatus = "ok" | "blocked" | "failed" | "timed_out" | "cancelled";
+
+export type HookRunSummary = { 
+/**
+ * The command as configured (cut when very long).
+ */
+command: string, 
+/**
+ * The settings file it came from.
+ */
+source: string, status: HookRunStatus, exit_code?: number, duration_ms: number, 
+/**
+ * This hook's own decision, when it made one.
+ */
+decision?: HookVerdict, 
+/**
+ * Its reason, message, output or error for the user (cut when long).
+ */
+message?: string, };
 
 export type ToolStatus = "ok" | "error";
 
@@ -669,7 +723,12 @@ export type WorkspaceTrustReport = { folder: string, state: TrustState,
 /**
  * The folder would start something and the user has not decided about exactly that.
  */
-needs_decision: boolean, servers: Array<ProjectServerInfo>, permissions: Array<ProjectPermissionInfo>, };
+needs_decision: boolean, servers: Array<ProjectServerInfo>, permissions: Array<ProjectPermissionInfo>, 
+/**
+ * The folder's own Claude Code hooks (`hook PreToolUse Bash: ./guard.sh`): commands
+ * that run at the session's moments once the folder is trusted.
+ */
+hooks: Array<string>, };
 
 export type TrustDecision = { folder: string, trusted: boolean, 
 /**

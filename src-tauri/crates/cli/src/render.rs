@@ -228,6 +228,11 @@ impl Renderer for TextRenderer {
                 println!("{output}");
                 self.at_line_start = true;
             }
+            AgentEvent::HookRan { .. } | AgentEvent::HooksSkipped { .. } => {
+                for line in crate::sessions_text::hook_lines(&envelope.event) {
+                    self.note(&line);
+                }
+            }
             _ => {}
         }
     }

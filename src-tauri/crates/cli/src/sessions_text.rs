@@ -146,6 +146,11 @@ pub fn print_transcript(
                 writeln!(out, "[{seq}] approval {verdict}")?;
             }
             AgentEvent::Error { message, .. } => writeln!(out, "[{seq}] error: {message}")?,
+            AgentEvent::HookRan { .. } | AgentEvent::HooksSkipped { .. } => {
+                for line in hook_lines(&env.event) {
+                    writeln!(out, "[{seq}] {line}")?;
+                }
+            }
             AgentEvent::TurnEnded { reason, usage } => writeln!(
                 out,
                 "[{seq}] — turn {} ({} in / {} out tokens)",
@@ -254,6 +259,42 @@ pub fn print_usage(summary: &UsageReport) {
     );
 }
 
+/// One line per hook that ran (`hook PreToolUse · ./guard.sh blocked: no rm`), or the
+/// note about a folder's skipped hooks; nothing for other events.
+pub fn hook_lines(event: &AgentEvent) -> Vec<String> {
+    use memo_protocol::{HookRunStatus as S, HookVerdict as V};
+    match event {
+        AgentEvent::HookRan { event, hooks, .. } => hooks
+            .iter()
+            .map(|h| {
+                let what = match (h.status, h.decision) {
+                    (S::Blocked, _) | (_, Some(V::Block)) => "blocked".to_owned(),
+                    (S::Ok, Some(V::Allow)) => "allowed".to_owned(),
+                    (S::Ok, Some(V::Ask)) => "asked".to_owned(),
+                    (S::Ok, None) => format!("ok ({} ms)", h.duration_ms),
+                    (S::Failed, _) => match h.exit_code {
+                        Some(code) => format!("failed (exit {code})"),
+                        None => "failed".to_owned(),
+                    },
+                    (S::TimedOut, _) => "timed out".to_owned(),
+                    (S::Cancelled, _) => "cancelled".to_owned(),
+                };
+                let mut line = format!(
+                    "hook {} · {} {what}",
+                    event.as_str(),
+                    one_line(&h.command, 60)
+                );
+                if let Some(message) = &h.message {
+                    line.push_str(&format!(": {}", one_line(message, 160)));
+                }
+                line
+            })
+            .collect(),
+        AgentEvent::HooksSkipped { message, .. } => vec![message.clone()],
+        _ => Vec::new(),
+    }
+}
+
 /// Whether an event is worth a line in a transcript (deltas are repeated whole by the
 /// step's `assistant_message`).
 fn in_transcript(event: &AgentEvent) -> bool {
@@ -322,5 +363,50 @@ pub fn print_restore(report: &RestoreReport, dry_run: bool) {
     }
     if let Some(session) = &report.session {
         println!("Conversation restored as session {}", session.id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hook_lines;
+    use memo_protocol::{AgentEvent, HookEventName, HookRunStatus, HookRunSummary, HookVerdict};
+
+    #[test]
+    fn hook_lines_say_which_hook_did_what() {
+        let run = |status, exit_code, decision, message: Option<&str>| HookRunSummary {
+            command: "./guard.sh".into(),
+            source: "/home/u/.claude/settings.json".into(),
+            status,
+            exit_code,
+            duration_ms: 12,
+            decision,
+            message: message.map(str::to_owned),
+        };
+        let event = AgentEvent::HookRan {
+            event: HookEventName::PreToolUse,
+            call_id: None,
+            hooks: vec![
+                run(
+                    HookRunStatus::Blocked,
+                    Some(2),
+                    Some(HookVerdict::Block),
+                    Some("no rm"),
+                ),
+                run(HookRunStatus::Ok, Some(0), None, None),
+                run(HookRunStatus::Failed, Some(1), None, Some("oops")),
+            ],
+            decision: Some(HookVerdict::Block),
+            reason: Some("no rm".into()),
+            stopped: false,
+            for_model: None,
+        };
+        assert_eq!(
+            hook_lines(&event),
+            [
+                "hook PreToolUse · ./guard.sh blocked: no rm",
+                "hook PreToolUse · ./guard.sh ok (12 ms)",
+                "hook PreToolUse · ./guard.sh failed (exit 1): oops",
+            ]
+        );
     }
 }

@@ -305,6 +305,11 @@ impl Engine {
             memo_config::RuleStore::at(memo_config::MemoHome::at(home).approval_rules())
         });
         context.imported_rules = crate::imported_rules::as_rules(&imported, &cwd, trusted);
+        // Read at every start and resume, so an edited settings file counts from the next
+        // session on; a folder's own hooks only when it is trusted, as its servers.
+        let hooks = memo_hooks::load_hooks(&self.hook_paths(&cwd), trusted);
+        context.hooks = hooks.hooks;
+        context.hook_report = hooks.report;
         Ok(SessionParams {
             id,
             system_prompt,
@@ -320,6 +325,16 @@ impl Engine {
             context,
             checkpoints: self.options.checkpoints.clone(),
         })
+    }
+
+    /// Where a session in `folder` reads hooks from: the OS home's Claude Code settings,
+    /// the folder's, and config.toml.
+    pub(crate) fn hook_paths(&self, folder: &std::path::Path) -> memo_hooks::HookPaths {
+        memo_hooks::HookPaths {
+            user_home: self.os_home(),
+            project_dir: Some(folder.to_path_buf()),
+            memo_config: Some(self.options.config.path.clone()),
+        }
     }
 
     fn client_for(&self, provider: &ProviderConfig) -> Result<Arc<dyn ModelClient>, EngineError> {

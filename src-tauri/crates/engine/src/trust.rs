@@ -1,5 +1,5 @@
 //! Workspace trust through the engine: what a folder's project files would start or let
-//! run unasked (MCP servers; other agents' allow permissions), the user's decision about
+//! run unasked (MCP servers; other agents' allow permissions; Claude Code hooks), the user's decision about
 //! it, and whether a session in the folder may use them. Front ends ask here; none of them
 //! reads the trust file or the project files itself.
 
@@ -21,6 +21,9 @@ pub struct WorkspaceTrust {
     /// Other agents' allow permissions in the folder's own files: calls they cover would
     /// run without asking.
     pub permissions: Vec<ImportedEntry>,
+    /// The hooks in the folder's `.claude/settings*.json` (`hook PreToolUse Bash: ./x`):
+    /// commands that would run at the session's moments.
+    pub hooks: Vec<String>,
 }
 
 impl WorkspaceTrust {
@@ -32,20 +35,25 @@ impl WorkspaceTrust {
 
     /// Whether the folder's files would run or allow anything at all.
     pub fn asks_anything(&self) -> bool {
-        !self.servers.is_empty() || !self.permissions.is_empty()
+        !self.servers.is_empty() || !self.permissions.is_empty() || !self.hooks.is_empty()
     }
 
     pub fn fingerprints(&self) -> Vec<String> {
-        fingerprints(&self.servers, &self.permissions)
+        fingerprints(&self.servers, &self.permissions, &self.hooks)
     }
 }
 
 /// One line per thing the folder would run or allow; a changed line asks again.
-fn fingerprints(servers: &[ProjectServer], permissions: &[ImportedEntry]) -> Vec<String> {
+fn fingerprints(
+    servers: &[ProjectServer],
+    permissions: &[ImportedEntry],
+    hooks: &[String],
+) -> Vec<String> {
     servers
         .iter()
         .map(ProjectServer::fingerprint)
         .chain(permissions.iter().map(permission_line))
+        .chain(hooks.iter().cloned())
         .collect()
 }
 
@@ -100,7 +108,8 @@ impl Engine {
         let env = self.options().env.clone();
         let servers = memo_mcp::project_servers(self.config(), folder, &|name: &str| env(name));
         let permissions = project_allows(imported);
-        let fingerprints = fingerprints(&servers, &permissions);
+        let hooks = memo_hooks::load_hooks(&self.hook_paths(folder), false).project_trust_items();
+        let fingerprints = fingerprints(&servers, &permissions, &hooks);
         let status = match self.trust_store() {
             Some(store) => store.status(folder, &fingerprints)?,
             None => TrustStatus::Unasked,
@@ -110,17 +119,22 @@ impl Engine {
             status,
             servers,
             permissions,
+            hooks,
         })
     }
 
     /// Other agents' permissions for a session in `folder` (the OS home's and the
     /// folder's own files).
     pub fn imported_permissions(&self, folder: Option<&Path>) -> Vec<ImportedEntry> {
+        crate::imported_rules::read(folder, self.os_home().as_deref())
+    }
+
+    /// The user's home folder (from the injected environment).
+    pub(crate) fn os_home(&self) -> Option<PathBuf> {
         let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
-        let home = (self.options().env)(var)
+        (self.options().env)(var)
             .filter(|h| !h.is_empty())
-            .map(PathBuf::from);
-        crate::imported_rules::read(folder, home.as_deref())
+            .map(PathBuf::from)
     }
 
     /// Records the user's decision about what `folder` would start now.

@@ -2,8 +2,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::{
-    ApprovalId, ApprovalRequest, CompactionStatus, CompactionTrigger, FileChange, HostAction,
-    ReviewDecision, SessionId, ToolCallId, TurnId, UserInput,
+    ApprovalId, ApprovalRequest, CompactionStatus, CompactionTrigger, FileChange, HookEventName,
+    HookRunSummary, HookVerdict, HostAction, ReviewDecision, SessionId, ToolCallId, TurnId,
+    UserInput,
 };
 
 /// Every event a session emits, in order. `seq` is dense per session and starts at 1; the
@@ -239,6 +240,43 @@ pub enum AgentEvent {
         checkpoint: u64,
         changes: Vec<FileChange>,
     },
+    /// Hooks ran for one moment of the session (only when at least one matched). In a
+    /// turn, or outside any turn for session-level moments and for a prompt a hook
+    /// blocked (which then starts no turn).
+    HookRan {
+        event: HookEventName,
+        /// The tool call a `PreToolUse` / `PostToolUse` hook ran for.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        call_id: Option<ToolCallId>,
+        hooks: Vec<HookRunSummary>,
+        /// The hooks' combined decision (block over ask over allow).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        decision: Option<HookVerdict>,
+        /// Why, as the hooks said it (cut when long).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reason: Option<String>,
+        /// A hook asked the agent to stop (`"continue": false`).
+        #[serde(default)]
+        stopped: bool,
+        /// Added to the conversation as a user-side message: context from
+        /// `UserPromptSubmit` / `SessionStart`, a `Stop` hook's reason to go on. (Tool
+        /// hooks' words go into the call's result instead.)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        for_model: Option<String>,
+    },
+    /// The folder's own hooks were not loaded because the folder is not trusted. Once per
+    /// session start, outside any turn.
+    HooksSkipped {
+        count: u32,
+        /// The project settings files they are in.
+        files: Vec<String>,
+        /// "3 project hooks not run: folder not trusted".
+        message: String,
+    },
     Error {
         kind: ErrorKind,
         message: String,
@@ -279,6 +317,8 @@ impl AgentEvent {
             AgentEvent::ToolOutput { .. } => "tool_output",
             AgentEvent::McpServerStatus { .. } => "mcp_server_status",
             AgentEvent::FilesChanged { .. } => "files_changed",
+            AgentEvent::HookRan { .. } => "hook_ran",
+            AgentEvent::HooksSkipped { .. } => "hooks_skipped",
             AgentEvent::Error { .. } => "error",
             AgentEvent::TurnEnded { .. } => "turn_ended",
         }

@@ -10,6 +10,7 @@ mod activity;
 mod approval;
 mod changes;
 mod event;
+mod hooks;
 mod ids;
 mod ipc;
 mod mcp;
@@ -31,6 +32,9 @@ pub use changes::{
 pub use event::{
     AgentEvent, ErrorKind, EventEnvelope, McpServerState, PlanItem, PlanStatus, TokenUsage,
     ToolCallSummary, ToolErrorKind, ToolStatus, TurnEndReason,
+};
+pub use hooks::{
+    bounded_hook_text, HookEventName, HookRunStatus, HookRunSummary, HookVerdict, HOOK_TEXT_LIMIT,
 };
 pub use ids::{ApprovalId, SessionId, ToolCallId, TurnId};
 pub use ipc::{

@@ -44,6 +44,10 @@ pub struct WorkspaceTrustReport {
     pub needs_decision: bool,
     pub servers: Vec<ProjectServerInfo>,
     pub permissions: Vec<ProjectPermissionInfo>,
+    /// The folder's own Claude Code hooks (`hook PreToolUse Bash: ./guard.sh`): commands
+    /// that run at the session's moments once the folder is trusted.
+    #[serde(default)]
+    pub hooks: Vec<String>,
 }
 
 /// One remembered decision.

@@ -104,5 +104,6 @@ fn report(trust: &WorkspaceTrust) -> WorkspaceTrustReport {
                 text: p.text.clone(),
             })
             .collect(),
+        hooks: trust.hooks.clone(),
     }
 }

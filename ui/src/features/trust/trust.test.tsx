@@ -27,6 +27,7 @@ const ASKING: WorkspaceTrustReport = {
   needs_decision: true,
   servers: [{ file: ".mcp.json", name: "db", runs: "npx -y @acme/db-mcp --url postgres://localhost" }],
   permissions: [],
+  hooks: [],
 };
 
 describe("useWorkspaceTrust", () => {

@@ -138,6 +138,8 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
     case "elicitation_resolved":
     case "mcp_server_status":
     case "model_request_sent":
+    case "hook_ran":
+    case "hooks_skipped":
       return turn;
   }
 }

@@ -147,6 +147,11 @@ pub fn spawn_session(
     if start == SessionStart::New {
         shared.emitter.emit(None, started)?;
     }
+    // How the hooks were read (skipped project hooks, broken files), once per start.
+    let hook_report = super::hooks::load_report_events(&shared.context.settings.hook_report);
+    if !hook_report.is_empty() {
+        shared.emitter.emit_batch(None, hook_report)?;
+    }
     let (ops_tx, ops_rx) = mpsc::unbounded_channel();
     let (finished_tx, finished_rx) = watch::channel(false);
     if let Some(mcp) = shared.context.settings.mcp.clone() {
@@ -160,7 +165,11 @@ pub fn spawn_session(
             finished_rx.clone(),
         );
     }
-    tokio::spawn(run_actor(shared.clone(), ops_rx, finished_tx));
+    let source = match start {
+        SessionStart::New => memo_hooks::SessionStartSource::Startup,
+        SessionStart::Resume => memo_hooks::SessionStartSource::Resume,
+    };
+    tokio::spawn(run_actor(shared.clone(), source, ops_rx, finished_tx));
     Ok(SessionHandle {
         id,
         ops: ops_tx,
@@ -179,9 +188,17 @@ struct RunningTurn {
 
 async fn run_actor(
     shared: Arc<SessionState>,
+    source: memo_hooks::SessionStartSource,
     mut ops: mpsc::UnboundedReceiver<Op>,
     finished: watch::Sender<bool>,
 ) {
+    // Before the first op: a SessionStart hook's context belongs before the first prompt
+    // (which waits in the channel meanwhile).
+    let start_scope = shared.scope(None, CancellationToken::new());
+    let mode = shared.approvals.mode();
+    if let Err(error) = shared.hooks.session_start(&start_scope, mode, source).await {
+        tracing::warn!(%error, "could not record the SessionStart hooks");
+    }
     let mut running: Option<RunningTurn> = None;
     loop {
         let op = tokio::select! {
@@ -202,6 +219,11 @@ async fn run_actor(
                     turn.cancel.cancel();
                     let _ = turn.task.await;
                 }
+                let end_scope = shared.scope(None, CancellationToken::new());
+                shared
+                    .hooks
+                    .session_end(&end_scope, shared.approvals.mode())
+                    .await;
                 shared.tools.shutdown();
                 break;
             }

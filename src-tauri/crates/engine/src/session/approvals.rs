@@ -12,6 +12,10 @@
 //! in every mode; an allow rule runs it without asking, except in strict mode and for
 //! critical calls.
 //!
+//! A `PreToolUse` hook can have its say first ([`ApprovalHint`]): its `allow` counts as
+//! an allow rule (deny rules, strict mode and critical calls still ask or refuse), its
+//! `ask` asks even where nothing else would.
+//!
 //! A component of the turn: an [`Approver`] is made for each model step (an "approve
 //! all" answer covers that step only) from the turn's scope, the session's
 //! [`ApprovalState`] and the rules, and answers one call at a time.
@@ -54,6 +58,22 @@ pub(crate) enum Approval {
     Denied(String),
     Interrupted,
 }
+
+/// What the call's `PreToolUse` hooks said about asking.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ApprovalHint {
+    /// Nothing: the mode and rules decide.
+    None,
+    /// Run it without asking, as an allow rule would.
+    Allow,
+    /// Ask the user whatever the mode and rules say, with the hooks' reason.
+    Ask(Option<String>),
+}
+
+/// Called when a question is put to the user (the Notification hooks); the asker waits
+/// for what it returns once the user answered.
+pub(crate) type OnAsk<'a> =
+    Box<dyn Fn(&ToolCall) -> Option<tokio::task::JoinHandle<()>> + Send + Sync + 'a>;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // Every critical section here is a single insert/remove/read, so a poisoned lock
@@ -137,6 +157,7 @@ pub(crate) struct Approver<'a> {
     rules: ApprovalRules<'a>,
     /// Tools the user approved for the rest of this step ("approve all").
     step_grants: Mutex<HashSet<String>>,
+    on_ask: Option<OnAsk<'a>>,
 }
 
 impl<'a> Approver<'a> {
@@ -151,7 +172,14 @@ impl<'a> Approver<'a> {
             state,
             rules,
             step_grants: Mutex::new(HashSet::new()),
+            on_ask: None,
         }
+    }
+
+    /// Calls `on_ask` whenever a question is put to the user.
+    pub fn on_ask(mut self, on_ask: OnAsk<'a>) -> Self {
+        self.on_ask = Some(on_ask);
+        self
     }
 
     pub async fn approve(
@@ -159,8 +187,10 @@ impl<'a> Approver<'a> {
         call: &ToolCall,
         preview: &ToolPreview,
         args: &serde_json::Value,
+        hint: &ApprovalHint,
     ) -> Result<Approval, EngineError> {
         let mode = self.state.mode();
+        let forced = matches!(hint, ApprovalHint::Ask(_));
         if preview.risk > RiskLevel::Read {
             match self.rules_verdict(preview, Some(args)) {
                 RuleVerdict::Deny(rule) => {
@@ -171,7 +201,7 @@ impl<'a> Approver<'a> {
                         rule.pattern
                     )));
                 }
-                RuleVerdict::Allow(ids) if mode != ApprovalMode::Strict => {
+                RuleVerdict::Allow(ids) if mode != ApprovalMode::Strict && !forced => {
                     self.touch_rules(&ids);
                     return Ok(Approval::Granted {
                         accepted_hunks: None,
@@ -180,17 +210,18 @@ impl<'a> Approver<'a> {
                 _ => {}
             }
         }
-        if preview.risk < RiskLevel::Critical && self.step_granted(&call.name) {
+        if !forced && self.runs_unasked(call, preview, mode, hint) {
             return Ok(Approval::Granted {
                 accepted_hunks: None,
             });
         }
-        let granted = self.state.has_grant(&preview.fingerprint);
-        if !must_ask(mode, preview.risk, granted) {
-            return Ok(Approval::Granted {
-                accepted_hunks: None,
-            });
-        }
+        let reason = match hint {
+            ApprovalHint::Ask(Some(why)) => {
+                format!("{} (a PreToolUse hook asks: {why})", preview.reason)
+            }
+            ApprovalHint::Ask(None) => format!("{} (a PreToolUse hook asks)", preview.reason),
+            _ => preview.reason.clone(),
+        };
         let request_id = ApprovalId::new(uuid::Uuid::now_v7().to_string());
         let rx = self.state.ask(request_id.clone());
         self.scope.emit(AgentEvent::ApprovalRequested {
@@ -199,7 +230,7 @@ impl<'a> Approver<'a> {
                 call_id: ToolCallId::new(call.id.clone()),
                 tool_name: call.name.clone(),
                 risk: preview.risk,
-                reason: preview.reason.clone(),
+                reason,
                 fingerprint: preview.fingerprint.clone(),
                 command: preview.command.clone(),
                 cwd: preview.cwd.clone(),
@@ -212,10 +243,15 @@ impl<'a> Approver<'a> {
                     .collect(),
             },
         })?;
+        let notifying = self.on_ask.as_ref().and_then(|notify| notify(call));
         let decision = tokio::select! {
             _ = self.scope.cancel().cancelled() => None,
             d = rx => d.ok(),
         };
+        if let Some(notifying) = notifying {
+            // Its own timeout bounds it; an interrupt has cancelled it.
+            let _ = notifying.await;
+        }
         let Some(decision) = decision else {
             self.state.withdraw(&request_id);
             self.scope.emit(AgentEvent::ApprovalResolved {
@@ -259,6 +295,27 @@ impl<'a> Approver<'a> {
                 None => "the user declined this call".into(),
             }),
         })
+    }
+
+    /// Whether the call runs without a question, short of the rules: a hook's allow
+    /// (like an allow rule: not in strict mode, not for a critical call), an "approve
+    /// all" of this step, a session grant, or a mode that does not ask.
+    fn runs_unasked(
+        &self,
+        call: &ToolCall,
+        preview: &ToolPreview,
+        mode: ApprovalMode,
+        hint: &ApprovalHint,
+    ) -> bool {
+        let below_critical = preview.risk < RiskLevel::Critical;
+        if *hint == ApprovalHint::Allow && mode != ApprovalMode::Strict && below_critical {
+            return true;
+        }
+        if below_critical && self.step_granted(&call.name) {
+            return true;
+        }
+        let granted = self.state.has_grant(&preview.fingerprint);
+        !must_ask(mode, preview.risk, granted)
     }
 
     fn step_granted(&self, tool: &str) -> bool {

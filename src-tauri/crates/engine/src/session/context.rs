@@ -38,6 +38,12 @@ pub struct SessionContext {
     /// Where the session's MCP servers' requests for user input arrive (`None`: they
     /// are declined by the MCP client).
     pub elicitations: Option<super::elicit::ElicitationInbox>,
+    /// The hooks in effect (Claude Code's settings files and config.toml), read when the
+    /// session started or was resumed.
+    pub hooks: memo_hooks::Hooks,
+    /// How they were read: files with problems, project hooks skipped in an untrusted
+    /// folder. Reported once when the session starts.
+    pub hook_report: memo_hooks::LoadReport,
 }
 
 impl Default for SessionContext {
@@ -56,6 +62,8 @@ impl Default for SessionContext {
             approval_rules: None,
             imported_rules: Vec::new(),
             elicitations: None,
+            hooks: memo_hooks::Hooks::default(),
+            hook_report: memo_hooks::LoadReport::default(),
         }
     }
 }

@@ -76,6 +76,15 @@ pub fn apply_event(history: &mut Vec<Message>, event: &AgentEvent) {
             content: output.clone(),
             is_error: *status == ToolStatus::Error,
         }),
+        // Hooks' words for the model outside any tool call (context from a prompt or a
+        // session start, a Stop hook's reason to go on) are a user-side message.
+        AgentEvent::HookRan {
+            for_model: Some(text),
+            ..
+        } => {
+            close_dangling_calls(history);
+            history.push(Message::user(text.clone()));
+        }
         AgentEvent::ContextCompacted {
             status: CompactionStatus::Compacted | CompactionStatus::Cleared,
             summary,

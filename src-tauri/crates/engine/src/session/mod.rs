@@ -4,8 +4,9 @@
 //! The layers, each importing only the ones below it: the actor (`actor`, with `input`
 //! and `commands` for what a user message becomes) starts turns; `turn` is the one
 //! orchestrator of a turn; its components (`step`, `tool_calls`, `approvals`,
-//! `compaction`) work through a `scope::TurnScope` and return what happened; `state` is
-//! what the actor and a running turn share.
+//! `compaction`) work through a `scope::TurnScope` and return what happened; `hooks`
+//! runs the user's hooks at each of the turn's moments; `state` is what the actor and a
+//! running turn share.
 
 mod actor;
 mod approvals;
@@ -17,6 +18,7 @@ mod conversation;
 pub mod elicit;
 mod emitter;
 pub mod history;
+mod hooks;
 pub mod images;
 mod input;
 mod mcp;

@@ -17,6 +17,7 @@ use super::context::{ContextState, SessionContext};
 use super::conversation::Conversation;
 use super::elicit::Waiting;
 use super::emitter::Emitter;
+use super::hooks::SessionHooks;
 use super::model::{ModelBinding, ModelResolver};
 use super::scope::TurnScope;
 use super::tool_view::{ToolView, ToolViews, ViewInputs};
@@ -103,6 +104,8 @@ pub(crate) struct SessionState {
     /// MCP servers' requests for user input, waiting for `Op::ResolveElicitation`.
     pub elicitations: Arc<Waiting>,
     pub checkpoints: Option<Arc<Checkpointing>>,
+    /// The user's hooks, read when the session started.
+    pub hooks: Arc<SessionHooks>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -123,7 +126,13 @@ impl SessionState {
             context_window: params.context.context_window,
             supports_vision: params.limits.supports_vision,
         };
+        let hooks = Arc::new(SessionHooks::new(
+            params.context.hooks.clone(),
+            params.id.0.clone(),
+            params.cwd.clone(),
+        ));
         Self {
+            hooks,
             emitter: Arc::new(Emitter::new(
                 params.id.clone(),
                 params.store,

@@ -9,7 +9,9 @@
 //!
 //! A component of the turn: this module owns the order of a step's calls (parallel
 //! groups, previews, cancellation, checkpoints around mutating calls); the turn owns the
-//! policy through [`CallPolicy`]: whether a call may run, and recording its result.
+//! policy through [`CallPolicy`]: a check before the call is previewed (the `PreToolUse`
+//! hooks, which may refuse it or rewrite its arguments), whether it may run, and
+//! recording its result.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -18,7 +20,7 @@ use futures::stream::{FuturesUnordered, StreamExt};
 use memo_protocol::{AgentEvent, ToolCallId, ToolErrorKind, ToolStatus};
 use memo_providers::ToolCall;
 
-use super::approvals::{check_hunks, Approval};
+use super::approvals::{check_hunks, Approval, ApprovalHint};
 use super::checkpoint::Checkpointing;
 use super::scope::TurnScope;
 use crate::tools::repair::repair_note;
@@ -29,18 +31,40 @@ use crate::tools::{
 };
 use crate::EngineError;
 
+/// What the check before a call's preview said.
+pub(crate) enum Precheck {
+    /// Go on to the preview and approval: with these arguments instead of the model's
+    /// (validated again here: whoever rewrote them is not trusted), and what the
+    /// approval should make of it.
+    Proceed {
+        args: Option<serde_json::Value>,
+        hint: ApprovalHint,
+    },
+    /// The call is not run; the model is told why.
+    Refused(String),
+    Interrupted,
+}
+
 /// The turn's say in each call.
 pub(crate) trait CallPolicy {
+    /// Checks a call before it is previewed.
+    async fn precheck(
+        &self,
+        call: &ToolCall,
+        args: &serde_json::Value,
+    ) -> Result<Precheck, EngineError>;
+
     /// Whether a previewed call may run (asking the user when it must).
     async fn admit(
         &self,
         call: &ToolCall,
         preview: &ToolPreview,
         args: &serde_json::Value,
+        hint: &ApprovalHint,
     ) -> Result<Approval, EngineError>;
 
     /// Records a finished call's result in the conversation.
-    fn record_result(&self, call: &ToolCall, result: CallResult) -> Result<(), EngineError>;
+    async fn record_result(&self, call: &ToolCall, result: CallResult) -> Result<(), EngineError>;
 }
 
 /// What a finished call tells the model.
@@ -49,6 +73,9 @@ pub(crate) struct CallResult {
     pub error_kind: Option<ToolErrorKind>,
     /// As the model reads it: capped, with its notes.
     pub output: String,
+    /// The arguments the call ran with, when it ran and succeeded (what `PostToolUse`
+    /// hooks are about).
+    pub ran_with: Option<serde_json::Value>,
 }
 
 impl CallResult {
@@ -89,6 +116,14 @@ struct ReadyCall {
     accepted_hunks: Option<Vec<u32>>,
 }
 
+/// What a call's check came to, for [`ToolCalls::approve_group`].
+enum Checked {
+    Go(ReadyCall, ApprovalHint),
+    /// Finished already (refused, or its rewritten arguments were invalid).
+    Done,
+    Interrupted(ReadyCall),
+}
+
 impl<P: CallPolicy> ToolCalls<'_, P> {
     /// Returns true when the user interrupted.
     pub async fn run(&self, calls: &[ToolCall]) -> Result<bool, EngineError> {
@@ -106,7 +141,7 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
                     }
                     ready.push(r)
                 }
-                Err(err) => self.finish(call, Err(err))?,
+                Err(err) => self.finish(call, Err(err)).await?,
             }
         }
         // Consecutive parallel-safe calls form one group, any other call a group of its
@@ -136,7 +171,7 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
             };
             if interrupted {
                 for rest in groups.by_ref().flatten() {
-                    self.finish_interrupted(&rest.call)?;
+                    self.finish_interrupted(&rest.call).await?;
                 }
                 return Ok(true);
             }
@@ -152,41 +187,110 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
     ) -> Result<Option<Vec<ReadyCall>>, EngineError> {
         let mut approved = Vec::new();
         let mut group = group.into_iter();
-        while let Some(mut r) = group.next() {
+        while let Some(r) = group.next() {
+            let (mut r, hint) = match self.check(r).await? {
+                Checked::Go(r, hint) => (r, hint),
+                Checked::Done => continue,
+                Checked::Interrupted(r) => {
+                    self.interrupt_group(&r, group, &approved).await?;
+                    return Ok(None);
+                }
+            };
             let ctx = self.tool_ctx.clone();
             let preview = match r.tool.preview(&ctx, &r.args).await {
                 Ok(preview) => preview,
                 Err(err) => {
-                    self.finish_ready(&r, Err(err))?;
+                    self.finish_ready(&r, Err(err)).await?;
                     continue;
                 }
             };
-            match self.policy.admit(&r.call, &preview, &r.args).await? {
+            match self.policy.admit(&r.call, &preview, &r.args, &hint).await? {
                 Approval::Granted { accepted_hunks } => {
                     if let Err(err) = check_hunks(&preview, &accepted_hunks) {
-                        self.finish_ready(&r, Err(err))?;
+                        self.finish_ready(&r, Err(err)).await?;
                         continue;
                     }
                     r.accepted_hunks = accepted_hunks;
                     approved.push(r);
                 }
-                Approval::Denied(reason) => self.finish_ready(
-                    &r,
-                    Err(ToolError::new(ToolErrorKind::ApprovalDenied, reason)),
-                )?,
+                Approval::Denied(reason) => {
+                    self.finish_ready(
+                        &r,
+                        Err(ToolError::new(ToolErrorKind::ApprovalDenied, reason)),
+                    )
+                    .await?
+                }
                 Approval::Interrupted => {
-                    self.finish_interrupted(&r.call)?;
-                    for rest in group.by_ref() {
-                        self.finish_interrupted(&rest.call)?;
-                    }
-                    for r in &approved {
-                        self.finish_interrupted(&r.call)?;
-                    }
+                    self.interrupt_group(&r, group, &approved).await?;
                     return Ok(None);
                 }
             }
         }
         Ok(Some(approved))
+    }
+
+    /// The turn's check before the preview; rewritten arguments must pass the tool's
+    /// schema like the model's did.
+    async fn check(&self, mut r: ReadyCall) -> Result<Checked, EngineError> {
+        match self.policy.precheck(&r.call, &r.args).await? {
+            Precheck::Proceed { args, hint } => {
+                if let Some(args) = args {
+                    match self.revalidated(&r.call.name, args) {
+                        Ok(args) => r.args = args,
+                        Err(err) => {
+                            self.finish_ready(&r, Err(err)).await?;
+                            return Ok(Checked::Done);
+                        }
+                    }
+                }
+                Ok(Checked::Go(r, hint))
+            }
+            Precheck::Refused(reason) => {
+                self.finish_ready(&r, Err(ToolError::new(ToolErrorKind::PolicyDenied, reason)))
+                    .await?;
+                Ok(Checked::Done)
+            }
+            Precheck::Interrupted => Ok(Checked::Interrupted(r)),
+        }
+    }
+
+    fn revalidated(
+        &self,
+        tool: &str,
+        args: serde_json::Value,
+    ) -> Result<serde_json::Value, ToolError> {
+        let invalid = |why: String| {
+            ToolError::invalid_input(format!(
+                "a PreToolUse hook rewrote the arguments of {tool}, and the result is not valid, so the call was not run: {why}"
+            ))
+        };
+        if !args.is_object() {
+            return Err(invalid(format!("expected a JSON object, got {args}")));
+        }
+        if let Some(validator) = self.validators.get(tool) {
+            validator
+                .validate(tool, &args)
+                .map_err(|err| invalid(err.message))?;
+        }
+        Ok(args)
+    }
+
+    /// `current` and the rest of its group were interrupted before running, and so were
+    /// the group's calls approved so far.
+    async fn interrupt_group(
+        &self,
+        current: &ReadyCall,
+        rest: impl Iterator<Item = ReadyCall>,
+        approved: &[ReadyCall],
+    ) -> Result<(), EngineError> {
+        self.finish_interrupted(&current.call).await?;
+        for r in rest {
+            self.finish_interrupted(&r.call).await?;
+        }
+        for r in approved {
+            self.finish_interrupted(&r.call).await?;
+        }
+        Ok(())
     }
 
     /// Looks the tool up, parses its arguments and repairs and validates them; failures
@@ -281,7 +385,7 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
                     }
                     for (i, r) in calls.iter().enumerate() {
                         if !done[i] {
-                            self.finish_interrupted(&r.call)?;
+                            self.finish_interrupted(&r.call).await?;
                         }
                     }
                     return Ok(true);
@@ -303,11 +407,11 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
             }
             let result =
                 joined.unwrap_or_else(|e| Err(ToolError::failed(format!("the tool crashed: {e}"))));
-            self.finish_ready(calls[i], result)?;
+            self.finish_ready(calls[i], result).await?;
         }
     }
 
-    fn finish_interrupted(&self, call: &ToolCall) -> Result<(), EngineError> {
+    async fn finish_interrupted(&self, call: &ToolCall) -> Result<(), EngineError> {
         self.finish(
             call,
             Err(ToolError::new(
@@ -315,32 +419,36 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
                 "interrupted by the user before the tool finished",
             )),
         )
+        .await
     }
 
-    fn finish(
+    async fn finish(
         &self,
         call: &ToolCall,
         result: Result<ToolOutput, ToolError>,
     ) -> Result<(), EngineError> {
-        self.finish_noted(call, result, &[])
+        self.finish_noted(call, result, &[], None).await
     }
 
     /// Ends a call that got past preparation: its result tells the model what was
     /// repaired, whatever the outcome, so the next call is sent right.
-    fn finish_ready(
+    async fn finish_ready(
         &self,
         r: &ReadyCall,
         result: Result<ToolOutput, ToolError>,
     ) -> Result<(), EngineError> {
-        self.finish_noted(&r.call, result, &r.repairs)
+        self.finish_noted(&r.call, result, &r.repairs, Some(&r.args))
+            .await
     }
 
-    fn finish_noted(
+    async fn finish_noted(
         &self,
         call: &ToolCall,
         result: Result<ToolOutput, ToolError>,
         repairs: &[String],
+        args: Option<&serde_json::Value>,
     ) -> Result<(), EngineError> {
+        let ran_with = args.filter(|_| result.is_ok()).cloned();
         let (status, error_kind, output) = match result {
             Ok(output) => {
                 if let Some(event) = output.event {
@@ -376,14 +484,17 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
         } else {
             format!("{output}\n{}", repair_note(repairs))
         };
-        self.policy.record_result(
-            call,
-            CallResult {
-                status,
-                error_kind,
-                output,
-            },
-        )
+        self.policy
+            .record_result(
+                call,
+                CallResult {
+                    status,
+                    error_kind,
+                    output,
+                    ran_with,
+                },
+            )
+            .await
     }
 }
 

@@ -8,15 +8,18 @@
 //! cancellation) and the settings it needs, never the session's state, so what a turn
 //! does next is decided only in this file. Its phases, each in one place, are where
 //! anything that joins a turn (hooks, a subagent's turn) attaches:
-//! - the input is prepared and recorded as `turn_started` in [`run_turn`] and
-//!   [`Turn::start`];
+//! - the input is prepared, checked by the `UserPromptSubmit` hooks and recorded as
+//!   `turn_started` in [`run_turn`] and [`Turn::start`];
 //! - before each model call, [`Turn::auto_compact`]; every compaction, automatic or
-//!   `/compact`, passes through [`compact`];
-//! - each tool call is admitted, and its result recorded, by [`StepPolicy`];
-//! - the turn ends in [`Turn::run`] (an answer without tools, a limit, a failure).
+//!   `/compact`, passes through [`compact`] (and its `PreCompact` hooks);
+//! - each tool call is checked (`PreToolUse`), admitted, and its result recorded
+//!   (`PostToolUse`) by [`StepPolicy`];
+//! - the turn ends in [`Turn::run`] (an answer without tools the `Stop` hooks let
+//!   stand, a limit, a failure).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use memo_protocol::{
     AgentEvent, CompactionStatus, CompactionTrigger, ErrorKind, TokenUsage, ToolCallId,
@@ -25,14 +28,15 @@ use memo_protocol::{
 use memo_providers::{ModelRequest, ModelResponse, ProviderError, ToolCall};
 use tokio_util::sync::CancellationToken;
 
-use super::approvals::{Approval, ApprovalRules, Approver};
+use super::approvals::{Approval, ApprovalHint, ApprovalRules, ApprovalState, Approver};
 use super::compaction::{Attempt, Compactor};
+use super::hooks::{permission_message, PromptCheck, SessionHooks, StopCheck};
 use super::input::{Prepared, TurnInput};
 use super::repeats::RepeatGuard;
 use super::scope::TurnScope;
 use super::state::SessionState;
 use super::step::{Step, StepOutcome, StepRequest};
-use super::tool_calls::{CallPolicy, CallResult, ToolCalls};
+use super::tool_calls::{CallPolicy, CallResult, Precheck, ToolCalls};
 use crate::tools::ToolPreview;
 use crate::EngineError;
 
@@ -67,14 +71,43 @@ pub(crate) async fn run_turn(
             return;
         }
     };
+    let mode = shared.approvals.mode();
+    let prompt_hooks = match shared
+        .hooks
+        .user_prompt_submit(&input.text, mode, &cancel)
+        .await
+    {
+        PromptCheck::Send(ran) => ran,
+        PromptCheck::Interrupted => {
+            ended.store(true, Ordering::Release);
+            return;
+        }
+        PromptCheck::Blocked(ran, why) => {
+            ended.store(true, Ordering::Release);
+            // No turn starts: like a command answered without one, which is also how
+            // clients know nothing is running.
+            let outside = shared.scope(None, cancel);
+            let _ = outside.emit_batch(vec![
+                ran,
+                AgentEvent::CommandResult {
+                    command: "UserPromptSubmit".into(),
+                    ok: false,
+                    output: format!("The message was not sent: {why}"),
+                    action: None,
+                },
+            ]);
+            return;
+        }
+    };
     let mut turn = Turn {
         scope: shared.scope(Some(turn_id), cancel),
         shared,
         usage: TokenUsage::default(),
         deferred: Vec::new(),
         repeats: RepeatGuard::default(),
+        stop_continuations: 0,
     };
-    let reason = match turn.run(input).await {
+    let reason = match turn.run(input, prompt_hooks).await {
         Ok(reason) => reason,
         Err(err) => {
             tracing::error!(error = %err, "turn failed");
@@ -135,6 +168,19 @@ async fn compact(
     trigger: CompactionTrigger,
     instructions: Option<&str>,
 ) -> Result<(Attempt, TokenUsage), EngineError> {
+    let hook_trigger = match trigger {
+        CompactionTrigger::Manual => Some(memo_hooks::CompactTrigger::Manual),
+        CompactionTrigger::Auto => Some(memo_hooks::CompactTrigger::Auto),
+        // `/clear` summarises nothing; Claude Code runs no PreCompact for it either.
+        CompactionTrigger::Clear => None,
+    };
+    if let Some(hook_trigger) = hook_trigger {
+        let mode = shared.approvals.mode();
+        shared
+            .hooks
+            .pre_compact(scope, mode, hook_trigger, instructions)
+            .await?;
+    }
     let view = shared.tool_view();
     let binding = shared.binding();
     Compactor {
@@ -168,11 +214,26 @@ struct Turn {
     deferred: Vec<AgentEvent>,
     /// Failed calls of this turn, to stop a model that keeps sending the same one.
     repeats: RepeatGuard,
+    /// How many times Stop hooks kept this turn going.
+    stop_continuations: u32,
+}
+
+/// How a step's tool calls ended, for the turn.
+enum CallsEnd {
+    Continue,
+    Interrupted,
+    /// A hook asked the agent to stop (`"continue": false`).
+    StoppedByHook,
 }
 
 impl Turn {
-    async fn run(&mut self, input: UserInput) -> Result<TurnEndReason, EngineError> {
-        if !self.start(input).await? {
+    /// `prompt_hooks`: what the `UserPromptSubmit` hooks did, recorded after the input.
+    async fn run(
+        &mut self,
+        input: UserInput,
+        prompt_hooks: Option<AgentEvent>,
+    ) -> Result<TurnEndReason, EngineError> {
+        if !self.start(input, prompt_hooks).await? {
             return Ok(TurnEndReason::Interrupted);
         }
         let mut overflow_compacted = false;
@@ -229,15 +290,34 @@ impl Turn {
             });
             step_end.push(assistant.clone());
             if response.tool_calls.is_empty() {
-                // The model answered: the turn ends with this step.
+                if !self.shared.hooks.has(memo_hooks::HookEvent::Stop) {
+                    // The model answered: the turn ends with this step.
+                    self.scope.apply(&assistant);
+                    self.deferred = step_end;
+                    return Ok(TurnEndReason::Completed);
+                }
+                self.scope.emit_batch(step_end)?;
                 self.scope.apply(&assistant);
-                self.deferred = step_end;
-                return Ok(TurnEndReason::Completed);
+                let mode = self.shared.approvals.mode();
+                let hooks = self.shared.hooks.clone();
+                match hooks
+                    .stop(&self.scope, mode, self.stop_continuations)
+                    .await?
+                {
+                    StopCheck::End => return Ok(TurnEndReason::Completed),
+                    StopCheck::Interrupted => return Ok(TurnEndReason::Interrupted),
+                    StopCheck::Continue => {
+                        self.stop_continuations += 1;
+                        continue;
+                    }
+                }
             }
             self.scope.emit_batch(step_end)?;
             self.scope.apply(&assistant);
-            if self.run_tool_calls(&response.tool_calls).await? {
-                return Ok(TurnEndReason::Interrupted);
+            match self.run_tool_calls(&response.tool_calls).await? {
+                CallsEnd::Continue => {}
+                CallsEnd::Interrupted => return Ok(TurnEndReason::Interrupted),
+                CallsEnd::StoppedByHook => return Ok(TurnEndReason::Completed),
             }
             let history = self.scope.history();
             if let Some(stuck) = self.repeats.observe(&response.tool_calls, &history) {
@@ -262,7 +342,11 @@ impl Turn {
 
     /// Records the turn's input, then gives the MCP servers their startup time before the
     /// first request lists the tools. False when the user interrupted that wait.
-    async fn start(&self, input: UserInput) -> Result<bool, EngineError> {
+    async fn start(
+        &self,
+        input: UserInput,
+        prompt_hooks: Option<AgentEvent>,
+    ) -> Result<bool, EngineError> {
         if let Some(checkpoints) = &self.shared.checkpoints {
             // Whatever changed since the last turn was not this turn's doing.
             checkpoints
@@ -270,6 +354,10 @@ impl Turn {
                 .await;
         }
         self.scope.record(AgentEvent::TurnStarted { input })?;
+        if let Some(ran) = prompt_hooks {
+            // After the message, so the hooks' context follows it in the conversation.
+            self.scope.record(ran)?;
+        }
         Ok(super::mcp::wait_for_tools(&self.shared.tools, self.scope.cancel()).await)
     }
 
@@ -347,24 +435,34 @@ impl Turn {
         }
     }
 
-    /// Runs one step's tool calls. Returns true when the user interrupted.
-    async fn run_tool_calls(&self, calls: &[ToolCall]) -> Result<bool, EngineError> {
+    /// Runs one step's tool calls.
+    async fn run_tool_calls(&self, calls: &[ToolCall]) -> Result<CallsEnd, EngineError> {
         let settings = &self.shared.context.settings;
+        let hooks = self.shared.hooks.clone();
+        let scope = self.scope.clone();
+        let approvals = &self.shared.approvals;
         let policy = StepPolicy {
             scope: &self.scope,
             // "Approve all" answers cover one step's calls only.
             approver: Approver::for_step(
                 &self.scope,
-                &self.shared.approvals,
+                approvals,
                 ApprovalRules {
                     store: settings.approval_rules.as_ref(),
                     imported: &settings.imported_rules,
                     cwd: &self.shared.tool_ctx.cwd,
                 },
-            ),
+            )
+            .on_ask(Box::new(move |call: &ToolCall| {
+                hooks.notify(&scope, approvals.mode(), permission_message(&call.name))
+            })),
+            hooks: &self.shared.hooks,
+            approvals,
+            hook_context: Mutex::new(HashMap::new()),
+            stop: AtomicBool::new(false),
         };
         let view = self.shared.tool_view();
-        ToolCalls {
+        let interrupted = ToolCalls {
             scope: &self.scope,
             tools: &self.shared.tools,
             validators: &view.validators,
@@ -373,30 +471,94 @@ impl Turn {
             policy: &policy,
         }
         .run(calls)
-        .await
+        .await?;
+        Ok(if interrupted {
+            CallsEnd::Interrupted
+        } else if policy.stop.load(Ordering::Acquire) {
+            CallsEnd::StoppedByHook
+        } else {
+            CallsEnd::Continue
+        })
     }
 }
 
-/// The turn's say in one step's tool calls: whether each may run, and recording what it
-/// returned.
+/// The turn's say in one step's tool calls: the hooks around each, whether it may run,
+/// and recording what it returned.
 struct StepPolicy<'a> {
     scope: &'a TurnScope,
     approver: Approver<'a>,
+    hooks: &'a SessionHooks,
+    approvals: &'a ApprovalState,
+    /// What `PreToolUse` hooks gave the model about a call, by call id: added to its
+    /// result, the one place the model reads about the call.
+    hook_context: Mutex<HashMap<String, String>>,
+    /// A hook asked the agent to stop: no model call after this step.
+    stop: AtomicBool,
 }
 
 impl CallPolicy for StepPolicy<'_> {
+    async fn precheck(
+        &self,
+        call: &ToolCall,
+        args: &serde_json::Value,
+    ) -> Result<Precheck, EngineError> {
+        let mode = self.approvals.mode();
+        let pre = self
+            .hooks
+            .pre_tool_use(self.scope, mode, call, args)
+            .await?;
+        if pre.stop {
+            self.stop.store(true, Ordering::Release);
+        }
+        if let Some(context) = pre.context {
+            lock(&self.hook_context).insert(call.id.clone(), context);
+        }
+        Ok(pre.check)
+    }
+
     async fn admit(
         &self,
         call: &ToolCall,
         preview: &ToolPreview,
         args: &serde_json::Value,
+        hint: &ApprovalHint,
     ) -> Result<Approval, EngineError> {
-        self.approver.approve(call, preview, args).await
+        self.approver.approve(call, preview, args, hint).await
     }
 
-    fn record_result(&self, call: &ToolCall, result: CallResult) -> Result<(), EngineError> {
+    async fn record_result(
+        &self,
+        call: &ToolCall,
+        mut result: CallResult,
+    ) -> Result<(), EngineError> {
+        let mut notes: Vec<String> = lock(&self.hook_context)
+            .remove(&call.id)
+            .into_iter()
+            .collect();
+        if let Some(args) = &result.ran_with {
+            let mode = self.approvals.mode();
+            let post = self
+                .hooks
+                .post_tool_use(self.scope, mode, call, args, &result.output)
+                .await?;
+            if post.stop {
+                self.stop.store(true, Ordering::Release);
+            }
+            notes.extend(post.note);
+        }
+        for note in notes {
+            if !result.output.is_empty() {
+                result.output.push_str("\n\n");
+            }
+            result.output.push_str(&note);
+        }
         self.scope.record(result.into_event(call))
     }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // Each critical section is one insert or remove, so a poisoned map is still whole.
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 fn assistant_event(response: &ModelResponse) -> AgentEvent {
