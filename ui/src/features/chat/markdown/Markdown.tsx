@@ -12,14 +12,55 @@ import "./markdown.css";
  * here goes through innerHTML.
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  // Parsed block by block: while an answer streams only its last block changes, so a long
+  // answer costs one small parse per frame instead of all of it again.
+  const blocks = useMemo(() => splitBlocks(text), [text]);
   return (
     <div className="md">
-      <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
-        {text}
-      </ReactMarkdown>
+      {blocks.map((block, index) => (
+        <MarkdownBlock key={index} text={block} />
+      ))}
     </div>
   );
 });
+
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  return (
+    <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
+      {text}
+    </ReactMarkdown>
+  );
+});
+
+/**
+ * Cuts Markdown into pieces that parse the same apart as together: at a blank line
+ * followed by a line that starts in the first column (a new top-level block), never inside
+ * a fenced code block. Indented lines after a blank line belong to the block before (a
+ * list item's continuation, a nested list), so no cut is made there.
+ */
+export function splitBlocks(text: string): string[] {
+  const lines = text.split("\n");
+  const blocks: string[] = [];
+  let start = 0;
+  let fence: string | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== null) {
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) {
+        fence = null;
+      }
+      continue;
+    }
+    if (i > 0 && lines[i - 1]?.trim() === "" && line.trim() !== "" && !/^\s/.test(line)) {
+      blocks.push(lines.slice(start, i).join("\n"));
+      start = i;
+    }
+    if (marker !== undefined) fence = marker;
+  }
+  blocks.push(lines.slice(start).join("\n"));
+  return blocks;
+}
 
 // "~5 min" is common in answers; only "~~x~~" strikes through.
 const GFM_OPTIONS: GfmOptions = { singleTilde: false };

@@ -6,7 +6,7 @@ const openUrl = vi.hoisted(() => vi.fn((_url: string) => Promise.resolve()));
 vi.mock("@tauri-apps/plugin-opener", () => ({ openUrl }));
 
 import { findLanguage, highlight, loadParser } from "./highlight";
-import { Markdown } from "./Markdown";
+import { Markdown, splitBlocks } from "./Markdown";
 
 function renderMarkdown(text: string): HTMLElement {
   const { container } = render(<Markdown text={text} />);
@@ -236,5 +236,47 @@ describe("Markdown (code blocks)", () => {
     const code = container.querySelector("pre code") as HTMLElement;
     expect(code.textContent).toBe("let a = 1;\nlet b");
     expect([...code.querySelectorAll(".hl-keyword")].map((span) => span.textContent)).toEqual(["let", "let"]);
+  });
+});
+
+describe("Markdown split into blocks (a streaming answer re-parses only its last one)", () => {
+  it("cuts at blank lines before top-level blocks, never inside a fence or before an indented line", () => {
+    const text = [
+      "Intro paragraph.",
+      "",
+      "- item one",
+      "",
+      "  continued under the item",
+      "- item two",
+      "",
+      "```rust",
+      "fn a() {}",
+      "",
+      "fn b() {}",
+      "```",
+      "",
+      "Last words.",
+    ].join("\n");
+    expect(splitBlocks(text)).toEqual([
+      "Intro paragraph.\n",
+      "- item one\n\n  continued under the item\n- item two\n",
+      "```rust\nfn a() {}\n\nfn b() {}\n```\n",
+      "Last words.",
+    ]);
+    expect(splitBlocks(text).join("\n")).toBe(text);
+    expect(splitBlocks("")).toEqual([""]);
+    // An unclosed fence (still streaming) keeps everything after it.
+    expect(splitBlocks("a\n\n```\ncode\n\nmore")).toEqual(["a\n", "```\ncode\n\nmore"]);
+  });
+
+  it("renders the same as the text parsed whole", () => {
+    const text = "# Title\n\nSome **bold** text.\n\n1. one\n2. two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted\n\nend";
+    const { container } = render(<Markdown text={text} />);
+    expect(container.querySelector("h3")?.textContent).toBe("Title");
+    expect(container.querySelector("strong")?.textContent).toBe("bold");
+    expect(container.querySelectorAll("ol li")).toHaveLength(2);
+    expect(container.querySelectorAll("td")).toHaveLength(2);
+    expect(container.querySelector("blockquote")?.textContent?.trim()).toBe("quoted");
+    expect(container.querySelector(".md")?.lastElementChild?.textContent).toBe("end");
   });
 });
