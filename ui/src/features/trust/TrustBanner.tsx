@@ -11,13 +11,15 @@ export function TrustBanner({ report, onReview }: TrustBannerProps) {
   if (report === null || report.state === "trusted") return null;
   const count = report.servers.length;
   const rules = report.permissions.length;
-  if (count === 0 && rules === 0) return null;
+  const hooks = report.hooks.length;
+  if (count === 0 && rules === 0 && hooks === 0) return null;
   const parts = [
     ...(count === 1 ? [`its MCP server ${report.servers[0]?.name ?? ""}`] : count > 1 ? [`its ${count} MCP servers`] : []),
     ...(rules > 0 ? [`its ${rules === 1 ? "allow rule" : `${rules} allow rules`}`] : []),
+    ...(hooks > 0 ? [`its ${hooks === 1 ? "hook" : `${hooks} hooks`}`] : []),
   ];
   const what = parts.join(" and ");
-  const plural = count + rules > 1;
+  const plural = count + rules + hooks > 1;
   return (
     <div className="banner banner--warning trust-banner" role="status" data-testid="trust-banner">
       <ShieldIcon className="banner__icon" />

@@ -13,6 +13,13 @@ interface TrustDialogProps {
   onDismiss: () => void;
 }
 
+/** "hook PreToolUse Bash: ./guard.sh" as "Hook on PreToolUse Bash" and its command. */
+function hookParts(line: string): { when: string; command: string } {
+  const split = line.indexOf(": ");
+  if (split < 0) return { when: "Hook", command: line };
+  return { when: `Hook on ${line.slice(0, split).replace(/^hook /, "")}`, command: line.slice(split + 2) };
+}
+
 /**
  * Asked before a folder's own project files may start programs. Lists exactly what would
  * run, so the decision is about those commands and not about a folder name. "Don't trust"
@@ -59,6 +66,18 @@ export function TrustDialog({ report, saving, error, onDecide, onDismiss }: Trus
               <code className="trust-dialog__runs">{p.text}</code>
             </li>
           ))}
+          {report.hooks.map((line) => {
+            const hook = hookParts(line);
+            return (
+              <li key={line} className="trust-dialog__item">
+                <div className="trust-dialog__item-head">
+                  <span className="trust-dialog__name">{hook.when}</span>
+                  <span className="badge">Hook · .claude/settings</span>
+                </div>
+                <code className="trust-dialog__runs">{hook.command}</code>
+              </li>
+            );
+          })}
         </ul>
         <p className="dialog__message trust-dialog__note">
           Programs run with your permissions, outside Memo's approvals, and allow rules let the agent act

@@ -87,6 +87,21 @@ describe("TrustDialog", () => {
     expect(screen.getByTestId("trust-servers").textContent).toContain("Bash(curl:*)");
   });
 
+  it("lists a project's hooks with the moment they run at", () => {
+    render(
+      <TrustDialog
+        report={{ ...ASKING, servers: [], hooks: ["hook PreToolUse Bash: ./scripts/guard.sh"] }}
+        saving={false}
+        error={null}
+        onDecide={vi.fn()}
+        onDismiss={vi.fn()}
+      />,
+    );
+    const list = screen.getByTestId("trust-servers");
+    expect(list.textContent).toContain("Hook on PreToolUse Bash");
+    expect(list.querySelector("code")?.textContent).toBe("./scripts/guard.sh");
+  });
+
   it("says when a trusted folder now starts something new", () => {
     render(
       <TrustDialog report={{ ...ASKING, state: "changed" }} saving={false} error={null} onDecide={vi.fn()} onDismiss={vi.fn()} />,

@@ -2,6 +2,7 @@
 // give the same view, whether they arrive live or replayed from the store.
 import type { AgentEvent, EventEnvelope } from "../../gen/protocol";
 import type { ElicitationView, InfoView, TranscriptState, TurnItem, TurnView } from "./types";
+import { hookDetails, hookHeadline, hookItem, hookTone } from "./hooks";
 import { applyTurnEvent } from "./turnEvents";
 import { MODE_EFFECTS, MODE_NAMES } from "../approvalModes";
 
@@ -91,9 +92,19 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
           e.kind === "elicitation" && e.requestId === event.request_id ? { ...e, answer: event.action } : e,
         ),
       };
-    case "context_compacted":
     case "command_result":
+      // A prompt a hook blocked: its `hook_ran` just before already says so, and which.
+      if (event.command === "UserPromptSubmit" && envelope.turn_id === null) return state;
       return { ...state, entries: [...state.entries, infoEntry(event, key)] };
+    case "context_compacted":
+      return { ...state, entries: [...state.entries, infoEntry(event, key)] };
+    case "hooks_skipped": {
+      const body = [event.message, ...event.files].join("\n");
+      const info: InfoView = { kind: "info", key, title: "Project hooks not run", body, ok: true };
+      return { ...state, entries: [...state.entries, info] };
+    }
+    case "hook_ran":
+      return envelope.turn_id === null ? sessionHook(state, event, key) : routeToTurn(state, envelope, event, key);
     case "mcp_server_status": {
       const info = mcpEntry(event, key);
       const server = { name: event.server, status: event.status, tools: event.tools, message: event.message ?? null };
@@ -133,6 +144,25 @@ function infoEntry(event: Extract<AgentEvent, { type: "context_compacted" | "com
         ok: false,
       };
   }
+}
+
+/**
+ * Hooks outside a turn (SessionStart, SessionEnd, a prompt they blocked) as a note; ones
+ * that ran and said nothing are left out.
+ */
+function sessionHook(state: TranscriptState, event: Extract<AgentEvent, { type: "hook_ran" }>, key: string): TranscriptState {
+  const item = hookItem(event, key);
+  const tone = hookTone(item);
+  if (tone === "quiet") return state;
+  const notSent = event.event === "UserPromptSubmit" && tone === "blocked";
+  const info: InfoView = {
+    kind: "info",
+    key,
+    title: notSent ? "Message not sent" : hookHeadline(item),
+    body: notSent ? `${hookHeadline(item)}\n\n${hookDetails(item)}` : hookDetails(item),
+    ok: tone !== "blocked" && tone !== "failed",
+  };
+  return { ...state, entries: [...state.entries, info] };
 }
 
 /**

@@ -1,5 +1,6 @@
 // How one event changes the turn it belongs to. Split from ./reducer, which only routes.
 import type { AgentEvent, ToolCallSummary } from "../../gen/protocol";
+import { hookItem } from "./hooks";
 import type { ReasoningItem, TextItem, ToolItem, TurnItem, TurnView } from "./types";
 
 /** Events that mean the model answered (or the request ended): it is no longer reading. */
@@ -97,6 +98,15 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
             : item,
         ),
       );
+    case "hook_ran": {
+      // A tool's hooks belong with its card; the others are lines of the turn.
+      const hook = hookItem(event, key);
+      if (hook.callId !== null) {
+        const items = updateTool(turn.items, hook.callId, (tool) => ({ ...tool, hooks: [...(tool.hooks ?? []), hook] }));
+        if (items !== turn.items) return withItems(turn, items);
+      }
+      return withItems(turn, [...turn.items, hook]);
+    }
     case "usage":
       return { ...turn, usage: event.turn_total };
     case "retrying": {
@@ -138,7 +148,6 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
     case "elicitation_resolved":
     case "mcp_server_status":
     case "model_request_sent":
-    case "hook_ran":
     case "hooks_skipped":
       return turn;
   }

@@ -4,6 +4,9 @@ import type {
   ApprovalRequest,
   ErrorKind,
   FileChange,
+  HookEventName,
+  HookRunSummary,
+  HookVerdict,
   ImageInput,
   McpServerState,
   PlanItem as PlanStep,
@@ -61,6 +64,22 @@ export interface ToolItem {
   changes?: FileChange[];
   /** What was repaired in the model's arguments before the call ran. */
   repairs?: string[];
+  /** The PreToolUse / PostToolUse hooks that ran for this call, in order. */
+  hooks?: HookItem[];
+}
+
+/** The user's hooks (shell commands from Claude Code settings or config.toml) that ran at one moment. */
+export interface HookItem {
+  kind: "hook";
+  key: string;
+  event: HookEventName;
+  /** The tool call a PreToolUse / PostToolUse hook ran for. */
+  callId: string | null;
+  hooks: HookRunSummary[];
+  decision: HookVerdict | null;
+  reason: string | null;
+  /** A hook asked the agent to stop. */
+  stopped: boolean;
 }
 
 export interface ToolProgressView {
@@ -103,7 +122,7 @@ export interface PlanItem {
   steps: PlanStep[];
 }
 
-export type TurnItem = TextItem | ReasoningItem | ToolItem | ApprovalItem | RetryItem | PlanItem | ErrorItem;
+export type TurnItem = TextItem | ReasoningItem | ToolItem | ApprovalItem | RetryItem | PlanItem | ErrorItem | HookItem;
 
 export type TurnStatus = "running" | TurnEndReason;
 

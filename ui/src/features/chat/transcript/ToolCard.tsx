@@ -8,6 +8,7 @@ import { prettyArgs, summarizeArgs } from "../format";
 import { hunkOutcome } from "./ApprovalCard";
 import { COMMAND_TOOLS, commandLine, describeResult, parseCommandOutput } from "./commandOutput";
 import { changeTotals, diffsFromArgs, FILE_TOOLS } from "./fileEdits";
+import { ToolHooks } from "./HookLine";
 import { useWatchCommand } from "../../terminal/watch";
 import { formatBytes, type ShownOutput, useShownOutput } from "./wholeOutput";
 
@@ -43,6 +44,19 @@ function statusLabel(tool: ToolItem, waiting: boolean): string {
  * File tools show their change as a diff rather than their arguments.
  */
 export function ToolCard({ tool, approval }: ToolCardProps) {
+  const card = <ToolCardBody tool={tool} approval={approval} />;
+  if (!tool.hooks || tool.hooks.length === 0) return card;
+  // The call's hooks sit right under it, visible while the card is folded: a block is
+  // why the call did not run.
+  return (
+    <>
+      {card}
+      <ToolHooks hooks={tool.hooks} />
+    </>
+  );
+}
+
+function ToolCardBody({ tool, approval }: ToolCardProps) {
   const waiting = isWaiting(tool, approval);
   const command = COMMAND_TOOLS.has(tool.name) ? commandLine(tool.args) : null;
   if (command !== null) return <CommandCard tool={tool} command={command} waiting={waiting} />;

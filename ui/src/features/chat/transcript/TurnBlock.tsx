@@ -7,6 +7,7 @@ import { formatUsage } from "../format";
 import { imageUrl } from "../images";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalCard, type ResolveApproval } from "./ApprovalCard";
+import { HookLine } from "./HookLine";
 import { ErrorNotice, RetryNotice } from "./Notices";
 import { PlanCard } from "./PlanCard";
 import { ToolCard } from "./ToolCard";
@@ -170,5 +171,7 @@ function TurnItemView({
       return <PlanCard plan={item} />;
     case "error":
       return <ErrorNotice kind={item.errorKind} message={item.message} />;
+    case "hook":
+      return <HookLine item={item} />;
   }
 }
