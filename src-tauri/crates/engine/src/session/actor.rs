@@ -65,7 +65,7 @@ impl SessionHandle {
 
     /// Every event with `seq > after_seq` (from the store), then live events.
     pub fn subscribe(&self, after_seq: u64) -> Result<EventReceiver, EngineError> {
-        self.shared.emitter.subscribe(after_seq)
+        Ok(self.shared.emitter.subscribe(after_seq))
     }
 
     pub fn last_seq(&self) -> u64 {

@@ -1,5 +1,7 @@
 //! Assigns sequence numbers, persists, then delivers. Persist-before-deliver is the
-//! invariant that lets a client reconnect with `after_seq` and miss nothing.
+//! invariant that lets a client reconnect with `after_seq` and miss nothing, and what lets
+//! each subscriber's queue be bounded: one that falls a whole queue behind is dropped and
+//! reads what it missed from the store (see `subscription`).
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -10,19 +12,25 @@ use tokio::sync::mpsc;
 
 use crate::EngineError;
 
-pub type EventReceiver = mpsc::UnboundedReceiver<EventEnvelope>;
+pub use super::subscription::EventReceiver;
+
+/// Live events waiting for one subscriber, at most. A window drains its queue every frame;
+/// this many is seconds of the fastest stream.
+const QUEUE: usize = 16_384;
 
 pub(crate) struct Emitter {
     session_id: SessionId,
     store: Arc<Store>,
+    /// Live events waiting for one subscriber, at most (QUEUE but in tests).
+    queue: usize,
     state: Mutex<EmitterState>,
 }
 
 struct EmitterState {
     last_seq: u64,
-    // Unbounded on purpose: a slow client must never make the engine drop an event; a
-    // client that cannot keep up should resubscribe from the store instead.
-    subscribers: Vec<mpsc::UnboundedSender<EventEnvelope>>,
+    // Bounded: a subscriber whose queue is full is dropped (its receiver then reads what
+    // it missed from the store and subscribes again); the engine never waits for one.
+    subscribers: Vec<mpsc::Sender<EventEnvelope>>,
 }
 
 pub(crate) fn now_ms() -> u64 {
@@ -37,6 +45,7 @@ impl Emitter {
         Self {
             session_id,
             store,
+            queue: QUEUE,
             state: Mutex::new(EmitterState {
                 last_seq,
                 subscribers: Vec::new(),
@@ -71,14 +80,16 @@ impl Emitter {
         };
         if let Err(err) = self.store.append(&envelope) {
             let notice = storage_error_notice(&self.session_id, turn_id, &err);
-            state.subscribers.retain(|s| s.send(notice.clone()).is_ok());
+            state
+                .subscribers
+                .retain(|s| s.try_send(notice.clone()).is_ok());
             return Err(err.into());
         }
         state.last_seq = envelope.seq;
         let seq = envelope.seq;
         state
             .subscribers
-            .retain(|s| s.send(envelope.clone()).is_ok());
+            .retain(|s| s.try_send(envelope.clone()).is_ok());
         Ok(seq)
     }
 
@@ -113,40 +124,46 @@ impl Emitter {
             .collect();
         if let Err(err) = self.store.append_batch(&envelopes) {
             let notice = storage_error_notice(&self.session_id, turn_id, &err);
-            state.subscribers.retain(|s| s.send(notice.clone()).is_ok());
+            state
+                .subscribers
+                .retain(|s| s.try_send(notice.clone()).is_ok());
             return Err(err.into());
         }
         state.last_seq += envelopes.len() as u64;
         for envelope in envelopes {
             state
                 .subscribers
-                .retain(|s| s.send(envelope.clone()).is_ok());
+                .retain(|s| s.try_send(envelope.clone()).is_ok());
         }
         Ok(())
     }
 
-    /// Events after `after_seq` from the store, then every live one, with no gap or
-    /// duplicate: the replay happens under the same lock that orders live events.
-    pub fn subscribe(&self, after_seq: u64) -> Result<EventReceiver, EngineError> {
+    /// Events after `after_seq` from the store (read as they are taken), then every live
+    /// one, with no gap or duplicate.
+    pub fn subscribe(self: &Arc<Self>, after_seq: u64) -> EventReceiver {
+        let (live, last_seq) = self.register();
+        EventReceiver::new(self, after_seq, live, last_seq)
+    }
+
+    /// A new live queue, and the seq of the last event before its first: taken under the
+    /// lock that orders events, so everything up to that seq is in the store and
+    /// everything after it comes through the queue.
+    pub(super) fn register(&self) -> (mpsc::Receiver<EventEnvelope>, u64) {
         let mut state = self.lock();
-        let (tx, rx) = mpsc::unbounded_channel();
-        if after_seq < state.last_seq {
-            let mut cursor = after_seq;
-            loop {
-                let page = self.store.events(&self.session_id, cursor, 1000)?;
-                let Some(last) = page.last() else { break };
-                cursor = last.seq;
-                for env in page {
-                    // The receiver is alive: we hold it.
-                    let _ = tx.send(env);
-                }
-                if cursor >= state.last_seq {
-                    break;
-                }
-            }
-        }
+        let (tx, rx) = mpsc::channel(self.queue);
         state.subscribers.push(tx);
-        Ok(rx)
+        (rx, state.last_seq)
+    }
+
+    #[cfg(test)]
+    pub(super) fn with_queue(mut self, queue: usize) -> Self {
+        self.queue = queue;
+        self
+    }
+
+    #[cfg(test)]
+    pub(super) fn subscriber_count(&self) -> usize {
+        self.lock().subscribers.len()
     }
 
     pub fn last_seq(&self) -> u64 {

@@ -28,6 +28,7 @@ mod repeats;
 mod scope;
 mod state;
 mod step;
+mod subscription;
 mod tool_calls;
 mod tool_view;
 mod turn;
