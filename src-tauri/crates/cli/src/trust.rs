@@ -10,7 +10,9 @@ use memo_service::Service;
 pub fn warn_if_untrusted(service: &Service, cwd: &Path) {
     match service.workspace_trust(cwd) {
         Ok(report)
-            if (report.servers.is_empty() && report.permissions.is_empty())
+            if (report.servers.is_empty()
+                && report.permissions.is_empty()
+                && report.hooks.is_empty())
                 || report.state == TrustState::Trusted => {}
         Ok(report) => {
             let why = match report.state {
@@ -19,15 +21,19 @@ pub fn warn_if_untrusted(service: &Service, cwd: &Path) {
                 _ => "the folder is not trusted",
             };
             eprintln!(
-                "note: not using {} MCP server(s) and {} allow rule(s) from this folder's project files: {why}:",
+                "note: not using {} MCP server(s), {} allow rule(s) and {} hook(s) from this folder's project files: {why}:",
                 report.servers.len(),
-                report.permissions.len()
+                report.permissions.len(),
+                report.hooks.len()
             );
             for server in &report.servers {
                 eprintln!("  {} ({}): {}", server.name, server.file, server.runs);
             }
             for rule in &report.permissions {
                 eprintln!("  allow rule ({}): {}", rule.file, rule.text);
+            }
+            for hook in &report.hooks {
+                eprintln!("  {hook}");
             }
             eprintln!(
                 "      They run programs from the project. Pass --trust to start them for this run, or trust the folder in Memo Desktop."

@@ -608,6 +608,38 @@ async fn post_tool_use_feedback_reaches_the_model_with_the_result() {
     h.shutdown().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clear_ends_and_starts_the_session_for_hooks_and_their_context_survives() {
+    let out = tempfile::tempdir().unwrap();
+    let end_file = out.path().join("end.json");
+    let start_file = out.path().join("start.json");
+    let (_home, hooks) = user_hooks(json!({
+        "SessionEnd": group("", &saving(&end_file, "exit 0")),
+        "SessionStart": group("clear", &saving(&start_file, "echo 'remember: use tabs'")),
+    }));
+    let mut h = session(
+        vec![MockResponse::text("one"), MockResponse::text("two")],
+        hooks,
+        ApprovalMode::Auto,
+    )
+    .await;
+    h.run_turn("first").await;
+    assert!(
+        !start_file.exists(),
+        "a startup ran the clear matcher's hook"
+    );
+    h.submit("/clear");
+    h.until(|e| matches!(e, AgentEvent::CommandResult { .. }))
+        .await;
+    assert_eq!(read_json(&end_file)["reason"], "clear");
+    assert_eq!(read_json(&start_file)["source"], "clear");
+    h.run_turn("second").await;
+    let texts = sent_texts(&h.request_bodies()[1]).join("\n");
+    assert!(!texts.contains("first"), "{texts}");
+    assert!(texts.contains("remember: use tabs"), "{texts}");
+    h.shutdown().await;
+}
+
 mod trust {
     use super::*;
     use memo_config::{Config, MemoryCredentialStore};

@@ -222,7 +222,11 @@ async fn run_actor(
                 let end_scope = shared.scope(None, CancellationToken::new());
                 shared
                     .hooks
-                    .session_end(&end_scope, shared.approvals.mode())
+                    .session_end(
+                        &end_scope,
+                        shared.approvals.mode(),
+                        memo_hooks::SessionEndReason::Other,
+                    )
                     .await;
                 shared.tools.shutdown();
                 break;

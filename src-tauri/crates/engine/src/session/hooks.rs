@@ -2,7 +2,9 @@
 //! `memo-hooks`), run at the moments a session passes through, each in the one place
 //! where that moment happens:
 //! - `SessionStart` when the actor starts (startup or resume), `SessionEnd` when it shuts
-//!   down (`actor.rs`);
+//!   down (`actor.rs`); around `/clear` (`SessionEnd` "clear", then `SessionStart`
+//!   "clear") and after a compaction (`SessionStart` "compact"), as Claude Code does, so a
+//!   hook's context survives them (`turn::compact`);
 //! - `UserPromptSubmit` after a message is prepared and before `turn_started`
 //!   (`turn::run_turn`): a block sends nothing to the model, context joins the message;
 //! - `PreToolUse` before a call is previewed and approved, `PostToolUse` before its
@@ -365,13 +367,16 @@ impl SessionHooks {
         Ok(())
     }
 
-    pub async fn session_end(&self, scope: &TurnScope, mode: ApprovalMode) {
+    pub async fn session_end(
+        &self,
+        scope: &TurnScope,
+        mode: ApprovalMode,
+        reason: SessionEndReason,
+    ) {
         if !self.has(HookEvent::SessionEnd) {
             return;
         }
-        let input = HookInput::SessionEnd {
-            reason: SessionEndReason::Other,
-        };
+        let input = HookInput::SessionEnd { reason };
         let outcome = self.run(&input, mode, scope.cancel()).await;
         if let Some(event) = ran_event(&outcome, None, None) {
             // A failed write is already reported to subscribers by the emitter.

@@ -174,16 +174,22 @@ async fn compact(
         // `/clear` summarises nothing; Claude Code runs no PreCompact for it either.
         CompactionTrigger::Clear => None,
     };
-    if let Some(hook_trigger) = hook_trigger {
-        let mode = shared.approvals.mode();
-        shared
-            .hooks
-            .pre_compact(scope, mode, hook_trigger, instructions)
-            .await?;
+    let mode = shared.approvals.mode();
+    match hook_trigger {
+        Some(hook_trigger) => {
+            shared
+                .hooks
+                .pre_compact(scope, mode, hook_trigger, instructions)
+                .await?
+        }
+        None => {
+            let reason = memo_hooks::SessionEndReason::Clear;
+            shared.hooks.session_end(scope, mode, reason).await
+        }
     }
     let view = shared.tool_view();
     let binding = shared.binding();
-    Compactor {
+    let done = Compactor {
         scope,
         model: &binding,
         retry: shared.limits.retry,
@@ -193,7 +199,22 @@ async fn compact(
         cwd: &shared.tool_ctx.cwd,
     }
     .compact(trigger, instructions)
-    .await
+    .await?;
+    // The conversation starts over (from a summary, or from nothing): SessionStart hooks
+    // give their context again, after it.
+    let source = match &done.0 {
+        Attempt::Done(o) if o.status == CompactionStatus::Cleared => {
+            Some(memo_hooks::SessionStartSource::Clear)
+        }
+        Attempt::Done(o) if o.status == CompactionStatus::Compacted => {
+            Some(memo_hooks::SessionStartSource::Compact)
+        }
+        _ => None,
+    };
+    if let Some(source) = source {
+        shared.hooks.session_start(scope, mode, source).await?;
+    }
+    Ok(done)
 }
 
 /// What an automatic check did before a model step.
