@@ -63,7 +63,8 @@ describe("hooks in the transcript", () => {
   it("says which hook blocked and why, loudly, and a plain success quietly", () => {
     const blocked = hookItem(BLOCKED as Extract<AgentEvent, { type: "hook_ran" }>, "k");
     expect(hookTone(blocked)).toBe("blocked");
-    expect(hookHeadline(blocked)).toBe("Hook PreToolUse · ./guard.sh blocked: no rm here");
+    // The reason is what matters; the command is in the details.
+    expect(hookHeadline(blocked)).toBe("PreToolUse hook blocked: no rm here");
 
     const quiet = hookItem({ type: "hook_ran", event: "PostToolUse", hooks: [run()], stopped: false }, "k");
     expect(hookTone(quiet)).toBe("quiet");
@@ -104,6 +105,7 @@ describe("hooks in the transcript", () => {
     expect(infos[0]).toMatchObject({ title: "Project hooks not run", ok: true });
     expect(infos[0]?.body).toContain("2 project hooks not run: folder not trusted\n/repo/.claude/settings.json");
     expect(infos[1]).toMatchObject({ title: "Message not sent", ok: false });
-    expect(infos[1]?.body).toContain("Hook UserPromptSubmit · ./guard.sh blocked: no secrets");
+    expect(infos[1]?.body).toContain("UserPromptSubmit hook blocked: no secrets");
+    expect(infos[1]?.body).toContain("./guard.sh");
   });
 });

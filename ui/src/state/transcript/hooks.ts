@@ -65,7 +65,14 @@ export function hookHeadline(item: HookItem): string {
             : hookTone(item) === "failed"
               ? "some failed"
               : "ok";
-  const who = item.hooks.length === 1 && only ? `Hook ${item.event} · ${only.command}` : `${item.hooks.length} ${item.event} hooks`;
+  // A block's reason is what matters (its command is in the unfolded details); a failure
+  // names its command.
+  const who =
+    item.hooks.length === 1 && only
+      ? why && (item.decision === "block" || item.stopped)
+        ? `${item.event} hook`
+        : `Hook ${item.event} · ${only.command}`
+      : `${item.hooks.length} ${item.event} hooks`;
   const stopped = item.stopped && item.decision !== "block" ? " (stopped the agent)" : "";
   return `${who} ${verb}${stopped}${why ? `: ${firstLine(why)}` : ""}`;
 }

@@ -28,7 +28,8 @@ describe("HookLine", () => {
     const line = screen.getByTestId("hook-line");
     expect(line.dataset.tone).toBe("blocked");
     expect(line.className).toContain("hook--blocked");
-    expect(line.textContent).toContain("Hook PreToolUse · ./guard.sh blocked: no rm here");
+    expect(line.textContent).toContain("PreToolUse hook blocked: no rm here");
+    expect(within(line).getByTestId("hook-run").textContent).toContain("./guard.sh");
     expect(line.hasAttribute("open")).toBe(false);
     fireEvent.click(within(line).getByText(/blocked: no rm here/));
     const detail = screen.getByTestId("hook-run");
