@@ -9,7 +9,8 @@
 #
 # What it measures is listed in tests/e2e/bench/app-bench.mjs. Knobs: BENCH_STREAM_SECONDS
 # (60), BENCH_IDLE_SECONDS (30), BENCH_FLOOD_MB (100; 0 skips the terminal flood),
-# BENCH_ROUNDS (20 warm switches), BENCH_STARTS (3 cold starts of each app).
+# BENCH_ROUNDS (20 warm switches), BENCH_STARTS (3 cold starts of each app);
+# BENCH_SKIP_BUILD=1 measures the binaries already in target/<profile>.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
@@ -20,15 +21,17 @@ profile=release
 cargo_flags=()
 [ "$profile" = release ] && cargo_flags+=(--release)
 
-step "Building ($profile)"
-require_toolchains
-ensure_apt_packages "${APT_APP_PACKAGES[@]}" "${APT_TEST_PACKAGES[@]}"
-ensure_npm_deps ui
-ensure_npm_deps tests/e2e
-(cd ui && npm run build)
-cargo build "${cargo_flags[@]}" -p memo-desktop --features tauri/custom-protocol,bench-hello --bin memo-desktop --bin memo-bench-hello
-cargo build "${cargo_flags[@]}" -p memo-test-support --bin memo-seed-sessions --bin memo-mock-llm
-ensure_tauri_driver
+if [ -z "${BENCH_SKIP_BUILD:-}" ]; then
+  step "Building ($profile)"
+  require_toolchains
+  ensure_apt_packages "${APT_APP_PACKAGES[@]}" "${APT_TEST_PACKAGES[@]}"
+  ensure_npm_deps ui
+  ensure_npm_deps tests/e2e
+  (cd ui && npm run build)
+  cargo build "${cargo_flags[@]}" -p memo-desktop --features tauri/custom-protocol,bench-hello --bin memo-desktop --bin memo-bench-hello
+  cargo build "${cargo_flags[@]}" -p memo-test-support --bin memo-seed-sessions --bin memo-mock-llm
+  ensure_tauri_driver
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -39,19 +39,22 @@ const APP_PROCESSES = /memo-desktop|memo-bench-hello|WebKit(Web|Network)Process/
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** CPU seconds (user + system) used so far by the app and its WebKit helpers. */
+/** CPU seconds (user + system) used so far by the app and its WebKit helpers, by kind. */
 function cpuSeconds(app) {
-  let total = 0;
+  const by = { total: 0, app: 0, web: 0, network: 0 };
   for (const { pid, cmdline } of app.processes()) {
-    if (!APP_PROCESSES.test(cmdline)) continue;
+    const kind = /WebKitWebProcess/.test(cmdline) ? "web" : /WebKitNetworkProcess/.test(cmdline) ? "network" : APP_PROCESSES.test(cmdline) ? "app" : null;
+    if (kind === null) continue;
     try {
       const fields = statFields(pid);
-      total += (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ
+      const seconds = (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ
+      by[kind] += seconds;
+      by.total += seconds;
     } catch {
       // gone meanwhile
     }
   }
-  return total;
+  return by;
 }
 
 /** /proc/PID/stat's fields after the command name (field 3 of the man page is [0]). */
@@ -62,17 +65,26 @@ function statFields(pid) {
 
 /** Proportional set size of the app and its WebKit helpers, in MiB. */
 function pssMiB(app) {
-  let kib = 0;
+  return pssBy(app).total;
+}
+
+/** The same, by process: the app (Rust), the web process (the page), the network process. */
+function pssBy(app) {
+  const by = { total: 0, app: 0, web: 0, network: 0 };
   for (const { pid, cmdline } of app.processes()) {
-    if (!APP_PROCESSES.test(cmdline)) continue;
+    const kind = /WebKitWebProcess/.test(cmdline) ? "web" : /WebKitNetworkProcess/.test(cmdline) ? "network" : APP_PROCESSES.test(cmdline) ? "app" : null;
+    if (kind === null) continue;
     try {
       const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
-      if (match) kib += Number(match[1]);
+      if (match) {
+        by[kind] += Number(match[1]) / 1024;
+        by.total += Number(match[1]) / 1024;
+      }
     } catch {
       // gone meanwhile
     }
   }
-  return kib / 1024;
+  return by;
 }
 
 /** When the app's own process started, in ms since the epoch (to ~10 ms). */
@@ -102,7 +114,8 @@ async function start(binary, home, args) {
   const app = await launchApp({ args, home });
   const paint = await firstPaint(app, binary);
   await pause(5000);
-  return { app, paint, pss: pssMiB(app) };
+  const memory = pssBy(app);
+  return { app, paint, pss: memory.total, pssBy: memory };
 }
 
 // Runs in the page: records every frame's duration until stopped.
@@ -208,18 +221,21 @@ function streamedAnswer(seconds) {
 async function baseline() {
   const paints = [];
   const pss = [];
+  let last = null;
   for (let i = 0; i < STARTS; i++) {
-    const { app, paint, pss: memory } = await start(helloBinary, null, []);
+    const { app, paint, pss: memory, pssBy: split } = await start(helloBinary, null, []);
     paints.push(paint);
     pss.push(memory);
+    last = split;
     await app.stop();
   }
-  return { paint: percentile(paints, 0.5), paints, pss: percentile(pss, 0.5) };
+  return { paint: percentile(paints, 0.5), paints, pss: percentile(pss, 0.5), pssBy: last };
 }
 
 async function memo(result) {
   const answer = streamedAnswer(STREAM_SECONDS);
-  const mock = await startMockLlm({ responses: [{ text: answer, chunk_chars: 4, drip_ms: 1 }] });
+  // Four-character tokens, two a piece, a piece every ~2 ms: ~1,000 tokens a second.
+  const mock = await startMockLlm({ responses: [{ text: answer, chunk_chars: 8, drip_ms: 2 }] });
   // The seeded sessions' provider, now at the mock (which only the streaming asks).
   const config = readFileSync(`${home}/config.toml`, "utf8");
   writeFileSync(
@@ -236,10 +252,10 @@ async function memo(result) {
       pss.push(memory);
       await app.stop();
     }
-    const { app, paint, pss: memory } = await start(memoBinary, home, [folder]);
+    const { app, paint, pss: memory, pssBy: split } = await start(memoBinary, home, [folder]);
     paints.push(paint);
     pss.push(memory);
-    result.memo = { paint: percentile(paints, 0.5), paints, pss: percentile(pss, 0.5) };
+    result.memo = { paint: percentile(paints, 0.5), paints, pss: percentile(pss, 0.5), pssBy: split };
     try {
       await sessions(app, result);
       await stream(app, result, answer.length);
@@ -268,12 +284,12 @@ async function sessions(app, result) {
   const open = await driver.executeAsyncScript(SWITCH, `${LONG_TITLE} (`, LONG_LAST, TIMEOUT_MS);
   if (open.error) throw new Error(`opening the long session: ${open.error}`);
   await pause(3000);
-  const openPss = pssMiB(app);
+  const openPss = pssBy(app);
   await app.screenshot("bench - the 10,000-message session").catch(() => {});
   const trip = await driver.executeAsyncScript(TOP_AND_BACK, LONG_LAST, TIMEOUT_MS);
   if (trip.error) throw new Error(`scrolling the long session: ${trip.error}`);
   await pause(3000);
-  result.long = { open: open.ms, pss: openPss, top: trip.top, back: trip.back, turnsInDom: trip.turns, pssAfterTop: pssMiB(app) };
+  result.long = { open: open.ms, pss: openPss.total, pssBy: openPss, top: trip.top, back: trip.back, turnsInDom: trip.turns, pssAfterTop: pssMiB(app) };
 
   // Two 1,000-message sessions.
   const cold = [];
@@ -316,13 +332,18 @@ async function stream(app, result, characters) {
     p99: percentile(durations, 0.99),
     max: Math.max(...durations),
     pss: pssMiB(app),
+    pssBy: pssBy(app),
   };
 }
 
 async function idle(app) {
+  // A moment for the end of the stream to settle (the last render, the sidebar's refresh).
+  await pause(2000);
   const before = cpuSeconds(app);
   await pause(IDLE_SECONDS * 1000);
-  return { seconds: IDLE_SECONDS, cpuPercent: ((cpuSeconds(app) - before) / IDLE_SECONDS) * 100, pss: pssMiB(app) };
+  const after = cpuSeconds(app);
+  const percent = (kind) => ((after[kind] - before[kind]) / IDLE_SECONDS) * 100;
+  return { seconds: IDLE_SECONDS, cpuPercent: percent("total"), app: percent("app"), web: percent("web"), network: percent("network"), pss: pssMiB(app) };
 }
 
 async function flood(app) {

@@ -8,13 +8,16 @@ const pct = (values, p) => {
 };
 const ms = (v) => `${v.toFixed(0)} ms`;
 const mib = (v) => `${v.toFixed(0)} MiB`;
+const split = (by) => (by ? `${by.app.toFixed(0)} / ${by.web.toFixed(0)} / ${by.network.toFixed(0)} MiB` : "-");
 const ratio = (v, base) => `${(v / base).toFixed(2)}×`;
 const hello = r.baseline;
 const rows = [
   ["start to first paint (median of cold starts)", ms(r.memo.paint), ms(hello.paint), ratio(r.memo.paint, hello.paint), "-"],
   ["memory idle after start (PSS, app + WebKit)", mib(r.memo.pss), mib(hello.pss), ratio(r.memo.pss, hello.pss), "≤ 1.15×"],
+  ["… by process: app / web / network", split(r.memo.pssBy), split(hello.pssBy), "-", "-"],
   ["10,000-message session (100 MB tool output): open to its end, interactive", ms(r.long.open), "-", "-", "< 500 ms"],
   ["… memory with it open", mib(r.long.pss), mib(hello.pss), ratio(r.long.pss, hello.pss), "≤ 1.3×"],
+  ["… by process: app / web / network", split(r.long.pssBy), "-", "-", "-"],
   ["… scroll to its very top (every page read)", ms(r.long.top), "-", "-", "-"],
   ["… and back to the end", ms(r.long.back), "-", "-", "-"],
   ["… turns in the DOM at the end / memory after", `${r.long.turnsInDom} / ${mib(r.long.pssAfterTop)}`, mib(hello.pss), ratio(r.long.pssAfterTop, hello.pss), "-"],
@@ -22,7 +25,7 @@ const rows = [
   ["… warm switches, median / p95 / max", `${ms(pct(r.switching.warm, 0.5))} / ${ms(pct(r.switching.warm, 0.95))} / ${ms(Math.max(...r.switching.warm))}`, "-", "-", "< 150 ms"],
   [`streaming ${r.stream.tokensPerSecond.toFixed(0)} tokens/s for ${r.stream.seconds.toFixed(0)} s: frame interval p50 / p95 / p99 / max`, `${r.stream.p50.toFixed(1)} / ${r.stream.p95.toFixed(1)} / ${r.stream.p99.toFixed(1)} / ${r.stream.max.toFixed(0)} ms`, "-", "-", "p95 < 16.7 ms"],
   ["… memory at the end", mib(r.stream.pss), mib(hello.pss), ratio(r.stream.pss, hello.pss), "-"],
-  [`idle CPU over ${r.idle.seconds} s after it (app + WebKit, of one core)`, `${r.idle.cpuPercent.toFixed(2)} %`, "-", "-", "< 1 %"],
+  [`idle CPU over ${r.idle.seconds} s after it (of one core): total (app / web / network)`, `${r.idle.cpuPercent.toFixed(2)} % (${r.idle.app.toFixed(2)} / ${r.idle.web.toFixed(2)} / ${r.idle.network.toFixed(2)})`, "-", "-", "< 1 %"],
 ];
 if (r.flood) {
   rows.push([`terminal: ${r.flood.mb} MB of \`yes\`; longest frame gap`, `${r.flood.seconds.toFixed(1)} s; ${ms(r.flood.maxFrameGap)}`, "-", "-", "no freeze"]);
