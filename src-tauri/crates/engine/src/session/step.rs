@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use std::sync::Arc;
 
-use futures::{FutureExt, StreamExt};
+use futures::StreamExt;
 use memo_protocol::{AgentEvent, ToolCallId};
 use memo_providers::{
     ModelClient, ModelRequest, ModelResponse, ProviderError, ResponseEvent, RetryPolicy,
