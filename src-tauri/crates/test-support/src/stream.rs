@@ -119,6 +119,22 @@ async fn pause(
     }
 }
 
+/// Waits until `due` (at once when it has passed).
+async fn pause_until(
+    due: tokio::time::Instant,
+    tx: &mpsc::Sender<Item>,
+    shutdown: &mut watch::Receiver<bool>,
+) -> Result<(), Interrupted> {
+    if due <= tokio::time::Instant::now() {
+        return Ok(());
+    }
+    tokio::select! {
+        () = tokio::time::sleep_until(due) => Ok(()),
+        () = tx.closed() => Err(Interrupted::ClientGone),
+        () = stopped(shutdown) => Err(Interrupted::Shutdown),
+    }
+}
+
 async fn play(
     events: Vec<Bytes>,
     plan: StreamPlan,
@@ -129,10 +145,14 @@ async fn play(
         StreamEnd::Complete => events.len(),
         StreamEnd::Cut { after, .. } | StreamEnd::Hang { after } => after.min(events.len()),
     };
+    // Each event is due a drip after the one before, counted from the start rather than
+    // from when the last one went out: a timer that wakes late (a 1 ms sleep often takes
+    // two) does not slow the whole stream, so `drip` sets its rate.
+    let mut due = tokio::time::Instant::now();
     for (i, event) in events.iter().take(limit).enumerate() {
-        let wait = if i == 0 { plan.first_delay } else { plan.drip };
+        due += if i == 0 { plan.first_delay } else { plan.drip };
         {
-            match pause(wait, &tx, &mut shutdown).await {
+            match pause_until(due, &tx, &mut shutdown).await {
                 Ok(()) => {}
                 Err(Interrupted::ClientGone) => return,
                 Err(Interrupted::Shutdown) => {

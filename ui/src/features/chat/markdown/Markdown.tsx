@@ -14,7 +14,7 @@ import "./markdown.css";
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   // Parsed block by block: while an answer streams only its last block changes, so a long
   // answer costs one small parse per frame instead of all of it again.
-  const blocks = useMemo(() => splitBlocks(text), [text]);
+  const blocks = useBlocks(text);
   return (
     <div className="md">
       {blocks.map((block, index) => (
@@ -31,6 +31,29 @@ const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
     </ReactMarkdown>
   );
 });
+
+/**
+ * `splitBlocks(text)`, re-using the blocks of the text before when `text` only added to it
+ * (a streaming answer): only the last block is cut again, and the others stay the same
+ * strings, so neither they nor their parse are made again each frame.
+ */
+function useBlocks(text: string): readonly string[] {
+  const last = useRef<{ text: string; blocks: string[]; lastStart: number } | null>(null);
+  const before = last.current;
+  if (before !== null && before.text === text) return before.blocks;
+  let blocks: string[];
+  if (before !== null && before.blocks.length > 0 && text.startsWith(before.text)) {
+    // A block starts at a line no later text can change, so cutting from there on gives
+    // what cutting the whole would.
+    blocks = [...before.blocks.slice(0, -1), ...splitBlocks(text.slice(before.lastStart))];
+  } else {
+    blocks = splitBlocks(text);
+  }
+  let lastStart = 0;
+  for (let i = 0; i < blocks.length - 1; i++) lastStart += (blocks[i] as string).length + 1;
+  last.current = { text, blocks, lastStart };
+  return blocks;
+}
 
 /**
  * Cuts Markdown into pieces that parse the same apart as together: at a blank line

@@ -279,4 +279,17 @@ describe("Markdown split into blocks (a streaming answer re-parses only its last
     expect(container.querySelector("blockquote")?.textContent?.trim()).toBe("quoted");
     expect(container.querySelector(".md")?.lastElementChild?.textContent).toBe("end");
   });
+
+  it("while text streams in, re-renders what was cut before exactly as cutting it whole", () => {
+    const whole = "# Plan\n\nFirst paragraph.\n\n```sh\nls\n\npwd\n```\n\n- a\n\n  more of a\n- b\n\nDone.";
+    const { container, rerender } = render(<Markdown text="" />);
+    for (let n = 1; n <= whole.length; n += 3) {
+      rerender(<Markdown text={whole.slice(0, n)} />);
+    }
+    rerender(<Markdown text={whole} />);
+    const streamed = container.innerHTML;
+    cleanup();
+    const { container: once } = render(<Markdown text={whole} />);
+    expect(streamed).toBe(once.innerHTML);
+  });
 });
