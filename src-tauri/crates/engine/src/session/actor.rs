@@ -378,17 +378,5 @@ fn compaction_task(
 }
 
 fn report_invalid_op(shared: &SessionState, message: &str) {
-    report_error(shared, ErrorKind::InvalidOp, message);
-}
-
-fn report_error(shared: &SessionState, kind: ErrorKind, message: &str) {
-    // A failed write is already reported to subscribers by the emitter.
-    let _ = shared.emitter.emit(
-        None,
-        AgentEvent::Error {
-            kind,
-            message: message.to_owned(),
-            retryable: false,
-        },
-    );
+    shared.report_error(ErrorKind::InvalidOp, message);
 }

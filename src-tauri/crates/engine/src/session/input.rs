@@ -10,7 +10,7 @@
 use memo_context::slash::{self, Builtin, Resolved};
 use memo_context::CommandSet;
 use memo_mcp::{McpManager, PromptCommand};
-use memo_protocol::{AgentEvent, CompactionTrigger, ErrorKind, InputExpansion, UserInput};
+use memo_protocol::{CompactionTrigger, InputExpansion, UserInput};
 use tokio_util::sync::CancellationToken;
 
 use super::commands;
@@ -54,7 +54,7 @@ pub(crate) fn dispatch(shared: &SessionState, input: UserInput) -> Dispatch {
     if let Err(refusal) =
         super::images::check(&input.images, &binding.model, binding.supports_vision)
     {
-        report_error(shared, refusal.kind, &refusal.message);
+        shared.report_error(refusal.kind, &refusal.message);
         return Dispatch::Done;
     }
     let Some(call) = slash::parse(&input.text) else {
@@ -127,18 +127,6 @@ fn with_prompt(mut input: UserInput, prompt: String, command: String) -> UserInp
         notices: Vec::new(),
     });
     input
-}
-
-fn report_error(shared: &SessionState, kind: ErrorKind, message: &str) {
-    // A failed write is already reported to subscribers by the emitter.
-    let _ = shared.emitter.emit(
-        None,
-        AgentEvent::Error {
-            kind,
-            message: message.to_owned(),
-            retryable: false,
-        },
-    );
 }
 
 /// Fetches the MCP prompt, if any, then expands `$skill` and `@path` references.

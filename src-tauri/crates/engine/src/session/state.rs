@@ -115,6 +115,19 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl SessionState {
+    /// Tells the subscribers about a refused op or input (outside any turn).
+    pub(super) fn report_error(&self, kind: ErrorKind, message: &str) {
+        // A failed write is already reported to subscribers by the emitter.
+        let _ = self.emitter.emit(
+            None,
+            AgentEvent::Error {
+                kind,
+                message: message.to_owned(),
+                retryable: false,
+            },
+        );
+    }
+
     pub fn new(params: SessionParams, restored: Restored) -> Self {
         let binding = ModelBinding {
             provider: params.provider,
