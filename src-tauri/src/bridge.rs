@@ -128,7 +128,24 @@ impl Bridge {
     }
 }
 
-async fn pump(mut events: EventReceiver, sink: impl EventSink) {
+/// Where a pump reads a session's events: the engine's receiver (a channel in tests).
+trait EventSource: Send + 'static {
+    fn recv(&mut self) -> impl std::future::Future<Output = Option<EventEnvelope>> + Send;
+    /// The next event if one is ready now.
+    fn ready(&mut self) -> Option<EventEnvelope>;
+}
+
+impl EventSource for EventReceiver {
+    fn recv(&mut self) -> impl std::future::Future<Output = Option<EventEnvelope>> + Send {
+        EventReceiver::recv(self)
+    }
+
+    fn ready(&mut self) -> Option<EventEnvelope> {
+        self.try_recv().ok()
+    }
+}
+
+async fn pump(mut events: impl EventSource, sink: impl EventSink) {
     while let Some(first) = events.recv().await {
         let streaming = is_delta(&first.event);
         let mut batch = vec![for_window(first)];
@@ -136,9 +153,9 @@ async fn pump(mut events: EventReceiver, sink: impl EventSink) {
             tokio::time::sleep(DELTA_COALESCE).await;
         }
         while batch.len() < MAX_BATCH {
-            match events.try_recv() {
-                Ok(env) => batch.push(for_window(env)),
-                Err(_) => break,
+            match events.ready() {
+                Some(env) => batch.push(for_window(env)),
+                None => break,
             }
         }
         if !sink.send(batch) {
@@ -166,6 +183,16 @@ mod tests {
     use std::sync::mpsc;
 
     struct VecSink(mpsc::Sender<Vec<EventEnvelope>>);
+
+    impl EventSource for tokio::sync::mpsc::UnboundedReceiver<EventEnvelope> {
+        fn recv(&mut self) -> impl std::future::Future<Output = Option<EventEnvelope>> + Send {
+            tokio::sync::mpsc::UnboundedReceiver::recv(self)
+        }
+
+        fn ready(&mut self) -> Option<EventEnvelope> {
+            self.try_recv().ok()
+        }
+    }
 
     impl EventSink for VecSink {
         fn send(&self, batch: Vec<EventEnvelope>) -> bool {
