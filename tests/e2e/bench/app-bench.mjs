@@ -260,6 +260,9 @@ async function memo(result) {
       await sessions(app, result);
       await stream(app, result, answer.length);
       result.idle = await idle(app);
+      // The same window again: CPU that keeps going (a loop, a timer) shows here too, work
+      // that ends (collecting the stream's garbage) does not.
+      result.idleLater = await idle(app);
       if (FLOOD_MB > 0) result.flood = await flood(app);
     } finally {
       await app.stop();

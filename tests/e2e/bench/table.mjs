@@ -27,6 +27,9 @@ const rows = [
   ["… memory at the end", mib(r.stream.pss), mib(hello.pss), ratio(r.stream.pss, hello.pss), "-"],
   [`idle CPU over ${r.idle.seconds} s after it (of one core): total (app / web / network)`, `${r.idle.cpuPercent.toFixed(2)} % (${r.idle.app.toFixed(2)} / ${r.idle.web.toFixed(2)} / ${r.idle.network.toFixed(2)})`, "-", "-", "< 1 %"],
 ];
+if (r.idleLater) {
+  rows.push([`… the next ${r.idleLater.seconds} s`, `${r.idleLater.cpuPercent.toFixed(2)} % (${r.idleLater.app.toFixed(2)} / ${r.idleLater.web.toFixed(2)} / ${r.idleLater.network.toFixed(2)})`, "-", "-", "< 1 %"]);
+}
 if (r.flood) {
   rows.push([`terminal: ${r.flood.mb} MB of \`yes\`; longest frame gap`, `${r.flood.seconds.toFixed(1)} s; ${ms(r.flood.maxFrameGap)}`, "-", "-", "no freeze"]);
   rows.push(["… memory before / peak / after", `${mib(r.flood.before)} / ${mib(r.flood.peak)} / ${mib(r.flood.after)}`, "-", "-", "bounded"]);
