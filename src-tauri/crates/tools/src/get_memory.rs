@@ -12,7 +12,7 @@ use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
 
 pub const ENABLE_MEMORY_TOOL_ENV: &str = "MEMO_ENABLE_MEMORY_TOOL";
 /// Memory is meant to be short; a huge file would crowd out the conversation.
-const MAX_BYTES: u64 = 64 * 1024;
+pub(crate) const MAX_BYTES: u64 = 64 * 1024;
 
 pub struct GetMemoryTool;
 
@@ -35,6 +35,24 @@ fn memo_home(ctx: &ToolContext) -> Option<PathBuf> {
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".memo")))
+    })
+}
+
+/// Memo Code's memory file, `Agents.md` in Memo's home.
+fn memory_path(ctx: &ToolContext) -> Option<PathBuf> {
+    memo_home(ctx).map(|home| home.join("Agents.md"))
+}
+
+/// The long-term memory `save_memory` adds to: `MEMORY.md` in Memo's home (or the
+/// `memory.md` the user already has), which every session's prompt loads.
+pub(crate) fn saved_memory_path(ctx: &ToolContext) -> Option<PathBuf> {
+    let home = memo_home(ctx)?;
+    let lower = home.join("memory.md");
+    let upper = home.join("MEMORY.md");
+    Some(if !upper.exists() && lower.exists() {
+        lower
+    } else {
+        upper
     })
 }
 
@@ -67,29 +85,35 @@ impl Tool for GetMemoryTool {
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let parsed = parse_args::<Input>("get_memory", args);
-        let home = memo_home(&ctx);
+        let path = memory_path(&ctx);
+        let ctx_home = ctx.clone();
         Box::pin(async move {
             let input = parsed?;
             let memory_id = input.memory_id.unwrap_or_else(|| "default".into());
-            let Some(home) = home else {
+            let Some(path) = path else {
                 return Err(ToolError::failed("no Memo home directory is known"));
             };
-            let path = home.join("Agents.md");
             let read = tokio::task::spawn_blocking({
                 let path = path.clone();
                 move || read_capped(&path)
             })
             .await
             .map_err(|e| ToolError::failed(format!("get_memory task failed: {e}")))?;
-            let summary = match read {
-                Ok(Some(text)) => text,
-                Ok(None) => {
+            // What save_memory kept, after Memo Code's own file.
+            let saved = saved_memory_path(&ctx_home)
+                .map(|p| read_capped(&p).ok().flatten())
+                .unwrap_or_default();
+            let summary = match (read, saved) {
+                (Ok(Some(text)), Some(saved)) => format!("{text}\n\n{saved}"),
+                (Ok(Some(text)), None) => text,
+                (Ok(None), Some(saved)) => saved,
+                (Ok(None), None) => {
                     return Ok(ToolOutput::text(format!(
                         "No memory saved yet ({} does not exist).",
                         path.display()
                     )))
                 }
-                Err(e) => {
+                (Err(e), _) => {
                     return Err(ToolError::failed(format!(
                         "cannot read {}: {e}",
                         path.display()

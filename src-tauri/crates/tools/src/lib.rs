@@ -35,6 +35,7 @@ mod exec_session;
 mod get_memory;
 mod runtime_tools;
 pub mod sandbox;
+mod save_memory;
 mod shell_compat;
 pub mod shell_parse;
 mod shell_value;
@@ -66,6 +67,7 @@ pub use exec_command::{exec_tools, ExecCommandTool, WriteStdinTool};
 pub use get_memory::GetMemoryTool;
 pub use runtime_tools::ShellToolType;
 pub use sandbox::SandboxPolicy;
+pub use save_memory::SaveMemoryTool;
 pub use update_plan::UpdatePlanTool;
 pub use webfetch::WebFetchTool;
 

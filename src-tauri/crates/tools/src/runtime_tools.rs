@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::exec_command::exec_tools;
 use crate::get_memory::{memory_tool_enabled, GetMemoryTool};
 use crate::sandbox::SandboxPolicy;
+use crate::save_memory::SaveMemoryTool;
 use crate::shell_compat::{ShellCompatTool, ShellForm};
 use crate::update_plan::UpdatePlanTool;
 use crate::webfetch::WebFetchTool;
@@ -71,6 +72,7 @@ pub fn register_with_env(registry: &mut ToolRegistry, env: impl Fn(&str) -> Opti
     registry.register(Arc::new(UpdatePlanTool));
     if memory_tool_enabled(&env) {
         registry.register(Arc::new(GetMemoryTool));
+        registry.register(Arc::new(SaveMemoryTool));
     }
 }
 
