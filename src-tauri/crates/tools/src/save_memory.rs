@@ -150,8 +150,18 @@ impl Tool for SaveMemoryTool {
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let parsed = parse_args::<Input>("save_memory", args);
         let path = path_of(&ctx);
+        // Approved hunk by hunk with the one hunk (the added line) left out: nothing to do.
+        let left_out = ctx
+            .accepted_hunks
+            .as_ref()
+            .is_some_and(|hunks| !hunks.contains(&0));
         Box::pin(async move {
             let line = item(&parsed?.fact)?;
+            if left_out {
+                return Ok(ToolOutput::text(format!(
+                    "Not saved: the user left the line out: {line}"
+                )));
+            }
             let path = path?;
             tokio::task::spawn_blocking(move || {
                 let before = current(&path)?;
@@ -238,6 +248,21 @@ mod tests {
             std::fs::read_to_string(&path).unwrap(),
             "# My notes\n\nNever push to main\n- Deploys go through CI.\n"
         );
+    }
+
+    #[tokio::test]
+    async fn a_line_left_out_at_approval_is_not_saved() {
+        let home = tempfile::tempdir().unwrap();
+        let declined = ToolContext {
+            accepted_hunks: Some(Vec::new()),
+            ..ctx(home.path())
+        };
+        let out = SaveMemoryTool
+            .run(declined, json!({"fact": "Unwanted."}))
+            .await
+            .unwrap();
+        assert!(out.content.starts_with("Not saved"), "{}", out.content);
+        assert!(!home.path().join("MEMORY.md").exists());
     }
 
     #[tokio::test]
