@@ -264,3 +264,66 @@ async fn rules_are_exported_as_a_file_of_their_own() {
     assert!(nowhere.is_err());
     f.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn saving_to_memory_is_asked_with_the_added_line_and_lands_in_memory_md() {
+    let f = fixture(vec![
+        MockResponse::tool_call(
+            "save_memory",
+            serde_json::json!({ "fact": "The user deploys with `make ship`." }).to_string(),
+        ),
+        MockResponse::text("Noted."),
+    ])
+    .await;
+    let session = f.start();
+    let mut events = f.service.subscribe(&session.id, 0).unwrap();
+    f.service
+        .submit(
+            &session.id,
+            Op::UserTurn {
+                input: UserInput::text("remember how I deploy"),
+            },
+        )
+        .unwrap();
+    let request = loop {
+        let env = tokio::time::timeout(Duration::from_secs(10), events.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        if let AgentEvent::ApprovalRequested { request } = env.event {
+            break request;
+        }
+    };
+    let memory = f.home.path().join("MEMORY.md");
+    assert!(!memory.exists(), "written before it was approved");
+    let diff = request.diff.expect("the added line is shown");
+    assert!(diff
+        .unified
+        .contains("+- The user deploys with `make ship`."));
+    f.service
+        .submit(
+            &session.id,
+            Op::ResolveApproval {
+                request_id: request.request_id,
+                decision: ReviewDecision::ApproveOnce {
+                    accepted_hunks: None,
+                },
+            },
+        )
+        .unwrap();
+    loop {
+        let env = tokio::time::timeout(Duration::from_secs(10), events.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        if matches!(env.event, AgentEvent::TurnEnded { .. }) {
+            break;
+        }
+    }
+    assert_eq!(
+        std::fs::read_to_string(&memory).unwrap(),
+        "- The user deploys with `make ship`.\n"
+    );
+    f.service.shutdown().await;
+    f.mock.shutdown().await;
+}
