@@ -70,6 +70,11 @@ describe("The terminal panel", { timeout: 300_000 }, () => {
       throw error;
     }
   };
+  /** The watch view's screen text ("" until xterm.js has loaded and drawn it). */
+  const watchText = async (watch) => {
+    const rows = await watch.findElements(By.css(".xterm-rows"));
+    return rows.length === 0 ? "" : rows[0].getAttribute("textContent");
+  };
   const screenShows = async (pattern, what) => {
     let last = "";
     await app.driver
@@ -160,7 +165,7 @@ describe("The terminal panel", { timeout: 300_000 }, () => {
     await watchButton.click();
     const watch = await wait("terminal-watch");
     await app.driver.wait(
-      async () => /tick-[2-8]/.test(await (await watch.findElement(By.css(".xterm-rows"))).getAttribute("textContent")),
+      async () => /tick-[2-8]/.test(await watchText(watch)),
       UI_TIMEOUT_MS,
       "the watched command's output never showed",
     );
@@ -170,7 +175,7 @@ describe("The terminal panel", { timeout: 300_000 }, () => {
       UI_TIMEOUT_MS,
       "the watch did not say the command finished",
     );
-    assert.match(await (await watch.findElement(By.css(".xterm-rows"))).getAttribute("textContent"), /tick-8/);
+    assert.match(await watchText(watch), /tick-8/);
     await (await wait("terminal-watch-close")).click();
     // Back to the shell tabs, which kept running.
     await screenShows(/again-4/, "the shell tab, kept");

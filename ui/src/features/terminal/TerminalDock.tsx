@@ -3,12 +3,14 @@
 // user switches folder or hides the panel), or a read-only view of an agent's running
 // command. Its height is dragged at the top edge and remembered for the session.
 
-import { useCallback, useRef, useState, type PointerEvent } from "react";
+import { lazy, Suspense, useCallback, useRef, useState, type PointerEvent } from "react";
 
 import { CloseIcon } from "../../components/icons";
 import { TerminalIcon } from "./icons";
-import { ReadOnlyTerminal } from "./ReadOnlyTerminal";
-import { TerminalPanel } from "./TerminalPanel";
+// xterm.js and its add-ons load the first time a terminal is shown: a window that never
+// opens one does not carry them.
+const ReadOnlyTerminal = lazy(() => import("./ReadOnlyTerminal").then((m) => ({ default: m.ReadOnlyTerminal })));
+const TerminalPanel = lazy(() => import("./TerminalPanel").then((m) => ({ default: m.TerminalPanel })));
 
 import "./terminal.css";
 
@@ -83,12 +85,16 @@ export function TerminalDock({ folders, current, open, onHide, watching, onStopW
               <CloseIcon />
             </button>
           </header>
-          <ReadOnlyTerminal text={watching.text} label={watching.command} className="terminal-watch__screen" />
+          <Suspense fallback={null}>
+            <ReadOnlyTerminal text={watching.text} label={watching.command} className="terminal-watch__screen" />
+          </Suspense>
         </section>
       )}
-      {folders.map((folder) => (
-        <TerminalPanel key={folder} cwd={folder} visible={watching === null && open && folder === current} onHide={onHide} />
-      ))}
+      <Suspense fallback={null}>
+        {folders.map((folder) => (
+          <TerminalPanel key={folder} cwd={folder} visible={watching === null && open && folder === current} onHide={onHide} />
+        ))}
+      </Suspense>
     </div>
   );
 }
