@@ -11,6 +11,7 @@ import { after, before, describe, test } from "node:test";
 import { By, Key, until } from "selenium-webdriver";
 
 import { launchApp } from "../lib/app.mjs";
+import { countNow } from "../lib/dom.mjs";
 import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 
 const UI_TIMEOUT_MS = 20_000;
@@ -68,7 +69,7 @@ describe("A project's PreToolUse hook", { timeout: 120_000 }, () => {
     assert.match(await dialog.getText(), /PreToolUse/);
     await shot("trust prompt listing a hook");
     await (await app.driver.findElement(byTestId("trust-accept"))).click();
-    await app.driver.wait(async () => (await app.driver.findElements(byTestId("trust-dialog"))).length === 0, UI_TIMEOUT_MS);
+    await app.driver.wait(async () => (await countNow(app.driver, byTestId("trust-dialog"))) === 0, UI_TIMEOUT_MS, "the trust dialog stays");
   });
 
   test("blocks the agent's command, says which hook and why, and the model is told", async () => {
