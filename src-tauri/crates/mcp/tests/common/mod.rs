@@ -107,12 +107,24 @@ pub fn options(cwd: &Path) -> McpOptions {
     }
 }
 
+/// A port nothing listens on now, and one this test process never handed out before.
+/// The tests of one file run in parallel: the system may give a port just released to the
+/// next caller, and two servers told the same port would have the second fail to start
+/// while its test talks to the first (connection refused once that test ends).
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    static GIVEN: Mutex<Vec<u16>> = Mutex::new(Vec::new());
+    let mut given = GIVEN.lock().unwrap_or_else(|p| p.into_inner());
+    loop {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        if !given.contains(&port) {
+            given.push(port);
+            return port;
+        }
+    }
 }
 
 /// A server process the test started itself; killed on drop.
