@@ -3,6 +3,7 @@
 // card leaves the screen. A session's megabytes of build logs never sit in the window.
 import { createContext, useCallback, useContext, useEffect, useState } from "react";
 
+import { toCommandError } from "../../../ipc";
 import type { ToolItem } from "../../../state/transcript";
 
 /** Reads the whole output of the call whose end is event `seq` of the shown session. */
@@ -40,7 +41,7 @@ export function useShownOutput(tool: ToolItem, open: boolean): ShownOutput {
         if (current) setWhole({ seq, text });
       },
       (raised: unknown) => {
-        if (current) setFailure({ seq, message: describe(raised) });
+        if (current) setFailure({ seq, message: toCommandError("tool_output", raised).message });
       },
     );
     return () => {
@@ -59,11 +60,6 @@ export function useShownOutput(tool: ToolItem, open: boolean): ShownOutput {
     error: failed ? failure.message : null,
     retry,
   };
-}
-
-function describe(raised: unknown): string {
-  if (typeof raised === "object" && raised !== null && "message" in raised) return String(raised.message);
-  return String(raised);
 }
 
 /** "38 KB", "2.4 MB". */
