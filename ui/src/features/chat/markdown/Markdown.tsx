@@ -55,13 +55,30 @@ function useBlocks(text: string): readonly string[] {
   return blocks;
 }
 
+/** A list item's first line: a loose list's next item belongs with the items before it. */
+const LIST_ITEM = /^([-*+]|\d{1,9}[.)])(\s|$)/;
+/** Whether the last non-blank line before line `i` is part of a list (an item or its continuation). */
+function inList(lines: readonly string[], i: number): boolean {
+  for (let j = i - 1; j >= 0; j--) {
+    const line = lines[j] as string;
+    if (line.trim() === "") continue;
+    return LIST_ITEM.test(line) || /^\s/.test(line);
+  }
+  return false;
+}
+
+/** A link reference or footnote definition, which text anywhere in the answer may use. */
+const DEFINITION = /^ {0,3}\[[^\]]+\]:/m;
+
 /**
  * Cuts Markdown into pieces that parse the same apart as together: at a blank line
  * followed by a line that starts in the first column (a new top-level block), never inside
  * a fenced code block. Indented lines after a blank line belong to the block before (a
- * list item's continuation, a nested list), so no cut is made there.
+ * list item's continuation, a nested list), and so does a list's next item (a loose list
+ * stays one list). Text that defines link references or footnotes is not cut at all.
  */
 export function splitBlocks(text: string): string[] {
+  if (DEFINITION.test(text)) return [text];
   const lines = text.split("\n");
   const blocks: string[] = [];
   let start = 0;
@@ -75,7 +92,13 @@ export function splitBlocks(text: string): string[] {
       }
       continue;
     }
-    if (i > 0 && lines[i - 1]?.trim() === "" && line.trim() !== "" && !/^\s/.test(line)) {
+    if (
+      i > 0 &&
+      lines[i - 1]?.trim() === "" &&
+      line.trim() !== "" &&
+      !/^\s/.test(line) &&
+      !(LIST_ITEM.test(line) && inList(lines, i))
+    ) {
       blocks.push(lines.slice(start, i).join("\n"));
       start = i;
     }

@@ -292,4 +292,12 @@ describe("Markdown split into blocks (a streaming answer re-parses only its last
     const { container: once } = render(<Markdown text={whole} />);
     expect(streamed).toBe(once.innerHTML);
   });
+
+  it("keeps a loose list one list and does not cut text that defines references", () => {
+    expect(splitBlocks("- a\n\n- b\n\n1. one\n\n2. two\n\nAfter.")).toEqual(["- a\n\n- b\n\n1. one\n\n2. two\n", "After."]);
+    const text = "See [the docs][d].\n\nMore text.\n\n[d]: https://example.com";
+    expect(splitBlocks(text)).toEqual([text]);
+    const { container } = render(<Markdown text={"- a\n\n- b"} />);
+    expect(container.querySelectorAll("ul")).toHaveLength(1);
+  });
 });
