@@ -4,7 +4,7 @@ import { ChatIcon } from "../../components/icons";
 import type { CompletionKind, ProviderSummary, WorktreeInfo } from "../../gen/protocol";
 import type { ChatController } from "../../state/useChat";
 import type { Loadable } from "../../state/useLoadable";
-import { isPendingApproval } from "../../state/transcript";
+import { isPendingApproval, type TurnView } from "../../state/transcript";
 import { useStickToBottom } from "../../state/useStickToBottom";
 import { useWidthClass } from "../../state/useWidthClass";
 import { folderName } from "../../state/workspaces";
@@ -96,6 +96,14 @@ export function ChatView(props: ChatViewProps) {
   const widthClass = useWidthClass(chatRef, WIDTH_STEPS);
   // The point a restore goes back to: just after `toSeq` (before a message, or a turn).
   const [restoreAt, setRestoreAt] = useState<{ toSeq: number; title: string; turnOnly: boolean } | null>(null);
+  // Stable, so the memoized turns are not all rendered again with every streamed frame.
+  const rewindTo = useCallback(
+    (turn: TurnView) =>
+      setRestoreAt({ toSeq: Math.max(turn.startSeq - 1, 0), title: "Rewind to before this message", turnOnly: false }),
+    [],
+  );
+  const { send } = chat;
+  const retry = useCallback((turn: TurnView) => void send(turn.input, turn.images), [send]);
   const [restoredTick, setRestoredTick] = useState(0);
   const touched = useMemo(() => transcriptChanges(state.transcript.entries), [state.transcript.entries]);
   const stepKey = stepKeyOf(state.transcript.entries, state.session?.model ?? null);
@@ -253,14 +261,9 @@ export function ChatView(props: ChatViewProps) {
               transcript={state.transcript}
               onResolve={chat.resolve}
               onElicit={chat.answerElicitation}
-              onRewind={
-                state.session
-                  ? (turn) =>
-                      setRestoreAt({ toSeq: Math.max(turn.startSeq - 1, 0), title: "Rewind to before this message", turnOnly: false })
-                  : undefined
-              }
+              onRewind={state.session ? rewindTo : undefined}
               rewindDisabled={chat.running !== null || state.phase !== "idle"}
-              onRetry={(turn) => void chat.send(turn.input, turn.images)}
+              onRetry={retry}
               scroller={scrollBody}
               pinned={pinned}
               focusSeq={focusSeq}
