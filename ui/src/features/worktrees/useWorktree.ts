@@ -82,10 +82,17 @@ export function useWorktree(worktreeId: string, refreshKey: unknown): Worktree {
     const request = ++latest.current;
     try {
       const next = await commands.worktreeStatus({ worktreeId });
-      if (request === latest.current) setStatus(next);
+      if (request === latest.current) {
+        setStatus(next);
+        // It may have superseded the first read, which then never says it is done.
+        setLoading(false);
+      }
       return next;
     } catch (raised) {
-      if (request === latest.current) setError(toCommandError("worktree_status", raised));
+      if (request === latest.current) {
+        setError(toCommandError("worktree_status", raised));
+        setLoading(false);
+      }
       return null;
     }
   }, [worktreeId]);
