@@ -229,6 +229,14 @@ fn specific_output(event: HookEvent, fields: &mut Fields<'_>) -> SpecificOutput 
                 }
                 .to_string(),
             );
+            // The rest is for another event and not used, except a deny: a hook that
+            // meant to refuse a call must not let it run because of a wrong name.
+            if event == HookEvent::PreToolUse
+                && inner.string("permissionDecision").as_deref() == Some("deny")
+            {
+                out.decision = Some(Some(HookDecision::Block));
+                out.decision_reason = inner.string("permissionDecisionReason");
+            }
             return out;
         }
     }
@@ -375,6 +383,25 @@ mod tests {
         assert_eq!(effect.reason.as_deref(), Some("secrets"));
         assert!(!effect.stop);
         assert_eq!(effect.errors.len(), 2, "{:?}", effect.errors);
+    }
+
+    #[test]
+    fn a_deny_under_another_events_name_still_denies_and_nothing_else_is_used() {
+        let denied = exit0(
+            HookEvent::PreToolUse,
+            r#"{"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                 "permissionDecision": "deny", "permissionDecisionReason": "no rm"}}"#,
+        );
+        assert_eq!(denied.decision, Some(HookDecision::Block));
+        assert_eq!(denied.reason.as_deref(), Some("no rm"));
+        assert_eq!(denied.errors.len(), 1, "{:?}", denied.errors);
+        let allowed = exit0(
+            HookEvent::PreToolUse,
+            r#"{"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                 "permissionDecision": "allow", "updatedInput": {"command": "x"}}}"#,
+        );
+        assert_eq!(allowed.decision, None);
+        assert_eq!(allowed.updated_input, None);
     }
 
     #[test]
