@@ -72,6 +72,9 @@ pub(crate) enum ApprovalHint {
 
 /// Called when a question is put to the user (the Notification hooks); the asker waits
 /// for what it returns once the user answered.
+/// How long an answered call waits for its question's Notification hooks to finish.
+const NOTIFY_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 pub(crate) type OnAsk<'a> =
     Box<dyn Fn(&ToolCall) -> Option<tokio::task::JoinHandle<()>> + Send + Sync + 'a>;
 
@@ -249,8 +252,10 @@ impl<'a> Approver<'a> {
             d = rx => d.ok(),
         };
         if let Some(notifying) = notifying {
-            // Its own timeout bounds it; an interrupt has cancelled it.
-            let _ = notifying.await;
+            // Usually done by now (it ran while the user read the question), and then its
+            // hook_ran stays inside the turn; a slow one is left to finish on its own rather
+            // than hold the answered call for up to its whole timeout.
+            let _ = tokio::time::timeout(NOTIFY_WAIT, notifying).await;
         }
         let Some(decision) = decision else {
             self.state.withdraw(&request_id);

@@ -321,8 +321,8 @@ impl SessionHooks {
     }
 
     /// Runs the Notification hooks beside the question they are about: the question is
-    /// not held up by them. The handle lets the asker wait for them once answered, so
-    /// their `hook_ran` stays inside the turn.
+    /// not held up by them. The handle lets the asker wait a moment for them once
+    /// answered, so their `hook_ran` usually stays inside the turn.
     pub fn notify(
         self: &Arc<Self>,
         scope: &TurnScope,
