@@ -14,10 +14,10 @@ use memo_protocol::{
     AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary,
     Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, EventEnvelope,
     HistoryPage, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op,
-    PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary,
-    RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult,
-    SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange,
-    SkillsPage, TrustDecision, WorkspaceTrustReport,
+    PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage,
+    ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput,
+    SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary,
+    SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -335,6 +335,28 @@ ipc_commands! {
     fn change_skill(state, change: SkillChange, cwd: Option<String>) -> SkillsPage {
         let cwd = cwd.map(PathBuf::from);
         Ok(state.service().change_skill(&change, cwd.as_deref())?)
+    }
+
+    /// Every installed Claude Code plugin, with its commands, skills, agents, hooks, MCP
+    /// servers and problems.
+    fn list_plugins(state) -> PluginsPage {
+        Ok(state.service().list_plugins()?)
+    }
+
+    /// Installs a plugin from a folder (copied) or a git URL (cloned) into the Memo home;
+    /// `replace` lets it take the place of an installed plugin of the same name.
+    fn install_plugin(state, source: PluginInstall, replace: bool) -> PluginsPage {
+        Ok(state.service().install_plugin(&source, replace).await?)
+    }
+
+    /// Turns a plugin on or off for sessions started from now on.
+    fn set_plugin_enabled(state, name: String, enabled: bool) -> PluginsPage {
+        Ok(state.service().set_plugin_enabled(&name, enabled)?)
+    }
+
+    /// Deletes Memo's copy of a plugin (never the folder it was installed from).
+    fn remove_plugin(state, name: String) -> PluginsPage {
+        Ok(state.service().remove_plugin(&name)?)
     }
 
     /// Sends one minimal request to `provider` with `key` (typed, not stored) or its

@@ -133,6 +133,7 @@ fn main() {
             config_extra: &extra,
             config_path: &config_path,
             detect_env: false,
+            plugins: Default::default(),
         })
     };
     // The first tiktoken assembly of a process loads the BPE tables and counts everything;
@@ -233,6 +234,7 @@ fn profile_parts() {
                 memo_home: Some(home.clone()),
                 user_home: None,
                 project_root: Some(root.clone()),
+                plugins: Vec::new(),
             },
             None,
         ));

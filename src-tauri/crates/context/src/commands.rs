@@ -9,7 +9,8 @@
 //!
 //! Subfolders namespace a command: `.claude/commands/openspec/proposal.md` is
 //! `/openspec:proposal`. On a name clash the project's command beats the user's, and the
-//! clash is reported.
+//! clash is reported. An installed plugin's commands (Markdown, as Claude Code's) carry
+//! the plugin's name in front: `commands/review.md` of plugin `tools` is `/tools:review`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,6 +18,7 @@ use std::path::{Path, PathBuf};
 use memo_protocol::ContextProblem;
 
 use crate::error::ContextError;
+use crate::plugins::NamespacedPath;
 use crate::skills::{optional_string, parse_yaml_map};
 use crate::slash::Builtin;
 use crate::text::split_front_matter;
@@ -28,6 +30,8 @@ const MAX_DEPTH: usize = 5;
 pub enum CommandScope {
     Project,
     User,
+    /// From an installed plugin; always namespaced by the plugin's name.
+    Plugin,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,6 +139,8 @@ pub struct CommandRoots {
     pub memo_home: Option<PathBuf>,
     pub user_home: Option<PathBuf>,
     pub project_root: Option<PathBuf>,
+    /// Enabled plugins' command folders (or single files), searched last.
+    pub plugins: Vec<NamespacedPath>,
 }
 
 impl CommandRoots {
@@ -199,25 +205,52 @@ impl CommandSet {
             seen_dirs.push(real);
             let mut files = Vec::new();
             collect(&dir, &dir, format, MAX_DEPTH, &mut files);
-            for (name, path) in files {
-                match load(&path, format) {
-                    Ok((template, description, argument_hint)) => set.insert(CustomCommand {
-                        name,
-                        description,
-                        argument_hint,
-                        scope,
-                        path,
-                        template,
-                        format,
-                    }),
-                    Err(reason) => set.problems.push(ContextProblem {
-                        path: path.display().to_string(),
-                        message: format!("command /{name} skipped: {reason}"),
-                    }),
+            set.load_all(files, scope, format);
+        }
+        for plugin in &roots.plugins {
+            let mut files = Vec::new();
+            if plugin.path.is_dir() {
+                collect(
+                    &plugin.path,
+                    &plugin.path,
+                    Format::Markdown,
+                    MAX_DEPTH,
+                    &mut files,
+                );
+            } else if plugin.path.extension().is_some_and(|e| e == "md") {
+                if let Some(parent) = plugin.path.parent() {
+                    files.extend(
+                        command_name(parent, &plugin.path).map(|n| (n, plugin.path.clone())),
+                    );
                 }
             }
+            let files = files
+                .into_iter()
+                .map(|(name, path)| (format!("{}:{name}", plugin.namespace), path))
+                .collect();
+            set.load_all(files, CommandScope::Plugin, Format::Markdown);
         }
         set
+    }
+
+    fn load_all(&mut self, files: Vec<(String, PathBuf)>, scope: CommandScope, format: Format) {
+        for (name, path) in files {
+            match load(&path, format) {
+                Ok((template, description, argument_hint)) => self.insert(CustomCommand {
+                    name,
+                    description,
+                    argument_hint,
+                    scope,
+                    path,
+                    template,
+                    format,
+                }),
+                Err(reason) => self.problems.push(ContextProblem {
+                    path: path.display().to_string(),
+                    message: format!("command /{name} skipped: {reason}"),
+                }),
+            }
+        }
     }
 
     fn insert(&mut self, command: CustomCommand) {

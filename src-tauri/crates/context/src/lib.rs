@@ -25,6 +25,7 @@ pub mod error;
 pub mod files;
 pub mod home;
 pub mod input;
+pub mod plugins;
 pub mod skills;
 pub mod slash;
 pub mod templates;
@@ -45,6 +46,7 @@ pub use environment::{workspace_root, EnvFacts};
 pub use error::ContextError;
 pub use home::{init_home, HomeInit};
 pub use input::InputContext;
+pub use plugins::{NamespacedPath, PluginDirs};
 pub use skills::{
     ActiveSkills, Lookup, Skill, SkillRoots, SkillScope, SkillSet, SkillSource,
     OTHER_AGENT_SKILL_DIRS,
@@ -67,6 +69,8 @@ pub struct WorkspaceContext {
     pub skills: Arc<SkillSet>,
     /// Problems found while reading config keys.
     pub config_problems: Vec<ContextProblem>,
+    /// Enabled plugins' command and skill folders.
+    pub plugins: PluginDirs,
 }
 
 /// Inputs of [`WorkspaceContext::load`].
@@ -79,6 +83,8 @@ pub struct LoadOptions<'a> {
     pub config_path: &'a Path,
     /// Gather date, shell and `git status` (false: fixed facts, for tests and benches).
     pub detect_env: bool,
+    /// Enabled plugins' command and skill folders (see memo-plugins).
+    pub plugins: PluginDirs,
 }
 
 impl WorkspaceContext {
@@ -95,6 +101,7 @@ impl WorkspaceContext {
                 memo_home: opts.memo_home.map(Path::to_path_buf),
                 user_home: opts.user_home.map(Path::to_path_buf),
                 project_root: Some(root.clone()),
+                plugins: opts.plugins.skills.clone(),
             },
             active.as_ref(),
         );
@@ -113,6 +120,7 @@ impl WorkspaceContext {
             config,
             skills: Arc::new(skills),
             config_problems,
+            plugins: opts.plugins,
         }
     }
 
@@ -148,6 +156,7 @@ impl WorkspaceContext {
             memo_home: self.memo_home.clone(),
             user_home: self.user_home.clone(),
             project_root: Some(self.workspace_root.clone()),
+            plugins: self.plugins.commands.clone(),
         }
     }
 

@@ -3,6 +3,9 @@
 //! `~/.agents/skills`), the project's `.agents/skills`, and every other
 //! `<project>/.<agent>/skills` (`.claude`, `.codex`, `.cursor`...), so skills written for
 //! other agents work unchanged.
+//! An installed plugin's skills (`skills/<name>/SKILL.md`) are named `plugin:name`; the
+//! plugin's enable switch decides whether they are there, so `active_skills` leaves them
+//! alone.
 //! Only names and descriptions go into the prompt; a body is read when the model asks for
 //! it (`read_skill`) or the user writes `$name`.
 
@@ -13,6 +16,7 @@ use memo_protocol::ContextProblem;
 use yaml_rust2::{Yaml, YamlLoader};
 
 use crate::error::ContextError;
+use crate::plugins::NamespacedPath;
 use crate::text::split_front_matter;
 
 /// A description longer than this is cut in the listing: it is paid on every request.
@@ -33,6 +37,8 @@ pub enum SkillScope {
     User,
     /// Another agent's user folder (`~/.claude/skills`...): read as is, never written.
     OtherAgent,
+    /// An installed plugin's; named `plugin:skill`, never written.
+    Plugin,
     Builtin,
 }
 
@@ -179,6 +185,8 @@ pub struct SkillRoots {
     /// The OS home folder, for other agents' user-level skills.
     pub user_home: Option<PathBuf>,
     pub project_root: Option<PathBuf>,
+    /// Enabled plugins' skill folders; their skills are named `namespace:name`.
+    pub plugins: Vec<NamespacedPath>,
 }
 
 impl SkillRoots {
@@ -250,6 +258,27 @@ impl SkillSet {
                 }
             }
         }
+        for plugin in &roots.plugins {
+            let mut files = Vec::new();
+            find_skill_files(&plugin.path, MAX_DEPTH, &mut files);
+            for file in files {
+                if !seen_files.insert(crate::text::file_id(&file)) {
+                    continue;
+                }
+                match parse_skill_file(&file) {
+                    Ok((name, description)) => set.skills.push(Skill {
+                        name: format!("{}:{name}", plugin.namespace),
+                        description,
+                        scope: SkillScope::Plugin,
+                        source: SkillSource::File(file),
+                    }),
+                    Err(reason) => set.problems.push(ContextProblem {
+                        path: file.display().to_string(),
+                        message: format!("skill skipped: {reason}"),
+                    }),
+                }
+            }
+        }
         for (name, text) in BUILTIN_SKILLS {
             let overridden = set.skills.iter().any(|s| s.key() == mention_key(name));
             if overridden {
@@ -292,7 +321,8 @@ impl SkillSet {
                 });
             }
         }
-        self.skills.retain(|s| active.allows(s, user_home));
+        self.skills
+            .retain(|s| s.scope == SkillScope::Plugin || active.allows(s, user_home));
     }
 
     fn report_collisions(&mut self) {

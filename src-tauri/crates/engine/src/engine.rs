@@ -279,13 +279,21 @@ impl Engine {
         let (elicitor, elicitations) = crate::session::elicit::channel();
         // MCP servers start now, in the background; a turn waits for them at most their
         // startup timeout, and their tools join the registry as they arrive.
-        let mcp = memo_mcp::start_for_session(
+        // Enabled plugins' servers join under `plugin_server` names; installed by the
+        // user, so not gated by the folder's trust.
+        let env = self.options.env.clone();
+        let plugin_servers = memo_plugins::session_mcp_servers(
+            self.options.memo_home.as_deref(),
+            &move |name: &str| env(name),
+        );
+        let mcp = memo_mcp::start_for_session_with(
             &self.options.config,
             &cwd,
             self.options.env.clone(),
             Some(self.options.credentials.clone()),
             trusted,
             Some(elicitor),
+            plugin_servers,
         );
         if let Some(mcp) = &mcp {
             tools.add_source(Arc::new(memo_mcp::McpToolSource::new(mcp.clone())));
@@ -328,12 +336,13 @@ impl Engine {
     }
 
     /// Where a session in `folder` reads hooks from: the OS home's Claude Code settings,
-    /// the folder's, and config.toml.
+    /// the folder's, config.toml, and the enabled plugins' hook files.
     pub(crate) fn hook_paths(&self, folder: &std::path::Path) -> memo_hooks::HookPaths {
         memo_hooks::HookPaths {
             user_home: self.os_home(),
             project_dir: Some(folder.to_path_buf()),
             memo_config: Some(self.options.config.path.clone()),
+            plugins: memo_plugins::session_hooks(self.options.memo_home.as_deref()),
         }
     }
 

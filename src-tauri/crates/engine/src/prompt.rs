@@ -35,6 +35,8 @@ pub(crate) fn session_context(
         config_extra: &config.extra,
         config_path: &config.path,
         detect_env: true,
+        // Enabled plugins' commands (`/plugin:command`) and skills (`plugin:skill`).
+        plugins: memo_plugins::session_dirs(memo_home),
     });
     if !workspace.skills.is_empty() {
         tools.register(Arc::new(ReadSkillTool::new(workspace.skills.clone())));

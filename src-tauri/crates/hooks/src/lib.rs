@@ -5,7 +5,8 @@
 //!
 //! - [`load_hooks`] reads `~/.claude/settings.json`, the project's `.claude/settings.json`
 //!   and `.claude/settings.local.json`, and `[hooks]` in Memo's `config.toml`; project
-//!   hooks only in a trusted folder. Problems are reported per file, never fatal.
+//!   hooks only in a trusted folder, and enabled plugins' hook files (with
+//!   `CLAUDE_PLUGIN_ROOT`). Problems are reported per file, never fatal.
 //! - [`Hooks::run`] runs every hook matching one event, in parallel, each with the event's
 //!   JSON on stdin, and combines their answers into a [`HookOutcome`]: a decision, context
 //!   for the model, a rewritten tool input, a request to stop, and notices for the user.
@@ -36,7 +37,7 @@ pub use event::{
 };
 pub use load::{
     load_hooks, HookDefinition, HookPaths, HookSource, LoadIssue, LoadReport, LoadedFile,
-    LoadedHooks, SkippedProjectHooks, SourceKind, DEFAULT_TIMEOUT,
+    LoadedHooks, PluginHooks, SkippedProjectHooks, SourceKind, DEFAULT_TIMEOUT,
 };
 pub use matcher::Matcher;
 pub use outcome::{HookNotice, HookOutcome, HookRun, NoticeKind, StopRequest};
@@ -112,6 +113,7 @@ impl Hooks {
                     HookCommand {
                         command: &hook.command,
                         project_dir: &ctx.project_dir,
+                        plugin_root: hook.source.plugin.as_ref().map(|(_, root)| root.as_path()),
                         stdin,
                         timeout: hook.timeout(),
                     },

@@ -6,6 +6,10 @@
 //! 4. the `[hooks]` table of Memo's `config.toml`, in the same shape as Claude Code's
 //!    JSON (`[[hooks.PreToolUse]]` with `matcher` and `hooks = [{ type, command, timeout }]`).
 //!
+//! 5. each enabled plugin's hooks (`hooks/hooks.json`, or the `hooks` of its
+//!    `plugin.json`), run with `CLAUDE_PLUGIN_ROOT` set to the plugin's folder as Claude
+//!    Code does. Plugins are installed by the user, so they are not gated by folder trust.
+//!
 //! All are merged in that order. Project files can make Memo run programs just by
 //! opening a folder, so they are only used when the folder is trusted; otherwise their
 //! hooks are listed as skipped, for the UI to say what did not run and why. Nothing here
@@ -36,6 +40,18 @@ pub struct HookPaths {
     pub project_dir: Option<PathBuf>,
     /// Memo's `config.toml` (`$MEMO_HOME/config.toml`).
     pub memo_config: Option<PathBuf>,
+    /// Enabled plugins' hook files, read last.
+    pub plugins: Vec<PluginHooks>,
+}
+
+/// One plugin's hook file: a `hooks.json` (`{"description": ..., "hooks": {...}}`, or the
+/// events at its top level) or the plugin's `plugin.json` with the hooks inline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PluginHooks {
+    pub plugin: String,
+    /// The plugin's folder: `CLAUDE_PLUGIN_ROOT` of its hooks.
+    pub root: PathBuf,
+    pub file: PathBuf,
 }
 
 /// Which settings file a hook came from.
@@ -50,6 +66,8 @@ pub enum SourceKind {
     ClaudeProjectLocal,
     /// `$MEMO_HOME/config.toml`.
     MemoConfig,
+    /// An installed plugin's hook file.
+    Plugin,
 }
 
 impl SourceKind {
@@ -66,6 +84,19 @@ impl SourceKind {
 pub struct HookSource {
     pub file: PathBuf,
     pub kind: SourceKind,
+    /// For a plugin's hook: the plugin's name and folder (its `CLAUDE_PLUGIN_ROOT`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<(String, PathBuf)>,
+}
+
+impl HookSource {
+    pub fn new(file: PathBuf, kind: SourceKind) -> HookSource {
+        HookSource {
+            file,
+            kind,
+            plugin: None,
+        }
+    }
 }
 
 impl HookSource {
@@ -206,10 +237,20 @@ pub fn load_hooks(paths: &HookPaths, project_trusted: bool) -> LoadedHooks {
         sources.push((config.clone(), SourceKind::MemoConfig));
     }
 
+    let mut sources: Vec<HookSource> = sources
+        .into_iter()
+        .map(|(file, kind)| HookSource::new(file, kind))
+        .collect();
+    sources.extend(paths.plugins.iter().map(|p| HookSource {
+        file: p.file.clone(),
+        kind: SourceKind::Plugin,
+        plugin: Some((p.plugin.clone(), p.root.clone())),
+    }));
+
     let mut report = LoadReport::default();
     let mut definitions = Vec::new();
-    for (file, kind) in sources {
-        let source = HookSource { file, kind };
+    for source in sources {
+        let kind = source.kind;
         let Some(parsed) = read_source(&source, &mut report.issues) else {
             continue;
         };
@@ -272,6 +313,41 @@ fn read_source(source: &HookSource, issues: &mut Vec<LoadIssue>) -> Option<Parse
                     LoadError::Toml {
                         path: path.clone(),
                         message: e.to_string().trim().to_owned(),
+                    }
+                    .into(),
+                );
+                return None;
+            }
+        },
+        // A plugin's hooks never turn off the user's (`disableAllHooks` is not read); its
+        // file may hold the events at the top level instead of under "hooks".
+        SourceKind::Plugin => match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(mut root)) => match root.remove("hooks") {
+                Some(hooks) => (Some(hooks), false),
+                None => {
+                    root.remove("description");
+                    (Some(Value::Object(root)), false)
+                }
+            },
+            Ok(_) => {
+                issues.push(
+                    LoadError::Entry {
+                        path: path.clone(),
+                        at: "(top level)".into(),
+                        message: "a plugin's hooks must be a JSON object; none of them are used"
+                            .into(),
+                    }
+                    .into(),
+                );
+                return None;
+            }
+            Err(e) => {
+                issues.push(
+                    LoadError::Json {
+                        path: path.clone(),
+                        line: e.line(),
+                        column: e.column(),
+                        message: e.to_string(),
                     }
                     .into(),
                 );
@@ -509,10 +585,10 @@ mod tests {
 
     #[test]
     fn trust_items_name_event_matcher_and_command() {
-        let source = HookSource {
-            file: PathBuf::from("/p/.claude/settings.json"),
-            kind: SourceKind::ClaudeProject,
-        };
+        let source = HookSource::new(
+            PathBuf::from("/p/.claude/settings.json"),
+            SourceKind::ClaudeProject,
+        );
         let mut hook = HookDefinition {
             event: HookEvent::PreToolUse,
             matcher: Matcher::parse("Bash").unwrap(),
@@ -534,10 +610,7 @@ mod tests {
             matcher: Matcher::all(),
             command: "true".into(),
             timeout_ms: 1,
-            source: HookSource {
-                file: PathBuf::from("x"),
-                kind: SourceKind::ClaudeProject,
-            },
+            source: HookSource::new(PathBuf::from("x"), SourceKind::ClaudeProject),
         };
         skipped.hooks = vec![hook.clone(), hook.clone(), hook];
         assert_eq!(

@@ -79,6 +79,8 @@ pub(crate) struct ProcessResult {
 pub(crate) struct HookCommand<'a> {
     pub command: &'a str,
     pub project_dir: &'a Path,
+    /// A plugin's hook gets its folder as `CLAUDE_PLUGIN_ROOT`, as in Claude Code.
+    pub plugin_root: Option<&'a Path>,
     pub stdin: Vec<u8>,
     pub timeout: Duration,
 }
@@ -174,6 +176,9 @@ fn spawn(cmd: &HookCommand<'_>) -> Result<Spawned, SpawnError> {
         .process_group(0)
         // If everything else is skipped (the future dropped), the direct child still dies.
         .kill_on_drop(true);
+    if let Some(root) = cmd.plugin_root {
+        command.env("CLAUDE_PLUGIN_ROOT", root);
+    }
     let mut child = command.spawn().map_err(|source| SpawnError::Spawn {
         cwd: cmd.project_dir.to_path_buf(),
         source,

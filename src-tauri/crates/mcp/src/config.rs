@@ -184,6 +184,8 @@ pub enum SourceKind {
     Gemini,
     /// `.cursor/mcp.json`
     Cursor,
+    /// An installed plugin's `.mcp.json` (or its `plugin.json`'s `mcpServers`).
+    Plugin,
 }
 
 impl SourceKind {
@@ -193,6 +195,7 @@ impl SourceKind {
             SourceKind::Claude => "claude",
             SourceKind::Gemini => "gemini",
             SourceKind::Cursor => "cursor",
+            SourceKind::Plugin => "plugin",
         }
     }
 }

@@ -72,9 +72,34 @@ pub fn start_for_session(
     trust_project: bool,
     elicitor: Option<Arc<dyn Elicitor>>,
 ) -> Option<McpManager> {
+    start_for_session_with(
+        config,
+        cwd,
+        env,
+        credentials,
+        trust_project,
+        elicitor,
+        McpConfigSet::default(),
+    )
+}
+
+/// [`start_for_session`] plus servers from elsewhere (installed plugins' servers, already
+/// named with their plugin), merged after config.toml's and the project's: a name that
+/// is already taken keeps the first definition and the clash is reported. They are the
+/// user's own choice, so the folder's trust does not gate them.
+pub fn start_for_session_with(
+    config: &memo_config::Config,
+    cwd: &std::path::Path,
+    env: EnvLookup,
+    credentials: Option<Arc<dyn memo_config::CredentialStore>>,
+    trust_project: bool,
+    elicitor: Option<Arc<dyn Elicitor>>,
+    extra: McpConfigSet,
+) -> Option<McpManager> {
     let enabled = trust::project_configs_enabled(config);
     let project = (enabled && trust_project).then_some(cwd);
-    let set = load_config(config, project, &|name: &str| env(name));
+    let mut set = load_config(config, project, &|name: &str| env(name));
+    set.merge(extra.servers, extra.problems);
     let defer_threshold = config
         .extra
         .get("mcp_tool_defer_threshold")

@@ -15,6 +15,7 @@ mod ids;
 mod ipc;
 mod mcp;
 mod op;
+mod plugins;
 mod prompt;
 mod rules;
 mod settings;
@@ -48,6 +49,10 @@ pub use mcp::{
     McpServerInput, McpSettingsPage, McpSourceKind, McpToolEntry, McpTransportKind, McpValueInfo,
 };
 pub use op::{ElicitationAction, ImageInput, Op, UserInput};
+pub use plugins::{
+    PluginHookInfo, PluginInfo, PluginInstall, PluginPartInfo, PluginServerInfo, PluginSourceKind,
+    PluginsPage,
+};
 pub use prompt::{
     AttachmentKind, CompactionStatus, CompactionTrigger, ContextProblem, HostAction,
     InputAttachment, InputExpansion, PromptLayer, PromptLayerKind, PromptReport, PromptSource,

@@ -20,6 +20,8 @@ pub enum McpSourceKind {
     Gemini,
     /// The folder's `.cursor/mcp.json`.
     Cursor,
+    /// An installed plugin's servers.
+    Plugin,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]

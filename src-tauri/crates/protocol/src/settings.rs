@@ -160,6 +160,9 @@ pub enum SkillScopeKind {
     /// Another agent's user folder (`~/.claude/skills`, `~/.codex/skills`,
     /// `~/.agents/skills`): read, never written by Memo.
     OtherAgent,
+    /// An installed plugin's (`plugin:skill`): read, never written; the plugin's own
+    /// switch (Settings → Plugins) turns it on or off.
+    Plugin,
     /// Shipped with Memo.
     Builtin,
 }

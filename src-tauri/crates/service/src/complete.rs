@@ -90,8 +90,10 @@ impl Service {
             let detail = usage.split_once(" — ").map(|(_, d)| d.to_owned());
             add(builtin.name().to_owned(), detail);
         }
+        let home = self.home()?.root().to_path_buf();
         let roots = CommandRoots {
-            memo_home: Some(self.home()?.root().to_path_buf()),
+            plugins: memo_plugins::session_dirs(Some(&home)).commands,
+            memo_home: Some(home),
             user_home: (self.env())("HOME")
                 .filter(|h| !h.is_empty())
                 .map(Into::into),
@@ -128,6 +130,7 @@ impl Service {
                     SkillScopeKind::User => "",
                     SkillScopeKind::Project => " (project)",
                     SkillScopeKind::OtherAgent => " (other agent)",
+                    SkillScopeKind::Plugin => " (plugin)",
                     SkillScopeKind::Builtin => " (built in)",
                 };
                 Some((

@@ -33,6 +33,9 @@ pub enum ServiceError {
     /// An MCP server's sign-in did not complete (refused, timed out, unreachable).
     #[error("{0}")]
     Login(String),
+    /// A plugin could not be installed, changed or read.
+    #[error(transparent)]
+    Plugin(#[from] memo_plugins::PluginError),
     #[error("{path}: {source}")]
     Io {
         path: String,
@@ -75,6 +78,7 @@ impl ServiceError {
             ServiceError::Keychain(_) | ServiceError::Login(_) => ErrorCode::Unavailable,
             ServiceError::Checkpoint(_) => ErrorCode::Io,
             ServiceError::Conflict(_) => ErrorCode::Conflict,
+            ServiceError::Plugin(error) => plugin_code(error),
             ServiceError::Io { source, .. } => match source.kind() {
                 std::io::ErrorKind::NotFound => ErrorCode::NotFound,
                 std::io::ErrorKind::InvalidInput | std::io::ErrorKind::InvalidData => {
@@ -96,6 +100,25 @@ impl ServiceError {
             ),
             other => other.code() == ErrorCode::Unavailable,
         }
+    }
+}
+
+/// A missing folder or plugin is not found, a folder that is no (valid) plugin is bad
+/// input, a name already taken is a conflict, git that cannot reach the repository is
+/// unavailable (trying again may work), a damaged registry is a setup problem.
+fn plugin_code(error: &memo_plugins::PluginError) -> ErrorCode {
+    use memo_plugins::PluginError as E;
+    match error {
+        E::SourceMissing { .. } | E::NotInstalled { .. } => ErrorCode::NotFound,
+        E::NotAFolder { .. }
+        | E::NoManifest { .. }
+        | E::InvalidManifest { .. }
+        | E::InvalidName { .. }
+        | E::InvalidGitUrl { .. } => ErrorCode::InvalidInput,
+        E::AlreadyInstalled { .. } => ErrorCode::Conflict,
+        E::GitUnavailable { .. } | E::GitClone { .. } => ErrorCode::Unavailable,
+        E::Registry { .. } => ErrorCode::Config,
+        E::Io { .. } => ErrorCode::Io,
     }
 }
 

@@ -24,6 +24,7 @@ mod mcp_login;
 mod mcp_settings;
 mod outputs;
 mod pages;
+mod plugins;
 mod service;
 mod sessions;
 mod settings;

@@ -686,6 +686,7 @@ fn source_kind(kind: SourceKind) -> McpSourceKind {
         SourceKind::Claude => McpSourceKind::Claude,
         SourceKind::Gemini => McpSourceKind::Gemini,
         SourceKind::Cursor => McpSourceKind::Cursor,
+        SourceKind::Plugin => McpSourceKind::Plugin,
     }
 }
 

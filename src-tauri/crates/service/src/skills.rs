@@ -25,6 +25,7 @@ fn scope_kind(scope: SkillScope) -> SkillScopeKind {
         SkillScope::Project => SkillScopeKind::Project,
         SkillScope::User => SkillScopeKind::User,
         SkillScope::OtherAgent => SkillScopeKind::OtherAgent,
+        SkillScope::Plugin => SkillScopeKind::Plugin,
         SkillScope::Builtin => SkillScopeKind::Builtin,
     }
 }
@@ -89,8 +90,10 @@ impl Service {
             }
             None => None,
         };
+        let home = self.home()?.root().to_path_buf();
         Ok(SkillRoots {
-            memo_home: Some(self.home()?.root().to_path_buf()),
+            plugins: memo_plugins::session_dirs(Some(&home)).skills,
+            memo_home: Some(home),
             user_home: self.user_home(),
             project_root,
         })
@@ -130,9 +133,11 @@ impl Service {
                     description: skill.description.clone(),
                     scope: scope_kind(skill.scope),
                     path: skill.display_path(),
-                    enabled: active
-                        .as_ref()
-                        .is_none_or(|a| a.allows(skill, user_home.as_deref())),
+                    // A plugin's skills follow the plugin's switch, not `active_skills`.
+                    enabled: skill.scope == SkillScope::Plugin
+                        || active
+                            .as_ref()
+                            .is_none_or(|a| a.allows(skill, user_home.as_deref())),
                     editable: matches!(skill.scope, SkillScope::User | SkillScope::Project),
                 })
                 .collect(),
@@ -241,7 +246,7 @@ impl Service {
                 })?;
                 project.join(".agents").join("skills")
             }
-            SkillScopeKind::OtherAgent | SkillScopeKind::Builtin => {
+            SkillScopeKind::OtherAgent | SkillScopeKind::Plugin | SkillScopeKind::Builtin => {
                 return Err(ServiceError::InvalidInput(
                     "new skills go to Memo's folder or the project's".into(),
                 ))

@@ -101,6 +101,7 @@ impl Fixture {
             config_extra: &extra,
             config_path: &home.join("config.toml"),
             detect_env: false,
+            plugins: Default::default(),
         })
     }
 

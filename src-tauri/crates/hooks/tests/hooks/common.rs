@@ -63,6 +63,7 @@ impl Setup {
             user_home: Some(self.home.path().to_path_buf()),
             project_dir: Some(self.project.path().to_path_buf()),
             memo_config: Some(self.memo_home.path().join("config.toml")),
+            plugins: Vec::new(),
         }
     }
 

@@ -1,0 +1,415 @@
+//! Installing, enabling, disabling and removing plugins in `$MEMO_HOME/plugins`.
+//!
+//! A plugin is copied (a folder) or cloned (a git URL, `--depth 1`) into a staging folder
+//! beside its destination, checked there, and only then renamed into place and recorded,
+//! so a bad manifest, a failed clone or a name already taken leaves nothing behind. The
+//! source folder is only ever read. Replacing an installed plugin needs an explicit flag;
+//! the old copy is moved aside until the new one is recorded, and put back if recording
+//! fails.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::error::{PluginError, Result};
+use crate::manifest::{check_name, Manifest};
+use crate::registry::{self, Record, Source};
+
+/// What to install.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InstallSource {
+    /// A plugin's folder on this machine (copied; never changed).
+    Folder(PathBuf),
+    /// A git repository whose top folder is the plugin.
+    Git(String),
+}
+
+/// The plugins of one Memo home.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plugins {
+    dir: PathBuf,
+}
+
+/// An installed plugin as recorded, with its manifest as it reads now.
+#[derive(Debug)]
+pub struct InstalledPlugin {
+    pub record: Record,
+    pub root: PathBuf,
+    pub manifest: Result<Manifest>,
+}
+
+impl Plugins {
+    /// The plugins of the Memo home at `memo_home` (`$MEMO_HOME` or `~/.memo`).
+    pub fn at_home(memo_home: &Path) -> Plugins {
+        Plugins {
+            dir: memo_home.join("plugins"),
+        }
+    }
+
+    /// `$MEMO_HOME/plugins`.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// `$MEMO_HOME/plugins/installed.json`.
+    pub fn registry_path(&self) -> PathBuf {
+        self.dir.join("installed.json")
+    }
+
+    /// Where the copy of the plugin `name` lives.
+    pub fn plugin_dir(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    pub fn records(&self) -> Result<Vec<Record>> {
+        registry::read(&self.registry_path())
+    }
+
+    /// Every installed plugin, in the order installed.
+    pub fn list(&self) -> Result<Vec<InstalledPlugin>> {
+        Ok(self
+            .records()?
+            .into_iter()
+            .map(|record| {
+                let root = self.plugin_dir(&record.name);
+                let manifest = Manifest::read(&root).and_then(|m| {
+                    if m.name == record.name {
+                        Ok(m)
+                    } else {
+                        Err(PluginError::InvalidManifest {
+                            path: root.join(crate::MANIFEST_PATH),
+                            message: format!(
+                                "names the plugin \"{}\", but it was installed as \"{}\"",
+                                m.name, record.name
+                            ),
+                        })
+                    }
+                });
+                InstalledPlugin {
+                    record,
+                    root,
+                    manifest,
+                }
+            })
+            .collect())
+    }
+
+    /// The enabled plugins whose manifests read; broken ones are left out (the settings
+    /// page lists them with their problem).
+    pub fn enabled(&self) -> Vec<(String, PathBuf, Manifest)> {
+        let list = match self.list() {
+            Ok(list) => list,
+            Err(error) => {
+                tracing::warn!(%error, "installed plugins not read");
+                return Vec::new();
+            }
+        };
+        list.into_iter()
+            .filter(|p| p.record.enabled)
+            .filter_map(|p| match p.manifest {
+                Ok(manifest) => Some((p.record.name, p.root, manifest)),
+                Err(error) => {
+                    tracing::warn!(%error, "plugin not loaded");
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// Installs a plugin; with `replace`, over an installed one of the same name.
+    pub fn install(&self, source: &InstallSource, replace: bool) -> Result<Record> {
+        // A damaged registry stops everything before any file is touched.
+        let records = self.records()?;
+        match source {
+            InstallSource::Folder(path) => {
+                let metadata = std::fs::metadata(path).map_err(|e| match e.kind() {
+                    std::io::ErrorKind::NotFound => {
+                        PluginError::SourceMissing { path: path.clone() }
+                    }
+                    _ => PluginError::io(path, e),
+                })?;
+                if !metadata.is_dir() {
+                    return Err(PluginError::NotAFolder { path: path.clone() });
+                }
+                let path = std::fs::canonicalize(path).map_err(|e| PluginError::io(path, e))?;
+                // Checked before copying, so a folder that is no plugin costs nothing.
+                let manifest = Manifest::read(&path)?;
+                check_free(
+                    &records,
+                    &self.plugin_dir(&manifest.name),
+                    &manifest.name,
+                    replace,
+                )?;
+                let staging = self.staging()?;
+                let copied = copy_tree(&path, &staging.0, true);
+                let record = Source::Folder { path };
+                self.finish(staging, copied, record, records, replace)
+            }
+            InstallSource::Git(url) => {
+                check_git_url(url)?;
+                let staging = self.staging()?;
+                let cloned = clone(url, &staging.0);
+                self.finish(
+                    staging,
+                    cloned,
+                    Source::Git { url: url.clone() },
+                    records,
+                    replace,
+                )
+            }
+        }
+    }
+
+    /// A new, empty staging folder beside the plugins; removed when dropped unless kept.
+    fn staging(&self) -> Result<Staging> {
+        std::fs::create_dir_all(&self.dir).map_err(|e| PluginError::io(&self.dir, e))?;
+        Ok(Staging(self.dir.join(format!(
+            ".staging-{}",
+            uuid::Uuid::new_v4().simple()
+        ))))
+    }
+
+    /// Checks what landed in `staging`, moves it into place and records it.
+    fn finish(
+        &self,
+        staging: Staging,
+        fetched: Result<()>,
+        source: Source,
+        mut records: Vec<Record>,
+        replace: bool,
+    ) -> Result<Record> {
+        fetched?;
+        let manifest = Manifest::read(&staging.0)?;
+        let dest = self.plugin_dir(&manifest.name);
+        check_free(&records, &dest, &manifest.name, replace)?;
+        let aside = dest.exists().then(|| {
+            self.dir
+                .join(format!(".replaced-{}", uuid::Uuid::new_v4().simple()))
+        });
+        if let Some(aside) = &aside {
+            std::fs::rename(&dest, aside).map_err(|e| PluginError::io(&dest, e))?;
+        }
+        let put_back = |aside: &Option<PathBuf>| {
+            if let Some(aside) = aside {
+                let _ = std::fs::rename(aside, &dest);
+            }
+        };
+        if let Err(e) = std::fs::rename(&staging.0, &dest) {
+            put_back(&aside);
+            return Err(PluginError::io(&dest, e));
+        }
+        let record = Record {
+            name: manifest.name.clone(),
+            source,
+            version: manifest.version.clone(),
+            enabled: true,
+            installed_at_ms: now_ms(),
+        };
+        records.retain(|r| r.name != record.name);
+        records.push(record.clone());
+        if let Err(e) = registry::write(&self.registry_path(), &records) {
+            let _ = std::fs::remove_dir_all(&dest);
+            put_back(&aside);
+            return Err(e);
+        }
+        if let Some(aside) = aside {
+            let _ = std::fs::remove_dir_all(aside);
+        }
+        Ok(record)
+    }
+
+    /// Turns an installed plugin on or off for sessions started from now on.
+    pub fn set_enabled(&self, name: &str, enabled: bool) -> Result<Record> {
+        check_name(name)?;
+        let mut records = self.records()?;
+        let record = records
+            .iter_mut()
+            .find(|r| r.name == name)
+            .ok_or_else(|| PluginError::NotInstalled { name: name.into() })?;
+        record.enabled = enabled;
+        let changed = record.clone();
+        registry::write(&self.registry_path(), &records)?;
+        Ok(changed)
+    }
+
+    /// Deletes Memo's copy of the plugin and its record (never the folder it came from).
+    pub fn remove(&self, name: &str) -> Result<()> {
+        check_name(name)?;
+        let mut records = self.records()?;
+        let before = records.len();
+        records.retain(|r| r.name != name);
+        if records.len() == before {
+            return Err(PluginError::NotInstalled { name: name.into() });
+        }
+        let dir = self.plugin_dir(name);
+        let aside = self
+            .dir
+            .join(format!(".removed-{}", uuid::Uuid::new_v4().simple()));
+        let moved = match std::fs::rename(&dir, &aside) {
+            Ok(()) => true,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+            Err(e) => return Err(PluginError::io(&dir, e)),
+        };
+        if let Err(e) = registry::write(&self.registry_path(), &records) {
+            if moved {
+                let _ = std::fs::rename(&aside, &dir);
+            }
+            return Err(e);
+        }
+        if moved {
+            std::fs::remove_dir_all(&aside).map_err(|e| PluginError::io(&aside, e))?;
+        }
+        Ok(())
+    }
+}
+
+/// A staging folder that is deleted unless it was renamed into place.
+struct Staging(PathBuf);
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if self.0.exists() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn check_free(records: &[Record], dest: &Path, name: &str, replace: bool) -> Result<()> {
+    let taken = records.iter().any(|r| r.name == name) || dest.exists();
+    if taken && !replace {
+        return Err(PluginError::AlreadyInstalled { name: name.into() });
+    }
+    Ok(())
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
+}
+
+/// Copies `from` into the new folder `to`: files, folders and symbolic links (as links).
+/// A repository's `.git` at the top is left out: the copy is a plugin, not a checkout.
+fn copy_tree(from: &Path, to: &Path, top: bool) -> Result<()> {
+    std::fs::create_dir(to).map_err(|e| PluginError::io(to, e))?;
+    let entries = std::fs::read_dir(from).map_err(|e| PluginError::io(from, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| PluginError::io(from, e))?;
+        let name = entry.file_name();
+        if top && name == ".git" {
+            continue;
+        }
+        let (src, dst) = (entry.path(), to.join(&name));
+        let kind = entry.file_type().map_err(|e| PluginError::io(&src, e))?;
+        if kind.is_symlink() {
+            let target = std::fs::read_link(&src).map_err(|e| PluginError::io(&src, e))?;
+            std::os::unix::fs::symlink(&target, &dst).map_err(|e| PluginError::io(&dst, e))?;
+        } else if kind.is_dir() {
+            copy_tree(&src, &dst, false)?;
+        } else {
+            std::fs::copy(&src, &dst).map_err(|e| PluginError::io(&src, e))?;
+        }
+    }
+    Ok(())
+}
+
+/// URLs git clones without a local path being taken for one (and never an option).
+fn check_git_url(url: &str) -> Result<()> {
+    let url = url.trim();
+    let schemes = ["https://", "http://", "ssh://", "git://", "file://"];
+    let scp_like = !url.contains("://")
+        && url.split_once(':').is_some_and(|(host, path)| {
+            host.contains('@') && !host.contains('/') && !path.is_empty()
+        });
+    let ok = !url.starts_with('-')
+        && !url.chars().any(char::is_whitespace)
+        && (schemes
+            .iter()
+            .any(|s| url.starts_with(s) && url.len() > s.len())
+            || scp_like);
+    if ok {
+        Ok(())
+    } else {
+        Err(PluginError::InvalidGitUrl { url: url.into() })
+    }
+}
+
+/// `git clone --depth 1` into `to`, without prompting for credentials (there is no
+/// terminal to answer), then drops `.git`.
+fn clone(url: &str, to: &Path) -> Result<()> {
+    let output = Command::new("git")
+        .args([
+            "-c",
+            "http.lowSpeedLimit=1000",
+            "-c",
+            "http.lowSpeedTime=60",
+            "clone",
+            "--depth",
+            "1",
+            "--quiet",
+            "--",
+        ])
+        .arg(url.trim())
+        .arg(to)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => PluginError::GitUnavailable {
+                message: "the git command was not found".into(),
+            },
+            _ => PluginError::GitUnavailable {
+                message: e.to_string(),
+            },
+        })?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let message = stderr
+            .lines()
+            .map(str::trim)
+            .rfind(|l| !l.is_empty())
+            .unwrap_or("git exited with an error")
+            .to_owned();
+        return Err(PluginError::GitClone {
+            url: url.trim().into(),
+            message,
+        });
+    }
+    let git = to.join(".git");
+    if git.exists() {
+        std::fs::remove_dir_all(&git).map_err(|e| PluginError::io(&git, e))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn git_urls_are_recognised_and_options_refused() {
+        for url in [
+            "https://github.com/o/r.git",
+            "file:///tmp/repo",
+            "git@github.com:o/r.git",
+            "ssh://git@host/r",
+        ] {
+            check_git_url(url).unwrap();
+        }
+        for url in [
+            "",
+            "-uhttps://x",
+            "/tmp/repo",
+            "https://",
+            "github.com/o/r",
+            "a b",
+        ] {
+            assert!(
+                matches!(check_git_url(url), Err(PluginError::InvalidGitUrl { .. })),
+                "{url}"
+            );
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Settings → Plugins: the installed Claude Code plugins with what each brings, and
+//! installing (from a folder or a git URL), enabling, disabling and removing them. The
+//! work is memo-plugins'; this turns its results into protocol types and its errors into
+//! [`ServiceError::Plugin`], whose code tells a missing folder from a bad manifest from a
+//! name already taken. A change counts from the next session on, as hooks do.
+
+use std::path::{Path, PathBuf};
+
+use memo_plugins::{InstallSource, Part, Plugins, Source};
+use memo_protocol::{
+    PluginHookInfo, PluginInfo, PluginInstall, PluginPartInfo, PluginServerInfo, PluginSourceKind,
+    PluginsPage,
+};
+
+use crate::error::{Result, ServiceError};
+use crate::service::Service;
+
+fn part(part: Part) -> PluginPartInfo {
+    PluginPartInfo {
+        name: part.name,
+        description: part.description,
+        path: part.path.display().to_string(),
+    }
+}
+
+impl Service {
+    fn plugins(&self) -> Result<Plugins> {
+        Ok(Plugins::at_home(self.home()?.root()))
+    }
+
+    /// Every installed plugin with its parts and problems.
+    pub fn list_plugins(&self) -> Result<PluginsPage> {
+        let plugins = self.plugins()?;
+        let env = self.env().clone();
+        let lookup = move |name: &str| env(name);
+        let listed = plugins
+            .list()?
+            .into_iter()
+            .map(|installed| {
+                let record = installed.record;
+                let (source_kind, source) = match &record.source {
+                    Source::Folder { path } => {
+                        (PluginSourceKind::Folder, path.display().to_string())
+                    }
+                    Source::Git { url } => (PluginSourceKind::Git, url.clone()),
+                };
+                let mut info = PluginInfo {
+                    name: record.name.clone(),
+                    version: record.version.clone(),
+                    description: None,
+                    author: None,
+                    source_kind,
+                    source,
+                    path: installed.root.display().to_string(),
+                    enabled: record.enabled,
+                    installed_at_ms: record.installed_at_ms,
+                    commands: Vec::new(),
+                    skills: Vec::new(),
+                    agents: Vec::new(),
+                    hooks: Vec::new(),
+                    mcp_servers: Vec::new(),
+                    problems: Vec::new(),
+                };
+                match installed.manifest {
+                    Ok(manifest) => {
+                        let parts = memo_plugins::read_parts(
+                            &record.name,
+                            &installed.root,
+                            &manifest,
+                            &lookup,
+                        );
+                        info.version = manifest.version.or(info.version);
+                        info.description = manifest.description;
+                        info.author = manifest.author;
+                        info.commands = parts.commands.into_iter().map(part).collect();
+                        info.skills = parts.skills.into_iter().map(part).collect();
+                        info.agents = parts.agents.into_iter().map(part).collect();
+                        info.hooks = parts
+                            .hooks
+                            .into_iter()
+                            .map(|h| PluginHookInfo {
+                                event: h.event,
+                                matcher: h.matcher,
+                                command: h.command,
+                            })
+                            .collect();
+                        info.mcp_servers = parts
+                            .mcp_servers
+                            .into_iter()
+                            .map(|s| PluginServerInfo {
+                                name: s.name,
+                                transport: s.transport,
+                                target: s.target,
+                            })
+                            .collect();
+                        info.problems = parts.problems;
+                    }
+                    // Listed with why it is not loaded, so it can be replaced or removed.
+                    Err(error) => info.problems.push(error.to_string()),
+                }
+                info
+            })
+            .collect();
+        Ok(PluginsPage {
+            plugins: listed,
+            dir: plugins.dir().display().to_string(),
+        })
+    }
+
+    /// Installs a plugin; `replace` lets it take the place of an installed one of the same
+    /// name. A clone can take a while, so it runs off the async workers.
+    pub async fn install_plugin(
+        &self,
+        request: &PluginInstall,
+        replace: bool,
+    ) -> Result<PluginsPage> {
+        let source = match request {
+            PluginInstall::Folder { path } => InstallSource::Folder(self.folder_path(path)?),
+            PluginInstall::Git { url } => InstallSource::Git(url.trim().to_owned()),
+        };
+        let plugins = self.plugins()?;
+        tokio::task::spawn_blocking(move || plugins.install(&source, replace))
+            .await
+            .map_err(|e| ServiceError::InvalidInput(format!("the install stopped: {e}")))??;
+        self.list_plugins()
+    }
+
+    pub fn set_plugin_enabled(&self, name: &str, enabled: bool) -> Result<PluginsPage> {
+        self.plugins()?.set_enabled(name, enabled)?;
+        self.list_plugins()
+    }
+
+    /// Deletes Memo's copy (never the folder it was installed from).
+    pub fn remove_plugin(&self, name: &str) -> Result<PluginsPage> {
+        self.plugins()?.remove(name)?;
+        self.list_plugins()
+    }
+
+    /// A typed folder: absolute, or `~/...` in the user's home.
+    fn folder_path(&self, typed: &str) -> Result<PathBuf> {
+        let typed = typed.trim();
+        if typed.is_empty() {
+            return Err(ServiceError::InvalidInput(
+                "give the plugin's folder".into(),
+            ));
+        }
+        let home = (self.env())("HOME").filter(|h| !h.is_empty());
+        let path = match (typed.strip_prefix("~/"), home) {
+            (Some(rest), Some(home)) => Path::new(&home).join(rest),
+            _ => PathBuf::from(typed),
+        };
+        if !path.is_absolute() {
+            return Err(ServiceError::InvalidInput(format!(
+                "\"{typed}\" is not an absolute path; give the plugin's whole folder path"
+            )));
+        }
+        Ok(path)
+    }
+}
