@@ -2,7 +2,7 @@
 // the UI is waiting for. Async work lives in ./useChat; this is the pure part.
 import type { EventEnvelope, HistoryPage, SessionSummary } from "../gen/protocol";
 import type { CommandError } from "../ipc";
-import { applyBatch, emptyTranscript, type TranscriptState } from "./transcript";
+import { applyBatch, emptyTranscript, mergeAgents, type TranscriptState } from "./transcript";
 
 /**
  * - `idle`: nothing in flight (a turn may still be running; see `runningTurn`).
@@ -125,6 +125,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         ...state.transcript,
         entries: [...older.entries, ...state.transcript.entries],
         session: state.transcript.session ?? older.session,
+        agents: mergeAgents(older.agents, state.transcript.agents),
       };
       return {
         ...state,

@@ -1,2 +1,3 @@
+export { isRelayed, mergeAgents, waitingApprovals } from "./subagents";
 export { applyBatch, applyEnvelope, emptyTranscript, isPendingApproval, runningTurn } from "./reducer";
 export type * from "./types";

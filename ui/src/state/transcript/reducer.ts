@@ -3,10 +3,19 @@
 import type { AgentEvent, EventEnvelope } from "../../gen/protocol";
 import type { ElicitationView, InfoView, TranscriptState, TurnItem, TurnView } from "./types";
 import { hookDetails, hookHeadline, hookItem, hookTone } from "./hooks";
+import { findTurn } from "./lookup";
+import { approvalResolved, isRelayed, relayedApproval, subagentStarted, subagentUpdated } from "./subagents";
 import { applyTurnEvent } from "./turnEvents";
 import { MODE_EFFECTS, MODE_NAMES } from "../approvalModes";
 
-export const emptyTranscript: TranscriptState = { lastSeq: 0, entries: [], session: null, unsaved: 0, mcp: [] };
+export const emptyTranscript: TranscriptState = {
+  lastSeq: 0,
+  entries: [],
+  session: null,
+  unsaved: 0,
+  mcp: [],
+  agents: {},
+};
 
 export function applyBatch(state: TranscriptState, batch: readonly EventEnvelope[]): TranscriptState {
   let next = state;
@@ -103,6 +112,16 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       const info: InfoView = { kind: "info", key, title: "Project hooks not run", body, ok: true };
       return { ...state, entries: [...state.entries, info] };
     }
+    case "subagent_started":
+      return subagentStarted(state, envelope, event);
+    case "subagent_updated":
+      return subagentUpdated(state, event);
+    case "approval_requested":
+      return isRelayed(event.request)
+        ? relayedApproval(state, envelope, event.request, key)
+        : routeToTurn(state, envelope, event, key);
+    case "approval_resolved":
+      return approvalResolved(state, envelope, event, key);
     case "hook_ran":
       return envelope.turn_id === null ? sessionHook(state, event, key) : routeToTurn(state, envelope, event, key);
     case "mcp_server_status": {
@@ -193,7 +212,7 @@ function mcpEntry(event: Extract<AgentEvent, { type: "mcp_server_status" }>, key
 }
 
 function routeToTurn(state: TranscriptState, envelope: EventEnvelope, event: AgentEvent, key: string): TranscriptState {
-  const index = envelope.turn_id === null ? -1 : findTurn(state, envelope.turn_id);
+  const index = envelope.turn_id === null ? -1 : findTurn(state.entries, envelope.turn_id);
   if (index < 0) {
     // Outside a known turn only errors mean anything to the reader.
     if (event.type !== "error") {
@@ -210,17 +229,6 @@ function routeToTurn(state: TranscriptState, envelope: EventEnvelope, event: Age
   const entries = state.entries.slice();
   entries[index] = updated;
   return { ...state, entries };
-}
-
-function findTurn(state: TranscriptState, turnId: string): number {
-  // The turn being streamed is almost always the last entry.
-  for (let i = state.entries.length - 1; i >= 0; i--) {
-    const entry = state.entries[i];
-    if (entry?.kind === "turn" && entry.turnId === turnId) {
-      return i;
-    }
-  }
-  return -1;
 }
 
 /** The turn still in progress, if any (the composer shows Stop while there is one). */

@@ -149,6 +149,9 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
     case "mcp_server_status":
     case "model_request_sent":
     case "hooks_skipped":
+    // A parent's record of its subagents (./subagents).
+    case "subagent_started":
+    case "subagent_updated":
       return turn;
   }
 }

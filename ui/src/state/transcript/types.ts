@@ -11,6 +11,7 @@ import type {
   McpServerState,
   PlanItem as PlanStep,
   ReviewDecision,
+  SubagentState,
   TokenUsage,
   ToolErrorKind,
   TurnEndReason,
@@ -66,6 +67,8 @@ export interface ToolItem {
   repairs?: string[];
   /** The PreToolUse / PostToolUse hooks that ran for this call, in order. */
   hooks?: HookItem[];
+  /** The subagent a `spawn_agent` call started (a key of `TranscriptState.agents`). */
+  agentId?: string;
 }
 
 /** The user's hooks (shell commands from Claude Code settings or config.toml) that ran at one moment. */
@@ -181,7 +184,36 @@ export interface ElicitationView {
   answer: "accept" | "decline" | "cancel" | null;
 }
 
-export type TranscriptEntry = TurnView | NoticeView | InfoView | ElicitationView;
+/**
+ * A subagent of this session, as the parent's log tells it: started by a `spawn_agent`
+ * call, then each change of state. Its own work is in its own session (`sessionId`).
+ */
+export interface SubagentView {
+  agentId: string;
+  /** Null only while just its updates are loaded (a long session's later page). */
+  agentType: string | null;
+  sessionId: string | null;
+  task: string;
+  /** The parent's `spawn_agent` call that started it. */
+  callId: string | null;
+  state: SubagentState;
+  /** Its last answer (for the investigator, a JSON report), once it has one. */
+  answer: string | null;
+  /** Why it failed. */
+  message: string | null;
+  /** Its approval questions relayed to this session that wait for the user (request ids). */
+  pendingApprovals: string[];
+}
+
+/**
+ * An approval outside any turn: a subagent's question relayed while this session's own
+ * turn had already ended (the child goes on working, and waits for the user).
+ */
+export interface StandaloneApproval extends Omit<ApprovalItem, "kind"> {
+  kind: "agent_approval";
+}
+
+export type TranscriptEntry = TurnView | NoticeView | InfoView | ElicitationView | StandaloneApproval;
 
 /** The latest state of one of the session's MCP servers. */
 export interface McpServerView {
@@ -200,4 +232,6 @@ export interface TranscriptState {
   unsaved: number;
   /** The session's MCP servers in the order they first reported. */
   mcp: McpServerView[];
+  /** The subagents this session started, by agent id. */
+  agents: Record<string, SubagentView>;
 }
