@@ -4,7 +4,7 @@ import { ChatIcon } from "../../components/icons";
 import type { CompletionKind, ProviderSummary, WorktreeInfo } from "../../gen/protocol";
 import type { ChatController } from "../../state/useChat";
 import type { Loadable } from "../../state/useLoadable";
-import { isPendingApproval, type TurnView } from "../../state/transcript";
+import { waitingApprovals, type TurnView } from "../../state/transcript";
 import { useStickToBottom } from "../../state/useStickToBottom";
 import { useWidthClass } from "../../state/useWidthClass";
 import { folderName } from "../../state/workspaces";
@@ -28,8 +28,10 @@ import { ProviderBanner } from "./ProviderBanner";
 import { ErrorNotice } from "./transcript/Notices";
 import { Transcript } from "./transcript/Transcript";
 import { ReadOutputContext } from "./transcript/wholeOutput";
+import { SubagentView } from "../subagents/SubagentView";
 import "./chat.css";
 import "./transcript/transcript.css";
+import "../subagents/subagents.css";
 
 const KEY_ACTIONS: KeyActions = {
   status: (provider) => commands.keyStatus({ provider }),
@@ -145,11 +147,24 @@ export function ChatView(props: ChatViewProps) {
     return `The last request failed: ${error.message}`;
   }, [state.transcript.entries]);
 
-  // Sending a message, or the agent asking for approval, brings the newest turn into view
-  // even when the user had scrolled up to read: both need their attention now.
+  // A subagent's transcript shown in place of this one (the session goes on meanwhile).
+  const [openedAgent, setOpenedAgent] = useState<{ sessionId: string; agentId: string } | null>(null);
+  const openAgent = useCallback(
+    (agentId: string) => {
+      if (sessionId !== null) setOpenedAgent({ sessionId, agentId });
+    },
+    [sessionId],
+  );
+  const closeAgent = useCallback(() => setOpenedAgent(null), []);
+  const shownAgent =
+    openedAgent !== null && openedAgent.sessionId === sessionId ? (state.transcript.agents[openedAgent.agentId] ?? null) : null;
+
+  // Sending a message, or the agent (or one of its subagents) asking for approval, brings
+  // the newest turn into view even when the user had scrolled up to read: both need their
+  // attention now.
   const pendingApprovals = useMemo(
-    () => (chat.running ? chat.running.items.filter(isPendingApproval).length : 0),
-    [chat.running],
+    () => waitingApprovals(state.transcript, chat.running),
+    [state.transcript, chat.running],
   );
   const seenApprovals = useRef(0);
   useEffect(() => {
@@ -251,6 +266,16 @@ export function ChatView(props: ChatViewProps) {
         />
       )}
 
+      {shownAgent !== null ? (
+        <SubagentView
+          key={shownAgent.agentId}
+          agent={shownAgent}
+          parentTitle={state.session?.title ?? "the conversation"}
+          onBack={closeAgent}
+          onResolve={chat.resolve}
+        />
+      ) : (
+      <>
       <div className={`chat__body${hasTurns ? "" : " chat__body--centered"}`} ref={scrollRef}>
         {cwd === null ? (
           <OpenFolder onPick={props.onPickFolder} onOpenPath={props.onOpenPath} />
@@ -269,6 +294,7 @@ export function ChatView(props: ChatViewProps) {
               focusSeq={focusSeq}
               hasOlder={state.history?.more ?? false}
               onLoadOlder={chat.loadOlder}
+              onOpenAgent={openAgent}
             />
           </ReadOutputContext.Provider>
         ) : state.phase === "loading" ? (
@@ -328,6 +354,8 @@ export function ChatView(props: ChatViewProps) {
         onStop={chat.stop}
         complete={complete}
       />
+      </>
+      )}
     </section>
     {changesOpen && state.session && (
       <ChangesPanel

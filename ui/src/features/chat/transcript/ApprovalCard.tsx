@@ -2,8 +2,9 @@ import { useState } from "react";
 
 import { DiffView, type HunkState } from "../../../components/diff";
 import { ShieldIcon } from "../../../components/icons";
-import type { DiffHunk, ReviewDecision } from "../../../gen/protocol";
-import type { ApprovalItem } from "../../../state/transcript";
+import type { ApprovalRequest, DiffHunk, ReviewDecision, SubagentRef } from "../../../gen/protocol";
+import type { ApprovalItem, StandaloneApproval } from "../../../state/transcript";
+import { shortAgentId } from "../../subagents/collab";
 import { prettyArgs } from "../format";
 
 export type ResolveApproval = (requestId: string, decision: ReviewDecision) => Promise<void>;
@@ -45,13 +46,47 @@ function describeDecision(decision: ReviewDecision, hunks: readonly DiffHunk[]):
   }
 }
 
-/** A tool asking permission; the turn waits until one of the buttons answers. */
+/** Characters of a command a relayed question's headline quotes (all of it is below). */
+const HEADLINE_COMMAND_CHARS = 60;
+
+/** What a subagent asks, in its parent's transcript: which agent, and to do what. */
+function RelayedTitle({ request, agent }: { request: ApprovalRequest; agent: SubagentRef }) {
+  const command = request.command ?? null;
+  const quoted =
+    command !== null && command.length > HEADLINE_COMMAND_CHARS ? `${command.slice(0, HEADLINE_COMMAND_CHARS - 1)}…` : command;
+  return (
+    <span className="approval__title" data-testid="approval-agent">
+      Subagent {agent.agent_type}{" "}
+      <span className="approval__agent-id" title={agent.agent_id}>
+        ({shortAgentId(agent.agent_id)})
+      </span>{" "}
+      {quoted !== null ? (
+        <>
+          wants to run <code>{quoted}</code>
+        </>
+      ) : request.diff ? (
+        <>
+          wants to change <code>{request.diff.path}</code>
+        </>
+      ) : (
+        <>
+          wants to use <code>{request.tool_name}</code>
+        </>
+      )}
+    </span>
+  );
+}
+
+/**
+ * A tool asking permission; the turn waits until one of the buttons answers. A subagent's
+ * question (relayed to its parent) says which agent asks.
+ */
 export function ApprovalCard({
   item,
   onResolve,
   sameToolWaiting = 0,
 }: {
-  item: ApprovalItem;
+  item: ApprovalItem | StandaloneApproval;
   onResolve: ResolveApproval;
   /** More calls to the same tool wait in this step: one answer can cover them all. */
   sameToolWaiting?: number;
@@ -97,13 +132,24 @@ export function ApprovalCard({
       ? { type: "approve_once", accepted_hunks: hunks.map((h) => h.index).filter((i) => selected.has(i)) }
       : { type: "approve_once" };
 
+  const agent = request.agent ?? null;
   return (
-    <section className={`approval approval--${state}`} data-testid="approval-card" data-state={state} aria-label="Approval request">
+    <section
+      className={`approval approval--${state}${agent ? " approval--relayed" : ""}`}
+      data-testid="approval-card"
+      data-state={state}
+      data-agent-id={agent?.agent_id}
+      aria-label={agent ? `Approval request from subagent ${agent.agent_type}` : "Approval request"}
+    >
       <header className="approval__header">
         <ShieldIcon className="approval__icon" />
-        <span className="approval__title">
-          Allow <code>{request.tool_name}</code>?
-        </span>
+        {agent ? (
+          <RelayedTitle request={request} agent={agent} />
+        ) : (
+          <span className="approval__title">
+            Allow <code>{request.tool_name}</code>?
+          </span>
+        )}
         <span className={`risk risk--${request.risk}`}>{request.risk}</span>
       </header>
       <p className="approval__reason">{request.reason}</p>

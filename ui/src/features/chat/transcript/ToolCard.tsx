@@ -10,6 +10,9 @@ import { COMMAND_TOOLS, commandLine, describeResult, parseCommandOutput } from "
 import { changeTotals, diffsFromArgs, FILE_TOOLS } from "./fileEdits";
 import { ToolHooks } from "./HookLine";
 import { useWatchCommand } from "../../terminal/watch";
+import { COLLAB_TOOLS, SPAWN_TOOL } from "../../subagents/collab";
+import { CollabCard } from "../../subagents/CollabCard";
+import { SubagentCard } from "../../subagents/SubagentCard";
 import { formatBytes, type ShownOutput, useShownOutput } from "./wholeOutput";
 
 const STATUS_LABEL: Record<ToolItem["status"], string> = { running: "running", ok: "ok", error: "error" };
@@ -57,6 +60,9 @@ export function ToolCard({ tool, approval }: ToolCardProps) {
 }
 
 function ToolCardBody({ tool, approval }: ToolCardProps) {
+  // The subagent tools say what they did to which agent; their JSON is for the model.
+  if (tool.name === SPAWN_TOOL) return <SubagentCard tool={tool} />;
+  if (COLLAB_TOOLS.has(tool.name)) return <CollabCard tool={tool} />;
   const waiting = isWaiting(tool, approval);
   const command = COMMAND_TOOLS.has(tool.name) ? commandLine(tool.args) : null;
   if (command !== null) return <CommandCard tool={tool} command={command} waiting={waiting} />;

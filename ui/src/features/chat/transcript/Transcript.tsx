@@ -1,7 +1,8 @@
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 
 import type { TranscriptEntry, TranscriptState, TurnView } from "../../../state/transcript";
-import type { ResolveApproval } from "./ApprovalCard";
+import { SubagentsContext, type SubagentsContextValue } from "../../subagents/context";
+import { ApprovalCard, type ResolveApproval } from "./ApprovalCard";
 import { type AnswerElicitation, ElicitationCard } from "./ElicitationCard";
 import { ErrorNotice, InfoNotice } from "./Notices";
 import { TurnBlock } from "./TurnBlock";
@@ -26,6 +27,8 @@ interface TranscriptProps {
   hasOlder?: boolean;
   /** Reads the page before what is loaded. */
   onLoadOlder?: () => void;
+  /** Shows a subagent's own transcript; absent where none can be opened. */
+  onOpenAgent?: ((agentId: string) => void) | undefined;
 }
 
 const NO_ANSWER: AnswerElicitation = () => Promise.resolve();
@@ -55,8 +58,15 @@ export function Transcript({
   focusSeq = null,
   hasOlder = false,
   onLoadOlder,
+  onOpenAgent,
 }: TranscriptProps) {
   const { entries } = transcript;
+  // The subagent cards read the session's agents here: a change of one agent's state
+  // renders its card, not every turn.
+  const subagents = useMemo<SubagentsContextValue>(
+    () => ({ agents: transcript.agents, open: onOpenAgent ?? null }),
+    [transcript.agents, onOpenAgent],
+  );
   const keys = useMemo(() => entries.map((entry) => entry.key), [entries]);
 
   // Heights of entries shown at least once; `measured` changes when one does.
@@ -247,6 +257,7 @@ export function Transcript({
   const above = offsets[range.start] ?? 0;
   const below = total - (offsets[range.end] ?? total);
   return (
+    <SubagentsContext.Provider value={subagents}>
     <div className="transcript" data-testid="transcript" ref={body}>
       {range.start === 0 && hasOlder && onLoadOlder && (
         <button type="button" className="transcript__earlier" onClick={onLoadOlder} data-testid="show-earlier">
@@ -261,6 +272,7 @@ export function Transcript({
       ))}
       <div className="transcript__space" style={{ height: below }} aria-hidden="true" />
     </div>
+    </SubagentsContext.Provider>
   );
 }
 
@@ -316,6 +328,9 @@ function renderEntry(entry: TranscriptEntry, actions: EntryActions): ReactNode {
       return <InfoNotice title={entry.title} body={entry.body} ok={entry.ok} />;
     case "elicitation":
       return <ElicitationCard view={entry} onAnswer={actions.onElicit} />;
+    case "agent_approval":
+      // A subagent's question after this session's turn ended: on its own, at the end.
+      return <ApprovalCard item={entry} onResolve={actions.onResolve} />;
     default:
       return <ErrorNotice kind={entry.errorKind} message={entry.message} />;
   }

@@ -54,7 +54,8 @@ export const TurnBlock = memo(function TurnBlock({
   const approvals = useMemo(() => {
     const byCall = new Map<string, ApprovalItem>();
     for (const item of turn.items) {
-      if (item.kind === "approval") byCall.set(item.request.call_id, item);
+      // A subagent's relayed question names the child's call, not one of this turn's.
+      if (item.kind === "approval" && item.request.agent === undefined) byCall.set(item.request.call_id, item);
     }
     return byCall;
   }, [turn.items]);
@@ -130,6 +131,8 @@ export const TurnBlock = memo(function TurnBlock({
 
 /** Other calls of the request's tool that have not run yet: the rest of its step. */
 function waitingCallsLike(items: readonly TurnItem[], approval: ApprovalItem): number {
+  // A subagent's step is not this turn's: its other calls are not here to count.
+  if (approval.request.agent !== undefined) return 0;
   const { tool_name: name, call_id: callId } = approval.request;
   return items.filter((i) => i.kind === "tool" && i.name === name && i.status === "running" && i.callId !== callId).length;
 }

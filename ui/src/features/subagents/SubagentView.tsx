@@ -1,0 +1,118 @@
+import { useEffect, useMemo, useRef } from "react";
+
+import { commands } from "../../ipc";
+import { useChildSession } from "../../state/childSessions";
+import type { SubagentView as Agent } from "../../state/transcript";
+import { useStickToBottom } from "../../state/useStickToBottom";
+import type { ResolveApproval } from "../chat/transcript/ApprovalCard";
+import { Transcript } from "../chat/transcript/Transcript";
+import { ReadOutputContext } from "../chat/transcript/wholeOutput";
+import { WatchCommandContext } from "../terminal/watch";
+import { AgentAnswer } from "./AgentAnswer";
+import { AgentIcon, StateBadge } from "./StateBadge";
+
+interface SubagentViewProps {
+  agent: Agent;
+  /** The conversation that started it, to go back to. */
+  parentTitle: string;
+  onBack: () => void;
+  /** Answers its approval questions (through the parent, which passes them on). */
+  onResolve: ResolveApproval;
+}
+
+/**
+ * A subagent's whole transcript in place of its parent's conversation, read-only: it
+ * takes its instructions from the agent that started it, not from the user. The parent
+ * goes on meanwhile; Back (or Escape) returns to it.
+ */
+export function SubagentView({ agent, parentTitle, onBack, onResolve }: SubagentViewProps) {
+  const feed = useChildSession(agent.sessionId, true);
+  const { ref: scrollRef, element: scroller, pinned, scrollToBottom } = useStickToBottom();
+  const sessionId = agent.sessionId;
+  const readOutput = useMemo(
+    () => (sessionId === null ? null : (seq: number) => commands.toolOutput({ sessionId, seq })),
+    [sessionId],
+  );
+  const back = useRef<HTMLButtonElement>(null);
+  useEffect(() => back.current?.focus(), []);
+  const phase = agent.pendingApprovals.length > 0 ? "needs_approval" : agent.state;
+  const typeName = agent.agentType ?? "agent";
+  const hasEntries = feed.transcript.entries.length > 0;
+
+  return (
+    <div
+      className="subagent-view"
+      data-testid="subagent-view"
+      data-agent-id={agent.agentId}
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && !event.defaultPrevented) {
+          event.preventDefault();
+          onBack();
+        }
+      }}
+    >
+      <div className="subagent-view__bar">
+        <button
+          type="button"
+          className="button button--small subagent-view__back"
+          onClick={onBack}
+          ref={back}
+          title={`Back to ${parentTitle} (Esc)`}
+          data-testid="subagent-back"
+        >
+          ← Back
+        </button>
+        <AgentIcon className="subagent-view__icon" />
+        <h2 className="subagent-view__title" data-testid="subagent-title">
+          Subagent {typeName} · <code title={`session ${sessionId ?? "unknown"}`}>{agent.agentId}</code>
+        </h2>
+        <StateBadge phase={phase} />
+        <span className="subagent-view__parent" title={parentTitle}>
+          started by {parentTitle}
+        </span>
+      </div>
+      <div className="chat__body subagent-view__body" ref={scrollRef}>
+        {feed.error !== null ? (
+          <p className="subagent-view__note subagent-view__note--error">Could not read its transcript: {feed.error}</p>
+        ) : !hasEntries ? (
+          <p className="chat__loading">{feed.loading ? "Loading its transcript…" : "It has not started yet."}</p>
+        ) : (
+          <ReadOutputContext.Provider value={readOutput}>
+            {/* Its commands run in its own session: the terminal panel watches the parent's. */}
+            <WatchCommandContext.Provider value={null}>
+              <Transcript transcript={feed.transcript} onResolve={onResolve} scroller={scroller} pinned={pinned} />
+            </WatchCommandContext.Provider>
+          </ReadOutputContext.Provider>
+        )}
+        {agent.state !== "running" && agent.answer && hasEntries && !lastTextIs(feed.transcript.entries, agent.answer) && (
+          // The investigator's report is not a message of its transcript: shown after it.
+          <section className="subagent-view__report">
+            <h3 className="agent-card__label">Report</h3>
+            <AgentAnswer answer={agent.answer} agentType={agent.agentType} />
+          </section>
+        )}
+      </div>
+      {!pinned && hasEntries && (
+        <button type="button" className="jump-latest jump-latest--low" onClick={scrollToBottom}>
+          ↓ Latest
+        </button>
+      )}
+      <p className="subagent-view__footer">
+        A subagent takes its instructions from the agent that started it, not from you. Its questions for approval are
+        answered here or in the conversation.
+      </p>
+    </div>
+  );
+}
+
+/** Whether the transcript's last answer text is `answer` (already shown, no need to repeat it). */
+function lastTextIs(entries: ReturnType<typeof useChildSession>["transcript"]["entries"], answer: string): boolean {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i];
+    if (entry?.kind !== "turn") continue;
+    const text = [...entry.items].reverse().find((item) => item.kind === "text");
+    // A logged answer is cut when long: its start is enough to recognise it.
+    return text?.kind === "text" && text.text.trim().startsWith(answer.trim().slice(0, 200));
+  }
+  return false;
+}
