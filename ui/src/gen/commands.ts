@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, HistoryPage, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
+import type { AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, HistoryPage, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -52,6 +52,10 @@ export const COMMAND_NAMES = [
   "write_file",
   "list_skills",
   "change_skill",
+  "list_plugins",
+  "install_plugin",
+  "set_plugin_enabled",
+  "remove_plugin",
   "test_connection",
   "probe_local_servers",
   "session_status",
@@ -284,6 +288,24 @@ export interface Commands {
    */
   changeSkill(args: { change: SkillChange; cwd?: string | null }): Promise<SkillsPage>;
   /**
+   * Every installed Claude Code plugin, with its commands, skills, agents, hooks, MCP
+   * servers and problems.
+   */
+  listPlugins(): Promise<PluginsPage>;
+  /**
+   * Installs a plugin from a folder (copied) or a git URL (cloned) into the Memo home;
+   * `replace` lets it take the place of an installed plugin of the same name.
+   */
+  installPlugin(args: { source: PluginInstall; replace: boolean }): Promise<PluginsPage>;
+  /**
+   * Turns a plugin on or off for sessions started from now on.
+   */
+  setPluginEnabled(args: { name: string; enabled: boolean }): Promise<PluginsPage>;
+  /**
+   * Deletes Memo's copy of a plugin (never the folder it was installed from).
+   */
+  removePlugin(args: { name: string }): Promise<PluginsPage>;
+  /**
    * Sends one minimal request to `provider` with `key` (typed, not stored) or its
    * stored key, and says how it went.
    */
@@ -457,6 +479,10 @@ export function bindCommands(invoke: Invoke): Commands {
     writeFile: (args) => invoke("write_file", args),
     listSkills: (args) => invoke("list_skills", args),
     changeSkill: (args) => invoke("change_skill", args),
+    listPlugins: () => invoke("list_plugins", {}),
+    installPlugin: (args) => invoke("install_plugin", args),
+    setPluginEnabled: (args) => invoke("set_plugin_enabled", args),
+    removePlugin: (args) => invoke("remove_plugin", args),
     testConnection: (args) => invoke("test_connection", args),
     probeLocalServers: () => invoke("probe_local_servers", {}),
     sessionStatus: (args) => invoke("session_status", args),

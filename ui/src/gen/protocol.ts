@@ -541,7 +541,7 @@ base_url: string, models: Array<string>,
  */
 context_window?: number, };
 
-export type SkillScopeKind = "user" | "project" | "other_agent" | "builtin";
+export type SkillScopeKind = "user" | "project" | "other_agent" | "plugin" | "builtin";
 
 export type SkillInfo = { name: string, description: string, scope: SkillScopeKind, 
 /**
@@ -564,6 +564,56 @@ export type SkillsPage = { skills: Array<SkillInfo>, problems: Array<ContextProb
 filtered: boolean, config_revision: string, };
 
 export type SkillChange = { "type": "create", scope: SkillScopeKind, name: string, description: string, body: string, } | { "type": "save", path: string, content: string, revision: string, } | { "type": "rename", path: string, new_name: string, } | { "type": "delete", path: string, } | { "type": "set_enabled", path: string, enabled: boolean, config_revision: string, };
+
+export type PluginSourceKind = "folder" | "git";
+
+export type PluginPartInfo = { name: string, description: string | null, path: string, };
+
+export type PluginHookInfo = { 
+/**
+ * `PreToolUse`, `UserPromptSubmit`...
+ */
+event: string, 
+/**
+ * Empty: every tool (or every occasion).
+ */
+matcher: string, command: string, };
+
+export type PluginServerInfo = { name: string, 
+/**
+ * `stdio`, `streamable_http` or `sse`.
+ */
+transport: string, 
+/**
+ * The command line or the URL.
+ */
+target: string, };
+
+export type PluginInfo = { name: string, version: string | null, description: string | null, author: string | null, source_kind: PluginSourceKind, 
+/**
+ * The folder or git URL it was installed from.
+ */
+source: string, 
+/**
+ * Memo's copy, in `$MEMO_HOME/plugins/<name>`.
+ */
+path: string, enabled: boolean, 
+/**
+ * Milliseconds since the Unix epoch.
+ */
+installed_at_ms: number, commands: Array<PluginPartInfo>, skills: Array<PluginPartInfo>, agents: Array<PluginPartInfo>, hooks: Array<PluginHookInfo>, mcp_servers: Array<PluginServerInfo>, 
+/**
+ * What could not be read (a broken manifest, a skipped file, a bad server).
+ */
+problems: Array<string>, };
+
+export type PluginsPage = { plugins: Array<PluginInfo>, 
+/**
+ * `$MEMO_HOME/plugins`.
+ */
+dir: string, };
+
+export type PluginInstall = { "type": "folder", path: string, } | { "type": "git", url: string, };
 
 export type ChangeKind = "created" | "modified" | "deleted";
 
@@ -856,7 +906,7 @@ branch_deleted: boolean, note?: string, };
 
 export type WorktreeSession = { session: SessionSummary, worktree: WorktreeInfo, };
 
-export type McpSourceKind = "memo" | "claude" | "gemini" | "cursor";
+export type McpSourceKind = "memo" | "claude" | "gemini" | "cursor" | "plugin";
 
 export type McpTransportKind = "stdio" | "streamable_http" | "sse";
 

@@ -14,6 +14,7 @@ const SOURCE_NAMES: Record<McpSourceKind, string> = {
   claude: ".mcp.json",
   gemini: ".gemini/settings.json",
   cursor: ".cursor/mcp.json",
+  plugin: "a plugin",
 };
 
 const TRANSPORT_NAMES: Record<McpTransportKind, string> = {

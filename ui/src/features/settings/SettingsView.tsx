@@ -8,6 +8,7 @@ import { SkillsPage } from "./SkillsPage";
 import { TrustPage } from "../trust/TrustPage";
 import { ApprovalsPage } from "../approvals/ApprovalsPage";
 import { McpPage } from "../mcp/McpPage";
+import { PluginsPage } from "../plugins/PluginsPage";
 import { NotificationsPage } from "../notifications/NotificationsPage";
 import { useProviderSettings } from "./useProviderSettings";
 
@@ -19,6 +20,7 @@ export type SettingsSection =
   | "instructions"
   | "skills"
   | "mcp"
+  | "plugins"
   | "approvals"
   | "trust"
   | "notifications";
@@ -56,6 +58,7 @@ export function SettingsView({ cwd, initialSection = "providers", onClose, onPro
     ...(cwd ? [{ id: "instructions" as const, label: "Project instructions", hint: `AGENTS.md of ${folderName(cwd)}` }] : []),
     { id: "skills", label: "Skills", hint: "Reusable instructions" },
     { id: "mcp", label: "MCP", hint: "Servers and their tools" },
+    { id: "plugins", label: "Plugins", hint: "Claude Code plugins" },
     { id: "approvals", label: "Approvals", hint: "Mode and kept rules" },
     { id: "trust", label: "Trusted folders", hint: "What projects may start" },
     { id: "notifications", label: "Notifications", hint: "When a session needs you" },
@@ -135,6 +138,7 @@ export function SettingsView({ cwd, initialSection = "providers", onClose, onPro
         )}
         {section === "skills" && <SkillsPage cwd={cwd} onDirtyChange={setDirty} />}
         {section === "mcp" && <McpPage cwd={cwd} />}
+        {section === "plugins" && <PluginsPage />}
         {section === "approvals" && <ApprovalsPage cwd={cwd} />}
         {section === "trust" && <TrustPage />}
         {section === "notifications" && <NotificationsPage scope={scope} />}

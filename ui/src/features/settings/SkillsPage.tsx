@@ -37,6 +37,12 @@ const GROUPS: Group[] = [
     readOnly: "Another agent's skill: Memo uses it but never changes it. Edit it with that agent or in its folder.",
   },
   {
+    scope: "plugin",
+    title: "Plugins",
+    hint: "Installed plugins, named plugin:skill",
+    readOnly: "Comes with a plugin: Memo never changes it. Turn the plugin off in Settings → Plugins.",
+  },
+  {
     scope: "builtin",
     title: "Built in",
     hint: "Ship with Memo",
@@ -472,7 +478,8 @@ function SkillRow({
             role="switch"
             className="skill-switch__input"
             checked={skill.enabled}
-            disabled={busy}
+            // A plugin's skill follows the plugin's own switch (Settings → Plugins).
+            disabled={busy || skill.scope === "plugin"}
             onChange={(event) => onToggle(event.target.checked)}
             aria-label={`Enable ${skill.name}`}
             data-testid="skill-toggle"

@@ -1,0 +1,146 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import type { PluginInfo, PluginsPage as PluginsList } from "../../gen/protocol";
+import { CommandError } from "../../ipc";
+import { PluginsPage } from "./PluginsPage";
+
+const { commands, pickFolder } = vi.hoisted(() => ({
+  commands: {
+    listPlugins: vi.fn(),
+    installPlugin: vi.fn(),
+    setPluginEnabled: vi.fn(),
+    removePlugin: vi.fn(),
+  },
+  pickFolder: vi.fn(),
+}));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands, pickFolder }));
+
+afterEach(cleanup);
+beforeEach(() => {
+  Object.values(commands).forEach((f) => f.mockReset());
+  pickFolder.mockReset();
+});
+
+const DEMO: PluginInfo = {
+  name: "memo-demo",
+  version: "1.2.0",
+  description: "A demo plugin",
+  author: "Memo tests",
+  source_kind: "folder",
+  source: "/src/memo-demo",
+  path: "/home/u/.memo/plugins/memo-demo",
+  enabled: true,
+  installed_at_ms: 1,
+  commands: [{ name: "memo-demo:greet", description: "Greet someone", path: "/p/commands/greet.md" }],
+  skills: [{ name: "memo-demo:release-notes", description: "Writes release notes", path: "/p/skills/release-notes/SKILL.md" }],
+  agents: [{ name: "memo-demo:reviewer", description: "Reviews diffs", path: "/p/agents/reviewer.md" }],
+  hooks: [{ event: "UserPromptSubmit", matcher: "", command: "sh context.sh" }],
+  mcp_servers: [{ name: "memo-demo_notes", transport: "stdio", target: "node /p/server.mjs" }],
+  problems: [],
+};
+
+const EMPTY: PluginsList = { plugins: [], dir: "/home/u/.memo/plugins" };
+const ONE: PluginsList = { plugins: [DEMO], dir: EMPTY.dir };
+
+describe("PluginsPage", () => {
+  it("lists each plugin with its namespaced parts and what it brings", async () => {
+    commands.listPlugins.mockResolvedValue(ONE);
+    render(<PluginsPage />);
+    const card = await screen.findByTestId("plugin");
+    expect(card.dataset.name).toBe("memo-demo");
+    expect(within(card).getByText("1.2.0")).toBeTruthy();
+    expect(within(card).getByTestId("plugin-source").textContent).toBe("/src/memo-demo");
+    expect(within(card).getByTestId("plugin-summary").textContent).toBe("1 command · 1 skill · 1 agent · 1 hook · 1 MCP server");
+    expect(within(card).getByText("/memo-demo:greet")).toBeTruthy();
+    expect(within(card).getByText("memo-demo:release-notes")).toBeTruthy();
+    expect(within(card).getByText("memo-demo:reviewer")).toBeTruthy();
+    expect(within(card).getByText("UserPromptSubmit")).toBeTruthy();
+    expect(within(card).getByText("memo-demo_notes")).toBeTruthy();
+    expect(screen.queryByTestId("plugin-problems")).toBeNull();
+  });
+
+  it("says where plugins go when none is installed, and shows a plugin's problems", async () => {
+    commands.listPlugins.mockResolvedValue(EMPTY);
+    render(<PluginsPage />);
+    expect((await screen.findByTestId("plugins-empty")).textContent).toContain("/home/u/.memo/plugins");
+    cleanup();
+    commands.listPlugins.mockResolvedValue({ ...ONE, plugins: [{ ...DEMO, problems: ["plugin.json: invalid JSON"] }] });
+    render(<PluginsPage />);
+    expect((await screen.findByTestId("plugin-problems")).textContent).toContain("invalid JSON");
+  });
+
+  it("installs from a typed or picked folder, or a git URL", async () => {
+    commands.listPlugins.mockResolvedValue(EMPTY);
+    commands.installPlugin.mockResolvedValue(ONE);
+    pickFolder.mockResolvedValue("/picked/plugin");
+    render(<PluginsPage />);
+    await screen.findByTestId("plugins-empty");
+    const submit = screen.getByTestId("plugin-install-submit") as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    fireEvent.click(screen.getByTestId("plugin-browse"));
+    await waitFor(() => expect((screen.getByTestId("plugin-source-input") as HTMLInputElement).value).toBe("/picked/plugin"));
+    fireEvent.click(submit);
+    await screen.findByTestId("plugin");
+    expect(commands.installPlugin).toHaveBeenCalledWith({ source: { type: "folder", path: "/picked/plugin" }, replace: false });
+
+    fireEvent.click(screen.getByTestId("plugin-source-git"));
+    expect(screen.queryByTestId("plugin-browse")).toBeNull();
+    fireEvent.change(screen.getByTestId("plugin-source-input"), { target: { value: " https://example.com/p.git " } });
+    fireEvent.click(screen.getByTestId("plugin-install-submit"));
+    await waitFor(() =>
+      expect(commands.installPlugin).toHaveBeenLastCalledWith({ source: { type: "git", url: "https://example.com/p.git" }, replace: false }),
+    );
+  });
+
+  it("shows an install error inline, and offers to replace on a name clash", async () => {
+    commands.listPlugins.mockResolvedValue(ONE);
+    commands.installPlugin
+      .mockRejectedValueOnce(new CommandError("install_plugin", "invalid_input", "/x: not a Claude Code plugin (no .claude-plugin/plugin.json)", false))
+      .mockRejectedValueOnce(new CommandError("install_plugin", "conflict", 'a plugin named "memo-demo" is already installed', false))
+      .mockResolvedValueOnce(ONE);
+    render(<PluginsPage />);
+    await screen.findByTestId("plugin");
+    fireEvent.change(screen.getByTestId("plugin-source-input"), { target: { value: "/x" } });
+    fireEvent.click(screen.getByTestId("plugin-install-submit"));
+    const error = await screen.findByTestId("plugin-install-error");
+    expect(error.textContent).toContain("not a Claude Code plugin");
+    expect(screen.queryByTestId("plugin-replace")).toBeNull();
+
+    fireEvent.click(screen.getByTestId("plugin-install-submit"));
+    fireEvent.click(await screen.findByTestId("plugin-replace"));
+    await waitFor(() => expect(commands.installPlugin).toHaveBeenLastCalledWith({ source: { type: "folder", path: "/x" }, replace: true }));
+    await waitFor(() => expect(screen.queryByTestId("plugin-install-error")).toBeNull());
+  });
+
+  it("switches a plugin off and removes one only after confirming", async () => {
+    commands.listPlugins.mockResolvedValue(ONE);
+    commands.setPluginEnabled.mockResolvedValue({ ...ONE, plugins: [{ ...DEMO, enabled: false }] });
+    commands.removePlugin.mockResolvedValue(EMPTY);
+    render(<PluginsPage />);
+    const card = await screen.findByTestId("plugin");
+    fireEvent.click(within(card).getByTestId("plugin-enabled"));
+    await waitFor(() => expect(screen.getByTestId("plugin").dataset.enabled).toBe("false"));
+    expect(commands.setPluginEnabled).toHaveBeenCalledWith({ name: "memo-demo", enabled: false });
+
+    fireEvent.click(screen.getByTestId("plugin-remove"));
+    const dialog = await screen.findByRole("alertdialog");
+    expect(dialog.textContent).toContain("/src/memo-demo");
+    fireEvent.click(within(dialog).getByText("Keep it"));
+    expect(commands.removePlugin).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId("plugin-remove"));
+    fireEvent.click(within(await screen.findByRole("alertdialog")).getByText("Remove"));
+    await screen.findByTestId("plugins-empty");
+    expect(commands.removePlugin).toHaveBeenCalledWith({ name: "memo-demo" });
+  });
+
+  it("reports a failed switch without losing the list", async () => {
+    commands.listPlugins.mockResolvedValue(ONE);
+    commands.setPluginEnabled.mockRejectedValue(new CommandError("set_plugin_enabled", "config", "installed.json: unreadable", false));
+    render(<PluginsPage />);
+    fireEvent.click(within(await screen.findByTestId("plugin")).getByTestId("plugin-enabled"));
+    expect((await screen.findByTestId("plugins-error")).textContent).toContain("installed.json: unreadable");
+    expect(screen.getByTestId("plugin")).toBeTruthy();
+  });
+});
