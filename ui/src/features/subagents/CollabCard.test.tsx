@@ -109,6 +109,9 @@ describe("collab parsing", () => {
   it("reads spawn arguments even when cut off", () => {
     expect(spawnArgs('{"message":"look","agent_type":" reviewer "}')).toEqual({ task: "look", agentType: "reviewer" });
     expect(spawnArgs('{"message":"lo')).toEqual({ task: "", agentType: "general" });
+    // While the arguments stream, the fields already complete are read.
+    expect(spawnArgs('{"agent_type":"reviewer","message":"check \\"a\\" and b')).toEqual({ task: "", agentType: "reviewer" });
+    expect(spawnArgs('{"message":"check \\"a\\"","agent_ty')).toEqual({ task: 'check "a"', agentType: "general" });
   });
 
   it("reads a fenced report and rejects prose", () => {

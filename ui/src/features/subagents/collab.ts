@@ -28,10 +28,25 @@ function stringField(record: Record<string, unknown> | null, key: string): strin
   return typeof value === "string" ? value : null;
 }
 
+/**
+ * A string field of arguments that may still be streaming (not yet valid JSON): its value
+ * once the closing quote has arrived.
+ */
+function streamedField(args: string, key: string): string | null {
+  const match = new RegExp(`"${key}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(args);
+  if (!match?.[1]) return null;
+  try {
+    return JSON.parse(`"${match[1]}"`) as string;
+  } catch {
+    return null;
+  }
+}
+
 /** What `spawn_agent` was asked: the task and the agent type (default `general`). */
 export function spawnArgs(args: string): { task: string; agentType: string } {
   const record = jsonObject(args);
-  return { task: stringField(record, "message") ?? "", agentType: stringField(record, "agent_type")?.trim() || "general" };
+  const field = (key: string) => (record !== null ? stringField(record, key) : streamedField(args, key));
+  return { task: field("message") ?? "", agentType: field("agent_type")?.trim() || "general" };
 }
 
 /** One agent as `wait`, `send_input`, `close_agent` and `list_agents` report it. */
