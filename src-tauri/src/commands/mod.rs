@@ -11,13 +11,13 @@ mod bindings;
 use std::path::PathBuf;
 
 use memo_protocol::{
-    AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary,
-    Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, EventEnvelope,
-    HistoryPage, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op,
-    PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage,
-    ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput,
-    SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary,
-    SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport,
+    AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport,
+    CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile,
+    EditableFileKind, EventEnvelope, HistoryPage, KeyStatus, LocalServer, McpServerCheck,
+    McpServerInput, McpSettingsPage, Op, PluginInstall, PluginsPage, PromptReport, ProviderChange,
+    ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport,
+    RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage,
+    SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -323,6 +323,12 @@ ipc_commands! {
         let cwd = cwd.map(PathBuf::from);
         let path = path.map(PathBuf::from);
         Ok(state.service().write_file(kind, cwd.as_deref(), path.as_deref(), &content, &revision)?)
+    }
+
+    /// The agent types a session in `cwd` can start as subagents (built-in, the folder's,
+    /// the user's, plugins'), with the agent files that could not be read.
+    fn list_agents(state, cwd: String) -> AgentsPage {
+        Ok(state.service().list_agents(std::path::Path::new(&cwd))?)
     }
 
     /// Every skill (Memo's, the folder's, other agents'), enabled or not.

@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, HistoryPage, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
+import type { AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, HistoryPage, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -50,6 +50,7 @@ export const COMMAND_NAMES = [
   "update_providers",
   "read_file",
   "write_file",
+  "list_agents",
   "list_skills",
   "change_skill",
   "list_plugins",
@@ -280,6 +281,11 @@ export interface Commands {
    */
   writeFile(args: { kind: EditableFileKind; cwd?: string | null; path?: string | null; content: string; revision: string }): Promise<EditableFile>;
   /**
+   * The agent types a session in `cwd` can start as subagents (built-in, the folder's,
+   * the user's, plugins'), with the agent files that could not be read.
+   */
+  listAgents(args: { cwd: string }): Promise<AgentsPage>;
+  /**
    * Every skill (Memo's, the folder's, other agents'), enabled or not.
    */
   listSkills(args: { cwd?: string | null }): Promise<SkillsPage>;
@@ -477,6 +483,7 @@ export function bindCommands(invoke: Invoke): Commands {
     updateProviders: (args) => invoke("update_providers", args),
     readFile: (args) => invoke("read_file", args),
     writeFile: (args) => invoke("write_file", args),
+    listAgents: (args) => invoke("list_agents", args),
     listSkills: (args) => invoke("list_skills", args),
     changeSkill: (args) => invoke("change_skill", args),
     listPlugins: () => invoke("list_plugins", {}),

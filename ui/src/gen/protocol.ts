@@ -65,7 +65,13 @@ arguments: JsonValue,
  * What an "always" answer would keep as allow rules (command prefixes, files, an MCP
  * tool); empty when none can (critical calls always ask).
  */
-rule_patterns?: Array<string>, };
+rule_patterns?: Array<string>, 
+/**
+ * The subagent that asks, when the question is relayed from one to its parent's log
+ * (answer it in the parent: the parent passes the answer on). Boxed: every event
+ * is as large as its largest kind, and most approvals have no agent.
+ */
+agent?: SubagentRef, };
 
 export type FileDiff = { path: string, unified: string, hunks: Array<DiffHunk>, };
 
@@ -171,7 +177,19 @@ files: Array<string>,
 /**
  * "3 project hooks not run: folder not trusted".
  */
-message: string, } | { "type": "error", kind: ErrorKind, message: string, retryable: boolean, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
+message: string, } | { "type": "subagent_started", call_id: ToolCallId, agent: SubagentRef, 
+/**
+ * The task it was given.
+ */
+task: string, } | { "type": "subagent_updated", agent_id: string, state: SubagentState, 
+/**
+ * Its last answer (cut when long), once it has one.
+ */
+answer?: string, 
+/**
+ * Why it failed.
+ */
+message?: string, } | { "type": "error", kind: ErrorKind, message: string, retryable: boolean, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
 
 export type ToolCallSummary = { call_id: ToolCallId, name: string, 
 /**
@@ -202,6 +220,53 @@ decision?: HookVerdict,
  * Its reason, message, output or error for the user (cut when long).
  */
 message?: string, };
+
+export type SubagentRef = { 
+/**
+ * `agent-3f9a2c1b`: what `send_input`, `wait` and `close_agent` take.
+ */
+agent_id: string, 
+/**
+ * The agent type it runs as (`general`, `codebase_investigator`, a custom agent's
+ * name such as `reviewer` or `my-plugin:reviewer`).
+ */
+agent_type: string, session_id: SessionId, };
+
+export type SubagentState = "running" | "finished" | "failed" | "interrupted" | "closed";
+
+export type AgentSource = "builtin" | "user" | "project" | "plugin";
+
+export type AgentInfo = { name: string, description: string, source: AgentSource, 
+/**
+ * The file it was read from (none for built-in agents).
+ */
+path?: string, 
+/**
+ * The tools it may use; `None`: all of its parent's (but the collab tools).
+ */
+tools?: Array<string>, 
+/**
+ * The model it asks for (`None` or `inherit`: its parent's).
+ */
+model?: string, 
+/**
+ * Another definition of the same name that this one hides (project over user).
+ */
+shadows?: string, };
+
+export type AgentsPage = { agents: Array<AgentInfo>, 
+/**
+ * One line per file that could not be read as an agent (with its path).
+ */
+problems: Array<string>, 
+/**
+ * Whether the model is offered the collab tools (`MEMO_ENABLE_COLLAB_TOOLS`).
+ */
+collab_enabled: boolean, 
+/**
+ * At most this many subagents run at once (`MEMO_SUBAGENT_MAX_AGENTS`).
+ */
+max_agents: number, };
 
 export type ToolStatus = "ok" | "error";
 
@@ -247,7 +312,12 @@ read_only: boolean,
 /**
  * Where imported history came from (`memo-code`), and its id there.
  */
-origin: string | null, origin_id: string | null, };
+origin: string | null, origin_id: string | null, 
+/**
+ * Set for a subagent's session: the agent type it ran as; `parent_session_id` is
+ * then the session that spawned it (and `fork_seq` is none).
+ */
+agent_type?: string, };
 
 export type ProviderSummary = { name: string, model: string, 
 /**

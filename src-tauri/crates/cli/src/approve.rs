@@ -81,6 +81,17 @@ fn guard_reason(request: &ApprovalRequest, workspace: &Path) -> Option<String> {
 }
 
 fn what(request: &ApprovalRequest) -> String {
+    let call = call_text(request);
+    match &request.agent {
+        Some(agent) => format!(
+            "{call} (asked by subagent {} · {})",
+            agent.agent_id, agent.agent_type
+        ),
+        None => call,
+    }
+}
+
+fn call_text(request: &ApprovalRequest) -> String {
     match &request.command {
         Some(cmd) => {
             let line = cmd.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -152,6 +163,7 @@ mod tests {
             diff: None,
             arguments,
             rule_patterns: Vec::new(),
+            agent: None,
         }
     }
 

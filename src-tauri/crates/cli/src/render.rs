@@ -233,6 +233,11 @@ impl Renderer for TextRenderer {
                     self.note(&line);
                 }
             }
+            AgentEvent::SubagentStarted { .. } | AgentEvent::SubagentUpdated { .. } => {
+                if let Some(line) = crate::sessions_text::subagent_line(&envelope.event) {
+                    self.note(&line);
+                }
+            }
             _ => {}
         }
     }

@@ -151,6 +151,11 @@ pub fn print_transcript(
                     writeln!(out, "[{seq}] {line}")?;
                 }
             }
+            AgentEvent::SubagentStarted { .. } | AgentEvent::SubagentUpdated { .. } => {
+                if let Some(line) = subagent_line(&env.event) {
+                    writeln!(out, "[{seq}] {line}")?;
+                }
+            }
             AgentEvent::TurnEnded { reason, usage } => writeln!(
                 out,
                 "[{seq}] — turn {} ({} in / {} out tokens)",
@@ -292,6 +297,38 @@ pub fn hook_lines(event: &AgentEvent) -> Vec<String> {
             .collect(),
         AgentEvent::HooksSkipped { message, .. } => vec![message.clone()],
         _ => Vec::new(),
+    }
+}
+
+/// The line for a subagent's start or state change (`subagent agent-3f9a… (reviewer)
+/// finished: …`); `None` for other events.
+pub fn subagent_line(event: &AgentEvent) -> Option<String> {
+    match event {
+        AgentEvent::SubagentStarted { agent, task, .. } => Some(format!(
+            "subagent {} ({}) started: {}",
+            agent.agent_id,
+            agent.agent_type,
+            one_line(task, 120)
+        )),
+        AgentEvent::SubagentUpdated {
+            agent_id,
+            state,
+            answer,
+            message,
+        } => {
+            let mut line = format!(
+                "subagent {agent_id} {}",
+                format!("{state:?}").to_lowercase()
+            );
+            if let Some(message) = message {
+                line.push_str(&format!(" ({})", one_line(message, 120)));
+            }
+            if let Some(answer) = answer {
+                line.push_str(&format!(": {}", one_line(answer, 160)));
+            }
+            Some(line)
+        }
+        _ => None,
     }
 }
 

@@ -13,10 +13,11 @@ pub enum Builtin {
     Mcp,
     Resume,
     Skills,
+    Agents,
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 9] = [
+    pub const ALL: [Builtin; 10] = [
         Builtin::Help,
         Builtin::New,
         Builtin::Clear,
@@ -26,6 +27,7 @@ impl Builtin {
         Builtin::Mcp,
         Builtin::Resume,
         Builtin::Skills,
+        Builtin::Agents,
     ];
 
     pub fn parse(name: &str) -> Option<Builtin> {
@@ -39,6 +41,7 @@ impl Builtin {
             "mcp" => Builtin::Mcp,
             "resume" => Builtin::Resume,
             "skills" => Builtin::Skills,
+            "agents" => Builtin::Agents,
             _ => return None,
         })
     }
@@ -54,6 +57,7 @@ impl Builtin {
             Builtin::Mcp => "mcp",
             Builtin::Resume => "resume",
             Builtin::Skills => "skills",
+            Builtin::Agents => "agents",
         }
     }
 
@@ -68,6 +72,9 @@ impl Builtin {
             Builtin::Mcp => "/mcp — list MCP servers and their tools",
             Builtin::Resume => "/resume [session id] — reopen a stored session",
             Builtin::Skills => "/skills — list skills and files that could not be loaded",
+            Builtin::Agents => {
+                "/agents [type task] — list agent types; with a type and a task, delegate it"
+            }
         }
     }
 }

@@ -56,7 +56,8 @@ pub struct SessionOverrides {
 }
 
 pub struct Engine {
-    options: EngineOptions,
+    /// Shared with the subagents' runtime of each session, which starts child sessions.
+    options: Arc<EngineOptions>,
     /// Work that outlives a turn (auto titles), for clients that exit right after one.
     background: std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
@@ -64,7 +65,7 @@ pub struct Engine {
 impl Engine {
     pub fn new(options: EngineOptions) -> Self {
         Self {
-            options,
+            options: Arc::new(options),
             background: std::sync::Mutex::new(Vec::new()),
         }
     }
@@ -264,6 +265,12 @@ impl Engine {
             limits.max_steps = max.max(1);
         }
         let mut tools = ToolRegistry::builtin();
+        let subagents = self.subagents(&cwd);
+        if let Some(subagents) = &subagents {
+            for tool in crate::agents::collab::tools(subagents) {
+                tools.register(tool);
+            }
+        }
         // Tools turned off in config.toml or in other agents' settings are never offered.
         let imported = self.imported_permissions(Some(&cwd));
         let trusted = overrides
@@ -274,7 +281,7 @@ impl Engine {
             &imported,
             &tools.names(),
         ));
-        tools.exclude(disabled);
+        tools.exclude(disabled.clone());
         // Servers' requests for user input become events of the session.
         let (elicitor, elicitations) = crate::session::elicit::channel();
         // MCP servers start now, in the background; a turn waits for them at most their
@@ -299,13 +306,16 @@ impl Engine {
             tools.add_source(Arc::new(memo_mcp::McpToolSource::new(mcp.clone())));
         }
         let (system_prompt, mut context) = crate::prompt::session_context(
-            self.options.memo_home.as_deref(),
-            &self.options.config,
-            &self.options.env,
+            crate::prompt::PromptSetup {
+                memo_home: self.options.memo_home.as_deref(),
+                config: &self.options.config,
+                env: &self.options.env,
+            },
             &cwd,
             provider,
             &model,
             &mut tools,
+            None,
         );
         context.mcp = mcp;
         context.elicitations = Some(elicitations);
@@ -318,6 +328,23 @@ impl Engine {
         let hooks = memo_hooks::load_hooks(&self.hook_paths(&cwd), trusted);
         context.hooks = hooks.hooks;
         context.hook_report = hooks.report;
+        if let Some(subagents) = subagents {
+            subagents.set_factory(Arc::new(crate::agents::spawn::ParentParts {
+                options: self.options.clone(),
+                cwd: cwd.clone(),
+                provider: provider.clone(),
+                model: model.clone(),
+                client: client.clone(),
+                resolver: self.resolver(),
+                limits: limits.clone(),
+                mcp: context.mcp.clone(),
+                hooks: context.hooks.clone(),
+                approval_rules: context.approval_rules.clone(),
+                imported_rules: context.imported_rules.clone(),
+                disabled,
+            }));
+            context.children = Some(crate::session::Children(subagents));
+        }
         Ok(SessionParams {
             id,
             system_prompt,
@@ -333,6 +360,36 @@ impl Engine {
             context,
             checkpoints: self.options.checkpoints.clone(),
         })
+    }
+
+    /// The agent types a session in `folder` can start, from Memo's built-in ones and
+    /// the agent files in the folder, Memo's home, the OS home and enabled plugins.
+    pub fn agent_catalog(&self, folder: &std::path::Path) -> crate::agents::AgentCatalog {
+        let roots = crate::agents::AgentRoots {
+            project: Some(folder.to_path_buf()),
+            memo_home: self.options.memo_home.clone(),
+            user_home: self.os_home(),
+            plugins: self
+                .options
+                .memo_home
+                .as_deref()
+                .map(memo_plugins::agent_dirs)
+                .unwrap_or_default(),
+        };
+        crate::agents::catalog(&roots, &self.options.env)
+    }
+
+    /// A new session's subagents' runtime, when the collab tools are on.
+    fn subagents(&self, folder: &std::path::Path) -> Option<Arc<crate::agents::Subagents>> {
+        let (config, env) = (&self.options.config, &self.options.env);
+        if !crate::agents::collab_enabled(config, env) {
+            return None;
+        }
+        let catalog = Arc::new(self.agent_catalog(folder));
+        Some(Arc::new(crate::agents::Subagents::new(
+            catalog,
+            crate::agents::max_agents(config, env),
+        )))
     }
 
     /// Where a session in `folder` reads hooks from: the OS home's Claude Code settings,

@@ -3,6 +3,7 @@
 //! shell, the CLI, tests and benches all drive this crate through `Op`s and events.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod agents;
 pub mod changes;
 mod engine;
 mod error;

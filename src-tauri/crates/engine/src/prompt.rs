@@ -12,21 +12,33 @@ use memo_protocol::{PromptReport, ProviderSummary};
 
 use crate::engine::{usable_cwd, Engine, EnvLookup, SessionOptions};
 use crate::read_skill::ReadSkillTool;
-use crate::session::{prompt_mode, SessionContext};
+use crate::session::{session_prompt_mode, with_role, SessionContext, SubagentRole};
 use crate::tools::{ToolProfile, ToolRegistry};
 use crate::EngineError;
 
 /// The system prompt and context of a session in `cwd` with `model`. Registers
 /// `read_skill` in `tools` when there are skills to read.
+/// Where a prompt's files and settings come from: Memo's home, config.toml and the
+/// environment.
+pub(crate) struct PromptSetup<'a> {
+    pub memo_home: Option<&'a Path>,
+    pub config: &'a Config,
+    pub env: &'a EnvLookup,
+}
+
 pub(crate) fn session_context(
-    memo_home: Option<&Path>,
-    config: &Config,
-    env: &EnvLookup,
+    setup: PromptSetup<'_>,
     cwd: &Path,
     provider: &ProviderConfig,
     model: &str,
     tools: &mut ToolRegistry,
+    subagent: Option<&SubagentRole>,
 ) -> (String, SessionContext) {
+    let PromptSetup {
+        memo_home,
+        config,
+        env,
+    } = setup;
     let user_home = user_home(env);
     let workspace = WorkspaceContext::load(LoadOptions {
         cwd,
@@ -45,7 +57,8 @@ pub(crate) fn session_context(
     let profile = config.model_profile(&provider.name, model);
     let tool_profile = ToolProfile::for_context_window(profile.context_window);
     let specs = tools.specs_for(tool_profile);
-    let assembled = workspace.assemble(model, &specs, counter, prompt_mode(tool_profile));
+    let mode = session_prompt_mode(tool_profile, subagent);
+    let assembled = workspace.assemble(model, &specs, counter, mode);
     for problem in &assembled.report.problems {
         tracing::info!(path = %problem.path, "{}", problem.message);
     }
@@ -65,7 +78,7 @@ pub(crate) fn session_context(
             .unwrap_or_default(),
         ..SessionContext::default()
     };
-    (assembled.system, context)
+    (with_role(assembled.system, subagent), context)
 }
 
 /// The OS home, for `~/.claude/commands`, `~/.gemini/commands` and `@~/...`; read through
@@ -131,7 +144,12 @@ pub fn prompt_layers(
     };
     let model = opts.model.clone().unwrap_or_else(|| provider.model.clone());
     let mut tools = ToolRegistry::builtin();
-    let (_, context) = session_context(memo_home, config, env, &cwd, &provider, &model, &mut tools);
+    let setup = PromptSetup {
+        memo_home,
+        config,
+        env,
+    };
+    let (_, context) = session_context(setup, &cwd, &provider, &model, &mut tools, None);
     context.report.ok_or_else(|| EngineError::InvalidSetting {
         path: cwd.display().to_string(),
         key: "prompt".into(),

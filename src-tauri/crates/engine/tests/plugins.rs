@@ -177,11 +177,13 @@ async fn a_plugins_command_skill_hook_server_and_agents_work_after_install_and_a
     assert!(tools.iter().all(|t| t
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')));
-    // The agent loader gets the plugin's agent folder with its namespace.
+    // The agent loader gets the plugin's agent folder with its namespace, and the model
+    // is offered the agent as a subagent type.
     assert_eq!(
         agent_dirs(&world.home()),
         vec![("memo-demo".to_owned(), root.join("agents"))]
     );
+    assert!(text.contains("memo-demo:reviewer"), "{text}");
     close(session).await;
 
     plugins.set_enabled("memo-demo", false).unwrap();

@@ -42,7 +42,7 @@ pub use load::{
 pub use matcher::Matcher;
 pub use outcome::{HookNotice, HookOutcome, HookRun, NoticeKind, StopRequest};
 pub use process::{CapturedOutput, RunStatus, OUTPUT_LIMIT};
-pub use tool_names::{claude_tool_name, hook_tool_input, memo_tool_input};
+pub use tool_names::{claude_tool_name, hook_tool_input, memo_tool_input, memo_tools_for};
 
 use process::{run_command, HookCommand};
 

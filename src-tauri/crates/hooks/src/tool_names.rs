@@ -39,6 +39,35 @@ fn builtin(memo: &str) -> Option<ClaudeNames> {
     Some(ClaudeNames { sent, matched })
 }
 
+/// Memo's built-in tools that have a Claude Code counterpart (the keys of [`builtin`]).
+const MEMO_TOOLS_WITH_CLAUDE_NAMES: &[&str] = &[
+    "exec_command",
+    "shell",
+    "shell_command",
+    "apply_patch",
+    "edit_file",
+    "write_file",
+    "read_file",
+    "grep_files",
+    "glob",
+    "list_dir",
+    "webfetch",
+    "update_plan",
+    "list_mcp_resources",
+    "read_mcp_resource",
+];
+
+/// The Memo tools a Claude Code tool name stands for (`Bash` → the shell tools, `Write` →
+/// `apply_patch` and `write_file`): what a Claude Code agent's `tools: Read, Bash` list
+/// allows. Empty for a name Claude Code does not have.
+pub fn memo_tools_for(claude: &str) -> Vec<&'static str> {
+    MEMO_TOOLS_WITH_CLAUDE_NAMES
+        .iter()
+        .copied()
+        .filter(|memo| builtin(memo).is_some_and(|names| names.matched.contains(&claude)))
+        .collect()
+}
+
 /// The Claude Code name sent as `tool_name` for a Memo tool: the built-in counterpart,
 /// `mcp__server__tool` for Memo's MCP tools (`server__tool`), `None` when Claude Code has
 /// no such tool (then Memo's name is sent).
@@ -130,6 +159,18 @@ pub fn memo_tool_input(memo: &str, original: &Value, updated: Value) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn claude_names_map_back_to_memo_tools() {
+        assert_eq!(memo_tools_for("Read"), vec!["read_file"]);
+        assert_eq!(memo_tools_for("Write"), vec!["apply_patch", "write_file"]);
+        assert_eq!(
+            memo_tools_for("Bash"),
+            vec!["exec_command", "shell", "shell_command"]
+        );
+        assert_eq!(memo_tools_for("Glob"), vec!["glob", "list_dir"]);
+        assert!(memo_tools_for("Teleport").is_empty());
+    }
 
     #[test]
     fn builtin_and_mcp_names() {

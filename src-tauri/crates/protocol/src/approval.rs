@@ -37,6 +37,12 @@ pub struct ApprovalRequest {
     /// tool); empty when none can (critical calls always ask).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rule_patterns: Vec<String>,
+    /// The subagent that asks, when the question is relayed from one to its parent's log
+    /// (answer it in the parent: the parent passes the answer on). Boxed: every event
+    /// is as large as its largest kind, and most approvals have no agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, as = "Option<crate::SubagentRef>")]
+    pub agent: Option<Box<crate::SubagentRef>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -277,6 +277,29 @@ pub enum AgentEvent {
         /// "3 project hooks not run: folder not trusted".
         message: String,
     },
+    /// A subagent started, for the tool call that spawned it (`spawn_agent`). Its work is
+    /// in its own session; this log records its state changes (`subagent_updated`) and
+    /// relays its approval questions (`approval_requested` with `request.agent`).
+    SubagentStarted {
+        call_id: ToolCallId,
+        agent: crate::SubagentRef,
+        /// The task it was given.
+        task: String,
+    },
+    /// A subagent's state changed: it finished a turn (with its answer), failed, was
+    /// interrupted or closed, or started working on more input.
+    SubagentUpdated {
+        agent_id: String,
+        state: crate::SubagentState,
+        /// Its last answer (cut when long), once it has one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        answer: Option<String>,
+        /// Why it failed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        message: Option<String>,
+    },
     Error {
         kind: ErrorKind,
         message: String,
@@ -319,6 +342,8 @@ impl AgentEvent {
             AgentEvent::FilesChanged { .. } => "files_changed",
             AgentEvent::HookRan { .. } => "hook_ran",
             AgentEvent::HooksSkipped { .. } => "hooks_skipped",
+            AgentEvent::SubagentStarted { .. } => "subagent_started",
+            AgentEvent::SubagentUpdated { .. } => "subagent_updated",
             AgentEvent::Error { .. } => "error",
             AgentEvent::TurnEnded { .. } => "turn_ended",
         }

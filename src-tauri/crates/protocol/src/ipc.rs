@@ -32,6 +32,11 @@ pub struct SessionSummary {
     /// Where imported history came from (`memo-code`), and its id there.
     pub origin: Option<String>,
     pub origin_id: Option<String>,
+    /// Set for a subagent's session: the agent type it ran as; `parent_session_id` is
+    /// then the session that spawned it (and `fork_seq` is none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub agent_type: Option<String>,
 }
 
 /// A provider from config.toml, for the model picker.

@@ -7,6 +7,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod activity;
+mod agents;
 mod approval;
 mod changes;
 mod event;
@@ -25,6 +26,7 @@ pub mod typescript;
 mod worktree;
 
 pub use activity::{ActivityState, PendingApproval, SessionActivity};
+pub use agents::{AgentInfo, AgentSource, AgentsPage, SubagentRef, SubagentState};
 pub use approval::{ApprovalMode, ApprovalRequest, DiffHunk, FileDiff, ReviewDecision, RiskLevel};
 pub use changes::{
     ChangeKind, ChangeScope, ChangesReport, CheckpointSummary, FileChange, RestoreAction,

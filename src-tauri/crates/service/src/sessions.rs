@@ -81,6 +81,14 @@ impl Service {
         if lock(&self.live).contains_key(id) {
             return self.session(id);
         }
+        // A subagent's session runs under its parent (or not at all): shown, not resumed.
+        if self
+            .store()?
+            .session(id)?
+            .is_some_and(|r| r.agent_type.is_some())
+        {
+            return self.session(id);
+        }
         let handle = self.engine()?.resume_session_with(id, overrides)?;
         let live_id = handle.id().clone();
         let mut live = lock(&self.live);
@@ -109,20 +117,23 @@ impl Service {
     }
 
     /// The live session's events after `after_seq`, stored ones first, then as they happen.
+    /// A subagent's session streams through its parent while it runs, and its stored
+    /// events once nothing runs it.
     pub fn subscribe(&self, id: &SessionId, after_seq: u64) -> Result<EventReceiver> {
-        let live = lock(&self.live);
-        let handle = live.get(id).ok_or_else(|| {
+        if let Some(handle) = lock(&self.live).get(id) {
+            return Ok(handle.subscribe(after_seq)?);
+        }
+        self.subscribe_child(id, after_seq)?.ok_or_else(|| {
             ServiceError::NotFound(format!("session {id} is not open; resume it first"))
-        })?;
-        Ok(handle.subscribe(after_seq)?)
+        })
     }
 
     pub fn submit(&self, id: &SessionId, op: Op) -> Result<()> {
-        let live = lock(&self.live);
-        let handle = live
-            .get(id)
-            .ok_or_else(|| ServiceError::NotFound(format!("session {id} is not open")))?;
-        Ok(handle.submit(op)?)
+        if let Some(handle) = lock(&self.live).get(id) {
+            return Ok(handle.submit(op)?);
+        }
+        self.submit_to_child(id, op)
+            .unwrap_or_else(|| Err(ServiceError::NotFound(format!("session {id} is not open"))))
     }
 
     /// A live session's MCP prompts as (command, description).
@@ -230,6 +241,7 @@ pub(crate) fn summarize(store: &Store, r: SessionRecord) -> Result<SessionSummar
         read_only: r.read_only,
         origin: r.origin,
         origin_id: r.origin_id,
+        agent_type: r.agent_type,
     })
 }
 

@@ -112,6 +112,13 @@ CREATE TRIGGER search_docs_delete AFTER DELETE ON search_docs BEGIN
 END;
 ";
 
+/// Version 3: subagents' sessions. A subagent's session names the agent type it ran as
+/// and, in `parent_session_id`, the session that spawned it (with no `fork_seq`: it shares
+/// none of its parent's history). Lists leave them out; they are read through their parent.
+const V3: &str = "
+ALTER TABLE sessions ADD COLUMN agent_type TEXT;
+";
+
 pub(crate) const MIGRATIONS: &[Migration] = &[
     Migration {
         version: 1,
@@ -122,6 +129,11 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         version: 2,
         sql: V2,
         backfill: Some(crate::derive::backfill_all),
+    },
+    Migration {
+        version: 3,
+        sql: V3,
+        backfill: None,
     },
 ];
 

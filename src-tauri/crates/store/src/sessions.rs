@@ -39,6 +39,9 @@ pub struct SessionRecord {
     /// Where an imported session came from (`memo-code`), and its id there.
     pub origin: Option<String>,
     pub origin_id: Option<String>,
+    /// Set for a subagent's session: the agent type it ran as (its parent is
+    /// `parent_session_id`).
+    pub agent_type: Option<String>,
 }
 
 /// A fork: a new session sharing `source`'s history up to and including `at_seq`.
@@ -56,7 +59,7 @@ pub struct ForkSpec {
 
 const SESSION_COLUMNS: &str = "id, workspace_id, title, cwd, provider, model, created_ms, \
                                updated_ms, parent_session_id, fork_seq, read_only, origin, \
-                               origin_id";
+                               origin_id, agent_type";
 
 fn session_from_row(row: &Row<'_>) -> rusqlite::Result<SessionRecord> {
     Ok(SessionRecord {
@@ -73,6 +76,7 @@ fn session_from_row(row: &Row<'_>) -> rusqlite::Result<SessionRecord> {
         read_only: row.get(10)?,
         origin: row.get(11)?,
         origin_id: row.get(12)?,
+        agent_type: row.get(13)?,
     })
 }
 
@@ -101,8 +105,8 @@ impl Store {
         let conn = self.conn();
         let n: i64 = conn
             .prepare_cached(
-                "SELECT count(*) FROM sessions WHERE ?1 IS NULL \
-                 OR workspace_id = (SELECT id FROM workspaces WHERE path = ?1)",
+                "SELECT count(*) FROM sessions WHERE agent_type IS NULL AND (?1 IS NULL \
+                 OR workspace_id = (SELECT id FROM workspaces WHERE path = ?1))",
             )?
             .query_row([cwd], |r| r.get(0))?;
         Ok(from_sql_int(n))
@@ -125,6 +129,7 @@ impl Store {
                 let sql = format!(
                     "SELECT {SESSION_COLUMNS} FROM sessions \
                      WHERE workspace_id = (SELECT id FROM workspaces WHERE path = ?1) \
+                     AND agent_type IS NULL \
                      ORDER BY updated_ms DESC, id DESC LIMIT ?2 OFFSET ?3"
                 );
                 let mut stmt = conn.prepare_cached(&sql)?;
@@ -133,7 +138,7 @@ impl Store {
             }
             None => {
                 let sql = format!(
-                    "SELECT {SESSION_COLUMNS} FROM sessions \
+                    "SELECT {SESSION_COLUMNS} FROM sessions WHERE agent_type IS NULL \
                      ORDER BY updated_ms DESC, id DESC LIMIT ?1 OFFSET ?2"
                 );
                 let mut stmt = conn.prepare_cached(&sql)?;
@@ -149,11 +154,38 @@ impl Store {
         let conn = self.conn();
         let sql = format!(
             "SELECT {SESSION_COLUMNS} FROM sessions WHERE parent_session_id = ?1 \
-             ORDER BY created_ms, id"
+             AND agent_type IS NULL ORDER BY created_ms, id"
         );
         let mut stmt = conn.prepare_cached(&sql)?;
         let rows = stmt.query_map([parent.as_str()], session_from_row)?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    /// The subagents' sessions `parent` spawned, oldest first.
+    pub fn subagents_of(&self, parent: &SessionId) -> Result<Vec<SessionRecord>> {
+        let conn = self.conn();
+        let sql = format!(
+            "SELECT {SESSION_COLUMNS} FROM sessions WHERE parent_session_id = ?1 \
+             AND agent_type IS NOT NULL ORDER BY created_ms, id"
+        );
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map([parent.as_str()], session_from_row)?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    /// Makes `id` a subagent's session: spawned by `parent`, running as `agent_type`.
+    /// From then on lists leave it out.
+    pub fn set_subagent(&self, id: &SessionId, parent: &SessionId, agent_type: &str) -> Result<()> {
+        let conn = self.conn();
+        let changed = conn
+            .prepare_cached(
+                "UPDATE sessions SET parent_session_id = ?2, agent_type = ?3 WHERE id = ?1",
+            )?
+            .execute(params![id.as_str(), parent.as_str(), agent_type])?;
+        if changed == 0 {
+            return Err(StoreError::UnknownSession(id.clone()));
+        }
+        Ok(())
     }
 
     /// Renames a session. Does not touch `updated_ms`: a rename is not activity, and
@@ -255,8 +287,8 @@ impl Store {
         Ok(record)
     }
 
-    /// Deletes a session and all its events. Forks of it survive, detached from their
-    /// parent. Returns whether the session existed.
+    /// Deletes a session and all its events, with its subagents' sessions. Forks of it
+    /// survive, detached from their parent. Returns whether the session existed.
     pub fn delete_session(&self, id: &SessionId) -> Result<bool> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -333,12 +365,24 @@ pub(crate) fn insert_session(
         read_only: origin.is_some(),
         origin: origin_name.map(str::to_owned),
         origin_id: origin_id.map(str::to_owned),
+        agent_type: None,
     })
 }
 
 /// Deletes a session with everything derived from it, inside `tx`; forks of it are
 /// detached. Returns whether it existed.
 pub(crate) fn delete_in(tx: &Transaction<'_>, id: &SessionId) -> Result<bool> {
+    // A subagent's session is part of its parent's work and shown only through it: it
+    // goes with its parent (and its own subagents with it).
+    let children: Vec<String> = tx
+        .prepare_cached(
+            "SELECT id FROM sessions WHERE parent_session_id = ?1 AND agent_type IS NOT NULL",
+        )?
+        .query_map([id.as_str()], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for child in children {
+        delete_in(tx, &SessionId(child))?;
+    }
     // The foreign keys would cascade too; deleting explicitly keeps this correct even
     // on a connection where someone turned foreign_keys off. Deleting search_docs
     // rows fires the trigger that removes their full-text entries.

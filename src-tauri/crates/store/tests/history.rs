@@ -420,6 +420,7 @@ fn approvals_are_recorded_with_their_decisions() {
         diff: None,
         arguments: serde_json::json!({"cmd": "cargo test"}),
         rule_patterns: Vec::new(),
+        agent: None,
     };
     push(
         &store,

@@ -524,6 +524,47 @@ fn deleting_a_parent_detaches_its_forks() {
 }
 
 #[test]
+fn subagent_sessions_are_listed_through_their_parent_and_deleted_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("db.sqlite")).unwrap();
+    for id in ["parent", "kid", "grandkid", "fork"] {
+        store.create_session(&new_session(id, "/repo")).unwrap();
+    }
+    let id = SessionId::new;
+    store
+        .set_subagent(&id("kid"), &id("parent"), "general")
+        .unwrap();
+    store
+        .set_subagent(&id("grandkid"), &id("kid"), "codebase_investigator")
+        .unwrap();
+    store
+        .append_batch(&[text("kid", 1), text("grandkid", 1)])
+        .unwrap();
+    let unknown = store.set_subagent(&id("nobody"), &id("parent"), "general");
+    assert!(matches!(unknown, Err(StoreError::UnknownSession(_))));
+
+    let listed: Vec<String> = store
+        .list_sessions(None, 10, 0)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id.0)
+        .collect();
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    assert!(!listed.contains(&"kid".to_owned()));
+    assert_eq!(store.count_sessions(Some("/repo")).unwrap(), 2);
+    let kids = store.subagents_of(&id("parent")).unwrap();
+    assert_eq!(kids.len(), 1);
+    assert_eq!(kids[0].agent_type.as_deref(), Some("general"));
+    assert!(store.forks_of(&id("parent")).unwrap().is_empty());
+
+    assert!(store.delete_session(&id("parent")).unwrap());
+    assert!(store.session(&id("kid")).unwrap().is_none());
+    assert!(store.session(&id("grandkid")).unwrap().is_none());
+    assert!(store.events(&id("grandkid"), 0, 10).unwrap().is_empty());
+    assert!(store.session(&id("fork")).unwrap().is_some());
+}
+
+#[test]
 fn schema_on_disk_matches_the_spec() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("db.sqlite");
@@ -556,7 +597,8 @@ fn schema_on_disk_matches_the_spec() {
             "fork_seq",
             "read_only",
             "origin",
-            "origin_id"
+            "origin_id",
+            "agent_type"
         ]
     );
     assert_eq!(

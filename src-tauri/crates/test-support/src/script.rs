@@ -17,6 +17,9 @@ pub const DEFAULT_CHUNK_CHARS: usize = 8;
 /// JSON form (as in scenario files): a stream script's fields at top level
 /// (`{"text":"Hi"}`), or `{"error":{…}}`, or `{"raw_sse":{…}}`.
 #[derive(Debug, Clone, PartialEq)]
+// A script holds a few dozen responses: their size does not matter, and boxing the
+// stream would make every script and match in the tests harder to read.
+#[allow(clippy::large_enum_variant)]
 pub enum MockResponse {
     /// A successful streamed (or, for non-streaming requests, complete) answer.
     Stream(StreamScript),
@@ -30,6 +33,12 @@ pub enum MockResponse {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StreamScript {
+    /// Answers only a request whose first user message contains this text: the first
+    /// queued response that matches (or has no `when`) answers a request. Sessions that
+    /// run at once (a parent and its subagents) each get their own answers this way,
+    /// whatever order their requests arrive in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
     /// Reasoning / thinking text, sent before the answer text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,
@@ -174,6 +183,7 @@ fn is_false(b: &bool) -> bool {
 impl Default for StreamScript {
     fn default() -> Self {
         StreamScript {
+            when: None,
             reasoning: None,
             thinking_signature: None,
             text: None,
@@ -310,6 +320,24 @@ impl MockResponse {
     pub fn with_thinking_signature(self, signature: impl Into<String>) -> Self {
         let signature = signature.into();
         self.map_stream(|s| s.thinking_signature = Some(signature))
+    }
+
+    /// Answers only a request whose first user message contains `text` (see
+    /// [`StreamScript::when`]).
+    pub fn when(self, text: impl Into<String>) -> Self {
+        let text = text.into();
+        self.map_stream(|s| s.when = Some(text))
+    }
+
+    /// Whether this response may answer a request whose first user message (as JSON
+    /// text) is `first_user`.
+    pub fn answers(&self, first_user: &str) -> bool {
+        match self {
+            MockResponse::Stream(StreamScript {
+                when: Some(when), ..
+            }) => first_user.contains(when.as_str()),
+            _ => true,
+        }
     }
 
     pub fn with_text(self, text: impl Into<String>) -> Self {

@@ -379,6 +379,7 @@ async fn model_request(
     };
 
     let (parsed, body_value) = parse_body(&body);
+    let first_user = first_user_message(&body_value);
     let info = RequestInfo {
         model: route
             .gemini_model
@@ -435,7 +436,8 @@ async fn model_request(
         state.requests.push(record);
         let number = state.requests.len();
         let next = if rejection.is_none() {
-            state.queue.pop_front()
+            let at = state.queue.iter().position(|r| r.answers(&first_user));
+            at.and_then(|at| state.queue.remove(at))
         } else {
             None
         };
@@ -518,6 +520,23 @@ fn json_response(status: StatusCode, body: &Value) -> Response {
         header::HeaderValue::from_static("application/json"),
     );
     response
+}
+
+/// The first user message of a request, as JSON text, whatever the wire format: what a
+/// response's `when` is matched against. OpenAI and Anthropic send `messages` (OpenAI's
+/// may start with the system message), Gemini `contents`.
+fn first_user_message(body: &Value) -> String {
+    let list = body
+        .get("messages")
+        .or_else(|| body.get("contents"))
+        .and_then(Value::as_array);
+    list.and_then(|messages| {
+        messages
+            .iter()
+            .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+    })
+    .map(Value::to_string)
+    .unwrap_or_default()
 }
 
 #[cfg(test)]

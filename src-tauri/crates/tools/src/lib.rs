@@ -353,6 +353,9 @@ pub struct ToolRegistry {
     sources: Vec<Arc<dyn ToolSource>>,
     /// Names the user turned off: never offered, never run (`server__*`: a whole server).
     excluded: Vec<String>,
+    /// When set, the only names offered and run (a subagent limited to some tools); the
+    /// same patterns as `excluded`.
+    allowed: Option<Vec<String>>,
 }
 
 impl ToolRegistry {
@@ -389,11 +392,22 @@ impl ToolRegistry {
         self.excluded.extend(names);
     }
 
+    /// Offers and runs only these tools from now on (`server__*`: a whole server's),
+    /// whatever else is registered or arrives later; exclusions still apply.
+    pub fn allow_only(&mut self, names: impl IntoIterator<Item = String>) {
+        self.allowed = Some(names.into_iter().collect());
+    }
+
     fn is_excluded(&self, name: &str) -> bool {
-        self.excluded.iter().any(|x| match x.strip_suffix('*') {
+        let matches = |x: &String| match x.strip_suffix('*') {
             Some(prefix) => name.starts_with(prefix),
             None => x == name,
-        })
+        };
+        self.excluded.iter().any(matches)
+            || self
+                .allowed
+                .as_ref()
+                .is_some_and(|allowed| !allowed.iter().any(matches))
     }
 
     pub fn get(&self, name: &str) -> Option<Arc<dyn Tool>> {
@@ -497,6 +511,21 @@ mod registry_tests {
         );
         assert!(names.iter().any(|n| n == "read_file"));
         assert!(registry.specs().iter().all(|s| s.name != "webfetch"));
+    }
+
+    #[test]
+    fn an_allow_list_keeps_only_its_tools_and_exclusions_still_win() {
+        let mut registry = ToolRegistry::builtin();
+        registry.allow_only([
+            "read_file".to_owned(),
+            "grep_*".to_owned(),
+            "glob".to_owned(),
+        ]);
+        registry.exclude(["glob".to_owned()]);
+        assert_eq!(registry.names(), vec!["grep_files", "read_file"]);
+        assert!(registry.get("exec_command").is_none());
+        assert!(registry.get("glob").is_none());
+        assert!(registry.get("read_file").is_some());
     }
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::Mutex;

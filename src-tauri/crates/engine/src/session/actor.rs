@@ -95,6 +95,17 @@ impl SessionHandle {
         }
     }
 
+    /// A subagent this session started, by the child's session id: its handle while its
+    /// parent holds it (its actor may have stopped since: then ops to it fail).
+    pub fn child(&self, id: &SessionId) -> Option<SessionHandle> {
+        self.shared
+            .context
+            .settings
+            .children
+            .as_ref()
+            .and_then(|c| c.0.session(id))
+    }
+
     /// Resolves once the actor has stopped (after `Op::Shutdown`).
     pub async fn closed(&self) {
         let mut rx = self.finished.clone();
@@ -120,6 +131,11 @@ pub fn spawn_session(
                 model: params.model.clone(),
                 title: None,
             })?;
+            if let Some(role) = &params.context.subagent {
+                params
+                    .store
+                    .set_subagent(&params.id, &role.parent, &role.agent.agent_type)?;
+            }
             Restored::default()
         }
         SessionStart::Resume => {
@@ -143,6 +159,20 @@ pub fn spawn_session(
     let shared = Arc::new(SessionState::new(params, restored));
     if let Some(checkpoints) = &shared.checkpoints {
         checkpoints.start();
+    }
+    if let Some(children) = &shared.context.settings.children {
+        // Weak: the runtime lives in this session's state and must not keep it alive.
+        let state = Arc::downgrade(&shared);
+        let mode = Arc::new(move || {
+            state
+                .upgrade()
+                .map_or(ApprovalMode::Strict, |s| s.approvals.mode())
+        });
+        children.0.attach(super::children::ParentLink::new(
+            shared.emitter.clone(),
+            shared.turn_now.clone(),
+            mode,
+        ));
     }
     if start == SessionStart::New {
         shared.emitter.emit(None, started)?;
@@ -218,6 +248,9 @@ async fn run_actor(
                 if let Some(turn) = running.take() {
                     turn.cancel.cancel();
                     let _ = turn.task.await;
+                }
+                if let Some(children) = &shared.context.settings.children {
+                    children.0.shutdown_all();
                 }
                 let end_scope = shared.scope(None, CancellationToken::new());
                 shared
@@ -310,11 +343,23 @@ async fn run_actor(
                     );
                 }
             }
-            Some(Op::Interrupt) => match running.as_ref() {
-                // The turn itself denies its pending approvals and records the interruption.
-                Some(turn) => turn.cancel.cancel(),
-                None => report_invalid_op(&shared, "no turn is running"),
-            },
+            Some(Op::Interrupt) => {
+                // Interrupting a session stops its subagents too, also those still working
+                // after the turn that started them ended.
+                let children = shared
+                    .context
+                    .settings
+                    .children
+                    .as_ref()
+                    .map_or(0, |c| c.0.interrupt_all());
+                match running.as_ref() {
+                    // The turn itself denies its pending approvals and records the
+                    // interruption.
+                    Some(turn) => turn.cancel.cancel(),
+                    None if children > 0 => {}
+                    None => report_invalid_op(&shared, "no turn is running"),
+                }
+            }
             Some(Op::Compact { instructions }) => {
                 if running
                     .as_ref()
@@ -331,7 +376,15 @@ async fn run_actor(
                 request_id,
                 decision,
             }) => {
-                if !shared.approvals.resolve(&request_id, decision) {
+                let relayed = |decision| {
+                    shared
+                        .context
+                        .settings
+                        .children
+                        .as_ref()
+                        .is_some_and(|c| c.0.resolve_approval(&request_id, decision))
+                };
+                if !shared.approvals.resolve(&request_id, decision.clone()) && !relayed(decision) {
                     report_invalid_op(
                         &shared,
                         &format!("no pending approval with id {request_id}"),

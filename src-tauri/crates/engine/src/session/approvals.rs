@@ -94,14 +94,18 @@ pub(crate) struct ApprovalState {
     grants: Mutex<HashSet<String>>,
     /// Questions waiting for `Op::ResolveApproval`.
     pending: Mutex<HashMap<ApprovalId, oneshot::Sender<ReviewDecision>>>,
+    /// Set in a subagent's session: its questions say which agent asks (its parent's
+    /// UI shows them relayed).
+    agent: Option<Box<memo_protocol::SubagentRef>>,
 }
 
 impl ApprovalState {
-    pub fn new(mode: ApprovalMode) -> Self {
+    pub fn new(mode: ApprovalMode, agent: Option<Box<memo_protocol::SubagentRef>>) -> Self {
         Self {
             mode: Mutex::new(mode),
             grants: Mutex::new(HashSet::new()),
             pending: Mutex::new(HashMap::new()),
+            agent,
         }
     }
 
@@ -244,6 +248,7 @@ impl<'a> Approver<'a> {
                     .into_iter()
                     .map(|r| r.pattern)
                     .collect(),
+                agent: self.state.agent.clone(),
             },
         })?;
         let notifying = self.on_ask.as_ref().and_then(|notify| notify(call));

@@ -58,6 +58,67 @@ pub(crate) fn init_prompt(shared: &SessionState, args: &str) -> String {
     prompt.trim().to_owned()
 }
 
+/// `/agents`: the agent types this session's subagents can run as.
+fn agents(shared: &SessionState) -> (bool, String, Option<HostAction>) {
+    let Some(children) = &shared.context.settings.children else {
+        return (
+            false,
+            "Subagents are turned off (MEMO_ENABLE_COLLAB_TOOLS=0, or enable_collab_tools = \
+             false in config.toml)."
+                .into(),
+            None,
+        );
+    };
+    let (infos, problems) = children.0.agent_types();
+    let mut out = String::from("Agent types (/agents <type> <task> delegates a task):\n");
+    for info in infos.iter().filter(|i| i.shadows.is_none()) {
+        let source = match info.source {
+            memo_protocol::AgentSource::Builtin => "built-in".to_owned(),
+            _ => info.path.clone().unwrap_or_default(),
+        };
+        let _ = writeln!(out, "  {} — {} ({source})", info.name, info.description);
+    }
+    for info in infos.iter().filter(|i| i.shadows.is_some()) {
+        let why = info.shadows.as_deref().unwrap_or_default();
+        let path = info.path.as_deref().unwrap_or_default();
+        let _ = writeln!(out, "  not used: {} in {path} ({why})", info.name);
+    }
+    for problem in &problems {
+        let _ = writeln!(out, "  could not read {problem}");
+    }
+    (true, out.trim_end().to_owned(), None)
+}
+
+/// `/agents <type> <task>`: the message that has the model hand `task` to that agent.
+pub(crate) fn delegate_prompt(shared: &SessionState, args: &str) -> Result<String, String> {
+    let Some(children) = &shared.context.settings.children else {
+        return Err("Subagents are turned off in this session.".into());
+    };
+    let (name, task) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
+    let (infos, _) = children.0.agent_types();
+    if !infos.iter().any(|i| i.name == name && i.shadows.is_none()) {
+        let names: Vec<&str> = infos
+            .iter()
+            .filter(|i| i.shadows.is_none())
+            .map(|i| i.name.as_str())
+            .collect();
+        return Err(format!(
+            "There is no agent type {name}. The agent types are: {}.",
+            names.join(", ")
+        ));
+    }
+    if task.trim().is_empty() {
+        return Err(format!("Say what {name} should do: /agents {name} <task>."));
+    }
+    Ok(format!(
+        "Hand this task to a subagent of type `{name}`: call spawn_agent with agent_type \
+         \"{name}\" and the task below as its message (add any context it needs from our \
+         conversation: it sees none of it), wait for it, then tell me what it found or did.\n\n\
+         Task: {}",
+        task.trim()
+    ))
+}
+
 /// Built-ins the engine answers without the model.
 fn local(
     shared: &SessionState,
@@ -83,6 +144,7 @@ fn local(
             (true, out, None)
         }
         Builtin::Skills => (true, skills(shared), None),
+        Builtin::Agents => agents(shared),
         Builtin::New => (
             true,
             "Starting a new session.".into(),

@@ -44,6 +44,10 @@ pub struct SessionContext {
     /// How they were read: files with problems, project hooks skipped in an untrusted
     /// folder. Reported once when the session starts.
     pub hook_report: memo_hooks::LoadReport,
+    /// The subagents this session starts (`None`: it has no collab tools).
+    pub children: Option<super::children::Children>,
+    /// Set when this session is a subagent's: who it is and what it was told to be.
+    pub subagent: Option<super::children::SubagentRole>,
 }
 
 impl Default for SessionContext {
@@ -64,6 +68,8 @@ impl Default for SessionContext {
             elicitations: None,
             hooks: memo_hooks::Hooks::default(),
             hook_report: memo_hooks::LoadReport::default(),
+            children: None,
+            subagent: None,
         }
     }
 }

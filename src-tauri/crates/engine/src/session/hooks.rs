@@ -14,8 +14,9 @@
 //! - `PreCompact` before every compaction (`turn::compact`);
 //! - `Notification` when Memo asks the user to approve a call.
 //!
-//! `SubagentStop` runs when a subagent finishes; Memo has no subagents yet, so it never
-//! runs.
+//! In a subagent's session `SubagentStop` stands in for `Stop` (same rules: a block makes
+//! the subagent go on), and `SessionStart` / `SessionEnd` do not run: the session the
+//! user started is its parent's, whose hooks ran already.
 //!
 //! Every moment at which at least one hook ran is recorded as `hook_ran`, with each
 //! hook's status and decision, so the log and the UI say which hook blocked and why.
@@ -51,6 +52,8 @@ pub(crate) struct SessionHooks {
     hooks: Hooks,
     session_id: String,
     cwd: PathBuf,
+    /// A subagent's session: `SubagentStop` instead of `Stop`, no session hooks.
+    subagent: bool,
 }
 
 /// What `PreToolUse` hooks said about a call.
@@ -89,11 +92,21 @@ pub(crate) enum StopCheck {
 }
 
 impl SessionHooks {
-    pub fn new(hooks: Hooks, session_id: String, cwd: PathBuf) -> Self {
+    pub fn new(hooks: Hooks, session_id: String, cwd: PathBuf, subagent: bool) -> Self {
         Self {
             hooks,
             session_id,
             cwd,
+            subagent,
+        }
+    }
+
+    /// The hook event for "the agent answered": `SubagentStop` in a subagent's session.
+    pub fn stop_event(&self) -> HookEvent {
+        if self.subagent {
+            HookEvent::SubagentStop
+        } else {
+            HookEvent::Stop
         }
     }
 
@@ -257,11 +270,14 @@ impl SessionHooks {
         mode: ApprovalMode,
         continuations: u32,
     ) -> Result<StopCheck, EngineError> {
-        if !self.has(HookEvent::Stop) {
+        if !self.has(self.stop_event()) {
             return Ok(StopCheck::End);
         }
-        let input = HookInput::Stop {
-            stop_hook_active: continuations > 0,
+        let stop_hook_active = continuations > 0;
+        let input = if self.subagent {
+            HookInput::SubagentStop { stop_hook_active }
+        } else {
+            HookInput::Stop { stop_hook_active }
         };
         let outcome = self.run(&input, mode, scope.cancel()).await;
         let interrupted = scope.cancel().is_cancelled();
@@ -351,7 +367,7 @@ impl SessionHooks {
         mode: ApprovalMode,
         source: SessionStartSource,
     ) -> Result<(), EngineError> {
-        if !self.has(HookEvent::SessionStart) {
+        if self.subagent || !self.has(HookEvent::SessionStart) {
             return Ok(());
         }
         let outcome = self
@@ -373,7 +389,7 @@ impl SessionHooks {
         mode: ApprovalMode,
         reason: SessionEndReason,
     ) {
-        if !self.has(HookEvent::SessionEnd) {
+        if self.subagent || !self.has(HookEvent::SessionEnd) {
             return;
         }
         let input = HookInput::SessionEnd { reason };

@@ -79,6 +79,15 @@ pub(crate) fn dispatch(shared: &SessionState, input: UserInput) -> Dispatch {
             let prompt = commands::init_prompt(shared, &args);
             turn(with_prompt(input, prompt, "/init".to_owned()))
         }
+        Resolved::Builtin(Builtin::Agents) if !args.is_empty() => {
+            match commands::delegate_prompt(shared, &args) {
+                Ok(prompt) => turn(with_prompt(input, prompt, "/agents".to_owned())),
+                Err(why) => {
+                    commands::answer(shared, "agents", false, why, None);
+                    Dispatch::Done
+                }
+            }
+        }
         Resolved::Builtin(builtin) => {
             commands::answer_builtin(shared, builtin, &args, &commands);
             Dispatch::Done

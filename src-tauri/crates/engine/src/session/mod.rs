@@ -11,6 +11,7 @@
 mod actor;
 mod approvals;
 mod checkpoint;
+pub mod children;
 mod commands;
 mod compaction;
 pub mod context;
@@ -35,8 +36,9 @@ mod turn;
 
 pub use actor::{spawn_session, SessionHandle, SessionStart};
 pub use approvals::ApprovalMode;
+pub use children::{ChildAgents, Children, ParentLink, SubagentRole};
 pub use context::SessionContext;
 pub use emitter::EventReceiver;
 pub use model::{ModelBinding, ModelResolver};
 pub use state::{SessionParams, TurnLimits};
-pub(crate) use tool_view::prompt_mode;
+pub(crate) use tool_view::{session_prompt_mode, with_role};

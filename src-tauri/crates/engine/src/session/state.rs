@@ -106,6 +106,9 @@ pub(crate) struct SessionState {
     pub checkpoints: Option<Arc<Checkpointing>>,
     /// The user's hooks, read when the session started.
     pub hooks: Arc<SessionHooks>,
+    /// The turn running now, for what is written into this session's log from outside
+    /// its turns (its subagents' state changes and approval questions).
+    pub turn_now: Arc<Mutex<Option<TurnId>>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -143,9 +146,16 @@ impl SessionState {
             params.context.hooks.clone(),
             params.id.0.clone(),
             params.cwd.clone(),
+            params.context.subagent.is_some(),
         ));
+        let agent = params
+            .context
+            .subagent
+            .as_ref()
+            .map(|s| Box::new(s.agent.clone()));
         Self {
             hooks,
+            turn_now: Arc::default(),
             emitter: Arc::new(Emitter::new(
                 params.id.clone(),
                 params.store,
@@ -163,7 +173,7 @@ impl SessionState {
                 memo_home: params.memo_home,
                 ..ToolContext::for_workspace(params.cwd.clone())
             },
-            approvals: ApprovalState::new(params.limits.approval_mode),
+            approvals: ApprovalState::new(params.limits.approval_mode, agent),
             limits: params.limits,
             conversation: Arc::new(Conversation::new(restored.history, params.context.counter)),
             context: ContextState::new(params.context, restored.auto_blocked),

@@ -58,6 +58,23 @@ impl EventReceiver {
         }
     }
 
+    /// The stored events of a session no actor runs (a subagent's that has ended): they
+    /// are read page by page, and then the receiver ends.
+    pub fn stored(store: Arc<Store>, session_id: SessionId, after_seq: u64) -> Self {
+        // A queue nothing sends to: once the stored events are read, `recv` ends.
+        let (_, live) = mpsc::channel(1);
+        Self {
+            emitter: Weak::new(),
+            store,
+            session_id,
+            delivered: after_seq,
+            stored_until: u64::MAX,
+            page: VecDeque::new(),
+            live,
+            failed: false,
+        }
+    }
+
     /// The next event; `None` once the session is gone (or its store failed).
     pub async fn recv(&mut self) -> Option<EventEnvelope> {
         loop {

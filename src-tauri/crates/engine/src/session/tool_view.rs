@@ -66,6 +66,38 @@ pub(crate) fn prompt_mode(profile: ToolProfile) -> PromptMode {
     }
 }
 
+/// The subagent prompt's base template.
+const SUBAGENT_TEMPLATE: &str = "subagent.md";
+
+/// The prompt mode of a session: a subagent's own, or the main agent's for its profile.
+pub(crate) fn session_prompt_mode(
+    profile: ToolProfile,
+    subagent: Option<&super::children::SubagentRole>,
+) -> PromptMode {
+    match subagent {
+        Some(_) => PromptMode::Subagent {
+            base_template: SUBAGENT_TEMPLATE,
+        },
+        None => prompt_mode(profile),
+    }
+}
+
+/// A subagent's prompt ends with what its agent type is for (a custom agent's file body,
+/// the investigator's method): the most specific instructions come last.
+pub(crate) fn with_role(
+    system: String,
+    subagent: Option<&super::children::SubagentRole>,
+) -> String {
+    match subagent {
+        Some(role) if !role.instructions.trim().is_empty() => format!(
+            "{system}\n\n# Your role: {}\n\n{}",
+            role.agent.agent_type,
+            role.instructions.trim()
+        ),
+        _ => system,
+    }
+}
+
 /// What a view is built from.
 pub(crate) struct ViewInputs<'a> {
     pub tools: &'a ToolRegistry,
@@ -126,14 +158,16 @@ fn rebuild(inputs: ViewInputs<'_>, generation: u64, old: &ToolView) -> ToolView 
     let (system_prompt, report, fixed) = match &settings.workspace {
         // Layer 5 lists the tools, so the prompt follows them.
         Some(workspace) => {
+            let role = settings.subagent.as_ref();
             let assembled = workspace.assemble(
                 &binding.model,
                 &specs,
                 settings.counter,
-                prompt_mode(profile),
+                session_prompt_mode(profile, role),
             );
+            let system = with_role(assembled.system, role);
             let fixed = assembled.report.total_tokens;
-            (Arc::new(assembled.system), Some(assembled.report), fixed)
+            (Arc::new(system), Some(assembled.report), fixed)
         }
         None => (
             old.system_prompt.clone(),

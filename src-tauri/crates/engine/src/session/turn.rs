@@ -99,6 +99,7 @@ pub(crate) async fn run_turn(
             return;
         }
     };
+    set_turn_now(&shared, Some(turn_id.clone()));
     let mut turn = Turn {
         scope: shared.scope(Some(turn_id), cancel),
         shared,
@@ -120,10 +121,16 @@ pub(crate) async fn run_turn(
         }
     };
     let usage = turn.usage;
+    set_turn_now(&turn.shared, None);
     ended.store(true, Ordering::Release);
     let mut last = std::mem::take(&mut turn.deferred);
     last.push(AgentEvent::TurnEnded { reason, usage });
     let _ = turn.scope.emit_batch(last);
+}
+
+/// Which turn what is written from outside the turn (subagents' news) belongs to.
+fn set_turn_now(shared: &SessionState, turn: Option<TurnId>) {
+    *shared.turn_now.lock().unwrap_or_else(|p| p.into_inner()) = turn;
 }
 
 /// Runs `/compact` or `/clear` as the session's task: like a turn without a model step,
@@ -311,7 +318,7 @@ impl Turn {
             });
             step_end.push(assistant.clone());
             if response.tool_calls.is_empty() {
-                if !self.shared.hooks.has(memo_hooks::HookEvent::Stop) {
+                if !self.shared.hooks.has(self.shared.hooks.stop_event()) {
                     // The model answered: the turn ends with this step.
                     self.scope.apply(&assistant);
                     self.deferred = step_end;

@@ -1,0 +1,332 @@
+//! Memo Code's collab tools: `spawn_agent`, `send_input`, `wait`, `close_agent` and
+//! `list_agents`, over a session's [`Subagents`].
+//!
+//! Spawning changes nothing by itself, and everything a subagent does is approved under
+//! its parent's policy call by call (its questions show in the parent), so these tools
+//! are read-risk: asking the user to approve the spawn as well would ask twice.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use memo_protocol::{AgentEvent, RiskLevel, SubagentState, ToolCallId};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::runtime::Subagents;
+use crate::tools::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
+
+/// The collab tools' names: a subagent's session never has them (no agents of agents).
+pub const COLLAB_TOOLS: &[&str] = &[
+    "spawn_agent",
+    "send_input",
+    "wait",
+    "close_agent",
+    "list_agents",
+];
+
+/// `wait`'s default and longest wait.
+const DEFAULT_WAIT: Duration = Duration::from_secs(60);
+const MAX_WAIT: Duration = Duration::from_secs(30 * 60);
+
+/// The five tools, sharing one runtime.
+pub fn tools(agents: &Arc<Subagents>) -> Vec<Arc<dyn Tool>> {
+    let description = format!(
+        "Starts a subagent: another agent with its own conversation that works on `message` \
+         (a complete, self-contained task: it sees nothing of this conversation) while you \
+         go on. Several can run in parallel (at most {} at once). Returns its id at once; \
+         use `wait` for its answer. Agent types (`agent_type`, default `general`):\n{}",
+        agents.max_running(),
+        agents.catalog().summary_for_model()
+    );
+    vec![
+        Arc::new(SpawnAgent {
+            agents: agents.clone(),
+            description,
+        }),
+        Arc::new(SendInput(agents.clone())),
+        Arc::new(Wait(agents.clone())),
+        Arc::new(CloseAgent(agents.clone())),
+        Arc::new(ListAgents(agents.clone())),
+    ]
+}
+
+fn failed(message: String) -> ToolError {
+    ToolError::failed(message)
+}
+
+fn text(value: serde_json::Value) -> ToolOutput {
+    ToolOutput::text(serde_json::to_string_pretty(&value).unwrap_or_default())
+}
+
+struct SpawnAgent {
+    agents: Arc<Subagents>,
+    description: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpawnInput {
+    message: String,
+    #[serde(default)]
+    agent_type: Option<String>,
+}
+
+impl Tool for SpawnAgent {
+    fn name(&self) -> &str {
+        "spawn_agent"
+    }
+
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn brief(&self) -> Option<&str> {
+        Some("Starts a subagent on a self-contained task; `wait` for its answer.")
+    }
+
+    fn input_schema(&self) -> serde_json::Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "message": {"type": "string", "minLength": 1, "description": "The whole task, with everything the subagent needs to know."},
+                "agent_type": {"type": "string", "description": "Which kind of agent (default general)."}
+            },
+            "required": ["message"],
+            "additionalProperties": false
+        })
+    }
+
+    fn essential(&self) -> bool {
+        false
+    }
+
+    fn risk(&self) -> RiskLevel {
+        RiskLevel::Read
+    }
+
+    fn is_mutating(&self) -> bool {
+        false
+    }
+
+    fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+        let result = parse_args::<SpawnInput>("spawn_agent", args).and_then(|input| {
+            let agent = self
+                .agents
+                .spawn(&input.message, input.agent_type.as_deref())
+                .map_err(failed)?;
+            let mut output = text(json!({
+                "agent_id": agent.agent_id,
+                "agent_type": agent.agent_type,
+                "session_id": agent.session_id,
+                "state": SubagentState::Running,
+            }));
+            // Recorded with the call, so the parent's transcript shows the child under it.
+            output.event = ctx.call_id.map(|call_id| AgentEvent::SubagentStarted {
+                call_id: ToolCallId::new(call_id),
+                agent,
+                task: input.message,
+            });
+            Ok(output)
+        });
+        Box::pin(async move { result })
+    }
+}
+
+struct SendInput(Arc<Subagents>);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SendArgs {
+    id: String,
+    message: String,
+}
+
+impl Tool for SendInput {
+    fn name(&self) -> &str {
+        "send_input"
+    }
+
+    fn description(&self) -> &str {
+        "Gives a subagent that has finished (or stopped) more to do: a follow-up question or \
+         task in its own conversation. Use `wait` for its answer."
+    }
+
+    fn input_schema(&self) -> serde_json::Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "minLength": 1},
+                "message": {"type": "string", "minLength": 1}
+            },
+            "required": ["id", "message"],
+            "additionalProperties": false
+        })
+    }
+
+    fn essential(&self) -> bool {
+        false
+    }
+
+    fn risk(&self) -> RiskLevel {
+        RiskLevel::Read
+    }
+
+    fn is_mutating(&self) -> bool {
+        false
+    }
+
+    fn run(&self, _ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+        let result = parse_args::<SendArgs>("send_input", args).and_then(|input| {
+            let status = self
+                .0
+                .send_input(&input.id, &input.message)
+                .map_err(failed)?;
+            Ok(text(json!(status)))
+        });
+        Box::pin(async move { result })
+    }
+}
+
+struct Wait(Arc<Subagents>);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WaitArgs {
+    #[serde(default)]
+    ids: Vec<String>,
+    #[serde(default)]
+    timeout_ms: Option<u64>,
+}
+
+impl Tool for Wait {
+    fn name(&self) -> &str {
+        "wait"
+    }
+
+    fn description(&self) -> &str {
+        "Waits until the given subagents (default: all of them) are done, at most \
+         `timeout_ms` (default 60000), and returns each one's state and answer. \
+         `timed_out` says some are still working: wait again or go on."
+    }
+
+    fn input_schema(&self) -> serde_json::Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "ids": {"type": "array", "items": {"type": "string"}},
+                "timeout_ms": {"type": "integer", "minimum": 1, "maximum": MAX_WAIT.as_millis() as u64}
+            },
+            "additionalProperties": false
+        })
+    }
+
+    fn essential(&self) -> bool {
+        false
+    }
+
+    fn risk(&self) -> RiskLevel {
+        RiskLevel::Read
+    }
+
+    fn is_mutating(&self) -> bool {
+        false
+    }
+
+    fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+        let agents = self.0.clone();
+        Box::pin(async move {
+            let input = parse_args::<WaitArgs>("wait", args)?;
+            let timeout = input
+                .timeout_ms
+                .map_or(DEFAULT_WAIT, Duration::from_millis)
+                .min(MAX_WAIT);
+            let (statuses, timed_out) = agents
+                .wait(&input.ids, timeout, &ctx.cancel)
+                .await
+                .map_err(failed)?;
+            Ok(text(json!({ "agents": statuses, "timed_out": timed_out })))
+        })
+    }
+}
+
+struct CloseAgent(Arc<Subagents>);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CloseArgs {
+    id: String,
+}
+
+impl Tool for CloseAgent {
+    fn name(&self) -> &str {
+        "close_agent"
+    }
+
+    fn description(&self) -> &str {
+        "Stops a subagent for good (also one still working) and frees its place; returns \
+         its last state and answer."
+    }
+
+    fn input_schema(&self) -> serde_json::Value {
+        json!({
+            "type": "object",
+            "properties": {"id": {"type": "string", "minLength": 1}},
+            "required": ["id"],
+            "additionalProperties": false
+        })
+    }
+
+    fn essential(&self) -> bool {
+        false
+    }
+
+    fn risk(&self) -> RiskLevel {
+        RiskLevel::Read
+    }
+
+    fn is_mutating(&self) -> bool {
+        false
+    }
+
+    fn run(&self, _ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+        let result = parse_args::<CloseArgs>("close_agent", args).and_then(|input| {
+            let status = self.0.close(&input.id).map_err(failed)?;
+            Ok(text(json!(status)))
+        });
+        Box::pin(async move { result })
+    }
+}
+
+struct ListAgents(Arc<Subagents>);
+
+impl Tool for ListAgents {
+    fn name(&self) -> &str {
+        "list_agents"
+    }
+
+    fn description(&self) -> &str {
+        "Lists the subagents started in this session with their states and answers."
+    }
+
+    fn input_schema(&self) -> serde_json::Value {
+        json!({"type": "object", "properties": {}, "additionalProperties": false})
+    }
+
+    fn essential(&self) -> bool {
+        false
+    }
+
+    fn risk(&self) -> RiskLevel {
+        RiskLevel::Read
+    }
+
+    fn is_mutating(&self) -> bool {
+        false
+    }
+
+    fn run(&self, _ctx: ToolContext, _args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+        let list = self.0.list();
+        Box::pin(async move { Ok(text(json!({ "agents": list }))) })
+    }
+}
