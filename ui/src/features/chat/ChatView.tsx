@@ -4,7 +4,7 @@ import { ChatIcon } from "../../components/icons";
 import type { CompletionKind, ProviderSummary, WorktreeInfo } from "../../gen/protocol";
 import type { ChatController } from "../../state/useChat";
 import type { Loadable } from "../../state/useLoadable";
-import { waitingApprovals, type TurnView } from "../../state/transcript";
+import { waitingApprovals, type TranscriptEntry, type TurnView } from "../../state/transcript";
 import { useStickToBottom } from "../../state/useStickToBottom";
 import { useWidthClass } from "../../state/useWidthClass";
 import { folderName } from "../../state/workspaces";
@@ -49,6 +49,15 @@ const FAILURE_TITLES: Record<string, string> = {
   rewind_session: "Could not rewind the conversation",
   restore_session: "Could not open the restored conversation",
 };
+
+/** What a subagent's view calls the conversation that started it: its title or first message. */
+function conversationName(title: string | null, entries: readonly TranscriptEntry[]): string {
+  if (title) return title;
+  const first = entries.find((entry) => entry.kind === "turn");
+  const line = first?.kind === "turn" ? first.input.replace(/\s+/g, " ").trim() : "";
+  if (line === "") return "the conversation";
+  return line.length > 60 ? `“${line.slice(0, 59)}…”` : `“${line}”`;
+}
 
 /** Below these widths the header drops detail (tightest first). */
 const WIDTH_STEPS: [number, string][] = [
@@ -270,7 +279,7 @@ export function ChatView(props: ChatViewProps) {
         <SubagentView
           key={shownAgent.agentId}
           agent={shownAgent}
-          parentTitle={state.session?.title ?? "the conversation"}
+          parentTitle={conversationName(state.session?.title ?? null, state.transcript.entries)}
           onBack={closeAgent}
           onResolve={chat.resolve}
         />

@@ -28,7 +28,7 @@ function call(name: string, args: object, output: string | null, status: ToolIte
 
 const WAITED = JSON.stringify({
   agents: [
-    { agent_id: "agent-aaaa1111", agent_type: "reviewer", state: "finished", answer: "No problems found." },
+    { agent_id: "agent-aaaa1111", agent_type: "reviewer", state: "finished", answer: "No `unsafe` problems found." },
     { agent_id: "agent-bbbb2222", agent_type: "general", state: "failed", message: "provider down" },
   ],
   timed_out: false,
@@ -44,7 +44,7 @@ describe("collab tool cards", () => {
     expect(card.textContent).not.toContain('"agent_id"');
     const [first, second] = screen.getAllByTestId("collab-agent");
     expect(within(first as HTMLElement).getByTestId("agent-state").textContent).toBe("finished");
-    expect(within(first as HTMLElement).getByTestId("collab-answer").textContent).toBe("No problems found.");
+    expect(within(first as HTMLElement).getByTestId("collab-answer").textContent).toBe("No unsafe problems found.");
     expect(within(second as HTMLElement).getByTestId("agent-state").textContent).toBe("failed");
     expect(second?.textContent).toContain("provider down");
     fireEvent.click(within(first as HTMLElement).getByText("Open"));

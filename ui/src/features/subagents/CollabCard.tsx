@@ -81,6 +81,16 @@ export function CollabCard({ tool }: { tool: ToolItem }) {
   );
 }
 
+/** Markdown's marks taken out of a line of preview (the unfolded answer renders them). */
+function plainText(markdown: string): string {
+  return markdown
+    .replace(/```[\s\S]*?```/g, " ")
+    .replace(/`([^`]*)`/g, "$1")
+    .replace(/(\*\*|__)(.*?)\1/g, "$2")
+    .replace(/^#{1,6}\s+/gm, "")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
+}
+
 function AgentRow({
   status,
   known,
@@ -92,8 +102,8 @@ function AgentRow({
 }) {
   const [unfolded, setUnfolded] = useState(false);
   const agentType = status.agentType ?? known?.agentType ?? null;
-  // A report reads as its summary until unfolded.
-  const preview = status.answer === null ? null : (parseReport(status.answer)?.summary ?? status.answer);
+  // A report reads as its summary until unfolded; the preview is plain text.
+  const preview = status.answer === null ? null : plainText(parseReport(status.answer)?.summary ?? status.answer);
   const long = status.answer !== null && (preview !== status.answer || status.answer.length > SHORT_ANSWER_CHARS);
   return (
     <li className="collab__agent" data-testid="collab-agent" data-agent-id={status.agentId}>

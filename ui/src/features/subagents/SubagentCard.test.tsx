@@ -157,7 +157,14 @@ describe("SubagentCard", () => {
     expect(screen.getByTestId("subagent-answer").querySelector("strong")?.textContent).toBe("unsafe");
     fireEvent.click(screen.getByTestId("subagent-work-toggle"));
     expect(backend.calls).toEqual(["subscribe child-1 after 0"]);
-    expect(screen.getByTestId("subagent-work")).toBeTruthy();
+    backend.send("child-1", [
+      { type: "turn_started", input: { text: "task" } },
+      { type: "assistant_message", text: "", tool_calls: [{ call_id: "x1", name: "grep_files", arguments: '{"pattern":"unsafe"}' }] },
+      { type: "assistant_message", text: "No **unsafe** blocks.", tool_calls: [] },
+    ]);
+    expect(screen.getByTestId("subagent-step").textContent).toContain("grep_files");
+    // Its last words are the answer shown below: not said twice.
+    expect(screen.queryByTestId("subagent-text")).toBeNull();
   });
 
   it("shows the investigator's report as a report", () => {

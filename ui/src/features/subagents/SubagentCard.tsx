@@ -7,7 +7,7 @@ import { AgentAnswer } from "./AgentAnswer";
 import { jsonObject, spawnArgs } from "./collab";
 import { useSubagents } from "./context";
 import { AgentIcon, StateBadge, type AgentPhase } from "./StateBadge";
-import { summarizeWork, type WorkStep } from "./work";
+import { summarizeWork, type WorkStep, type WorkSummary } from "./work";
 
 /** A task longer than this is folded to its start until asked for. */
 const TASK_FOLD_CHARS = 280;
@@ -62,7 +62,9 @@ export function SubagentCard({ tool }: { tool: ToolItem }) {
   const sessionId = agent?.sessionId ?? null;
   const showWork = sessionId !== null && (workChoice ?? working);
   const feed = useChildSession(sessionId, showWork);
-  const work = useMemo(() => summarizeWork(feed.transcript), [feed.transcript]);
+  const summary = useMemo(() => summarizeWork(feed.transcript), [feed.transcript]);
+  const answer = agent !== null && !working ? agent.answer : null;
+  const work = useMemo(() => withoutAnswer(summary, answer), [summary, answer]);
   const [taskUnfolded, setTaskUnfolded] = useState(false);
   const longTask = task.length > TASK_FOLD_CHARS;
 
@@ -120,13 +122,14 @@ export function SubagentCard({ tool }: { tool: ToolItem }) {
           steps={work.steps}
           earlier={work.earlier}
           toolCalls={work.toolCalls}
+          working={working}
           onToggle={() => setWorkChoice(!showWork)}
         />
       )}
-      {agent !== null && !working && agent.answer && (
+      {agent !== null && answer && (
         <section className="agent-card__answer">
           <h4 className="agent-card__label">{agent.state === "finished" ? "Answer" : "Last answer"}</h4>
-          <AgentAnswer answer={agent.answer} agentType={agentType} />
+          <AgentAnswer answer={answer} agentType={agentType} />
         </section>
       )}
       {agent?.message && (
@@ -142,12 +145,22 @@ export function SubagentCard({ tool }: { tool: ToolItem }) {
   );
 }
 
+/** Its work without its final words when the answer below says them already. */
+function withoutAnswer(work: WorkSummary, answer: string | null): WorkSummary {
+  const last = work.steps[work.steps.length - 1];
+  if (answer === null || last?.kind !== "text") return work;
+  const said = (text: string) => text.replace(/\s+/g, " ").trim();
+  const lastText = said(last.text).replace(/^…/, "");
+  return said(answer).endsWith(lastText) ? { ...work, steps: work.steps.slice(0, -1) } : work;
+}
+
 function WorkSection({
   feed,
   shown,
   steps,
   earlier,
   toolCalls,
+  working,
   onToggle,
 }: {
   feed: ChildFeed;
@@ -155,6 +168,7 @@ function WorkSection({
   steps: WorkStep[];
   earlier: number;
   toolCalls: number;
+  working: boolean;
   onToggle: () => void;
 }) {
   // Counts are known once the child's session was read.
@@ -174,7 +188,7 @@ function WorkSection({
               <Spinner /> Reading its work…
             </p>
           ) : steps.length === 0 ? (
-            <p className="agent-work__note">Nothing yet.</p>
+            <p className="agent-work__note">{working ? <><Spinner /> Thinking…</> : "It did nothing."}</p>
           ) : (
             <ol className="agent-work__steps">
               {earlier > 0 && (

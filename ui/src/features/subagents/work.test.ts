@@ -40,4 +40,22 @@ describe("summarizeWork", () => {
       ["error", "connection reset"],
     ]);
   });
+
+  it("says what a report says instead of its fields", () => {
+    const transcript = applyBatch(
+      emptyTranscript,
+      events([
+        ["t1", { type: "turn_started", input: { text: "the task" } }],
+        [
+          "t1",
+          {
+            type: "assistant_message",
+            text: "",
+            tool_calls: [{ call_id: "r", name: "complete_task", arguments: JSON.stringify({ summary: "It is in a.rs", exploration_trace: [] }) }],
+          },
+        ],
+      ]),
+    );
+    expect(summarizeWork(transcript).steps).toMatchObject([{ kind: "tool", name: "complete_task", subject: "It is in a.rs" }]);
+  });
 });

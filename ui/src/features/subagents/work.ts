@@ -3,6 +3,7 @@
 import type { TranscriptState, TurnItem } from "../../state/transcript";
 import { summarizeArgs } from "../chat/format";
 import { COMMAND_TOOLS, commandLine } from "../chat/transcript/commandOutput";
+import { jsonObject } from "./collab";
 
 /** Lines a card shows at most; the whole is one click away ("Open"). */
 export const MAX_WORK_STEPS = 6;
@@ -23,10 +24,17 @@ export interface WorkSummary {
   toolCalls: number;
 }
 
+/** The investigator's way to hand in its report: its line says what the report says. */
+const REPORT_TOOL = "complete_task";
+
 function toolSubject(name: string, args: string): string {
   if (COMMAND_TOOLS.has(name)) {
     const command = commandLine(args);
     if (command !== null) return `$ ${command}`;
+  }
+  if (name === REPORT_TOOL) {
+    const summary = jsonObject(args)?.summary;
+    if (typeof summary === "string") return summary;
   }
   return summarizeArgs(args);
 }
