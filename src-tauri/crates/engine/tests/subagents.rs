@@ -591,3 +591,99 @@ async fn collab_tools_can_be_turned_off() {
     assert!(!tools.iter().any(|t| t == "spawn_agent"), "{tools:?}");
     parent.submit(Op::Shutdown).unwrap();
 }
+
+#[tokio::test]
+async fn resuming_after_a_crash_closes_the_last_runs_subagents() {
+    use memo_protocol::{SessionId, SubagentRef, ToolCallId, TurnId};
+    use memo_store::NewSession;
+    let world = World::new(vec![]).await;
+    let engine = world.engine(&[]);
+    let cwd = world.cwd().canonicalize().unwrap().display().to_string();
+    let new = |id: &str| NewSession {
+        id: SessionId::new(id),
+        cwd: cwd.clone(),
+        provider: "mock".into(),
+        model: "mock-model".into(),
+        title: None,
+    };
+    let (parent, child) = (SessionId::new("parent"), SessionId::new("child"));
+    world.store.create_session(&new("parent")).unwrap();
+    world.store.create_session(&new("child")).unwrap();
+    world
+        .store
+        .set_subagent(&child, &parent, "general")
+        .unwrap();
+    let at = |session: &SessionId, seq: u64, turn: &str, event: AgentEvent| EventEnvelope {
+        session_id: session.clone(),
+        turn_id: Some(TurnId::new(turn)),
+        seq,
+        timestamp_ms: 1,
+        event,
+    };
+    let agent = SubagentRef {
+        agent_id: "agent-1".into(),
+        agent_type: "general".into(),
+        session_id: child.clone(),
+    };
+    // The parent's turn ended; its child was still working when the app died.
+    world
+        .store
+        .append_batch(&[
+            at(
+                &parent,
+                1,
+                "t1",
+                AgentEvent::TurnStarted {
+                    input: UserInput::text("go"),
+                },
+            ),
+            at(
+                &parent,
+                2,
+                "t1",
+                AgentEvent::SubagentStarted {
+                    call_id: ToolCallId::new("c1"),
+                    agent,
+                    task: "work".into(),
+                },
+            ),
+            at(
+                &parent,
+                3,
+                "t1",
+                AgentEvent::TurnEnded {
+                    reason: TurnEndReason::Completed,
+                    usage: Default::default(),
+                },
+            ),
+            at(
+                &child,
+                1,
+                "k1",
+                AgentEvent::TurnStarted {
+                    input: UserInput::text("work"),
+                },
+            ),
+        ])
+        .unwrap();
+    let resumed = engine.resume_session(&parent, None).unwrap();
+    let log = world.store.events(&parent, 3, 100).unwrap();
+    assert!(
+        log.iter()
+            .any(|e| matches!(&e.event, AgentEvent::SubagentUpdated {
+        agent_id, state: SubagentState::Closed, .. } if agent_id == "agent-1")),
+        "{log:?}"
+    );
+    let child_log = world.store.events(&child, 1, 100).unwrap();
+    assert!(
+        child_log.iter().any(|e| matches!(
+            e.event,
+            AgentEvent::TurnEnded {
+                reason: TurnEndReason::Interrupted,
+                ..
+            }
+        )),
+        "{child_log:?}"
+    );
+    resumed.submit(Op::Shutdown).unwrap();
+}

@@ -143,6 +143,8 @@ pub fn spawn_session(
                 return Err(EngineError::SessionNotFound(params.id.0.clone()));
             }
             let (last_seq, events) = super::history::load_for_resume(&params.store, &params.id)?;
+            let last_seq =
+                super::history::close_subagents(&params.store, &params.id, &events, last_seq)?;
             Restored {
                 last_seq,
                 history: rebuild_history(&events),

@@ -242,10 +242,144 @@ pub fn load_for_resume(
     Ok((last, events))
 }
 
+/// What a resumed session's log must say about the subagents of its last run, which
+/// stopped with it: each one not closed yet is closed, and each question one of them asked
+/// that was never answered is denied (else the parent would show it waiting for good).
+pub fn subagents_closing_events(events: &[EventEnvelope]) -> Vec<AgentEvent> {
+    let mut open: Vec<String> = Vec::new();
+    let mut questions: Vec<ApprovalId> = Vec::new();
+    for env in events {
+        match &env.event {
+            AgentEvent::SubagentStarted { agent, .. } => open.push(agent.agent_id.clone()),
+            AgentEvent::SubagentUpdated {
+                agent_id,
+                state: memo_protocol::SubagentState::Closed,
+                ..
+            } => open.retain(|id| id != agent_id),
+            AgentEvent::ApprovalRequested { request } if request.agent.is_some() => {
+                questions.push(request.request_id.clone())
+            }
+            AgentEvent::ApprovalResolved { request_id, .. } => {
+                questions.retain(|id| id != request_id)
+            }
+            _ => {}
+        }
+    }
+    let denied = questions
+        .into_iter()
+        .map(|request_id| AgentEvent::ApprovalResolved {
+            request_id,
+            decision: ReviewDecision::Deny {
+                reason: Some("the session stopped before this was answered".into()),
+            },
+        });
+    let closed = open
+        .into_iter()
+        .map(|agent_id| AgentEvent::SubagentUpdated {
+            agent_id,
+            state: memo_protocol::SubagentState::Closed,
+            answer: None,
+            message: Some("stopped with its session".into()),
+        });
+    denied.chain(closed).collect()
+}
+
+/// Closes, in the log, what the last run of a session left open among its subagents:
+/// their own open turns (in their sessions) and, in its log, their states and questions.
+pub fn close_subagents(
+    store: &Store,
+    session: &SessionId,
+    events: &[EventEnvelope],
+    last_seq: u64,
+) -> Result<u64, EngineError> {
+    for child in store.subagents_of(session)? {
+        load_for_resume(store, &child.id)?;
+    }
+    let closing = subagents_closing_events(events);
+    if closing.is_empty() {
+        return Ok(last_seq);
+    }
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0);
+    let envs: Vec<EventEnvelope> = closing
+        .into_iter()
+        .enumerate()
+        .map(|(i, event)| EventEnvelope {
+            session_id: session.clone(),
+            turn_id: None,
+            seq: last_seq + 1 + i as u64,
+            timestamp_ms: now,
+            event,
+        })
+        .collect();
+    store.append_batch(&envs)?;
+    Ok(last_seq + envs.len() as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use memo_protocol::{ToolCallSummary, UserInput};
+
+    #[test]
+    fn a_resume_closes_the_last_runs_subagents_and_their_questions() {
+        let agent = |id: &str| memo_protocol::SubagentRef {
+            agent_id: id.into(),
+            agent_type: "general".into(),
+            session_id: SessionId::new(format!("s-{id}")),
+        };
+        let started = |id: &str| AgentEvent::SubagentStarted {
+            call_id: ToolCallId::new(format!("c-{id}")),
+            agent: agent(id),
+            task: "t".into(),
+        };
+        let asked = |request: &str, by: Option<&str>| AgentEvent::ApprovalRequested {
+            request: memo_protocol::ApprovalRequest {
+                request_id: ApprovalId::new(request),
+                call_id: ToolCallId::new("x"),
+                tool_name: "write_file".into(),
+                risk: memo_protocol::RiskLevel::Write,
+                reason: String::new(),
+                fingerprint: String::new(),
+                command: None,
+                cwd: None,
+                diff: None,
+                arguments: serde_json::json!({}),
+                rule_patterns: Vec::new(),
+                agent: by.map(|b| Box::new(agent(b))),
+            },
+        };
+        let events: Vec<EventEnvelope> = [
+            started("a"),
+            started("b"),
+            asked("q1", Some("a")),
+            asked("q2", Some("b")),
+            asked("q3", None),
+            AgentEvent::ApprovalResolved {
+                request_id: ApprovalId::new("q2"),
+                decision: ReviewDecision::Deny { reason: None },
+            },
+            AgentEvent::SubagentUpdated {
+                agent_id: "b".into(),
+                state: memo_protocol::SubagentState::Closed,
+                answer: None,
+                message: None,
+            },
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| env(i as u64 + 1, e))
+        .collect();
+        let closing = subagents_closing_events(&events);
+        assert_eq!(closing.len(), 2, "{closing:?}");
+        assert!(matches!(&closing[0],
+            AgentEvent::ApprovalResolved { request_id, .. } if request_id.as_str() == "q1"));
+        assert!(matches!(&closing[1],
+            AgentEvent::SubagentUpdated { agent_id, state: memo_protocol::SubagentState::Closed, .. } if agent_id == "a"));
+        assert!(subagents_closing_events(&events[..0]).is_empty());
+    }
 
     fn env(seq: u64, event: AgentEvent) -> EventEnvelope {
         EventEnvelope {
