@@ -26,6 +26,9 @@ const PARENT = "PARENT-E2E";
 const ALPHA = "CHILD-ALPHA";
 const BETA = "CHILD-BETA";
 const BETA_COMMAND = "echo beta-check-ok";
+const LATE = "PARENT-LATE";
+const GAMMA = "CHILD-GAMMA";
+const GAMMA_COMMAND = "echo gamma-late";
 
 const call = (when, name, args, extra = {}) => ({ when, tool_calls: [{ name, arguments: JSON.stringify(args) }], ...extra });
 
@@ -54,6 +57,11 @@ const SCENARIO = {
     { when: ALPHA, text: "Reported." },
     call(BETA, "exec_command", { cmd: BETA_COMMAND }),
     { when: BETA, text: "BETA: the check passed (beta-check-ok).", drip_ms: 20 },
+    // A parent that does not wait: its child asks after the parent's turn has ended.
+    call(LATE, "spawn_agent", { message: `${GAMMA}: run the slow check`, agent_type: "general" }),
+    { when: LATE, text: "Started a helper; it will ask you itself." },
+    call(GAMMA, "exec_command", { cmd: GAMMA_COMMAND }, { first_byte_delay_ms: 2000 }),
+    { when: GAMMA, text: "GAMMA: done." },
   ],
 };
 
@@ -224,5 +232,31 @@ describe("Subagents", { timeout: 180_000 }, () => {
     await app.driver.wait(async () => (await countNow(app.driver, byTestId("subagent-view"))) === 0, UI_TIMEOUT_MS, "the subagent view stays");
     await app.driver.wait(async () => (await countNow(app.driver, byTestId("subagent-card"))) === 2, UI_TIMEOUT_MS, "the parent is not back");
     assert.equal(await countNow(app.driver, By.css("textarea[aria-label='Message']")), 1);
+  });
+
+  test("a child's question after its parent's turn ended stands at the end of the conversation", async () => {
+    await (await find("new-session")).click();
+    await wait("chat-new-session");
+    const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
+    await message.sendKeys(`${LATE}: start a helper and stop`, Key.ENTER);
+    await app.driver.wait(until.elementLocated(By.css('[data-testid="turn"][data-status="completed"]')), UI_TIMEOUT_MS);
+    assert.equal(await (await cardOf(GAMMA)).getAttribute("data-phase"), "running");
+
+    // Outside any turn: a row of its own after the ended turn.
+    const question = await app.driver.wait(
+      until.elementLocated(By.css('.transcript__row > [data-testid="approval-card"][data-state="pending"]')),
+      UI_TIMEOUT_MS,
+    );
+    assert.match(await text(await find("approval-agent", question)), new RegExp(`^Subagent general \\(agent-[0-9a-f]{4}…\\) wants to run ${GAMMA_COMMAND}$`));
+    assert.equal(await (await cardOf(GAMMA)).getAttribute("data-phase"), "needs_approval");
+    const pending = await wait("active-approval");
+    assert.match(await text(pending), new RegExp(GAMMA_COMMAND));
+    await centre(question);
+    await shot("a subagent's question after its parent's turn");
+
+    await (await question.findElement(By.xpath(".//button[normalize-space()='Approve once']"))).click();
+    await waitPhase(GAMMA, "finished");
+    assert.match(await text(await find("subagent-answer", await cardOf(GAMMA))), /GAMMA: done\./);
+    assert.equal(await countNow(app.driver, By.css('[data-testid="approval-card"][data-state="pending"]')), 0);
   });
 });
