@@ -171,10 +171,22 @@ export function App() {
 
   const search = useCallback((query: string) => commands.searchSessions({ query, cwd }), [cwd]);
   const { openSession } = chat;
+  // A hit in a subagent's session: its parent opens, then the subagent's own view.
+  const [agentHit, setAgentHit] = useState<{ parentId: string; childId: string } | null>(null);
   const openResult = useCallback(
-    (result: SearchResult) => openSession(result.session, result.seq),
+    (result: SearchResult) => {
+      const { session } = result;
+      if (session.agent_type !== undefined && session.parent_session_id !== null) {
+        openSession({ id: session.parent_session_id });
+        setAgentHit({ parentId: session.parent_session_id, childId: session.id });
+        return;
+      }
+      setAgentHit(null);
+      openSession(session, result.seq);
+    },
     [openSession],
   );
+  const agentHitShown = useCallback(() => setAgentHit(null), []);
 
   // No provider at all: the first-run screen instead of a chat that cannot send.
   const needsOnboarding = providers.state.status === "ready" && providers.state.value.length === 0;
@@ -254,6 +266,8 @@ export function App() {
               onWorktreeChanged={reloadWorktrees}
               terminalOpen={dock.open}
               onToggleTerminal={dock.toggle}
+              agentSessionToOpen={agentHit !== null && agentHit.parentId === shownSessionId ? agentHit.childId : null}
+              onAgentSessionOpened={agentHitShown}
             />
           </WatchCommandContext.Provider>
         )}

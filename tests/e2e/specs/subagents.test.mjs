@@ -259,4 +259,16 @@ describe("Subagents", { timeout: 180_000 }, () => {
     assert.match(await text(await find("subagent-answer", await cardOf(GAMMA))), /GAMMA: done\./);
     assert.equal(await countNow(app.driver, By.css('[data-testid="approval-card"][data-state="pending"]')), 0);
   });
+
+  test("a search hit in a subagent's session opens its parent, then the subagent's view", async () => {
+    // "Reported." is only in the investigator's own transcript.
+    await (await find("session-search")).sendKeys("Reported");
+    const hit = await wait("search-result");
+    await hit.click();
+    const view = await wait("subagent-view");
+    assert.match(await text(await find("subagent-title", view)), /^Subagent codebase_investigator · agent-/);
+    await (await find("subagent-back")).click();
+    await app.driver.wait(async () => (await countNow(app.driver, byTestId("subagent-card"))) === 2, UI_TIMEOUT_MS, "the parent is not shown");
+    assert.match(await text(await find("user-message")), new RegExp(PARENT));
+  });
 });

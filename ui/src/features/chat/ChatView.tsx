@@ -82,6 +82,9 @@ interface ChatViewProps {
   onWorktreeChanged?: () => void;
   terminalOpen?: boolean;
   onToggleTerminal?: () => void;
+  /** A subagent's session to show once this session's history is in (a search hit in it). */
+  agentSessionToOpen?: string | null;
+  onAgentSessionOpened?: () => void;
 }
 
 /** The side drawer shown: one at a time, since two would squeeze the conversation. */
@@ -165,6 +168,14 @@ export function ChatView(props: ChatViewProps) {
     [sessionId],
   );
   const closeAgent = useCallback(() => setOpenedAgent(null), []);
+  const { agentSessionToOpen = null, onAgentSessionOpened } = props;
+  useEffect(() => {
+    if (agentSessionToOpen === null || sessionId === null || phase !== "idle") return;
+    const agent = Object.values(state.transcript.agents).find((a) => a.sessionId === agentSessionToOpen);
+    // Not found (its start is in an earlier page of a long session): the parent it is.
+    if (agent) setOpenedAgent({ sessionId, agentId: agent.agentId });
+    onAgentSessionOpened?.();
+  }, [agentSessionToOpen, sessionId, phase, state.transcript.agents, onAgentSessionOpened]);
   const shownAgent =
     openedAgent !== null && openedAgent.sessionId === sessionId ? (state.transcript.agents[openedAgent.agentId] ?? null) : null;
 
