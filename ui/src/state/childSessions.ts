@@ -6,7 +6,7 @@
 // A feed is subscribed while something shows it and let go a little after the last one
 // stops (a card scrolled out of the virtualized transcript often comes right back). What
 // it read stays for a few children, so showing one again resubscribes after its last seq.
-import { createContext, useContext, useEffect, useSyncExternalStore } from "react";
+import { createContext, useCallback, useContext, useEffect, useSyncExternalStore } from "react";
 
 import type { EventEnvelope } from "../gen/protocol";
 import { commands, subscribeSession, toCommandError } from "../ipc";
@@ -173,8 +173,10 @@ export function useChildSession(sessionId: string | null, live: boolean): ChildF
     if (sessionId === null || !live) return;
     return feeds.use(sessionId);
   }, [feeds, sessionId, live]);
-  return useSyncExternalStore(
-    (onChange) => (sessionId === null ? () => undefined : feeds.listen(sessionId, onChange)),
-    () => (sessionId === null ? EMPTY_FEED : feeds.feed(sessionId)),
+  const listen = useCallback(
+    (onChange: () => void) => (sessionId === null ? () => undefined : feeds.listen(sessionId, onChange)),
+    [feeds, sessionId],
   );
+  const read = useCallback(() => (sessionId === null ? EMPTY_FEED : feeds.feed(sessionId)), [feeds, sessionId]);
+  return useSyncExternalStore(listen, read);
 }
