@@ -365,31 +365,19 @@ impl Engine {
     /// The agent types a session in `folder` can start, from Memo's built-in ones and
     /// the agent files in the folder, Memo's home, the OS home and enabled plugins.
     pub fn agent_catalog(&self, folder: &std::path::Path) -> crate::agents::AgentCatalog {
-        let roots = crate::agents::AgentRoots {
-            project: Some(folder.to_path_buf()),
-            memo_home: self.options.memo_home.clone(),
-            user_home: self.os_home(),
-            plugins: self
-                .options
-                .memo_home
-                .as_deref()
-                .map(memo_plugins::agent_dirs)
-                .unwrap_or_default(),
-        };
-        crate::agents::catalog(&roots, &self.options.env)
+        let options = &self.options;
+        crate::agents::catalog_for(options.memo_home.as_deref(), &options.env, folder)
     }
 
     /// A new session's subagents' runtime, when the collab tools are on.
     fn subagents(&self, folder: &std::path::Path) -> Option<Arc<crate::agents::Subagents>> {
-        let (config, env) = (&self.options.config, &self.options.env);
-        if !crate::agents::collab_enabled(config, env) {
-            return None;
-        }
-        let catalog = Arc::new(self.agent_catalog(folder));
-        Some(Arc::new(crate::agents::Subagents::new(
-            catalog,
-            crate::agents::max_agents(config, env),
-        )))
+        let options = &self.options;
+        crate::agents::session_runtime(
+            options.memo_home.as_deref(),
+            &options.config,
+            &options.env,
+            folder,
+        )
     }
 
     /// Where a session in `folder` reads hooks from: the OS home's Claude Code settings,

@@ -144,6 +144,12 @@ pub fn prompt_layers(
     };
     let model = opts.model.clone().unwrap_or_else(|| provider.model.clone());
     let mut tools = ToolRegistry::builtin();
+    // The collab tools a session would get: their definitions are part of the prompt.
+    if let Some(subagents) = crate::agents::session_runtime(memo_home, config, env, &cwd) {
+        for tool in crate::agents::collab::tools(&subagents) {
+            tools.register(tool);
+        }
+    }
     let setup = PromptSetup {
         memo_home,
         config,

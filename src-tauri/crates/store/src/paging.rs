@@ -127,15 +127,63 @@ impl Store {
     /// just these. (Deltas are excluded rather than the rest listed, so an event kind
     /// added later is never silently dropped from a resume.)
     pub fn conversation_events(&self, session: &SessionId) -> Result<Vec<EventEnvelope>> {
+        self.conversation_events_until(session, u64::MAX)
+    }
+
+    /// [`Store::conversation_events`] up to and including `until_seq`: what a session held
+    /// when it was reopened, read later (a reopened session reads its conversation only
+    /// when it is first needed).
+    pub fn conversation_events_until(
+        &self,
+        session: &SessionId,
+        until_seq: u64,
+    ) -> Result<Vec<EventEnvelope>> {
         let conn = self.conn();
         read_events(
             &conn,
             session,
             "SELECT seq, turn_id, payload, ts_ms FROM events \
-             WHERE session_id = ?1 AND kind NOT IN ('text_delta', 'reasoning_delta', \
-             'tool_call_begin', 'tool_call_args_delta') ORDER BY seq",
-            params![session.as_str()],
+             WHERE session_id = ?1 AND seq <= ?2 AND kind NOT IN ('text_delta', \
+             'reasoning_delta', 'tool_call_begin', 'tool_call_args_delta') ORDER BY seq",
+            params![session.as_str(), sql_seq(until_seq)],
         )
+    }
+
+    /// The session's events of these kinds (`turn_started`, `context_compacted`...), in
+    /// order: a few among many, found without reading the others' payloads.
+    pub fn events_of_kinds(
+        &self,
+        session: &SessionId,
+        kinds: &[&str],
+    ) -> Result<Vec<EventEnvelope>> {
+        let conn = self.conn();
+        let marks = vec!["?"; kinds.len()].join(", ");
+        let sql = format!(
+            "SELECT seq, turn_id, payload, ts_ms FROM events \
+             WHERE session_id = ?1 AND kind IN ({marks}) ORDER BY seq"
+        );
+        let mut values: Vec<&dyn rusqlite::ToSql> = vec![&session.0];
+        values.extend(kinds.iter().map(|k| k as &dyn rusqlite::ToSql));
+        read_events(&conn, session, &sql, values.as_slice())
+    }
+
+    /// The seq of the session's last `turn_started` when no `turn_ended` follows it: a
+    /// turn the log left open (the process stopped mid-turn).
+    pub fn open_turn_start(&self, session: &SessionId) -> Result<Option<u64>> {
+        let conn = self.conn();
+        let last = |kind: &str| -> Result<Option<i64>> {
+            Ok(conn
+                .prepare_cached(
+                    "SELECT MAX(seq) FROM events WHERE session_id = ?1 AND kind = ?2",
+                )?
+                .query_row(params![session.as_str(), kind], |r| r.get(0))?)
+        };
+        let (started, ended) = (last("turn_started")?, last("turn_ended")?);
+        Ok(match (started, ended) {
+            (Some(s), Some(e)) if e > s => None,
+            (Some(s), _) => Some(u64::try_from(s).unwrap_or(0)),
+            (None, _) => None,
+        })
     }
 }
 

@@ -59,6 +59,43 @@ pub fn max_agents(config: &Config, env: &EnvLookup) -> u32 {
         .unwrap_or(DEFAULT_MAX_AGENTS)
 }
 
+/// The agent types of a session in `folder`: Memo's built-in ones and the agent files in
+/// the folder, Memo's home, the OS home (`HOME` through `env`) and enabled plugins.
+pub fn catalog_for(
+    memo_home: Option<&std::path::Path>,
+    env: &EnvLookup,
+    folder: &std::path::Path,
+) -> AgentCatalog {
+    let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+    let roots = AgentRoots {
+        project: Some(folder.to_path_buf()),
+        memo_home: memo_home.map(std::path::Path::to_path_buf),
+        user_home: env(var)
+            .filter(|h| !h.is_empty())
+            .map(std::path::PathBuf::from),
+        plugins: memo_home.map(memo_plugins::agent_dirs).unwrap_or_default(),
+    };
+    catalog(&roots, env)
+}
+
+/// The collab tools a new session in `folder` gets (none when they are turned off), with
+/// a runtime that has no way to start children yet: the engine gives it one.
+pub(crate) fn session_runtime(
+    memo_home: Option<&std::path::Path>,
+    config: &Config,
+    env: &EnvLookup,
+    folder: &std::path::Path,
+) -> Option<std::sync::Arc<Subagents>> {
+    if !collab_enabled(config, env) {
+        return None;
+    }
+    let catalog = std::sync::Arc::new(catalog_for(memo_home, env, folder));
+    Some(std::sync::Arc::new(Subagents::new(
+        catalog,
+        max_agents(config, env),
+    )))
+}
+
 /// The agent types of a session in `folder`, with the investigator's time limit as the
 /// environment sets it.
 pub fn catalog(roots: &AgentRoots, env: &EnvLookup) -> AgentCatalog {

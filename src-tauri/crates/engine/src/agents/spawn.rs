@@ -70,7 +70,7 @@ impl ChildFactory for ParentParts {
             tools.register(Arc::new(CompleteTaskTool::new(slot.clone())));
         }
         if let Some(listed) = &definition.tools {
-            let mut allowed = memo_names(listed);
+            let mut allowed = memo_names(listed, |n| tools.get(n).is_some());
             if report.is_some() {
                 allowed.push(COMPLETE_TASK.to_owned());
             }
@@ -128,21 +128,23 @@ impl ChildFactory for ParentParts {
     }
 }
 
-/// An agent file's tool list in Memo's names: Claude Code's (`Read`, `Bash`) are
-/// translated, Memo's and MCP tools' (`server__tool`, `mcp__server__tool`) kept.
-fn memo_names(listed: &[String]) -> Vec<String> {
+/// An agent file's tool list in Memo's names: Memo's own (`is_memo_tool`) and MCP tools'
+/// (`server__tool`, `mcp__server__tool`) are kept, Claude Code's (`Read`, `Bash`, also
+/// written `grep`) translated.
+fn memo_names(listed: &[String], is_memo_tool: impl Fn(&str) -> bool) -> Vec<String> {
     let mut out = Vec::new();
     for name in listed {
-        // `grep` for `Grep`: a hand-written list may not match Claude Code's capitals.
+        if is_memo_tool(name) {
+            out.push(name.clone());
+            continue;
+        }
         let mut memo = memo_hooks::memo_tools_for(name);
         if memo.is_empty() {
+            // A hand-written list may not match Claude Code's capitals.
             let mut chars = name.chars();
             if let Some(first) = chars.next() {
-                memo = memo_hooks::memo_tools_for(&format!(
-                    "{}{}",
-                    first.to_uppercase(),
-                    chars.as_str()
-                ));
+                let capital = format!("{}{}", first.to_uppercase(), chars.as_str());
+                memo = memo_hooks::memo_tools_for(&capital);
             }
         }
         if memo.is_empty() {
@@ -196,12 +198,17 @@ mod tests {
 
     #[test]
     fn claude_code_tool_lists_become_memo_tools() {
-        let names = memo_names(&[
-            "Read".into(),
-            "Bash".into(),
-            "mcp__gh__search".into(),
-            "glob".into(),
-        ]);
+        let memo = |n: &str| ["glob", "read_file", "grep_files"].contains(&n);
+        let names = memo_names(
+            &[
+                "Read".into(),
+                "Bash".into(),
+                "mcp__gh__search".into(),
+                "glob".into(),
+                "grep".into(),
+            ],
+            memo,
+        );
         assert_eq!(
             names,
             vec![
@@ -211,6 +218,7 @@ mod tests {
                 "shell_command",
                 "gh__search",
                 "glob",
+                "grep_files",
                 "write_stdin"
             ]
         );

@@ -13,9 +13,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::approvals::ApprovalMode;
-use super::context::auto_blocked_by_log;
 use super::emitter::EventReceiver;
-use super::history::rebuild_history;
 use super::input::{dispatch, Dispatch};
 use super::state::{Restored, SessionParams, SessionState};
 use super::turn::{run_compaction, run_turn};
@@ -142,13 +140,11 @@ pub fn spawn_session(
             if params.store.session(&params.id)?.is_none() {
                 return Err(EngineError::SessionNotFound(params.id.0.clone()));
             }
-            let (last_seq, events) = super::history::load_for_resume(&params.store, &params.id)?;
-            let last_seq =
-                super::history::close_subagents(&params.store, &params.id, &events, last_seq)?;
+            let reopened = super::history::reopen(&params.store, &params.id)?;
             Restored {
-                last_seq,
-                history: rebuild_history(&events),
-                auto_blocked: auto_blocked_by_log(&events),
+                last_seq: reopened.last_seq,
+                reopened: true,
+                auto_blocked: reopened.auto_blocked,
             }
         }
     };

@@ -210,36 +210,64 @@ pub fn closing_events(events: &[EventEnvelope]) -> Option<(TurnId, Vec<AgentEven
     Some((turn, closing))
 }
 
-/// What a resumed session starts from: its newest seq and the events that shape its
-/// conversation. A turn the log left open (the process died mid-turn) is closed first,
-/// in the log, so every client sees it end and the history stays valid.
-pub fn load_for_resume(
-    store: &Store,
-    session: &SessionId,
-) -> Result<(u64, Vec<EventEnvelope>), EngineError> {
-    let mut events = store.conversation_events(session)?;
-    let mut last = store.last_seq(session)?;
-    if let Some((turn, closing)) = closing_events(&events) {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-            .unwrap_or(0);
-        let envs: Vec<EventEnvelope> = closing
-            .into_iter()
-            .enumerate()
-            .map(|(i, event)| EventEnvelope {
-                session_id: session.clone(),
-                turn_id: Some(turn.clone()),
-                seq: last + 1 + i as u64,
-                timestamp_ms: now,
-                event,
-            })
-            .collect();
-        store.append_batch(&envs)?;
-        last += envs.len() as u64;
-        events.extend(envs);
-    }
-    Ok((last, events))
+/// What a reopened session needs at once: where its log ends, once what its last run
+/// left open is closed, and whether automatic compaction was off. Its conversation is read
+/// from the log only when first needed ([`super::conversation::Conversation`]): opening a
+/// long session to read it must not load every tool output it ever produced.
+pub(crate) struct Reopened {
+    pub last_seq: u64,
+    pub auto_blocked: bool,
+}
+
+/// Closes, in the log, a turn the last run left open (the process died mid-turn), so
+/// every client sees it end and the history stays valid; then what its subagents left
+/// open. Reads only the open turn's events and a few kinds of marks, not the whole log.
+pub(crate) fn reopen(store: &Store, session: &SessionId) -> Result<Reopened, EngineError> {
+    let last_seq = close_open_turn(store, session)?;
+    let marks = store.events_of_kinds(
+        session,
+        &[
+            "subagent_started",
+            "subagent_updated",
+            "approval_requested",
+            "approval_resolved",
+        ],
+    )?;
+    let last_seq = close_subagents(store, session, &marks, last_seq)?;
+    let compactions = store.events_of_kinds(session, &["context_compacted"])?;
+    Ok(Reopened {
+        last_seq,
+        auto_blocked: super::context::auto_blocked_by_log(&compactions),
+    })
+}
+
+/// Closes the log's open turn, if it has one; returns the log's last seq.
+fn close_open_turn(store: &Store, session: &SessionId) -> Result<u64, EngineError> {
+    let last = store.last_seq(session)?;
+    let Some(start) = store.open_turn_start(session)? else {
+        return Ok(last);
+    };
+    let turn = store.events(session, start.saturating_sub(1), usize::MAX)?;
+    let Some((turn_id, closing)) = closing_events(&turn) else {
+        return Ok(last);
+    };
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0);
+    let envs: Vec<EventEnvelope> = closing
+        .into_iter()
+        .enumerate()
+        .map(|(i, event)| EventEnvelope {
+            session_id: session.clone(),
+            turn_id: Some(turn_id.clone()),
+            seq: last + 1 + i as u64,
+            timestamp_ms: now,
+            event,
+        })
+        .collect();
+    store.append_batch(&envs)?;
+    Ok(last + envs.len() as u64)
 }
 
 /// What a resumed session's log must say about the subagents of its last run, which
@@ -286,14 +314,14 @@ pub fn subagents_closing_events(events: &[EventEnvelope]) -> Vec<AgentEvent> {
 
 /// Closes, in the log, what the last run of a session left open among its subagents:
 /// their own open turns (in their sessions) and, in its log, their states and questions.
-pub fn close_subagents(
+fn close_subagents(
     store: &Store,
     session: &SessionId,
     events: &[EventEnvelope],
     last_seq: u64,
 ) -> Result<u64, EngineError> {
     for child in store.subagents_of(session)? {
-        load_for_resume(store, &child.id)?;
+        close_open_turn(store, &child.id)?;
     }
     let closing = subagents_closing_events(events);
     if closing.is_empty() {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use memo_protocol::{AgentEvent, ErrorKind, SessionId, TurnId};
-use memo_providers::{Message, ModelClient, RetryPolicy, ToolSpec};
+use memo_providers::{ModelClient, RetryPolicy, ToolSpec};
 use memo_store::Store;
 use tokio_util::sync::CancellationToken;
 
@@ -83,7 +83,8 @@ pub struct SessionParams {
 #[derive(Default)]
 pub(crate) struct Restored {
     pub last_seq: u64,
-    pub history: Vec<Message>,
+    /// The history is the log up to `last_seq`, read when first needed.
+    pub reopened: bool,
     /// Automatic compaction was off when the log ended.
     pub auto_blocked: bool,
 }
@@ -158,7 +159,7 @@ impl SessionState {
             turn_now: Arc::default(),
             emitter: Arc::new(Emitter::new(
                 params.id.clone(),
-                params.store,
+                params.store.clone(),
                 restored.last_seq,
             )),
             binding: Mutex::new(Arc::new(binding)),
@@ -175,7 +176,16 @@ impl SessionState {
             },
             approvals: ApprovalState::new(params.limits.approval_mode, agent),
             limits: params.limits,
-            conversation: Arc::new(Conversation::new(restored.history, params.context.counter)),
+            conversation: Arc::new(if restored.reopened {
+                Conversation::reopened(
+                    params.store.clone(),
+                    params.id.clone(),
+                    restored.last_seq,
+                    params.context.counter,
+                )
+            } else {
+                Conversation::new(Vec::new(), params.context.counter)
+            }),
             context: ContextState::new(params.context, restored.auto_blocked),
             elicitations: Default::default(),
             checkpoints: params

@@ -49,6 +49,12 @@ pub(crate) async fn run_turn(
     cancel: CancellationToken,
     ended: Arc<AtomicBool>,
 ) {
+    // A reopened session reads its history now, before anything is added to it.
+    if let Err(error) = shared.conversation.load() {
+        ended.store(true, Ordering::Release);
+        shared.report_error(error.kind(), &format!("the message was not sent: {error}"));
+        return;
+    }
     let input = match super::input::prepare(&shared, input, &cancel).await {
         Prepared::Ready(input) => input,
         // No turn started: there is nothing to end.
@@ -143,6 +149,11 @@ pub(crate) async fn run_compaction(
     ended: Arc<AtomicBool>,
 ) {
     let scope = shared.scope(None, cancel);
+    if let Err(error) = shared.conversation.load() {
+        ended.store(true, Ordering::Release);
+        shared.report_error(error.kind(), &format!("could not compact: {error}"));
+        return;
+    }
     let command = match trigger {
         CompactionTrigger::Clear => "/clear",
         _ => "/compact",
