@@ -1096,7 +1096,11 @@ summary: string, risk: RiskLevel,
 /**
  * A file change: approving it from a summary approves every hunk.
  */
-has_diff: boolean, };
+has_diff: boolean, 
+/**
+ * The subagent that asks, for a question relayed from one.
+ */
+agent?: SubagentRef, };
 
 export type SessionActivity = { session_id: SessionId, cwd: string, 
 /**

@@ -15,6 +15,7 @@
 //! [`memo_protocol::ContextProblem`]s that the UI can show.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod agents;
 pub mod assemble;
 pub mod attach;
 pub mod commands;

@@ -10,50 +10,13 @@ use memo_providers::{
 };
 use memo_store::{ForkSpec, ModelPrice, SessionRecord, Store};
 
+use crate::options::{usable_cwd, EngineOptions, EnvLookup, SessionOptions, SessionOverrides};
 use crate::session::{
     spawn_session, ApprovalMode, ModelBinding, ModelResolver, SessionHandle, SessionParams,
     SessionStart, TurnLimits,
 };
 use crate::tools::ToolRegistry;
 use crate::EngineError;
-
-/// Reads an environment variable; injectable so tests never touch the process env.
-pub type EnvLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
-
-pub struct EngineOptions {
-    /// `$MEMO_HOME`, handed to tools that read Memo's own files.
-    pub memo_home: Option<PathBuf>,
-    pub config: Config,
-    pub store: Arc<Store>,
-    pub credentials: Arc<dyn CredentialStore>,
-    pub env: EnvLookup,
-    /// Checkpoints of the sessions' workspaces (`None`: not recorded).
-    pub checkpoints: Option<memo_checkpoints::Checkpoints>,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct SessionOptions {
-    pub cwd: PathBuf,
-    /// Provider name from config; `None` uses `current_provider`.
-    pub provider: Option<String>,
-    /// Overrides the provider's configured model.
-    pub model: Option<String>,
-    pub max_steps: Option<u32>,
-    /// Starts the project's own MCP servers whatever the folder's trust says (memo-cli
-    /// `--trust`); `None` follows the recorded decision.
-    pub trust_project: Option<bool>,
-    /// Overrides config.toml's `approval_mode` for this session.
-    pub approval_mode: Option<ApprovalMode>,
-}
-
-/// What a front end may set for one session instead of config.toml.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SessionOverrides {
-    pub max_steps: Option<u32>,
-    /// See [`SessionOptions::trust_project`].
-    pub trust_project: Option<bool>,
-    pub approval_mode: Option<ApprovalMode>,
-}
 
 pub struct Engine {
     /// Shared with the subagents' runtime of each session, which starts child sessions.
@@ -557,20 +520,6 @@ pub fn approval_mode(config: &Config) -> Result<ApprovalMode, EngineError> {
 /// Whether `base_url` points at this machine (a local model server needs no API key).
 pub fn is_loopback(base_url: &str) -> bool {
     memo_providers::is_loopback_url(base_url)
-}
-
-pub(crate) fn usable_cwd(path: PathBuf) -> Result<PathBuf, EngineError> {
-    let canonical = std::fs::canonicalize(&path).map_err(|e| EngineError::BadWorkingDirectory {
-        path: path.display().to_string(),
-        reason: e.to_string(),
-    })?;
-    if !canonical.is_dir() {
-        return Err(EngineError::BadWorkingDirectory {
-            path: path.display().to_string(),
-            reason: "not a directory".into(),
-        });
-    }
-    Ok(canonical)
 }
 
 #[cfg(test)]

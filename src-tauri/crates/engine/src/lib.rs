@@ -8,6 +8,8 @@ pub mod changes;
 mod engine;
 mod error;
 pub mod imported_rules;
+mod options;
+mod preview;
 pub mod prompt;
 mod read_skill;
 pub mod rules;
@@ -15,16 +17,14 @@ pub mod session;
 pub mod title;
 pub mod trust;
 
-pub use engine::{
-    approval_mode, disabled_tools, is_loopback, Engine, EngineOptions, EnvLookup, SessionOptions,
-    SessionOverrides,
-};
+pub use engine::{approval_mode, disabled_tools, is_loopback, Engine};
 pub use error::EngineError;
 /// Prompt assembly, skills, commands and compaction, re-exported for hosts.
 pub use memo_context as context;
 /// The tool layer, re-exported so clients of the engine need one dependency.
 pub use memo_tools as tools;
-pub use prompt::prompt_layers;
+pub use options::{EngineOptions, EnvLookup, SessionOptions, SessionOverrides};
+pub use preview::prompt_layers;
 pub use read_skill::ReadSkillTool;
 pub use session::{
     spawn_session, ApprovalMode, EventReceiver, SessionContext, SessionHandle, SessionParams,

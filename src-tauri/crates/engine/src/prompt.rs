@@ -1,23 +1,20 @@
 //! A session's system prompt and context, built from config and the workspace by
 //! memo-context: the six-layer prompt, skills (and the `read_skill` tool), command
-//! folders, token counter and compaction settings. Also answers "what would the model see
-//! here?" without starting a session.
+//! folders, token counter and compaction settings. (`preview` answers "what would the
+//! model see here?" without starting a session.)
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use memo_config::{Config, ProviderConfig, WireApi};
+use memo_config::{Config, ProviderConfig};
 use memo_context::{LoadOptions, TokenCounter, WorkspaceContext};
-use memo_protocol::{PromptReport, ProviderSummary};
+use memo_protocol::ProviderSummary;
 
-use crate::engine::{usable_cwd, Engine, EnvLookup, SessionOptions};
+use crate::options::EnvLookup;
 use crate::read_skill::ReadSkillTool;
 use crate::session::{session_prompt_mode, with_role, SessionContext, SubagentRole};
 use crate::tools::{ToolProfile, ToolRegistry};
-use crate::EngineError;
 
-/// The system prompt and context of a session in `cwd` with `model`. Registers
-/// `read_skill` in `tools` when there are skills to read.
 /// Where a prompt's files and settings come from: Memo's home, config.toml and the
 /// environment.
 pub(crate) struct PromptSetup<'a> {
@@ -26,6 +23,8 @@ pub(crate) struct PromptSetup<'a> {
     pub env: &'a EnvLookup,
 }
 
+/// The system prompt and context of a session in `cwd` with `model`. Registers
+/// `read_skill` in `tools` when there are skills to read.
 pub(crate) fn session_context(
     setup: PromptSetup<'_>,
     cwd: &Path,
@@ -83,7 +82,7 @@ pub(crate) fn session_context(
 
 /// The OS home, for `~/.claude/commands`, `~/.gemini/commands` and `@~/...`; read through
 /// the engine's env lookup so tests stay hermetic.
-fn user_home(env: &EnvLookup) -> Option<PathBuf> {
+pub(crate) fn user_home(env: &EnvLookup) -> Option<PathBuf> {
     let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
     env(var).filter(|h| !h.is_empty()).map(PathBuf::from)
 }
@@ -104,61 +103,4 @@ fn providers(config: &Config) -> Vec<ProviderSummary> {
             is_current: current.as_deref() == Some(p.name.as_str()),
         })
         .collect()
-}
-
-impl Engine {
-    /// The prompt a new session with `opts` would send, layer by layer, without starting
-    /// it (no API key needed).
-    pub fn prompt_layers(&self, opts: &SessionOptions) -> Result<PromptReport, EngineError> {
-        let options = self.options();
-        prompt_layers(
-            options.memo_home.as_deref(),
-            &options.config,
-            &options.env,
-            opts,
-        )
-    }
-}
-
-/// [`Engine::prompt_layers`] without an engine: only the Memo home, config and
-/// environment are needed. Without any configured provider, the prompt is assembled for
-/// `opts.model` (or a placeholder model name).
-pub fn prompt_layers(
-    memo_home: Option<&Path>,
-    config: &Config,
-    env: &EnvLookup,
-    opts: &SessionOptions,
-) -> Result<PromptReport, EngineError> {
-    let cwd = usable_cwd(opts.cwd.clone())?;
-    let provider = match config.provider(opts.provider.as_deref()) {
-        Ok(provider) => provider,
-        Err(_) if config.providers.is_empty() && opts.provider.is_none() => ProviderConfig {
-            name: "none".into(),
-            api: WireApi::default(),
-            env_api_key: None,
-            model: "unconfigured-model".into(),
-            base_url: None,
-            extra: toml::Table::new(),
-        },
-        Err(err) => return Err(err.into()),
-    };
-    let model = opts.model.clone().unwrap_or_else(|| provider.model.clone());
-    let mut tools = ToolRegistry::builtin();
-    // The collab tools a session would get: their definitions are part of the prompt.
-    if let Some(subagents) = crate::agents::session_runtime(memo_home, config, env, &cwd) {
-        for tool in crate::agents::collab::tools(&subagents) {
-            tools.register(tool);
-        }
-    }
-    let setup = PromptSetup {
-        memo_home,
-        config,
-        env,
-    };
-    let (_, context) = session_context(setup, &cwd, &provider, &model, &mut tools, None);
-    context.report.ok_or_else(|| EngineError::InvalidSetting {
-        path: cwd.display().to_string(),
-        key: "prompt".into(),
-        message: "no prompt report was assembled".into(),
-    })
 }

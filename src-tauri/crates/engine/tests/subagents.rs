@@ -687,3 +687,43 @@ async fn resuming_after_a_crash_closes_the_last_runs_subagents() {
     );
     resumed.submit(Op::Shutdown).unwrap();
 }
+
+#[tokio::test]
+async fn a_task_that_starts_with_a_slash_is_a_task_and_a_closed_child_is_let_go() {
+    let world = World::new(vec![
+        MockResponse::tool_calls([spawn("/tmp is full: CHILD-SLASH clean it", None)])
+            .when("PARENT-SLASH"),
+        MockResponse::text("cleaned").when("CHILD-SLASH"),
+        call("wait", json!({})).when("PARENT-SLASH"),
+        MockResponse::text("ok").when("PARENT-SLASH"),
+    ])
+    .await;
+    let engine = world.engine(&[]);
+    let (parent, mut events) = world.start(&engine);
+    send(&parent, "PARENT-SLASH");
+    let seen = until(&mut events, |e| matches!(e, AgentEvent::TurnEnded { .. })).await;
+    let waited: Value = serde_json::from_str(tool_output(&seen, "wait")[0]).unwrap();
+    assert_eq!(waited["agents"][0]["answer"], "cleaned", "{waited}");
+    let child = world.store.subagents_of(parent.id()).unwrap().remove(0).id;
+    assert!(parent.child(&child).is_some());
+
+    // Closed: its actor stops and the parent lets its session go.
+    parent.submit(Op::Shutdown).unwrap();
+    parent.closed().await;
+    let log = world.store.events(parent.id(), 0, 1000).unwrap();
+    assert!(log.iter().any(|e| matches!(
+        e.event,
+        AgentEvent::SubagentUpdated {
+            state: SubagentState::Closed,
+            ..
+        }
+    )));
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while parent.child(&child).is_some() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the closed child is still held"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}

@@ -345,25 +345,11 @@ pub fn read_parts(
     parts
 }
 
-/// An agent file's name (front matter `name`, else the file's stem) and description.
+/// An agent file's name and description, read as sessions read it (a file sessions
+/// would refuse is a problem here too).
 fn read_agent(file: &Path) -> Result<(String, Option<String>), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
-    let parts = memo_context::text::split_front_matter(&text).map_err(|e| e.to_string())?;
-    let map = match parts.yaml {
-        Some(yaml) if !yaml.trim().is_empty() => {
-            memo_context::skills::parse_yaml_map(yaml).map_err(|e| e.to_string())?
-        }
-        _ => Default::default(),
-    };
-    let stem = file
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let name = memo_context::skills::optional_string(&map, "name").unwrap_or(stem);
-    Ok((
-        name,
-        memo_context::skills::optional_string(&map, "description"),
-    ))
+    let agent = memo_context::agents::read_agent_file(file)?;
+    Ok((agent.name, Some(agent.description)))
 }
 
 /// Parts of every enabled plugin a session needs, gathered in one pass.

@@ -29,6 +29,10 @@ pub struct PendingApproval {
     pub risk: RiskLevel,
     /// A file change: approving it from a summary approves every hunk.
     pub has_diff: bool,
+    /// The subagent that asks, for a question relayed from one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub agent: Option<crate::SubagentRef>,
 }
 
 /// A live session as the sidebar shows it.

@@ -123,9 +123,13 @@ async fn follow(
     id: SessionId,
     mut events: EventReceiver,
 ) {
+    // Whether a turn runs: a subagent's question can come, and be answered, after the
+    // turn that started it has ended.
+    let mut in_turn = false;
     while let Some(envelope) = events.recv().await {
         match envelope.event {
             AgentEvent::TurnStarted { input } => board.update(&id, |a| {
+                in_turn = true;
                 a.state = ActivityState::Running;
                 a.last_error = None;
                 if a.label.is_empty() {
@@ -138,7 +142,7 @@ async fn follow(
             }),
             AgentEvent::ApprovalResolved { request_id, .. } => board.update(&id, |a| {
                 a.approvals.retain(|p| p.request_id != request_id);
-                settle(a);
+                settle(a, in_turn);
             }),
             AgentEvent::ElicitationRequested { .. } => board.update(&id, |a| {
                 a.questions += 1;
@@ -146,7 +150,7 @@ async fn follow(
             }),
             AgentEvent::ElicitationResolved { .. } => board.update(&id, |a| {
                 a.questions = a.questions.saturating_sub(1);
-                settle(a);
+                settle(a, in_turn);
             }),
             AgentEvent::Error { message, .. } => board.update(&id, |a| {
                 a.last_error = Some(one_line(&message, 200));
@@ -155,10 +159,16 @@ async fn follow(
                 // The title is often named by the first turn (in the background): read it
                 // again so the sidebar's row follows.
                 let title = store.session(&id).ok().flatten().and_then(|r| r.title);
+                in_turn = false;
                 board.update(&id, |a| {
-                    a.state = ActivityState::Idle;
-                    a.approvals.clear();
+                    // The turn's own questions ended with it; its subagents' may still wait.
+                    a.approvals.retain(|p| p.agent.is_some());
                     a.questions = 0;
+                    a.state = if a.approvals.is_empty() {
+                        ActivityState::Idle
+                    } else {
+                        ActivityState::Waiting
+                    };
                     a.turns_ended += 1;
                     a.last_outcome = Some(reason);
                     if let Some(title) = title {
@@ -174,13 +184,18 @@ async fn follow(
     }
 }
 
-/// Back to running once nothing waits any more (the turn goes on).
-fn settle(activity: &mut SessionActivity) {
+/// Once nothing waits any more: running if the turn goes on, else idle (a subagent's
+/// question answered after its parent's turn ended).
+fn settle(activity: &mut SessionActivity, in_turn: bool) {
     if activity.state == ActivityState::Waiting
         && activity.approvals.is_empty()
         && activity.questions == 0
     {
-        activity.state = ActivityState::Running;
+        activity.state = if in_turn {
+            ActivityState::Running
+        } else {
+            ActivityState::Idle
+        };
     }
 }
 
@@ -196,6 +211,7 @@ fn pending(request: &ApprovalRequest) -> PendingApproval {
         summary: one_line(&what, SUMMARY_CHARS),
         risk: request.risk,
         has_diff: request.diff.is_some(),
+        agent: request.agent.as_deref().cloned(),
     }
 }
 

@@ -130,3 +130,61 @@ async fn two_sessions_run_at_once_and_the_board_follows_each() {
 fn support_canonical(path: &std::path::Path) -> String {
     std::fs::canonicalize(path).unwrap().display().to_string()
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subagents_question_after_its_parents_turn_waits_on_the_board_until_answered() {
+    let f = fixture(vec![
+        MockResponse::tool_call(
+            "spawn_agent",
+            serde_json::json!({ "message": "CHILD-LATE: make a file" }).to_string(),
+        )
+        .when("PARENT-LATE"),
+        // The parent ends its turn without waiting; the child asks afterwards.
+        MockResponse::text("started it").when("PARENT-LATE"),
+        MockResponse::tool_call(
+            "exec_command",
+            serde_json::json!({ "cmd": "touch late.txt" }).to_string(),
+        )
+        .first_byte_delay(Duration::from_millis(300))
+        .when("CHILD-LATE"),
+        MockResponse::text("made it").when("CHILD-LATE"),
+    ])
+    .await;
+    let parent = f.start();
+    f.turn(&parent.id, "PARENT-LATE").await;
+    let board = until(&f.service, |all| {
+        find(all, parent.id.as_str()).is_some_and(|a| a.state == ActivityState::Waiting)
+    })
+    .await;
+    let entry = find(&board, parent.id.as_str()).unwrap();
+    assert_eq!(entry.turns_ended, 1, "asked after the parent's turn ended");
+    assert_eq!(entry.approvals.len(), 1);
+    assert_eq!(entry.approvals[0].summary, "touch late.txt");
+    let agent = entry.approvals[0]
+        .agent
+        .clone()
+        .expect("names the subagent");
+    assert_eq!(agent.agent_type, "general");
+
+    f.service
+        .submit(
+            &parent.id,
+            Op::ResolveApproval {
+                request_id: entry.approvals[0].request_id.clone(),
+                decision: ReviewDecision::ApproveOnce {
+                    accepted_hunks: None,
+                },
+            },
+        )
+        .unwrap();
+    let board = until(&f.service, |all| {
+        find(all, parent.id.as_str()).is_some_and(|a| a.approvals.is_empty())
+    })
+    .await;
+    // No turn of the parent's runs: answered, it is idle, not "running" for good.
+    assert_eq!(
+        find(&board, parent.id.as_str()).unwrap().state,
+        ActivityState::Idle
+    );
+    f.service.shutdown().await;
+}

@@ -72,9 +72,17 @@ async fn a_child_is_reached_through_its_parent_and_shown_after_it() {
     assert!(f.service.close_session(&parent.id).await);
     let mut stored = f.service.subscribe(child, 0).unwrap();
     let mut texts = Vec::new();
-    while let Ok(Some(env)) = tokio::time::timeout(Duration::from_secs(5), stored.recv()).await {
-        if let AgentEvent::AssistantMessage { text, .. } = env.event {
-            texts.push(text);
+    loop {
+        let next = tokio::time::timeout(Duration::from_secs(5), stored.recv())
+            .await
+            .expect("a stored transcript ends instead of waiting for more");
+        match next {
+            Some(env) => {
+                if let AgentEvent::AssistantMessage { text, .. } = env.event {
+                    texts.push(text);
+                }
+            }
+            None => break,
         }
     }
     assert_eq!(texts, vec!["hi from the child"]);

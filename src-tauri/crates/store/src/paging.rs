@@ -173,9 +173,7 @@ impl Store {
         let conn = self.conn();
         let last = |kind: &str| -> Result<Option<i64>> {
             Ok(conn
-                .prepare_cached(
-                    "SELECT MAX(seq) FROM events WHERE session_id = ?1 AND kind = ?2",
-                )?
+                .prepare_cached("SELECT MAX(seq) FROM events WHERE session_id = ?1 AND kind = ?2")?
                 .query_row(params![session.as_str(), kind], |r| r.get(0))?)
         };
         let (started, ended) = (last("turn_started")?, last("turn_ended")?);

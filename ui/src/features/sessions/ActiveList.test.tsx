@@ -39,6 +39,29 @@ describe("ActiveList", () => {
     expect(rows[1]?.querySelector("[data-state]")?.getAttribute("data-state")).toBe("unread");
   });
 
+  it("says which subagent asks a relayed question", () => {
+    const v = receive(emptyActivity, [
+      sessionActivity({
+        session_id: "parent",
+        label: "split the work",
+        state: "waiting",
+        approvals: [
+          pendingApproval({
+            request_id: "r9",
+            summary: "cargo test",
+            agent: { agent_id: "agent-1a2b3c4d", agent_type: "reviewer", session_id: "child" },
+          }),
+          pendingApproval({ request_id: "r10", summary: "ls" }),
+        ],
+      }),
+    ]);
+    render(<ActiveList activity={v} sessions={activeSessions(v)} shownId={null} onOpen={vi.fn()} onDecide={vi.fn()} />);
+    const labels = screen.getAllByTestId("active-approval-agent");
+    expect(labels).toHaveLength(1);
+    expect(labels[0]?.textContent).toBe("Subagent reviewer asks");
+    expect(labels[0]?.closest("[data-testid=active-approval]")?.textContent).toContain("cargo test");
+  });
+
   it("approves or denies right here, and opens the session on a click", async () => {
     const v = view();
     const onDecide = vi.fn().mockResolvedValue(undefined);

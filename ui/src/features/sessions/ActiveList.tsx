@@ -66,6 +66,11 @@ export function ActiveList({ activity, sessions, shownId, onOpen, onDecide }: Ac
               </button>
               {a.approvals.map((p) => (
                 <div key={p.request_id} className={`active-approval active-approval--${p.risk}`} data-testid="active-approval">
+                  {p.agent && (
+                    <span className="active-approval__agent" data-testid="active-approval-agent" title={p.agent.agent_id}>
+                      Subagent {p.agent.agent_type} asks
+                    </span>
+                  )}
                   <code className="active-approval__what" title={p.summary}>
                     {p.summary}
                   </code>

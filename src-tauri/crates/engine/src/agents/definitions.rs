@@ -12,18 +12,14 @@
 
 use std::path::{Path, PathBuf};
 
-use memo_context::text::split_front_matter;
+use memo_context::agents::one_line;
 use memo_protocol::{AgentInfo, AgentSource};
-use yaml_rust2::Yaml;
 
 /// The general-purpose agent: all of its parent's tools, the subagent prompt alone.
 pub const GENERAL: &str = "general";
 /// Gemini CLI's codebase investigator: read-only, at most 15 turns and 5 minutes, and a
 /// structured report at the end.
 pub const INVESTIGATOR: &str = "codebase_investigator";
-
-/// What an agent file may not exceed: a larger one is not instructions but a mistake.
-const MAX_AGENT_FILE_BYTES: u64 = 256 * 1024;
 
 /// How a definition limits its agent's run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,28 +70,25 @@ impl AgentDefinition {
     }
 }
 
-/// Memo's own agents.
-pub fn builtin() -> Vec<AgentDefinition> {
-    vec![
-        AgentDefinition {
-            name: GENERAL.into(),
-            description: "A general-purpose agent for a self-contained task: research, a \
-                          focused change, running and fixing tests. It has your tools \
-                          (but cannot start agents of its own)."
-                .into(),
-            source: AgentSource::Builtin,
-            path: None,
-            tools: None,
-            model: None,
-            instructions: String::new(),
-            limits: RunLimits {
-                max_steps: None,
-                max_time: None,
-            },
-            reports: false,
+/// The general-purpose agent: its parent's tools, the subagent prompt alone.
+pub fn general() -> AgentDefinition {
+    AgentDefinition {
+        name: GENERAL.into(),
+        description: "A general-purpose agent for a self-contained task: research, a \
+                      focused change, running and fixing tests. It has your tools \
+                      (but cannot start agents of its own)."
+            .into(),
+        source: AgentSource::Builtin,
+        path: None,
+        tools: None,
+        model: None,
+        instructions: String::new(),
+        limits: RunLimits {
+            max_steps: None,
+            max_time: None,
         },
-        super::investigator::definition(),
-    ]
+        reports: false,
+    }
 }
 
 /// Where custom agents are read from, nearest first.
@@ -121,11 +114,11 @@ pub struct AgentCatalog {
 }
 
 impl AgentCatalog {
-    /// Reads every root: the built-in agents first, then the folder's, Memo's home's, the
+    /// Reads every root after the `builtin` agents: the folder's, Memo's home's, the
     /// user's Claude Code agents and plugins' (a name already taken is shadowed).
-    pub fn load(roots: &AgentRoots) -> AgentCatalog {
+    pub fn load(roots: &AgentRoots, builtin: Vec<AgentDefinition>) -> AgentCatalog {
         let mut catalog = AgentCatalog {
-            agents: builtin(),
+            agents: builtin,
             ..AgentCatalog::default()
         };
         let dirs = [
@@ -239,75 +232,15 @@ impl AgentCatalog {
 
 /// Reads one custom agent file.
 pub fn read_agent_file(path: &Path, source: AgentSource) -> Result<AgentDefinition, String> {
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read it: {e}"))?
-        .len();
-    if size > MAX_AGENT_FILE_BYTES {
-        return Err(format!(
-            "it is {size} bytes; an agent file may have at most {MAX_AGENT_FILE_BYTES}"
-        ));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
-    parse_agent(&text, source, Some(path))
-}
-
-/// Parses an agent file's text.
-pub fn parse_agent(
-    text: &str,
-    source: AgentSource,
-    path: Option<&Path>,
-) -> Result<AgentDefinition, String> {
-    let parts = split_front_matter(text).map_err(|e| e.to_string())?;
-    let yaml = parts
-        .yaml
-        .ok_or("it has no front matter (a `---` block with name and description)")?;
-    let map = memo_context::skills::parse_yaml_map(yaml).map_err(|e| e.to_string())?;
-    let field = |key: &str| map.get(&Yaml::String(key.into()));
-    let name = match field("name") {
-        Some(Yaml::String(s)) if valid_name(s.trim()) => s.trim().to_owned(),
-        Some(Yaml::String(s)) => {
-            return Err(format!(
-                "its name {s:?} may hold only letters, digits, `-`, `_` and `.`"
-            ))
-        }
-        _ => return Err("its front matter has no `name`".into()),
-    };
-    let description = match field("description") {
-        Some(Yaml::String(s)) if !s.trim().is_empty() => one_line(s, 1000),
-        _ => return Err("its front matter has no `description`".into()),
-    };
-    let tools = match field("tools") {
-        None | Some(Yaml::Null) => None,
-        Some(Yaml::String(s)) => Some(
-            s.split(',')
-                .map(str::trim)
-                .filter(|t| !t.is_empty())
-                .map(str::to_owned)
-                .collect(),
-        ),
-        Some(Yaml::Array(items)) => Some(
-            items
-                .iter()
-                .filter_map(|i| i.as_str())
-                .map(|t| t.trim().to_owned())
-                .filter(|t| !t.is_empty())
-                .collect(),
-        ),
-        Some(_) => return Err("its `tools` is neither a list nor a comma-separated string".into()),
-    };
-    let model = match field("model") {
-        None | Some(Yaml::Null) => None,
-        Some(Yaml::String(s)) => Some(s.trim().to_owned()),
-        Some(_) => return Err("its `model` is not a string".into()),
-    };
+    let file = memo_context::agents::read_agent_file(path)?;
     Ok(AgentDefinition {
-        name,
-        description,
+        name: file.name,
+        description: file.description,
         source,
-        path: path.map(Path::to_path_buf),
-        tools,
-        model,
-        instructions: parts.body.trim().to_owned(),
+        path: Some(path.to_path_buf()),
+        tools: file.tools,
+        model: file.model,
+        instructions: file.instructions,
         limits: RunLimits {
             max_steps: None,
             max_time: None,
@@ -316,67 +249,18 @@ pub fn parse_agent(
     })
 }
 
-/// Names the model types and a namespace joins with `:`; nothing that reads as a path.
-fn valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        && !name.starts_with('.')
-}
-
-fn one_line(text: &str, max_chars: usize) -> String {
-    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if line.chars().count() <= max_chars {
-        return line;
-    }
-    let cut: String = line.chars().take(max_chars).collect();
-    format!("{cut}…")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const REVIEWER: &str = "---\nname: reviewer\ndescription: Reviews a diff\n  for bugs.\ntools: Read, Grep, Bash\nmodel: inherit\n---\nYou review code.\n";
-
     #[test]
-    fn parses_a_claude_code_agent() {
-        let agent = parse_agent(REVIEWER, AgentSource::Project, None).unwrap();
-        assert_eq!(agent.name, "reviewer");
-        assert_eq!(agent.description, "Reviews a diff for bugs.");
-        assert_eq!(
-            agent.tools,
-            Some(vec!["Read".into(), "Grep".into(), "Bash".into()])
-        );
+    fn inherit_means_the_parents_model() {
+        let mut agent = general();
         assert_eq!(agent.wanted_model(), None);
-        assert_eq!(agent.instructions, "You review code.");
-    }
-
-    #[test]
-    fn tools_as_a_list_and_a_model() {
-        let text =
-            "---\nname: t\ndescription: d\ntools: [read_file, glob]\nmodel: small-model\n---\nbody";
-        let agent = parse_agent(text, AgentSource::User, None).unwrap();
-        assert_eq!(agent.tools, Some(vec!["read_file".into(), "glob".into()]));
+        agent.model = Some("inherit".into());
+        assert_eq!(agent.wanted_model(), None);
+        agent.model = Some(" small-model ".into());
         assert_eq!(agent.wanted_model(), Some("small-model"));
-    }
-
-    #[test]
-    fn bad_files_say_what_is_wrong() {
-        let no_front = parse_agent("just text", AgentSource::User, None).unwrap_err();
-        assert!(no_front.contains("no front matter"), "{no_front}");
-        let no_name = parse_agent("---\ndescription: d\n---\n", AgentSource::User, None);
-        assert!(no_name.unwrap_err().contains("no `name`"));
-        let path_name = parse_agent(
-            "---\nname: ../x\ndescription: d\n---\n",
-            AgentSource::User,
-            None,
-        );
-        assert!(path_name.unwrap_err().contains("may hold only"));
-        let no_desc = parse_agent("---\nname: x\n---\n", AgentSource::User, None);
-        assert!(no_desc.unwrap_err().contains("no `description`"));
     }
 
     #[test]
@@ -402,19 +286,22 @@ mod tests {
         write(memo.join("agents/w.md"), "writer", "memo's");
         write(plugin.join("r.md"), "reviewer", "plugin's");
         std::fs::write(memo.join("agents/broken.md"), "no front matter").unwrap();
-        let catalog = AgentCatalog::load(&AgentRoots {
-            project: Some(project),
-            memo_home: Some(memo),
-            user_home: Some(home),
-            plugins: vec![("kit".into(), plugin)],
-        });
+        let catalog = AgentCatalog::load(
+            &AgentRoots {
+                project: Some(project),
+                memo_home: Some(memo),
+                user_home: Some(home),
+                plugins: vec![("kit".into(), plugin)],
+            },
+            vec![general()],
+        );
         assert_eq!(catalog.get("reviewer").unwrap().description, "project's");
         assert_eq!(catalog.get("writer").unwrap().description, "memo's");
         assert_eq!(
             catalog.get("kit:reviewer").unwrap().source,
             AgentSource::Plugin
         );
-        assert!(catalog.get(GENERAL).is_some() && catalog.get(INVESTIGATOR).is_some());
+        assert!(catalog.get(GENERAL).is_some());
         let infos = catalog.infos();
         let hidden = infos.iter().find(|i| i.description == "user's").unwrap();
         assert!(hidden.shadows.as_deref().unwrap().contains("proj"));

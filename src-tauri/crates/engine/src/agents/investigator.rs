@@ -169,6 +169,14 @@ impl Tool for CompleteTaskTool {
     }
 }
 
+/// The investigator's time limit: [`TIME_LIMIT_ENV`] seconds when set and valid.
+pub(crate) fn time_limit_from(env: &crate::options::EnvLookup) -> Option<std::time::Duration> {
+    env(TIME_LIMIT_ENV)
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|s| *s > 0)
+        .map(std::time::Duration::from_secs)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ pub use runtime::{Subagents, DEFAULT_MAX_AGENTS};
 
 use memo_config::Config;
 
-use crate::EnvLookup;
+use crate::options::EnvLookup;
 
 pub const ENABLE_ENV: &str = "MEMO_ENABLE_COLLAB_TOOLS";
 pub const MAX_AGENTS_ENV: &str = "MEMO_SUBAGENT_MAX_AGENTS";
@@ -96,11 +96,16 @@ pub(crate) fn session_runtime(
     )))
 }
 
+/// Memo's own agent types.
+pub fn builtin() -> Vec<AgentDefinition> {
+    vec![definitions::general(), investigator::definition()]
+}
+
 /// The agent types of a session in `folder`, with the investigator's time limit as the
 /// environment sets it.
 pub fn catalog(roots: &AgentRoots, env: &EnvLookup) -> AgentCatalog {
-    let mut catalog = AgentCatalog::load(roots);
-    if let Some(limit) = spawn::investigator_time_limit(env) {
+    let mut catalog = AgentCatalog::load(roots, builtin());
+    if let Some(limit) = investigator::time_limit_from(env) {
         catalog.set_time_limit(definitions::INVESTIGATOR, limit);
     }
     catalog

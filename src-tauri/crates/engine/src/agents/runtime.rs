@@ -13,6 +13,8 @@
 //! with a message the model can act on (wait for one, or close one).
 
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use futures::future::BoxFuture;
 use std::time::Duration;
 
 use memo_protocol::{
@@ -30,6 +32,8 @@ use memo_protocol::Op;
 
 /// Default of `MEMO_SUBAGENT_MAX_AGENTS`.
 pub const DEFAULT_MAX_AGENTS: u32 = 4;
+/// How long a shutting-down parent waits for its children to stop.
+const SHUTDOWN_WAIT: Duration = Duration::from_secs(5);
 /// What a `subagent_updated` keeps of an answer (the whole of it goes to `wait`).
 const LOGGED_ANSWER_CHARS: usize = 4000;
 
@@ -66,7 +70,9 @@ pub struct ChildStatus {
 
 struct Child {
     agent: SubagentRef,
-    handle: SessionHandle,
+    /// Its session while it runs; let go once its actor has stopped, so a closed child
+    /// does not keep its conversation and tools in memory for the parent's lifetime.
+    handle: Mutex<Option<SessionHandle>>,
     status: watch::Sender<ChildStatus>,
     report: Option<Arc<ReportSlot>>,
     /// Relayed approval questions not answered yet.
@@ -87,6 +93,17 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Child {
     fn status(&self) -> ChildStatus {
         self.status.borrow().clone()
+    }
+
+    fn handle(&self) -> Option<SessionHandle> {
+        lock(&self.handle).clone()
+    }
+
+    fn submit(&self, op: Op) -> Result<(), String> {
+        match self.handle() {
+            Some(handle) => handle.submit(op).map_err(|e| e.to_string()),
+            None => Err("its session has stopped".into()),
+        }
     }
 
     fn set(
@@ -240,7 +257,7 @@ impl Subagents {
             })
             .0,
             agent: agent.clone(),
-            handle: started.handle,
+            handle: Mutex::new(Some(started.handle.clone())),
             report: started.report,
             pending: Mutex::new(Vec::new()),
             limit_hit: Mutex::new(None),
@@ -248,14 +265,13 @@ impl Subagents {
             time_limit,
         });
         // Followed from its first event, so nothing it asks is missed.
-        let events = child
+        let events = started
             .handle
             .subscribe(0)
             .map_err(|e| format!("could not follow the subagent: {e}"))?;
-        tokio::spawn(follow(child.clone(), parent, events));
+        tokio::spawn(follow(child.clone(), parent, events, started.handle));
         lock(&self.children).push(child.clone());
         child
-            .handle
             .submit(Op::UserTurn {
                 input: UserInput::text(task),
             })
@@ -281,14 +297,17 @@ impl Subagents {
             return Err("the message is empty".into());
         }
         self.check_room()?;
-        child
-            .handle
-            .submit(Op::UserTurn {
-                input: UserInput::text(message),
-            })
-            .map_err(|e| format!("{id} cannot take input: {e}"))?;
+        // Running before the input goes in: the turn's end must not be overwritten.
         *lock(&child.limit_hit) = None;
+        let before = child.status();
         child.set(&parent, SubagentState::Running, None, None);
+        let sent = child.submit(Op::UserTurn {
+            input: UserInput::text(message),
+        });
+        if let Err(why) = sent {
+            child.set(&parent, before.state, before.answer, before.message);
+            return Err(format!("{id} cannot take input: {why}"));
+        }
         start_timer(&child);
         Ok(child.status())
     }
@@ -347,7 +366,7 @@ impl Subagents {
 
 fn close_child(child: &Child, parent: &ParentLink, before: ChildStatus) {
     child.timer.cancel();
-    let _ = child.handle.submit(Op::Shutdown);
+    let _ = child.submit(Op::Shutdown);
     child.set(parent, SubagentState::Closed, before.answer, before.message);
 }
 
@@ -363,7 +382,6 @@ impl ChildAgents for Subagents {
             .cloned();
         match child {
             Some(child) => child
-                .handle
                 .submit(Op::ResolveApproval {
                     request_id: id.clone(),
                     decision,
@@ -380,7 +398,7 @@ impl ChildAgents for Subagents {
             .cloned()
             .collect();
         for child in &running {
-            let _ = child.handle.submit(Op::Interrupt);
+            let _ = child.submit(Op::Interrupt);
         }
         running.len()
     }
@@ -393,19 +411,35 @@ impl ChildAgents for Subagents {
         lock(&self.children)
             .iter()
             .find(|c| c.agent.session_id == *id)
-            .map(|c| c.handle.clone())
+            .and_then(|c| c.handle())
     }
 
-    fn shutdown_all(&self) {
+    fn shutdown_all(&self) -> BoxFuture<'static, ()> {
         let Some(parent) = self.parent.get() else {
-            return;
+            return Box::pin(async {});
         };
         let children: Vec<Arc<Child>> = lock(&self.children).clone();
+        let mut stopping = Vec::new();
         for child in children {
             let before = child.status();
+            if let Some(handle) = child.handle() {
+                stopping.push(handle);
+            }
             if before.state != SubagentState::Closed {
                 close_child(&child, parent, before);
             }
+        }
+        Box::pin(async move {
+            let all = futures::future::join_all(stopping.iter().map(|h| h.closed()));
+            if tokio::time::timeout(SHUTDOWN_WAIT, all).await.is_err() {
+                tracing::warn!("subagents did not stop in time; leaving them");
+            }
+        })
+    }
+
+    fn set_approval_mode(&self, mode: memo_protocol::ApprovalMode) {
+        for child in lock(&self.children).iter() {
+            let _ = child.submit(Op::SetApprovalMode { mode });
         }
     }
 }
@@ -437,7 +471,7 @@ fn start_timer(child: &Arc<Child>) {
                     "stopped at its time limit ({})",
                     human_duration(limit)
                 ));
-                let _ = child.handle.submit(Op::Interrupt);
+                let _ = child.submit(Op::Interrupt);
             }
         }
     });
@@ -452,11 +486,37 @@ fn human_duration(d: Duration) -> String {
     }
 }
 
-/// Follows one child's events until its session closes.
-async fn follow(child: Arc<Child>, parent: ParentLink, mut events: crate::session::EventReceiver) {
+/// Follows one child's events until its actor stops (then the events it wrote last are
+/// taken, and its session let go).
+async fn follow(
+    child: Arc<Child>,
+    parent: ParentLink,
+    mut events: crate::session::EventReceiver,
+    session: SessionHandle,
+) {
     let mut last_text: Option<String> = None;
     let mut last_error: Option<String> = None;
-    while let Some(envelope) = events.recv().await {
+    let mut stopped = false;
+    loop {
+        let envelope = if stopped {
+            // Everything is persisted before it is delivered: what is left is ready now.
+            match events.try_recv() {
+                Ok(envelope) => envelope,
+                Err(_) => break,
+            }
+        } else {
+            tokio::select! {
+                biased;
+                next = events.recv() => match next {
+                    Some(envelope) => envelope,
+                    None => break,
+                },
+                _ = session.closed() => {
+                    stopped = true;
+                    continue;
+                }
+            }
+        };
         match envelope.event {
             AgentEvent::TurnStarted { .. } => {
                 last_text = None;
@@ -504,6 +564,8 @@ async fn follow(child: Arc<Child>, parent: ParentLink, mut events: crate::sessio
         }
     }
     // The session is gone (closed, or its actor stopped): nothing more will come.
+    *lock(&child.handle) = None;
+    drop(session);
     let status = child.status();
     if status.state != SubagentState::Closed {
         child.set(
@@ -541,6 +603,8 @@ fn ended(
             Some(limit) => (SubagentState::Failed, answer, Some(limit)),
             None => (SubagentState::Interrupted, answer, None),
         },
+        // It reported on its last allowed call: the report is what was asked for.
+        TurnEndReason::StepLimit if report.is_some() => (SubagentState::Finished, answer, None),
         TurnEndReason::StepLimit => (
             SubagentState::Failed,
             answer,

@@ -16,9 +16,9 @@ use futures::future::BoxFuture;
 use memo_config::ProviderConfig;
 
 use super::collab::COLLAB_TOOLS;
-use super::investigator::{CompleteTaskTool, ReportSlot, COMPLETE_TASK, TIME_LIMIT_ENV};
+use super::investigator::{CompleteTaskTool, ReportSlot, COMPLETE_TASK};
 use super::runtime::{ChildFactory, ChildSpec, StartedChild};
-use crate::engine::EngineOptions;
+use crate::options::EngineOptions;
 use crate::session::{
     spawn_session, ModelResolver, SessionParams, SessionStart, SubagentRole, TurnLimits,
 };
@@ -158,14 +158,6 @@ fn memo_names(listed: &[String], is_memo_tool: impl Fn(&str) -> bool) -> Vec<Str
         out.push("write_stdin".into());
     }
     out
-}
-
-/// The investigator's time limit: [`TIME_LIMIT_ENV`] seconds when set and valid.
-pub(crate) fn investigator_time_limit(env: &crate::EnvLookup) -> Option<std::time::Duration> {
-    env(TIME_LIMIT_ENV)
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .filter(|s| *s > 0)
-        .map(std::time::Duration::from_secs)
 }
 
 /// The parent's MCP tools, lent: the parent started the servers and stops them, so a

@@ -13,9 +13,9 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::approvals::ApprovalMode;
-use super::emitter::EventReceiver;
 use super::input::{dispatch, Dispatch};
 use super::state::{Restored, SessionParams, SessionState};
+use super::subscription::EventReceiver;
 use super::turn::{run_compaction, run_turn};
 use crate::EngineError;
 
@@ -63,7 +63,7 @@ impl SessionHandle {
 
     /// Every event with `seq > after_seq` (from the store), then live events.
     pub fn subscribe(&self, after_seq: u64) -> Result<EventReceiver, EngineError> {
-        Ok(self.shared.emitter.subscribe(after_seq))
+        Ok(EventReceiver::subscribe(&self.shared.emitter, after_seq))
     }
 
     pub fn last_seq(&self) -> u64 {
@@ -248,7 +248,7 @@ async fn run_actor(
                     let _ = turn.task.await;
                 }
                 if let Some(children) = &shared.context.settings.children {
-                    children.0.shutdown_all();
+                    children.0.shutdown_all().await;
                 }
                 let end_scope = shared.scope(None, CancellationToken::new());
                 shared
@@ -316,6 +316,9 @@ async fn run_actor(
             }
             Some(Op::SetApprovalMode { mode }) => {
                 shared.approvals.set_mode(mode);
+                if let Some(children) = &shared.context.settings.children {
+                    children.0.set_approval_mode(mode);
+                }
                 if let Err(error) = shared
                     .emitter
                     .emit(None, AgentEvent::ApprovalModeChanged { mode })

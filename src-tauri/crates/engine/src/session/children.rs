@@ -22,8 +22,11 @@ pub trait ChildAgents: Send + Sync {
     fn resolve_approval(&self, id: &ApprovalId, decision: ReviewDecision) -> bool;
     /// Interrupts every running child; returns how many were running.
     fn interrupt_all(&self) -> usize;
-    /// Stops every child for good (the parent shuts down).
-    fn shutdown_all(&self);
+    /// Stops every child for good (the parent shuts down); resolves when they have
+    /// stopped (their commands killed), or after a few seconds.
+    fn shutdown_all(&self) -> futures::future::BoxFuture<'static, ()>;
+    /// The parent's approval mode changed: its children ask in the new one too.
+    fn set_approval_mode(&self, mode: ApprovalMode);
     /// The agent types children can run as, and the agent files that could not be read.
     fn agent_types(&self) -> (Vec<memo_protocol::AgentInfo>, Vec<String>);
     /// The live session of a child, by its session id (it may have ended since).

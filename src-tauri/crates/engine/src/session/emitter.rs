@@ -12,8 +12,6 @@ use tokio::sync::mpsc;
 
 use crate::EngineError;
 
-pub use super::subscription::EventReceiver;
-
 /// Live events waiting for one subscriber, at most. A window drains its queue every frame;
 /// this many is seconds of the fastest stream.
 const QUEUE: usize = 16_384;
@@ -136,13 +134,6 @@ impl Emitter {
                 .retain(|s| s.try_send(envelope.clone()).is_ok());
         }
         Ok(())
-    }
-
-    /// Events after `after_seq` from the store (read as they are taken), then every live
-    /// one, with no gap or duplicate.
-    pub fn subscribe(self: &Arc<Self>, after_seq: u64) -> EventReceiver {
-        let (live, last_seq) = self.register();
-        EventReceiver::new(self, after_seq, live, last_seq)
     }
 
     /// A new live queue, and the seq of the last event before its first: taken under the

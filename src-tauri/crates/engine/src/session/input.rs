@@ -57,6 +57,10 @@ pub(crate) fn dispatch(shared: &SessionState, input: UserInput) -> Dispatch {
         shared.report_error(refusal.kind, &refusal.message);
         return Dispatch::Done;
     }
+    // A subagent's input is its task, written by a model: `/tmp is full` is no command.
+    if shared.context.settings.subagent.is_some() {
+        return turn(input);
+    }
     let Some(call) = slash::parse(&input.text) else {
         return turn(input);
     };

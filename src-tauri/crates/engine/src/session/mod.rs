@@ -38,7 +38,7 @@ pub use actor::{spawn_session, SessionHandle, SessionStart};
 pub use approvals::ApprovalMode;
 pub use children::{ChildAgents, Children, ParentLink, SubagentRole};
 pub use context::SessionContext;
-pub use emitter::EventReceiver;
 pub use model::{ModelBinding, ModelResolver};
 pub use state::{SessionParams, TurnLimits};
+pub use subscription::EventReceiver;
 pub(crate) use tool_view::{session_prompt_mode, with_role};

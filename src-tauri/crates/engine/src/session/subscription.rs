@@ -40,7 +40,14 @@ pub struct EventReceiver {
 }
 
 impl EventReceiver {
-    pub(super) fn new(
+    /// Events after `after_seq` from the store (read as they are taken), then every live
+    /// one, with no gap or duplicate.
+    pub(super) fn subscribe(emitter: &Arc<Emitter>, after_seq: u64) -> Self {
+        let (live, last_seq) = emitter.register();
+        Self::new(emitter, after_seq, live, last_seq)
+    }
+
+    fn new(
         emitter: &Arc<Emitter>,
         after_seq: u64,
         live: mpsc::Receiver<EventEnvelope>,
@@ -230,7 +237,7 @@ mod tests {
     async fn a_subscriber_a_whole_queue_behind_reads_what_it_missed_from_the_store() {
         let dir = tempfile::tempdir().unwrap();
         let emitter = emitter_on_disk(dir.path());
-        let mut slow = emitter.subscribe(0);
+        let mut slow = EventReceiver::subscribe(&emitter, 0);
         let total = QUEUE * 3 + 5;
         for n in 0..total {
             emitter.emit(None, delta(n)).unwrap();
@@ -256,7 +263,7 @@ mod tests {
         for n in 0..2_500 {
             emitter.emit(None, delta(n)).unwrap();
         }
-        let mut late = emitter.subscribe(1_000);
+        let mut late = EventReceiver::subscribe(&emitter, 1_000);
         // Nothing was copied up front: the stored part is read as it is taken.
         assert!(late.page.is_empty());
         let first = late.recv().await.unwrap();
@@ -274,7 +281,7 @@ mod tests {
     async fn the_receiver_ends_with_the_session() {
         let dir = tempfile::tempdir().unwrap();
         let emitter = emitter_on_disk(dir.path());
-        let mut events = emitter.subscribe(0);
+        let mut events = EventReceiver::subscribe(&emitter, 0);
         emitter.emit(None, delta(0)).unwrap();
         drop(emitter);
         assert_eq!(events.recv().await.unwrap().seq, 1);
