@@ -29,6 +29,14 @@ pub enum PluginError {
     /// installed.json exists but cannot be used; it is never overwritten.
     #[error("{}: {message}; fix or remove the file (it is not overwritten)", path.display())]
     Registry { path: PathBuf, message: String },
+    #[error("{}: a link to {} outside the plugin's folder; a plugin is installed only with what its folder holds", path.display(), target.display())]
+    LinkOutside { path: PathBuf, target: PathBuf },
+    #[error("{}: the plugin is larger than {limit_mb} MB or {max_files} files; that is not a plugin", path.display())]
+    TooLarge {
+        path: PathBuf,
+        limit_mb: u64,
+        max_files: u64,
+    },
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,

@@ -9,11 +9,25 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::error::{PluginError, Result};
 use crate::manifest::{check_name, Manifest};
 use crate::registry::{self, Record, Source};
+
+/// Held around every read-modify-write of the registry: an install that takes minutes
+/// (a clone) must not write back a list from before a switch flipped meanwhile.
+static REGISTRY: Mutex<()> = Mutex::new(());
+
+fn registry_lock() -> MutexGuard<'static, ()> {
+    // It guards no data of its own: a panic while held leaves nothing half-done here.
+    REGISTRY.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The most a plugin's folder may hold: more is a mistake (or the wrong folder).
+const MAX_BYTES: u64 = 200 * 1024 * 1024;
+const MAX_FILES: u64 = 20_000;
 
 /// What to install.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,7 +155,13 @@ impl Plugins {
                     replace,
                 )?;
                 let staging = self.staging()?;
-                let copied = copy_tree(&path, &staging.0, true);
+                let mut copy = Copy {
+                    root: path.clone(),
+                    skip: std::fs::canonicalize(&self.dir).unwrap_or_else(|_| self.dir.clone()),
+                    bytes: 0,
+                    files: 0,
+                };
+                let copied = copy.tree(&path, &staging.0, true);
                 let record = Source::Folder { path };
                 self.finish(staging, copied, record, records, replace)
             }
@@ -175,10 +195,13 @@ impl Plugins {
         staging: Staging,
         fetched: Result<()>,
         source: Source,
-        mut records: Vec<Record>,
+        _checked_before: Vec<Record>,
         replace: bool,
     ) -> Result<Record> {
         fetched?;
+        let _registry = registry_lock();
+        // Read again: the list may have changed while the plugin was copied or cloned.
+        let mut records = self.records()?;
         let manifest = Manifest::read(&staging.0)?;
         let dest = self.plugin_dir(&manifest.name);
         check_free(&records, &dest, &manifest.name, replace)?;
@@ -198,11 +221,16 @@ impl Plugins {
             put_back(&aside);
             return Err(PluginError::io(&dest, e));
         }
+        // Replacing keeps the user's switch: a plugin they turned off stays off.
+        let enabled = records
+            .iter()
+            .find(|r| r.name == manifest.name)
+            .is_none_or(|r| r.enabled);
         let record = Record {
             name: manifest.name.clone(),
             source,
             version: manifest.version.clone(),
-            enabled: true,
+            enabled,
             installed_at_ms: now_ms(),
         };
         records.retain(|r| r.name != record.name);
@@ -221,6 +249,7 @@ impl Plugins {
     /// Turns an installed plugin on or off for sessions started from now on.
     pub fn set_enabled(&self, name: &str, enabled: bool) -> Result<Record> {
         check_name(name)?;
+        let _registry = registry_lock();
         let mut records = self.records()?;
         let record = records
             .iter_mut()
@@ -235,6 +264,7 @@ impl Plugins {
     /// Deletes Memo's copy of the plugin and its record (never the folder it came from).
     pub fn remove(&self, name: &str) -> Result<()> {
         check_name(name)?;
+        let _registry = registry_lock();
         let mut records = self.records()?;
         let before = records.len();
         records.retain(|r| r.name != name);
@@ -289,29 +319,76 @@ fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
-/// Copies `from` into the new folder `to`: files, folders and symbolic links (as links).
-/// A repository's `.git` at the top is left out: the copy is a plugin, not a checkout.
-fn copy_tree(from: &Path, to: &Path, top: bool) -> Result<()> {
-    std::fs::create_dir(to).map_err(|e| PluginError::io(to, e))?;
-    let entries = std::fs::read_dir(from).map_err(|e| PluginError::io(from, e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| PluginError::io(from, e))?;
-        let name = entry.file_name();
-        if top && name == ".git" {
-            continue;
+/// A folder plugin's copy: only what its folder holds, within [`MAX_BYTES`] and
+/// [`MAX_FILES`].
+struct Copy {
+    /// The plugin's folder (canonical): links may point inside it only.
+    root: PathBuf,
+    /// Memo's plugins folder (canonical), never copied into itself when the plugin's
+    /// folder holds it.
+    skip: PathBuf,
+    bytes: u64,
+    files: u64,
+}
+
+impl Copy {
+    /// Copies `from` into the new folder `to`. A link is copied as what it points to when
+    /// that is inside the plugin's folder, and refused when it leads out of it (a copied
+    /// link would read, or break on, whatever is there on this machine). A repository's
+    /// `.git` at the top is left out: the copy is a plugin, not a checkout.
+    fn tree(&mut self, from: &Path, to: &Path, top: bool) -> Result<()> {
+        std::fs::create_dir(to).map_err(|e| PluginError::io(to, e))?;
+        let entries = std::fs::read_dir(from).map_err(|e| PluginError::io(from, e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| PluginError::io(from, e))?;
+            let name = entry.file_name();
+            if top && name == ".git" {
+                continue;
+            }
+            let (src, dst) = (entry.path(), to.join(&name));
+            let mut kind = entry.file_type().map_err(|e| PluginError::io(&src, e))?;
+            let mut real = src.clone();
+            if kind.is_symlink() {
+                real = std::fs::canonicalize(&src).map_err(|e| PluginError::io(&src, e))?;
+                if !real.starts_with(&self.root) {
+                    return Err(PluginError::LinkOutside {
+                        path: src,
+                        target: real,
+                    });
+                }
+                kind = std::fs::metadata(&real)
+                    .map_err(|e| PluginError::io(&real, e))?
+                    .file_type();
+            }
+            if kind.is_dir() {
+                let canonical = std::fs::canonicalize(&real).unwrap_or(real.clone());
+                if canonical == self.skip {
+                    continue;
+                }
+                self.tree(&real, &dst, false)?;
+            } else if kind.is_file() {
+                self.count(&real)?;
+                std::fs::copy(&real, &dst).map_err(|e| PluginError::io(&src, e))?;
+            }
         }
-        let (src, dst) = (entry.path(), to.join(&name));
-        let kind = entry.file_type().map_err(|e| PluginError::io(&src, e))?;
-        if kind.is_symlink() {
-            let target = std::fs::read_link(&src).map_err(|e| PluginError::io(&src, e))?;
-            std::os::unix::fs::symlink(&target, &dst).map_err(|e| PluginError::io(&dst, e))?;
-        } else if kind.is_dir() {
-            copy_tree(&src, &dst, false)?;
-        } else {
-            std::fs::copy(&src, &dst).map_err(|e| PluginError::io(&src, e))?;
-        }
+        Ok(())
     }
-    Ok(())
+
+    fn count(&mut self, file: &Path) -> Result<()> {
+        let len = std::fs::metadata(file)
+            .map_err(|e| PluginError::io(file, e))?
+            .len();
+        self.bytes = self.bytes.saturating_add(len);
+        self.files += 1;
+        if self.bytes > MAX_BYTES || self.files > MAX_FILES {
+            return Err(PluginError::TooLarge {
+                path: self.root.clone(),
+                limit_mb: MAX_BYTES / (1024 * 1024),
+                max_files: MAX_FILES,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// URLs git clones without a local path being taken for one (and never an option).

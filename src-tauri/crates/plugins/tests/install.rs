@@ -269,7 +269,7 @@ fn reinstalling_needs_the_replace_flag_and_then_swaps_the_copy() {
     let record = plugins
         .install(&InstallSource::Folder(source), true)
         .unwrap();
-    assert!(record.enabled);
+    assert!(!record.enabled, "replacing keeps the user's switch (it was off)");
     assert!(home.join("plugins/memo-demo/commands/bye.md").exists());
     assert_eq!(plugins.records().unwrap().len(), 1);
     assert_eq!(
@@ -459,4 +459,80 @@ fn a_damaged_registry_is_reported_and_never_overwritten() {
     assert_eq!(plugins_dir_names(&home), vec!["installed.json"]);
     // Sessions go on without plugins.
     assert!(session_hooks(Some(&home)).is_empty());
+}
+
+#[test]
+fn links_inside_the_folder_are_copied_as_what_they_point_to_and_links_out_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("linked");
+    std::fs::create_dir_all(src.join(".claude-plugin")).unwrap();
+    std::fs::create_dir_all(src.join("shared")).unwrap();
+    std::fs::write(src.join("shared/hello.md"), "Say hello.").unwrap();
+    std::fs::write(
+        src.join(".claude-plugin/plugin.json"),
+        r#"{"name": "linked"}"#,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(src.join("shared"), src.join("commands")).unwrap();
+    let home = tmp.path().join("home");
+    let plugins = Plugins::at_home(&home);
+    plugins
+        .install(&InstallSource::Folder(src.clone()), false)
+        .unwrap();
+    let copied = home.join("plugins/linked/commands");
+    assert!(!copied.is_symlink(), "the copy holds the files, not a link");
+    assert_eq!(
+        std::fs::read_to_string(copied.join("hello.md")).unwrap(),
+        "Say hello."
+    );
+
+    // A link out of the folder: nothing is installed, the user is told which link.
+    let outside = tmp.path().join("secrets");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("key"), "k").unwrap();
+    let leaky = tmp.path().join("leaky");
+    std::fs::create_dir_all(leaky.join(".claude-plugin")).unwrap();
+    std::fs::write(
+        leaky.join(".claude-plugin/plugin.json"),
+        r#"{"name": "leaky"}"#,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&outside, leaky.join("agents")).unwrap();
+    let err = plugins
+        .install(&InstallSource::Folder(leaky), false)
+        .unwrap_err();
+    assert!(
+        matches!(err, memo_plugins::PluginError::LinkOutside { .. }),
+        "{err}"
+    );
+    assert!(!home.join("plugins/leaky").exists());
+    let left: Vec<_> = std::fs::read_dir(home.join("plugins"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "no staging left behind: {left:?}");
+}
+
+#[test]
+fn a_folder_holding_memos_home_is_not_copied_into_itself_and_a_replace_keeps_the_switch() {
+    let tmp = tempfile::tempdir().unwrap();
+    // The plugin's folder holds the Memo home (a plugin developed inside it).
+    let src = tmp.path().join("dev");
+    let home = src.join("memo-home");
+    std::fs::create_dir_all(src.join(".claude-plugin")).unwrap();
+    std::fs::write(src.join(".claude-plugin/plugin.json"), r#"{"name": "dev"}"#).unwrap();
+    let plugins = Plugins::at_home(&home);
+    plugins
+        .install(&InstallSource::Folder(src.clone()), false)
+        .unwrap();
+    assert!(!home.join("plugins/dev/memo-home/plugins").exists());
+
+    plugins.set_enabled("dev", false).unwrap();
+    let again = plugins.install(&InstallSource::Folder(src), true).unwrap();
+    assert!(
+        !again.enabled,
+        "a plugin turned off stays off when replaced"
+    );
 }

@@ -114,7 +114,9 @@ fn plugin_code(error: &memo_plugins::PluginError) -> ErrorCode {
         | E::NoManifest { .. }
         | E::InvalidManifest { .. }
         | E::InvalidName { .. }
-        | E::InvalidGitUrl { .. } => ErrorCode::InvalidInput,
+        | E::InvalidGitUrl { .. }
+        | E::LinkOutside { .. }
+        | E::TooLarge { .. } => ErrorCode::InvalidInput,
         E::AlreadyInstalled { .. } => ErrorCode::Conflict,
         E::GitUnavailable { .. } | E::GitClone { .. } => ErrorCode::Unavailable,
         E::Registry { .. } => ErrorCode::Config,
