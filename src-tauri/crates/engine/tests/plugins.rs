@@ -224,3 +224,83 @@ async fn a_plugins_command_skill_hook_server_and_agents_work_after_install_and_a
     close(session).await;
     world.mock.shutdown().await;
 }
+
+/// The plugin's MCP tool runs and its agent works as a subagent type: each part works,
+/// not only appears.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plugins_mcp_tool_runs_and_its_agent_runs_as_a_subagent() {
+    let world = World::new(vec![
+        MockResponse::tool_calls([
+            (
+                "memo-demo_notes__write_note",
+                serde_json::json!({ "text": "from the plugin test" }).to_string(),
+            ),
+            (
+                "spawn_agent",
+                serde_json::json!({
+                    "message": "CHILD-PLUGIN: review the last change",
+                    "agent_type": "memo-demo:reviewer"
+                })
+                .to_string(),
+            ),
+        ])
+        .when("PARENT-PLUGIN"),
+        MockResponse::text("No bugs found.").when("CHILD-PLUGIN"),
+        MockResponse::tool_call("wait", "{}").when("PARENT-PLUGIN"),
+        MockResponse::text("Done.").when("PARENT-PLUGIN"),
+    ])
+    .await;
+    Plugins::at_home(&world.home())
+        .install(&InstallSource::Folder(fixture_plugin()), false)
+        .unwrap();
+    let session = world
+        .engine
+        .start_session(SessionOptions {
+            cwd: world.dir.path().join("work"),
+            // The MCP call would ask; this test is about the plugin's parts working.
+            approval_mode: Some(memo_engine::ApprovalMode::Dangerous),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut events = session.subscribe(0).unwrap();
+    let mut seen = Vec::new();
+    submit(&session, "PARENT-PLUGIN: note it and have it reviewed");
+    until(&mut events, &mut seen, |e| {
+        matches!(e, AgentEvent::TurnEnded { .. })
+    })
+    .await;
+    let output = |tool: &str| {
+        seen.iter()
+            .find_map(|e| match &e.event {
+                AgentEvent::ToolCallEnd { name, output, .. } if name == tool => {
+                    Some(output.clone())
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no {tool} result"))
+    };
+    assert!(
+        output("memo-demo_notes__write_note").contains("stored: from the plugin test"),
+        "{}",
+        output("memo-demo_notes__write_note")
+    );
+    let waited: serde_json::Value = serde_json::from_str(&output("wait")).unwrap();
+    assert_eq!(waited["agents"][0]["agent_type"], "memo-demo:reviewer");
+    assert_eq!(waited["agents"][0]["answer"], "No bugs found.");
+    // The child ran as the plugin's agent: its instructions and its tools only.
+    let child = world
+        .mock
+        .requests()
+        .into_iter()
+        .map(|r| r.body)
+        .find(|b| {
+            b.to_string().contains("CHILD-PLUGIN") && !b.to_string().contains("PARENT-PLUGIN")
+        })
+        .unwrap();
+    assert!(sent_system_prompt(WireApi::Openai, &child).contains("You review diffs"));
+    let mut tools = sent_tool_names(WireApi::Openai, &child);
+    tools.sort();
+    assert_eq!(tools, vec!["grep_files", "read_file"]);
+    close(session).await;
+    world.mock.shutdown().await;
+}
