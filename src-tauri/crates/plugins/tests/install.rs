@@ -269,7 +269,10 @@ fn reinstalling_needs_the_replace_flag_and_then_swaps_the_copy() {
     let record = plugins
         .install(&InstallSource::Folder(source), true)
         .unwrap();
-    assert!(!record.enabled, "replacing keeps the user's switch (it was off)");
+    assert!(
+        !record.enabled,
+        "replacing keeps the user's switch (it was off)"
+    );
     assert!(home.join("plugins/memo-demo/commands/bye.md").exists());
     assert_eq!(plugins.records().unwrap().len(), 1);
     assert_eq!(
