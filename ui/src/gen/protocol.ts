@@ -1135,13 +1135,18 @@ export type HistoryPage = { events: Array<EventEnvelope>,
  */
 from_seq: number, 
 /**
- * The last seq it covers; live events follow after it.
+ * The last seq it covers; when `has_after` is false, live events follow after it.
  */
 to_seq: number, 
 /**
  * Whether the session has events before `from_seq`.
  */
-has_more: boolean, };
+has_more: boolean, 
+/**
+ * Whether the session had events after `to_seq` when the page was read: the page does
+ * not reach the live end, and the next one starts at `to_seq + 1`.
+ */
+has_after: boolean, };
 
 export const SEARCH_MARK_START = "\u{E000}";
 

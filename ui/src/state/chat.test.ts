@@ -143,22 +143,22 @@ describe("chatReducer", () => {
     state = chatReducer(state, {
       type: "page",
       sessionId: "s1",
-      page: { events: turn(38, "last"), from_seq: 38, to_seq: 40, has_more: true },
+      page: { events: turn(38, "last"), from_seq: 38, to_seq: 40, has_more: true, has_after: false },
     });
     expect(state.phase).toBe("idle");
-    expect(state.history).toEqual({ from: 38, more: true });
+    expect(state.history).toEqual({ from: 38, more: true, after: false });
     expect(state.transcript.lastSeq).toBe(40);
     // A page that does not end where the loaded part starts is not put above it.
     const stale = chatReducer(state, {
       type: "older",
       sessionId: "s1",
-      page: { events: turn(10, "gap"), from_seq: 10, to_seq: 12, has_more: true },
+      page: { events: turn(10, "gap"), from_seq: 10, to_seq: 12, has_more: true, has_after: false },
     });
     expect(stale).toBe(state);
     state = chatReducer(state, {
       type: "older",
       sessionId: "s1",
-      page: { events: [...turn(32, "before"), ...turn(35, "just before")], from_seq: 32, to_seq: 37, has_more: false },
+      page: { events: [...turn(32, "before"), ...turn(35, "just before")], from_seq: 32, to_seq: 37, has_more: false, has_after: false },
     });
     expect(state.history).toBeNull();
     expect(state.transcript.entries.map((e) => (e.kind === "turn" ? e.input : e.kind))).toEqual(["before", "just before", "last"]);

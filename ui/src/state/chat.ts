@@ -2,7 +2,8 @@
 // the UI is waiting for. Async work lives in ./useChat; this is the pure part.
 import type { EventEnvelope, HistoryPage, SessionSummary } from "../gen/protocol";
 import type { CommandError } from "../ipc";
-import { applyBatch, emptyTranscript, mergeAgents, type TranscriptState } from "./transcript";
+import { type HeldEvents, type HistoryWindow, latestPage, liveEvents, newerPage, olderPage, openPage } from "./chatWindow";
+import { emptyTranscript, type TranscriptState } from "./transcript";
 
 /**
  * - `idle`: nothing in flight (a turn may still be running; see `runningTurn`).
@@ -21,10 +22,14 @@ export interface ChatState {
   /** An event to bring into view once the history is shown (a search hit). */
   focusSeq: number | null;
   /**
-   * A long session is read from its end: where the loaded history starts and whether
-   * earlier pages exist. Null when everything from the first event is here.
+   * A long session is read a page at a time: which stretch of it is loaded, whether more
+   * lies before or after it. Null when everything from the first event to the live end is.
    */
-  history: { from: number; more: boolean } | null;
+  history: HistoryWindow | null;
+  /** Live events held back while the loaded stretch does not reach the live end. */
+  held: HeldEvents | null;
+  /** Counts the times the window was moved to the live end ("Jump to latest"). */
+  latest: number;
 }
 
 export type ChatAction =
@@ -37,10 +42,14 @@ export type ChatAction =
   | { type: "dismiss_error" }
   | { type: "prefill"; text: string }
   | { type: "focus"; seq: number | null }
-  /** The stored history from its end (a long session's first page). */
+  /** A long session's first page: its end, or from a search hit on. */
   | { type: "page"; sessionId: string; page: HistoryPage }
   /** An earlier page, shown above what is there. */
-  | { type: "older"; sessionId: string; page: HistoryPage };
+  | { type: "older"; sessionId: string; page: HistoryPage }
+  /** A later page, shown below what is there. */
+  | { type: "newer"; sessionId: string; page: HistoryPage }
+  /** The session's end page, in place of what is there. */
+  | { type: "latest"; sessionId: string; page: HistoryPage };
 
 export const initialChat: ChatState = {
   session: null,
@@ -50,6 +59,8 @@ export const initialChat: ChatState = {
   prefill: null,
   focusSeq: null,
   history: null,
+  held: null,
+  latest: 0,
 };
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
@@ -69,12 +80,16 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         prefill: state.prefill,
         focusSeq: state.focusSeq,
         history: null,
+        held: null,
+        latest: 0,
       };
     case "events": {
       if (state.session?.id !== action.sessionId) {
         return state; // a batch from a session the user has left
       }
-      const transcript = applyBatch(state.transcript, action.batch);
+      // Shown, or held back while the loaded stretch does not reach the live end.
+      const shown = liveEvents(state, action.batch);
+      const { transcript } = shown;
       // The header shows the model the next turn uses: follow switches.
       const switched = action.batch.filter((e) => e.event.type === "model_switched").pop();
       const session =
@@ -92,9 +107,9 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const loaded = transcript.lastSeq >= (state.session?.last_seq ?? 0);
       const phase =
         (state.phase === "loading" && loaded) || (state.phase === "sending" && answered) ? "idle" : state.phase;
-      return transcript === state.transcript && phase === state.phase && session === state.session
+      return shown === state && phase === state.phase && session === state.session
         ? state
-        : { ...state, session, transcript, phase };
+        : { ...shown, session, phase };
     }
     case "sending":
       return { ...state, phase: "sending", error: null };
@@ -106,32 +121,19 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return state.focusSeq === action.seq ? state : { ...state, focusSeq: action.seq };
     case "page": {
       if (state.session?.id !== action.sessionId) return state;
-      const applied = applyBatch(state.transcript, action.page.events);
-      const transcript = { ...applied, lastSeq: Math.max(applied.lastSeq, action.page.to_seq) };
-      const loaded = transcript.lastSeq >= (state.session?.last_seq ?? 0);
-      return {
-        ...state,
-        transcript,
-        phase: state.phase === "loading" && loaded ? "idle" : state.phase,
-        history: action.page.has_more ? { from: action.page.from_seq, more: true } : null,
-      };
+      const opened = openPage(state, action.page, state.session.last_seq);
+      // A page short of the end is all there is to load for now.
+      const loaded = action.page.has_after || opened.transcript.lastSeq >= state.session.last_seq;
+      return { ...opened, phase: state.phase === "loading" && loaded ? "idle" : state.phase };
     }
-    case "older": {
-      if (state.session?.id !== action.sessionId || state.history === null) return state;
-      // Only the page that ends where the loaded history starts fits above it.
-      if (action.page.to_seq !== state.history.from - 1) return state;
-      const older = applyBatch(emptyTranscript, action.page.events);
-      const transcript = {
-        ...state.transcript,
-        entries: [...older.entries, ...state.transcript.entries],
-        session: state.transcript.session ?? older.session,
-        agents: mergeAgents(older.agents, state.transcript.agents),
-      };
-      return {
-        ...state,
-        transcript,
-        history: action.page.has_more ? { from: action.page.from_seq, more: true } : null,
-      };
+    case "older":
+      return state.session?.id === action.sessionId ? olderPage(state, action.page) : state;
+    case "newer":
+      return state.session?.id === action.sessionId ? newerPage(state, action.page) : state;
+    case "latest": {
+      if (state.session?.id !== action.sessionId) return state;
+      const moved = latestPage(state, action.page);
+      return moved === state ? state : { ...moved, latest: state.latest + 1 };
     }
     case "prefill":
       return { ...state, prefill: { id: (state.prefill?.id ?? 0) + 1, text: action.text } };

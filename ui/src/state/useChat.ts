@@ -11,6 +11,7 @@ import {
   toCommandError,
 } from "../ipc";
 import type { ChatAction, ChatState } from "./chat";
+import { subscribeAfter } from "./chatWindow";
 import { chatsReducer, draftKey, evictable, initialChats, shownChat, shownKey } from "./chats";
 import { frameQueue } from "./frameQueue";
 import { runningTurn, type TurnView } from "./transcript";
@@ -36,6 +37,10 @@ export interface ChatController {
   forget: (sessionId: string) => void;
   /** Reads the page before the loaded part of a long session (`state.history`). */
   loadOlder: () => void;
+  /** Reads the page after it, when it does not reach the live end. */
+  loadNewer: () => void;
+  /** Loads the session's end in place of a stretch short of it; resolves once shown. */
+  jumpToLatest: () => Promise<void>;
   /** The focus was brought into view. */
   clearFocus: () => void;
   newSession: () => void;
@@ -148,13 +153,12 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       const folder = inFolder ?? cwdRef.current;
       if (folder === null) return;
       const known = chatsRef.current.byKey[summary.id];
-      // A search hit before the loaded part of a kept session: read it again from there.
-      const loadedFrom = known?.history?.from ?? 0;
-      if (known !== undefined && focusSeq !== undefined && focusSeq < loadedFrom) forgetRef.current(summary.id);
-      const kept =
-        chatsRef.current.byKey[summary.id] !== undefined &&
-        subscribed.current.has(summary.id) &&
-        !(focusSeq !== undefined && focusSeq < loadedFrom);
+      // A search hit outside the loaded part of a kept session: read it again from there.
+      const outside =
+        known !== undefined && focusSeq !== undefined && known.history !== null &&
+        (focusSeq < known.history.from || (known.history.after && focusSeq > known.transcript.lastSeq));
+      if (outside) forgetRef.current(summary.id);
+      const kept = chatsRef.current.byKey[summary.id] !== undefined && subscribed.current.has(summary.id) && !outside;
       if (!kept) dispatchTo(summary.id, { type: "loading" });
       dispatchAll({ type: "show", cwd: folder, key: summary.id });
       if (focusSeq !== undefined) dispatchTo(summary.id, { type: "focus", seq: focusSeq });
@@ -173,7 +177,9 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
             await attach(session);
             return;
           }
-          // A long session: its end (or from a search hit on) first, earlier pages on demand.
+          // A long session: its end (or a page from a search hit on) first, earlier and
+          // later pages on demand. Short of the end, only what happens from now on comes
+          // live (held back until the window meets the end); the log in between is paged.
           const page = await commands.historyPage({
             sessionId: session.id,
             beforeSeq: null,
@@ -181,7 +187,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
             fromSeq: focusSeq ?? null,
           });
           dispatchTo(session.id, { type: "page", sessionId: session.id, page });
-          await attach(session, page.to_seq);
+          await attach(session, subscribeAfter(page, session.last_seq));
         } catch (raised) {
           dispatchTo(summary.id, { type: "failed", error: toCommandError("resume_session", raised) });
         }
@@ -246,7 +252,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   const loadingOlder = useRef(new Set<string>());
   const loadOlder = useCallback(() => {
     const { session, history } = stateRef.current;
-    if (session === null || history === null || loadingOlder.current.has(session.id)) return;
+    if (session === null || !history?.more || loadingOlder.current.has(session.id)) return;
     loadingOlder.current.add(session.id);
     commands
       .historyPage({ sessionId: session.id, beforeSeq: history.from, turns: PAGE_TURNS, fromSeq: null })
@@ -255,6 +261,35 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
         (raised: unknown) => dispatchTo(session.id, { type: "failed", error: toCommandError("history_page", raised) }),
       )
       .finally(() => loadingOlder.current.delete(session.id));
+  }, [dispatchTo]);
+
+  // One later page (or end page) at a time per session.
+  const loadingNewer = useRef(new Set<string>());
+  const loadNewer = useCallback(() => {
+    const { session, history, transcript } = stateRef.current;
+    if (session === null || !history?.after || loadingNewer.current.has(session.id)) return;
+    loadingNewer.current.add(session.id);
+    commands
+      .historyPage({ sessionId: session.id, beforeSeq: null, turns: PAGE_TURNS, fromSeq: transcript.lastSeq + 1 })
+      .then(
+        (page) => dispatchTo(session.id, { type: "newer", sessionId: session.id, page }),
+        (raised: unknown) => dispatchTo(session.id, { type: "failed", error: toCommandError("history_page", raised) }),
+      )
+      .finally(() => loadingNewer.current.delete(session.id));
+  }, [dispatchTo]);
+
+  const jumpToLatest = useCallback(async () => {
+    const { session, held } = stateRef.current;
+    if (session === null || held === null) return;
+    loadingNewer.current.add(session.id);
+    try {
+      const page = await commands.historyPage({ sessionId: session.id, beforeSeq: null, turns: PAGE_TURNS, fromSeq: null });
+      dispatchTo(session.id, { type: "latest", sessionId: session.id, page });
+    } catch (raised) {
+      dispatchTo(session.id, { type: "failed", error: toCommandError("history_page", raised) });
+    } finally {
+      loadingNewer.current.delete(session.id);
+    }
   }, [dispatchTo]);
 
   onHostAction.current = (action: HostAction) => {
@@ -283,6 +318,8 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       dispatchTo(key, { type: "sending" });
       try {
         let session = stateRef.current.session;
+        // Read far back: the message and its answer belong at the end, shown from there.
+        if (stateRef.current.held !== null) await jumpToLatest();
         if (session === null) {
           // A fresh conversation becomes a session only when there is something to say.
           const provider = providerRef.current;
@@ -300,7 +337,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
         return false;
       }
     },
-    [attach, dispatchTo],
+    [attach, dispatchTo, jumpToLatest],
   );
 
   const stop = useCallback(() => {
@@ -386,5 +423,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     dismissError,
     forget,
     loadOlder,
+    loadNewer,
+    jumpToLatest,
   };
 }

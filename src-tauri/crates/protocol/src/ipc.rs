@@ -60,19 +60,23 @@ pub struct RewindOutcome {
 }
 
 /// A stretch of a stored session, whole turns only, for a window that shows a long session
-/// from its end and reaches back page by page. Streamed deltas of steps that ended are left
-/// out: each step's `assistant_message` repeats them whole.
+/// a page at a time: from its end reaching back, or from a search hit reaching forward.
+/// Streamed deltas of steps that ended are left out: each step's `assistant_message`
+/// repeats them whole.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct HistoryPage {
     pub events: Vec<EventEnvelope>,
     /// The first seq the page covers (a turn's start, or 1).
     #[ts(type = "number")]
     pub from_seq: u64,
-    /// The last seq it covers; live events follow after it.
+    /// The last seq it covers; when `has_after` is false, live events follow after it.
     #[ts(type = "number")]
     pub to_seq: u64,
     /// Whether the session has events before `from_seq`.
     pub has_more: bool,
+    /// Whether the session had events after `to_seq` when the page was read: the page does
+    /// not reach the live end, and the next one starts at `to_seq + 1`.
+    pub has_after: bool,
 }
 
 /// One message that matched a search across sessions.

@@ -1,5 +1,6 @@
-//! A long session shown from its end: pages of whole turns read from the store, newest
-//! first, instead of the whole log replayed from its first event. A page leaves out the
+//! A long session shown a page at a time: pages of whole turns read from the store, from
+//! its end backwards or from a search hit forwards, instead of the whole log replayed from
+//! its first event. A page leaves out the
 //! streamed deltas of every step that ended (its `assistant_message` repeats them whole),
 //! which are most of a long log; the deltas of a step still streaming are kept. Long tool
 //! outputs come cut to their start (see `outputs`).
@@ -11,6 +12,7 @@ use memo_protocol::{AgentEvent, EventEnvelope, HistoryPage, SessionId};
 use crate::error::{Result, ServiceError};
 use crate::outputs::for_window;
 use crate::service::Service;
+use memo_store::Store;
 
 /// Turns per page when the caller asks for none.
 const DEFAULT_TURNS: usize = 30;
@@ -18,10 +20,12 @@ const DEFAULT_TURNS: usize = 30;
 const MAX_TURNS: usize = 500;
 
 impl Service {
-    /// The `turns` whole turns before `before_seq` (default: the session's end), deltas of
-    /// finished steps left out; with `from_seq`, everything from the turn holding that event
-    /// instead (a search hit deep in a session). `has_more` says whether earlier events
-    /// exist.
+    /// A page of whole turns, deltas of finished steps left out. Without `from_seq`: the
+    /// `turns` turns before `before_seq` (default: the session's end), for a window reading
+    /// back. With it: `turns` turns from the one holding that event on, for a window that
+    /// opened at a search hit and reads forward until it meets the live end (a page from
+    /// before the first turn counts what precedes it as one of them). `has_more` and
+    /// `has_after` say whether events exist before and after the page.
     pub fn history_page(
         &self,
         id: &SessionId,
@@ -31,29 +35,25 @@ impl Service {
     ) -> Result<HistoryPage> {
         let store = self.store()?;
         self.session(id)?;
-        let last = store.last_seq(id)?;
-        let before = before_seq.unwrap_or(u64::MAX).min(last.saturating_add(1));
-        if before == 0 {
-            return Err(ServiceError::InvalidInput(
-                "a page ends before an event; 0 has none before it".into(),
-            ));
-        }
-        let from = match from_seq {
-            Some(seq) => {
-                let holding = store.turn_starts_before(id, seq.saturating_add(1).min(before), 1)?;
-                holding.first().copied().unwrap_or(1)
+        let turns = match turns {
+            None => DEFAULT_TURNS,
+            Some(0) => {
+                return Err(ServiceError::InvalidInput(
+                    "a page holds at least one turn".into(),
+                ))
             }
-            None => {
-                let turns = turns.map_or(DEFAULT_TURNS, |t| (t as usize).clamp(1, MAX_TURNS));
-                let starts = store.turn_starts_before(id, before, turns)?;
-                // Fewer turns than asked for: the page reaches the session's first event.
-                match starts.last() {
-                    Some(&seq) if starts.len() == turns => seq,
-                    _ => 1,
-                }
-            }
+            Some(t) => (t as usize).min(MAX_TURNS),
         };
-        let to = before - 1;
+        let last = store.last_seq(id)?;
+        let (from, to) = match (before_seq, from_seq) {
+            (Some(_), Some(_)) => {
+                return Err(ServiceError::InvalidInput(
+                    "a page is read either back from an event or forward from one, not both".into(),
+                ))
+            }
+            (_, Some(seq)) => forward(&store, id, seq, turns, last)?,
+            (before, None) => backward(&store, id, before, turns, last)?,
+        };
         let events = if to < from {
             Vec::new()
         } else {
@@ -67,8 +67,60 @@ impl Service {
             from_seq: from,
             to_seq: to,
             has_more: from > 1,
+            has_after: to < last,
         })
     }
+}
+
+/// Where a page of `turns` turns ending before `before_seq` lies.
+fn backward(
+    store: &Store,
+    id: &SessionId,
+    before_seq: Option<u64>,
+    turns: usize,
+    last: u64,
+) -> Result<(u64, u64)> {
+    let before = before_seq.unwrap_or(u64::MAX).min(last.saturating_add(1));
+    if before == 0 {
+        return Err(ServiceError::InvalidInput(
+            "a page ends before an event; 0 has none before it".into(),
+        ));
+    }
+    let starts = store.turn_starts_before(id, before, turns)?;
+    // Fewer turns than asked for: the page reaches the session's first event.
+    let from = match starts.last() {
+        Some(&seq) if starts.len() == turns => seq,
+        _ => 1,
+    };
+    Ok((from, before - 1))
+}
+
+/// Where a page of `turns` turns from the one holding event `seq` lies.
+fn forward(store: &Store, id: &SessionId, seq: u64, turns: usize, last: u64) -> Result<(u64, u64)> {
+    if seq == 0 {
+        return Err(ServiceError::InvalidInput(
+            "events are numbered from 1; a page cannot start at 0".into(),
+        ));
+    }
+    if seq > last {
+        // Also what a seq of another, longer session gives: there is no such event here.
+        return Err(ServiceError::NotFound(format!(
+            "session {} has no event {seq}: its last is {last}",
+            id.as_str()
+        )));
+    }
+    let from = store
+        .turn_starts_before(id, seq.saturating_add(1), 1)?
+        .first()
+        .copied()
+        .unwrap_or(1);
+    // The page ends just before the turn after its last one, else at the session's end.
+    let next = store.turn_starts_after(id, from, turns)?;
+    let to = match next.get(turns - 1) {
+        Some(&start) => start - 1,
+        None => last,
+    };
+    Ok((from, to))
 }
 
 fn is_delta(event: &AgentEvent) -> bool {

@@ -1,6 +1,6 @@
 //! Reading a session's log in pages, so a client can show a long session without loading
-//! all of it: the last page first, then older pages as the user scrolls up, or the page
-//! around a search hit.
+//! all of it: the last page first, then older pages as the user scrolls up, or pages
+//! from a search hit on towards the end as the user scrolls down.
 
 use memo_protocol::{EventEnvelope, SessionId};
 use rusqlite::params;
@@ -113,6 +113,30 @@ impl Store {
         )?;
         let rows = statement.query_map(
             params![session.as_str(), sql_seq(before_seq), sql_limit(count)],
+            |row| row.get::<_, i64>(0),
+        )?;
+        let mut seqs = Vec::new();
+        for seq in rows {
+            seqs.push(u64::try_from(seq?).unwrap_or(0));
+        }
+        Ok(seqs)
+    }
+
+    /// The seqs of up to `count` turn starts after `after_seq`, oldest first: where a page
+    /// read forward (from a search hit towards the session's end) stops.
+    pub fn turn_starts_after(
+        &self,
+        session: &SessionId,
+        after_seq: u64,
+        count: usize,
+    ) -> Result<Vec<u64>> {
+        let conn = self.conn();
+        let mut statement = conn.prepare_cached(
+            "SELECT seq FROM events WHERE session_id = ?1 AND seq > ?2 \
+             AND kind = 'turn_started' ORDER BY seq LIMIT ?3",
+        )?;
+        let rows = statement.query_map(
+            params![session.as_str(), sql_seq(after_seq), sql_limit(count)],
             |row| row.get::<_, i64>(0),
         )?;
         let mut seqs = Vec::new();

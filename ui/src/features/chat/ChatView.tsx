@@ -194,6 +194,23 @@ export function ChatView(props: ChatViewProps) {
     if (pendingApprovals > seenApprovals.current) scrollToBottom();
     seenApprovals.current = pendingApprovals;
   }, [pendingApprovals, scrollToBottom]);
+  // Read far back in a long session, what is loaded stops short of the live end: a question
+  // asked meanwhile is there, so the end is loaded (and then brought into view, below).
+  const { jumpToLatest } = chat;
+  const hasNewer = state.history?.after ?? false;
+  const heldAsks = state.held?.asks ?? 0;
+  const seenAsks = useRef(0);
+  useEffect(() => {
+    if (heldAsks > seenAsks.current) void jumpToLatest();
+    seenAsks.current = heldAsks;
+  }, [heldAsks, jumpToLatest]);
+  // The loaded part was moved to the live end: the view goes there and follows it.
+  const seenLatest = useRef(state.latest);
+  useEffect(() => {
+    if (seenLatest.current === state.latest) return;
+    seenLatest.current = state.latest;
+    scrollToBottom();
+  }, [state.latest, scrollToBottom]);
 
   return (
     <>
@@ -314,6 +331,9 @@ export function ChatView(props: ChatViewProps) {
               focusSeq={focusSeq}
               hasOlder={state.history?.more ?? false}
               onLoadOlder={chat.loadOlder}
+              hasNewer={state.history?.after ?? false}
+              onLoadNewer={chat.loadNewer}
+              latest={state.latest}
               onOpenAgent={openAgent}
             />
           </ReadOutputContext.Provider>
@@ -358,8 +378,13 @@ export function ChatView(props: ChatViewProps) {
         )}
       </div>
 
-      {!pinned && hasTurns && (
-        <button type="button" className="jump-latest" onClick={scrollToBottom}>
+      {(!pinned || hasNewer) && hasTurns && (
+        <button
+          type="button"
+          className="jump-latest"
+          data-testid="jump-latest"
+          onClick={hasNewer ? () => void jumpToLatest() : scrollToBottom}
+        >
           ↓ Latest
         </button>
       )}

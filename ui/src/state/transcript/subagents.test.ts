@@ -191,6 +191,7 @@ describe("subagents in the parent's transcript", () => {
         from_seq: 101,
         to_seq: 200,
         has_more: true,
+        has_after: false,
       },
     });
     const early = stream("t1", 1);
@@ -206,6 +207,7 @@ describe("subagents in the parent's transcript", () => {
         from_seq: 1,
         to_seq: 100,
         has_more: false,
+        has_after: false,
       },
     });
     expect(chat.transcript.agents["agent-3f9a2c1b"]).toMatchObject({

@@ -6,7 +6,7 @@ import { ApprovalCard, type ResolveApproval } from "./ApprovalCard";
 import { type AnswerElicitation, ElicitationCard } from "./ElicitationCard";
 import { ErrorNotice, InfoNotice } from "./Notices";
 import { TurnBlock } from "./TurnBlock";
-import { estimateOf, indexAt, offsetsOf, rangeFor, turnHolding, type ViewPosition, wantsOlder } from "./virtual";
+import { estimateOf, indexAt, offsetsOf, rangeFor, turnHolding, type ViewPosition, wantsNewer, wantsOlder } from "./virtual";
 
 interface TranscriptProps {
   transcript: TranscriptState;
@@ -27,6 +27,15 @@ interface TranscriptProps {
   hasOlder?: boolean;
   /** Reads the page before what is loaded. */
   onLoadOlder?: () => void;
+  /**
+   * What is loaded stops short of the live end (a long session opened at a search hit, or
+   * read far back): the view never follows the end meanwhile.
+   */
+  hasNewer?: boolean;
+  /** Reads the page after what is loaded. */
+  onLoadNewer?: () => void;
+  /** Changes each time the loaded part was moved to the live end: the view goes there. */
+  latest?: number;
   /** Shows a subagent's own transcript; absent where none can be opened. */
   onOpenAgent?: ((agentId: string) => void) | undefined;
 }
@@ -38,13 +47,16 @@ const JUMP_OFFSET_PX = 8;
 const FOUND_MS = 1600;
 /** What the user does to scroll on their own (ending a jump's hold). */
 const USER_INPUT = ["wheel", "touchstart", "keydown", "mousedown"] as const;
+/** How close to the bottom counts as there (as for the chat's own pinning). */
+const AT_END_PX = 48;
 
 /**
  * The conversation, virtualized: only the entries in view (plus a margin) are in the DOM,
  * the rest are two blocks of their measured or estimated height. The view follows the
  * newest entry while pinned; otherwise the entry at the top of the view stays where it is
- * whatever changes above it (entries measured, a page read from the store). Near the top
- * of what is loaded, the page before it is read.
+ * whatever changes above it (entries measured, a page read from the store, entries let go).
+ * Near the top of what is loaded, the page before it is read; near its bottom, when it
+ * stops short of the live end, the page after it.
  */
 export function Transcript({
   transcript,
@@ -58,6 +70,9 @@ export function Transcript({
   focusSeq = null,
   hasOlder = false,
   onLoadOlder,
+  hasNewer = false,
+  onLoadNewer,
+  latest = 0,
   onOpenAgent,
 }: TranscriptProps) {
   const { entries } = transcript;
@@ -78,7 +93,12 @@ export function Transcript({
   const [moved, setMoved] = useState(0);
   // A jump holds the view on its turn until the user scrolls or the chat unpins.
   const [jumped, setJumped] = useState(false);
-  const following = pinned && !jumped;
+  // Reading towards the live end page by page: the view stays on the anchor, even once the
+  // pages meet the end, until the user scrolls to the bottom themselves (being at the
+  // bottom of a page just before the next one came is not asking to follow the end).
+  const [forward, setForward] = useState(hasNewer);
+  if (hasNewer && !forward) setForward(true);
+  const following = pinned && !jumped && !forward;
 
   // `measured` stands for the heights map, which changes in place.
   const offsets = useMemo(() => offsetsOf(keys, heights.current, estimateOf(heights.current)), [keys, measured]);
@@ -87,8 +107,8 @@ export function Transcript({
   const range = rangeFor(keys, offsets, viewport, position);
   void moved;
 
-  const live = useRef({ keys, offsets, viewport, range, following, hasOlder, onLoadOlder });
-  live.current = { keys, offsets, viewport, range, following, hasOlder, onLoadOlder };
+  const live = useRef({ keys, offsets, viewport, range, following, hasOlder, onLoadOlder, hasNewer, onLoadNewer, forward });
+  live.current = { keys, offsets, viewport, range, following, hasOlder, onLoadOlder, hasNewer, onLoadNewer, forward };
 
   const body = useRef<HTMLDivElement>(null);
   const space = useRef<HTMLDivElement>(null);
@@ -187,6 +207,32 @@ export function Transcript({
   }, []);
   useEffect(loadOlderIfNear, [loadOlderIfNear, keys, range.start, hasOlder]);
 
+  // Near the bottom of what is loaded, short of the live end: the page after it (once per page).
+  const askedAfter = useRef<string | null>(null);
+  const loadNewerIfNear = useCallback(() => {
+    const { range: r, offsets: o, viewport: v, hasNewer: more, onLoadNewer: load, keys: k } = live.current;
+    if (!load || !wantsNewer(r, o, v, more) || askedAfter.current === k[k.length - 1]) return;
+    askedAfter.current = k[k.length - 1] ?? null;
+    load();
+  }, []);
+  useEffect(loadNewerIfNear, [loadNewerIfNear, keys, range.end, hasNewer]);
+
+  // Moved to the live end: follow it from there.
+  const seenLatest = useRef(latest);
+  useEffect(() => {
+    if (seenLatest.current === latest) return;
+    seenLatest.current = latest;
+    setForward(false);
+  }, [latest]);
+
+  // Heights of entries let go (pages read past, then trimmed) are forgotten, so the map
+  // stays the size of what is loaded; entries read again are measured again.
+  useEffect(() => {
+    if (heights.current.size <= 2 * keys.length + 200) return;
+    const present = new Set(keys);
+    for (const key of heights.current.keys()) if (!present.has(key)) heights.current.delete(key);
+  }, [keys]);
+
   // Scrolling: the entry now at the top becomes the anchor; a re-render only when other
   // entries come into range.
   useEffect(() => {
@@ -206,6 +252,12 @@ export function Transcript({
         }
         live.current.range = next;
         loadOlderIfNear();
+        loadNewerIfNear();
+        // Scrolled to the bottom once everything up to the live end is loaded: follow it.
+        const { forward: reading, hasNewer: more } = live.current;
+        if (reading && !more && scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= AT_END_PX) {
+          setForward(false);
+        }
       });
     };
     const byUser = () => setJumped(false);
@@ -216,7 +268,7 @@ export function Transcript({
       scroller.removeEventListener("scroll", onScroll);
       for (const kind of USER_INPUT) scroller.removeEventListener(kind, byUser);
     };
-  }, [scroller, loadOlderIfNear]);
+  }, [scroller, loadOlderIfNear, loadNewerIfNear]);
 
   // Unpinned by the chat: the anchor holds from here; a jump's own hold is no longer needed.
   useEffect(() => {
@@ -258,7 +310,14 @@ export function Transcript({
   const below = total - (offsets[range.end] ?? total);
   return (
     <SubagentsContext.Provider value={subagents}>
-    <div className="transcript" data-testid="transcript" ref={body}>
+    <div
+      className="transcript"
+      data-testid="transcript"
+      ref={body}
+      data-entries={entries.length}
+      data-first-key={entries[0]?.key}
+      data-has-newer={hasNewer}
+    >
       {range.start === 0 && hasOlder && onLoadOlder && (
         <button type="button" className="transcript__earlier" onClick={onLoadOlder} data-testid="show-earlier">
           Load earlier messages
@@ -271,6 +330,11 @@ export function Transcript({
         </div>
       ))}
       <div className="transcript__space" style={{ height: below }} aria-hidden="true" />
+      {range.end === keys.length && hasNewer && onLoadNewer && (
+        <button type="button" className="transcript__earlier" onClick={onLoadNewer} data-testid="show-later">
+          Load later messages
+        </button>
+      )}
     </div>
     </SubagentsContext.Provider>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { DEFAULT_ESTIMATE_PX, estimateOf, indexAt, offsetsOf, rangeFor, turnHolding, wantsOlder } from "./virtual";
+import { DEFAULT_ESTIMATE_PX, estimateOf, indexAt, offsetsOf, rangeFor, turnHolding, wantsNewer, wantsOlder } from "./virtual";
 
 const keys = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `e${from + i}`);
 
@@ -70,6 +70,21 @@ describe("what is rendered", () => {
     expect(wantsOlder(top, true)).toBe(true);
     expect(wantsOlder(top, false)).toBe(false);
     expect(wantsOlder(rangeFor(many, offsets, 800, { kind: "end" }), true)).toBe(false);
+  });
+
+  it("asks for the page after only near the bottom of what is loaded, short of the live end", () => {
+    const bottom = rangeFor(many, offsets, 800, { kind: "end" });
+    expect(wantsNewer(bottom, offsets, 800, true)).toBe(true);
+    expect(wantsNewer(bottom, offsets, 800, false)).toBe(false);
+    const top = rangeFor(many, offsets, 800, { kind: "anchor", key: "e0", offset: 0 });
+    expect(wantsNewer(top, offsets, 800, true)).toBe(false);
+    // A little above the bottom still counts; a few screens above does not.
+    const near = indexAt(offsets, total - 800 - 1000);
+    const far = indexAt(offsets, total - 800 - 5000);
+    const at = (index: number) =>
+      rangeFor(many, offsets, 800, { kind: "anchor", key: many[index] as string, offset: 0 });
+    expect(wantsNewer(at(near), offsets, 800, true)).toBe(true);
+    expect(wantsNewer(at(far), offsets, 800, true)).toBe(false);
   });
 });
 

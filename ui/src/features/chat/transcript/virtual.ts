@@ -10,6 +10,8 @@ export const DEFAULT_ESTIMATE_PX = 240;
 export const OVERSCAN_PX = 900;
 /** Closer than this to the top of what is loaded, the page before it is read. */
 export const LOAD_OLDER_PX = 1500;
+/** Closer than this to the bottom of what is loaded (short of the live end), the page after it. */
+export const LOAD_NEWER_PX = 1500;
 
 /** Where the view is: stuck to the end, or with entry `key`'s top `offset` px below the viewport's top. */
 export type ViewPosition = { kind: "end" } | { kind: "anchor"; key: string; offset: number };
@@ -84,6 +86,16 @@ export function rangeFor(
 /** Whether the page before the loaded part should be read: the view is near its top. */
 export function wantsOlder(range: Range, hasOlder: boolean): boolean {
   return hasOlder && range.start === 0 && range.top < LOAD_OLDER_PX;
+}
+
+/**
+ * Whether the page after the loaded part should be read: the view is near its bottom, and
+ * it does not reach the live end. `offsets` ends with the total height.
+ */
+export function wantsNewer(range: Range, offsets: readonly number[], viewport: number, hasNewer: boolean): boolean {
+  const n = offsets.length - 1;
+  const total = offsets[n] ?? 0;
+  return hasNewer && range.end === n && total - (range.top + viewport) < LOAD_NEWER_PX;
 }
 
 /** The last turn that starts at or before `seq` (the turn holding that event). */
