@@ -1,8 +1,10 @@
 // A 10,000-message session on the real app, written into a real store by the seeder: it
 // opens at its end with only a page of it loaded and a bounded DOM, earlier pages come as
 // the user scrolls up without the view jumping and without the DOM growing, a search hit
-// deep in it opens the session there, and an old command's long output, sent cut to its
-// start, is read whole when its card is opened.
+// deep in it opens the session there with only a window of pages loaded, an old command's
+// long output, sent cut to its start, is read whole when its card is opened, scrolling down
+// from the hit reads on page by page (letting go of what is far above) until it meets the
+// end, and "↓ Latest" goes straight there.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -57,6 +59,12 @@ describe("A 10,000-message session", { timeout: 300_000 }, () => {
 
   const wait = (id) => app.driver.wait(until.elementLocated(byTestId(id)), UI_TIMEOUT_MS);
   const shot = (name) => app.screenshot(`${name}${THEME.includes("dark") ? " (dark)" : ""}`).catch(() => {});
+  // What the transcript holds (not just renders): entries loaded, whether it stops short of the end.
+  const loaded = () =>
+    app.driver.executeScript(() => {
+      const t = document.querySelector('[data-testid="transcript"]');
+      return t ? { entries: Number(t.dataset.entries), first: t.dataset.firstKey, hasNewer: t.dataset.hasNewer === "true" } : null;
+    });
   const turnInputs = () =>
     app.driver.executeScript(() =>
       [...document.querySelectorAll('[data-testid="turn"]')].map((t) => (/Question (\d+)/.exec(t.textContent) ?? [])[1]),
@@ -161,6 +169,12 @@ describe("A 10,000-message session", { timeout: 300_000 }, () => {
       throw new Error(`${error.message}: ${JSON.stringify(where)}`);
     });
     assert.ok((await countNow(app.driver, byTestId("turn"))) < TURNS, "the whole session was rendered");
+    // Only a window around the hit is loaded: its page (and maybe the one above), not the
+    // 4,000 turns after it; the view does not follow an end it does not hold.
+    const window = await loaded();
+    assert.ok(window.hasNewer, "the window claims to reach the end");
+    assert.ok(window.entries <= 2 * 40 + 5, `${window.entries} entries loaded around the hit`);
+    assert.ok(await (await wait("jump-latest")).isDisplayed(), "no way back to the end");
     // The page above it may load meanwhile (its top is in reach): the hit stays in view.
     await new Promise((r) => setTimeout(r, 3000));
     const stillThere = await app.driver.executeScript((n) => {
@@ -196,5 +210,96 @@ describe("A 10,000-message session", { timeout: 300_000 }, () => {
     assert.ok(text.length > TOOL_OUTPUT_BYTES - 200, `${text.length} characters shown`);
     assert.equal((await card.findElements(byTestId("tool-output-partial"))).length, 0);
     await shot("long session - an old command's whole output");
+  });
+
+  test("scrolling down from the hit reads on page by page until it meets the end", async () => {
+    const bottomTurn = () =>
+      app.driver.executeScript(() => {
+        const body = document.querySelector(".chat__body");
+        const bottom = body.getBoundingClientRect().bottom;
+        const turns = [...document.querySelectorAll('[data-testid="turn"]')].filter((t) => t.getBoundingClientRect().top < bottom);
+        const turn = turns.at(-1);
+        return turn ? [(/Question (\d+)/.exec(turn.textContent) ?? [])[1], turn.getBoundingClientRect().top] : [null, null];
+      });
+    const at = (n) =>
+      app.driver.executeScript((q) => {
+        const turn = [...document.querySelectorAll('[data-testid="turn"]')].find((t) => t.textContent.includes(`Question ${q}:`));
+        return turn ? turn.getBoundingClientRect().top : null;
+      }, n);
+    const start = await loaded();
+    // A few screens at a time, as a user would: later pages come below, the view stays put.
+    let reached = MARKER_TURN;
+    for (let i = 0; i < 30; i++) {
+      await app.driver.executeScript(() => {
+        document.querySelector(".chat__body").scrollTop += 2500;
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      const [turn, top] = await bottomTurn();
+      await new Promise((r) => setTimeout(r, 500));
+      const now = await at(turn);
+      assert.ok(now !== null && Math.abs(now - top) < 40, `the view jumped from ${top} to ${now} at turn ${turn}`);
+      reached = Math.max(reached, Number(turn));
+      const rendered = await countNow(app.driver, byTestId("turn"));
+      assert.ok(rendered <= 40, `${rendered} turns in the DOM at turn ${turn}`);
+    }
+    assert.ok(reached > MARKER_TURN + 60, `scrolling down reached turn ${reached} only: no later page came`);
+    // Then dragged to the bottom again and again: page after page, never more than ~400
+    // turns loaded (the earliest are let go), until the window meets the end.
+    let most = 0;
+    let state = await loaded();
+    const began = Date.now();
+    while (state.hasNewer && Date.now() - began < 180_000) {
+      await app.driver.executeScript(() => {
+        const body = document.querySelector(".chat__body");
+        body.scrollTop = body.scrollHeight;
+      });
+      await new Promise((r) => setTimeout(r, 150));
+      state = await loaded();
+      most = Math.max(most, state.entries);
+    }
+    assert.ok(!state.hasNewer, `still short of the end after ${Date.now() - began} ms`);
+    assert.ok(most <= 405, `${most} entries were loaded at once`);
+    assert.notEqual(state.first, start.first, "nothing above was let go");
+    await app.driver.wait(
+      async () => {
+        await app.driver.executeScript(() => {
+          const body = document.querySelector(".chat__body");
+          body.scrollTop = body.scrollHeight;
+        });
+        return (await turnInputs()).at(-1) === String(TURNS - 1);
+      },
+      UI_TIMEOUT_MS,
+      "the last turn is not shown",
+    );
+    const [last] = await bottomTurn();
+    assert.equal(last, String(TURNS - 1));
+    await shot("long session - read down to its end");
+  });
+
+  test("from a search hit, Latest goes straight to the end", async () => {
+    await (await wait("session-search")).sendKeys("zebracorn");
+    const result = await wait("search-result");
+    await result.click();
+    await app.driver.wait(async () => (await loaded())?.hasNewer === true, UI_TIMEOUT_MS, "the hit did not open a window short of the end");
+    await app.driver.wait(async () => (await turnInputs()).includes(String(MARKER_TURN)), UI_TIMEOUT_MS, "the hit's turn is not shown");
+    await shot("long session - a hit, with Latest offered");
+    await (await wait("jump-latest")).click();
+    await app.driver.wait(
+      async () => (await turnInputs()).at(-1) === String(TURNS - 1) && (await loaded()).hasNewer === false,
+      UI_TIMEOUT_MS,
+      "Latest did not bring the end",
+    );
+    const state = await loaded();
+    assert.ok(state.entries <= 45, `${state.entries} entries loaded after jumping to the end`);
+    await app.driver.wait(
+      () =>
+        app.driver.executeScript(() => {
+          const body = document.querySelector(".chat__body");
+          return body.scrollHeight - body.scrollTop - body.clientHeight < 60;
+        }),
+      UI_TIMEOUT_MS,
+      "not scrolled to the end",
+    );
+    await shot("long session - jumped to the latest");
   });
 });

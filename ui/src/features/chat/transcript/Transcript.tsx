@@ -210,7 +210,11 @@ export function Transcript({
   // Near the bottom of what is loaded, short of the live end: the page after it (once per page).
   const askedAfter = useRef<string | null>(null);
   const loadNewerIfNear = useCallback(() => {
-    const { range: r, offsets: o, viewport: v, hasNewer: more, onLoadNewer: load, keys: k } = live.current;
+    const { offsets: o, viewport: v, hasNewer: more, onLoadNewer: load, keys: k, following: f } = live.current;
+    // Where the view is now, not where the last render put it: a jump to a search hit sets
+    // the anchor after the first render of the window, which showed its bottom.
+    const a = anchor.current;
+    const r = rangeFor(k, o, v, f || a === null ? { kind: "end" } : { kind: "anchor", ...a });
     if (!load || !wantsNewer(r, o, v, more) || askedAfter.current === k[k.length - 1]) return;
     askedAfter.current = k[k.length - 1] ?? null;
     load();
