@@ -339,14 +339,46 @@ async function stream(app, result, characters) {
   };
 }
 
+/** Counts, from now on, DOM mutations. */
+const IDLE_PROBE = `
+  const probe = (window.__idle = { mutations: 0 });
+  probe.observer = new MutationObserver((records) => { probe.mutations += records.length; });
+  probe.observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+`;
+
+/** Stops the idle probe and says what it saw. */
+const IDLE_REPORT = `
+  const probe = window.__idle;
+  probe.observer.disconnect();
+  const running = (document.getAnimations ? document.getAnimations() : []).filter((a) => a.playState === "running");
+  const where = running.slice(0, 5).map((a) => {
+    const el = a.effect && a.effect.target;
+    return el ? (el.className && el.className.baseVal !== undefined ? el.className.baseVal : String(el.className)) : "?";
+  });
+  return { mutations: probe.mutations, animations: running.length, animated: where };
+`;
+
 async function idle(app) {
   // A moment for the end of the stream to settle (the last render, the sidebar's refresh).
   await pause(2000);
+  // What the window does meanwhile: DOM changes and animations running. An idle window
+  // should show neither; CPU with neither is the web engine's own (GC, caches). (Frames
+  // are not counted: a requestAnimationFrame loop would itself keep the window drawing.)
+  await app.driver.executeScript(IDLE_PROBE);
   const before = cpuSeconds(app);
   await pause(IDLE_SECONDS * 1000);
   const after = cpuSeconds(app);
+  const seen = await app.driver.executeScript(IDLE_REPORT);
   const percent = (kind) => ((after[kind] - before[kind]) / IDLE_SECONDS) * 100;
-  return { seconds: IDLE_SECONDS, cpuPercent: percent("total"), app: percent("app"), web: percent("web"), network: percent("network"), pss: pssMiB(app) };
+  return {
+    seconds: IDLE_SECONDS,
+    cpuPercent: percent("total"),
+    app: percent("app"),
+    web: percent("web"),
+    network: percent("network"),
+    pss: pssMiB(app),
+    ...seen,
+  };
 }
 
 async function flood(app) {

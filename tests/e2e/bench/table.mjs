@@ -27,6 +27,13 @@ const rows = [
   ["… memory at the end", mib(r.stream.pss), mib(hello.pss), ratio(r.stream.pss, hello.pss), "-"],
   [`idle CPU over ${r.idle.seconds} s after it (of one core): total (app / web / network)`, `${r.idle.cpuPercent.toFixed(2)} % (${r.idle.app.toFixed(2)} / ${r.idle.web.toFixed(2)} / ${r.idle.network.toFixed(2)})`, "-", "-", "< 1 %"],
 ];
+rows.push([
+  "… meanwhile in the window: DOM mutations / running animations",
+  `${r.idle.mutations ?? "?"} / ${r.idle.animations ?? "?"}${r.idle.animated?.length ? ` (${r.idle.animated.join(", ")})` : ""}`,
+  "-",
+  "-",
+  "0 / 0",
+]);
 if (r.idleLater) {
   rows.push([`… the next ${r.idleLater.seconds} s`, `${r.idleLater.cpuPercent.toFixed(2)} % (${r.idleLater.app.toFixed(2)} / ${r.idleLater.web.toFixed(2)} / ${r.idleLater.network.toFixed(2)})`, "-", "-", "< 1 %"]);
 }
