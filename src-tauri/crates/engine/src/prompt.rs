@@ -62,7 +62,8 @@ pub(crate) fn session_context(
         tracing::info!(path = %problem.path, "{}", problem.message);
     }
     let context = SessionContext {
-        fixed_prompt_tokens: assembled.report.total_tokens,
+        fixed_prompt_tokens: assembled.report.total_tokens
+            + crate::session::role_tokens(subagent, counter),
         report: Some(assembled.report),
         workspace: Some(Arc::new(workspace)),
         counter,

@@ -41,4 +41,4 @@ pub use context::SessionContext;
 pub use model::{ModelBinding, ModelResolver};
 pub use state::{SessionParams, TurnLimits};
 pub use subscription::EventReceiver;
-pub(crate) use tool_view::{session_prompt_mode, with_role};
+pub(crate) use tool_view::{role_tokens, session_prompt_mode, with_role};

@@ -98,6 +98,14 @@ pub(crate) fn with_role(
     }
 }
 
+/// Tokens [`with_role`] adds to a subagent's prompt.
+pub(crate) fn role_tokens(
+    subagent: Option<&super::children::SubagentRole>,
+    counter: memo_context::TokenCounter,
+) -> u64 {
+    subagent.map_or(0, |role| counter.count(role.instructions.trim()))
+}
+
 /// What a view is built from.
 pub(crate) struct ViewInputs<'a> {
     pub tools: &'a ToolRegistry,
@@ -166,7 +174,8 @@ fn rebuild(inputs: ViewInputs<'_>, generation: u64, old: &ToolView) -> ToolView 
                 session_prompt_mode(profile, role),
             );
             let system = with_role(assembled.system, role);
-            let fixed = assembled.report.total_tokens;
+            // The role's instructions come after the report's layers: count them too.
+            let fixed = assembled.report.total_tokens + role_tokens(role, settings.counter);
             (Arc::new(system), Some(assembled.report), fixed)
         }
         None => (
