@@ -727,3 +727,54 @@ async fn a_task_that_starts_with_a_slash_is_a_task_and_a_closed_child_is_let_go(
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+#[tokio::test]
+async fn what_the_user_allowed_for_the_session_holds_for_its_subagents() {
+    let world = World::new(vec![
+        call(
+            "write_file",
+            json!({"file_path": "notes.txt", "content": "one\n"}),
+        )
+        .when("PARENT-GRANT"),
+        MockResponse::tool_calls([spawn("CHILD-GRANT: rewrite notes.txt", None)])
+            .when("PARENT-GRANT"),
+        call(
+            "write_file",
+            json!({"file_path": "notes.txt", "content": "two\n"}),
+        )
+        .when("CHILD-GRANT"),
+        MockResponse::text("rewrote it").when("CHILD-GRANT"),
+        call("wait", json!({})).when("PARENT-GRANT"),
+        MockResponse::text("done").when("PARENT-GRANT"),
+    ])
+    .await;
+    let engine = world.engine(&[]);
+    let (parent, mut events) = world.start(&engine);
+    send(&parent, "PARENT-GRANT");
+    let seen = until(&mut events, |e| {
+        matches!(e, AgentEvent::ApprovalRequested { .. })
+    })
+    .await;
+    let Some(AgentEvent::ApprovalRequested { request }) = seen.last().map(|e| &e.event) else {
+        unreachable!()
+    };
+    assert!(request.agent.is_none(), "the parent's own write asks first");
+    parent
+        .submit(Op::ResolveApproval {
+            request_id: request.request_id.clone(),
+            decision: ReviewDecision::ApproveForSession,
+        })
+        .unwrap();
+    let rest = until(&mut events, |e| matches!(e, AgentEvent::TurnEnded { .. })).await;
+    assert!(
+        !rest
+            .iter()
+            .any(|e| matches!(e.event, AgentEvent::ApprovalRequested { .. })),
+        "the child's write of the same file was already allowed for the session"
+    );
+    assert_eq!(
+        std::fs::read_to_string(world.cwd().join("notes.txt")).unwrap(),
+        "two\n"
+    );
+    parent.submit(Op::Shutdown).unwrap();
+}

@@ -43,6 +43,8 @@ pub struct ChildSpec {
     pub agent: SubagentRef,
     pub parent: SessionId,
     pub approval_mode: memo_protocol::ApprovalMode,
+    /// The parent's session grants, shared.
+    pub grants: crate::session::Grants,
 }
 
 /// A started child: its session, and where its report lands (investigator).
@@ -246,6 +248,7 @@ impl Subagents {
             agent: agent.clone(),
             parent: parent.session_id().clone(),
             approval_mode: parent.approval_mode(),
+            grants: parent.grants(),
         })?;
         let child = Arc::new(Child {
             status: watch::channel(ChildStatus {

@@ -101,6 +101,7 @@ impl ChildFactory for ParentParts {
         context.approval_rules = self.approval_rules.clone();
         context.imported_rules = self.imported_rules.clone();
         context.subagent = Some(role);
+        context.grants = Some(spec.grants.clone());
         let mut limits = self.limits.clone();
         limits.approval_mode = spec.approval_mode;
         if let Some(max) = definition.limits.max_steps {

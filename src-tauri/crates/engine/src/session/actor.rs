@@ -170,6 +170,7 @@ pub fn spawn_session(
             shared.emitter.clone(),
             shared.turn_now.clone(),
             mode,
+            shared.approvals.grants(),
         ));
     }
     if start == SessionStart::New {

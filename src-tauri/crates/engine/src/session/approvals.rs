@@ -22,10 +22,13 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use memo_config::{ApprovalRule, RuleStore};
 pub use memo_protocol::ApprovalMode;
+
+/// Fingerprints of writes the user allowed for the rest of a session (and its subagents).
+pub type Grants = Arc<Mutex<HashSet<String>>>;
 use memo_protocol::{
     AgentEvent, ApprovalId, ApprovalRequest, ReviewDecision, RiskLevel, ToolCallId,
 };
@@ -91,7 +94,9 @@ pub(crate) struct ApprovalState {
     /// while a turn runs (its next call asks in the new mode).
     mode: Mutex<ApprovalMode>,
     /// Fingerprints of writes the user allowed for the rest of the session.
-    grants: Mutex<HashSet<String>>,
+    /// Shared with the session's subagents: what the user allowed for this session holds
+    /// for the agents it started too.
+    grants: Grants,
     /// Questions waiting for `Op::ResolveApproval`.
     pending: Mutex<HashMap<ApprovalId, oneshot::Sender<ReviewDecision>>>,
     /// Set in a subagent's session: its questions say which agent asks (its parent's
@@ -100,10 +105,14 @@ pub(crate) struct ApprovalState {
 }
 
 impl ApprovalState {
-    pub fn new(mode: ApprovalMode, agent: Option<Box<memo_protocol::SubagentRef>>) -> Self {
+    pub fn new(
+        mode: ApprovalMode,
+        agent: Option<Box<memo_protocol::SubagentRef>>,
+        grants: Option<Grants>,
+    ) -> Self {
         Self {
             mode: Mutex::new(mode),
-            grants: Mutex::new(HashSet::new()),
+            grants: grants.unwrap_or_default(),
             pending: Mutex::new(HashMap::new()),
             agent,
         }
@@ -137,6 +146,11 @@ impl ApprovalState {
 
     fn withdraw(&self, id: &ApprovalId) {
         lock(&self.pending).remove(id);
+    }
+
+    /// The session's grants, to share with the subagents it starts.
+    pub fn grants(&self) -> Grants {
+        self.grants.clone()
     }
 
     fn has_grant(&self, fingerprint: &str) -> bool {

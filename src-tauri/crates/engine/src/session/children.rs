@@ -39,6 +39,7 @@ pub struct ParentLink {
     emitter: Arc<Emitter>,
     turn: Arc<Mutex<Option<TurnId>>>,
     approvals: Arc<dyn Fn() -> ApprovalMode + Send + Sync>,
+    grants: super::approvals::Grants,
 }
 
 impl ParentLink {
@@ -46,12 +47,19 @@ impl ParentLink {
         emitter: Arc<Emitter>,
         turn: Arc<Mutex<Option<TurnId>>>,
         approvals: Arc<dyn Fn() -> ApprovalMode + Send + Sync>,
+        grants: super::approvals::Grants,
     ) -> Self {
         Self {
             emitter,
             turn,
             approvals,
+            grants,
         }
+    }
+
+    /// What the user allowed for the parent's session: it holds for its children too.
+    pub fn grants(&self) -> super::approvals::Grants {
+        self.grants.clone()
     }
 
     /// Writes `event` into the parent's log, in the turn running now (outside any turn

@@ -48,6 +48,8 @@ pub struct SessionContext {
     pub children: Option<super::children::Children>,
     /// Set when this session is a subagent's: who it is and what it was told to be.
     pub subagent: Option<super::children::SubagentRole>,
+    /// A subagent's parent's session grants, which hold for it too.
+    pub grants: Option<super::approvals::Grants>,
 }
 
 impl Default for SessionContext {
@@ -70,6 +72,7 @@ impl Default for SessionContext {
             hook_report: memo_hooks::LoadReport::default(),
             children: None,
             subagent: None,
+            grants: None,
         }
     }
 }

@@ -35,7 +35,7 @@ mod tool_view;
 mod turn;
 
 pub use actor::{spawn_session, SessionHandle, SessionStart};
-pub use approvals::ApprovalMode;
+pub use approvals::{ApprovalMode, Grants};
 pub use children::{ChildAgents, Children, ParentLink, SubagentRole};
 pub use context::SessionContext;
 pub use model::{ModelBinding, ModelResolver};

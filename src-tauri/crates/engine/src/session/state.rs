@@ -174,7 +174,11 @@ impl SessionState {
                 memo_home: params.memo_home,
                 ..ToolContext::for_workspace(params.cwd.clone())
             },
-            approvals: ApprovalState::new(params.limits.approval_mode, agent),
+            approvals: ApprovalState::new(
+                params.limits.approval_mode,
+                agent,
+                params.context.grants.clone(),
+            ),
             limits: params.limits,
             conversation: Arc::new(if restored.reopened {
                 Conversation::reopened(
