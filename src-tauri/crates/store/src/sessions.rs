@@ -90,6 +90,27 @@ impl Store {
         Ok(record)
     }
 
+    /// Creates a subagent's session, spawned by `parent` and running as `agent_type`, in
+    /// one transaction (a crash never leaves it listed as an ordinary session).
+    pub fn create_subagent_session(
+        &self,
+        new: &NewSession,
+        parent: &SessionId,
+        agent_type: &str,
+    ) -> Result<SessionRecord> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut record = insert_session(&tx, new, now_ms(), None)?;
+        tx.prepare_cached(
+            "UPDATE sessions SET parent_session_id = ?2, agent_type = ?3 WHERE id = ?1",
+        )?
+        .execute(params![new.id.as_str(), parent.as_str(), agent_type])?;
+        tx.commit()?;
+        record.parent_session_id = Some(parent.clone());
+        record.agent_type = Some(agent_type.to_owned());
+        Ok(record)
+    }
+
     pub fn session(&self, id: &SessionId) -> Result<Option<SessionRecord>> {
         let conn = self.conn();
         let sql = format!("SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?1");

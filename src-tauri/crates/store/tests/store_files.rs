@@ -552,14 +552,21 @@ fn subagent_sessions_are_listed_through_their_parent_and_deleted_with_it() {
     assert_eq!(listed.len(), 2, "{listed:?}");
     assert!(!listed.contains(&"kid".to_owned()));
     assert_eq!(store.count_sessions(Some("/repo")).unwrap(), 2);
+    let born = store
+        .create_subagent_session(&new_session("kid2", "/repo"), &id("parent"), "reviewer")
+        .unwrap();
+    assert_eq!(born.parent_session_id, Some(id("parent")));
+    assert_eq!(store.session(&id("kid2")).unwrap().unwrap(), born);
     let kids = store.subagents_of(&id("parent")).unwrap();
-    assert_eq!(kids.len(), 1);
+    assert_eq!(kids.len(), 2);
     assert_eq!(kids[0].agent_type.as_deref(), Some("general"));
+    assert_eq!(kids[1].agent_type.as_deref(), Some("reviewer"));
     assert!(store.forks_of(&id("parent")).unwrap().is_empty());
 
     assert!(store.delete_session(&id("parent")).unwrap());
     assert!(store.session(&id("kid")).unwrap().is_none());
     assert!(store.session(&id("grandkid")).unwrap().is_none());
+    assert!(store.session(&id("kid2")).unwrap().is_none());
     assert!(store.events(&id("grandkid"), 0, 10).unwrap().is_empty());
     assert!(store.session(&id("fork")).unwrap().is_some());
 }

@@ -122,18 +122,21 @@ pub fn spawn_session(
 ) -> Result<SessionHandle, EngineError> {
     let restored = match start {
         SessionStart::New => {
-            params.store.create_session(&NewSession {
+            let new = NewSession {
                 id: params.id.clone(),
                 cwd: params.cwd.display().to_string(),
                 provider: params.provider.clone(),
                 model: params.model.clone(),
                 title: None,
-            })?;
-            if let Some(role) = &params.context.subagent {
-                params
-                    .store
-                    .set_subagent(&params.id, &role.parent, &role.agent.agent_type)?;
-            }
+            };
+            match &params.context.subagent {
+                Some(role) => params.store.create_subagent_session(
+                    &new,
+                    &role.parent,
+                    &role.agent.agent_type,
+                )?,
+                None => params.store.create_session(&new)?,
+            };
             Restored::default()
         }
         SessionStart::Resume => {
