@@ -25,6 +25,24 @@ pub const COLLAB_TOOLS: &[&str] = &[
     "list_agents",
 ];
 
+/// What every collab tool says about itself: left out of small models' definitions (a
+/// coding task can do without), read risk (see the module comment), changes nothing.
+macro_rules! read_only_collab_tool {
+    () => {
+        fn essential(&self) -> bool {
+            false
+        }
+
+        fn risk(&self) -> RiskLevel {
+            RiskLevel::Read
+        }
+
+        fn is_mutating(&self) -> bool {
+            false
+        }
+    };
+}
+
 /// `wait`'s default and longest wait.
 const DEFAULT_WAIT: Duration = Duration::from_secs(60);
 const MAX_WAIT: Duration = Duration::from_secs(30 * 60);
@@ -97,17 +115,7 @@ impl Tool for SpawnAgent {
         })
     }
 
-    fn essential(&self) -> bool {
-        false
-    }
-
-    fn risk(&self) -> RiskLevel {
-        RiskLevel::Read
-    }
-
-    fn is_mutating(&self) -> bool {
-        false
-    }
+    read_only_collab_tool!();
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let result = parse_args::<SpawnInput>("spawn_agent", args).and_then(|input| {
@@ -164,17 +172,7 @@ impl Tool for SendInput {
         })
     }
 
-    fn essential(&self) -> bool {
-        false
-    }
-
-    fn risk(&self) -> RiskLevel {
-        RiskLevel::Read
-    }
-
-    fn is_mutating(&self) -> bool {
-        false
-    }
+    read_only_collab_tool!();
 
     fn run(&self, _ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let result = parse_args::<SendArgs>("send_input", args).and_then(|input| {
@@ -221,17 +219,7 @@ impl Tool for Wait {
         })
     }
 
-    fn essential(&self) -> bool {
-        false
-    }
-
-    fn risk(&self) -> RiskLevel {
-        RiskLevel::Read
-    }
-
-    fn is_mutating(&self) -> bool {
-        false
-    }
+    read_only_collab_tool!();
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let agents = self.0.clone();
@@ -277,17 +265,7 @@ impl Tool for CloseAgent {
         })
     }
 
-    fn essential(&self) -> bool {
-        false
-    }
-
-    fn risk(&self) -> RiskLevel {
-        RiskLevel::Read
-    }
-
-    fn is_mutating(&self) -> bool {
-        false
-    }
+    read_only_collab_tool!();
 
     fn run(&self, _ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let result = parse_args::<CloseArgs>("close_agent", args).and_then(|input| {
@@ -313,17 +291,7 @@ impl Tool for ListAgents {
         json!({"type": "object", "properties": {}, "additionalProperties": false})
     }
 
-    fn essential(&self) -> bool {
-        false
-    }
-
-    fn risk(&self) -> RiskLevel {
-        RiskLevel::Read
-    }
-
-    fn is_mutating(&self) -> bool {
-        false
-    }
+    read_only_collab_tool!();
 
     fn run(&self, _ctx: ToolContext, _args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let list = self.0.list();
