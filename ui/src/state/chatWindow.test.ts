@@ -94,29 +94,50 @@ describe("a window opened at a search hit", () => {
   it("a page that meets the end but not the held events reads on instead of leaving a gap", () => {
     let state = opened(20, page(0, 10, 20));
     expect(state.history).toEqual({ from: 1, more: false, after: true });
-    // More live events than are held: the oldest go, and are read from the store instead.
-    const many = Array.from({ length: MAX_HELD + 10 }, (_, i) =>
-      at(61 + i, 999, { type: "text_delta", delta: "x" }),
-    );
-    state = chatReducer(state, { type: "events", sessionId: "s1", batch: many });
+    // A turn runs live while the next page is read: it starts at 61 and streams more events
+    // than are held, so the oldest go and are read from the store instead.
+    const running = [
+      at(61, 20, { type: "turn_started", input: { text: "question 20" } }),
+      ...Array.from({ length: MAX_HELD + 10 }, (_, i) => at(62 + i, 20, { type: "text_delta", delta: "x" })),
+    ];
+    state = chatReducer(state, { type: "events", sessionId: "s1", batch: running });
     expect(state.held?.events).toHaveLength(MAX_HELD);
-    expect(state.held?.after).toBe(70);
-    // Read before those events were stored: it ends at 60, and 61..70 are held no more.
-    state = chatReducer(state, { type: "newer", sessionId: "s1", page: page(10, 20, 20) });
+    expect(state.held?.after).toBe(71);
+    // Read while the turn had begun: it ends inside it, at 63, and 64..71 are held no more.
+    const read = page(10, 20, 20);
+    const upTo63 = { ...read, events: [...read.events, ...running.slice(0, 3)], to_seq: 63, has_after: false };
+    state = chatReducer(state, { type: "newer", sessionId: "s1", page: upTo63 });
     expect(state.history?.after).toBe(true);
     expect(state.held).not.toBeNull();
-    // The next page, from 61, holds what the held events no longer do.
+    expect(state.transcript.lastSeq).toBe(63);
+    // The next page is asked from 64; the service starts it at the turn holding 64, at 61,
+    // as it really does (the seqs already loaded are skipped).
     const rest: HistoryPage = {
-      events: many.slice(0, 12),
+      events: running,
       from_seq: 61,
-      to_seq: 72,
+      to_seq: 61 + MAX_HELD + 10,
       has_more: true,
       has_after: false,
     };
     state = chatReducer(state, { type: "newer", sessionId: "s1", page: rest });
     expect(state.held).toBeNull();
     expect(state.history).toBeNull();
-    expect(state.transcript.lastSeq).toBe(60 + MAX_HELD + 10);
+    expect(state.transcript.lastSeq).toBe(61 + MAX_HELD + 10);
+    const live = state.transcript.entries.at(-1);
+    expect(live?.kind === "turn" && live.input).toBe("question 20");
+    expect(live?.kind === "turn" && live.items.map((i) => (i.kind === "text" ? i.text.length : i.kind))).toEqual([MAX_HELD + 10]);
+    expect(inputs(state)).toEqual(questions(0, 21));
+  });
+
+  it("keeps the errors the store refused when more live events come than are held", () => {
+    let state = opened(20, page(0, 10, 20));
+    const refused = { ...at(0, 20, { type: "error", kind: "internal", message: "disk full", retryable: false }), turn_id: null };
+    const many = Array.from({ length: MAX_HELD + 10 }, (_, i) => at(61 + i, 20, { type: "text_delta", delta: "x" }));
+    state = chatReducer(state, { type: "events", sessionId: "s1", batch: [refused, ...many] });
+    expect(state.held?.events).toHaveLength(MAX_HELD);
+    expect(state.held?.events[0]).toBe(refused);
+    // Only events the store has went: reading from 72 on brings back all of them.
+    expect(state.held?.after).toBe(71);
   });
 
   it("counts the questions asked out of sight, and jumps to the live end in place of what is loaded", () => {

@@ -117,8 +117,12 @@ export function olderPage<S extends Windowed>(state: S, page: HistoryPage, limit
 
 /** A later page, put below what is loaded (the window reads on towards the live end). */
 export function newerPage<S extends Windowed>(state: S, page: HistoryPage, limits = WINDOW_LIMITS): S {
-  // Only the page that starts where the loaded part ends fits below it.
-  if (state.history?.after !== true || page.from_seq !== state.transcript.lastSeq + 1) return state;
+  // Only a page that holds the event after the loaded part fits below it. It may start
+  // earlier: asked for the seq after the loaded part, the service starts at the turn
+  // holding it, which the loaded part may end inside of (a page read while a turn ran).
+  // The seqs loaded already are skipped by the transcript reducer.
+  const wanted = state.transcript.lastSeq + 1;
+  if (state.history?.after !== true || page.from_seq > wanted || page.to_seq < wanted) return state;
   const next = join({ ...state, transcript: withPage(state.transcript, page) }, !page.has_after);
   return trimOlder(next, limits);
 }
@@ -145,18 +149,35 @@ export function liveEvents<S extends Windowed>(state: S, batch: readonly EventEn
     return transcript === state.transcript ? state : trimOlder({ ...state, transcript }, limits);
   }
   // seq 0 (an error the store refused) has no place in the log: it is held like the rest.
-  const newest = held.events.at(-1)?.seq ?? held.after;
+  const newest = newestSeq(held);
   const fresh = batch.filter((e) => e.seq === 0 || (e.seq > held.after && e.seq > newest));
   if (fresh.length === 0) return state;
   let events = [...held.events, ...fresh];
   let after = held.after;
-  if (events.length > MAX_HELD) {
-    const dropped = events.slice(0, events.length - MAX_HELD);
-    events = events.slice(dropped.length);
-    after = Math.max(after, ...dropped.map((e) => e.seq));
+  let over = events.length - MAX_HELD;
+  if (over > 0) {
+    // The oldest go; they are read from the store when a later page is. An error the store
+    // refused (seq 0) cannot be read again, so those stay while others can go.
+    const kept: EventEnvelope[] = [];
+    for (const e of events) {
+      if (over > 0 && e.seq !== 0) {
+        after = Math.max(after, e.seq);
+        over -= 1;
+      } else kept.push(e);
+    }
+    events = over > 0 ? kept.slice(over) : kept;
   }
   const asks = held.asks + fresh.filter((e) => e.event.type === "approval_requested" || e.event.type === "elicitation_requested").length;
   return { ...state, held: { after, events, asks } };
+}
+
+/** The newest seq held (seq-0 notices carry none). */
+function newestSeq(held: HeldEvents): number {
+  for (let i = held.events.length - 1; i >= 0; i--) {
+    const seq = held.events[i]?.seq ?? 0;
+    if (seq !== 0) return seq;
+  }
+  return held.after;
 }
 
 /** Turn indexes in `entries`, and the items each holds. */
