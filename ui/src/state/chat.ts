@@ -2,7 +2,8 @@
 // the UI is waiting for. Async work lives in ./useChat; this is the pure part.
 import type { EventEnvelope, HistoryPage, SessionSummary } from "../gen/protocol";
 import type { CommandError } from "../ipc";
-import { type HeldEvents, type HistoryWindow, latestPage, liveEvents, newerPage, olderPage, openPage } from "./chatWindow";
+import { type HeldEvents, type HistoryWindow, latestPage, liveEvents, newerPage, olderPage, openPage, WINDOW_LIMITS } from "./chatWindow";
+import { type ChatTail, emptyTail, tailEvents, tailFromPage, tailOf } from "./chatTail";
 import { emptyTranscript, type TranscriptState } from "./transcript";
 
 /**
@@ -30,20 +31,32 @@ export interface ChatState {
   held: HeldEvents | null;
   /** Counts the times the window was moved to the live end ("Jump to latest"). */
   latest: number;
+  /**
+   * The session's end, whatever stretch the window holds: whether a turn runs there, what
+   * waits for the user, what the last turn was.
+   */
+  tail: ChatTail;
 }
 
 export type ChatAction =
   | { type: "reset" }
   | { type: "loading" }
   | { type: "opened"; session: SessionSummary }
-  | { type: "events"; sessionId: string; batch: EventEnvelope[] }
+  /**
+   * `reading`: the key of the entry at the top of the view while the user reads rather than
+   * follows the end (null or absent: following); what it shows is not let go to make room.
+   */
+  | { type: "events"; sessionId: string; batch: EventEnvelope[]; reading?: string | null }
   | { type: "sending" }
   | { type: "failed"; error: CommandError }
   | { type: "dismiss_error" }
   | { type: "prefill"; text: string }
   | { type: "focus"; seq: number | null }
-  /** A long session's first page: its end, or from a search hit on. */
-  | { type: "page"; sessionId: string; page: HistoryPage }
+  /**
+   * A long session's first page: its end, or from a search hit on; then `end` is the
+   * session's end page, for the tail.
+   */
+  | { type: "page"; sessionId: string; page: HistoryPage; end?: HistoryPage }
   /** An earlier page, shown above what is there. */
   | { type: "older"; sessionId: string; page: HistoryPage }
   /** A later page, shown below what is there. */
@@ -61,6 +74,7 @@ export const initialChat: ChatState = {
   history: null,
   held: null,
   latest: 0,
+  tail: emptyTail,
 };
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
@@ -82,13 +96,16 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         history: null,
         held: null,
         latest: 0,
+        tail: emptyTail,
       };
     case "events": {
       if (state.session?.id !== action.sessionId) {
         return state; // a batch from a session the user has left
       }
       // Shown, or held back while the loaded stretch does not reach the live end.
-      const shown = liveEvents(state, action.batch);
+      const shown = liveEvents(state, action.batch, WINDOW_LIMITS, action.reading ?? null);
+      // The end follows every live event, shown or held back.
+      const tail = tailEvents(state.tail, action.batch, state.session.last_seq);
       const { transcript } = shown;
       // The header shows the model the next turn uses: follow switches.
       const switched = action.batch.filter((e) => e.event.type === "model_switched").pop();
@@ -107,9 +124,9 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const loaded = transcript.lastSeq >= (state.session?.last_seq ?? 0);
       const phase =
         (state.phase === "loading" && loaded) || (state.phase === "sending" && answered) ? "idle" : state.phase;
-      return shown === state && phase === state.phase && session === state.session
+      return shown === state && tail === state.tail && phase === state.phase && session === state.session
         ? state
-        : { ...shown, session, phase };
+        : { ...shown, tail, session, phase };
     }
     case "sending":
       return { ...state, phase: "sending", error: null };
@@ -122,9 +139,15 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case "page": {
       if (state.session?.id !== action.sessionId) return state;
       const opened = openPage(state, action.page, state.session.last_seq);
+      // Short of the end, the tail comes from the end page read with it; else it is the end.
+      const tail = action.page.has_after
+        ? action.end
+          ? tailFromPage(action.end)
+          : state.tail
+        : tailOf(opened.transcript);
       // A page short of the end is all there is to load for now.
       const loaded = action.page.has_after || opened.transcript.lastSeq >= state.session.last_seq;
-      return { ...opened, phase: state.phase === "loading" && loaded ? "idle" : state.phase };
+      return { ...opened, tail, phase: state.phase === "loading" && loaded ? "idle" : state.phase };
     }
     case "older":
       return state.session?.id === action.sessionId ? olderPage(state, action.page) : state;

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { EventEnvelope, HistoryPage } from "../gen/protocol";
 import { chatReducer, initialChat, type ChatState } from "./chat";
 import { MAX_HELD, newerPage, olderPage, trimNewer, trimOlder, WINDOW_LIMITS, type WindowLimits } from "./chatWindow";
+import { pendingAsks } from "./chatTail";
 import { sessionSummary } from "../test/fixtures";
 
 // Turn k of the session takes seqs 3k+1..3k+3: started, answered, ended.
@@ -54,7 +55,7 @@ describe("a window opened at a search hit", () => {
     expect(state.history).toEqual({ from: 31, more: true, after: true });
     expect(inputs(state)).toEqual(questions(10, 20));
     // Subscribed from the session's end as it was: only what happens from now on is held.
-    expect(state.held).toEqual({ after: 300, events: [], asks: 0 });
+    expect(state.held).toEqual({ after: 300, events: [] });
 
     // A turn runs live meanwhile: it is not shown after turn 19, where it does not belong.
     state = chatReducer(state, { type: "events", sessionId: "s1", batch: streamed(100).slice(0, 2) });
@@ -150,7 +151,9 @@ describe("a window opened at a search hit", () => {
       schema: { properties: {} },
     });
     state = chatReducer(state, { type: "events", sessionId: "s1", batch: [ask] });
-    expect(state.held?.asks).toBe(1);
+    // Asked at the end, out of what is loaded: the tail counts it and says it waits.
+    expect(state.tail.asked).toBe(1);
+    expect(pendingAsks(state.tail)).toBe(1);
     const latest = page(60, 100, 100);
     state = chatReducer(state, { type: "latest", sessionId: "s1", page: latest });
     expect(state.latest).toBe(1);
@@ -187,7 +190,7 @@ describe("a window's bound", () => {
     expect(inputs(state)).toEqual(questions(70, 95));
     expect(state.history).toEqual({ from: 211, more: true, after: true });
     expect(state.transcript.lastSeq).toBe(285);
-    expect(state.held).toEqual({ after: 300, events: [], asks: 0 });
+    expect(state.held).toEqual({ after: 300, events: [] });
     // A live turn comes while the reader is far back: held, not put after turn 94.
     state = chatReducer(state, { type: "events", sessionId: "s1", batch: streamed(100) });
     expect(inputs(state).at(-1)).toBe("question 94");

@@ -7,7 +7,8 @@
 // (they belong after turns not loaded), so they are held back, bounded, and joined on when
 // a later page meets the end: every live event after `held.after` is in `held.events`, so a
 // page ending at or after `held.after` leaves no gap, and replayed seqs are skipped by the
-// transcript reducer, so none shows twice.
+// transcript reducer, so none shows twice. What is running or asked at the end meanwhile is
+// not read here but from the chat's tail (./chatTail), which the window never trims.
 import type { EventEnvelope, HistoryPage } from "../gen/protocol";
 import { applyBatch, emptyTranscript, mergeAgents, type TranscriptState } from "./transcript";
 
@@ -28,8 +29,6 @@ export interface HeldEvents {
   /** Every live event with a seq above this one is in `events`. */
   after: number;
   events: EventEnvelope[];
-  /** Approval or input requests among them: the user is asked something out of sight. */
-  asks: number;
 }
 
 export interface WindowLimits {
@@ -85,7 +84,7 @@ function join<S extends Windowed>(state: S, reachedEnd: boolean): S {
   const { held } = state;
   if (!reachedEnd || (held !== null && held.after > state.transcript.lastSeq)) {
     const history = state.history ?? { from: 1, more: false, after: true };
-    return { ...state, history: { ...history, after: true }, held: held ?? { after: state.transcript.lastSeq, events: [], asks: 0 } };
+    return { ...state, history: { ...history, after: true }, held: held ?? { after: state.transcript.lastSeq, events: [] } };
   }
   const transcript = held === null ? state.transcript : applyBatch(state.transcript, held.events);
   const history = state.history && (state.history.more ? { ...state.history, after: false } : null);
@@ -96,7 +95,7 @@ function join<S extends Windowed>(state: S, reachedEnd: boolean): S {
 export function openPage<S extends Windowed>(state: S, page: HistoryPage, lastSeq: number): S {
   const opened = { ...state, transcript: withPage(state.transcript, page), history: windowOf(page, page.has_after), held: null };
   if (!page.has_after) return opened;
-  return { ...opened, held: { after: subscribeAfter(page, lastSeq), events: [], asks: 0 } };
+  return { ...opened, held: { after: subscribeAfter(page, lastSeq), events: [] } };
 }
 
 /** An earlier page, put above what is loaded; far later turns may go to make room. */
@@ -141,12 +140,28 @@ export function latestPage<S extends Windowed>(state: S, page: HistoryPage): S {
   return join(next, !page.has_after);
 }
 
-/** Live events: shown when the window reaches the end, else held back (bounded). */
-export function liveEvents<S extends Windowed>(state: S, batch: readonly EventEnvelope[], limits = WINDOW_LIMITS): S {
+/**
+ * Live events: shown when the window reaches the end, else held back (bounded). Shown, they
+ * may push the window past its limits: the earliest turns go, unless the user is reading
+ * one of them (`reading`, the key of the entry at the top of the view while not following
+ * the end): then the newest go instead and live events are held back from here, as when
+ * reading back, so what is read never moves.
+ */
+export function liveEvents<S extends Windowed>(
+  state: S,
+  batch: readonly EventEnvelope[],
+  limits = WINDOW_LIMITS,
+  reading: string | null = null,
+): S {
   const { held } = state;
   if (held === null) {
     const transcript = applyBatch(state.transcript, batch);
-    return transcript === state.transcript ? state : trimOlder({ ...state, transcript }, limits);
+    if (transcript === state.transcript) return state;
+    const grown = { ...state, transcript };
+    const trimmed = trimOlder(grown, limits);
+    if (reading === null || trimmed === grown || holds(trimmed, reading)) return trimmed;
+    const holding = trimNewer(grown, limits);
+    return holds(holding, reading) ? holding : trimmed;
   }
   // seq 0 (an error the store refused) has no place in the log: it is held like the rest.
   const newest = newestSeq(held);
@@ -167,8 +182,7 @@ export function liveEvents<S extends Windowed>(state: S, batch: readonly EventEn
     }
     events = over > 0 ? kept.slice(over) : kept;
   }
-  const asks = held.asks + fresh.filter((e) => e.event.type === "approval_requested" || e.event.type === "elicitation_requested").length;
-  return { ...state, held: { after, events, asks } };
+  return { ...state, held: { after, events } };
 }
 
 /** The newest seq held (seq-0 notices carry none). */
@@ -178,6 +192,11 @@ function newestSeq(held: HeldEvents): number {
     if (seq !== 0) return seq;
   }
   return held.after;
+}
+
+/** Whether entry `key` is still loaded. */
+function holds(state: Windowed, key: string): boolean {
+  return state.transcript.entries.some((entry) => entry.key === key);
 }
 
 /** Turn indexes in `entries`, and the items each holds. */
@@ -234,6 +253,6 @@ export function trimNewer<S extends Windowed>(state: S, limits = WINDOW_LIMITS):
   const transcript = { ...state.transcript, entries, lastSeq: gone.startSeq - 1 };
   const history = { from: state.history?.from ?? 1, more: state.history?.more ?? false, after: true };
   // Live events from what was loaded on, unless some were held back already.
-  const held = state.held ?? { after: state.transcript.lastSeq, events: [], asks: 0 };
+  const held = state.held ?? { after: state.transcript.lastSeq, events: [] };
   return { ...state, transcript, history, held };
 }

@@ -3,7 +3,7 @@
 // is never lost), one unsent draft per folder, and which of them each folder shows.
 // The pure part; ./useChat drives it.
 import { chatReducer, initialChat, type ChatAction, type ChatState } from "./chat";
-import { runningTurn } from "./transcript";
+import { tailRunning } from "./chatTail";
 
 export interface ChatsState {
   byKey: Record<string, ChatState>;
@@ -103,7 +103,7 @@ export function evictable(state: ChatsState, max: number = MAX_KEPT): string[] {
   for (const key of sessions) {
     if (out.length >= excess) break;
     const chat = state.byKey[key];
-    if (chat === undefined || shown.has(key) || chat.phase !== "idle" || runningTurn(chat.transcript) !== null) continue;
+    if (chat === undefined || shown.has(key) || chat.phase !== "idle" || tailRunning(chat.tail) !== null) continue;
     out.push(key);
   }
   return out;

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "r
 
 import type { ApprovalMode, EventEnvelope, HostAction, ImageInput, ReviewDecision, SessionSummary } from "../gen/protocol";
 import {
+  CommandError,
   commands,
   interruptTurn,
   resolveApproval,
@@ -11,10 +12,11 @@ import {
   toCommandError,
 } from "../ipc";
 import type { ChatAction, ChatState } from "./chat";
+import { tailRunning } from "./chatTail";
 import { subscribeAfter } from "./chatWindow";
 import { chatsReducer, draftKey, evictable, initialChats, shownChat, shownKey } from "./chats";
 import { frameQueue } from "./frameQueue";
-import { runningTurn, type TurnView } from "./transcript";
+import type { TurnView } from "./transcript";
 
 /** Sessions longer than this (in events) open from their end, a page of turns at a time. */
 const PAGED_ABOVE_EVENTS = 2000;
@@ -23,6 +25,7 @@ const PAGE_TURNS = 40;
 
 export interface ChatController {
   state: ChatState;
+  /** The turn running at the session's end, loaded in the window or not. */
   running: TurnView | null;
   /** Resolves true once the message was handed to the session (the composer then clears). */
   send: (text: string, images?: ImageInput[]) => Promise<boolean>;
@@ -43,6 +46,11 @@ export interface ChatController {
   jumpToLatest: () => Promise<void>;
   /** The focus was brought into view. */
   clearFocus: () => void;
+  /**
+   * What the user reads in session `sessionId`: the key of the entry at the top of the view,
+   * or null while the view follows the end. Live events never let that entry go.
+   */
+  setReading: (sessionId: string, key: string | null) => void;
   newSession: () => void;
   /** Continues in a new session from before `turn`, with its message back in the composer. */
   rewind: (turn: TurnView) => void;
@@ -92,10 +100,23 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   const forgetRef = useRef<(sessionId: string) => void>(() => undefined);
 
   const dispatchTo = useCallback((key: string, action: ChatAction) => dispatchAll({ type: "chat", key, action }), []);
+  // The entry each session's view reads (absent: following the end). A ref, not state: it
+  // changes as the user scrolls and matters only when events arrive.
+  const reading = useRef(new Map<string, string>());
   // Events reach the reducers once a frame (all sessions' in one render).
   const [incoming] = useState(() =>
-    frameQueue<EventEnvelope>((sessionId, batch) => dispatchAll({ type: "chat", key: sessionId, action: { type: "events", sessionId, batch } })),
+    frameQueue<EventEnvelope>((sessionId, batch) =>
+      dispatchAll({
+        type: "chat",
+        key: sessionId,
+        action: { type: "events", sessionId, batch, reading: reading.current.get(sessionId) ?? null },
+      }),
+    ),
   );
+  const setReading = useCallback((sessionId: string, key: string | null) => {
+    if (key === null) reading.current.delete(sessionId);
+    else reading.current.set(sessionId, key);
+  }, []);
   useEffect(() => () => incoming.dispose(), [incoming]);
 
   // Set below; host actions (/new, /resume) are acted on through it.
@@ -135,6 +156,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     if (gone.length === 0) return;
     for (const id of gone) {
       subscribed.current.delete(id);
+      reading.current.delete(id);
       incoming.discard(id);
       commands.unsubscribeSession({ sessionId: id }).catch(() => undefined);
     }
@@ -186,7 +208,12 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
             turns: PAGE_TURNS,
             fromSeq: focusSeq ?? null,
           });
-          dispatchTo(session.id, { type: "page", sessionId: session.id, page });
+          // Short of the end, the end's last turn too: a turn may be running there, or
+          // asking for approval, and the composer and the controls must know.
+          const end = page.has_after
+            ? await commands.historyPage({ sessionId: session.id, beforeSeq: null, turns: 1, fromSeq: null })
+            : undefined;
+          dispatchTo(session.id, { type: "page", sessionId: session.id, page, ...(end ? { end } : {}) });
           await attach(session, subscribeAfter(page, session.last_seq));
         } catch (raised) {
           dispatchTo(summary.id, { type: "failed", error: toCommandError("resume_session", raised) });
@@ -238,6 +265,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
 
   const forget = useCallback(
     (sessionId: string) => {
+      reading.current.delete(sessionId);
       if (subscribed.current.delete(sessionId)) {
         commands.unsubscribeSession({ sessionId }).catch(() => undefined);
       }
@@ -315,6 +343,13 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       const folder = cwdRef.current;
       if (folder === null) return false;
       let key = shownKey(chatsRef.current, folder) ?? draftKey(folder);
+      // The session would refuse it (one turn at a time), but only in an event after the
+      // composer had cleared: refused here, the message stays in the composer.
+      if (tailRunning(stateRef.current.tail) !== null) {
+        const refused = new CommandError("send", "conflict", "A turn is still running: stop it, or wait for it to end.", false);
+        dispatchTo(key, { type: "failed", error: refused });
+        return false;
+      }
       dispatchTo(key, { type: "sending" });
       try {
         let session = stateRef.current.session;
@@ -397,7 +432,8 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     [dispatchTo],
   );
 
-  const running = useMemo(() => runningTurn(state.transcript), [state.transcript]);
+  // From the session's end, not the loaded window: a running turn may be far from it.
+  const running = useMemo(() => tailRunning(state.tail), [state.tail]);
   const clearFocus = useCallback(() => {
     const key = shownKey(chatsRef.current, cwdRef.current);
     if (key !== null) dispatchTo(key, { type: "focus", seq: null });
@@ -411,6 +447,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     resolve,
     openSession,
     clearFocus,
+    setReading,
     newSession,
     rewind,
     openRestored,

@@ -4,7 +4,9 @@ import { ChatIcon } from "../../components/icons";
 import type { CompletionKind, ProviderSummary, WorktreeInfo } from "../../gen/protocol";
 import type { ChatController } from "../../state/useChat";
 import type { Loadable } from "../../state/useLoadable";
-import { waitingApprovals, type TranscriptEntry, type TurnView } from "../../state/transcript";
+import { modelProblemOf, pendingAsks, revertPointOf, tailLastTurn } from "../../state/chatTail";
+import type { TranscriptEntry, TurnView } from "../../state/transcript";
+import { useRise } from "../../state/useRise";
 import { useStickToBottom } from "../../state/useStickToBottom";
 import { useWidthClass } from "../../state/useWidthClass";
 import { folderName } from "../../state/workspaces";
@@ -120,7 +122,8 @@ export function ChatView(props: ChatViewProps) {
   const retry = useCallback((turn: TurnView) => void send(turn.input, turn.images), [send]);
   const [restoredTick, setRestoredTick] = useState(0);
   const touched = useMemo(() => transcriptChanges(state.transcript.entries), [state.transcript.entries]);
-  const stepKey = stepKeyOf(state.transcript.entries, state.session?.model ?? null);
+  // The session's end, not the loaded window's: a page read or let go is no step.
+  const stepKey = `${tailLastTurn(state.tail)?.startSeq ?? 0}:${stepKeyOf(state.tail.transcript.entries, state.session?.model ?? null)}`;
   const status = useSessionStatus(state.session?.id ?? null, stepKey);
   const defaultMode = useDefaultApprovalMode(cwd);
   // The open session's mode as it reports it; before a session, the one it will start in.
@@ -150,14 +153,8 @@ export function ChatView(props: ChatViewProps) {
     [completeIn, sessionId],
   );
 
-  // The header's dot turns red while the newest turn failed to reach the model.
-  const modelProblem = useMemo(() => {
-    const last = [...state.transcript.entries].reverse().find((entry) => entry.kind === "turn");
-    if (last?.kind !== "turn" || last.status !== "failed") return null;
-    const error = [...last.items].reverse().find((item) => item.kind === "error");
-    if (error?.kind !== "error" || !["network", "auth", "overloaded", "rate_limited"].includes(error.errorKind)) return null;
-    return `The last request failed: ${error.message}`;
-  }, [state.transcript.entries]);
+  // The header's dot turns red while the session's newest turn failed to reach the model.
+  const modelProblem = useMemo(() => modelProblemOf(state.tail), [state.tail]);
 
   // A subagent's transcript shown in place of this one (the session goes on meanwhile).
   const [openedAgent, setOpenedAgent] = useState<{ sessionId: string; agentId: string } | null>(null);
@@ -179,38 +176,39 @@ export function ChatView(props: ChatViewProps) {
   const shownAgent =
     openedAgent !== null && openedAgent.sessionId === sessionId ? (state.transcript.agents[openedAgent.agentId] ?? null) : null;
 
-  // Sending a message, or the agent (or one of its subagents) asking for approval, brings
-  // the newest turn into view even when the user had scrolled up to read: both need their
-  // attention now.
-  const pendingApprovals = useMemo(
-    () => waitingApprovals(state.transcript, chat.running),
-    [state.transcript, chat.running],
-  );
-  const seenApprovals = useRef(0);
+  // Sending a message, or the agent (or one of its subagents) asking for approval or an MCP
+  // server for input, brings the newest turn into view even when the user had scrolled up to
+  // read: both need their attention now. Read far back in a long session, what is loaded
+  // stops short of the live end, so the end is loaded first (and then brought into view,
+  // below). Counted from the session's end (its tail), never from what is loaded.
+  const { jumpToLatest } = chat;
+  const hasNewer = state.history?.after ?? false;
+  const waiting = pendingAsks(state.tail);
   useEffect(() => {
     if (phase === "sending") scrollToBottom();
   }, [phase, scrollToBottom]);
-  useEffect(() => {
-    if (pendingApprovals > seenApprovals.current) scrollToBottom();
-    seenApprovals.current = pendingApprovals;
-  }, [pendingApprovals, scrollToBottom]);
-  // Read far back in a long session, what is loaded stops short of the live end: a question
-  // asked meanwhile is there, so the end is loaded (and then brought into view, below).
-  const { jumpToLatest } = chat;
-  const hasNewer = state.history?.after ?? false;
-  const heldAsks = state.held?.asks ?? 0;
-  const seenAsks = useRef(0);
-  useEffect(() => {
-    if (heldAsks > seenAsks.current) void jumpToLatest();
-    seenAsks.current = heldAsks;
-  }, [heldAsks, jumpToLatest]);
+  // Counted per session: ChatView shows one conversation after another.
+  useRise(sessionId, state.tail.asked, () => {
+    if (hasNewer) void jumpToLatest();
+    else scrollToBottom();
+  });
   // The loaded part was moved to the live end: the view goes there and follows it.
-  const seenLatest = useRef(state.latest);
-  useEffect(() => {
-    if (seenLatest.current === state.latest) return;
-    seenLatest.current = state.latest;
-    scrollToBottom();
-  }, [state.latest, scrollToBottom]);
+  useRise(sessionId, state.latest, scrollToBottom);
+  // Whether the transcript follows the end: it may not while pinned (reading on page by
+  // page, it stays on its entry until the user scrolls to the bottom themselves), and then
+  // what grows below is out of sight, so "Latest" is offered.
+  const [following, setFollowing] = useState(true);
+  const { setReading } = chat;
+  const onReading = useCallback(
+    (key: string | null) => {
+      setFollowing(key === null);
+      if (sessionId !== null) setReading(sessionId, key);
+    },
+    [sessionId, setReading],
+  );
+  // "Revert the last turn's changes" restores code to before the session's last turn,
+  // which the window may not hold: never to the last one loaded.
+  const revertPoint = revertPointOf(state.tail);
 
   return (
     <>
@@ -334,6 +332,7 @@ export function ChatView(props: ChatViewProps) {
               hasNewer={state.history?.after ?? false}
               onLoadNewer={chat.loadNewer}
               latest={state.latest}
+              onReading={onReading}
               onOpenAgent={openAgent}
             />
           </ReadOutputContext.Provider>
@@ -378,14 +377,15 @@ export function ChatView(props: ChatViewProps) {
         )}
       </div>
 
-      {(!pinned || hasNewer) && hasTurns && (
+      {(!pinned || hasNewer || !following) && hasTurns && (
         <button
           type="button"
-          className="jump-latest"
+          className={`jump-latest${hasNewer && waiting > 0 ? " jump-latest--asks" : ""}`}
           data-testid="jump-latest"
           onClick={hasNewer ? () => void jumpToLatest() : scrollToBottom}
         >
-          ↓ Latest
+          {/* A question waiting at the end, out of what is loaded, is not left unsaid. */}
+          {hasNewer && waiting > 0 ? "↓ Memo is waiting for your answer" : "↓ Latest"}
         </button>
       )}
 
@@ -409,10 +409,7 @@ export function ChatView(props: ChatViewProps) {
         busy={chat.running !== null || state.phase !== "idle"}
         onSendComments={(text) => void chat.send(text, [])}
         onRevertTurn={() => {
-          const last = [...state.transcript.entries].reverse().find((entry) => entry.kind === "turn");
-          if (last?.kind === "turn") {
-            setRestoreAt({ toSeq: Math.max(last.startSeq - 1, 0), title: "Revert the last turn's changes", turnOnly: true });
-          }
+          if (revertPoint !== null) setRestoreAt({ toSeq: revertPoint, title: "Revert the last turn's changes", turnOnly: true });
         }}
         onClose={() => setDrawer(null)}
       />

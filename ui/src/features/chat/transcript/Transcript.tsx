@@ -38,6 +38,12 @@ interface TranscriptProps {
   latest?: number;
   /** Shows a subagent's own transcript; absent where none can be opened. */
   onOpenAgent?: ((agentId: string) => void) | undefined;
+  /**
+   * Told the key of the entry at the top of the view while the view does not follow the
+   * end, and null while it does (and when the transcript goes): live events must not let
+   * that entry go, and "Latest" is offered while output may grow out of sight.
+   */
+  onReading?: ((key: string | null) => void) | undefined;
 }
 
 const NO_ANSWER: AnswerElicitation = () => Promise.resolve();
@@ -74,6 +80,7 @@ export function Transcript({
   onLoadNewer,
   latest = 0,
   onOpenAgent,
+  onReading,
 }: TranscriptProps) {
   const { entries } = transcript;
   // The subagent cards read the session's agents here: a change of one agent's state
@@ -107,8 +114,19 @@ export function Transcript({
   const range = rangeFor(keys, offsets, viewport, position);
   void moved;
 
-  const live = useRef({ keys, offsets, viewport, range, following, hasOlder, onLoadOlder, hasNewer, onLoadNewer, forward });
-  live.current = { keys, offsets, viewport, range, following, hasOlder, onLoadOlder, hasNewer, onLoadNewer, forward };
+  const live = useRef({ keys, offsets, viewport, range, following, hasOlder, onLoadOlder, hasNewer, onLoadNewer, forward, onReading });
+  live.current = { keys, offsets, viewport, range, following, hasOlder, onLoadOlder, hasNewer, onLoadNewer, forward, onReading };
+
+  // What the view reads, said when it changes (scrolling past an entry, following or not).
+  const reported = useRef<string | null | undefined>(undefined);
+  const report = useCallback(() => {
+    const key = live.current.following ? null : (anchor.current?.key ?? null);
+    if (key === reported.current) return;
+    reported.current = key;
+    live.current.onReading?.(key);
+  }, []);
+  // Gone (another session shown): nothing of this one is read any more.
+  useEffect(() => () => live.current.onReading?.(null), []);
 
   const body = useRef<HTMLDivElement>(null);
   const space = useRef<HTMLDivElement>(null);
@@ -245,6 +263,7 @@ export function Transcript({
     let frame = 0;
     const onScroll = () => {
       anchor.current = readAnchor(element, scroller, space.current, live.current);
+      report();
       if (frame) return;
       frame = requestAnimationFrame(() => {
         frame = 0;
@@ -272,7 +291,7 @@ export function Transcript({
       scroller.removeEventListener("scroll", onScroll);
       for (const kind of USER_INPUT) scroller.removeEventListener(kind, byUser);
     };
-  }, [scroller, loadOlderIfNear, loadNewerIfNear]);
+  }, [scroller, loadOlderIfNear, loadNewerIfNear, report]);
 
   // Unpinned by the chat: the anchor holds from here; a jump's own hold is no longer needed.
   useEffect(() => {
@@ -284,7 +303,8 @@ export function Transcript({
     if (following) anchor.current = null;
     else if (anchor.current === null && scroller && body.current)
       anchor.current = readAnchor(body.current, scroller, space.current, live.current);
-  }, [following, scroller]);
+    report();
+  }, [following, scroller, report]);
 
   // A jump (a search hit): its turn is brought in and held just below the top.
   const jumpedTo = useRef<number | null>(null);
@@ -295,6 +315,7 @@ export function Transcript({
     if (index === null) return;
     jumpedTo.current = focusSeq;
     anchor.current = { key: keys[index] as string, offset: JUMP_OFFSET_PX };
+    report();
     found.current = keys[index] as string;
     setJumped(true);
     setMoved((n) => n + 1);

@@ -1,0 +1,99 @@
+// @vitest-environment jsdom
+import { act, renderHook, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import type { EventEnvelope, HistoryPage } from "../gen/protocol";
+import { sessionSummary } from "../test/fixtures";
+import { useChat } from "./useChat";
+
+const { commands, sendUserTurn, subscribeSession } = vi.hoisted(() => ({
+  commands: { resumeSession: vi.fn(), historyPage: vi.fn(), unsubscribeSession: vi.fn() },
+  sendUserTurn: vi.fn(),
+  subscribeSession: vi.fn(),
+}));
+vi.mock("../ipc", async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  commands,
+  sendUserTurn,
+  subscribeSession,
+}));
+
+const USAGE = { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, reasoning_tokens: 0 };
+const at = (seq: number, turn: number, event: EventEnvelope["event"]): EventEnvelope => ({
+  session_id: "s1",
+  turn_id: `t${turn}`,
+  seq,
+  timestamp_ms: seq,
+  event,
+});
+// A long session (paged): turn k takes seqs 3k+1..3k+3; its last turn, 1000, runs and waits
+// for an approval (3001, 3002).
+const LAST_SEQ = 3002;
+const HIT: HistoryPage = {
+  events: Array.from({ length: 10 }, (_, i) => 10 + i).flatMap((k) => [
+    at(3 * k + 1, k, { type: "turn_started", input: { text: `question ${k}` } }),
+    at(3 * k + 2, k, { type: "assistant_message", text: `answer ${k}`, tool_calls: [] }),
+    at(3 * k + 3, k, { type: "turn_ended", reason: "completed", usage: USAGE }),
+  ]),
+  from_seq: 31,
+  to_seq: 60,
+  has_more: true,
+  has_after: true,
+};
+const END: HistoryPage = {
+  events: [
+    at(3001, 1000, { type: "turn_started", input: { text: "question 1000" } }),
+    at(3002, 1000, {
+      type: "approval_requested",
+      request: {
+        request_id: "r1",
+        call_id: "c1",
+        tool_name: "write_file",
+        risk: "write",
+        reason: "write_file has write risk",
+        fingerprint: "write_file:{}",
+        cwd: "/repo",
+        arguments: { file_path: "a.txt" },
+      },
+    }),
+  ],
+  from_seq: 3001,
+  to_seq: LAST_SEQ,
+  has_more: true,
+  has_after: false,
+};
+
+beforeEach(() => {
+  for (const f of [...Object.values(commands), sendUserTurn, subscribeSession]) f.mockReset();
+  commands.resumeSession.mockResolvedValue(sessionSummary({ id: "s1", last_seq: LAST_SEQ }));
+  commands.historyPage.mockImplementation(({ fromSeq }: { fromSeq: number | null }) =>
+    Promise.resolve(fromSeq === null ? END : HIT),
+  );
+  commands.unsubscribeSession.mockResolvedValue(undefined);
+  subscribeSession.mockResolvedValue(undefined);
+  sendUserTurn.mockResolvedValue(undefined);
+});
+afterEach(() => vi.clearAllMocks());
+
+describe("useChat with a window far from the session's end", () => {
+  it("shows the turn running at the end, and keeps a message it cannot send in the composer", async () => {
+    const { result } = renderHook(() => useChat("/repo", () => undefined));
+    // A search hit in turn 10 while turn 1000 runs.
+    act(() => result.current.openSession({ id: "s1" }, 31));
+    await waitFor(() => expect(result.current.state.transcript.entries).toHaveLength(10));
+    expect(result.current.state.history?.after).toBe(true);
+    expect(commands.historyPage).toHaveBeenCalledWith({ sessionId: "s1", beforeSeq: null, turns: 1, fromSeq: null });
+    // Stop, not Send; the controls a turn locks stay locked.
+    expect(result.current.running?.input).toBe("question 1000");
+
+    // Sent anyway (a retry, review comments): refused here, so the composer keeps it.
+    let sent: boolean | undefined;
+    await act(async () => {
+      sent = await result.current.send("and also this");
+    });
+    expect(sent).toBe(false);
+    expect(sendUserTurn).not.toHaveBeenCalled();
+    expect(result.current.state.error?.command).toBe("send");
+    expect(result.current.state.phase).toBe("idle");
+  });
+});
