@@ -7,6 +7,7 @@
 //! the old copy is moved aside until the new one is recorded, and put back if recording
 //! fails.
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Mutex, MutexGuard};
@@ -414,8 +415,16 @@ fn check_git_url(url: &str) -> Result<()> {
 
 /// `git clone --depth 1` into `to`, without prompting for credentials (there is no
 /// terminal to answer), then drops `.git`.
+/// The longest a clone may take: a server that trickles bytes just above git's own
+/// low-speed limit must not hold the install (and the settings page) for ever.
+const CLONE_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(5 * 60);
+
 fn clone(url: &str, to: &Path) -> Result<()> {
-    let output = Command::new("git")
+    clone_within(url, to, CLONE_TIME_LIMIT)
+}
+
+fn clone_within(url: &str, to: &Path, limit: std::time::Duration) -> Result<()> {
+    let mut child = Command::new("git")
         .args([
             "-c",
             "http.lowSpeedLimit=1000",
@@ -430,9 +439,16 @@ fn clone(url: &str, to: &Path) -> Result<()> {
         .arg(url.trim())
         .arg(to)
         .env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+        .env(
+            "GIT_SSH_COMMAND",
+            "ssh -o BatchMode=yes -o ConnectTimeout=30",
+        )
         .stdin(Stdio::null())
-        .output()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        // Its own group: git runs helpers (git-remote-https, ssh) that a stop must end too.
+        .process_group(0)
+        .spawn()
         .map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => PluginError::GitUnavailable {
                 message: "the git command was not found".into(),
@@ -441,8 +457,42 @@ fn clone(url: &str, to: &Path) -> Result<()> {
                 message: e.to_string(),
             },
         })?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
+    // Read on the side: a full pipe would stall git while this waits for it to end.
+    let stderr = child.stderr.take().map(|mut pipe| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = std::io::Read::read_to_string(&mut pipe, &mut text);
+            text
+        })
+    });
+    let deadline = std::time::Instant::now() + limit;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if std::time::Instant::now() >= deadline => {
+                if let Ok(pid) = i32::try_from(child.id()) {
+                    let group = nix::unistd::Pid::from_raw(pid);
+                    let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
+                }
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(100)),
+            Err(e) => return Err(PluginError::io(to, e)),
+        }
+    };
+    let stderr = stderr.and_then(|t| t.join().ok()).unwrap_or_default();
+    let Some(status) = status else {
+        return Err(PluginError::GitClone {
+            url: url.trim().into(),
+            message: match limit.as_secs() {
+                s if s >= 60 => format!("stopped after {} minutes", s / 60),
+                s => format!("stopped after {s} s"),
+            },
+        });
+    };
+    if !status.success() {
         let message = stderr
             .lines()
             .map(str::trim)
@@ -464,6 +514,33 @@ fn clone(url: &str, to: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clone_that_never_ends_is_stopped_at_its_limit() {
+        // A server that takes the connection and never answers.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let held = std::thread::spawn(move || {
+            let (socket, _) = listener.accept().unwrap();
+            std::thread::sleep(std::time::Duration::from_secs(3));
+            drop(socket);
+        });
+        let dir = tempfile::tempdir().unwrap();
+        let started = std::time::Instant::now();
+        let url = format!("http://127.0.0.1:{port}/plugin.git");
+        let err = clone_within(
+            &url,
+            &dir.path().join("x"),
+            std::time::Duration::from_secs(1),
+        )
+        .unwrap_err();
+        assert!(started.elapsed() < std::time::Duration::from_millis(2500));
+        assert!(
+            matches!(&err, PluginError::GitClone { message, .. } if message == "stopped after 1 s"),
+            "{err}"
+        );
+        held.join().unwrap();
+    }
 
     #[test]
     fn git_urls_are_recognised_and_options_refused() {
