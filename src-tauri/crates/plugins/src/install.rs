@@ -184,10 +184,36 @@ impl Plugins {
     /// A new, empty staging folder beside the plugins; removed when dropped unless kept.
     fn staging(&self) -> Result<Staging> {
         std::fs::create_dir_all(&self.dir).map_err(|e| PluginError::io(&self.dir, e))?;
+        self.clear_leftovers();
         Ok(Staging(self.dir.join(format!(
             ".staging-{}",
             uuid::Uuid::new_v4().simple()
         ))))
+    }
+
+    /// Removes the staging and set-aside folders a stopped process left (Memo killed in
+    /// the middle of an install): those untouched for an hour, so an install running now
+    /// in another window keeps its own.
+    fn clear_leftovers(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        let hour = std::time::Duration::from_secs(3600);
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let ours = [".staging-", ".replaced-", ".removed-"]
+                .iter()
+                .any(|prefix| name.starts_with(prefix));
+            let stale = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > hour);
+            if ours && stale && entry.file_type().is_ok_and(|t| t.is_dir()) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
     }
 
     /// Checks what landed in `staging`, moves it into place and records it.

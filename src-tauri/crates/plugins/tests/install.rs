@@ -539,3 +539,29 @@ fn a_folder_holding_memos_home_is_not_copied_into_itself_and_a_replace_keeps_the
         "a plugin turned off stays off when replaced"
     );
 }
+
+#[test]
+fn folders_an_interrupted_install_left_are_cleared_once_stale() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let plugins_dir = home.join("plugins");
+    let old = plugins_dir.join(".staging-old");
+    let fresh = plugins_dir.join(".removed-fresh");
+    std::fs::create_dir_all(old.join("inside")).unwrap();
+    std::fs::create_dir_all(&fresh).unwrap();
+    // Two hours old, as a process killed mid-install leaves it.
+    let then = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+    std::fs::File::open(&old)
+        .unwrap()
+        .set_modified(then)
+        .unwrap();
+    let plugins = Plugins::at_home(&home);
+    plugins
+        .install(&InstallSource::Folder(source_copy(tmp.path())), false)
+        .unwrap();
+    assert!(!old.exists(), "the stale staging folder is gone");
+    assert!(
+        fresh.exists(),
+        "a recent one may be another install's: kept"
+    );
+}
