@@ -20,7 +20,7 @@ use memo_protocol::ContextProblem;
 use crate::error::ContextError;
 use crate::plugins::NamespacedPath;
 use crate::skills::{optional_string, parse_yaml_map};
-use crate::slash::Builtin;
+use crate::slash::{Builtin, SlashCall};
 use crate::text::split_front_matter;
 
 /// Folder depth for namespaces (`a:b:c:name`); deeper files are ignored.
@@ -386,6 +386,25 @@ fn load(path: &Path, format: Format) -> Result<Loaded, ContextError> {
                 .filter(|d| !d.is_empty());
             Ok((prompt, description, None))
         }
+    }
+}
+
+/// What a slash command turned out to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolved<'a> {
+    Builtin(Builtin),
+    Custom(&'a CustomCommand),
+    Unknown,
+}
+
+/// What `/name` is: a built-in (which always wins), one of `commands`, or nothing.
+pub fn resolve<'a>(call: &SlashCall<'_>, commands: &'a CommandSet) -> Resolved<'a> {
+    if let Some(builtin) = Builtin::parse(call.name) {
+        return Resolved::Builtin(builtin);
+    }
+    match commands.get(call.name) {
+        Some(command) => Resolved::Custom(command),
+        None => Resolved::Unknown,
     }
 }
 

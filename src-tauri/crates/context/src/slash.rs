@@ -1,7 +1,5 @@
 //! Recognising `/command args` in what the user typed.
 
-use crate::commands::{CommandSet, CustomCommand};
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Builtin {
     New,
@@ -102,23 +100,6 @@ pub fn parse(text: &str) -> Option<SlashCall<'_>> {
     })
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Resolved<'a> {
-    Builtin(Builtin),
-    Custom(&'a CustomCommand),
-    Unknown,
-}
-
-pub fn resolve<'a>(call: &SlashCall<'_>, commands: &'a CommandSet) -> Resolved<'a> {
-    if let Some(builtin) = Builtin::parse(call.name) {
-        return Resolved::Builtin(builtin);
-    }
-    match commands.get(call.name) {
-        Some(command) => Resolved::Custom(command),
-        None => Resolved::Unknown,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,12 +133,7 @@ mod tests {
     }
 
     #[test]
-    fn builtins_win_over_custom_names() {
-        let set = CommandSet::default();
-        let call = parse("/init").unwrap();
-        assert_eq!(resolve(&call, &set), Resolved::Builtin(Builtin::Init));
-        let call = parse("/nope").unwrap();
-        assert_eq!(resolve(&call, &set), Resolved::Unknown);
+    fn every_builtin_parses_and_has_a_usage() {
         for b in Builtin::ALL {
             assert_eq!(Builtin::parse(b.name()), Some(b));
             assert!(b.usage().starts_with(&format!("/{}", b.name())));

@@ -2,8 +2,9 @@ mod common;
 
 use common::{skill, write, Fixture};
 use memo_context::commands::CommandScope;
+use memo_context::commands::{resolve, Resolved};
 use memo_context::input::expand;
-use memo_context::slash::{self, Builtin, Resolved};
+use memo_context::slash::{self, Builtin};
 use memo_context::{AttachLimits, CommandSet, Lookup};
 use memo_protocol::AttachmentKind;
 
@@ -299,15 +300,10 @@ fn slash_resolution_prefers_builtins_then_custom() {
     let f = Fixture::new();
     let set = commands_fixture(&f);
     let call = slash::parse("/openspec:proposal add login").unwrap();
-    assert!(
-        matches!(slash::resolve(&call, &set), Resolved::Custom(c) if c.name == "openspec:proposal")
-    );
+    assert!(matches!(resolve(&call, &set), Resolved::Custom(c) if c.name == "openspec:proposal"));
     assert_eq!(call.args, "add login");
     let call = slash::parse("/help").unwrap();
-    assert_eq!(
-        slash::resolve(&call, &set),
-        Resolved::Builtin(Builtin::Help)
-    );
+    assert_eq!(resolve(&call, &set), Resolved::Builtin(Builtin::Help));
     let call = slash::parse("/missing x").unwrap();
-    assert_eq!(slash::resolve(&call, &set), Resolved::Unknown);
+    assert_eq!(resolve(&call, &set), Resolved::Unknown);
 }

@@ -12,6 +12,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod activity;
+mod activity_feed;
 mod agents;
 mod approvals;
 mod changes;

@@ -22,13 +22,12 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 
 use memo_config::{ApprovalRule, RuleStore};
 pub use memo_protocol::ApprovalMode;
 
-/// Fingerprints of writes the user allowed for the rest of a session (and its subagents).
-pub type Grants = Arc<Mutex<HashSet<String>>>;
+pub use super::children::Grants;
 use memo_protocol::{
     AgentEvent, ApprovalId, ApprovalRequest, ReviewDecision, RiskLevel, ToolCallId,
 };

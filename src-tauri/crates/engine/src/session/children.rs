@@ -13,6 +13,10 @@ use memo_protocol::{AgentEvent, ApprovalId, ApprovalMode, ReviewDecision, TurnId
 use super::emitter::Emitter;
 use crate::EngineError;
 
+/// Fingerprints of writes the user allowed for the rest of a session; shared with the
+/// subagents it starts.
+pub type Grants = Arc<Mutex<std::collections::HashSet<String>>>;
+
 /// The subagents a session started.
 pub trait ChildAgents: Send + Sync {
     /// Called once, when the parent session starts.
@@ -39,7 +43,7 @@ pub struct ParentLink {
     emitter: Arc<Emitter>,
     turn: Arc<Mutex<Option<TurnId>>>,
     approvals: Arc<dyn Fn() -> ApprovalMode + Send + Sync>,
-    grants: super::approvals::Grants,
+    grants: Grants,
 }
 
 impl ParentLink {
@@ -47,7 +51,7 @@ impl ParentLink {
         emitter: Arc<Emitter>,
         turn: Arc<Mutex<Option<TurnId>>>,
         approvals: Arc<dyn Fn() -> ApprovalMode + Send + Sync>,
-        grants: super::approvals::Grants,
+        grants: Grants,
     ) -> Self {
         Self {
             emitter,
@@ -58,7 +62,7 @@ impl ParentLink {
     }
 
     /// What the user allowed for the parent's session: it holds for its children too.
-    pub fn grants(&self) -> super::approvals::Grants {
+    pub fn grants(&self) -> Grants {
         self.grants.clone()
     }
 

@@ -49,7 +49,7 @@ pub struct SessionContext {
     /// Set when this session is a subagent's: who it is and what it was told to be.
     pub subagent: Option<super::children::SubagentRole>,
     /// A subagent's parent's session grants, which hold for it too.
-    pub grants: Option<super::approvals::Grants>,
+    pub grants: Option<super::children::Grants>,
 }
 
 impl Default for SessionContext {

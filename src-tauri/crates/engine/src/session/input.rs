@@ -7,7 +7,8 @@
 //!   are expanded. Both can take a while (a server round trip, file reads), which must not
 //!   hold up the actor, and the log then holds exactly what the model received.
 
-use memo_context::slash::{self, Builtin, Resolved};
+use memo_context::commands::{resolve, Resolved};
+use memo_context::slash::{self, Builtin};
 use memo_context::CommandSet;
 use memo_mcp::{McpManager, PromptCommand};
 use memo_protocol::{CompactionTrigger, InputExpansion, UserInput};
@@ -70,7 +71,7 @@ pub(crate) fn dispatch(shared: &SessionState, input: UserInput) -> Dispatch {
     };
     let args = call.args.to_owned();
     let name = call.name.to_owned();
-    match slash::resolve(&call, &commands) {
+    match resolve(&call, &commands) {
         Resolved::Builtin(Builtin::Compact) => Dispatch::Compact {
             trigger: CompactionTrigger::Manual,
             instructions: Some(args).filter(|a| !a.is_empty()),
