@@ -10,16 +10,13 @@ use rusqlite::{params, Transaction};
 use crate::usage::PriceTable;
 use crate::{from_sql_int, to_sql_int, Result, StoreError};
 
+use crate::search::{fts_text, ROLE_ASSISTANT, ROLE_TOOL, ROLE_USER};
+
 /// What a usage row needs to know about its session.
 pub(crate) struct SessionModel {
     pub provider: String,
     pub model: String,
 }
-
-/// The roles a search doc can have.
-pub(crate) const ROLE_USER: &str = "user";
-pub(crate) const ROLE_ASSISTANT: &str = "assistant";
-pub(crate) const ROLE_TOOL: &str = "tool";
 
 /// Event kinds that produce derived rows, for queries that only want those.
 pub(crate) const DERIVING_KINDS: &str = "'turn_started', 'assistant_message', 'usage', \
@@ -136,7 +133,7 @@ fn add_search_doc(
         .execute(params![session, seq, role])?;
     let id = tx.last_insert_rowid();
     tx.prepare_cached("INSERT INTO search_fts (rowid, text) VALUES (?1, ?2)")?
-        .execute(params![id, crate::search::fts_text(text)])?;
+        .execute(params![id, fts_text(text)])?;
     Ok(())
 }
 

@@ -14,6 +14,11 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::{from_sql_int, Result, Store, StoreError};
 
+/// The roles a search doc can have.
+pub(crate) const ROLE_USER: &str = "user";
+pub(crate) const ROLE_ASSISTANT: &str = "assistant";
+pub(crate) const ROLE_TOOL: &str = "tool";
+
 pub(crate) use query::fts_text;
 
 /// What part of the conversation a hit is in.
@@ -28,16 +33,16 @@ pub enum SearchRole {
 impl SearchRole {
     pub fn as_str(self) -> &'static str {
         match self {
-            SearchRole::User => crate::derive::ROLE_USER,
-            SearchRole::Assistant => crate::derive::ROLE_ASSISTANT,
-            SearchRole::Tool => crate::derive::ROLE_TOOL,
+            SearchRole::User => ROLE_USER,
+            SearchRole::Assistant => ROLE_ASSISTANT,
+            SearchRole::Tool => ROLE_TOOL,
         }
     }
 
     fn parse(s: &str) -> SearchRole {
         match s {
-            crate::derive::ROLE_USER => SearchRole::User,
-            crate::derive::ROLE_TOOL => SearchRole::Tool,
+            ROLE_USER => SearchRole::User,
+            ROLE_TOOL => SearchRole::Tool,
             _ => SearchRole::Assistant,
         }
     }
