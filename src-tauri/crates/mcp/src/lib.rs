@@ -33,6 +33,7 @@ mod process;
 pub mod prompts;
 mod search;
 pub mod secrets;
+mod servers;
 pub mod sse_legacy;
 mod supervisor;
 mod tools;

@@ -13,10 +13,10 @@ use crate::connect::{connect, ConnectContext, ConnectFailure, Service};
 use crate::content::qualified_name;
 use crate::error::McpError;
 use crate::handler::{Handler, Signal};
-use crate::manager::{
+use crate::process::{describe_exit, ServerProcess};
+use crate::servers::{
     lock, write, Inner, McpToolInfo, PromptArgument, PromptInfo, ServerStatus, Slot,
 };
-use crate::process::{describe_exit, ServerProcess};
 
 /// A server up this long has recovered: its restart count starts over.
 const STABLE_AFTER: Duration = Duration::from_secs(60);
