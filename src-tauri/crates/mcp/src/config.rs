@@ -43,7 +43,6 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-pub use crate::config_json::{parse_json_file, JsonFlavor};
 use crate::config_values::{Fields, ValueError};
 
 /// How long a server may take to start before the session goes on without it.
@@ -278,37 +277,6 @@ impl McpConfigSet {
     }
 }
 
-/// Reads Memo's `mcp_servers` table and the project files under `project_dir`.
-/// `env` resolves `${VAR}` references in the project files.
-pub fn load(
-    config: &memo_config::Config,
-    project_dir: Option<&Path>,
-    env: &dyn Fn(&str) -> Option<String>,
-) -> McpConfigSet {
-    let mut set = McpConfigSet::default();
-    let (servers, problems) = parse_memo_config(&config.extra, &config.path);
-    set.merge(servers, problems);
-    if let Some(dir) = project_dir {
-        merge_project(&mut set, dir, env);
-    }
-    match active_servers(&config.extra) {
-        Ok(Some(active)) => {
-            for server in &mut set.servers {
-                if !active.contains(&server.name) {
-                    server.enabled = false;
-                }
-            }
-        }
-        Ok(None) => {}
-        Err(message) => set.problems.push(ConfigProblem {
-            path: config.path.clone(),
-            key: ACTIVE_SERVERS.into(),
-            message,
-        }),
-    }
-    set
-}
-
 /// Memo Code's top-level list: when present, only the servers it names start (whatever
 /// file they come from); the others are loaded as disabled so they are still listed.
 pub const ACTIVE_SERVERS: &str = "active_mcp_servers";
@@ -326,41 +294,6 @@ pub fn active_servers(extra: &toml::Table) -> Result<Option<Vec<String>>, String
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }
-
-/// Only the servers the project's own files under `dir` declare.
-pub fn load_project(dir: &Path, env: &dyn Fn(&str) -> Option<String>) -> McpConfigSet {
-    let mut set = McpConfigSet::default();
-    merge_project(&mut set, dir, env);
-    set
-}
-
-/// Adds the project files' servers to `set`, file by file in precedence order.
-fn merge_project(set: &mut McpConfigSet, dir: &Path, env: &dyn Fn(&str) -> Option<String>) {
-    for (flavor, rel) in PROJECT_FILES {
-        let path = dir.join(rel);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => {
-                set.problems.push(ConfigProblem {
-                    path,
-                    key: "mcpServers".into(),
-                    message: format!("cannot read: {e}"),
-                });
-                continue;
-            }
-        };
-        let (servers, problems) = parse_json_file(&text, &path, *flavor, env);
-        set.merge(servers, problems);
-    }
-}
-
-/// Project files, in precedence order.
-pub const PROJECT_FILES: &[(JsonFlavor, &str)] = &[
-    (JsonFlavor::Claude, ".mcp.json"),
-    (JsonFlavor::Gemini, ".gemini/settings.json"),
-    (JsonFlavor::Cursor, ".cursor/mcp.json"),
-];
 
 /// Parses `[mcp_servers.<name>]` tables from the config's top level (`extra`).
 pub fn parse_memo_config(

@@ -1,4 +1,5 @@
 use super::*;
+use crate::config_files::load;
 
 fn memo(text: &str) -> (Vec<ServerConfig>, Vec<ConfigProblem>) {
     let table: toml::Table = toml::from_str(text).unwrap();

@@ -14,6 +14,7 @@
 mod calls;
 pub mod config;
 pub mod config_edit;
+mod config_files;
 mod config_json;
 mod config_values;
 mod connect;
@@ -42,7 +43,9 @@ pub mod trust;
 use std::sync::Arc;
 
 pub use calls::CallError;
-pub use config::{load as load_config, McpConfigSet, ServerConfig, SourceKind, TransportConfig};
+pub use config::{McpConfigSet, ServerConfig, SourceKind, TransportConfig};
+pub use config_files::{load as load_config, load_project, PROJECT_FILES};
+pub use config_json::{parse_json_file, JsonFlavor};
 pub use elicitation::{DeclineElicitor, ElicitationAnswer, ElicitationRequest, Elicitor};
 pub use error::McpError;
 pub use manager::{

@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use crate::config::{load_project, TransportConfig};
+use crate::config::TransportConfig;
+use crate::config_files::load_project;
 
 /// One server a project file declares.
 #[derive(Debug, Clone, PartialEq, Eq)]

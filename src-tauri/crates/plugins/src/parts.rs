@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 
 use memo_context::{CommandRoots, CommandSet, NamespacedPath, SkillRoots, SkillScope, SkillSet};
 use memo_hooks::{HookPaths, PluginHooks};
-use memo_mcp::config::{parse_json_file, JsonFlavor, McpConfigSet, SourceKind, TransportConfig};
+use memo_mcp::config::{McpConfigSet, SourceKind, TransportConfig};
+use memo_mcp::{parse_json_file, JsonFlavor};
 use serde_json::Value;
 
 use crate::manifest::{resolve, Component, Manifest, MANIFEST_PATH};
