@@ -3,8 +3,7 @@
 //! that refresh themselves) put on every request of the SDK's streamable HTTP client.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Once};
-use std::time::Duration;
+use std::sync::Arc;
 
 use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
@@ -18,19 +17,7 @@ use crate::config::HttpConfig;
 use crate::error::McpError;
 use crate::oauth::TokenSource;
 
-/// A client for MCP traffic and OAuth. No overall timeout: SSE streams stay open.
-pub fn client() -> Result<reqwest::Client, McpError> {
-    static PROVIDER: Once = Once::new();
-    PROVIDER.call_once(|| {
-        // Fails only when another provider is already installed, which is just as good.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    });
-    reqwest::Client::builder()
-        .connect_timeout(Duration::from_secs(15))
-        .user_agent(concat!("memo-desktop/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(McpError::from)
-}
+pub use crate::http_client::client;
 
 /// The configured headers, with `env_http_headers` read from the environment. A missing
 /// variable is an error: a server silently called without its key fails obscurely.

@@ -17,8 +17,8 @@ use url::Url;
 
 use crate::config::HttpConfig;
 use crate::error::McpError;
-use crate::oauth::{now_secs, save_tokens, StoredTokens};
 use crate::oauth_callback::CallbackListener;
+use crate::oauth_store::{now_secs, save_tokens, StoredTokens};
 use crate::oauth_token::{token_request, ClientAuth, TokenAuthMethod};
 
 pub use crate::oauth_discovery::{
@@ -203,7 +203,7 @@ pub async fn login(
     opener: Opener<'_>,
     options: LoginOptions,
 ) -> Result<StoredTokens, McpError> {
-    let http = crate::http::client()?;
+    let http = crate::http_client::client()?;
     let discovery = discover_with(&http, &cfg.url, options.challenge.as_deref()).await?;
     let listener = CallbackListener::bind(cfg.oauth.callback_port).await?;
     let redirect_uri = listener.redirect_uri();

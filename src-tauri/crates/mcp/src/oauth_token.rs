@@ -13,8 +13,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::error::McpError;
-use crate::oauth::{now_secs, StoredTokens};
 use crate::oauth_discovery::{discover_with, select_scopes};
+use crate::oauth_store::{now_secs, StoredTokens};
 
 /// How the client authenticates at the token endpoint, by its RFC 8414 name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
