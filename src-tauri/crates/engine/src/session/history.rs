@@ -8,7 +8,6 @@
 //! is resumed, as real events that close the turn in the log for every client.
 
 use std::collections::HashSet;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use memo_protocol::{
     AgentEvent, ApprovalId, CompactionStatus, EventEnvelope, ReviewDecision, SessionId, TokenUsage,
@@ -251,23 +250,7 @@ fn close_open_turn(store: &Store, session: &SessionId) -> Result<u64, EngineErro
     let Some((turn_id, closing)) = closing_events(&turn) else {
         return Ok(last);
     };
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-        .unwrap_or(0);
-    let envs: Vec<EventEnvelope> = closing
-        .into_iter()
-        .enumerate()
-        .map(|(i, event)| EventEnvelope {
-            session_id: session.clone(),
-            turn_id: Some(turn_id.clone()),
-            seq: last + 1 + i as u64,
-            timestamp_ms: now,
-            event,
-        })
-        .collect();
-    store.append_batch(&envs)?;
-    Ok(last + envs.len() as u64)
+    append_closing(store, session, Some(turn_id), closing, last)
 }
 
 /// What a resumed session's log must say about the subagents of its last run, which
@@ -327,23 +310,32 @@ fn close_subagents(
     if closing.is_empty() {
         return Ok(last_seq);
     }
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-        .unwrap_or(0);
+    append_closing(store, session, None, closing, last_seq)
+}
+
+/// Appends events that close what a stopped run left open, after `last`; returns the
+/// log's new last seq.
+fn append_closing(
+    store: &Store,
+    session: &SessionId,
+    turn_id: Option<TurnId>,
+    closing: Vec<AgentEvent>,
+    last: u64,
+) -> Result<u64, EngineError> {
+    let now = super::emitter::now_ms();
     let envs: Vec<EventEnvelope> = closing
         .into_iter()
         .enumerate()
         .map(|(i, event)| EventEnvelope {
             session_id: session.clone(),
-            turn_id: None,
-            seq: last_seq + 1 + i as u64,
+            turn_id: turn_id.clone(),
+            seq: last + 1 + i as u64,
             timestamp_ms: now,
             event,
         })
         .collect();
     store.append_batch(&envs)?;
-    Ok(last_seq + envs.len() as u64)
+    Ok(last + envs.len() as u64)
 }
 
 #[cfg(test)]
