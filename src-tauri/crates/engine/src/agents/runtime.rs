@@ -97,6 +97,11 @@ impl Child {
         self.status.borrow().clone()
     }
 
+    /// Its state, without copying its answer (counted on every spawn and input).
+    fn state(&self) -> SubagentState {
+        self.status.borrow().state
+    }
+
     fn handle(&self) -> Option<SessionHandle> {
         lock(&self.handle).clone()
     }
@@ -171,7 +176,7 @@ impl Subagents {
     fn running(&self) -> usize {
         lock(&self.children)
             .iter()
-            .filter(|c| c.status().state.is_running())
+            .filter(|c| c.state().is_running())
             .count()
     }
 
@@ -287,7 +292,7 @@ impl Subagents {
     pub fn send_input(&self, id: &str, message: &str) -> Result<ChildStatus, String> {
         let parent = self.parent.get().ok_or("no session")?.clone();
         let child = self.child(id)?;
-        match child.status().state {
+        match child.state() {
             SubagentState::Running => {
                 return Err(format!(
                     "{id} is still working; wait for it (wait) before sending more"
@@ -326,7 +331,7 @@ impl Subagents {
         let chosen: Vec<Arc<Child>> = if ids.is_empty() {
             lock(&self.children)
                 .iter()
-                .filter(|c| c.status().state != SubagentState::Closed)
+                .filter(|c| c.state() != SubagentState::Closed)
                 .cloned()
                 .collect()
         } else {
@@ -397,7 +402,7 @@ impl ChildAgents for Subagents {
     fn interrupt_all(&self) -> usize {
         let running: Vec<Arc<Child>> = lock(&self.children)
             .iter()
-            .filter(|c| c.status().state.is_running())
+            .filter(|c| c.state().is_running())
             .cloned()
             .collect();
         for child in &running {
@@ -556,7 +561,7 @@ async fn follow(
                 }
             }
             AgentEvent::TurnEnded { reason, .. } => {
-                if child.status().state == SubagentState::Closed {
+                if child.state() == SubagentState::Closed {
                     continue;
                 }
                 let (state, answer, message) =
