@@ -55,10 +55,10 @@ export function CollabCard({ tool }: { tool: ToolItem }) {
   const failed = tool.status === "error";
   const message = tool.name === "send_input" ? (jsonObject(tool.args)?.message ?? null) : null;
   return (
-    <section className={`collab collab--${tool.status}`} data-testid="collab-card" data-tool={tool.name} data-status={tool.status}>
+    <section className={`tool collab collab--${tool.status} tool--${tool.status}`} data-testid="collab-card" data-tool={tool.name} data-status={tool.status}>
       <header className="collab__header">
-        <span className="collab__icon">{failed ? <AlertIcon /> : tool.status === "running" ? <Spinner /> : <CheckIcon />}</span>
-        <span className="collab__name">{tool.name}</span>
+        <span className="tool__icon">{failed ? <AlertIcon /> : tool.status === "running" ? <Spinner /> : <CheckIcon />}</span>
+        <span className="tool__name">{tool.name}</span>
         {subject && (
           <span className="collab__subject" title={subject}>
             {subject}
