@@ -106,20 +106,13 @@ impl Store {
         before_seq: u64,
         count: usize,
     ) -> Result<Vec<u64>> {
-        let conn = self.conn();
-        let mut statement = conn.prepare_cached(
+        self.turn_starts(
             "SELECT seq FROM events WHERE session_id = ?1 AND seq < ?2 \
              AND kind = 'turn_started' ORDER BY seq DESC LIMIT ?3",
-        )?;
-        let rows = statement.query_map(
-            params![session.as_str(), sql_seq(before_seq), sql_limit(count)],
-            |row| row.get::<_, i64>(0),
-        )?;
-        let mut seqs = Vec::new();
-        for seq in rows {
-            seqs.push(u64::try_from(seq?).unwrap_or(0));
-        }
-        Ok(seqs)
+            session,
+            before_seq,
+            count,
+        )
     }
 
     /// The seqs of up to `count` turn starts after `after_seq`, oldest first: where a page
@@ -130,13 +123,27 @@ impl Store {
         after_seq: u64,
         count: usize,
     ) -> Result<Vec<u64>> {
-        let conn = self.conn();
-        let mut statement = conn.prepare_cached(
+        self.turn_starts(
             "SELECT seq FROM events WHERE session_id = ?1 AND seq > ?2 \
              AND kind = 'turn_started' ORDER BY seq LIMIT ?3",
-        )?;
+            session,
+            after_seq,
+            count,
+        )
+    }
+
+    /// Runs one of the two turn-start queries above (`?1` session, `?2` seq, `?3` count).
+    fn turn_starts(
+        &self,
+        sql: &str,
+        session: &SessionId,
+        seq: u64,
+        count: usize,
+    ) -> Result<Vec<u64>> {
+        let conn = self.conn();
+        let mut statement = conn.prepare_cached(sql)?;
         let rows = statement.query_map(
-            params![session.as_str(), sql_seq(after_seq), sql_limit(count)],
+            params![session.as_str(), sql_seq(seq), sql_limit(count)],
             |row| row.get::<_, i64>(0),
         )?;
         let mut seqs = Vec::new();
