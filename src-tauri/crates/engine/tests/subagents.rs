@@ -778,3 +778,46 @@ async fn what_the_user_allowed_for_the_session_holds_for_its_subagents() {
     );
     parent.submit(Op::Shutdown).unwrap();
 }
+
+#[tokio::test]
+async fn bad_collab_calls_are_told_what_is_wrong() {
+    let world = World::new(vec![
+        MockResponse::tool_calls([
+            (
+                "wait".to_owned(),
+                json!({"ids": ["agent-nope"]}).to_string(),
+            ),
+            (
+                "send_input".to_owned(),
+                json!({"id": "agent-nope", "message": "hi"}).to_string(),
+            ),
+            (
+                "close_agent".to_owned(),
+                json!({"id": "agent-nope"}).to_string(),
+            ),
+            (
+                "spawn_agent".to_owned(),
+                json!({"message": "   "}).to_string(),
+            ),
+        ])
+        .when("PARENT-BAD"),
+        MockResponse::text("ok").when("PARENT-BAD"),
+    ])
+    .await;
+    let engine = world.engine(&[]);
+    let (parent, mut events) = world.start(&engine);
+    send(&parent, "PARENT-BAD");
+    let seen = until(&mut events, |e| matches!(e, AgentEvent::TurnEnded { .. })).await;
+    for tool in ["wait", "send_input", "close_agent"] {
+        let out = tool_output(&seen, tool)[0];
+        assert!(
+            out.contains("there is no subagent agent-nope: none was started"),
+            "{tool}: {out}"
+        );
+    }
+    assert!(
+        tool_output(&seen, "spawn_agent")[0].contains("the message (the subagent's task) is empty")
+    );
+    assert!(world.store.subagents_of(parent.id()).unwrap().is_empty());
+    parent.submit(Op::Shutdown).unwrap();
+}
