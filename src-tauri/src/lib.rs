@@ -4,9 +4,11 @@
 
 pub mod attention;
 pub mod bridge;
+pub mod caret;
 pub mod commands;
 pub mod error;
 pub mod launch;
+pub mod rendering;
 pub mod state;
 pub mod terminal;
 mod window_state;
@@ -26,6 +28,8 @@ fn init_tracing() {
 
 pub fn run() {
     init_tracing();
+    // Before anything starts a thread or WebKit: its web process inherits the choice.
+    rendering::apply();
 
     let builder = tauri::Builder::default()
         // First: a second launch hands its folder to this window and exits.
@@ -71,6 +75,9 @@ pub fn run() {
                 }
             }
             state.attention().attach(app.handle().clone());
+            if let Some(window) = app.get_webview_window("main") {
+                caret::attach(&window);
+            }
             app.manage(state);
             Ok(())
         })

@@ -1,10 +1,9 @@
 // The app benchmark's measurements in the real app (scripts/bench-app.sh builds, seeds and
 // prints the table). Everything runs under Xvfb through WebDriver, on real stores.
 //
-// 1. Baseline: a hello-world Tauri window (same Tauri, features and profile): time from its
-//    process start to its first painted frame, and its memory idle (PSS of it and its
-//    WebKit processes). Memo's figures are given against these.
-// 2. Memo started on a home holding the seeded sessions: first paint, memory idle.
+// 1. Memo started on a home holding the seeded sessions: first paint, memory idle, and how
+//    its window draws (without WebKit's compositing on a machine with no GPU: see
+//    src-tauri/src/rendering.rs).
 // 3. A 10,000-message session with 100 MB of tool output: time from the click to its end
 //    shown, scrolled to the bottom, composer ready; memory with it open; scrolling to its
 //    very top (every page read) and back to the end.
@@ -15,6 +14,11 @@
 // 6. Idle CPU over BENCH_IDLE_SECONDS after that.
 // 7. A terminal flood (`yes` for BENCH_FLOOD_MB, 0 skips it): its time, the longest frame
 //    gap, memory before / peak / after.
+// 8. Baseline: a hello-world Tauri window (same Tauri, features and profile), in the
+//    rendering Memo chose and in WebKit's default: time from its process start to its
+//    first painted frame, its memory idle (PSS of it and its WebKit processes), and, in
+//    Memo's rendering, the same answer shown growing at the same rate (frame times,
+//    memory) and idle CPU after it. Memo's figures are given against these.
 //
 // Prints one JSON line of figures.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -109,9 +113,9 @@ async function firstPaint(app, binary) {
 }
 
 /** Starts `binary` on `home`, measures first paint and idle memory, and returns the app. */
-async function start(binary, home, args) {
+async function start(binary, home, args, env = {}) {
   process.env.MEMO_APP_BINARY = binary;
-  const app = await launchApp({ args, home });
+  const app = await launchApp({ args, home, env });
   const paint = await firstPaint(app, binary);
   await pause(5000);
   const memory = pssBy(app);
@@ -218,18 +222,113 @@ function streamedAnswer(seconds) {
   return parts.join("");
 }
 
-async function baseline() {
+/**
+ * The hello-world window, started STARTS times with `env`: first paint, idle memory. With
+ * `stream`, the last start then shows `answer` growing at the rate Memo streams it (a
+ * paragraph per blank line, pinned to the bottom, beside a focused text box like Memo's
+ * composer), with every frame timed, and then sits idle: what WebKit itself costs to show
+ * a stream, and to idle after one.
+ */
+async function hello(env, answer) {
   const paints = [];
   const pss = [];
   let last = null;
+  let stream = null;
+  let idleAfter = null;
   for (let i = 0; i < STARTS; i++) {
-    const { app, paint, pss: memory, pssBy: split } = await start(helloBinary, null, []);
+    const { app, paint, pss: memory, pssBy: split } = await start(helloBinary, null, [], env);
     paints.push(paint);
     pss.push(memory);
     last = split;
-    await app.stop();
+    try {
+      if (answer !== null && i === STARTS - 1) {
+        await app.driver.manage().setTimeouts({ script: STREAM_SECONDS * 1000 + TIMEOUT_MS });
+        const started = Date.now();
+        const durations = await app.driver.executeAsyncScript(HELLO_STREAM, answer, STREAM_SECONDS * 1000);
+        const seconds = (Date.now() - started) / 1000;
+        stream = { seconds, ...frameFigures(durations), pss: pssMiB(app), pssBy: pssBy(app) };
+        idleAfter = await idle(app);
+      }
+    } finally {
+      await app.stop();
+    }
   }
-  return { paint: percentile(paints, 0.5), paints, pss: percentile(pss, 0.5), pssBy: last };
+  return { paint: percentile(paints, 0.5), paints, pss: percentile(pss, 0.5), pssBy: last, stream, idle: idleAfter };
+}
+
+/** The compositing WebKit is told to use: WebKit's own default, or none (Memo's choice without a GPU). */
+const RENDERING = {
+  default: {},
+  off: { WEBKIT_DISABLE_COMPOSITING_MODE: "1" },
+};
+
+/** The hello-world in both renderings; only the one Memo ends up in shows the stream. */
+async function baselines(answer, memoRendering) {
+  const out = {};
+  for (const [name, env] of Object.entries(RENDERING)) out[name] = await hello(env, name === memoRendering ? answer : null);
+  return out;
+}
+
+/** How Memo's web process was told to draw: "off" when it runs without WebKit's compositing. */
+function renderingOf(app) {
+  const web = app.processes().find(({ cmdline }) => /WebKitWebProcess/.test(cmdline));
+  if (!web) throw new Error("no web process found");
+  const environ = readFileSync(`/proc/${web.pid}/environ`, "utf8").split("\0");
+  return environ.includes("WEBKIT_DISABLE_COMPOSITING_MODE=1") ? "off" : "default";
+}
+
+// Runs in the hello-world page: shows the answer growing at ~4,000 characters a second for
+// the given milliseconds, and resolves with every frame's duration.
+const HELLO_STREAM = `
+const [answer, ms, done] = arguments;
+document.body.innerHTML = "";
+document.body.style.cssText = "margin:0;display:flex;flex-direction:column;height:100vh;font:15px/1.5 system-ui,sans-serif";
+const scroller = document.createElement("div");
+scroller.style.cssText = "flex:1;overflow:auto;padding:0 24px";
+const box = document.createElement("textarea");
+box.style.cssText = "height:64px;margin:12px 24px";
+document.body.append(scroller, box);
+box.focus();
+let paragraph = null;
+let at = 0;
+const durations = [];
+const t0 = performance.now();
+let last = t0;
+function frame(now) {
+  durations.push(now - last);
+  last = now;
+  const upTo = Math.min(answer.length, Math.floor(((now - t0) / 1000) * 4000));
+  while (at < upTo) {
+    const cut = answer.indexOf("\\n\\n", at);
+    const end = cut === -1 || cut >= upTo ? upTo : cut;
+    if (paragraph === null) {
+      paragraph = document.createElement("p");
+      paragraph.append(document.createTextNode(""));
+      scroller.append(paragraph);
+    }
+    paragraph.firstChild.appendData(answer.slice(at, end));
+    at = end;
+    if (end === cut) {
+      paragraph = null;
+      at = cut + 2;
+    }
+  }
+  scroller.scrollTop = scroller.scrollHeight;
+  if (now - t0 < ms) requestAnimationFrame(frame);
+  else done(durations);
+}
+requestAnimationFrame(frame);
+`;
+
+/** p50 / p95 / p99 / max of frame durations. */
+function frameFigures(durations) {
+  return {
+    frames: durations.length,
+    p50: percentile(durations, 0.5),
+    p95: percentile(durations, 0.95),
+    p99: percentile(durations, 0.99),
+    max: Math.max(...durations),
+  };
 }
 
 async function memo(result) {
@@ -255,7 +354,7 @@ async function memo(result) {
     const { app, paint, pss: memory, pssBy: split } = await start(memoBinary, home, [folder]);
     paints.push(paint);
     pss.push(memory);
-    result.memo = { paint: percentile(paints, 0.5), paints, pss: percentile(pss, 0.5), pssBy: split };
+    result.memo = { paint: percentile(paints, 0.5), paints, pss: percentile(pss, 0.5), pssBy: split, rendering: renderingOf(app) };
     try {
       await sessions(app, result);
       await stream(app, result, answer.length);
@@ -329,11 +428,7 @@ async function stream(app, result, characters) {
   result.stream = {
     seconds,
     tokensPerSecond: characters / 4 / seconds,
-    frames: durations.length,
-    p50: percentile(durations, 0.5),
-    p95: percentile(durations, 0.95),
-    p99: percentile(durations, 0.99),
-    max: Math.max(...durations),
+    ...frameFigures(durations),
     pss: pssMiB(app),
     pssBy: pssBy(app),
   };
@@ -420,8 +515,11 @@ async function flood(app) {
 }
 
 async function main() {
-  const result = { baseline: await baseline() };
+  const result = {};
   await memo(result);
+  // The hello-world in the rendering Memo chose (its denominator), and in the other.
+  result.baselines = await baselines(streamedAnswer(STREAM_SECONDS), result.memo.rendering);
+  result.baseline = result.baselines[result.memo.rendering];
   console.log(JSON.stringify(result));
 }
 

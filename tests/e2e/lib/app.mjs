@@ -51,6 +51,26 @@ export async function withTimeout(promise, ms, what) {
   }
 }
 
+// Runs in the page: repaints one corner pixel every frame, for at most 10 s or until stopped.
+const KEEP_PAINTING = `
+window.__memoKeepPainting?.stop();
+const mark = document.createElement("div");
+mark.setAttribute("aria-hidden", "true");
+mark.style.cssText = "position:fixed;right:0;bottom:0;width:1px;height:1px;pointer-events:none;z-index:2147483647";
+document.documentElement.append(mark);
+const started = performance.now();
+let frame = 0;
+let odd = false;
+const tick = () => {
+  odd = !odd;
+  mark.style.background = odd ? "rgba(127,127,127,0.004)" : "rgba(127,127,127,0.008)";
+  frame = performance.now() - started < 10000 ? requestAnimationFrame(tick) : 0;
+  if (!frame) mark.remove();
+};
+tick();
+window.__memoKeepPainting = { stop: () => { cancelAnimationFrame(frame); mark.remove(); delete window.__memoKeepPainting; } };
+`;
+
 /**
  * Launches the app with a fresh MEMO_HOME, into which `homeFiles` (name -> text, e.g.
  * `config.toml`) are written first. Every process started for it (tauri-driver,
@@ -165,7 +185,15 @@ export async function launchApp({ env = {}, homeFiles = {}, args = [], home = nu
       const file = path.join(artifactsDir, `${slug(name)}.png`);
       // The first frame can land a moment after the DOM is ready.
       await sleep(150);
-      writeFileSync(file, await driver.takeScreenshot(), "base64");
+      // WebKitWebDriver takes the screenshot at the next repaint; without compositing
+      // (Memo's choice on a machine with no GPU) a still page never repaints, so one
+      // pixel in the corner changes (by 1/255) each frame until the screenshot is taken.
+      await driver.executeScript(KEEP_PAINTING);
+      try {
+        writeFileSync(file, await driver.takeScreenshot(), "base64");
+      } finally {
+        await driver.executeScript("window.__memoKeepPainting?.stop();").catch(() => {});
+      }
       return file;
     },
   };

@@ -1,6 +1,7 @@
 // Smoke test of the real desktop binary: it starts, renders the shell, and shows the
 // version and MEMO_HOME that the Rust side computed.
 import assert from "node:assert/strict";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 
 import { By, until } from "selenium-webdriver";
@@ -66,6 +67,16 @@ describe("Memo desktop smoke", { timeout: 120_000 }, () => {
       assert.equal(await textOf("status-platform"), rustPlatform());
     }),
   );
+
+  test("on a machine without a GPU the page is drawn without WebKit's compositing", async () => {
+    // Compositing on Mesa's software GL costs several times the CPU and memory of painting
+    // without it (src-tauri/src/rendering.rs); with a GPU render node WebKit keeps its own.
+    const gpu = existsSync("/dev/nvidia0") || (existsSync("/dev/dri") && readdirSync("/dev/dri").some((n) => n.startsWith("renderD")));
+    const web = app.processes().find(({ cmdline }) => /WebKitWebProcess/.test(cmdline));
+    assert.ok(web, "no web process found");
+    const environ = readFileSync(`/proc/${web.pid}/environ`, "utf8").split("\0");
+    assert.equal(environ.includes("WEBKIT_DISABLE_COMPOSITING_MODE=1"), !gpu);
+  });
 
   test("stopping the app leaves no process behind", async () => {
     assert.ok(app.processes().length > 0, "expected the app's processes to be running before stop");
