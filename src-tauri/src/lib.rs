@@ -4,7 +4,6 @@
 
 pub mod attention;
 pub mod bridge;
-pub mod caret;
 pub mod commands;
 pub mod error;
 pub mod launch;
@@ -75,9 +74,6 @@ pub fn run() {
                 }
             }
             state.attention().attach(app.handle().clone());
-            if let Some(window) = app.get_webview_window("main") {
-                caret::attach(&window);
-            }
             app.manage(state);
             Ok(())
         })
