@@ -3,7 +3,7 @@ import ReactMarkdown, { type Components, type ExtraProps, type Options } from "r
 import remarkGfm, { type Options as GfmOptions } from "remark-gfm";
 import { openUrl } from "@tauri-apps/plugin-opener";
 
-import { findLanguage, highlight, loadParser, loadedParser } from "./highlight";
+import { highlighter, loadHighlighter } from "./highlighter";
 import "./markdown.css";
 
 /**
@@ -220,26 +220,41 @@ type CopyState = "idle" | "copied" | "failed";
 const COPY_LABELS: Record<CopyState, string> = { idle: "Copy", copied: "Copied", failed: "Copy failed" };
 
 const CodeBlock = memo(function CodeBlock({ code, lang }: { code: string; lang: string | undefined }) {
-  const language = useMemo(() => (lang ? findLanguage(lang) : null), [lang]);
-  // The grammar lives on the LanguageDescription once loaded; this only re-renders when it arrives.
-  const [, grammarLoaded] = useReducer((count: number) => count + 1, 0);
-  const parser = loadedParser(language);
+  // The highlighter and the grammar live outside React once loaded; this only re-renders
+  // when one of them arrives.
+  const [, arrived] = useReducer((count: number) => count + 1, 0);
+  const hl = lang ? highlighter() : null;
+  const language = useMemo(() => (lang && hl ? hl.findLanguage(lang) : null), [lang, hl]);
+  const parser = hl ? hl.loadedParser(language) : null;
 
   useEffect(() => {
-    if (language === null || loadedParser(language) !== null) return;
+    if (!lang) return;
     let live = true;
-    void loadParser(language).then((loaded) => {
-      if (live && loaded) grammarLoaded();
-    });
+    void loadHighlighter().then(
+      (loaded) => {
+        const found = loaded.findLanguage(lang);
+        // Not a language it knows: the code stays plain text, nothing to show anew.
+        if (found === null) return;
+        if (loaded.loadedParser(found) !== null) {
+          if (live && (hl === null || parser === null)) arrived();
+          return;
+        }
+        void loaded.loadParser(found).then((ready) => {
+          if (live && ready) arrived();
+        });
+      },
+      // The chunk could not be read: the code stays plain text.
+      () => {},
+    );
     return () => {
       live = false;
     };
-  }, [language]);
+  }, [lang, hl, parser]);
 
   // Plain text until the grammar is there; then highlighted, memoized per text.
   const tokens = useMemo(
-    () => (parser && language ? highlight(code, parser, language.name) : null),
-    [code, parser, language],
+    () => (hl && parser && language ? hl.highlight(code, parser, language.name) : null),
+    [hl, code, parser, language],
   );
 
   const [copy, setCopy] = useState<CopyState>("idle");

@@ -66,6 +66,18 @@ export function findLanguage(name: string): LanguageDescription | null {
   return found;
 }
 
+const byFileName = new Map<string, LanguageDescription | null>();
+
+/** The grammar for a file, by its name (Makefile, Dockerfile) or extension; null for plain text. */
+export function languageForPath(path: string): LanguageDescription | null {
+  const name = path.split(/[\\/]/).pop() ?? path;
+  const cached = byFileName.get(name);
+  if (cached !== undefined) return cached;
+  const found = LanguageDescription.matchFilename(languages, name);
+  byFileName.set(name, found);
+  return found;
+}
+
 /** The parser if the grammar has already been loaded (LanguageDescription keeps it), else null. */
 export function loadedParser(description: LanguageDescription | null): Parser | null {
   return description?.support?.language.parser ?? null;

@@ -6,6 +6,7 @@ const openUrl = vi.hoisted(() => vi.fn((_url: string) => Promise.resolve()));
 vi.mock("@tauri-apps/plugin-opener", () => ({ openUrl }));
 
 import { findLanguage, highlight, loadParser } from "./highlight";
+import { loadHighlighter } from "./highlighter";
 import { Markdown, splitBlocks } from "./Markdown";
 
 function renderMarkdown(text: string): HTMLElement {
@@ -191,7 +192,8 @@ describe("Markdown (code blocks)", () => {
     expect(code.querySelector("script, img")).toBeNull();
   });
 
-  it("highlights at once when the grammar is already loaded", async () => {
+  it("highlights at once when the highlighter and the grammar are already loaded", async () => {
+    await loadHighlighter();
     const python = findLanguage("py");
     expect(python?.name).toBe("Python");
     await loadParser(python!);
