@@ -228,28 +228,26 @@ const CodeBlock = memo(function CodeBlock({ code, lang }: { code: string; lang: 
   const parser = hl ? hl.loadedParser(language) : null;
 
   useEffect(() => {
-    if (!lang) return;
+    // Highlighted already (the usual case once anything was), or no language to load.
+    if (!lang || parser !== null) return;
     let live = true;
-    void loadHighlighter().then(
-      (loaded) => {
+    loadHighlighter()
+      .then((loaded) => {
         const found = loaded.findLanguage(lang);
-        // Not a language it knows: the code stays plain text, nothing to show anew.
-        if (found === null) return;
-        if (loaded.loadedParser(found) !== null) {
-          if (live && (hl === null || parser === null)) arrived();
-          return;
-        }
-        void loaded.loadParser(found).then((ready) => {
+        // Not a language it knows: the code stays plain text.
+        return found === null ? null : loaded.loadParser(found);
+      })
+      .then(
+        (ready) => {
           if (live && ready) arrived();
-        });
-      },
-      // The chunk could not be read: the code stays plain text.
-      () => {},
-    );
+        },
+        // The chunk could not be read: the code stays plain text.
+        () => {},
+      );
     return () => {
       live = false;
     };
-  }, [lang, hl, parser]);
+  }, [lang, parser]);
 
   // Plain text until the grammar is there; then highlighted, memoized per text.
   const tokens = useMemo(
