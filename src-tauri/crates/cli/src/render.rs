@@ -1,5 +1,6 @@
 use std::io::Write;
 
+use memo_engine::context::text::one_line;
 use memo_protocol::{AgentEvent, EventEnvelope, ToolStatus};
 
 pub trait Renderer {
@@ -66,15 +67,6 @@ impl TextRenderer {
             self.at_line_start = true;
         }
         eprintln!("{text}");
-    }
-}
-
-fn one_line(text: &str, max: usize) -> String {
-    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() > max {
-        format!("{}…", flat.chars().take(max).collect::<String>())
-    } else {
-        flat
     }
 }
 

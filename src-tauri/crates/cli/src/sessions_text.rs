@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use memo_engine::context::text::one_line;
 use memo_protocol::{
     AgentEvent, CheckpointSummary, EventEnvelope, ImportReport, ImportStatus, RestoreAction,
     RestoreReport, SearchResult, SessionPage, SessionSummary, ToolStatus, UsageReport,
@@ -15,15 +16,6 @@ fn status_name(status: ImportStatus) -> &'static str {
         ImportStatus::Updated => "updated",
         ImportStatus::Unchanged => "unchanged",
         ImportStatus::Empty => "empty",
-    }
-}
-
-pub fn one_line(text: &str, max: usize) -> String {
-    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() > max {
-        format!("{}…", flat.chars().take(max).collect::<String>())
-    } else {
-        flat
     }
 }
 

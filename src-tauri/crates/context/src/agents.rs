@@ -8,7 +8,7 @@ use std::path::Path;
 use yaml_rust2::Yaml;
 
 use crate::skills::parse_yaml_map;
-use crate::text::split_front_matter;
+use crate::text::{one_line, split_front_matter};
 
 /// What an agent file may not exceed: a larger one is not instructions but a mistake.
 pub const MAX_AGENT_FILE_BYTES: u64 = 256 * 1024;
@@ -104,16 +104,6 @@ fn valid_name(name: &str) -> bool {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
         && !name.starts_with('.')
-}
-
-/// `text` on one line, cut at `max_chars` with an ellipsis.
-pub fn one_line(text: &str, max_chars: usize) -> String {
-    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if line.chars().count() <= max_chars {
-        return line;
-    }
-    let cut: String = line.chars().take(max_chars).collect();
-    format!("{cut}…")
 }
 
 #[cfg(test)]

@@ -143,9 +143,26 @@ pub fn attr(value: &str) -> String {
         .replace('<', "&lt;")
 }
 
+/// `text` on one line (runs of whitespace, line breaks included, become one space), cut
+/// at `max_chars` characters with an ellipsis.
+pub fn one_line(text: &str, max_chars: usize) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_line_folds_whitespace_and_cuts_with_an_ellipsis() {
+        assert_eq!(one_line("a\n  b\tc ", 10), "a b c");
+        assert_eq!(one_line("héllo wörld", 5), "héllo…");
+        assert_eq!(one_line("exact", 5), "exact");
+    }
 
     #[test]
     fn a_file_at_exactly_the_budget_is_kept_whole() {

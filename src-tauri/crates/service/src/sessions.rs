@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub(crate) use memo_engine::context::text::one_line;
 use memo_engine::{EventReceiver, SessionOptions, SessionOverrides};
 use memo_protocol::{AgentEvent, EventEnvelope, Op, SessionId, SessionPage, SessionSummary};
 use memo_store::{SessionRecord, Store};
@@ -252,15 +253,6 @@ pub(crate) fn first_message(store: &Store, id: &SessionId) -> Result<Option<Stri
         AgentEvent::TurnStarted { input } => Some(input.text),
         _ => None,
     }))
-}
-
-/// Whitespace folded to single spaces, cut to `max_chars` with an ellipsis.
-pub(crate) fn one_line(text: &str, max_chars: usize) -> String {
-    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match flat.char_indices().nth(max_chars) {
-        Some((cut, _)) => format!("{}…", &flat[..cut]),
-        None => flat,
-    }
 }
 
 /// Sessions are stored under the canonical path the engine resolved.

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use memo_context::agents::one_line;
+use memo_context::text::one_line;
 use memo_protocol::{AgentInfo, AgentSource};
 
 /// The general-purpose agent: all of its parent's tools, the subagent prompt alone.
