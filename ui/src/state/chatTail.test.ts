@@ -1,27 +1,14 @@
 import { describe, expect, it } from "vitest";
 
-import type { ApprovalRequest, EventEnvelope, HistoryPage } from "../gen/protocol";
+import type { ApprovalRequest, HistoryPage } from "../gen/protocol";
 import { chatReducer, initialChat, type ChatState } from "./chat";
 import { modelProblemOf, pendingAsks, revertPointOf, tailLastTurn, tailRunning } from "./chatTail";
 import { chatsReducer, evictable, initialChats } from "./chats";
 import { liveEvents, olderPage, WINDOW_LIMITS, type WindowLimits } from "./chatWindow";
-import { sessionSummary } from "../test/fixtures";
+import { USAGE, eventAt as at, pagedTurn as turn, sessionSummary } from "../test/fixtures";
 
 // Turn k takes seqs 3k+1..3k+3: started, answered, ended. The session's last turn (k = 100)
 // is running and asks for approval: 301 started, 302 asked.
-const USAGE = { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, reasoning_tokens: 0 };
-const at = (seq: number, turn: number, event: EventEnvelope["event"]): EventEnvelope => ({
-  session_id: "s1",
-  turn_id: `t${turn}`,
-  seq,
-  timestamp_ms: seq,
-  event,
-});
-const turn = (k: number): EventEnvelope[] => [
-  at(3 * k + 1, k, { type: "turn_started", input: { text: `question ${k}` } }),
-  at(3 * k + 2, k, { type: "assistant_message", text: `answer ${k}`, tool_calls: [] }),
-  at(3 * k + 3, k, { type: "turn_ended", reason: "completed", usage: USAGE }),
-];
 const request = (id: string): ApprovalRequest => ({
   request_id: id,
   call_id: `c-${id}`,

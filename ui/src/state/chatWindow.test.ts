@@ -4,22 +4,9 @@ import type { EventEnvelope, HistoryPage } from "../gen/protocol";
 import { chatReducer, initialChat, type ChatState } from "./chat";
 import { MAX_HELD, newerPage, olderPage, trimNewer, trimOlder, WINDOW_LIMITS, type WindowLimits } from "./chatWindow";
 import { pendingAsks } from "./chatTail";
-import { sessionSummary } from "../test/fixtures";
+import { USAGE, eventAt as at, pagedTurn as turn, sessionSummary } from "../test/fixtures";
 
 // Turn k of the session takes seqs 3k+1..3k+3: started, answered, ended.
-const USAGE = { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, reasoning_tokens: 0 };
-const at = (seq: number, turn: number, event: EventEnvelope["event"]): EventEnvelope => ({
-  session_id: "s1",
-  turn_id: `t${turn}`,
-  seq,
-  timestamp_ms: seq,
-  event,
-});
-const turn = (k: number): EventEnvelope[] => [
-  at(3 * k + 1, k, { type: "turn_started", input: { text: `question ${k}` } }),
-  at(3 * k + 2, k, { type: "assistant_message", text: `answer ${k}`, tool_calls: [] }),
-  at(3 * k + 3, k, { type: "turn_ended", reason: "completed", usage: USAGE }),
-];
 /** Turns `first` to `end - 1` of a session of `total` turns, as the service pages them. */
 const page = (first: number, end: number, total: number): HistoryPage => ({
   events: Array.from({ length: end - first }, (_, i) => turn(first + i)).flat(),

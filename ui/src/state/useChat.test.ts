@@ -2,8 +2,8 @@
 import { act, renderHook, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import type { EventEnvelope, HistoryPage } from "../gen/protocol";
-import { sessionSummary } from "../test/fixtures";
+import type { HistoryPage } from "../gen/protocol";
+import { eventAt as at, pagedTurn, sessionSummary } from "../test/fixtures";
 import { useChat } from "./useChat";
 
 const { commands, sendUserTurn, subscribeSession } = vi.hoisted(() => ({
@@ -18,23 +18,11 @@ vi.mock("../ipc", async (importOriginal) => ({
   subscribeSession,
 }));
 
-const USAGE = { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, reasoning_tokens: 0 };
-const at = (seq: number, turn: number, event: EventEnvelope["event"]): EventEnvelope => ({
-  session_id: "s1",
-  turn_id: `t${turn}`,
-  seq,
-  timestamp_ms: seq,
-  event,
-});
 // A long session (paged): turn k takes seqs 3k+1..3k+3; its last turn, 1000, runs and waits
 // for an approval (3001, 3002).
 const LAST_SEQ = 3002;
 const HIT: HistoryPage = {
-  events: Array.from({ length: 10 }, (_, i) => 10 + i).flatMap((k) => [
-    at(3 * k + 1, k, { type: "turn_started", input: { text: `question ${k}` } }),
-    at(3 * k + 2, k, { type: "assistant_message", text: `answer ${k}`, tool_calls: [] }),
-    at(3 * k + 3, k, { type: "turn_ended", reason: "completed", usage: USAGE }),
-  ]),
+  events: Array.from({ length: 10 }, (_, i) => 10 + i).flatMap(pagedTurn),
   from_seq: 31,
   to_seq: 60,
   has_more: true,

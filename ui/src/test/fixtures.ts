@@ -1,6 +1,6 @@
 // Test data shaped like what Rust sends, so every test builds a complete value and a new
 // field in the protocol is added here once.
-import type { PendingApproval, SessionActivity, SessionSummary } from "../gen/protocol";
+import type { EventEnvelope, PendingApproval, SessionActivity, SessionSummary } from "../gen/protocol";
 
 export function sessionSummary(overrides: Partial<SessionSummary> = {}): SessionSummary {
   return {
@@ -41,3 +41,22 @@ export function sessionActivity(overrides: Partial<SessionActivity> = {}): Sessi
 export function pendingApproval(overrides: Partial<PendingApproval> = {}): PendingApproval {
   return { request_id: "r1", tool_name: "exec_command", summary: "cargo test", risk: "execute", has_diff: false, ...overrides };
 }
+
+/** The token usage of a small turn. */
+export const USAGE = { input_tokens: 1, output_tokens: 1, cached_input_tokens: 0, reasoning_tokens: 0 };
+
+/** An event of session "s1" at `seq`, in turn `t<turn>`. */
+export const eventAt = (seq: number, turn: number, event: EventEnvelope["event"]): EventEnvelope => ({
+  session_id: "s1",
+  turn_id: `t${turn}`,
+  seq,
+  timestamp_ms: seq,
+  event,
+});
+
+/** Turn k of a long test session: seqs 3k+1..3k+3, started, answered, ended. */
+export const pagedTurn = (k: number): EventEnvelope[] => [
+  eventAt(3 * k + 1, k, { type: "turn_started", input: { text: `question ${k}` } }),
+  eventAt(3 * k + 2, k, { type: "assistant_message", text: `answer ${k}`, tool_calls: [] }),
+  eventAt(3 * k + 3, k, { type: "turn_ended", reason: "completed", usage: USAGE }),
+];
