@@ -12,10 +12,11 @@ APT_APP_PACKAGES=(
 )
 # Headless display, WebDriver for WebKitGTK, a Secret Service keychain for the keyring
 # tests, ImageMagick for icon generation and screenshots, and desktop-file-validate for
-# the package test, and a notification daemon (dunst) whose notifications the tests click.
+# the package test, a notification daemon (dunst) whose notifications the tests click, and
+# xdotool for key presses that go through the X server (WebDriver's never reach GTK).
 APT_TEST_PACKAGES=(
   xvfb xauth imagemagick webkit2gtk-driver gnome-keyring dbus-x11 libsecret-tools libdbus-1-dev
-  desktop-file-utils dunst
+  desktop-file-utils dunst xdotool
 )
 
 # Vite 7 refuses older Node releases.

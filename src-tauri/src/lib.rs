@@ -4,6 +4,7 @@
 
 pub mod attention;
 pub mod bridge;
+pub mod caret;
 pub mod commands;
 pub mod error;
 pub mod launch;
@@ -74,6 +75,9 @@ pub fn run() {
                 }
             }
             state.attention().attach(app.handle().clone());
+            if let Some(window) = app.get_webview_window("main") {
+                caret::attach(&window);
+            }
             app.manage(state);
             Ok(())
         })
