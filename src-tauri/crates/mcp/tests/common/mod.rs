@@ -137,20 +137,47 @@ impl Drop for Child {
 }
 
 /// server-everything over HTTP (`streamableHttp` or `sse`) on a free port.
+///
+/// The port is picked here and bound by node a moment later, and another test of the file
+/// binding port 0 meanwhile may be given it. Node then fails to start, and a test that only
+/// waited for something to listen there would talk to that other test's server until it
+/// stopped. So the server's own "listening" line is awaited (it prints it once bound), and
+/// a port lost that way is tried again with another.
 pub async fn everything_http(mode: &str) -> (Child, u16) {
-    let port = free_port();
-    let child = tokio::process::Command::new("node")
-        .arg(everything_js())
-        .arg(mode)
-        .env("PORT", port.to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    wait_for_port(port).await;
-    (Child(child), port)
+    use tokio::io::{AsyncBufReadExt, BufReader};
+    const TRIES: usize = 5;
+    for _ in 0..TRIES {
+        let port = free_port();
+        let mut child = tokio::process::Command::new("node")
+            .arg(everything_js())
+            .arg(mode)
+            .env("PORT", port.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let listening = tokio::time::timeout(Duration::from_secs(20), async {
+            while let Ok(Some(line)) = lines.next_line().await {
+                // streamableHttp: "... listening on port N"; sse: "... running on port N".
+                if line.contains(&format!("on port {port}")) {
+                    return true;
+                }
+            }
+            false
+        })
+        .await
+        .unwrap_or(false);
+        if listening {
+            // What it says later is read and dropped, so its pipe never fills.
+            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+            return (Child(child), port);
+        }
+        let _ = child.start_kill();
+    }
+    panic!("server-everything ({mode}) did not start on any of {TRIES} ports");
 }
 
 pub async fn wait_for_port(port: u16) {
