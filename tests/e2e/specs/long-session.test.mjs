@@ -4,7 +4,8 @@
 // deep in it opens the session there with only a window of pages loaded, an old command's
 // long output, sent cut to its start, is read whole when its card is opened, scrolling down
 // from the hit reads on page by page (letting go of what is far above) until it meets the
-// end, and "↓ Latest" goes straight there.
+// end, and "↓ Latest" goes straight there. A turn that streams while the reader is far back
+// is held meanwhile and shown whole, once, on the way back to the end.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -12,10 +13,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 
-import { By, until } from "selenium-webdriver";
+import { By, Key, until } from "selenium-webdriver";
 
 import { launchApp } from "../lib/app.mjs";
 import { countNow } from "../lib/dom.mjs";
+import { startMockLlm } from "../lib/mock-llm.mjs";
 import { seedSessionsBinary } from "../lib/paths.mjs";
 
 const UI_TIMEOUT_MS = 60_000;
@@ -26,19 +28,27 @@ const TURNS = MESSAGES / 2;
 const MARKER_TURN = 731;
 const TOOL_OUTPUT_BYTES = 20_000;
 
+// The turn streamed while the reader is far back: ~12 s of it, in 240 small pieces.
+const LIVE_QUESTION = "Sum the whole session up.";
+const LIVE_ANSWER = Array.from({ length: 24 }, (_, i) => `Point ${i} of the summary, in forty chars. `).join("");
+
 const byTestId = (id) => By.css(`[data-testid="${id}"]`);
 
 describe("A 10,000-message session", { timeout: 300_000 }, () => {
   let app;
   let project;
   let home;
+  let mock;
 
   before(async () => {
+    mock = await startMockLlm({ responses: [{ text: LIVE_ANSWER, chunk_chars: 4, drip_ms: 50 }] });
     project = realpathSync(mkdtempSync(path.join(tmpdir(), "memo-e2e-long-")));
     home = mkdtempSync(path.join(tmpdir(), "memo-e2e-long-home-"));
     writeFileSync(
       path.join(home, "config.toml"),
-      'current_provider = "bench"\n[[providers.bench]]\nname = "bench"\nmodel = "bench-model"\nbase_url = "http://127.0.0.1:9/v1"\n',
+      // A context window the seeded history fits in: the turn sent to it is answered
+      // without compacting ~7M tokens first.
+      `current_provider = "bench"\n[[providers.bench]]\nname = "bench"\nmodel = "bench-model"\nbase_url = "${mock.baseUrl}/v1"\n[model_profiles.\"bench-model\"]\ncontext_window = 1000000000\n`,
     );
     execFileSync(seedSessionsBinary(), [
       "--home", home,
@@ -54,6 +64,7 @@ describe("A 10,000-message session", { timeout: 300_000 }, () => {
 
   after(async () => {
     await app?.stop().catch(() => {});
+    await mock?.stop().catch(() => {});
     for (const dir of [project, home]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -301,5 +312,63 @@ describe("A 10,000-message session", { timeout: 300_000 }, () => {
       "not scrolled to the end",
     );
     await shot("long session - jumped to the latest");
+  });
+
+  test("a turn that streams while the reader is far back shows whole, once, back at the end", async () => {
+    const lastTurn = () =>
+      app.driver.executeScript(() => {
+        const turns = [...document.querySelectorAll('[data-testid="turn"]')];
+        const turn = turns.at(-1);
+        return turn ? { text: turn.textContent, status: turn.dataset.status } : null;
+      });
+    const box = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
+    await box.sendKeys(LIVE_QUESTION, Key.ENTER);
+    await app.driver.wait(
+      async () => {
+        const last = await lastTurn();
+        return last !== null && last.text.includes(LIVE_QUESTION) && last.text.includes("Point 1 of");
+      },
+      UI_TIMEOUT_MS,
+      "the answer did not start streaming",
+    ).catch(async (error) => {
+      await shot("long session - the live turn did not stream");
+      throw error;
+    });
+
+    // Far back while it streams: the window stops short of the end, and the live turn is
+    // not among what it shows.
+    await (await wait("session-search")).sendKeys("zebracorn");
+    await (await wait("search-result")).click();
+    await app.driver.wait(async () => (await loaded())?.hasNewer === true, UI_TIMEOUT_MS, "the hit did not open a window short of the end").catch(async (error) => {
+      // What was shown instead, to tell a hit never opened from one opened at the end.
+      await shot("long session - the hit did not open while a turn streamed");
+      throw new Error(`${error.message}: ${JSON.stringify({ loaded: await loaded(), turns: (await turnInputs()).slice(0, 3) })}`);
+    });
+    await app.driver.wait(async () => (await turnInputs()).includes(String(MARKER_TURN)), UI_TIMEOUT_MS, "the hit's turn is not shown");
+    await new Promise((r) => setTimeout(r, 2000));
+    const farBack = await app.driver.executeScript(() => document.querySelector('[data-testid="transcript"]').textContent);
+    assert.ok(!farBack.includes(LIVE_QUESTION), "the live turn shows among turns far back");
+
+    // Back at the end: the turn, with what streamed meanwhile, then its end as it comes.
+    await (await wait("jump-latest")).click();
+    await app.driver.wait(
+      async () => {
+        const last = await lastTurn();
+        return last !== null && last.status === "completed" && last.text.includes(LIVE_QUESTION);
+      },
+      UI_TIMEOUT_MS,
+      "the live turn did not complete at the end",
+    );
+    const { text } = await lastTurn();
+    // Whole and once: every piece in order, none twice (held events replayed over a page
+    // that already had them would show twice).
+    assert.ok(text.includes(LIVE_ANSWER.trim()), "the answer is not whole");
+    assert.equal(text.split("Point 0 of the summary").length - 1, 1, "the answer shows twice");
+    const questions = await app.driver.executeScript(
+      (q) => [...document.querySelectorAll('[data-testid="user-message"]')].filter((m) => m.textContent.includes(q)).length,
+      LIVE_QUESTION,
+    );
+    assert.equal(questions, 1, "the question shows more than once");
+    await shot("long session - a turn streamed while far back");
   });
 });
