@@ -103,13 +103,13 @@ impl Blink {
     }
 }
 
-/// Watches the window's input and turns GTK's caret blinking off and on (Linux, where the
-/// window is WebKitGTK).
+/// Watches the window's input and sets GTK's blink period: the longest after a quiet
+/// timeout, the user's again on input (Linux, where the window is WebKitGTK).
 #[cfg(target_os = "linux")]
 pub fn attach(window: &tauri::WebviewWindow) {
     use gtk::glib::Cast;
     use gtk::prelude::*;
-    use std::cell::RefCell;
+    use std::cell::{Cell, RefCell};
     use std::rc::Rc;
 
     let page = window.clone();
@@ -128,8 +128,9 @@ pub fn attach(window: &tauri::WebviewWindow) {
 
         struct Caret {
             settings: gtk::Settings,
-            /// The user's blink period, put back on input.
-            period: i32,
+            /// The user's blink period, read when the caret comes to rest (it may have
+            /// changed since start) and put back on input.
+            period: Cell<i32>,
             page: tauri::WebviewWindow,
             state: RefCell<Blink>,
         }
@@ -139,9 +140,13 @@ pub fn attach(window: &tauri::WebviewWindow) {
                 Change::StartBlinking => {
                     caret
                         .settings
-                        .set_property("gtk-cursor-blink-time", caret.period);
+                        .set_property("gtk-cursor-blink-time", caret.period.get());
                 }
                 Change::StopBlinking => {
+                    let period: i32 = caret.settings.property("gtk-cursor-blink-time");
+                    if period != RESTING_PERIOD_MS {
+                        caret.period.set(period);
+                    }
                     caret
                         .settings
                         .set_property("gtk-cursor-blink-time", RESTING_PERIOD_MS);
@@ -164,7 +169,7 @@ pub fn attach(window: &tauri::WebviewWindow) {
         }
         let caret = Rc::new(Caret {
             settings,
-            period,
+            period: Cell::new(period),
             page,
             state: RefCell::new(Blink::new(timeout, Instant::now())),
         });
@@ -189,7 +194,7 @@ pub fn attach(window: &tauri::WebviewWindow) {
             }
             gtk::glib::Propagation::Proceed
         });
-        // Coming back to the window shows the caret again.
+        // Coming back to the window makes the caret blink again.
         if let Some(toplevel) = widget.toplevel() {
             toplevel.connect_focus_in_event(move |_, _| {
                 on_input();
