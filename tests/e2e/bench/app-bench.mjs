@@ -4,17 +4,17 @@
 // 1. Memo started on a home holding the seeded sessions: first paint, memory idle, and how
 //    its window draws (without WebKit's compositing on a machine with no GPU: see
 //    src-tauri/src/rendering.rs).
-// 3. A 10,000-message session with 100 MB of tool output: time from the click to its end
+// 2. A 10,000-message session with 100 MB of tool output: time from the click to its end
 //    shown, scrolled to the bottom, composer ready; memory with it open; scrolling to its
 //    very top (every page read) and back to the end.
-// 4. Switching between two 1,000-message sessions: the first (cold) open of each, then
+// 3. Switching between two 1,000-message sessions: the first (cold) open of each, then
 //    warm switches.
-// 5. Streaming ~1,000 tokens/s from the mock LLM for BENCH_STREAM_SECONDS: every frame's
+// 4. Streaming ~1,000 tokens/s from the mock LLM for BENCH_STREAM_SECONDS: every frame's
 //    duration meanwhile (p50 / p95 / max), memory at the end.
-// 6. Idle CPU over BENCH_IDLE_SECONDS after that.
-// 7. A terminal flood (`yes` for BENCH_FLOOD_MB, 0 skips it): its time, the longest frame
+// 5. Idle CPU over BENCH_IDLE_SECONDS after that.
+// 6. A terminal flood (`yes` for BENCH_FLOOD_MB, 0 skips it): its time, the longest frame
 //    gap, memory before / peak / after.
-// 8. Baseline: a hello-world Tauri window (same Tauri, features and profile), in the
+// 7. Baseline: a hello-world Tauri window (same Tauri, features and profile), in the
 //    rendering Memo chose and in WebKit's default: time from its process start to its
 //    first painted frame, its memory idle (PSS of it and its WebKit processes), and, in
 //    Memo's rendering, the same answer shown growing at the same rate (frame times,
