@@ -311,6 +311,31 @@ describe("session-level notes", () => {
     ]);
   });
 
+  it("shows a compaction run before a model step inside its turn, above what came after", () => {
+    const e = stream();
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "go on" } }),
+      e({
+        type: "context_compacted",
+        trigger: "auto",
+        status: "compacted",
+        summary: "<state_snapshot/>",
+        kept_messages: 3,
+        compacted_messages: 40,
+        tokens_before: 90_000,
+        tokens_after: 20_000,
+        usage: USAGE,
+      }),
+      e({ type: "error", kind: "context_overflow", message: "too long", retryable: false }),
+      e({ type: "turn_ended", reason: "failed", usage: USAGE }),
+    ]);
+    expect(state.entries).toHaveLength(1);
+    expect(onlyTurn(state).items).toMatchObject([
+      { kind: "info", title: "Context compacted", ok: true },
+      { kind: "error", message: "too long" },
+    ]);
+  });
+
   it("shows the latest progress of a running tool call", () => {
     const e = stream();
     const state = applyBatch(emptyTranscript, [

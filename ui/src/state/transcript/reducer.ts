@@ -106,7 +106,7 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       if (event.command === "UserPromptSubmit" && envelope.turn_id === null) return state;
       return { ...state, entries: [...state.entries, infoEntry(event, key)] };
     case "context_compacted":
-      return { ...state, entries: [...state.entries, infoEntry(event, key)] };
+      return compacted(state, envelope, infoEntry(event, key));
     case "hooks_skipped": {
       const body = [event.message, ...event.files].join("\n");
       const info: InfoView = { kind: "info", key, title: "Project hooks not run", body, ok: true };
@@ -134,6 +134,21 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
     default:
       return routeToTurn(state, envelope, event, key);
   }
+}
+
+/**
+ * A compaction the engine ran before a model step belongs inside that turn, above the step's
+ * answer (or failure); one asked for between turns (`/compact`, `/clear`) stands on its own.
+ */
+function compacted(state: TranscriptState, envelope: EventEnvelope, info: InfoView): TranscriptState {
+  const index = envelope.turn_id === null ? -1 : findTurn(state.entries, envelope.turn_id);
+  const turn = index < 0 ? undefined : state.entries[index];
+  if (turn?.kind !== "turn") {
+    return { ...state, entries: [...state.entries, info] };
+  }
+  const entries = state.entries.slice();
+  entries[index] = { ...turn, items: [...turn.items, info] };
+  return { ...state, entries };
 }
 
 function infoEntry(event: Extract<AgentEvent, { type: "context_compacted" | "command_result" }>, key: string): InfoView {

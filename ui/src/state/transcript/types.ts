@@ -125,7 +125,13 @@ export interface PlanItem {
   steps: PlanStep[];
 }
 
-export type TurnItem = TextItem | ReasoningItem | ToolItem | ApprovalItem | RetryItem | PlanItem | ErrorItem | HookItem;
+/**
+ * Something the session did in the middle of a turn (an automatic compaction before a model
+ * step): shown where it happened, before what the turn did after it.
+ */
+export type InfoItem = InfoView;
+
+export type TurnItem = TextItem | ReasoningItem | ToolItem | ApprovalItem | RetryItem | PlanItem | ErrorItem | HookItem | InfoItem;
 
 export type TurnStatus = "running" | TurnEndReason;
 

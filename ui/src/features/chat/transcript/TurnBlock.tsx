@@ -8,7 +8,7 @@ import { imageUrl } from "../images";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalCard, type ResolveApproval } from "./ApprovalCard";
 import { HookLine } from "./HookLine";
-import { ErrorNotice, RetryNotice } from "./Notices";
+import { ErrorNotice, InfoNotice, RetryNotice } from "./Notices";
 import { PlanCard } from "./PlanCard";
 import { ToolCard } from "./ToolCard";
 
@@ -176,5 +176,7 @@ function TurnItemView({
       return <ErrorNotice kind={item.errorKind} message={item.message} />;
     case "hook":
       return <HookLine item={item} />;
+    case "info":
+      return <InfoNotice title={item.title} body={item.body} ok={item.ok} />;
   }
 }
