@@ -14,6 +14,10 @@ export default defineConfig({
     // Rust sources live next to the UI; watching them only burns CPU.
     watch: { ignored: ["**/src-tauri/**", "**/target/**"] },
   },
+  // Escape non-ASCII characters in the bundle: WebKit keeps a script's source in memory for
+  // as long as the page runs, one byte a character when it is all Latin-1 but two for the
+  // whole file when a single character is not (a `…` or an arrow in a string).
+  esbuild: { charset: "ascii" },
   build: {
     outDir: "dist",
     emptyOutDir: true,

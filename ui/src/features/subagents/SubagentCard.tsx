@@ -150,7 +150,7 @@ function withoutAnswer(work: WorkSummary, answer: string | null): WorkSummary {
   const last = work.steps[work.steps.length - 1];
   if (answer === null || last?.kind !== "text") return work;
   const said = (text: string) => text.replace(/\s+/g, " ").trim();
-  const lastText = said(last.text).replace(/^…/, "");
+  const lastText = said(last.text).replace(/^\u2026/, "");
   return said(answer).endsWith(lastText) ? { ...work, steps: work.steps.slice(0, -1) } : work;
 }
 
