@@ -399,7 +399,12 @@ cost_usd: number | null, calls: number,
 /**
  * The mode the session asks in now; `None` when it is not open.
  */
-approval_mode: ApprovalMode | null, };
+approval_mode: ApprovalMode | null, 
+/**
+ * Distinct files the session's tool calls changed, over its whole history (the
+ * transcript may hold only the end of a long one).
+ */
+changed_files: number, };
 
 export type CompletionKind = "command" | "path" | "skill";
 

@@ -197,6 +197,10 @@ pub struct SessionStatus {
     pub calls: u64,
     /// The mode the session asks in now; `None` when it is not open.
     pub approval_mode: Option<crate::ApprovalMode>,
+    /// Distinct files the session's tool calls changed, over its whole history (the
+    /// transcript may hold only the end of a long one).
+    #[ts(type = "number")]
+    pub changed_files: u64,
 }
 
 /// What the composer completes after `/`, `@` or `$`.

@@ -223,6 +223,7 @@ impl Service {
             cost_usd: usage.cost_usd(),
             calls: usage.calls(),
             approval_mode: self.live_approval_mode(id),
+            changed_files: store.changed_file_count(id)?,
         })
     }
 

@@ -48,6 +48,8 @@ async fn changes_revert_and_restore_on_a_git_repository() {
     let session = f.start();
     let id = session.id.clone();
     f.turn(&id, "edit a and b").await;
+    // The header's count, read from the whole log: both tool calls' files.
+    assert_eq!(f.service.session_status(&id).unwrap().changed_files, 2);
 
     for scope in [
         ChangeScope::LastTurn,

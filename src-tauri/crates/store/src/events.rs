@@ -75,6 +75,25 @@ impl Store {
         Ok(found.flatten())
     }
 
+    /// How many distinct files the session's tool calls changed, over its whole log (the
+    /// UI holds only a window of a long session). SQLite reads just the paths out of the
+    /// `files_changed` events, so the diffs they carry are never decoded here.
+    pub fn changed_file_count(&self, session: &SessionId) -> Result<u64> {
+        let conn = self.conn();
+        let count: i64 = conn
+            .prepare_cached(
+                // A payload that is not JSON (a damaged row) is passed over, not an error
+                // for the whole count.
+                "SELECT COUNT(DISTINCT json_extract(change.value, '$.path')) \
+                 FROM events, json_each(events.payload, '$.changes') AS change \
+                 WHERE events.session_id = ?1 AND events.kind = 'files_changed' \
+                 AND json_valid(events.payload) \
+                 AND json_extract(events.payload, '$.call_id') IS NOT NULL",
+            )?
+            .query_row([session.as_str()], |r| r.get(0))?;
+        Ok(from_sql_int(count))
+    }
+
     /// The highest seq written for the session; 0 when it has no events (or does not
     /// exist).
     pub fn last_seq(&self, session: &SessionId) -> Result<u64> {

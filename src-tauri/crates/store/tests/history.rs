@@ -1,6 +1,7 @@
 //! Search, paging, forks, usage, approvals and migrations of stored history.
 
 use memo_protocol::{
+    ChangeKind, FileChange,
     AgentEvent, ApprovalId, ApprovalRequest, EventEnvelope, ReviewDecision, RiskLevel, SessionId,
     TokenUsage, ToolCallId, ToolCallSummary, TurnEndReason, TurnId, UserInput,
 };
@@ -606,4 +607,55 @@ fn images_are_stored_with_their_turn_but_only_the_text_is_searchable() {
     let jsonl = String::from_utf8(out).unwrap();
     assert!(jsonl.contains("what does this diagram show"));
     assert!(!jsonl.contains(data));
+}
+
+fn files_changed(call: Option<&str>, paths: &[&str]) -> AgentEvent {
+    AgentEvent::FilesChanged {
+        call_id: call.map(ToolCallId::new),
+        checkpoint: 1,
+        changes: paths
+            .iter()
+            .map(|path| FileChange {
+                path: (*path).into(),
+                kind: ChangeKind::Modified,
+                sources: vec!["apply_patch".into()],
+                restorable: true,
+                binary: false,
+                added: 1,
+                removed: 1,
+                diff: None,
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn changed_files_are_counted_over_the_whole_log_once_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("memo.db")).unwrap();
+    started(&store, "s1", "/repo");
+    started(&store, "s2", "/repo");
+    let id = SessionId::new("s1");
+    assert_eq!(store.changed_file_count(&id).unwrap(), 0);
+    push(&store, "s1", "t1", vec![files_changed(Some("c1"), &["src/a.rs", "src/b.rs"])]);
+    for turn in 0..50 {
+        push(&store, "s1", &format!("t{turn}"), vec![user("go"), answer("done")]);
+    }
+    push(&store, "s1", "t9", vec![files_changed(Some("c2"), &["src/a.rs", "README.md"])]);
+    // Changed outside Memo (no call): not the session's tool calls. Another session's: not
+    // this one's.
+    push(&store, "s1", "t9", vec![files_changed(None, &["notes.txt"])]);
+    push(&store, "s2", "t1", vec![files_changed(Some("c1"), &["other.rs"])]);
+    assert_eq!(store.changed_file_count(&id).unwrap(), 3);
+
+    // A damaged row is passed over, not a failure of the whole count.
+    let conn = rusqlite::Connection::open(dir.path().join("memo.db")).unwrap();
+    conn.execute(
+        "UPDATE events SET payload = '{not json' WHERE session_id = 's1' AND seq = \
+         (SELECT MIN(seq) FROM events WHERE session_id = 's1' AND kind = 'files_changed')",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    assert_eq!(store.changed_file_count(&id).unwrap(), 2);
 }

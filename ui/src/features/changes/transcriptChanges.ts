@@ -1,3 +1,4 @@
+import type { SessionStatus } from "../../gen/protocol";
 import type { TranscriptEntry } from "../../state/transcript";
 
 /**
@@ -19,4 +20,15 @@ export function transcriptChanges(entries: readonly TranscriptEntry[]): { paths:
     }
   }
   return { paths: paths.size, records };
+}
+
+/**
+ * The count the Changes button shows: the whole session's, from its status (a long
+ * session's transcript holds only a window of it), but never fewer than the window shows,
+ * which is ahead of the status for the moment between a tool's change and the status read
+ * it prompts. A status of another session (just switched away from) does not count.
+ */
+export function changedFileCount(status: SessionStatus | null, sessionId: string | null, windowPaths: number): number {
+  const whole = status !== null && status.session_id === sessionId ? status.changed_files : 0;
+  return Math.max(whole, windowPaths);
 }

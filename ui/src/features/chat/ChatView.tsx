@@ -15,7 +15,7 @@ import { ChangesPanel } from "../changes/ChangesPanel";
 import { TerminalIcon } from "../terminal/icons";
 import { BranchIcon, WorktreePanel } from "../worktrees";
 import { RestoreDialog } from "../changes/RestoreDialog";
-import { transcriptChanges } from "../changes/transcriptChanges";
+import { changedFileCount, transcriptChanges } from "../changes/transcriptChanges";
 import { ContextMeter } from "../context/ContextMeter";
 import { PromptInspector } from "../context/PromptInspector";
 import { stepKeyOf, useSessionStatus } from "../context/useSessionStatus";
@@ -122,9 +122,12 @@ export function ChatView(props: ChatViewProps) {
   const retry = useCallback((turn: TurnView) => void send(turn.input, turn.images), [send]);
   const [restoredTick, setRestoredTick] = useState(0);
   const touched = useMemo(() => transcriptChanges(state.transcript.entries), [state.transcript.entries]);
+  // Changes made at the session's end, where tools run: each one reads the status again.
+  const tailChanges = useMemo(() => transcriptChanges(state.tail.transcript.entries).records, [state.tail.transcript.entries]);
   // The session's end, not the loaded window's: a page read or let go is no step.
-  const stepKey = `${tailLastTurn(state.tail)?.startSeq ?? 0}:${stepKeyOf(state.tail.transcript.entries, state.session?.model ?? null)}`;
+  const stepKey = `${tailLastTurn(state.tail)?.startSeq ?? 0}:${stepKeyOf(state.tail.transcript.entries, state.session?.model ?? null)}:${tailChanges}`;
   const status = useSessionStatus(state.session?.id ?? null, stepKey);
+  const changedFiles = changedFileCount(status, state.session?.id ?? null, touched.paths);
   const defaultMode = useDefaultApprovalMode(cwd);
   // The open session's mode as it reports it; before a session, the one it will start in.
   const approvalMode = state.session ? (status?.approval_mode ?? null) : (chat.nextApprovalMode ?? defaultMode);
@@ -262,7 +265,7 @@ export function ChatView(props: ChatViewProps) {
                 data-testid="open-changes"
               >
                 Changes
-                {touched.paths > 0 && <span className="changes-toggle__count">{touched.paths}</span>}
+                {changedFiles > 0 && <span className="changes-toggle__count">{changedFiles}</span>}
               </button>
             )}
             {cwd && props.onToggleTerminal && (

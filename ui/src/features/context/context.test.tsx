@@ -20,6 +20,7 @@ const STATUS: SessionStatus = {
   cost_usd: 0.0421,
   approval_mode: null,
   calls: 3,
+  changed_files: 0,
 };
 
 describe("ContextMeter", () => {
