@@ -1,17 +1,28 @@
 //! Context compaction, the pure part: when to compact, where to cut the history, how the
 //! summary request looks, and how the summary replaces the older messages. The engine runs
-//! the model call and records the result as an event; replaying that event through
+//! the model call(s) and records the result as an event; replaying that event through
 //! [`apply`] rebuilds exactly the same history.
+//!
+//! The summarised part can be far larger than one request may carry (a long session moved
+//! to a model with a smaller window): [`pieces`] splits it into requests that each fit.
+
+pub mod pieces;
 
 use memo_model::Message;
 
 use crate::tokens::TokenCounter;
 
-/// Share of the history (by tokens) kept verbatim after a compaction.
+/// Share of the history (by tokens) kept verbatim after a compaction; also its bound as a
+/// share of the context window (see [`keep_limit`]).
 pub const PRESERVE_FRACTION_PERCENT: u64 = 30;
 
 /// The assistant's reply after the snapshot; fixed so a replayed compaction is identical.
 pub const SNAPSHOT_ACK: &str = "Understood. I will continue from this snapshot.";
+
+/// How the user message carrying a snapshot begins. Part of every recorded compaction's
+/// replayed history, so it must never change.
+const SNAPSHOT_PREAMBLE: &str = "The earlier part of this conversation was compacted to save \
+     context. This state snapshot is everything you remember of it; continue the work from here.";
 
 /// Whether a prompt of `prompt_tokens` has passed `percent` of the context window.
 pub fn over_threshold(prompt_tokens: u64, context_window: u64, percent: u8) -> bool {
@@ -19,14 +30,31 @@ pub fn over_threshold(prompt_tokens: u64, context_window: u64, percent: u8) -> b
         && prompt_tokens.saturating_mul(100) >= context_window.saturating_mul(u64::from(percent))
 }
 
+/// The most tokens a compaction keeps verbatim out of a history of `total`: 30% of the
+/// history, and never more than 30% of the context window (`0`: unknown, no bound). The
+/// window bound matters when the history is many times the window (a long session
+/// switched to a smaller model): 30% of the history alone would still be over the window
+/// and the very next request would be refused. 30% of the window leaves the rest for the
+/// system prompt, the snapshot and the turns to come before the next compaction.
+pub fn keep_limit(total: u64, context_window: u64) -> u64 {
+    // `total - 70%` rather than `30%`, so the cut is where it always was when the window
+    // does not bind.
+    let share = total - total.saturating_mul(100 - PRESERVE_FRACTION_PERCENT) / 100;
+    if context_window == 0 {
+        return share;
+    }
+    share.min(context_window.saturating_mul(PRESERVE_FRACTION_PERCENT) / 100)
+}
+
 /// Where to cut: messages before the index are summarised, the rest are kept. The cut is
 /// always at a user message (never between a tool call and its result), at the first one
-/// after 70% of the history's tokens. With no user message past that point, a history
-/// that ends with a plain answer is summarised whole; otherwise the cut falls at the last
-/// user message. `None` when nothing can be summarised.
-pub fn split_point(history: &[Message], counts: &[u64]) -> Option<usize> {
+/// that leaves at most [`keep_limit`] tokens after it. With no such user message, a
+/// history that ends with a plain answer is summarised whole; otherwise the cut falls at
+/// the last user message (the turn still running cannot be split, even when it alone is
+/// over the limit). `None` when nothing can be summarised.
+pub fn split_point(history: &[Message], counts: &[u64], context_window: u64) -> Option<usize> {
     let total: u64 = counts.iter().sum();
-    let target = total.saturating_mul(100 - PRESERVE_FRACTION_PERCENT) / 100;
+    let target = total - keep_limit(total, context_window);
     let mut before = 0u64;
     let mut last_user = None;
     for (i, message) in history.iter().enumerate() {
@@ -47,11 +75,7 @@ pub fn split_point(history: &[Message], counts: &[u64]) -> Option<usize> {
 /// The two messages that stand in for the summarised history.
 pub fn snapshot_messages(summary: &str) -> [Message; 2] {
     [
-        Message::user(format!(
-                "The earlier part of this conversation was compacted to save context. This \
-                 state snapshot is everything you remember of it; continue the work from here.\n\n{}",
-                summary.trim()
-            )),
+        Message::user(format!("{SNAPSHOT_PREAMBLE}\n\n{}", summary.trim())),
         Message::Assistant {
             text: SNAPSHOT_ACK.to_owned(),
             reasoning: None,
@@ -59,6 +83,26 @@ pub fn snapshot_messages(summary: &str) -> [Message; 2] {
             provider_data: None,
         },
     ]
+}
+
+/// How many messages at the start of `history` are an earlier compaction's snapshot and
+/// its acknowledgement: 2 or 0.
+pub fn snapshot_head(history: &[Message]) -> usize {
+    match history {
+        [Message::User { text, images }, Message::Assistant {
+            text: ack,
+            tool_calls,
+            ..
+        }, ..]
+            if images.is_empty()
+                && text.starts_with(SNAPSHOT_PREAMBLE)
+                && ack == SNAPSHOT_ACK
+                && tool_calls.is_empty() =>
+        {
+            2
+        }
+        _ => 0,
+    }
 }
 
 /// Replaces everything but the last `kept` messages with the snapshot (or with nothing,
@@ -174,7 +218,9 @@ mod tests {
         ];
         let counts = vec![10, 10, 10, 10, 30, 10, 5, 5, 10];
         // total 100, target 70: before index 4 is 40, before 6 is 80.
-        assert_eq!(split_point(&history, &counts), Some(6));
+        assert_eq!(split_point(&history, &counts, 0), Some(6));
+        // A window that does not bind changes nothing.
+        assert_eq!(split_point(&history, &counts, 1000), Some(6));
     }
 
     #[test]
@@ -191,7 +237,7 @@ mod tests {
             answer("c"),
         ];
         let counts = vec![1, 1, 40, 1, 40, 10, 7];
-        let cut = split_point(&history, &counts).unwrap();
+        let cut = split_point(&history, &counts, 0).unwrap();
         assert_eq!(cut, 5);
         assert!(matches!(history[cut], Message::User { .. }));
     }
@@ -199,13 +245,65 @@ mod tests {
     #[test]
     fn without_a_late_user_message_a_finished_history_is_summarised_whole() {
         let history = vec![user("a"), answer("b"), user("c"), answer(&"d".repeat(100))];
-        assert_eq!(split_point(&history, &[1, 1, 1, 97]), Some(4));
+        assert_eq!(split_point(&history, &[1, 1, 1, 97], 0), Some(4));
         // Mid-turn (last message is a tool result) the current turn is kept whole.
         let history = vec![user("a"), answer("b"), user("c"), call("1"), result("1")];
-        assert_eq!(split_point(&history, &[1, 1, 1, 1, 96]), Some(2));
+        assert_eq!(split_point(&history, &[1, 1, 1, 1, 96], 0), Some(2));
         // A single turn still running cannot be compacted.
         let history = vec![user("a"), call("1"), result("1")];
-        assert_eq!(split_point(&history, &[1, 1, 98]), None);
+        assert_eq!(split_point(&history, &[1, 1, 98], 0), None);
+    }
+
+    /// Ten turns of 100 tokens (user 10, answer 90): 1,000 tokens in all.
+    fn ten_turns() -> (Vec<Message>, Vec<u64>) {
+        let mut history = Vec::new();
+        let mut counts = Vec::new();
+        for i in 0..10 {
+            history.push(user(&format!("q{i}")));
+            history.push(answer(&format!("a{i}")));
+            counts.extend([10, 90]);
+        }
+        (history, counts)
+    }
+
+    #[test]
+    fn the_kept_part_is_bounded_by_the_window_too() {
+        let (history, counts) = ten_turns();
+        // No window: 30% of the history, 300 tokens, three turns.
+        assert_eq!(keep_limit(1000, 0), 300);
+        assert_eq!(split_point(&history, &counts, 0), Some(14));
+        // A window of 400 (the history is 2.5 windows): at most 120 tokens kept, one turn.
+        assert_eq!(keep_limit(1000, 400), 120);
+        assert_eq!(split_point(&history, &counts, 400), Some(18));
+        // A window of 1,000 keeps up to 300: the history's own 30% binds again.
+        assert_eq!(split_point(&history, &counts, 1000), Some(14));
+        // Seven million tokens to a 120k window: the kept part is at most 36k, not 2.1M.
+        assert_eq!(keep_limit(7_000_000, 120_000), 36_000);
+    }
+
+    #[test]
+    fn a_bounded_cut_still_falls_only_at_a_user_message() {
+        // 0 user, 1 call, 2 result, 3 answer | 4 user, 5 call, 6 result, 7 answer
+        let history = vec![
+            user("a"),
+            call("1"),
+            result("1"),
+            answer("b"),
+            user("c"),
+            call("2"),
+            result("2"),
+            answer("d"),
+        ];
+        let counts = vec![5, 5, 60, 5, 5, 5, 10, 5];
+        // Without a window the last turn (25 of 100 tokens) is kept.
+        assert_eq!(split_point(&history, &counts, 0), Some(4));
+        // Window 50: keep at most 15; the last turn alone is 25, so no user message leaves
+        // few enough tokens, and the history ends with an answer: summarised whole.
+        assert_eq!(split_point(&history, &counts, 50), Some(8));
+        // Mid-turn (ending on a tool result) the running turn is kept whole: the cut is at
+        // its user message although it is over the limit.
+        assert_eq!(split_point(&history[..7], &counts[..7], 50), Some(4));
+        assert!(matches!(history[4], Message::User { .. }));
     }
 
     #[test]
@@ -219,6 +317,28 @@ mod tests {
         assert_eq!(history[2], user("c"));
         apply(&mut history, None, 0);
         assert!(history.is_empty());
+    }
+
+    #[test]
+    fn the_snapshot_message_never_changes_and_is_recognised_at_the_head() {
+        // Recorded compactions replay through this text: it must stay byte for byte.
+        let [snapshot, ack] = snapshot_messages(" <state_snapshot>s</state_snapshot>\n");
+        assert_eq!(
+            snapshot,
+            user(
+                "The earlier part of this conversation was compacted to save context. This state \
+                 snapshot is everything you remember of it; continue the work from here.\n\n\
+                 <state_snapshot>s</state_snapshot>"
+            )
+        );
+        assert_eq!(ack, answer(SNAPSHOT_ACK));
+        let mut history = vec![user("a"), answer("b"), user("c"), answer("d")];
+        assert_eq!(snapshot_head(&history), 0);
+        apply(&mut history, Some("<state_snapshot>s</state_snapshot>"), 2);
+        assert_eq!(snapshot_head(&history), 2);
+        assert_eq!(snapshot_head(&history[..1]), 0);
+        // A user who writes the same words is not a snapshot without the acknowledgement.
+        assert_eq!(snapshot_head(&[history[0].clone(), answer("sure")]), 0);
     }
 
     #[test]

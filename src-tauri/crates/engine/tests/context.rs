@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use common::{sent_system_prompt, sent_tool_names, ALL_APIS};
 use memo_config::{Config, MemoryCredentialStore, WireApi};
+use memo_context::compaction;
 use memo_engine::{Engine, EngineOptions, EventReceiver, SessionHandle, SessionOptions};
 use memo_protocol::{
     AgentEvent, CompactionStatus, CompactionTrigger, EventEnvelope, HostAction, Op,
@@ -554,6 +555,9 @@ async fn an_inflated_summary_leaves_history_alone_and_stops_automatic_attempts()
             MockResponse::text(huge),
             MockResponse::text("Answer two."),
             MockResponse::text("Answer three."),
+            // The /compact at the end: in a window this small (the summary prompt and the
+            // tools take most of it) the two older turns are summarised one at a time.
+            MockResponse::text(SNAPSHOT),
             MockResponse::text(SNAPSHOT),
         ],
     )
@@ -776,6 +780,233 @@ async fn local_server_error_bodies_are_shown_as_they_say() {
         "{message}"
     );
     assert_eq!(kind, memo_protocol::ErrorKind::ContextOverflow, "{message}");
+    stop(session).await;
+    w.mock.shutdown().await;
+}
+
+/// Tokens of a recorded OpenAI request the way the engine estimates them (the byte
+/// estimate): the system prompt and each message's text and tool calls with their framing,
+/// and the tool definitions as JSON. The tools' wire JSON is larger than the engine's own,
+/// so this errs high.
+fn request_tokens(body: &Value) -> u64 {
+    let counter = memo_context::TokenCounter::bytes();
+    let messages: u64 = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let calls = m
+                .get("tool_calls")
+                .map_or(0, |c| counter.count(&c.to_string()));
+            4 + counter.count(m["content"].as_str().unwrap_or_default()) + calls
+        })
+        .sum();
+    let tools = body["tools"].as_array().map_or(0, |tools| {
+        70 + tools
+            .iter()
+            .map(|t| (t.to_string().len() as u64 * 2).div_ceil(7) + 14)
+            .sum::<u64>()
+    });
+    messages + tools
+}
+
+fn is_summary_request(body: &Value) -> bool {
+    sent_system_prompt(WireApi::Openai, body)
+        .starts_with("You compress a coding agent's conversation history")
+}
+
+/// The window of the smaller model a long session moves to.
+const SMALL_WINDOW: u64 = 20_000;
+
+/// Runs `turns` turns of about 3,900 tokens each (the first one with a tool call) with a
+/// model of the default window (120k), and returns the session's id and history. With
+/// the summary request's fixed part (compaction prompt and tool definitions, about 3k
+/// tokens) a piece may take (20k - 3k) * 60% = about 10k tokens in [`SMALL_WINDOW`]:
+/// two of these turns, not three, for anything between 2k and 6k of fixed part.
+async fn long_session(w: &World, turns: usize) -> (memo_protocol::SessionId, Vec<Message>) {
+    w.mock.push(MockResponse::tool_call("list_dir", "{}"));
+    w.mock
+        .extend((0..turns).map(|i| MockResponse::text(format!("Answer {i}."))));
+    let engine = w.engine("");
+    let (session, mut events) = w.start(&engine);
+    for i in 0..turns {
+        turn(
+            &session,
+            &mut events,
+            &format!("turn {i} {}", "word ".repeat(3_120)),
+        )
+        .await;
+    }
+    let id = session.id().clone();
+    let history = session.history();
+    stop(session).await;
+    (id, history)
+}
+
+/// The same session, resumed by an engine whose model has a [`SMALL_WINDOW`].
+fn resume_small(
+    w: &World,
+    id: &memo_protocol::SessionId,
+) -> (Engine, SessionHandle, EventReceiver) {
+    let engine = w.engine(&format!(
+        "[model_profiles.mock-model]\ncontext_window = {SMALL_WINDOW}\n"
+    ));
+    let session = engine.resume_session(id, None).unwrap();
+    let events = session.subscribe(session.last_seq()).unwrap();
+    (engine, session, events)
+}
+
+fn snapshot(i: usize) -> String {
+    format!("<state_snapshot>piece {i}</state_snapshot>")
+}
+
+#[tokio::test]
+async fn a_history_many_times_the_window_is_summarised_in_pieces_that_each_fit() {
+    let w = World::new(WireApi::Openai, Vec::new()).await;
+    // 15 turns, ~59k tokens: about three times the small window.
+    let (id, before) = long_session(&w, 15).await;
+    let counter = memo_context::TokenCounter::bytes();
+    assert!(counter.messages(&before) > 2 * SMALL_WINDOW);
+    let asked = w.bodies().len();
+
+    // The last turn (~3.9k tokens, under 30% of the window) is kept; the 14 before it are
+    // summarised two at a time: seven summary requests.
+    w.mock
+        .extend((1..=7).map(|i| MockResponse::text(snapshot(i)).with_usage(1_000, 10)));
+    w.mock.push(MockResponse::text("After."));
+    let (engine, session, mut events) = resume_small(&w, &id);
+    let (seen, ok, output, _) = command(&session, &mut events, "/compact").await;
+    assert!(ok, "{output}");
+    let bodies = w.bodies();
+    let summaries = &bodies[asked..];
+    assert_eq!(summaries.len(), 7, "one request a piece");
+    assert!(summaries.iter().all(is_summary_request));
+    for (i, body) in summaries.iter().enumerate() {
+        let tokens = request_tokens(body);
+        assert!(tokens <= SMALL_WINDOW, "request {i}: {tokens} tokens");
+        let sent = messages(body);
+        assert_eq!(sent[0].0, "user", "request {i} starts with a user message");
+        if i == 0 {
+            assert!(sent[0].1.starts_with("turn 0 "), "the oldest piece first");
+        } else {
+            // The rolling summary: the snapshot so far, as a compacted history has it.
+            assert!(
+                sent[0].1.ends_with(&snapshot(i)),
+                "request {i}: {:?}",
+                sent[0]
+            );
+            assert_eq!(
+                sent[1],
+                ("assistant".into(), compaction::SNAPSHOT_ACK.into())
+            );
+            assert!(
+                sent[2].1.starts_with(&format!("turn {} ", 2 * i)),
+                "{:?}",
+                sent[2]
+            );
+        }
+    }
+    // The tool call and its result travel together in the first piece.
+    let first = summaries[0]["messages"].as_array().unwrap();
+    assert!(first.iter().any(|m| m["role"] == "tool"));
+
+    // One event: the last snapshot, the usage of all seven calls.
+    let (summary, kept, compacted) = seen
+        .iter()
+        .find_map(|e| match &e.event {
+            AgentEvent::ContextCompacted {
+                status: CompactionStatus::Compacted,
+                summary,
+                kept_messages,
+                compacted_messages,
+                usage,
+                ..
+            } => {
+                assert_eq!(usage.input_tokens, 7_000);
+                Some((
+                    summary.clone().unwrap(),
+                    *kept_messages as usize,
+                    *compacted_messages as usize,
+                ))
+            }
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(summary, snapshot(7));
+    assert_eq!((kept, compacted), (2, before.len() - 2));
+
+    // The history now fits the window with room to spare, and so does the next request.
+    let history = session.history();
+    assert!(counter.messages(&history) <= SMALL_WINDOW * 30 / 100 + 100);
+    turn(&session, &mut events, "go on").await;
+    let next = w.bodies().last().cloned().unwrap();
+    assert!(!is_summary_request(&next));
+    assert!(
+        request_tokens(&next) <= SMALL_WINDOW,
+        "{}",
+        request_tokens(&next)
+    );
+
+    // The event replays to the same history.
+    let history = session.history();
+    stop(session).await;
+    let resumed = engine.resume_session(&id, None).unwrap();
+    assert_eq!(resumed.history(), history);
+    stop(resumed).await;
+    w.mock.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_piece_that_fails_or_is_interrupted_leaves_the_history_as_it_was() {
+    let w = World::new(WireApi::Openai, Vec::new()).await;
+    // Five turns: four summarised, in two pieces.
+    let (id, before) = long_session(&w, 5).await;
+    let asked = w.bodies().len();
+
+    // The second piece is refused: the compaction fails with the provider's error, and
+    // the usage of the first call is still counted.
+    w.mock.extend([
+        MockResponse::text(snapshot(1)).with_usage(1_000, 10),
+        MockResponse::http_error(400).message("prompt is too long"),
+    ]);
+    let (_engine, session, mut events) = resume_small(&w, &id);
+    let (seen, ok, output, _) = command(&session, &mut events, "/compact").await;
+    assert!(!ok && output.contains("prompt is too long"), "{output}");
+    assert!(seen.iter().any(|e| matches!(
+        &e.event,
+        AgentEvent::ContextCompacted { status: CompactionStatus::Failed, summary: None, usage, .. }
+            if usage.input_tokens == 1_000
+    )));
+    assert_eq!(w.bodies().len(), asked + 2);
+    assert_eq!(session.history(), before);
+
+    // Interrupted while the second piece is being written: nothing is recorded.
+    w.mock.extend([
+        MockResponse::text(snapshot(1)),
+        MockResponse::text(snapshot(2)).hang_after_events(0),
+    ]);
+    session
+        .submit(Op::UserTurn {
+            input: UserInput::text("/compact"),
+        })
+        .unwrap();
+    w.mock
+        .wait_for_requests(asked + 4, Duration::from_secs(20))
+        .await
+        .unwrap();
+    session.submit(Op::Interrupt).unwrap();
+    let seen = until(&mut events, |e| {
+        matches!(e, AgentEvent::CommandResult { .. })
+    })
+    .await;
+    let Some(AgentEvent::CommandResult { ok, output, .. }) = seen.last().map(|e| &e.event) else {
+        unreachable!()
+    };
+    assert!(!ok && output.contains("interrupted"), "{output}");
+    assert!(!seen
+        .iter()
+        .any(|e| matches!(e.event, AgentEvent::ContextCompacted { .. })));
+    assert_eq!(session.history(), before);
     stop(session).await;
     w.mock.shutdown().await;
 }

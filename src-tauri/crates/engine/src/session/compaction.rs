@@ -3,6 +3,13 @@
 //! event. The event is applied to the live history through the same function a resumed
 //! session replays, so both agree.
 //!
+//! Both sides of the cut are bounded by the model's window, for a history many times
+//! larger (a long session switched to a smaller model): the kept part by
+//! [`compaction::split_point`], and the summary requests by [`pieces`], which splits the
+//! older part into pieces summarised one after the other as a rolling snapshot. However
+//! many calls that takes, it is one event with the last snapshot, the usage of them all,
+//! and the same shape as ever, so older logs replay the same.
+//!
 //! Triggers: automatic before a model step once the request reaches the configured share
 //! of the context window (or after the provider reported an overflow), `/compact` and
 //! `Op::Compact`, and `/clear` (no summary, nothing kept).
@@ -15,7 +22,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use futures::StreamExt;
-use memo_context::compaction::{self, Sizes};
+use memo_context::compaction::{self, pieces, Sizes};
 use memo_context::{EnvFacts, Templates};
 use memo_protocol::{AgentEvent, CompactionStatus, CompactionTrigger, TokenUsage};
 use memo_providers::{
@@ -38,6 +45,8 @@ pub(crate) struct Outcome {
     pub summary: Option<String>,
     /// Why it failed or was skipped.
     pub message: Option<String>,
+    /// The oldest messages that were too many to summarise (the snapshot says so).
+    pub left_out: u32,
 }
 
 impl Outcome {
@@ -57,6 +66,7 @@ impl Outcome {
             },
             summary: None,
             message: Some(message),
+            left_out: 0,
         }
     }
 }
@@ -65,6 +75,23 @@ impl Outcome {
 pub(crate) enum Attempt {
     Done(Outcome),
     Interrupted,
+}
+
+/// What summarising the older history came to.
+enum Summary {
+    Snapshot {
+        text: String,
+        left_out: usize,
+    },
+    /// Why not: a provider's error, or an empty answer.
+    Failed(String),
+    Interrupted,
+}
+
+/// The system prompt and the request to write the snapshot, rendered once a compaction.
+struct SummaryPrompt {
+    system: String,
+    ask: Message,
 }
 
 /// Compacts the conversation of one scope.
@@ -85,7 +112,7 @@ pub(crate) struct Compactor<'a> {
 
 impl Compactor<'_> {
     /// Compacts (or clears) the conversation now, recording the outcome in the log.
-    /// Returns the tokens the summarisation call cost; the caller reports them as usage.
+    /// Returns the tokens the summarisation calls cost; the caller reports them as usage.
     pub async fn compact(
         &self,
         trigger: CompactionTrigger,
@@ -95,6 +122,7 @@ impl Compactor<'_> {
         let counts = self.scope.token_counts(&history);
         let before: u64 = counts.iter().sum();
         let mut usage = TokenUsage::default();
+        let window = self.model.context_window;
         let outcome = if trigger == CompactionTrigger::Clear {
             Outcome {
                 status: CompactionStatus::Cleared,
@@ -103,9 +131,10 @@ impl Compactor<'_> {
                 sizes: Sizes { before, after: 0 },
                 summary: None,
                 message: None,
+                left_out: 0,
             }
         } else {
-            match compaction::split_point(&history, &counts).filter(|s| *s > 0) {
+            match compaction::split_point(&history, &counts, window).filter(|s| *s > 0) {
                 None => {
                     let why = if history.is_empty() {
                         "the conversation is empty"
@@ -115,19 +144,19 @@ impl Compactor<'_> {
                     Outcome::unchanged(CompactionStatus::Skipped, history.len(), before, why.into())
                 }
                 Some(split) => {
-                    let request = self.summary_request(&history[..split], instructions);
-                    match self.call_model(request).await {
-                        None => return Ok((Attempt::Interrupted, usage)),
-                        Some(Err(err)) => Outcome::unchanged(
-                            CompactionStatus::Failed,
-                            history.len(),
-                            before,
-                            err.to_string(),
-                        ),
-                        Some(Ok(response)) => {
-                            usage = response.usage;
-                            self.judge(&history, &counts, split, &response)
+                    let older = &history[..split];
+                    match self
+                        .summarise(older, &counts[..split], instructions, &mut usage)
+                        .await
+                    {
+                        Summary::Interrupted => return Ok((Attempt::Interrupted, usage)),
+                        Summary::Failed(why) => {
+                            Outcome::unchanged(CompactionStatus::Failed, history.len(), before, why)
                         }
+                        Summary::Snapshot { text, left_out } => Outcome {
+                            left_out: len_u32(left_out),
+                            ..self.judge(&history, &counts, split, text)
+                        },
                     }
                 }
             }
@@ -152,20 +181,62 @@ impl Compactor<'_> {
         Ok((Attempt::Done(outcome), usage))
     }
 
-    /// Decides what a summary answer is worth: a snapshot that would make the history larger
-    /// is a failure (and the history stays as it was).
+    /// Summarises `older` (per-message token `counts`) into one snapshot, in as many
+    /// requests as the window needs (see [`pieces`]): each piece's request starts with the
+    /// snapshot of the pieces before it, the last snapshot is the result. The usage of
+    /// every call is added to `usage`, whatever the outcome.
+    async fn summarise(
+        &self,
+        older: &[Message],
+        counts: &[u64],
+        instructions: Option<&str>,
+        usage: &mut TokenUsage,
+    ) -> Summary {
+        let prompt = self.prompt(instructions);
+        let counter = self.context.settings.counter;
+        let fixed = counter.count(&prompt.system)
+            + counter.tools(self.tool_specs)
+            + counter.message(&prompt.ask);
+        let budget = pieces::input_budget(self.model.context_window, fixed);
+        let plan = pieces::plan(older, counts, budget, pieces::MAX_PIECES);
+        let cancel = self.scope.cancel();
+        let mut running: Option<String> = None;
+        for index in 0..plan.ranges.len() {
+            // Between calls too: a cancelled compaction must not start another one.
+            if cancel.is_cancelled() {
+                return Summary::Interrupted;
+            }
+            let messages = plan.messages(older, counts, index, running.as_deref(), budget, counter);
+            let response = match self.call_model(self.request(&prompt, messages)).await {
+                None => return Summary::Interrupted,
+                Some(Err(err)) => return Summary::Failed(err.to_string()),
+                Some(Ok(response)) => response,
+            };
+            usage.add(&response.usage);
+            match compaction::extract_snapshot(&response.text) {
+                Some(snapshot) => running = Some(snapshot),
+                None => return Summary::Failed("the model returned an empty summary".into()),
+            }
+        }
+        match running {
+            Some(text) => Summary::Snapshot {
+                text,
+                left_out: plan.left_out,
+            },
+            None => Summary::Failed("nothing was summarised".into()),
+        }
+    }
+
+    /// Decides what a snapshot is worth: one that would make the history larger is a
+    /// failure (and the history stays as it was).
     fn judge(
         &self,
         history: &[Message],
         counts: &[u64],
         split: usize,
-        response: &ModelResponse,
+        snapshot: String,
     ) -> Outcome {
         let before: u64 = counts.iter().sum();
-        let Some(snapshot) = compaction::extract_snapshot(&response.text) else {
-            let why = "the model returned an empty summary".to_owned();
-            return Outcome::unchanged(CompactionStatus::Failed, history.len(), before, why);
-        };
         let sizes = compaction::sizes(counts, split, &snapshot, self.context.settings.counter);
         if sizes.inflated() {
             let why = format!(
@@ -184,10 +255,12 @@ impl Compactor<'_> {
             sizes,
             summary: Some(snapshot),
             message: None,
+            left_out: 0,
         }
     }
 
-    fn summary_request(&self, older: &[Message], instructions: Option<&str>) -> ModelRequest {
+    /// The summary prompt: the same for every piece of one compaction.
+    fn prompt(&self, instructions: Option<&str>) -> SummaryPrompt {
         let templates = self
             .context
             .settings
@@ -202,23 +275,31 @@ impl Compactor<'_> {
             .as_ref()
             .map(|w| w.env.clone())
             .unwrap_or_else(|| EnvFacts::fixed(self.cwd, self.cwd));
-        let binding = self.model;
-        let vars = json!({ "env": env, "model": binding.model, "instructions": instructions });
+        let vars = json!({ "env": env, "model": self.model.model, "instructions": instructions });
         // Problems with a user's override are already reported by the prompt report.
         let mut problems = Vec::new();
         let system = templates.render("compaction.md", &vars, &mut problems).text;
         let ask = templates
             .render("compaction_request.md", &vars, &mut problems)
             .text;
+        SummaryPrompt {
+            system,
+            ask: Message::user(ask.trim().to_owned()),
+        }
+    }
+
+    /// One summary request: `messages` (a piece, after its snapshot) and the ask.
+    fn request(&self, prompt: &SummaryPrompt, messages: Vec<Message>) -> ModelRequest {
+        let binding = self.model;
         let mut messages: Vec<Message> = if binding.supports_vision {
-            older.to_vec()
+            messages
         } else {
-            older.iter().map(super::images::without_images).collect()
+            messages.iter().map(super::images::without_images).collect()
         };
-        messages.push(Message::user(ask.trim().to_owned()));
+        messages.push(prompt.ask.clone());
         ModelRequest {
             model: binding.model.clone(),
-            system,
+            system: prompt.system.clone(),
             messages: Arc::new(messages),
             // Providers reject a history with tool calls when no tools are declared.
             tools: self.tool_specs.to_vec(),
@@ -284,13 +365,19 @@ pub(crate) fn report(attempt: &Attempt) -> (bool, String) {
     };
     let reason = o.message.as_deref().unwrap_or("unknown reason");
     match o.status {
-        CompactionStatus::Compacted => (
-            true,
-            format!(
+        CompactionStatus::Compacted => {
+            let mut said = format!(
                 "Compacted {} older messages into a state snapshot and kept the last {} (history ~{} -> ~{} tokens).",
                 o.compacted, o.kept, o.sizes.before, o.sizes.after
-            ),
-        ),
+            );
+            if o.left_out > 0 {
+                said.push_str(&format!(
+                    " The conversation was too long to summarise in full: {} earlier messages are not in the snapshot.",
+                    o.left_out
+                ));
+            }
+            (true, said)
+        }
         CompactionStatus::Cleared => (
             true,
             "Cleared the conversation: the next message starts fresh (the session log keeps the old messages).".into(),
