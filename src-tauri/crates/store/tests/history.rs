@@ -1,9 +1,9 @@
 //! Search, paging, forks, usage, approvals and migrations of stored history.
 
 use memo_protocol::{
-    ChangeKind, FileChange,
-    AgentEvent, ApprovalId, ApprovalRequest, EventEnvelope, ReviewDecision, RiskLevel, SessionId,
-    TokenUsage, ToolCallId, ToolCallSummary, TurnEndReason, TurnId, UserInput,
+    AgentEvent, ApprovalId, ApprovalRequest, ChangeKind, EventEnvelope, FileChange, ReviewDecision,
+    RiskLevel, SessionId, TokenUsage, ToolCallId, ToolCallSummary, TurnEndReason, TurnId,
+    UserInput,
 };
 use memo_store::{
     ForkSpec, ModelPrice, NewSession, SearchQuery, SearchRole, Store, StoreError, SCHEMA_VERSION,
@@ -637,15 +637,40 @@ fn changed_files_are_counted_over_the_whole_log_once_each() {
     started(&store, "s2", "/repo");
     let id = SessionId::new("s1");
     assert_eq!(store.changed_file_count(&id).unwrap(), 0);
-    push(&store, "s1", "t1", vec![files_changed(Some("c1"), &["src/a.rs", "src/b.rs"])]);
+    push(
+        &store,
+        "s1",
+        "t1",
+        vec![files_changed(Some("c1"), &["src/a.rs", "src/b.rs"])],
+    );
     for turn in 0..50 {
-        push(&store, "s1", &format!("t{turn}"), vec![user("go"), answer("done")]);
+        push(
+            &store,
+            "s1",
+            &format!("t{turn}"),
+            vec![user("go"), answer("done")],
+        );
     }
-    push(&store, "s1", "t9", vec![files_changed(Some("c2"), &["src/a.rs", "README.md"])]);
+    push(
+        &store,
+        "s1",
+        "t9",
+        vec![files_changed(Some("c2"), &["src/a.rs", "README.md"])],
+    );
     // Changed outside Memo (no call): not the session's tool calls. Another session's: not
     // this one's.
-    push(&store, "s1", "t9", vec![files_changed(None, &["notes.txt"])]);
-    push(&store, "s2", "t1", vec![files_changed(Some("c1"), &["other.rs"])]);
+    push(
+        &store,
+        "s1",
+        "t9",
+        vec![files_changed(None, &["notes.txt"])],
+    );
+    push(
+        &store,
+        "s2",
+        "t1",
+        vec![files_changed(Some("c1"), &["other.rs"])],
+    );
     assert_eq!(store.changed_file_count(&id).unwrap(), 3);
 
     // A damaged row is passed over, not a failure of the whole count.
