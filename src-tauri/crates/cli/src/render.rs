@@ -167,6 +167,13 @@ impl Renderer for TextRenderer {
                     self.note(&format!("note: {notice}"));
                 }
             }
+            AgentEvent::CompactionProgress { done, total } => {
+                self.note(&if *total > 1 {
+                    format!("… compacting the conversation ({}/{total})", done + 1)
+                } else {
+                    "… compacting the conversation".to_owned()
+                });
+            }
             AgentEvent::ContextCompacted {
                 status,
                 compacted_messages,

@@ -910,6 +910,23 @@ async fn a_history_many_times_the_window_is_summarised_in_pieces_that_each_fit()
     let first = summaries[0]["messages"].as_array().unwrap();
     assert!(first.iter().any(|m| m["role"] == "tool"));
 
+    // Before each request, how far the compaction got, ahead of the one event that ends it.
+    let progress: Vec<(u32, u32)> = seen
+        .iter()
+        .filter_map(|e| match e.event {
+            AgentEvent::CompactionProgress { done, total } => Some((done, total)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(progress, (0..7).map(|done| (done, 7)).collect::<Vec<_>>());
+    let last_progress = seen
+        .iter()
+        .rposition(|e| matches!(e.event, AgentEvent::CompactionProgress { .. }))
+        .unwrap();
+    assert!(seen[last_progress..]
+        .iter()
+        .any(|e| matches!(e.event, AgentEvent::ContextCompacted { .. })));
+
     // One event: the last snapshot, the usage of all seven calls.
     let (summary, kept, compacted) = seen
         .iter()

@@ -124,6 +124,13 @@ pub enum AgentEvent {
         explanation: Option<String>,
         plan: Vec<PlanItem>,
     },
+    /// A compaction is under way: `done` of its `total` summary requests are answered
+    /// (one before each request; a history many times the window takes several). Not part
+    /// of the conversation; the `context_compacted` that follows ends it.
+    CompactionProgress {
+        done: u32,
+        total: u32,
+    },
     /// The conversation history was compacted (or cleared, or an attempt failed). A
     /// `compacted`/`cleared` status changes the history every later request sends: the
     /// older messages are replaced by `summary` and the last `kept_messages` stay. It is
@@ -330,6 +337,7 @@ impl AgentEvent {
             AgentEvent::Usage { .. } => "usage",
             AgentEvent::Retrying { .. } => "retrying",
             AgentEvent::PlanUpdated { .. } => "plan_updated",
+            AgentEvent::CompactionProgress { .. } => "compaction_progress",
             AgentEvent::ContextCompacted { .. } => "context_compacted",
             AgentEvent::CommandResult { .. } => "command_result",
             AgentEvent::ModelSwitched { .. } => "model_switched",

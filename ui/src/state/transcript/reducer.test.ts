@@ -336,6 +336,52 @@ describe("session-level notes", () => {
     ]);
   });
 
+  it("shows a compaction under way, request by request, until its result replaces it", () => {
+    const e = stream();
+    let state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "go on" } }),
+      e({ type: "compaction_progress", done: 0, total: 3 }),
+      e({ type: "compaction_progress", done: 1, total: 3 }),
+    ]);
+    expect(onlyTurn(state).items).toMatchObject([
+      { kind: "info", title: "Compacting the conversation…", body: "Summarising the older messages: request 2 of 3.", busy: true },
+    ]);
+    state = applyBatch(state, [
+      e({
+        type: "context_compacted",
+        trigger: "auto",
+        status: "compacted",
+        summary: "<state_snapshot/>",
+        kept_messages: 3,
+        compacted_messages: 40,
+        tokens_before: 90_000,
+        tokens_after: 20_000,
+        usage: USAGE,
+      }),
+    ]);
+    expect(onlyTurn(state).items).toMatchObject([
+      { kind: "info", title: "Context compacted", body: "40 older messages summarised, 3 kept (~90,000 → ~20,000 tokens)." },
+    ]);
+    expect(onlyTurn(state).items[0]).not.toHaveProperty("busy");
+  });
+
+  it("drops a compaction left under way when its turn ends or `/compact` reports", () => {
+    const e = stream();
+    let state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "go on" } }),
+      e({ type: "compaction_progress", done: 0, total: 1 }),
+      e({ type: "turn_ended", reason: "interrupted", usage: USAGE }),
+    ]);
+    expect(onlyTurn(state).items).toEqual([]);
+    state = applyBatch(state, [
+      e({ type: "compaction_progress", done: 0, total: 2 }, { turn: null }),
+      e({ type: "command_result", command: "compact", ok: false, output: "Compaction interrupted; the history is unchanged." }, { turn: null }),
+    ]);
+    expect(state.entries.filter((entry) => entry.kind === "info")).toMatchObject([
+      { kind: "info", title: "/compact", ok: false },
+    ]);
+  });
+
   it("shows the latest progress of a running tool call", () => {
     const e = stream();
     const state = applyBatch(emptyTranscript, [

@@ -59,7 +59,8 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
         startedMs: envelope.timestamp_ms,
         startSeq: envelope.seq,
       };
-      return { ...state, entries: [...state.entries, turn] };
+      // A compaction shown under way and never finished (the app stopped in it) is over.
+      return { ...state, entries: [...withoutBusy(state.entries), turn] };
     }
     case "model_switched": {
       const session = state.session ? { ...state.session, provider: event.provider, model: event.model } : state.session;
@@ -104,7 +105,10 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
     case "command_result":
       // A prompt a hook blocked: its `hook_ran` just before already says so, and which.
       if (event.command === "UserPromptSubmit" && envelope.turn_id === null) return state;
-      return { ...state, entries: [...state.entries, infoEntry(event, key)] };
+      // `/compact` reports here, also when it was interrupted (no `context_compacted` then).
+      return { ...state, entries: [...withoutBusy(state.entries), infoEntry(event, key)] };
+    case "compaction_progress":
+      return compacted(state, envelope, progressEntry(event, key));
     case "context_compacted":
       return compacted(state, envelope, infoEntry(event, key));
     case "hooks_skipped": {
@@ -139,16 +143,34 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
 /**
  * A compaction the engine ran before a model step belongs inside that turn, above the step's
  * answer (or failure); one asked for between turns (`/compact`, `/clear`) stands on its own.
+ * Its progress, then its result, replace the progress shown before.
  */
 function compacted(state: TranscriptState, envelope: EventEnvelope, info: InfoView): TranscriptState {
   const index = envelope.turn_id === null ? -1 : findTurn(state.entries, envelope.turn_id);
   const turn = index < 0 ? undefined : state.entries[index];
   if (turn?.kind !== "turn") {
-    return { ...state, entries: [...state.entries, info] };
+    return { ...state, entries: [...withoutBusy(state.entries), info] };
   }
   const entries = state.entries.slice();
-  entries[index] = { ...turn, items: [...turn.items, info] };
+  entries[index] = { ...turn, items: [...withoutBusy(turn.items), info] };
   return { ...state, entries };
+}
+
+/** The list without what was shown as under way. */
+export function withoutBusy<T extends { kind: string }>(list: T[]): T[] {
+  return list.some(isBusy) ? list.filter((entry) => !isBusy(entry)) : list;
+}
+
+function isBusy(entry: { kind: string }): boolean {
+  return entry.kind === "info" && (entry as InfoView).busy === true;
+}
+
+function progressEntry(event: Extract<AgentEvent, { type: "compaction_progress" }>, key: string): InfoView {
+  const body =
+    event.total > 1
+      ? `Summarising the older messages: request ${event.done + 1} of ${event.total}.`
+      : "Summarising the older messages.";
+  return { kind: "info", key, title: "Compacting the conversation…", body, ok: true, busy: true };
 }
 
 function infoEntry(event: Extract<AgentEvent, { type: "context_compacted" | "command_result" }>, key: string): InfoView {
@@ -161,7 +183,7 @@ function infoEntry(event: Extract<AgentEvent, { type: "context_compacted" | "com
         kind: "info",
         key,
         title: "Context compacted",
-        body: `${event.compacted_messages} older messages summarised, ${event.kept_messages} kept (~${event.tokens_before} → ~${event.tokens_after} tokens).`,
+        body: `${event.compacted_messages} older messages summarised, ${event.kept_messages} kept (~${event.tokens_before.toLocaleString("en-US")} → ~${event.tokens_after.toLocaleString("en-US")} tokens).`,
         ok: true,
       };
     case "cleared":

@@ -141,6 +141,7 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
     case "turn_started":
     // Session-level entries, routed by the reducer before it reaches a turn.
     case "context_compacted":
+    case "compaction_progress":
     case "command_result":
     case "model_switched":
     case "approval_mode_changed":
@@ -243,10 +244,13 @@ function confirmStep(
 
 /** At turn end nothing is still running: a call that never reported back did not finish. */
 function settle(items: TurnItem[]): TurnItem[] {
-  if (!items.some((item) => (item.kind === "tool" && item.status === "running") || isProvisional(item))) {
+  const busy = (item: TurnItem) => item.kind === "info" && item.busy === true;
+  if (!items.some((item) => (item.kind === "tool" && item.status === "running") || isProvisional(item) || busy(item))) {
     return items;
   }
   return items.flatMap((item): TurnItem[] => {
+    // A compaction the turn ended in the middle of (interrupted) changed nothing.
+    if (busy(item)) return [];
     if (item.kind === "tool" && item.status === "running") {
       return item.provisional ? [] : [{ ...item, status: "error", errorKind: "interrupted", output: item.output ?? "" }];
     }

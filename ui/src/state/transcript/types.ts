@@ -176,6 +176,8 @@ export interface InfoView {
   title: string;
   body: string;
   ok: boolean;
+  /** Still under way (a compaction waiting on the model): its result replaces it. */
+  busy?: boolean;
 }
 
 /** An MCP server asking the user for input in the middle of a call. */

@@ -147,7 +147,7 @@ impl Compactor<'_> {
                     let older = &history[..split];
                     match self
                         .summarise(older, &counts[..split], instructions, &mut usage)
-                        .await
+                        .await?
                     {
                         Summary::Interrupted => return Ok((Attempt::Interrupted, usage)),
                         Summary::Failed(why) => {
@@ -191,7 +191,7 @@ impl Compactor<'_> {
         counts: &[u64],
         instructions: Option<&str>,
         usage: &mut TokenUsage,
-    ) -> Summary {
+    ) -> Result<Summary, EngineError> {
         let prompt = self.prompt(instructions);
         let counter = self.context.settings.counter;
         let fixed = counter.count(&prompt.system)
@@ -201,30 +201,40 @@ impl Compactor<'_> {
         let plan = pieces::plan(older, counts, budget, pieces::MAX_PIECES);
         let cancel = self.scope.cancel();
         let mut running: Option<String> = None;
+        let total = len_u32(plan.ranges.len());
         for index in 0..plan.ranges.len() {
             // Between calls too: a cancelled compaction must not start another one.
             if cancel.is_cancelled() {
-                return Summary::Interrupted;
+                return Ok(Summary::Interrupted);
             }
+            // The user sees the wait for what it is (several calls on a long history).
+            self.scope.record(AgentEvent::CompactionProgress {
+                done: len_u32(index),
+                total,
+            })?;
             let messages = plan.messages(older, counts, index, running.as_deref(), budget, counter);
             let response = match self.call_model(self.request(&prompt, messages)).await {
-                None => return Summary::Interrupted,
-                Some(Err(err)) => return Summary::Failed(err.to_string()),
+                None => return Ok(Summary::Interrupted),
+                Some(Err(err)) => return Ok(Summary::Failed(err.to_string())),
                 Some(Ok(response)) => response,
             };
             usage.add(&response.usage);
             match compaction::extract_snapshot(&response.text) {
                 Some(snapshot) => running = Some(snapshot),
-                None => return Summary::Failed("the model returned an empty summary".into()),
+                None => {
+                    return Ok(Summary::Failed(
+                        "the model returned an empty summary".into(),
+                    ))
+                }
             }
         }
-        match running {
+        Ok(match running {
             Some(text) => Summary::Snapshot {
                 text,
                 left_out: plan.left_out,
             },
             None => Summary::Failed("nothing was summarised".into()),
-        }
+        })
     }
 
     /// Decides what a snapshot is worth: one that would make the history larger is a

@@ -1,4 +1,4 @@
-import { AlertIcon, RetryIcon } from "../../../components/icons";
+import { AlertIcon, RetryIcon, Spinner } from "../../../components/icons";
 import type { ErrorKind } from "../../../gen/protocol";
 import type { RetryItem } from "../../../state/transcript";
 import { formatDelay } from "../format";
@@ -59,10 +59,16 @@ export function RetryNotice({ item, live }: { item: RetryItem; live: boolean }) 
   );
 }
 
-/** A session-level note: a slash command's output or a compaction. */
-export function InfoNotice({ title, body, ok }: { title: string; body: string; ok: boolean }) {
+/** A session-level note: a slash command's output or a compaction (with a spinner while under way). */
+export function InfoNotice({ title, body, ok, busy = false }: { title: string; body: string; ok: boolean; busy?: boolean }) {
   return (
-    <div className={`notice ${ok ? "notice--info" : "notice--error"}`} data-testid="info-notice">
+    <div
+      className={`notice ${ok ? "notice--info" : "notice--error"}`}
+      data-testid="info-notice"
+      role={busy ? "status" : undefined}
+      aria-busy={busy || undefined}
+    >
+      {busy && <Spinner className="notice__icon" />}
       <div>
         <strong className="notice__title">{title}</strong>
         <pre className="notice__body">{body}</pre>

@@ -414,7 +414,7 @@ function renderEntry(entry: TranscriptEntry, actions: EntryActions): ReactNode {
         />
       );
     case "info":
-      return <InfoNotice title={entry.title} body={entry.body} ok={entry.ok} />;
+      return <InfoNotice title={entry.title} body={entry.body} ok={entry.ok} busy={entry.busy === true} />;
     case "elicitation":
       return <ElicitationCard view={entry} onAnswer={actions.onElicit} />;
     case "agent_approval":

@@ -177,6 +177,6 @@ function TurnItemView({
     case "hook":
       return <HookLine item={item} />;
     case "info":
-      return <InfoNotice title={item.title} body={item.body} ok={item.ok} />;
+      return <InfoNotice title={item.title} body={item.body} ok={item.ok} busy={item.busy === true} />;
   }
 }
