@@ -106,6 +106,7 @@ pub(crate) async fn connect(
             let client = AuthedClient {
                 inner: crate::http::client()?,
                 auth: auth.clone(),
+                standalone: Default::default(),
             };
             let mut transport_config =
                 StreamableHttpClientTransportConfig::with_uri(http.url.as_str());

@@ -142,6 +142,66 @@ impl Auth {
 pub struct AuthedClient {
     pub inner: reqwest::Client,
     pub auth: Auth,
+    pub standalone: StandaloneStream,
+}
+
+/// How long a request waits for its session's standalone stream: long enough for a loaded
+/// machine, short enough that a server slow to answer the GET costs little.
+const STANDALONE_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Whether the session's standalone stream is open yet: the GET that carries what a server
+/// sends outside any request's own stream, such as an elicitation a tool asks for with a
+/// plain server request. The SDK opens it beside the first requests after `initialize`;
+/// a server that sends before it is open drops the message (the TypeScript SDK's does), and
+/// the tool call waiting on the answer hangs until it times out. So each request of a
+/// session waits, briefly, until that session's stream is open or refused.
+#[derive(Clone)]
+pub struct StandaloneStream {
+    /// The session whose stream was last opened (or refused).
+    settled: Arc<tokio::sync::watch::Sender<Option<Arc<str>>>>,
+}
+
+impl Default for StandaloneStream {
+    fn default() -> Self {
+        StandaloneStream {
+            settled: Arc::new(tokio::sync::watch::Sender::new(None)),
+        }
+    }
+}
+
+impl StandaloneStream {
+    /// The GET for `session` was answered, with a stream or a refusal (405: the server has
+    /// none): either way nothing is gained by waiting longer.
+    fn settle(&self, session: &Arc<str>) {
+        self.settled.send_replace(Some(session.clone()));
+    }
+
+    /// Waits until `session`'s stream is settled, at most [`STANDALONE_WAIT`], and only
+    /// once: a server that never answers the GET costs the first request the wait, not
+    /// every request.
+    async fn wait(&self, session: &Arc<str>) {
+        let mut settled = self.settled.subscribe();
+        let open = settled.wait_for(|s| s.as_deref() == Some(&**session));
+        if tokio::time::timeout(STANDALONE_WAIT, open).await.is_err() {
+            tracing::debug!("the standalone stream is not open yet; sending anyway");
+            self.settle(session);
+        }
+    }
+
+    /// Before posting `message`: a request of a session waits for its stream.
+    async fn before_post(&self, message: &ClientJsonRpcMessage, session: Option<&Arc<str>>) {
+        if let (ClientJsonRpcMessage::Request(_), Some(session)) = (message, session) {
+            self.wait(session).await;
+        }
+    }
+
+    /// After a GET of a session was answered; a reconnection (resuming after an event id)
+    /// settles nothing new.
+    fn after_get(&self, session: Option<&Arc<str>>, reconnection: bool) {
+        if let (Some(session), false) = (session, reconnection) {
+            self.settle(session);
+        }
+    }
 }
 
 type HttpResult<T> = Result<T, StreamableHttpError<reqwest::Error>>;
@@ -175,6 +235,9 @@ impl StreamableHttpClient for AuthedClient {
         _auth: Option<String>,
         headers: HashMap<HeaderName, HeaderValue>,
     ) -> HttpResult<StreamableHttpPostResponse> {
+        self.standalone
+            .before_post(&message, session_id.as_ref())
+            .await;
         let token = self.auth.token().await;
         let first = self
             .inner
@@ -214,6 +277,9 @@ impl StreamableHttpClient for AuthedClient {
         headers: HashMap<HeaderName, HeaderValue>,
         max: usize,
     ) -> HttpResult<StreamableHttpPostResponse> {
+        self.standalone
+            .before_post(&message, session_id.as_ref())
+            .await;
         let token = self.auth.token().await;
         let first = self
             .inner
@@ -274,9 +340,13 @@ impl StreamableHttpClient for AuthedClient {
         headers: HashMap<HeaderName, HeaderValue>,
     ) -> HttpResult<BoxStream<'static, Result<Sse, SseError>>> {
         let token = self.auth.token().await;
-        self.inner
+        let (session, reconnection) = (session_id.clone(), last_event_id.is_some());
+        let stream = self
+            .inner
             .get_stream(uri, session_id, last_event_id, token, headers)
-            .await
+            .await;
+        self.standalone.after_get(session.as_ref(), reconnection);
+        stream
     }
 
     async fn get_stream_with_max_sse_event_size(
@@ -289,8 +359,12 @@ impl StreamableHttpClient for AuthedClient {
         max: usize,
     ) -> HttpResult<BoxStream<'static, Result<Sse, SseError>>> {
         let token = self.auth.token().await;
-        self.inner
+        let (session, reconnection) = (session_id.clone(), last_event_id.is_some());
+        let stream = self
+            .inner
             .get_stream_with_max_sse_event_size(uri, session_id, last_event_id, token, headers, max)
-            .await
+            .await;
+        self.standalone.after_get(session.as_ref(), reconnection);
+        stream
     }
 }
