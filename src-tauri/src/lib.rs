@@ -9,6 +9,7 @@ pub mod commands;
 pub mod error;
 pub mod launch;
 pub mod rendering;
+pub mod script_heap;
 pub mod state;
 pub mod terminal;
 mod window_state;
@@ -28,8 +29,9 @@ fn init_tracing() {
 
 pub fn run() {
     init_tracing();
-    // Before anything starts a thread or WebKit: its web process inherits the choice.
+    // Before anything starts a thread or WebKit: its web process inherits the choices.
     rendering::apply();
+    script_heap::apply();
 
     let builder = tauri::Builder::default()
         // First: a second launch hands its folder to this window and exits.
