@@ -15,7 +15,8 @@
 // 6. A terminal flood (`yes` for BENCH_FLOOD_MB, 0 skips it): its time, the longest frame
 //    gap, memory before / peak / after.
 // 7. Baseline: a hello-world Tauri window (same Tauri, features and profile), in the
-//    rendering Memo chose and in WebKit's default: time from its process start to its
+//    rendering Memo chose (with the JavaScriptCore options Memo's page ran with) and in
+//    WebKit's default: time from its process start to its
 //    first painted frame, its memory idle (PSS of it and its WebKit processes), and, in
 //    Memo's rendering, the same answer shown growing at the same rate (frame times,
 //    memory) and idle CPU after it. Memo's figures are given against these.
@@ -262,19 +263,38 @@ const RENDERING = {
   off: { WEBKIT_DISABLE_COMPOSITING_MODE: "1" },
 };
 
-/** The hello-world in both renderings; only the one Memo ends up in shows the stream. */
-async function baselines(answer, memoRendering) {
+/**
+ * The hello-world in both renderings; only the one Memo ends up in shows the stream, and it
+ * also gets the JavaScriptCore options Memo's web process ran with (the same WebKit set-up).
+ */
+async function baselines(answer, memoRendering, memoScriptOptions) {
   const out = {};
-  for (const [name, env] of Object.entries(RENDERING)) out[name] = await hello(env, name === memoRendering ? answer : null);
+  for (const [name, env] of Object.entries(RENDERING)) {
+    const mine = name === memoRendering;
+    out[name] = await hello(mine ? { ...env, ...memoScriptOptions } : env, mine ? answer : null);
+  }
   return out;
+}
+
+/** The environment of Memo's web process. */
+function webEnviron(app) {
+  const web = app.processes().find(({ cmdline }) => /WebKitWebProcess/.test(cmdline));
+  if (!web) throw new Error("no web process found");
+  return readFileSync(`/proc/${web.pid}/environ`, "utf8").split("\0");
 }
 
 /** How Memo's web process was told to draw: "off" when it runs without WebKit's compositing. */
 function renderingOf(app) {
-  const web = app.processes().find(({ cmdline }) => /WebKitWebProcess/.test(cmdline));
-  if (!web) throw new Error("no web process found");
-  const environ = readFileSync(`/proc/${web.pid}/environ`, "utf8").split("\0");
-  return environ.includes("WEBKIT_DISABLE_COMPOSITING_MODE=1") ? "off" : "default";
+  return webEnviron(app).includes("WEBKIT_DISABLE_COMPOSITING_MODE=1") ? "off" : "default";
+}
+
+/** The JavaScriptCore options (`JSC_*`) Memo's web process was started with. */
+function scriptOptionsOf(app) {
+  return Object.fromEntries(
+    webEnviron(app)
+      .filter((entry) => entry.startsWith("JSC_"))
+      .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+  );
 }
 
 // Runs in the hello-world page: shows the answer growing at ~4,000 characters a second for
@@ -354,7 +374,7 @@ async function memo(result) {
     const { app, paint, pss: memory, pssBy: split } = await start(memoBinary, home, [folder]);
     paints.push(paint);
     pss.push(memory);
-    result.memo = { paint: percentile(paints, 0.5), paints, pss: percentile(pss, 0.5), pssBy: split, rendering: renderingOf(app) };
+    result.memo = { paint: percentile(paints, 0.5), paints, pss: percentile(pss, 0.5), pssBy: split, rendering: renderingOf(app), scriptOptions: scriptOptionsOf(app) };
     try {
       await sessions(app, result);
       await stream(app, result, answer.length);
@@ -518,7 +538,7 @@ async function main() {
   const result = {};
   await memo(result);
   // The hello-world in the rendering Memo chose (its denominator), and in the other.
-  result.baselines = await baselines(streamedAnswer(STREAM_SECONDS), result.memo.rendering);
+  result.baselines = await baselines(streamedAnswer(STREAM_SECONDS), result.memo.rendering, result.memo.scriptOptions);
   result.baseline = result.baselines[result.memo.rendering];
   console.log(JSON.stringify(result));
 }

@@ -16,6 +16,7 @@ const cpu = (i) => `${i.cpuPercent.toFixed(2)} % (${i.app.toFixed(2)} / ${i.web.
 const other = r.memo.rendering === "off" ? r.baselines?.default : r.baselines?.off;
 const rows = [
   ["how the window draws (hello-world: the same)", r.memo.rendering === "off" ? "without compositing (no GPU)" : "WebKit's default", "same", "-", "-"],
+  ["page's JavaScriptCore options (hello-world: the same)", Object.entries(r.memo.scriptOptions ?? {}).map(([k, v]) => `${k}=${v}`).join(" ") || "none", "same", "-", "-"],
   ["start to first paint (median of cold starts)", ms(r.memo.paint), ms(hello.paint), ratio(r.memo.paint, hello.paint), "-"],
   ["memory idle after start (PSS, app + WebKit)", mib(r.memo.pss), mib(hello.pss), ratio(r.memo.pss, hello.pss), "≤ 1.15×"],
   ["… by process: app / web / network", split(r.memo.pssBy), split(hello.pssBy), "-", "-"],
@@ -40,6 +41,10 @@ rows.push([
 ]);
 if (r.idleLater) {
   rows.push([`… the next ${r.idleLater.seconds} s`, `${r.idleLater.cpuPercent.toFixed(2)} % (${r.idleLater.app.toFixed(2)} / ${r.idleLater.web.toFixed(2)} / ${r.idleLater.network.toFixed(2)})`, "-", "-", "< 1 %"]);
+}
+if (r.idle.pss !== undefined) {
+  const last = r.idleLater ?? r.idle;
+  rows.push([`… memory after the idle ${r.idle.seconds + (r.idleLater?.seconds ?? 0)} s`, mib(last.pss), hello.idle?.pss !== undefined ? mib(hello.idle.pss) : "-", hello.idle?.pss !== undefined ? ratio(last.pss, hello.idle.pss) : "-", "-"]);
 }
 if (r.flood) {
   rows.push([`terminal: ${r.flood.mb} MB of \`yes\`; longest frame gap`, `${r.flood.seconds.toFixed(1)} s; ${ms(r.flood.maxFrameGap)}`, "-", "-", "no freeze"]);
