@@ -165,15 +165,15 @@ pub fn sizes(counts: &[u64], split: usize, summary: &str, counter: TokenCounter)
     Sizes { before, after }
 }
 
+/// Messages for the tests of compaction and of its pieces.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use memo_model::ToolCall;
+pub(crate) mod fixtures {
+    use memo_model::{Message, ToolCall};
 
-    fn user(t: &str) -> Message {
+    pub fn user(t: &str) -> Message {
         Message::user(t)
     }
-    fn answer(t: &str) -> Message {
+    pub fn answer(t: &str) -> Message {
         Message::Assistant {
             text: t.into(),
             reasoning: None,
@@ -181,7 +181,7 @@ mod tests {
             provider_data: None,
         }
     }
-    fn call(id: &str) -> Message {
+    pub fn call(id: &str) -> Message {
         Message::Assistant {
             text: String::new(),
             reasoning: None,
@@ -193,14 +193,20 @@ mod tests {
             provider_data: None,
         }
     }
-    fn result(id: &str) -> Message {
+    pub fn result(id: &str, content: &str) -> Message {
         Message::ToolResult {
             call_id: id.into(),
             name: "read_file".into(),
-            content: "x".into(),
+            content: content.into(),
             is_error: false,
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fixtures::*;
 
     #[test]
     fn the_cut_is_at_the_first_user_message_past_seventy_percent() {
@@ -208,13 +214,13 @@ mod tests {
         let history = vec![
             user("a"),
             call("1"),
-            result("1"),
+            result("1", "x"),
             answer("b"),
             user("c"),
             answer("d"),
             user("e"),
             call("2"),
-            result("2"),
+            result("2", "x"),
         ];
         let counts = vec![10, 10, 10, 10, 30, 10, 5, 5, 10];
         // total 100, target 70: before index 4 is 40, before 6 is 80.
@@ -230,9 +236,9 @@ mod tests {
         let history = vec![
             user("a"),
             call("1"),
-            result("1"),
+            result("1", "x"),
             call("2"),
-            result("2"),
+            result("2", "x"),
             user("b"),
             answer("c"),
         ];
@@ -247,10 +253,16 @@ mod tests {
         let history = vec![user("a"), answer("b"), user("c"), answer(&"d".repeat(100))];
         assert_eq!(split_point(&history, &[1, 1, 1, 97], 0), Some(4));
         // Mid-turn (last message is a tool result) the current turn is kept whole.
-        let history = vec![user("a"), answer("b"), user("c"), call("1"), result("1")];
+        let history = vec![
+            user("a"),
+            answer("b"),
+            user("c"),
+            call("1"),
+            result("1", "x"),
+        ];
         assert_eq!(split_point(&history, &[1, 1, 1, 1, 96], 0), Some(2));
         // A single turn still running cannot be compacted.
-        let history = vec![user("a"), call("1"), result("1")];
+        let history = vec![user("a"), call("1"), result("1", "x")];
         assert_eq!(split_point(&history, &[1, 1, 98], 0), None);
     }
 
@@ -287,11 +299,11 @@ mod tests {
         let history = vec![
             user("a"),
             call("1"),
-            result("1"),
+            result("1", "x"),
             answer("b"),
             user("c"),
             call("2"),
-            result("2"),
+            result("2", "x"),
             answer("d"),
         ];
         let counts = vec![5, 5, 60, 5, 5, 5, 10, 5];

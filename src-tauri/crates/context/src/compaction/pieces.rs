@@ -252,39 +252,8 @@ pub fn excerpt(text: &str, keep: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use memo_model::ToolCall;
+    use crate::compaction::fixtures::*;
 
-    fn user(t: &str) -> Message {
-        Message::user(t)
-    }
-    fn answer(t: &str) -> Message {
-        Message::Assistant {
-            text: t.into(),
-            reasoning: None,
-            tool_calls: Vec::new(),
-            provider_data: None,
-        }
-    }
-    fn call(id: &str) -> Message {
-        Message::Assistant {
-            text: String::new(),
-            reasoning: None,
-            tool_calls: vec![ToolCall {
-                id: id.into(),
-                name: "read_file".into(),
-                arguments: "{}".into(),
-            }],
-            provider_data: None,
-        }
-    }
-    fn result(id: &str, content: &str) -> Message {
-        Message::ToolResult {
-            call_id: id.into(),
-            name: "read_file".into(),
-            content: content.into(),
-            is_error: false,
-        }
-    }
     fn is_user(m: &Message) -> bool {
         matches!(m, Message::User { .. })
     }
