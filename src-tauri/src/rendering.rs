@@ -90,7 +90,8 @@ pub fn apply() {
     });
     match choice {
         Choice::Off(why) => {
-            std::env::set_var(DISABLE_COMPOSITING, "1");
+            // Listed as Memo's own: the user's commands do not inherit it.
+            memo_child_env::set_for_self(DISABLE_COMPOSITING, "1");
             tracing::info!("webview compositing off: {why} (MEMO_WEBVIEW_COMPOSITING=on keeps it)");
         }
         Choice::Kept(why) => tracing::info!("webview compositing left to WebKit: {why}"),

@@ -40,7 +40,8 @@ pub fn apply() {
     let var = |name: &str| std::env::var(name).ok();
     match choose(&var) {
         Some(value) => {
-            std::env::set_var(FORCE_RAM_SIZE, &value);
+            // Listed as Memo's own: the user's commands do not inherit it.
+            memo_child_env::set_for_self(FORCE_RAM_SIZE, &value);
             tracing::info!("page heap sized for {value} bytes of memory ({FORCE_RAM_SIZE})");
         }
         None => tracing::info!("page heap: {FORCE_RAM_SIZE} left as set"),

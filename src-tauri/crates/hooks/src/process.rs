@@ -164,6 +164,9 @@ struct Spawned {
 
 fn spawn(cmd: &HookCommand<'_>) -> Result<Spawned, SpawnError> {
     let mut command = Command::new("sh");
+    for name in memo_child_env::internal() {
+        command.env_remove(name);
+    }
     command
         .arg("-c")
         .arg(cmd.command)

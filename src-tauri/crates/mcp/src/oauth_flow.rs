@@ -95,7 +95,11 @@ pub type Opener<'a> = &'a (dyn Fn(&str) -> Result<(), String> + Send + Sync);
 /// else `xdg-open`. The error says which program could not be started.
 pub fn open_in_browser(browser: Option<&str>, url: &str) -> Result<(), String> {
     let browser = browser.filter(|b| !b.is_empty()).unwrap_or("xdg-open");
-    std::process::Command::new(browser)
+    let mut command = std::process::Command::new(browser);
+    for name in memo_child_env::internal() {
+        command.env_remove(name);
+    }
+    command
         .arg(url)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())

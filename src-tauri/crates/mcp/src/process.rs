@@ -68,6 +68,9 @@ pub fn spawn(
             path: path.to_owned(),
         })?;
     let mut cmd = Command::new(&program);
+    for name in memo_child_env::internal() {
+        cmd.env_remove(name);
+    }
     cmd.args(&cfg.args)
         .current_dir(&cwd)
         .env("PATH", path)

@@ -88,6 +88,9 @@ impl Terminal {
         let writer = pair.master.take_writer().map_err(pty)?;
 
         let mut command = CommandBuilder::new(&shell);
+        for name in memo_child_env::internal() {
+            command.env_remove(name);
+        }
         command.cwd(&request.cwd);
         // The app's own working directory would otherwise be the shell's $PWD.
         command.env("PWD", &request.cwd);

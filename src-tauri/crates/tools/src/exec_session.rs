@@ -108,6 +108,9 @@ impl ExecSession {
             })
             .map_err(|e| failed("open a terminal", &e))?;
         let mut cmd = CommandBuilder::new(&req.shell);
+        for name in memo_child_env::internal() {
+            cmd.env_remove(name);
+        }
         cmd.arg(if req.login { "-lc" } else { "-c" });
         cmd.arg(&req.command);
         cmd.cwd(&req.cwd);
