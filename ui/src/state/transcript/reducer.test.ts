@@ -19,6 +19,19 @@ function stream(turnId: string | null = "t1", firstSeq = 1) {
 
 const USAGE = { input_tokens: 10, output_tokens: 4, cached_input_tokens: 0, reasoning_tokens: 0 };
 
+/** An automatic compaction before a model step: 40 messages summarised, 3 kept. */
+const AUTO_COMPACTED: AgentEvent = {
+  type: "context_compacted",
+  trigger: "auto",
+  status: "compacted",
+  summary: "<state_snapshot/>",
+  kept_messages: 3,
+  compacted_messages: 40,
+  tokens_before: 90_000,
+  tokens_after: 20_000,
+  usage: USAGE,
+};
+
 function onlyTurn(state: TranscriptState): TurnView {
   const turns = state.entries.filter((entry): entry is TurnView => entry.kind === "turn");
   expect(turns).toHaveLength(1);
@@ -315,17 +328,7 @@ describe("session-level notes", () => {
     const e = stream();
     const state = applyBatch(emptyTranscript, [
       e({ type: "turn_started", input: { text: "go on" } }),
-      e({
-        type: "context_compacted",
-        trigger: "auto",
-        status: "compacted",
-        summary: "<state_snapshot/>",
-        kept_messages: 3,
-        compacted_messages: 40,
-        tokens_before: 90_000,
-        tokens_after: 20_000,
-        usage: USAGE,
-      }),
+      e(AUTO_COMPACTED),
       e({ type: "error", kind: "context_overflow", message: "too long", retryable: false }),
       e({ type: "turn_ended", reason: "failed", usage: USAGE }),
     ]);
@@ -347,17 +350,7 @@ describe("session-level notes", () => {
       { kind: "info", title: "Compacting the conversation…", body: "Summarising the older messages: request 2 of 3.", busy: true },
     ]);
     state = applyBatch(state, [
-      e({
-        type: "context_compacted",
-        trigger: "auto",
-        status: "compacted",
-        summary: "<state_snapshot/>",
-        kept_messages: 3,
-        compacted_messages: 40,
-        tokens_before: 90_000,
-        tokens_after: 20_000,
-        usage: USAGE,
-      }),
+      e(AUTO_COMPACTED),
     ]);
     expect(onlyTurn(state).items).toMatchObject([
       { kind: "info", title: "Context compacted", body: "40 older messages summarised, 3 kept (~90,000 → ~20,000 tokens)." },

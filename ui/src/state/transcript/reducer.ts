@@ -5,7 +5,7 @@ import type { ElicitationView, InfoView, TranscriptState, TurnItem, TurnView } f
 import { hookDetails, hookHeadline, hookItem, hookTone } from "./hooks";
 import { findTurn } from "./lookup";
 import { approvalResolved, isRelayed, relayedApproval, subagentStarted, subagentUpdated } from "./subagents";
-import { applyTurnEvent } from "./turnEvents";
+import { applyTurnEvent, withoutBusy } from "./turnEvents";
 import { MODE_EFFECTS, MODE_NAMES } from "../approvalModes";
 
 export const emptyTranscript: TranscriptState = {
@@ -154,15 +154,6 @@ function compacted(state: TranscriptState, envelope: EventEnvelope, info: InfoVi
   const entries = state.entries.slice();
   entries[index] = { ...turn, items: [...withoutBusy(turn.items), info] };
   return { ...state, entries };
-}
-
-/** The list without what was shown as under way. */
-export function withoutBusy<T extends { kind: string }>(list: T[]): T[] {
-  return list.some(isBusy) ? list.filter((entry) => !isBusy(entry)) : list;
-}
-
-function isBusy(entry: { kind: string }): boolean {
-  return entry.kind === "info" && (entry as InfoView).busy === true;
 }
 
 function progressEntry(event: Extract<AgentEvent, { type: "compaction_progress" }>, key: string): InfoView {

@@ -1,7 +1,7 @@
 // How one event changes the turn it belongs to. Split from ./reducer, which only routes.
 import type { AgentEvent, ToolCallSummary } from "../../gen/protocol";
 import { hookItem } from "./hooks";
-import type { ReasoningItem, TextItem, ToolItem, TurnItem, TurnView } from "./types";
+import type { InfoView, ReasoningItem, TextItem, ToolItem, TurnItem, TurnView } from "./types";
 
 /** Events that mean the model answered (or the request ended): it is no longer reading. */
 const ANSWERED = new Set<AgentEvent["type"]>([
@@ -242,15 +242,23 @@ function confirmStep(
   return next;
 }
 
+/** Whether an entry or item shows something under way (a compaction waiting on the model). */
+function isBusy(entry: { kind: string }): boolean {
+  return entry.kind === "info" && (entry as InfoView).busy === true;
+}
+
+/** The list without what was shown as under way: its result, or the end of its turn, replaces it. */
+export function withoutBusy<T extends { kind: string }>(list: T[]): T[] {
+  return list.some(isBusy) ? list.filter((entry) => !isBusy(entry)) : list;
+}
+
 /** At turn end nothing is still running: a call that never reported back did not finish. */
 function settle(items: TurnItem[]): TurnItem[] {
-  const busy = (item: TurnItem) => item.kind === "info" && item.busy === true;
-  if (!items.some((item) => (item.kind === "tool" && item.status === "running") || isProvisional(item) || busy(item))) {
+  if (!items.some((item) => (item.kind === "tool" && item.status === "running") || isProvisional(item) || isBusy(item))) {
     return items;
   }
-  return items.flatMap((item): TurnItem[] => {
-    // A compaction the turn ended in the middle of (interrupted) changed nothing.
-    if (busy(item)) return [];
+  // A compaction the turn ended in the middle of (interrupted) changed nothing.
+  return withoutBusy(items).flatMap((item): TurnItem[] => {
     if (item.kind === "tool" && item.status === "running") {
       return item.provisional ? [] : [{ ...item, status: "error", errorKind: "interrupted", output: item.output ?? "" }];
     }
