@@ -6,8 +6,8 @@
 //! process inherits the shell's environment, and WebKit offers no other way in. Every other
 //! child inherits them too, so a user's own WebKit app run from Memo's terminal would paint
 //! and collect as Memo chose for its page. The shell lists what it set in [`MARKER`]; each
-//! place that starts a user's command (the terminal, `exec_command`, hooks, MCP servers)
-//! removes those names and the marker. A variable the user set themselves is never listed:
+//! place that starts a user's command (the terminal, `exec_command`, hooks, MCP servers,
+//! the browser for an MCP login) removes those names and the marker. A variable the user set themselves is never listed:
 //! the shell leaves those alone and does not mark them.
 
 /// The variable holding the names (space-separated) Memo set for itself.

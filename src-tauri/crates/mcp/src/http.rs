@@ -195,10 +195,9 @@ impl StandaloneStream {
         }
     }
 
-    /// After a GET of a session was answered; a reconnection (resuming after an event id)
-    /// settles nothing new.
-    fn after_get(&self, session: Option<&Arc<str>>, reconnection: bool) {
-        if let (Some(session), false) = (session, reconnection) {
+    /// After a GET of a session was answered (a reconnection settles it again: harmless).
+    fn after_get(&self, session: Option<&Arc<str>>) {
+        if let Some(session) = session {
             self.settle(session);
         }
     }
@@ -340,12 +339,12 @@ impl StreamableHttpClient for AuthedClient {
         headers: HashMap<HeaderName, HeaderValue>,
     ) -> HttpResult<BoxStream<'static, Result<Sse, SseError>>> {
         let token = self.auth.token().await;
-        let (session, reconnection) = (session_id.clone(), last_event_id.is_some());
+        let session = session_id.clone();
         let stream = self
             .inner
             .get_stream(uri, session_id, last_event_id, token, headers)
             .await;
-        self.standalone.after_get(session.as_ref(), reconnection);
+        self.standalone.after_get(session.as_ref());
         stream
     }
 
@@ -359,12 +358,12 @@ impl StreamableHttpClient for AuthedClient {
         max: usize,
     ) -> HttpResult<BoxStream<'static, Result<Sse, SseError>>> {
         let token = self.auth.token().await;
-        let (session, reconnection) = (session_id.clone(), last_event_id.is_some());
+        let session = session_id.clone();
         let stream = self
             .inner
             .get_stream_with_max_sse_event_size(uri, session_id, last_event_id, token, headers, max)
             .await;
-        self.standalone.after_get(session.as_ref(), reconnection);
+        self.standalone.after_get(session.as_ref());
         stream
     }
 }

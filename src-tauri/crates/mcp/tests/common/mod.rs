@@ -180,17 +180,6 @@ pub async fn everything_http(mode: &str) -> (Child, u16) {
     panic!("server-everything ({mode}) did not start on any of {TRIES} ports");
 }
 
-pub async fn wait_for_port(port: u16) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .is_err()
-    {
-        assert!(Instant::now() < deadline, "nothing listens on {port}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 /// Waits until `check` holds for the server, or fails with its last snapshot.
 pub async fn wait_status(
     manager: &McpManager,
