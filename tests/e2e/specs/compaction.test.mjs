@@ -70,7 +70,7 @@ describe("Compaction of a session longer than the window", { timeout: 180_000 },
   const shot = (name) => app.screenshot(`${name}${THEME.includes("dark") ? " (dark)" : ""}`).catch(() => {});
   // The last turn's notes and answer, in the order they are shown.
   const lastTurn = () =>
-    app.driver.executeScript(() => {
+    app.driver.executeScript((question) => {
       const turn = [...document.querySelectorAll('[data-testid="turn"]')].at(-1);
       if (!turn) return null;
       const parts = [...turn.querySelectorAll('[data-testid="info-notice"], [data-testid="assistant-text"]')].map((el) => ({
@@ -78,8 +78,8 @@ describe("Compaction of a session longer than the window", { timeout: 180_000 },
         text: el.textContent,
         busy: el.getAttribute("aria-busy") === "true",
       }));
-      return { input: turn.textContent.includes("Carry on with the release notes."), status: turn.dataset.status, parts };
-    });
+      return { input: turn.textContent.includes(question), status: turn.dataset.status, parts };
+    }, QUESTION);
 
   test("shows the compaction under way inside the turn, then its result above the answer", async () => {
     await (await app.driver.wait(until.elementLocated(byTestId("session-item")), UI_TIMEOUT_MS)).click();
