@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from "react";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { formatDateTime } from "../../format";
 import type { ApprovalMode, ApprovalRuleInfo, ApprovalSettings, RuleDecision, RuleInput, RuleKind } from "../../gen/protocol";
 import { commands, pickSavePath, toCommandError } from "../../ipc";
 import { MODE_EFFECTS, MODE_NAMES, MODES } from "../../state/approvalModes";
@@ -25,7 +26,7 @@ const KIND_HINTS: Record<RuleKind, string> = {
 
 function when(seconds: number | null): string {
   if (seconds === null) return "never used";
-  return `used ${new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}`;
+  return `used ${formatDateTime(seconds * 1000)}`;
 }
 
 const EMPTY_RULE: RuleInput = { decision: "allow", kind: "command", pattern: "", project: null };

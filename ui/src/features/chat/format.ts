@@ -1,5 +1,6 @@
 // Small display formatters shared by the transcript and the sidebar.
 import type { JsonValue, TokenUsage } from "../../gen/protocol";
+import { formatCount } from "../../format";
 
 const MAX_SUMMARY = 90;
 
@@ -55,12 +56,10 @@ export function prettyArgs(raw: string | JsonValue): string {
   }
 }
 
-const NUMBER = new Intl.NumberFormat("en-US");
-
 export function formatUsage(usage: TokenUsage): string {
-  const parts = [`${NUMBER.format(usage.input_tokens)} in`, `${NUMBER.format(usage.output_tokens)} out`];
-  if (usage.cached_input_tokens > 0) parts.push(`${NUMBER.format(usage.cached_input_tokens)} cached`);
-  if (usage.reasoning_tokens > 0) parts.push(`${NUMBER.format(usage.reasoning_tokens)} reasoning`);
+  const parts = [`${formatCount(usage.input_tokens)} in`, `${formatCount(usage.output_tokens)} out`];
+  if (usage.cached_input_tokens > 0) parts.push(`${formatCount(usage.cached_input_tokens)} cached`);
+  if (usage.reasoning_tokens > 0) parts.push(`${formatCount(usage.reasoning_tokens)} reasoning`);
   return `${parts.join(" · ")} tokens`;
 }
 
@@ -69,16 +68,4 @@ export function formatDelay(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   const seconds = ms / 1000;
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
-}
-
-/** Time of day for today, "Mon 3" style otherwise; sidebar rows stay one short line. */
-export function formatWhen(ms: number, now = Date.now()): string {
-  const date = new Date(ms);
-  const today = new Date(now);
-  const sameDay = date.toDateString() === today.toDateString();
-  if (sameDay) {
-    return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  }
-  const sameYear = date.getFullYear() === today.getFullYear();
-  return date.toLocaleDateString([], sameYear ? { month: "short", day: "numeric" } : { dateStyle: "medium" });
 }

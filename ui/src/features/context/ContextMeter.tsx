@@ -1,3 +1,4 @@
+import { formatCount } from "../../format";
 import type { SessionStatus } from "../../gen/protocol";
 
 /** "12.3k", "128k", "1.2M": token counts short enough for the header. */
@@ -33,7 +34,7 @@ export function ContextMeter({ status, onOpen, open }: ContextMeterProps) {
   const level = percent >= status.compact_at_percent ? "full" : percent >= status.compact_at_percent - 10 ? "high" : "ok";
   const cost = status.cost_usd === null ? null : formatCost(status.cost_usd);
   const title =
-    `${status.used_tokens.toLocaleString("en-US")} of ${status.context_window.toLocaleString("en-US")} tokens (${percent}%); ` +
+    `${formatCount(status.used_tokens)} of ${formatCount(status.context_window)} tokens (${percent}%); ` +
     `compaction at ${status.compact_at_percent}%. ` +
     (cost === null ? "No price configured for this model." : `${status.calls} model calls, ${cost}.`);
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 
 import { SEARCH_MARK_END, SEARCH_MARK_START, type SearchResult } from "../../gen/protocol";
-import { formatWhen } from "../chat/format";
+import { formatWhen } from "../../format";
 import { sessionLabel } from "./label";
 
 /** Waits this long after the last keystroke before searching. */

@@ -3,7 +3,7 @@ import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from "re
 import { ChatIcon, PencilIcon, PlusIcon, TrashIcon } from "../../components/icons";
 import type { SearchResult, SessionSummary } from "../../gen/protocol";
 import type { Loadable } from "../../state/useLoadable";
-import { formatWhen } from "../chat/format";
+import { formatWhen } from "../../format";
 import type { SessionBadge } from "../../state/activity";
 import { sessionLabel } from "./label";
 import { StatusDot } from "./StatusDot";

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 
+import { formatDateTime } from "../../format";
 import type { TrustDecision } from "../../gen/protocol";
 import { commands, toCommandError, type CommandError } from "../../ipc";
 
@@ -11,7 +12,7 @@ type PageState =
   | { status: "error"; error: CommandError };
 
 function when(seconds: number): string {
-  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return formatDateTime(seconds * 1000);
 }
 
 /**

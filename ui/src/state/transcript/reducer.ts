@@ -1,5 +1,6 @@
 // Folds EventEnvelope batches into the transcript view model. Pure: the same events always
 // give the same view, whether they arrive live or replayed from the store.
+import { formatCount } from "../../format";
 import type { AgentEvent, EventEnvelope } from "../../gen/protocol";
 import type { ElicitationView, InfoView, TranscriptState, TurnItem, TurnView } from "./types";
 import { hookDetails, hookHeadline, hookItem, hookTone } from "./hooks";
@@ -68,7 +69,7 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
         kind: "info",
         key,
         title: "Model switched",
-        body: `${event.provider} · ${event.model} from the next message (context window ${event.context_window.toLocaleString("en-US")} tokens).`,
+        body: `${event.provider} · ${event.model} from the next message (context window ${formatCount(event.context_window)} tokens).`,
         ok: true,
       };
       return { ...state, session, entries: [...state.entries, info] };
@@ -174,7 +175,7 @@ function infoEntry(event: Extract<AgentEvent, { type: "context_compacted" | "com
         kind: "info",
         key,
         title: "Context compacted",
-        body: `${event.compacted_messages} older messages summarised, ${event.kept_messages} kept (~${event.tokens_before.toLocaleString("en-US")} → ~${event.tokens_after.toLocaleString("en-US")} tokens).`,
+        body: `${event.compacted_messages} older messages summarised, ${event.kept_messages} kept (~${formatCount(event.tokens_before)} → ~${formatCount(event.tokens_after)} tokens).`,
         ok: true,
       };
     case "cleared":
