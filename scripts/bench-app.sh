@@ -28,7 +28,10 @@ if [ -z "${BENCH_SKIP_BUILD:-}" ]; then
   ensure_npm_deps ui
   ensure_npm_deps tests/e2e
   (cd ui && npm run build)
-  cargo build "${cargo_flags[@]}" -p memo-desktop --features tauri/custom-protocol,bench-hello --bin memo-desktop --bin memo-bench-hello
+  # Memo with exactly the features the package has, so its functions carry the names the
+  # start-up code order gives (src-tauri/build.rs); the hello-world needs its own feature.
+  cargo build "${cargo_flags[@]}" -p memo-desktop --features tauri/custom-protocol --bin memo-desktop
+  cargo build "${cargo_flags[@]}" -p memo-desktop --features tauri/custom-protocol,bench-hello --bin memo-bench-hello
   cargo build "${cargo_flags[@]}" -p memo-test-support --bin memo-seed-sessions --bin memo-mock-llm
   ensure_tauri_driver
 fi
