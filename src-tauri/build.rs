@@ -29,13 +29,14 @@ fn command_names(source: &str) -> Vec<String> {
 /// `MEMO_LINK_MAP=FILE` also writes the linker's map (where each function landed), which
 /// that script reads.
 fn release_link_args() {
-    println!("cargo:rerun-if-env-changed=MEMO_LINK_MAP");
-    println!("cargo:rerun-if-changed={ORDER_FILE}");
     let release = std::env::var("PROFILE").is_ok_and(|p| p == "release");
     let target = std::env::var("TARGET").unwrap_or_default();
     if !release || target != "x86_64-unknown-linux-gnu" {
         return;
     }
+    // Only this build reads them: a new order does not rebuild the debug app.
+    println!("cargo:rerun-if-env-changed=MEMO_LINK_MAP");
+    println!("cargo:rerun-if-changed={ORDER_FILE}");
     println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
     if let Ok(order) = Path::new(ORDER_FILE).canonicalize() {
         println!(

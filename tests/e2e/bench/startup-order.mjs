@@ -20,6 +20,7 @@ import { waitFor } from "../lib/processes.mjs";
 const [home, folder, binary, outDir] = process.argv.slice(2);
 const SLOW_MS = 600_000;
 const LONG_LAST = "Answer 4999.";
+const SHORT_LAST = "Answer 499.";
 const ANSWER = "The file starts with a heading.\n\n```sh\nhead -n 1 notes.md\n```\n\n- **one** point\n- `two`";
 
 // STARTUP_ORDER_DRY=1 runs the same steps without callgrind (to check them quickly).
@@ -95,7 +96,7 @@ try {
     await driver.executeScript('document.querySelector(".chat__body").scrollTop = 0;');
     await new Promise((r) => setTimeout(r, 3000));
   }
-  await openSession(driver, "Bench 1", "Answer 499.");
+  await openSession(driver, "Bench 1", SHORT_LAST);
 
   await (await driver.findElement(byTestId("new-session"))).click();
   const message = await driver.wait(until.elementLocated(By.css("textarea[aria-label='Message']")), SLOW_MS);
