@@ -16,6 +16,9 @@ if (!binary || !mapFile || profiles.length === 0) {
   process.exit(2);
 }
 
+/** Section names that only say what kind of code a section holds. */
+const SECTION_KINDS = new Set(["unlikely", "hot", "startup", "exit"]);
+
 /** The functions' sections in .text: [start, end, symbol], sorted by start. */
 function textSections(map) {
   // lld's map: "VMA LMA Size Align Out In Symbol"; an output section's line names it in the
@@ -32,7 +35,8 @@ function textSections(map) {
     }
     if (!inText) continue;
     const m = input.exec(line);
-    if (m) {
+    // A C object's bare ".text.startup" (and the like) names no function.
+    if (m && !SECTION_KINDS.has(m[3])) {
       const start = parseInt(m[1], 16);
       sections.push([start, start + parseInt(m[2], 16), m[3]]);
     }
