@@ -8,7 +8,7 @@ import { StatusBar } from "./features/status/StatusBar";
 import { TrustBanner } from "./features/trust/TrustBanner";
 import { TrustDialog } from "./features/trust/TrustDialog";
 import { useWorkspaceTrust } from "./features/trust/useWorkspaceTrust";
-import type { SearchResult, SessionSummary } from "./gen/protocol";
+import type { SearchResult, SessionActivity, SessionSummary, WorktreeInfo } from "./gen/protocol";
 import { TerminalDock } from "./features/terminal/TerminalDock";
 import { useTerminalDock } from "./features/terminal/useTerminalDock";
 import { WatchCommandContext, findToolCall, watchedOutput } from "./features/terminal/watch";
@@ -195,11 +195,26 @@ export function App() {
     setPickError(null);
     pickFolder().then(
       (path) => {
-        if (path !== null) workspaces.open(path);
+        if (path !== null) openWorkspace(path);
       },
       (error: Error) => setPickError(error.message),
     );
-  }, [workspaces]);
+  }, [openWorkspace]);
+
+  // The sidebar is memoized and its props kept stable, so a streaming answer (a render of
+  // App per frame) does not render the sidebar again each frame.
+  const openSettingsPane = useCallback(() => openSettings(), [openSettings]);
+  const openActive = useCallback(
+    (a: SessionActivity) => openAnywhere(a.session_id, folderOf(a.cwd)),
+    [openAnywhere, folderOf],
+  );
+  const openWorktree = useCallback(
+    (w: WorktreeInfo) => {
+      if (w.session_id) openChatSession({ id: w.session_id });
+    },
+    [openChatSession],
+  );
+  const folderWorktrees = useMemo(() => worktreesOf(worktrees, cwd), [worktrees, cwd]);
 
   return (
     <div className="app-shell">
@@ -217,20 +232,18 @@ export function App() {
         onDeleteSession={remove}
         searchSessions={search}
         onOpenSearchResult={openResult}
-        onOpenSettings={() => openSettings()}
+        onOpenSettings={openSettingsPane}
         settingsOpen={settings !== null}
         activity={activity}
-        onOpenActive={(a) => openAnywhere(a.session_id, folderOf(a.cwd))}
+        onOpenActive={openActive}
         onDecide={decide}
         missingFolders={missingFolders}
         folderOf={folderOf}
-        worktrees={worktreesOf(worktrees, cwd)}
+        worktrees={folderWorktrees}
         newSessionMode={chat.nextApprovalMode}
         newSessionProvider={chat.nextProvider}
         onWorktreeStarted={onWorktreeStarted}
-        onOpenWorktree={(w) => {
-          if (w.session_id) openChatSession({ id: w.session_id });
-        }}
+        onOpenWorktree={openWorktree}
       />
       <main className="app-shell__main">
         <div className="app-shell__work">

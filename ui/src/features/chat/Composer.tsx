@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { memo, useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 
 import { SendIcon, StopIcon } from "../../components/icons";
 import type { Completion, CompletionKind, ImageInput } from "../../gen/protocol";
@@ -32,7 +32,8 @@ interface Suggestions {
   active: number;
 }
 
-export function Composer({ disabled, busy, running, placeholder, prefill, onSend, onStop, complete }: ComposerProps) {
+// Memoized: the chat view renders once a frame while an answer streams; the composer need not.
+export const Composer = memo(function Composer({ disabled, busy, running, placeholder, prefill, onSend, onStop, complete }: ComposerProps) {
   const [draft, setDraft] = useState("");
   const [images, setImages] = useState<ImageInput[]>([]);
   const [imageProblem, setImageProblem] = useState<string | null>(null);
@@ -304,4 +305,4 @@ export function Composer({ disabled, busy, running, placeholder, prefill, onSend
       </p>
     </form>
   );
-}
+});

@@ -1,3 +1,5 @@
+import { memo } from "react";
+
 import { GearIcon, LogoMark } from "../../components/icons";
 import type {
   ApprovalMode,
@@ -47,7 +49,7 @@ interface SidebarProps {
   onOpenWorktree: (worktree: WorktreeInfo) => void;
 }
 
-export function Sidebar(props: SidebarProps) {
+export const Sidebar = memo(function Sidebar(props: SidebarProps) {
   return (
     <aside className="sidebar" aria-label="Workspaces and sessions" data-testid="sidebar">
       <div className="sidebar__brand">
@@ -110,4 +112,4 @@ export function Sidebar(props: SidebarProps) {
       </div>
     </aside>
   );
-}
+});
