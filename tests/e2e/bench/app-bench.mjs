@@ -28,6 +28,7 @@ import { By, Key, until } from "selenium-webdriver";
 
 import { launchApp } from "../lib/app.mjs";
 import { startMockLlm } from "../lib/mock-llm.mjs";
+import { streamedAnswer } from "./answer.mjs";
 
 const [home, folder, helloBinary, memoBinary] = process.argv.slice(2);
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -204,23 +205,6 @@ up();
 function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.round((sorted.length - 1) * p))] ?? 0;
-}
-
-/** ~`seconds` of Markdown at 1,000 tokens (about 4,000 characters) a second. */
-function streamedAnswer(seconds) {
-  const parts = [];
-  let length = 0;
-  for (let i = 0; length < seconds * 4000; i++) {
-    const part =
-      i % 5 === 4
-        ? "```rust\nfn step_" + i + "(input: &str) -> Result<usize, Error> {\n    Ok(input.len() + " + i + ")\n}\n```\n\n"
-        : i % 5 === 2
-          ? `- item ${i}: the parser reads the **next token** and checks \`state_${i}\`\n- then it moves on to the following one\n\n`
-          : `Paragraph ${i}. The session streams a long answer so the window has to keep up with a fast model; each word arrives in its own small piece and the transcript grows while the view stays pinned to its end.\n\n`;
-    parts.push(part);
-    length += part.length;
-  }
-  return parts.join("");
 }
 
 /**
