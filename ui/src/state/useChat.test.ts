@@ -3,7 +3,7 @@ import { act, renderHook, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { HistoryPage } from "../gen/protocol";
-import { eventAt as at, pagedTurn, sessionSummary } from "../test/fixtures";
+import { USAGE, eventAt as at, pagedTurn, sessionSummary } from "../test/fixtures";
 import { useChat } from "./useChat";
 
 const { commands, sendUserTurn, subscribeSession } = vi.hoisted(() => ({
@@ -83,5 +83,41 @@ describe("useChat with a window far from the session's end", () => {
     expect(sendUserTurn).not.toHaveBeenCalled();
     expect(result.current.state.error?.command).toBe("send");
     expect(result.current.state.phase).toBe("idle");
+  });
+
+  it("drops what a let-go subscription still delivers while the session is read again at a hit", async () => {
+    const callbacks: ((batch: unknown[]) => void)[] = [];
+    subscribeSession.mockImplementation((_id: string, _after: number, onBatch: (batch: unknown[]) => void) => {
+      callbacks.push(onBatch);
+      return Promise.resolve(undefined);
+    });
+    const { result } = renderHook(() => useChat("/repo", () => undefined));
+    // Open at its end, where turn 1000 waits: one subscription.
+    act(() => result.current.openSession({ id: "s1" }));
+    await waitFor(() => expect(callbacks).toHaveLength(1));
+    expect(result.current.state.transcript.entries).toHaveLength(1);
+
+    // A hit far back: the session is let go and read again from there. Before its page
+    // arrives, the first subscription still delivers the running turn's end and a new turn.
+    let hitPage: (page: HistoryPage) => void = () => undefined;
+    commands.historyPage.mockImplementation(({ fromSeq }: { fromSeq: number | null }) =>
+      fromSeq === null ? Promise.resolve(END) : new Promise<HistoryPage>((resolve) => (hitPage = resolve)),
+    );
+    act(() => result.current.openSession({ id: "s1" }, 31));
+    await waitFor(() => expect(commands.historyPage).toHaveBeenCalledWith(expect.objectContaining({ fromSeq: 31 })));
+    await act(async () => {
+      callbacks[0]?.([
+        at(3003, 1000, { type: "turn_ended", reason: "completed", usage: USAGE }),
+        at(3004, 1001, { type: "turn_started", input: { text: "question 1001" } }),
+      ]);
+      // Past the frame queue's longest wait: whatever was let through has been applied.
+      await new Promise((r) => setTimeout(r, 250));
+    });
+    await act(async () => hitPage(HIT));
+    await waitFor(() => expect(callbacks).toHaveLength(2));
+    // The window around the hit, short of the end; nothing of the old feed in it.
+    expect(result.current.state.history?.after).toBe(true);
+    expect(result.current.state.transcript.entries).toHaveLength(10);
+    expect(JSON.stringify(result.current.state.transcript)).not.toContain("question 1001");
   });
 });

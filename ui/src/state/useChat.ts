@@ -94,8 +94,10 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   cwdRef.current = cwd;
   const changed = useRef(onSessionsChanged);
   changed.current = onSessionsChanged;
-  // Sessions whose events this window receives; each is subscribed once.
-  const subscribed = useRef(new Set<string>());
+  // Sessions whose events this window receives; each is subscribed once. The value marks
+  // one subscription: batches of an earlier one, let go (forgotten, evicted) while some were
+  // still on their way, are dropped instead of landing in the conversation read anew.
+  const subscribed = useRef(new Map<string, object>());
   // Set below; openSession lets go of a session it must read again.
   const forgetRef = useRef<(sessionId: string) => void>(() => undefined);
 
@@ -125,11 +127,13 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
   const attach = useCallback(
     async (session: SessionSummary, afterSeq = 0) => {
       if (subscribed.current.has(session.id)) return;
-      subscribed.current.add(session.id);
+      const subscription = {};
+      subscribed.current.set(session.id, subscription);
       try {
         // Stored events after `afterSeq` first (all of a short session; what follows the
         // loaded page of a long one), then live ones; deduplicated by seq.
         await subscribeSession(session.id, afterSeq, (batch) => {
+          if (subscribed.current.get(session.id) !== subscription) return;
           incoming.push(session.id, batch);
           // Replayed turns change nothing in the sidebar; a turn starting (the first message
           // names an untitled session) or ending now does.
@@ -143,7 +147,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
           }
         });
       } catch (raised) {
-        subscribed.current.delete(session.id);
+        if (subscribed.current.get(session.id) === subscription) subscribed.current.delete(session.id);
         throw raised;
       }
     },
