@@ -79,6 +79,9 @@ fn main() {
     // Listing the app's commands in an app manifest makes each one an explicit
     // `allow-<command>` permission: a window can only call what its capability grants,
     // instead of every registered command being reachable by default.
+    // tauri-build watches only its default folder, so a capability edited here would
+    // otherwise not reach the build until something else changed.
+    println!("cargo:rerun-if-changed=src-tauri/capabilities");
     let attributes = tauri_build::Attributes::new()
         .capabilities_path_pattern("src-tauri/capabilities/**/*")
         .app_manifest(tauri_build::AppManifest::new().commands(names));

@@ -11,11 +11,11 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-use serde::Serialize;
-use tauri::{AppHandle, Emitter, Manager};
+use memo_protocol::{SessionId, WindowSignal};
+use tauri::{AppHandle, Manager};
 
-/// Sent to the window when a notification is clicked; the payload is the session's id.
-pub const OPEN_SESSION_EVENT: &str = "memo://open-session";
+use crate::state::AppState;
+
 /// Notifications waited on at once (one thread each, until the notification closes); past
 /// it they are still shown, only their click does nothing.
 const MAX_WAITING: usize = 8;
@@ -25,11 +25,6 @@ const WINDOW_TITLE: &str = "Memo";
 pub struct Attention {
     app: OnceLock<AppHandle>,
     waiting: std::sync::Arc<AtomicUsize>,
-}
-
-#[derive(Clone, Serialize)]
-struct OpenSession {
-    session_id: String,
 }
 
 impl Attention {
@@ -125,7 +120,13 @@ fn open_session(app: &AppHandle, session_id: String) {
         let _ = window.show();
         let _ = window.set_focus();
     }
-    if let Err(error) = app.emit(OPEN_SESSION_EVENT, OpenSession { session_id }) {
-        tracing::warn!(%error, "could not ask the window to open a session");
+    let signal = WindowSignal::OpenSession {
+        session_id: SessionId::new(session_id),
+    };
+    let delivered = app
+        .try_state::<AppState>()
+        .is_some_and(|state| state.signals().send(signal));
+    if !delivered {
+        tracing::warn!("could not ask the window to open a session: it is not listening");
     }
 }

@@ -10,6 +10,8 @@ use memo_protocol::{AgentEvent, EventEnvelope, SessionActivity, SessionId};
 use memo_service::{for_window, EventReceiver, Result, Service};
 use tokio::task::AbortHandle;
 
+use crate::page_channel::PageChannel;
+
 /// How long the pump waits to gather more deltas into one IPC message: about one frame,
 /// so a fast stream costs one render per frame instead of one per token.
 const DELTA_COALESCE: Duration = Duration::from_millis(16);
@@ -18,16 +20,16 @@ const MAX_BATCH: usize = 512;
 /// Activity changes closer together than this go out as one snapshot.
 const ACTIVITY_COALESCE: Duration = Duration::from_millis(40);
 
-/// Delivers batches of events to one subscriber (a Tauri channel in the app, a vector in
-/// tests).
+/// Delivers batches of events to one subscriber (a channel to the page in the app, a vector
+/// in tests).
 pub trait EventSink: Send + 'static {
     /// Returns false once the subscriber is gone.
     fn send(&self, batch: Vec<EventEnvelope>) -> bool;
 }
 
-impl EventSink for tauri::ipc::Channel<Vec<EventEnvelope>> {
+impl EventSink for PageChannel<Vec<EventEnvelope>> {
     fn send(&self, batch: Vec<EventEnvelope>) -> bool {
-        tauri::ipc::Channel::send(self, batch).is_ok()
+        PageChannel::send(self, &batch)
     }
 }
 
@@ -37,9 +39,9 @@ pub trait ActivitySink: Send + 'static {
     fn send(&self, snapshot: Vec<SessionActivity>) -> bool;
 }
 
-impl ActivitySink for tauri::ipc::Channel<Vec<SessionActivity>> {
+impl ActivitySink for PageChannel<Vec<SessionActivity>> {
     fn send(&self, snapshot: Vec<SessionActivity>) -> bool {
-        tauri::ipc::Channel::send(self, snapshot).is_ok()
+        PageChannel::send(self, &snapshot)
     }
 }
 
@@ -64,28 +66,36 @@ impl Bridge {
         }
     }
 
-    /// Sends every live session's activity to `sink` now and again whenever it changes,
-    /// replacing an earlier subscriber. Must run inside the Tokio runtime.
-    pub fn subscribe_activity(&self, sink: impl ActivitySink) {
+    /// Returns every live session's activity now and sends it to `sink` again whenever it
+    /// changes, replacing an earlier subscriber. Must run inside the Tokio runtime.
+    ///
+    /// The first snapshot is the result rather than a message: each message runs a script
+    /// in the page, and the first one brings up a JavaScript engine in the app process (see
+    /// `signals`), which a window that only sits idle should not pay for.
+    pub fn subscribe_activity(&self, sink: impl ActivitySink) -> Vec<SessionActivity> {
         let service = self.service.clone();
         let mut changes = service.activity_changes();
+        // Marked before the snapshot is read: a change after this point is sent.
+        changes.mark_unchanged();
+        let now = service.activity();
         let feed = tokio::spawn(async move {
             loop {
-                changes.mark_unchanged();
-                if !sink.send(service.activity()) {
-                    return;
-                }
                 if changes.changed().await.is_err() {
                     return;
                 }
                 // A turn ending brings several changes at once: one snapshot for them.
                 tokio::time::sleep(ACTIVITY_COALESCE).await;
+                changes.mark_unchanged();
+                if !sink.send(service.activity()) {
+                    return;
+                }
             }
         })
         .abort_handle();
         if let Some(old) = lock(&self.activity).replace(feed) {
             old.abort();
         }
+        now
     }
 
     /// Stops delivering a session's events (the session itself goes on).
@@ -280,7 +290,8 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn the_activity_feed_sends_a_snapshot_now_and_at_each_change_to_the_last_subscriber() {
+    async fn the_activity_feed_returns_a_snapshot_now_and_sends_one_at_each_change_to_the_last_subscriber(
+    ) {
         let home = tempfile::tempdir().unwrap();
         let work = tempfile::tempdir().unwrap();
         std::fs::write(
@@ -295,14 +306,11 @@ mod tests {
         ));
         let bridge = Bridge::new(service.clone());
         let (old_tx, old_rx) = mpsc::channel();
-        bridge.subscribe_activity(ActivityVec(old_tx));
-        assert_eq!(
-            old_rx.recv_timeout(Duration::from_secs(10)).unwrap(),
-            vec![]
-        );
+        assert_eq!(bridge.subscribe_activity(ActivityVec(old_tx)), vec![]);
         let (tx, rx) = mpsc::channel();
-        bridge.subscribe_activity(ActivityVec(tx));
-        assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), vec![]);
+        assert_eq!(bridge.subscribe_activity(ActivityVec(tx)), vec![]);
+        // The snapshot of now is the result, not a message.
+        assert!(rx.recv_timeout(Duration::from_millis(200)).is_err());
         let summary = service
             .start_session(StartRequest {
                 cwd: work.path().to_path_buf(),
@@ -314,8 +322,13 @@ mod tests {
         assert_eq!(snapshot[0].session_id, summary.id);
         // The replaced subscriber heard nothing more.
         assert!(old_rx.try_recv().is_err());
+        // A window that subscribes now (a reload) gets the live session as the result.
+        let (again_tx, again_rx) = mpsc::channel();
+        let now = bridge.subscribe_activity(ActivityVec(again_tx));
+        assert_eq!(now.len(), 1);
+        assert_eq!(now[0].session_id, summary.id);
         bridge.delete_session(&summary.id).await.unwrap();
-        let gone = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        let gone = again_rx.recv_timeout(Duration::from_secs(10)).unwrap();
         assert!(gone.is_empty());
         bridge.shutdown().await;
     }

@@ -23,18 +23,6 @@ const SLACK: Duration = Duration::from_millis(50);
 /// The blink period while the caret rests: a toggle every ~12 days, GTK's largest value.
 const RESTING_PERIOD_MS: i32 = i32::MAX;
 
-/// Run in the page after blinking stopped: WebKit reads the period when the caret is
-/// next placed, so the caret is placed again where it is (moved and put back: the same
-/// place alone is not a change). The text box's value and selection end as they were.
-const PLACE_CARET_AGAIN: &str = r#"(() => {
-  const box = document.activeElement;
-  if (!(box instanceof HTMLTextAreaElement || box instanceof HTMLInputElement)) return;
-  const { selectionStart: start, selectionEnd: end, selectionDirection: direction } = box;
-  if (start === null || end === null) return;
-  box.setSelectionRange(start === 0 ? 1 : 0, start === 0 ? 1 : 0);
-  box.setSelectionRange(start, end, direction ?? undefined);
-})();"#;
-
 /// What to do to the caret.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
@@ -109,8 +97,10 @@ impl Blink {
 pub fn attach(window: &tauri::WebviewWindow) {
     use gtk::glib::Cast;
     use gtk::prelude::*;
+    use memo_protocol::WindowSignal;
     use std::cell::{Cell, RefCell};
     use std::rc::Rc;
+    use tauri::Manager;
 
     let page = window.clone();
     let result = window.with_webview(move |webview| {
@@ -150,8 +140,14 @@ pub fn attach(window: &tauri::WebviewWindow) {
                     caret
                         .settings
                         .set_property("gtk-cursor-blink-time", RESTING_PERIOD_MS);
-                    if let Err(error) = caret.page.eval(PLACE_CARET_AGAIN) {
-                        tracing::debug!(%error, "could not place the caret again");
+                    // WebKit reads the period when the caret is next placed: the page
+                    // places it again where it is (ui/src/state/caret.ts).
+                    let asked = caret
+                        .page
+                        .try_state::<crate::state::AppState>()
+                        .is_some_and(|state| state.signals().send(WindowSignal::PlaceCaret));
+                    if !asked {
+                        tracing::debug!("could not ask the page to place the caret again");
                     }
                 }
                 Change::Nothing => {}

@@ -5,9 +5,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// The event that tells the window to take the queued folders.
-pub const OPEN_REQUESTS_EVENT: &str = "memo://open-requests";
-
 /// The folder named on a command line (`argv[0]` is the program): the first argument that
 /// is not an option, resolved against `cwd`; a file stands for its folder. `None` when no
 /// argument names an existing path.

@@ -8,13 +8,16 @@ pub mod caret;
 pub mod commands;
 pub mod error;
 pub mod launch;
+pub mod page_channel;
 pub mod rendering;
 pub mod script_heap;
+pub mod signals;
 pub mod state;
 pub mod terminal;
 mod window_state;
 
-use tauri::{Emitter, Manager};
+use memo_protocol::WindowSignal;
+use tauri::Manager;
 
 use crate::state::AppState;
 
@@ -39,8 +42,9 @@ pub fn run() {
             if let Some(state) = app.try_state::<AppState>() {
                 if let Some(folder) = launch::folder_from_args(&argv, std::path::Path::new(&cwd)) {
                     state.open_requests().push(&folder);
-                    if let Err(error) = app.emit(launch::OPEN_REQUESTS_EVENT, ()) {
-                        tracing::warn!(%error, "could not tell the window about a folder to open");
+                    // Not delivered: the window takes the queue once it is ready.
+                    if !state.signals().send(WindowSignal::OpenRequests) {
+                        tracing::debug!("no window listening yet for a folder to open");
                     }
                 }
             }
@@ -89,6 +93,8 @@ pub fn run() {
             if payload.event() == tauri::webview::PageLoadEvent::Started {
                 if let Some(state) = webview.try_state::<AppState>() {
                     state.terminals().close_all();
+                    // Nor any channel: what waited for the old page is for no one.
+                    state.mailbox().clear();
                 }
             }
         })

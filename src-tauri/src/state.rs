@@ -10,6 +10,8 @@ use memo_terminal::TerminalManager;
 use crate::attention::Attention;
 use crate::bridge::Bridge;
 use crate::launch::OpenRequests;
+use crate::page_channel::Mailbox;
+use crate::signals::WindowSignals;
 
 /// Where Memo keeps its data: `$MEMO_HOME` when set and non-empty (`~` expanded), else
 /// `~/.memo` — the rules of memo-config, which the engine and CLI use too. A relative value
@@ -38,6 +40,8 @@ pub struct AppState {
     bridge: Bridge,
     open_requests: OpenRequests,
     attention: Attention,
+    signals: WindowSignals,
+    mailbox: Arc<Mailbox>,
     terminals: TerminalManager,
 }
 
@@ -49,6 +53,8 @@ impl AppState {
             service,
             open_requests: OpenRequests::default(),
             attention: Attention::default(),
+            signals: WindowSignals::default(),
+            mailbox: Arc::default(),
             terminals: TerminalManager::default(),
         }
     }
@@ -75,6 +81,16 @@ impl AppState {
     /// Folders asked for from outside the window (command line, a second launch).
     pub fn open_requests(&self) -> &OpenRequests {
         &self.open_requests
+    }
+
+    /// What the shell tells the window on its own (a notification clicked, a second launch).
+    pub fn signals(&self) -> &WindowSignals {
+        &self.signals
+    }
+
+    /// Messages on the page's channels that it has not taken yet.
+    pub fn mailbox(&self) -> Arc<Mailbox> {
+        self.mailbox.clone()
     }
 
     /// Notifications and the window's waiting count.

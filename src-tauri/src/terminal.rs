@@ -1,19 +1,19 @@
-//! The embedded terminal's link to the window: each terminal's messages go to the Tauri
-//! channel the UI passed to `terminal_open`, and terminal errors become `CommandError`s.
+//! The embedded terminal's link to the window: each terminal's messages go to the channel
+//! the UI passed to `terminal_open`, and terminal errors become `CommandError`s.
 
 use memo_protocol::TerminalMessage;
 use memo_terminal::{TerminalError, TerminalSink};
-use tauri::ipc::Channel;
 
 use crate::error::CommandError;
+use crate::page_channel::PageChannel;
 
-/// One terminal's channel to the window. A newtype because neither the trait nor Tauri's
-/// channel belongs to this crate.
-pub struct ChannelSink(pub Channel<TerminalMessage>);
+/// One terminal's channel to the window. A newtype because the trait belongs to another
+/// crate.
+pub struct ChannelSink(pub PageChannel<TerminalMessage>);
 
 impl TerminalSink for ChannelSink {
     fn send(&self, message: TerminalMessage) -> bool {
-        self.0.send(message).is_ok()
+        self.0.send(&message)
     }
 }
 

@@ -2,6 +2,9 @@ import { StrictMode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
 
 import { App } from "./App";
+import { receiveMessages } from "./ipc/mailbox";
+import { placeCaretAgain } from "./state/caret";
+import { onWindowSignal } from "./state/windowSignals";
 import "./styles/app.css";
 import "./styles/forms.css";
 import "./styles/code.css";
@@ -31,6 +34,10 @@ function FirstPaint() {
   }, []);
   return null;
 }
+
+// Before anything subscribes: every channel's messages arrive through it.
+receiveMessages();
+onWindowSignal("place_caret", () => placeCaretAgain());
 
 createRoot(container).render(
   <StrictMode>

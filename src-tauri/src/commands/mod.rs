@@ -14,10 +14,11 @@ use memo_protocol::{
     AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport,
     CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile,
     EditableFileKind, EventEnvelope, HistoryPage, KeyStatus, LocalServer, McpServerCheck,
-    McpServerInput, McpSettingsPage, Op, PluginInstall, PluginsPage, PromptReport, ProviderChange,
-    ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport,
-    RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage,
-    SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision, WorkspaceTrustReport,
+    McpServerInput, McpSettingsPage, Op, PageMessage, PluginInstall, PluginsPage, PromptReport,
+    ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode,
+    RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity,
+    SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision,
+    WindowSignal, WorkspaceTrustReport,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -48,8 +49,9 @@ macro_rules! ipc_commands {
             pub async fn $name(
                 $state: tauri::State<'_, crate::state::AppState>,
                 $($arg: $ty,)*
-                $($chan: tauri::ipc::Channel<$msg>,)?
+                $($chan: crate::page_channel::ChannelId,)?
             ) -> Result<$ret, crate::error::CommandError> {
+                $(let $chan = crate::page_channel::PageChannel::<$msg>::new($state.mailbox(), $chan);)?
                 $body
             }
         )*
@@ -138,15 +140,27 @@ ipc_commands! {
         Ok(())
     }
 
-    /// Streams what every live session is doing (running, waiting for approval, finished)
-    /// to `on_activity`: the whole list now and again at each change.
-    fn subscribe_activity(state; channel on_activity: Vec<SessionActivity>) -> () {
-        state.bridge().subscribe_activity(on_activity);
+    /// What every live session is doing (running, waiting for approval, finished): the
+    /// whole list now, as the result, and again on `on_activity` at each change.
+    fn subscribe_activity(state; channel on_activity: Vec<SessionActivity>) -> Vec<SessionActivity> {
+        Ok(state.bridge().subscribe_activity(on_activity))
+    }
+
+    /// Waits until the shell has sent messages on channels the page passed to commands,
+    /// and hands over all there are: the page's side of every channel (page_channel.rs).
+    fn receive_messages(state) -> Vec<PageMessage> {
+        Ok(state.mailbox().receive().await)
+    }
+
+    /// Opens the channel on which the shell tells the window what it asks of it on its
+    /// own: a clicked notification's session to show, folders a second launch handed over.
+    fn subscribe_window_signals(state; channel on_signal: WindowSignal) -> () {
+        state.signals().subscribe(on_signal);
         Ok(())
     }
 
     /// Shows a desktop notification about a session; clicking it brings the window back
-    /// and sends `memo://open-session`. False when the desktop shows none.
+    /// and signals the window to show that session. False when the desktop shows none.
     fn notify_session(state, session_id: SessionId, title: String, body: String) -> bool {
         Ok(state.attention().notify(session_id.as_str(), &title, &body))
     }

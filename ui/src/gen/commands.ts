@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, HistoryPage, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
+import type { AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, HistoryPage, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PageMessage, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WindowSignal, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -19,6 +19,8 @@ export const COMMAND_NAMES = [
   "tool_output",
   "unsubscribe_session",
   "subscribe_activity",
+  "receive_messages",
+  "subscribe_window_signals",
   "notify_session",
   "set_waiting_count",
   "folders_exist",
@@ -137,13 +139,23 @@ export interface Commands {
    */
   unsubscribeSession(args: { sessionId: SessionId }): Promise<void>;
   /**
-   * Streams what every live session is doing (running, waiting for approval, finished)
-   * to `on_activity`: the whole list now and again at each change.
+   * What every live session is doing (running, waiting for approval, finished): the
+   * whole list now, as the result, and again on `on_activity` at each change.
    */
-  subscribeActivity(args: { onActivity: Channel<Array<SessionActivity>> }): Promise<void>;
+  subscribeActivity(args: { onActivity: Channel<Array<SessionActivity>> }): Promise<Array<SessionActivity>>;
+  /**
+   * Waits until the shell has sent messages on channels the page passed to commands,
+   * and hands over all there are: the page's side of every channel (page_channel.rs).
+   */
+  receiveMessages(): Promise<Array<PageMessage>>;
+  /**
+   * Opens the channel on which the shell tells the window what it asks of it on its
+   * own: a clicked notification's session to show, folders a second launch handed over.
+   */
+  subscribeWindowSignals(args: { onSignal: Channel<WindowSignal> }): Promise<void>;
   /**
    * Shows a desktop notification about a session; clicking it brings the window back
-   * and sends `memo://open-session`. False when the desktop shows none.
+   * and signals the window to show that session. False when the desktop shows none.
    */
   notifySession(args: { sessionId: SessionId; title: string; body: string }): Promise<boolean>;
   /**
@@ -452,6 +464,8 @@ export function bindCommands(invoke: Invoke): Commands {
     toolOutput: (args) => invoke("tool_output", args),
     unsubscribeSession: (args) => invoke("unsubscribe_session", args),
     subscribeActivity: (args) => invoke("subscribe_activity", args),
+    receiveMessages: () => invoke("receive_messages", {}),
+    subscribeWindowSignals: (args) => invoke("subscribe_window_signals", args),
     notifySession: (args) => invoke("notify_session", args),
     setWaitingCount: (args) => invoke("set_waiting_count", args),
     foldersExist: (args) => invoke("folders_exist", args),

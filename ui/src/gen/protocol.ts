@@ -1134,6 +1134,22 @@ last_outcome: TurnEndReason | null,
  */
 last_error: string | null, updated_ms: number, };
 
+export type WindowSignal = { "kind": "open_session", session_id: SessionId, } | { "kind": "open_requests" } | { "kind": "place_caret" };
+
+export type PageMessage = { 
+/**
+ * The page's callback for the channel.
+ */
+channel: number, 
+/**
+ * The message's place in its channel, from 0: the page puts them back in order.
+ */
+index: number, 
+/**
+ * The message as JSON; absent on the channel's end.
+ */
+message?: unknown, };
+
 export type HistoryPage = { events: Array<EventEnvelope>, 
 /**
  * The first seq the page covers (a turn's start, or 1).

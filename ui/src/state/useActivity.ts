@@ -1,15 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 import { Channel } from "@tauri-apps/api/core";
-import { listen } from "@tauri-apps/api/event";
 
 import type { SessionActivity } from "../gen/protocol";
 import { commands } from "../ipc";
 import { emptyActivity, markSeen, noticesBetween, receive, sessionsWaiting, type ActivityView } from "./activity";
 import { defaultAttentionPrefs, loadAttentionPrefs, onAttentionPrefs, type AttentionPrefs } from "./attentionPrefs";
-
-/** The event the shell sends when a notification was clicked (see attention.rs). */
-const OPEN_SESSION_EVENT = "memo://open-session";
+import { onWindowSignal } from "./windowSignals";
 
 /**
  * Follows every live session's activity. The session in front (`shownId`) is read as it
@@ -62,8 +59,19 @@ export function useActivity(
   );
 
   useEffect(() => {
-    const channel = new Channel<SessionActivity[]>(onSnapshot);
-    commands.subscribeActivity({ onActivity: channel }).catch(() => undefined);
+    // The list of now is the result, each change after it a message; a message may come
+    // before the result does, and is then the newer of the two.
+    let changed = false;
+    const channel = new Channel<SessionActivity[]>((snapshot) => {
+      changed = true;
+      onSnapshot(snapshot);
+    });
+    commands.subscribeActivity({ onActivity: channel }).then(
+      (now) => {
+        if (!changed) onSnapshot(now);
+      },
+      () => undefined,
+    );
   }, [onSnapshot]);
 
   useEffect(() => {
@@ -90,12 +98,8 @@ export function useActivity(
     commands.setWaitingCount({ count }).catch(() => undefined);
   }, [waiting, prefs.badge]);
 
-  useEffect(() => {
-    const unlisten = listen<{ session_id: string }>(OPEN_SESSION_EVENT, (event) => openRef.current(event.payload.session_id)).catch(
-      () => () => undefined,
-    );
-    return () => void unlisten.then((stop) => stop());
-  }, []);
+  // A notification about a session was clicked.
+  useEffect(() => onWindowSignal("open_session", (signal) => openRef.current(signal.session_id)), []);
 
   return view;
 }

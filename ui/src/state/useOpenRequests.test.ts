@@ -9,10 +9,10 @@ const { commands, listeners } = vi.hoisted(() => ({
   listeners: new Map<string, () => void>(),
 }));
 vi.mock("../ipc", () => ({ commands }));
-vi.mock("@tauri-apps/api/event", () => ({
-  listen: vi.fn(async (event: string, handler: () => void) => {
-    listeners.set(event, handler);
-    return () => listeners.delete(event);
+vi.mock("./windowSignals", () => ({
+  onWindowSignal: vi.fn((kind: string, handler: () => void) => {
+    listeners.set(kind, handler);
+    return () => listeners.delete(kind);
   }),
 }));
 
@@ -26,8 +26,8 @@ describe("useOpenRequests", () => {
     expect(commands.takeOpenRequests).not.toHaveBeenCalled();
     rerender({ ready: true });
     await waitFor(() => expect(open).toHaveBeenCalledWith("/work/app"));
-    await waitFor(() => expect(listeners.has("memo://open-requests")).toBe(true));
-    listeners.get("memo://open-requests")?.();
+    await waitFor(() => expect(listeners.has("open_requests")).toBe(true));
+    listeners.get("open_requests")?.();
     await waitFor(() => expect(open).toHaveBeenCalledWith("/work/other"));
     unmount();
     await waitFor(() => expect(listeners.size).toBe(0));

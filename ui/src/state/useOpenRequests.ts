@@ -1,11 +1,7 @@
 import { useEffect, useRef } from "react";
 
-import { listen } from "@tauri-apps/api/event";
-
 import { commands } from "../ipc";
-
-/** The event the shell sends when a folder was asked for from outside (see launch.rs). */
-const OPEN_REQUESTS_EVENT = "memo://open-requests";
+import { onWindowSignal } from "./windowSignals";
 
 /**
  * Opens the folders asked for from outside the window: on the command line at start-up
@@ -29,10 +25,11 @@ export function useOpenRequests(open: ((path: string) => void) | null): void {
       );
     };
     take();
-    const unlisten = listen(OPEN_REQUESTS_EVENT, take).catch(() => () => undefined);
+    // A second launch handed over a folder.
+    const stop = onWindowSignal("open_requests", take);
     return () => {
       live = false;
-      void unlisten.then((stop) => stop());
+      stop();
     };
   }, [ready]);
 }

@@ -321,3 +321,32 @@ mod tests {
         assert_eq!(names.len(), ErrorCode::ALL.len());
     }
 }
+
+/// What the shell tells the window on its own, through the channel the window opens once
+/// at start (`subscribe_window_signals`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WindowSignal {
+    /// A desktop notification about this session was clicked: show it.
+    OpenSession { session_id: SessionId },
+    /// Folders were asked for from outside (a second launch): take them with
+    /// `take_open_requests`.
+    OpenRequests,
+    /// The caret stopped blinking: place it again where it is, so WebKit reads the new
+    /// blink period (the desktop shell's `caret.rs`).
+    PlaceCaret,
+}
+
+/// One message of a channel the page passed to a command, as `receive_messages` hands it
+/// over (see the desktop shell's `page_channel`).
+#[derive(Debug, Serialize, Deserialize, TS)]
+pub struct PageMessage {
+    /// The page's callback for the channel.
+    pub channel: u32,
+    /// The message's place in its channel, from 0: the page puts them back in order.
+    pub index: u32,
+    /// The message as JSON; absent on the channel's end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(type = "unknown")]
+    pub message: Option<Box<serde_json::value::RawValue>>,
+}

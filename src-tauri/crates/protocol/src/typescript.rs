@@ -147,6 +147,8 @@ pub fn render() -> String {
         ActivityState::decl(&cfg),
         PendingApproval::decl(&cfg),
         SessionActivity::decl(&cfg),
+        WindowSignal::decl(&cfg),
+        PageMessage::decl(&cfg),
         HistoryPage::decl(&cfg),
     ];
     let mut out = String::from(

@@ -1,0 +1,55 @@
+// @vitest-environment jsdom
+import { act, renderHook, waitFor } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+import type { SessionActivity } from "../gen/protocol";
+import { sessionActivity } from "../test/fixtures";
+import { useActivity } from "./useActivity";
+
+const { commands, channels } = vi.hoisted(() => ({
+  commands: { subscribeActivity: vi.fn(), setWaitingCount: vi.fn(), notifySession: vi.fn() },
+  channels: [] as Array<(snapshot: SessionActivity[]) => void>,
+}));
+vi.mock("../ipc", () => ({ commands }));
+vi.mock("./windowSignals", () => ({ onWindowSignal: () => () => undefined }));
+vi.mock("@tauri-apps/api/core", () => ({
+  Channel: class {
+    constructor(onMessage: (snapshot: SessionActivity[]) => void) {
+      channels.push(onMessage);
+    }
+  },
+}));
+
+/** A promise and what settles it. */
+function deferred<T>() {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe("useActivity", () => {
+  beforeEach(() => {
+    channels.length = 0;
+    commands.subscribeActivity.mockReset();
+    commands.setWaitingCount.mockResolvedValue(null);
+    commands.notifySession.mockResolvedValue(true);
+  });
+
+  it("shows the list of now from the subscription's result, then each change sent after it", async () => {
+    commands.subscribeActivity.mockResolvedValue([sessionActivity({ state: "running" })]);
+    const { result } = renderHook(() => useActivity("home", null, () => undefined));
+    await waitFor(() => expect(result.current.byId.get("s1")?.state).toBe("running"));
+    act(() => channels[0]?.([sessionActivity({ state: "idle", turns_ended: 1 })]));
+    expect(result.current.byId.get("s1")?.state).toBe("idle");
+  });
+
+  it("keeps a change sent before the result came, the newer of the two", async () => {
+    const reply = deferred<SessionActivity[]>();
+    commands.subscribeActivity.mockReturnValue(reply.promise);
+    const { result } = renderHook(() => useActivity("home", null, () => undefined));
+    await waitFor(() => expect(channels).toHaveLength(1));
+    act(() => channels[0]?.([sessionActivity({ state: "waiting" })]));
+    await act(async () => reply.resolve([sessionActivity({ state: "running" })]));
+    expect(result.current.byId.get("s1")?.state).toBe("waiting");
+  });
+});
