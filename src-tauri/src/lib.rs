@@ -10,7 +10,7 @@ pub mod error;
 pub mod launch;
 pub mod page_channel;
 pub mod rendering;
-pub mod script_heap;
+pub mod script_engine;
 pub mod signals;
 pub mod state;
 pub mod terminal;
@@ -34,7 +34,7 @@ pub fn run() {
     init_tracing();
     // Before anything starts a thread or WebKit: its web process inherits the choices.
     rendering::apply();
-    script_heap::apply();
+    script_engine::apply();
 
     let builder = tauri::Builder::default()
         // First: a second launch hands its folder to this window and exits.

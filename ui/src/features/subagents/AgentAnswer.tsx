@@ -1,4 +1,4 @@
-import { Markdown } from "../chat/markdown/Markdown";
+import { Markdown } from "../chat/markdown/LazyMarkdown";
 import { INVESTIGATOR, parseReport, type InvestigatorReport } from "./collab";
 
 /**

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
@@ -147,14 +147,15 @@ describe("SubagentCard", () => {
     expect(screen.getByTestId("subagent-step").textContent).toContain("waiting for approval");
   });
 
-  it("folds its work once finished and shows the answer", () => {
+  it("folds its work once finished and shows the answer", async () => {
     const backend = childBackend();
     render(<SubagentCard tool={SPAWN} />, {
       wrapper: wrap(backend.feeds, { "agent-3f9a2c1b": agent({ state: "finished", answer: "No **unsafe** blocks." }) }),
     });
     expect(screen.queryByTestId("subagent-work")).toBeNull();
     expect(backend.calls).toEqual([]);
-    expect(screen.getByTestId("subagent-answer").querySelector("strong")?.textContent).toBe("unsafe");
+    // Once the Markdown renderer has loaded (LazyMarkdown).
+    await waitFor(() => expect(screen.getByTestId("subagent-answer").querySelector("strong")?.textContent).toBe("unsafe"));
     fireEvent.click(screen.getByTestId("subagent-work-toggle"));
     expect(backend.calls).toEqual(["subscribe child-1 after 0"]);
     backend.send("child-1", [
@@ -167,7 +168,7 @@ describe("SubagentCard", () => {
     expect(screen.queryByTestId("subagent-text")).toBeNull();
   });
 
-  it("shows the investigator's report as a report", () => {
+  it("shows the investigator's report as a report", async () => {
     const backend = childBackend();
     const report = {
       summary: "Sessions are stored by `Store::save`.",
@@ -179,7 +180,7 @@ describe("SubagentCard", () => {
       wrapper: wrap(backend.feeds, { "agent-3f9a2c1b": investigator }),
     });
     const shown = screen.getByTestId("subagent-report");
-    expect(shown.textContent).toContain("Sessions are stored by Store::save.");
+    await waitFor(() => expect(shown.textContent).toContain("Sessions are stored by Store::save."));
     const location = within(shown).getByTestId("report-location");
     expect(location.textContent).toContain("src/store.rs");
     expect(location.textContent).toContain("Writes the rows");

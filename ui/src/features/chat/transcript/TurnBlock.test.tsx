@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import type { ApprovalRequest } from "../../../gen/protocol";
@@ -30,13 +30,15 @@ const REQUEST: ApprovalRequest = {
 };
 
 describe("TurnBlock", () => {
-  it("renders model text as elements, never as HTML", () => {
+  it("renders model text as elements, never as HTML, as plain text until the renderer loads", async () => {
     const text = "<img src=x onerror=alert(1)> **bold**";
     render(<TurnBlock turn={turn([{ kind: "text", key: "a", text, provisional: false }])} onResolve={vi.fn()} />);
     const answer = screen.getByTestId("assistant-text");
     expect(answer.querySelector("img")).toBeNull();
+    expect(answer.textContent).toContain(text);
+    await waitFor(() => expect(answer.querySelector("strong")?.textContent).toBe("bold"));
+    expect(answer.querySelector("img")).toBeNull();
     expect(answer.textContent).toContain("<img src=x onerror=alert(1)>");
-    expect(answer.querySelector("strong")?.textContent).toBe("bold");
   });
 
   it("shows tool cards with their status and a folded output", () => {

@@ -5,7 +5,7 @@ import { ReadingPrompt } from "./ReadingPrompt";
 import type { ApprovalItem, TurnItem, TurnView } from "../../../state/transcript";
 import { formatUsage } from "../format";
 import { imageUrl } from "../images";
-import { Markdown } from "../markdown/Markdown";
+import { Markdown } from "../markdown/LazyMarkdown";
 import { ApprovalCard, type ResolveApproval } from "./ApprovalCard";
 import { HookLine } from "./HookLine";
 import { ErrorNotice, InfoNotice, RetryNotice } from "./Notices";
