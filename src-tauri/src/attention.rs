@@ -9,25 +9,34 @@
 //! could never be answered.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use memo_protocol::{SessionId, WindowSignal};
 use tauri::{AppHandle, Manager};
 
-use crate::state::AppState;
+use crate::signals::WindowSignals;
 
 /// Notifications waited on at once (one thread each, until the notification closes); past
 /// it they are still shown, only their click does nothing.
 const MAX_WAITING: usize = 8;
 const WINDOW_TITLE: &str = "Memo";
 
-#[derive(Default)]
 pub struct Attention {
     app: OnceLock<AppHandle>,
     waiting: std::sync::Arc<AtomicUsize>,
+    /// Where a click asks the window to show its session.
+    signals: Arc<WindowSignals>,
 }
 
 impl Attention {
+    pub fn new(signals: Arc<WindowSignals>) -> Self {
+        Self {
+            app: OnceLock::new(),
+            waiting: Arc::default(),
+            signals,
+        }
+    }
+
     /// Given once, when the app is set up.
     pub fn attach(&self, app: AppHandle) {
         let _ = self.app.set(app);
@@ -71,13 +80,14 @@ impl Attention {
             return;
         }
         let waiting = self.waiting.clone();
+        let signals = self.signals.clone();
         // wait_for_action blocks until the notification is clicked or closed.
         let spawned = std::thread::Builder::new()
             .name("memo-notification".into())
             .spawn(move || {
                 handle.wait_for_action(|action| {
                     if action == "default" {
-                        open_session(&app, session_id);
+                        open_session(&app, &signals, session_id);
                     }
                 });
                 waiting.fetch_sub(1, Ordering::SeqCst);
@@ -114,7 +124,7 @@ impl Attention {
 }
 
 /// Brings the window to the front and tells it which session to show.
-fn open_session(app: &AppHandle, session_id: String) {
+fn open_session(app: &AppHandle, signals: &WindowSignals, session_id: String) {
     if let Some(window) = app.get_webview_window("main") {
         let _ = window.unminimize();
         let _ = window.show();
@@ -123,10 +133,7 @@ fn open_session(app: &AppHandle, session_id: String) {
     let signal = WindowSignal::OpenSession {
         session_id: SessionId::new(session_id),
     };
-    let delivered = app
-        .try_state::<AppState>()
-        .is_some_and(|state| state.signals().send(signal));
-    if !delivered {
+    if !signals.send(signal) {
         tracing::warn!("could not ask the window to open a session: it is not listening");
     }
 }

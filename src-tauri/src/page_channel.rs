@@ -192,6 +192,20 @@ mod tests {
         }
     }
 
+    /// A page's request, waiting in the background.
+    fn request(mailbox: &Arc<Mailbox>) -> tokio::task::JoinHandle<Vec<PageMessage>> {
+        let mailbox = mailbox.clone();
+        tokio::spawn(async move { mailbox.receive().await })
+    }
+
+    /// What a request got, failing after 5 s.
+    async fn answer(request: tokio::task::JoinHandle<Vec<PageMessage>>) -> Vec<PageMessage> {
+        tokio::time::timeout(Duration::from_secs(5), request)
+            .await
+            .unwrap()
+            .unwrap()
+    }
+
     fn bodies(messages: &[PageMessage]) -> Vec<(u32, u32, Option<String>)> {
         messages
             .iter()
@@ -234,44 +248,25 @@ mod tests {
     #[tokio::test]
     async fn a_waiting_page_gets_a_message_as_soon_as_it_is_sent() {
         let mailbox = Arc::new(Mailbox::default());
-        let waiting = tokio::spawn({
-            let mailbox = mailbox.clone();
-            async move { mailbox.receive().await }
-        });
+        let waiting = request(&mailbox);
         tokio::time::sleep(Duration::from_millis(50)).await;
         assert!(!waiting.is_finished(), "nothing was sent yet");
         let channel = PageChannel::<&str>::new(mailbox.clone(), ChannelId(1));
         assert!(channel.send(&"hi"));
-        let taken = tokio::time::timeout(Duration::from_secs(5), waiting)
-            .await
-            .unwrap()
-            .unwrap();
+        let taken = answer(waiting).await;
         assert_eq!(bodies(&taken), [(1, 0, Some("\"hi\"".to_owned()))]);
     }
 
     #[tokio::test]
     async fn a_reloaded_pages_request_ends_the_old_ones_and_takes_what_comes() {
         let mailbox = Arc::new(Mailbox::default());
-        let old = tokio::spawn({
-            let mailbox = mailbox.clone();
-            async move { mailbox.receive().await }
-        });
+        let old = request(&mailbox);
         tokio::time::sleep(Duration::from_millis(50)).await;
-        let new = tokio::spawn({
-            let mailbox = mailbox.clone();
-            async move { mailbox.receive().await }
-        });
-        let ended = tokio::time::timeout(Duration::from_secs(5), old)
-            .await
-            .unwrap()
-            .unwrap();
-        assert!(ended.is_empty());
+        let new = request(&mailbox);
+        assert!(answer(old).await.is_empty());
         let channel = PageChannel::<u8>::new(mailbox.clone(), ChannelId(2));
         assert!(channel.send(&1));
-        let taken = tokio::time::timeout(Duration::from_secs(5), new)
-            .await
-            .unwrap()
-            .unwrap();
+        let taken = answer(new).await;
         assert_eq!(bodies(&taken), [(2, 0, Some("1".to_owned()))]);
     }
 

@@ -40,7 +40,7 @@ pub struct AppState {
     bridge: Bridge,
     open_requests: OpenRequests,
     attention: Attention,
-    signals: WindowSignals,
+    signals: Arc<WindowSignals>,
     mailbox: Arc<Mailbox>,
     terminals: TerminalManager,
 }
@@ -48,12 +48,13 @@ pub struct AppState {
 impl AppState {
     pub fn new(service: Service) -> Self {
         let service = Arc::new(service);
+        let signals = Arc::new(WindowSignals::default());
         Self {
             bridge: Bridge::new(service.clone()),
             service,
             open_requests: OpenRequests::default(),
-            attention: Attention::default(),
-            signals: WindowSignals::default(),
+            attention: Attention::new(signals.clone()),
+            signals,
             mailbox: Arc::default(),
             terminals: TerminalManager::default(),
         }
