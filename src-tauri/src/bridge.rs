@@ -66,36 +66,28 @@ impl Bridge {
         }
     }
 
-    /// Returns every live session's activity now and sends it to `sink` again whenever it
-    /// changes, replacing an earlier subscriber. Must run inside the Tokio runtime.
-    ///
-    /// The first snapshot is the result rather than a message: each message runs a script
-    /// in the page, and the first one brings up a JavaScript engine in the app process (see
-    /// `signals`), which a window that only sits idle should not pay for.
-    pub fn subscribe_activity(&self, sink: impl ActivitySink) -> Vec<SessionActivity> {
+    /// Sends every live session's activity to `sink` now and again whenever it changes,
+    /// replacing an earlier subscriber. Must run inside the Tokio runtime.
+    pub fn subscribe_activity(&self, sink: impl ActivitySink) {
         let service = self.service.clone();
         let mut changes = service.activity_changes();
-        // Marked before the snapshot is read: a change after this point is sent.
-        changes.mark_unchanged();
-        let now = service.activity();
         let feed = tokio::spawn(async move {
             loop {
+                changes.mark_unchanged();
+                if !sink.send(service.activity()) {
+                    return;
+                }
                 if changes.changed().await.is_err() {
                     return;
                 }
                 // A turn ending brings several changes at once: one snapshot for them.
                 tokio::time::sleep(ACTIVITY_COALESCE).await;
-                changes.mark_unchanged();
-                if !sink.send(service.activity()) {
-                    return;
-                }
             }
         })
         .abort_handle();
         if let Some(old) = lock(&self.activity).replace(feed) {
             old.abort();
         }
-        now
     }
 
     /// Stops delivering a session's events (the session itself goes on).
@@ -290,8 +282,7 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn the_activity_feed_returns_a_snapshot_now_and_sends_one_at_each_change_to_the_last_subscriber(
-    ) {
+    async fn the_activity_feed_sends_a_snapshot_now_and_at_each_change_to_the_last_subscriber() {
         let home = tempfile::tempdir().unwrap();
         let work = tempfile::tempdir().unwrap();
         std::fs::write(
@@ -306,11 +297,14 @@ mod tests {
         ));
         let bridge = Bridge::new(service.clone());
         let (old_tx, old_rx) = mpsc::channel();
-        assert_eq!(bridge.subscribe_activity(ActivityVec(old_tx)), vec![]);
+        bridge.subscribe_activity(ActivityVec(old_tx));
+        assert_eq!(
+            old_rx.recv_timeout(Duration::from_secs(10)).unwrap(),
+            vec![]
+        );
         let (tx, rx) = mpsc::channel();
-        assert_eq!(bridge.subscribe_activity(ActivityVec(tx)), vec![]);
-        // The snapshot of now is the result, not a message.
-        assert!(rx.recv_timeout(Duration::from_millis(200)).is_err());
+        bridge.subscribe_activity(ActivityVec(tx));
+        assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), vec![]);
         let summary = service
             .start_session(StartRequest {
                 cwd: work.path().to_path_buf(),
@@ -322,13 +316,8 @@ mod tests {
         assert_eq!(snapshot[0].session_id, summary.id);
         // The replaced subscriber heard nothing more.
         assert!(old_rx.try_recv().is_err());
-        // A window that subscribes now (a reload) gets the live session as the result.
-        let (again_tx, again_rx) = mpsc::channel();
-        let now = bridge.subscribe_activity(ActivityVec(again_tx));
-        assert_eq!(now.len(), 1);
-        assert_eq!(now[0].session_id, summary.id);
         bridge.delete_session(&summary.id).await.unwrap();
-        let gone = again_rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        let gone = rx.recv_timeout(Duration::from_secs(10)).unwrap();
         assert!(gone.is_empty());
         bridge.shutdown().await;
     }

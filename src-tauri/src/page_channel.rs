@@ -19,7 +19,6 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use memo_protocol::PageMessage;
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::value::RawValue;
 use tokio::sync::Notify;
 
 /// How a channel crosses IPC from the page (`Channel.toJSON()` in `@tauri-apps/api`).
@@ -142,7 +141,8 @@ impl<T: Serialize> PageChannel<T> {
     /// Sends `message`; false once the page has stopped taking messages (or the message
     /// cannot be written as JSON, which the protocol's types always can).
     pub fn send(&self, message: &T) -> bool {
-        let body = match serde_json::to_string(message).and_then(RawValue::from_string) {
+        // Written once, and not read back: `to_raw_value` trusts its own output.
+        let body = match serde_json::value::to_raw_value(message) {
             Ok(body) => body,
             Err(error) => {
                 tracing::error!(%error, "a channel message could not be written as JSON");

@@ -140,10 +140,11 @@ ipc_commands! {
         Ok(())
     }
 
-    /// What every live session is doing (running, waiting for approval, finished): the
-    /// whole list now, as the result, and again on `on_activity` at each change.
-    fn subscribe_activity(state; channel on_activity: Vec<SessionActivity>) -> Vec<SessionActivity> {
-        Ok(state.bridge().subscribe_activity(on_activity))
+    /// Streams what every live session is doing (running, waiting for approval, finished)
+    /// to `on_activity`: the whole list now and again at each change.
+    fn subscribe_activity(state; channel on_activity: Vec<SessionActivity>) -> () {
+        state.bridge().subscribe_activity(on_activity);
+        Ok(())
     }
 
     /// Waits until the shell has sent messages on channels the page passed to commands,

@@ -139,10 +139,10 @@ export interface Commands {
    */
   unsubscribeSession(args: { sessionId: SessionId }): Promise<void>;
   /**
-   * What every live session is doing (running, waiting for approval, finished): the
-   * whole list now, as the result, and again on `on_activity` at each change.
+   * Streams what every live session is doing (running, waiting for approval, finished)
+   * to `on_activity`: the whole list now and again at each change.
    */
-  subscribeActivity(args: { onActivity: Channel<Array<SessionActivity>> }): Promise<Array<SessionActivity>>;
+  subscribeActivity(args: { onActivity: Channel<Array<SessionActivity>> }): Promise<void>;
   /**
    * Waits until the shell has sent messages on channels the page passed to commands,
    * and hands over all there are: the page's side of every channel (page_channel.rs).

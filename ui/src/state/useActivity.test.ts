@@ -20,13 +20,6 @@ vi.mock("@tauri-apps/api/core", () => ({
   },
 }));
 
-/** A promise and what settles it. */
-function deferred<T>() {
-  let resolve: (value: T) => void = () => undefined;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
 describe("useActivity", () => {
   beforeEach(() => {
     channels.length = 0;
@@ -35,21 +28,13 @@ describe("useActivity", () => {
     commands.notifySession.mockResolvedValue(true);
   });
 
-  it("shows the list of now from the subscription's result, then each change sent after it", async () => {
-    commands.subscribeActivity.mockResolvedValue([sessionActivity({ state: "running" })]);
-    const { result } = renderHook(() => useActivity("home", null, () => undefined));
-    await waitFor(() => expect(result.current.byId.get("s1")?.state).toBe("running"));
-    act(() => channels[0]?.([sessionActivity({ state: "idle", turns_ended: 1 })]));
-    expect(result.current.byId.get("s1")?.state).toBe("idle");
-  });
-
-  it("keeps a change sent before the result came, the newer of the two", async () => {
-    const reply = deferred<SessionActivity[]>();
-    commands.subscribeActivity.mockReturnValue(reply.promise);
+  it("shows the list the channel sends first, then each change", async () => {
+    commands.subscribeActivity.mockResolvedValue(null);
     const { result } = renderHook(() => useActivity("home", null, () => undefined));
     await waitFor(() => expect(channels).toHaveLength(1));
-    act(() => channels[0]?.([sessionActivity({ state: "waiting" })]));
-    await act(async () => reply.resolve([sessionActivity({ state: "running" })]));
-    expect(result.current.byId.get("s1")?.state).toBe("waiting");
+    act(() => channels[0]?.([sessionActivity({ state: "running" })]));
+    expect(result.current.byId.get("s1")?.state).toBe("running");
+    act(() => channels[0]?.([sessionActivity({ state: "idle", turns_ended: 1 })]));
+    expect(result.current.byId.get("s1")?.state).toBe("idle");
   });
 });

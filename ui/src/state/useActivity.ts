@@ -59,19 +59,8 @@ export function useActivity(
   );
 
   useEffect(() => {
-    // The list of now is the result, each change after it a message; a message may come
-    // before the result does, and is then the newer of the two.
-    let changed = false;
-    const channel = new Channel<SessionActivity[]>((snapshot) => {
-      changed = true;
-      onSnapshot(snapshot);
-    });
-    commands.subscribeActivity({ onActivity: channel }).then(
-      (now) => {
-        if (!changed) onSnapshot(now);
-      },
-      () => undefined,
-    );
+    const channel = new Channel<SessionActivity[]>(onSnapshot);
+    commands.subscribeActivity({ onActivity: channel }).catch(() => undefined);
   }, [onSnapshot]);
 
   useEffect(() => {
