@@ -12,6 +12,8 @@ pub mod page_channel;
 pub mod rendering;
 pub mod script_engine;
 pub mod signals;
+#[cfg(unix)]
+pub mod single_instance;
 pub mod state;
 pub mod terminal;
 mod window_state;
@@ -36,23 +38,15 @@ pub fn run() {
     rendering::apply();
     script_engine::apply();
 
-    let builder = tauri::Builder::default()
-        // First: a second launch hands its folder to this window and exits.
-        .plugin(tauri_plugin_single_instance::init(|app, argv, cwd| {
-            if let Some(state) = app.try_state::<AppState>() {
-                if let Some(folder) = launch::folder_from_args(&argv, std::path::Path::new(&cwd)) {
-                    state.open_requests().push(&folder);
-                    // Not delivered: the window takes the queue once it is ready.
-                    if !state.signals().send(WindowSignal::OpenRequests) {
-                        tracing::debug!("no window listening yet for a folder to open");
-                    }
-                }
-            }
-            if let Some(window) = app.get_webview_window("main") {
-                let _ = window.unminimize();
-                let _ = window.set_focus();
-            }
-        }))
+    #[cfg(unix)]
+    let Launches { listener, socket } = claim_home();
+
+    let builder = tauri::Builder::default();
+    #[cfg(not(unix))]
+    let builder = builder.plugin(tauri_plugin_single_instance::init(|app, argv, cwd| {
+        take_launch(app, &argv, &cwd);
+    }));
+    let builder = builder
         // The window comes back where and as large as it was left.
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .on_window_event(|window, event| {
@@ -63,7 +57,7 @@ pub fn run() {
                 window_state::save_soon(window.app_handle());
             }
         })
-        .setup(|app| {
+        .setup(move |app| {
             let state = AppState::from_env(app.path().home_dir().ok());
             // First start: bootstrap files from templates, never overwriting.
             match state.service().init_home() {
@@ -81,6 +75,13 @@ pub fn run() {
                 }
             }
             state.attention().attach(app.handle().clone());
+            #[cfg(unix)]
+            if let Some(listener) = listener {
+                let handle = app.handle().clone();
+                tauri::async_runtime::spawn(
+                    listener.serve(move |launch| take_launch(&handle, &launch.args, &launch.cwd)),
+                );
+            }
             if let Some(window) = app.get_webview_window("main") {
                 caret::attach(&window);
             }
@@ -110,13 +111,87 @@ pub fn run() {
             std::process::exit(1);
         }
     };
-    app.run(|handle, event| {
+    app.run(move |handle, event| {
         if let tauri::RunEvent::Exit = event {
             // Deny pending approvals and stop running turns so the event log ends cleanly.
             let state = handle.state::<AppState>();
             tauri::async_runtime::block_on(state.bridge().shutdown());
             // No shell, nor anything started in a terminal, outlives the app.
             state.terminals().shutdown();
+            #[cfg(unix)]
+            if let Some(socket) = &socket {
+                let _ = std::fs::remove_file(socket);
+            }
         }
     });
+}
+
+/// A later launch's command line, taken by the running app: its folder opens here, and the
+/// window comes to the front.
+fn take_launch(app: &tauri::AppHandle, args: &[String], cwd: &str) {
+    if let Some(state) = app.try_state::<AppState>() {
+        if let Some(folder) = launch::folder_from_args(args, std::path::Path::new(cwd)) {
+            state.open_requests().push(&folder);
+            // Not delivered: the window takes the queue once it is ready.
+            if !state.signals().send(WindowSignal::OpenRequests) {
+                tracing::debug!("no window listening yet for a folder to open");
+            }
+        }
+    }
+    if let Some(window) = app.get_webview_window("main") {
+        let _ = window.unminimize();
+        let _ = window.set_focus();
+    }
+}
+
+#[cfg(unix)]
+struct Launches {
+    /// Serves later launches once the app is set up; none when another app has the home.
+    listener: Option<single_instance::Listener>,
+    /// Removed when the app ends.
+    socket: Option<std::path::PathBuf>,
+}
+
+/// Becomes the Memo home's app, or hands this launch to the one running and exits, before
+/// anything opens a window. When neither works (no private folder for the socket, a hung
+/// app), this one runs on its own: a window is worth more than the single-instance rule.
+#[cfg(unix)]
+fn claim_home() -> Launches {
+    use single_instance::{Claim, Handover};
+    let alone = Launches {
+        listener: None,
+        socket: None,
+    };
+    let home = match state::resolve_memo_home(
+        std::env::var_os(memo_config::MEMO_HOME_ENV),
+        std::env::home_dir(),
+        std::env::current_dir().ok(),
+    ) {
+        Ok(home) => home,
+        // Reported once the app is up (AppState resolves the home again).
+        Err(_) => return alone,
+    };
+    let handover = Handover {
+        args: std::env::args().collect(),
+        cwd: std::env::current_dir()
+            .map(|dir| dir.display().to_string())
+            .unwrap_or_default(),
+    };
+    match single_instance::place_for(home.root())
+        .and_then(|place| single_instance::claim(&place, &handover))
+    {
+        Ok(Claim::First(listener)) => Launches {
+            socket: Some(listener.socket_path().to_path_buf()),
+            listener: Some(listener),
+        },
+        Ok(Claim::HandedOver) => std::process::exit(0),
+        Ok(Claim::Alone(why)) => {
+            tracing::warn!("{why}");
+            alone
+        }
+        Err(error) => {
+            tracing::warn!(%error, "no single-instance socket; later launches open windows of their own");
+            alone
+        }
+    }
 }

@@ -44,9 +44,10 @@ describe("Opening folders from outside the window", { timeout: 120_000 }, () => 
     try {
       await app.driver.wait(async () => (await title()) === path.basename(first), UI_TIMEOUT_MS);
 
-      // The second launch finds the running window, passes its folder and exits.
+      // The second launch finds the running window, passes its folder and exits. Named as
+      // `.` from inside it: the running app reads it against the launch's own directory.
       const started = Date.now();
-      const child = spawn(appBinary(), [second], { env: app.env, stdio: "ignore" });
+      const child = spawn(appBinary(), ["."], { cwd: second, env: app.env, stdio: "ignore" });
       const code = await new Promise((resolve) => child.once("exit", resolve));
       assert.equal(code, 0, "the second instance exits cleanly");
       assert.ok(Date.now() - started < 15_000, "the second instance did not linger");
