@@ -262,6 +262,9 @@ export function Transcript({
     if (!scroller || !element) return;
     let frame = 0;
     const onScroll = () => {
+      // Following the end, the view's own moves to it (one a streamed frame) need no
+      // anchor, and reading one costs a layout. Leaving the end reads it (below).
+      if (live.current.following) return;
       anchor.current = readAnchor(element, scroller, space.current, live.current);
       report();
       if (frame) return;
