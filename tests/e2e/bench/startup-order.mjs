@@ -82,7 +82,8 @@ process.env.MEMO_APP_BINARY = wrapper;
 
 let app;
 try {
-  app = await launchApp({ home, args: [folder] });
+  // A window takes minutes to come up under callgrind.
+  app = await launchApp({ home, args: [folder], startupTimeoutMs: SLOW_MS });
   const { driver } = app;
   await driver.manage().setTimeouts({ script: SLOW_MS, implicit: 0 });
   await driver.wait(until.elementLocated(byTestId("session-item")), SLOW_MS);

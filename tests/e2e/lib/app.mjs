@@ -79,9 +79,10 @@ window.__memoKeepPainting = { stop: () => { cancelAnimationFrame(frame); mark.re
  */
 /**
  * `home`: a Memo home to use and keep (a restart test launches twice on it); by default a
- * fresh one is made and removed when the app stops.
+ * fresh one is made and removed when the app stops. `startupTimeoutMs`: how long the
+ * window may take to come up (20 s; longer under a profiler).
  */
-export async function launchApp({ env = {}, homeFiles = {}, args = [], home = null } = {}) {
+export async function launchApp({ env = {}, homeFiles = {}, args = [], home = null, startupTimeoutMs = STARTUP_TIMEOUT_MS } = {}) {
   const application = appBinary();
   const driverBinary = tauriDriverBinary();
   mkdirSync(artifactsDir, { recursive: true });
@@ -163,7 +164,7 @@ export async function launchApp({ env = {}, homeFiles = {}, args = [], home = nu
         .usingServer(`http://127.0.0.1:${DRIVER_PORT}/`)
         .withCapabilities({ browserName: "wry", "tauri:options": { application, args } })
         .build(),
-      STARTUP_TIMEOUT_MS,
+      startupTimeoutMs,
       "starting the app through tauri-driver",
     );
   } catch (error) {
