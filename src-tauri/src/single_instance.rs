@@ -284,28 +284,26 @@ mod tests {
         rx
     }
 
+    /// A launch with `arg` finds the first app, which acknowledges and receives it.
+    fn hands_over(place: &Path, launches: &mpsc::Receiver<Handover>, arg: &str) {
+        assert!(matches!(
+            claim(place, &handover(arg)).unwrap(),
+            Claim::HandedOver
+        ));
+        assert_eq!(
+            launches.recv_timeout(Duration::from_secs(5)).unwrap(),
+            handover(arg)
+        );
+    }
+
     #[test]
     fn a_second_launch_hands_over_its_command_line_and_the_first_acknowledges() {
         let dir = tempfile::tempdir().unwrap();
         let place = dir.path().join("home");
         let launches = serving(&place);
 
-        assert!(matches!(
-            claim(&place, &handover("/a")).unwrap(),
-            Claim::HandedOver
-        ));
-        assert!(matches!(
-            claim(&place, &handover("/b")).unwrap(),
-            Claim::HandedOver
-        ));
-        assert_eq!(
-            launches.recv_timeout(Duration::from_secs(5)).unwrap(),
-            handover("/a")
-        );
-        assert_eq!(
-            launches.recv_timeout(Duration::from_secs(5)).unwrap(),
-            handover("/b")
-        );
+        hands_over(&place, &launches, "/a");
+        hands_over(&place, &launches, "/b");
     }
 
     #[test]
@@ -320,14 +318,7 @@ mod tests {
         assert!(UnixStream::connect(&socket).is_err());
 
         let launches = serving(&place);
-        assert!(matches!(
-            claim(&place, &handover("/c")).unwrap(),
-            Claim::HandedOver
-        ));
-        assert_eq!(
-            launches.recv_timeout(Duration::from_secs(5)).unwrap(),
-            handover("/c")
-        );
+        hands_over(&place, &launches, "/c");
     }
 
     #[test]
@@ -350,14 +341,7 @@ mod tests {
             let _ = stream.read_to_end(&mut answer);
             assert!(answer.is_empty(), "acknowledged junk: {answer:?}");
         }
-        assert!(matches!(
-            claim(&place, &handover("/d")).unwrap(),
-            Claim::HandedOver
-        ));
-        assert_eq!(
-            launches.recv_timeout(Duration::from_secs(5)).unwrap(),
-            handover("/d")
-        );
+        hands_over(&place, &launches, "/d");
         assert!(launches.try_recv().is_err(), "junk reached the app");
     }
 
