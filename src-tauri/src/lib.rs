@@ -38,8 +38,9 @@ pub fn run() {
     rendering::apply();
     script_engine::apply();
 
+    let memo_home = state::memo_home_from_env();
     #[cfg(unix)]
-    let Launches { listener, socket } = claim_home();
+    let Launches { listener, socket } = claim_home(&memo_home);
 
     let builder = tauri::Builder::default();
     #[cfg(not(unix))]
@@ -58,7 +59,7 @@ pub fn run() {
             }
         })
         .setup(move |app| {
-            let state = AppState::from_env(app.path().home_dir().ok());
+            let state = AppState::for_home(memo_home);
             // First start: bootstrap files from templates, never overwriting.
             match state.service().init_home() {
                 Ok(problems) => {
@@ -156,20 +157,15 @@ struct Launches {
 /// anything opens a window. When neither works (no private folder for the socket, a hung
 /// app), this one runs on its own: a window is worth more than the single-instance rule.
 #[cfg(unix)]
-fn claim_home() -> Launches {
+fn claim_home(memo_home: &Result<memo_config::MemoHome, String>) -> Launches {
     use single_instance::{Claim, Handover};
     let alone = Launches {
         listener: None,
         socket: None,
     };
-    let home = match state::resolve_memo_home(
-        std::env::var_os(memo_config::MEMO_HOME_ENV),
-        std::env::home_dir(),
-        std::env::current_dir().ok(),
-    ) {
-        Ok(home) => home,
-        // Reported once the app is up (AppState resolves the home again).
-        Err(_) => return alone,
+    // Not resolved: reported once the app is up (AppState keeps the error).
+    let Ok(home) = memo_home else {
+        return alone;
     };
     let handover = Handover {
         args: std::env::args().collect(),

@@ -34,6 +34,16 @@ pub fn resolve_memo_home(
     }
 }
 
+/// The home this process serves, from `MEMO_HOME`, the user's home folder and the start
+/// directory. Resolved once at start: the single-instance claim and the app use the same.
+pub fn memo_home_from_env() -> Result<MemoHome, String> {
+    resolve_memo_home(
+        std::env::var_os(memo_config::MEMO_HOME_ENV),
+        std::env::home_dir(),
+        std::env::current_dir().ok(),
+    )
+}
+
 /// Managed by Tauri and handed to commands through `State<'_, AppState>`.
 pub struct AppState {
     service: Arc<Service>,
@@ -60,14 +70,9 @@ impl AppState {
         }
     }
 
-    /// Reads `MEMO_HOME` and the working directory from the process environment; keys
-    /// come from the OS keychain.
-    pub fn from_env(home_dir: Option<PathBuf>) -> Self {
-        let memo_home = resolve_memo_home(
-            std::env::var_os(memo_config::MEMO_HOME_ENV),
-            home_dir,
-            std::env::current_dir().ok(),
-        );
+    /// The shell for a home resolved by [`memo_home_from_env`]; keys come from the OS
+    /// keychain.
+    pub fn for_home(memo_home: Result<MemoHome, String>) -> Self {
         Self::new(Service::for_process(memo_home))
     }
 
