@@ -473,7 +473,9 @@ async fn the_investigator_reports_with_read_only_tools_and_stops_at_its_limits()
     }
     responses.push(call("wait", json!({})).when("PARENT-INV"));
     responses.push(MockResponse::text("done").when("PARENT-INV"));
-    // 3. A time limit (1 s in this test) on a model that never answers. (The parent's
+    // 3. A time limit (4 s in this test: the sixteen searches above must end by their call
+    // limit first, and on a loaded two-core machine they took over 1 s) on a model that
+    // never answers. (The parent's
     // conversation still starts with PARENT-INV: that is what its answers match.)
     responses.push(
         MockResponse::tool_calls([spawn("CHILD-STUCK: hmm", Some("codebase_investigator"))])
@@ -487,7 +489,7 @@ async fn the_investigator_reports_with_read_only_tools_and_stops_at_its_limits()
     responses.push(call("wait", json!({})).when("PARENT-INV"));
     responses.push(MockResponse::text("done").when("PARENT-INV"));
     let world = World::new(responses).await;
-    let engine = world.engine(&[("MEMO_INVESTIGATOR_TIME_LIMIT_SECS", "1")]);
+    let engine = world.engine(&[("MEMO_INVESTIGATOR_TIME_LIMIT_SECS", "4")]);
 
     let (parent, mut events) = world.start(&engine);
     send(&parent, "PARENT-INV");
@@ -531,7 +533,7 @@ async fn the_investigator_reports_with_read_only_tools_and_stops_at_its_limits()
     let waited: Value = serde_json::from_str(tool_output(&seen, "wait")[0]).unwrap();
     let stuck = &waited["agents"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(stuck["state"], "failed", "{waited}");
-    assert_eq!(stuck["message"], "stopped at its time limit (1 s)");
+    assert_eq!(stuck["message"], "stopped at its time limit (4 s)");
     parent.submit(Op::Shutdown).unwrap();
 }
 
