@@ -76,4 +76,26 @@ describe("SessionList search box", () => {
     fireEvent.keyDown(box, { key: "Escape" });
     expect(screen.getByTestId("session-list")).toBeTruthy();
   });
+
+  it("shows its own clear button only while there is a query, and the button clears it", () => {
+    render(
+      <SessionList
+        folderOpen
+        sessions={{ status: "ready", value: [SESSION] }}
+        activeId={null}
+        onOpen={vi.fn()}
+        onNew={vi.fn()}
+        onRename={vi.fn(async () => undefined)}
+        onDelete={vi.fn(async () => undefined)}
+        search={async () => [HIT]}
+      />,
+    );
+    const box = screen.getByTestId<HTMLInputElement>("session-search");
+    expect(screen.queryByTestId("session-search-clear")).toBeNull();
+    fireEvent.change(box, { target: { value: "parser" } });
+    fireEvent.click(screen.getByRole("button", { name: "Clear the search" }));
+    expect(box.value).toBe("");
+    expect(screen.getByTestId("session-list")).toBeTruthy();
+    expect(screen.queryByTestId("session-search-clear")).toBeNull();
+  });
 });

@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 
-import { ChatIcon, PencilIcon, PlusIcon, TrashIcon } from "../../components/icons";
+import { ChatIcon, CloseIcon, PencilIcon, PlusIcon, TrashIcon } from "../../components/icons";
 import type { SearchResult, SessionSummary } from "../../gen/protocol";
 import type { Loadable } from "../../state/useLoadable";
 import { formatWhen } from "../../format";
@@ -62,18 +62,32 @@ export function SessionList(props: SessionListProps) {
         )}
       </div>
       {folderOpen && search && (
-        <input
-          type="search"
-          className="sidebar__search"
-          placeholder="Search conversations"
-          aria-label="Search conversations"
-          data-testid="session-search"
-          value={query}
-          onChange={(event) => setQuery(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === "Escape") setQuery("");
-          }}
-        />
+        <div className="sidebar__search">
+          <input
+            type="search"
+            className="sidebar__search-input"
+            placeholder="Search conversations"
+            aria-label="Search conversations"
+            data-testid="session-search"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === "Escape") setQuery("");
+            }}
+          />
+          {query !== "" && (
+            <button
+              type="button"
+              className="icon-button sidebar__search-clear"
+              onClick={() => setQuery("")}
+              title="Clear the search"
+              aria-label="Clear the search"
+              data-testid="session-search-clear"
+            >
+              <CloseIcon />
+            </button>
+          )}
+        </div>
       )}
       {searching && search ? (
         <SearchResults
