@@ -13,10 +13,11 @@ APT_APP_PACKAGES=(
 # Headless display, WebDriver for WebKitGTK, a Secret Service keychain for the keyring
 # tests, ImageMagick for icon generation and screenshots, and desktop-file-validate for
 # the package test, a notification daemon (dunst) whose notifications the tests click, and
-# xdotool for key presses that go through the X server (WebDriver's never reach GTK).
+# xdotool for key presses that go through the X server (WebDriver's never reach GTK), and
+# tzdata for the time-zone test's real zone (a minimal Debian has none).
 APT_TEST_PACKAGES=(
   xvfb xauth imagemagick webkit2gtk-driver gnome-keyring dbus-x11 libsecret-tools libdbus-1-dev
-  desktop-file-utils dunst xdotool
+  desktop-file-utils dunst xdotool tzdata
 )
 
 # Vite 7 refuses older Node releases.

@@ -16,6 +16,7 @@ pub mod signals;
 pub mod single_instance;
 pub mod state;
 pub mod terminal;
+pub mod time_zone;
 mod window_state;
 
 use memo_protocol::WindowSignal;

@@ -88,6 +88,7 @@ ipc_commands! {
             platform: format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH),
             // The engine takes its version from the workspace, like this package.
             engine: format!("memo-engine {}", env!("CARGO_PKG_VERSION")),
+            time_zone: crate::time_zone::local(),
         })
     }
 

@@ -56,6 +56,19 @@ const withScreenshot = (getApp, body) => async (t) => {
   }
 };
 
+/** Asia/Kolkata: UTC+5:30 all year (no summer time to straddle). */
+const ZONE = "Asia/Kolkata";
+const ZONE_OFFSET_MINUTES = 330;
+
+/** The minute of the day a row's "9:05 AM" or "09:05" names. */
+function minuteOfDay(text) {
+  const match = /(\d{1,2}):(\d{2})(?:\s*([AP]M))?/.exec(text);
+  assert.ok(match, `no time of day in ${text}`);
+  const [, hours, minutes, half] = match;
+  const hour = half === undefined ? Number(hours) : (Number(hours) % 12) + (half === "PM" ? 12 : 0);
+  return hour * 60 + Number(minutes);
+}
+
 describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
   let mock;
   let app;
@@ -66,7 +79,9 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
     writeFileSync(path.join(project, "hello.txt"), "hello\n");
     mock = await startMockLlm(SCENARIO);
     app = await launchApp({
-      env: { GTK_THEME: THEME },
+      // A zone five and a half hours from this machine's UTC: the sidebar's times must come
+      // from the zone the shell reads, not the page's default.
+      env: { GTK_THEME: THEME, TZ: ZONE },
       homeFiles: { "config.toml": mockConfigToml(mock.baseUrl) },
     });
   });
@@ -185,8 +200,14 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
       );
       // textContent: WebKitWebDriver's getText() comes back empty for `user-select: none`
       // chrome such as the sidebar.
-      assert.match(await item.getAttribute("textContent"), /mock-model/);
+      const row = await item.getAttribute("textContent");
+      assert.match(row, /mock-model/);
       assert.equal(await item.getAttribute("aria-current"), "true");
+      // Updated a moment ago: today's time of day in the app's zone, on either clock.
+      const shown = minuteOfDay(row);
+      const now = Math.floor((Date.now() / 60_000 + ZONE_OFFSET_MINUTES) % 1440);
+      const apart = Math.min(Math.abs(shown - now), 1440 - Math.abs(shown - now));
+      assert.ok(apart <= 3, `the row says ${row}, ${ZONE}'s time is ${Math.floor(now / 60)}:${now % 60}`);
 
       await (await find("new-session")).click();
       await find("chat-new-session");

@@ -374,7 +374,32 @@ platform: string,
 /**
  * `memo-engine <version>`.
  */
-engine: string, };
+engine: string, 
+/**
+ * The computer's time zone over the years around now; `None` where the shell cannot
+ * read it (the page then uses the web engine's own clock).
+ */
+time_zone: ZoneOffsets | null, };
+
+export type ZoneOffsets = { 
+/**
+ * Start of the span (ms since the epoch).
+ */
+from_ms: number, 
+/**
+ * End of the span, excluded. Outside the span the offsets are not known.
+ */
+until_ms: number, 
+/**
+ * Seconds east of UTC at `from_ms`.
+ */
+offset_seconds: number, 
+/**
+ * The changes in the span, in order.
+ */
+changes: Array<ZoneChange>, };
+
+export type ZoneChange = { at_ms: number, offset_seconds: number, };
 
 export type SessionPage = { total: number, sessions: Array<SessionSummary>, };
 

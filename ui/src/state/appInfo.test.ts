@@ -9,6 +9,7 @@ const INFO: AppInfo = {
   memo_home: "/tmp/memo",
   platform: "linux-x86_64",
   engine: "memo-engine 0.1.0",
+  time_zone: null,
 };
 
 describe("appInfoReducer", () => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useReducer } from "react";
 
+import { setTimeZone } from "../format";
 import { commands, toCommandError } from "../ipc";
 import { appInfoReducer, initialAppInfoState, type AppInfoState } from "./appInfo";
 
@@ -10,6 +11,9 @@ export function useAppInfo(): { state: AppInfoState; reload: () => void } {
     dispatch({ type: "requested" });
     commands.appInfo().then(
       (info) => {
+        // Before any time is shown: the sidebar lists sessions only once the app info has
+        // named the Memo home (workspaces wait for it).
+        setTimeZone(info.time_zone);
         if (isCurrent()) dispatch({ type: "loaded", info });
       },
       (raised: unknown) => {

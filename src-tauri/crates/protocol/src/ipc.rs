@@ -176,6 +176,35 @@ pub struct AppInfo {
     pub platform: String,
     /// `memo-engine <version>`.
     pub engine: String,
+    /// The computer's time zone over the years around now; `None` where the shell cannot
+    /// read it (the page then uses the web engine's own clock).
+    pub time_zone: Option<ZoneOffsets>,
+}
+
+/// A time zone as offsets from UTC over a span: the offset at `from_ms` and each change
+/// after it. The page turns a moment into a local time with these, not with a `Date`'s
+/// local getters: those make WebKit load ICU's calendar and time-zone data (~1.3 MiB the
+/// web process keeps for the window's life) to print an hour and a day.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ZoneOffsets {
+    /// Start of the span (ms since the epoch).
+    #[ts(type = "number")]
+    pub from_ms: i64,
+    /// End of the span, excluded. Outside the span the offsets are not known.
+    #[ts(type = "number")]
+    pub until_ms: i64,
+    /// Seconds east of UTC at `from_ms`.
+    pub offset_seconds: i32,
+    /// The changes in the span, in order.
+    pub changes: Vec<ZoneChange>,
+}
+
+/// From `at_ms` on, the zone is `offset_seconds` east of UTC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ZoneChange {
+    #[ts(type = "number")]
+    pub at_ms: i64,
+    pub offset_seconds: i32,
 }
 
 /// How full a session's context is and what it cost so far, for the header's meter.

@@ -44,7 +44,7 @@ pub use ipc::{
     AppInfo, Completion, CompletionKind, ErrorCode, HistoryPage, ImportFailure, ImportReport,
     ImportStatus, ImportedFile, KeyStatus, ModelUsageReport, PageMessage, ProviderSummary,
     RewindOutcome, SearchResult, SessionPage, SessionStatus, SessionSummary, SkippedLine,
-    UsageReport, WindowSignal, SEARCH_MARK_END, SEARCH_MARK_START,
+    UsageReport, WindowSignal, ZoneChange, ZoneOffsets, SEARCH_MARK_END, SEARCH_MARK_START,
 };
 pub use mcp::{
     McpCheckState, McpPromptEntry, McpResourceEntry, McpSecretInput, McpServerCheck, McpServerInfo,

@@ -52,6 +52,8 @@ pub fn render() -> String {
         KeyStatus::decl(&cfg),
         ErrorCode::decl(&cfg),
         AppInfo::decl(&cfg),
+        ZoneOffsets::decl(&cfg),
+        ZoneChange::decl(&cfg),
         SessionPage::decl(&cfg),
         SessionStatus::decl(&cfg),
         CompletionKind::decl(&cfg),

@@ -14,6 +14,7 @@ describe("StatusBar", () => {
       memo_home: "/tmp/memo-home",
       platform: "linux-x86_64",
       engine: "memo-engine 0.1.0",
+      time_zone: null,
     };
     render(<StatusBar state={{ status: "ready", info }} onRetry={() => {}} />);
     expect(screen.getByTestId("status-version").textContent).toBe("v0.1.0");
