@@ -49,8 +49,8 @@ describe("SearchResults", () => {
 });
 
 describe("SessionList search box", () => {
-  it("replaces the list with results while there is a query; Esc brings the list back", async () => {
-    const onOpenResult = vi.fn();
+  /** The list of one session, whose search finds HIT. */
+  const renderList = (onOpenResult?: (result: SearchResult) => void) =>
     render(
       <SessionList
         folderOpen
@@ -64,6 +64,10 @@ describe("SessionList search box", () => {
         onOpenResult={onOpenResult}
       />,
     );
+
+  it("replaces the list with results while there is a query; Esc brings the list back", async () => {
+    const onOpenResult = vi.fn();
+    renderList(onOpenResult);
     const box = screen.getByTestId("session-search");
     fireEvent.change(box, { target: { value: "parser" } });
     expect(screen.queryByTestId("session-list")).toBeNull();
@@ -78,18 +82,7 @@ describe("SessionList search box", () => {
   });
 
   it("shows its own clear button only while there is a query, and the button clears it", () => {
-    render(
-      <SessionList
-        folderOpen
-        sessions={{ status: "ready", value: [SESSION] }}
-        activeId={null}
-        onOpen={vi.fn()}
-        onNew={vi.fn()}
-        onRename={vi.fn(async () => undefined)}
-        onDelete={vi.fn(async () => undefined)}
-        search={async () => [HIT]}
-      />,
-    );
+    renderList();
     const box = screen.getByTestId<HTMLInputElement>("session-search");
     expect(screen.queryByTestId("session-search-clear")).toBeNull();
     fireEvent.change(box, { target: { value: "parser" } });
