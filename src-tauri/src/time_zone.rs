@@ -21,11 +21,12 @@ const DAY_SECONDS: i64 = 86_400;
 pub fn local() -> Option<ZoneOffsets> {
     #[cfg(target_os = "linux")]
     {
+        // A clock before 1970 (or past i64 seconds) is broken; the epoch is as good a "now".
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |since| {
-                i64::try_from(since.as_secs()).unwrap_or(i64::MAX / 2)
-            });
+            .ok()
+            .and_then(|since| i64::try_from(since.as_secs()).ok())
+            .unwrap_or(0);
         let zone = gtk::glib::TimeZone::local();
         Some(offsets_around(now, |at| glib_offset(&zone, at)))
     }

@@ -53,7 +53,7 @@ export interface LocalTime {
 }
 
 /** Seconds east of UTC that `offsets` give at `ms`; null outside their span. */
-export function offsetAt(offsets: ZoneOffsets, ms: number): number | null {
+function offsetAt(offsets: ZoneOffsets, ms: number): number | null {
   if (ms < offsets.from_ms || ms >= offsets.until_ms) return null;
   let offset = offsets.offset_seconds;
   for (const change of offsets.changes) {
