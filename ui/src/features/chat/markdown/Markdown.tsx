@@ -15,14 +15,48 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   // Parsed block by block: while an answer streams only its last block changes, so a long
   // answer costs one small parse per frame instead of all of it again.
   const blocks = useBlocks(text);
-  return (
-    <div className="md">
-      {blocks.map((block, index) => (
-        <MarkdownBlock key={index} text={block} />
-      ))}
-    </div>
-  );
+  const runs = [];
+  for (let start = 0; start < blocks.length; start += RUN) {
+    runs.push(<BlockRun key={start} blocks={blocks} start={start} end={Math.min(start + RUN, blocks.length)} />);
+  }
+  return <div className="md">{runs}</div>;
 });
+
+/**
+ * Blocks are rendered in runs of this many, each in an element of its own and skipped as a
+ * whole while its blocks are unchanged. A frame of a long streaming answer (1,400 blocks
+ * after a minute) then costs React a few dozen runs and the last one's blocks, and WebKit
+ * lays out the answer's few dozen runs and the last one's blocks: its block layout visits
+ * every child of the element that changed, and with every block a child of `.md`, a small
+ * change at the end took 2.9 ms to lay out after a minute against 0.4 with 70 children.
+ */
+const RUN = 32;
+
+interface BlockRunProps {
+  blocks: readonly string[];
+  start: number;
+  end: number;
+}
+
+/** Blocks `start..end` of an answer. */
+const BlockRun = memo(
+  function BlockRun({ blocks, start, end }: BlockRunProps) {
+    const shown = [];
+    for (let index = start; index < end; index++) {
+      shown.push(<MarkdownBlock key={index} text={blocks[index] as string} />);
+    }
+    return <div className="md__run">{shown}</div>;
+  },
+  // A settled block is the same string from frame to frame (`useBlocks`), so this is a
+  // pointer comparison per block.
+  (before, after) => {
+    if (before.start !== after.start || before.end !== after.end) return false;
+    for (let index = before.start; index < before.end; index++) {
+      if (before.blocks[index] !== after.blocks[index]) return false;
+    }
+    return true;
+  },
+);
 
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   return (

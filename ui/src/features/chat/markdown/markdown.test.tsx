@@ -23,7 +23,7 @@ beforeEach(() => {
 describe("Markdown (GFM)", () => {
   it("renders paragraphs, emphasis and inline code", () => {
     const md = renderMarkdown("Use `cargo test` **now**, *please*.\n\nmy_var_name and 2 * 3 * 4");
-    const paragraphs = md.querySelectorAll(":scope > p");
+    const paragraphs = md.querySelectorAll(":scope > .md__run > p");
     expect(paragraphs).toHaveLength(2);
     expect(md.querySelector("code.md__code")?.textContent).toBe("cargo test");
     expect(md.querySelector("strong")?.textContent).toBe("now");
@@ -52,7 +52,7 @@ describe("Markdown (GFM)", () => {
 
   it("renders nested lists as nested elements", () => {
     const md = renderMarkdown("1. first\n   - inner a\n   - inner b\n2. second");
-    const outer = md.querySelector(":scope > ol");
+    const outer = md.querySelector(":scope > .md__run > ol");
     expect(outer?.children).toHaveLength(2);
     const inner = outer?.querySelector("li > ul");
     expect([...(inner?.querySelectorAll("li") ?? [])].map((li) => li.textContent)).toEqual(["inner a", "inner b"]);
@@ -279,7 +279,7 @@ describe("Markdown split into blocks (a streaming answer re-parses only its last
     expect(container.querySelectorAll("ol li")).toHaveLength(2);
     expect(container.querySelectorAll("td")).toHaveLength(2);
     expect(container.querySelector("blockquote")?.textContent?.trim()).toBe("quoted");
-    expect(container.querySelector(".md")?.lastElementChild?.textContent).toBe("end");
+    expect(container.querySelector(".md > .md__run:last-child")?.lastElementChild?.textContent).toBe("end");
   });
 
   it("while text streams in, re-renders what was cut before exactly as cutting it whole", () => {
@@ -293,6 +293,33 @@ describe("Markdown split into blocks (a streaming answer re-parses only its last
     cleanup();
     const { container: once } = render(<Markdown text={whole} />);
     expect(streamed).toBe(once.innerHTML);
+  });
+
+  it("streams a long answer in runs of blocks: in order, and settled blocks and runs kept", () => {
+    const parts = Array.from({ length: 80 }, (_, i) => (i % 7 === 3 ? `- item ${i}\n- next ${i}` : `Paragraph ${i}.`));
+    const whole = parts.join("\n\n");
+    const { container, rerender } = render(<Markdown text="" />);
+    for (let n = 1; n <= whole.length; n += 37) rerender(<Markdown text={whole.slice(0, n)} />);
+    const md = container.querySelector(".md") as HTMLElement;
+    const firstRun = md.firstElementChild;
+    const first = firstRun?.firstElementChild;
+    rerender(<Markdown text={whole} />);
+    // The first run and block are the elements made when they were streamed, not made again.
+    expect(md.firstElementChild).toBe(firstRun);
+    expect(firstRun?.firstElementChild).toBe(first);
+    // Runs of 32 blocks: 32 + 32 + 16.
+    expect([...md.children].map((run) => [run.className, run.children.length])).toEqual([
+      ["md__run", 32],
+      ["md__run", 32],
+      ["md__run", 16],
+    ]);
+    const blocks = [...md.querySelectorAll(":scope > .md__run > *")];
+    expect(blocks.map((block) => block.textContent?.trim().split(/\s/)[1])).toEqual(
+      parts.map((_, i) => String(i) + (i % 7 === 3 ? "" : ".")),
+    );
+    const streamed = container.innerHTML;
+    cleanup();
+    expect(render(<Markdown text={whole} />).container.innerHTML).toBe(streamed);
   });
 
   it("keeps a loose list one list and does not cut text that defines references", () => {
