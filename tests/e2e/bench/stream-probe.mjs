@@ -4,7 +4,8 @@
 //   - the CPU of each web-process thread and of the app (main thread or JIT, GC?),
 //   - time spent in forced layouts (getBoundingClientRect, scrollHeight, ...) and in the
 //     style and layout left pending at each frame's start,
-//   - the DOM mutations made meanwhile, by element and attribute (what renders per frame?).
+//   - the DOM mutations made meanwhile, by element and attribute (what renders per frame?),
+//   - the web process's memory before and after (what does the streamed answer keep?).
 // Nothing here is a target; scripts/bench-app.sh measures those.
 //
 //   xvfb-run -a dbus-run-session -- node tests/e2e/bench/stream-probe.mjs FOLDER
@@ -61,6 +62,27 @@ function appCpu(app) {
   }
   return seconds;
 }
+
+/**
+ * The web process's memory in MiB: PSS, and its anonymous part (the page's heaps; the rest
+ * is mapped files). The collector's own view of the live heap is in the driver's log with
+ * PROBE_ENV='{"JSC_logGC":"1"}' (each collection's "=> N kb").
+ */
+function webMemory(app) {
+  const out = { pss: 0, anon: 0 };
+  for (const { pid, cmdline } of app.processes()) {
+    if (!/WebKitWebProcess/.test(cmdline)) continue;
+    try {
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+      out.pss += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) / 1024;
+      out.anon += Number(/^Anonymous:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) / 1024;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+const mib = ({ pss, anon }) => `PSS ${pss.toFixed(1)} (anonymous ${anon.toFixed(1)}) MiB`;
 
 // Runs in the page before the message is sent: frame timing, forced-layout timing, and a
 // mutation count by target.
@@ -126,6 +148,7 @@ try {
     await driver.wait(until.elementIsEnabled(box), 30_000);
     if (CSS) await driver.executeScript("const s = document.createElement('style'); s.textContent = arguments[0]; document.head.append(s);", CSS);
     await driver.executeScript(PROBES);
+    const memoryBefore = webMemory(app);
     const threadsBefore = webThreads(app);
     const appBefore = appCpu(app);
     const started = Date.now();
@@ -134,6 +157,7 @@ try {
     const seconds = (Date.now() - started) / 1000;
     const threadsAfter = webThreads(app);
     const appAfter = appCpu(app);
+    const memoryAfter = webMemory(app);
     const { durations, at, pending } = await driver.executeScript("window.__probeFrames.on = false; return window.__probeFrames;");
     const forced = await driver.executeScript("return window.__probeForced;");
     const mutations = await driver.executeScript("return window.__probeMutations;");
@@ -152,6 +176,7 @@ try {
       .filter(([, percent]) => percent >= 1)
       .map(([name, percent]) => `${name} ${percent.toFixed(0)} %`);
     console.log(`CPU: web process threads ${cpu.join(", ")}; app ${(((appAfter - appBefore) / seconds) * 100).toFixed(0)} %`);
+    console.log(`web process memory: before ${mib(memoryBefore)}, at the end ${mib(memoryAfter)}`);
     console.log(`style and layout pending at frame starts: ${pending.toFixed(0)} ms`);
     for (const [name, { ms, calls }] of Object.entries(forced)) console.log(`forced by ${name}: ${ms.toFixed(0)} ms in ${calls} calls`);
     for (const [key, count] of Object.entries(mutations).sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`mutations ${String(count).padStart(6)}  ${key.slice(0, 140)}`);
