@@ -1,5 +1,6 @@
 // The chat against a scripted model: open a folder by path, ask a question, watch the
-// agent call read_file and stream its answer, then reopen the stored session.
+// agent call read_file and stream its answer, then reopen the stored session. A long
+// Markdown answer is spaced alike across the runs its blocks are rendered in.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -369,6 +370,55 @@ describe("Memo with an invalid config.toml", { timeout: 120_000 }, () => {
       assert.ok(detail.includes(`${file}:3`), `expected ${file}:3 in: ${detail}`);
       assert.match(await banner.getText(), /configuration has a problem/);
       assert.match(await (await app.driver.findElement(byTestId("chat-model"))).getText(), /No model/);
+    }),
+  );
+});
+
+// An answer's Markdown blocks are rendered in runs of 32 (Markdown.tsx); a block's spacing
+// depends on its neighbour, which may be in the run before or after. 70 blocks: a heading
+// and a rule inside the first run, a heading that opens the second and a rule that ends it.
+const LONG_BLOCKS = Array.from({ length: 70 }, (_, i) =>
+  i === 10 || i === 32 ? `## Heading ${i}` : i === 20 || i === 63 ? "---" : `Paragraph ${i}.`,
+);
+
+describe("A long Markdown answer", { timeout: 120_000 }, () => {
+  let mock;
+  let app;
+  let project;
+
+  before(async () => {
+    project = mkdtempSync(path.join(tmpdir(), "memo-e2e-markdown-"));
+    mock = await startMockLlm({ responses: [{ text: LONG_BLOCKS.join("\n\n"), chunk_chars: 16, drip_ms: 5 }] });
+    app = await launchApp({ env: { GTK_THEME: THEME }, args: [project], homeFiles: { "config.toml": mockConfigToml(mock.baseUrl) } });
+  });
+
+  after(async () => {
+    await app?.stop().catch(() => {});
+    await mock?.stop().catch(() => {});
+    if (project) rmSync(project, { recursive: true, force: true });
+  });
+
+  test(
+    "is spaced alike inside a run of blocks and across runs",
+    withScreenshot(() => app, async () => {
+      const message = await app.driver.wait(until.elementLocated(By.css("textarea[aria-label='Message']")), UI_TIMEOUT_MS);
+      await app.driver.wait(until.elementIsEnabled(message), UI_TIMEOUT_MS);
+      await message.sendKeys("write a long answer", Key.ENTER);
+      await app.driver.wait(until.elementLocated(By.css('[data-testid="turn"][data-status="completed"]')), UI_TIMEOUT_MS);
+      // The gap above each block, in the real window's layout.
+      const { runs, gaps } = await app.driver.executeScript(`
+        const md = document.querySelector('[data-testid="assistant-text"] .md');
+        const blocks = [...md.querySelectorAll(":scope > .md__run > *")];
+        const gaps = blocks.slice(1).map((block, i) => Math.round(block.getBoundingClientRect().top - blocks[i].getBoundingClientRect().bottom));
+        return { runs: [...md.children].map((run) => run.children.length), gaps };
+      `);
+      assert.deepEqual(runs, [32, 32, 6]);
+      // gaps[i] is above block i + 1.
+      const expected = LONG_BLOCKS.slice(1).map((block, i) =>
+        block.startsWith("## ") ? 16 : block === "---" || LONG_BLOCKS[i] === "---" ? 14 : 10,
+      );
+      assert.deepEqual(gaps, expected);
+      await app.driver.executeScript("document.querySelectorAll('.md__run > *')[30].scrollIntoView()");
     }),
   );
 });
