@@ -10,6 +10,7 @@ const ms = (v) => `${v.toFixed(0)} ms`;
 const mib = (v) => `${v.toFixed(0)} MiB`;
 const split = (by) => (by ? `${by.app.toFixed(0)} / ${by.web.toFixed(0)} / ${by.network.toFixed(0)} MiB` : "-");
 const ratio = (v, base) => `${(v / base).toFixed(2)}×`;
+const added = (stream) => `+${(stream.pss - stream.pssBefore).toFixed(0)} MiB (${stream.pssBefore.toFixed(0)} → ${stream.pss.toFixed(0)})`;
 const hello = r.baseline;
 const frames = (f) => `${f.p50.toFixed(1)} / ${f.p95.toFixed(1)} / ${f.p99.toFixed(1)} / ${f.max.toFixed(0)} ms`;
 const cpu = (i) => `${i.cpuPercent.toFixed(2)} % (${i.app.toFixed(2)} / ${i.web.toFixed(2)} / ${i.network.toFixed(2)})`;
@@ -30,6 +31,8 @@ const rows = [
   ["… warm switches, median / p95 / max", `${ms(pct(r.switching.warm, 0.5))} / ${ms(pct(r.switching.warm, 0.95))} / ${ms(Math.max(...r.switching.warm))}`, "-", "-", "< 150 ms"],
   [`streaming ${r.stream.tokensPerSecond.toFixed(0)} tokens/s for ${r.stream.seconds.toFixed(0)} s: frame interval p50 / p95 / p99 / max`, frames(r.stream), hello.stream ? frames(hello.stream) : "-", hello.stream ? ratio(r.stream.p95, hello.stream.p95) : "-", "p95 < 16.7 ms"],
   ["… memory at the end", mib(r.stream.pss), mib(hello.stream?.pss ?? hello.pss), ratio(r.stream.pss, hello.stream?.pss ?? hello.pss), "-"],
+  // Memo streams after the long session's trip and the switches; the hello-world from idle.
+  ["… of it added by the stream", added(r.stream), hello.stream?.pssBefore !== undefined ? added(hello.stream) : "-", hello.stream?.pssBefore !== undefined ? ratio(r.stream.pss - r.stream.pssBefore, hello.stream.pss - hello.stream.pssBefore) : "-", "-"],
   [`idle CPU over ${r.idle.seconds} s after it (of one core): total (app / web / network)`, cpu(r.idle), hello.idle ? cpu(hello.idle) : "-", "-", "< 1 %"],
 ];
 rows.push([
