@@ -29,6 +29,7 @@ import { By, Key, until } from "selenium-webdriver";
 import { launchApp } from "../lib/app.mjs";
 import { startMockLlm } from "../lib/mock-llm.mjs";
 import { streamedAnswer } from "./answer.mjs";
+import { kindOf, pssBy } from "./memory.mjs";
 
 const [home, folder, helloBinary, memoBinary] = process.argv.slice(2);
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -41,7 +42,6 @@ const TIMEOUT_MS = env("BENCH_TIMEOUT_MS", 180_000);
 const LONG_TITLE = process.env.BENCH_LONG_TITLE ?? "Long 1";
 const LONG_LAST = process.env.BENCH_LONG_LAST ?? "Answer 4999.";
 const SHORT_LAST = process.env.BENCH_SHORT_LAST ?? "Answer 499.";
-const APP_PROCESSES = /memo-desktop|memo-bench-hello|WebKit(Web|Network)Process/;
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -49,7 +49,7 @@ const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 function cpuSeconds(app) {
   const by = { total: 0, app: 0, web: 0, network: 0 };
   for (const { pid, cmdline } of app.processes()) {
-    const kind = /WebKitWebProcess/.test(cmdline) ? "web" : /WebKitNetworkProcess/.test(cmdline) ? "network" : APP_PROCESSES.test(cmdline) ? "app" : null;
+    const kind = kindOf(cmdline);
     if (kind === null) continue;
     try {
       const fields = statFields(pid);
@@ -69,28 +69,9 @@ function statFields(pid) {
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
-/** Proportional set size of the app and its WebKit helpers, in MiB. */
+/** Proportional set size of the app and its WebKit helpers, in MiB (by process: `pssBy`). */
 function pssMiB(app) {
   return pssBy(app).total;
-}
-
-/** The same, by process: the app (Rust), the web process (the page), the network process. */
-function pssBy(app) {
-  const by = { total: 0, app: 0, web: 0, network: 0 };
-  for (const { pid, cmdline } of app.processes()) {
-    const kind = /WebKitWebProcess/.test(cmdline) ? "web" : /WebKitNetworkProcess/.test(cmdline) ? "network" : APP_PROCESSES.test(cmdline) ? "app" : null;
-    if (kind === null) continue;
-    try {
-      const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
-      if (match) {
-        by[kind] += Number(match[1]) / 1024;
-        by.total += Number(match[1]) / 1024;
-      }
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return by;
 }
 
 /** When the app's own process started, in ms since the epoch (to ~10 ms). */

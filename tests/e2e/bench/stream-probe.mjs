@@ -21,6 +21,7 @@ import { By, Key, until } from "selenium-webdriver";
 import { launchApp } from "../lib/app.mjs";
 import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 import { streamedAnswer } from "./answer.mjs";
+import { pssBy } from "./memory.mjs";
 
 const SECONDS = Number(process.env.PROBE_SECONDS ?? 30);
 const CSS = process.env.PROBE_CSS ?? "";
@@ -68,20 +69,7 @@ function appCpu(app) {
  * is mapped files). The collector's own view of the live heap is in the driver's log with
  * PROBE_ENV='{"JSC_logGC":"1"}' (each collection's "=> N kb").
  */
-function webMemory(app) {
-  const out = { pss: 0, anon: 0 };
-  for (const { pid, cmdline } of app.processes()) {
-    if (!/WebKitWebProcess/.test(cmdline)) continue;
-    try {
-      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
-      out.pss += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) / 1024;
-      out.anon += Number(/^Anonymous:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) / 1024;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
+const webMemory = (app) => ({ pss: pssBy(app).web, anon: pssBy(app, "Anonymous").web });
 const mib = ({ pss, anon }) => `PSS ${pss.toFixed(1)} (anonymous ${anon.toFixed(1)}) MiB`;
 
 // Runs in the page before the message is sent: frame timing, forced-layout timing, and a

@@ -32,7 +32,7 @@ const rows = [
   [`streaming ${r.stream.tokensPerSecond.toFixed(0)} tokens/s for ${r.stream.seconds.toFixed(0)} s: frame interval p50 / p95 / p99 / max`, frames(r.stream), hello.stream ? frames(hello.stream) : "-", hello.stream ? ratio(r.stream.p95, hello.stream.p95) : "-", "p95 < 16.7 ms"],
   ["… memory at the end", mib(r.stream.pss), mib(hello.stream?.pss ?? hello.pss), ratio(r.stream.pss, hello.stream?.pss ?? hello.pss), "-"],
   // Memo streams after the long session's trip and the switches; the hello-world from idle.
-  ["… of it added by the stream", added(r.stream), hello.stream?.pssBefore !== undefined ? added(hello.stream) : "-", hello.stream?.pssBefore !== undefined ? ratio(r.stream.pss - r.stream.pssBefore, hello.stream.pss - hello.stream.pssBefore) : "-", "-"],
+  ["… of it added by the stream", added(r.stream), hello.stream ? added(hello.stream) : "-", hello.stream ? ratio(r.stream.pss - r.stream.pssBefore, hello.stream.pss - hello.stream.pssBefore) : "-", "-"],
   [`idle CPU over ${r.idle.seconds} s after it (of one core): total (app / web / network)`, cpu(r.idle), hello.idle ? cpu(hello.idle) : "-", "-", "< 1 %"],
 ];
 rows.push([
