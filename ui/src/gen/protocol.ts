@@ -804,7 +804,7 @@ export type ApprovalMode = "auto" | "strict" | "dangerous";
 
 export type RuleDecision = "allow" | "deny";
 
-export type RuleKind = "command" | "write" | "mcp" | "web";
+export type RuleKind = "command" | "write" | "mcp" | "web" | "read";
 
 export type ApprovalRuleInfo = { id: string, decision: RuleDecision, kind: RuleKind, pattern: string, 
 /**

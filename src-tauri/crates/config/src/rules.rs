@@ -34,6 +34,9 @@ pub enum RuleKind {
     Mcp,
     /// A web origin, `https://docs.rs`.
     Web,
+    /// A path or glob whose content no tool may show (`./.env`, `**/*.pem`); only deny
+    /// rules mean something, since reads never ask.
+    Read,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,6 +170,8 @@ impl RuleStore {
             Some("a rule's pattern is one line")
         } else if rule.kind == RuleKind::Mcp && !pattern.contains(':') {
             Some("an MCP rule is `server:tool` or `server:*`")
+        } else if rule.kind == RuleKind::Read && rule.decision == RuleDecision::Allow {
+            Some("reads never ask, so a read rule can only deny: choose Deny")
         } else {
             None
         };

@@ -108,6 +108,22 @@ struct Budget {
     seen: HashSet<PathBuf>,
 }
 
+/// Says why a file must not be attached (the user's read-deny rules), or `None`.
+#[derive(Clone, Copy)]
+pub struct DenyCheck<'a>(pub &'a (dyn Fn(&Path) -> Option<String> + Sync));
+
+impl std::fmt::Debug for DenyCheck<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DenyCheck")
+    }
+}
+
+impl DenyCheck<'_> {
+    fn why(check: Option<Self>, path: &Path) -> Option<String> {
+        check.and_then(|c| (c.0)(path))
+    }
+}
+
 /// Reads every `@path` of `text`. Relative paths resolve against `cwd`; `~/` is the home
 /// folder; an absolute-looking path that does not exist is tried under the workspace root
 /// (`@/docs/spec.md`, as project instructions often write it).
@@ -117,6 +133,19 @@ pub fn attach(
     workspace_root: &Path,
     home: Option<&Path>,
     limits: AttachLimits,
+) -> Attached {
+    attach_checked(text, cwd, workspace_root, home, limits, None)
+}
+
+/// [`attach`], leaving out the files `denied` names a reason for (said in a notice; a
+/// folder's denied files are counted).
+pub fn attach_checked(
+    text: &str,
+    cwd: &Path,
+    workspace_root: &Path,
+    home: Option<&Path>,
+    limits: AttachLimits,
+    denied: Option<DenyCheck<'_>>,
 ) -> Attached {
     let mut out = Attached::default();
     let mut budget = Budget {
@@ -133,12 +162,18 @@ pub fn attach(
             continue;
         };
         let shown = display(&path, cwd);
+        if let Some(why) = DenyCheck::why(denied, &path) {
+            out.notices
+                .push(format!("{}: not attached: {why}", reference.raw));
+            continue;
+        }
         if path.is_dir() {
             attach_dir(
                 &reference,
                 &path,
                 cwd,
                 limits,
+                denied,
                 &mut budget,
                 &mut body,
                 &mut out,
@@ -181,6 +216,7 @@ fn attach_dir(
     dir: &Path,
     cwd: &Path,
     limits: AttachLimits,
+    denied: Option<DenyCheck<'_>>,
     budget: &mut Budget,
     body: &mut String,
     out: &mut Attached,
@@ -190,12 +226,17 @@ fn attach_dir(
         .sort_by_file_name(|a, b| a.cmp(b))
         .build();
     let (mut files, mut chars, mut truncated, mut skipped) = (0u32, 0u64, false, 0usize);
+    let mut refused = 0usize;
     for entry in walker.flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
         let path = entry.into_path();
         if !budget.seen.insert(path.clone()) {
+            continue;
+        }
+        if DenyCheck::why(denied, &path).is_some() {
+            refused += 1;
             continue;
         }
         if files as usize >= limits.dir_files || budget.left == 0 {
@@ -223,6 +264,12 @@ fn attach_dir(
         chars,
         truncated,
     });
+    if refused > 0 {
+        out.notices.push(format!(
+            "{}: {refused} file(s) not attached: a rule denies reading them",
+            reference.raw
+        ));
+    }
     if skipped > 0 {
         out.notices.push(format!(
             "{}: attached {files} text file(s); {skipped} left out (binary, unreadable or over the size limits)",

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use memo_protocol::{AttachmentKind, InputAttachment, InputExpansion};
 
-use crate::attach::{attach, AttachLimits};
+use crate::attach::{attach_checked, AttachLimits, DenyCheck};
 use crate::skills::{Skill, SkillSet};
 use crate::text::attr;
 
@@ -19,6 +19,8 @@ pub struct InputContext<'a> {
     pub home: Option<&'a Path>,
     pub skills: &'a SkillSet,
     pub limits: AttachLimits,
+    /// The user's read-deny rules: files they cover are not attached.
+    pub denied: Option<DenyCheck<'a>>,
 }
 
 /// Expands `text` (the typed message, or a command's prompt). Returns `None` when the
@@ -59,7 +61,14 @@ pub fn expand(
         }
     }
 
-    let files = attach(text, ctx.cwd, ctx.workspace_root, ctx.home, ctx.limits);
+    let files = attach_checked(
+        text,
+        ctx.cwd,
+        ctx.workspace_root,
+        ctx.home,
+        ctx.limits,
+        ctx.denied,
+    );
     attachments.extend(files.attachments);
     notices.extend(files.notices);
     if !files.block.is_empty() {
@@ -149,6 +158,7 @@ mod tests {
             home: None,
             skills: &skills,
             limits: AttachLimits::default(),
+            denied: None,
         };
         assert_eq!(expand("hello $HOME", "hello $HOME", None, ctx), None);
         let missing = expand("read @nope.txt", "read @nope.txt", None, ctx).unwrap();

@@ -40,7 +40,7 @@ use memo_model::ToolSpec;
 use memo_protocol::ContextProblem;
 
 pub use assemble::{assemble, AssembledPrompt, PromptInputs, PromptMode};
-pub use attach::AttachLimits;
+pub use attach::{AttachLimits, DenyCheck};
 pub use commands::{CommandRoots, CommandSet, CustomCommand};
 pub use config::ContextConfig;
 pub use environment::{workspace_root, EnvFacts};
@@ -168,6 +168,7 @@ impl WorkspaceContext {
             home: self.user_home.as_deref(),
             skills: &self.skills,
             limits,
+            denied: None,
         }
     }
 }

@@ -105,6 +105,7 @@ fn a_missing_path_is_reported_and_the_rest_still_goes() {
         home: None,
         skills: &skills,
         limits: AttachLimits::default(),
+        denied: None,
     };
     let text = "compare @nope.md with @docs/spec.md";
     let exp = expand(text, text, None, ctx).unwrap();
@@ -134,4 +135,42 @@ fn root_relative_and_home_paths_resolve() {
     );
     assert_eq!(out.attachments.len(), 2, "{:?}", out.notices);
     assert!(out.block.contains("# Spec") && out.block.contains("my notes"));
+}
+
+#[test]
+fn a_file_a_rule_denies_is_not_attached_alone_or_in_a_folder() {
+    let dir = project();
+    write(&dir.path().join("src/secret.key"), "hunter2\n");
+    write(&dir.path().join(".env"), "SECRET=hunter2\n");
+    let deny = |path: &std::path::Path| {
+        matches!(
+            path.file_name().and_then(|n| n.to_str()),
+            Some(".env" | "secret.key")
+        )
+        .then(|| "a rule denies reading it (test `.env`)".to_owned())
+    };
+    let out = memo_context::attach::attach_checked(
+        "look at @.env and @src",
+        dir.path(),
+        dir.path(),
+        None,
+        AttachLimits::default(),
+        Some(memo_context::DenyCheck(&deny)),
+    );
+    assert!(!out.block.contains("hunter2"), "{}", out.block);
+    assert!(out.block.contains("src/lib.rs"), "the rest is attached");
+    assert!(
+        out.notices
+            .iter()
+            .any(|n| n.starts_with("@.env: not attached: a rule denies reading it")),
+        "{:?}",
+        out.notices
+    );
+    assert!(
+        out.notices
+            .iter()
+            .any(|n| n.contains("1 file(s) not attached: a rule denies reading them")),
+        "{:?}",
+        out.notices
+    );
 }

@@ -161,8 +161,11 @@ fn claude_effect(text: &str, decision: RuleDecision) -> Effect {
             Some(domain) => rule(RuleKind::Web, format!("domain:{domain}")),
             None => Effect::Unsupported("a WebFetch rule Memo reads is domain:<host>".into()),
         },
+        ("read_file", Some(glob)) if decision == RuleDecision::Deny => {
+            rule(RuleKind::Read, claude_path(glob.trim()))
+        }
         ("read_file", Some(_)) => {
-            Effect::Unsupported("Memo's reads never ask, so read rules change nothing".into())
+            Effect::Unsupported("reads never ask, so a rule allowing reads changes nothing".into())
         }
         (memo, None) if decision == RuleDecision::Deny => Effect::Exclude(memo.to_owned()),
         (_, _) => Effect::Unsupported(
@@ -359,7 +362,14 @@ mod tests {
         assert_eq!(got[6].1, cmd("git push"));
         assert_eq!(got[7].1, Effect::Exclude("webfetch".into()));
         assert_eq!(got[8].1, Effect::Exclude("shady__*".into()));
-        assert!(matches!(&got[9].1, Effect::Unsupported(_)));
+        assert_eq!(
+            got[9].1,
+            Effect::Rule {
+                kind: RuleKind::Read,
+                pattern: "./.env".into()
+            },
+            "a read deny is applied"
+        );
         assert!(entries.iter().all(|e| !e.project));
     }
 

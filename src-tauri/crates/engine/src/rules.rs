@@ -101,6 +101,8 @@ fn covers(
             };
             named && words.all(|condition| argument_matches(condition, args))
         }
+        // Read rules are matched against paths by the tools (see `read_denials`).
+        RuleKind::Read => false,
         RuleKind::Web => match pattern.strip_prefix("domain:") {
             // Claude Code's form: the host, whatever the scheme and port.
             Some(domain) => host(item) == domain,
@@ -179,6 +181,37 @@ pub fn evaluate(
         }
     }
     RuleVerdict::Allow(used)
+}
+
+/// The deny rules for reading among the user's `kept` rules and other agents' `imported`
+/// ones that apply in `cwd`, ready for the tools to match paths against. A rule for one
+/// folder is relative to that folder; `home` is where `~/` points.
+pub fn read_denials(
+    kept: &[ApprovalRule],
+    imported: &[ApprovalRule],
+    cwd: &Path,
+    home: Option<&Path>,
+) -> Vec<memo_tools::DeniedRead> {
+    let kept = kept.iter().map(|r| (r, "your rule".to_owned()));
+    // An imported rule's id is `<file>: <entry as written>`.
+    let imported = imported.iter().map(|r| {
+        let file =
+            r.id.split_once(": ")
+                .map_or(r.id.as_str(), |(file, _)| file);
+        (r, format!("rule in {file}"))
+    });
+    kept.chain(imported)
+        .filter(|(r, _)| r.kind == RuleKind::Read && r.decision == RuleDecision::Deny)
+        .filter(|(r, _)| applies_in(r, cwd))
+        .filter_map(|(r, source)| {
+            let base = r.project.as_deref().map(Path::new).unwrap_or(cwd);
+            let denied = memo_tools::DeniedRead::new(&r.pattern, &source, base, home);
+            if denied.is_none() {
+                tracing::warn!(pattern = %r.pattern, "a read rule's pattern is not a glob; not applied");
+            }
+            denied
+        })
+        .collect()
 }
 
 /// The allow rules an "always" answer to a call with `fingerprint` creates: one per part,

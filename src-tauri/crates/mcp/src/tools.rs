@@ -213,6 +213,11 @@ impl Tool for ResourceTool {
                             "read_mcp_resource needs server and uri",
                         ));
                     };
+                    // A server's file resource is a file all the same: the user's
+                    // read-deny rules hold for it.
+                    if let Some(path) = file_uri_path(uri) {
+                        ctx.check_not_denied(uri, &path)?;
+                    }
                     return manager
                         .read_resource(&server, uri, ctx.cancel.clone())
                         .await
@@ -226,6 +231,39 @@ impl Tool for ResourceTool {
             ))
         })
     }
+}
+
+/// The local path a `file://` URI names (`file:///p/.env`, `file://localhost/p/.env`),
+/// percent-escapes decoded so `%2Eenv` is `.env`.
+fn file_uri_path(uri: &str) -> Option<std::path::PathBuf> {
+    let rest = uri
+        .get(..7)?
+        .eq_ignore_ascii_case("file://")
+        .then(|| &uri[7..])?;
+    let path = match rest.strip_prefix("localhost") {
+        Some(after) => after,
+        None => rest,
+    };
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
+            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
+                out.push((hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0)) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    use std::os::unix::ffi::OsStringExt;
+    let path = std::path::PathBuf::from(std::ffi::OsString::from_vec(out));
+    path.is_absolute().then_some(path)
 }
 
 /// What a session's registry reads MCP tools from.
@@ -302,5 +340,25 @@ impl ToolSource for McpToolSource {
 
     fn shutdown(&self) {
         self.manager.shutdown();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_uri_path;
+    use std::path::PathBuf;
+
+    #[test]
+    fn file_uris_name_local_paths_with_escapes_decoded() {
+        assert_eq!(
+            file_uri_path("file:///p/.env"),
+            Some(PathBuf::from("/p/.env"))
+        );
+        assert_eq!(
+            file_uri_path("FILE://localhost/p/%2Eenv?x#y"),
+            Some(PathBuf::from("/p/.env"))
+        );
+        assert_eq!(file_uri_path("demo://x"), None);
+        assert_eq!(file_uri_path("file://relative"), None);
     }
 }

@@ -25,6 +25,8 @@ pub enum RuleKind {
     Mcp,
     /// A web origin (`https://docs.rs`).
     Web,
+    /// A file path or glob whose content no tool shows the model (deny only).
+    Read,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

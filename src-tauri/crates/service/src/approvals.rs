@@ -166,6 +166,7 @@ fn new_rule(input: &RuleInput) -> Result<NewRule> {
             RuleKind::Write => memo_config::RuleKind::Write,
             RuleKind::Mcp => memo_config::RuleKind::Mcp,
             RuleKind::Web => memo_config::RuleKind::Web,
+            RuleKind::Read => memo_config::RuleKind::Read,
         },
         pattern: input.pattern.clone(),
         project,
@@ -184,6 +185,7 @@ fn info(rule: memo_config::ApprovalRule) -> ApprovalRuleInfo {
             memo_config::RuleKind::Write => RuleKind::Write,
             memo_config::RuleKind::Mcp => RuleKind::Mcp,
             memo_config::RuleKind::Web => RuleKind::Web,
+            memo_config::RuleKind::Read => RuleKind::Read,
         },
         pattern: rule.pattern,
         project: rule.project,
@@ -205,6 +207,7 @@ fn imported_info(
                 memo_config::RuleKind::Write => "files",
                 memo_config::RuleKind::Mcp => "MCP tool",
                 memo_config::RuleKind::Web => "web",
+                memo_config::RuleKind::Read => "reading",
             };
             let verb = if allow { "allows" } else { "refuses" };
             if allow && entry.project && !trusted {

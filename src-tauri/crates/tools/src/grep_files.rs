@@ -17,7 +17,7 @@ use serde_json::json;
 use crate::fsutil::{self, display_path, real_cwd};
 use crate::truncate::max_chars_from_env;
 use crate::walk;
-use crate::{parse_args, Tool, ToolContext, ToolError, ToolResult};
+use crate::{parse_args, ReadDenials, Tool, ToolContext, ToolError, ToolResult};
 
 const NAME: &str = "grep_files";
 const DEFAULT_LIMIT: usize = 100;
@@ -87,10 +87,18 @@ impl Tool for GrepFilesTool {
             let cwd = real_cwd(&ctx.cwd);
             let cancel = ctx.cancel.clone();
             let budget = max_chars_from_env().saturating_sub(CAP_MARGIN).max(1000);
+            let denials = ctx.read_denials.clone();
             fsutil::blocking(NAME, move || {
                 let search = Search::new(&input, &root)?;
-                let found = search.run(&root, &cancel);
-                Ok(render(&found, &search, &input.pattern, &cwd, &root, budget).into())
+                let found = search.run(&root, &cancel, &denials);
+                let mut text = render(&found, &search, &input.pattern, &cwd, &root, budget);
+                if found.denied > 0 {
+                    text.push_str(&format!(
+                        "\n\n{} file(s) not searched: a rule denies reading them.",
+                        found.denied
+                    ));
+                }
+                Ok(text.into())
             })
             .await
         })
@@ -117,6 +125,8 @@ struct Found {
     /// Matches counted (a lower bound when `complete` is false).
     total: usize,
     complete: bool,
+    /// Files left out because a read-deny rule covers them.
+    denied: usize,
 }
 
 impl Search {
@@ -161,9 +171,16 @@ impl Search {
         })
     }
 
-    fn run(&self, root: &Path, cancel: &tokio_util::sync::CancellationToken) -> Found {
+    fn run(
+        &self,
+        root: &Path,
+        cancel: &tokio_util::sync::CancellationToken,
+        denials: &ReadDenials,
+    ) -> Found {
         let files: Mutex<Vec<FileHits>> = Mutex::new(Vec::new());
         let total = AtomicUsize::new(0);
+        let denied = AtomicUsize::new(0);
+        let rules = denials.current();
         let complete = AtomicBool::new(true);
         let mut builder = walk::builder(root);
         if let Some(o) = &self.overrides {
@@ -176,7 +193,8 @@ impl Search {
                 .after_context(self.context)
                 .binary_detection(BinaryDetection::quit(0))
                 .build();
-            let (files, total, complete) = (&files, &total, &complete);
+            let (files, total, complete, denied) = (&files, &total, &complete, &denied);
+            let rules = &rules;
             Box::new(move |entry| {
                 if cancel.is_cancelled() {
                     complete.store(false, Ordering::Relaxed);
@@ -186,6 +204,14 @@ impl Search {
                     return WalkState::Continue;
                 };
                 if !entry.file_type().is_some_and(|t| t.is_file()) {
+                    return WalkState::Continue;
+                }
+                // The root is a real path, so only a symlink needs resolving.
+                if !rules.is_empty()
+                    && (rules.iter().any(|r| r.matches(entry.path()))
+                        || (entry.path_is_symlink() && denials.denying(entry.path()).is_some()))
+                {
+                    denied.fetch_add(1, Ordering::Relaxed);
                     return WalkState::Continue;
                 }
                 let mut sink = Collect {
@@ -222,6 +248,7 @@ impl Search {
             files,
             total: total.into_inner(),
             complete: complete.into_inner(),
+            denied: denied.into_inner(),
         }
     }
 }

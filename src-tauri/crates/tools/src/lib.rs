@@ -17,6 +17,7 @@ mod list_dir;
 mod patch_format;
 mod path_policy;
 mod profile;
+mod read_denials;
 mod read_file;
 pub mod repair;
 pub mod risk;
@@ -60,6 +61,7 @@ pub use grep_files::GrepFilesTool;
 pub use list_dir::ListDirTool;
 pub use path_policy::{PathPolicy, FS_ALLOWED_ROOTS_ENV, SANDBOX_WRITABLE_ROOTS_ENV};
 pub use profile::ToolProfile;
+pub use read_denials::{DeniedRead, NamedDenied, ReadDenials};
 pub use read_file::ReadFileTool;
 pub use write_file::WriteFileTool;
 
@@ -92,6 +94,8 @@ pub struct ToolContext {
     pub progress: Option<ProgressSink>,
     /// Where a running command's output goes as it is printed (for display).
     pub live_output: Option<OutputSink>,
+    /// Files whose content no tool may show (the user's read-deny rules).
+    pub read_denials: Arc<ReadDenials>,
 }
 
 /// How far a long-running call got.
@@ -156,6 +160,7 @@ impl ToolContext {
             call_id: None,
             progress: None,
             live_output: None,
+            read_denials: Arc::default(),
         }
     }
 
@@ -172,15 +177,32 @@ impl ToolContext {
 
     /// Checks the input (no NUL, `~`, look-alike slashes…), resolves it like the kernel
     /// would and checks the policy allows reading it; returns the real path.
+    /// A file a read-deny rule covers is refused here, so every file tool honours it.
     pub fn readable(&self, path: &str) -> Result<PathBuf, ToolError> {
-        self.paths
-            .check_read(&path_policy::join_input(&self.cwd, path)?)
+        let joined = path_policy::join_input(&self.cwd, path)?;
+        let real = self.paths.check_read(&joined)?;
+        self.check_not_denied(path, &joined)?;
+        Ok(real)
     }
 
-    /// Like [`ToolContext::readable`], for writing (writable roots, no `.git/`).
+    /// Like [`ToolContext::readable`], for writing (writable roots, no `.git/`). A file a
+    /// read-deny rule covers is not written either: an edit's diff and result quote it.
     pub fn writable(&self, path: &str) -> Result<PathBuf, ToolError> {
-        self.paths
-            .check_write(&path_policy::join_input(&self.cwd, path)?)
+        let joined = path_policy::join_input(&self.cwd, path)?;
+        let real = self.paths.check_write(&joined)?;
+        self.check_not_denied(path, &joined)?;
+        Ok(real)
+    }
+
+    /// Refuses `path` (absolute) when a read-deny rule covers it; `shown` names it.
+    pub fn check_not_denied(&self, shown: &str, path: &Path) -> Result<(), ToolError> {
+        match self.read_denials.denying(path) {
+            Some(rule) => Err(ToolError::new(
+                ToolErrorKind::PolicyDenied,
+                rule.refusal(shown),
+            )),
+            None => Ok(()),
+        }
     }
 }
 

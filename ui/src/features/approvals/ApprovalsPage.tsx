@@ -15,6 +15,15 @@ const KIND_NAMES: Record<RuleKind, string> = {
   write: "Files",
   mcp: "MCP tool",
   web: "Web",
+  read: "Reading",
+};
+
+const KIND_PLACEHOLDERS: Record<RuleKind, string> = {
+  command: "cargo test",
+  write: "src/**",
+  mcp: "server:tool",
+  web: "https://docs.rs",
+  read: ".env",
 };
 
 const KIND_HINTS: Record<RuleKind, string> = {
@@ -22,6 +31,7 @@ const KIND_HINTS: Record<RuleKind, string> = {
   write: "A path or glob such as src/** (relative to the folder, or absolute)",
   mcp: "server:tool, or server:* for all of a server's tools; add name=glob to match an argument too (github:create_issue repo=memo-*)",
   web: "An origin such as https://docs.rs",
+  read: "A path or glob whose content no tool gives the model: .env (in any folder), ./config/*.key, ~/.aws/**. Deny only: reads never ask",
 };
 
 function when(seconds: number | null): string {
@@ -60,13 +70,24 @@ function RuleForm({ initial, cwd, submitLabel, onSubmit, onCancel }: RuleFormPro
         <label className="field rule-form__narrow">
           <span className="field__label">Decision</span>
           <select className="input" value={rule.decision} onChange={(e) => set({ decision: e.target.value as RuleDecision })} data-testid="rule-decision">
-            <option value="allow">Allow</option>
+            <option value="allow" disabled={rule.kind === "read"}>
+              Allow
+            </option>
             <option value="deny">Deny</option>
           </select>
         </label>
         <label className="field rule-form__narrow">
           <span className="field__label">Kind</span>
-          <select className="input" value={rule.kind} onChange={(e) => set({ kind: e.target.value as RuleKind })} data-testid="rule-kind">
+          <select
+            className="input"
+            value={rule.kind}
+            onChange={(e) => {
+              const kind = e.target.value as RuleKind;
+              // Reads never ask: a read rule can only deny.
+              set(kind === "read" ? { kind, decision: "deny" } : { kind });
+            }}
+            data-testid="rule-kind"
+          >
             {(Object.keys(KIND_NAMES) as RuleKind[]).map((k) => (
               <option key={k} value={k}>
                 {KIND_NAMES[k]}
@@ -96,7 +117,7 @@ function RuleForm({ initial, cwd, submitLabel, onSubmit, onCancel }: RuleFormPro
         <input
           className="input input--mono"
           value={rule.pattern}
-          placeholder={rule.kind === "command" ? "cargo test" : rule.kind === "write" ? "src/**" : rule.kind === "mcp" ? "server:tool" : "https://docs.rs"}
+          placeholder={KIND_PLACEHOLDERS[rule.kind]}
           onChange={(e) => set({ pattern: e.target.value })}
           data-testid="rule-pattern"
           autoFocus

@@ -168,6 +168,10 @@ pub(crate) struct ApprovalRules<'a> {
     /// Other agents' permissions, read when the session started.
     pub imported: &'a [ApprovalRule],
     pub cwd: &'a Path,
+    /// The read-deny rules in effect: a command naming a file they cover always asks.
+    pub denials: &'a memo_tools::ReadDenials,
+    /// Where `~/` in a command points.
+    pub home: Option<&'a Path>,
 }
 
 /// Decides whether each call of one model step may run, asking the user when it must.
@@ -210,7 +214,23 @@ impl<'a> Approver<'a> {
         hint: &ApprovalHint,
     ) -> Result<Approval, EngineError> {
         let mode = self.state.mode();
-        let forced = matches!(hint, ApprovalHint::Ask(_));
+        // A command that names a file a rule denies reading may print it: the person
+        // decides, whatever the mode or an allow rule says.
+        let named = match &preview.command {
+            Some(command) => {
+                let cwd = preview
+                    .cwd
+                    .as_deref()
+                    .map(Path::new)
+                    .unwrap_or(self.rules.cwd);
+                self.rules
+                    .denials
+                    .named_in_command(command, cwd, self.rules.home)
+            }
+            None => Vec::new(),
+        };
+        let denied_warning = memo_tools::NamedDenied::warning(&named);
+        let forced = matches!(hint, ApprovalHint::Ask(_)) || denied_warning.is_some();
         if preview.risk > RiskLevel::Read {
             match self.rules_verdict(preview, Some(args)) {
                 RuleVerdict::Deny(rule) => {
@@ -241,6 +261,10 @@ impl<'a> Approver<'a> {
             }
             ApprovalHint::Ask(None) => format!("{} (a PreToolUse hook asks)", preview.reason),
             _ => preview.reason.clone(),
+        };
+        let reason = match &denied_warning {
+            Some(warning) => format!("{reason}; {warning}"),
+            None => reason,
         };
         let request_id = ApprovalId::new(uuid::Uuid::now_v7().to_string());
         let rx = self.state.ask(request_id.clone());
@@ -423,6 +447,7 @@ fn kind_label(kind: memo_config::RuleKind) -> &'static str {
         memo_config::RuleKind::Write => "files",
         memo_config::RuleKind::Mcp => "MCP tool",
         memo_config::RuleKind::Web => "web origin",
+        memo_config::RuleKind::Read => "reading",
     }
 }
 

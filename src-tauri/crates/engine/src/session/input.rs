@@ -178,13 +178,24 @@ async fn expand(shared: &SessionState, mut input: UserInput) -> UserInput {
         return input;
     };
     let limits = shared.context.settings.attach_limits;
+    let denials = shared.refresh_read_denials();
     let typed = input.text.clone();
     let (text, command) = match &input.expansion {
         Some(e) => (e.prompt.clone(), e.command.clone()),
         None => (typed.clone(), None),
     };
     let expanded = tokio::task::spawn_blocking(move || {
-        memo_context::input::expand(&typed, &text, command, ws.input_context(limits))
+        let denied = |path: &std::path::Path| {
+            denials.denying(path).map(|rule| {
+                format!(
+                    "a rule denies reading it ({} `{}`)",
+                    rule.source, rule.pattern
+                )
+            })
+        };
+        let mut ctx = ws.input_context(limits);
+        ctx.denied = Some(memo_context::DenyCheck(&denied));
+        memo_context::input::expand(&typed, &text, command, ctx)
     })
     .await;
     match expanded {

@@ -284,6 +284,32 @@ impl SessionState {
         self.tool_view().specs.as_ref().clone()
     }
 
+    /// Reads the read-deny rules again (kept ones may have changed in settings) and gives
+    /// them to the tools; before every step's calls and every message's `@path`s.
+    pub fn refresh_read_denials(&self) -> Arc<memo_tools::ReadDenials> {
+        let settings = &self.context.settings;
+        let kept = match settings.approval_rules.as_ref().map(|s| s.list()) {
+            Some(Ok(rules)) => rules,
+            Some(Err(error)) => {
+                tracing::warn!(%error, "approval rules unreadable; only other agents' read rules apply");
+                Vec::new()
+            }
+            None => Vec::new(),
+        };
+        let home = settings
+            .workspace
+            .as_ref()
+            .and_then(|w| w.user_home.clone());
+        let denials = crate::rules::read_denials(
+            &kept,
+            &settings.imported_rules,
+            &self.tool_ctx.cwd,
+            home.as_deref(),
+        );
+        self.tool_ctx.read_denials.replace(denials);
+        self.tool_ctx.read_denials.clone()
+    }
+
     /// What the components of a turn (or of `/compact`) are handed.
     pub fn scope(&self, turn_id: Option<TurnId>, cancel: CancellationToken) -> TurnScope {
         TurnScope::new(

@@ -476,7 +476,12 @@ impl Turn {
 
     /// Runs one step's tool calls.
     async fn run_tool_calls(&self, calls: &[ToolCall]) -> Result<CallsEnd, EngineError> {
+        let denials = self.shared.refresh_read_denials();
         let settings = &self.shared.context.settings;
+        let home = settings
+            .workspace
+            .as_ref()
+            .and_then(|w| w.user_home.clone());
         let hooks = self.shared.hooks.clone();
         let scope = self.scope.clone();
         let approvals = &self.shared.approvals;
@@ -490,6 +495,8 @@ impl Turn {
                     store: settings.approval_rules.as_ref(),
                     imported: &settings.imported_rules,
                     cwd: &self.shared.tool_ctx.cwd,
+                    denials: &denials,
+                    home: home.as_deref(),
                 },
             )
             .on_ask(Box::new(move |call: &ToolCall| {
