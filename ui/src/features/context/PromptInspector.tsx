@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 
+import { useEscape } from "../../components/escapeStack";
 import { CloseIcon } from "../../components/icons";
 import type { PromptReport, SourceStatus } from "../../gen/protocol";
 import { CommandError, commands, toCommandError } from "../../ipc";
@@ -19,12 +20,15 @@ const STATUS_NOTE: Record<SourceStatus, string | null> = {
   trimmed: "trimmed",
   missing: "missing",
   empty: "empty",
+  untrusted: "not applied: the folder is not trusted",
 };
 
 /** What the model sees: each layer of the system prompt with its sources, size and text. */
 export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptInspectorProps) {
   const [report, setReport] = useState<PromptReport | null>(null);
   const [error, setError] = useState<CommandError | null>(null);
+  // Esc closes the drawer, unless a dialog opened over it since (that one goes first).
+  useEscape(onClose);
 
   useEffect(() => {
     let live = true;

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import type { PromptReport, SessionStatus } from "../../gen/protocol";
 import { ContextMeter, formatCost, shortTokens } from "./ContextMeter";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PromptInspector } from "./PromptInspector";
 import { stepKeyOf } from "./useSessionStatus";
 
@@ -97,5 +98,31 @@ describe("PromptInspector", () => {
     expect(screen.getByTestId("prompt-total").textContent).toContain("1.5k");
     expect(screen.getByText(/no front matter/)).toBeTruthy();
     expect(commands.promptLayers).toHaveBeenCalledWith({ sessionId: "s1", cwd: "/repo" });
+  });
+
+  it("closes on Esc, after a dialog opened over it has closed first", async () => {
+    commands.promptLayers.mockResolvedValue({
+      cwd: "/repo", workspace_root: "/repo", model: "m1", token_counter: "estimate:bytes",
+      layers: [], system_chars: 0, system_tokens: 0, total_tokens: 0, problems: [],
+    });
+    const onClose = vi.fn();
+    const onCancel = vi.fn();
+    const { rerender } = render(<PromptInspector sessionId="s1" cwd="/repo" refreshKey="k" onClose={onClose} />);
+    fireEvent.keyDown(window, { key: "Escape" });
+    expect(onClose).toHaveBeenCalledTimes(1);
+
+    const withDialog = (open: boolean) => (
+      <>
+        <PromptInspector sessionId="s1" cwd="/repo" refreshKey="k" onClose={onClose} />
+        {open && <ConfirmDialog title="Sure?" message="" confirmLabel="Yes" onConfirm={vi.fn()} onCancel={onCancel} />}
+      </>
+    );
+    rerender(withDialog(true));
+    fireEvent.keyDown(screen.getByTestId("confirm-cancel"), { key: "Escape" });
+    expect(onCancel).toHaveBeenCalledTimes(1);
+    expect(onClose).toHaveBeenCalledTimes(1);
+    rerender(withDialog(false));
+    fireEvent.keyDown(document.body, { key: "Escape" });
+    expect(onClose).toHaveBeenCalledTimes(2);
   });
 });

@@ -55,4 +55,33 @@ describe("SettingsView", () => {
     rerender(<SettingsView cwd="/work/app" onClose={vi.fn()} onProvidersChanged={vi.fn()} />);
     expect(screen.getByTestId("settings-nav-instructions").textContent).toContain("AGENTS.md of app");
   });
+
+  it("closes a page's dialog on Esc and leaves Settings open; the next Esc closes Settings", async () => {
+    commands.providerSettings.mockResolvedValueOnce({
+      config_path: "/home/u/.memo/config.toml",
+      revision: "1-a",
+      current_provider: "local",
+      providers: [
+        {
+          name: "local",
+          api: "openai",
+          model: "qwen",
+          base_url: null,
+          effective_base_url: "http://127.0.0.1:8080/v1",
+          env_api_key: null,
+          is_current: true,
+          key: { provider: "local", source: null, required: false, keychain_error: null },
+        },
+      ],
+      model_profiles: [],
+    } as never);
+    const onClose = vi.fn();
+    render(<SettingsView cwd="/repo" onClose={onClose} onProvidersChanged={vi.fn()} />);
+    fireEvent.click(await screen.findByRole("button", { name: "Remove" }));
+    fireEvent.keyDown(await screen.findByTestId("confirm-cancel"), { key: "Escape" });
+    expect(screen.queryByTestId("confirm-dialog")).toBeNull();
+    expect(onClose).not.toHaveBeenCalled();
+    fireEvent.keyDown(document.body, { key: "Escape" });
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
 });

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { useEscape } from "../../components/escapeStack";
 import { folderName } from "../../state/workspaces";
 import { FileEditorPage } from "./FileEditorPage";
 import { ProvidersPage } from "./ProvidersPage";
@@ -81,15 +82,11 @@ export function SettingsView({ cwd, initialSection = "providers", onClose, onPro
   };
   const close = useCallback(() => guarded(onClose), [guarded, onClose]);
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape" && pending === null && !(event.target instanceof HTMLElement && event.target.closest(".cm-editor"))) {
-        close();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [close, pending]);
+  // A dialog opened inside Settings (this one, or a page's) is a later Esc layer and takes
+  // the key first. In the code editor Esc is the editor's: closing there would be a surprise.
+  useEscape((event) => {
+    if (!(event.target instanceof HTMLElement && event.target.closest(".cm-editor"))) close();
+  });
 
   return (
     <div className="settings" data-testid="settings-view">

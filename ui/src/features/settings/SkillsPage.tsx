@@ -118,21 +118,6 @@ export function SkillsPage({ cwd, onDirtyChange }: SkillsPageProps) {
     }
   };
 
-  // Esc in one of this page's dialogs only closes the dialog, not the whole settings view
-  // (which listens on the window too).
-  const dialogOpen = deleting !== null || leavingEditor;
-  useEffect(() => {
-    if (!dialogOpen) return;
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key !== "Escape") return;
-      event.stopPropagation();
-      setDeleting(null);
-      setLeavingEditor(false);
-    };
-    window.addEventListener("keydown", onKey, true);
-    return () => window.removeEventListener("keydown", onKey, true);
-  }, [dialogOpen]);
-
   const trackEditorDirty = useCallback(
     (dirty: boolean) => {
       setEditorDirty(dirty);

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef } from "react";
 
+import { useEscape } from "../../components/escapeStack";
 import { commands } from "../../ipc";
 import { useChildSession } from "../../state/childSessions";
 import type { SubagentView as Agent } from "../../state/transcript";
@@ -34,6 +35,8 @@ export function SubagentView({ agent, parentTitle, onBack, onResolve }: Subagent
     [sessionId],
   );
   const back = useRef<HTMLButtonElement>(null);
+  // An Esc layer like the drawers and dialogs: one opened over this view closes first.
+  useEscape(onBack);
   useEffect(() => back.current?.focus(), []);
   const phase = agent.pendingApprovals.length > 0 ? "needs_approval" : agent.state;
   const typeName = agent.agentType ?? "agent";
@@ -44,12 +47,6 @@ export function SubagentView({ agent, parentTitle, onBack, onResolve }: Subagent
       className="subagent-view"
       data-testid="subagent-view"
       data-agent-id={agent.agentId}
-      onKeyDown={(event) => {
-        if (event.key === "Escape" && !event.defaultPrevented) {
-          event.preventDefault();
-          onBack();
-        }
-      }}
     >
       <div className="subagent-view__bar">
         <button
