@@ -555,7 +555,7 @@ chars: number, tokens: number,
  */
 original_chars?: number, };
 
-export type SourceStatus = "loaded" | "trimmed" | "missing" | "empty";
+export type SourceStatus = "loaded" | "trimmed" | "missing" | "empty" | "untrusted";
 
 export type ContextProblem = { path: string, message: string, };
 
@@ -869,6 +869,16 @@ file: string, name: string,
  */
 runs: string, };
 
+export type ProjectPromptFile = { 
+/**
+ * Relative to the folder.
+ */
+path: string, 
+/**
+ * "replaces Memo's base instructions, safety rules included".
+ */
+effect: string, };
+
 export type WorkspaceTrustReport = { folder: string, state: TrustState, 
 /**
  * The folder would start something and the user has not decided about exactly that.
@@ -878,7 +888,12 @@ needs_decision: boolean, servers: Array<ProjectServerInfo>, permissions: Array<P
  * The folder's own Claude Code hooks (`hook PreToolUse Bash: ./guard.sh`): commands
  * that run at the session's moments once the folder is trusted.
  */
-hooks: Array<string>, };
+hooks: Array<string>, 
+/**
+ * The folder's files that would change Memo's base instructions; until it is trusted,
+ * Memo's own are used.
+ */
+prompt_files: Array<ProjectPromptFile>, };
 
 export type TrustDecision = { folder: string, trusted: boolean, 
 /**

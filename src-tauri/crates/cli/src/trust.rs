@@ -12,7 +12,8 @@ pub fn warn_if_untrusted(service: &Service, cwd: &Path) {
         Ok(report)
             if (report.servers.is_empty()
                 && report.permissions.is_empty()
-                && report.hooks.is_empty())
+                && report.hooks.is_empty()
+                && report.prompt_files.is_empty())
                 || report.state == TrustState::Trusted => {}
         Ok(report) => {
             let why = match report.state {
@@ -21,10 +22,11 @@ pub fn warn_if_untrusted(service: &Service, cwd: &Path) {
                 _ => "the folder is not trusted",
             };
             eprintln!(
-                "note: not using {} MCP server(s), {} allow rule(s) and {} hook(s) from this folder's project files: {why}:",
+                "note: not using {} MCP server(s), {} allow rule(s), {} hook(s) and {} instruction file(s) from this folder's project files: {why}:",
                 report.servers.len(),
                 report.permissions.len(),
-                report.hooks.len()
+                report.hooks.len(),
+                report.prompt_files.len()
             );
             for server in &report.servers {
                 eprintln!("  {} ({}): {}", server.name, server.file, server.runs);
@@ -34,6 +36,9 @@ pub fn warn_if_untrusted(service: &Service, cwd: &Path) {
             }
             for hook in &report.hooks {
                 eprintln!("  {hook}");
+            }
+            for file in &report.prompt_files {
+                eprintln!("  {} {} (Memo's own are used)", file.path, file.effect);
             }
             eprintln!(
                 "      They run programs from the project. Pass --trust to start them for this run, or trust the folder in Memo Desktop."

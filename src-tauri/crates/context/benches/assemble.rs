@@ -134,6 +134,7 @@ fn main() {
             config_path: &config_path,
             detect_env: false,
             plugins: Default::default(),
+            project_trusted: true,
         })
     };
     // The first tiktoken assembly of a process loads the BPE tables and counts everything;

@@ -9,7 +9,7 @@
 //! 5. tool descriptions (built-in, then MCP grouped by server)
 //! 6. tool definitions, sent as the API's JSON `tools` field rather than as text
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use memo_model::ToolSpec;
 use memo_protocol::{
@@ -49,6 +49,9 @@ pub struct PromptInputs<'a> {
     pub tools: &'a [ToolSpec],
     pub counter: TokenCounter,
     pub mode: PromptMode,
+    /// Whether the project's `.memo/SYSTEM.md` and `.memo/APPEND_SYSTEM.md` apply: they
+    /// can replace the safety rules, so a folder nobody trusted gets Memo's own.
+    pub project_trusted: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -158,9 +161,25 @@ impl Builder<'_> {
         let i = self.inputs;
         let mut parts = Vec::new();
         let mut sources = Vec::new();
+        let main = matches!(i.mode, PromptMode::Main | PromptMode::Compact);
+        let project_system = i.workspace_root.join(".memo").join("SYSTEM.md");
+        let project_append = i.workspace_root.join(".memo").join("APPEND_SYSTEM.md");
+        if main && !i.project_trusted {
+            for path in [&project_system, &project_append] {
+                if let Some(text) = read_nonempty(path) {
+                    sources.push(self.source(
+                        path.display().to_string(),
+                        &text,
+                        SourceStatus::Untrusted,
+                        None,
+                    ));
+                }
+            }
+        }
+        let project = |path: PathBuf| i.project_trusted.then_some(path);
         let system_md = match i.mode {
             PromptMode::Main | PromptMode::Compact => [
-                Some(i.workspace_root.join(".memo").join("SYSTEM.md")),
+                project(project_system.clone()),
                 i.memo_home.map(|h| h.join("SYSTEM.md")),
             ]
             .into_iter()
@@ -198,7 +217,7 @@ impl Builder<'_> {
         if matches!(i.mode, PromptMode::Main | PromptMode::Compact) {
             let appends = [
                 i.memo_home.map(|h| h.join("APPEND_SYSTEM.md")),
-                Some(i.workspace_root.join(".memo").join("APPEND_SYSTEM.md")),
+                project(project_append),
             ];
             for path in appends.into_iter().flatten() {
                 if let Some(text) = read_nonempty(&path) {

@@ -72,6 +72,9 @@ pub struct WorkspaceContext {
     pub config_problems: Vec<ContextProblem>,
     /// Enabled plugins' command and skill folders.
     pub plugins: PluginDirs,
+    /// Whether the folder is trusted: only then may its `.memo/SYSTEM.md` and
+    /// `.memo/APPEND_SYSTEM.md` change the base instructions.
+    pub project_trusted: bool,
 }
 
 /// Inputs of [`WorkspaceContext::load`].
@@ -86,6 +89,8 @@ pub struct LoadOptions<'a> {
     pub detect_env: bool,
     /// Enabled plugins' command and skill folders (see memo-plugins).
     pub plugins: PluginDirs,
+    /// See [`WorkspaceContext::project_trusted`].
+    pub project_trusted: bool,
 }
 
 impl WorkspaceContext {
@@ -122,6 +127,7 @@ impl WorkspaceContext {
             skills: Arc::new(skills),
             config_problems,
             plugins: opts.plugins,
+            project_trusted: opts.project_trusted,
         }
     }
 
@@ -145,6 +151,7 @@ impl WorkspaceContext {
             tools,
             counter,
             mode,
+            project_trusted: self.project_trusted,
         });
         let mut problems = self.config_problems.clone();
         problems.append(&mut assembled.report.problems);

@@ -195,6 +195,30 @@ fn soul_is_a_soft_preference_and_system_md_replaces_the_base() {
         paths[0].ends_with(".memo/SYSTEM.md") && paths[3] == "builtin:environment.md",
         "{paths:?}"
     );
+
+    // A folder nobody trusted cannot replace the base (safety rules included) or add to
+    // it: Memo's own base is used, the home's appendix still applies, and the report
+    // lists the project's files as not applied.
+    let mut untrusted = f;
+    untrusted.trusted = false;
+    let assembled = untrusted
+        .context()
+        .assemble("m", &[], TokenCounter::bytes(), PromptMode::Main);
+    let base = &assembled.report.layers[0];
+    assert!(base.content.contains("You are Memo"), "{}", base.content);
+    assert!(!assembled.system.contains("reviewer"));
+    assert!(!assembled.system.contains("Project appendix."));
+    assert!(assembled.system.contains("Home appendix."));
+    let skipped: Vec<&str> = base
+        .sources
+        .iter()
+        .filter(|s| s.status == memo_protocol::SourceStatus::Untrusted)
+        .map(|s| s.path.as_str())
+        .collect();
+    assert_eq!(skipped.len(), 2, "{:?}", base.sources);
+    assert!(
+        skipped[0].ends_with(".memo/SYSTEM.md") && skipped[1].ends_with(".memo/APPEND_SYSTEM.md")
+    );
 }
 
 #[test]

@@ -273,6 +273,7 @@ impl Engine {
                 memo_home: self.options.memo_home.as_deref(),
                 config: &self.options.config,
                 env: &self.options.env,
+                project_trusted: trusted,
             },
             &cwd,
             provider,

@@ -17,23 +17,29 @@ impl Engine {
     /// it (no API key needed).
     pub fn prompt_layers(&self, opts: &SessionOptions) -> Result<PromptReport, EngineError> {
         let options = self.options();
+        let cwd = usable_cwd(opts.cwd.clone())?;
+        let trusted = opts
+            .trust_project
+            .unwrap_or_else(|| self.project_trusted(&cwd, &self.imported_permissions(Some(&cwd))));
         prompt_layers(
             options.memo_home.as_deref(),
             &options.config,
             &options.env,
             opts,
+            trusted,
         )
     }
 }
 
 /// [`Engine::prompt_layers`] without an engine: only the Memo home, config and
-/// environment are needed. Without any configured provider, the prompt is assembled for
-/// `opts.model` (or a placeholder model name).
+/// environment are needed, and whether the folder is trusted. Without any configured
+/// provider, the prompt is assembled for `opts.model` (or a placeholder model name).
 pub fn prompt_layers(
     memo_home: Option<&Path>,
     config: &Config,
     env: &EnvLookup,
     opts: &SessionOptions,
+    project_trusted: bool,
 ) -> Result<PromptReport, EngineError> {
     let cwd = usable_cwd(opts.cwd.clone())?;
     let provider = match config.provider(opts.provider.as_deref()) {
@@ -60,6 +66,7 @@ pub fn prompt_layers(
         memo_home,
         config,
         env,
+        project_trusted,
     };
     let (_, context) = session_context(setup, &cwd, &provider, &model, &mut tools, None);
     context.report.ok_or_else(|| EngineError::InvalidSetting {

@@ -21,6 +21,8 @@ pub(crate) struct PromptSetup<'a> {
     pub memo_home: Option<&'a Path>,
     pub config: &'a Config,
     pub env: &'a EnvLookup,
+    /// Whether the folder is trusted (its `.memo/SYSTEM.md` may replace the base).
+    pub project_trusted: bool,
 }
 
 /// The system prompt and context of a session in `cwd` with `model`. Registers
@@ -37,6 +39,7 @@ pub(crate) fn session_context(
         memo_home,
         config,
         env,
+        project_trusted,
     } = setup;
     let user_home = user_home(env);
     let workspace = WorkspaceContext::load(LoadOptions {
@@ -48,6 +51,7 @@ pub(crate) fn session_context(
         detect_env: true,
         // Enabled plugins' commands (`/plugin:command`) and skills (`plugin:skill`).
         plugins: memo_plugins::session_dirs(memo_home),
+        project_trusted,
     });
     if !workspace.skills.is_empty() {
         tools.register(Arc::new(ReadSkillTool::new(workspace.skills.clone())));

@@ -1,5 +1,7 @@
 //! Workspace trust through the engine: what a folder's project files would start or let
-//! run unasked (MCP servers; other agents' allow permissions; Claude Code hooks), the user's decision about
+//! run unasked (MCP servers; other agents' allow permissions; Claude Code hooks; a
+//! `.memo/SYSTEM.md` that would replace the base instructions, safety rules included, or
+//! an `APPEND_SYSTEM.md` that would add to them), the user's decision about
 //! it, and whether a session in the folder may use them. Front ends ask here; none of them
 //! reads the trust file or the project files itself.
 
@@ -24,6 +26,49 @@ pub struct WorkspaceTrust {
     /// The hooks in the folder's `.claude/settings*.json` (`hook PreToolUse Bash: ./x`):
     /// commands that would run at the session's moments.
     pub hooks: Vec<String>,
+    /// The folder's files that would change Memo's base instructions, each with what it
+    /// would do.
+    pub prompt_files: Vec<PromptFile>,
+}
+
+/// A project file that changes how the agent is told to behave beyond ordinary project
+/// instructions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptFile {
+    /// Relative to the folder: `.memo/SYSTEM.md`.
+    pub path: String,
+    /// What it would change, in words.
+    pub effect: String,
+    /// Of its content: a changed file asks again.
+    pub digest: String,
+}
+
+/// `.memo/SYSTEM.md` and `.memo/APPEND_SYSTEM.md` in `folder`'s workspace root, when they
+/// hold anything.
+fn prompt_files(folder: &Path) -> Vec<PromptFile> {
+    use sha2::Digest;
+    let root = memo_context::workspace_root(folder);
+    [
+        (
+            "SYSTEM.md",
+            "replaces Memo's base instructions, safety rules included",
+        ),
+        ("APPEND_SYSTEM.md", "adds to Memo's base instructions"),
+    ]
+    .into_iter()
+    .filter_map(|(name, effect)| {
+        let text = std::fs::read_to_string(root.join(".memo").join(name)).ok()?;
+        if text.trim().is_empty() {
+            return None;
+        }
+        let digest = sha2::Sha256::digest(text.as_bytes());
+        Some(PromptFile {
+            path: format!(".memo/{name}"),
+            effect: effect.to_owned(),
+            digest: digest.iter().take(8).map(|b| format!("{b:02x}")).collect(),
+        })
+    })
+    .collect()
 }
 
 impl WorkspaceTrust {
@@ -35,11 +80,19 @@ impl WorkspaceTrust {
 
     /// Whether the folder's files would run or allow anything at all.
     pub fn asks_anything(&self) -> bool {
-        !self.servers.is_empty() || !self.permissions.is_empty() || !self.hooks.is_empty()
+        !self.servers.is_empty()
+            || !self.permissions.is_empty()
+            || !self.hooks.is_empty()
+            || !self.prompt_files.is_empty()
     }
 
     pub fn fingerprints(&self) -> Vec<String> {
-        fingerprints(&self.servers, &self.permissions, &self.hooks)
+        fingerprints(
+            &self.servers,
+            &self.permissions,
+            &self.hooks,
+            &self.prompt_files,
+        )
     }
 }
 
@@ -48,12 +101,18 @@ fn fingerprints(
     servers: &[ProjectServer],
     permissions: &[ImportedEntry],
     hooks: &[String],
+    prompt_files: &[PromptFile],
 ) -> Vec<String> {
     servers
         .iter()
         .map(ProjectServer::fingerprint)
         .chain(permissions.iter().map(permission_line))
         .chain(hooks.iter().cloned())
+        .chain(
+            prompt_files
+                .iter()
+                .map(|f| format!("{} {} ({})", f.path, f.effect, f.digest)),
+        )
         .collect()
 }
 
@@ -109,7 +168,8 @@ impl Engine {
         let servers = memo_mcp::project_servers(self.config(), folder, &|name: &str| env(name));
         let permissions = project_allows(imported);
         let hooks = memo_hooks::load_hooks(&self.hook_paths(folder), false).project_trust_items();
-        let fingerprints = fingerprints(&servers, &permissions, &hooks);
+        let prompt_files = prompt_files(folder);
+        let fingerprints = fingerprints(&servers, &permissions, &hooks, &prompt_files);
         let status = match self.trust_store() {
             Some(store) => store.status(folder, &fingerprints)?,
             None => TrustStatus::Unasked,
@@ -120,6 +180,7 @@ impl Engine {
             servers,
             permissions,
             hooks,
+            prompt_files,
         })
     }
 

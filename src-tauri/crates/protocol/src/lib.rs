@@ -71,7 +71,8 @@ pub use settings::{
 };
 pub use terminal::{TerminalId, TerminalMessage};
 pub use trust::{
-    ProjectPermissionInfo, ProjectServerInfo, TrustDecision, TrustState, WorkspaceTrustReport,
+    ProjectPermissionInfo, ProjectPromptFile, ProjectServerInfo, TrustDecision, TrustState,
+    WorkspaceTrustReport,
 };
 pub use worktree::{
     KeptBranch, WorktreeCommit, WorktreeDiff, WorktreeDiscard, WorktreeFile, WorktreeFileStatus,

@@ -89,6 +89,9 @@ pub enum SourceStatus {
     Missing,
     /// Exists but holds nothing (only whitespace or HTML comments); contributes nothing.
     Empty,
+    /// A project file that would change the base instructions, not applied because the
+    /// folder is not trusted.
+    Untrusted,
 }
 
 /// Something in the user's or project's files that Memo had to skip.

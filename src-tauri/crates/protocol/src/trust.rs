@@ -48,6 +48,19 @@ pub struct WorkspaceTrustReport {
     /// that run at the session's moments once the folder is trusted.
     #[serde(default)]
     pub hooks: Vec<String>,
+    /// The folder's files that would change Memo's base instructions; until it is trusted,
+    /// Memo's own are used.
+    #[serde(default)]
+    pub prompt_files: Vec<ProjectPromptFile>,
+}
+
+/// `.memo/SYSTEM.md` and what it would change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ProjectPromptFile {
+    /// Relative to the folder.
+    pub path: String,
+    /// "replaces Memo's base instructions, safety rules included".
+    pub effect: String,
 }
 
 /// One remembered decision.

@@ -119,6 +119,7 @@ pub fn render() -> String {
         ApprovalSettings::decl(&cfg),
         ProjectPermissionInfo::decl(&cfg),
         ProjectServerInfo::decl(&cfg),
+        ProjectPromptFile::decl(&cfg),
         WorkspaceTrustReport::decl(&cfg),
         TrustDecision::decl(&cfg),
         WorktreeState::decl(&cfg),

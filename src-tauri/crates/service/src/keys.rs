@@ -120,11 +120,18 @@ impl Service {
             trust_project: None,
             approval_mode: None,
         };
+        // Whether the folder's own SYSTEM.md would apply, as a session there would decide.
+        let trusted = self
+            .engine()
+            .and_then(|engine| Ok(engine.workspace_trust(&request.cwd)?))
+            .map(|trust| trust.status == memo_config::TrustStatus::Trusted)
+            .unwrap_or(false);
         Ok(memo_engine::prompt_layers(
             Some(self.home()?.root()),
             &self.config()?,
             self.env(),
             &request.options(),
+            trusted,
         )?)
     }
 }

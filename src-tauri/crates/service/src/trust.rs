@@ -105,5 +105,13 @@ fn report(trust: &WorkspaceTrust) -> WorkspaceTrustReport {
             })
             .collect(),
         hooks: trust.hooks.clone(),
+        prompt_files: trust
+            .prompt_files
+            .iter()
+            .map(|f| memo_protocol::ProjectPromptFile {
+                path: f.path.clone(),
+                effect: f.effect.clone(),
+            })
+            .collect(),
     }
 }

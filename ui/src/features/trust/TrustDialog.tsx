@@ -66,6 +66,15 @@ export function TrustDialog({ report, saving, error, onDecide, onDismiss }: Trus
               <code className="trust-dialog__runs">{p.text}</code>
             </li>
           ))}
+          {report.prompt_files.map((file) => (
+            <li key={file.path} className="trust-dialog__item">
+              <div className="trust-dialog__item-head">
+                <span className="trust-dialog__name">Change how the agent is told to behave</span>
+                <span className="badge">Instructions · {file.path}</span>
+              </div>
+              <span className="trust-dialog__runs">{file.effect}</span>
+            </li>
+          ))}
           {report.hooks.map((line) => {
             const hook = hookParts(line);
             return (
@@ -81,7 +90,7 @@ export function TrustDialog({ report, saving, error, onDecide, onDismiss }: Trus
         </ul>
         <p className="dialog__message trust-dialog__note">
           Programs run with your permissions, outside Memo's approvals, and allow rules let the agent act
-          without asking. Trust the folder only if you trust whoever wrote these files. Without trust, sessions here still work with Memo's own tools;
+          without asking; instruction files can tell the agent to skip its safety rules. Trust the folder only if you trust whoever wrote these files. Without trust, sessions here still work with Memo's own tools and instructions;
           you can change this in Settings → Trusted folders.
         </p>
         {error && (

@@ -28,6 +28,7 @@ const ASKING: WorkspaceTrustReport = {
   servers: [{ file: ".mcp.json", name: "db", runs: "npx -y @acme/db-mcp --url postgres://localhost" }],
   permissions: [],
   hooks: [],
+  prompt_files: [],
 };
 
 describe("useWorkspaceTrust", () => {
@@ -100,6 +101,23 @@ describe("TrustDialog", () => {
     const list = screen.getByTestId("trust-servers");
     expect(list.textContent).toContain("Hook on PreToolUse Bash");
     expect(list.querySelector("code")?.textContent).toBe("./scripts/guard.sh");
+  });
+
+  it("lists a project's SYSTEM.md with what it would change, and the banner says Memo's own instructions are used", () => {
+    const report: WorkspaceTrustReport = {
+      ...ASKING,
+      servers: [],
+      prompt_files: [{ path: ".memo/SYSTEM.md", effect: "replaces Memo's base instructions, safety rules included" }],
+    };
+    render(<TrustDialog report={report} saving={false} error={null} onDecide={vi.fn()} onDismiss={vi.fn()} />);
+    const list = screen.getByTestId("trust-servers");
+    expect(list.textContent).toContain(".memo/SYSTEM.md");
+    expect(list.textContent).toContain("safety rules included");
+    cleanup();
+    render(<TrustBanner report={report} onReview={vi.fn()} />);
+    expect(screen.getByTestId("trust-banner").textContent).toContain(
+      "its .memo/SYSTEM.md is not used (Memo's own base instructions are).",
+    );
   });
 
   it("says when a trusted folder now starts something new", () => {

@@ -10,6 +10,8 @@ use serde_json::json;
 
 pub struct Fixture {
     pub dir: tempfile::TempDir,
+    /// Whether the project folder is trusted (its `.memo/SYSTEM.md` applies).
+    pub trusted: bool,
 }
 
 pub fn write(path: &Path, text: &str) {
@@ -24,7 +26,7 @@ pub fn skill(name: &str, description: &str) -> String {
 impl Fixture {
     pub fn new() -> Fixture {
         let dir = tempfile::tempdir().unwrap();
-        let f = Fixture { dir };
+        let f = Fixture { dir, trusted: true };
         let home = f.home();
         let project = f.project();
         std::fs::create_dir_all(project.join(".git")).unwrap();
@@ -102,6 +104,7 @@ impl Fixture {
             config_path: &home.join("config.toml"),
             detect_env: false,
             plugins: Default::default(),
+            project_trusted: self.trusted,
         })
     }
 

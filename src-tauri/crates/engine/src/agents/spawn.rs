@@ -87,6 +87,8 @@ impl ChildFactory for ParentParts {
                 memo_home: options.memo_home.as_deref(),
                 config: &options.config,
                 env: &options.env,
+                // A subagent's prompt never takes the project's SYSTEM.md.
+                project_trusted: false,
             },
             &self.cwd,
             &self.provider,
