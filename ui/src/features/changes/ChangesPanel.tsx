@@ -2,6 +2,7 @@ import { useState } from "react";
 
 import { DiffStats, DiffView, type DiffComment } from "../../components/diff";
 import { CloseIcon, Spinner } from "../../components/icons";
+import { PathTail } from "../../components/PathTail";
 import type { ChangeKind, ChangeScope, FileChange } from "../../gen/protocol";
 import { commentsMessage } from "./comments";
 import { useChanges } from "./useChanges";
@@ -166,7 +167,7 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                   </span>
                   <span className="changes__path" title={file.path}>
                     <span className="changes__name">{name}</span>
-                    {dir && <span className="changes__dir">{dir}</span>}
+                    {dir && <PathTail className="changes__dir" path={dir} title={file.path} />}
                   </span>
                   {!file.binary && <DiffStats added={file.added} removed={file.removed} />}
                 </button>

@@ -127,6 +127,17 @@ describe("ChangesPanel", () => {
     expect(screen.queryByTestId("review-comments")).toBeNull();
   });
 
+  it("cuts a long folder from the left inside a left-to-right isolate, the full path in the tooltip", async () => {
+    commands.sessionChanges.mockResolvedValue(report([file("tmp/x/home/AGENTS.md")]));
+    panel();
+    const dir = within((await screen.findAllByTestId("changed-file"))[0]!).getByTestId("path-tail");
+    // In a right-to-left box alone, the trailing slash is drawn at the start.
+    const isolate = dir.querySelector("bdi");
+    expect(isolate?.getAttribute("dir")).toBe("ltr");
+    expect(isolate?.textContent).toBe("tmp/x/home/");
+    expect(dir.title).toBe("tmp/x/home/AGENTS.md");
+  });
+
   it("a git-less folder cannot pick the uncommitted scope", async () => {
     commands.sessionChanges.mockResolvedValue(report([], { git: false }));
     panel();

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 
 import { useEscape } from "../../components/escapeStack";
 import { CloseIcon } from "../../components/icons";
+import { PathTail } from "../../components/PathTail";
 import type { PromptReport, SourceStatus } from "../../gen/protocol";
 import { CommandError, commands, toCommandError } from "../../ipc";
 import { shortTokens } from "./ContextMeter";
@@ -86,8 +87,8 @@ export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptI
                   {layer.sources.length > 0 && (
                     <ul className="inspector__sources">
                       {layer.sources.map((source) => (
-                        <li key={source.path} title={source.path}>
-                          <span className="inspector__source-path">{source.path}</span>
+                        <li key={source.path}>
+                          <PathTail className="inspector__source-path" path={source.path} />
                           <span className="inspector__source-meta">
                             {STATUS_NOTE[source.status] ? `${STATUS_NOTE[source.status]} · ` : ""}
                             {shortTokens(source.tokens)} tok

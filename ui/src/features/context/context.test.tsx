@@ -94,6 +94,11 @@ describe("PromptInspector", () => {
     const layer = await screen.findByTestId("prompt-layer");
     expect(layer.textContent).toContain("SOUL.md");
     expect(layer.textContent).toContain("/home/u/.memo/SOUL.md");
+    // Cut from the left in a right-to-left box, the path sits in a left-to-right isolate
+    // (else its slashes are drawn at the wrong end), the whole of it in the tooltip.
+    const path = layer.querySelector(".inspector__source-path") as HTMLElement;
+    expect(path.querySelector("bdi[dir=ltr]")?.textContent).toBe("/home/u/.memo/SOUL.md");
+    expect(path.title).toBe("/home/u/.memo/SOUL.md");
     expect(layer.textContent).toContain("Answer like a pirate.");
     expect(screen.getByTestId("prompt-total").textContent).toContain("1.5k");
     expect(screen.getByText(/no front matter/)).toBeTruthy();
