@@ -121,6 +121,31 @@ describe("Composer suggestions", () => {
     expect(input.value).toBe("look at @src/");
   });
 
+  it("never leaves two spaces after a completed $skill: a space typed right after it is the one added", async () => {
+    const complete = vi.fn(async () => [{ kind: "skill" as const, value: "$pdf", detail: null }]);
+    const { input } = setup({ complete });
+    // A key the browser would type, unless the composer took it.
+    const press = (key: string) => {
+      if (fireEvent.keyDown(input, { key })) type(input, input.value + key);
+    };
+    type(input, "use $p");
+    await screen.findByTestId("composer-suggestions");
+    fireEvent.keyDown(input, { key: "Tab" });
+    expect(input.value).toBe("use $pdf ");
+    press(" ");
+    expect(input.value).toBe("use $pdf ");
+    // Only the first: a space typed after that is the person's own.
+    press("t");
+    press(" ");
+    expect(input.value).toBe("use $pdf t ");
+
+    // Completed in the middle, before a space already there: none is added.
+    fireEvent.change(input, { target: { value: "use $p now", selectionStart: 6, selectionEnd: 6 } });
+    await screen.findByTestId("composer-suggestions");
+    fireEvent.keyDown(input, { key: "Tab" });
+    expect(input.value).toBe("use $pdf now");
+  });
+
   it("closes on Esc and sends normally when nothing is suggested", async () => {
     const complete = vi.fn(async () => [{ kind: "skill" as const, value: "$pdf", detail: null }]);
     const { props, input } = setup({ complete });

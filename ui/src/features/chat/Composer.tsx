@@ -44,6 +44,9 @@ export const Composer = memo(function Composer({ disabled, busy, running, placeh
   // Esc closes the list until the word changes.
   const [dismissed, setDismissed] = useState<string | null>(null);
   const input = useRef<HTMLTextAreaElement>(null);
+  // Where the space a completion added ends, until the next key: a space typed right there
+  // (the habit after a finished word) is that space, not a second one.
+  const softSpace = useRef<number | null>(null);
 
   const trigger = complete ? completionTrigger(draft, caret) : null;
   const triggerKey = trigger ? `${trigger.kind}:${trigger.start}:${trigger.typed}` : null;
@@ -73,6 +76,8 @@ export const Composer = memo(function Composer({ disabled, busy, running, placeh
     setDraft(next.text);
     setCaret(next.caret);
     setSuggestions(null);
+    const added = next.text.slice(0, next.caret).endsWith(" ") && !item.value.endsWith(" ");
+    softSpace.current = added ? next.caret : null;
     const element = input.current;
     if (element) {
       element.focus();
@@ -126,6 +131,12 @@ export const Composer = memo(function Composer({ disabled, busy, running, placeh
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    const soft = softSpace.current;
+    softSpace.current = null;
+    if (event.key === " " && soft === caret && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      return;
+    }
     if (suggestions && !event.nativeEvent.isComposing) {
       const count = suggestions.items.length;
       if (event.key === "ArrowDown" || event.key === "ArrowUp") {
