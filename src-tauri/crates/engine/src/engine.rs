@@ -287,6 +287,7 @@ impl Engine {
             memo_config::RuleStore::at(memo_config::MemoHome::at(home).approval_rules())
         });
         context.imported_rules = crate::imported_rules::as_rules(&imported, &cwd, trusted);
+        context.command_limits = crate::imported_rules::command_limits(&imported);
         // Read at every start and resume, so an edited settings file counts from the next
         // session on; a folder's own hooks only when it is trusted, as its servers.
         let hooks = memo_hooks::load_hooks(&self.hook_paths(&cwd), trusted);
@@ -305,6 +306,7 @@ impl Engine {
                 hooks: context.hooks.clone(),
                 approval_rules: context.approval_rules.clone(),
                 imported_rules: context.imported_rules.clone(),
+                command_limits: context.command_limits.clone(),
                 disabled,
             }));
             context.children = Some(crate::session::Children(subagents));

@@ -39,6 +39,9 @@ pub enum Effect {
     Exclude(String),
     /// Only the listed built-in tools are offered (Gemini's core list).
     Only(Vec<String>),
+    /// The shell runs only commands starting with one of these prefixes, by whole words
+    /// (Gemini's `coreTools: ["ShellTool(ls)"]`).
+    OnlyCommands(Vec<String>),
     /// Not applied, and why.
     Unsupported(String),
 }
@@ -56,7 +59,7 @@ fn memo_tool(name: &str) -> Option<&'static str> {
         "search_file_content" | "GrepTool" | "Grep" => "grep_files",
         "list_directory" | "LSTool" | "LS" => "list_dir",
         "web_fetch" | "WebFetchTool" | "WebFetch" => "webfetch",
-        "save_memory" | "MemoryTool" => "get_memory",
+        "save_memory" | "MemoryTool" => "save_memory",
         "write_todos" | "TodoWrite" => "update_plan",
         _ => return None,
     })
@@ -241,15 +244,42 @@ fn read_gemini(json: &Value, file: &Path, project: bool, out: &mut Vec<ImportedE
     let core = pick("coreTools", "core");
     if !core.is_empty() {
         let mut only = Vec::new();
+        // `ShellTool(ls)` offers the shell for `ls` only; a bare `ShellTool` for anything.
+        let mut commands: Option<Vec<String>> = Some(Vec::new());
+        let mut shell_entries = Vec::new();
         for text in &core {
-            let (tool, _) = split_call(text);
-            if let Some(memo) = memo_tool(tool) {
-                if !only.contains(&memo.to_owned()) {
-                    only.push(memo.to_owned());
+            let (tool, spec) = split_call(text);
+            let Some(memo) = memo_tool(tool) else {
+                push(
+                    text.clone(),
+                    RuleDecision::Deny,
+                    Effect::Unsupported(format!("Memo has no tool like {tool}")),
+                );
+                continue;
+            };
+            if !only.contains(&memo.to_owned()) {
+                only.push(memo.to_owned());
+            }
+            if memo == "exec_command" {
+                match spec.map(str::trim).filter(|s| !s.is_empty()) {
+                    Some(prefix) => {
+                        shell_entries.push(text.clone());
+                        if let Some(list) = commands.as_mut() {
+                            list.push(prefix.to_owned());
+                        }
+                    }
+                    None => commands = None,
                 }
             }
         }
         push(core.join(", "), RuleDecision::Deny, Effect::Only(only));
+        if let Some(list) = commands.filter(|l| !l.is_empty()) {
+            push(
+                shell_entries.join(", "),
+                RuleDecision::Deny,
+                Effect::OnlyCommands(list),
+            );
+        }
     }
     for text in pick("allowedTools", "allowed") {
         let (tool, spec) = split_call(&text);
@@ -279,6 +309,18 @@ pub fn as_rules(entries: &[ImportedEntry], cwd: &Path, trusted: bool) -> Vec<App
                 created_at: 0,
                 last_used_at: None,
             }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The command prefixes the shell is limited to, when an entry limits it (several
+/// limits: a command must pass each).
+pub fn command_limits(entries: &[ImportedEntry]) -> Vec<Vec<String>> {
+    entries
+        .iter()
+        .filter_map(|e| match &e.effect {
+            Effect::OnlyCommands(list) => Some(list.clone()),
             _ => None,
         })
         .collect()
@@ -402,7 +444,16 @@ mod tests {
             ])
         );
         assert_eq!(
-            got[3].1,
+            got[3],
+            (
+                "ShellTool(ls)".into(),
+                Effect::OnlyCommands(vec!["ls".into()])
+            ),
+            "the shell is offered for ls only"
+        );
+        assert_eq!(command_limits(&entries), [vec!["ls".to_owned()]]);
+        assert_eq!(
+            got[4].1,
             Effect::Rule {
                 kind: RuleKind::Command,
                 pattern: "git status".into()
@@ -426,6 +477,36 @@ mod tests {
         assert_eq!(untrusted.len(), 1);
         assert_eq!(untrusted[0].decision, RuleDecision::Deny);
         assert_eq!(as_rules(&entries, project.path(), true).len(), 2);
+    }
+
+    #[test]
+    fn gemini_names_mean_the_tools_gemini_means() {
+        let project = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(project.path().join(".gemini")).unwrap();
+        std::fs::write(
+            project.path().join(".gemini/settings.json"),
+            r#"{"excludeTools": ["save_memory", "MemoryTool", "google_web_search"],
+                "coreTools": ["ShellTool", "ShellTool(git log)", "read_many_files", "LSTool", "replace"]}"#,
+        )
+        .unwrap();
+        let entries = read(Some(project.path()), None);
+        let got = effects(&entries);
+        assert_eq!(got[0].1, Effect::Exclude("save_memory".into()));
+        assert_eq!(got[1].1, Effect::Exclude("save_memory".into()));
+        assert!(matches!(&got[2].1, Effect::Unsupported(_)));
+        assert_eq!(
+            got[3].1,
+            Effect::Only(vec![
+                "exec_command".into(),
+                "read_file".into(),
+                "list_dir".into(),
+                "apply_patch".into()
+            ])
+        );
+        assert!(
+            command_limits(&entries).is_empty(),
+            "a bare ShellTool beside a specifier offers every command"
+        );
     }
 
     #[test]

@@ -183,6 +183,31 @@ pub fn evaluate(
     RuleVerdict::Allow(used)
 }
 
+/// Why a call with `fingerprint` is outside the shell's `limits` (other agents' core
+/// lists: each a set of command prefixes, by whole words), or `None` when it is inside
+/// them or not a command.
+pub fn outside_command_limits(limits: &[Vec<String>], fingerprint: &str) -> Option<String> {
+    let Subject::Commands(parts) = subject(fingerprint) else {
+        return None;
+    };
+    for limit in limits {
+        let inside = |part: &&str| {
+            limit
+                .iter()
+                .any(|p| *part == p || part.starts_with(&format!("{p} ")))
+        };
+        if let Some(outside) = parts.iter().find(|p| !inside(p)) {
+            let listed: Vec<String> = limit.iter().map(|p| format!("`{p}`")).collect();
+            return Some(format!(
+                "the project's Gemini CLI settings (coreTools) allow only shell commands starting with {}; `{}` is not one of them",
+                listed.join(", "),
+                outside.trim_end_matches(" >")
+            ));
+        }
+    }
+    None
+}
+
 /// The deny rules for reading among the user's `kept` rules and other agents' `imported`
 /// ones that apply in `cwd`, ready for the tools to match paths against. A rule for one
 /// folder is relative to that folder; `home` is where `~/` points.
@@ -306,6 +331,22 @@ mod tests {
 
     fn check(rules: &[ApprovalRule], fingerprint: &str) -> RuleVerdict {
         evaluate(rules, fingerprint, RiskLevel::Execute, Path::new(CWD), None)
+    }
+
+    #[test]
+    fn command_limits_let_only_listed_prefixes_through() {
+        let limits = vec![vec!["ls".to_owned(), "git log".to_owned()]];
+        assert_eq!(outside_command_limits(&limits, "exec:ls -la"), None);
+        assert_eq!(outside_command_limits(&limits, "exec:git log; ls >"), None);
+        let why = outside_command_limits(&limits, "exec:ls; rm -rf x").unwrap();
+        assert!(why.contains("`rm -rf x` is not one of them"), "{why}");
+        assert!(
+            outside_command_limits(&limits, "exec:lsblk").is_some(),
+            "whole words"
+        );
+        assert!(outside_command_limits(&limits, "exec:git logx").is_some());
+        assert_eq!(outside_command_limits(&limits, "write:/p/a"), None);
+        assert_eq!(outside_command_limits(&[], "exec:rm -rf x"), None);
     }
 
     #[test]

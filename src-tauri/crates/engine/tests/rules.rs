@@ -159,3 +159,47 @@ async fn a_deny_rule_refuses_without_asking_even_in_dangerous_mode_and_strict_st
     );
     h.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gemini_core_list_limits_the_shell_to_its_commands_in_every_mode() {
+    let limits = TurnLimits {
+        approval_mode: ApprovalMode::Dangerous,
+        retry: fast_retry(),
+        ..TurnLimits::default()
+    };
+    let mut h = Harness::start_custom(
+        WireApi::Openai,
+        vec![
+            exec("ls -a"),
+            exec("touch made"),
+            MockResponse::text("done"),
+        ],
+        ToolRegistry::builtin(),
+        limits,
+        |p| {
+            let cwd = p.cwd.clone();
+            std::fs::create_dir_all(cwd.join(".gemini")).unwrap();
+            std::fs::write(
+                cwd.join(".gemini/settings.json"),
+                r#"{"coreTools": ["ShellTool(ls)", "ReadFileTool"]}"#,
+            )
+            .unwrap();
+            let entries = memo_engine::imported_rules::read(Some(&cwd), None);
+            p.context.command_limits = memo_engine::imported_rules::command_limits(&entries);
+        },
+    )
+    .await;
+    let events = h.run_turn("look").await;
+    let ends = tool_ends(&events);
+    assert_eq!(ends[0].1, ToolStatus::Ok, "{}", ends[0].3);
+    assert_eq!(ends[1].1, ToolStatus::Error);
+    assert!(
+        ends[1]
+            .3
+            .contains("allow only shell commands starting with `ls`"),
+        "{}",
+        ends[1].3
+    );
+    assert!(!h.workdir().join("made").exists());
+    h.shutdown().await;
+}

@@ -221,6 +221,17 @@ fn imported_info(
         }
         Effect::Exclude(name) => (format!("turns off {name}"), true),
         Effect::Only(names) => (format!("offers only {}", names.join(", ")), true),
+        Effect::OnlyCommands(prefixes) => (
+            format!(
+                "runs only shell commands starting with {}",
+                prefixes
+                    .iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            true,
+        ),
         Effect::Unsupported(why) => (why.clone(), false),
     };
     ImportedPermission {

@@ -37,6 +37,7 @@ pub(crate) struct ParentParts {
     pub hooks: memo_hooks::Hooks,
     pub approval_rules: Option<memo_config::RuleStore>,
     pub imported_rules: Vec<memo_config::ApprovalRule>,
+    pub command_limits: Vec<Vec<String>>,
     /// Tools turned off for the parent (config, other agents' settings).
     pub disabled: Vec<String>,
 }
@@ -102,6 +103,7 @@ impl ChildFactory for ParentParts {
         context.hooks = self.hooks.clone();
         context.approval_rules = self.approval_rules.clone();
         context.imported_rules = self.imported_rules.clone();
+        context.command_limits = self.command_limits.clone();
         context.subagent = Some(role);
         context.grants = Some(spec.grants.clone());
         let mut limits = self.limits.clone();

@@ -172,6 +172,8 @@ pub(crate) struct ApprovalRules<'a> {
     pub denials: &'a memo_tools::ReadDenials,
     /// Where `~/` in a command points.
     pub home: Option<&'a Path>,
+    /// See [`super::SessionContext::command_limits`].
+    pub command_limits: &'a [Vec<String>],
 }
 
 /// Decides whether each call of one model step may run, asking the user when it must.
@@ -214,6 +216,11 @@ impl<'a> Approver<'a> {
         hint: &ApprovalHint,
     ) -> Result<Approval, EngineError> {
         let mode = self.state.mode();
+        if let Some(why) =
+            crate::rules::outside_command_limits(self.rules.command_limits, &preview.fingerprint)
+        {
+            return Ok(Approval::Denied(why));
+        }
         // A command that names a file a rule denies reading may print it: the person
         // decides, whatever the mode or an allow rule says.
         let named = match &preview.command {

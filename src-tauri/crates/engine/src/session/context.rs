@@ -35,6 +35,9 @@ pub struct SessionContext {
     pub approval_rules: Option<memo_config::RuleStore>,
     /// Other agents' permissions as rules (see [`crate::imported_rules`]), read at start.
     pub imported_rules: Vec<memo_config::ApprovalRule>,
+    /// Command prefixes other agents' settings limit the shell to (Gemini's
+    /// `coreTools: ["ShellTool(ls)"]`); a command must pass each list.
+    pub command_limits: Vec<Vec<String>>,
     /// Where the session's MCP servers' requests for user input arrive (`None`: they
     /// are declined by the MCP client).
     pub elicitations: Option<super::elicit::ElicitationInbox>,
@@ -67,6 +70,7 @@ impl Default for SessionContext {
             mcp: None,
             approval_rules: None,
             imported_rules: Vec::new(),
+            command_limits: Vec::new(),
             elicitations: None,
             hooks: memo_hooks::Hooks::default(),
             hook_report: memo_hooks::LoadReport::default(),

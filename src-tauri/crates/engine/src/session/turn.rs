@@ -497,6 +497,7 @@ impl Turn {
                     cwd: &self.shared.tool_ctx.cwd,
                     denials: &denials,
                     home: home.as_deref(),
+                    command_limits: &settings.command_limits,
                 },
             )
             .on_ask(Box::new(move |call: &ToolCall| {
