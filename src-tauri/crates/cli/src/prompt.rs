@@ -96,6 +96,7 @@ pub fn render_layers(report: &PromptReport) -> String {
                 ),
                 SourceStatus::Missing => " (missing)".into(),
                 SourceStatus::Empty => " (empty)".into(),
+                SourceStatus::Untrusted => " (not applied: the folder is not trusted)".into(),
             };
             let _ = writeln!(
                 out,
