@@ -6,6 +6,7 @@ import type { ChatController } from "../../state/useChat";
 import type { Loadable } from "../../state/useLoadable";
 import { modelProblemOf, pendingAsks, revertPointOf, tailLastTurn } from "../../state/chatTail";
 import type { TranscriptEntry, TurnView } from "../../state/transcript";
+import { draftKey } from "../../state/drafts";
 import { useRise } from "../../state/useRise";
 import { useStickToBottom } from "../../state/useStickToBottom";
 import { useWidthClass } from "../../state/useWidthClass";
@@ -212,6 +213,8 @@ export function ChatView(props: ChatViewProps) {
   // "Revert the last turn's changes" restores code to before the session's last turn,
   // which the window may not hold: never to the last one loaded.
   const revertPoint = revertPointOf(state.tail);
+  // The composer's draft is the shown session's (or, before it starts, the folder's).
+  const composerDraft = draftKey(sessionId, cwd);
 
   return (
     <>
@@ -393,6 +396,7 @@ export function ChatView(props: ChatViewProps) {
       )}
 
       <Composer
+        draftKey={composerDraft}
         disabled={cwd === null || state.phase === "loading"}
         busy={state.phase === "sending"}
         running={chat.running !== null}

@@ -2,9 +2,13 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { drafts } from "../../state/drafts";
 import { Composer } from "./Composer";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  drafts.forgetAll();
+});
 
 function baseProps() {
   return {
@@ -182,5 +186,76 @@ describe("Composer images", () => {
     expect(problem.textContent).toContain("huge.png: larger than 5 MB");
     fireEvent.click(screen.getByRole("button", { name: "Remove shot.png" }));
     expect(screen.queryByAltText("shot.png")).toBeNull();
+  });
+});
+
+describe("Composer drafts", () => {
+  const png = () => new File([new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10])], "shot.png", { type: "image/png" });
+  const box = () => screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement;
+
+  it("keeps each session's draft, its text and images, across switching sessions and Settings", async () => {
+    const props = baseProps();
+    const { rerender, unmount } = render(<Composer {...props} draftKey="session:a" />);
+    fireEvent.change(box(), { target: { value: "half a thought" } });
+    fireEvent.paste(box(), { clipboardData: { files: [png()], types: ["Files"] } });
+    await screen.findByAltText("shot.png");
+
+    // Another session in front: its own (empty) draft.
+    rerender(<Composer {...props} draftKey="session:b" />);
+    expect(box().value).toBe("");
+    expect(screen.queryByAltText("shot.png")).toBeNull();
+    fireEvent.change(box(), { target: { value: "for b" } });
+
+    rerender(<Composer {...props} draftKey="session:a" />);
+    expect(box().value).toBe("half a thought");
+    expect(screen.getByAltText("shot.png")).toBeTruthy();
+
+    // Settings replace the chat (the composer goes) and close again.
+    unmount();
+    render(<Composer {...props} draftKey="session:b" />);
+    expect(box().value).toBe("for b");
+  });
+
+  it("clears the draft once sent, also when the folder's draft became the new session's", async () => {
+    let resolveSend: (ok: boolean) => void = () => {};
+    const onSend = vi.fn(() => new Promise<boolean>((resolve) => (resolveSend = resolve)));
+    const props = { ...baseProps(), onSend };
+    const { rerender } = render(<Composer {...props} draftKey="folder:/repo" />);
+    fireEvent.change(box(), { target: { value: "start here" } });
+    fireEvent.keyDown(box(), { key: "Enter" });
+    // The session starts while the message is on its way: the draft goes with it.
+    rerender(<Composer {...props} draftKey="session:new" />);
+    expect(box().value).toBe("start here");
+    resolveSend(true);
+    await waitFor(() => expect(box().value).toBe(""));
+    expect(drafts.get("session:new").text).toBe("");
+    expect(drafts.get("folder:/repo").text).toBe("");
+    rerender(<Composer {...props} draftKey="folder:/repo" />);
+    expect(box().value).toBe("");
+  });
+
+  it("clears a sent draft even when the composer went before the send ended", async () => {
+    let resolveSend: (ok: boolean) => void = () => {};
+    const onSend = vi.fn(() => new Promise<boolean>((resolve) => (resolveSend = resolve)));
+    const props = { ...baseProps(), onSend };
+    const { unmount } = render(<Composer {...props} draftKey="session:a" />);
+    fireEvent.change(box(), { target: { value: "on its way" } });
+    fireEvent.keyDown(box(), { key: "Enter" });
+    unmount();
+    resolveSend(true);
+    await waitFor(() => expect(drafts.get("session:a").text).toBe(""));
+    render(<Composer {...props} draftKey="session:a" />);
+    expect(box().value).toBe("");
+  });
+
+  it("does not put a rewound message in again over the draft when it comes back", () => {
+    const props = baseProps();
+    const prefill = { id: 1, text: "rewound" };
+    const { unmount } = render(<Composer {...props} draftKey="session:a" prefill={prefill} />);
+    expect(box().value).toBe("rewound");
+    fireEvent.change(box(), { target: { value: "rewound, edited" } });
+    unmount();
+    render(<Composer {...props} draftKey="session:a" prefill={prefill} />);
+    expect(box().value).toBe("rewound, edited");
   });
 });

@@ -2,6 +2,7 @@ import { memo, useEffect, useLayoutEffect, useRef, useState, type FormEvent, typ
 
 import { SendIcon, StopIcon } from "../../components/icons";
 import type { Completion, CompletionKind, ImageInput } from "../../gen/protocol";
+import { drafts } from "../../state/drafts";
 import { IMAGE_TYPES, imageUrl, readImages } from "./images";
 import { applyCompletion, completionTrigger, type CompletionTrigger } from "./completion";
 
@@ -22,9 +23,21 @@ interface ComposerProps {
   prefill?: { id: number; text: string } | null;
   onSend: (text: string, images: ImageInput[]) => Promise<boolean>;
   onStop: () => void;
+  /**
+   * Whose draft this is: read from the window's drafts when the composer mounts or the key
+   * changes (another session in front), and kept there as it changes.
+   */
+  draftKey?: string | null;
   /** Suggestions after `/`, `@` or `$`; absent: no completion. */
   complete?: ((kind: CompletionKind, typed: string) => Promise<Completion[]>) | undefined;
 }
+
+/**
+ * Prefills already put in a box. The composer mounts again with the same one still in the
+ * chat state (back from Settings, from another session): it must not replace the draft
+ * typed since.
+ */
+const takenPrefills = new WeakSet<object>();
 
 interface Suggestions {
   trigger: CompletionTrigger;
@@ -33,9 +46,20 @@ interface Suggestions {
 }
 
 // Memoized: the chat view renders once a frame while an answer streams; the composer need not.
-export const Composer = memo(function Composer({ disabled, busy, running, placeholder, prefill, onSend, onStop, complete }: ComposerProps) {
-  const [draft, setDraft] = useState("");
-  const [images, setImages] = useState<ImageInput[]>([]);
+export const Composer = memo(function Composer({
+  disabled,
+  busy,
+  running,
+  placeholder,
+  prefill,
+  onSend,
+  onStop,
+  complete,
+  draftKey = null,
+}: ComposerProps) {
+  const [saved] = useState(() => (draftKey === null ? null : drafts.get(draftKey)));
+  const [draft, setDraft] = useState(saved?.text ?? "");
+  const [images, setImages] = useState<ImageInput[]>(saved?.images ?? []);
   const [imageProblem, setImageProblem] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
@@ -85,8 +109,39 @@ export const Composer = memo(function Composer({ disabled, busy, running, placeh
     }
   };
 
+  // Another session came to the front: its draft comes in, this one stays in the store. A
+  // folder's draft that is being sent has just become its new session's: it moves along,
+  // so a failed send leaves it in the box, and a sent one is cleared from where it is now.
+  /** The draft a send in flight took its message from (moved along when promoted). */
+  const sending = useRef<string | null>(null);
+  const [shownKey, setShownKey] = useState(draftKey);
+  if (shownKey !== draftKey) {
+    setShownKey(draftKey);
+    if (sending.current !== null && sending.current === shownKey && shownKey.startsWith("folder:") && draftKey?.startsWith("session:")) {
+      sending.current = draftKey;
+      drafts.set(shownKey, { text: "", images: [], pastes: [] });
+    } else {
+      const next = draftKey === null ? null : drafts.get(draftKey);
+      setDraft(next?.text ?? "");
+      setImages(next?.images ?? []);
+      setImageProblem(null);
+      setSuggestions(null);
+      setDismissed(null);
+      setCaret(next?.text.length ?? 0);
+    }
+  }
+  const keyNow = useRef(draftKey);
+  keyNow.current = draftKey;
+
+  // Kept as it changes, so nothing is lost when this composer goes (Settings, another
+  // session) or the app quits.
   useEffect(() => {
-    if (!prefill) return;
+    if (draftKey !== null) drafts.set(draftKey, { text: draft, images, pastes: [] });
+  }, [draftKey, draft, images]);
+
+  useEffect(() => {
+    if (!prefill || takenPrefills.has(prefill)) return;
+    takenPrefills.add(prefill);
     setDraft(prefill.text);
     const element = input.current;
     if (element) {
@@ -123,7 +178,14 @@ export const Composer = memo(function Composer({ disabled, busy, running, placeh
     const text = draft.trim();
     const sent = images;
     // Keep the draft until the session took it, so a failure loses nothing.
-    if (await onSend(text, sent)) {
+    sending.current = draftKey;
+    const ok = await onSend(text, sent);
+    const from = sending.current;
+    sending.current = null;
+    if (ok) {
+      // Cleared in the store too: this composer may show another draft by now, or be gone.
+      if (from !== null) drafts.sent(from, { text, images: sent, pastes: [] });
+      if (keyNow.current !== from) return;
       setDraft((current) => (current.trim() === text ? "" : current));
       setImages((current) => (current === sent ? [] : current));
       setImageProblem(null);
