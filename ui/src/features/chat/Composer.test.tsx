@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { drafts } from "../../state/drafts";
 import { Composer } from "./Composer";
+import { messageWithPastes } from "./pastes";
 
 afterEach(() => {
   cleanup();
@@ -186,6 +187,41 @@ describe("Composer images", () => {
     expect(problem.textContent).toContain("huge.png: larger than 5 MB");
     fireEvent.click(screen.getByRole("button", { name: "Remove shot.png" }));
     expect(screen.queryByAltText("shot.png")).toBeNull();
+  });
+});
+
+describe("Composer long pastes", () => {
+  const paste = (input: HTMLTextAreaElement, text: string) =>
+    fireEvent.paste(input, { clipboardData: { files: [], types: ["text/plain"], getData: (t: string) => (t === "text/plain" ? text : "") } });
+
+  it("keeps a long paste out of the box as a chip, and sends it in a fenced block after the text", async () => {
+    const { props, input } = setup();
+    const log = Array.from({ length: 300 }, (_, i) => `error ${i}: something broke`).join("\n");
+    expect(paste(input, log)).toBe(false);
+    expect(input.value).toBe("");
+    const chip = screen.getByTestId("composer-paste");
+    expect(chip.textContent).toContain("error 0: something broke");
+    expect(chip.textContent).toContain("300 lines");
+    expect(chip.textContent).toContain(`≈${Math.ceil(log.length / 4).toLocaleString("en-US")} tokens`);
+
+    fireEvent.change(input, { target: { value: "why?" } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    await waitFor(() => expect(props.onSend).toHaveBeenCalled());
+    expect(vi.mocked(props.onSend).mock.calls[0]![0]).toBe(`why?\n\nPasted text (300 lines):\n\`\`\`\n${log}\n\`\`\``);
+    await waitFor(() => expect(screen.queryByTestId("composer-paste")).toBeNull());
+  });
+
+  it("lets a short paste into the box, and removes a chip on ×", () => {
+    const { input } = setup();
+    expect(paste(input, "short")).toBe(true);
+    paste(input, "x".repeat(5000));
+    fireEvent.click(screen.getByRole("button", { name: "Remove pasted text" }));
+    expect(screen.queryByTestId("composer-paste")).toBeNull();
+  });
+
+  it("uses a fence longer than any backticks in the paste", () => {
+    const text = "has ``` inside\nand ````` too";
+    expect(messageWithPastes("", [{ id: 1, text }])).toBe(`Pasted text (2 lines):\n\`\`\`\`\`\`\n${text}\n\`\`\`\`\`\``);
   });
 });
 

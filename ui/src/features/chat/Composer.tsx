@@ -2,9 +2,10 @@ import { memo, useEffect, useLayoutEffect, useRef, useState, type FormEvent, typ
 
 import { SendIcon, StopIcon } from "../../components/icons";
 import type { Completion, CompletionKind, ImageInput } from "../../gen/protocol";
-import { drafts } from "../../state/drafts";
+import { drafts, type PastedText } from "../../state/drafts";
 import { IMAGE_TYPES, imageUrl, readImages } from "./images";
 import { applyCompletion, completionTrigger, type CompletionTrigger } from "./completion";
+import { LARGE_PASTE_CHARS, messageWithPastes, summarizePaste } from "./pastes";
 
 /** Waits this long after the last keystroke before asking for suggestions. */
 const SUGGEST_DELAY_MS = 60;
@@ -60,6 +61,7 @@ export const Composer = memo(function Composer({
   const [saved] = useState(() => (draftKey === null ? null : drafts.get(draftKey)));
   const [draft, setDraft] = useState(saved?.text ?? "");
   const [images, setImages] = useState<ImageInput[]>(saved?.images ?? []);
+  const [pastes, setPastes] = useState<PastedText[]>(saved?.pastes ?? []);
   const [imageProblem, setImageProblem] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
@@ -124,6 +126,7 @@ export const Composer = memo(function Composer({
       const next = draftKey === null ? null : drafts.get(draftKey);
       setDraft(next?.text ?? "");
       setImages(next?.images ?? []);
+      setPastes(next?.pastes ?? []);
       setImageProblem(null);
       setSuggestions(null);
       setDismissed(null);
@@ -136,8 +139,8 @@ export const Composer = memo(function Composer({
   // Kept as it changes, so nothing is lost when this composer goes (Settings, another
   // session) or the app quits.
   useEffect(() => {
-    if (draftKey !== null) drafts.set(draftKey, { text: draft, images, pastes: [] });
-  }, [draftKey, draft, images]);
+    if (draftKey !== null) drafts.set(draftKey, { text: draft, images, pastes });
+  }, [draftKey, draft, images, pastes]);
 
   useEffect(() => {
     if (!prefill || takenPrefills.has(prefill)) return;
@@ -164,7 +167,7 @@ export const Composer = memo(function Composer({
     if (!disabled) input.current?.focus();
   }, [disabled]);
 
-  const canSend = !disabled && !busy && !running && (draft.trim() !== "" || images.length > 0);
+  const canSend = !disabled && !busy && !running && (draft.trim() !== "" || images.length > 0 || pastes.length > 0);
 
   const addFiles = async (files: readonly File[]) => {
     if (files.length === 0) return;
@@ -177,17 +180,19 @@ export const Composer = memo(function Composer({
     if (!canSend) return;
     const text = draft.trim();
     const sent = images;
+    const sentPastes = pastes;
     // Keep the draft until the session took it, so a failure loses nothing.
     sending.current = draftKey;
-    const ok = await onSend(text, sent);
+    const ok = await onSend(messageWithPastes(text, sentPastes), sent);
     const from = sending.current;
     sending.current = null;
     if (ok) {
       // Cleared in the store too: this composer may show another draft by now, or be gone.
-      if (from !== null) drafts.sent(from, { text, images: sent, pastes: [] });
+      if (from !== null) drafts.sent(from, { text, images: sent, pastes: sentPastes });
       if (keyNow.current !== from) return;
       setDraft((current) => (current.trim() === text ? "" : current));
       setImages((current) => (current === sent ? [] : current));
+      setPastes((current) => (current === sentPastes ? [] : current));
       setImageProblem(null);
     }
   };
@@ -260,7 +265,7 @@ export const Composer = memo(function Composer({
           ))}
         </ul>
       )}
-      {(images.length > 0 || imageProblem) && (
+      {(images.length > 0 || pastes.length > 0 || imageProblem) && (
         <div className="composer__attachments" data-testid="composer-images">
           {images.map((image, index) => (
             <figure key={`${index}-${image.data.length}`} className="composer__image">
@@ -275,6 +280,26 @@ export const Composer = memo(function Composer({
               </button>
             </figure>
           ))}
+          {pastes.map((paste) => {
+            const { firstLine, lines, tokens } = summarizePaste(paste.text);
+            return (
+              <div key={paste.id} className="composer__paste" data-testid="composer-paste" title={firstLine}>
+                <span className="composer__paste-line">{firstLine || "Pasted text"}</span>
+                <span className="composer__paste-meta">
+                  {lines} {lines === 1 ? "line" : "lines"} · ≈{tokens.toLocaleString("en-US")} tokens
+                </span>
+                <button
+                  type="button"
+                  className="composer__paste-remove"
+                  aria-label="Remove pasted text"
+                  title="Remove pasted text"
+                  onClick={() => setPastes((current) => current.filter((p) => p.id !== paste.id))}
+                >
+                  ×
+                </button>
+              </div>
+            );
+          })}
           {imageProblem && (
             <p className="composer__image-problem" role="alert" data-testid="composer-image-problem">
               {imageProblem}
@@ -348,6 +373,13 @@ export const Composer = memo(function Composer({
             if (files.length > 0) {
               event.preventDefault();
               void addFiles(files);
+              return;
+            }
+            // Never into the box: there it takes seconds to land and fills the screen.
+            const text = event.clipboardData.getData("text/plain");
+            if (text.length > LARGE_PASTE_CHARS) {
+              event.preventDefault();
+              setPastes((current) => [...current, { id: Math.max(0, ...current.map((p) => p.id)) + 1, text }]);
             }
           }}
           aria-autocomplete={complete ? "list" : undefined}

@@ -231,6 +231,27 @@ describe("TurnBlock rewind", () => {
 });
 
 
+describe("TurnBlock user message", () => {
+  it("cuts a very long message to its first lines, with Show all", () => {
+    const log = Array.from({ length: 400 }, (_, i) => `line ${i + 1} of the log`).join("\n");
+    render(<TurnBlock turn={{ ...turn([]), input: `why does this fail?\n${log}` }} onResolve={vi.fn()} />);
+    const bubble = screen.getByTestId("user-message");
+    expect(bubble.textContent).toContain("why does this fail?");
+    expect(bubble.textContent).toContain("line 7 of the log");
+    expect(bubble.textContent).not.toContain("line 8 of the log");
+    fireEvent.click(screen.getByRole("button", { name: "Show all (401 lines)" }));
+    expect(bubble.textContent).toContain("line 400 of the log");
+    fireEvent.click(screen.getByRole("button", { name: "Show less" }));
+    expect(bubble.textContent).not.toContain("line 400 of the log");
+  });
+
+  it("shows a short message whole, without a toggle", () => {
+    render(<TurnBlock turn={{ ...turn([]), input: "one\ntwo\nthree" }} onResolve={vi.fn()} />);
+    expect(screen.getByTestId("user-message").textContent).toBe("one\ntwo\nthree");
+    expect(screen.queryByTestId("user-text-toggle")).toBeNull();
+  });
+});
+
 describe("TurnBlock after a failure", () => {
   const failed = (errorKind: "network" | "auth") =>
     ({

@@ -1,4 +1,4 @@
-import { memo, useMemo } from "react";
+import { memo, useMemo, useState } from "react";
 
 import { RetryIcon, RewindIcon, Spinner } from "../../../components/icons";
 import { ReadingPrompt } from "./ReadingPrompt";
@@ -25,6 +25,42 @@ interface TurnBlockProps {
   rewindDisabled?: boolean;
   /** Sends a failed turn's message again. */
   onRetry?: ((turn: TurnView) => void) | undefined;
+}
+
+/** A user's message longer than this is shown cut, with "Show all". */
+const SHORT_LINES = 8;
+const SHORT_CHARS = 800;
+
+/** The start of a long message (its first lines), or null when it is short enough to show. */
+export function shortText(text: string): string | null {
+  const lines = text.split("\n");
+  if (lines.length <= SHORT_LINES && text.length <= SHORT_CHARS) return null;
+  return `${lines.slice(0, SHORT_LINES).join("\n").slice(0, SHORT_CHARS).trimEnd()}…`;
+}
+
+/**
+ * The user's text; a long one (a pasted log) cut to its first lines until asked for, so
+ * one message never fills the screen (nor lays out 200 KB of text while scrolled past).
+ */
+function UserText({ text }: { text: string }) {
+  const [open, setOpen] = useState(false);
+  const short = useMemo(() => shortText(text), [text]);
+  if (short === null) return <>{text}</>;
+  const lines = text.split("\n").length;
+  return (
+    <>
+      <span data-testid="user-text">{open ? text : short}</span>
+      <button
+        type="button"
+        className="bubble__more"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        data-testid="user-text-toggle"
+      >
+        {open ? "Show less" : `Show all (${lines.toLocaleString("en-US")} lines)`}
+      </button>
+    </>
+  );
 }
 
 /** Failures that trying again can fix; a refused key or a broken config cannot. */
@@ -84,7 +120,7 @@ export const TurnBlock = memo(function TurnBlock({
               ))}
             </div>
           )}
-          {turn.input}
+          <UserText text={turn.input} />
         </div>
       </div>
       {turn.items.map((item) => (
