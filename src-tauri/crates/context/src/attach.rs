@@ -103,9 +103,11 @@ pub struct Attached {
     pub notices: Vec<String>,
 }
 
-struct Budget {
+/// What a message's attachments may still take, and what they may not take at all.
+struct Budget<'a> {
     left: usize,
     seen: HashSet<PathBuf>,
+    denied: Option<DenyCheck<'a>>,
 }
 
 /// Says why a file must not be attached (the user's read-deny rules), or `None`.
@@ -151,6 +153,7 @@ pub fn attach_checked(
     let mut budget = Budget {
         left: limits.total_bytes,
         seen: HashSet::new(),
+        denied,
     };
     let mut body = String::new();
     for reference in find_references(text) {
@@ -173,7 +176,6 @@ pub fn attach_checked(
                 &path,
                 cwd,
                 limits,
-                denied,
                 &mut budget,
                 &mut body,
                 &mut out,
@@ -216,8 +218,7 @@ fn attach_dir(
     dir: &Path,
     cwd: &Path,
     limits: AttachLimits,
-    denied: Option<DenyCheck<'_>>,
-    budget: &mut Budget,
+    budget: &mut Budget<'_>,
     body: &mut String,
     out: &mut Attached,
 ) {
@@ -235,7 +236,7 @@ fn attach_dir(
         if !budget.seen.insert(path.clone()) {
             continue;
         }
-        if DenyCheck::why(denied, &path).is_some() {
+        if DenyCheck::why(budget.denied, &path).is_some() {
             refused += 1;
             continue;
         }

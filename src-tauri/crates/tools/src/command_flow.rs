@@ -161,7 +161,29 @@ fn xargs_sources(upstream: &[SimpleCommand]) -> Vec<Source> {
                 }));
             }
             "echo" | "printf" => {
-                if let Some(text) = printed_text(cmd) {
+                // `echo "$HOME"` prints a word the guard resolves like an argument.
+                let text = printed_text(cmd).or_else(|| {
+                    (inv.name == "echo").then(|| {
+                        let words: Vec<&str> = inv
+                            .args
+                            .iter()
+                            .filter(|a| !is_option(a))
+                            .map(String::as_str)
+                            .collect();
+                        words.join(" ")
+                    })
+                });
+                if let Some(text) = text {
+                    out.extend(text.split_whitespace().map(|w| Source {
+                        path: w.to_owned(),
+                        itself: true,
+                        below: false,
+                    }));
+                }
+            }
+            // `cat <<EOF` / `cat <<< x`, and xargs's own here-string (see `stdin_source`).
+            "cat" if inv.args.is_empty() => {
+                if let Some(text) = cmd.heredocs.first() {
                     out.extend(text.split_whitespace().map(|w| Source {
                         path: w.to_owned(),
                         itself: true,
@@ -182,6 +204,17 @@ fn xargs_sources(upstream: &[SimpleCommand]) -> Vec<Source> {
         }
     }
     out
+}
+
+/// What a command reads on stdin from the script itself (its heredocs and here-strings),
+/// as the `cat` that would pipe it in: `xargs rm -rf <<< ~` is `cat <<< ~ | xargs rm -rf`.
+pub(super) fn stdin_source(cmd: &SimpleCommand) -> Option<SimpleCommand> {
+    (!cmd.heredocs.is_empty()).then(|| SimpleCommand {
+        raw: cmd.raw.clone(),
+        words: vec!["cat".to_owned()],
+        heredocs: vec![cmd.heredocs.join("\n")],
+        ..SimpleCommand::default()
+    })
 }
 
 pub(super) fn xargs(

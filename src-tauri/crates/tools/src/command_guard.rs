@@ -3,7 +3,8 @@
 //! lists, pipelines, subshells, substitutions, heredocs), wrappers are peeled off (`sudo`,
 //! `env`, `nice`, `timeout`, `xargs`, …), and the scripts a command runs as text (`sh -c`,
 //! `eval`, heredocs and pipes into a shell, strings inline code hands to `system`) are
-//! read recursively.
+//! read recursively. Targets fed on standard input from the script itself count as
+//! arguments: `xargs rm -rf <<< ~`, `$(cat <<< /)`, `read d <<< /etc; rm -rf "$d"`.
 //!
 //! Commands are judged by what they do, not by how they are spelled:
 //! - Blocked whatever the approval mode (the `<system_hint>` Memo Code uses): deleting or
@@ -14,7 +15,9 @@
 //!   write, truncation or deletion aimed at system, boot or credential paths and shell
 //!   profiles ([`paths`]), whether through a redirection, a command that writes
 //!   ([`writes`]), `find -exec`/`-delete` or `xargs`; interpreter one-liners that write
-//!   outside the workspace ([`inline`]); a force-push to main; and commands the guard
+//!   outside the workspace ([`inline`]); a force-push to main; removing or replacing the
+//!   user's scheduled jobs, a permission change on the home folder itself or a system
+//!   folder, and git pointed at one through `-C`/`--work-tree` ([`effects`]); and commands the guard
 //!   cannot read: a program name that comes from a variable or a substitution, `eval` or
 //!   `source` of text only known at run time, a script with a syntax error. Asking rather
 //!   than blocking there, because such commands are often legitimate (`$CC -o x x.c`)
@@ -329,6 +332,13 @@ fn check_simple(
     if runs_text_as_code(&inv) && cmd.substitutions.iter().any(script_downloads) {
         return block("pipe_remote_script", &cmd.raw);
     }
+    if inv.stdin_args {
+        if let Some(source) = flow::stdin_source(cmd) {
+            let mut fed: Vec<SimpleCommand> = upstream.to_vec();
+            fed.push(source);
+            return check_invocation(&inv, &cmd.raw, &fed, ctx, depth, ask);
+        }
+    }
     check_invocation(&inv, &cmd.raw, upstream, ctx, depth, ask)
 }
 
@@ -351,6 +361,7 @@ fn check_invocation(
     if let Some(rule) = rules::check(inv, ctx, ask) {
         return block(rule, segment);
     }
+    effects::check(inv, segment, ctx, ask);
     for target in writes::targets(inv) {
         if let Some(hit) = protected_target(&target.arg, ctx, target.recursive) {
             let verb = if target.deletes {
@@ -485,6 +496,8 @@ fn fork_bomb(command: &str) -> Option<&'static str> {
     None
 }
 
+#[path = "command_effects.rs"]
+mod effects;
 #[path = "command_flow.rs"]
 mod flow;
 #[path = "command_inline.rs"]

@@ -410,8 +410,37 @@ impl<'s> Walker<'s> {
             self.redirect(*r, &mut cmd, &mut tails);
         }
         cmd.raw = self.redirect_raw(Some(node), extra_redirects);
+        self.read_assignment(&cmd);
         self.push(cmd);
         self.tails(tails);
+    }
+
+    /// `read [-r] VAR <<< TEXT` (or from a heredoc) sets VAR like `VAR=TEXT` would, so
+    /// `read d <<< /etc; rm -rf "$d"` reads as `rm -rf /etc`.
+    fn read_assignment(&mut self, cmd: &SimpleCommand) {
+        let [first, rest @ ..] = cmd.words.as_slice() else {
+            return;
+        };
+        let names: Vec<&String> = rest.iter().filter(|w| !w.starts_with('-')).collect();
+        let (true, [name], [text]) = (first == "read", names.as_slice(), cmd.heredocs.as_slice())
+        else {
+            return;
+        };
+        let value = text.trim();
+        // A variable's name alone (`"$HOME"`) stays as written, for the guard to resolve.
+        let bare_var = value
+            .strip_prefix('$')
+            .map(|v| v.trim_start_matches('{').trim_end_matches('}'))
+            .is_some_and(|v| {
+                !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
+        if value.contains(char::is_whitespace) {
+            self.vars.remove(name.as_str());
+        } else if bare_var {
+            self.vars.insert(name.to_string(), value.to_owned());
+        } else {
+            self.remember(&format!("{name}={value}"));
+        }
     }
 
     /// The text of a command and its redirections, without heredoc bodies.

@@ -167,10 +167,23 @@ fn fold(script: &Script) -> Option<String> {
     let [cmd] = pipeline.commands.as_slice() else {
         return None;
     };
-    if !cmd.redirects.is_empty() || script.unreadable {
+    if script.unreadable {
         return None;
     }
     let words: Vec<&str> = cmd.words.iter().map(String::as_str).collect();
+    // `$(cat <<< WORDS)` and `$(cat <<EOF …)` print their text.
+    if words == ["cat"]
+        && cmd.heredocs.len() == 1
+        && cmd.redirects.iter().all(|r| r.op.starts_with("<<"))
+        && cmd.substitutions.is_empty()
+    {
+        let text = cmd.heredocs[0].trim();
+        return (is_literal(text) || text.starts_with('$') || text.starts_with('~'))
+            .then(|| text.to_owned());
+    }
+    if !cmd.redirects.is_empty() {
+        return None;
+    }
     match words.as_slice() {
         ["pwd"] | ["pwd", "-P" | "-L"] => Some("$PWD".to_owned()),
         ["echo", rest @ ..] => {
