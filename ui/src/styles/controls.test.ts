@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 // The shared control styles, applied to real elements in a document: vitest does not load
 // CSS into components' tests, so the style sheets are read and put in here.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const sheet = (name: string) => readFileSync(join(__dirname, name), "utf8");
+// Read from disk: vitest hands CSS imports (even ?raw) over empty. The UI has no Node types,
+// so the module is named at run time.
+const fs: { readFileSync(path: URL, encoding: "utf8"): string } = await import(/* @vite-ignore */ `node:${"fs"}`);
+const sheet = (name: string) => fs.readFileSync(new URL(name, import.meta.url), "utf8");
 
 /** The dark theme's variables, from the prefers-color-scheme block. */
 function darkVariables(css: string): Map<string, string> {
