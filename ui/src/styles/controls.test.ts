@@ -3,10 +3,9 @@
 // CSS into components' tests, so the style sheets are read and put in here.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// Read from disk: vitest hands CSS imports (even ?raw) over empty. The UI has no Node types,
-// so the module is named at run time.
-const fs: { readFileSync(path: URL, encoding: "utf8"): string } = await import(/* @vite-ignore */ `node:${"fs"}`);
-const sheet = (name: string) => fs.readFileSync(new URL(name, import.meta.url), "utf8");
+import { readSheet, useSheets } from "../test/styles";
+
+const sheet = (name: string) => readSheet(import.meta.url, name);
 
 /** The dark theme's variables, from the prefers-color-scheme block. */
 function darkVariables(css: string): Map<string, string> {
@@ -14,13 +13,11 @@ function darkVariables(css: string): Map<string, string> {
   return new Map([...block.matchAll(/(--[\w-]+):\s*([^;]+);/g)].map((m) => [m[1]!, m[2]!.trim()]));
 }
 
-let style: HTMLStyleElement;
+let remove = () => {};
 beforeAll(() => {
-  style = document.createElement("style");
-  style.textContent = sheet("app.css") + sheet("forms.css");
-  document.head.append(style);
+  remove = useSheets(import.meta.url, "app.css", "forms.css");
 });
-afterAll(() => style.remove());
+afterAll(() => remove());
 
 describe("shared control styles", () => {
   it("draw checkboxes from the theme's variables, not the toolkit's", () => {

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import type { ProviderSettingsPage } from "../../gen/protocol";
+import { useSheets } from "../../test/styles";
 import { ProvidersPage } from "./ProvidersPage";
 import type { ProviderSettingsController } from "./useProviderSettings";
 
@@ -51,6 +52,23 @@ function controller(overrides: Partial<ProviderSettingsController> = {}): Provid
 }
 
 describe("ProvidersPage", () => {
+  it("keeps a long name and model on one line, cut with an ellipsis, the whole in a tooltip", () => {
+    const remove = useSheets(import.meta.url, "settings.css");
+    const name = "my-very-long-provider-name-for-the-company-proxy-in-frankfurt";
+    const model = "accounts/fireworks/models/llama-v3p1-405b-instruct-long-context";
+    const [first, second] = PAGE.providers;
+    const page = { ...PAGE, providers: [{ ...first!, name, model }, second!] };
+    render(<ProvidersPage controller={controller({ state: { status: "ready", page } })} />);
+    const row = screen.getAllByTestId("provider-row")[0]!;
+    for (const text of [name, model]) {
+      const shown = within(row).getByTitle(text);
+      expect(shown.textContent).toBe(text);
+      const css = getComputedStyle(shown);
+      expect([css.whiteSpace, css.overflow, css.textOverflow]).toEqual(["nowrap", "hidden", "ellipsis"]);
+    }
+    remove();
+  });
+
   it("lists providers with where their key comes from, and makes one current", async () => {
     const c = controller();
     render(<ProvidersPage controller={c} />);

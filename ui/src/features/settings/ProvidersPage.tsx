@@ -107,7 +107,9 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
           if (editing.kind === "edit" && editing.name === p.name) {
             return (
               <li key={p.name} className="settings-card">
-                <h3 className="settings-card__title">Edit {p.name}</h3>
+                <h3 className="settings-card__title provider-row__name" title={p.name}>
+                  Edit {p.name}
+                </h3>
                 <ProviderForm
                   existing={p}
                   profile={profileOf(page, p)}
@@ -122,13 +124,19 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
             <li key={p.name} className="provider-row" data-testid="provider-row" data-name={p.name}>
               <div className="provider-row__main">
                 <div className="provider-row__title">
-                  <strong>{p.name}</strong>
+                  <strong className="provider-row__name" title={p.name}>
+                    {p.name}
+                  </strong>
                   {p.is_current && <span className="badge badge--accent">Current</span>}
                   <span className="badge">{p.api}</span>
                 </div>
                 <div className="provider-row__detail">
-                  <span className="provider-row__model">{p.model}</span>
-                  <span className="provider-row__url">{p.effective_base_url}</span>
+                  <span className="provider-row__model" title={p.model}>
+                    {p.model}
+                  </span>
+                  <span className="provider-row__url" title={p.effective_base_url}>
+                    {p.effective_base_url}
+                  </span>
                 </div>
                 <span className={`provider-row__key provider-row__key--${key.tone}`}>{key.text}</span>
               </div>
