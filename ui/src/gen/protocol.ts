@@ -67,6 +67,12 @@ arguments: JsonValue,
  */
 rule_patterns?: Array<string>, 
 /**
+ * Those rules in plain words, for the "Always" choice: "run exactly `sed -i s/a/b/
+ * notes.txt` without asking" (a command that writes is kept exactly, never as a
+ * prefix), "run `cargo test …` without asking".
+ */
+rule_summary?: string | null, 
+/**
  * The subagent that asks, when the question is relayed from one to its parent's log
  * (answer it in the parent: the parent passes the answer on). Boxed: every event
  * is as large as its largest kind, and most approvals have no agent.
@@ -810,9 +816,17 @@ export type ApprovalRuleInfo = { id: string, decision: RuleDecision, kind: RuleK
 /**
  * The folder it applies in (and below); `None`: everywhere.
  */
-project: string | null, created_at: number, last_used_at: number | null, };
+project: string | null, 
+/**
+ * A command rule matching the command exactly, not as a prefix.
+ */
+exact: boolean, created_at: number, last_used_at: number | null, };
 
-export type RuleInput = { decision: RuleDecision, kind: RuleKind, pattern: string, project: string | null, };
+export type RuleInput = { decision: RuleDecision, kind: RuleKind, pattern: string, project: string | null, 
+/**
+ * See [`ApprovalRuleInfo::exact`].
+ */
+exact: boolean, };
 
 export type ImportedPermission = { file: string, 
 /**

@@ -163,6 +163,7 @@ mod tests {
             diff: None,
             arguments,
             rule_patterns: Vec::new(),
+            rule_summary: None,
             agent: None,
         }
     }

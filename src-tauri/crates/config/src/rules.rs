@@ -48,6 +48,10 @@ pub struct ApprovalRule {
     /// Only sessions in this folder (canonical path); `None`: every folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<String>,
+    /// A command rule that matches this command exactly, never as a prefix (kept from
+    /// approving a command that writes: it covers that write and no other).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exact: bool,
     /// Seconds since the Unix epoch.
     pub created_at: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -61,6 +65,8 @@ pub struct NewRule {
     pub kind: RuleKind,
     pub pattern: String,
     pub project: Option<PathBuf>,
+    /// See [`ApprovalRule::exact`].
+    pub exact: bool,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -99,6 +105,7 @@ impl RuleStore {
                     && r.kind == rule.kind
                     && r.pattern == pattern
                     && r.project == project
+                    && r.exact == rule.exact
             }) {
                 added = Some(same.clone());
                 return;
@@ -110,6 +117,7 @@ impl RuleStore {
                 kind: rule.kind,
                 pattern: pattern.clone(),
                 project: project.clone(),
+                exact: rule.exact,
                 created_at,
                 last_used_at: None,
             };
@@ -130,6 +138,7 @@ impl RuleStore {
                 r.kind = rule.kind;
                 r.pattern = pattern.clone();
                 r.project = project.clone();
+                r.exact = rule.exact;
                 changed = Some(r.clone());
             }
         })?;
@@ -240,6 +249,7 @@ mod tests {
             kind: RuleKind::Command,
             pattern: pattern.into(),
             project: None,
+            exact: false,
         }
     }
 

@@ -306,6 +306,7 @@ pub fn as_rules(entries: &[ImportedEntry], cwd: &Path, trusted: bool) -> Vec<App
                 kind: *kind,
                 pattern: pattern.clone(),
                 project: e.project.then(|| cwd.display().to_string()),
+                exact: false,
                 created_at: 0,
                 last_used_at: None,
             }),

@@ -70,11 +70,13 @@ fn covers(
     let pattern = rule.pattern.as_str();
     match kind {
         RuleKind::Command => {
-            let prefix = item == pattern || item.starts_with(&format!("{pattern} "));
-            // A part marked ` >` writes through a redirection: an allow rule must say so
-            // itself (`echo hi` does not cover `echo hi > ~/.profile`). Deny rules match
-            // whatever the part writes.
-            let writes = item.ends_with(" >") && !pattern.ends_with('>');
+            let prefix =
+                item == pattern || (!rule.exact && item.starts_with(&format!("{pattern} ")));
+            // A part that writes through a redirection: an allow rule must say so itself
+            // (`echo hi` does not cover `echo hi > ~/.profile`). Deny rules match whatever
+            // the part writes.
+            let writes = memo_tools::exec_fingerprint::writes_through_redirect(item)
+                && !memo_tools::exec_fingerprint::writes_through_redirect(pattern);
             prefix && (rule.decision == RuleDecision::Deny || !writes)
         }
         RuleKind::Write => {
@@ -256,11 +258,17 @@ pub fn proposed(
         kind,
         pattern,
         project: project.map(Path::to_path_buf),
+        exact: false,
     };
     let mut out: Vec<NewRule> = match subject(fingerprint) {
+        // A command that writes is kept exactly as approved; the others as the prefix
+        // the fingerprint gives (`cargo test`).
         Subject::Commands(parts) => parts
             .into_iter()
-            .map(|p| rule(RuleKind::Command, p.to_owned()))
+            .map(|p| NewRule {
+                exact: memo_tools::exec_fingerprint::exact_part(p),
+                ..rule(RuleKind::Command, p.to_owned())
+            })
             .collect(),
         Subject::Paths(paths) => paths
             .into_iter()
@@ -276,8 +284,35 @@ pub fn proposed(
         Subject::Web(origin) => vec![rule(RuleKind::Web, origin.to_owned())],
         Subject::Other => Vec::new(),
     };
-    out.dedup_by(|a, b| a.pattern == b.pattern);
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|r| seen.insert(r.pattern.clone()));
     out
+}
+
+/// What keeping `rules` (an "always" answer) would allow, in plain words for the card
+/// (which adds where): "run `cargo test …` and `git status …` without asking", "run
+/// exactly `sed -i s/a/b/ notes.txt` without asking".
+pub fn describe_proposed(rules: &[NewRule]) -> Option<String> {
+    let first = rules.first()?;
+    let quoted = |r: &NewRule| match (r.kind, r.exact) {
+        (RuleKind::Command, true) => format!("exactly `{}`", r.pattern),
+        (RuleKind::Command, false) => format!("`{} …`", r.pattern),
+        _ => format!("`{}`", r.pattern),
+    };
+    let list: Vec<String> = rules.iter().map(quoted).collect();
+    let joined = match list.as_slice() {
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        [] => return None,
+    };
+    let what = match first.kind {
+        RuleKind::Command => format!("run {joined}"),
+        RuleKind::Write => format!("change {joined}"),
+        RuleKind::Mcp => format!("use the MCP tool {}", joined.replacen(':', " · ", 1)),
+        RuleKind::Web => format!("fetch from {joined}"),
+        RuleKind::Read => return None,
+    };
+    Some(format!("{what} without asking"))
 }
 
 /// A file name used as a glob matches only itself.
@@ -312,6 +347,7 @@ mod tests {
             kind,
             pattern: pattern.into(),
             project: project.map(str::to_owned),
+            exact: false,
             created_at: 0,
             last_used_at: None,
         }
@@ -536,6 +572,7 @@ mod tests {
             kind: RuleKind::Write,
             pattern: files[0].pattern.clone(),
             project: None,
+            exact: false,
             created_at: 0,
             last_used_at: None,
         };

@@ -221,6 +221,7 @@ async fn a_turn_cut_by_a_crash_is_closed_and_the_history_stays_valid() {
                         diff: None,
                         arguments: serde_json::json!({}),
                         rule_patterns: Vec::new(),
+                        rule_summary: None,
                         agent: None,
                     },
                 },

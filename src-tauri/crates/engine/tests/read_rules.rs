@@ -28,6 +28,7 @@ async fn denied_files_reach_the_model_through_no_tool_and_commands_naming_them_a
             kind: RuleKind::Read,
             pattern: "*.pem".into(),
             project: None,
+            exact: false,
         })
         .unwrap();
     let limits = TurnLimits {

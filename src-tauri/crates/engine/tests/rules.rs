@@ -121,6 +121,7 @@ async fn a_deny_rule_refuses_without_asking_even_in_dangerous_mode_and_strict_st
         kind: RuleKind::Command,
         pattern: pattern.into(),
         project: None,
+        exact: false,
     };
     store.add(&rule(RuleDecision::Deny, "touch")).unwrap();
     store.add(&rule(RuleDecision::Allow, "echo")).unwrap();
@@ -201,5 +202,76 @@ async fn a_gemini_core_list_limits_the_shell_to_its_commands_in_every_mode() {
         ends[1].3
     );
     assert!(!h.workdir().join("made").exists());
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn always_for_a_command_that_writes_keeps_exactly_that_command() {
+    let home = tempfile::tempdir().unwrap();
+    let store = RuleStore::at(home.path().join("approval_rules.json"));
+    let mut h = harness(
+        ApprovalMode::Auto,
+        &store,
+        vec![
+            exec("sed -i 's/a/b/' notes.txt"),
+            MockResponse::text("edited"),
+            exec("sed -i 's/a/b/' notes.txt"),
+            exec("sed -i 's/a/b/' notes.txt other.txt"),
+            MockResponse::text("done"),
+            exec("for i in 1 2; do echo build step $i; sleep 0; done"),
+            MockResponse::text("looped"),
+        ],
+    )
+    .await;
+    std::fs::write(h.workdir().join("notes.txt"), "a\n").unwrap();
+    std::fs::write(h.workdir().join("other.txt"), "a\n").unwrap();
+    h.submit("edit");
+    let request = next_approval(&mut h).await;
+    assert_eq!(request.rule_patterns, ["sed -i s/a/b/ notes.txt"]);
+    assert_eq!(
+        request.rule_summary.as_deref(),
+        Some("run exactly `sed -i s/a/b/ notes.txt` without asking")
+    );
+    h.session
+        .submit(Op::ResolveApproval {
+            request_id: request.request_id.clone(),
+            decision: ReviewDecision::ApproveAlways { project: true },
+        })
+        .unwrap();
+    h.until_turn_end().await;
+    let rules = store.list().unwrap();
+    assert!(rules[0].exact, "{rules:?}");
+
+    // The same command runs unasked; one more file is not what was approved.
+    h.submit("again");
+    let request = next_approval(&mut h).await;
+    assert!(
+        request.command.as_deref().unwrap().contains("other.txt"),
+        "{request:?}"
+    );
+    h.session
+        .submit(Op::ResolveApproval {
+            request_id: request.request_id.clone(),
+            decision: ReviewDecision::Deny { reason: None },
+        })
+        .unwrap();
+    h.until_turn_end().await;
+    assert_eq!(
+        std::fs::read_to_string(h.workdir().join("notes.txt")).unwrap(),
+        "b\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(h.workdir().join("other.txt")).unwrap(),
+        "a\n"
+    );
+
+    // A loop's rule names its commands, not its data.
+    h.submit("loop");
+    let request = next_approval(&mut h).await;
+    assert_eq!(request.rule_patterns, ["echo", "sleep"]);
+    assert_eq!(
+        request.rule_summary.as_deref(),
+        Some("run `echo …` and `sleep …` without asking")
+    );
     h.shutdown().await;
 }

@@ -37,6 +37,11 @@ pub struct ApprovalRequest {
     /// tool); empty when none can (critical calls always ask).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rule_patterns: Vec<String>,
+    /// Those rules in plain words, for the "Always" choice: "run exactly `sed -i s/a/b/
+    /// notes.txt` without asking" (a command that writes is kept exactly, never as a
+    /// prefix), "run `cargo test …` without asking".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule_summary: Option<String>,
     /// The subagent that asks, when the question is relayed from one to its parent's log
     /// (answer it in the parent: the parent passes the answer on). Boxed: every event
     /// is as large as its largest kind, and most approvals have no agent.

@@ -37,6 +37,9 @@ pub struct ApprovalRuleInfo {
     pub pattern: String,
     /// The folder it applies in (and below); `None`: everywhere.
     pub project: Option<String>,
+    /// A command rule matching the command exactly, not as a prefix.
+    #[serde(default)]
+    pub exact: bool,
     #[ts(type = "number")]
     pub created_at: u64,
     #[ts(type = "number | null")]
@@ -50,6 +53,9 @@ pub struct RuleInput {
     pub kind: RuleKind,
     pub pattern: String,
     pub project: Option<String>,
+    /// See [`ApprovalRuleInfo::exact`].
+    #[serde(default)]
+    pub exact: bool,
 }
 
 /// An entry of another agent's settings (Claude Code's `permissions`, Gemini CLI's tool

@@ -170,6 +170,7 @@ fn new_rule(input: &RuleInput) -> Result<NewRule> {
         },
         pattern: input.pattern.clone(),
         project,
+        exact: input.exact && input.kind == RuleKind::Command,
     })
 }
 
@@ -189,6 +190,7 @@ fn info(rule: memo_config::ApprovalRule) -> ApprovalRuleInfo {
         },
         pattern: rule.pattern,
         project: rule.project,
+        exact: rule.exact,
         created_at: rule.created_at,
         last_used_at: rule.last_used_at,
     }

@@ -96,6 +96,7 @@ async fn the_default_mode_and_rules_are_kept_and_an_always_answer_lasts_across_s
         kind: RuleKind::Command,
         pattern: pattern.into(),
         project: None,
+        exact: false,
     };
     let page = f
         .service
@@ -146,6 +147,7 @@ async fn a_damaged_rules_file_is_reported_and_left_alone() {
         kind: RuleKind::Command,
         pattern: "ls".into(),
         project: None,
+        exact: false,
     };
     assert!(f.service.save_approval_rule(None, &input).is_err());
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "not json");
@@ -247,6 +249,7 @@ async fn rules_are_exported_as_a_file_of_their_own() {
         kind: RuleKind::Mcp,
         pattern: "github:create_issue repo=private-*".into(),
         project: None,
+        exact: false,
     };
     f.service.save_approval_rule(None, &input).unwrap();
     let out = f.work.path().join("exported.json");

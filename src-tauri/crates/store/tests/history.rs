@@ -421,6 +421,7 @@ fn approvals_are_recorded_with_their_decisions() {
         diff: None,
         arguments: serde_json::json!({"cmd": "cargo test"}),
         rule_patterns: Vec::new(),
+        rule_summary: None,
         agent: None,
     };
     push(

@@ -112,6 +112,12 @@ pub enum Verdict {
     },
 }
 
+/// Whether the command writes, truncates or deletes files named in its arguments
+/// (`sed -i`, `cp`, `chmod`, `curl -o`): an approval of it covers those arguments only.
+pub(crate) fn writes_files(inv: &Invocation) -> bool {
+    !writes::targets(inv).is_empty()
+}
+
 /// Checks a whole script. A block anywhere wins over an ask anywhere.
 pub fn check_command(command: &str, ctx: &GuardContext) -> Verdict {
     if let Some(rule) = fork_bomb(command) {

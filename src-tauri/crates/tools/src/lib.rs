@@ -29,7 +29,7 @@ mod write_file;
 // Shell execution, the dangerous-command guard, the sandbox, web, plan and memory tools.
 pub mod command_guard;
 mod exec_command;
-mod exec_fingerprint;
+pub mod exec_fingerprint;
 mod exec_live;
 mod exec_output;
 mod exec_session;

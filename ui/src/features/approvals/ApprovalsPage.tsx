@@ -39,7 +39,7 @@ function when(seconds: number | null): string {
   return `used ${formatDateTime(seconds * 1000)}`;
 }
 
-const EMPTY_RULE: RuleInput = { decision: "allow", kind: "command", pattern: "", project: null };
+const EMPTY_RULE: RuleInput = { decision: "allow", kind: "command", pattern: "", project: null, exact: false };
 
 interface RuleFormProps {
   initial: RuleInput;
@@ -124,6 +124,12 @@ function RuleForm({ initial, cwd, submitLabel, onSubmit, onCancel }: RuleFormPro
         />
         <span className="field__hint">{KIND_HINTS[rule.kind]}</span>
       </label>
+      {rule.kind === "command" && (
+        <label className="checkbox">
+          <input type="checkbox" checked={rule.exact} onChange={(e) => set({ exact: e.target.checked })} data-testid="rule-exact" />
+          <span>Exactly this command, not as a prefix (rules kept from approving a command that writes are exact)</span>
+        </label>
+      )}
       <div className="rule-form__actions">
         <button type="button" className="button" onClick={onCancel} disabled={saving}>
           Cancel
@@ -168,7 +174,7 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
     }
   };
 
-  const asInput = (r: ApprovalRuleInfo): RuleInput => ({ decision: r.decision, kind: r.kind, pattern: r.pattern, project: r.project });
+  const asInput = (r: ApprovalRuleInfo): RuleInput => ({ decision: r.decision, kind: r.kind, pattern: r.pattern, project: r.project, exact: r.exact });
 
   return (
     <div className="settings-page approvals-page" data-testid="approvals-page">
@@ -262,6 +268,11 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
                     <span className="rule__line">
                       <span className="rule__kind">{KIND_NAMES[r.kind]}</span>
                       <code className="rule__pattern">{r.pattern}</code>
+                      {r.exact && (
+                        <span className="badge" title="Matches this command exactly, not as a prefix" data-testid="rule-exact-badge">
+                          exactly
+                        </span>
+                      )}
                     </span>
                     <span className="rule__meta">
                       {r.project ? <span title={r.project}>in {folderName(r.project)}</span> : "every folder"} · {when(r.last_used_at)}

@@ -32,6 +32,7 @@ const SETTINGS: ApprovalSettings = {
       kind: "command",
       pattern: "cargo test",
       project: "/home/u/shop",
+      exact: false,
       created_at: 1_790_000_000,
       last_used_at: null,
     },
@@ -98,7 +99,7 @@ describe("ApprovalsPage", () => {
     await waitFor(() => expect(screen.getAllByTestId("rule")).toHaveLength(2));
     expect(commands.saveApprovalRule).toHaveBeenCalledWith({
       id: null,
-      rule: { decision: "deny", kind: "command", pattern: "git push", project: null },
+      rule: { decision: "deny", kind: "command", pattern: "git push", project: null, exact: false },
     });
 
     fireEvent.click(screen.getAllByTestId("rule-delete")[0]!);
@@ -136,5 +137,24 @@ describe("ApprovalsPage", () => {
     fireEvent.click(await screen.findByTestId("rules-export"));
     expect((await screen.findByTestId("rules-exported")).textContent).toBe("1 rule written to /home/u/rules.json");
     expect(commands.exportApprovalRules).toHaveBeenCalledWith({ path: "/home/u/rules.json" });
+  });
+  it("keeps an exact command rule, marks it, and a read rule can only deny", async () => {
+    const exact = { ...SETTINGS.rules[0]!, pattern: "sed -i s/a/b/ notes.txt", exact: true };
+    commands.approvalSettings.mockResolvedValue({ ...SETTINGS, rules: [exact] });
+    commands.saveApprovalRule.mockResolvedValue({ ...SETTINGS, rules: [exact] });
+    render(<ApprovalsPage cwd="/home/u/shop" />);
+    expect((await screen.findByTestId("rule-exact-badge")).textContent).toBe("exactly");
+
+    fireEvent.click(screen.getByTestId("rule-new"));
+    fireEvent.change(screen.getByTestId("rule-pattern"), { target: { value: "sed -i s/x/y/ a.txt" } });
+    fireEvent.click(screen.getByTestId("rule-exact"));
+    fireEvent.click(screen.getByTestId("rule-save"));
+    await waitFor(() => expect(commands.saveApprovalRule).toHaveBeenCalledTimes(1));
+    expect(commands.saveApprovalRule.mock.calls[0]![0].rule.exact).toBe(true);
+
+    fireEvent.click(screen.getByTestId("rule-new"));
+    fireEvent.change(screen.getByTestId("rule-kind"), { target: { value: "read" } });
+    expect((screen.getByTestId("rule-decision") as HTMLSelectElement).value).toBe("deny");
+    expect(screen.queryByTestId("rule-exact")).toBeNull();
   });
 });

@@ -274,6 +274,7 @@ impl<'a> Approver<'a> {
             None => reason,
         };
         let request_id = ApprovalId::new(uuid::Uuid::now_v7().to_string());
+        let proposed = self.proposed_rules(preview, false);
         let rx = self.state.ask(request_id.clone());
         self.scope.emit(AgentEvent::ApprovalRequested {
             request: ApprovalRequest {
@@ -287,11 +288,8 @@ impl<'a> Approver<'a> {
                 cwd: preview.cwd.clone(),
                 diff: preview.diff.clone(),
                 arguments: args.clone(),
-                rule_patterns: self
-                    .proposed_rules(preview, false)
-                    .into_iter()
-                    .map(|r| r.pattern)
-                    .collect(),
+                rule_patterns: proposed.iter().map(|r| r.pattern.clone()).collect(),
+                rule_summary: crate::rules::describe_proposed(&proposed),
                 agent: self.state.agent.clone(),
             },
         })?;

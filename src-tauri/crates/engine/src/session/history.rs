@@ -368,6 +368,7 @@ mod tests {
                 diff: None,
                 arguments: serde_json::json!({}),
                 rule_patterns: Vec::new(),
+                rule_summary: None,
                 agent: by.map(|b| Box::new(agent(b))),
             },
         };
