@@ -126,6 +126,12 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
           </button>
         ))}
       </div>
+      {/* Said in words too: a greyed-out tab's tooltip is easy to miss. */}
+      {!isGit && (
+        <p className="changes__hint" data-testid="changes-scope-hint">
+          Uncommitted is off: this folder is not a git repository.
+        </p>
+      )}
 
       {scope === "last_turn" && onRevertTurn && files.length > 0 && (
         <button type="button" className="button changes__turn" disabled={busy} onClick={onRevertTurn} data-testid="revert-turn">

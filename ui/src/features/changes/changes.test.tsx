@@ -142,6 +142,9 @@ describe("ChangesPanel", () => {
     commands.sessionChanges.mockResolvedValue(report([], { git: false }));
     panel();
     await waitFor(() => expect((screen.getByTestId("changes-scope-uncommitted") as HTMLButtonElement).disabled).toBe(true));
+    // Why, in the tooltip and in a line under the tabs.
+    expect(screen.getByTestId("changes-scope-uncommitted").title).toMatch(/not a git repository/);
+    expect(screen.getByTestId("changes-scope-hint").textContent).toMatch(/not a git repository/);
   });
 });
 

@@ -98,6 +98,22 @@ describe("McpPage", () => {
     expect(within(cards[0]!).getByText("1 of 2 on")).toBeTruthy();
   });
 
+  it("says what Add server still needs while it is off", async () => {
+    commands.mcpSettings.mockResolvedValue({ ...PAGE, servers: [] });
+    render(<McpPage cwd={null} />);
+    await screen.findByTestId("mcp-empty");
+    fireEvent.click(screen.getByTestId("mcp-add"));
+    const save = screen.getByTestId("mcp-save") as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    expect(save.title).toBe("To save, enter a name and a command.");
+    expect(screen.getByTestId("mcp-form-missing").textContent).toBe("To save, enter a name and a command.");
+    fireEvent.change(screen.getByTestId("mcp-name"), { target: { value: "everything" } });
+    expect(screen.getByTestId("mcp-form-missing").textContent).toBe("To save, enter a command.");
+    fireEvent.change(screen.getByTestId("mcp-command"), { target: { value: "node" } });
+    expect(save.disabled).toBe(false);
+    expect(screen.queryByTestId("mcp-form-missing")).toBeNull();
+  });
+
   it("adds a server with its env value and turns servers off", async () => {
     commands.mcpSettings.mockResolvedValue({ ...PAGE, servers: [] });
     commands.saveMcpServer.mockResolvedValue({ ...PAGE, servers: [OURS] });

@@ -68,7 +68,12 @@ export function McpServerForm({ server, onSubmit, onCancel }: McpServerFormProps
     }
   };
 
-  const ready = name.trim() !== "" && (stdio ? command.trim() !== "" : url.trim() !== "");
+  // What Save waits for, said beside it: a greyed-out button alone does not say.
+  const missing = [name.trim() === "" ? "a name" : null, (stdio ? command.trim() : url.trim()) === "" ? (stdio ? "a command" : "a URL") : null].filter(
+    (m): m is string => m !== null,
+  );
+  const ready = missing.length === 0;
+  const blocked = ready ? null : `To save, enter ${missing.join(" and ")}.`;
   return (
     <form className="mcp-form" onSubmit={submit} data-testid="mcp-form">
       <div className="field-row">
@@ -156,11 +161,22 @@ export function McpServerForm({ server, onSubmit, onCancel }: McpServerFormProps
         </div>
         <span className="field__hint">Values are kept in the OS keychain, not in config.toml.</span>
       </div>
+      {blocked !== null && (
+        <p className="form-missing" data-testid="mcp-form-missing">
+          {blocked}
+        </p>
+      )}
       <div className="rule-form__actions">
         <button type="button" className="button" onClick={onCancel} disabled={saving}>
           Cancel
         </button>
-        <button type="submit" className="button button--primary" disabled={saving || !ready} data-testid="mcp-save">
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={saving || !ready}
+          title={blocked ?? undefined}
+          data-testid="mcp-save"
+        >
           {server ? "Save" : "Add server"}
         </button>
       </div>

@@ -47,6 +47,22 @@ describe("ProviderForm", () => {
     });
   });
 
+  it("says what Save and Test still need while they are off", () => {
+    render(<ProviderForm existing={null} profile={null} takenNames={[]} onSave={vi.fn(async () => ({ keyError: null }))} />);
+    fireEvent.change(screen.getByTestId("provider-name"), { target: { value: "" } });
+    fireEvent.change(screen.getByTestId("provider-model"), { target: { value: "" } });
+    const save = screen.getByTestId("provider-save") as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    expect(save.title).toBe("To save, enter a valid name and a model.");
+    expect(screen.getByTestId("provider-form-missing").textContent).toBe("To save, enter a valid name and a model.");
+    expect(screen.getByTestId("provider-test").title).toMatch(/Enter a model/);
+
+    fireEvent.change(screen.getByTestId("provider-name"), { target: { value: "mine" } });
+    fireEvent.change(screen.getByTestId("provider-model"), { target: { value: "m1" } });
+    expect(save.disabled).toBe(false);
+    expect(screen.queryByTestId("provider-form-missing")).toBeNull();
+  });
+
   it("refuses a bad or taken name and a bad number before saving", async () => {
     const onSave = vi.fn(async () => ({ keyError: null }));
     render(<ProviderForm existing={null} profile={null} takenNames={["openai"]} onSave={onSave} />);

@@ -88,6 +88,11 @@ export function ProviderForm({
   const presetInfo = PROVIDER_PRESETS.find((p) => p.id === preset);
   const others = existing ? takenNames.filter((n) => n !== existing.name) : takenNames;
   const nameProblem = providerNameProblem(input.name) ?? (others.includes(input.name.trim()) ? "That name is taken." : null);
+  // Why Save is off, said beside it: a greyed-out button alone does not say what is missing.
+  const missing = [nameProblem === null ? null : "a valid name", input.model.trim() === "" ? "a model" : null].filter(
+    (m): m is string => m !== null,
+  );
+  const saveBlocked = missing.length === 0 ? null : `To save, enter ${missing.join(" and ")}.`;
 
   const set = (patch: Partial<ProviderInput>) => {
     setInput((current) => ({ ...current, ...patch }));
@@ -342,12 +347,18 @@ export function ProviderForm({
           {error}
         </p>
       )}
+      {saveBlocked !== null && !saving && (
+        <p className="form-missing" data-testid="provider-form-missing">
+          {saveBlocked}
+        </p>
+      )}
       <div className="provider-form__actions" id={`${id}-actions`}>
         <button
           type="button"
           className="button"
           onClick={runTest}
           disabled={test.status === "running" || input.model.trim() === ""}
+          title={input.model.trim() === "" ? "Enter a model to test the connection with" : "Send a tiny request with these settings"}
           data-testid="provider-test"
         >
           {test.status === "running" ? "Testing…" : "Test connection"}
@@ -361,7 +372,8 @@ export function ProviderForm({
         <button
           type="submit"
           className="button button--primary"
-          disabled={saving || nameProblem !== null || input.model.trim() === ""}
+          disabled={saving || saveBlocked !== null}
+          title={saveBlocked ?? undefined}
           data-testid="provider-save"
         >
           {saving ? "Saving…" : submitLabel}

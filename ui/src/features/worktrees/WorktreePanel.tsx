@@ -84,8 +84,16 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
       : !dirty && ahead.length === 0
         ? `Nothing to merge: everything here is already in ${base}.`
         : needsMessage
-          ? "Write a commit message for the uncommitted changes."
+          ? "Merging needs a commit message for the uncommitted changes: write one above."
           : null;
+  // Why every action is off for now, said too (a greyed-out button alone does not).
+  const waitBlocked = busy
+    ? "Waits until the agent's turn ends."
+    : wt.running !== null
+      ? "Waits until the current action is done."
+      : status === null
+        ? "Waits for the worktree's status."
+        : null;
 
   const toggle = (path: string) =>
     setOpen((current) => {
@@ -260,7 +268,7 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
                 type="button"
                 className="button button--primary"
                 disabled={!idle || mergeBlocked !== null}
-                title={mergeBlocked ?? `Commit and merge ${info.branch} into ${base ?? ""} in ${info.repo_root}`}
+                title={mergeBlocked ?? waitBlocked ?? `Commit and merge ${info.branch} into ${base ?? ""} in ${info.repo_root}`}
                 onClick={() => void merge()}
                 data-testid="worktree-merge"
               >
@@ -271,7 +279,11 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
                 type="button"
                 className="button"
                 disabled={!idle || needsMessage}
-                title={needsMessage ? "Write a commit message for the uncommitted changes." : "Commit, remove the folder, keep the branch to push"}
+                title={
+                  needsMessage
+                    ? "Keeping the branch needs a commit message for the uncommitted changes: write one above."
+                    : (waitBlocked ?? "Commit, remove the folder, keep the branch to push")
+                }
                 onClick={() => void keep()}
                 data-testid="worktree-keep"
               >
@@ -283,13 +295,18 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
                 type="button"
                 className="button button--danger"
                 disabled={!idle}
+                title={waitBlocked ?? undefined}
                 onClick={() => void askDiscard()}
                 data-testid="worktree-discard"
               >
                 Discard…
               </button>
             </div>
-            {mergeBlocked && base === null && <p className="field__hint">{mergeBlocked}</p>}
+            {(mergeBlocked ?? waitBlocked) !== null && (
+              <p className="field__hint" data-testid="worktree-merge-hint">
+                {mergeBlocked ?? waitBlocked}
+              </p>
+            )}
           </>
         )}
         {!ready && (
@@ -302,6 +319,7 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
                 type="button"
                 className="button button--danger"
                 disabled={!idle}
+                title={waitBlocked ?? undefined}
                 onClick={() => void askDiscard()}
                 data-testid="worktree-discard"
               >

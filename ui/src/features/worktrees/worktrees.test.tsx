@@ -117,8 +117,12 @@ describe("WorktreePanel", () => {
     const merge = await screen.findByTestId("worktree-merge");
     await waitFor(() => expect(screen.getByTestId("worktree-message")).toBeTruthy());
     expect((merge as HTMLButtonElement).disabled).toBe(true);
+    // It says what it waits for, in its tooltip and in a line under the buttons.
+    expect(merge.title).toMatch(/needs a commit message/);
+    expect(screen.getByTestId("worktree-merge-hint").textContent).toMatch(/needs a commit message/);
     fireEvent.change(screen.getByTestId("worktree-message"), { target: { value: "Fix login" } });
     expect((merge as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.queryByTestId("worktree-merge-hint")).toBeNull();
 
     fireEvent.click(merge);
     expect((await screen.findByTestId("worktree-action-error")).textContent).toContain("on other, not main");
@@ -227,6 +231,7 @@ describe("WorktreePanel", () => {
     for (const id of ["worktree-merge", "worktree-keep", "worktree-discard"]) {
       expect((screen.getByTestId(id) as HTMLButtonElement).disabled).toBe(true);
     }
+    expect(screen.getByTestId("worktree-discard").title).toMatch(/turn ends/);
   });
 });
 

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from "@testing-library/rea
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import type { ApprovalRequest, ReviewDecision } from "../../../gen/protocol";
+import { useSheets } from "../../../test/styles";
 import { ApprovalCard, hunkOutcome } from "./ApprovalCard";
 
 afterEach(cleanup);
@@ -50,6 +51,31 @@ describe("ApprovalCard with several hunks", () => {
     fireEvent.click(screen.getByLabelText("Apply change 1"));
     fireEvent.click(screen.getByLabelText("Apply change 2"));
     expect(screen.getByRole("button", { name: "Apply 0 of 2" })).toHaveProperty("disabled", true);
+  });
+});
+
+describe("ApprovalCard grants", () => {
+  const RULED: ApprovalRequest = { ...TWO_HUNKS, rule_patterns: ["f.txt"] };
+
+  it("draws the Always buttons as enabled secondary buttons, and says why they are off for part of a change", () => {
+    const remove = useSheets(import.meta.url, "../../../styles/app.css");
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: RULED, decision: null }} onResolve={vi.fn()} />);
+    const always = screen.getByTestId("approve-always") as HTMLButtonElement;
+    const other = screen.getByTestId("approve-always-project") as HTMLButtonElement;
+    expect(always.disabled).toBe(false);
+    // Like its neighbour, not faded as the quiet style drew it (it looked disabled).
+    for (const property of ["color", "background", "font-weight"]) {
+      expect(getComputedStyle(always).getPropertyValue(property)).toBe(getComputedStyle(other).getPropertyValue(property));
+    }
+    remove();
+
+    fireEvent.click(screen.getByLabelText("Apply change 1"));
+    for (const id of ["approve-always", "approve-always-project"]) {
+      const button = screen.getByTestId(id) as HTMLButtonElement;
+      expect(button.disabled).toBe(true);
+      expect(button.title).toMatch(/whole change/);
+    }
+    expect(screen.getByRole("button", { name: "Approve for session" }).title).toMatch(/whole change/);
   });
 });
 

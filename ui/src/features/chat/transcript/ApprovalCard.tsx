@@ -9,6 +9,9 @@ import { prettyArgs } from "../format";
 
 export type ResolveApproval = (requestId: string, decision: ReviewDecision) => Promise<void>;
 
+/** Why the grants beyond this once are off while only some hunks are checked. */
+const WHOLE_ONLY = "Only for the whole change: check every hunk to use this";
+
 /**
  * Whether a decision let a hunk through: a partial approval names the accepted hunks, a
  * plain approval takes them all, a denial none.
@@ -192,6 +195,7 @@ export function ApprovalCard({
             className="button button--primary"
             disabled={answering || (hunks.length > 1 && selected.size === 0)}
             onClick={() => answer(approveOnce())}
+            title={hunks.length > 1 && selected.size === 0 ? "Check at least one hunk to apply" : undefined}
           >
             {partial ? `Apply ${selected.size} of ${hunks.length}` : "Approve once"}
           </button>
@@ -201,7 +205,7 @@ export function ApprovalCard({
               className="button"
               disabled={answering || partial}
               onClick={() => answer({ type: "approve_step" })}
-              title={`Also run the ${sameToolWaiting} other ${request.tool_name} call${sameToolWaiting === 1 ? "" : "s"} of this step without asking`}
+              title={partial ? WHOLE_ONLY : `Also run the ${sameToolWaiting} other ${request.tool_name} call${sameToolWaiting === 1 ? "" : "s"} of this step without asking`}
               data-testid="approve-step"
             >
               Approve all {sameToolWaiting + 1}
@@ -215,6 +219,7 @@ export function ApprovalCard({
               className="button"
               disabled={answering || partial}
               onClick={() => answer({ type: "approve_for_session" })}
+              title={partial ? WHOLE_ONLY : "Allow changes to this file without asking for the rest of the session"}
             >
               Approve for session
             </button>
@@ -227,17 +232,18 @@ export function ApprovalCard({
                 className="button"
                 disabled={answering || partial}
                 onClick={() => answer({ type: "approve_always", project: true })}
-                title={`Keep a rule allowing ${request.rule_patterns.join(", ")} in this folder`}
+                title={partial ? WHOLE_ONLY : `Keep a rule allowing ${request.rule_patterns.join(", ")} in this folder`}
                 data-testid="approve-always-project"
               >
                 Always in this folder
               </button>
+              {/* A secondary button like its neighbours: drawn quiet, it looked disabled. */}
               <button
                 type="button"
-                className="button button--quiet"
+                className="button"
                 disabled={answering || partial}
                 onClick={() => answer({ type: "approve_always", project: false })}
-                title={`Keep a rule allowing ${request.rule_patterns.join(", ")} everywhere`}
+                title={partial ? WHOLE_ONLY : `Keep a rule allowing ${request.rule_patterns.join(", ")} everywhere`}
                 data-testid="approve-always"
               >
                 Always
