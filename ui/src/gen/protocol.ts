@@ -11,7 +11,7 @@ export type ToolCallId = string;
 
 export type ApprovalId = string;
 
-export type Op = { "type": "user_turn", input: UserInput, } | { "type": "interrupt" } | { "type": "resolve_approval", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "compact", instructions?: string, } | { "type": "set_approval_mode", mode: ApprovalMode, } | { "type": "resolve_elicitation", request_id: string, action: "accept" | "decline" | "cancel", content?: Record<string, unknown>, } | { "type": "switch_model", provider: string | null, model: string | null, } | { "type": "shutdown" };
+export type Op = { "type": "user_turn", input: UserInput, } | { "type": "retry_turn" } | { "type": "interrupt" } | { "type": "resolve_approval", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "compact", instructions?: string, } | { "type": "set_approval_mode", mode: ApprovalMode, } | { "type": "resolve_elicitation", request_id: string, action: "accept" | "decline" | "cancel", content?: Record<string, unknown>, } | { "type": "switch_model", provider: string | null, model: string | null, } | { "type": "shutdown" };
 
 export type UserInput = { 
 /**
@@ -95,7 +95,7 @@ turn_id: TurnId | null, seq: number,
  */
 timestamp_ms: number, event: AgentEvent, };
 
-export type AgentEvent = { "type": "session_started", cwd: string, provider: string, model: string, } | { "type": "turn_started", input: UserInput, } | { "type": "text_delta", delta: string, } | { "type": "reasoning_delta", delta: string, } | { "type": "tool_call_begin", call_id: ToolCallId, name: string, } | { "type": "tool_call_args_delta", call_id: ToolCallId, delta: string, } | { "type": "assistant_message", text: string, reasoning?: string | null, tool_calls: Array<ToolCallSummary>, 
+export type AgentEvent = { "type": "session_started", cwd: string, provider: string, model: string, } | { "type": "turn_started", input: UserInput, } | { "type": "turn_resumed", retry_of: TurnId, } | { "type": "text_delta", delta: string, } | { "type": "reasoning_delta", delta: string, } | { "type": "tool_call_begin", call_id: ToolCallId, name: string, } | { "type": "tool_call_args_delta", call_id: ToolCallId, delta: string, } | { "type": "assistant_message", text: string, reasoning?: string | null, tool_calls: Array<ToolCallSummary>, 
 /**
  * Opaque provider data that must be echoed back (thinking signatures).
  */

@@ -30,6 +30,8 @@ export interface ChatController {
   /** Resolves true once the message was handed to the session (the composer then clears). */
   send: (text: string, images?: ImageInput[]) => Promise<boolean>;
   stop: () => void;
+  /** Runs the session's failed or interrupted last turn again, its message sent once. */
+  retryTurn: () => void;
   resolve: (requestId: string, decision: ReviewDecision) => Promise<void>;
   /**
    * Shows a stored session in folder `inFolder` (default: the current one); `focusSeq`
@@ -387,6 +389,14 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     );
   }, [dispatchTo]);
 
+  const retryTurn = useCallback(() => {
+    const session = stateRef.current.session;
+    if (session === null) return;
+    submitOp(session.id, { type: "retry_turn" }).catch((raised: unknown) =>
+      dispatchTo(session.id, { type: "failed", error: toCommandError("retry", raised) }),
+    );
+  }, [dispatchTo]);
+
   const resolve = useCallback(async (requestId: string, decision: ReviewDecision) => {
     const session = stateRef.current.session;
     if (session === null) return;
@@ -448,6 +458,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     running,
     send,
     stop,
+    retryTurn,
     resolve,
     openSession,
     clearFocus,

@@ -162,6 +162,7 @@ impl Renderer for TextRenderer {
                 ));
             }
             AgentEvent::Error { message, .. } => self.note(&format!("error: {message}")),
+            AgentEvent::TurnResumed { .. } => self.note("… running the last turn again"),
             AgentEvent::TurnStarted { input } => {
                 for notice in input.expansion.iter().flat_map(|e| &e.notices) {
                     self.note(&format!("note: {notice}"));

@@ -511,3 +511,42 @@ per_api!(
     context_overflow_fails_without_retry,
     context_overflow_is_not_retried
 );
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retry_runs_the_failed_turn_again_with_the_message_sent_once() {
+    let mut h = Harness::start(
+        WireApi::Openai,
+        vec![MockResponse::http_error(400), MockResponse::text("pong")],
+    )
+    .await;
+    let failed = h.run_turn("ping").await;
+    assert_eq!(end_reason(&failed).0, TurnEndReason::Failed);
+    let failed_turn = failed.last().unwrap().turn_id.clone().unwrap();
+    h.session.submit(memo_protocol::Op::RetryTurn).unwrap();
+    let retried = h.until_turn_end().await;
+    match &retried[0].event {
+        AgentEvent::TurnResumed { retry_of } => assert_eq!(retry_of, &failed_turn),
+        other => panic!("a retry begins with turn_resumed, got {other:?}"),
+    }
+    assert!(
+        !retried
+            .iter()
+            .any(|e| matches!(e.event, AgentEvent::TurnStarted { .. })),
+        "no new message"
+    );
+    assert_eq!(text_of(&retried), "pong");
+    let bodies = h.request_bodies();
+    let last = bodies.last().unwrap().to_string();
+    assert_eq!(last.matches("ping").count(), 1, "{last}");
+
+    // A completed turn is not retried.
+    h.session.submit(memo_protocol::Op::RetryTurn).unwrap();
+    let refused = h.until(|e| matches!(e, AgentEvent::Error { .. })).await;
+    match &refused.last().unwrap().event {
+        AgentEvent::Error { message, .. } => {
+            assert!(message.contains("ended normally"), "{message}")
+        }
+        _ => unreachable!(),
+    }
+    h.shutdown().await;
+}

@@ -35,6 +35,12 @@ pub enum AgentEvent {
     TurnStarted {
         input: UserInput,
     },
+    /// A turn that runs the failed or interrupted turn `retry_of` again (`Op::RetryTurn`):
+    /// no new message is added; the model continues from the conversation as it stands.
+    /// Comes first in its turn instead of `turn_started`.
+    TurnResumed {
+        retry_of: crate::TurnId,
+    },
     /// Visible answer text, streamed.
     TextDelta {
         delta: String,
@@ -324,6 +330,7 @@ impl AgentEvent {
         match self {
             AgentEvent::SessionStarted { .. } => "session_started",
             AgentEvent::TurnStarted { .. } => "turn_started",
+            AgentEvent::TurnResumed { .. } => "turn_resumed",
             AgentEvent::TextDelta { .. } => "text_delta",
             AgentEvent::ReasoningDelta { .. } => "reasoning_delta",
             AgentEvent::ToolCallBegin { .. } => "tool_call_begin",

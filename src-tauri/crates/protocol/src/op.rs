@@ -11,6 +11,11 @@ pub enum Op {
     /// and when its images are invalid (`invalid_op`) or the model takes no images
     /// (`config`); a rejected input starts no turn and sends nothing.
     UserTurn { input: UserInput },
+    /// Run the session's last turn again when it failed, was interrupted, or was left open
+    /// by a stopped process ("Retry", "Continue"): no message is added, so the request
+    /// carries the user's message once. Answered with `turn_resumed` and a turn; rejected
+    /// (`invalid_op`) while a turn runs or when the last turn completed.
+    RetryTurn,
     /// Cancel the running turn: the model stream and running tools stop, pending approvals
     /// are denied, and the turn ends with reason `interrupted`.
     Interrupt,

@@ -152,6 +152,7 @@ fn without_finished_deltas(events: Vec<EventEnvelope>) -> Vec<EventEnvelope> {
             event if is_delta(event) => keep[index] = !confirmed,
             // A new turn or a retry ends what the message ahead could confirm.
             AgentEvent::TurnStarted { .. }
+            | AgentEvent::TurnResumed { .. }
             | AgentEvent::TurnEnded { .. }
             | AgentEvent::Retrying { .. } => confirmed = false,
             _ => {}

@@ -67,8 +67,8 @@ impl Store {
         let conn = self.conn();
         let found = conn
             .prepare_cached(
-                "SELECT turn_id FROM events WHERE session_id = ?1 AND kind = 'turn_started' \
-                 ORDER BY seq DESC LIMIT 1",
+                "SELECT turn_id FROM events WHERE session_id = ?1 \
+                 AND kind IN ('turn_started', 'turn_resumed') ORDER BY seq DESC LIMIT 1",
             )?
             .query_row([session.as_str()], |r| r.get::<_, Option<String>>(0))
             .optional()?;

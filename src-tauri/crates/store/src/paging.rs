@@ -2,7 +2,7 @@
 //! all of it: the last page first, then older pages as the user scrolls up, or pages
 //! from a search hit on towards the end as the user scrolls down.
 
-use memo_protocol::{EventEnvelope, SessionId};
+use memo_protocol::{AgentEvent, EventEnvelope, SessionId, TurnEndReason, TurnId};
 use rusqlite::params;
 
 use crate::events::read_events;
@@ -207,12 +207,39 @@ impl Store {
                 .prepare_cached("SELECT MAX(seq) FROM events WHERE session_id = ?1 AND kind = ?2")?
                 .query_row(params![session.as_str(), kind], |r| r.get(0))?)
         };
-        let (started, ended) = (last("turn_started")?, last("turn_ended")?);
+        let (started, resumed, ended) = (
+            last("turn_started")?,
+            last("turn_resumed")?,
+            last("turn_ended")?,
+        );
+        let started = started.max(resumed);
         Ok(match (started, ended) {
             (Some(s), Some(e)) if e > s => None,
             (Some(s), _) => Some(u64::try_from(s).unwrap_or(0)),
             (None, _) => None,
         })
+    }
+}
+
+impl Store {
+    /// The session's last turn and how it ended (`None`: the log left it open, the
+    /// process stopped in it); `None` when the session has no turn yet.
+    pub fn last_turn_outcome(
+        &self,
+        session: &SessionId,
+    ) -> Result<Option<(TurnId, Option<TurnEndReason>)>> {
+        let conn = self.conn();
+        let sql = "SELECT seq, turn_id, payload, ts_ms FROM events WHERE session_id = ?1 \
+                   AND kind IN ('turn_started', 'turn_resumed', 'turn_ended') \
+                   ORDER BY seq DESC LIMIT 1";
+        let last = read_events(&conn, session, sql, params![session.as_str()])?;
+        Ok(last.into_iter().next().and_then(|env| {
+            let turn = env.turn_id?;
+            Some(match env.event {
+                AgentEvent::TurnEnded { reason, .. } => (turn, Some(reason)),
+                _ => (turn, None),
+            })
+        }))
     }
 }
 

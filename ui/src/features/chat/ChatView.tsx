@@ -49,6 +49,7 @@ const FAILURE_TITLES: Record<string, string> = {
   subscribe_session: "Could not load the conversation",
   submit_op: "The session did not accept that",
   send: "Could not send the message",
+  retry: "Could not run the turn again",
   rewind_session: "Could not rewind the conversation",
   restore_session: "Could not open the restored conversation",
 };
@@ -119,8 +120,10 @@ export function ChatView(props: ChatViewProps) {
       setRestoreAt({ toSeq: Math.max(turn.startSeq - 1, 0), title: "Rewind to before this message", turnOnly: false }),
     [],
   );
-  const { send } = chat;
-  const retry = useCallback((turn: TurnView) => void send(turn.input, turn.images), [send]);
+  // Runs the failed or interrupted turn again: its message is in the conversation already,
+  // so sending it anew would put it there twice.
+  const { retryTurn } = chat;
+  const retry = useCallback((_turn: TurnView) => retryTurn(), [retryTurn]);
   const [restoredTick, setRestoredTick] = useState(0);
   const touched = useMemo(() => transcriptChanges(state.transcript.entries), [state.transcript.entries]);
   // Changes made at the session's end, where tools run: each one reads the status again.

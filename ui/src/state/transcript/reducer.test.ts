@@ -43,6 +43,24 @@ function kinds(items: TurnItem[]): string[] {
 }
 
 describe("transcript reducer", () => {
+  it("shows a retried turn as the same message run again, not a second bubble", () => {
+    const e = stream();
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "ping" } }),
+      e({ type: "error", kind: "network", message: "Could not reach 127.0.0.1:8080", retryable: true }),
+      e({ type: "turn_ended", reason: "failed", usage: USAGE }),
+      e({ type: "turn_resumed", retry_of: "t1" }, { turn: "t2" }),
+      e({ type: "text_delta", delta: "pong" }, { turn: "t2" }),
+    ]);
+    const turns = state.entries.filter((entry): entry is TurnView => entry.kind === "turn");
+    expect(turns.map((t) => [t.turnId, t.status, t.retryOf ?? null])).toEqual([
+      ["t1", "failed", null],
+      ["t2", "running", "t1"],
+    ]);
+    expect(turns[1]?.input).toBe("ping");
+    expect(kinds(turns[1]?.items ?? [])).toEqual(["text"]);
+  });
+
   it("streams text into one block and confirms it with the assistant message", () => {
     const e = stream();
     let state = applyBatch(emptyTranscript, [

@@ -63,6 +63,23 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       // A compaction shown under way and never finished (the app stopped in it) is over.
       return { ...state, entries: [...withoutBusy(state.entries), turn] };
     }
+    case "turn_resumed": {
+      const earlier = state.entries.find((e): e is TurnView => e.kind === "turn" && e.turnId === event.retry_of);
+      const turn: TurnView = {
+        kind: "turn",
+        key,
+        turnId: envelope.turn_id ?? key,
+        input: earlier?.input ?? "",
+        images: [],
+        items: [],
+        status: "running",
+        usage: null,
+        startedMs: envelope.timestamp_ms,
+        startSeq: envelope.seq,
+        retryOf: event.retry_of,
+      };
+      return { ...state, entries: [...withoutBusy(state.entries), turn] };
+    }
     case "model_switched": {
       const session = state.session ? { ...state.session, provider: event.provider, model: event.model } : state.session;
       const info: InfoView = {

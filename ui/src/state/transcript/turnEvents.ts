@@ -139,6 +139,7 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
       return { ...turn, status: event.reason, usage: event.usage, items: settle(turn.items) };
     case "session_started":
     case "turn_started":
+    case "turn_resumed":
     // Session-level entries, routed by the reducer before it reaches a turn.
     case "context_compacted":
     case "compaction_progress":

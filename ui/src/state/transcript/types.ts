@@ -151,6 +151,9 @@ export interface TurnView {
   startSeq: number;
   /** A request is out and no byte has come back yet: the model is reading the prompt. */
   waiting?: ModelWaiting | null;
+  /** Set when this turn runs an earlier failed or interrupted one again (Retry,
+   *  Continue): its message is that turn's, sent once, so no bubble repeats it. */
+  retryOf?: string | null;
 }
 
 export interface ModelWaiting {

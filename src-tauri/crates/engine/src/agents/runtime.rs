@@ -526,7 +526,7 @@ async fn follow(
             }
         };
         match envelope.event {
-            AgentEvent::TurnStarted { .. } => {
+            AgentEvent::TurnStarted { .. } | AgentEvent::TurnResumed { .. } => {
                 last_text = None;
                 last_error = None;
             }

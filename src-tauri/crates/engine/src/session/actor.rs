@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use memo_protocol::{AgentEvent, ErrorKind, Op, SessionId, TurnId};
+use memo_protocol::{AgentEvent, ErrorKind, Op, SessionId, TurnEndReason, TurnId};
 use memo_providers::Message;
 use memo_store::NewSession;
 use tokio::sync::{mpsc, watch};
@@ -302,6 +302,38 @@ async fn run_actor(
                     ended,
                 });
             }
+            Some(Op::RetryTurn) => {
+                if running
+                    .as_ref()
+                    .is_some_and(|t| !t.ended.load(Ordering::Acquire))
+                {
+                    report_invalid_op(&shared, "a turn is already running; interrupt it first");
+                    continue;
+                }
+                reap_ended(&mut running).await;
+                let retry_of = match retryable_turn(&shared) {
+                    Ok(turn) => turn,
+                    Err(why) => {
+                        report_invalid_op(&shared, &why);
+                        continue;
+                    }
+                };
+                let cancel = CancellationToken::new();
+                let turn_id = TurnId::new(uuid::Uuid::now_v7().to_string());
+                let ended = Arc::new(AtomicBool::new(false));
+                let task = tokio::spawn(super::turn::run_retry(
+                    shared.clone(),
+                    turn_id,
+                    retry_of,
+                    cancel.clone(),
+                    ended.clone(),
+                ));
+                running = Some(RunningTurn {
+                    cancel,
+                    task,
+                    ended,
+                });
+            }
             Some(Op::SwitchModel { provider, model }) => {
                 if running
                     .as_ref()
@@ -432,6 +464,22 @@ fn compaction_task(
         cancel,
         task,
         ended,
+    }
+}
+
+/// The last turn, when it is one to run again: it failed, was interrupted, or the log
+/// left it open. Otherwise why not.
+fn retryable_turn(shared: &SessionState) -> Result<TurnId, String> {
+    let store = shared.emitter.store();
+    match store.last_turn_outcome(shared.emitter.session_id()) {
+        Ok(Some((
+            turn,
+            None
+            | Some(TurnEndReason::Failed | TurnEndReason::Interrupted | TurnEndReason::StepLimit),
+        ))) => Ok(turn),
+        Ok(Some(_)) => Err("the last turn ended normally; send a message instead".into()),
+        Ok(None) => Err("there is no turn to retry yet".into()),
+        Err(error) => Err(format!("could not read the session's last turn: {error}")),
     }
 }
 

@@ -42,6 +42,8 @@ pub fn apply_event(history: &mut Vec<Message>, event: &AgentEvent) {
                     .collect(),
             })
         }
+        // A retried turn's calls that never got a result are closed before it goes on.
+        AgentEvent::TurnResumed { .. } => close_dangling_calls(history),
         AgentEvent::AssistantMessage {
             text,
             reasoning,
@@ -159,7 +161,7 @@ pub fn closing_events(events: &[EventEnvelope]) -> Option<(TurnId, Vec<AgentEven
     let mut usage = TokenUsage::default();
     for env in events {
         match &env.event {
-            AgentEvent::TurnStarted { .. } => {
+            AgentEvent::TurnStarted { .. } | AgentEvent::TurnResumed { .. } => {
                 open = env.turn_id.clone();
                 calls.clear();
                 approvals.clear();

@@ -105,6 +105,49 @@ pub(crate) async fn run_turn(
             return;
         }
     };
+    drive(
+        shared,
+        turn_id,
+        cancel,
+        ended,
+        Begin::Input(Box::new((input, prompt_hooks))),
+    )
+    .await;
+}
+
+/// How a turn begins: with the user's message (and what its `UserPromptSubmit` hooks
+/// did), or by running an earlier turn again.
+enum Begin {
+    // Boxed: a message with its images is far larger than a turn id.
+    Input(Box<(UserInput, Option<AgentEvent>)>),
+    Retry(TurnId),
+}
+
+/// Runs turn `retry_of` again as the session's task (`Op::RetryTurn`): the conversation
+/// already holds its message, so nothing is added before the model is called.
+pub(crate) async fn run_retry(
+    shared: Arc<SessionState>,
+    turn_id: TurnId,
+    retry_of: TurnId,
+    cancel: CancellationToken,
+    ended: Arc<AtomicBool>,
+) {
+    if let Err(error) = shared.conversation.load() {
+        ended.store(true, Ordering::Release);
+        shared.report_error(error.kind(), &format!("could not retry: {error}"));
+        return;
+    }
+    drive(shared, turn_id, cancel, ended, Begin::Retry(retry_of)).await;
+}
+
+/// The turn from its first event to `turn_ended`.
+async fn drive(
+    shared: Arc<SessionState>,
+    turn_id: TurnId,
+    cancel: CancellationToken,
+    ended: Arc<AtomicBool>,
+    begin: Begin,
+) {
     set_turn_now(&shared, Some(turn_id.clone()));
     let mut turn = Turn {
         scope: shared.scope(Some(turn_id), cancel),
@@ -114,7 +157,7 @@ pub(crate) async fn run_turn(
         repeats: RepeatGuard::default(),
         stop_continuations: 0,
     };
-    let reason = match turn.run(input, prompt_hooks).await {
+    let reason = match turn.run(begin).await {
         Ok(reason) => reason,
         Err(err) => {
             tracing::error!(error = %err, "turn failed");
@@ -266,13 +309,8 @@ enum CallsEnd {
 }
 
 impl Turn {
-    /// `prompt_hooks`: what the `UserPromptSubmit` hooks did, recorded after the input.
-    async fn run(
-        &mut self,
-        input: UserInput,
-        prompt_hooks: Option<AgentEvent>,
-    ) -> Result<TurnEndReason, EngineError> {
-        if !self.start(input, prompt_hooks).await? {
+    async fn run(&mut self, begin: Begin) -> Result<TurnEndReason, EngineError> {
+        if !self.start(begin).await? {
             return Ok(TurnEndReason::Interrupted);
         }
         let mut overflow_compacted = false;
@@ -379,23 +417,28 @@ impl Turn {
         Ok(TurnEndReason::StepLimit)
     }
 
-    /// Records the turn's input, then gives the MCP servers their startup time before the
-    /// first request lists the tools. False when the user interrupted that wait.
-    async fn start(
-        &self,
-        input: UserInput,
-        prompt_hooks: Option<AgentEvent>,
-    ) -> Result<bool, EngineError> {
+    /// Records the turn's input (or that it runs an earlier turn again), then gives the
+    /// MCP servers their startup time before the first request lists the tools. False
+    /// when the user interrupted that wait. `Begin::Input` carries what the
+    /// `UserPromptSubmit` hooks did, recorded after the input.
+    async fn start(&self, begin: Begin) -> Result<bool, EngineError> {
         if let Some(checkpoints) = &self.shared.checkpoints {
             // Whatever changed since the last turn was not this turn's doing.
             checkpoints
                 .outside(self.scope.last_seq(), self.scope.turn_id())
                 .await;
         }
-        self.scope.record(AgentEvent::TurnStarted { input })?;
-        if let Some(ran) = prompt_hooks {
-            // After the message, so the hooks' context follows it in the conversation.
-            self.scope.record(ran)?;
+        match begin {
+            Begin::Input(begin) => {
+                let (input, prompt_hooks) = *begin;
+                self.scope.record(AgentEvent::TurnStarted { input })?;
+                if let Some(ran) = prompt_hooks {
+                    // After the message, so the hooks' context follows it in the
+                    // conversation.
+                    self.scope.record(ran)?;
+                }
+            }
+            Begin::Retry(retry_of) => self.scope.record(AgentEvent::TurnResumed { retry_of })?,
         }
         Ok(super::mcp::wait_for_tools(&self.shared.tools, self.scope.cancel()).await)
     }

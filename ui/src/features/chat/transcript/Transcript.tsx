@@ -333,6 +333,7 @@ export function Transcript({
     window.setTimeout(() => turn?.classList.remove("turn--found"), FOUND_MS);
   });
 
+  const lastTurnKey = useMemo(() => [...entries].reverse().find((e) => e.kind === "turn")?.key ?? null, [entries]);
   const total = offsets[keys.length] ?? 0;
   const above = offsets[range.start] ?? 0;
   const below = total - (offsets[range.end] ?? total);
@@ -354,7 +355,14 @@ export function Transcript({
       <div className="transcript__space" style={{ height: above }} aria-hidden="true" ref={space} />
       {entries.slice(range.start, range.end).map((entry) => (
         <div key={entry.key} className="transcript__row" data-key={entry.key} ref={rowRef(entry.key)}>
-          {renderEntry(entry, { onResolve, onRewind, rewindDisabled, onRetry, onElicit })}
+          {renderEntry(entry, {
+            onResolve,
+            onRewind,
+            rewindDisabled,
+            // Only the session's last turn can run again: the engine retries that one.
+            onRetry: entry.key === lastTurnKey && !hasNewer ? onRetry : undefined,
+            onElicit,
+          })}
         </div>
       ))}
       <div className="transcript__space" style={{ height: below }} aria-hidden="true" />

@@ -275,6 +275,17 @@ describe("TurnBlock after a failure", () => {
     rerender(<TurnBlock turn={failed("auth")} onResolve={vi.fn()} onRetry={onRetry} />);
     expect(screen.queryByTestId("retry-turn")).toBeNull();
   });
+
+  it("offers Continue on an interrupted turn, and a retried turn shows no second bubble", () => {
+    const onRetry = vi.fn();
+    const { rerender } = render(
+      <TurnBlock turn={{ ...failed("network"), status: "interrupted", items: [] }} onResolve={vi.fn()} onRetry={onRetry} />,
+    );
+    expect(screen.getByTestId("retry-turn").textContent).toContain("Continue");
+    rerender(<TurnBlock turn={{ ...failed("network"), retryOf: "t0", status: "running", items: [] }} onResolve={vi.fn()} />);
+    expect(screen.queryByTestId("user-message")).toBeNull();
+    expect(screen.getByTestId("turn-resumed").textContent).toContain("Running the message above again");
+  });
 });
 
 describe("a model reading the prompt", () => {

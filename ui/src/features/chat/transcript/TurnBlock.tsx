@@ -66,8 +66,10 @@ function UserText({ text }: { text: string }) {
 /** Failures that trying again can fix; a refused key or a broken config cannot. */
 const RETRYABLE = new Set(["network", "overloaded", "rate_limited", "provider", "internal"]);
 
-/** Whether a failed turn is worth a Retry button. */
+/** Whether a failed turn is worth a Retry button (an interrupted or stopped one offers
+ *  Continue: see `retryLabel`). */
 export function canRetry(turn: TurnView): boolean {
+  if (turn.status === "interrupted" || turn.status === "step_limit") return true;
   if (turn.status !== "failed") return false;
   const error = [...turn.items].reverse().find((item) => item.kind === "error");
   return error === undefined || (error.kind === "error" && RETRYABLE.has(error.errorKind));
@@ -98,6 +100,11 @@ export const TurnBlock = memo(function TurnBlock({
 
   return (
     <article className="turn" data-testid="turn" data-status={turn.status} data-start-seq={turn.startSeq}>
+      {turn.retryOf ? (
+        <div className="turn__resumed" data-testid="turn-resumed">
+          <RetryIcon className="button__icon" /> Running the message above again
+        </div>
+      ) : (
       <div className="turn__user">
         {onRewind && (
           <button
@@ -123,6 +130,7 @@ export const TurnBlock = memo(function TurnBlock({
           <UserText text={turn.input} />
         </div>
       </div>
+      )}
       {turn.items.map((item) => (
         <TurnItemView
           key={item.key}
@@ -156,7 +164,7 @@ export const TurnBlock = memo(function TurnBlock({
               disabled={rewindDisabled}
               data-testid="retry-turn"
             >
-              <RetryIcon className="button__icon" /> Retry
+              <RetryIcon className="button__icon" /> {turn.status === "failed" ? "Retry" : "Continue"}
             </button>
           )}
         </footer>
