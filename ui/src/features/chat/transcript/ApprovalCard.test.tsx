@@ -190,4 +190,19 @@ describe("ApprovalCard for a command", () => {
     expect(screen.queryByRole("button", { name: "Approve for session" })).toBeNull();
     expect(screen.getByTestId("approve-always-project")).toBeTruthy();
   });
+  it("says in the engine's words what Always keeps: an exact command for one that writes", () => {
+    const request: ApprovalRequest = {
+      ...TWO_HUNKS,
+      tool_name: "exec_command",
+      risk: "execute",
+      diff: null,
+      command: "sed -i 's/a/b/' notes.txt",
+      rule_patterns: ["sed -i s/a/b/ notes.txt"],
+      rule_summary: "run exactly `sed -i s/a/b/ notes.txt` without asking",
+    };
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request, decision: null }} onResolve={vi.fn()} />);
+    const rule = screen.getByTestId("approval-rule");
+    expect(rule.textContent).toBe("“Always” lets Memo run exactly sed -i s/a/b/ notes.txt without asking; edit it in Settings → Approvals.");
+    expect(rule.querySelector("code")?.textContent).toBe("sed -i s/a/b/ notes.txt");
+  });
 });

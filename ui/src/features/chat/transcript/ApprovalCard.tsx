@@ -160,14 +160,21 @@ export function ApprovalCard({
       {request.cwd && <p className="approval__cwd">in {request.cwd}</p>}
       {decision === null && request.rule_patterns && request.rule_patterns.length > 0 && (
         <p className="approval__rule" data-testid="approval-rule">
-          “Always” keeps a rule for{" "}
-          {request.rule_patterns.map((p, i) => (
-            <span key={p}>
-              {i > 0 && ", "}
-              <code>{p}</code>
-            </span>
-          ))}
-          ; edit it in Settings → Approvals.
+          {request.rule_summary ? (
+            // The engine's words: a command that writes is kept exactly, never as a prefix.
+            <>“Always” lets Memo <RuleWords text={request.rule_summary} />; edit it in Settings → Approvals.</>
+          ) : (
+            <>
+              “Always” keeps a rule for{" "}
+              {request.rule_patterns.map((p, i) => (
+                <span key={p}>
+                  {i > 0 && ", "}
+                  <code>{p}</code>
+                </span>
+              ))}
+              ; edit it in Settings → Approvals.
+            </>
+          )}
         </p>
       )}
       {request.diff ? (
@@ -232,7 +239,7 @@ export function ApprovalCard({
                 className="button"
                 disabled={answering || partial}
                 onClick={() => answer({ type: "approve_always", project: true })}
-                title={partial ? WHOLE_ONLY : `Keep a rule allowing ${request.rule_patterns.join(", ")} in this folder`}
+                title={partial ? WHOLE_ONLY : `Keep a rule: ${request.rule_summary ?? request.rule_patterns.join(", ")}, in this folder`}
                 data-testid="approve-always-project"
               >
                 Always in this folder
@@ -243,7 +250,7 @@ export function ApprovalCard({
                 className="button"
                 disabled={answering || partial}
                 onClick={() => answer({ type: "approve_always", project: false })}
-                title={partial ? WHOLE_ONLY : `Keep a rule allowing ${request.rule_patterns.join(", ")} everywhere`}
+                title={partial ? WHOLE_ONLY : `Keep a rule: ${request.rule_summary ?? request.rule_patterns.join(", ")}, everywhere`}
                 data-testid="approve-always"
               >
                 Always
@@ -260,5 +267,15 @@ export function ApprovalCard({
         </p>
       )}
     </section>
+  );
+}
+
+/** The engine's sentence with its `backticked` parts shown as code. */
+function RuleWords({ text }: { text: string }) {
+  const parts = text.split("`");
+  return (
+    <>
+      {parts.map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : <span key={i}>{part}</span>))}
+    </>
   );
 }
