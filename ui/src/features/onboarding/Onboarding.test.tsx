@@ -239,4 +239,21 @@ describe("Onboarding", () => {
     expect((await screen.findByTestId("provider-form-error")).textContent).toContain("the keychain is locked");
     expect(onDone).not.toHaveBeenCalled();
   });
+
+  it("saves a cloud provider whose test just failed without making it the default", async () => {
+    commands.testConnection.mockResolvedValue({ ok: false, outcome: "auth", message: "Refused.", elapsed_ms: 5 });
+    renderOnboarding();
+
+    const form = await screen.findByTestId("provider-form");
+    fireEvent.change(within(form).getByTestId("provider-key"), { target: { value: "sk-bad" } });
+    fireEvent.click(within(form).getByTestId("provider-test"));
+    expect((await within(form).findByTestId("provider-make-current-why")).textContent).toContain("test failed");
+    fireEvent.click(within(form).getByRole("button", { name: "Start using it" }));
+
+    await waitFor(() =>
+      expect(commands.updateProviders).toHaveBeenCalledWith(
+        expect.objectContaining({ change: expect.objectContaining({ type: "save", make_current: false }) }),
+      ),
+    );
+  });
 });

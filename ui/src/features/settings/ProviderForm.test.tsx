@@ -130,4 +130,36 @@ describe("ProviderForm", () => {
     expect(error.textContent).toContain("no Secret Service");
     expect(error.textContent).toContain("DEEPSEEK_API_KEY");
   });
+
+  it("does not make a provider whose test just failed the default, and says why", async () => {
+    commands.testConnection.mockResolvedValueOnce({ ok: false, outcome: "auth", message: "Refused.", elapsed_ms: 5 });
+    const onSave = vi.fn(async () => ({ keyError: null }));
+    render(<ProviderForm existing={null} profile={null} takenNames={[]} onSave={onSave} />);
+    const box = screen.getByTestId("provider-make-current") as HTMLInputElement;
+    expect(box.checked).toBe(true);
+    fireEvent.click(screen.getByTestId("provider-test"));
+    await screen.findByTestId("connection-report");
+    expect(box.checked).toBe(false);
+    expect(screen.getByTestId("provider-make-current-why").textContent).toContain("the connection test failed");
+    fireEvent.click(screen.getByTestId("provider-save"));
+    await waitFor(() => expect(onSave).toHaveBeenCalledWith(expect.objectContaining({ makeCurrent: false })));
+
+    // Ticked again on purpose: it is kept, and the note goes.
+    fireEvent.click(box);
+    expect(box.checked).toBe(true);
+    expect(screen.queryByTestId("provider-make-current-why")).toBeNull();
+  });
+
+  it("gives the tick back when a later test passes", async () => {
+    commands.testConnection
+      .mockResolvedValueOnce({ ok: false, outcome: "network", message: "No answer.", elapsed_ms: 5 })
+      .mockResolvedValueOnce({ ok: true, outcome: "ok", message: "Connected.", elapsed_ms: 5 });
+    render(<ProviderForm existing={null} profile={null} takenNames={[]} onSave={vi.fn()} />);
+    const box = screen.getByTestId("provider-make-current") as HTMLInputElement;
+    fireEvent.click(screen.getByTestId("provider-test"));
+    await waitFor(() => expect(box.checked).toBe(false));
+    fireEvent.click(screen.getByTestId("provider-test"));
+    await waitFor(() => expect(box.checked).toBe(true));
+    expect(screen.queryByTestId("provider-make-current-why")).toBeNull();
+  });
 });

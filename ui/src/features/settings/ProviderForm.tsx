@@ -80,6 +80,10 @@ export function ProviderForm({
   const [vision, setVision] = useState(base.supports_vision ?? false);
   const [temperature, setTemperature] = useState(numberText(base.temperature));
   const [makeCurrent, setMakeCurrent] = useState(existing === null || existing.is_current);
+  // Set when a failed test took the tick away, so the form can say why (and give it back
+  // if a later test passes); a tick the person changes themselves clears it.
+  const [untickedByTest, setUntickedByTest] = useState(false);
+  const alreadyCurrent = existing?.is_current === true;
   const [test, setTest] = useState<TestState>({ status: "idle" });
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -131,17 +135,28 @@ export function ProviderForm({
     };
   };
 
+  // A provider that just failed its test should not quietly become the default for every
+  // new session; the person may tick it again on purpose. One that is already the default
+  // stays so (saving it with the box unticked would not change that anyway).
+  const settleTest = (report: ConnectionReport) => {
+    setTest({ status: "done", report });
+    if (alreadyCurrent) return;
+    if (!report.ok && makeCurrent) {
+      setMakeCurrent(false);
+      setUntickedByTest(true);
+    } else if (report.ok && untickedByTest) {
+      setMakeCurrent(true);
+      setUntickedByTest(false);
+    }
+  };
+
   const runTest = async () => {
     setTest({ status: "running" });
     try {
-      const report = await commands.testConnection({ provider: input, key: key.trim() === "" ? null : key });
-      setTest({ status: "done", report });
+      settleTest(await commands.testConnection({ provider: input, key: key.trim() === "" ? null : key }));
     } catch (raised) {
       const failure = toCommandError("test_connection", raised);
-      setTest({
-        status: "done",
-        report: { ok: false, outcome: "other", message: failure.message, elapsed_ms: 0 },
-      });
+      settleTest({ ok: false, outcome: "other", message: failure.message, elapsed_ms: 0 });
     }
   };
 
@@ -327,11 +342,20 @@ export function ProviderForm({
         <input
           type="checkbox"
           checked={makeCurrent}
-          onChange={(event) => setMakeCurrent(event.target.checked)}
+          onChange={(event) => {
+            setMakeCurrent(event.target.checked);
+            setUntickedByTest(false);
+          }}
+          aria-describedby={untickedByTest ? `${id}-untick` : undefined}
           data-testid="provider-make-current"
         />
         Use it for new sessions
       </label>
+      {untickedByTest && (
+        <p className="field__hint provider-form__untick" id={`${id}-untick`} data-testid="provider-make-current-why">
+          Not made the default: the connection test failed. Tick it to use it anyway.
+        </p>
+      )}
       {test.status === "done" && (
         <p
           className={`connection-report connection-report--${test.report.ok ? "ok" : "failed"}`}
