@@ -46,7 +46,7 @@ export function App() {
   const chat = useChat(cwd, sessions.reload);
   const trust = useWorkspaceTrust(cwd);
   const shownSessionId = chat.state.session?.id ?? null;
-  const { openSession: openChatSession } = chat;
+  const { openSession: openChatSession, openStarted } = chat;
   const openWorkspace = workspaces.open;
   const [settings, setSettings] = useState<{ section: SettingsSection } | null>(null);
   // A session elsewhere (the Active list, a clicked notification): its folder, then it.
@@ -113,9 +113,9 @@ export function App() {
   const onWorktreeStarted = useCallback(
     ({ session }: WorktreeSession) => {
       reloadWorktrees();
-      openChatSession(session);
+      openStarted(session);
     },
-    [reloadWorktrees, openChatSession],
+    [reloadWorktrees, openStarted],
   );
   // Already open: stay where it is (re-opening would drop a page's unsaved text unasked).
   const openSettings = useCallback(

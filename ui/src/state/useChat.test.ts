@@ -7,7 +7,7 @@ import { USAGE, eventAt as at, pagedTurn, sessionSummary } from "../test/fixture
 import { useChat } from "./useChat";
 
 const { commands, sendUserTurn, subscribeSession } = vi.hoisted(() => ({
-  commands: { resumeSession: vi.fn(), historyPage: vi.fn(), unsubscribeSession: vi.fn() },
+  commands: { resumeSession: vi.fn(), historyPage: vi.fn(), unsubscribeSession: vi.fn(), startSession: vi.fn() },
   sendUserTurn: vi.fn(),
   subscribeSession: vi.fn(),
 }));
@@ -119,5 +119,42 @@ describe("useChat with a window far from the session's end", () => {
     expect(result.current.state.history?.after).toBe(true);
     expect(result.current.state.transcript.entries).toHaveLength(10);
     expect(JSON.stringify(result.current.state.transcript)).not.toContain("question 1001");
+  });
+});
+
+describe("useChat's mode for the next session", () => {
+  it("starts one session in the mode picked for it, and the next new one in the default", async () => {
+    commands.startSession
+      .mockResolvedValueOnce(sessionSummary({ id: "s1" }))
+      .mockResolvedValueOnce(sessionSummary({ id: "s2" }));
+    const { result } = renderHook(() => useChat("/repo", () => undefined));
+    act(() => result.current.setApprovalMode("strict"));
+    expect(result.current.nextApprovalMode).toBe("strict");
+    await act(async () => {
+      await result.current.send("first");
+    });
+    expect(commands.startSession).toHaveBeenLastCalledWith({ cwd: "/repo", provider: null, approvalMode: "strict" });
+    // Used up by the session it was picked for.
+    expect(result.current.nextApprovalMode).toBeNull();
+
+    act(() => result.current.newSession());
+    await act(async () => {
+      await result.current.send("second");
+    });
+    expect(commands.startSession).toHaveBeenLastCalledWith({ cwd: "/repo", provider: null, approvalMode: null });
+  });
+
+  it("drops a mode picked in a draft when New session is pressed", () => {
+    const { result } = renderHook(() => useChat("/repo", () => undefined));
+    act(() => result.current.setApprovalMode("strict"));
+    act(() => result.current.newSession());
+    expect(result.current.nextApprovalMode).toBeNull();
+  });
+
+  it("uses the mode up when a worktree session started with it is opened", () => {
+    const { result } = renderHook(() => useChat("/repo", () => undefined));
+    act(() => result.current.setApprovalMode("strict"));
+    act(() => result.current.openStarted(sessionSummary({ id: "w1" })));
+    expect(result.current.nextApprovalMode).toBeNull();
   });
 });

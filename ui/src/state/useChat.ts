@@ -38,6 +38,11 @@ export interface ChatController {
    * scrolls to that event once shown.
    */
   openSession: (target: { id: string }, focusSeq?: number, inFolder?: string) => void;
+  /**
+   * Shows a session started elsewhere with the next session's choices (a worktree session):
+   * the mode picked for it is used up, as when a message starts one here.
+   */
+  openStarted: (session: SessionSummary) => void;
   /** Lets go of a session's conversation (it was deleted). */
   forget: (sessionId: string) => void;
   /** Reads the page before the loaded part of a long session (`state.history`). */
@@ -65,7 +70,10 @@ export interface ChatController {
   switchModel: (provider: string) => void;
   /** Answers an MCP server's request for input in the open session. */
   answerElicitation: (requestId: string, action: "accept" | "decline" | "cancel", content?: Record<string, unknown>) => Promise<void>;
-  /** The approval mode the next new session starts in; null: config.toml's default. */
+  /**
+   * The approval mode the next new session starts in; null: config.toml's default. Used up
+   * once a session starts with it, and dropped by "New session".
+   */
   nextApprovalMode: ApprovalMode | null;
   /** Changes the open session's approval mode, or the next session's when none is open. */
   setApprovalMode: (mode: ApprovalMode) => void;
@@ -174,6 +182,8 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     if (folder === null) return;
     dispatchTo(draftKey(folder), { type: "reset" });
     dispatchAll({ type: "show", cwd: folder, key: draftKey(folder) });
+    // A mode picked for an earlier session is not this one's: it starts in the default.
+    setNextApprovalMode(null);
   }, [dispatchTo]);
 
   const openSession = useCallback(
@@ -227,6 +237,15 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       })();
     },
     [attach, dispatchTo],
+  );
+
+  const openStarted = useCallback(
+    (session: SessionSummary) => {
+      approvalModeRef.current = null;
+      setNextApprovalMode(null);
+      openSession(session);
+    },
+    [openSession],
   );
 
   /** Shows a session made here (a rewind, a restore) with `message` back in the composer. */
@@ -365,6 +384,10 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
           // A fresh conversation becomes a session only when there is something to say.
           const provider = providerRef.current;
           session = await commands.startSession({ cwd: folder, provider, approvalMode: approvalModeRef.current });
+          // The pick was for this session; the next one starts in the default again (a
+          // Strict chosen here carried into every later session).
+          approvalModeRef.current = null;
+          setNextApprovalMode(null);
           dispatchTo(key, { type: "opened", session });
           dispatchAll({ type: "promote", cwd: folder, sessionId: session.id });
           key = session.id;
@@ -461,6 +484,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     retryTurn,
     resolve,
     openSession,
+    openStarted,
     clearFocus,
     setReading,
     newSession,

@@ -13,13 +13,15 @@ interface ModeControlProps {
   /** Whether it applies to an open session (else to the next one). */
   live: boolean;
   onChange: (mode: ApprovalMode) => void;
+  /** Why the mode shown is the built-in default: config.toml could not be read. */
+  problem?: string | null;
 }
 
 /**
  * The approval mode in the header. Dangerous mode, where commands run without asking, is
  * only entered through a confirmation, and is shown in red while it is on.
  */
-export function ModeControl({ mode, live, onChange }: ModeControlProps) {
+export function ModeControl({ mode, live, onChange, problem = null }: ModeControlProps) {
   const [confirming, setConfirming] = useState(false);
   if (mode === null) return null;
   const choose = (next: ApprovalMode) => {
@@ -32,9 +34,13 @@ export function ModeControl({ mode, live, onChange }: ModeControlProps) {
     <>
       <label
         className={`mode-pill mode-pill--${mode}`}
-        title={`${MODE_NAMES[mode]}: ${MODE_EFFECTS[mode]}${live ? "" : " (for the next session)"}`}
+        title={
+          `${MODE_NAMES[mode]}: ${MODE_EFFECTS[mode]}${live ? "" : " (for the next session)"}` +
+          (problem === null ? "" : `\nconfig.toml could not be read, so this is the built-in default. ${problem}`)
+        }
         data-testid="approval-mode"
         data-mode={mode}
+        data-problem={problem === null ? undefined : "config"}
       >
         <Icon className="mode-pill__icon" />
         {/* The visible name; the select lies over the whole pill, invisible, so the pill is as

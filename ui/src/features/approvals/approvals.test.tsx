@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ApprovalSettings } from "../../gen/protocol";
 import { ApprovalsPage } from "./ApprovalsPage";
 import { ModeControl } from "./ModeControl";
+import { useDefaultApprovalMode } from "./useDefaultApprovalMode";
 
 const { commands } = vi.hoisted(() => ({
   commands: {
@@ -73,6 +74,19 @@ describe("ModeControl", () => {
   it("is marked while dangerous", () => {
     render(<ModeControl mode="dangerous" live onChange={vi.fn()} />);
     expect(screen.getByTestId("approval-mode").className).toContain("mode-pill--dangerous");
+  });
+
+  it("still shows the built-in mode when config.toml cannot be read, and says why in its tooltip", async () => {
+    commands.approvalSettings.mockRejectedValue({ code: "config", message: "config.toml line 3: expected '='", retryable: false });
+    function NextSessionMode() {
+      const { mode, problem } = useDefaultApprovalMode("/repo");
+      return <ModeControl mode={mode} live={false} onChange={vi.fn()} problem={problem} />;
+    }
+    render(<NextSessionMode />);
+    const pill = await screen.findByTestId("approval-mode");
+    expect(pill.getAttribute("data-mode")).toBe("auto");
+    expect(pill.title).toContain("config.toml could not be read");
+    expect(pill.title).toContain("expected '='");
   });
 });
 

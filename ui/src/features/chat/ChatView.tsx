@@ -134,7 +134,9 @@ export function ChatView(props: ChatViewProps) {
   const changedFiles = changedFileCount(status, state.session?.id ?? null, touched.paths);
   const defaultMode = useDefaultApprovalMode(cwd);
   // The open session's mode as it reports it; before a session, the one it will start in.
-  const approvalMode = state.session ? (status?.approval_mode ?? null) : (chat.nextApprovalMode ?? defaultMode);
+  const approvalMode = state.session ? (status?.approval_mode ?? null) : (chat.nextApprovalMode ?? defaultMode.mode);
+  // Only the default can come from an unreadable config.toml.
+  const modeProblem = state.session === null && chat.nextApprovalMode === null ? defaultMode.problem : null;
   // The provider a key would be for: the open session's, else the one a new session uses.
   const activeProvider =
     state.session?.provider ??
@@ -233,7 +235,11 @@ export function ChatView(props: ChatViewProps) {
         onSwitchModel={chat.switchModel}
         modelProblem={modelProblem}
         busy={chat.running !== null || state.phase !== "idle"}
-        mode={cwd && <ModeControl mode={approvalMode} live={state.session !== null} onChange={chat.setApprovalMode} />}
+        mode={
+          cwd && (
+            <ModeControl mode={approvalMode} live={state.session !== null} onChange={chat.setApprovalMode} problem={modeProblem} />
+          )
+        }
         meter={
           status && (
             <ContextMeter
