@@ -599,7 +599,12 @@ temperature: number | null, };
 
 export type ModelProfileSettings = { key: string, profile: ModelProfileInput, };
 
-export type ProviderSettingsPage = { config_path: string, revision: string, current_provider: string | null, providers: Array<ProviderSettings>, model_profiles: Array<ModelProfileSettings>, };
+export type ProviderSettingsPage = { config_path: string, revision: string, current_provider: string | null, providers: Array<ProviderSettings>, model_profiles: Array<ModelProfileSettings>, 
+/**
+ * What config.toml says in a form worth changing, applied anyway
+ * (`file:line:column: …`): an unquoted dotted model name in a table header.
+ */
+warnings: Array<string>, };
 
 export type ProviderInput = { name: string, 
 /**

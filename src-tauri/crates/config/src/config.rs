@@ -73,6 +73,9 @@ pub struct Config {
     pub checkpoints: CheckpointSettings,
     /// Every other top-level key, untouched.
     pub extra: toml::Table,
+    /// Things applied, but written in a form worth changing (`file:line:column: …`): a
+    /// dotted model name left unquoted in a table header.
+    pub warnings: Vec<String>,
 }
 
 /// `[checkpoints]` in config.toml (Memo's own section; Memo Code ignores it).
@@ -207,6 +210,7 @@ impl Config {
             auto_title: false,
             checkpoints: CheckpointSettings::default(),
             extra: toml::Table::new(),
+            warnings: Vec::new(),
         }
     }
 
@@ -258,7 +262,13 @@ impl Config {
                 "checkpoints" => config.checkpoints = checkpoints(&src, &at, &value, &mut errors),
                 "providers" => config.providers = providers(&src, &at, &value, &mut errors),
                 "model_profiles" => {
-                    config.model_profiles = model_profiles(&src, &at, &value, &mut errors)
+                    config.model_profiles = crate::profiles::model_profiles(
+                        &src,
+                        &at,
+                        &value,
+                        &mut errors,
+                        &mut config.warnings,
+                    )
                 }
                 _ => {
                     config.extra.insert(key, value);
@@ -426,7 +436,7 @@ fn earliest(errors: Vec<ConfigError>) -> Option<ConfigError> {
     })
 }
 
-fn found(value: &Value) -> String {
+pub(crate) fn found(value: &Value) -> String {
     match value {
         Value::String(s) => format!("{s:?}"),
         Value::Integer(i) => i.to_string(),
@@ -469,7 +479,7 @@ fn percent(
     parsed
 }
 
-fn boolean(
+pub(crate) fn boolean(
     src: &Source<'_>,
     at: &KeyPath,
     value: &Value,
@@ -538,7 +548,7 @@ fn checkpoints(
 }
 
 /// A price: a finite, non-negative number (integers allowed).
-fn price(
+pub(crate) fn price(
     src: &Source<'_>,
     at: &KeyPath,
     value: &Value,
@@ -715,97 +725,6 @@ fn wire_api(s: &str) -> Option<WireApi> {
         "gemini" => Some(WireApi::Gemini),
         _ => None,
     }
-}
-
-fn model_profiles(
-    src: &Source<'_>,
-    at: &KeyPath,
-    value: &Value,
-    errors: &mut Vec<ConfigError>,
-) -> BTreeMap<String, ModelProfileOverride> {
-    let mut out = BTreeMap::new();
-    let Value::Table(profiles) = value else {
-        errors.push(src.error(at, format!("expected a table, found {}", value.type_str())));
-        return out;
-    };
-    for (name, entry) in profiles {
-        let entry_at = at.key(name);
-        let Value::Table(entry) = entry else {
-            errors.push(src.error(
-                &entry_at,
-                format!("expected a table, found {}", entry.type_str()),
-            ));
-            continue;
-        };
-        let mut profile = ModelProfileOverride::default();
-        for (key, v) in entry {
-            let key_at = entry_at.key(key);
-            match key.as_str() {
-                "context_window" => match v {
-                    Value::Integer(n) if *n > 0 => profile.context_window = u64::try_from(*n).ok(),
-                    other => errors.push(src.error(
-                        &key_at,
-                        format!("expected a positive integer, found {}", found(other)),
-                    )),
-                },
-                "supports_parallel_tool_calls" => {
-                    profile.supports_parallel_tool_calls = boolean(src, &key_at, v, errors)
-                }
-                "supports_reasoning_content" => {
-                    profile.supports_reasoning_content = boolean(src, &key_at, v, errors)
-                }
-                "input_price_per_mtok" => {
-                    profile.input_price_per_mtok = price(src, &key_at, v, errors)
-                }
-                "output_price_per_mtok" => {
-                    profile.output_price_per_mtok = price(src, &key_at, v, errors)
-                }
-                "cached_input_price_per_mtok" => {
-                    profile.cached_input_price_per_mtok = price(src, &key_at, v, errors)
-                }
-                "supports_vision" => profile.supports_vision = boolean(src, &key_at, v, errors),
-                "temperature" => {
-                    let t = match v {
-                        Value::Float(f) => Some(*f),
-                        Value::Integer(i) => Some(*i as f64),
-                        _ => None,
-                    }
-                    .filter(|t| (0.0..=MAX_TEMPERATURE).contains(t));
-                    if t.is_none() {
-                        errors.push(src.error(
-                            &key_at,
-                            format!(
-                                "expected a number from 0 to 2, found {}",
-                                match v {
-                                    Value::Float(_) | Value::Integer(_) => v.to_string(),
-                                    other => found(other),
-                                }
-                            ),
-                        ));
-                    }
-                    profile.temperature = t;
-                }
-                "thinking_budget_tokens" => match v {
-                    // Anthropic's minimum budget; Gemini accepts it too.
-                    Value::Integer(n) if (1024..=i64::from(u32::MAX)).contains(n) => {
-                        profile.thinking_budget_tokens = u32::try_from(*n).ok()
-                    }
-                    other => errors.push(src.error(
-                        &key_at,
-                        format!(
-                            "expected an integer of at least 1024, found {}",
-                            found(other)
-                        ),
-                    )),
-                },
-                _ => {
-                    profile.extra.insert(key.clone(), v.clone());
-                }
-            }
-        }
-        out.insert(name.clone(), profile);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod error;
 mod home;
 mod json_file;
 mod keys;
+mod profiles;
 pub mod redact;
 mod rules;
 mod source;

@@ -58,6 +58,10 @@ pub struct ProviderSettingsPage {
     pub current_provider: Option<String>,
     pub providers: Vec<ProviderSettings>,
     pub model_profiles: Vec<ModelProfileSettings>,
+    /// What config.toml says in a form worth changing, applied anyway
+    /// (`file:line:column: …`): an unquoted dotted model name in a table header.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 /// A provider as a form submits it.

@@ -140,6 +140,7 @@ impl Service {
                     },
                 })
                 .collect(),
+            warnings: config.warnings.clone(),
         }
     }
 

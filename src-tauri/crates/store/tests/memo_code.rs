@@ -368,3 +368,71 @@ fn compactions_cross_both_ways_and_count_as_usage() {
     };
     assert_eq!(strip(&id2), strip(&id));
 }
+
+#[test]
+fn the_design_notes_message_lines_import_as_turns_with_their_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("abc123.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"ts":"2026-02-23T16:22:21.144Z","sessionId":"abc123","turn":0,"step":0,"type":"user_message","content":"帮我写个快速排序","role":"user"}"#,
+            "\n",
+            r#"{"ts":"2026-02-23T16:22:22.300Z","sessionId":"abc123","turn":0,"step":1,"type":"assistant_message","content":"好的，我来帮你实现快速排序算法。","role":"assistant","tool_calls":[{"id":"call_abc","type":"function","function":{"name":"write_file","arguments":"{\"file_path\":\"qs.js\"}"}}]}"#,
+            "\n",
+            r#"{"ts":"2026-02-23T16:22:25.100Z","sessionId":"abc123","turn":0,"step":2,"type":"tool_result","content":"// 快速排序实现...","role":"tool","tool_call_id":"call_abc"}"#,
+            "\n",
+            r#"{"ts":"2026-02-23T16:22:26.000Z","sessionId":"abc123","turn":0,"step":3,"type":"assistant_message","content":"写好了。","role":"assistant"}"#,
+            "\n",
+            r#"{"ts":"2026-02-23T16:23:00.000Z","sessionId":"abc123","turn":1,"step":0,"type":"user_message","content":"谢谢","role":"user"}"#,
+            "\n",
+            r#"{"ts":"2026-02-23T16:23:01.000Z","sessionId":"abc123","turn":1,"step":1,"type":"assistant_message","content":"不客气","role":"assistant","tool_calls":[...]}"#,
+            "\n",
+        )
+        .replace("[...]", "\"[...]\""),
+    )
+    .unwrap();
+    let parsed = memo_store::memo_code::parse_file(&file).unwrap();
+    assert!(parsed.has_turns);
+    assert!(parsed.issues.is_empty(), "{:?}", parsed.issues);
+    let kinds: Vec<&str> = parsed.events.iter().map(|(_, _, e)| e.kind()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "session_started",
+            "turn_started",
+            "assistant_message",
+            "tool_call_end",
+            "assistant_message",
+            "turn_ended",
+            "turn_started",
+            "assistant_message",
+            "turn_ended"
+        ]
+    );
+    match &parsed.events[2].2 {
+        AgentEvent::AssistantMessage {
+            text, tool_calls, ..
+        } => {
+            assert_eq!(text, "好的，我来帮你实现快速排序算法。");
+            assert_eq!(tool_calls[0].call_id.0, "call_abc");
+            assert_eq!(tool_calls[0].name, "write_file");
+            assert_eq!(tool_calls[0].arguments, r#"{"file_path":"qs.js"}"#);
+        }
+        other => panic!("{other:?}"),
+    }
+    match &parsed.events[3].2 {
+        AgentEvent::ToolCallEnd { output, status, .. } => {
+            assert_eq!(output, "// 快速排序实现...");
+            assert_eq!(*status, ToolStatus::Ok);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        parsed.events[8].2,
+        AgentEvent::TurnEnded {
+            reason: TurnEndReason::Completed,
+            ..
+        }
+    ));
+}

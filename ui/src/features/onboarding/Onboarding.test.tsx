@@ -27,6 +27,7 @@ const PAGE: ProviderSettingsPage = {
   current_provider: null,
   providers: [],
   model_profiles: [],
+  warnings: [],
 };
 
 const OLLAMA: LocalServer = {

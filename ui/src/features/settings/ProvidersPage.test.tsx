@@ -39,6 +39,7 @@ const PAGE: ProviderSettingsPage = {
     },
   ],
   model_profiles: [],
+  warnings: [],
 };
 
 function controller(overrides: Partial<ProviderSettingsController> = {}): ProviderSettingsController {
@@ -105,5 +106,10 @@ describe("ProvidersPage", () => {
     render(<ProvidersPage controller={controller({ state: { status: "error", error: error as never } })} />);
     expect(screen.getByTestId("settings-config-error").textContent).toContain("config.toml:4:9");
     expect(screen.queryByTestId("provider-add")).toBeNull();
+  });
+  it("shows what config.toml says in a form worth changing, with where", async () => {
+    const warning = '/home/u/.memo/config.toml:3:1: [model_profiles.qwen2.5-coder-1.5b] is read by TOML as nested tables';
+    render(<ProvidersPage controller={controller({ state: { status: "ready", page: { ...PAGE, warnings: [warning] } } })} />);
+    expect((await screen.findByTestId("providers-warning")).textContent).toBe(warning);
   });
 });

@@ -86,6 +86,12 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
           {error}
         </p>
       )}
+      {page.warnings.map((warning) => (
+        // Applied anyway, but worth fixing in the file: said with where it is.
+        <p key={warning} className="form-hint" data-testid="providers-warning">
+          {warning}
+        </p>
+      ))}
       {editing.kind === "new" && (
         <div className="settings-card">
           <h3 className="settings-card__title">New provider</h3>

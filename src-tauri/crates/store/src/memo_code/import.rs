@@ -39,6 +39,8 @@ struct Line {
     kind: String,
     content: String,
     meta: Map<String, Value>,
+    /// The line's other fields (`tool_calls`, `tool_call_id` of the message-style lines).
+    fields: Map<String, Value>,
 }
 
 fn parse_line(text: &str) -> std::result::Result<Line, String> {
@@ -75,6 +77,7 @@ fn parse_line(text: &str) -> std::result::Result<Line, String> {
             Some(Value::Object(m)) => m,
             _ => Map::new(),
         },
+        fields: obj,
     })
 }
 
@@ -288,29 +291,81 @@ impl Builder {
 
     /// Returns why the observation was not usable.
     fn observation(&mut self, line: &Line) -> Option<String> {
+        self.result(
+            meta_str(&line.meta, "action_id"),
+            meta_str(&line.meta, "tool"),
+            meta_str(&line.meta, "status"),
+            &line.content,
+        )
+    }
+
+    /// A call's result, matched by its id, else by the tool's name; returns why it could
+    /// not be matched.
+    fn result(
+        &mut self,
+        id: Option<&str>,
+        tool: Option<&str>,
+        status: Option<&str>,
+        content: &str,
+    ) -> Option<String> {
         self.flush(Vec::new());
-        let tool = meta_str(&line.meta, "tool");
-        let position = match meta_str(&line.meta, "action_id") {
+        let position = match id {
             Some(id) => self.open_calls.iter().position(|(c, _)| c == id),
             None => self
                 .open_calls
                 .iter()
-                .position(|(_, name)| Some(name.as_str()) == tool),
+                .position(|(_, name)| Some(name.as_str()) == tool)
+                .or_else(|| (tool.is_none() && self.open_calls.len() == 1).then_some(0)),
         };
         let Some(position) = position else {
-            return Some("observation without a matching action".into());
+            return Some("a tool result without a matching call".into());
         };
         let (call_id, name) = self.open_calls.remove(position);
-        let (status, error_kind) = tool_status(meta_str(&line.meta, "status"));
+        let (status, error_kind) = tool_status(status);
         self.push(AgentEvent::ToolCallEnd {
             call_id: ToolCallId(call_id),
             name,
             status,
             error_kind,
-            output: line.content.clone(),
+            output: content.to_owned(),
             full_length: None,
         });
         None
+    }
+
+    /// The `tool_calls` of a message-style line: OpenAI's `{id, function: {name,
+    /// arguments}}`, or a flat `{id, name, arguments | input}`.
+    fn message_calls(&self, line: &Line) -> Vec<ToolCallSummary> {
+        let Some(Value::Array(calls)) = line.fields.get("tool_calls") else {
+            return Vec::new();
+        };
+        calls
+            .iter()
+            .enumerate()
+            .filter_map(|(i, call)| {
+                let function = call.get("function").unwrap_or(call);
+                let name = function.get("name").and_then(Value::as_str)?;
+                let id = call
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| {
+                        format!(
+                            "{}-{}-{}-{i}",
+                            self.turn.as_ref().map(|(n, _)| *n).unwrap_or(0),
+                            line.step.unwrap_or(0),
+                            self.events.len()
+                        )
+                    });
+                let args = function.get("arguments").or_else(|| function.get("input"));
+                Some(ToolCallSummary {
+                    call_id: ToolCallId(id),
+                    name: name.to_owned(),
+                    arguments: arguments(args),
+                })
+            })
+            .collect()
     }
 }
 
@@ -380,7 +435,22 @@ pub fn parse_file(path: &Path) -> std::io::Result<ParsedSession> {
                 next_turn = n + 1;
                 b.begin_turn(n, line.content.clone());
             }
-            "assistant" | "action" | "observation" | "final" | "turn_end" if !in_turn => {
+            // The message-style lines of the design notes' example: a user message opens a
+            // turn (and ends the one before), an assistant message may carry tool calls in
+            // OpenAI's shape, a tool result answers one by `tool_call_id`.
+            "user_message" => {
+                has_turns = true;
+                if in_turn {
+                    b.end_turn(TurnEndReason::Completed);
+                }
+                let n = line.turn.unwrap_or(next_turn).max(next_turn);
+                next_turn = n + 1;
+                b.begin_turn(n, line.content.clone());
+            }
+            "assistant" | "action" | "observation" | "final" | "turn_end" | "assistant_message"
+            | "tool_result"
+                if !in_turn =>
+            {
                 issues.push(LineIssue {
                     line: *number,
                     reason: format!("{} outside a turn", line.kind),
@@ -404,6 +474,29 @@ pub fn parse_file(path: &Path) -> std::io::Result<ParsedSession> {
                 });
             }
             "action" => b.action(line),
+            "assistant_message" => {
+                b.flush(Vec::new());
+                b.pending = Some(Pending {
+                    step: line.step,
+                    text: line.content.clone(),
+                    reasoning: None,
+                    provider_data: None,
+                });
+                let calls = b.message_calls(line);
+                if !calls.is_empty() {
+                    b.flush(calls);
+                }
+            }
+            "tool_result" => {
+                let id = line.fields.get("tool_call_id").and_then(Value::as_str);
+                let tool = line.fields.get("name").and_then(Value::as_str);
+                if let Some(reason) = b.result(id, tool, None, &line.content) {
+                    issues.push(LineIssue {
+                        line: *number,
+                        reason,
+                    });
+                }
+            }
             "observation" => {
                 if let Some(reason) = b.observation(line) {
                     issues.push(LineIssue {
@@ -450,8 +543,14 @@ pub fn parse_file(path: &Path) -> std::io::Result<ParsedSession> {
             _ => {}
         }
     }
-    // A file that stops mid-turn (Memo Code was killed) ends as an interrupted turn.
-    b.end_turn(TurnEndReason::Interrupted);
+    // A file that stops mid-turn (Memo Code was killed) ends as an interrupted turn. The
+    // message-style lines have no turn end: their last turn is over unless a call waits.
+    let message_style = lines.iter().any(|(_, l)| l.kind == "user_message");
+    b.end_turn(if message_style && b.open_calls.is_empty() {
+        TurnEndReason::Completed
+    } else {
+        TurnEndReason::Interrupted
+    });
     issues.sort_by_key(|i| i.line);
     Ok(ParsedSession {
         origin_id,
