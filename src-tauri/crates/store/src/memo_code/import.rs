@@ -297,6 +297,7 @@ impl Builder {
             meta_str(&line.meta, "status"),
             &line.content,
         )
+        .map(|_| "observation without a matching action".to_owned())
     }
 
     /// A call's result, matched by its id, else by the tool's name; returns why it could
