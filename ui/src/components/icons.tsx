@@ -124,6 +124,14 @@ export const GearIcon = ({ className }: IconProps) => (
   />
 );
 
+/** A chip: the model, on a header pill shown without its words. */
+export const ModelIcon = ({ className }: IconProps) => (
+  <StrokeIcon
+    className={className}
+    d={["M7.5 7.5h9v9h-9z", "M10 4v3.5", "M14 4v3.5", "M10 16.5V20", "M14 16.5V20", "M4 10h3.5", "M4 14h3.5", "M16.5 10H20", "M16.5 14H20"]}
+  />
+);
+
 export const SendIcon = ({ className }: IconProps) => <StrokeIcon className={className} d={["M12 19V5", "M6 11l6-6 6 6"]} />;
 
 export function StopIcon({ className }: IconProps) {

@@ -1,6 +1,7 @@
-import { useState } from "react";
+import { useContext, useState } from "react";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { IconOnlyContext } from "../../components/iconOnly";
 import { AlertIcon, ShieldIcon } from "../../components/icons";
 import type { ApprovalMode } from "../../gen/protocol";
 import { MODE_EFFECTS, MODE_NAMES, MODES } from "../../state/approvalModes";
@@ -23,6 +24,8 @@ interface ModeControlProps {
  */
 export function ModeControl({ mode, live, onChange, problem = null }: ModeControlProps) {
   const [confirming, setConfirming] = useState(false);
+  // In a crowded header the shield alone; the mode's name is in the tooltip and the select.
+  const iconOnly = useContext(IconOnlyContext);
   if (mode === null) return null;
   const choose = (next: ApprovalMode) => {
     if (next === mode) return;
@@ -33,7 +36,7 @@ export function ModeControl({ mode, live, onChange, problem = null }: ModeContro
   return (
     <>
       <label
-        className={`mode-pill mode-pill--${mode}`}
+        className={`mode-pill mode-pill--${mode}${iconOnly ? " mode-pill--icon" : ""}`}
         title={
           `${MODE_NAMES[mode]}: ${MODE_EFFECTS[mode]}${live ? "" : " (for the next session)"}` +
           (problem === null ? "" : `\nconfig.toml could not be read, so this is the built-in default. ${problem}`)
@@ -45,7 +48,7 @@ export function ModeControl({ mode, live, onChange, problem = null }: ModeContro
         <Icon className="mode-pill__icon" />
         {/* The visible name; the select lies over the whole pill, invisible, so the pill is as
             wide as the mode it shows rather than its longest option. */}
-        <span className="mode-pill__name">{MODE_NAMES[mode]}</span>
+        {!iconOnly && <span className="mode-pill__name">{MODE_NAMES[mode]}</span>}
         <select
           className="mode-pill__select"
           aria-label={live ? "Approval mode of this session" : "Approval mode of the next session"}

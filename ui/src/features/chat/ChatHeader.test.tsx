@@ -1,7 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { useSheets } from "../../test/styles";
+import { ModeControl } from "../approvals/ModeControl";
 import { ChatHeader } from "./ChatHeader";
 import { sessionSummary } from "../../test/fixtures";
 
@@ -99,5 +101,105 @@ describe("ChatHeader model of an open session", () => {
     const select = screen.getByTestId("session-model-select") as HTMLSelectElement;
     expect(select.options).toHaveLength(3);
     expect(select.value).toBe("fast\u0000m9");
+  });
+});
+
+describe("ChatHeader when crowded", () => {
+  const PROVIDERS = {
+    status: "ready" as const,
+    value: [
+      { name: "deepseek", model: "deepseek-chat", api: "openai", base_url: "https://api.deepseek.com", is_current: true },
+      { name: "claude", model: "claude-sonnet-4-5", api: "anthropic", base_url: "https://api.anthropic.com", is_current: false },
+    ],
+  };
+  const MCP = [{ name: "everything", status: "ready" as const, tools: 13, message: null }];
+
+  // jsdom lays nothing out: a 480px header whose folder name (200px wide) gets 40px while
+  // the pills show their words, and all it needs once they are icons.
+  let restore: () => void = () => undefined;
+  beforeEach(() => {
+    const client = Object.getOwnPropertyDescriptor(HTMLElement.prototype, "clientWidth");
+    const scroll = Object.getOwnPropertyDescriptor(HTMLElement.prototype, "scrollWidth");
+    const crowded = (el: HTMLElement) => el.closest(".chat__header")?.classList.contains("chat__header--icons") !== true;
+    Object.defineProperty(HTMLElement.prototype, "clientWidth", {
+      configurable: true,
+      get(this: HTMLElement) {
+        if (this.classList.contains("chat__header")) return 480;
+        if (this.classList.contains("chat__title")) return crowded(this) ? 40 : 200;
+        return 0;
+      },
+    });
+    Object.defineProperty(HTMLElement.prototype, "scrollWidth", {
+      configurable: true,
+      get(this: HTMLElement) {
+        if (this.classList.contains("chat__header")) return 480;
+        if (this.classList.contains("chat__title")) return 200;
+        return 0;
+      },
+    });
+    // jsdom defines both on Element: the HTMLElement ones are removed again, or put back.
+    restore = () => {
+      for (const [name, own] of [["clientWidth", client], ["scrollWidth", scroll]] as const) {
+        if (own) Object.defineProperty(HTMLElement.prototype, name, own);
+        else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
+      }
+    };
+  });
+  afterEach(() => restore());
+
+  it("shows the pickers as icons with tooltips and keeps the folder's name, its path in the tooltip", () => {
+    render(
+      <ChatHeader
+        cwd="/home/me/projects/shop-backend"
+        session={null}
+        providers={PROVIDERS}
+        mcp={MCP}
+        nextProvider={null}
+        onChooseProvider={vi.fn()}
+        mode={<ModeControl mode="strict" live={false} onChange={vi.fn()} />}
+      />,
+    );
+    const title = screen.getByTestId("chat-title");
+    expect(title.textContent).toBe("shop-backend");
+    expect(title.title).toBe("/home/me/projects/shop-backend");
+
+    const select = screen.getByTestId("model-select");
+    const pill = select.closest("label")!;
+    expect(pill.className).toContain("model-pill--icon");
+    expect(pill.title).toContain("deepseek · deepseek-chat");
+    expect(select.className).toContain("model-pill__select--over");
+
+    const mode = screen.getByTestId("approval-mode");
+    expect(mode.querySelector(".mode-pill__name")).toBeNull();
+    expect(mode.title).toMatch(/^Strict/);
+
+    const server = screen.getByTestId("mcp-server");
+    expect(server.textContent).toBe("");
+    expect(server.getAttribute("aria-label")).toBe("MCP server everything: 13 tools");
+    expect(server.title).toContain("everything");
+  });
+
+  it("keeps the folder's name in the narrowest conversation (a drawer open beside it)", () => {
+    const removeSheets = useSheets(import.meta.url, "./chat.css");
+    try {
+      render(
+        <section className="chat chat--compact chat--tight">
+          <ChatHeader cwd="/home/me/shop" session={null} providers={PROVIDERS} mcp={MCP} onChooseProvider={vi.fn()} />
+        </section>,
+      );
+      const title = screen.getByTestId("chat-title");
+      expect(getComputedStyle(title.parentElement!).display).not.toBe("none");
+      expect(getComputedStyle(title).display).not.toBe("none");
+      expect(getComputedStyle(title).textOverflow).toBe("ellipsis");
+    } finally {
+      removeSheets();
+    }
+  });
+
+  it("keeps the words while the folder's name fits", () => {
+    restore();
+    render(<ChatHeader cwd="/repo" session={null} providers={PROVIDERS} mcp={MCP} onChooseProvider={vi.fn()} />);
+    expect(screen.getByTestId("model-select").closest("label")!.className).not.toContain("model-pill--icon");
+    expect(screen.getByTestId("mcp-server").textContent).toBe("everything13 tools");
   });
 });

@@ -1,8 +1,12 @@
-import { KeyIcon } from "../../components/icons";
+import { useRef } from "react";
+
+import { IconOnlyContext } from "../../components/iconOnly";
+import { KeyIcon, ModelIcon } from "../../components/icons";
 import type { ProviderSummary, SessionSummary } from "../../gen/protocol";
 import type { McpServerView } from "../../state/transcript";
 import type { Loadable } from "../../state/useLoadable";
 import { folderName } from "../../state/workspaces";
+import { useHeaderFit } from "./useHeaderFit";
 
 interface ChatHeaderProps {
   cwd: string | null;
@@ -65,11 +69,22 @@ export function ChatHeader({
     : current
       ? { provider: current.name, model: current.model, detail: `${current.name} (${current.api}) · ${current.base_url}` }
       : null;
+  const headerRef = useRef<HTMLElement>(null);
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  // The folder's name goes last: when the bar is crowded (two providers, MCP servers, a
+  // drawer open beside the conversation) the pickers and pills show their icons alone.
+  const fitKey = [cwd, mcp.map((m) => `${m.name}:${m.status}`).join(","), choices.length, model?.detail, providers.status].join("|");
+  const iconOnly = useHeaderFit(headerRef, titleRef, fitKey);
+  const pillClass = (extra: string) => `model-pill${extra}${iconOnly ? " model-pill--icon" : ""}`;
+  const selectClass = `model-pill__select${iconOnly ? " model-pill__select--over" : ""}`;
+  const pillIcon = iconOnly && <ModelIcon className="model-pill__icon" />;
+  const pickedTitle = (label: string | undefined, why: string) => (iconOnly && label ? `${label}\n${why}` : why);
 
   return (
-    <header className="chat__header">
+    <IconOnlyContext.Provider value={iconOnly}>
+    <header className={`chat__header${iconOnly ? " chat__header--icons" : ""}`} ref={headerRef} data-fit={iconOnly ? "icons" : "full"}>
       <div className="chat__heading">
-        <h1 className="chat__title" data-testid="chat-title">
+        <h1 className="chat__title" data-testid="chat-title" ref={titleRef} title={cwd ?? undefined}>
           {cwd ? folderName(cwd) : "No folder open"}
         </h1>
         {cwd && (
@@ -80,34 +95,52 @@ export function ChatHeader({
       </div>
       {mcp.length > 0 && (
         <span className="mcp-pills" aria-label="MCP servers">
-          {mcp.map((server) => (
-            <span
-              key={server.name}
-              className={`mcp-pill mcp-pill--${server.status}`}
-              data-testid="mcp-server"
-              data-status={server.status}
-              title={server.message ?? `${server.tools} tools`}
-            >
-              <span className="mcp-pill__dot" aria-hidden="true" />
-              {server.name}
-              <span className="mcp-pill__state">{server.status === "ready" ? `${server.tools} tools` : server.status.replace(/_/g, " ")}</span>
-            </span>
-          ))}
+          {mcp.map((server) => {
+            const state = server.status === "ready" ? `${server.tools} tools` : server.status.replace(/_/g, " ");
+            const detail = server.message ?? `${server.tools} tools`;
+            return iconOnly ? (
+              <span
+                key={server.name}
+                className={`mcp-pill mcp-pill--${server.status} mcp-pill--icon`}
+                data-testid="mcp-server"
+                data-status={server.status}
+                role="img"
+                aria-label={`MCP server ${server.name}: ${state}`}
+                title={`${server.name}: ${state}${server.message ? `\n${server.message}` : ""}`}
+              >
+                <span className="mcp-pill__dot" aria-hidden="true" />
+              </span>
+            ) : (
+              <span
+                key={server.name}
+                className={`mcp-pill mcp-pill--${server.status}`}
+                data-testid="mcp-server"
+                data-status={server.status}
+                title={detail}
+              >
+                <span className="mcp-pill__dot" aria-hidden="true" />
+                {server.name}
+                <span className="mcp-pill__state">{state}</span>
+              </span>
+            );
+          })}
         </span>
       )}
       {mode}
       {session !== null && onSwitchModel && providers.status === "ready" && providers.value.length > 0 ? (
         <label
-          className="model-pill model-pill--choice"
-          title={
+          className={pillClass(" model-pill--choice")}
+          title={pickedTitle(
+            `${session.provider} · ${session.model}`,
             modelProblem ??
-            (busy ? "The model can change when this turn has ended" : "Switch this session's model from the next message on")
-          }
+              (busy ? "The model can change when this turn has ended" : "Switch this session's model from the next message on"),
+          )}
           data-health={modelProblem ? "failing" : "ok"}
         >
           <span className={dotClass} aria-hidden="true" />
+          {pillIcon}
           <select
-            className="model-pill__select"
+            className={selectClass}
             aria-label="Model of this session"
             data-testid="session-model-select"
             value={`${session.provider}\u0000${session.model}`}
@@ -127,10 +160,14 @@ export function ChatHeader({
           </select>
         </label>
       ) : choices.length > 1 && onChooseProvider ? (
-        <label className="model-pill model-pill--choice" title="The model this new session will use">
+        <label
+          className={pillClass(" model-pill--choice")}
+          title={pickedTitle(current ? `${current.name} · ${current.model}` : undefined, "The model this new session will use")}
+        >
           <span className="model-pill__dot" aria-hidden="true" />
+          {pillIcon}
           <select
-            className="model-pill__select"
+            className={selectClass}
             aria-label="Model for the new session"
             data-testid="model-select"
             value={current?.name ?? ""}
@@ -145,10 +182,22 @@ export function ChatHeader({
           </select>
         </label>
       ) : model ? (
-        <span className="model-pill" data-testid="chat-model" title={modelProblem ?? model.detail} data-health={modelProblem ? "failing" : "ok"}>
+        <span
+          className={pillClass("")}
+          data-testid="chat-model"
+          title={pickedTitle(model.detail, modelProblem ?? model.detail)}
+          data-health={modelProblem ? "failing" : "ok"}
+          {...(iconOnly ? { role: "img", "aria-label": `Model: ${model.provider} · ${model.model}` } : {})}
+        >
           <span className={dotClass} aria-hidden="true" />
-          <span className="model-pill__provider">{model.provider}</span>
-          <span className="model-pill__model">{model.model}</span>
+          {iconOnly ? (
+            pillIcon
+          ) : (
+            <>
+              <span className="model-pill__provider">{model.provider}</span>
+              <span className="model-pill__model">{model.model}</span>
+            </>
+          )}
         </span>
       ) : (
         providers.status !== "loading" && (
@@ -176,5 +225,6 @@ export function ChatHeader({
         </button>
       )}
     </header>
+    </IconOnlyContext.Provider>
   );
 }
