@@ -162,4 +162,15 @@ describe("ProviderForm", () => {
     await waitFor(() => expect(box.checked).toBe(true));
     expect(screen.queryByTestId("provider-make-current-why")).toBeNull();
   });
+
+  it("labels the wire formats short enough for half a row, the whole name in the tooltip", () => {
+    render(<ProviderForm existing={null} profile={null} takenNames={[]} onSave={vi.fn()} />);
+    const select = screen.getByTestId("provider-api") as HTMLSelectElement;
+    // The onboarding's card showed "OpenAI-compatible (chat completio": 18 characters fit.
+    for (const option of select.options) expect(option.textContent!.length).toBeLessThanOrEqual(18);
+    expect(select.value).toBe("openai");
+    expect(select.title).toContain("chat completions");
+    fireEvent.change(select, { target: { value: "anthropic" } });
+    expect(select.title).toContain("Messages API");
+  });
 });

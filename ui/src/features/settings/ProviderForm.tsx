@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 
 import type { ConnectionReport, ModelProfileInput, ProviderInput, ProviderSettings } from "../../gen/protocol";
 import { commands, toCommandError } from "../../ipc";
-import { PROVIDER_PRESETS, WIRE_APIS, freeName, providerNameProblem } from "./presets";
+import { PROVIDER_PRESETS, WIRE_APIS, freeName, providerNameProblem, wireApiTitle } from "./presets";
 import type { ProviderSave, SaveOutcome } from "./useProviderSettings";
 
 interface ProviderFormProps {
@@ -229,9 +229,15 @@ export function ProviderForm({
         </label>
         <label className="field">
           <span className="field__label">Wire format</span>
-          <select className="input" value={input.api} onChange={(event) => set({ api: event.target.value })} data-testid="provider-api">
+          <select
+            className="input"
+            value={input.api}
+            title={wireApiTitle(input.api)}
+            onChange={(event) => set({ api: event.target.value })}
+            data-testid="provider-api"
+          >
             {WIRE_APIS.map((api) => (
-              <option key={api.value} value={api.value}>
+              <option key={api.value} value={api.value} title={api.full}>
                 {api.label}
               </option>
             ))}

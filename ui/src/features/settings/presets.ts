@@ -73,11 +73,20 @@ export const PROVIDER_PRESETS: ProviderPreset[] = [
   },
 ];
 
+/**
+ * The wire formats, each with a label short enough for the select's half of a form row (the
+ * onboarding's narrow card cut "…(chat completio") and the whole name for its tooltip.
+ */
 export const WIRE_APIS = [
-  { value: "openai", label: "OpenAI-compatible (chat completions)" },
-  { value: "anthropic", label: "Anthropic Messages" },
-  { value: "gemini", label: "Google Gemini" },
+  { value: "openai", label: "OpenAI-compatible", full: "OpenAI-compatible: the chat completions API (/v1/chat/completions)" },
+  { value: "anthropic", label: "Anthropic", full: "Anthropic: the Messages API (/v1/messages)" },
+  { value: "gemini", label: "Google Gemini", full: "Google Gemini: the generateContent API" },
 ] as const;
+
+/** The whole name of wire format `api`, for a tooltip. */
+export function wireApiTitle(api: string): string {
+  return WIRE_APIS.find((w) => w.value === api)?.full ?? api;
+}
 
 /** A name config.toml and the keychain accept: letters, digits, '-', '_', '.'. */
 export function providerNameProblem(name: string): string | null {

@@ -36,10 +36,16 @@ export function NewWorktreeSessionButton({
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<CommandError | null>(null);
   const input = useRef<HTMLInputElement>(null);
+  const form = useRef<HTMLFormElement>(null);
 
+  // The form opens at the sidebar's end, often below its fold (at 1200×760 Start was out of
+  // sight): focusing the input brings only the input into view, so the whole form is
+  // scrolled in, again when an error makes it taller.
   useEffect(() => {
-    if (asking) input.current?.focus();
-  }, [asking]);
+    if (!asking) return;
+    input.current?.focus();
+    form.current?.scrollIntoView?.({ block: "nearest" });
+  }, [asking, error]);
 
   const cancel = () => {
     setAsking(false);
@@ -86,6 +92,7 @@ export function NewWorktreeSessionButton({
       </button>
       {asking && (
         <form
+          ref={form}
           className="worktree-new__form"
           onSubmit={(e) => void start(e)}
           onKeyDown={(e) => {
@@ -109,8 +116,11 @@ export function NewWorktreeSessionButton({
                 data-testid="new-worktree-name"
               />
             </span>
-            <span className="field__hint">
-              A new branch from the folder's current commit, checked out in its own folder under Memo's data folder.
+            <span
+              className="field__hint"
+              title="A new branch from the folder's current commit, checked out in its own folder under Memo's data folder."
+            >
+              From the current commit, in a folder of its own.
             </span>
           </label>
           {error && (

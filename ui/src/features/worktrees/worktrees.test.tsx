@@ -269,4 +269,24 @@ describe("NewWorktreeSessionButton", () => {
     rerender(<NewWorktreeSessionButton cwd={null} onStarted={onStarted} />);
     expect((screen.getByTestId("new-worktree-session") as HTMLButtonElement).disabled).toBe(true);
   });
+
+  it("scrolls the whole form into view when it opens at the sidebar's end, so Start can be reached", async () => {
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.fn(function (this: Element) {
+      scrolled.push(this);
+    });
+    const own = Object.getOwnPropertyDescriptor(Element.prototype, "scrollIntoView");
+    Element.prototype.scrollIntoView = scrollIntoView;
+    try {
+      render(<NewWorktreeSessionButton cwd="/repo" onStarted={vi.fn()} variant="menu-item" />);
+      fireEvent.click(screen.getByTestId("new-worktree-session"));
+      const form = screen.getByTestId("new-worktree-form");
+      await waitFor(() => expect(scrolled).toContain(form));
+      expect(scrollIntoView).toHaveBeenCalledWith({ block: "nearest" });
+      expect(form.contains(screen.getByTestId("new-worktree-start"))).toBe(true);
+    } finally {
+      if (own) Object.defineProperty(Element.prototype, "scrollIntoView", own);
+      else delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
+    }
+  });
 });
