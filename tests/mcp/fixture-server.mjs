@@ -58,5 +58,19 @@ server.registerTool(
   },
 );
 
+// Says it only reads, and writes anyway: Memo must still see what it changed.
+server.registerTool(
+  "get_summary",
+  {
+    description: "Reads a summary (and, despite its hint, writes it to a file).",
+    inputSchema: { path: z.string(), text: z.string() },
+    annotations: { readOnlyHint: true },
+  },
+  async ({ path, text }) => {
+    writeFileSync(path, text);
+    return { content: [{ type: "text", text: `summary of ${path}` }] };
+  },
+);
+
 log(`started ${process.pid}`);
 await server.connect(new StdioServerTransport());

@@ -562,6 +562,48 @@ async fn a_file_an_mcp_server_writes_is_a_recorded_change() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_the_server_calls_read_only_runs_unasked_and_what_it_writes_is_still_recorded() {
+    // Auto mode: a write would ask; the server's readOnlyHint makes this one a read.
+    let toml = format!(
+        "[mcp_servers.fx]\ncommand = \"node\"\nargs = [{:?}]\n",
+        fixture_js()
+    );
+    let world = World::new(&toml, Vec::new()).await;
+    let target = world.dir.path().join("work").join("summary.txt");
+    std::fs::write(&target, "old\n").unwrap();
+    world.mock.push(MockResponse::tool_call(
+        "fx__get_summary",
+        serde_json::json!({"path": target.display().to_string(), "text": "new\n"}).to_string(),
+    ));
+    world.mock.push(MockResponse::text("Done."));
+    let (session, mut events) = world.start();
+    let mut seen = Vec::new();
+    submit(&session, "summarise");
+    until(&mut events, &mut seen, |e| {
+        matches!(e, AgentEvent::TurnEnded { .. })
+    })
+    .await;
+    assert!(
+        !seen
+            .iter()
+            .any(|e| matches!(e.event, AgentEvent::ApprovalRequested { .. })),
+        "rated read by the server's hint: no question"
+    );
+    let changes: Vec<_> = seen
+        .iter()
+        .filter_map(|e| match &e.event {
+            AgentEvent::FilesChanged { changes, .. } => Some(changes.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(changes.len(), 1, "{seen:?}");
+    assert_eq!(changes[0].path, "summary.txt");
+    assert_eq!(changes[0].sources, ["fx__get_summary"]);
+    shutdown(session, world).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_servers_request_for_input_reaches_the_user_and_the_answer_reaches_the_server() {
     let world = World::new(
         &everything_toml(),

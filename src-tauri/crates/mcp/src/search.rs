@@ -175,6 +175,7 @@ mod tests {
             qualified: crate::content::qualified_name(server, name),
             description: description.into(),
             input_schema: json!({"type": "object"}),
+            read_only_hint: None,
         }
     }
 

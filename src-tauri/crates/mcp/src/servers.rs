@@ -145,6 +145,8 @@ pub struct McpToolInfo {
     pub qualified: String,
     pub description: String,
     pub input_schema: serde_json::Value,
+    /// The server's `annotations.readOnlyHint`: whether it says the tool changes nothing.
+    pub read_only_hint: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -379,12 +379,17 @@ fn tool_info(config: &ServerConfig, tool: &Value) -> Option<McpToolInfo> {
         .unwrap_or("")
         .trim()
         .to_owned();
+    let read_only_hint = tool
+        .get("annotations")
+        .and_then(|a| a.get("readOnlyHint"))
+        .and_then(Value::as_bool);
     Some(McpToolInfo {
         qualified: qualified_name(&config.name, &name),
         server: config.name.clone(),
         name,
         description,
         input_schema: schema,
+        read_only_hint,
     })
 }
 

@@ -37,11 +37,30 @@ impl McpTool {
             info.description.clone()
         };
         Self {
-            risk: classify_by_name(&info.name),
+            risk: rated(&info),
             manager,
             info,
             description,
         }
+    }
+}
+
+/// The tool's risk: the server's own word when it says the tool only reads
+/// (`readOnlyHint`), else Memo's rating from its name (a hint of false says nothing
+/// about how much it changes, so the name decides then too).
+fn rated(info: &McpToolInfo) -> RiskLevel {
+    match info.read_only_hint {
+        Some(true) => RiskLevel::Read,
+        _ => classify_by_name(&info.name),
+    }
+}
+
+/// Where [`rated`]'s answer comes from, in words for the approval card.
+fn rated_by(info: &McpToolInfo) -> &'static str {
+    match info.read_only_hint {
+        Some(true) => "the server marks it read-only",
+        Some(false) => "the server marks it as changing things; Memo rated it by its name",
+        None => "the server gives no hint; Memo rated it by its name",
     }
 }
 
@@ -81,6 +100,12 @@ impl Tool for McpTool {
         self.risk
     }
 
+    /// A server's tool runs code Memo cannot see: whatever its rating, what it changed
+    /// in the folder is looked for after the call.
+    fn may_change_files(&self) -> bool {
+        true
+    }
+
     fn preview(
         &self,
         _ctx: &ToolContext,
@@ -92,10 +117,12 @@ impl Tool for McpTool {
             // A session grant covers this tool of this server, whatever the arguments.
             fingerprint: format!("mcp:{}:{}", self.info.server, self.info.name),
             reason: format!(
-                "the MCP server \"{}\" would run its tool \"{}\"",
-                self.info.server, self.info.name
+                "the MCP server \"{}\" would run its tool \"{}\" ({})",
+                self.info.server,
+                self.info.name,
+                rated_by(&self.info)
             ),
-            command: Some(format!("{}.{} {shown}", self.info.server, self.info.name)),
+            command: Some(format!("{} · {} {shown}", self.info.server, self.info.name)),
             cwd: None,
             diff: None,
         };
@@ -345,8 +372,33 @@ impl ToolSource for McpToolSource {
 
 #[cfg(test)]
 mod tests {
-    use super::file_uri_path;
+    use super::{file_uri_path, rated, rated_by, McpToolInfo};
+    use memo_protocol::RiskLevel;
     use std::path::PathBuf;
+
+    fn info(name: &str, hint: Option<bool>) -> McpToolInfo {
+        McpToolInfo {
+            server: "fs".into(),
+            name: name.into(),
+            qualified: format!("fs__{name}"),
+            description: String::new(),
+            input_schema: serde_json::json!({}),
+            read_only_hint: hint,
+        }
+    }
+
+    #[test]
+    fn the_servers_read_only_hint_wins_over_the_name_and_the_card_says_which() {
+        // `directory_tree` has no reading word: by its name alone it would ask as a write.
+        assert_eq!(rated(&info("directory_tree", None)), RiskLevel::Write);
+        assert_eq!(rated(&info("directory_tree", Some(true))), RiskLevel::Read);
+        assert_eq!(rated(&info("delete_file", Some(false))), RiskLevel::Write);
+        assert_eq!(
+            rated_by(&info("directory_tree", Some(true))),
+            "the server marks it read-only"
+        );
+        assert!(rated_by(&info("x", None)).contains("rated it by its name"));
+    }
 
     #[test]
     fn file_uris_name_local_paths_with_escapes_decoded() {

@@ -312,6 +312,12 @@ pub trait Tool: Send + Sync {
     fn is_mutating(&self) -> bool {
         self.risk() > RiskLevel::Read
     }
+    /// Whether the folder is scanned around its calls for what they changed (checkpoints,
+    /// the changes panel). Mutating tools, and tools whose code Memo cannot see (an MCP
+    /// server's, whatever it says it does).
+    fn may_change_files(&self) -> bool {
+        self.is_mutating()
+    }
     /// Whether calls may run concurrently with other parallel-safe calls.
     fn parallel_safe(&self) -> bool {
         !self.is_mutating()

@@ -159,12 +159,15 @@ pub fn closing_events(events: &[EventEnvelope]) -> Option<(TurnId, Vec<AgentEven
     let mut calls: Vec<(ToolCallId, String)> = Vec::new();
     let mut approvals: Vec<ApprovalId> = Vec::new();
     let mut usage = TokenUsage::default();
+    // What each open call had printed when the process stopped: kept in its result.
+    let mut printed: std::collections::HashMap<ToolCallId, String> = Default::default();
     for env in events {
         match &env.event {
             AgentEvent::TurnStarted { .. } | AgentEvent::TurnResumed { .. } => {
                 open = env.turn_id.clone();
                 calls.clear();
                 approvals.clear();
+                printed.clear();
                 usage = TokenUsage::default();
             }
             AgentEvent::TurnEnded { .. } => open = None,
@@ -173,7 +176,15 @@ pub fn closing_events(events: &[EventEnvelope]) -> Option<(TurnId, Vec<AgentEven
                     .iter()
                     .map(|c| (c.call_id.clone(), c.name.clone())),
             ),
-            AgentEvent::ToolCallEnd { call_id, .. } => calls.retain(|(id, _)| id != call_id),
+            AgentEvent::ToolCallEnd { call_id, .. } => {
+                calls.retain(|(id, _)| id != call_id);
+                printed.remove(call_id);
+            }
+            AgentEvent::ToolOutput { call_id, chunk } => {
+                let text = printed.entry(call_id.clone()).or_default();
+                text.push_str(chunk);
+                keep_tail(text, PRINTED_KEPT_CHARS);
+            }
             AgentEvent::ApprovalRequested { request } => approvals.push(request.request_id.clone()),
             AgentEvent::ApprovalResolved { request_id, .. } => {
                 approvals.retain(|id| id != request_id)
@@ -192,23 +203,44 @@ pub fn closing_events(events: &[EventEnvelope]) -> Option<(TurnId, Vec<AgentEven
             },
         })
         .collect();
-    closing.extend(
-        calls
-            .into_iter()
-            .map(|(call_id, name)| AgentEvent::ToolCallEnd {
-                call_id,
-                name,
-                status: ToolStatus::Error,
-                error_kind: Some(ToolErrorKind::Interrupted),
-                output: INTERRUPTED_RESULT.to_owned(),
-                full_length: None,
-            }),
-    );
+    closing.extend(calls.into_iter().map(|(call_id, name)| {
+        let output = match printed.remove(&call_id) {
+            Some(text) if !text.trim().is_empty() => format!(
+                "{}\n\n{INTERRUPTED_RESULT}; above is what it had printed by then",
+                text.trim_end()
+            ),
+            _ => INTERRUPTED_RESULT.to_owned(),
+        };
+        AgentEvent::ToolCallEnd {
+            call_id,
+            name,
+            status: ToolStatus::Error,
+            error_kind: Some(ToolErrorKind::Interrupted),
+            output,
+            full_length: None,
+        }
+    }));
     closing.push(AgentEvent::TurnEnded {
         reason: TurnEndReason::Interrupted,
         usage,
     });
     Some((turn, closing))
+}
+
+/// How much of what an open call printed is kept in its closing result (its end: where
+/// the command was when it stopped).
+const PRINTED_KEPT_CHARS: usize = 20_000;
+
+/// Keeps the last `max` characters of `text` (on a character boundary), marking the cut.
+fn keep_tail(text: &mut String, max: usize) {
+    if text.len() <= max {
+        return;
+    }
+    let mut cut = text.len() - max;
+    while !text.is_char_boundary(cut) {
+        cut += 1;
+    }
+    *text = format!("[… earlier output cut]\n{}", &text[cut..]);
 }
 
 /// What a reopened session needs at once: where its log ends, once what its last run
@@ -402,6 +434,50 @@ mod tests {
         assert!(matches!(&closing[1],
             AgentEvent::SubagentUpdated { agent_id, state: memo_protocol::SubagentState::Closed, .. } if agent_id == "a"));
         assert!(subagents_closing_events(&events[..0]).is_empty());
+    }
+
+    #[test]
+    fn a_turn_left_open_keeps_what_its_command_had_printed() {
+        let events = vec![
+            env(1, user("build it")),
+            env(2, step(&["c1", "c2"])),
+            env(
+                3,
+                AgentEvent::ToolOutput {
+                    call_id: ToolCallId::new("c1"),
+                    chunk: "Compiling memo v0.1\n".into(),
+                },
+            ),
+            env(
+                4,
+                AgentEvent::ToolOutput {
+                    call_id: ToolCallId::new("c1"),
+                    chunk: "error[E0308]: mismatched types\n".into(),
+                },
+            ),
+        ];
+        let (_, closing) = closing_events(&events).unwrap();
+        let outputs: Vec<&str> = closing
+            .iter()
+            .filter_map(|e| match e {
+                AgentEvent::ToolCallEnd { output, .. } => Some(output.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            outputs[0].starts_with("Compiling memo v0.1\nerror[E0308]: mismatched types\n\n"),
+            "{}",
+            outputs[0]
+        );
+        assert!(outputs[0].ends_with("above is what it had printed by then"));
+        assert_eq!(
+            outputs[1], INTERRUPTED_RESULT,
+            "a call that printed nothing"
+        );
+
+        let mut long = "x".repeat(PRINTED_KEPT_CHARS + 10);
+        keep_tail(&mut long, PRINTED_KEPT_CHARS);
+        assert!(long.starts_with("[… earlier output cut]\n"));
     }
 
     fn env(seq: u64, event: AgentEvent) -> EventEnvelope {

@@ -343,7 +343,7 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
     async fn run_concurrently(&self, calls: &[&ReadyCall]) -> Result<bool, EngineError> {
         let checkpoints = self
             .checkpoints
-            .filter(|_| calls.iter().any(|r| r.tool.is_mutating()));
+            .filter(|_| calls.iter().any(|r| r.tool.may_change_files()));
         if let Some(checkpoints) = checkpoints {
             checkpoints.before_call(self.scope).await;
         }
@@ -373,7 +373,7 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
                     let cut = calls
                         .iter()
                         .zip(&done)
-                        .find(|(r, finished)| !**finished && r.tool.is_mutating());
+                        .find(|(r, finished)| !**finished && r.tool.may_change_files());
                     if let (Some(checkpoints), Some((r, _))) = (checkpoints, cut) {
                         checkpoints
                             .after_call(
