@@ -5,6 +5,7 @@ import { formatDateTime } from "../../format";
 import type { ApprovalMode, ApprovalRuleInfo, ApprovalSettings, RuleDecision, RuleInput, RuleKind } from "../../gen/protocol";
 import { commands, pickSavePath, toCommandError } from "../../ipc";
 import { MODE_EFFECTS, MODE_NAMES, MODES } from "../../state/approvalModes";
+import { mcpRuleLabel } from "../../state/toolNames";
 import { folderName } from "../../state/workspaces";
 
 import { useSettingsPage } from "../settings/useSettingsPage";
@@ -267,7 +268,14 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
                   <span className="rule__body">
                     <span className="rule__line">
                       <span className="rule__kind">{KIND_NAMES[r.kind]}</span>
-                      <code className="rule__pattern">{r.pattern}</code>
+                      {r.kind === "mcp" ? (
+                        // The pattern as written (`server:tool`), read as the tool is elsewhere.
+                        <code className="rule__pattern" title={`rule ${r.pattern}`}>
+                          {mcpRuleLabel(r.pattern)}
+                        </code>
+                      ) : (
+                        <code className="rule__pattern">{r.pattern}</code>
+                      )}
                       {r.exact && (
                         <span className="badge" title="Matches this command exactly, not as a prefix" data-testid="rule-exact-badge">
                           exactly

@@ -143,6 +143,13 @@ describe("ApprovalsPage", () => {
     fireEvent.click(screen.getByTestId("confirm-ok"));
     await waitFor(() => expect(commands.setDefaultApprovalMode).toHaveBeenCalledWith({ mode: "dangerous" }));
   });
+  it("labels an MCP rule server · tool, its pattern in the tooltip", async () => {
+    const mcp = { ...SETTINGS.rules[0]!, id: "r2", kind: "mcp" as const, pattern: "github:create_issue" };
+    commands.approvalSettings.mockResolvedValue({ ...SETTINGS, rules: [mcp] });
+    render(<ApprovalsPage cwd={null} />);
+    const label = await screen.findByText("github · create_issue");
+    expect(label.getAttribute("title")).toBe("rule github:create_issue");
+  });
   it("exports the rules to a chosen file", async () => {
     commands.approvalSettings.mockResolvedValue(SETTINGS);
     pickSavePath.mockResolvedValue("/home/u/rules.json");

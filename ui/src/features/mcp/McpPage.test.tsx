@@ -90,6 +90,8 @@ describe("McpPage", () => {
     expect(commands.checkMcpServers).toHaveBeenCalledWith({ cwd: "/home/u/shop", names: ["everything"] });
     expect(within(cards[0]!).getByText("/everything:simple")).toBeTruthy();
     expect(within(cards[0]!).getByText("Resource 1")).toBeTruthy();
+    // Spelled as on the approval card; what the model calls it, in the tooltip.
+    expect(within(cards[0]!).getByText("everything · echo").getAttribute("title")).toBe("called as everything__echo");
 
     const echo = within(cards[0]!).getAllByTestId("mcp-tool").find((t) => t.getAttribute("data-name") === "echo") as HTMLInputElement;
     fireEvent.click(echo);

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { McpServerCheck, McpServerInfo, McpServerInput, McpSettingsPage, McpSourceKind, McpTransportKind } from "../../gen/protocol";
 import { commands, toCommandError } from "../../ipc";
+import { mcpToolLabel } from "../../state/toolNames";
 import { folderName } from "../../state/workspaces";
 import { useSettingsPage } from "../settings/useSettingsPage";
 import { McpServerForm } from "./McpServerForm";
@@ -202,7 +203,8 @@ function CheckDetails({ server, check, onTool }: CheckDetailsProps) {
                     data-testid="mcp-tool"
                     data-name={t.name}
                   />
-                  <code>{t.name}</code>
+                  {/* Spelled as on approval cards and tool cards; the model's name in the tooltip. */}
+                  <code title={`called as ${server.name}__${t.name}`}>{mcpToolLabel(server.name, t.name)}</code>
                 </label>
                 {t.description && <span className="mcp-tool__description">{t.description}</span>}
               </li>

@@ -206,3 +206,30 @@ describe("ApprovalCard for a command", () => {
     expect(rule.querySelector("code")?.textContent).toBe("sed -i s/a/b/ notes.txt");
   });
 });
+
+describe("ApprovalCard for an MCP tool", () => {
+  const MCP: ApprovalRequest = {
+    request_id: "r2",
+    call_id: "c2",
+    tool_name: "github__create_issue",
+    risk: "write",
+    reason: 'the MCP server "github" would run its tool "create_issue" (rated by Memo)',
+    fingerprint: "mcp:github:create_issue",
+    command: 'github · create_issue {"title":"x"}',
+    arguments: { title: "x" },
+    rule_patterns: ["github:create_issue"],
+  };
+
+  it("names the tool server · tool in its title and its rule, the model's name only in a tooltip", () => {
+    render(<ApprovalCard item={{ kind: "approval", key: "m", request: MCP, decision: null }} onResolve={vi.fn()} />);
+    const card = screen.getByTestId("approval-card");
+    const title = card.querySelector(".approval__title code")!;
+    expect(title.textContent).toBe("github · create_issue");
+    expect(title.getAttribute("title")).toBe("called as github__create_issue");
+    const rule = within(screen.getByTestId("approval-rule")).getByText("github · create_issue");
+    expect(rule.getAttribute("title")).toBe("rule github:create_issue");
+    expect(card.textContent).not.toContain("github__create_issue");
+    expect(card.textContent).not.toContain("github:create_issue");
+  });
+});
+

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { DiffView, type HunkState } from "../../../components/diff";
 import { ShieldIcon } from "../../../components/icons";
 import type { ApprovalRequest, DiffHunk, ReviewDecision, SubagentRef } from "../../../gen/protocol";
+import { mcpRuleLabel, mcpToolParts, toolCalledAs, toolLabel } from "../../../state/toolNames";
 import type { ApprovalItem, StandaloneApproval } from "../../../state/transcript";
 import { shortAgentId } from "../../subagents/collab";
 import { prettyArgs } from "../format";
@@ -73,7 +74,7 @@ function RelayedTitle({ request, agent }: { request: ApprovalRequest; agent: Sub
         </>
       ) : (
         <>
-          wants to use <code>{request.tool_name}</code>
+          wants to use <code title={toolCalledAs(request.tool_name)}>{toolLabel(request.tool_name)}</code>
         </>
       )}
     </span>
@@ -136,6 +137,7 @@ export function ApprovalCard({
       : { type: "approve_once" };
 
   const agent = request.agent ?? null;
+  const isMcp = mcpToolParts(request.tool_name) !== null;
   return (
     <section
       className={`approval approval--${state}${agent ? " approval--relayed" : ""}`}
@@ -150,7 +152,7 @@ export function ApprovalCard({
           <RelayedTitle request={request} agent={agent} />
         ) : (
           <span className="approval__title">
-            Allow <code>{request.tool_name}</code>?
+            Allow <code title={toolCalledAs(request.tool_name)}>{toolLabel(request.tool_name)}</code>?
           </span>
         )}
         <span className={`risk risk--${request.risk}`}>{request.risk}</span>
@@ -169,7 +171,8 @@ export function ApprovalCard({
               {request.rule_patterns.map((p, i) => (
                 <span key={p}>
                   {i > 0 && ", "}
-                  <code>{p}</code>
+                  {/* An MCP rule's `server:tool` is read as the tool is everywhere else. */}
+                  {isMcp ? <code title={`rule ${p}`}>{mcpRuleLabel(p)}</code> : <code>{p}</code>}
                 </span>
               ))}
               ; edit it in Settings → Approvals.
@@ -212,7 +215,7 @@ export function ApprovalCard({
               className="button"
               disabled={answering || partial}
               onClick={() => answer({ type: "approve_step" })}
-              title={partial ? WHOLE_ONLY : `Also run the ${sameToolWaiting} other ${request.tool_name} call${sameToolWaiting === 1 ? "" : "s"} of this step without asking`}
+              title={partial ? WHOLE_ONLY : `Also run the ${sameToolWaiting} other ${toolLabel(request.tool_name)} call${sameToolWaiting === 1 ? "" : "s"} of this step without asking`}
               data-testid="approve-step"
             >
               Approve all {sameToolWaiting + 1}

@@ -21,6 +21,15 @@ const RUNNING: ToolItem = {
   provisional: false,
 };
 
+describe("ToolCard name", () => {
+  it("names an MCP tool server · tool, the model's name in its tooltip", () => {
+    render(<ToolCard tool={RUNNING} />);
+    const name = screen.getByTestId("tool-card").querySelector(".tool__name")!;
+    expect(name.textContent).toBe("everything · trigger-long-running-operation");
+    expect(name.getAttribute("title")).toBe("called as everything__trigger-long-running-operation");
+  });
+});
+
 describe("ToolCard progress", () => {
   it("shows a running call's progress and hides it once the call ends", () => {
     const withProgress = { ...RUNNING, progress: { progress: 2, total: 5, message: "step 2" } };

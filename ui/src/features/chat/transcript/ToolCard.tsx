@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState, type SyntheticEvent } from "react
 import { DiffStats, DiffView, parseDiff, type HunkState } from "../../../components/diff";
 import { AlertIcon, CheckIcon, ShieldIcon, Spinner } from "../../../components/icons";
 import type { FileChange, FileDiff, ReviewDecision } from "../../../gen/protocol";
+import { toolCalledAs, toolLabel } from "../../../state/toolNames";
 import type { ApprovalItem, ToolItem, ToolProgressView } from "../../../state/transcript";
 import { prettyArgs, summarizeArgs } from "../format";
 import { hunkOutcome } from "./ApprovalCard";
@@ -90,7 +91,9 @@ function PlainToolCard({ tool, waiting }: { tool: ToolItem; waiting: boolean }) 
         <span className="tool__icon">
           <StatusIcon tool={tool} waiting={waiting} failed={tool.status === "error"} />
         </span>
-        <span className="tool__name">{tool.name}</span>
+        <span className="tool__name" title={toolCalledAs(tool.name)}>
+          {toolLabel(tool.name)}
+        </span>
         {summary && (
           <span className="tool__args" title={summary}>
             {summary}
@@ -376,7 +379,9 @@ function FileToolCard({ tool, approval, waiting }: { tool: ToolItem; approval: A
         <span className="tool__icon">
           <StatusIcon tool={tool} waiting={waiting} failed={tool.status === "error"} />
         </span>
-        <span className="tool__name">{tool.name}</span>
+        <span className="tool__name" title={toolCalledAs(tool.name)}>
+          {toolLabel(tool.name)}
+        </span>
         {subject && (
           <span className="tool__args" title={subject}>
             {subject}
