@@ -18,6 +18,7 @@ import { commands, pickFolder, resolveApproval } from "./ipc";
 import type { ActivityView } from "./state/activity";
 import { useActivity } from "./state/useActivity";
 import { useMissingFolders } from "./state/useMissingFolders";
+import { memoPath } from "./state/appInfo";
 import { useAppInfo } from "./state/useAppInfo";
 import { useChat } from "./state/useChat";
 import { useLoadable } from "./state/useLoadable";
@@ -256,6 +257,7 @@ export function App() {
               onClose={closeSettings}
               onProvidersChanged={providers.reload}
               scope={scope}
+              memoHome={info?.memo_home ?? null}
             />
           </Suspense>
         ) : providers.state.status === "loading" || providers.state.status === "idle" ? (
@@ -269,7 +271,7 @@ export function App() {
               cwd={cwd}
               chat={chat}
               providers={providers.state}
-              configPath={info ? `${info.memo_home}/config.toml` : null}
+              configPath={info ? memoPath(info.memo_home, "config.toml") : null}
               onReloadProviders={providers.reload}
               onOpenSettings={() => openSettings()}
               onPickFolder={pick}

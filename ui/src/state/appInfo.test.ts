@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import type { AppInfo } from "../gen/protocol";
 import { CommandError } from "../ipc";
-import { appInfoReducer, initialAppInfoState } from "./appInfo";
+import { appInfoReducer, initialAppInfoState, memoPath } from "./appInfo";
 
 const INFO: AppInfo = {
   version: "0.1.0",
@@ -36,5 +36,13 @@ describe("appInfoReducer", () => {
     const error = new CommandError("app_info", "unavailable", "later", true);
     const failed = appInfoReducer(initialAppInfoState, { type: "failed", error });
     expect(appInfoReducer(failed, { type: "requested" })).toEqual({ status: "loading" });
+  });
+});
+
+describe("memoPath", () => {
+  it("joins inside the Memo home with its own separator", () => {
+    expect(memoPath("/srv/memo-data", "skills")).toBe("/srv/memo-data/skills");
+    expect(memoPath("/srv/memo-data/", "trash", "skills")).toBe("/srv/memo-data/trash/skills");
+    expect(memoPath("C:\\Users\\me\\.memo", "config.toml")).toBe("C:\\Users\\me\\.memo\\config.toml");
   });
 });

@@ -25,3 +25,14 @@ export function appInfoReducer(state: AppInfoState, action: AppInfoAction): AppI
       return { status: "error", error: action.error };
   }
 }
+
+/**
+ * A path inside Memo's home (AppInfo.memo_home), with the home's own separator (Windows
+ * resolves it with backslashes). Labels use it instead of `~/.memo`, which is wrong
+ * whenever MEMO_HOME points elsewhere.
+ */
+export function memoPath(home: string, ...parts: string[]): string {
+  const separator = home.includes("\\") && !home.includes("/") ? "\\" : "/";
+  const base = home.endsWith(separator) ? home.slice(0, -1) : home;
+  return [base, ...parts].join(separator);
+}

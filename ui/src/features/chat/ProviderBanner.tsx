@@ -16,7 +16,8 @@ interface ProviderBannerProps {
  * which is exactly what the user needs to see.
  */
 export function ProviderBanner({ providers, configPath, onReload, onOpenSettings }: ProviderBannerProps) {
-  const file = configPath ?? "~/.memo/config.toml";
+  // Unknown until the app info arrives; never a guessed ~/.memo (MEMO_HOME may be elsewhere).
+  const file = configPath ?? "config.toml in Memo's data folder";
   if (providers.status === "error") {
     const isConfig = providers.error.code === "config";
     return (

@@ -35,6 +35,8 @@ interface SettingsViewProps {
   onProvidersChanged: () => void;
   /** The Memo home, which the window's own preferences are kept per. */
   scope?: string | null;
+  /** Memo's data folder (AppInfo.memo_home), named in labels; null until known. */
+  memoHome?: string | null;
 }
 
 interface Section {
@@ -47,7 +49,14 @@ interface Section {
  * Settings as a full view (Providers, SOUL.md, the folder's instructions, Skills). Leaving
  * a page with unsaved text asks first; Esc closes when nothing would be lost.
  */
-export function SettingsView({ cwd, initialSection = "providers", onClose, onProvidersChanged, scope = null }: SettingsViewProps) {
+export function SettingsView({
+  cwd,
+  initialSection = "providers",
+  onClose,
+  onProvidersChanged,
+  scope = null,
+  memoHome = null,
+}: SettingsViewProps) {
   const [section, setSection] = useState<SettingsSection>(initialSection);
   const [dirty, setDirty] = useState(false);
   const [pending, setPending] = useState<(() => void) | null>(null);
@@ -133,7 +142,7 @@ export function SettingsView({ cwd, initialSection = "providers", onClose, onPro
             onDirtyChange={setDirty}
           />
         )}
-        {section === "skills" && <SkillsPage cwd={cwd} onDirtyChange={setDirty} />}
+        {section === "skills" && <SkillsPage cwd={cwd} memoHome={memoHome} onDirtyChange={setDirty} />}
         {section === "mcp" && <McpPage cwd={cwd} />}
         {section === "plugins" && <PluginsPage />}
         {section === "approvals" && <ApprovalsPage cwd={cwd} />}

@@ -156,6 +156,22 @@ describe("SkillsPage", () => {
     expect(commands.changeSkill).not.toHaveBeenCalled();
   });
 
+  it("names the real Memo home where user skills and the trash are, never ~/.memo", async () => {
+    render(<SkillsPage cwd="/work/app" memoHome="/srv/memo-data" onDirtyChange={vi.fn()} />);
+    await screen.findAllByTestId("skill-row");
+    expect(screen.getByTestId("skill-group-user").textContent).toContain("/srv/memo-data/skills");
+
+    fireEvent.click(within(row("Code Review")).getByTestId("skill-delete"));
+    expect(screen.getByTestId("confirm-dialog").textContent).toContain("/srv/memo-data/trash/skills");
+    fireEvent.click(screen.getByTestId("confirm-cancel"));
+
+    fireEvent.click(screen.getByTestId("skill-new"));
+    const user = within(screen.getByTestId("skill-scope")).getAllByRole("option")[0] as HTMLOptionElement;
+    expect(user.title).toBe("/srv/memo-data/skills");
+    expect(document.body.textContent).toContain("In /srv/memo-data/skills; available in every project.");
+    expect(document.body.textContent).not.toContain("~/.memo");
+  });
+
   it("offers only Memo's folder without an open project", async () => {
     commands.listSkills.mockResolvedValue(page([REVIEW, CREATOR]));
     render(<SkillsPage cwd={null} onDirtyChange={vi.fn()} />);

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent, type Keyboard
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { SkillChange, SkillInfo, SkillScopeKind, SkillsPage as SkillsList } from "../../gen/protocol";
 import { commands, toCommandError, type CommandError } from "../../ipc";
+import { memoPath } from "../../state/appInfo";
 import { FileEditorPage } from "./FileEditorPage";
 
 import "./skills.css";
@@ -10,6 +11,8 @@ import "./skills.css";
 interface SkillsPageProps {
   /** The open folder: its project skills are listed and can be created. */
   cwd: string | null;
+  /** Memo's data folder (AppInfo.memo_home): where user skills and the trash are. */
+  memoHome?: string | null;
   /** Tells the settings view whether leaving would drop unsaved text (the SKILL.md editor). */
   onDirtyChange: (dirty: boolean) => void;
 }
@@ -28,7 +31,8 @@ interface Group {
 }
 
 const GROUPS: Group[] = [
-  { scope: "user", title: "Memo (user)", hint: "~/.memo/skills — available in every project", readOnly: null },
+  // Its folder is named from the real Memo home (see userSkillsHint), never as ~/.memo.
+  { scope: "user", title: "Memo (user)", hint: "available in every project", readOnly: null },
   { scope: "project", title: "This project", hint: ".agents/skills in this folder", readOnly: null },
   {
     scope: "other_agent",
@@ -61,12 +65,17 @@ Describe the tasks this skill is for.
 `;
 
 /** How a skill is mentioned in a message: its name, lowercase, words joined by hyphens. */
+/** Where user skills live, as labels name it: the real folder once the app info is in. */
+function userSkills(memoHome: string | null): string {
+  return memoHome === null ? "Memo's skills folder" : memoPath(memoHome, "skills");
+}
+
 function mentionKey(name: string): string {
   return name.trim().toLowerCase().split(/\s+/).filter(Boolean).join("-");
 }
 
 /** Settings → Skills: every skill found, enabled or not; Memo's and the project's editable. */
-export function SkillsPage({ cwd, onDirtyChange }: SkillsPageProps) {
+export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPageProps) {
   const [state, setState] = useState<ListState>({ status: "loading" });
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<SkillInfo | null>(null);
@@ -211,6 +220,7 @@ export function SkillsPage({ cwd, onDirtyChange }: SkillsPageProps) {
       {creating && (
         <NewSkillForm
           cwd={cwd}
+          memoHome={memoHome}
           busy={busy}
           error={errorBox("form")}
           onCancel={() => {
@@ -274,7 +284,9 @@ export function SkillsPage({ cwd, onDirtyChange }: SkillsPageProps) {
               <section key={group.scope} className="skill-group" data-testid={`skill-group-${group.scope}`} aria-label={group.title}>
                 <h3 className="skill-group__title">
                   {group.title}
-                  <span className="skill-group__hint">{group.hint}</span>
+                  <span className="skill-group__hint">
+                    {group.scope === "user" ? `${userSkills(memoHome)} — ${group.hint}` : group.hint}
+                  </span>
                   {group.readOnly !== null && <span className="badge">Read only</span>}
                 </h3>
                 {skills.length === 0 ? (
@@ -336,7 +348,9 @@ export function SkillsPage({ cwd, onDirtyChange }: SkillsPageProps) {
       {deleting !== null && (
         <ConfirmDialog
           title={`Delete ${deleting.name}?`}
-          message="Its folder (SKILL.md and anything next to it) moves to Memo's trash (~/.memo/trash/skills), where you can get it back. Sessions stop offering it."
+          message={`Its folder (SKILL.md and anything next to it) moves to Memo's trash (${
+            memoHome === null ? "the trash folder in Memo's data folder" : memoPath(memoHome, "trash", "skills")
+          }), where you can get it back. Sessions stop offering it.`}
           confirmLabel="Move to trash"
           danger
           onCancel={() => setDeleting(null)}
@@ -478,6 +492,7 @@ function SkillRow({
 
 interface NewSkillFormProps {
   cwd: string | null;
+  memoHome: string | null;
   busy: boolean;
   /** The server's answer to the last attempt, if it refused. */
   error: ReactNode;
@@ -485,7 +500,7 @@ interface NewSkillFormProps {
   onCreate: (change: SkillChange) => Promise<void>;
 }
 
-function NewSkillForm({ cwd, busy, error, onCancel, onCreate }: NewSkillFormProps) {
+function NewSkillForm({ cwd, memoHome, busy, error, onCancel, onCreate }: NewSkillFormProps) {
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [scope, setScope] = useState<SkillScopeKind>("user");
@@ -545,11 +560,15 @@ function NewSkillForm({ cwd, busy, error, onCancel, onCreate }: NewSkillFormProp
             onChange={(event) => setScope(event.target.value as SkillScopeKind)}
             data-testid="skill-scope"
           >
-            <option value="user">User (Memo's ~/.memo/skills)</option>
+            <option value="user" title={userSkills(memoHome)}>
+              User (Memo's skills folder)
+            </option>
             {cwd !== null && <option value="project">This project (.agents/skills)</option>}
           </select>
           <span className="field__hint">
-            {effectiveScope === "user" ? "Available in every project." : "Only in this folder; can be committed with it."}
+            {effectiveScope === "user"
+              ? `In ${userSkills(memoHome)}; available in every project.`
+              : "Only in this folder; can be committed with it."}
           </span>
         </label>
       </div>
