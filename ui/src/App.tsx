@@ -12,7 +12,7 @@ import type { SearchResult, SessionActivity, SessionSummary, WorktreeInfo } from
 import { TerminalDock } from "./features/terminal/TerminalDock";
 import { useTerminalDock } from "./features/terminal/useTerminalDock";
 import { WatchCommandContext, findToolCall, watchedOutput } from "./features/terminal/watch";
-import { folderFor, worktreeOf, worktreesOf } from "./features/worktrees/worktreeList";
+import { folderFor, placeName, worktreeOf, worktreesOf } from "./features/worktrees/worktreeList";
 import type { WorktreeSession } from "./gen/protocol";
 import { commands, pickFolder, resolveApproval } from "./ipc";
 import type { ActivityView } from "./state/activity";
@@ -66,6 +66,7 @@ export function App() {
     [worktreeList.state],
   );
   const folderOf = useCallback((path: string) => folderFor(worktrees, path), [worktrees]);
+  const placeOf = useCallback((path: string) => placeName(worktrees, path), [worktrees]);
   const shownWorktree = worktreeOf(worktrees, chat.state.session);
   const reloadWorktrees = worktreeList.reload;
   const activityRef = useRef<ActivityView | null>(null);
@@ -240,6 +241,7 @@ export function App() {
         onDecide={decide}
         missingFolders={missingFolders}
         folderOf={folderOf}
+        placeOf={placeOf}
         worktrees={folderWorktrees}
         newSessionMode={chat.nextApprovalMode}
         newSessionProvider={chat.nextProvider}

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { activeSessions, emptyActivity, receive } from "../../state/activity";
@@ -29,6 +29,39 @@ function view() {
 }
 
 describe("ActiveList", () => {
+  it("says Running in words beside the running ring, unlike a finished unread session", () => {
+    let v = receive(emptyActivity, [
+      sessionActivity({ session_id: "run", label: "long build", state: "running", updated_ms: 5 }),
+      sessionActivity({ session_id: "done", label: "write docs" }),
+    ]);
+    v = receive(v, [
+      sessionActivity({ session_id: "run", label: "long build", state: "running", updated_ms: 5 }),
+      sessionActivity({ session_id: "done", label: "write docs", turns_ended: 1, last_outcome: "completed", updated_ms: 9 }),
+    ]);
+    render(<ActiveList activity={v} sessions={activeSessions(v)} shownId={null} onOpen={vi.fn()} onDecide={vi.fn()} />);
+    const [running, unread] = screen.getAllByTestId("active-row");
+    expect(running?.dataset.session).toBe("run");
+    expect(within(running!).getByTestId("active-state").textContent).toContain("Running");
+    const ring = within(running!).getByTestId("session-status");
+    expect(ring.getAttribute("title")).toBe("Running");
+    expect(within(running!).getByRole("button").textContent).toContain("Running");
+    expect(within(unread!).getByTestId("active-state").textContent).toContain("Finished");
+    expect(within(unread!).getByTestId("session-status").getAttribute("title")).not.toBe("Running");
+  });
+
+  it("names a worktree session by its repository and branch", () => {
+    const v = receive(emptyActivity, [
+      sessionActivity({ session_id: "wt", label: "fix login", state: "running", cwd: "/home/me/.memo/worktrees/app-3f9a1c2e" }),
+    ]);
+    const placeOf = (cwd: string) => (cwd.includes("/worktrees/") ? "app · fix-login" : cwd);
+    render(
+      <ActiveList activity={v} sessions={activeSessions(v)} shownId={null} onOpen={vi.fn()} onDecide={vi.fn()} placeOf={placeOf} />,
+    );
+    const row = screen.getByTestId("active-row");
+    expect(row.textContent).toContain("app · fix-login");
+    expect(row.textContent).not.toContain("3f9a1c2e");
+  });
+
   it("lists sessions with something to say, waiting first, with their folder", () => {
     const v = view();
     render(<ActiveList activity={v} sessions={activeSessions(v)} shownId={null} onOpen={vi.fn()} onDecide={vi.fn()} />);

@@ -1,7 +1,7 @@
 import { useState } from "react";
 
 import type { SessionActivity } from "../../gen/protocol";
-import { badgeOf, waitingCount, type ActivityView } from "../../state/activity";
+import { badgeOf, waitingCount, type ActivityView, type SessionBadge } from "../../state/activity";
 import { folderName } from "../../state/workspaces";
 import { StatusDot } from "./StatusDot";
 
@@ -12,13 +12,26 @@ interface ActiveListProps {
   onOpen: (activity: SessionActivity) => void;
   /** Answers one pending approval; rejects with a message to show. */
   onDecide: (sessionId: string, requestId: string, approve: boolean) => Promise<void>;
+  /** Where a session works, in words (a worktree session: its repository and branch). */
+  placeOf?: (cwd: string) => string;
 }
+
+/**
+ * The state in a word beside the folder: the running ring and the unread dot are both
+ * small accent marks, and without a word a running session read as an unread one. Waiting
+ * ones show their approvals below instead.
+ */
+const STATE_WORDS: Partial<Record<Exclude<SessionBadge, null>, string>> = {
+  running: "Running",
+  unread: "Finished",
+  failed: "Failed",
+};
 
 /**
  * Every session with something to say, whatever folder it is in: those waiting for an
  * approval first (answerable right here), then running, failed and finished-unread ones.
  */
-export function ActiveList({ activity, sessions, shownId, onOpen, onDecide }: ActiveListProps) {
+export function ActiveList({ activity, sessions, shownId, onOpen, onDecide, placeOf = folderName }: ActiveListProps) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   if (sessions.length === 0) return null;
@@ -59,7 +72,13 @@ export function ActiveList({ activity, sessions, shownId, onOpen, onDecide }: Ac
                 <span className="active-item__text">
                   <span className="active-item__label">{a.label.trim() === "" ? "New session" : a.label}</span>
                   <span className="active-item__meta">
-                    {folderName(a.cwd)}
+                    {badge !== null && STATE_WORDS[badge] !== undefined && (
+                      <span className={`active-item__state active-item__state--${badge}`} data-testid="active-state">
+                        {STATE_WORDS[badge]}
+                        {" · "}
+                      </span>
+                    )}
+                    {placeOf(a.cwd)}
                     {badge === "failed" && a.last_error ? ` · ${a.last_error}` : ""}
                   </span>
                 </span>

@@ -41,6 +41,8 @@ interface SidebarProps {
   missingFolders: ReadonlySet<string>;
   /** Maps a session's folder to the workspace it shows under (a worktree's repository). */
   folderOf: (path: string) => string;
+  /** Where a session works, in words: its folder, or a worktree's repository and branch. */
+  placeOf: (path: string) => string;
   /** The open folder's worktree sessions, and starting one. */
   worktrees: WorktreeInfo[];
   newSessionMode: ApprovalMode | null;
@@ -64,6 +66,7 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
           shownId={props.activeSessionId}
           onOpen={props.onOpenActive}
           onDecide={props.onDecide}
+          placeOf={props.placeOf}
         />
         <WorkspaceList
           missing={props.missingFolders}

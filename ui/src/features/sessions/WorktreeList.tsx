@@ -1,6 +1,7 @@
 import type { ApprovalMode, WorktreeInfo, WorktreeSession } from "../../gen/protocol";
 import type { SessionBadge } from "../../state/activity";
 import { BranchIcon, NewWorktreeSessionButton } from "../worktrees";
+import { branchLabel } from "../worktrees/worktreeList";
 import { StatusDot } from "./StatusDot";
 
 interface WorktreeListProps {
@@ -53,7 +54,7 @@ export function WorktreeList(props: WorktreeListProps) {
                   data-testid="worktree-item"
                 >
                   <BranchIcon className="nav-item__icon" />
-                  <span className="nav-item__label">{w.branch.replace(/^memo\//, "")}</span>
+                  <span className="nav-item__label">{branchLabel(w)}</span>
                   {tag ? <span className="nav-item__tag">{tag}</span> : <StatusDot badge={status.badge} count={status.count} />}
                 </button>
               </li>

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import type { WorktreeInfo } from "../../gen/protocol";
 import { sessionSummary } from "../../test/fixtures";
-import { folderFor, worktreeOf, worktreesOf } from "./worktreeList";
+import { folderFor, placeName, worktreeOf, worktreesOf } from "./worktreeList";
 
 const wt = (id: string, over: Partial<WorktreeInfo> = {}): WorktreeInfo => ({
   id,
@@ -41,3 +41,13 @@ describe("worktree grouping", () => {
     expect(worktreesOf(all, null)).toEqual([]);
   });
 });
+
+describe("placeName", () => {
+  it("names a worktree session's place by its repository and branch, not the worktree folder's hash", () => {
+    const all = [wt("a1", { branch: "memo/fix-login" })];
+    expect(placeName(all, "/home/me/.memo/worktrees/app-a1")).toBe("app · fix-login");
+    expect(placeName(all, "/home/me/.memo/worktrees/app-a1/src")).toBe("app · fix-login");
+    expect(placeName(all, "/code/shop")).toBe("shop");
+  });
+});
+
