@@ -173,6 +173,12 @@ ipc_commands! {
         Ok(())
     }
 
+    /// The real path of a folder a person typed, or why it cannot be opened (no such
+    /// folder, a file, unreadable: `invalid_input`); nothing is opened or remembered.
+    fn check_folder(state, path: String) -> String {
+        Ok(state.service().check_folder(&path)?)
+    }
+
     /// Whether each path is an existing folder (remembered folders may have gone).
     fn folders_exist(state, paths: Vec<String>) -> Vec<bool> {
         let _ = &state;

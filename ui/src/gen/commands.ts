@@ -23,6 +23,7 @@ export const COMMAND_NAMES = [
   "subscribe_window_signals",
   "notify_session",
   "set_waiting_count",
+  "check_folder",
   "folders_exist",
   "submit_op",
   "rename_session",
@@ -162,6 +163,11 @@ export interface Commands {
    * Puts the number of sessions waiting for the user on the window (title and badge).
    */
   setWaitingCount(args: { count: number }): Promise<void>;
+  /**
+   * The real path of a folder a person typed, or why it cannot be opened (no such
+   * folder, a file, unreadable: `invalid_input`); nothing is opened or remembered.
+   */
+  checkFolder(args: { path: string }): Promise<string>;
   /**
    * Whether each path is an existing folder (remembered folders may have gone).
    */
@@ -468,6 +474,7 @@ export function bindCommands(invoke: Invoke): Commands {
     subscribeWindowSignals: (args) => invoke("subscribe_window_signals", args),
     notifySession: (args) => invoke("notify_session", args),
     setWaitingCount: (args) => invoke("set_waiting_count", args),
+    checkFolder: (args) => invoke("check_folder", args),
     foldersExist: (args) => invoke("folders_exist", args),
     submitOp: (args) => invoke("submit_op", args),
     renameSession: (args) => invoke("rename_session", args),

@@ -195,7 +195,15 @@ answer?: string,
 /**
  * Why it failed.
  */
-message?: string, } | { "type": "error", kind: ErrorKind, message: string, retryable: boolean, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
+message?: string, } | { "type": "error", kind: ErrorKind, 
+/**
+ * Written for people: what happened, in a sentence.
+ */
+message: string, retryable: boolean, 
+/**
+ * The technical detail behind it (an HTTP client's error chain), for a disclosure.
+ */
+detail?: string, } | { "type": "turn_ended", reason: TurnEndReason, usage: TokenUsage, };
 
 export type ToolCallSummary = { call_id: ToolCallId, name: string, 
 /**

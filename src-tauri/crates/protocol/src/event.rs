@@ -315,8 +315,13 @@ pub enum AgentEvent {
     },
     Error {
         kind: ErrorKind,
+        /// Written for people: what happened, in a sentence.
         message: String,
         retryable: bool,
+        /// The technical detail behind it (an HTTP client's error chain), for a disclosure.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        detail: Option<String>,
     },
     TurnEnded {
         reason: TurnEndReason,

@@ -31,6 +31,15 @@ pub enum ProviderError {
     /// Connection refused/reset, timeouts, 5xx: worth retrying.
     #[error("network error: {0}")]
     Transient(String),
+    /// The request never reached the server: said in a sentence (`Could not reach
+    /// 127.0.0.1:8080 — connection refused. Is the server running?`); the client's own
+    /// error chain is kept as [`ProviderError::detail`]. Worth retrying.
+    #[error("Could not reach {target} — {reason}.{}", hint_for(reason))]
+    Unreachable {
+        target: String,
+        reason: String,
+        detail: String,
+    },
     /// The stream ended before the model finished (connection cut, missing terminal event).
     #[error("the response stream ended early: {0}")]
     StreamInterrupted(String),
@@ -46,6 +55,16 @@ pub enum ProviderError {
     /// Anything else: bad request, unparseable response, unsupported feature.
     #[error("provider error: {0}")]
     Fatal(String),
+}
+
+fn hint_for(reason: &str) -> &'static str {
+    match reason {
+        "connection refused" => " Is the server running?",
+        "the host name could not be found" => {
+            " Check the base URL, and that this machine is online."
+        }
+        _ => "",
+    }
 }
 
 fn timeout_message(first_byte: bool, after: Duration, local: bool) -> String {
@@ -68,6 +87,7 @@ impl ProviderError {
             ProviderError::RateLimited { .. }
                 | ProviderError::Overloaded { .. }
                 | ProviderError::Transient(_)
+                | ProviderError::Unreachable { .. }
                 | ProviderError::StreamInterrupted(_)
         ) || matches!(
             // A stalled stream from a remote service is worth another try; waiting again
@@ -122,9 +142,27 @@ impl ProviderError {
             ProviderError::ContextOverflow(m) => ProviderError::ContextOverflow(clean(m)),
             ProviderError::Auth(m) => ProviderError::Auth(clean(m)),
             ProviderError::Transient(m) => ProviderError::Transient(clean(m)),
+            ProviderError::Unreachable {
+                target,
+                reason,
+                detail,
+            } => ProviderError::Unreachable {
+                target: clean(target),
+                reason,
+                detail: clean(detail),
+            },
             ProviderError::StreamInterrupted(m) => ProviderError::StreamInterrupted(clean(m)),
             ProviderError::Fatal(m) => ProviderError::Fatal(clean(m)),
             timeout @ ProviderError::Timeout { .. } => timeout,
+        }
+    }
+
+    /// The technical detail behind a message written for people (the HTTP client's error
+    /// chain), for a disclosure under it.
+    pub fn detail(&self) -> Option<String> {
+        match self {
+            ProviderError::Unreachable { detail, .. } => Some(detail.clone()),
+            _ => None,
         }
     }
 
@@ -135,6 +173,7 @@ impl ProviderError {
             ProviderError::ContextOverflow(_) => ErrorKind::ContextOverflow,
             ProviderError::Auth(_) => ErrorKind::Auth,
             ProviderError::Transient(_)
+            | ProviderError::Unreachable { .. }
             | ProviderError::StreamInterrupted(_)
             | ProviderError::Timeout { .. } => ErrorKind::Network,
             ProviderError::Fatal(_) => ErrorKind::Provider,

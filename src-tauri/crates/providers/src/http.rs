@@ -135,7 +135,7 @@ pub(crate) async fn post_sse(
         .body(body)
         .send()
         .await
-        .map_err(|e| send_error(&e).redact(api_key))?;
+        .map_err(|e| send_error(url, &e).redact(api_key))?;
     let status = response.status();
     let headers = response.headers().clone();
     if !status.is_success() {
@@ -177,12 +177,58 @@ async fn read_error_body(mut response: reqwest::Response) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-fn send_error(err: &reqwest::Error) -> ProviderError {
+fn send_error(url: &str, err: &reqwest::Error) -> ProviderError {
     if err.is_builder() {
         // E.g. an API key with characters a header cannot carry: retrying will not help.
-        ProviderError::Fatal(format!("invalid request: {}", describe(err)))
+        return ProviderError::Fatal(format!("invalid request: {}", describe(err)));
+    }
+    let detail = describe(err);
+    match unreachable_reason(&detail, err.is_connect(), err.is_timeout()) {
+        Some(reason) => ProviderError::Unreachable {
+            target: host_of(url),
+            reason: reason.to_owned(),
+            detail,
+        },
+        None => ProviderError::Transient(detail),
+    }
+}
+
+/// Why a request never reached the server, in a few words, read from the client's error
+/// chain (hyper and the OS say it in their own terms).
+fn unreachable_reason(chain: &str, connect: bool, timeout: bool) -> Option<&'static str> {
+    let lower = chain.to_ascii_lowercase();
+    let has = |needle: &str| lower.contains(needle);
+    Some(if has("connection refused") || has("os error 111") {
+        "connection refused"
+    } else if has("dns error")
+        || has("failed to lookup address")
+        || has("name or service not known")
+    {
+        "the host name could not be found"
+    } else if has("certificate") || has("tls handshake") {
+        "its TLS certificate was not accepted"
+    } else if has("connection reset") || has("os error 104") {
+        "the connection was reset"
+    } else if has("network is unreachable") || has("no route to host") {
+        "there is no network route to it"
+    } else if timeout && connect {
+        "the connection timed out"
+    } else if connect {
+        "the connection failed"
     } else {
-        ProviderError::Transient(describe(err))
+        return None;
+    })
+}
+
+/// `127.0.0.1:8080` of `http://127.0.0.1:8080/v1/chat/completions`.
+fn host_of(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(parsed) => match (parsed.host_str(), parsed.port_or_known_default()) {
+            (Some(host), Some(port)) => format!("{host}:{port}"),
+            (Some(host), None) => host.to_owned(),
+            _ => url.to_owned(),
+        },
+        Err(_) => url.to_owned(),
     }
 }
 

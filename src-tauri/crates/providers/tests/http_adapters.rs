@@ -334,7 +334,7 @@ async fn requests_are_recorded_as_sent() {
 }
 
 #[tokio::test]
-async fn connection_refused_is_transient() {
+async fn connection_refused_is_said_in_a_sentence_and_retried() {
     let server = start(vec![]).await;
     let addr = server.addr();
     server.shutdown().await;
@@ -346,8 +346,14 @@ async fn connection_refused_is_transient() {
     let Ok(client) = create_client_with_options(endpoint, HttpOptions::default()) else {
         panic!("client");
     };
-    let err = client.stream(request()).await.err();
-    assert!(matches!(err, Some(ProviderError::Transient(_))), "{err:?}");
+    let err = client.stream(request()).await.err().expect("refused");
+    assert!(err.is_retryable());
+    assert_eq!(
+        err.to_string(),
+        format!("Could not reach {addr} — connection refused. Is the server running?")
+    );
+    let detail = err.detail().expect("the client's own words are kept");
+    assert!(detail.to_lowercase().contains("connect"), "{detail}");
 }
 
 #[tokio::test]

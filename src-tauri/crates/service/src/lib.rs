@@ -19,6 +19,7 @@ mod changes;
 mod complete;
 mod connect;
 mod error;
+mod folders;
 mod git;
 mod history;
 mod keys;

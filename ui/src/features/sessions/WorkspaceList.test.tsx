@@ -1,13 +1,19 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { WorkspaceList } from "./WorkspaceList";
 
+// The backend finds every typed folder (the refusals are useFolderPathForm's tests).
+vi.mock("../../ipc", async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  commands: { checkFolder: async ({ path }: { path: string }) => path },
+}));
+
 afterEach(cleanup);
 
 describe("WorkspaceList", () => {
-  it("adds a second folder by its typed path, or by the picker", () => {
+  it("adds a second folder by its typed path, or by the picker", async () => {
     const onOpen = vi.fn();
     const onPick = vi.fn();
     render(
@@ -16,7 +22,7 @@ describe("WorkspaceList", () => {
     fireEvent.click(screen.getByTestId("workspace-add"));
     fireEvent.change(screen.getByTestId("workspace-path-input"), { target: { value: "/work/b/" } });
     fireEvent.click(screen.getByTestId("workspace-path-open"));
-    expect(onOpen).toHaveBeenCalledWith("/work/b");
+    await waitFor(() => expect(onOpen).toHaveBeenCalledWith("/work/b"));
     expect(screen.queryByTestId("workspace-add-form")).toBeNull();
 
     fireEvent.click(screen.getByTestId("workspace-add"));

@@ -12,6 +12,7 @@ const { commands } = vi.hoisted(() => ({
       current_provider: null,
       providers: [],
       model_profiles: [],
+      warnings: [],
     })),
     listSkills: vi.fn(async () => ({ skills: [], problems: [], filtered: false, config_revision: "1-a" })),
   },
@@ -74,6 +75,7 @@ describe("SettingsView", () => {
         },
       ],
       model_profiles: [],
+      warnings: [],
     } as never);
     const onClose = vi.fn();
     render(<SettingsView cwd="/repo" onClose={onClose} onProvidersChanged={vi.fn()} />);

@@ -134,7 +134,10 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
       return withItems(turn, [...others, plan]);
     }
     case "error":
-      return withItems(turn, [...turn.items, { kind: "error", key, errorKind: event.kind, message: event.message }]);
+      return withItems(turn, [
+        ...turn.items,
+        { kind: "error", key, errorKind: event.kind, message: event.message, detail: event.detail ?? null },
+      ]);
     case "turn_ended":
       return { ...turn, status: event.reason, usage: event.usage, items: settle(turn.items) };
     case "session_started":

@@ -115,6 +115,8 @@ export interface ErrorItem {
   key: string;
   errorKind: ErrorKind;
   message: string;
+  /** The technical detail behind the sentence (the HTTP client's error chain). */
+  detail?: string | null;
 }
 
 /** The agent's task list; a newer plan in the same turn replaces this one. */

@@ -438,6 +438,7 @@ impl<'a> Approver<'a> {
                     kind: memo_protocol::ErrorKind::Config,
                     message: format!("approved once: the rule could not be kept: {error}"),
                     retryable: false,
+                    detail: None,
                 })?;
                 break;
             }

@@ -178,6 +178,7 @@ fn storage_error_notice(
             kind: ErrorKind::Storage,
             message: format!("could not save the session: {err}"),
             retryable: false,
+            detail: None,
         },
     }
 }

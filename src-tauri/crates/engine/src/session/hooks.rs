@@ -422,6 +422,7 @@ pub(crate) fn load_report_events(report: &LoadReport) -> Vec<AgentEvent> {
             kind: ErrorKind::Config,
             message: format!("hooks: {}", issue.message),
             retryable: false,
+            detail: None,
         });
     }
     events

@@ -128,6 +128,7 @@ impl SessionState {
                 kind,
                 message: message.to_owned(),
                 retryable: false,
+                detail: None,
             },
         );
     }
@@ -254,6 +255,7 @@ impl SessionState {
                 kind: ErrorKind::Config,
                 message: format!("could not switch models: {reason}"),
                 retryable: false,
+                detail: None,
             },
         );
     }

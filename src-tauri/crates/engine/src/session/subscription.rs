@@ -162,6 +162,7 @@ impl EventReceiver {
                             kind: ErrorKind::Storage,
                             message: format!("could not read the session's events: {err}"),
                             retryable: false,
+                            detail: None,
                         },
                     });
                 }

@@ -165,6 +165,7 @@ async fn drive(
                 kind: err.kind(),
                 message: err.to_string(),
                 retryable: false,
+                detail: None,
             });
             TurnEndReason::Failed
         }
@@ -353,6 +354,7 @@ impl Turn {
                         kind: err.kind(),
                         message: err.to_string(),
                         retryable: err.is_retryable(),
+                        detail: err.detail(),
                     })?;
                     return Ok(TurnEndReason::Failed);
                 }
@@ -402,6 +404,7 @@ impl Turn {
                     kind: ErrorKind::Provider,
                     message: stuck.message(),
                     retryable: false,
+                    detail: None,
                 })?;
                 return Ok(TurnEndReason::Failed);
             }
@@ -413,6 +416,7 @@ impl Turn {
                 self.shared.limits.max_steps
             ),
             retryable: false,
+            detail: None,
         })?;
         Ok(TurnEndReason::StepLimit)
     }
@@ -491,6 +495,7 @@ impl Turn {
                  (llama.cpp: -c, Ollama: num_ctx). The server said: {said}"
             ),
             retryable: false,
+            detail: None,
         })?;
         Ok(TurnEndReason::Failed)
     }

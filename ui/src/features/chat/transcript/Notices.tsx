@@ -14,13 +14,30 @@ const ERROR_TITLES: Partial<Record<ErrorKind, string>> = {
   invalid_op: "Not possible right now",
 };
 
-export function ErrorNotice({ kind, message, title }: { kind: ErrorKind; message: string; title?: string | undefined }) {
+export function ErrorNotice({
+  kind,
+  message,
+  title,
+  detail,
+}: {
+  kind: ErrorKind;
+  message: string;
+  title?: string | undefined;
+  /** The raw error behind the sentence, folded away. */
+  detail?: string | null | undefined;
+}) {
   return (
     <div className="notice notice--error" role="alert" data-testid="error-notice" data-kind={kind}>
       <AlertIcon className="notice__icon" />
       <div>
         <strong className="notice__title">{title ?? ERROR_TITLES[kind] ?? "Error"}</strong>
         <p className="notice__message">{message}</p>
+        {detail && (
+          <details className="notice__detail" data-testid="error-detail">
+            <summary>Details</summary>
+            <code>{detail}</code>
+          </details>
+        )}
       </div>
     </div>
   );

@@ -276,6 +276,19 @@ describe("TurnBlock after a failure", () => {
     expect(screen.queryByTestId("retry-turn")).toBeNull();
   });
 
+  it("says a network failure in a sentence, the client's words folded under Details", () => {
+    const detail = "error sending request: client error (Connect): tcp connect error: Connection refused (os error 111)";
+    const turn = {
+      ...failed("network"),
+      items: [{ kind: "error" as const, key: "e", errorKind: "network" as const, message: "Could not reach 127.0.0.1:8080 — connection refused. Is the server running?", detail }],
+    };
+    render(<TurnBlock turn={turn} onResolve={vi.fn()} />);
+    expect(screen.getByTestId("error-notice").querySelector(".notice__message")?.textContent).toBe(
+      "Could not reach 127.0.0.1:8080 — connection refused. Is the server running?",
+    );
+    expect(screen.getByTestId("error-detail").textContent).toContain("os error 111");
+  });
+
   it("offers Continue on an interrupted turn, and a retried turn shows no second bubble", () => {
     const onRetry = vi.fn();
     const { rerender } = render(

@@ -217,7 +217,7 @@ function TurnItemView({
     case "plan":
       return <PlanCard plan={item} />;
     case "error":
-      return <ErrorNotice kind={item.errorKind} message={item.message} />;
+      return <ErrorNotice kind={item.errorKind} message={item.message} detail={item.detail} />;
     case "hook":
       return <HookLine item={item} />;
     case "info":
