@@ -422,3 +422,60 @@ describe("A long Markdown answer", { timeout: 120_000 }, () => {
     }),
   );
 });
+
+// Retry after a failed request runs the same turn again: the message goes to the model
+// once, and the transcript shows it once. A typed folder that does not exist is refused
+// under the field and closes nothing.
+describe("Retry and a mistyped folder", { timeout: 120_000 }, () => {
+  let mock;
+  let app;
+  let project;
+
+  before(async () => {
+    project = mkdtempSync(path.join(tmpdir(), "memo-e2e-retry-"));
+    mock = await startMockLlm({
+      responses: [{ error: { status: 400, message: "the model is still loading" } }, { text: "pong" }],
+    });
+    app = await launchApp({ env: { GTK_THEME: THEME }, args: [project], homeFiles: { "config.toml": mockConfigToml(mock.baseUrl) } });
+  });
+
+  after(async () => {
+    await app?.stop().catch(() => {});
+    await mock?.stop().catch(() => {});
+    if (project) rmSync(project, { recursive: true, force: true });
+  });
+
+  test(
+    "Retry sends the failed message once more, not twice",
+    withScreenshot(() => app, async () => {
+      const message = await app.driver.wait(until.elementLocated(By.css("textarea[aria-label='Message']")), UI_TIMEOUT_MS);
+      await app.driver.wait(until.elementIsEnabled(message), UI_TIMEOUT_MS);
+      await message.sendKeys("ping", Key.ENTER);
+      const retry = await app.driver.wait(until.elementLocated(byTestId("retry-turn")), UI_TIMEOUT_MS);
+      await retry.click();
+      await app.driver.wait(until.elementLocated(By.css('[data-testid="turn"][data-status="completed"]')), UI_TIMEOUT_MS);
+      const bubbles = await app.driver.findElements(byTestId("user-message"));
+      assert.equal(bubbles.length, 1, "one bubble for the message");
+      assert.equal((await app.driver.findElements(byTestId("turn-resumed"))).length, 1);
+      const requests = await mock.requests();
+      assert.equal(requests.length, 2);
+      const users = JSON.stringify(requests[1].body).match(/"ping"/g) ?? [];
+      assert.equal(users.length, 1, "the retried request carries the message once");
+    }),
+  );
+
+  test(
+    "a folder path that does not exist is refused under the field, and the open folder stays",
+    withScreenshot(() => app, async () => {
+      await (await app.driver.findElement(byTestId("workspace-add"))).click();
+      const missing = path.join(project, "no-such-folder");
+      await (await app.driver.wait(until.elementLocated(byTestId("workspace-path-input")), UI_TIMEOUT_MS)).sendKeys(missing);
+      await (await app.driver.findElement(byTestId("workspace-path-open"))).click();
+      const alert = await app.driver.wait(until.elementLocated(By.css('[data-testid="workspace-add-form"] [role="alert"]')), UI_TIMEOUT_MS);
+      assert.equal(await alert.getText(), `No such folder: ${missing}`);
+      const items = await app.driver.findElements(byTestId("workspace-item"));
+      assert.equal(items.length, 1, "nothing added");
+      assert.equal(await items[0].getAttribute("aria-current"), "true", "the open folder stays in front");
+    }),
+  );
+});
