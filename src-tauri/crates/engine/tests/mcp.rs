@@ -174,9 +174,11 @@ async fn an_mcp_tool_runs_end_to_end_with_approval_and_progress() {
     let world = World::new(
         &everything_toml(),
         vec![
+            // No readOnlyHint of true: rated by its name, a write, so it asks.
+            MockResponse::tool_call("everything__toggle-simulated-logging", "{}"),
             MockResponse::tool_call("everything__echo", r#"{"message":"hello mcp"}"#),
             MockResponse::text("It echoed."),
-            MockResponse::tool_call("everything__echo", r#"{"message":"again"}"#),
+            MockResponse::tool_call("everything__toggle-simulated-logging", "{}"),
             MockResponse::tool_call(
                 "everything__trigger-long-running-operation",
                 r#"{"duration":1,"steps":2}"#,
@@ -189,9 +191,19 @@ async fn an_mcp_tool_runs_end_to_end_with_approval_and_progress() {
     let mut seen = Vec::new();
     submit(&session, "echo something over MCP");
     let request = approval(&mut events, &mut seen).await;
-    assert_eq!(request.tool_name, "everything__echo");
-    assert_eq!(request.fingerprint, "mcp:everything:echo");
+    assert_eq!(request.tool_name, "everything__toggle-simulated-logging");
+    assert_eq!(
+        request.fingerprint,
+        "mcp:everything:toggle-simulated-logging"
+    );
     assert_eq!(request.risk, RiskLevel::Write);
+    assert!(
+        request
+            .reason
+            .contains("the server marks it as changing things"),
+        "{}",
+        request.reason
+    );
     session
         .submit(Op::ResolveApproval {
             request_id: request.request_id.clone(),
@@ -209,6 +221,13 @@ async fn an_mcp_tool_runs_end_to_end_with_approval_and_progress() {
             ..
         }
     ));
+    // The server marks echo read-only: it ran without a question.
+    assert_eq!(
+        seen.iter()
+            .filter(|e| matches!(e.event, AgentEvent::ApprovalRequested { .. }))
+            .count(),
+        1
+    );
     assert_eq!(
         tool_end(&seen, "everything__echo"),
         (ToolStatus::Ok, "Echo: hello mcp".to_owned())
@@ -242,40 +261,35 @@ async fn an_mcp_tool_runs_end_to_end_with_approval_and_progress() {
         .unwrap_or_else(|| panic!("no line for the server in\n{system}"));
     assert!(server_line.contains("echo"), "{server_line}");
 
-    // The session grant covers the same tool of the same server; progress is reported.
+    // The session grant covers the same tool of the same server; the slow tool is marked
+    // read-only by its server, so nothing asks; its progress is reported.
     let mut seen = Vec::new();
     submit(&session, "again, then something slow");
-    let end = until(&mut events, &mut seen, |e| {
-        matches!(
-            e,
-            AgentEvent::TurnEnded { .. } | AgentEvent::ApprovalRequested { .. }
-        )
-    })
-    .await;
-    let request = match end {
-        AgentEvent::ApprovalRequested { request } => request,
-        other => panic!("the slow tool needs its own approval, got {other:?}"),
-    };
-    assert_eq!(
-        request.tool_name,
-        "everything__trigger-long-running-operation"
-    );
-    assert_eq!(
-        tool_end(&seen, "everything__echo"),
-        (ToolStatus::Ok, "Echo: again".to_owned())
-    );
-    session
-        .submit(Op::ResolveApproval {
-            request_id: request.request_id.clone(),
-            decision: ReviewDecision::ApproveOnce {
-                accepted_hunks: None,
-            },
-        })
-        .unwrap();
     until(&mut events, &mut seen, |e| {
         matches!(e, AgentEvent::TurnEnded { .. })
     })
     .await;
+    assert!(
+        !seen
+            .iter()
+            .any(|e| matches!(e.event, AgentEvent::ApprovalRequested { .. })),
+        "{seen:?}"
+    );
+    assert_eq!(
+        tool_end(&seen, "everything__toggle-simulated-logging").0,
+        ToolStatus::Ok
+    );
+    let slow_call = seen
+        .iter()
+        .find_map(|e| match &e.event {
+            AgentEvent::ToolCallBegin { call_id, name }
+                if name == "everything__trigger-long-running-operation" =>
+            {
+                Some(call_id.clone())
+            }
+            _ => None,
+        })
+        .expect("the slow tool ran");
     let progress: Vec<(f64, Option<f64>)> = seen
         .iter()
         .filter_map(|e| match &e.event {
@@ -284,7 +298,7 @@ async fn an_mcp_tool_runs_end_to_end_with_approval_and_progress() {
                 progress,
                 total,
                 ..
-            } if call_id.0 == request.call_id.0 => Some((*progress, *total)),
+            } if call_id.0 == slow_call.0 => Some((*progress, *total)),
             _ => None,
         })
         .collect();
