@@ -10,7 +10,8 @@ import { type CommandError, commands, toCommandError } from "../../ipc";
 const ACTION_LABEL: Record<RestoreAction, [string, string]> = {
   write: ["will get its earlier content back", "restored"],
   delete: ["will be deleted (the agent created it)", "deleted (the agent created it)"],
-  conflict: ["changed since the agent's edit: kept", "changed since the agent's edit: kept"],
+  // The reason (changed or deleted since) is the item's detail: said once.
+  conflict: ["will be kept as it is now", "kept as it is now"],
   not_restorable: ["cannot be restored", "not restored"],
   unchanged: ["already as it was", "already as it was"],
 };
@@ -113,7 +114,7 @@ export function RestoreDialog(props: RestoreDialogProps) {
         onClick={(event) => event.stopPropagation()}
       >
         <h2 id="restore-title" className="dialog__title">
-          {done ? "Files restored" : props.title}
+          {done ? doneTitle(done.files) : props.title}
         </h2>
         {shown === null && !error && (
           <p className="dialog__message">
@@ -182,4 +183,11 @@ export function RestoreDialog(props: RestoreDialogProps) {
       </div>
     </div>
   );
+}
+
+/** What a finished restore did, in its title: never "restored" when nothing was. */
+function doneTitle(files: readonly { action: RestoreAction }[]): string {
+  const changed = files.filter((f) => f.action === "write" || f.action === "delete").length;
+  if (changed === 0) return "Nothing was restored";
+  return changed === 1 ? "1 file restored" : `${changed} files restored`;
 }

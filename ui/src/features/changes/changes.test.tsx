@@ -193,6 +193,18 @@ describe("RestoreDialog", () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 
+  it("says nothing was restored when every file was kept, and the reason once", async () => {
+    commands.previewRestore.mockResolvedValue({ files: [preview.files[2]!] });
+    commands.restoreSession.mockResolvedValue({ files: [preview.files[2]!], undo_checkpoint: 8 });
+    render(<RestoreDialog sessionId="s1" toSeq={4} title="Rewind" modes={["code"]} onConversation={vi.fn()} onClose={vi.fn()} />);
+    await screen.findAllByTestId("restore-file");
+    fireEvent.click(screen.getByTestId("restore-code"));
+    expect((await screen.findByRole("heading")).textContent).toBe("Nothing was restored");
+    const row = screen.getByTestId("restore-file").textContent ?? "";
+    expect(row).toBe("b.rskept as it is nowchanged after the agent changed it");
+    expect(row).not.toContain("since the agent's edit");
+  });
+
   it("opens the restored conversation with its message", async () => {
     commands.previewRestore.mockResolvedValue({ files: [] });
     const session = { id: "s2", title: null, cwd: "/w", provider: "p", model: "m", created_ms: 0, updated_ms: 0, last_seq: 3 };
