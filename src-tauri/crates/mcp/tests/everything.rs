@@ -46,8 +46,8 @@ async fn exercise(manager: McpManager, server: &str, dir: &std::path::Path) {
     let echo_tool = source.get(&echo).unwrap();
     assert_eq!(
         echo_tool.risk(),
-        RiskLevel::Write,
-        "unknown names are never below write"
+        RiskLevel::Read,
+        "the server marks echo read-only (readOnlyHint), over its name's rating"
     );
     let preview = echo_tool
         .preview(&ToolContext::for_workspace(dir), &json!({"message": "hi"}))

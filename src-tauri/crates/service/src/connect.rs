@@ -321,6 +321,11 @@ fn explain(
             "network",
             format!("Nothing answered at {base_url} ({text}). Check the URL and that the server is running."),
         ),
+        // Already a sentence, with its advice.
+        ProviderError::Unreachable { reason, .. } if reason == "the connection timed out" => {
+            ("timeout", full.clone())
+        }
+        ProviderError::Unreachable { .. } => ("network", full.clone()),
         ProviderError::Fatal(_) if lower.contains("404") || lower.contains("not found") || lower.contains("does not exist") => (
             "not_found",
             format!("{base_url} has no model \"{model}\" or is not an API of this kind ({full})."),
