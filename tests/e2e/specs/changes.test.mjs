@@ -157,7 +157,7 @@ describe("Reviewing and undoing the agent's changes", { timeout: 180_000 }, () =
     for (const file of files) assert.equal(await file.getAttribute("data-action"), "write");
     await shot("rewind offers restore code, conversation or both");
     await (await find("restore-code", dialog)).click();
-    await app.driver.wait(async () => (await dialog.getText()).includes("Files restored"), UI_TIMEOUT_MS);
+    await app.driver.wait(async () => (await dialog.getText()).includes("2 files restored"), UI_TIMEOUT_MS);
     assert.equal(read("a.txt"), A);
     assert.equal(read("b.txt"), B);
     await (await find("undo-restore", dialog)).click();

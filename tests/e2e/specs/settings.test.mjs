@@ -185,7 +185,12 @@ describe("Settings", { timeout: 180_000 }, () => {
       await (await find("provider-test")).click();
       const report = await find("connection-report");
       await app.driver.wait(async () => (await report.getAttribute("data-outcome")) === "network", UI_TIMEOUT_MS);
-      assert.match(await report.getText(), /Nothing answered/);
+      assert.match(await report.getText(), /Could not reach 127\.0\.0\.1:\d+ — connection refused\. Is the server running\?/);
+      assert.equal(
+        await (await find("provider-make-current")).isSelected(),
+        false,
+        "a provider whose connection test just failed is not made the default",
+      );
       await app.screenshot(`${t.name} (failed test)`);
       await (await find("provider-save")).click();
 
