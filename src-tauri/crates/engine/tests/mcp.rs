@@ -163,6 +163,17 @@ fn tool_end(seen: &[EventEnvelope], name: &str) -> (ToolStatus, String) {
         .unwrap_or_else(|| panic!("no tool_call_end for {name}"))
 }
 
+/// Every file change the events announced, in order.
+fn files_changed(seen: &[EventEnvelope]) -> Vec<memo_protocol::FileChange> {
+    seen.iter()
+        .filter_map(|e| match &e.event {
+            AgentEvent::FilesChanged { changes, .. } => Some(changes.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
 async fn shutdown(session: SessionHandle, world: World) {
     session.submit(Op::Shutdown).unwrap();
     session.closed().await;
@@ -531,14 +542,7 @@ async fn a_file_an_mcp_server_writes_is_a_recorded_change() {
         matches!(e, AgentEvent::TurnEnded { .. })
     })
     .await;
-    let changes: Vec<_> = seen
-        .iter()
-        .filter_map(|e| match &e.event {
-            AgentEvent::FilesChanged { changes, .. } => Some(changes.clone()),
-            _ => None,
-        })
-        .flatten()
-        .collect();
+    let changes = files_changed(&seen);
     assert_eq!(changes.len(), 1, "{seen:?}");
     assert_eq!(changes[0].path, "from-mcp.txt");
     assert_eq!(changes[0].sources, ["fx__write_file"]);
@@ -603,14 +607,7 @@ async fn a_tool_the_server_calls_read_only_runs_unasked_and_what_it_writes_is_st
             .any(|e| matches!(e.event, AgentEvent::ApprovalRequested { .. })),
         "rated read by the server's hint: no question"
     );
-    let changes: Vec<_> = seen
-        .iter()
-        .filter_map(|e| match &e.event {
-            AgentEvent::FilesChanged { changes, .. } => Some(changes.clone()),
-            _ => None,
-        })
-        .flatten()
-        .collect();
+    let changes = files_changed(&seen);
     assert_eq!(changes.len(), 1, "{seen:?}");
     assert_eq!(changes[0].path, "summary.txt");
     assert_eq!(changes[0].sources, ["fx__get_summary"]);

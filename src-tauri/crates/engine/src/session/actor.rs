@@ -218,6 +218,25 @@ struct RunningTurn {
     ended: Arc<AtomicBool>,
 }
 
+impl RunningTurn {
+    /// Starts a turn under a fresh id: `turn` gets the id, its cancellation and the flag
+    /// it sets as it ends.
+    fn spawn<F>(turn: impl FnOnce(TurnId, CancellationToken, Arc<AtomicBool>) -> F) -> Self
+    where
+        F: std::future::Future<Output = ()> + Send + 'static,
+    {
+        let cancel = CancellationToken::new();
+        let ended = Arc::new(AtomicBool::new(false));
+        let turn_id = TurnId::new(uuid::Uuid::now_v7().to_string());
+        let task = tokio::spawn(turn(turn_id, cancel.clone(), ended.clone()));
+        Self {
+            cancel,
+            task,
+            ended,
+        }
+    }
+}
+
 async fn run_actor(
     shared: Arc<SessionState>,
     source: memo_hooks::SessionStartSource,
@@ -286,21 +305,9 @@ async fn run_actor(
                     }
                     Dispatch::Done => continue,
                 };
-                let cancel = CancellationToken::new();
-                let turn_id = TurnId::new(uuid::Uuid::now_v7().to_string());
-                let ended = Arc::new(AtomicBool::new(false));
-                let task = tokio::spawn(run_turn(
-                    shared.clone(),
-                    turn_id,
-                    input,
-                    cancel.clone(),
-                    ended.clone(),
-                ));
-                running = Some(RunningTurn {
-                    cancel,
-                    task,
-                    ended,
-                });
+                running = Some(RunningTurn::spawn(|turn_id, cancel, ended| {
+                    run_turn(shared.clone(), turn_id, input, cancel, ended)
+                }));
             }
             Some(Op::RetryTurn) => {
                 if running
@@ -318,21 +325,9 @@ async fn run_actor(
                         continue;
                     }
                 };
-                let cancel = CancellationToken::new();
-                let turn_id = TurnId::new(uuid::Uuid::now_v7().to_string());
-                let ended = Arc::new(AtomicBool::new(false));
-                let task = tokio::spawn(super::turn::run_retry(
-                    shared.clone(),
-                    turn_id,
-                    retry_of,
-                    cancel.clone(),
-                    ended.clone(),
-                ));
-                running = Some(RunningTurn {
-                    cancel,
-                    task,
-                    ended,
-                });
+                running = Some(RunningTurn::spawn(|turn_id, cancel, ended| {
+                    super::turn::run_retry(shared.clone(), turn_id, retry_of, cancel, ended)
+                }));
             }
             Some(Op::SwitchModel { provider, model }) => {
                 if running
