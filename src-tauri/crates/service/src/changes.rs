@@ -26,6 +26,9 @@ struct Side {
     now: Content,
     now_bytes: Option<Vec<u8>>,
     sources: Vec<String>,
+    /// What the agent left (session scopes): when the file is not that any more, someone
+    /// changed it since, and a revert must keep what they wrote.
+    agent_after: Option<(Content, Option<Vec<u8>>)>,
 }
 
 impl Service {
@@ -114,6 +117,7 @@ impl Service {
                             now,
                             now_bytes,
                             sources: vec!["git".into()],
+                            agent_after: None,
                         })
                     })
                     .collect())
@@ -141,14 +145,22 @@ impl Service {
                     if now == span.before {
                         continue;
                     }
+                    let mut sources = span.sources;
+                    // Changed since the agent's last change, before any scan said so: the
+                    // person's, shown as theirs.
+                    if now != span.after && !sources.iter().any(|s| s == "outside") {
+                        sources.push("outside".into());
+                    }
+                    let after_bytes = store.read(&span.after).ok().flatten();
                     out.push(Side {
                         base_bytes: store.read(&span.before).ok().flatten(),
                         path: span.path,
                         base: span.before,
                         base_mode: span.before_mode,
+                        agent_after: (now != span.after).then_some((span.after, after_bytes)),
                         now,
                         now_bytes,
-                        sources: span.sources,
+                        sources,
                     });
                 }
                 Ok(out)
@@ -180,6 +192,10 @@ impl Service {
                 "{} changed since its diff was shown; look at it again",
                 request.path
             )));
+        }
+        if let Some(kept) = self.revert_keeping_theirs(&side, request)? {
+            self.write_reviewed(id, &root, &side, Some(kept.as_bytes()))?;
+            return self.session_changes(id, request.scope);
         }
         let new_bytes: Option<Vec<u8>> = match (&request.hunks, &side.base_bytes, &side.now_bytes) {
             (None, base, _) => {
@@ -250,6 +266,73 @@ impl Service {
                     std::fs::remove_file(&full).map_err(|e| ServiceError::io(full.display(), e))
                 }
             },
+        }
+    }
+
+    /// A revert of a file someone changed after the agent: the agent's change taken out of
+    /// what is on disk now, with the other edits kept (`Some`), or a conflict naming the
+    /// lines of theirs it would drop. `None` when nobody changed the file since the agent.
+    fn revert_keeping_theirs(
+        &self,
+        side: &Side,
+        request: &RevertRequest,
+    ) -> Result<Option<String>> {
+        let Some((after, after_bytes)) = &side.agent_after else {
+            return Ok(None);
+        };
+        let text = |b: &Option<Vec<u8>>| {
+            b.as_deref()
+                .and_then(memo_engine::changes::as_text)
+                .map(str::to_owned)
+        };
+        let changed_since = || {
+            ServiceError::Conflict(format!(
+                "{} was changed after the agent changed it, and Memo cannot tell those lines apart here; edit it by hand (nothing was written)",
+                request.path
+            ))
+        };
+        let (Some(now), Some(agent)) = (text(&side.now_bytes), text(after_bytes)) else {
+            return Err(changed_since());
+        };
+        let before = match (&side.base, text(&side.base_bytes)) {
+            (Content::Absent, _) => {
+                return Err(ServiceError::Conflict(format!(
+                    "{} was created by the agent and changed since; reverting would delete what was added after (nothing was written)",
+                    request.path
+                )))
+            }
+            (_, Some(before)) => before,
+            (_, None) => return Err(changed_since()),
+        };
+        if after.is_absent() {
+            return Err(changed_since());
+        }
+        // The hunks shown compare the agent's start with the file now: a hunk that holds
+        // none of the later edits is the agent's alone and reverts as usual.
+        if let Some(hunks) = &request.hunks {
+            let theirs = crate::merge::edited_lines(&agent, &now);
+            let shown = FileHunks::new(&before, &now);
+            let hit: Vec<std::ops::Range<usize>> = theirs
+                .into_iter()
+                .filter(|t| {
+                    hunks.iter().any(|&i| {
+                        shown
+                            .hunks
+                            .get(i as usize)
+                            .is_some_and(|h| t.start <= h.new.end && h.new.start <= t.end)
+                    })
+                })
+                .map(|t| t.start + 1..t.end.max(t.start + 1) + 1)
+                .collect();
+            return if hit.is_empty() {
+                Ok(None)
+            } else {
+                Err(overlap(&request.path, &hit))
+            };
+        }
+        match crate::merge::revert_onto(&before, &agent, &now) {
+            crate::merge::Reverted::Clean(text) => Ok(Some(text)),
+            crate::merge::Reverted::Overlaps(lines) => Err(overlap(&request.path, &lines)),
         }
     }
 
@@ -416,4 +499,11 @@ fn not_kept(path: &str) -> ServiceError {
 
 fn checkpoint_error(error: memo_checkpoints::CheckpointError) -> ServiceError {
     ServiceError::Checkpoint(error.to_string())
+}
+
+fn overlap(path: &str, lines: &[std::ops::Range<usize>]) -> ServiceError {
+    ServiceError::Conflict(format!(
+        "{path}: line(s) {} were changed after the agent's edit, inside or next to it; reverting would drop them, so nothing was written. Edit the file by hand, or keep the change",
+        crate::merge::lines_named(lines)
+    ))
 }

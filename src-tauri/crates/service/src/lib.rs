@@ -25,6 +25,7 @@ mod history;
 mod keys;
 mod mcp_login;
 mod mcp_settings;
+mod merge;
 mod outputs;
 mod pages;
 mod plugins;

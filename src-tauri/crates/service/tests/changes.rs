@@ -153,3 +153,84 @@ async fn changes_revert_and_restore_on_a_git_repository() {
     assert!(sources.contains(&"review".to_owned()) && sources.contains(&"restore".to_owned()));
     f.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_revert_keeps_the_lines_a_person_added_after_the_agent_or_refuses_naming_them() {
+    let f = fixture(vec![
+        MockResponse::tool_call(
+            "exec_command",
+            r#"{"cmd":"sed -i 's/two/TWO/; s/three/THREE/' a.txt"}"#,
+        ),
+        MockResponse::text("Edited."),
+    ])
+    .await;
+    let config = f.home.path().join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("approval_mode = \"dangerous\"\n{text}")).unwrap();
+    let work = f.work.path();
+    std::fs::write(work.join("a.txt"), A).unwrap();
+    let session = f.start();
+    let id = session.id.clone();
+    f.turn(&id, "shout two and three").await;
+    let agent = A.replace("two", "TWO").replace("three", "THREE");
+    assert_eq!(std::fs::read_to_string(work.join("a.txt")).unwrap(), agent);
+
+    // The person adds a line inside the agent's change, by hand, before any new turn.
+    let mine = agent.replace("TWO\n", "TWO\nmy own line\n");
+    std::fs::write(work.join("a.txt"), &mine).unwrap();
+    let report = f
+        .service
+        .session_changes(&id, ChangeScope::Session)
+        .unwrap();
+    let file = &report.files[0];
+    assert_eq!(
+        file.sources,
+        ["exec_command", "outside"],
+        "shown as the person's too"
+    );
+    let whole = RevertRequest {
+        scope: ChangeScope::Session,
+        path: "a.txt".into(),
+        hunks: None,
+        shown_diff: file.diff.as_ref().unwrap().unified.clone(),
+    };
+    let refused = f.service.revert_change(&id, &whole).unwrap_err();
+    assert_eq!(refused.code(), ErrorCode::Conflict);
+    assert!(
+        refused
+            .to_string()
+            .contains("line(s) 3 were changed after the agent's edit"),
+        "{refused}"
+    );
+    let per_hunk = RevertRequest {
+        hunks: Some(vec![0]),
+        ..whole.clone()
+    };
+    assert_eq!(
+        f.service.revert_change(&id, &per_hunk).unwrap_err().code(),
+        ErrorCode::Conflict
+    );
+    assert_eq!(
+        std::fs::read_to_string(work.join("a.txt")).unwrap(),
+        mine,
+        "nothing lost"
+    );
+
+    // A line of theirs away from the agent's change: the revert keeps it.
+    let far = agent.replace("ten\n", "ten\nmy own line\n");
+    std::fs::write(work.join("a.txt"), &far).unwrap();
+    let report = f
+        .service
+        .session_changes(&id, ChangeScope::Session)
+        .unwrap();
+    let whole = RevertRequest {
+        shown_diff: report.files[0].diff.as_ref().unwrap().unified.clone(),
+        ..whole
+    };
+    f.service.revert_change(&id, &whole).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(work.join("a.txt")).unwrap(),
+        A.replace("ten\n", "ten\nmy own line\n")
+    );
+    f.finish().await;
+}
