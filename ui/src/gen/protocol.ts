@@ -1048,7 +1048,7 @@ branch_deleted: boolean, note?: string, };
 
 export type WorktreeSession = { session: SessionSummary, worktree: WorktreeInfo, };
 
-export type McpSourceKind = "memo" | "claude" | "gemini" | "cursor" | "plugin";
+export type McpSourceKind = "memo" | "claude" | "gemini" | "cursor" | "plugin" | "codex";
 
 export type McpTransportKind = "stdio" | "streamable_http" | "sse";
 
@@ -1066,7 +1066,12 @@ export type McpServerInfo = { name: string, source: McpSourceKind,
 /**
  * The file it comes from.
  */
-source_path: string, transport: McpTransportKind, 
+source_path: string, 
+/**
+ * That file as a person names it: `config.toml`, `.mcp.json` (the folder's),
+ * `~/.claude.json` (the user's own, for every folder).
+ */
+source_label: string, transport: McpTransportKind, 
 /**
  * stdio: the command and its arguments.
  */

@@ -185,6 +185,8 @@ pub enum SourceKind {
     Cursor,
     /// An installed plugin's `.mcp.json` (or its `plugin.json`'s `mcpServers`).
     Plugin,
+    /// `~/.codex/config.toml` (`[mcp_servers]`, the form Memo's own follows).
+    Codex,
 }
 
 impl SourceKind {
@@ -195,6 +197,7 @@ impl SourceKind {
             SourceKind::Gemini => "gemini",
             SourceKind::Cursor => "cursor",
             SourceKind::Plugin => "plugin",
+            SourceKind::Codex => "codex",
         }
     }
 }
@@ -300,6 +303,15 @@ pub fn parse_memo_config(
     extra: &toml::Table,
     path: &Path,
 ) -> (Vec<ServerConfig>, Vec<ConfigProblem>) {
+    parse_server_tables(extra, path, SourceKind::Memo)
+}
+
+/// `[mcp_servers]` in a TOML file of Memo's (Codex-style) form, from `kind`'s file.
+pub fn parse_server_tables(
+    extra: &toml::Table,
+    path: &Path,
+    kind: SourceKind,
+) -> (Vec<ServerConfig>, Vec<ConfigProblem>) {
     let mut servers = Vec::new();
     let mut problems = Vec::new();
     let Some(value) = extra.get("mcp_servers") else {
@@ -314,7 +326,7 @@ pub fn parse_memo_config(
         return (servers, problems);
     };
     let source = ConfigSource {
-        kind: SourceKind::Memo,
+        kind,
         path: path.to_owned(),
     };
     for (name, value) in table {

@@ -266,3 +266,79 @@ oauth = { grant = "cross_app_access", client_id = "c", idp_token_endpoint = "htt
         "{problems:?}"
     );
 }
+
+#[test]
+fn other_agents_user_level_servers_are_read_unchanged_between_memos_and_the_projects() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let h = home.path();
+    std::fs::write(
+        h.join(".claude.json"),
+        serde_json::json!({
+            "mcpServers": {"claude-user": {"command": "cu"}},
+            "projects": {
+                project.path().to_string_lossy(): {"mcpServers": {"claude-local": {"command": "cl"}}},
+                "/some/other/project": {"mcpServers": {"elsewhere": {"command": "no"}}}
+            }
+        })
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::create_dir_all(h.join(".gemini")).unwrap();
+    std::fs::write(
+        h.join(".gemini/settings.json"),
+        r#"{"mcpServers": {"gemini-user": {"command": "gu"}}}"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(h.join(".cursor")).unwrap();
+    std::fs::write(
+        h.join(".cursor/mcp.json"),
+        r#"{"mcpServers": {"cursor-user": {"url": "http://127.0.0.1:1/mcp"}}}"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(h.join(".codex")).unwrap();
+    std::fs::write(
+        h.join(".codex/config.toml"),
+        "model = \"o4\"\n[mcp_servers.codex-user]\ncommand = \"xu\"\nargs = [\"--stdio\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        project.path().join(".mcp.json"),
+        r#"{"mcpServers": {"proj": {"command": "p"}, "claude-user": {"command": "shadowed"}}}"#,
+    )
+    .unwrap();
+    let config = memo_config::Config::parse("", &h.join(".memo/config.toml")).unwrap();
+    let home_str = h.display().to_string();
+    let env = move |name: &str| (name == "HOME").then(|| home_str.clone());
+    let set = load(&config, Some(project.path()), &env);
+    let names: Vec<_> = set
+        .servers
+        .iter()
+        .map(|s| (s.name.as_str(), s.source.kind))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("claude-user", SourceKind::Claude),
+            ("claude-local", SourceKind::Claude),
+            ("gemini-user", SourceKind::Gemini),
+            ("cursor-user", SourceKind::Cursor),
+            ("codex-user", SourceKind::Codex),
+            ("proj", SourceKind::Claude),
+        ]
+    );
+    assert_eq!(set.servers[0].source.path, h.join(".claude.json"));
+    let TransportConfig::Stdio(codex) = &set.servers[4].transport else {
+        panic!()
+    };
+    assert_eq!(
+        (codex.command.as_str(), codex.args.clone()),
+        ("xu", vec!["--stdio".to_owned()])
+    );
+    // The user's own definition wins over the project's of the same name.
+    assert_eq!(set.clashes.len(), 1, "{:?}", set.clashes);
+    assert!(set.problems.is_empty(), "{:?}", set.problems);
+    // Without a folder, the per-project servers are not read.
+    let alone = load(&config, None, &env);
+    assert!(alone.servers.iter().all(|s| s.name != "claude-local"));
+}

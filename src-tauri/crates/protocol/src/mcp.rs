@@ -22,6 +22,8 @@ pub enum McpSourceKind {
     Cursor,
     /// An installed plugin's servers.
     Plugin,
+    /// `~/.codex/config.toml`.
+    Codex,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -49,6 +51,10 @@ pub struct McpServerInfo {
     pub source: McpSourceKind,
     /// The file it comes from.
     pub source_path: String,
+    /// That file as a person names it: `config.toml`, `.mcp.json` (the folder's),
+    /// `~/.claude.json` (the user's own, for every folder).
+    #[serde(default)]
+    pub source_label: String,
     pub transport: McpTransportKind,
     /// stdio: the command and its arguments.
     pub command: Option<String>,

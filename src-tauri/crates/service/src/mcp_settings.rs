@@ -146,6 +146,11 @@ impl Service {
             name: server.name.clone(),
             source: source_kind(server.source.kind),
             source_path: server.source.path.display().to_string(),
+            source_label: source_label(
+                server.source.kind,
+                &server.source.path,
+                (self.env())("HOME").as_deref().map(std::path::Path::new),
+            ),
             transport,
             command,
             args,
@@ -687,6 +692,30 @@ fn source_kind(kind: SourceKind) -> McpSourceKind {
         SourceKind::Gemini => McpSourceKind::Gemini,
         SourceKind::Cursor => McpSourceKind::Cursor,
         SourceKind::Plugin => McpSourceKind::Plugin,
+        SourceKind::Codex => McpSourceKind::Codex,
+    }
+}
+
+/// `path` as a person names it: under the home folder as `~/…`, else by its kind.
+fn source_label(
+    kind: SourceKind,
+    path: &std::path::Path,
+    home: Option<&std::path::Path>,
+) -> String {
+    if kind == SourceKind::Memo {
+        return "config.toml".into();
+    }
+    if kind == SourceKind::Plugin {
+        return "a plugin".into();
+    }
+    match home.and_then(|h| path.strip_prefix(h).ok()) {
+        Some(rel) => format!("~/{}", rel.display()),
+        None => match kind {
+            SourceKind::Claude => ".mcp.json".into(),
+            SourceKind::Gemini => ".gemini/settings.json".into(),
+            SourceKind::Cursor => ".cursor/mcp.json".into(),
+            _ => path.display().to_string(),
+        },
     }
 }
 
@@ -696,5 +725,40 @@ fn trust_state(status: TrustStatus) -> TrustState {
         TrustStatus::Untrusted => TrustState::Untrusted,
         TrustStatus::Unasked => TrustState::Unasked,
         TrustStatus::Changed => TrustState::Changed,
+    }
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn a_servers_file_is_named_as_a_person_would() {
+        let home = Some(Path::new("/home/u"));
+        assert_eq!(
+            source_label(SourceKind::Claude, Path::new("/home/u/.claude.json"), home),
+            "~/.claude.json"
+        );
+        assert_eq!(
+            source_label(
+                SourceKind::Codex,
+                Path::new("/home/u/.codex/config.toml"),
+                home
+            ),
+            "~/.codex/config.toml"
+        );
+        assert_eq!(
+            source_label(SourceKind::Claude, Path::new("/work/p/.mcp.json"), home),
+            ".mcp.json"
+        );
+        assert_eq!(
+            source_label(
+                SourceKind::Memo,
+                Path::new("/home/u/.memo/config.toml"),
+                home
+            ),
+            "config.toml"
+        );
     }
 }

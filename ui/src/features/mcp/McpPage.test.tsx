@@ -26,6 +26,7 @@ const OURS: McpServerInfo = {
   name: "everything",
   source: "memo",
   source_path: "/home/u/.memo/config.toml",
+  source_label: "config.toml",
   transport: "stdio",
   command: "node",
   args: ["index.js"],
@@ -43,6 +44,7 @@ const PROJECT: McpServerInfo = {
   name: "proj",
   source: "claude",
   source_path: "/home/u/shop/.mcp.json",
+  source_label: "~/shop/.mcp.json",
   env: [],
   blocked: true,
 };
@@ -79,7 +81,7 @@ describe("McpPage", () => {
     expect(cards).toHaveLength(2);
     expect(within(cards[0]!).getByText("config.toml")).toBeTruthy();
     expect(within(cards[0]!).getByText("keychain")).toBeTruthy();
-    expect(within(cards[1]!).getByText(".mcp.json")).toBeTruthy();
+    expect(within(cards[1]!).getByText("~/shop/.mcp.json")).toBeTruthy();
     expect(screen.getByTestId("mcp-untrusted").textContent).toContain("shop is not trusted");
     // The untrusted folder's server cannot be checked or edited here.
     expect((within(cards[1]!).getByTestId("mcp-check") as HTMLButtonElement).disabled).toBe(true);

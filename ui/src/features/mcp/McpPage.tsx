@@ -16,6 +16,7 @@ const SOURCE_NAMES: Record<McpSourceKind, string> = {
   gemini: ".gemini/settings.json",
   cursor: ".cursor/mcp.json",
   plugin: "a plugin",
+  codex: "~/.codex/config.toml",
 };
 
 const TRANSPORT_NAMES: Record<McpTransportKind, string> = {
@@ -90,7 +91,7 @@ function ServerCard({ server, check, checking, onCheck, onEdit, onRemove, onEnab
         <span className="mcp-server__title">
           <span className="mcp-server__name">{server.name}</span>
           <span className="mcp-server__meta">
-            <span title={server.source_path}>{SOURCE_NAMES[server.source]}</span> · {TRANSPORT_NAMES[server.transport]}
+            <span title={server.source_path}>{server.source_label || SOURCE_NAMES[server.source]}</span> · {TRANSPORT_NAMES[server.transport]}
           </span>
         </span>
         <span className="mcp-server__status">
@@ -194,7 +195,7 @@ function CheckDetails({ server, check, onTool }: CheckDetailsProps) {
           <ul className="mcp-tools">
             {check.tools.map((t) => (
               <li key={t.name} className="mcp-tool">
-                <label className="checkbox mcp-tool__label" title={ours ? undefined : `Turn tools off in ${SOURCE_NAMES[server.source]}`}>
+                <label className="checkbox mcp-tool__label" title={ours ? undefined : `Turn tools off in ${server.source_label || SOURCE_NAMES[server.source]}`}>
                   <input
                     type="checkbox"
                     checked={t.enabled}
