@@ -131,6 +131,36 @@ impl WorkspaceContext {
         }
     }
 
+    /// Where skills are looked for.
+    pub fn skill_roots(&self) -> SkillRoots {
+        SkillRoots {
+            memo_home: self.memo_home.clone(),
+            user_home: self.user_home.clone(),
+            project_root: Some(self.workspace_root.clone()),
+            plugins: self.plugins.skills.clone(),
+        }
+    }
+
+    /// The skills as they are now: found again, with `active_skills` read again from
+    /// config.toml, so a skill created, edited or turned off in settings counts from the
+    /// next message of a session that is already open (a few folders and small files).
+    pub fn skills_now(&self) -> Arc<SkillSet> {
+        let path = Path::new(&self.config.source);
+        let names = match std::fs::read_to_string(path) {
+            Ok(text) => match toml::from_str::<toml::Table>(&text) {
+                Ok(table) => ContextConfig::from_extra(&table, path).0.active_skills,
+                // A broken file is reported where it is edited; keep what was read.
+                Err(_) => self.config.active_skills.clone(),
+            },
+            Err(_) => None,
+        };
+        let active = names.map(|names| ActiveSkills {
+            names,
+            config_path: self.config.source.clone(),
+        });
+        Arc::new(SkillSet::discover(&self.skill_roots(), active.as_ref()))
+    }
+
     /// The system prompt and its layer report for `model` with `tools`.
     pub fn assemble(
         &self,
@@ -139,6 +169,7 @@ impl WorkspaceContext {
         counter: TokenCounter,
         mode: PromptMode,
     ) -> AssembledPrompt {
+        let skills = self.skills_now();
         let mut assembled = assemble(&PromptInputs {
             cwd: &self.cwd,
             workspace_root: &self.workspace_root,
@@ -147,7 +178,7 @@ impl WorkspaceContext {
             env: &self.env,
             templates: &self.templates,
             config: &self.config,
-            skills: &self.skills,
+            skills: &skills,
             tools,
             counter,
             mode,

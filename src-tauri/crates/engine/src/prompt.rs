@@ -53,8 +53,9 @@ pub(crate) fn session_context(
         plugins: memo_plugins::session_dirs(memo_home),
         project_trusted,
     });
+    let workspace = Arc::new(workspace);
     if !workspace.skills.is_empty() {
-        tools.register(Arc::new(ReadSkillTool::new(workspace.skills.clone())));
+        tools.register(Arc::new(ReadSkillTool::live(workspace.clone())));
     }
     let counter = TokenCounter::for_model(model);
     let profile = config.model_profile(&provider.name, model);
@@ -69,7 +70,7 @@ pub(crate) fn session_context(
         fixed_prompt_tokens: assembled.report.total_tokens
             + crate::session::role_tokens(subagent, counter),
         report: Some(assembled.report),
-        workspace: Some(Arc::new(workspace)),
+        workspace: Some(workspace),
         counter,
         context_window: profile.context_window,
         auto_compact_threshold_percent: config.auto_compact_threshold_percent,

@@ -17,12 +17,23 @@ use crate::tools::{parse_args, Tool, ToolContext, ToolError, ToolResult};
 pub const NAME: &str = "read_skill";
 
 pub struct ReadSkillTool {
-    skills: Arc<SkillSet>,
+    /// The skills as they are at the call (a session's: found again each time).
+    skills: Box<dyn Fn() -> Arc<SkillSet> + Send + Sync>,
 }
 
 impl ReadSkillTool {
     pub fn new(skills: Arc<SkillSet>) -> Self {
-        Self { skills }
+        Self {
+            skills: Box::new(move || skills.clone()),
+        }
+    }
+
+    /// Reads the workspace's skills as they are at each call, so one created or edited in
+    /// settings is readable in a session that is already open.
+    pub fn live(workspace: Arc<memo_context::WorkspaceContext>) -> Self {
+        Self {
+            skills: Box::new(move || workspace.skills_now()),
+        }
     }
 }
 
@@ -67,15 +78,16 @@ impl Tool for ReadSkillTool {
 
 impl ReadSkillTool {
     fn read(&self, input: Input) -> Result<String, ToolError> {
+        let skills = (self.skills)();
         let skill = match (input.path.as_deref(), input.name.as_deref()) {
             (Some(path), _) if !path.trim().is_empty() => {
-                self.skills.by_path(path.trim()).ok_or_else(|| {
+                skills.by_path(path.trim()).ok_or_else(|| {
                     ToolError::invalid_input(format!(
                         "no listed skill has the path {path}; use a path from the Skills list"
                     ))
                 })?
             }
-            (_, Some(name)) if !name.trim().is_empty() => match self.skills.lookup(name) {
+            (_, Some(name)) if !name.trim().is_empty() => match skills.lookup(name) {
                 Lookup::Found(skill) => skill,
                 Lookup::Ambiguous(skills) => {
                     let paths: Vec<String> = skills.iter().map(|s| s.display_path()).collect();
@@ -86,12 +98,8 @@ impl ReadSkillTool {
                     )));
                 }
                 Lookup::Missing => {
-                    let names: Vec<&str> = self
-                        .skills
-                        .skills()
-                        .iter()
-                        .map(|s| s.name.as_str())
-                        .collect();
+                    let names: Vec<&str> =
+                        skills.skills().iter().map(|s| s.name.as_str()).collect();
                     return Err(ToolError::invalid_input(format!(
                         "no skill named \"{name}\"; available: {}",
                         if names.is_empty() {

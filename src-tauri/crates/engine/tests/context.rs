@@ -1027,3 +1027,41 @@ async fn a_piece_that_fails_or_is_interrupted_leaves_the_history_as_it_was() {
     stop(session).await;
     w.mock.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn skills_created_or_turned_off_in_settings_reach_a_session_already_open() {
+    let w = World::new(
+        WireApi::Openai,
+        vec![MockResponse::text("first"), MockResponse::text("second")],
+    )
+    .await;
+    let engine = w.engine("");
+    let (session, mut events) = w.start(&engine);
+    turn(&session, &mut events, "hello").await;
+    assert!(sent_system_prompt(WireApi::Openai, &w.bodies()[0]).contains("pdf"));
+
+    // Meanwhile, in Settings: a new skill, and only it is on (pdf turned off).
+    write(
+        &w.home().join("skills/beta/SKILL.md"),
+        "---\nname: beta\ndescription: Ship a beta.\n---\nBETA STEPS: tag, build, upload.\n",
+    );
+    write(
+        &w.home().join("config.toml"),
+        "active_skills = [\"beta\"]\n",
+    );
+    turn(&session, &mut events, "use $beta, not $pdf").await;
+    let body = &w.bodies()[1];
+    let user = last_user(body);
+    assert!(
+        user.contains("BETA STEPS"),
+        "the new skill's body is sent: {user}"
+    );
+    assert!(
+        !user.contains("PDF STEPS"),
+        "a skill turned off does not expand"
+    );
+    let system = sent_system_prompt(WireApi::Openai, body);
+    assert!(system.contains("beta"), "the prompt lists the new skill");
+    session.submit(Op::Shutdown).unwrap();
+    session.closed().await;
+}

@@ -193,7 +193,10 @@ async fn expand(shared: &SessionState, mut input: UserInput) -> UserInput {
                 )
             })
         };
+        // Skills as they are now: created, edited or turned off since the session began.
+        let skills = ws.skills_now();
         let mut ctx = ws.input_context(limits);
+        ctx.skills = &skills;
         ctx.denied = Some(memo_context::DenyCheck(&denied));
         memo_context::input::expand(&typed, &text, command, ctx)
     })

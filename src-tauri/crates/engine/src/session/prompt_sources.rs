@@ -35,6 +35,19 @@ impl PromptSources {
             if let Some(home) = &w.memo_home {
                 paths.push(home.join("SOUL.md"));
             }
+            // The prompt lists the skills: a skill added, edited, removed or turned off
+            // (config.toml's `active_skills`) changes it.
+            paths.push(PathBuf::from(&w.config.source));
+            paths.extend(w.skill_roots().dirs().into_iter().map(|(dir, _)| dir));
+            paths.extend(
+                w.skills_now()
+                    .skills()
+                    .iter()
+                    .filter_map(|s| match &s.source {
+                        memo_context::SkillSource::File(file) => Some(file.clone()),
+                        memo_context::SkillSource::Builtin(_) => None,
+                    }),
+            );
             for dir in [&w.workspace_root, &w.cwd] {
                 paths.extend(CANDIDATES.iter().map(|name| dir.join(name)));
             }
