@@ -18,6 +18,11 @@ interface ProviderFormProps {
   onCancel?: () => void;
   /** "Save" by default; onboarding says "Start using it". */
   submitLabel?: string;
+  /**
+   * Reads config.toml again (true once read), offered when a save met a file changed on
+   * disk; what was typed stays in the form.
+   */
+  onReload?: () => Promise<boolean>;
 }
 
 type TestState = { status: "idle" } | { status: "running" } | { status: "done"; report: ConnectionReport };
@@ -31,6 +36,80 @@ const EMPTY_PROFILE: ModelProfileInput = {
   supports_vision: null,
   temperature: null,
 };
+
+/** The profile's fields as the form edits them (numbers as typed). */
+interface ProfileText {
+  context_window: string;
+  input_price_per_mtok: string;
+  output_price_per_mtok: string;
+  thinking_budget_tokens: string;
+  temperature: string;
+  supports_vision: boolean;
+}
+
+const FIELD_LABELS: Record<keyof ProviderInput | keyof ProfileText | "make_current", string> = {
+  name: "Name",
+  api: "Wire format",
+  model: "Model",
+  base_url: "Base URL",
+  env_api_key: "Key variable",
+  context_window: "Context window",
+  input_price_per_mtok: "Input price",
+  output_price_per_mtok: "Output price",
+  thinking_budget_tokens: "Thinking budget",
+  temperature: "Temperature",
+  supports_vision: "Takes images",
+  make_current: "Use it for new sessions",
+};
+
+/** What the form was filled from: the provider's entry in config.toml as last read. */
+interface Source {
+  input: ProviderInput | null;
+  profile: ProfileText;
+  current: boolean;
+}
+
+function profileText(p: ModelProfileInput | null): ProfileText {
+  const base = p ?? EMPTY_PROFILE;
+  return {
+    context_window: numberText(base.context_window),
+    input_price_per_mtok: numberText(base.input_price_per_mtok),
+    output_price_per_mtok: numberText(base.output_price_per_mtok),
+    thinking_budget_tokens: numberText(base.thinking_budget_tokens),
+    temperature: numberText(base.temperature),
+    supports_vision: base.supports_vision ?? false,
+  };
+}
+
+function sourceOf(existing: ProviderSettings | null, profile: ModelProfileInput | null): Source {
+  return {
+    input: existing ? fromExisting(existing) : null,
+    profile: profileText(profile),
+    current: existing === null || existing.is_current,
+  };
+}
+
+function sameSource(a: Source, b: Source): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Three-way merge of one group of fields after config.toml was read again: a field the
+ * person left alone takes the file's new value (named in `adopted`), one they changed
+ * keeps theirs; `clashes` names those the file changed too (to something else).
+ */
+function mergeFields<T extends object>(mine: T, was: T, now: T, adopted: string[], clashes: string[]): T {
+  const next = { ...mine };
+  for (const field of Object.keys(now) as (keyof T)[]) {
+    if (Object.is(mine[field], was[field])) {
+      next[field] = now[field];
+      if (!Object.is(now[field], was[field])) adopted.push(FIELD_LABELS[field as keyof typeof FIELD_LABELS] ?? String(field));
+    } else if (!Object.is(now[field], was[field]) && !Object.is(now[field], mine[field])) {
+      clashes.push(FIELD_LABELS[field as keyof typeof FIELD_LABELS] ?? String(field));
+    }
+  }
+  return next;
+}
 
 function fromExisting(p: ProviderSettings): ProviderInput {
   return { name: p.name, api: p.api, model: p.model, base_url: p.base_url, env_api_key: p.env_api_key };
@@ -65,6 +144,7 @@ export function ProviderForm({
   onSave,
   onCancel,
   submitLabel = "Save",
+  onReload,
 }: ProviderFormProps) {
   const id = useId();
   const [preset, setPreset] = useState(initialPreset);
@@ -73,12 +153,8 @@ export function ProviderForm({
   );
   const [key, setKey] = useState("");
   const base = profile ?? EMPTY_PROFILE;
-  const [contextWindow, setContextWindow] = useState(numberText(base.context_window));
-  const [inputPrice, setInputPrice] = useState(numberText(base.input_price_per_mtok));
-  const [outputPrice, setOutputPrice] = useState(numberText(base.output_price_per_mtok));
-  const [thinking, setThinking] = useState(numberText(base.thinking_budget_tokens));
-  const [vision, setVision] = useState(base.supports_vision ?? false);
-  const [temperature, setTemperature] = useState(numberText(base.temperature));
+  const [texts, setTexts] = useState<ProfileText>(() => profileText(profile));
+  const setText = (patch: Partial<ProfileText>) => setTexts((current) => ({ ...current, ...patch }));
   const [makeCurrent, setMakeCurrent] = useState(existing === null || existing.is_current);
   // Set when a failed test took the tick away, so the form can say why (and give it back
   // if a later test passes); a tick the person changes themselves clears it.
@@ -86,7 +162,37 @@ export function ProviderForm({
   const alreadyCurrent = existing?.is_current === true;
   const [test, setTest] = useState<TestState>({ status: "idle" });
   const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; conflict: boolean } | null>(null);
+  const [reloading, setReloading] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  // config.toml read again (Reload, a save, the page's own re-read): fields the person left
+  // alone follow the file, what they typed stays, and a field both changed is named. Never
+  // a silent reset, and never a save that quietly puts back what someone else changed.
+  const [source, setSource] = useState<Source>(() => sourceOf(existing, profile));
+  const latestSource = sourceOf(existing, profile);
+  if (!sameSource(source, latestSource)) {
+    setSource(latestSource);
+    const adopted: string[] = [];
+    const clashes: string[] = [];
+    if (source.input !== null && latestSource.input !== null) {
+      setInput(mergeFields(input, source.input, latestSource.input, adopted, clashes));
+    }
+    setTexts(mergeFields(texts, source.profile, latestSource.profile, adopted, clashes));
+    const current = mergeFields(
+      { make_current: makeCurrent },
+      { make_current: source.current },
+      { make_current: latestSource.current },
+      adopted,
+      clashes,
+    );
+    setMakeCurrent(current.make_current);
+    const said = [
+      adopted.length > 0 ? `${adopted.join(", ")} now show${adopted.length === 1 ? "s" : ""} what the file says` : null,
+      clashes.length > 0 ? `${clashes.join(", ")} changed there too, and Save keeps what you typed` : null,
+    ].filter((part): part is string => part !== null);
+    if (said.length > 0) setNotice(`config.toml changed since the form opened: ${said.join("; ")}.`);
+  }
 
   const keyStored = existing?.key.source ?? null;
   const presetInfo = PROVIDER_PRESETS.find((p) => p.id === preset);
@@ -110,11 +216,11 @@ export function ProviderForm({
   };
 
   const profileInput = (): ModelProfileInput | string => {
-    const window = parseNumber(contextWindow);
-    const inPrice = parseNumber(inputPrice);
-    const outPrice = parseNumber(outputPrice);
-    const budget = parseNumber(thinking);
-    const temp = parseNumber(temperature);
+    const window = parseNumber(texts.context_window);
+    const inPrice = parseNumber(texts.input_price_per_mtok);
+    const outPrice = parseNumber(texts.output_price_per_mtok);
+    const budget = parseNumber(texts.thinking_budget_tokens);
+    const temp = parseNumber(texts.temperature);
     for (const [label, value] of [
       ["Context window", window],
       ["Input price", inPrice],
@@ -130,7 +236,7 @@ export function ProviderForm({
       input_price_per_mtok: inPrice,
       output_price_per_mtok: outPrice,
       thinking_budget_tokens: budget,
-      supports_vision: vision ? true : null,
+      supports_vision: texts.supports_vision ? true : null,
       temperature: temp,
     };
   };
@@ -165,7 +271,7 @@ export function ProviderForm({
     if (nameProblem !== null) return;
     const profileOrProblem = profileInput();
     if (typeof profileOrProblem === "string") {
-      setError(profileOrProblem);
+      setError({ message: profileOrProblem, conflict: false });
       return;
     }
     const touched =
@@ -173,6 +279,7 @@ export function ProviderForm({
       Object.entries(profileOrProblem).some(([field, value]) => value !== EMPTY_PROFILE[field as keyof ModelProfileInput]);
     setSaving(true);
     setError(null);
+    setNotice(null);
     try {
       const outcome = await onSave({
         original: existing?.name ?? null,
@@ -182,17 +289,34 @@ export function ProviderForm({
         profile: touched ? profileOrProblem : null,
       });
       if (outcome.keyError !== null) {
-        setError(
-          `The provider was saved, but the key could not be stored in the OS keychain: ${outcome.keyError}` +
+        setError({
+          message:
+            `The provider was saved, but the key could not be stored in the OS keychain: ${outcome.keyError}` +
             (input.env_api_key ? ` Set ${input.env_api_key} in the environment instead.` : ""),
-        );
+          conflict: false,
+        });
       } else {
         setKey("");
       }
     } catch (raised) {
-      setError(toCommandError("update_providers", raised).message);
+      const failure = toCommandError("update_providers", raised);
+      setError({ message: failure.message, conflict: failure.code === "conflict" });
     } finally {
       setSaving(false);
+    }
+  };
+
+  // After a conflict: the file's new revision, with what was typed still in the form.
+  const reload = async () => {
+    if (!onReload) return;
+    setReloading(true);
+    try {
+      if (await onReload()) {
+        setError(null);
+        setNotice((said) => said ?? "config.toml was read again; your changes are still here. Save writes them to it.");
+      }
+    } finally {
+      setReloading(false);
     }
   };
 
@@ -300,9 +424,9 @@ export function ProviderForm({
             <input
               className="input"
               inputMode="numeric"
-              value={contextWindow}
+              value={texts.context_window}
               placeholder="120000"
-              onChange={(event) => setContextWindow(event.target.value)}
+              onChange={(event) => setText({ context_window: event.target.value })}
               data-testid="profile-context-window"
             />
           </label>
@@ -311,10 +435,10 @@ export function ProviderForm({
             <input
               className="input"
               inputMode="decimal"
-              value={temperature}
+              value={texts.temperature}
               placeholder="server default"
               title="0 to 2. Small local models call tools more reliably at 0.2."
-              onChange={(event) => setTemperature(event.target.value)}
+              onChange={(event) => setText({ temperature: event.target.value })}
               data-testid="profile-temperature"
             />
           </label>
@@ -323,24 +447,24 @@ export function ProviderForm({
             <input
               className="input"
               inputMode="numeric"
-              value={thinking}
+              value={texts.thinking_budget_tokens}
               placeholder="off"
-              onChange={(event) => setThinking(event.target.value)}
+              onChange={(event) => setText({ thinking_budget_tokens: event.target.value })}
             />
           </label>
         </div>
         <div className="field-row">
           <label className="field">
             <span className="field__label">Input $ / million tokens</span>
-            <input className="input" inputMode="decimal" value={inputPrice} onChange={(event) => setInputPrice(event.target.value)} />
+            <input className="input" inputMode="decimal" value={texts.input_price_per_mtok} onChange={(event) => setText({ input_price_per_mtok: event.target.value })} />
           </label>
           <label className="field">
             <span className="field__label">Output $ / million tokens</span>
-            <input className="input" inputMode="decimal" value={outputPrice} onChange={(event) => setOutputPrice(event.target.value)} />
+            <input className="input" inputMode="decimal" value={texts.output_price_per_mtok} onChange={(event) => setText({ output_price_per_mtok: event.target.value })} />
           </label>
         </div>
         <label className="checkbox">
-          <input type="checkbox" checked={vision} onChange={(event) => setVision(event.target.checked)} />
+          <input type="checkbox" checked={texts.supports_vision} onChange={(event) => setText({ supports_vision: event.target.checked })} />
           The model takes images
         </label>
       </details>
@@ -374,7 +498,26 @@ export function ProviderForm({
       )}
       {error && (
         <p className="form-error" role="alert" data-testid="provider-form-error">
-          {error}
+          {error.message}
+          {error.conflict && onReload && (
+            <>
+              {" "}
+              <button
+                type="button"
+                className="button button--small"
+                onClick={() => void reload()}
+                disabled={reloading}
+                data-testid="provider-form-reload"
+              >
+                {reloading ? "Reloading…" : "Reload"}
+              </button>
+            </>
+          )}
+        </p>
+      )}
+      {notice && !error && (
+        <p className="form-hint" role="status" data-testid="provider-form-notice">
+          {notice}
         </p>
       )}
       {saveBlocked !== null && !saving && (

@@ -45,7 +45,7 @@ const PAGE: ProviderSettingsPage = {
 function controller(overrides: Partial<ProviderSettingsController> = {}): ProviderSettingsController {
   return {
     state: { status: "ready", page: PAGE },
-    reload: vi.fn(),
+    reload: vi.fn(async () => true),
     save: vi.fn(async () => ({ keyError: null })),
     change: vi.fn(async () => undefined),
     ...overrides,

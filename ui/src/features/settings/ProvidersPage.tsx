@@ -29,7 +29,19 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
   const [editing, setEditing] = useState<Editing>({ kind: "none" });
   const [removing, setRemoving] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [opening, setOpening] = useState(false);
   const { state } = controller;
+  // A form starts from config.toml as it is now, with its current revision: a save from a
+  // page read long ago would only meet "changed on disk" (or put back what changed there).
+  const open = async (next: Editing) => {
+    setError(null);
+    setOpening(true);
+    try {
+      if (await controller.reload()) setEditing(next);
+    } finally {
+      setOpening(false);
+    }
+  };
 
   if (state.status === "loading") {
     return <p className="settings__loading">Reading config.toml…</p>;
@@ -40,6 +52,9 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
         <strong>config.toml cannot be edited until this is fixed</strong>
         <pre>{state.error.message}</pre>
         <p>Memo never rewrites a file it cannot read. Fix it in an editor, then reload.</p>
+        {editing.kind !== "none" && (
+          <p data-testid="providers-form-closed">The provider form was closed: what you typed in it was not saved.</p>
+        )}
         <button type="button" className="button" onClick={controller.reload}>
           Reload
         </button>
@@ -52,8 +67,12 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
   const saveAndClose = async (request: ProviderSave) => {
     const outcome = await controller.save(request);
     if (outcome.keyError === null) setEditing({ kind: "none" });
+    // Saved under a new name: the form stays on it.
+    else if (editing.kind === "edit") setEditing({ kind: "edit", name: request.provider.name });
     return outcome;
   };
+  // The provider being edited left config.toml (removed or renamed on disk).
+  const lost = editing.kind === "edit" && !names.includes(editing.name) ? editing.name : null;
   const act = async (run: () => Promise<void>) => {
     setError(null);
     try {
@@ -61,7 +80,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
     } catch (raised) {
       const failure = toCommandError("update_providers", raised);
       setError(failure.message);
-      if (failure.code === "conflict") controller.reload();
+      if (failure.code === "conflict") void controller.reload();
     }
   };
 
@@ -76,7 +95,13 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
           </p>
         </div>
         {editing.kind === "none" && (
-          <button type="button" className="button button--primary" onClick={() => setEditing({ kind: "new" })} data-testid="provider-add">
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => void open({ kind: "new" })}
+            disabled={opening}
+            data-testid="provider-add"
+          >
             Add provider
           </button>
         )}
@@ -84,6 +109,15 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
       {error && (
         <p className="form-error" role="alert" data-testid="providers-error">
           {error}
+        </p>
+      )}
+      {lost !== null && (
+        <p className="form-error" role="alert" data-testid="providers-lost">
+          {lost} is no longer in config.toml (it changed on disk), so the form was closed: what you typed in it was not
+          saved.{" "}
+          <button type="button" className="button button--small" onClick={() => setEditing({ kind: "none" })}>
+            OK
+          </button>
         </p>
       )}
       {page.warnings.map((warning) => (
@@ -101,6 +135,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
             takenNames={names}
             onSave={saveAndClose}
             onCancel={() => setEditing({ kind: "none" })}
+            onReload={controller.reload}
           />
         </div>
       )}
@@ -112,7 +147,9 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
           const key = keyLabel(p);
           if (editing.kind === "edit" && editing.name === p.name) {
             return (
-              <li key={p.name} className="settings-card">
+              // One key whatever the name: a rename saved with the form open keeps the form
+              // (and what it says). Names never hold a space, so no row shares it.
+              <li key="provider form" className="settings-card">
                 <h3 className="settings-card__title provider-row__name" title={p.name}>
                   Edit {p.name}
                 </h3>
@@ -122,6 +159,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
                   takenNames={names}
                   onSave={saveAndClose}
                   onCancel={() => setEditing({ kind: "none" })}
+                  onReload={controller.reload}
                 />
               </li>
             );
@@ -159,7 +197,8 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
                 <button
                   type="button"
                   className="button button--small"
-                  onClick={() => setEditing({ kind: "edit", name: p.name })}
+                  onClick={() => void open({ kind: "edit", name: p.name })}
+                  disabled={opening}
                   data-testid="provider-edit"
                 >
                   Edit

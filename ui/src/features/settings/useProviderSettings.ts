@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 
 import type { ModelProfileInput, ProviderChange, ProviderInput, ProviderSettingsPage } from "../../gen/protocol";
 import { CommandError, commands, toCommandError } from "../../ipc";
@@ -25,7 +25,8 @@ export interface SaveOutcome {
 
 export interface ProviderSettingsController {
   state: ProviderSettingsState;
-  reload: () => void;
+  /** Reads config.toml again (its new revision); true once the page is read. */
+  reload: () => Promise<boolean>;
   save: (request: ProviderSave) => Promise<SaveOutcome>;
   change: (change: ProviderChange) => Promise<void>;
 }
@@ -33,26 +34,40 @@ export interface ProviderSettingsController {
 /** config.toml's providers, changed one edit at a time with the file's revision. */
 export function useProviderSettings(onChanged?: () => void): ProviderSettingsController {
   const [state, setState] = useState<ProviderSettingsState>({ status: "loading" });
-  const [generation, setGeneration] = useState(0);
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  // Answers to superseded reads (a later read, a save that came back first) are dropped:
+  // an older page would bring back an older revision, and the next save a conflict.
+  const latest = useRef(0);
+  const alive = useRef(true);
+
+  const reload = useCallback(async (): Promise<boolean> => {
+    const request = ++latest.current;
+    const current = () => alive.current && request === latest.current;
+    try {
+      const page = await commands.providerSettings();
+      if (current()) setState({ status: "ready", page });
+      return true;
+    } catch (raised) {
+      if (current()) setState({ status: "error", error: toCommandError("provider_settings", raised) });
+      return false;
+    }
+  }, []);
 
   useEffect(() => {
-    let live = true;
-    commands.providerSettings().then(
-      (page) => live && setState({ status: "ready", page }),
-      (raised: unknown) => live && setState({ status: "error", error: toCommandError("provider_settings", raised) }),
-    );
+    // StrictMode mounts twice in development; the discarded mount's answer is dropped.
+    alive.current = true;
+    void reload();
     return () => {
-      live = false;
+      alive.current = false;
     };
-  }, [generation]);
+  }, [reload]);
 
   const revision = state.status === "ready" ? state.page.revision : null;
 
   const apply = useCallback(
     async (change: ProviderChange, at: string) => {
       const page = await commands.updateProviders({ change, revision: at });
-      setState({ status: "ready", page });
+      latest.current++;
+      if (alive.current) setState({ status: "ready", page });
       return page;
     },
     [],
