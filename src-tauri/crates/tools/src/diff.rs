@@ -61,6 +61,46 @@ impl PreviewMemory {
     }
 }
 
+/// A group of nearby changes as one hunk per change: `diff -u` merges changes fewer than
+/// seven lines apart into one hunk, and then a person could not accept one of two edits a
+/// few lines apart and refuse the other. The unchanged lines between two changes are
+/// shared out as their context (the first gets the first half), so the hunks stay
+/// disjoint and in order, and together still cover exactly what the group did.
+fn split_at_unchanged(group: Vec<DiffOp>) -> Vec<Vec<DiffOp>> {
+    let last = group.len().saturating_sub(1);
+    let mut out = Vec::new();
+    let mut current = Vec::new();
+    for (i, op) in group.into_iter().enumerate() {
+        match op {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } if i != 0 && i != last => {
+                let head = len / 2;
+                if head > 0 {
+                    current.push(DiffOp::Equal {
+                        old_index,
+                        new_index,
+                        len: head,
+                    });
+                }
+                out.push(std::mem::take(&mut current));
+                current.push(DiffOp::Equal {
+                    old_index: old_index + head,
+                    new_index: new_index + head,
+                    len: len - head,
+                });
+            }
+            op => current.push(op),
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
 /// Lines of unchanged context around each change, as in `diff -u`.
 const CONTEXT: usize = 3;
 /// A diff that takes longer than this falls back to a coarser (still correct) one; only
@@ -212,7 +252,10 @@ impl<'a> FileHunks<'a> {
             });
         }
         let mut hunks = Vec::new();
-        for group in similar::group_diff_ops(ops, CONTEXT) {
+        for group in similar::group_diff_ops(ops, CONTEXT)
+            .into_iter()
+            .flat_map(split_at_unchanged)
+        {
             let (Some(first), Some(last)) = (group.first(), group.last()) else {
                 continue;
             };
@@ -395,6 +438,23 @@ mod tests {
             old.replace("line 20\n", "line twenty\nextra\n")
         );
         assert_eq!(fh.apply(|i| i == 0), old.replace("line 2\n", "line two\n"));
+    }
+
+    #[test]
+    fn two_edits_a_few_lines_apart_are_two_hunks_that_apply_alone() {
+        let old = lines(20);
+        let new = old
+            .replace("line 5\n", "line five\n")
+            .replace("line 9\n", "line nine\n");
+        let fh = FileHunks::new(&old, &new);
+        assert_eq!(fh.hunks.len(), 2, "{:?}", fh.hunks);
+        check_sides(&fh, &old, &new);
+        assert_eq!(fh.apply(|i| i == 0), old.replace("line 5\n", "line five\n"));
+        assert_eq!(fh.apply(|i| i == 1), old.replace("line 9\n", "line nine\n"));
+        assert_eq!(fh.apply(|_| true), new);
+        // The three lines between are shared out (one to the first hunk, two to the
+        // second), in order and never twice.
+        assert_eq!(fh.hunks[0].new.end, fh.hunks[1].new.start);
     }
 
     /// Each hunk's context and '-' lines are exactly the old lines of its range, its
