@@ -22,6 +22,8 @@ import { memoPath } from "./state/appInfo";
 import { useAppInfo } from "./state/useAppInfo";
 import { useChat } from "./state/useChat";
 import { useLoadable } from "./state/useLoadable";
+import { useSettleConfigError } from "./state/useSettleConfigError";
+import { useWindowReturn } from "./state/useWindowReturn";
 import { useOpenRequests } from "./state/useOpenRequests";
 import { useWorkspaces } from "./state/useWorkspaces";
 
@@ -139,15 +141,22 @@ export function App() {
   }, [openSettings]);
 
   // config.toml is edited outside the app: read it again when the user comes back to the
-  // window or switches folders, so the header and banner never show a stale verdict.
+  // window or switches folders, so the header and banner never show a stale verdict (and
+  // the app info, when it could not be read, gets another try with them).
   const reloadProviders = providers.reload;
-  useEffect(() => {
-    window.addEventListener("focus", reloadProviders);
-    return () => window.removeEventListener("focus", reloadProviders);
-  }, [reloadProviders]);
+  const reloadAppInfo = appInfo.reload;
+  const appInfoFailed = appInfo.state.status === "error";
+  const recheckConfig = useCallback(() => {
+    reloadProviders();
+    if (appInfoFailed) reloadAppInfo();
+  }, [reloadProviders, reloadAppInfo, appInfoFailed]);
+  useWindowReturn(recheckConfig);
   useEffect(() => {
     if (cwd !== null) reloadProviders();
   }, [cwd, reloadProviders]);
+  // A send that failed on config.toml shows the banner too, and its card goes by itself
+  // once the file is fixed (read again on focus, or after Settings saves).
+  useSettleConfigError(chat.state.error, providers.state, reloadProviders, chat.dismissError);
 
   const reloadSessions = sessions.reload;
   const rename = useCallback(

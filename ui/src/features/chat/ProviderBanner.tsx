@@ -1,5 +1,6 @@
 import { AlertIcon } from "../../components/icons";
 import type { ProviderSummary } from "../../gen/protocol";
+import { lacksCurrentProvider } from "../../state/providerHealth";
 import type { Loadable } from "../../state/useLoadable";
 
 interface ProviderBannerProps {
@@ -49,6 +50,30 @@ export function ProviderBanner({ providers, configPath, onReload, onOpenSettings
               Settings
             </button>
           )}
+        </div>
+      </div>
+    );
+  }
+  if (lacksCurrentProvider(providers)) {
+    return (
+      <div className="banner banner--error" role="alert" data-testid="config-banner">
+        <AlertIcon className="banner__icon" />
+        <div className="banner__content">
+          <strong className="banner__title">Memo's configuration has a problem</strong>
+          <p className="banner__detail" data-testid="config-error">
+            <code>current_provider</code> names a provider the file does not define, so new sessions have no model.
+          </p>
+          <p className="banner__hint">
+            Fix it in <code>{file}</code>, then reload, or choose the provider for new sessions in Settings.
+          </p>
+        </div>
+        <div className="banner__actions">
+          <button type="button" className="button banner__action" onClick={onReload}>
+            Reload
+          </button>
+          <button type="button" className="button button--quiet" onClick={onOpenSettings}>
+            Settings
+          </button>
         </div>
       </div>
     );
