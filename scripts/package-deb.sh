@@ -30,5 +30,17 @@ config=$(printf '{"bundle":{"linux":{"deb":{"files":{"/usr/bin/memo-cli":"target
 
 deb=$(ls -t target/"$profile"/bundle/deb/*.deb | head -n 1)
 [ -f "$deb" ] || die "no .deb was produced"
+
+# The release profile strips (Cargo.toml); a debug build keeps its debug info, which would
+# make the package the suite installs ~76 MB. What is packaged is stripped either way, so
+# the tested package is built like the one users get.
+if [ "$profile" = debug ]; then
+  step "Stripping the packaged binaries"
+  unpacked=$(mktemp -d)
+  dpkg-deb -R "$deb" "$unpacked"
+  strip --strip-debug "$unpacked/usr/bin/memo-desktop" "$unpacked/usr/bin/memo-cli"
+  dpkg-deb --root-owner-group -b "$unpacked" "$deb" >/dev/null
+  rm -rf "$unpacked"
+fi
 printf 'package: %s (%s KB)\n' "$deb" "$(( $(stat -c %s "$deb") / 1024 ))"
 echo "$REPO_ROOT/$deb" >&3

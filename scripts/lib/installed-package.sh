@@ -36,6 +36,12 @@ for size in 16x16 32x32 48x48 64x64 128x128 256x256 512x512; do
   [ -f "/usr/share/icons/hicolor/$size/apps/memo-desktop.png" ] || die "missing icon: $size"
 done
 desktop-file-validate /usr/share/applications/Memo.desktop
+for binary in /usr/bin/memo-desktop /usr/bin/memo-cli; do
+  # What users get carries no debug info; neither may what the suite installs.
+  if file "$binary" | grep -q 'with debug_info'; then
+    die "$binary is packaged with its debug info (not stripped)"
+  fi
+done
 grep -q '^MimeType=inode/directory;' /usr/share/applications/Memo.desktop ||
   die "the desktop entry does not offer itself for folders"
 echo "binaries, desktop entry and icons in place; desktop entry valid"
