@@ -655,6 +655,11 @@ label: string,
  */
 base_url: string, models: Array<string>, 
 /**
+ * Set when something answered on the port but gave no model to use: what it said
+ * ("answered HTTP 404 at /v1/models"), for a person to set it up by hand.
+ */
+no_models?: string, 
+/**
  * The context window the server runs with, when it says (llama.cpp's `n_ctx`,
  * vLLM's `max_model_len`, Ollama's `num_ctx`): a small one gets the compact prompt.
  */

@@ -146,6 +146,11 @@ pub struct LocalServer {
     /// The OpenAI-compatible base URL (`http://127.0.0.1:11434/v1`).
     pub base_url: String,
     pub models: Vec<String>,
+    /// Set when something answered on the port but gave no model to use: what it said
+    /// ("answered HTTP 404 at /v1/models"), for a person to set it up by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub no_models: Option<String>,
     /// The context window the server runs with, when it says (llama.cpp's `n_ctx`,
     /// vLLM's `max_model_len`, Ollama's `num_ctx`): a small one gets the compact prompt.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -187,20 +187,30 @@ impl Service {
             let client = client.clone();
             async move {
                 let root = format!("http://127.0.0.1:{port}");
-                let models = if kind == "ollama" {
+                let listed = if kind == "ollama" {
                     match ollama_models(&client, &root).await {
-                        Some(models) => Some(models),
-                        None => openai_models(&client, &root).await,
+                        Ok(models) => Ok(models),
+                        Err(_) => openai_models(&client, &root).await,
                     }
                 } else {
                     openai_models(&client, &root).await
-                }?;
+                };
+                let (models, no_models) = match listed {
+                    Ok(models) if !models.is_empty() => (models, None),
+                    Ok(_) => (
+                        Vec::new(),
+                        Some("answered, but lists no models at /v1/models".to_owned()),
+                    ),
+                    Err(Listing::Answered(said)) => (Vec::new(), Some(said)),
+                    Err(Listing::Nothing) => return None,
+                };
                 let context_window = context_window(&client, &root, kind, models.first()).await;
                 Some(LocalServer {
                     kind: kind.clone(),
                     label: label.clone(),
                     base_url: format!("{root}/v1"),
                     models,
+                    no_models,
                     context_window,
                 })
             }
@@ -213,24 +223,52 @@ impl Service {
     }
 }
 
-/// A GET that answers JSON, or nothing (refused, an error status, not JSON).
-async fn get_json(client: &reqwest::Client, url: String) -> Option<serde_json::Value> {
-    let response = client.get(url).send().await.ok()?.error_for_status().ok()?;
-    response.json().await.ok()
+/// Why a port gave no model list.
+enum Listing {
+    /// Nothing listens there (refused, timed out).
+    Nothing,
+    /// Something answered, but not with a model list: what it said, in words.
+    Answered(String),
+}
+
+/// A GET that answers JSON; else whether anything answered at all, and what.
+async fn get_json(client: &reqwest::Client, url: String) -> Result<serde_json::Value, Listing> {
+    let path = reqwest::Url::parse(&url)
+        .map(|u| u.path().to_owned())
+        .unwrap_or_default();
+    let response = client
+        .get(&url)
+        .send()
+        .await
+        .map_err(|_| Listing::Nothing)?;
+    let status = response.status();
+    if !status.is_success() {
+        return Err(Listing::Answered(format!(
+            "answered HTTP {} at {path}",
+            status.as_u16()
+        )));
+    }
+    response
+        .json()
+        .await
+        .map_err(|_| Listing::Answered(format!("answered at {path}, but not with JSON")))
 }
 
 /// The names under `list_key` of a model listing (`data[].id`, Ollama's `models[].name`).
-fn names(body: &serde_json::Value, list_key: &str, name_key: &str) -> Option<Vec<String>> {
-    let names = body
-        .get(list_key)?
-        .as_array()?
+fn names(body: &serde_json::Value, list_key: &str, name_key: &str) -> Result<Vec<String>, Listing> {
+    let list = body
+        .get(list_key)
+        .and_then(|v| v.as_array())
+        .ok_or_else(|| {
+            Listing::Answered(format!("answered, but without a \"{list_key}\" model list"))
+        })?;
+    Ok(list
         .iter()
         .filter_map(|m| m.get(name_key)?.as_str().map(str::to_owned))
-        .collect();
-    Some(names)
+        .collect())
 }
 
-async fn openai_models(client: &reqwest::Client, root: &str) -> Option<Vec<String>> {
+async fn openai_models(client: &reqwest::Client, root: &str) -> Result<Vec<String>, Listing> {
     names(
         &get_json(client, format!("{root}/v1/models")).await?,
         "data",
@@ -238,7 +276,7 @@ async fn openai_models(client: &reqwest::Client, root: &str) -> Option<Vec<Strin
     )
 }
 
-async fn ollama_models(client: &reqwest::Client, root: &str) -> Option<Vec<String>> {
+async fn ollama_models(client: &reqwest::Client, root: &str) -> Result<Vec<String>, Listing> {
     names(
         &get_json(client, format!("{root}/api/tags")).await?,
         "models",
@@ -274,7 +312,7 @@ async fn context_window(
             (words.next()? == "num_ctx").then(|| words.next()?.parse().ok())?
         });
     }
-    if let Some(props) = get_json(client, format!("{root}/props")).await {
+    if let Ok(props) = get_json(client, format!("{root}/props")).await {
         if let Some(n) = props
             .pointer("/default_generation_settings/n_ctx")
             .and_then(serde_json::Value::as_u64)
@@ -282,7 +320,7 @@ async fn context_window(
             return Some(n);
         }
     }
-    let listing = get_json(client, format!("{root}/v1/models")).await?;
+    let listing = get_json(client, format!("{root}/v1/models")).await.ok()?;
     listing
         .get("data")?
         .as_array()?

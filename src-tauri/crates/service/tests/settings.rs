@@ -325,6 +325,42 @@ async fn the_probe_finds_a_local_server_and_its_models() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_port_that_answers_without_models_is_said_not_hidden() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let f = fixture(vec![]).await;
+    // Something on the port answers HTTP, but 404 to every path (another program).
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let server = tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            let mut buf = [0u8; 2048];
+            let _ = socket.read(&mut buf).await;
+            let _ = socket
+                .write_all(
+                    b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+                )
+                .await;
+        }
+    });
+    let found = f
+        .service
+        .probe_ports(&[("llama.cpp".into(), "llama.cpp".into(), port)])
+        .await;
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].models.is_empty());
+    assert_eq!(
+        found[0].no_models.as_deref(),
+        Some("answered HTTP 404 at /v1/models")
+    );
+    assert_eq!(found[0].base_url, format!("http://127.0.0.1:{port}/v1"));
+    server.abort();
+    f.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_composer_gets_commands_skills_and_paths_to_complete() {
     use memo_protocol::CompletionKind;
     let f = fixture(vec![]).await;

@@ -257,4 +257,17 @@ describe("Onboarding", () => {
       ),
     );
   });
+  it("says what answered on a port that listed no model, and fills the manual form with its URL", async () => {
+    commands.probeLocalServers.mockResolvedValue([
+      { kind: "llama.cpp", label: "llama.cpp", base_url: "http://127.0.0.1:8080/v1", models: [], no_models: "answered HTTP 404 at /v1/models" },
+    ]);
+    renderOnboarding();
+    const said = await screen.findByTestId("local-server-no-models");
+    expect(said.textContent).toContain("Something answered HTTP 404 at /v1/models");
+    expect(screen.queryByTestId("onboarding-none-found")).toBeNull();
+    fireEvent.click(screen.getByTestId("local-server-by-hand"));
+    await waitFor(() =>
+      expect((screen.getByTestId("provider-base-url") as HTMLInputElement).value).toBe("http://127.0.0.1:8080/v1"),
+    );
+  });
 });

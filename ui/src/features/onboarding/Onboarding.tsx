@@ -43,6 +43,8 @@ export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
   // Only the newest probe may report: a rescan makes an earlier answer stale.
   const probeGeneration = useRef(0);
   const [saving, setSaving] = useState<string | null>(null);
+  // A found server that listed no model, to set up by hand in the form below.
+  const [manualUrl, setManualUrl] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<CommandError | null>(null);
   const headingId = useId();
 
@@ -164,6 +166,7 @@ export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
                 saving={saving}
                 onUse={chooseLocal}
                 onRescan={scan}
+                onByHand={setManualUrl}
               />
               {saveError && (
                 <p className="form-error" role="alert" data-testid="onboarding-error" data-code={saveError.code}>
@@ -192,10 +195,13 @@ export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
                   </p>
                 ) : (
                   <ProviderForm
+                    // A server found here that listed no model: the form starts from its URL.
+                    key={manualUrl ?? "cloud"}
                     existing={null}
                     profile={null}
                     takenNames={takenNames}
-                    initialPreset="openai"
+                    initialPreset={manualUrl ? "custom" : "openai"}
+                    {...(manualUrl ? { initialBaseUrl: manualUrl } : {})}
                     onSave={saveCloud}
                     submitLabel="Start using it"
                   />
@@ -259,9 +265,11 @@ interface LocalServersProps {
   saving: string | null;
   onUse: (server: LocalServer, model: string) => void;
   onRescan: () => void;
+  /** Opens the manual form with this base URL filled in. */
+  onByHand: (baseUrl: string) => void;
 }
 
-function LocalServers({ probe, ready, saving, onUse, onRescan }: LocalServersProps) {
+function LocalServers({ probe, ready, saving, onUse, onRescan, onByHand }: LocalServersProps) {
   if (probe.status === "probing") {
     return (
       <div className="onboarding__probing" role="status" data-testid="onboarding-probing">
@@ -329,6 +337,7 @@ function LocalServers({ probe, ready, saving, onUse, onRescan }: LocalServersPro
           ready={ready}
           saving={saving}
           onUse={(model) => onUse(server, model)}
+          onByHand={onByHand}
         />
       ))}
     </ul>
@@ -340,11 +349,13 @@ function ServerCard({
   ready,
   saving,
   onUse,
+  onByHand,
 }: {
   server: LocalServer;
   ready: boolean;
   saving: string | null;
   onUse: (model: string) => void;
+  onByHand: (baseUrl: string) => void;
 }) {
   const shown = server.models.slice(0, SHOWN_MODELS);
   const rest = server.models.slice(SHOWN_MODELS);
@@ -363,16 +374,23 @@ function ServerCard({
         <code className="onboarding__server-url">{server.base_url}</code>
       </div>
       {server.models.length === 0 ? (
-        <p className="onboarding__muted onboarding__server-empty">
-          It is running but serves no model yet.{" "}
-          {server.kind === "ollama" ? (
-            <>
-              Pull one with <code>ollama pull qwen2.5-coder</code>, then look again.
-            </>
-          ) : (
-            "Load a model in it, then look again."
-          )}
-        </p>
+        <div className="onboarding__server-empty">
+          <p className="onboarding__muted" data-testid="local-server-no-models">
+            {server.no_models
+              ? `Something ${server.no_models}: it may be another kind of server, or one that needs a model name. `
+              : "It is running but serves no model yet. "}
+            {server.kind === "ollama" ? (
+              <>
+                Pull one with <code>ollama pull qwen2.5-coder</code>, then look again.
+              </>
+            ) : (
+              "Load a model in it and look again, or set it up by hand."
+            )}
+          </p>
+          <button type="button" className="button" onClick={() => onByHand(server.base_url)} data-testid="local-server-by-hand">
+            Set it up by hand
+          </button>
+        </div>
       ) : (
         <>
           <div className="onboarding__models">

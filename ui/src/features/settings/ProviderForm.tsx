@@ -14,6 +14,8 @@ interface ProviderFormProps {
   takenNames: readonly string[];
   /** Start from this preset (onboarding); the picker is shown for new providers. */
   initialPreset?: string;
+  /** Start with this base URL (a server found on this machine that listed no model). */
+  initialBaseUrl?: string;
   onSave: (request: ProviderSave) => Promise<SaveOutcome>;
   onCancel?: () => void;
   /** "Save" by default; onboarding says "Start using it". */
@@ -141,6 +143,7 @@ export function ProviderForm({
   profile,
   takenNames,
   initialPreset = "openai",
+  initialBaseUrl,
   onSave,
   onCancel,
   submitLabel = "Save",
@@ -149,7 +152,9 @@ export function ProviderForm({
   const id = useId();
   const [preset, setPreset] = useState(initialPreset);
   const [input, setInput] = useState<ProviderInput>(() =>
-    existing ? fromExisting(existing) : presetInput(initialPreset, takenNames),
+    existing
+      ? fromExisting(existing)
+      : { ...presetInput(initialPreset, takenNames), ...(initialBaseUrl ? { base_url: initialBaseUrl } : {}) },
   );
   const [key, setKey] = useState("");
   const base = profile ?? EMPTY_PROFILE;
