@@ -218,6 +218,13 @@ struct RunningTurn {
     ended: Arc<AtomicBool>,
 }
 
+/// Whether a turn (or `/compact`) is still going: a finished one may not be reaped yet.
+fn still_running(running: &Option<RunningTurn>) -> bool {
+    running
+        .as_ref()
+        .is_some_and(|t| !t.ended.load(Ordering::Acquire))
+}
+
 impl RunningTurn {
     /// Starts a turn under a fresh id: `turn` gets the id, its cancellation and the flag
     /// it sets as it ends.
@@ -286,10 +293,7 @@ async fn run_actor(
                 break;
             }
             Some(Op::UserTurn { input }) => {
-                if running
-                    .as_ref()
-                    .is_some_and(|t| !t.ended.load(Ordering::Acquire))
-                {
+                if still_running(&running) {
                     report_invalid_op(&shared, "a turn is already running; interrupt it first");
                     continue;
                 }
@@ -310,10 +314,7 @@ async fn run_actor(
                 }));
             }
             Some(Op::RetryTurn) => {
-                if running
-                    .as_ref()
-                    .is_some_and(|t| !t.ended.load(Ordering::Acquire))
-                {
+                if still_running(&running) {
                     report_invalid_op(&shared, "a turn is already running; interrupt it first");
                     continue;
                 }
@@ -330,10 +331,7 @@ async fn run_actor(
                 }));
             }
             Some(Op::SwitchModel { provider, model }) => {
-                if running
-                    .as_ref()
-                    .is_some_and(|t| !t.ended.load(Ordering::Acquire))
-                {
+                if still_running(&running) {
                     report_invalid_op(
                         &shared,
                         "a turn is running; switch models when it has ended",
@@ -393,10 +391,7 @@ async fn run_actor(
                 }
             }
             Some(Op::Compact { instructions }) => {
-                if running
-                    .as_ref()
-                    .is_some_and(|t| !t.ended.load(Ordering::Acquire))
-                {
+                if still_running(&running) {
                     report_invalid_op(&shared, "a turn is running; compact when it has ended");
                     continue;
                 }
