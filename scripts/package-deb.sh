@@ -39,6 +39,11 @@ if [ "$profile" = debug ]; then
   unpacked=$(mktemp -d)
   dpkg-deb -R "$deb" "$unpacked"
   strip --strip-debug "$unpacked/usr/bin/memo-desktop" "$unpacked/usr/bin/memo-cli"
+  # The checksums dpkg keeps for the files must be those of the stripped ones.
+  if [ -f "$unpacked/DEBIAN/md5sums" ]; then
+    (cd "$unpacked" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | sort -z |
+      xargs -0 md5sum >DEBIAN/md5sums)
+  fi
   dpkg-deb --root-owner-group -b "$unpacked" "$deb" >/dev/null
   rm -rf "$unpacked"
 fi
