@@ -264,6 +264,7 @@ fn profile_parts() {
             &root,
             &cwd,
             &[],
+            &[],
             &mut Default::default(),
         ));
     });

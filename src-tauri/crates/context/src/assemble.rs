@@ -297,6 +297,7 @@ impl Builder<'_> {
             i.workspace_root,
             i.cwd,
             &i.config.context_files,
+            &i.config.other_agent_names,
             seen,
         ));
         let sources = all.iter().map(|f| self.file_source(f)).collect();

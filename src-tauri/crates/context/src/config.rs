@@ -13,6 +13,10 @@ pub struct ContextConfig {
     pub context_files: Vec<String>,
     /// When set, only these skills are active.
     pub active_skills: Option<Vec<String>>,
+    /// Instruction file names Gemini CLI users chose (`context.fileName` in
+    /// `~/.gemini/settings.json` or the project's), looked for like AGENTS.md; never
+    /// reported missing, since they are another agent's setting.
+    pub other_agent_names: Vec<String>,
     /// The config file, for messages.
     pub source: String,
 }
@@ -32,6 +36,7 @@ impl ContextConfig {
                 context_files,
                 active_skills,
                 source,
+                other_agent_names: Vec::new(),
             },
             problems,
         )
@@ -72,6 +77,39 @@ fn string_list(
         }
     }
     Some(out)
+}
+
+/// Gemini CLI's `context.fileName` (a name or a list; the older top-level
+/// `contextFileName` too) in the settings files given, bare names only, without repeats.
+pub fn gemini_context_names(files: &[std::path::PathBuf]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for file in files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let value = json
+            .get("context")
+            .and_then(|c| c.get("fileName"))
+            .or_else(|| json.get("contextFileName"));
+        let names: Vec<&str> = match value {
+            Some(serde_json::Value::String(name)) => vec![name.as_str()],
+            Some(serde_json::Value::Array(items)) => {
+                items.iter().filter_map(serde_json::Value::as_str).collect()
+            }
+            _ => Vec::new(),
+        };
+        for name in names.into_iter().map(str::trim) {
+            let bare =
+                !name.is_empty() && !name.contains(['/', '\\']) && name != "." && name != "..";
+            if bare && !out.iter().any(|n| n == name) {
+                out.push(name.to_owned());
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

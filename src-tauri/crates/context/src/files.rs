@@ -140,6 +140,7 @@ pub fn project_files(
     root: &Path,
     cwd: &Path,
     configured: &[String],
+    also: &[String],
     seen: &mut Seen,
 ) -> Vec<ContextFile> {
     let (paths, names): (Vec<&String>, Vec<&String>) = configured
@@ -153,9 +154,11 @@ pub fn project_files(
             Ok(rel) => Some(rel.display().to_string()),
             Err(_) => None,
         };
+        // `also`: other agents' names for their instruction file, looked for the same way.
         let all_names = PROJECT_FILES
             .iter()
             .copied()
+            .chain(also.iter().map(|s| s.as_str()))
             .chain(names.iter().map(|s| s.as_str()));
         for name in all_names {
             let path = dir.join(name);
@@ -208,7 +211,13 @@ mod tests {
             "NOPE.md".to_owned(),
             "docs/spec.md".to_owned(),
         ];
-        let files = project_files(root, &root.join("a/b"), &configured, &mut Seen::default());
+        let files = project_files(
+            root,
+            &root.join("a/b"),
+            &configured,
+            &[],
+            &mut Seen::default(),
+        );
         let summary: Vec<(String, Option<String>, SourceStatus, String)> = files
             .iter()
             .map(|f| (f.name.clone(), f.scope.clone(), f.status, f.content.clone()))
@@ -252,7 +261,7 @@ mod tests {
         let root = dir.path();
         std::fs::write(root.join("AGENTS.md"), "rules").unwrap();
         std::os::unix::fs::symlink(root.join("AGENTS.md"), root.join("CLAUDE.md")).unwrap();
-        let files = project_files(root, root, &[], &mut Seen::default());
+        let files = project_files(root, root, &[], &[], &mut Seen::default());
         assert_eq!(files.len(), 1);
 
         std::fs::write(root.join("MEMORY.md"), "m").unwrap();

@@ -96,8 +96,13 @@ pub struct LoadOptions<'a> {
 impl WorkspaceContext {
     pub fn load(opts: LoadOptions<'_>) -> WorkspaceContext {
         let root = workspace_root(opts.cwd);
-        let (config, config_problems) =
+        let (mut config, config_problems) =
             ContextConfig::from_extra(opts.config_extra, opts.config_path);
+        let mut gemini = vec![root.join(".gemini/settings.json")];
+        if let Some(home) = opts.user_home {
+            gemini.insert(0, home.join(".gemini/settings.json"));
+        }
+        config.other_agent_names = crate::config::gemini_context_names(&gemini);
         let active = config.active_skills.clone().map(|names| ActiveSkills {
             names,
             config_path: config.source.clone(),

@@ -291,3 +291,38 @@ fn a_template_override_in_the_home_replaces_the_builtin() {
         .iter()
         .any(|p| p.path.ends_with("prompts/skills.md")));
 }
+
+#[test]
+fn gemini_users_renamed_instruction_file_is_read_like_agents_md() {
+    let f = Fixture::new();
+    write(
+        &f.user_home().join(".gemini/settings.json"),
+        r#"{"context": {"fileName": ["AGENT_RULES.md", "../escape.md"]}}"#,
+    );
+    write(
+        &f.project().join("AGENT_RULES.md"),
+        "Gemini rule: tabs, not spaces.",
+    );
+    let assembled = f
+        .context()
+        .assemble("m", &[], TokenCounter::bytes(), PromptMode::Main);
+    assert!(
+        assembled.system.contains("Gemini rule: tabs, not spaces."),
+        "{}",
+        assembled.system
+    );
+    // A name it does not find is Gemini's business: no "missing" marker.
+    let f2 = Fixture::new();
+    write(
+        &f2.user_home().join(".gemini/settings.json"),
+        r#"{"context": {"fileName": "NOT_HERE.md"}}"#,
+    );
+    let assembled = f2
+        .context()
+        .assemble("m", &[], TokenCounter::bytes(), PromptMode::Main);
+    assert!(
+        !assembled.system.contains("NOT_HERE.md"),
+        "{}",
+        assembled.system
+    );
+}
