@@ -261,36 +261,12 @@ impl Tool for ResourceTool {
 }
 
 /// The local path a `file://` URI names (`file:///p/.env`, `file://localhost/p/.env`),
-/// percent-escapes decoded so `%2Eenv` is `.env`.
+/// percent-escapes decoded so `%2Eenv` is `.env`; `None` for other schemes and hosts.
 fn file_uri_path(uri: &str) -> Option<std::path::PathBuf> {
-    let rest = uri
-        .get(..7)?
-        .eq_ignore_ascii_case("file://")
-        .then(|| &uri[7..])?;
-    let path = match rest.strip_prefix("localhost") {
-        Some(after) => after,
-        None => rest,
-    };
-    let path = path.split(['?', '#']).next().unwrap_or(path);
-    let bytes = path.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
-            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
-                out.push((hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0)) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    use std::os::unix::ffi::OsStringExt;
-    let path = std::path::PathBuf::from(std::ffi::OsString::from_vec(out));
-    path.is_absolute().then_some(path)
+    let url = reqwest::Url::parse(uri).ok()?;
+    (url.scheme() == "file")
+        .then(|| url.to_file_path().ok())
+        .flatten()
 }
 
 /// What a session's registry reads MCP tools from.

@@ -34,6 +34,7 @@ pub(crate) use invocation::{base_name, normalize, Invocation};
 use invocation::{
     is_option, reads_stdin, runs_text_as_code, script_downloads, DOWNLOADERS, SHELLS,
 };
+pub(crate) use paths::normalize_path;
 use paths::{is_block_device, protected_target, resolve_target, Target};
 
 /// What the guard needs to know about where a command runs.

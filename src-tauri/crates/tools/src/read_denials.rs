@@ -95,17 +95,7 @@ impl DeniedRead {
     /// [`DeniedRead::matches`] after `..` and `.` are taken out lexically, as the shell's
     /// `cat sub/../.env` opens `.env`.
     fn matches_normalized(&self, path: &Path) -> bool {
-        let mut clean = PathBuf::new();
-        for part in path.components() {
-            match part {
-                std::path::Component::ParentDir => {
-                    clean.pop();
-                }
-                std::path::Component::CurDir => {}
-                other => clean.push(other),
-            }
-        }
-        self.matches(&clean)
+        self.matches(&crate::command_guard::normalize_path(path))
     }
 
     /// What the model is told instead of the content.

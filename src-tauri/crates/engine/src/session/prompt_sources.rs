@@ -35,19 +35,11 @@ impl PromptSources {
             if let Some(home) = &w.memo_home {
                 paths.push(home.join("SOUL.md"));
             }
-            // The prompt lists the skills: a skill added, edited, removed or turned off
-            // (config.toml's `active_skills`) changes it.
+            // The prompt lists the skills (their files are the skills layer's sources, taken
+            // above): one added or removed changes a skill folder, one turned on or off
+            // config.toml's `active_skills`.
             paths.push(PathBuf::from(&w.config.source));
             paths.extend(w.skill_roots().dirs().into_iter().map(|(dir, _)| dir));
-            paths.extend(
-                w.skills_now()
-                    .skills()
-                    .iter()
-                    .filter_map(|s| match &s.source {
-                        memo_context::SkillSource::File(file) => Some(file.clone()),
-                        memo_context::SkillSource::Builtin(_) => None,
-                    }),
-            );
             for dir in [&w.workspace_root, &w.cwd] {
                 paths.extend(CANDIDATES.iter().map(|name| dir.join(name)));
             }

@@ -286,6 +286,15 @@ impl SessionState {
         self.tool_view().specs.as_ref().clone()
     }
 
+    /// The OS home folder, where `~/` in rules and commands points.
+    pub fn user_home(&self) -> Option<std::path::PathBuf> {
+        self.context
+            .settings
+            .workspace
+            .as_ref()
+            .and_then(|w| w.user_home.clone())
+    }
+
     /// Reads the read-deny rules again (kept ones may have changed in settings) and gives
     /// them to the tools; before every step's calls and every message's `@path`s.
     pub fn refresh_read_denials(&self) -> Arc<memo_tools::ReadDenials> {
@@ -298,10 +307,7 @@ impl SessionState {
             }
             None => Vec::new(),
         };
-        let home = settings
-            .workspace
-            .as_ref()
-            .and_then(|w| w.user_home.clone());
+        let home = self.user_home();
         let denials = crate::rules::read_denials(
             &kept,
             &settings.imported_rules,

@@ -526,10 +526,7 @@ impl Turn {
     async fn run_tool_calls(&self, calls: &[ToolCall]) -> Result<CallsEnd, EngineError> {
         let denials = self.shared.refresh_read_denials();
         let settings = &self.shared.context.settings;
-        let home = settings
-            .workspace
-            .as_ref()
-            .and_then(|w| w.user_home.clone());
+        let home = self.shared.user_home();
         let hooks = self.shared.hooks.clone();
         let scope = self.scope.clone();
         let approvals = &self.shared.approvals;
