@@ -41,16 +41,7 @@ export function ProviderBanner({ providers, configPath, onReload, onOpenSettings
             )}
           </p>
         </div>
-        <div className="banner__actions">
-          <button type="button" className="button banner__action" onClick={onReload}>
-            Reload
-          </button>
-          {!isConfig && (
-            <button type="button" className="button button--quiet" onClick={onOpenSettings}>
-              Settings
-            </button>
-          )}
-        </div>
+        <Actions onReload={onReload} onOpenSettings={isConfig ? null : onOpenSettings} />
       </div>
     );
   }
@@ -67,16 +58,25 @@ export function ProviderBanner({ providers, configPath, onReload, onOpenSettings
             Fix it in <code>{file}</code>, then reload, or choose the provider for new sessions in Settings.
           </p>
         </div>
-        <div className="banner__actions">
-          <button type="button" className="button banner__action" onClick={onReload}>
-            Reload
-          </button>
-          <button type="button" className="button button--quiet" onClick={onOpenSettings}>
-            Settings
-          </button>
-        </div>
+        <Actions onReload={onReload} onOpenSettings={onOpenSettings} />
       </div>
     );
   }
   return null;
+}
+
+/** Reload, and Settings where they can help (not while config.toml does not load). */
+function Actions({ onReload, onOpenSettings }: { onReload: () => void; onOpenSettings: (() => void) | null }) {
+  return (
+    <div className="banner__actions">
+      <button type="button" className="button banner__action" onClick={onReload}>
+        Reload
+      </button>
+      {onOpenSettings && (
+        <button type="button" className="button button--quiet" onClick={onOpenSettings}>
+          Settings
+        </button>
+      )}
+    </div>
+  );
 }
