@@ -51,8 +51,9 @@ export function TrustPage() {
         <div>
           <h2 className="settings-page__title">Trusted folders</h2>
           <p className="settings-page__lead">
-            A project's <code>.mcp.json</code>, <code>.gemini/settings.json</code> or <code>.cursor/mcp.json</code> can
-            start programs. Memo starts them only in folders you trusted, and asks again when what they start changes.
+            A project's own files can start programs (<code>.mcp.json</code>, Gemini's and Cursor's settings, Claude Code
+            hooks), let the agent act without asking (allow rules) or replace its instructions (<code>.memo/SYSTEM.md</code>).
+            Memo uses them only in folders you trusted, and asks again when they change.
           </p>
         </div>
       </header>
