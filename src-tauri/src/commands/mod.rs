@@ -16,9 +16,9 @@ use memo_protocol::{
     EditableFileKind, EventEnvelope, HistoryPage, KeyStatus, LocalServer, McpServerCheck,
     McpServerInput, McpSettingsPage, Op, PageMessage, PluginInstall, PluginsPage, PromptReport,
     ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode,
-    RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity,
-    SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TrustDecision,
-    WindowSignal, WorkspaceTrustReport,
+    RestoreReport, RevertRequest, RevertResult, RewindOutcome, RuleInput, SearchResult,
+    SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange,
+    SkillsPage, TrustDecision, WindowSignal, WorkspaceTrustReport,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -214,9 +214,16 @@ ipc_commands! {
     }
 
     /// Puts back hunks of one file (or all of it); a `conflict` error when the file
-    /// changed since its diff was shown. Returns the scope's list afresh.
-    fn revert_change(state, session_id: SessionId, request: RevertRequest) -> ChangesReport {
+    /// changed since its diff was shown. Returns the scope's list afresh, the checkpoint
+    /// that undoes the revert, or why it was held back (someone's later lines).
+    fn revert_change(state, session_id: SessionId, request: RevertRequest) -> RevertResult {
         Ok(state.service().revert_change(&session_id, &request)?)
+    }
+
+    /// Undoes a revert of the changes panel: `path` gets back what it held before it;
+    /// left alone (a conflict) if it changed since, unless `overwrite`.
+    fn undo_revert(state, session_id: SessionId, checkpoint: u64, path: String, overwrite: bool) -> RestoreReport {
+        Ok(state.service().undo_revert(&session_id, checkpoint, &path, overwrite)?)
     }
 
     /// The session's checkpoints, oldest first.

@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, HistoryPage, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PageMessage, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WindowSignal, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
+import type { AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, HistoryPage, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PageMessage, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RevertResult, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WindowSignal, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -31,6 +31,7 @@ export const COMMAND_NAMES = [
   "rewind_session",
   "session_changes",
   "revert_change",
+  "undo_revert",
   "session_checkpoints",
   "preview_restore",
   "restore_session",
@@ -197,9 +198,15 @@ export interface Commands {
   sessionChanges(args: { sessionId: SessionId; scope: ChangeScope }): Promise<ChangesReport>;
   /**
    * Puts back hunks of one file (or all of it); a `conflict` error when the file
-   * changed since its diff was shown. Returns the scope's list afresh.
+   * changed since its diff was shown. Returns the scope's list afresh, the checkpoint
+   * that undoes the revert, or why it was held back (someone's later lines).
    */
-  revertChange(args: { sessionId: SessionId; request: RevertRequest }): Promise<ChangesReport>;
+  revertChange(args: { sessionId: SessionId; request: RevertRequest }): Promise<RevertResult>;
+  /**
+   * Undoes a revert of the changes panel: `path` gets back what it held before it;
+   * left alone (a conflict) if it changed since, unless `overwrite`.
+   */
+  undoRevert(args: { sessionId: SessionId; checkpoint: number; path: string; overwrite: boolean }): Promise<RestoreReport>;
   /**
    * The session's checkpoints, oldest first.
    */
@@ -482,6 +489,7 @@ export function bindCommands(invoke: Invoke): Commands {
     rewindSession: (args) => invoke("rewind_session", args),
     sessionChanges: (args) => invoke("session_changes", args),
     revertChange: (args) => invoke("revert_change", args),
+    undoRevert: (args) => invoke("undo_revert", args),
     sessionCheckpoints: (args) => invoke("session_checkpoints", args),
     previewRestore: (args) => invoke("preview_restore", args),
     restoreSession: (args) => invoke("restore_session", args),

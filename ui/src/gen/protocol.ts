@@ -79,11 +79,32 @@ rule_summary?: string | null,
  */
 agent?: SubagentRef, };
 
-export type FileDiff = { path: string, unified: string, hunks: Array<DiffHunk>, };
+export type FileDiff = { path: string, unified: string, hunks: Array<DiffHunk>, 
+/**
+ * The replacements of an edit call that sent several (`edits[]`), each with what it
+ * alone changes, so a person can accept one edit and refuse another even where their
+ * lines touch and share a hunk. Empty for a single edit and for patches.
+ */
+edits?: Array<EditChoice>, };
 
 export type DiffHunk = { index: number, header: string, text: string, };
 
-export type ReviewDecision = { "type": "approve_once", accepted_hunks?: Array<number> | null, } | { "type": "approve_for_session" } | { "type": "approve_step" } | { "type": "approve_always", project: boolean, } | { "type": "deny", reason?: string | null, };
+export type EditChoice = { 
+/**
+ * Position in the call's `edits[]`, from 0.
+ */
+index: number, 
+/**
+ * "Edit 2 of 3 · line 14".
+ */
+label: string, 
+/**
+ * What this edit alone changes, numbered as the file stands after the edits before
+ * it (several hunks for a `replace_all`).
+ */
+hunks: Array<DiffHunk>, };
+
+export type ReviewDecision = { "type": "approve_once", accepted_hunks?: Array<number> | null, accepted_edits?: Array<number>, } | { "type": "approve_for_session" } | { "type": "approve_step" } | { "type": "approve_always", project: boolean, } | { "type": "deny", reason?: string | null, };
 
 export type EventEnvelope = { session_id: SessionId, 
 /**
@@ -786,7 +807,39 @@ hunks?: Array<number>,
 /**
  * The diff's unified text as shown; the revert is refused when the file changed since.
  */
-shown_diff: string, };
+shown_diff: string, 
+/**
+ * Revert even though lines changed after the agent's edit (by the person or anything
+ * else) would go with it: the answer to a [`RevertResult::held_back`]. What is lost
+ * stays recoverable through the result's undo checkpoint.
+ */
+force?: boolean, };
+
+export type RevertResult = { 
+/**
+ * The panel's list after the revert.
+ */
+changes: ChangesReport, 
+/**
+ * Restoring the file from this checkpoint undoes the revert (the panel's Undo);
+ * `None` when nothing was written.
+ */
+undo_checkpoint?: number, 
+/**
+ * Nothing was written because the revert would drop lines someone changed after the
+ * agent; asking again with `force` reverts anyway.
+ */
+held_back?: HeldBack, };
+
+export type HeldBack = { path: string, 
+/**
+ * The lines, numbered as the file stands now: "4", "4–6", "4, 9–10".
+ */
+lines: string, 
+/**
+ * The sentence to show.
+ */
+message: string, };
 
 export type CheckpointSummary = { id: number, 
 /**

@@ -78,6 +78,15 @@ pub struct FileSpan {
     pub sources: Vec<String>,
 }
 
+/// What [`Checkpoints::write_reviewed`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reviewed {
+    /// The file no longer held what the caller expected; nothing was written.
+    Stale,
+    /// Written; `checkpoint` records it (`None` when the bytes were already there).
+    Written { checkpoint: Option<u64> },
+}
+
 /// What a restore did.
 #[derive(Debug, Clone)]
 pub struct Restored {
@@ -275,10 +284,37 @@ impl Checkpoints {
         overwrite: &HashSet<String>,
         meta: &Meta,
     ) -> Result<Restored> {
+        self.restore_where(root, from_id, None, overwrite, meta)
+    }
+
+    /// [`Checkpoints::restore`] of the files in `only` alone: undoing one reviewed write
+    /// leaves what the agent changed in other files since then as it is.
+    pub fn restore_only(
+        &self,
+        root: &Path,
+        from_id: u64,
+        only: &HashSet<String>,
+        overwrite: &HashSet<String>,
+        meta: &Meta,
+    ) -> Result<Restored> {
+        self.restore_where(root, from_id, Some(only), overwrite, meta)
+    }
+
+    fn restore_where(
+        &self,
+        root: &Path,
+        from_id: u64,
+        only: Option<&HashSet<String>>,
+        overwrite: &HashSet<String>,
+        meta: &Meta,
+    ) -> Result<Restored> {
         let tracker = self.tracker(root)?;
         let mut tracker = lock(&tracker);
         let mut conn = lock(&self.inner.conn);
         let mut items = self.plan_locked(&mut tracker, &mut conn, from_id, meta)?;
+        if let Some(only) = only {
+            items.retain(|i| only.contains(&i.path));
+        }
         let chosen: Vec<Item> = restore::to_perform(&items, overwrite)
             .into_iter()
             .cloned()
@@ -399,7 +435,8 @@ impl Checkpoints {
     /// Writes a file the user reviewed (a reverted hunk) and records it under `meta`;
     /// changes made since the last scan are recorded first as made outside Memo.
     /// `expected` is what the caller based the new content on; the write is refused
-    /// (returns false) when the file no longer holds it.
+    /// ([`Reviewed::Stale`]) when the file no longer holds it. The checkpoint of the write
+    /// is what [`Checkpoints::restore_only`] takes to undo it.
     pub fn write_reviewed(
         &self,
         root: &Path,
@@ -407,14 +444,14 @@ impl Checkpoints {
         expected: &Content,
         bytes: Option<&[u8]>,
         meta: &Meta,
-    ) -> Result<bool> {
+    ) -> Result<Reviewed> {
         let tracker = self.tracker(root)?;
         let mut tracker = lock(&tracker);
         let mut conn = lock(&self.inner.conn);
         let outside = meta.outside();
         self.scan(&mut tracker, &mut conn, &outside, false)?;
         if tracker.known(path) != *expected {
-            return Ok(false);
+            return Ok(Reviewed::Stale);
         }
         let full = inside(tracker.root(), path)?;
         match bytes {
@@ -424,8 +461,10 @@ impl Checkpoints {
             }
             None => std::fs::remove_file(&full).map_err(CheckpointError::io("remove", &full))?,
         }
-        self.scan(&mut tracker, &mut conn, meta, false)?;
-        Ok(true)
+        let recorded = self.scan(&mut tracker, &mut conn, meta, false)?;
+        Ok(Reviewed::Written {
+            checkpoint: recorded.map(|r| r.id),
+        })
     }
 
     /// Drops checkpoints past the age and size limits and the copies no one needs.

@@ -399,3 +399,61 @@ fn a_folder_with_too_many_files_is_not_copied() {
     assert_eq!(again.to_string(), err.to_string());
     assert_eq!(store.untracked_reason(work.path()), Some(err.to_string()));
 }
+
+#[test]
+fn a_reviewed_write_is_undone_alone_whatever_the_agent_changed_since() {
+    let f = fixture();
+    let root = f.work.path();
+    let known =
+        |path: &str| Content::Blob(memo_checkpoints::BlobId::of(read(root, path).as_bytes()));
+    sh(root, "sed -i 's/1/one/' src/a.rs");
+    f.store
+        .record(root, &meta("exec_command", 10), false)
+        .unwrap()
+        .unwrap();
+    // The person reverts a.rs from the panel: a checkpoint that can undo it.
+    let written = f
+        .store
+        .write_reviewed(
+            root,
+            "src/a.rs",
+            &known("src/a.rs"),
+            Some(b"fn a() {\n    1\n}\n"),
+            &meta("review", 11),
+        )
+        .unwrap();
+    let memo_checkpoints::Reviewed::Written {
+        checkpoint: Some(review),
+    } = written
+    else {
+        panic!("{written:?}");
+    };
+    // A stale expectation writes nothing.
+    assert_eq!(
+        f.store
+            .write_reviewed(
+                root,
+                "src/a.rs",
+                &Content::Absent,
+                None,
+                &meta("review", 12)
+            )
+            .unwrap(),
+        memo_checkpoints::Reviewed::Stale
+    );
+    assert_eq!(read(root, "src/a.rs"), "fn a() {\n    1\n}\n");
+    // Then the agent changes b.rs; undoing the revert leaves that alone.
+    sh(root, "sed -i 's/2/two/' src/b.rs");
+    f.store
+        .record(root, &meta("exec_command", 13), false)
+        .unwrap()
+        .unwrap();
+    let only: HashSet<String> = ["src/a.rs".to_owned()].into();
+    let undone = f
+        .store
+        .restore_only(root, review, &only, &HashSet::new(), &meta("restore", 14))
+        .unwrap();
+    assert_eq!(undone.items.len(), 1, "{:?}", undone.items);
+    assert_eq!(read(root, "src/a.rs"), "fn a() {\n    one\n}\n");
+    assert_eq!(read(root, "src/b.rs"), "fn b() {\n    two\n}\n");
+}

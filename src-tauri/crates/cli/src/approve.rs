@@ -35,9 +35,7 @@ pub enum Answer {
 impl Answer {
     pub fn decision(&self) -> ReviewDecision {
         match self {
-            Answer::Approve => ReviewDecision::ApproveOnce {
-                accepted_hunks: None,
-            },
+            Answer::Approve => ReviewDecision::approve_once(),
             Answer::Refuse { to_model, .. } => ReviewDecision::Deny {
                 reason: Some(to_model.clone()),
             },

@@ -137,9 +137,7 @@ async fn every_event_fires_with_the_documented_json() {
     h.session
         .submit(Op::ResolveApproval {
             request_id: request.request_id.clone(),
-            decision: ReviewDecision::ApproveOnce {
-                accepted_hunks: None,
-            },
+            decision: ReviewDecision::approve_once(),
         })
         .unwrap();
     let mut events = seen.clone();

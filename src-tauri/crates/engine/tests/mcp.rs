@@ -646,9 +646,7 @@ async fn a_servers_request_for_input_reaches_the_user_and_the_answer_reaches_the
         session
             .submit(Op::ResolveApproval {
                 request_id: request.request_id,
-                decision: ReviewDecision::ApproveOnce {
-                    accepted_hunks: None,
-                },
+                decision: ReviewDecision::approve_once(),
             })
             .unwrap();
         let asked = until(&mut events, &mut seen, |e| {

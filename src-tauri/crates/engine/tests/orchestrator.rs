@@ -85,13 +85,7 @@ async fn auto_mode_caches_a_session_grant_per_file_not_per_tool() {
         std::fs::read_to_string(h.workdir().join("a.txt")).unwrap(),
         "ONE\nTWO\n"
     );
-    resolve(
-        &h,
-        &third,
-        ReviewDecision::ApproveOnce {
-            accepted_hunks: None,
-        },
-    );
+    resolve(&h, &third, ReviewDecision::approve_once());
     let events = h.until_turn_end().await;
     assert_eq!(end_reason(&events).0, TurnEndReason::Completed);
     assert_eq!(
@@ -121,13 +115,7 @@ async fn strict_mode_asks_every_time_and_dangerous_never_asks_for_writes() {
         second.fingerprint, first.fingerprint,
         "same file, asked again in strict mode"
     );
-    resolve(
-        &h,
-        &second,
-        ReviewDecision::ApproveOnce {
-            accepted_hunks: None,
-        },
-    );
+    resolve(&h, &second, ReviewDecision::approve_once());
     h.until_turn_end().await;
     h.shutdown().await;
 
@@ -180,6 +168,7 @@ async fn accepting_some_hunks_applies_exactly_those() {
         &request,
         ReviewDecision::ApproveOnce {
             accepted_hunks: Some(vec![1]),
+            accepted_edits: None,
         },
     );
     let events = h.until_turn_end().await;
@@ -193,6 +182,93 @@ async fn accepting_some_hunks_applies_exactly_those() {
     assert_eq!(
         std::fs::read_to_string(h.workdir().join("f.txt")).unwrap(),
         expected
+    );
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accepting_some_edits_applies_exactly_those_and_tells_the_model() {
+    let args = serde_json::json!({
+        "file_path": "f.txt",
+        "edits": [
+            {"old_string": "one\n", "new_string": "ONE\n"},
+            {"old_string": "two\n", "new_string": "TWO\n"}
+        ]
+    })
+    .to_string();
+    let mut h = harness(
+        ApprovalMode::Auto,
+        vec![
+            MockResponse::tool_call("apply_patch", args),
+            MockResponse::text("ok"),
+        ],
+    )
+    .await;
+    std::fs::write(h.workdir().join("f.txt"), "one\ntwo\n").unwrap();
+    h.submit("edit twice");
+    let request = next_approval(&mut h).await;
+    let diff = request.diff.clone().expect("a diff");
+    assert_eq!(diff.hunks.len(), 1, "{}", diff.unified);
+    assert_eq!(diff.edits.len(), 2, "{:?}", diff.edits);
+    resolve(
+        &h,
+        &request,
+        ReviewDecision::ApproveOnce {
+            accepted_hunks: None,
+            accepted_edits: Some(vec![1]),
+        },
+    );
+    let events = h.until_turn_end().await;
+    assert_eq!(
+        tool_ends(&events)[0].1,
+        ToolStatus::Ok,
+        "{:?}",
+        tool_ends(&events)
+    );
+    assert_eq!(
+        std::fs::read_to_string(h.workdir().join("f.txt")).unwrap(),
+        "one\nTWO\n"
+    );
+    let last = h.mock.last_request().unwrap().body.to_string();
+    assert!(last.contains("refused edit(s) 1"), "{last}");
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_naming_an_edit_that_does_not_exist_writes_nothing() {
+    let args = serde_json::json!({
+        "file_path": "f.txt", "old_string": "one", "new_string": "ONE"
+    })
+    .to_string();
+    let mut h = harness(
+        ApprovalMode::Auto,
+        vec![
+            MockResponse::tool_call("apply_patch", args),
+            MockResponse::text("ok"),
+        ],
+    )
+    .await;
+    std::fs::write(h.workdir().join("f.txt"), "one\n").unwrap();
+    h.submit("edit");
+    let request = next_approval(&mut h).await;
+    resolve(
+        &h,
+        &request,
+        ReviewDecision::ApproveOnce {
+            accepted_hunks: None,
+            accepted_edits: Some(vec![0]),
+        },
+    );
+    let events = h.until_turn_end().await;
+    assert_eq!(
+        tool_ends(&events)[0].1,
+        ToolStatus::Error,
+        "{:?}",
+        tool_ends(&events)
+    );
+    assert_eq!(
+        std::fs::read_to_string(h.workdir().join("f.txt")).unwrap(),
+        "one\n"
     );
     h.shutdown().await;
 }
@@ -434,13 +510,7 @@ async fn approve_step_covers_the_rest_of_the_steps_calls_to_that_tool_only() {
     // b.txt and c.txt need no answer; the command in between still asks.
     let command = next_approval(&mut h).await;
     assert_eq!(command.tool_name, "exec_command");
-    resolve(
-        &h,
-        &command,
-        ReviewDecision::ApproveOnce {
-            accepted_hunks: None,
-        },
-    );
+    resolve(&h, &command, ReviewDecision::approve_once());
     // The next step's edit asks again.
     let next_step = next_approval(&mut h).await;
     assert!(next_step.fingerprint.contains("a.txt"));

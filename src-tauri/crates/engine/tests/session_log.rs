@@ -206,9 +206,7 @@ async fn write_tools_wait_for_approval_and_denial_reaches_the_model() {
     h.session
         .submit(Op::ResolveApproval {
             request_id: request.request_id.clone(),
-            decision: ReviewDecision::ApproveOnce {
-                accepted_hunks: None,
-            },
+            decision: ReviewDecision::approve_once(),
         })
         .unwrap();
     let seen = h

@@ -237,9 +237,7 @@ async fn two_children_run_in_parallel_one_asks_through_its_parent_and_wait_retur
     parent
         .submit(Op::ResolveApproval {
             request_id: request.request_id.clone(),
-            decision: ReviewDecision::ApproveOnce {
-                accepted_hunks: None,
-            },
+            decision: ReviewDecision::approve_once(),
         })
         .unwrap();
 

@@ -55,6 +55,24 @@ pub struct FileDiff {
     pub path: String,
     pub unified: String,
     pub hunks: Vec<DiffHunk>,
+    /// The replacements of an edit call that sent several (`edits[]`), each with what it
+    /// alone changes, so a person can accept one edit and refuse another even where their
+    /// lines touch and share a hunk. Empty for a single edit and for patches.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<EditChoice>>")]
+    pub edits: Vec<EditChoice>,
+}
+
+/// One replacement of a several-edit call, as the approval card offers it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct EditChoice {
+    /// Position in the call's `edits[]`, from 0.
+    pub index: u32,
+    /// "Edit 2 of 3 · line 14".
+    pub label: String,
+    /// What this edit alone changes, numbered as the file stands after the edits before
+    /// it (several hunks for a `replace_all`).
+    pub hunks: Vec<DiffHunk>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -69,10 +87,15 @@ pub struct DiffHunk {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ReviewDecision {
     /// Run this call once. For file changes, `accepted_hunks` (indices into the request's
-    /// hunks) limits the change to those hunks; `None` accepts all of them.
+    /// hunks) limits the change to those hunks, or `accepted_edits` (indices of the diff's
+    /// `edits`) to those replacements, applied in order without the others; `None`
+    /// accepts all of them. At most one of the two is given.
     ApproveOnce {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         accepted_hunks: Option<Vec<u32>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        accepted_edits: Option<Vec<u32>>,
     },
     /// Run this call and every later one matching the request's fingerprint in this session.
     ApproveForSession,
@@ -90,6 +113,14 @@ pub enum ReviewDecision {
 }
 
 impl ReviewDecision {
+    /// Run once, the whole change.
+    pub fn approve_once() -> Self {
+        ReviewDecision::ApproveOnce {
+            accepted_hunks: None,
+            accepted_edits: None,
+        }
+    }
+
     pub fn is_approved(&self) -> bool {
         !matches!(self, ReviewDecision::Deny { .. })
     }

@@ -72,6 +72,39 @@ pub struct RevertRequest {
     pub hunks: Option<Vec<u32>>,
     /// The diff's unified text as shown; the revert is refused when the file changed since.
     pub shown_diff: String,
+    /// Revert even though lines changed after the agent's edit (by the person or anything
+    /// else) would go with it: the answer to a [`RevertResult::held_back`]. What is lost
+    /// stays recoverable through the result's undo checkpoint.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(optional, as = "Option<bool>")]
+    pub force: bool,
+}
+
+/// What a revert from the changes panel did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RevertResult {
+    /// The panel's list after the revert.
+    pub changes: ChangesReport,
+    /// Restoring the file from this checkpoint undoes the revert (the panel's Undo);
+    /// `None` when nothing was written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub undo_checkpoint: Option<u64>,
+    /// Nothing was written because the revert would drop lines someone changed after the
+    /// agent; asking again with `force` reverts anyway.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub held_back: Option<HeldBack>,
+}
+
+/// A revert that would drop lines changed after the agent's edit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct HeldBack {
+    pub path: String,
+    /// The lines, numbered as the file stands now: "4", "4–6", "4, 9–10".
+    pub lines: String,
+    /// The sentence to show.
+    pub message: String,
 }
 
 /// A point the workspace's files can be restored to.

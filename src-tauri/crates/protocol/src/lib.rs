@@ -27,10 +27,12 @@ mod worktree;
 
 pub use activity::{ActivityState, PendingApproval, SessionActivity};
 pub use agents::{AgentInfo, AgentSource, AgentsPage, SubagentRef, SubagentState};
-pub use approval::{ApprovalMode, ApprovalRequest, DiffHunk, FileDiff, ReviewDecision, RiskLevel};
+pub use approval::{
+    ApprovalMode, ApprovalRequest, DiffHunk, EditChoice, FileDiff, ReviewDecision, RiskLevel,
+};
 pub use changes::{
-    ChangeKind, ChangeScope, ChangesReport, CheckpointSummary, FileChange, RestoreAction,
-    RestoreFile, RestoreMode, RestoreReport, RevertRequest,
+    ChangeKind, ChangeScope, ChangesReport, CheckpointSummary, FileChange, HeldBack, RestoreAction,
+    RestoreFile, RestoreMode, RestoreReport, RevertRequest, RevertResult,
 };
 pub use event::{
     AgentEvent, ErrorKind, EventEnvelope, McpServerState, PlanItem, PlanStatus, TokenUsage,

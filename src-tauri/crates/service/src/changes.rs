@@ -5,11 +5,12 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use memo_checkpoints::{Action, BlobId, Checkpoints, Content, Item, Meta};
+use memo_checkpoints::{Action, BlobId, Checkpoints, Content, Item, Meta, Reviewed};
 use memo_engine::changes::{describe, DiffBudget};
 use memo_protocol::{
-    AgentEvent, ChangeScope, ChangesReport, CheckpointSummary, FileChange, RestoreAction,
-    RestoreFile, RestoreMode, RestoreReport, RevertRequest, SessionId, ToolCallId, TurnId,
+    AgentEvent, ChangeScope, ChangesReport, CheckpointSummary, FileChange, HeldBack, RestoreAction,
+    RestoreFile, RestoreMode, RestoreReport, RevertRequest, RevertResult, SessionId, ToolCallId,
+    TurnId,
 };
 use memo_tools::FileHunks;
 
@@ -170,7 +171,9 @@ impl Service {
 
     /// Puts back hunks of one file of the panel (or the whole file) as they were at the
     /// scope's start. Refused as a conflict when the file changed since the diff shown.
-    pub fn revert_change(&self, id: &SessionId, request: &RevertRequest) -> Result<ChangesReport> {
+    /// When lines changed after the agent's edit would go too, nothing is written and the
+    /// result says which ([`RevertResult::held_back`]) unless the request forces it.
+    pub fn revert_change(&self, id: &SessionId, request: &RevertRequest) -> Result<RevertResult> {
         let root = self.workspace_of(id)?;
         let is_git = git::is_repo(&root);
         let sides = self.sides(id, &root, request.scope, is_git)?;
@@ -193,9 +196,17 @@ impl Service {
                 request.path
             )));
         }
-        if let Some(kept) = self.revert_keeping_theirs(&side, request)? {
-            self.write_reviewed(id, &root, &side, Some(kept.as_bytes()))?;
-            return self.session_changes(id, request.scope);
+        if !request.force {
+            match self.revert_keeping_theirs(&side, request)? {
+                Keeping::NotNeeded => {}
+                Keeping::Kept(kept) => {
+                    let undo = self.write_reviewed(id, &root, &side, Some(kept.as_bytes()))?;
+                    return self.reverted(id, request.scope, undo, None);
+                }
+                Keeping::HeldBack(held) => {
+                    return self.reverted(id, request.scope, None, Some(held))
+                }
+            }
         }
         let new_bytes: Option<Vec<u8>> = match (&request.hunks, &side.base_bytes, &side.now_bytes) {
             (None, base, _) => {
@@ -233,80 +244,144 @@ impl Service {
                 Some(diff.apply(|i| !chosen.contains(&(i as u32))).into_bytes())
             }
         };
-        self.write_reviewed(id, &root, &side, new_bytes.as_deref())?;
-        self.session_changes(id, request.scope)
+        let undo = self.write_reviewed(id, &root, &side, new_bytes.as_deref())?;
+        self.reverted(id, request.scope, undo, None)
     }
 
+    fn reverted(
+        &self,
+        id: &SessionId,
+        scope: ChangeScope,
+        undo_checkpoint: Option<u64>,
+        held_back: Option<HeldBack>,
+    ) -> Result<RevertResult> {
+        Ok(RevertResult {
+            changes: self.session_changes(id, scope)?,
+            undo_checkpoint,
+            held_back,
+        })
+    }
+
+    /// Undoes a revert of the panel: `path` gets back what it held before the revert
+    /// recorded as `checkpoint`. A file changed since is left alone (a conflict in the
+    /// report) unless `overwrite`; other files are not touched.
+    pub fn undo_revert(
+        &self,
+        id: &SessionId,
+        checkpoint: u64,
+        path: &str,
+        overwrite: bool,
+    ) -> Result<RestoreReport> {
+        let root = self.workspace_of(id)?;
+        let store = self.checkpoint_store()?;
+        let only: HashSet<String> = std::iter::once(path.to_owned()).collect();
+        let overwrite = if overwrite {
+            only.clone()
+        } else {
+            HashSet::new()
+        };
+        let restored = store
+            .restore_only(
+                &root,
+                checkpoint,
+                &only,
+                &overwrite,
+                &self.meta(id, "restore")?,
+            )
+            .map_err(checkpoint_error)?;
+        Ok(report(restored.items, restored.checkpoint))
+    }
+
+    /// Writes the reverted file; returns the checkpoint that can undo it (none without a
+    /// checkpoint store).
     fn write_reviewed(
         &self,
         id: &SessionId,
         root: &Path,
         side: &Side,
         bytes: Option<&[u8]>,
-    ) -> Result<()> {
+    ) -> Result<Option<u64>> {
         let full = root.join(&side.path);
         match self.checkpoints()? {
             Some(store) => {
                 let meta = self.meta(id, "review")?;
-                let written = store
+                match store
                     .write_reviewed(root, &side.path, &side.now, bytes, &meta)
-                    .map_err(checkpoint_error)?;
-                if !written {
-                    return Err(ServiceError::Conflict(format!(
+                    .map_err(checkpoint_error)?
+                {
+                    Reviewed::Stale => Err(ServiceError::Conflict(format!(
                         "{} changed while reverting; nothing was written",
                         side.path
-                    )));
+                    ))),
+                    Reviewed::Written { checkpoint } => Ok(checkpoint),
                 }
-                Ok(())
             }
-            None => match bytes {
-                Some(bytes) => memo_checkpoints::write_atomic(&full, bytes, Some(side.base_mode))
-                    .map_err(checkpoint_error),
-                None => {
-                    std::fs::remove_file(&full).map_err(|e| ServiceError::io(full.display(), e))
+            None => {
+                match bytes {
+                    Some(bytes) => {
+                        memo_checkpoints::write_atomic(&full, bytes, Some(side.base_mode))
+                            .map_err(checkpoint_error)?
+                    }
+                    None => std::fs::remove_file(&full)
+                        .map_err(|e| ServiceError::io(full.display(), e))?,
                 }
-            },
+                Ok(None)
+            }
         }
     }
 
     /// A revert of a file someone changed after the agent: the agent's change taken out of
-    /// what is on disk now, with the other edits kept (`Some`), or a conflict naming the
-    /// lines of theirs it would drop. `None` when nobody changed the file since the agent.
-    fn revert_keeping_theirs(
-        &self,
-        side: &Side,
-        request: &RevertRequest,
-    ) -> Result<Option<String>> {
+    /// what is on disk now, with the other edits kept, or held back naming the lines of
+    /// theirs it would drop. [`Keeping::NotNeeded`] when nobody changed the file since the
+    /// agent (or the chosen hunks hold none of their lines).
+    fn revert_keeping_theirs(&self, side: &Side, request: &RevertRequest) -> Result<Keeping> {
         let Some((after, after_bytes)) = &side.agent_after else {
-            return Ok(None);
+            return Ok(Keeping::NotNeeded);
         };
         let text = |b: &Option<Vec<u8>>| {
             b.as_deref()
                 .and_then(memo_engine::changes::as_text)
                 .map(str::to_owned)
         };
+        let held = |lines: &str, why: String| {
+            Keeping::HeldBack(HeldBack {
+                path: request.path.clone(),
+                lines: lines.to_owned(),
+                message: format!(
+                    "{}: {why}; nothing was written. Revert anyway to drop them (Undo brings them back), or edit the file by hand",
+                    request.path
+                ),
+            })
+        };
         let changed_since = || {
-            ServiceError::Conflict(format!(
-                "{} was changed after the agent changed it, and Memo cannot tell those lines apart here; edit it by hand (nothing was written)",
-                request.path
-            ))
+            held(
+                "all",
+                "it was changed after the agent changed it, and Memo cannot tell those lines apart here".into(),
+            )
         };
         let (Some(now), Some(agent)) = (text(&side.now_bytes), text(after_bytes)) else {
-            return Err(changed_since());
+            return Ok(changed_since());
         };
         let before = match (&side.base, text(&side.base_bytes)) {
             (Content::Absent, _) => {
-                return Err(ServiceError::Conflict(format!(
-                    "{} was created by the agent and changed since; reverting would delete what was added after (nothing was written)",
-                    request.path
-                )))
+                return Ok(held(
+                    "all",
+                    "it was created by the agent and changed since; reverting deletes what was added after".into(),
+                ))
             }
             (_, Some(before)) => before,
-            (_, None) => return Err(changed_since()),
+            (_, None) => return Ok(changed_since()),
         };
         if after.is_absent() {
-            return Err(changed_since());
+            return Ok(changed_since());
         }
+        let overlapping = |lines: &[std::ops::Range<usize>]| {
+            let named = crate::merge::lines_named(lines);
+            held(
+                &named,
+                format!("line(s) {named} were changed after the agent's edit, inside or next to it, and reverting would drop them"),
+            )
+        };
         // The hunks shown compare the agent's start with the file now: a hunk that holds
         // none of the later edits is the agent's alone and reverts as usual.
         if let Some(hunks) = &request.hunks {
@@ -324,16 +399,16 @@ impl Service {
                 })
                 .map(|t| t.start + 1..t.end.max(t.start + 1) + 1)
                 .collect();
-            return if hit.is_empty() {
-                Ok(None)
+            return Ok(if hit.is_empty() {
+                Keeping::NotNeeded
             } else {
-                Err(overlap(&request.path, &hit))
-            };
+                overlapping(&hit)
+            });
         }
-        match crate::merge::revert_onto(&before, &agent, &now) {
-            crate::merge::Reverted::Clean(text) => Ok(Some(text)),
-            crate::merge::Reverted::Overlaps(lines) => Err(overlap(&request.path, &lines)),
-        }
+        Ok(match crate::merge::revert_onto(&before, &agent, &now) {
+            crate::merge::Reverted::Clean(text) => Keeping::Kept(text),
+            crate::merge::Reverted::Overlaps(lines) => overlapping(&lines),
+        })
     }
 
     /// A session's checkpoints, oldest first.
@@ -501,9 +576,12 @@ fn checkpoint_error(error: memo_checkpoints::CheckpointError) -> ServiceError {
     ServiceError::Checkpoint(error.to_string())
 }
 
-fn overlap(path: &str, lines: &[std::ops::Range<usize>]) -> ServiceError {
-    ServiceError::Conflict(format!(
-        "{path}: line(s) {} were changed after the agent's edit, inside or next to it; reverting would drop them, so nothing was written. Edit the file by hand, or keep the change",
-        crate::merge::lines_named(lines)
-    ))
+/// What reverting a file someone changed after the agent comes to.
+enum Keeping {
+    /// Nobody's lines are in the way: revert as usual.
+    NotNeeded,
+    /// The agent's change taken out of the file now, the later edits kept.
+    Kept(String),
+    /// The revert would drop lines changed after the agent's edit.
+    HeldBack(HeldBack),
 }

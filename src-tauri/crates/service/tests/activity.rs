@@ -104,9 +104,7 @@ async fn two_sessions_run_at_once_and_the_board_follows_each() {
             &waiting.id,
             Op::ResolveApproval {
                 request_id,
-                decision: ReviewDecision::ApproveOnce {
-                    accepted_hunks: None,
-                },
+                decision: ReviewDecision::approve_once(),
             },
         )
         .unwrap();
@@ -171,9 +169,7 @@ async fn a_subagents_question_after_its_parents_turn_waits_on_the_board_until_an
             &parent.id,
             Op::ResolveApproval {
                 request_id: entry.approvals[0].request_id.clone(),
-                decision: ReviewDecision::ApproveOnce {
-                    accepted_hunks: None,
-                },
+                decision: ReviewDecision::approve_once(),
             },
         )
         .unwrap();

@@ -308,9 +308,7 @@ async fn saving_to_memory_is_asked_with_the_added_line_and_lands_in_memory_md() 
             &session.id,
             Op::ResolveApproval {
                 request_id: request.request_id,
-                decision: ReviewDecision::ApproveOnce {
-                    accepted_hunks: None,
-                },
+                decision: ReviewDecision::approve_once(),
             },
         )
         .unwrap();

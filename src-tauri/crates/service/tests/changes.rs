@@ -81,6 +81,7 @@ async fn changes_revert_and_restore_on_a_git_repository() {
         path: "a.txt".into(),
         hunks: Some(vec![0]),
         shown_diff: "--- something else\n".into(),
+        force: false,
     };
     assert_eq!(
         f.service.revert_change(&id, &stale).unwrap_err().code(),
@@ -98,7 +99,8 @@ async fn changes_revert_and_restore_on_a_git_repository() {
         .unwrap();
     let on_disk = std::fs::read_to_string(work.join("a.txt")).unwrap();
     assert_eq!(on_disk, A.replace("eleven", "ELEVEN"));
-    assert_eq!(after.files[0].diff.as_ref().unwrap().hunks.len(), 1);
+    assert_eq!(after.changes.files[0].diff.as_ref().unwrap().hunks.len(), 1);
+    assert!(after.undo_checkpoint.is_some() && after.held_back.is_none());
 
     // A user edit after the agent's makes b.txt a conflict for the restore.
     std::fs::write(work.join("b.txt"), "alpha\nBETA\nmine\n").unwrap();
@@ -193,23 +195,24 @@ async fn a_revert_keeps_the_lines_a_person_added_after_the_agent_or_refuses_nami
         path: "a.txt".into(),
         hunks: None,
         shown_diff: file.diff.as_ref().unwrap().unified.clone(),
+        force: false,
     };
-    let refused = f.service.revert_change(&id, &whole).unwrap_err();
-    assert_eq!(refused.code(), ErrorCode::Conflict);
+    let refused = f.service.revert_change(&id, &whole).unwrap();
+    let held = refused.held_back.expect("held back");
+    assert_eq!(held.lines, "3");
     assert!(
-        refused
-            .to_string()
+        held.message
             .contains("line(s) 3 were changed after the agent's edit"),
-        "{refused}"
+        "{}",
+        held.message
     );
+    assert!(refused.undo_checkpoint.is_none());
     let per_hunk = RevertRequest {
         hunks: Some(vec![0]),
         ..whole.clone()
     };
-    assert_eq!(
-        f.service.revert_change(&id, &per_hunk).unwrap_err().code(),
-        ErrorCode::Conflict
-    );
+    let refused = f.service.revert_change(&id, &per_hunk).unwrap();
+    assert_eq!(refused.held_back.map(|h| h.lines).as_deref(), Some("3"));
     assert_eq!(
         std::fs::read_to_string(work.join("a.txt")).unwrap(),
         mine,
@@ -227,10 +230,91 @@ async fn a_revert_keeps_the_lines_a_person_added_after_the_agent_or_refuses_nami
         shown_diff: report.files[0].diff.as_ref().unwrap().unified.clone(),
         ..whole
     };
-    f.service.revert_change(&id, &whole).unwrap();
+    let kept = f.service.revert_change(&id, &whole).unwrap();
+    let reverted = A.replace("ten\n", "ten\nmy own line\n");
     assert_eq!(
         std::fs::read_to_string(work.join("a.txt")).unwrap(),
-        A.replace("ten\n", "ten\nmy own line\n")
+        reverted
+    );
+    // An undo offered after the file changed again is held back, not written over.
+    std::fs::write(work.join("a.txt"), format!("{reverted}later\n")).unwrap();
+    let undone = f
+        .service
+        .undo_revert(&id, kept.undo_checkpoint.unwrap(), "a.txt", false)
+        .unwrap();
+    assert_eq!(undone.files[0].action, RestoreAction::Conflict);
+    assert_eq!(
+        std::fs::read_to_string(work.join("a.txt")).unwrap(),
+        format!("{reverted}later\n")
+    );
+    f.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revert_anyway_drops_the_persons_line_and_undo_brings_it_back() {
+    let f = fixture(vec![
+        MockResponse::tool_call("exec_command", r#"{"cmd":"sed -i 's/two/TWO/' a.txt"}"#),
+        MockResponse::text("Edited."),
+    ])
+    .await;
+    let config = f.home.path().join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("approval_mode = \"dangerous\"\n{text}")).unwrap();
+    let work = f.work.path();
+    std::fs::write(work.join("a.txt"), A).unwrap();
+    let session = f.start();
+    let id = session.id.clone();
+    f.turn(&id, "shout two").await;
+    let mine = A.replace("two\n", "TWO\nmy own line\n");
+    std::fs::write(work.join("a.txt"), &mine).unwrap();
+    let report = f
+        .service
+        .session_changes(&id, ChangeScope::Session)
+        .unwrap();
+    let whole = RevertRequest {
+        scope: ChangeScope::Session,
+        path: "a.txt".into(),
+        hunks: None,
+        shown_diff: report.files[0].diff.as_ref().unwrap().unified.clone(),
+        force: false,
+    };
+    assert!(f
+        .service
+        .revert_change(&id, &whole)
+        .unwrap()
+        .held_back
+        .is_some());
+    // "Revert anyway" drops the person's line, and Undo brings it back.
+    let forced = f
+        .service
+        .revert_change(
+            &id,
+            &RevertRequest {
+                force: true,
+                ..whole.clone()
+            },
+        )
+        .unwrap();
+    assert_eq!(std::fs::read_to_string(work.join("a.txt")).unwrap(), A);
+    assert!(
+        forced.changes.files.is_empty(),
+        "{:?}",
+        forced.changes.files
+    );
+    let undo = forced.undo_checkpoint.expect("an undo checkpoint");
+    let undone = f.service.undo_revert(&id, undo, "a.txt", false).unwrap();
+    assert_eq!(
+        undone
+            .files
+            .iter()
+            .map(|r| (r.path.as_str(), r.action))
+            .collect::<Vec<_>>(),
+        [("a.txt", RestoreAction::Write)]
+    );
+    assert_eq!(
+        std::fs::read_to_string(work.join("a.txt")).unwrap(),
+        mine,
+        "the person's line is back"
     );
     f.finish().await;
 }

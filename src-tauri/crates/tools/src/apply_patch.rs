@@ -11,12 +11,12 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
-use memo_protocol::{DiffHunk, FileDiff, RiskLevel};
+use memo_protocol::{DiffHunk, EditChoice, FileDiff, RiskLevel};
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::diff::{call_key, FileHunks, PreviewMemory};
-use crate::edit::{apply_edits, Edit};
+use crate::edit::{apply_edits, apply_edits_seeing, Edit};
 use crate::fsutil::{self, display_path, read_text, real_cwd, Staged};
 use crate::line_index::FileKey;
 use crate::patch_format::{self, PatchOp};
@@ -156,7 +156,7 @@ enum Kind {
 }
 
 /// One file of a plan: its whole text before and after (LF line endings).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Change {
     kind: Kind,
     path: PathBuf,
@@ -182,6 +182,11 @@ enum Unit {
 
 struct Plan {
     changes: Vec<Change>,
+    /// A several-edit call's replacements (line endings as the file's), to apply a
+    /// subset of them when the person accepts only some; empty otherwise.
+    edits: Vec<Edit>,
+    /// What each of those edits alone changes, for the approval card.
+    choices: Vec<EditChoice>,
 }
 
 impl Plan {
@@ -267,7 +272,55 @@ impl Plan {
                 .join(", "),
             unified,
             hunks,
+            edits: self.choices.clone(),
         }
+    }
+
+    /// The plan with only the `accepted` edits of a several-edit call, applied in order
+    /// to the file as previewed. An accepted edit that only matches the text a refused
+    /// one would have made fails, and nothing is written.
+    fn with_edits(&self, accepted: &[u32]) -> Result<(Plan, String), ToolError> {
+        let (Some(change), false) = (self.changes.first(), self.edits.is_empty()) else {
+            return Err(ToolError::invalid_input(
+                "this change is not made of several edits; accept it whole or by hunk",
+            ));
+        };
+        let total = self.edits.len();
+        let kept: Vec<Edit> = self
+            .edits
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| accepted.contains(&(*i as u32)))
+            .map(|(_, e)| e.clone())
+            .collect();
+        let refused: Vec<String> = (0..total)
+            .filter(|i| !accepted.contains(&(*i as u32)))
+            .map(|i| (i + 1).to_string())
+            .collect();
+        let note = format!(
+            "the user accepted {} of the {total} edits and refused edit(s) {}",
+            kept.len(),
+            refused.join(", ")
+        );
+        let new = if kept.is_empty() {
+            change.old.clone()
+        } else {
+            apply_edits(&change.old, &kept, &change.display).map_err(|e| {
+                ToolError::invalid_input(format!(
+                    "{note}, and without them the accepted ones no longer apply: {} Nothing was written.",
+                    e.message
+                ))
+            })?
+        };
+        let plan = Plan {
+            changes: vec![Change {
+                new,
+                ..change.clone()
+            }],
+            edits: Vec::new(),
+            choices: Vec::new(),
+        };
+        Ok((plan, note))
     }
 
     /// What a session grant covers: exactly the files this call touches.
@@ -321,6 +374,8 @@ fn signature(units: &[(usize, Unit, String, String)]) -> Vec<String> {
 fn plan(ctx: &ToolContext, request: Request) -> Result<Plan, ToolError> {
     let cwd = real_cwd(&ctx.cwd);
     let mut changes = Vec::new();
+    let mut choices = Vec::new();
+    let mut kept_edits = Vec::new();
     match request {
         Request::Edits {
             file_path,
@@ -353,7 +408,16 @@ fn plan(ctx: &ToolContext, request: Request) -> Result<Plan, ToolError> {
                             e.new_string = e.new_string.replace("\r\n", "\n");
                         }
                     }
-                    let new = apply_edits(&file.text, &edits, &display)?;
+                    let new = if edits.len() > 1 {
+                        let total = edits.len();
+                        let new = apply_edits_seeing(&file.text, &edits, &display, |i, a, b| {
+                            choices.push(edit_choice(i, total, a, b))
+                        })?;
+                        kept_edits = edits;
+                        new
+                    } else {
+                        apply_edits(&file.text, &edits, &display)?
+                    };
                     changes.push(Change {
                         kind: Kind::Update,
                         path,
@@ -385,7 +449,29 @@ fn plan(ctx: &ToolContext, request: Request) -> Result<Plan, ToolError> {
             seen.push(p);
         }
     }
-    Ok(Plan { changes })
+    Ok(Plan {
+        changes,
+        edits: kept_edits,
+        choices,
+    })
+}
+
+/// Edit `i` of `total` as the card shows it: the hunks between the text before it and
+/// after it.
+fn edit_choice(i: usize, total: usize, before: &str, after: &str) -> EditChoice {
+    let diff = FileHunks::new(before, after);
+    // The first line it changes (a hunk starts with context lines).
+    let line = before
+        .lines()
+        .zip(after.lines())
+        .take_while(|(a, b)| a == b)
+        .count()
+        + 1;
+    EditChoice {
+        index: i as u32,
+        label: format!("Edit {} of {total} · line {line}", i + 1),
+        hunks: diff.file_diff("", "", "").hunks,
+    }
 }
 
 fn plan_op(ctx: &ToolContext, cwd: &std::path::Path, op: PatchOp) -> Result<Change, ToolError> {
@@ -671,6 +757,7 @@ impl Tool for ApplyPatchTool {
         Box::pin(async move {
             let request = parse_args::<Input>(NAME, args)?.into_request()?;
             let accepted = ctx.accepted_hunks.clone();
+            let accepted_edits = ctx.accepted_edits.clone();
             fsutil::blocking(NAME, move || {
                 let plan = match plans.take(&key) {
                     Some(plan) => plan,
@@ -678,8 +765,13 @@ impl Tool for ApplyPatchTool {
                 };
                 // Diffed once: the check and the commit use the same hunks.
                 let hunks = plan.hunks();
-                if accepted.is_some() {
+                if accepted.is_some() || accepted_edits.is_some() {
                     PreviewMemory::check(expected, &signature(&plan.units(&hunks)), NAME)?;
+                }
+                if let Some(edits) = accepted_edits {
+                    let (chosen, note) = plan.with_edits(&edits)?;
+                    let report = commit(&chosen, &chosen.hunks(), None)?;
+                    return Ok(ToolOutput::text(format!("{report}\n({note})")));
                 }
                 commit(&plan, &hunks, accepted.as_deref()).map(ToolOutput::text)
             })

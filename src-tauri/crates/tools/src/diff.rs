@@ -329,6 +329,7 @@ impl<'a> FileHunks<'a> {
                     text: h.text.clone(),
                 })
                 .collect(),
+            edits: Vec::new(),
         }
     }
 

@@ -21,6 +21,17 @@ pub(crate) struct Edit {
 /// Applies `edits` one after another (each sees the previous one's result) and returns the
 /// new text. `file` names the file in errors.
 pub(crate) fn apply_edits(original: &str, edits: &[Edit], file: &str) -> Result<String, ToolError> {
+    apply_edits_seeing(original, edits, file, |_, _, _| {})
+}
+
+/// [`apply_edits`], calling `step(i, before, after)` with the text before and after each
+/// edit, for a preview that shows what each edit alone changes.
+pub(crate) fn apply_edits_seeing(
+    original: &str,
+    edits: &[Edit],
+    file: &str,
+    mut step: impl FnMut(usize, &str, &str),
+) -> Result<String, ToolError> {
     if edits.is_empty() {
         return Err(ToolError::invalid_input(
             "edits is empty; nothing to change",
@@ -33,7 +44,9 @@ pub(crate) fn apply_edits(original: &str, edits: &[Edit], file: &str) -> Result<
         } else {
             String::new()
         };
-        text = apply_one(&text, edit, file, &which, original, i > 0)?;
+        let next = apply_one(&text, edit, file, &which, original, i > 0)?;
+        step(i, &text, &next);
+        text = next;
     }
     Ok(text)
 }

@@ -86,6 +86,9 @@ pub struct ToolContext {
     /// For a file change approved hunk by hunk: indices (into the preview's hunks) of
     /// the hunks to apply. `None` applies the whole change.
     pub accepted_hunks: Option<Vec<u32>>,
+    /// For an edit call of several replacements approved edit by edit: indices (into the
+    /// preview's `edits`) of those to apply. `None` applies all.
+    pub accepted_edits: Option<Vec<u32>>,
     /// `$MEMO_HOME`, for tools that read Memo's own files (memory).
     pub memo_home: Option<PathBuf>,
     /// The id of the call being run, when the engine runs it.
@@ -156,6 +159,7 @@ impl ToolContext {
             cwd,
             cancel: CancellationToken::new(),
             accepted_hunks: None,
+            accepted_edits: None,
             memo_home: None,
             call_id: None,
             progress: None,

@@ -235,6 +235,92 @@ async fn partial_hunk_acceptance_gives_exactly_the_accepted_hunks() {
 }
 
 #[tokio::test]
+async fn edits_on_neighbouring_lines_are_offered_and_applied_one_by_one() {
+    // Two edits on adjacent lines share one diff hunk: only a per-edit choice lets the
+    // person take one and refuse the other.
+    let dir = tempfile::tempdir().unwrap();
+    let original = numbered(12);
+    std::fs::write(dir.path().join("f.txt"), &original).unwrap();
+    let tool = ApplyPatchTool::new();
+    let args = json!({"file_path": "f.txt", "edits": [
+        {"old_string": "line 5\n", "new_string": "line five\n"},
+        {"old_string": "line 6\n", "new_string": "line six\n"},
+        {"old_string": "line 7\n", "new_string": "line seven\n"}
+    ]});
+    let diff = tool
+        .preview(&ctx(dir.path()), &args)
+        .await
+        .unwrap()
+        .diff
+        .unwrap();
+    assert_eq!(diff.hunks.len(), 1, "{:?}", diff.hunks);
+    let headers: Vec<&str> = diff.edits.iter().map(|e| e.label.as_str()).collect();
+    assert_eq!(
+        headers,
+        [
+            "Edit 1 of 3 · line 5",
+            "Edit 2 of 3 · line 6",
+            "Edit 3 of 3 · line 7"
+        ]
+    );
+    let second = &diff.edits[1].hunks;
+    assert_eq!(second.len(), 1);
+    assert_eq!(second[0].header, "@@ -3,7 +3,7 @@");
+    assert!(
+        second[0].text.contains("-line 6\n+line six\n"),
+        "{}",
+        second[0].text
+    );
+    assert!(
+        second[0].text.contains(" line five\n"),
+        "the first edit is context: {}",
+        second[0].text
+    );
+    let mut c = ctx(dir.path());
+    c.accepted_edits = Some(vec![0, 2]);
+    let out = tool.run(c, args).await.unwrap();
+    assert_eq!(
+        out.content,
+        "Updated f.txt (+2 -2)\n(the user accepted 2 of the 3 edits and refused edit(s) 2)"
+    );
+    let expected = original
+        .replace("line 5\n", "line five\n")
+        .replace("line 7\n", "line seven\n");
+    assert_eq!(read(dir.path(), "f.txt"), expected);
+}
+
+#[tokio::test]
+async fn an_accepted_edit_that_needs_a_refused_one_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("f.txt"), "a = 1\n").unwrap();
+    let tool = ApplyPatchTool::new();
+    let args = json!({"file_path": "f.txt", "edits": [
+        {"old_string": "a = 1", "new_string": "b = 1"},
+        {"old_string": "b = 1", "new_string": "b = 2"}
+    ]});
+    tool.preview(&ctx(dir.path()), &args).await.unwrap();
+    let mut c = ctx(dir.path());
+    c.accepted_edits = Some(vec![1]);
+    let err = tool.run(c, args.clone()).await.unwrap_err();
+    assert!(err.message.contains("refused edit(s) 1"), "{}", err.message);
+    assert!(
+        err.message.contains("Nothing was written"),
+        "{}",
+        err.message
+    );
+    assert_eq!(read(dir.path(), "f.txt"), "a = 1\n");
+    // A single edit has no per-edit choice to make.
+    let one = json!({"file_path": "f.txt", "old_string": "a = 1", "new_string": "a = 2"});
+    let diff = tool
+        .preview(&ctx(dir.path()), &one)
+        .await
+        .unwrap()
+        .diff
+        .unwrap();
+    assert!(diff.edits.is_empty());
+}
+
+#[tokio::test]
 async fn partial_acceptance_refuses_when_the_file_changed_after_preview() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("f.txt"), numbered(30)).unwrap();

@@ -53,12 +53,24 @@ pub fn must_ask(mode: ApprovalMode, risk: RiskLevel, granted: bool) -> bool {
 }
 
 pub(crate) enum Approval {
-    /// Run it; `accepted_hunks` limits a file change to the hunks the user accepted.
+    /// Run it; `accepted_hunks` or `accepted_edits` limit a file change to the hunks or
+    /// the replacements the user accepted.
     Granted {
         accepted_hunks: Option<Vec<u32>>,
+        accepted_edits: Option<Vec<u32>>,
     },
     Denied(String),
     Interrupted,
+}
+
+impl Approval {
+    /// Run the whole call.
+    pub(crate) fn granted() -> Self {
+        Approval::Granted {
+            accepted_hunks: None,
+            accepted_edits: None,
+        }
+    }
 }
 
 /// What the call's `PreToolUse` hooks said about asking.
@@ -250,17 +262,13 @@ impl<'a> Approver<'a> {
                 }
                 RuleVerdict::Allow(ids) if mode != ApprovalMode::Strict && !forced => {
                     self.touch_rules(&ids);
-                    return Ok(Approval::Granted {
-                        accepted_hunks: None,
-                    });
+                    return Ok(Approval::granted());
                 }
                 _ => {}
             }
         }
         if !forced && self.runs_unasked(call, preview, mode, hint) {
-            return Ok(Approval::Granted {
-                accepted_hunks: None,
-            });
+            return Ok(Approval::granted());
         }
         let reason = match hint {
             ApprovalHint::Ask(Some(why)) => {
@@ -319,28 +327,28 @@ impl<'a> Approver<'a> {
             decision: decision.clone(),
         })?;
         Ok(match decision {
-            ReviewDecision::ApproveOnce { accepted_hunks } => Approval::Granted { accepted_hunks },
+            ReviewDecision::ApproveOnce {
+                accepted_hunks,
+                accepted_edits,
+            } => Approval::Granted {
+                accepted_hunks,
+                accepted_edits,
+            },
             ReviewDecision::ApproveForSession => {
                 // Kept even in strict mode (consulted once the session is back in auto);
                 // only writes are covered by grants: commands need a kept rule.
                 if preview.risk == RiskLevel::Write {
                     self.state.add_grant(preview.fingerprint.clone());
                 }
-                Approval::Granted {
-                    accepted_hunks: None,
-                }
+                Approval::granted()
             }
             ReviewDecision::ApproveStep => {
                 lock(&self.step_grants).insert(call.name.clone());
-                Approval::Granted {
-                    accepted_hunks: None,
-                }
+                Approval::granted()
             }
             ReviewDecision::ApproveAlways { project } => {
                 self.keep_rules(preview, project)?;
-                Approval::Granted {
-                    accepted_hunks: None,
-                }
+                Approval::granted()
             }
             ReviewDecision::Deny { reason } => Approval::Denied(match reason {
                 Some(r) => format!("the user declined this call: {r}"),
@@ -458,19 +466,35 @@ fn kind_label(kind: memo_config::RuleKind) -> &'static str {
 }
 
 /// An accepted hunk list must name hunks the preview offered.
+/// Refuses a partial approval that names hunks or edits the preview does not have, or
+/// both at once (they would disagree on what to write).
 pub(crate) fn check_hunks(
     preview: &ToolPreview,
-    accepted: &Option<Vec<u32>>,
+    accepted_hunks: &Option<Vec<u32>>,
+    accepted_edits: &Option<Vec<u32>>,
 ) -> Result<(), ToolError> {
-    let (Some(accepted), Some(diff)) = (accepted, &preview.diff) else {
+    let Some(diff) = &preview.diff else {
         return Ok(());
     };
-    let count = diff.hunks.len() as u32;
-    match accepted.iter().find(|&&h| h >= count) {
-        Some(bad) => Err(ToolError::invalid_input(format!(
-            "the approval accepted hunk {bad}, but the change has {count} hunks"
+    let out_of = |accepted: &[u32], count: usize, what: &str| {
+        let count = count as u32;
+        match accepted.iter().find(|&&h| h >= count) {
+            Some(bad) => Err(ToolError::invalid_input(format!(
+                "the approval accepted {what} {bad}, but the change has {count} {what}s"
+            ))),
+            None => Ok(()),
+        }
+    };
+    match (accepted_hunks, accepted_edits) {
+        (Some(_), Some(_)) => Err(ToolError::invalid_input(
+            "the approval chose both hunks and edits; choose one or the other",
+        )),
+        (Some(hunks), None) => out_of(hunks, diff.hunks.len(), "hunk"),
+        (None, Some(edits)) if diff.edits.is_empty() => Err(ToolError::invalid_input(format!(
+            "the approval chose edits {edits:?}, but this change is not made of several edits"
         ))),
-        None => Ok(()),
+        (None, Some(edits)) => out_of(edits, diff.edits.len(), "edit"),
+        (None, None) => Ok(()),
     }
 }
 

@@ -112,8 +112,9 @@ struct ReadyCall {
     args: serde_json::Value,
     /// What was repaired in the model's arguments, one sentence each.
     repairs: Vec<String>,
-    /// Set once approved: which hunks of a file change to apply.
+    /// Set once approved: which hunks, or which edits, of a file change to apply.
     accepted_hunks: Option<Vec<u32>>,
+    accepted_edits: Option<Vec<u32>>,
 }
 
 /// What a call's check came to, for [`ToolCalls::approve_group`].
@@ -205,12 +206,16 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
                 }
             };
             match self.policy.admit(&r.call, &preview, &r.args, &hint).await? {
-                Approval::Granted { accepted_hunks } => {
-                    if let Err(err) = check_hunks(&preview, &accepted_hunks) {
+                Approval::Granted {
+                    accepted_hunks,
+                    accepted_edits,
+                } => {
+                    if let Err(err) = check_hunks(&preview, &accepted_hunks, &accepted_edits) {
                         self.finish_ready(&r, Err(err)).await?;
                         continue;
                     }
                     r.accepted_hunks = accepted_hunks;
+                    r.accepted_edits = accepted_edits;
                     approved.push(r);
                 }
                 Approval::Denied(reason) => {
@@ -335,6 +340,7 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
             args,
             repairs,
             accepted_hunks: None,
+            accepted_edits: None,
         })
     }
 
@@ -354,6 +360,7 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
             let mut ctx = self.tool_ctx.clone();
             ctx.cancel = self.scope.cancel().child_token();
             ctx.accepted_hunks = r.accepted_hunks.clone();
+            ctx.accepted_edits = r.accepted_edits.clone();
             ctx.call_id = Some(r.call.id.clone());
             ctx.progress = Some(progress_sink(self.scope, &r.call.id));
             ctx.live_output = Some(output_sink(self.scope, &r.call.id));
