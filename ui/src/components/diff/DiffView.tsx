@@ -56,6 +56,8 @@ export interface DiffViewProps {
   toolbar?: ReactNode;
   /** False when the caller already shows the file's name and counts (the changes panel). */
   showPath?: boolean | undefined;
+  /** What the bar leads with in place of the path, when `showPath` is false (an edit's label). */
+  heading?: ReactNode;
   /** Tallest the diff grows before it scrolls, in pixels. */
   maxHeight?: number | undefined;
   /** Test ids for the root and each hunk (approval cards keep the ones their tests know). */
@@ -112,6 +114,7 @@ export function DiffView({
   onComment,
   toolbar,
   showPath = true,
+  heading,
   maxHeight = DEFAULT_MAX_HEIGHT,
   testId = "diff",
   hunkTestId = "diff-hunk",
@@ -218,6 +221,8 @@ export function DiffView({
             <FilePath path={parsed.path} />
             <DiffStats added={parsed.added} removed={parsed.removed} />
           </>
+        ) : heading !== undefined && heading !== null ? (
+          <span className="diff__heading">{heading}</span>
         ) : (
           <span className="diff__spacer" />
         )}

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import type { ApprovalRequest, ReviewDecision } from "../../../gen/protocol";
 import { useSheets } from "../../../test/styles";
-import { ApprovalCard, hunkOutcome } from "./ApprovalCard";
+import { ApprovalCard, editOutcome, hunkOutcome } from "./ApprovalCard";
 
 afterEach(cleanup);
 
@@ -51,6 +51,117 @@ describe("ApprovalCard with several hunks", () => {
     fireEvent.click(screen.getByLabelText("Apply change 1"));
     fireEvent.click(screen.getByLabelText("Apply change 2"));
     expect(screen.getByRole("button", { name: "Apply 0 of 2" })).toHaveProperty("disabled", true);
+  });
+});
+
+// Two edits on neighbouring lines: one hunk of the whole change, so only edit by edit can
+// one be taken and the other left.
+const THREE_EDITS: ApprovalRequest = {
+  ...TWO_HUNKS,
+  tool_name: "edit",
+  diff: {
+    path: "f.txt",
+    unified: "--- a/f.txt\n+++ b/f.txt\n@@ -1,4 +1,4 @@\n-one\n-two\n+ONE\n+TWO\n three\n@@ -13,3 +13,3 @@\n-fourteen\n+FOURTEEN\n",
+    hunks: [
+      { index: 0, header: "@@ -1,4 +1,4 @@", text: "-one\n-two\n+ONE\n+TWO\n three\n" },
+      { index: 1, header: "@@ -13,3 +13,3 @@", text: "-fourteen\n+FOURTEEN\n" },
+    ],
+    edits: [
+      { index: 0, label: "Edit 1 of 3 · line 1", hunks: [{ index: 0, header: "@@ -1,2 +1,2 @@", text: "-one\n+ONE\n two\n" }] },
+      { index: 1, label: "Edit 2 of 3 · line 2", hunks: [{ index: 0, header: "@@ -1,3 +1,3 @@", text: " ONE\n-two\n+TWO\n three\n" }] },
+      { index: 2, label: "Edit 3 of 3 · line 14", hunks: [{ index: 0, header: "@@ -13,3 +13,3 @@", text: "-fourteen\n+FOURTEEN\n" }] },
+    ],
+  },
+};
+
+describe("ApprovalCard with several edits", () => {
+  const pending = (onResolve = vi.fn().mockResolvedValue(undefined)) => {
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: THREE_EDITS, decision: null }} onResolve={onResolve} />);
+    return onResolve;
+  };
+
+  it("shows each edit under its label with what it alone changes, to pick edit by edit", () => {
+    pending();
+    const edits = screen.getAllByTestId("approval-edit");
+    expect(edits.map((e) => e.querySelector(".approval__edit-label")?.textContent)).toEqual([
+      "Edit 1 of 3 · line 1",
+      "Edit 2 of 3 · line 2",
+      "Edit 3 of 3 · line 14",
+    ]);
+    const added = (edit: HTMLElement) =>
+      within(edit)
+        .getAllByTestId("diff-line")
+        .filter((l) => l.dataset.kind === "add")
+        .map((l) => l.querySelector(".diff__code")?.textContent);
+    // The second edit's own change only, though it shares a hunk of the file with the first.
+    expect(added(edits[1]!)).toEqual(["TWO"]);
+    expect(added(edits[0]!)).toEqual(["ONE"]);
+    // Picked per edit, not per hunk of the whole change.
+    expect(screen.queryByLabelText("Apply change 1")).toBeNull();
+    expect(screen.getByTestId("approval-diff").textContent).toContain("3 of 3 selected");
+  });
+
+  it("sends the edits left checked, and holds back the grants for part of a change", () => {
+    const onResolve = pending();
+    fireEvent.click(screen.getByLabelText("Apply Edit 2 of 3 · line 2"));
+    expect(screen.getByTestId("approval-diff").textContent).toContain("2 of 3 selected");
+    expect(screen.getAllByTestId("approval-edit").map((e) => e.dataset.state ?? null)).toEqual([null, "excluded", null]);
+    const session = screen.getByRole("button", { name: "Approve for session" });
+    expect(session).toHaveProperty("disabled", true);
+    expect(session.title).toMatch(/check every edit/);
+    fireEvent.click(screen.getByRole("button", { name: "Apply 2 of 3" }));
+    expect(onResolve).toHaveBeenCalledWith("r1", { type: "approve_once", accepted_edits: [0, 2] });
+  });
+
+  it("approves the call as made when every edit is checked", () => {
+    const onResolve = pending();
+    fireEvent.click(screen.getByLabelText("Apply Edit 3 of 3 · line 14"));
+    fireEvent.click(screen.getByLabelText("Apply Edit 3 of 3 · line 14"));
+    fireEvent.click(screen.getByRole("button", { name: "Approve once" }));
+    expect(onResolve).toHaveBeenCalledWith("r1", { type: "approve_once" });
+  });
+
+  it("cannot apply none of them", () => {
+    pending();
+    for (const n of ["1 of 3 · line 1", "2 of 3 · line 2", "3 of 3 · line 14"]) fireEvent.click(screen.getByLabelText(`Apply Edit ${n}`));
+    const apply = screen.getByRole("button", { name: "Apply 0 of 3" });
+    expect(apply).toHaveProperty("disabled", true);
+    expect(apply.title).toBe("Check at least one edit to apply");
+  });
+
+  it("once answered, marks each edit applied or not and counts them", () => {
+    const { rerender } = render(
+      <ApprovalCard
+        item={{ kind: "approval", key: "a", request: THREE_EDITS, decision: { type: "approve_once", accepted_edits: [0, 2] } }}
+        onResolve={vi.fn()}
+      />,
+    );
+    const edits = () => screen.getAllByTestId("approval-edit");
+    expect(edits().map((e) => e.dataset.state)).toEqual(["applied", "rejected", "applied"]);
+    expect(edits().map((e) => within(e).getByTestId("hunk-state").textContent)).toEqual(["Applied", "Not applied", "Applied"]);
+    expect(screen.getByTestId("approval-decision").textContent).toBe("Applied 2 of 3 edits");
+    expect(screen.queryByLabelText("Apply Edit 1 of 3 · line 1")).toBeNull();
+
+    rerender(<ApprovalCard item={{ kind: "approval", key: "a", request: THREE_EDITS, decision: { type: "approve_once" } }} onResolve={vi.fn()} />);
+    expect(edits().map((e) => e.dataset.state)).toEqual(["applied", "applied", "applied"]);
+    expect(screen.getByTestId("approval-decision").textContent).toBe("Approved once");
+
+    rerender(<ApprovalCard item={{ kind: "approval", key: "a", request: THREE_EDITS, decision: { type: "deny" } }} onResolve={vi.fn()} />);
+    expect(edits().map((e) => e.dataset.state)).toEqual(["rejected", "rejected", "rejected"]);
+  });
+
+  it("picks hunk by hunk as before when the call made one edit", () => {
+    const one = { ...THREE_EDITS, diff: { ...THREE_EDITS.diff!, edits: [THREE_EDITS.diff!.edits![0]!] } };
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: one, decision: null }} onResolve={vi.fn()} />);
+    expect(screen.queryByTestId("approval-edit")).toBeNull();
+    expect(screen.getByLabelText("Apply change 2")).toBeTruthy();
+  });
+
+  it("reads edit outcomes from the decision", () => {
+    expect(editOutcome({ type: "approve_once", accepted_edits: [1] }, 1)).toBe("applied");
+    expect(editOutcome({ type: "approve_once", accepted_edits: [1] }, 0)).toBe("rejected");
+    expect(editOutcome({ type: "approve_for_session" }, 0)).toBe("applied");
+    expect(editOutcome({ type: "deny" }, 0)).toBe("rejected");
   });
 });
 

@@ -1,8 +1,8 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 
-import { DiffView, type HunkState } from "../../../components/diff";
+import { DiffStats, DiffView, parseDiff, type HunkState } from "../../../components/diff";
 import { ShieldIcon } from "../../../components/icons";
-import type { ApprovalRequest, DiffHunk, ReviewDecision, SubagentRef } from "../../../gen/protocol";
+import type { ApprovalRequest, DiffHunk, EditChoice, FileDiff, ReviewDecision, SubagentRef } from "../../../gen/protocol";
 import { mcpRuleLabel, mcpToolParts, toolCalledAs, toolLabel } from "../../../state/toolNames";
 import type { ApprovalItem, StandaloneApproval } from "../../../state/transcript";
 import { shortAgentId } from "../../subagents/collab";
@@ -10,8 +10,8 @@ import { prettyArgs } from "../format";
 
 export type ResolveApproval = (requestId: string, decision: ReviewDecision) => Promise<void>;
 
-/** Why the grants beyond this once are off while only some hunks are checked. */
-const WHOLE_ONLY = "Only for the whole change: check every hunk to use this";
+/** Why the grants beyond this once are off while only some hunks (or edits) are checked. */
+const wholeOnly = (unit: string) => `Only for the whole change: check every ${unit} to use this`;
 
 /**
  * Whether a decision let a hunk through: a partial approval names the accepted hunks, a
@@ -30,11 +30,32 @@ export function hunkOutcome(decision: ReviewDecision, index: number): "applied" 
   }
 }
 
-function describeDecision(decision: ReviewDecision, hunks: readonly DiffHunk[]): string {
+/**
+ * Whether a decision let an edit of a several-edit call through: as `hunkOutcome`, but a
+ * partial approval names the accepted edits.
+ */
+export function editOutcome(decision: ReviewDecision, index: number): "applied" | "rejected" {
+  if (decision.type === "approve_once") {
+    return decision.accepted_edits == null || decision.accepted_edits.includes(index) ? "applied" : "rejected";
+  }
+  return hunkOutcome(decision, index);
+}
+
+/** The edits a person picks from one by one; none when the call made a single edit. */
+function editChoices(diff: FileDiff | null | undefined): EditChoice[] {
+  const edits = diff?.edits ?? [];
+  return edits.length > 1 ? edits : [];
+}
+
+function describeDecision(decision: ReviewDecision, hunks: readonly DiffHunk[], edits: readonly EditChoice[]): string {
   switch (decision.type) {
     case "approve_once": {
-      const applied = hunks.filter((hunk) => hunkOutcome(decision, hunk.index) === "applied").length;
       // Only a partial answer needs the count; "Applied 2 of 2" says no more than "Approved".
+      if (edits.length > 0) {
+        const applied = edits.filter((edit) => editOutcome(decision, edit.index) === "applied").length;
+        return applied < edits.length ? `Applied ${applied} of ${edits.length} edits` : "Approved once";
+      }
+      const applied = hunks.filter((hunk) => hunkOutcome(decision, hunk.index) === "applied").length;
       return hunks.length > 1 && applied < hunks.length
         ? `Applied ${applied} of ${hunks.length} changes`
         : "Approved once";
@@ -104,7 +125,13 @@ export function ApprovalCard({
   };
   const state = decision === null ? "pending" : decision.type === "deny" ? "denied" : "approved";
   const hunks = request.diff?.hunks ?? [];
-  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set(hunks.map((h) => h.index)));
+  // Edits on neighbouring lines share a hunk, so a call of several edits is picked from
+  // edit by edit, each as it alone changes the file; anything else hunk by hunk.
+  const edits = editChoices(request.diff);
+  const byEdit = edits.length > 0;
+  const choices = byEdit ? edits.map((e) => e.index) : hunks.map((h) => h.index);
+  const unit = byEdit ? "edit" : "hunk";
+  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set(choices));
   const toggle = (index: number) =>
     setSelected((current) => {
       const next = new Set(current);
@@ -112,9 +139,9 @@ export function ApprovalCard({
       else next.add(index);
       return next;
     });
-  const partial = hunks.length > 1 && selected.size < hunks.length;
-  // Hunks can be picked one by one while the request waits, when there is more than one.
-  const picking = decision === null && hunks.length > 1;
+  const partial = choices.length > 1 && selected.size < choices.length;
+  // Hunks (or edits) can be picked one by one while the request waits, when there is more than one.
+  const picking = decision === null && choices.length > 1;
   const pickHunk = (hunk: DiffHunk) => (
     <label className="approval__pick">
       <input
@@ -131,10 +158,13 @@ export function ApprovalCard({
     if (decision !== null) return hunkOutcome(decision, index);
     return picking && !selected.has(index) ? "excluded" : null;
   };
-  const approveOnce = (): ReviewDecision =>
-    partial
-      ? { type: "approve_once", accepted_hunks: hunks.map((h) => h.index).filter((i) => selected.has(i)) }
-      : { type: "approve_once" };
+  const approveOnce = (): ReviewDecision => {
+    // Everything checked is the plain answer: the engine then applies the call as made.
+    if (!partial) return { type: "approve_once" };
+    const accepted = choices.filter((i) => selected.has(i));
+    return byEdit ? { type: "approve_once", accepted_edits: accepted } : { type: "approve_once", accepted_hunks: accepted };
+  };
+  const wholeOnlyTitle = wholeOnly(unit);
 
   const agent = request.agent ?? null;
   const isMcp = mcpToolParts(request.tool_name) !== null;
@@ -180,7 +210,17 @@ export function ApprovalCard({
           )}
         </p>
       )}
-      {request.diff ? (
+      {request.diff && byEdit ? (
+        <EditList
+          diff={request.diff}
+          edits={edits}
+          decision={decision}
+          picking={picking}
+          selected={selected}
+          disabled={answering}
+          onToggle={toggle}
+        />
+      ) : request.diff ? (
         <DiffView
           diff={request.diff}
           testId="approval-diff"
@@ -203,11 +243,11 @@ export function ApprovalCard({
           <button
             type="button"
             className="button button--primary"
-            disabled={answering || (hunks.length > 1 && selected.size === 0)}
+            disabled={answering || (choices.length > 1 && selected.size === 0)}
             onClick={() => answer(approveOnce())}
-            title={hunks.length > 1 && selected.size === 0 ? "Check at least one hunk to apply" : undefined}
+            title={choices.length > 1 && selected.size === 0 ? `Check at least one ${unit} to apply` : undefined}
           >
-            {partial ? `Apply ${selected.size} of ${hunks.length}` : "Approve once"}
+            {partial ? `Apply ${selected.size} of ${choices.length}` : "Approve once"}
           </button>
           {sameToolWaiting > 0 && request.risk !== "critical" && (
             <button
@@ -215,7 +255,7 @@ export function ApprovalCard({
               className="button"
               disabled={answering || partial}
               onClick={() => answer({ type: "approve_step" })}
-              title={partial ? WHOLE_ONLY : `Also run the ${sameToolWaiting} other ${toolLabel(request.tool_name)} call${sameToolWaiting === 1 ? "" : "s"} of this step without asking`}
+              title={partial ? wholeOnlyTitle : `Also run the ${sameToolWaiting} other ${toolLabel(request.tool_name)} call${sameToolWaiting === 1 ? "" : "s"} of this step without asking`}
               data-testid="approve-step"
             >
               Approve all {sameToolWaiting + 1}
@@ -229,7 +269,7 @@ export function ApprovalCard({
               className="button"
               disabled={answering || partial}
               onClick={() => answer({ type: "approve_for_session" })}
-              title={partial ? WHOLE_ONLY : "Allow changes to this file without asking for the rest of the session"}
+              title={partial ? wholeOnlyTitle : "Allow changes to this file without asking for the rest of the session"}
             >
               Approve for session
             </button>
@@ -242,7 +282,7 @@ export function ApprovalCard({
                 className="button"
                 disabled={answering || partial}
                 onClick={() => answer({ type: "approve_always", project: true })}
-                title={partial ? WHOLE_ONLY : `Keep a rule: ${request.rule_summary ?? request.rule_patterns.join(", ")}, in this folder`}
+                title={partial ? wholeOnlyTitle : `Keep a rule: ${request.rule_summary ?? request.rule_patterns.join(", ")}, in this folder`}
                 data-testid="approve-always-project"
               >
                 Always in this folder
@@ -253,7 +293,7 @@ export function ApprovalCard({
                 className="button"
                 disabled={answering || partial}
                 onClick={() => answer({ type: "approve_always", project: false })}
-                title={partial ? WHOLE_ONLY : `Keep a rule: ${request.rule_summary ?? request.rule_patterns.join(", ")}, everywhere`}
+                title={partial ? wholeOnlyTitle : `Keep a rule: ${request.rule_summary ?? request.rule_patterns.join(", ")}, everywhere`}
                 data-testid="approve-always"
               >
                 Always
@@ -266,10 +306,92 @@ export function ApprovalCard({
         </div>
       ) : (
         <p className="approval__decision" data-testid="approval-decision">
-          {describeDecision(decision, hunks)}
+          {describeDecision(decision, hunks, edits)}
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * A several-edit call, edit by edit: each under its label, in a diff of what it alone
+ * changes, with its own Apply while the request waits and its outcome once answered.
+ */
+function EditList({
+  diff,
+  edits,
+  decision,
+  picking,
+  selected,
+  disabled,
+  onToggle,
+}: {
+  diff: FileDiff;
+  edits: readonly EditChoice[];
+  decision: ReviewDecision | null;
+  picking: boolean;
+  selected: ReadonlySet<number>;
+  disabled: boolean;
+  onToggle: (index: number) => void;
+}) {
+  // The whole change's counts: the edits' own diffs each count only their part.
+  const parsed = useMemo(() => parseDiff(diff), [diff]);
+  const stateOf = (index: number): HunkState => {
+    if (decision !== null) return editOutcome(decision, index);
+    return picking && !selected.has(index) ? "excluded" : null;
+  };
+  return (
+    <div className="approval__edits" data-testid="approval-diff">
+      <div className="approval__edits-bar">
+        <code className="approval__edits-path" title={diff.path}>
+          {diff.path}
+        </code>
+        <DiffStats added={parsed.added} removed={parsed.removed} />
+        {picking && (
+          <span className="approval__picked">
+            {selected.size} of {edits.length} selected
+          </span>
+        )}
+      </div>
+      <ol className="approval__edit-list">
+        {edits.map((edit) => {
+          const state = stateOf(edit.index);
+          return (
+            <li
+              key={edit.index}
+              className={`approval__edit${state ? ` approval__edit--${state}` : ""}`}
+              data-testid="approval-edit"
+              data-state={state ?? undefined}
+            >
+              <DiffView
+                // Numbered as the file stands after the edits before it, as the engine cut it.
+                diff={{ path: diff.path, unified: "", hunks: edit.hunks }}
+                showPath={false}
+                heading={<span className="approval__edit-label">{edit.label}</span>}
+                toolbar={
+                  picking && (
+                    <label className="approval__pick">
+                      <input
+                        type="checkbox"
+                        checked={selected.has(edit.index)}
+                        disabled={disabled}
+                        onChange={() => onToggle(edit.index)}
+                        aria-label={`Apply ${edit.label}`}
+                      />
+                      Apply
+                    </label>
+                  )
+                }
+                hunkState={() => state}
+                maxHeight={240}
+                testId="approval-edit-diff"
+                hunkTestId="approval-hunk"
+              />
+            </li>
+          );
+        })}
+      </ol>
+    </div>
   );
 }
 
