@@ -184,6 +184,14 @@ describe("ToolCard for a file tool", () => {
     expect(screen.getAllByTestId("hunk-state").map((state) => state.textContent)).toEqual(["Applied", "Not applied"]);
   });
 
+  it("marks no hunk of the approval's diff after a choice made edit by edit", () => {
+    render(<ToolCard tool={PATCH_CALL} approval={approvalFor("c1", { type: "approve_once", accepted_edits: [1] })} />);
+    unfold(screen.getByTestId("tool-card"));
+    // Either hunk may hold a taken edit and a refused one: "Applied" would be a guess.
+    expect(screen.getAllByTestId("diff-hunk")).toHaveLength(2);
+    expect(screen.queryByTestId("hunk-state")).toBeNull();
+  });
+
   it("falls back to a diff built from the arguments", () => {
     const write: ToolItem = { ...RUNNING, name: "write_file", args: JSON.stringify({ file_path: "n.txt", content: "a\nb\n" }) };
     render(<ToolCard tool={write} />);

@@ -438,9 +438,11 @@ function FileSourceView({ source }: { source: FileSource }) {
       );
     case "approval": {
       const { decision } = source;
-      // A partial approval shows which hunks were left out.
+      // A partial approval shows which hunks were left out. One made edit by edit marks
+      // none: a hunk of the whole file can hold an edit taken and one refused.
+      const byEdit = decision?.type === "approve_once" && decision.accepted_edits != null;
       const hunkState =
-        decision === null ? undefined : (index: number): HunkState => hunkOutcome(decision, index);
+        decision === null || byEdit ? undefined : (index: number): HunkState => hunkOutcome(decision, index);
       return (
         <div className="tool__diffs">
           <DiffView diff={source.diff} hunkState={hunkState} />
