@@ -54,7 +54,8 @@ reason: string,
  */
 fingerprint: string, command?: string | null, cwd?: string | null, 
 /**
- * Proposed file change, so the client can accept or reject hunk by hunk.
+ * Proposed file change, so the client can accept or reject hunk by hunk (or edit by
+ * edit). Boxed, like `agent`: most approvals have none.
  */
 diff?: FileDiff | null, 
 /**
@@ -232,7 +233,7 @@ export type ToolCallSummary = { call_id: ToolCallId, name: string,
  */
 arguments: string, };
 
-export type HookEventName = "PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Notification" | "Stop" | "SubagentStop" | "PreCompact" | "SessionStart" | "SessionEnd";
+export type HookEventName = "PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Notification" | "Stop" | "SubagentStop" | "PreCompact" | "SessionStart" | "SessionEnd" | "BeforeAgentStart";
 
 export type HookVerdict = "allow" | "ask" | "block";
 
@@ -565,7 +566,28 @@ total_tokens: number,
  * Files that were skipped or could not be used (bad front matter, template errors,
  * clashing names...). Never fatal.
  */
-problems: Array<ContextProblem>, };
+problems: Array<ContextProblem>, 
+/**
+ * The last turn's system prompt when `BeforeAgentStart` hooks replaced it (for that
+ * turn only: the next one starts from the layers above again).
+ */
+turn_override?: TurnSystemPrompt, };
+
+export type TurnSystemPrompt = { turn_id: TurnId, 
+/**
+ * Each hook that changed it, in the order they ran (each saw the one before's).
+ */
+changed_by: Array<PromptHook>, 
+/**
+ * The text sent as the system prompt in that turn.
+ */
+content: string, chars: number, };
+
+export type PromptHook = { command: string, 
+/**
+ * The settings file it is configured in.
+ */
+file: string, };
 
 export type PromptLayer = { kind: PromptLayerKind, title: string, 
 /**

@@ -108,6 +108,7 @@ pub fn assemble(inputs: &PromptInputs<'_>) -> AssembledPrompt {
         total_tokens: system_tokens + layers[5].tokens,
         layers,
         problems,
+        turn_override: None,
     };
     AssembledPrompt { system, report }
 }

@@ -770,3 +770,45 @@ mod trust {
         w.mock.shutdown().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn before_agent_start_hooks_replace_one_turns_system_prompt_in_a_chain() {
+    // pi's before_agent_start: the first hook replaces the prompt for messages that ask
+    // for it, the second adds to whatever it is given; the next turn starts from the
+    // session's own prompt again.
+    let first = r#"python3 -c 'import json,sys; d=json.load(sys.stdin); print(json.dumps({"systemPrompt": "AUDIT MODE\n" + d["system_prompt"]}) if "audit" in d["prompt"] else "")'"#;
+    let second = r#"python3 -c 'import json,sys; d=json.load(sys.stdin); print(json.dumps({"systemPrompt": d["system_prompt"] + "\nSIGNED"}) if d["system_prompt"].startswith("AUDIT") else "")'"#;
+    let (_home, hooks) = user_hooks(json!({
+        "BeforeAgentStart": [
+            { "matcher": "", "hooks": [{ "type": "command", "command": first }] },
+            { "matcher": "", "hooks": [{ "type": "command", "command": second }] }
+        ],
+    }));
+    let mut h = session(
+        vec![MockResponse::text("One."), MockResponse::text("Two.")],
+        hooks,
+        ApprovalMode::Auto,
+    )
+    .await;
+    let events = h.run_turn("please audit this").await;
+    let Some(AgentEvent::HookRan { hooks: ran, .. }) =
+        ran_for(&events, HookEventName::BeforeAgentStart)
+    else {
+        panic!("no hook_ran: {:?}", kinds(&events));
+    };
+    assert_eq!(ran.len(), 2);
+    h.run_turn("and now something else").await;
+    let bodies = h.request_bodies();
+    let first_system = sent_system_prompt(WireApi::Openai, &bodies[0]);
+    let second_system = sent_system_prompt(WireApi::Openai, &bodies[1]);
+    assert!(first_system.starts_with("AUDIT MODE\n"), "{first_system}");
+    assert!(first_system.ends_with("\nSIGNED"), "{first_system}");
+    assert!(!second_system.contains("AUDIT MODE"), "{second_system}");
+    assert!(!second_system.contains("SIGNED"));
+    assert_eq!(
+        first_system,
+        format!("AUDIT MODE\n{second_system}\nSIGNED"),
+        "the chain started from the session's own prompt"
+    );
+    h.shutdown().await;
+}

@@ -61,6 +61,9 @@ pub struct HookEffect {
     pub output_for_user: Option<String>,
     /// `suppressOutput`: the hook's stdout is not shown.
     pub suppress_output: bool,
+    /// `BeforeAgentStart`: the system prompt for this turn (`systemPrompt`, top level or
+    /// in `hookSpecificOutput`), replacing the one the hook was given.
+    pub system_prompt: Option<String>,
     /// Non-blocking errors, shown to the user.
     pub errors: Vec<String>,
 }
@@ -183,6 +186,11 @@ fn json_answer(
             None
         }
     };
+    let top_level_prompt = if event == HookEvent::BeforeAgentStart {
+        fields.string("systemPrompt")
+    } else {
+        None
+    };
     let specific = specific_output(event, &mut fields);
 
     match specific.decision {
@@ -200,6 +208,10 @@ fn json_answer(
     }
     effect.updated_input = specific.updated_input;
     effect.additional_context = specific.additional_context;
+    effect.system_prompt = not_empty_prompt(
+        specific.system_prompt.or(top_level_prompt),
+        &mut effect.errors,
+    );
 }
 
 #[derive(Default)]
@@ -209,6 +221,7 @@ struct SpecificOutput {
     decision_reason: Option<String>,
     updated_input: Option<Value>,
     additional_context: Option<String>,
+    system_prompt: Option<String>,
 }
 
 fn specific_output(event: HookEvent, fields: &mut Fields<'_>) -> SpecificOutput {
@@ -264,7 +277,22 @@ fn specific_output(event: HookEvent, fields: &mut Fields<'_>) -> SpecificOutput 
     if event.takes_additional_context() {
         out.additional_context = inner.string("additionalContext").filter(|c| !c.is_empty());
     }
+    if event == HookEvent::BeforeAgentStart {
+        out.system_prompt = inner.string("systemPrompt");
+    }
     out
+}
+
+/// An empty system prompt would leave the model with no instructions at all, safety
+/// included: refused, as a hook's slip rather than its wish.
+fn not_empty_prompt(prompt: Option<String>, errors: &mut Vec<String>) -> Option<String> {
+    match prompt {
+        Some(p) if p.trim().is_empty() => {
+            errors.push("answered with an empty systemPrompt; the turn keeps its own".into());
+            None
+        }
+        other => other,
+    }
 }
 
 /// Typed reads of a JSON answer's fields; a wrong type is recorded and read as absent.

@@ -24,10 +24,14 @@ pub enum HookEvent {
     PreCompact,
     SessionStart,
     SessionEnd,
+    /// Memo's own (pi's `before_agent_start`): after the message is ready and before the
+    /// model is first called in a turn. A hook may answer with a system prompt for this
+    /// turn only; the hooks run one after another, each seeing the previous one's.
+    BeforeAgentStart,
 }
 
 impl HookEvent {
-    pub const ALL: [HookEvent; 9] = [
+    pub const ALL: [HookEvent; 10] = [
         HookEvent::PreToolUse,
         HookEvent::PostToolUse,
         HookEvent::UserPromptSubmit,
@@ -37,6 +41,7 @@ impl HookEvent {
         HookEvent::PreCompact,
         HookEvent::SessionStart,
         HookEvent::SessionEnd,
+        HookEvent::BeforeAgentStart,
     ];
 
     /// The name used in settings files and in `hook_event_name`.
@@ -51,6 +56,7 @@ impl HookEvent {
             HookEvent::PreCompact => "PreCompact",
             HookEvent::SessionStart => "SessionStart",
             HookEvent::SessionEnd => "SessionEnd",
+            HookEvent::BeforeAgentStart => "BeforeAgentStart",
         }
     }
 
@@ -219,6 +225,13 @@ pub enum HookInput {
     SessionEnd {
         reason: SessionEndReason,
     },
+    BeforeAgentStart {
+        /// The user's message as it goes to the model.
+        prompt: String,
+        /// The system prompt so far: the session's own for the first hook, then what the
+        /// previous hook made of it.
+        system_prompt: String,
+    },
 }
 
 impl HookInput {
@@ -233,6 +246,7 @@ impl HookInput {
             HookInput::PreCompact { .. } => HookEvent::PreCompact,
             HookInput::SessionStart { .. } => HookEvent::SessionStart,
             HookInput::SessionEnd { .. } => HookEvent::SessionEnd,
+            HookInput::BeforeAgentStart { .. } => HookEvent::BeforeAgentStart,
         }
     }
 
@@ -304,6 +318,13 @@ impl HookInput {
             }
             HookInput::SessionEnd { reason } => {
                 doc.insert("reason".into(), json!(reason));
+            }
+            HookInput::BeforeAgentStart {
+                prompt,
+                system_prompt,
+            } => {
+                doc.insert("prompt".into(), json!(prompt));
+                doc.insert("system_prompt".into(), json!(system_prompt));
             }
         }
         Value::Object(doc)

@@ -10,6 +10,8 @@
 //! - [`Hooks::run`] runs every hook matching one event, in parallel, each with the event's
 //!   JSON on stdin, and combines their answers into a [`HookOutcome`]: a decision, context
 //!   for the model, a rewritten tool input, a request to stop, and notices for the user.
+//! - [`Hooks::run_system_prompt_chain`] runs `BeforeAgentStart` hooks in order instead,
+//!   each seeing the system prompt the one before it left: a replacement for one turn.
 //!
 //! This crate knows nothing of the engine: the caller builds a [`HookInput`] at each seam
 //! and acts on the outcome.
@@ -90,6 +92,52 @@ impl Hooks {
         selected
     }
 
+    /// Runs the `BeforeAgentStart` hooks one after another, as pi chains its
+    /// `before_agent_start` handlers: each is given the system prompt as the previous one
+    /// left it (the first gets `system_prompt`) and may answer with a new one for this
+    /// turn. The outcome's runs are those of every hook, for the log; `system_prompt` is
+    /// the last replacement, `None` when no hook changed it.
+    pub async fn run_system_prompt_chain(
+        &self,
+        ctx: &HookContext,
+        prompt: &str,
+        system_prompt: &str,
+        cancel: &CancellationToken,
+    ) -> PromptChain {
+        let probe = HookInput::BeforeAgentStart {
+            prompt: prompt.to_owned(),
+            system_prompt: String::new(),
+        };
+        let selected: Vec<HookDefinition> = self.matching(&probe).into_iter().cloned().collect();
+        let mut current: Option<String> = None;
+        let mut changed_by = Vec::new();
+        let mut runs = Vec::new();
+        for hook in selected {
+            if cancel.is_cancelled() {
+                break;
+            }
+            let input = HookInput::BeforeAgentStart {
+                prompt: prompt.to_owned(),
+                system_prompt: current.as_deref().unwrap_or(system_prompt).to_owned(),
+            };
+            let one = Hooks::new(vec![hook]);
+            let mut outcome = one.run(ctx, &input, cancel).await;
+            let Some(run) = outcome.runs.pop() else {
+                continue;
+            };
+            if let Some(new) = &run.effect.system_prompt {
+                changed_by.push((run.command.clone(), run.source.clone()));
+                current = Some(new.clone());
+            }
+            runs.push(run);
+        }
+        PromptChain {
+            outcome: HookOutcome::combine(HookEvent::BeforeAgentStart, runs, None),
+            system_prompt: current,
+            changed_by,
+        }
+    }
+
     /// Runs the hooks matching `input`, all at once, and combines their answers.
     /// Cancelling `cancel` stops every hook still running (its whole process group);
     /// their runs then say `Cancelled` and have no effect.
@@ -148,6 +196,18 @@ impl Hooks {
         let runs = futures::future::join_all(runs).await;
         HookOutcome::combine(event, runs, input.tool())
     }
+}
+
+/// What [`Hooks::run_system_prompt_chain`] came to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptChain {
+    /// Every hook's run, and the notices (errors, messages) to show.
+    pub outcome: HookOutcome,
+    /// This turn's system prompt, when a hook replaced it.
+    pub system_prompt: Option<String>,
+    /// Each hook that changed it (its command and where it is configured), in the order
+    /// they ran.
+    pub changed_by: Vec<(String, HookSource)>,
 }
 
 fn millis(d: Duration) -> u64 {

@@ -28,9 +28,11 @@ pub struct ApprovalRequest {
     pub command: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
-    /// Proposed file change, so the client can accept or reject hunk by hunk.
+    /// Proposed file change, so the client can accept or reject hunk by hunk (or edit by
+    /// edit). Boxed, like `agent`: most approvals have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diff: Option<FileDiff>,
+    #[ts(as = "Option<FileDiff>")]
+    pub diff: Option<Box<FileDiff>>,
     /// The raw tool arguments as the model sent them.
     pub arguments: serde_json::Value,
     /// What an "always" answer would keep as allow rules (command prefixes, files, an MCP

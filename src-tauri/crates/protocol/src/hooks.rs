@@ -18,6 +18,8 @@ pub enum HookEventName {
     PreCompact,
     SessionStart,
     SessionEnd,
+    /// Before the model is first called in a turn; may replace that turn's system prompt.
+    BeforeAgentStart,
 }
 
 impl HookEventName {
@@ -32,6 +34,7 @@ impl HookEventName {
             HookEventName::PreCompact => "PreCompact",
             HookEventName::SessionStart => "SessionStart",
             HookEventName::SessionEnd => "SessionEnd",
+            HookEventName::BeforeAgentStart => "BeforeAgentStart",
         }
     }
 }

@@ -59,8 +59,8 @@ pub use plugins::{
 };
 pub use prompt::{
     AttachmentKind, CompactionStatus, CompactionTrigger, ContextProblem, HostAction,
-    InputAttachment, InputExpansion, PromptLayer, PromptLayerKind, PromptReport, PromptSource,
-    SourceStatus,
+    InputAttachment, InputExpansion, PromptHook, PromptLayer, PromptLayerKind, PromptReport,
+    PromptSource, SourceStatus, TurnSystemPrompt,
 };
 pub use rules::{
     ApprovalRuleInfo, ApprovalSettings, ImportedPermission, RuleDecision, RuleInput, RuleKind,

@@ -30,6 +30,31 @@ pub struct PromptReport {
     /// Files that were skipped or could not be used (bad front matter, template errors,
     /// clashing names...). Never fatal.
     pub problems: Vec<ContextProblem>,
+    /// The last turn's system prompt when `BeforeAgentStart` hooks replaced it (for that
+    /// turn only: the next one starts from the layers above again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub turn_override: Option<TurnSystemPrompt>,
+}
+
+/// A system prompt hooks made for one turn, and which hooks made it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TurnSystemPrompt {
+    pub turn_id: crate::TurnId,
+    /// Each hook that changed it, in the order they ran (each saw the one before's).
+    pub changed_by: Vec<PromptHook>,
+    /// The text sent as the system prompt in that turn.
+    pub content: String,
+    #[ts(type = "number")]
+    pub chars: u64,
+}
+
+/// A hook that changed a turn's system prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct PromptHook {
+    pub command: String,
+    /// The settings file it is configured in.
+    pub file: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -73,6 +73,8 @@ pub fn render() -> String {
         CompactionStatus::decl(&cfg),
         HostAction::decl(&cfg),
         PromptReport::decl(&cfg),
+        TurnSystemPrompt::decl(&cfg),
+        PromptHook::decl(&cfg),
         PromptLayer::decl(&cfg),
         PromptLayerKind::decl(&cfg),
         PromptSource::decl(&cfg),

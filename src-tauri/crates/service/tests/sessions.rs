@@ -430,3 +430,41 @@ async fn the_status_tells_how_full_the_context_is_and_what_it_cost() {
     assert_eq!(after.compact_at_percent, 90);
     f.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_prompt_inspector_says_which_hook_replaced_a_turns_system_prompt() {
+    let f = fixture(vec![MockResponse::text("One."), MockResponse::text("Two.")]).await;
+    let config = f.home.path().join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let hook = r#"python3 -c 'import json,sys; d=json.load(sys.stdin); print(json.dumps({"systemPrompt": d["system_prompt"] + "\nTEAM POLICY"}) if "policy" in d["prompt"] else "")'"#;
+    std::fs::write(
+        &config,
+        format!(
+            "{text}\n[[hooks.BeforeAgentStart]]\nmatcher = \"\"\nhooks = [{{ type = \"command\", command = '''{hook}''' }}]\n"
+        ),
+    )
+    .unwrap();
+    let summary = f.start();
+    f.turn(&summary.id, "apply the policy").await;
+    let live = f
+        .service
+        .prompt_layers(Some(&summary.id), None, None, None)
+        .unwrap();
+    let turn = live.turn_override.expect("the turn's replacement");
+    assert!(turn.content.ends_with("\nTEAM POLICY"), "{}", turn.content);
+    assert_eq!(turn.changed_by.len(), 1);
+    assert_eq!(turn.changed_by[0].command, hook);
+    assert!(
+        turn.changed_by[0].file.ends_with("config.toml"),
+        "{:?}",
+        turn.changed_by
+    );
+    // The next turn runs with the session's own prompt, and the inspector says so.
+    f.turn(&summary.id, "something else").await;
+    let live = f
+        .service
+        .prompt_layers(Some(&summary.id), None, None, None)
+        .unwrap();
+    assert!(live.turn_override.is_none());
+    f.finish().await;
+}

@@ -76,6 +76,33 @@ export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptI
               {shortTokens(report.total_tokens - report.system_tokens)}
             </span>
           </div>
+          {report.turn_override && (
+            // A hook's replacement held for one turn only: the layers below are what the
+            // next turn starts from again.
+            <section className="inspector__override" data-testid="prompt-override">
+              <h3 className="inspector__override-title">The last turn used a system prompt from hooks</h3>
+              <p className="inspector__sub">
+                BeforeAgentStart hooks replaced it for that turn only ({report.turn_override.chars.toLocaleString("en-US")}{" "}
+                characters); the next turn starts from the layers below again. Changed by, in order:
+              </p>
+              <ol className="inspector__sources">
+                {report.turn_override.changed_by.map((hook, i) => (
+                  <li key={`${i}:${hook.command}`} data-testid="prompt-override-hook">
+                    <code className="inspector__hook-command" title={hook.command}>
+                      {hook.command}
+                    </code>
+                    <PathTail className="inspector__source-path" path={hook.file} />
+                  </li>
+                ))}
+              </ol>
+              <details>
+                <summary className="inspector__layer-head">
+                  <span className="inspector__layer-title">The text sent in that turn</span>
+                </summary>
+                <pre className="inspector__content">{report.turn_override.content}</pre>
+              </details>
+            </section>
+          )}
           <ol className="inspector__layers">
             {report.layers.map((layer) => (
               <li key={layer.kind} className="inspector__layer" data-testid="prompt-layer" data-kind={layer.kind}>

@@ -105,6 +105,38 @@ describe("PromptInspector", () => {
     expect(commands.promptLayers).toHaveBeenCalledWith({ sessionId: "s1", cwd: "/repo" });
   });
 
+  it("says which hooks replaced the last turn's system prompt, and shows that text", async () => {
+    commands.promptLayers.mockResolvedValue({
+      cwd: "/repo", workspace_root: "/repo", model: "m1", token_counter: "estimate:bytes",
+      layers: [], system_chars: 0, system_tokens: 0, total_tokens: 0, problems: [],
+      turn_override: {
+        turn_id: "t1",
+        changed_by: [
+          { command: "./policy.sh", file: "/home/u/.claude/settings.json" },
+          { command: "./sign.sh", file: "/home/u/.memo/config.toml" },
+        ],
+        content: "BASE\nTEAM POLICY",
+        chars: 16,
+      },
+    } satisfies PromptReport);
+    render(<PromptInspector sessionId="s1" cwd="/repo" refreshKey="k" onClose={vi.fn()} />);
+    const override = await screen.findByTestId("prompt-override");
+    const hooks = screen.getAllByTestId("prompt-override-hook").map((li) => li.textContent);
+    expect(hooks).toEqual(["./policy.sh/home/u/.claude/settings.json", "./sign.sh/home/u/.memo/config.toml"]);
+    expect(override.textContent).toContain("for that turn only");
+    expect(override.textContent).toContain("TEAM POLICY");
+  });
+
+  it("shows no hook section when the last turn used the session's own prompt", async () => {
+    commands.promptLayers.mockResolvedValue({
+      cwd: "/repo", workspace_root: "/repo", model: "m1", token_counter: "estimate:bytes",
+      layers: [], system_chars: 0, system_tokens: 0, total_tokens: 0, problems: [],
+    });
+    render(<PromptInspector sessionId="s1" cwd="/repo" refreshKey="k" onClose={vi.fn()} />);
+    await screen.findByTestId("prompt-total");
+    expect(screen.queryByTestId("prompt-override")).toBeNull();
+  });
+
   it("closes on Esc, after a dialog opened over it has closed first", async () => {
     commands.promptLayers.mockResolvedValue({
       cwd: "/repo", workspace_root: "/repo", model: "m1", token_counter: "estimate:bytes",

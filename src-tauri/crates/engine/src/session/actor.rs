@@ -77,7 +77,9 @@ impl SessionHandle {
 
     /// The layers of this session's system prompt, when the engine assembled it.
     pub fn prompt_report(&self) -> Option<memo_protocol::PromptReport> {
-        self.shared.prompt_view().report.clone()
+        let mut report = self.shared.prompt_view().report.clone()?;
+        report.turn_override = self.shared.turn_prompt();
+        Some(report)
     }
 
     /// The session's MCP prompts as slash commands (`server:prompt`) with their

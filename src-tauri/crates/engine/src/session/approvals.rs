@@ -294,7 +294,7 @@ impl<'a> Approver<'a> {
                 fingerprint: preview.fingerprint.clone(),
                 command: preview.command.clone(),
                 cwd: preview.cwd.clone(),
-                diff: preview.diff.clone(),
+                diff: preview.diff.clone().map(Box::new),
                 arguments: args.clone(),
                 rule_patterns: proposed.iter().map(|r| r.pattern.clone()).collect(),
                 rule_summary: crate::rules::describe_proposed(&proposed),

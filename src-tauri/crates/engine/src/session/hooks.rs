@@ -11,6 +11,9 @@
 //!   result is recorded (the turn's `StepPolicy`);
 //! - `Stop` when the model answered without tools (`Turn::run`): a block makes the turn
 //!   go on, at most [`MAX_STOP_CONTINUATIONS`] times in a row;
+//! - `BeforeAgentStart` (pi's `before_agent_start`) once the turn's message is recorded
+//!   and before the model is first called (`Turn::start`): the hooks run in order, each
+//!   may replace the system prompt the one before it left, for this turn only;
 //! - `PreCompact` before every compaction (`turn::compact`);
 //! - `Notification` when Memo asks the user to approve a call.
 //!
@@ -31,7 +34,7 @@ use memo_hooks::{
 };
 use memo_protocol::{
     bounded_hook_text, AgentEvent, ApprovalMode, ErrorKind, HookEventName, HookRunStatus,
-    HookRunSummary, HookVerdict, ToolCallId,
+    HookRunSummary, HookVerdict, PromptHook, ToolCallId,
 };
 use memo_providers::ToolCall;
 use serde_json::{json, Value};
@@ -217,6 +220,38 @@ impl SessionHooks {
             note: (!notes.is_empty()).then(|| notes.join("\n\n")),
             stop: outcome.stop.is_some(),
         })
+    }
+
+    /// Runs the `BeforeAgentStart` chain for a turn whose message is `prompt`: the
+    /// turn's system prompt and the hooks that made it, when one replaced `base`.
+    pub async fn before_agent_start(
+        &self,
+        scope: &TurnScope,
+        mode: ApprovalMode,
+        prompt: &str,
+        base: &str,
+    ) -> Result<Option<(String, Vec<PromptHook>)>, EngineError> {
+        if !self.has(HookEvent::BeforeAgentStart) {
+            return Ok(None);
+        }
+        let mut ctx = HookContext::new(self.session_id.clone(), self.cwd.clone());
+        ctx.permission_mode = Some(permission_mode(mode).to_owned());
+        let chain = self
+            .hooks
+            .run_system_prompt_chain(&ctx, prompt, base, scope.cancel())
+            .await;
+        if let Some(event) = ran_event(&chain.outcome, None, None) {
+            scope.emit(event)?;
+        }
+        let by = chain
+            .changed_by
+            .into_iter()
+            .map(|(command, source)| PromptHook {
+                command,
+                file: source.file.display().to_string(),
+            })
+            .collect();
+        Ok(chain.system_prompt.map(|prompt| (prompt, by)))
     }
 
     pub async fn user_prompt_submit(
@@ -538,5 +573,6 @@ fn event_name(event: HookEvent) -> HookEventName {
         HookEvent::PreCompact => HookEventName::PreCompact,
         HookEvent::SessionStart => HookEventName::SessionStart,
         HookEvent::SessionEnd => HookEventName::SessionEnd,
+        HookEvent::BeforeAgentStart => HookEventName::BeforeAgentStart,
     }
 }

@@ -95,6 +95,7 @@ mod tests {
             system_tokens: 1,
             total_tokens: 1,
             problems: Vec::new(),
+            turn_override: None,
         };
         let sources = PromptSources::of(Some(&report), None);
         assert!(!sources.changed());

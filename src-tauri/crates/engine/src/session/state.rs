@@ -110,6 +110,9 @@ pub(crate) struct SessionState {
     /// The turn running now, for what is written into this session's log from outside
     /// its turns (its subagents' state changes and approval questions).
     pub turn_now: Arc<Mutex<Option<TurnId>>>,
+    /// The system prompt `BeforeAgentStart` hooks made for the latest turn, for the prompt
+    /// inspector; `None` once a turn runs with the session's own.
+    pub turn_prompt: Mutex<Option<memo_protocol::TurnSystemPrompt>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -158,6 +161,7 @@ impl SessionState {
         Self {
             hooks,
             turn_now: Arc::default(),
+            turn_prompt: Mutex::default(),
             emitter: Arc::new(Emitter::new(
                 params.id.clone(),
                 params.store.clone(),
@@ -270,6 +274,14 @@ impl SessionState {
     /// changed: for what is sent or shown, once per request.
     pub fn prompt_view(&self) -> Arc<ToolView> {
         self.view(true)
+    }
+
+    /// See [`SessionState::turn_prompt`] (the field).
+    pub fn turn_prompt(&self) -> Option<memo_protocol::TurnSystemPrompt> {
+        self.turn_prompt
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     fn view(&self, check_files: bool) -> Arc<ToolView> {

@@ -156,6 +156,7 @@ async fn drive(
         deferred: Vec::new(),
         repeats: RepeatGuard::default(),
         stop_continuations: 0,
+        system_prompt: None,
     };
     let reason = match turn.run(begin).await {
         Ok(reason) => reason,
@@ -176,6 +177,18 @@ async fn drive(
     let mut last = std::mem::take(&mut turn.deferred);
     last.push(AgentEvent::TurnEnded { reason, usage });
     let _ = turn.scope.emit_batch(last);
+}
+
+/// The text of the conversation's last user message (what a retried turn answers).
+fn last_user_text(history: &[memo_providers::Message]) -> String {
+    history
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            memo_providers::Message::User { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 /// Which turn what is written from outside the turn (subagents' news) belongs to.
@@ -299,6 +312,8 @@ struct Turn {
     repeats: RepeatGuard,
     /// How many times Stop hooks kept this turn going.
     stop_continuations: u32,
+    /// This turn's system prompt when `BeforeAgentStart` hooks replaced the session's.
+    system_prompt: Option<Arc<String>>,
 }
 
 /// How a step's tool calls ended, for the turn.
@@ -425,26 +440,63 @@ impl Turn {
     /// MCP servers their startup time before the first request lists the tools. False
     /// when the user interrupted that wait. `Begin::Input` carries what the
     /// `UserPromptSubmit` hooks did, recorded after the input.
-    async fn start(&self, begin: Begin) -> Result<bool, EngineError> {
+    async fn start(&mut self, begin: Begin) -> Result<bool, EngineError> {
         if let Some(checkpoints) = &self.shared.checkpoints {
             // Whatever changed since the last turn was not this turn's doing.
             checkpoints
                 .outside(self.scope.last_seq(), self.scope.turn_id())
                 .await;
         }
-        match begin {
+        let prompt = match begin {
             Begin::Input(begin) => {
                 let (input, prompt_hooks) = *begin;
+                let prompt = input.text.clone();
                 self.scope.record(AgentEvent::TurnStarted { input })?;
                 if let Some(ran) = prompt_hooks {
                     // After the message, so the hooks' context follows it in the
                     // conversation.
                     self.scope.record(ran)?;
                 }
+                prompt
             }
-            Begin::Retry(retry_of) => self.scope.record(AgentEvent::TurnResumed { retry_of })?,
-        }
+            Begin::Retry(retry_of) => {
+                self.scope.record(AgentEvent::TurnResumed { retry_of })?;
+                last_user_text(&self.scope.history())
+            }
+        };
+        self.choose_system_prompt(&prompt).await?;
         Ok(super::mcp::wait_for_tools(&self.shared.tools, self.scope.cancel()).await)
+    }
+
+    /// The system prompt for this turn: the session's, or what its `BeforeAgentStart`
+    /// hooks made of it. Every turn starts again from the session's, so a replacement
+    /// never outlives its turn.
+    async fn choose_system_prompt(&mut self, prompt: &str) -> Result<(), EngineError> {
+        let base = self.shared.prompt_view().system_prompt.clone();
+        let mode = self.shared.approvals.mode();
+        let hooks = self.shared.hooks.clone();
+        let replaced = hooks
+            .before_agent_start(&self.scope, mode, prompt, &base)
+            .await?;
+        let shown = replaced.map(|(content, changed_by)| {
+            self.system_prompt = Some(Arc::new(content.clone()));
+            memo_protocol::TurnSystemPrompt {
+                turn_id: self
+                    .scope
+                    .turn_id()
+                    .cloned()
+                    .unwrap_or_else(|| TurnId::new(String::new())),
+                changed_by,
+                chars: content.chars().count() as u64,
+                content,
+            }
+        });
+        *self
+            .shared
+            .turn_prompt
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = shown;
+        Ok(())
     }
 
     /// Compacts when the next request would pass the threshold, or unconditionally when
@@ -510,7 +562,12 @@ impl Turn {
             step,
             request: ModelRequest {
                 model: binding.model.clone(),
-                system: view.system_prompt.as_ref().clone(),
+                system: self
+                    .system_prompt
+                    .as_ref()
+                    .unwrap_or(&view.system_prompt)
+                    .as_ref()
+                    .clone(),
                 messages,
                 tools: view.specs.as_ref().clone(),
                 parallel_tool_calls: binding.parallel_tool_calls,

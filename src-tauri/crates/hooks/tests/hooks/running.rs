@@ -432,3 +432,60 @@ async fn a_background_child_holding_stdout_does_not_hold_the_hook_up() {
         .arg(child.to_string())
         .status();
 }
+
+#[tokio::test]
+async fn before_agent_start_hooks_chain_the_turns_system_prompt_in_order() {
+    let setup = Setup::new();
+    // The first appends to what it is given (read with python's json, as a real script
+    // would), the second prints nothing, the third wraps the first one's result.
+    let append = r#"python3 -c 'import json,sys; d=json.load(sys.stdin); print(json.dumps({"systemPrompt": d["system_prompt"] + "\nFIRST"}))'"#;
+    let wrap = r#"python3 -c 'import json,sys; d=json.load(sys.stdin); print(json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeAgentStart", "systemPrompt": "[" + d["system_prompt"] + "] for " + d["prompt"]}}))'"#;
+    setup.user_settings(settings(&[
+        ("BeforeAgentStart", "", append),
+        ("BeforeAgentStart", "", "cat > out/seen.json"),
+        ("BeforeAgentStart", "", wrap),
+    ]));
+    let loaded = setup.load(true);
+    let chain = loaded
+        .hooks
+        .run_system_prompt_chain(&setup.ctx(), "fix it", "BASE", &CancellationToken::new())
+        .await;
+    assert_eq!(
+        chain.system_prompt.as_deref(),
+        Some("[BASE\nFIRST] for fix it")
+    );
+    let changed: Vec<&str> = chain.changed_by.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(changed, [append, wrap]);
+    assert_eq!(chain.outcome.runs.len(), 3);
+    // The second hook saw the first one's prompt, not the base.
+    let seen = setup.out_json("seen.json");
+    assert_eq!(seen["hook_event_name"], "BeforeAgentStart");
+    assert_eq!(seen["system_prompt"], "BASE\nFIRST");
+    assert_eq!(seen["prompt"], "fix it");
+}
+
+#[tokio::test]
+async fn a_before_agent_start_hook_that_answers_badly_changes_nothing() {
+    let setup = Setup::new();
+    setup.user_settings(settings(&[
+        ("BeforeAgentStart", "", r#"echo '{"systemPrompt": "   "}'"#),
+        ("BeforeAgentStart", "", r#"echo '{"systemPrompt": 3}'"#),
+        ("BeforeAgentStart", "", "echo plain words"),
+    ]));
+    let loaded = setup.load(true);
+    let chain = loaded
+        .hooks
+        .run_system_prompt_chain(&setup.ctx(), "hi", "BASE", &CancellationToken::new())
+        .await;
+    assert_eq!(chain.system_prompt, None);
+    assert!(chain.changed_by.is_empty());
+    let errors: Vec<&str> = chain
+        .outcome
+        .notices
+        .iter()
+        .filter(|n| n.kind == NoticeKind::Error)
+        .map(|n| n.text.as_str())
+        .collect();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[0].contains("empty systemPrompt"), "{errors:?}");
+}
