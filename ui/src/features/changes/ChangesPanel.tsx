@@ -1,12 +1,17 @@
-import { useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 
 import { DiffStats, DiffView, type DiffComment } from "../../components/diff";
+import { useEscape } from "../../components/escapeStack";
 import { CloseIcon, Spinner } from "../../components/icons";
 import { PathTail } from "../../components/PathTail";
-import type { ChangeKind, ChangeScope, FileChange } from "../../gen/protocol";
+import { useDialogKeys } from "../../components/useDialogKeys";
+import type { ChangeKind, ChangeScope, ChangesReport, FileChange } from "../../gen/protocol";
 import { commentsMessage } from "./comments";
-import { useChanges } from "./useChanges";
+import { type HeldRevert, type RevertUndo, useChanges } from "./useChanges";
 import "./changes.css";
+
+/** How long a revert's Undo (and what the undo did) stays offered, unless hovered or focused. */
+export const UNDO_TOAST_MS = 10_000;
 
 const SCOPES: { scope: ChangeScope; label: string }[] = [
   { scope: "last_turn", label: "Last turn" },
@@ -51,6 +56,8 @@ interface ChangesPanelProps {
   /** Whether a turn is running (comments wait; reverts would race the agent). */
   busy: boolean;
   onClose: () => void;
+  /** Each list the panel shows (on opening, a new scope, after a revert or an undo). */
+  onReport?: ((report: ChangesReport) => void) | undefined;
 }
 
 /**
@@ -58,9 +65,16 @@ interface ChangesPanelProps {
  * diff to review: per hunk keep or revert, per file revert, comments on lines that go to
  * the agent as the next message.
  */
-export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTurn, busy, onClose }: ChangesPanelProps) {
+export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTurn, busy, onClose, onReport }: ChangesPanelProps) {
   const [scope, setScope] = useState<ChangeScope>("session");
   const changes = useChanges(sessionId, scope, refreshKey);
+  // The header counts what this list shows (a revert takes a file off it); only a new list
+  // is reported, whatever function the parent passes this render.
+  const reportUp = useRef(onReport);
+  reportUp.current = onReport;
+  useEffect(() => {
+    if (changes.report !== null) reportUp.current?.(changes.report);
+  }, [changes.report]);
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [comments, setComments] = useState<DiffComment[]>([]);
   const [working, setWorking] = useState<string | null>(null);
@@ -80,14 +94,28 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
       return next;
     });
 
-  const revert = async (file: FileChange, hunks: number[] | null) => {
-    setWorking(hunks === null ? `${file.path}:all` : `${file.path}:${hunks.join(",")}`);
+  const run = async (key: string, action: () => Promise<void>) => {
+    setWorking(key);
     try {
-      await changes.revert(file, hunks);
+      await action();
     } finally {
       setWorking(null);
     }
   };
+  const revert = (file: FileChange, hunks: number[] | null) =>
+    run(hunks === null ? `${file.path}:all` : `${file.path}:${hunks.join(",")}`, () => changes.revert(file, hunks));
+  const held = changes.heldBack;
+  const heldPrompt =
+    held === null ? null : (
+      <HeldBackPrompt
+        held={held}
+        working={working !== null}
+        onRevertAnyway={() => void run(`${held.path}:force`, changes.revertAnyway)}
+        onCancel={changes.cancelHeldBack}
+      />
+    );
+  // Shown at its file; at the top should the list no longer have it.
+  const heldAtFile = held !== null && files.some((f) => f.path === held.path);
 
   const send = () => {
     onSendComments(commentsMessage(comments));
@@ -149,6 +177,7 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
           {changes.revertError.message}
         </p>
       )}
+      {!heldAtFile && heldPrompt}
       {changes.report?.note && <p className="changes__note">{changes.report.note}</p>}
       {changes.report && files.length === 0 && !changes.report.note && (
         <p className="changes__empty">
@@ -188,6 +217,7 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                   {file.kind === "created" ? "Delete" : "Revert"}
                 </button>
               </div>
+              {heldAtFile && held?.path === file.path && heldPrompt}
               <div className="changes__sources">
                 {file.sources.map((s) => (
                   <span key={s} className={`chip chip--${s === "outside" ? "outside" : "tool"}`}>
@@ -252,42 +282,199 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
         })}
       </ul>
 
-      {comments.length > 0 && (
-        <section className="changes__comments" data-testid="review-comments">
-          <h3 className="changes__comments-title">
-            {comments.length} comment{comments.length === 1 ? "" : "s"}
-          </h3>
-          <ul>
-            {comments.map((c, i) => (
-              <li key={i}>
-                <code>
-                  {c.path}:{c.startLine}
-                  {c.endLine !== c.startLine ? `–${c.endLine}` : ""}
-                </code>{" "}
-                {c.text}
-                <button
-                  type="button"
-                  className="link-button"
-                  onClick={() => setComments((all) => all.filter((_, j) => j !== i))}
-                  aria-label="Remove comment"
-                >
-                  remove
-                </button>
-              </li>
-            ))}
-          </ul>
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={busy}
-            title={busy ? "Wait for the agent to finish its turn" : undefined}
-            onClick={send}
-            data-testid="send-comments"
-          >
-            Send to the agent
-          </button>
-        </section>
+      {(changes.undo !== null || comments.length > 0) && (
+        // One footer at the drawer's foot, so the toast sits above the comments, not on them.
+        <div className="changes__footer">
+          {changes.undo !== null && (
+            <UndoToast
+              undo={changes.undo}
+              onUndo={(overwrite) => void changes.undoRevert(overwrite)}
+              onDismiss={changes.dismissUndo}
+            />
+          )}
+          {comments.length > 0 && (
+            <section className="changes__comments" data-testid="review-comments">
+              <h3 className="changes__comments-title">
+                {comments.length} comment{comments.length === 1 ? "" : "s"}
+              </h3>
+              <ul>
+                {comments.map((c, i) => (
+                  <li key={i}>
+                    <code>
+                      {c.path}:{c.startLine}
+                      {c.endLine !== c.startLine ? `–${c.endLine}` : ""}
+                    </code>{" "}
+                    {c.text}
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => setComments((all) => all.filter((_, j) => j !== i))}
+                      aria-label="Remove comment"
+                    >
+                      remove
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              <button
+                type="button"
+                className="button button--primary"
+                disabled={busy}
+                title={busy ? "Wait for the agent to finish its turn" : undefined}
+                onClick={send}
+                data-testid="send-comments"
+              >
+                Send to the agent
+              </button>
+            </section>
+          )}
+        </div>
       )}
     </aside>
+  );
+}
+
+/**
+ * A revert the engine held back, at its file: the engine's sentence names the lines that
+ * would go, and nothing is written unless the person says so. Like a dialog, Cancel has the
+ * focus (Enter does not revert by accident) and Esc cancels, this question only.
+ */
+function HeldBackPrompt({
+  held,
+  working,
+  onRevertAnyway,
+  onCancel,
+}: {
+  held: HeldRevert;
+  working: boolean;
+  onRevertAnyway: () => void;
+  onCancel: () => void;
+}) {
+  const cancel = useDialogKeys(onCancel);
+  const root = useRef<HTMLDivElement>(null);
+  const messageId = useId();
+  // Answered, the question goes: the focus goes back to the file's Revert, not to nowhere.
+  useEffect(() => {
+    const back = root.current?.closest("li")?.querySelector<HTMLButtonElement>(".changes__revert-file") ?? null;
+    return () => {
+      if (document.activeElement === null || document.activeElement === document.body) back?.focus();
+    };
+  }, []);
+  return (
+    <div ref={root} className="changes__held" role="group" aria-labelledby={messageId} data-testid="held-back">
+      <p id={messageId} className="changes__held-message" role="alert">
+        {held.message}
+      </p>
+      <div className="changes__held-actions">
+        <button
+          type="button"
+          className="button button--small button--danger"
+          disabled={working}
+          onClick={onRevertAnyway}
+          data-testid="revert-anyway"
+        >
+          Revert anyway
+        </button>
+        <button ref={cancel} type="button" className="button button--small" disabled={working} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * "Reverted a.txt · Undo", for a while after each revert that wrote, then what the undo did.
+ * It waits while the pointer or the focus is on it; a conflict (the file changed since the
+ * revert) is a question, which waits for its answer and owns Esc ("keep it") meanwhile.
+ */
+function UndoToast({
+  undo,
+  onUndo,
+  onDismiss,
+}: {
+  undo: RevertUndo;
+  onUndo: (overwrite: boolean) => void;
+  onDismiss: () => void;
+}) {
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const keep = useRef<HTMLButtonElement>(null);
+  const dismiss = useRef<HTMLButtonElement>(null);
+  const asking = undo.phase === "conflict";
+  const timed = undo.phase === "offered" || undo.phase === "done";
+  const paused = hovered || focused;
+
+  useEffect(() => {
+    if (!timed || paused) return;
+    // Each revert, and what its undo did, gets the whole time to be read.
+    const timer = window.setTimeout(onDismiss, UNDO_TOAST_MS);
+    return () => window.clearTimeout(timer);
+  }, [timed, paused, undo.id, undo.phase, onDismiss]);
+
+  useEffect(() => {
+    if (asking) keep.current?.focus();
+  }, [asking]);
+  // A button that goes with its phase (Undo, Undo anyway) takes the focus along, and no blur
+  // says so: the focus stays in the toast, on its Dismiss, for whoever used the keyboard.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (root.current?.contains(active)) return;
+    if (focused && !asking && (active === null || active === document.body)) dismiss.current?.focus();
+    else setFocused(false);
+    // Only a new phase moves buttons; `focused` is read as it stood before it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [undo.phase]);
+  useEscape(onDismiss, asking);
+
+  return (
+    <div
+      ref={root}
+      className={`changes__toast changes__toast--${undo.phase}`}
+      role={asking ? "alert" : "status"}
+      data-testid="undo-toast"
+      data-phase={undo.phase}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(false);
+      }}
+    >
+      <p className="changes__toast-text">
+        <span data-testid="undo-message">{undo.message}</span>
+        {undo.detail && <span className="changes__toast-detail">{undo.detail}</span>}
+      </p>
+      <span className="changes__toast-actions">
+        {(undo.phase === "offered" || undo.phase === "working") && (
+          <button
+            type="button"
+            className="button button--small"
+            disabled={undo.phase === "working"}
+            onClick={() => onUndo(false)}
+            data-testid="undo-revert"
+          >
+            {undo.phase === "working" && <Spinner />}
+            Undo
+          </button>
+        )}
+        {asking && (
+          <>
+            <button type="button" className="button button--small button--danger" onClick={() => onUndo(true)} data-testid="undo-anyway">
+              Undo anyway
+            </button>
+            <button ref={keep} type="button" className="button button--small" onClick={onDismiss}>
+              Keep it as it is
+            </button>
+          </>
+        )}
+        {!asking && (
+          <button ref={dismiss} type="button" className="icon-button" onClick={onDismiss} aria-label="Dismiss" title="Dismiss">
+            <CloseIcon />
+          </button>
+        )}
+      </span>
+    </div>
   );
 }

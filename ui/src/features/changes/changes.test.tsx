@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import type { ChangesReport, FileChange, RestoreReport } from "../../gen/protocol";
-import { ChangesPanel, sourceLabel } from "./ChangesPanel";
+import { escapeLayers } from "../../components/escapeStack";
+import type { ChangesReport, FileChange, RestoreReport, RevertResult } from "../../gen/protocol";
+import { ChangesPanel, sourceLabel, UNDO_TOAST_MS } from "./ChangesPanel";
 import { commentsMessage } from "./comments";
 import { RestoreDialog } from "./RestoreDialog";
 
@@ -12,6 +13,7 @@ const { commands } = vi.hoisted(() => ({
   commands: {
     sessionChanges: vi.fn(),
     revertChange: vi.fn(),
+    undoRevert: vi.fn(),
     previewRestore: vi.fn(),
     restoreSession: vi.fn(),
     undoRestore: vi.fn(),
@@ -22,7 +24,10 @@ vi.mock("../../ipc", async (importOriginal) => ({
   commands,
 }));
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 beforeEach(() => Object.values(commands).forEach((f) => f.mockReset()));
 
 const TWO_HUNKS = "--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n@@ -9,3 +9,3 @@\n nine\n-ten\n+TEN\n eleven\n";
@@ -52,12 +57,18 @@ function report(files: FileChange[], overrides: Partial<ChangesReport> = {}): Ch
   return { scope: "session", files, git: true, ...overrides };
 }
 
+/** What a revert that wrote answers: the list afresh and the checkpoint that undoes it. */
+function reverted(files: FileChange[], undo_checkpoint = 5): RevertResult {
+  return { changes: report(files), undo_checkpoint };
+}
+
 function panel(props: Partial<Parameters<typeof ChangesPanel>[0]> = {}) {
   const onSendComments = vi.fn();
+  const onClose = vi.fn();
   render(
-    <ChangesPanel sessionId="s1" refreshKey={0} busy={false} onSendComments={onSendComments} onClose={() => {}} {...props} />,
+    <ChangesPanel sessionId="s1" refreshKey={0} busy={false} onSendComments={onSendComments} onClose={onClose} {...props} />,
   );
-  return { onSendComments };
+  return { onSendComments, onClose };
 }
 
 describe("ChangesPanel", () => {
@@ -77,7 +88,7 @@ describe("ChangesPanel", () => {
 
   it("reverts one hunk with the diff it showed, and shows a refusal", async () => {
     commands.sessionChanges.mockResolvedValue(report([file("src/a.rs")]));
-    commands.revertChange.mockResolvedValueOnce(report([]));
+    commands.revertChange.mockResolvedValueOnce(reverted([]));
     panel();
     fireEvent.click((await screen.findAllByTestId("changed-file"))[0]!.querySelector(".changes__toggle")!);
     const hunks = await screen.findAllByTestId("changes-hunk");
@@ -145,6 +156,147 @@ describe("ChangesPanel", () => {
     // Why, in the tooltip and in a line under the tabs.
     expect(screen.getByTestId("changes-scope-uncommitted").title).toMatch(/not a git repository/);
     expect(screen.getByTestId("changes-scope-hint").textContent).toMatch(/not a git repository/);
+  });
+});
+
+describe("ChangesPanel holding back a revert", () => {
+  const HELD: RevertResult = {
+    changes: report([file("a.txt")]),
+    held_back: { path: "a.txt", lines: "9", message: "Reverting would also drop line 9, which changed after the agent's edit." },
+  };
+
+  it("says which lines would go, writes nothing, and reverts anyway only when asked", async () => {
+    commands.sessionChanges.mockResolvedValue(report([file("a.txt"), file("b.txt")]));
+    commands.revertChange.mockResolvedValueOnce(HELD).mockResolvedValueOnce(reverted([file("b.txt")]));
+    panel();
+    fireEvent.click((await screen.findAllByTestId("revert-file"))[0]!);
+    const held = await screen.findByTestId("held-back");
+    // At its file, in the engine's words.
+    expect(held.closest("[data-testid=changed-file]")?.getAttribute("data-path")).toBe("a.txt");
+    expect(held.textContent).toContain("drop line 9");
+    // Cancel has the focus, so Enter does not revert by accident.
+    expect(document.activeElement?.textContent).toBe("Cancel");
+    // Nothing written, nothing to undo.
+    expect(screen.queryByTestId("undo-toast")).toBeNull();
+
+    fireEvent.click(within(held).getByTestId("revert-anyway"));
+    await waitFor(() => expect(commands.revertChange).toHaveBeenCalledTimes(2));
+    expect(commands.revertChange).toHaveBeenLastCalledWith({
+      sessionId: "s1",
+      request: { scope: "session", path: "a.txt", shown_diff: TWO_HUNKS, force: true },
+    });
+    await waitFor(() => expect(screen.queryByTestId("held-back")).toBeNull());
+    expect(screen.getByTestId("undo-message").textContent).toBe("Reverted a.txt");
+  });
+
+  it("Cancel and Esc put the question away, Esc leaving the panel open", async () => {
+    commands.sessionChanges.mockResolvedValue(report([file("a.txt")]));
+    commands.revertChange.mockResolvedValue(HELD);
+    const { onClose } = panel();
+    fireEvent.click(await screen.findByTestId("revert-file"));
+    await screen.findByTestId("held-back");
+    const layers = escapeLayers();
+    fireEvent.keyDown(window, { key: "Escape" });
+    expect(screen.queryByTestId("held-back")).toBeNull();
+    expect(escapeLayers()).toBe(layers - 1);
+    expect(onClose).not.toHaveBeenCalled();
+    // The focus goes back to the file's Revert, not to nowhere.
+    expect(document.activeElement).toBe(screen.getByTestId("revert-file"));
+
+    fireEvent.click(screen.getByTestId("revert-file"));
+    fireEvent.click(within(await screen.findByTestId("held-back")).getByText("Cancel"));
+    expect(screen.queryByTestId("held-back")).toBeNull();
+    expect(commands.revertChange).toHaveBeenCalledTimes(2);
+    expect(commands.revertChange.mock.calls.every(([args]) => !("force" in args.request))).toBe(true);
+  });
+});
+
+describe("ChangesPanel's Undo", () => {
+  async function revertA(files: FileChange[] = []) {
+    commands.sessionChanges.mockResolvedValue(report([file("a.txt")]));
+    commands.revertChange.mockResolvedValue(reverted(files, 5));
+    const onReport = vi.fn<(report: ChangesReport) => void>();
+    panel({ onReport });
+    fireEvent.click(await screen.findByTestId("revert-file"));
+    await screen.findByTestId("undo-toast");
+    return { onReport };
+  }
+
+  it("is offered after each revert that wrote, and puts the file back", async () => {
+    await revertA();
+    expect(screen.getByTestId("undo-toast").textContent).toContain("Reverted a.txt");
+    commands.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "write" }] });
+    const reads = commands.sessionChanges.mock.calls.length;
+    screen.getByTestId("undo-revert").focus();
+    fireEvent.click(screen.getByTestId("undo-revert"));
+    await waitFor(() => expect(screen.getByTestId("undo-message").textContent).toBe("a.txt is back as it was before the revert"));
+    // Undo went with its phase; the keyboard's place stays in the toast.
+    expect(document.activeElement?.getAttribute("aria-label")).toBe("Dismiss");
+    expect(commands.undoRevert).toHaveBeenCalledWith({ sessionId: "s1", checkpoint: 5, path: "a.txt", overwrite: false });
+    // The list is read again: the file is back on it.
+    await waitFor(() => expect(commands.sessionChanges.mock.calls.length).toBe(reads + 1));
+    expect(await screen.findAllByTestId("changed-file")).toHaveLength(1);
+  });
+
+  it("says when the file changed since, and overwrites it only on Undo anyway", async () => {
+    await revertA();
+    commands.undoRevert
+      .mockResolvedValueOnce({ files: [{ path: "a.txt", action: "conflict", detail: "changed after the revert" }] })
+      .mockResolvedValueOnce({ files: [{ path: "a.txt", action: "write" }] });
+    fireEvent.click(screen.getByTestId("undo-revert"));
+    const toast = await screen.findByTestId("undo-toast");
+    await waitFor(() => expect(toast.dataset.phase).toBe("conflict"));
+    expect(toast.textContent).toContain("a.txt changed since the revert");
+    expect(toast.textContent).toContain("changed after the revert");
+    // The safe answer has the focus.
+    expect(document.activeElement?.textContent).toBe("Keep it as it is");
+    fireEvent.click(within(toast).getByTestId("undo-anyway"));
+    await waitFor(() => expect(screen.getByTestId("undo-message").textContent).toBe("a.txt is back as it was before the revert"));
+    expect(commands.undoRevert).toHaveBeenLastCalledWith({ sessionId: "s1", checkpoint: 5, path: "a.txt", overwrite: true });
+  });
+
+  it("keeps the file as it is when the conflict is answered with Esc", async () => {
+    await revertA();
+    commands.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "conflict" }] });
+    fireEvent.click(screen.getByTestId("undo-revert"));
+    await waitFor(() => expect(screen.getByTestId("undo-toast").dataset.phase).toBe("conflict"));
+    fireEvent.keyDown(window, { key: "Escape" });
+    expect(screen.queryByTestId("undo-toast")).toBeNull();
+    expect(commands.undoRevert).toHaveBeenCalledTimes(1);
+  });
+
+  it("goes after a while, but not while the pointer is on it", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await revertA([file("a.txt")]);
+    const toast = screen.getByTestId("undo-toast");
+    fireEvent.mouseEnter(toast);
+    act(() => vi.advanceTimersByTime(UNDO_TOAST_MS + 1000));
+    expect(screen.getByTestId("undo-toast")).toBe(toast);
+    fireEvent.mouseLeave(toast);
+    act(() => vi.advanceTimersByTime(UNDO_TOAST_MS - 1000));
+    expect(screen.queryByTestId("undo-toast")).not.toBeNull();
+    act(() => vi.advanceTimersByTime(1000));
+    expect(screen.queryByTestId("undo-toast")).toBeNull();
+  });
+
+  it("gives way to the next revert's", async () => {
+    await revertA([file("a.txt", { diff: { ...file("a.txt").diff!, unified: "other" } })]);
+    commands.revertChange.mockResolvedValue(reverted([], 6));
+    fireEvent.click(screen.getByTestId("revert-file"));
+    await waitFor(() => expect(commands.revertChange).toHaveBeenCalledTimes(2));
+    commands.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "write" }] });
+    fireEvent.click(await screen.findByTestId("undo-revert"));
+    await waitFor(() => expect(commands.undoRevert).toHaveBeenCalledWith({ sessionId: "s1", checkpoint: 6, path: "a.txt", overwrite: false }));
+    expect(screen.getAllByTestId("undo-toast")).toHaveLength(1);
+  });
+
+  it("tells the header each list, so its count follows a revert and an undo", async () => {
+    const { onReport } = await revertA();
+    expect(onReport.mock.calls.map(([r]) => r.files.length)).toEqual([1, 0]);
+    commands.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "write" }] });
+    fireEvent.click(screen.getByTestId("undo-revert"));
+    await waitFor(() => expect(onReport.mock.calls.map(([r]) => r.files.length)).toEqual([1, 0, 1]));
+    expect(screen.getByTestId("changes-panel").querySelector(".changes__lead")?.textContent).toBe("1 file");
   });
 });
 

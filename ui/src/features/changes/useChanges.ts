@@ -1,7 +1,35 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
-import type { ChangeScope, ChangesReport, FileChange } from "../../gen/protocol";
+import type { ChangeScope, ChangesReport, FileChange, RestoreReport, RevertRequest } from "../../gen/protocol";
 import { type CommandError, commands, toCommandError } from "../../ipc";
+
+/** A revert that wrote nothing: it would drop lines someone changed after the agent's edit. */
+export interface HeldRevert {
+  path: string;
+  /** The engine's sentence, naming the lines. */
+  message: string;
+  /** The request as sent, to send again with `force`. */
+  request: RevertRequest;
+  /** How the Undo will name what the revert did ("Reverted", "Deleted"). */
+  verb: string;
+}
+
+/**
+ * The Undo offered after a revert that wrote: `offered` until used; `working` while it
+ * runs; `conflict` when the file changed since (nothing was written, "Undo anyway" can
+ * overwrite); `done` once it says what became of the file.
+ */
+export interface RevertUndo {
+  /** One per revert, so a new revert's offer is told from the last one's. */
+  id: number;
+  path: string;
+  checkpoint: number;
+  phase: "offered" | "working" | "conflict" | "done";
+  /** What to say: what the revert did, then what the undo did. */
+  message: string;
+  /** Why the undo did not go as asked (a conflict's reason, a failure). */
+  detail: string | null;
+}
 
 export interface Changes {
   report: ChangesReport | null;
@@ -12,6 +40,37 @@ export interface Changes {
   reload: () => void;
   /** Reverts `hunks` of the file (all of it when null); the list is refreshed with the result. */
   revert: (file: FileChange, hunks: number[] | null) => Promise<void>;
+  /** The last revert, held back until the person says to go ahead or not. */
+  heldBack: HeldRevert | null;
+  /** Sends the held-back revert again, forced. */
+  revertAnyway: () => Promise<void>;
+  cancelHeldBack: () => void;
+  /** The last revert's Undo, while it is offered or says how it went. */
+  undo: RevertUndo | null;
+  /** Undoes the last revert; `overwrite` puts the file back even though it changed since. */
+  undoRevert: (overwrite: boolean) => Promise<void>;
+  dismissUndo: () => void;
+}
+
+/** What an undo did to its file, in words. */
+function undone(path: string, report: RestoreReport): Pick<RevertUndo, "phase" | "message" | "detail"> {
+  const item = report.files.find((f) => f.path === path) ?? report.files[0];
+  const detail = item?.detail ?? null;
+  switch (item?.action) {
+    case "write":
+      return { phase: "done", message: `${path} is back as it was before the revert`, detail: null };
+    case "delete":
+      // The revert put back a file the agent had deleted (or had not made): gone again.
+      return { phase: "done", message: `${path} is gone again, as it was before the revert`, detail: null };
+    case "conflict":
+      return { phase: "conflict", message: `${path} changed since the revert: undoing it would overwrite that`, detail };
+    case "not_restorable":
+      return { phase: "done", message: `${path} could not be put back`, detail };
+    case "unchanged":
+      return { phase: "done", message: `${path} was already as it was before the revert`, detail: null };
+    case undefined:
+      return { phase: "done", message: `Nothing was undone: ${path} was not in the checkpoint`, detail: null };
+  }
 }
 
 /** The changes of one scope of a session, read again whenever `refreshKey` changes. */
@@ -21,8 +80,11 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
   const [revertError, setRevertError] = useState<CommandError | null>(null);
   const [loading, setLoading] = useState(false);
   const [tick, setTick] = useState(0);
+  const [heldBack, setHeldBack] = useState<HeldRevert | null>(null);
+  const [undo, setUndo] = useState<RevertUndo | null>(null);
   // Answers to an older request (another scope, an older refresh) are dropped.
   const latest = useRef(0);
+  const reverts = useRef(0);
 
   useEffect(() => {
     if (sessionId === null) {
@@ -46,30 +108,93 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
     );
   }, [sessionId, scope, refreshKey, tick]);
 
+  // A held-back question is about a file of this list; another list (or session) drops it.
+  useEffect(() => {
+    setHeldBack(null);
+  }, [sessionId, scope]);
+  // An Undo is of this session's file, whichever list shows it.
+  useEffect(() => {
+    setUndo(null);
+  }, [sessionId]);
+
   const reload = useCallback(() => setTick((t) => t + 1), []);
 
-  const revert = useCallback(
-    async (file: FileChange, hunks: number[] | null) => {
+  const send = useCallback(
+    async (request: RevertRequest, verb: string) => {
       if (sessionId === null) return;
-      const request = {
-        scope,
-        path: file.path,
-        shown_diff: file.diff?.unified ?? "",
-        ...(hunks ? { hunks } : {}),
-      };
+      // A new revert ends the last one's offer: its Undo would no longer be the latest.
+      setUndo(null);
       try {
-        const next = await commands.revertChange({ sessionId, request });
+        const result = await commands.revertChange({ sessionId, request });
         latest.current++;
-        setReport(next);
+        setReport(result.changes);
         setRevertError(null);
+        // A question held back stays until this answer (its buttons wait meanwhile).
+        setHeldBack(
+          result.held_back ? { path: result.held_back.path, message: result.held_back.message, request, verb } : null,
+        );
+        if (result.held_back === undefined && result.undo_checkpoint !== undefined) {
+          setUndo({
+            id: ++reverts.current,
+            path: request.path,
+            checkpoint: result.undo_checkpoint,
+            phase: "offered",
+            message: `${verb} ${request.path}`,
+            detail: null,
+          });
+        }
       } catch (raised) {
+        setHeldBack(null);
         setRevertError(toCommandError("revert_change", raised));
         // A conflict means the list is stale: show what is there now.
         setTick((t) => t + 1);
       }
     },
-    [sessionId, scope],
+    [sessionId],
   );
 
-  return { report, error, revertError, loading, reload, revert };
+  const revert = useCallback(
+    (file: FileChange, hunks: number[] | null) =>
+      send(
+        {
+          scope,
+          path: file.path,
+          shown_diff: file.diff?.unified ?? "",
+          ...(hunks ? { hunks } : {}),
+        },
+        // Reverting the whole of a file the agent created removes it.
+        hunks === null && file.kind === "created" ? "Deleted" : "Reverted",
+      ),
+    [send, scope],
+  );
+
+  const revertAnyway = useCallback(async () => {
+    if (heldBack === null) return;
+    await send({ ...heldBack.request, force: true }, heldBack.verb);
+  }, [heldBack, send]);
+
+  const cancelHeldBack = useCallback(() => setHeldBack(null), []);
+
+  const undoRevert = useCallback(
+    async (overwrite: boolean) => {
+      if (sessionId === null || undo === null || undo.phase === "working") return;
+      const offer = undo;
+      // Only this offer's answer may change the toast: a revert since has its own.
+      const settle = (next: Pick<RevertUndo, "phase" | "message" | "detail">) =>
+        setUndo((current) => (current?.id === offer.id ? { ...offer, ...next } : current));
+      settle({ phase: "working", message: offer.message, detail: null });
+      try {
+        const restored = await commands.undoRevert({ sessionId, checkpoint: offer.checkpoint, path: offer.path, overwrite });
+        settle(undone(offer.path, restored));
+      } catch (raised) {
+        settle({ phase: "done", message: `Could not undo the revert of ${offer.path}`, detail: toCommandError("undo_revert", raised).message });
+      }
+      setTick((t) => t + 1);
+    },
+    [sessionId, undo],
+  );
+
+  const dismissUndo = useCallback(() => setUndo(null), []);
+
+  return { report, error, revertError, loading, reload, revert, heldBack, revertAnyway, cancelHeldBack, undo, undoRevert, dismissUndo };
 }
