@@ -32,3 +32,29 @@ export function changedFileCount(status: SessionStatus | null, sessionId: string
   const whole = status !== null && status.session_id === sessionId ? status.changed_files : 0;
   return Math.max(whole, windowPaths);
 }
+
+/** The changes panel's file count, as it last listed its scope. */
+export interface PanelCount {
+  sessionId: string;
+  files: number;
+  /** `transcriptChanges(...).records` when it listed them. */
+  records: number;
+}
+
+/**
+ * The Changes button's count once the panel has listed the files. The status counts each
+ * file a tool ever changed, so a revert in the panel never lowers it; the panel's list is
+ * what is there. That count holds while the panel is open (it lists afresh whenever a tool
+ * changes something) and, once closed, until a tool changes files again; otherwise the
+ * status's count (`fallback`, from `changedFileCount`).
+ */
+export function changesButtonCount(
+  fallback: number,
+  panel: PanelCount | null,
+  sessionId: string | null,
+  records: number,
+  panelOpen: boolean,
+): number {
+  if (panel === null || panel.sessionId !== sessionId) return fallback;
+  return panelOpen || panel.records === records ? panel.files : fallback;
+}

@@ -16,7 +16,7 @@ import { ChangesPanel } from "../changes/ChangesPanel";
 import { TerminalIcon } from "../terminal/icons";
 import { BranchIcon, WorktreePanel } from "../worktrees";
 import { RestoreDialog } from "../changes/RestoreDialog";
-import { changedFileCount, transcriptChanges } from "../changes/transcriptChanges";
+import { changedFileCount, changesButtonCount, transcriptChanges, type PanelCount } from "../changes/transcriptChanges";
 import { ContextMeter } from "../context/ContextMeter";
 import { PromptInspector } from "../context/PromptInspector";
 import { stepKeyOf, useSessionStatus } from "../context/useSessionStatus";
@@ -131,7 +131,15 @@ export function ChatView(props: ChatViewProps) {
   // The session's end, not the loaded window's: a page read or let go is no step.
   const stepKey = `${tailLastTurn(state.tail)?.startSeq ?? 0}:${stepKeyOf(state.tail.transcript.entries, state.session?.model ?? null)}:${tailChanges}`;
   const status = useSessionStatus(state.session?.id ?? null, stepKey);
-  const changedFiles = changedFileCount(status, state.session?.id ?? null, touched.paths);
+  // What the changes panel last listed: after a revert (or an undo) the button counts that.
+  const [panelCount, setPanelCount] = useState<PanelCount | null>(null);
+  const changedFiles = changesButtonCount(
+    changedFileCount(status, state.session?.id ?? null, touched.paths),
+    panelCount,
+    state.session?.id ?? null,
+    touched.records,
+    changesOpen,
+  );
   const defaultMode = useDefaultApprovalMode(cwd);
   // The open session's mode as it reports it; before a session, the one it will start in.
   const approvalMode = state.session ? (status?.approval_mode ?? null) : (chat.nextApprovalMode ?? defaultMode.mode);
@@ -428,6 +436,9 @@ export function ChatView(props: ChatViewProps) {
           if (revertPoint !== null) setRestoreAt({ toSeq: revertPoint, title: "Revert the last turn's changes", turnOnly: true });
         }}
         onClose={() => setDrawer(null)}
+        onReport={(report) => {
+          if (state.session) setPanelCount({ sessionId: state.session.id, files: report.files.length, records: touched.records });
+        }}
       />
     )}
     {drawer === "worktree" && state.session && worktree && (
