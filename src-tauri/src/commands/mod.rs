@@ -13,12 +13,12 @@ use std::path::PathBuf;
 use memo_protocol::{
     AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport,
     CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile,
-    EditableFileKind, EventEnvelope, HistoryPage, KeyStatus, LocalServer, McpServerCheck,
-    McpServerInput, McpSettingsPage, Op, PageMessage, PluginInstall, PluginsPage, PromptReport,
-    ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode,
-    RestoreReport, RevertRequest, RevertResult, RewindOutcome, RuleInput, SearchResult,
-    SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange,
-    SkillsPage, TrustDecision, WindowSignal, WorkspaceTrustReport,
+    EditableFileKind, EventEnvelope, ExportFormat, HistoryPage, ImportReport, KeyStatus,
+    LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PageMessage, PluginInstall,
+    PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage,
+    ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RevertResult, RewindOutcome,
+    RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus,
+    SessionSummary, SkillChange, SkillsPage, TrustDecision, WindowSignal, WorkspaceTrustReport,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -224,6 +224,18 @@ ipc_commands! {
     /// left alone (a conflict) if it changed since, unless `overwrite`.
     fn undo_revert(state, session_id: SessionId, checkpoint: u64, path: String, overwrite: bool) -> RestoreReport {
         Ok(state.service().undo_revert(&session_id, checkpoint, &path, overwrite)?)
+    }
+
+    /// Writes the session to `path` (from the save dialog) as Markdown, for reading, or
+    /// Memo Code JSONL, for moving; returns the bytes written.
+    fn export_session(state, session_id: SessionId, path: String, format: ExportFormat) -> u64 {
+        Ok(state.service().export_session(&session_id, std::path::Path::new(&path), format)?)
+    }
+
+    /// Imports Memo Code JSONL files (from the open dialog) as read-only sessions.
+    fn import_sessions(state, paths: Vec<String>) -> ImportReport {
+        let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+        Ok(state.service().import_memo_code(&paths)?)
     }
 
     /// The session's checkpoints, oldest first.

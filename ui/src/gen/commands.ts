@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, HistoryPage, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PageMessage, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RevertResult, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WindowSignal, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
+import type { AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, ExportFormat, HistoryPage, ImportReport, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PageMessage, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RevertResult, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WindowSignal, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
 
 /** What every command rejects with, as it crosses IPC. */
 export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
@@ -32,6 +32,8 @@ export const COMMAND_NAMES = [
   "session_changes",
   "revert_change",
   "undo_revert",
+  "export_session",
+  "import_sessions",
   "session_checkpoints",
   "preview_restore",
   "restore_session",
@@ -207,6 +209,15 @@ export interface Commands {
    * left alone (a conflict) if it changed since, unless `overwrite`.
    */
   undoRevert(args: { sessionId: SessionId; checkpoint: number; path: string; overwrite: boolean }): Promise<RestoreReport>;
+  /**
+   * Writes the session to `path` (from the save dialog) as Markdown, for reading, or
+   * Memo Code JSONL, for moving; returns the bytes written.
+   */
+  exportSession(args: { sessionId: SessionId; path: string; format: ExportFormat }): Promise<number>;
+  /**
+   * Imports Memo Code JSONL files (from the open dialog) as read-only sessions.
+   */
+  importSessions(args: { paths: Array<string> }): Promise<ImportReport>;
   /**
    * The session's checkpoints, oldest first.
    */
@@ -490,6 +501,8 @@ export function bindCommands(invoke: Invoke): Commands {
     sessionChanges: (args) => invoke("session_changes", args),
     revertChange: (args) => invoke("revert_change", args),
     undoRevert: (args) => invoke("undo_revert", args),
+    exportSession: (args) => invoke("export_session", args),
+    importSessions: (args) => invoke("import_sessions", args),
     sessionCheckpoints: (args) => invoke("session_checkpoints", args),
     previewRestore: (args) => invoke("preview_restore", args),
     restoreSession: (args) => invoke("restore_session", args),

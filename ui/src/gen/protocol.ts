@@ -493,6 +493,8 @@ unpriced_calls: number, };
 
 export type ImportReport = { files: Array<ImportedFile>, failed: Array<ImportFailure>, };
 
+export type ExportFormat = "markdown" | "memo_code_jsonl";
+
 export type ImportedFile = { path: string, status: ImportStatus, session_id: SessionId | null, origin_id: string, events: number, skipped_lines: Array<SkippedLine>, };
 
 export type ImportFailure = { path: string, error: string, };

@@ -14,6 +14,15 @@ use serde_json::{json, Value};
 
 use crate::sessions_text as text;
 
+/// `sessions export --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportAs {
+    /// Memo Code JSONL, for moving the session (Import reads it back).
+    Jsonl,
+    /// Markdown, for reading.
+    Markdown,
+}
+
 #[derive(Subcommand)]
 pub enum SessionsAction {
     /// Sessions, most recently active first.
@@ -61,11 +70,14 @@ pub enum SessionsAction {
         #[arg(long)]
         json: bool,
     },
-    /// Write a session as Memo Code JSONL (to stdout, or --output FILE).
+    /// Write a session as Memo Code JSONL, or as Markdown for reading (to stdout, or
+    /// --output FILE).
     Export {
         id: String,
         #[arg(long, short)]
         output: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = ExportAs::Jsonl)]
+        format: ExportAs,
     },
     /// Import Memo Code sessions (default: every file under $MEMO_HOME/sessions) as
     /// read-only history; `exec --resume` on one continues it in a fork.
@@ -311,22 +323,30 @@ fn run_inner(service: &Service, action: SessionsAction) -> Result<ExitCode, Serv
                 text::print_hits(&hits);
             }
         }
-        SessionsAction::Export { id, output } => {
+        SessionsAction::Export { id, output, format } => {
             let sid = SessionId::new(id);
             service.session(&sid)?;
-            let lines = match &output {
-                Some(path) => {
-                    let file = std::fs::File::create(path)
-                        .map_err(|e| ServiceError::io(path.display(), e))?;
-                    let mut w = std::io::BufWriter::new(file);
-                    let lines = service.export_memo_code(&sid, &mut w)?;
-                    w.flush().map_err(|e| ServiceError::io(path.display(), e))?;
-                    lines
-                }
-                None => service.export_memo_code(&sid, &mut std::io::stdout().lock())?,
+            let format = match format {
+                ExportAs::Jsonl => memo_protocol::ExportFormat::MemoCodeJsonl,
+                ExportAs::Markdown => memo_protocol::ExportFormat::Markdown,
             };
-            if let Some(path) = output {
-                eprintln!("wrote {lines} lines to {}", path.display());
+            match &output {
+                // The same atomic write as the window's export.
+                Some(path) => {
+                    let bytes = service.export_session(&sid, path, format)?;
+                    eprintln!("wrote {bytes} bytes to {}", path.display());
+                }
+                None => {
+                    let mut out = std::io::stdout().lock();
+                    match format {
+                        memo_protocol::ExportFormat::MemoCodeJsonl => {
+                            service.export_memo_code(&sid, &mut out)?;
+                        }
+                        memo_protocol::ExportFormat::Markdown => {
+                            service.export_markdown(&sid, &mut out)?;
+                        }
+                    }
+                }
             }
         }
         SessionsAction::Import { paths, json } => {

@@ -332,6 +332,17 @@ pub struct ImportReport {
     pub failed: Vec<ImportFailure>,
 }
 
+/// How a session is written out from its menu.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportFormat {
+    /// For reading: the messages, and each tool call with what it returned.
+    Markdown,
+    /// For moving: Memo Code's session format, which `Import` (here or in Memo Code)
+    /// reads back.
+    MemoCodeJsonl,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -43,10 +43,11 @@ pub use hooks::{
 };
 pub use ids::{ApprovalId, SessionId, ToolCallId, TurnId};
 pub use ipc::{
-    AppInfo, Completion, CompletionKind, ErrorCode, HistoryPage, ImportFailure, ImportReport,
-    ImportStatus, ImportedFile, KeyStatus, ModelUsageReport, PageMessage, ProviderSummary,
-    RewindOutcome, SearchResult, SessionPage, SessionStatus, SessionSummary, SkippedLine,
-    UsageReport, WindowSignal, ZoneChange, ZoneOffsets, SEARCH_MARK_END, SEARCH_MARK_START,
+    AppInfo, Completion, CompletionKind, ErrorCode, ExportFormat, HistoryPage, ImportFailure,
+    ImportReport, ImportStatus, ImportedFile, KeyStatus, ModelUsageReport, PageMessage,
+    ProviderSummary, RewindOutcome, SearchResult, SessionPage, SessionStatus, SessionSummary,
+    SkippedLine, UsageReport, WindowSignal, ZoneChange, ZoneOffsets, SEARCH_MARK_END,
+    SEARCH_MARK_START,
 };
 pub use mcp::{
     McpCheckState, McpPromptEntry, McpResourceEntry, McpSecretInput, McpServerCheck, McpServerInfo,

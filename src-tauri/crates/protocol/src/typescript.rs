@@ -62,6 +62,7 @@ pub fn render() -> String {
         UsageReport::decl(&cfg),
         ModelUsageReport::decl(&cfg),
         ImportReport::decl(&cfg),
+        ExportFormat::decl(&cfg),
         ImportedFile::decl(&cfg),
         ImportFailure::decl(&cfg),
         ImportStatus::decl(&cfg),

@@ -9,9 +9,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use memo_protocol::{
-    AgentEvent, ImportFailure, ImportReport, ImportStatus, ImportedFile, ModelUsageReport,
-    RewindOutcome, SearchResult, SessionId, SessionStatus, SessionSummary, SkippedLine,
-    UsageReport, SEARCH_MARK_END, SEARCH_MARK_START,
+    AgentEvent, ExportFormat, ImportFailure, ImportReport, ImportStatus, ImportedFile,
+    ModelUsageReport, RewindOutcome, SearchResult, SessionId, SessionStatus, SessionSummary,
+    SkippedLine, UsageReport, SEARCH_MARK_END, SEARCH_MARK_START,
 };
 use memo_store::memo_code;
 use memo_store::SearchQuery;
@@ -231,6 +231,50 @@ impl Service {
     pub fn export_memo_code(&self, id: &SessionId, out: &mut dyn Write) -> Result<u64> {
         self.session(id)?;
         Ok(self.store()?.export_memo_code(id, out)?)
+    }
+
+    /// Writes the session as Markdown, for reading; returns the bytes written.
+    pub fn export_markdown(&self, id: &SessionId, out: &mut dyn Write) -> Result<u64> {
+        self.session(id)?;
+        Ok(self.store()?.export_markdown(id, out)?)
+    }
+
+    /// Writes the session to `path` as Markdown or Memo Code JSONL, replacing what is
+    /// there (the save dialog asked): to a temporary file beside it first, so a failure
+    /// leaves the old file whole. Returns the bytes written.
+    pub fn export_session(&self, id: &SessionId, path: &Path, format: ExportFormat) -> Result<u64> {
+        self.session(id)?;
+        let store = self.store()?;
+        let name = path.file_name().ok_or_else(|| {
+            ServiceError::InvalidInput(format!("{} is not a file name", path.display()))
+        })?;
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(".memo-export.tmp");
+        let tmp = path.with_file_name(tmp_name);
+        let written = (|| -> Result<u64> {
+            let file =
+                std::fs::File::create(&tmp).map_err(|e| ServiceError::io(tmp.display(), e))?;
+            let mut out = std::io::BufWriter::new(file);
+            let bytes = match format {
+                ExportFormat::Markdown => store.export_markdown(id, &mut out)?,
+                ExportFormat::MemoCodeJsonl => {
+                    store.export_memo_code(id, &mut out)?;
+                    out.get_ref().metadata().map(|m| m.len()).unwrap_or(0)
+                }
+            };
+            let file = out
+                .into_inner()
+                .map_err(|e| ServiceError::io(tmp.display(), e.into_error()))?;
+            file.sync_all()
+                .map_err(|e| ServiceError::io(tmp.display(), e))?;
+            std::fs::rename(&tmp, path).map_err(|e| ServiceError::io(path.display(), e))?;
+            Ok(bytes)
+        })();
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written
     }
 
     /// Imports Memo Code sessions as read-only history: every file under the given paths

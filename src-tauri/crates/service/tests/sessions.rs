@@ -468,3 +468,69 @@ async fn the_prompt_inspector_says_which_hook_replaced_a_turns_system_prompt() {
     assert!(live.turn_override.is_none());
     f.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_exports_as_markdown_to_read_and_as_jsonl_that_imports_back() {
+    let f = fixture(vec![
+        MockResponse::tool_call("read_file", r#"{"file_path":"notes.txt"}"#),
+        MockResponse::text("The note says ```hello```."),
+    ])
+    .await;
+    std::fs::write(f.work.path().join("notes.txt"), "hello ```` fence\n").unwrap();
+    let summary = f.start();
+    f.turn(&summary.id, "What does the note say?").await;
+    let out = tempfile::tempdir().unwrap();
+
+    let md = out.path().join("session.md");
+    std::fs::write(&md, "an older export").unwrap();
+    let bytes = f
+        .service
+        .export_session(&summary.id, &md, memo_protocol::ExportFormat::Markdown)
+        .unwrap();
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert_eq!(bytes, text.len() as u64);
+    assert!(text.starts_with("# "), "{text}");
+    assert!(text.contains("## You · "), "{text}");
+    assert!(text.contains("What does the note say?"));
+    assert!(
+        text.contains("<summary>read_file · done</summary>"),
+        "{text}"
+    );
+    assert!(text.contains("\"file_path\": \"notes.txt\""), "{text}");
+    // The file's own four backticks cannot close the fence around them.
+    assert!(text.contains("`````\n"), "{text}");
+    assert!(
+        text.contains("## Memo\n\nThe note says ```hello```."),
+        "{text}"
+    );
+    assert!(!text.contains("an older export"));
+
+    let jsonl = out.path().join("session.jsonl");
+    f.service
+        .export_session(
+            &summary.id,
+            &jsonl,
+            memo_protocol::ExportFormat::MemoCodeJsonl,
+        )
+        .unwrap();
+    let report = f.service.import_memo_code(&[jsonl.clone()]).unwrap();
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    assert_eq!(report.files[0].status, memo_protocol::ImportStatus::New);
+    let imported = report.files[0].session_id.clone().unwrap();
+    assert_ne!(imported, summary.id);
+
+    // A folder that is not there: an error, and no stray temporary file.
+    let missing = out.path().join("gone/session.md");
+    let err = f
+        .service
+        .export_session(&summary.id, &missing, memo_protocol::ExportFormat::Markdown)
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::NotFound);
+    assert!(err.to_string().contains("gone"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(out.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+    f.finish().await;
+}

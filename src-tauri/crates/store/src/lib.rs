@@ -10,6 +10,7 @@
 mod derive;
 mod error;
 mod events;
+mod markdown;
 pub mod memo_code;
 mod paging;
 mod schema;
