@@ -734,7 +734,7 @@ filtered: boolean, config_revision: string, };
 
 export type SkillChange = { "type": "create", scope: SkillScopeKind, name: string, description: string, body: string, } | { "type": "save", path: string, content: string, revision: string, } | { "type": "rename", path: string, new_name: string, } | { "type": "delete", path: string, } | { "type": "set_enabled", path: string, enabled: boolean, config_revision: string, };
 
-export type PluginSourceKind = "folder" | "git";
+export type PluginSourceKind = "folder" | "git" | "claude_code";
 
 export type PluginPartInfo = { name: string, description: string | null, path: string, };
 

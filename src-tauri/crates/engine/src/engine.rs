@@ -252,8 +252,12 @@ impl Engine {
         // Enabled plugins' servers join under `plugin_server` names; installed by the
         // user, so not gated by the folder's trust.
         let env = self.options.env.clone();
+        let user_home = self.os_home();
         let plugin_servers = memo_plugins::session_mcp_servers(
-            self.options.memo_home.as_deref(),
+            memo_plugins::Homes {
+                memo: self.options.memo_home.as_deref(),
+                user: user_home.as_deref(),
+            },
             &move |name: &str| env(name),
         );
         let mcp = memo_mcp::start_for_session_with(
@@ -349,11 +353,16 @@ impl Engine {
     /// Where a session in `folder` reads hooks from: the OS home's Claude Code settings,
     /// the folder's, config.toml, and the enabled plugins' hook files.
     pub(crate) fn hook_paths(&self, folder: &std::path::Path) -> memo_hooks::HookPaths {
+        let user_home = self.os_home();
+        let plugins = memo_plugins::session_hooks(memo_plugins::Homes {
+            memo: self.options.memo_home.as_deref(),
+            user: user_home.as_deref(),
+        });
         memo_hooks::HookPaths {
-            user_home: self.os_home(),
+            user_home,
             project_dir: Some(folder.to_path_buf()),
             memo_config: Some(self.options.config.path.clone()),
-            plugins: memo_plugins::session_hooks(self.options.memo_home.as_deref()),
+            plugins,
         }
     }
 

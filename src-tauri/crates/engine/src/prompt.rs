@@ -50,7 +50,10 @@ pub(crate) fn session_context(
         config_path: &config.path,
         detect_env: true,
         // Enabled plugins' commands (`/plugin:command`) and skills (`plugin:skill`).
-        plugins: memo_plugins::session_dirs(memo_home),
+        plugins: memo_plugins::session_dirs(memo_plugins::Homes {
+            memo: memo_home,
+            user: user_home.as_deref(),
+        }),
         project_trusted,
     });
     let workspace = Arc::new(workspace);

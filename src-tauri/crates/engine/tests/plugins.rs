@@ -180,7 +180,10 @@ async fn a_plugins_command_skill_hook_server_and_agents_work_after_install_and_a
     // The agent loader gets the plugin's agent folder with its namespace, and the model
     // is offered the agent as a subagent type.
     assert_eq!(
-        agent_dirs(&world.home()),
+        agent_dirs(memo_plugins::Homes {
+            memo: Some(&world.home()),
+            user: None,
+        }),
         vec![("memo-demo".to_owned(), root.join("agents"))]
     );
     assert!(text.contains("memo-demo:reviewer"), "{text}");
@@ -220,7 +223,11 @@ async fn a_plugins_command_skill_hook_server_and_agents_work_after_install_and_a
         !body.to_string().contains("memo-demo"),
         "a disabled plugin still reached the model: {body}"
     );
-    assert!(agent_dirs(&world.home()).is_empty());
+    assert!(agent_dirs(memo_plugins::Homes {
+        memo: Some(&world.home()),
+        user: None,
+    })
+    .is_empty());
     close(session).await;
     world.mock.shutdown().await;
 }

@@ -11,6 +11,9 @@
 //!   `$MEMO_HOME/plugins/<name>/`, recorded in `installed.json`; enable, disable, remove.
 //! - [`parts`]: what each plugin brings, for the settings page and for sessions.
 //!
+//! - [`claude_code`]: the plugins Claude Code installed, used in place (on when Claude
+//!   Code has them on, unless turned off in Memo).
+//!
 //! Sessions read the enabled plugins when they start (as they read hooks): the engine
 //! gets command and skill folders ([`session_dirs`]), hook files ([`session_hooks`]), MCP
 //! servers ([`session_mcp_servers`]) and agent files ([`agent_dirs`]), each with its
@@ -19,6 +22,7 @@
 //! problem is shown in settings.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod claude_code;
 mod error;
 mod install;
 pub mod manifest;
@@ -33,30 +37,52 @@ pub use manifest::{check_name, Manifest, MANIFEST_PATH};
 pub use parts::{read_parts, HookPart, Part, PluginParts, ServerPart, PLUGIN_ROOT_VAR};
 pub use registry::{Record, Source};
 
-fn enabled(memo_home: Option<&Path>) -> Vec<(String, PathBuf, Manifest)> {
-    memo_home
+/// Where plugins are found: Memo's own under the Memo home, Claude Code's under the
+/// user's home.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Homes<'a> {
+    pub memo: Option<&'a Path>,
+    pub user: Option<&'a Path>,
+}
+
+/// The plugins sessions load: Memo's enabled ones, then Claude Code's enabled ones whose
+/// name no Memo plugin has (Memo's own copy wins a clash).
+fn enabled(homes: Homes<'_>) -> Vec<(String, PathBuf, Manifest)> {
+    let mut out = homes
+        .memo
         .map(|home| Plugins::at_home(home).enabled())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    if let Some(user) = homes.user {
+        for plugin in claude_code::installed(user, homes.memo) {
+            if !plugin.enabled() || out.iter().any(|(name, _, _)| *name == plugin.name) {
+                continue;
+            }
+            if let Ok(manifest) = plugin.manifest {
+                out.push((plugin.name, plugin.root, manifest));
+            }
+        }
+    }
+    out
 }
 
 /// The enabled plugins' command and skill folders, for a session's workspace context.
-pub fn session_dirs(memo_home: Option<&Path>) -> memo_context::PluginDirs {
-    parts::SessionParts::gather(&enabled(memo_home)).dirs
+pub fn session_dirs(homes: Homes<'_>) -> memo_context::PluginDirs {
+    parts::SessionParts::gather(&enabled(homes)).dirs
 }
 
 /// The enabled plugins' hook files, for a session's [`memo_hooks::HookPaths`].
-pub fn session_hooks(memo_home: Option<&Path>) -> Vec<memo_hooks::PluginHooks> {
-    parts::SessionParts::gather(&enabled(memo_home)).hooks
+pub fn session_hooks(homes: Homes<'_>) -> Vec<memo_hooks::PluginHooks> {
+    parts::SessionParts::gather(&enabled(homes)).hooks
 }
 
 /// The enabled plugins' MCP servers (named `plugin_server`), for a session's servers.
 /// `env` resolves the `${VAR}`s of their definitions besides `${CLAUDE_PLUGIN_ROOT}`.
 pub fn session_mcp_servers(
-    memo_home: Option<&Path>,
+    homes: Homes<'_>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> memo_mcp::McpConfigSet {
     let mut set = memo_mcp::McpConfigSet::default();
-    for (name, root, manifest) in enabled(memo_home) {
+    for (name, root, manifest) in enabled(homes) {
         let at = parts::Locations::of(&root, &manifest);
         let found = parts::mcp_servers(&name, &root, &at, env);
         set.merge(found.servers, found.problems);
@@ -67,6 +93,6 @@ pub fn session_mcp_servers(
 
 /// Each enabled plugin's agent folders (or single agent files), with the plugin's name as
 /// their namespace (`plugin:agent`): for the engine's agent loader.
-pub fn agent_dirs(memo_home: &Path) -> Vec<(String, PathBuf)> {
-    parts::SessionParts::gather(&enabled(Some(memo_home))).agents
+pub fn agent_dirs(homes: Homes<'_>) -> Vec<(String, PathBuf)> {
+    parts::SessionParts::gather(&enabled(homes)).agents
 }

@@ -43,6 +43,22 @@ pub struct Manifest {
 }
 
 impl Manifest {
+    /// A plugin without `plugin.json` (allowed by Claude Code): its name and the default
+    /// folders, nothing else.
+    pub fn named(name: &str) -> Manifest {
+        Manifest {
+            name: name.to_owned(),
+            version: None,
+            description: None,
+            author: None,
+            commands: Vec::new(),
+            agents: Vec::new(),
+            skills: Vec::new(),
+            hooks: None,
+            mcp_servers: None,
+        }
+    }
+
     /// Reads and checks the manifest of the plugin in `root`.
     pub fn read(root: &Path) -> Result<Manifest> {
         let path = root.join(MANIFEST_PATH);

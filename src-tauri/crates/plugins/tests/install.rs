@@ -165,16 +165,16 @@ fn an_installed_plugins_parts_carry_its_namespace_and_its_root() {
 
     // What sessions get: the same folders and files, and the server with the root
     // exported and the other variables expanded from the environment.
-    let dirs = session_dirs(Some(&home));
+    let dirs = session_dirs(memo_only(&home));
     assert_eq!(dirs.commands.len(), 1);
     assert_eq!(dirs.commands[0].namespace, "memo-demo");
     assert_eq!(dirs.commands[0].path, root.join("commands"));
     assert_eq!(dirs.skills[0].path, root.join("skills"));
-    let hooks = session_hooks(Some(&home));
+    let hooks = session_hooks(memo_only(&home));
     assert_eq!(hooks.len(), 1);
     assert_eq!(hooks[0].root, root);
     assert_eq!(hooks[0].file, root.join("hooks/hooks.json"));
-    let servers = session_mcp_servers(Some(&home), &|var| {
+    let servers = session_mcp_servers(memo_only(&home), &|var| {
         (var == "MEMO_TEST_FIXTURE_SERVER").then(|| "/srv/fixture.mjs".to_owned())
     });
     assert!(servers.problems.is_empty(), "{:?}", servers.problems);
@@ -186,7 +186,7 @@ fn an_installed_plugins_parts_carry_its_namespace_and_its_root() {
     assert_eq!(stdio.env["CLAUDE_PLUGIN_ROOT"], root.display().to_string());
     assert_eq!(stdio.env["FIXTURE_SERVER"], "/srv/fixture.mjs");
     assert_eq!(
-        agent_dirs(&home),
+        agent_dirs(memo_only(&home)),
         vec![("memo-demo".to_owned(), root.join("agents"))]
     );
 }
@@ -414,24 +414,24 @@ fn disabling_hides_every_part_from_sessions_and_removing_deletes_only_memos_copy
     plugins
         .install(&InstallSource::Folder(source.clone()), false)
         .unwrap();
-    assert!(!session_hooks(Some(&home)).is_empty());
+    assert!(!session_hooks(memo_only(&home)).is_empty());
 
     let record = plugins.set_enabled("memo-demo", false).unwrap();
     assert!(!record.enabled);
     assert_eq!(
-        session_dirs(Some(&home)),
+        session_dirs(memo_only(&home)),
         memo_context::PluginDirs::default()
     );
-    assert!(session_hooks(Some(&home)).is_empty());
-    assert!(session_mcp_servers(Some(&home), &|_| None)
+    assert!(session_hooks(memo_only(&home)).is_empty());
+    assert!(session_mcp_servers(memo_only(&home), &|_| None)
         .servers
         .is_empty());
-    assert!(agent_dirs(&home).is_empty());
+    assert!(agent_dirs(memo_only(&home)).is_empty());
     // Still installed and listed.
     assert!(!plugins.list().unwrap()[0].record.enabled);
 
     plugins.set_enabled("memo-demo", true).unwrap();
-    assert_eq!(agent_dirs(&home).len(), 1);
+    assert_eq!(agent_dirs(memo_only(&home)).len(), 1);
 
     plugins.remove("memo-demo").unwrap();
     assert!(!home.join("plugins/memo-demo").exists());
@@ -461,7 +461,7 @@ fn a_damaged_registry_is_reported_and_never_overwritten() {
     );
     assert_eq!(plugins_dir_names(&home), vec!["installed.json"]);
     // Sessions go on without plugins.
-    assert!(session_hooks(Some(&home)).is_empty());
+    assert!(session_hooks(memo_only(&home)).is_empty());
 }
 
 #[test]
@@ -564,4 +564,12 @@ fn folders_an_interrupted_install_left_are_cleared_once_stale() {
         fresh.exists(),
         "a recent one may be another install's: kept"
     );
+}
+
+/// Memo's own plugins only (no user home: Claude Code's are not looked for).
+fn memo_only(home: &Path) -> memo_plugins::Homes<'_> {
+    memo_plugins::Homes {
+        memo: Some(home),
+        user: None,
+    }
 }

@@ -11,6 +11,9 @@ use ts_rs::TS;
 pub enum PluginSourceKind {
     Folder,
     Git,
+    /// Installed by Claude Code and used where it is (`source` is its
+    /// `name@marketplace`): removed in Claude Code, turned off in Memo only for Memo.
+    ClaudeCode,
 }
 
 /// A command, skill or agent of a plugin, with the plugin's namespace in its name

@@ -91,12 +91,17 @@ impl Service {
             add(builtin.name().to_owned(), detail);
         }
         let home = self.home()?.root().to_path_buf();
+        let user_home: Option<std::path::PathBuf> = (self.env())("HOME")
+            .filter(|h| !h.is_empty())
+            .map(Into::into);
         let roots = CommandRoots {
-            plugins: memo_plugins::session_dirs(Some(&home)).commands,
+            plugins: memo_plugins::session_dirs(memo_plugins::Homes {
+                memo: Some(&home),
+                user: user_home.as_deref(),
+            })
+            .commands,
             memo_home: Some(home),
-            user_home: (self.env())("HOME")
-                .filter(|h| !h.is_empty())
-                .map(Into::into),
+            user_home,
             project_root: Some(workspace_root(cwd)),
         };
         for command in CommandSet::discover(&roots).iter() {

@@ -28,12 +28,13 @@ impl Service {
         Ok(Plugins::at_home(self.home()?.root()))
     }
 
-    /// Every installed plugin with its parts and problems.
+    /// Every installed plugin with its parts and problems: Memo's own, then those Claude
+    /// Code installed.
     pub fn list_plugins(&self) -> Result<PluginsPage> {
         let plugins = self.plugins()?;
         let env = self.env().clone();
         let lookup = move |name: &str| env(name);
-        let listed = plugins
+        let mut listed: Vec<PluginInfo> = plugins
             .list()?
             .into_iter()
             .map(|installed| {
@@ -44,7 +45,7 @@ impl Service {
                     }
                     Source::Git { url } => (PluginSourceKind::Git, url.clone()),
                 };
-                let mut info = PluginInfo {
+                let info = PluginInfo {
                     name: record.name.clone(),
                     version: record.version.clone(),
                     description: None,
@@ -61,50 +62,76 @@ impl Service {
                     mcp_servers: Vec::new(),
                     problems: Vec::new(),
                 };
-                match installed.manifest {
-                    Ok(manifest) => {
-                        let parts = memo_plugins::read_parts(
-                            &record.name,
-                            &installed.root,
-                            &manifest,
-                            &lookup,
-                        );
-                        info.version = manifest.version.or(info.version);
-                        info.description = manifest.description;
-                        info.author = manifest.author;
-                        info.commands = parts.commands.into_iter().map(part).collect();
-                        info.skills = parts.skills.into_iter().map(part).collect();
-                        info.agents = parts.agents.into_iter().map(part).collect();
-                        info.hooks = parts
-                            .hooks
-                            .into_iter()
-                            .map(|h| PluginHookInfo {
-                                event: h.event,
-                                matcher: h.matcher,
-                                command: h.command,
-                            })
-                            .collect();
-                        info.mcp_servers = parts
-                            .mcp_servers
-                            .into_iter()
-                            .map(|s| PluginServerInfo {
-                                name: s.name,
-                                transport: s.transport,
-                                target: s.target,
-                            })
-                            .collect();
-                        info.problems = parts.problems;
-                    }
-                    // Listed with why it is not loaded, so it can be replaced or removed.
-                    Err(error) => info.problems.push(error.to_string()),
-                }
-                info
+                with_parts(info, &installed.root, installed.manifest, &lookup)
             })
             .collect();
+        for plugin in self.claude_code_plugins() {
+            let mut info = PluginInfo {
+                name: plugin.name.clone(),
+                version: plugin.version.clone(),
+                description: None,
+                author: None,
+                source_kind: PluginSourceKind::ClaudeCode,
+                source: plugin.id.clone(),
+                path: plugin.root.display().to_string(),
+                enabled: plugin.enabled(),
+                installed_at_ms: 0,
+                commands: Vec::new(),
+                skills: Vec::new(),
+                agents: Vec::new(),
+                hooks: Vec::new(),
+                mcp_servers: Vec::new(),
+                problems: Vec::new(),
+            };
+            let clash = listed
+                .iter()
+                .any(|p| p.name == plugin.name && p.source_kind != PluginSourceKind::ClaudeCode);
+            info = with_parts(info, &plugin.root, plugin.manifest, &lookup);
+            if clash {
+                info.enabled = false;
+                info.problems.insert(
+                    0,
+                    "not loaded: a plugin installed in Memo has the same name".into(),
+                );
+            } else if !plugin.on_in_claude {
+                info.problems.insert(
+                    0,
+                    "off in Claude Code: turn it on there (/plugin) to use it here".into(),
+                );
+            }
+            listed.push(info);
+        }
         Ok(PluginsPage {
             plugins: listed,
             dir: plugins.dir().display().to_string(),
         })
+    }
+
+    fn claude_code_plugins(&self) -> Vec<memo_plugins::claude_code::ClaudeCodePlugin> {
+        let Some(user) = (self.env())("HOME").filter(|h| !h.is_empty()) else {
+            return Vec::new();
+        };
+        let memo = self.home().ok().map(|h| h.root().to_path_buf());
+        memo_plugins::claude_code::installed(Path::new(&user), memo.as_deref())
+    }
+
+    /// The Claude Code plugin a name means, when no plugin installed in Memo has it.
+    fn claude_code_plugin(
+        &self,
+        name: &str,
+    ) -> Result<Option<memo_plugins::claude_code::ClaudeCodePlugin>> {
+        if self
+            .plugins()?
+            .list()?
+            .iter()
+            .any(|p| p.record.name == name)
+        {
+            return Ok(None);
+        }
+        Ok(self
+            .claude_code_plugins()
+            .into_iter()
+            .find(|p| p.name == name))
     }
 
     /// Installs a plugin; `replace` lets it take the place of an installed one of the same
@@ -125,13 +152,31 @@ impl Service {
         self.list_plugins()
     }
 
+    /// Turns a plugin on or off for new sessions; one Claude Code installed is turned
+    /// off for Memo only (Claude Code's settings are not written).
     pub fn set_plugin_enabled(&self, name: &str, enabled: bool) -> Result<PluginsPage> {
-        self.plugins()?.set_enabled(name, enabled)?;
+        match self.claude_code_plugin(name)? {
+            Some(plugin) => memo_plugins::claude_code::set_enabled_in_memo(
+                self.home()?.root(),
+                &plugin.id,
+                enabled,
+            )?,
+            None => {
+                self.plugins()?.set_enabled(name, enabled)?;
+            }
+        }
         self.list_plugins()
     }
 
-    /// Deletes Memo's copy (never the folder it was installed from).
+    /// Deletes Memo's copy (never the folder it was installed from). A plugin Claude
+    /// Code installed is Claude Code's to remove.
     pub fn remove_plugin(&self, name: &str) -> Result<PluginsPage> {
+        if let Some(plugin) = self.claude_code_plugin(name)? {
+            return Err(ServiceError::InvalidInput(format!(
+                "{} was installed by Claude Code: remove it there (/plugin), or turn it off here to keep it out of Memo",
+                plugin.id
+            )));
+        }
         self.plugins()?.remove(name)?;
         self.list_plugins()
     }
@@ -156,4 +201,46 @@ impl Service {
         }
         Ok(path)
     }
+}
+
+/// `info` with what the plugin in `root` brings, or why it is not loaded.
+fn with_parts(
+    mut info: PluginInfo,
+    root: &Path,
+    manifest: memo_plugins::Result<memo_plugins::Manifest>,
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> PluginInfo {
+    match manifest {
+        Ok(manifest) => {
+            let parts = memo_plugins::read_parts(&info.name, root, &manifest, lookup);
+            info.version = manifest.version.or(info.version);
+            info.description = manifest.description;
+            info.author = manifest.author;
+            info.commands = parts.commands.into_iter().map(part).collect();
+            info.skills = parts.skills.into_iter().map(part).collect();
+            info.agents = parts.agents.into_iter().map(part).collect();
+            info.hooks = parts
+                .hooks
+                .into_iter()
+                .map(|h| PluginHookInfo {
+                    event: h.event,
+                    matcher: h.matcher,
+                    command: h.command,
+                })
+                .collect();
+            info.mcp_servers = parts
+                .mcp_servers
+                .into_iter()
+                .map(|s| PluginServerInfo {
+                    name: s.name,
+                    transport: s.transport,
+                    target: s.target,
+                })
+                .collect();
+            info.problems = parts.problems;
+        }
+        // Listed with why it is not loaded, so it can be replaced or removed.
+        Err(error) => info.problems.push(error.to_string()),
+    }
+    info
 }

@@ -92,7 +92,11 @@ impl Service {
         };
         let home = self.home()?.root().to_path_buf();
         Ok(SkillRoots {
-            plugins: memo_plugins::session_dirs(Some(&home)).skills,
+            plugins: memo_plugins::session_dirs(memo_plugins::Homes {
+                memo: Some(&home),
+                user: self.user_home().as_deref(),
+            })
+            .skills,
             memo_home: Some(home),
             user_home: self.user_home(),
             project_root,

@@ -153,3 +153,118 @@ async fn plugin_errors_carry_their_own_codes() {
     assert_eq!(code(err), ErrorCode::InvalidInput);
     f.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plugins_claude_code_installed_are_used_where_they_are_and_turned_off_for_memo_only() {
+    let f = fixture(vec![MockResponse::text("Hi.")]).await;
+    let user = tempfile::tempdir().unwrap();
+    // Claude Code's layout: the copy in its cache (no plugin.json: the name comes from
+    // the id), the install list in version 2, and the plugin on in its user settings.
+    let root = user
+        .path()
+        .join(".claude/plugins/cache/team-market/hello-cc/0.3.0");
+    std::fs::create_dir_all(root.join("commands")).unwrap();
+    std::fs::write(
+        root.join("commands/hi.md"),
+        "---\ndescription: Greets\n---\nGreet $ARGUMENTS from the Claude Code plugin.\n",
+    )
+    .unwrap();
+    let other = user
+        .path()
+        .join(".claude/plugins/cache/team-market/quiet/1.0.0");
+    std::fs::create_dir_all(&other).unwrap();
+    let list = serde_json::json!({
+        "version": 2,
+        "plugins": {
+            "hello-cc@team-market": [
+                {"scope": "project", "projectPath": "/elsewhere", "installPath": "/nowhere", "version": "0.1.0"},
+                {"scope": "user", "installPath": root, "version": "0.3.0"}
+            ],
+            "quiet@team-market": [{"scope": "user", "installPath": other, "version": "1.0.0"}]
+        }
+    });
+    std::fs::write(
+        user.path().join(".claude/plugins/installed_plugins.json"),
+        list.to_string(),
+    )
+    .unwrap();
+    let settings = user.path().join(".claude/settings.json");
+    std::fs::write(
+        &settings,
+        r#"{"enabledPlugins": {"hello-cc@team-market": true, "quiet@team-market": false}}"#,
+    )
+    .unwrap();
+    let home = user.path().display().to_string();
+    let service = memo_service::Service::new(
+        Ok(memo_config::MemoHome::at(f.home.path())),
+        std::sync::Arc::new(memo_config::MemoryCredentialStore::new()),
+        std::sync::Arc::new(move |name: &str| (name == "HOME").then(|| home.clone())),
+    );
+
+    let page = service.list_plugins().unwrap();
+    let names: Vec<(&str, bool, PluginSourceKind)> = page
+        .plugins
+        .iter()
+        .map(|p| (p.name.as_str(), p.enabled, p.source_kind))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("hello-cc", true, PluginSourceKind::ClaudeCode),
+            ("quiet", false, PluginSourceKind::ClaudeCode)
+        ]
+    );
+    let hello = &page.plugins[0];
+    assert_eq!(hello.source, "hello-cc@team-market");
+    assert_eq!(hello.version.as_deref(), Some("0.3.0"));
+    assert_eq!(hello.commands[0].name, "hello-cc:hi");
+    assert!(page.plugins[1].problems[0].contains("off in Claude Code"));
+
+    // Its command reaches the model in a session.
+    let session = service
+        .start_session(memo_service::StartRequest {
+            cwd: f.work.path().to_path_buf(),
+            ..memo_service::StartRequest::default()
+        })
+        .unwrap();
+    let mut events = service.subscribe(&session.id, 0).unwrap();
+    service
+        .submit(
+            &session.id,
+            memo_protocol::Op::UserTurn {
+                input: memo_protocol::UserInput::text("/hello-cc:hi Ann"),
+            },
+        )
+        .unwrap();
+    loop {
+        let env = tokio::time::timeout(std::time::Duration::from_secs(10), events.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        if matches!(env.event, memo_protocol::AgentEvent::TurnEnded { .. }) {
+            break;
+        }
+    }
+    let sent = serde_json::to_string(&f.mock.requests()[0].body).unwrap();
+    assert!(
+        sent.contains("Greet Ann from the Claude Code plugin."),
+        "{sent}"
+    );
+
+    // Off in Memo: Claude Code's own settings stay as they were.
+    let before = std::fs::read_to_string(&settings).unwrap();
+    let page = service.set_plugin_enabled("hello-cc", false).unwrap();
+    assert!(!page.plugins[0].enabled);
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
+    let page = service.set_plugin_enabled("hello-cc", true).unwrap();
+    assert!(page.plugins[0].enabled);
+    let err = service.remove_plugin("hello-cc").unwrap_err();
+    assert_eq!(err.code(), ErrorCode::InvalidInput);
+    assert!(
+        err.to_string().contains("installed by Claude Code"),
+        "{err}"
+    );
+    assert!(root.join("commands/hi.md").exists());
+    service.close_session(&session.id).await;
+    f.finish().await;
+}

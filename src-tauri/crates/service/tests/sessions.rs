@@ -513,7 +513,10 @@ async fn a_session_exports_as_markdown_to_read_and_as_jsonl_that_imports_back() 
             memo_protocol::ExportFormat::MemoCodeJsonl,
         )
         .unwrap();
-    let report = f.service.import_memo_code(&[jsonl.clone()]).unwrap();
+    let report = f
+        .service
+        .import_memo_code(std::slice::from_ref(&jsonl))
+        .unwrap();
     assert!(report.failed.is_empty(), "{:?}", report.failed);
     assert_eq!(report.files[0].status, memo_protocol::ImportStatus::New);
     let imported = report.files[0].session_id.clone().unwrap();

@@ -61,6 +61,26 @@ describe("PluginsPage", () => {
     expect(screen.queryByTestId("plugin-problems")).toBeNull();
   });
 
+  it("shows a plugin Claude Code installed as managed there: a switch, no Remove", async () => {
+    const claude: PluginInfo = {
+      ...DEMO,
+      name: "hello-cc",
+      source_kind: "claude_code",
+      source: "hello-cc@team-market",
+      path: "/home/u/.claude/plugins/cache/team-market/hello-cc/0.3.0",
+    };
+    commands.listPlugins.mockResolvedValue({ ...ONE, plugins: [claude] });
+    commands.setPluginEnabled.mockResolvedValue({ ...ONE, plugins: [{ ...claude, enabled: false }] });
+    render(<PluginsPage />);
+    const card = await screen.findByTestId("plugin");
+    expect(within(card).getByText("Claude Code")).toBeTruthy();
+    expect(within(card).getByTestId("plugin-source").textContent).toBe("hello-cc@team-market");
+    expect(within(card).queryByTestId("plugin-remove")).toBeNull();
+    expect(within(card).getByTestId("plugin-managed").textContent).toBe("Managed by Claude Code");
+    fireEvent.click(within(card).getByTestId("plugin-enabled"));
+    await waitFor(() => expect(commands.setPluginEnabled).toHaveBeenCalledWith({ name: "hello-cc", enabled: false }));
+  });
+
   it("says where plugins go when none is installed, and shows a plugin's problems", async () => {
     commands.listPlugins.mockResolvedValue(EMPTY);
     render(<PluginsPage />);

@@ -156,16 +156,27 @@ function PluginCard({ plugin, onEnabled, onRemove }: PluginCardProps) {
           <button type="button" className="button button--small" onClick={() => setOpen(!open)} aria-expanded={open} data-testid="plugin-details">
             {open ? "Hide parts" : "Show parts"}
           </button>
-          <button type="button" className="button button--small button--danger" onClick={onRemove} data-testid="plugin-remove">
-            Remove
-          </button>
+          {/* Claude Code's copy is Claude Code's to remove; Memo only turns it off for itself. */}
+          {plugin.source_kind === "claude_code" ? (
+            <span className="plugin__managed" data-testid="plugin-managed" title="Remove it in Claude Code (/plugin)">
+              Managed by Claude Code
+            </span>
+          ) : (
+            <button type="button" className="button button--small button--danger" onClick={onRemove} data-testid="plugin-remove">
+              Remove
+            </button>
+          )}
         </span>
       </div>
       <div className="plugin__meta">
         <span className="badge" title={plugin.source}>
-          {plugin.source_kind === "git" ? "git" : "folder"}
+          {SOURCE_BADGE[plugin.source_kind]}
         </span>
-        <span className="plugin__source" title={`Installed in ${plugin.path}`} data-testid="plugin-source">
+        <span
+          className="plugin__source"
+          title={plugin.source_kind === "claude_code" ? `Claude Code's copy: ${plugin.path}` : `Installed in ${plugin.path}`}
+          data-testid="plugin-source"
+        >
           {plugin.source}
         </span>
         {plugin.author && <span className="plugin__author">by {plugin.author}</span>}
@@ -217,8 +228,15 @@ function PluginCard({ plugin, onEnabled, onRemove }: PluginCardProps) {
   );
 }
 
+const SOURCE_BADGE: Record<PluginInfo["source_kind"], string> = {
+  folder: "folder",
+  git: "git",
+  claude_code: "Claude Code",
+};
+
 /**
- * Settings → Plugins: Claude Code plugins installed into Memo's home, each with what it
+ * Settings → Plugins: Claude Code plugins installed into Memo's home, and those Claude
+ * Code installed itself (used where they are), each with what it
  * brings under its namespace, a switch, and removal; and the form to install one from a
  * folder or a git URL. Changes count from the next session on.
  */

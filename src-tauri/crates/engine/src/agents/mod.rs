@@ -67,13 +67,17 @@ pub fn catalog_for(
     folder: &std::path::Path,
 ) -> AgentCatalog {
     let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+    let user_home = env(var)
+        .filter(|h| !h.is_empty())
+        .map(std::path::PathBuf::from);
     let roots = AgentRoots {
         project: Some(folder.to_path_buf()),
         memo_home: memo_home.map(std::path::Path::to_path_buf),
-        user_home: env(var)
-            .filter(|h| !h.is_empty())
-            .map(std::path::PathBuf::from),
-        plugins: memo_home.map(memo_plugins::agent_dirs).unwrap_or_default(),
+        plugins: memo_plugins::agent_dirs(memo_plugins::Homes {
+            memo: memo_home,
+            user: user_home.as_deref(),
+        }),
+        user_home,
     };
     catalog(&roots, env)
 }
