@@ -2,6 +2,20 @@ import { open, save } from "@tauri-apps/plugin-dialog";
 
 import { toCommandError } from "./errors";
 
+/** A choice in a file dialog's type list: its name, and extensions without the dot. */
+export interface FileFilter {
+  name: string;
+  extensions: string[];
+}
+
+const JSON_FILTER: FileFilter = { name: "JSON", extensions: ["json"] };
+
+/**
+ * "All files": the native dialogs know no wildcard of their own, but take `*` as an
+ * extension that matches every file that has one.
+ */
+export const ALL_FILES: FileFilter = { name: "All files", extensions: ["*"] };
+
 /** The native folder picker; null when the user cancels. */
 export async function pickFolder(): Promise<string | null> {
   try {
@@ -16,10 +30,26 @@ export async function pickFolder(): Promise<string | null> {
   }
 }
 
-/** The native save dialog for a JSON file; null when the user cancels. */
-export async function pickSavePath(title: string, defaultPath: string): Promise<string | null> {
+/** The native picker for one or more files; null when the user cancels. */
+export async function pickFiles(title: string, filters: FileFilter[]): Promise<string[] | null> {
   try {
-    return await save({ title, defaultPath, filters: [{ name: "JSON", extensions: ["json"] }] });
+    const picked = await open({ title, multiple: true, directory: false, filters });
+    if (picked === null) return null;
+    // `multiple: true` gives a list, but the declared type still allows a single path.
+    const paths = Array.isArray(picked) ? picked : [picked];
+    return paths.length > 0 ? paths : null;
+  } catch (raised) {
+    throw toCommandError("dialog.open", raised);
+  }
+}
+
+/**
+ * The native save dialog (it asks before replacing a file); null when the user cancels.
+ * Without a filter it offers JSON, what the approval rules export writes.
+ */
+export async function pickSavePath(title: string, defaultPath: string, filter: FileFilter = JSON_FILTER): Promise<string | null> {
+  try {
+    return await save({ title, defaultPath, filters: [filter] });
   } catch (raised) {
     throw toCommandError("dialog.save", raised);
   }
