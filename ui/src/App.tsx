@@ -241,6 +241,7 @@ export function App() {
         onNewSession={chat.newSession}
         onRenameSession={rename}
         onDeleteSession={remove}
+        onSessionsImported={reloadSessions}
         searchSessions={search}
         onOpenSearchResult={openResult}
         onOpenSettings={openSettingsPane}

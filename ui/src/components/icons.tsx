@@ -145,3 +145,19 @@ export function StopIcon({ className }: IconProps) {
 export function Spinner({ className }: IconProps) {
   return <span className={`spinner ${className ?? ""}`} aria-hidden="true" />;
 }
+
+/** Three dots: a menu of further actions. */
+export function MoreIcon({ className }: IconProps) {
+  return (
+    <svg className={className} viewBox="0 0 24 24" aria-hidden="true">
+      <circle cx="5.5" cy="12" r="1.6" fill="currentColor" />
+      <circle cx="12" cy="12" r="1.6" fill="currentColor" />
+      <circle cx="18.5" cy="12" r="1.6" fill="currentColor" />
+    </svg>
+  );
+}
+
+/** An arrow down into a tray: bring files in. */
+export const ImportIcon = ({ className }: IconProps) => (
+  <StrokeIcon className={className} d={["M12 4v10", "M7.5 9.5L12 14l4.5-4.5", "M4.5 14.5v4h15v-4"]} />
+);

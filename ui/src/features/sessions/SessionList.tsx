@@ -1,13 +1,17 @@
 import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 
-import { ChatIcon, CloseIcon, PencilIcon, PlusIcon, TrashIcon } from "../../components/icons";
-import type { SearchResult, SessionSummary } from "../../gen/protocol";
+import { MenuButton } from "../../components/Menu";
+import { ChatIcon, CloseIcon, ImportIcon, MoreIcon, PencilIcon, PlusIcon, TrashIcon } from "../../components/icons";
+import type { ExportFormat, SearchResult, SessionSummary } from "../../gen/protocol";
 import type { Loadable } from "../../state/useLoadable";
 import { formatWhen } from "../../format";
 import type { SessionBadge } from "../../state/activity";
 import { sessionLabel } from "./label";
 import { StatusDot } from "./StatusDot";
 import { SearchResults } from "./SearchResults";
+import { EXPORT_FORMATS } from "./sessionFiles";
+import { TransferNotice } from "./TransferNotice";
+import { useSessionTransfer } from "./useSessionTransfer";
 
 interface SessionListProps {
   folderOpen: boolean;
@@ -23,14 +27,22 @@ interface SessionListProps {
   onOpenResult?: ((result: SearchResult) => void) | undefined;
   /** A live session's state, for the dot on its row. */
   statusOf?: ((sessionId: string) => { badge: SessionBadge; count: number }) | undefined;
+  /** Sessions were imported: read the list again. */
+  onImported?: (() => void) | undefined;
 }
+
+const EXPORTS: ExportFormat[] = ["markdown", "memo_code_jsonl"];
+const nothing = () => undefined;
 
 /** What a row is doing besides being listed. */
 type RowMode = { kind: "rename"; id: string } | { kind: "confirm_delete"; id: string } | null;
 
 export function SessionList(props: SessionListProps) {
   const { folderOpen, sessions, activeId, onOpen, onNew, onRename, onDelete, search, onOpenResult, statusOf } = props;
+  const transfer = useSessionTransfer(props.onImported ?? nothing);
   const [mode, setMode] = useState<RowMode>(null);
+  // The row whose menu is open keeps its buttons shown while the pointer is elsewhere.
+  const [menuFor, setMenuFor] = useState<string | null>(null);
   const [query, setQuery] = useState("");
   const searching = search !== undefined && query.trim() !== "";
   const [busy, setBusy] = useState(false);
@@ -55,11 +67,25 @@ export function SessionList(props: SessionListProps) {
         <h2 id="sidebar-sessions" className="sidebar__heading">
           Sessions
         </h2>
-        {folderOpen && (
-          <button type="button" className="icon-button" onClick={onNew} title="New session" aria-label="New session" data-testid="new-session">
-            <PlusIcon />
+        <div className="sidebar__heading-actions">
+          {/* Imported sessions belong to the folder they were recorded in, open or not. */}
+          <button
+            type="button"
+            className="icon-button"
+            onClick={() => void transfer.importFiles()}
+            disabled={transfer.busy !== null}
+            title="Import sessions… (Memo Code .jsonl)"
+            aria-label="Import sessions…"
+            data-testid="import-sessions"
+          >
+            <ImportIcon />
           </button>
-        )}
+          {folderOpen && (
+            <button type="button" className="icon-button" onClick={onNew} title="New session" aria-label="New session" data-testid="new-session">
+              <PlusIcon />
+            </button>
+          )}
+        </div>
       </div>
       {folderOpen && search && (
         <div className="sidebar__search">
@@ -116,7 +142,11 @@ export function SessionList(props: SessionListProps) {
             const label = sessionLabel(session);
             const status = statusOf?.(session.id) ?? { badge: null, count: 0 };
             return (
-              <li key={session.id} className={`nav-item${active ? " nav-item--active" : ""}`} data-testid="session-row">
+              <li
+                key={session.id}
+                className={`nav-item${active ? " nav-item--active" : ""}${menuFor === session.id ? " nav-item--menu" : ""}`}
+                data-testid="session-row"
+              >
                 {rowMode === "rename" ? (
                   <RenameField
                     initial={label}
@@ -181,6 +211,20 @@ export function SessionList(props: SessionListProps) {
                         setMode({ kind: "confirm_delete", id: session.id });
                       }}
                     />
+                    <MenuButton
+                      className="nav-item__action"
+                      label={`More actions for ${label}`}
+                      title="More"
+                      testId="session-menu"
+                      icon={<MoreIcon />}
+                      onOpenChange={(open) => setMenuFor(open ? session.id : null)}
+                      items={EXPORTS.map((format) => ({
+                        label: EXPORT_FORMATS[format].item,
+                        testId: `session-export-${format}`,
+                        disabled: transfer.busy !== null,
+                        onSelect: () => void transfer.exportAs(session, format),
+                      }))}
+                    />
                   </>
                 )}
               </li>
@@ -197,6 +241,17 @@ export function SessionList(props: SessionListProps) {
         <p className="sidebar__error" role="alert" data-testid="session-action-error">
           {error}
         </p>
+      )}
+      {transfer.notice && (
+        <TransferNotice
+          notice={transfer.notice}
+          listed={sessions.status === "ready" ? sessions.value : []}
+          onOpen={(session) => {
+            transfer.dismiss();
+            onOpen(session);
+          }}
+          onDismiss={transfer.dismiss}
+        />
       )}
     </section>
   );

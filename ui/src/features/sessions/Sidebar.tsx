@@ -30,6 +30,8 @@ interface SidebarProps {
   onNewSession: () => void;
   onRenameSession: (session: SessionSummary, title: string) => Promise<void>;
   onDeleteSession: (session: SessionSummary) => Promise<void>;
+  /** Sessions were imported from files: read the list again. */
+  onSessionsImported: () => void;
   searchSessions: (text: string) => Promise<SearchResult[]>;
   onOpenSearchResult: (result: SearchResult) => void;
   onOpenSettings: () => void;
@@ -86,6 +88,7 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
           onNew={props.onNewSession}
           onRename={props.onRenameSession}
           onDelete={props.onDeleteSession}
+          onImported={props.onSessionsImported}
           search={props.searchSessions}
           onOpenResult={props.onOpenSearchResult}
         />
