@@ -286,6 +286,8 @@ impl Builder<'_> {
 
     fn project_context(&mut self, seen: &mut Seen) -> PromptLayer {
         let i = self.inputs;
+        // A subagent gets the project's instructions, not the user's own extras.
+        let main = matches!(i.mode, PromptMode::Main | PromptMode::Compact);
         let home_names = match i.mode {
             PromptMode::Main | PromptMode::Compact => HOME_FILES,
             PromptMode::Subagent { .. } => SUBAGENT_HOME_FILES,
@@ -293,6 +295,15 @@ impl Builder<'_> {
         let mut all = Vec::new();
         if let Some(home) = i.memo_home {
             all.extend(files::home_files(home, home_names, seen));
+        }
+        if main {
+            for (extension, path) in &i.config.extension_files {
+                let name = path
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                let scope = Some(format!("Gemini CLI extension {extension}"));
+                all.extend(files::load(path, &name, scope, seen));
+            }
         }
         all.extend(files::project_files(
             i.workspace_root,

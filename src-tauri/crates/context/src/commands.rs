@@ -207,6 +207,28 @@ impl CommandSet {
             collect(&dir, &dir, format, MAX_DEPTH, &mut files);
             set.load_all(files, scope, format);
         }
+        // Gemini CLI extensions' commands, after the user's own: a name taken already
+        // becomes `extension.name`, as Gemini CLI renames it.
+        if let (Some(home), Some(root)) = (&roots.user_home, &roots.project_root) {
+            for ext in crate::gemini_extensions::enabled(home, root) {
+                let Some(dir) = &ext.commands_dir else {
+                    continue;
+                };
+                let mut files = Vec::new();
+                collect(dir, dir, Format::Toml, MAX_DEPTH, &mut files);
+                let files = files
+                    .into_iter()
+                    .map(|(name, path)| {
+                        if set.commands.contains_key(&name) {
+                            (format!("{}.{name}", ext.name), path)
+                        } else {
+                            (name, path)
+                        }
+                    })
+                    .collect();
+                set.load_all(files, CommandScope::User, Format::Toml);
+            }
+        }
         for plugin in &roots.plugins {
             let mut files = Vec::new();
             if plugin.path.is_dir() {

@@ -17,6 +17,9 @@ pub struct ContextConfig {
     /// `~/.gemini/settings.json` or the project's), looked for like AGENTS.md; never
     /// reported missing, since they are another agent's setting.
     pub other_agent_names: Vec<String>,
+    /// Context files of the Gemini CLI extensions that count here (extension name, file),
+    /// read after the Memo home's and before the project's, as Gemini CLI orders them.
+    pub extension_files: Vec<(String, std::path::PathBuf)>,
     /// The config file, for messages.
     pub source: String,
 }
@@ -37,6 +40,7 @@ impl ContextConfig {
                 active_skills,
                 source,
                 other_agent_names: Vec::new(),
+                extension_files: Vec::new(),
             },
             problems,
         )

@@ -24,6 +24,7 @@ pub mod config;
 pub mod environment;
 pub mod error;
 pub mod files;
+pub mod gemini_extensions;
 pub mod home;
 pub mod input;
 pub mod plugins;
@@ -103,6 +104,17 @@ impl WorkspaceContext {
             gemini.insert(0, home.join(".gemini/settings.json"));
         }
         config.other_agent_names = crate::config::gemini_context_names(&gemini);
+        if let Some(home) = opts.user_home {
+            config.extension_files = gemini_extensions::enabled(home, &root)
+                .into_iter()
+                .flat_map(|ext| {
+                    let name = ext.name;
+                    ext.context_files
+                        .into_iter()
+                        .map(move |path| (name.clone(), path))
+                })
+                .collect();
+        }
         let active = config.active_skills.clone().map(|names| ActiveSkills {
             names,
             config_path: config.source.clone(),

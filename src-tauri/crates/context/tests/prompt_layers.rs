@@ -326,3 +326,49 @@ fn gemini_users_renamed_instruction_file_is_read_like_agents_md() {
         assembled.system
     );
 }
+
+#[test]
+fn a_gemini_cli_extensions_context_file_joins_the_project_context_unless_it_is_off_here() {
+    let f = Fixture::new();
+    let ext = f.user_home().join(".gemini/extensions/style-guide");
+    write(
+        &ext.join("gemini-extension.json"),
+        r#"{"name": "style-guide", "version": "1.0.0", "contextFileName": "STYLE.md"}"#,
+    );
+    write(&ext.join("STYLE.md"), "Extension rule: no abbreviations.");
+    let assembled = f
+        .context()
+        .assemble("m", &[], TokenCounter::bytes(), PromptMode::Main);
+    assert!(
+        assembled
+            .system
+            .contains("Extension rule: no abbreviations."),
+        "{}",
+        assembled.system
+    );
+    let layer = &assembled.report.layers[2];
+    assert!(
+        layer
+            .sources
+            .iter()
+            .any(|s| s.path == ext.join("STYLE.md").display().to_string()),
+        "{:?}",
+        layer.sources
+    );
+    write(
+        &f.user_home()
+            .join(".gemini/extensions/extension-enablement.json"),
+        &format!(
+            r#"{{"style-guide": {{"overrides": ["!{}/*"]}}}}"#,
+            f.project().display()
+        ),
+    );
+    let assembled = f
+        .context()
+        .assemble("m", &[], TokenCounter::bytes(), PromptMode::Main);
+    assert!(
+        !assembled.system.contains("Extension rule"),
+        "{}",
+        assembled.system
+    );
+}

@@ -307,3 +307,35 @@ fn slash_resolution_prefers_builtins_then_custom() {
     let call = slash::parse("/missing x").unwrap();
     assert_eq!(resolve(&call, &set), Resolved::Unknown);
 }
+
+#[test]
+fn a_gemini_cli_extensions_commands_are_offered_renamed_where_a_name_is_taken() {
+    let f = Fixture::new();
+    let ext = f.user_home().join(".gemini/extensions/deploy-kit");
+    write(
+        &ext.join("gemini-extension.json"),
+        r#"{"name": "deploy-kit", "version": "0.2.0"}"#,
+    );
+    write(
+        &ext.join("commands/ship/prod.toml"),
+        "prompt = \"Ship {{args}} to production.\"",
+    );
+    write(
+        &ext.join("commands/plan.toml"),
+        "prompt = \"The extension's plan.\"",
+    );
+    write(
+        &f.user_home().join(".gemini/commands/plan.toml"),
+        "prompt = \"My plan.\"",
+    );
+    let set = CommandSet::discover(&f.context().command_roots());
+    assert_eq!(
+        set.get("ship:prod").unwrap().expand("v2"),
+        "Ship v2 to production."
+    );
+    assert_eq!(set.get("plan").unwrap().expand(""), "My plan.");
+    assert_eq!(
+        set.get("deploy-kit.plan").unwrap().expand(""),
+        "The extension's plan."
+    );
+}

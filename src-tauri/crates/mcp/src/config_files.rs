@@ -1,7 +1,8 @@
 //! Which files a session's MCP servers come from, in which order: Memo's config.toml
 //! (`[mcp_servers]`), then what the user set up for other agents in their home folder
 //! (Claude Code's `~/.claude.json`, its servers for all projects and those for this one;
-//! `~/.gemini/settings.json`, `~/.cursor/mcp.json`, `~/.codex/config.toml`), read
+//! `~/.gemini/settings.json` and the Gemini CLI extensions that count for the folder,
+//! `~/.cursor/mcp.json`, `~/.codex/config.toml`), read
 //! unchanged and trusted as the user's own, then the project's own files (Claude Code's
 //! `.mcp.json`, Gemini CLI's and Cursor's settings), which only a trusted folder starts;
 //! `active_mcp_servers` decides which start. A name already taken keeps its first
@@ -106,6 +107,21 @@ fn merge_user(
         if let Some(text) = read_optional(set, &path, "mcpServers") {
             let (servers, problems) = parse_json_file(&text, &path, flavor, env);
             set.merge(servers, problems);
+        }
+        // A Gemini CLI extension's servers come after Gemini's own settings, which win
+        // a name both use (as in Gemini CLI).
+        if flavor == JsonFlavor::Gemini {
+            if let Some(dir) = project_dir {
+                for ext in memo_context::gemini_extensions::enabled(home, dir) {
+                    let Some(servers) = ext.mcp_servers else {
+                        continue;
+                    };
+                    let text = serde_json::json!({ "mcpServers": servers }).to_string();
+                    let (servers, problems) =
+                        parse_json_file(&text, &ext.manifest_path, JsonFlavor::Gemini, env);
+                    set.merge(servers, problems);
+                }
+            }
         }
     }
     let codex = home.join(".codex/config.toml");

@@ -342,3 +342,41 @@ fn other_agents_user_level_servers_are_read_unchanged_between_memos_and_the_proj
     let alone = load(&config, None, &env);
     assert!(alone.servers.iter().all(|s| s.name != "claude-local"));
 }
+
+#[test]
+fn a_gemini_cli_extensions_servers_come_with_its_folder_filled_in_and_only_where_it_is_on() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let ext = h.join(".gemini/extensions/db-tools");
+    std::fs::create_dir_all(&ext).unwrap();
+    std::fs::write(
+        ext.join("gemini-extension.json"),
+        serde_json::json!({"name": "db-tools", "version": "1.0.0",
+            "mcpServers": {"db": {"command": "node", "args": ["${extensionPath}${/}server.js"]}}})
+        .to_string(),
+    )
+    .unwrap();
+    let config = memo_config::Config::parse("", &h.join(".memo/config.toml")).unwrap();
+    let home_str = h.display().to_string();
+    let env = move |name: &str| (name == "HOME").then(|| home_str.clone());
+    let set = load(&config, Some(project.path()), &env);
+    let [server] = set.servers.as_slice() else {
+        panic!("{:?}", set.servers)
+    };
+    assert_eq!(server.name, "db");
+    assert_eq!(server.source.kind, SourceKind::Gemini);
+    assert_eq!(server.source.path, ext.join("gemini-extension.json"));
+    let TransportConfig::Stdio(stdio) = &server.transport else {
+        panic!("{:?}", server.transport)
+    };
+    assert_eq!(stdio.args, [format!("{}/server.js", ext.display())]);
+    // Turned off for this folder in Gemini CLI: not started here either.
+    std::fs::write(
+        h.join(".gemini/extensions/extension-enablement.json"),
+        serde_json::json!({"db-tools": {"overrides": [format!("!{}/*", project.path().display())]}})
+            .to_string(),
+    )
+    .unwrap();
+    assert!(load(&config, Some(project.path()), &env).servers.is_empty());
+}
