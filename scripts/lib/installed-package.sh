@@ -42,8 +42,14 @@ for binary in /usr/bin/memo-desktop /usr/bin/memo-cli; do
     die "$binary is packaged with its debug info (not stripped)"
   fi
 done
-grep -q '^MimeType=inode/directory;' /usr/share/applications/Memo.desktop ||
-  die "the desktop entry does not offer itself for folders"
+# Declaring folders would make Memo the default folder opener where no default is set
+# ("Memo.desktop" sorts before the file manager), as VS Code and Zed found: the entry
+# declares none, and Dolphin gets an "Open with Memo" action instead.
+if grep -q '^MimeType=' /usr/share/applications/Memo.desktop; then
+  die "the desktop entry declares MIME types: it could become the default for folders"
+fi
+grep -q '^Exec=memo-desktop %f' /usr/share/kio/servicemenus/memo-open-folder.desktop ||
+  die "the folder action for file managers (KDE service menu) is missing"
 echo "binaries, desktop entry and icons in place; desktop entry valid"
 
 step "memo-cli from PATH"
