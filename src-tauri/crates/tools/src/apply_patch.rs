@@ -459,7 +459,6 @@ fn plan(ctx: &ToolContext, request: Request) -> Result<Plan, ToolError> {
 /// Edit `i` of `total` as the card shows it: the hunks between the text before it and
 /// after it.
 fn edit_choice(i: usize, total: usize, before: &str, after: &str) -> EditChoice {
-    let diff = FileHunks::new(before, after);
     // The first line it changes (a hunk starts with context lines).
     let line = before
         .lines()
@@ -470,7 +469,7 @@ fn edit_choice(i: usize, total: usize, before: &str, after: &str) -> EditChoice 
     EditChoice {
         index: i as u32,
         label: format!("Edit {} of {total} · line {line}", i + 1),
-        hunks: diff.file_diff("", "", "").hunks,
+        hunks: FileHunks::new(before, after).diff_hunks(),
     }
 }
 

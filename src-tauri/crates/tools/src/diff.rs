@@ -319,18 +319,22 @@ impl<'a> FileHunks<'a> {
         memo_protocol::FileDiff {
             path: path.to_owned(),
             unified: self.unified(from, to),
-            hunks: self
-                .hunks
-                .iter()
-                .enumerate()
-                .map(|(i, h)| memo_protocol::DiffHunk {
-                    index: i as u32,
-                    header: h.header.clone(),
-                    text: h.text.clone(),
-                })
-                .collect(),
+            hunks: self.diff_hunks(),
             edits: Vec::new(),
         }
+    }
+
+    /// The hunks as the protocol numbers them, without the unified text.
+    pub fn diff_hunks(&self) -> Vec<memo_protocol::DiffHunk> {
+        self.hunks
+            .iter()
+            .enumerate()
+            .map(|(i, h)| memo_protocol::DiffHunk {
+                index: i as u32,
+                header: h.header.clone(),
+                text: h.text.clone(),
+            })
+            .collect()
     }
 
     /// `--- a/x` / `+++ b/x` headers and all hunks, as `diff -u` prints them.

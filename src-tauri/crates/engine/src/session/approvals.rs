@@ -465,7 +465,6 @@ fn kind_label(kind: memo_config::RuleKind) -> &'static str {
     }
 }
 
-/// An accepted hunk list must name hunks the preview offered.
 /// Refuses a partial approval that names hunks or edits the preview does not have, or
 /// both at once (they would disagree on what to write).
 pub(crate) fn check_hunks(

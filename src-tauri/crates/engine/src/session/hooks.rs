@@ -222,7 +222,8 @@ impl SessionHooks {
         })
     }
 
-    /// Runs the `BeforeAgentStart` chain for a turn whose message is `prompt`: the
+    /// Runs the `BeforeAgentStart` chain for a turn whose message is `prompt` (the caller
+    /// checks `has` first, so a session without such hooks never builds `base`): the
     /// turn's system prompt and the hooks that made it, when one replaced `base`.
     pub async fn before_agent_start(
         &self,
@@ -231,9 +232,6 @@ impl SessionHooks {
         prompt: &str,
         base: &str,
     ) -> Result<Option<(String, Vec<PromptHook>)>, EngineError> {
-        if !self.has(HookEvent::BeforeAgentStart) {
-            return Ok(None);
-        }
         let mut ctx = HookContext::new(self.session_id.clone(), self.cwd.clone());
         ctx.permission_mode = Some(permission_mode(mode).to_owned());
         let chain = self

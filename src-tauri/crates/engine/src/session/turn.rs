@@ -472,12 +472,16 @@ impl Turn {
     /// hooks made of it. Every turn starts again from the session's, so a replacement
     /// never outlives its turn.
     async fn choose_system_prompt(&mut self, prompt: &str) -> Result<(), EngineError> {
-        let base = self.shared.prompt_view().system_prompt.clone();
-        let mode = self.shared.approvals.mode();
         let hooks = self.shared.hooks.clone();
-        let replaced = hooks
-            .before_agent_start(&self.scope, mode, prompt, &base)
-            .await?;
+        let replaced = if hooks.has(memo_hooks::HookEvent::BeforeAgentStart) {
+            let base = self.shared.prompt_view().system_prompt.clone();
+            let mode = self.shared.approvals.mode();
+            hooks
+                .before_agent_start(&self.scope, mode, prompt, &base)
+                .await?
+        } else {
+            None
+        };
         let shown = replaced.map(|(content, changed_by)| {
             self.system_prompt = Some(Arc::new(content.clone()));
             memo_protocol::TurnSystemPrompt {
