@@ -91,9 +91,7 @@ impl Service {
             add(builtin.name().to_owned(), detail);
         }
         let home = self.home()?.root().to_path_buf();
-        let user_home: Option<std::path::PathBuf> = (self.env())("HOME")
-            .filter(|h| !h.is_empty())
-            .map(Into::into);
+        let user_home = self.user_home();
         let roots = CommandRoots {
             plugins: memo_plugins::session_dirs(memo_plugins::Homes {
                 memo: Some(&home),

@@ -45,48 +45,33 @@ impl Service {
                     }
                     Source::Git { url } => (PluginSourceKind::Git, url.clone()),
                 };
-                let info = PluginInfo {
-                    name: record.name.clone(),
-                    version: record.version.clone(),
-                    description: None,
-                    author: None,
+                let info = listed_info(
+                    record.name.clone(),
+                    record.version.clone(),
                     source_kind,
                     source,
-                    path: installed.root.display().to_string(),
-                    enabled: record.enabled,
-                    installed_at_ms: record.installed_at_ms,
-                    commands: Vec::new(),
-                    skills: Vec::new(),
-                    agents: Vec::new(),
-                    hooks: Vec::new(),
-                    mcp_servers: Vec::new(),
-                    problems: Vec::new(),
-                };
+                    &installed.root,
+                    record.enabled,
+                    record.installed_at_ms,
+                );
                 with_parts(info, &installed.root, installed.manifest, &lookup)
             })
             .collect();
         for plugin in self.claude_code_plugins() {
-            let mut info = PluginInfo {
-                name: plugin.name.clone(),
-                version: plugin.version.clone(),
-                description: None,
-                author: None,
-                source_kind: PluginSourceKind::ClaudeCode,
-                source: plugin.id.clone(),
-                path: plugin.root.display().to_string(),
-                enabled: plugin.enabled(),
-                installed_at_ms: 0,
-                commands: Vec::new(),
-                skills: Vec::new(),
-                agents: Vec::new(),
-                hooks: Vec::new(),
-                mcp_servers: Vec::new(),
-                problems: Vec::new(),
-            };
+            // Memo's own copy of a name wins, as in sessions.
             let clash = listed
                 .iter()
                 .any(|p| p.name == plugin.name && p.source_kind != PluginSourceKind::ClaudeCode);
-            info = with_parts(info, &plugin.root, plugin.manifest, &lookup);
+            let info = listed_info(
+                plugin.name.clone(),
+                plugin.version.clone(),
+                PluginSourceKind::ClaudeCode,
+                plugin.id.clone(),
+                &plugin.root,
+                plugin.enabled(),
+                0,
+            );
+            let mut info = with_parts(info, &plugin.root, plugin.manifest, &lookup);
             if clash {
                 info.enabled = false;
                 info.problems.insert(
@@ -108,11 +93,11 @@ impl Service {
     }
 
     fn claude_code_plugins(&self) -> Vec<memo_plugins::claude_code::ClaudeCodePlugin> {
-        let Some(user) = (self.env())("HOME").filter(|h| !h.is_empty()) else {
+        let Some(user) = self.user_home() else {
             return Vec::new();
         };
         let memo = self.home().ok().map(|h| h.root().to_path_buf());
-        memo_plugins::claude_code::installed(Path::new(&user), memo.as_deref())
+        memo_plugins::claude_code::installed(&user, memo.as_deref())
     }
 
     /// The Claude Code plugin a name means, when no plugin installed in Memo has it.
@@ -189,9 +174,8 @@ impl Service {
                 "give the plugin's folder".into(),
             ));
         }
-        let home = (self.env())("HOME").filter(|h| !h.is_empty());
-        let path = match (typed.strip_prefix("~/"), home) {
-            (Some(rest), Some(home)) => Path::new(&home).join(rest),
+        let path = match (typed.strip_prefix("~/"), self.user_home()) {
+            (Some(rest), Some(home)) => home.join(rest),
             _ => PathBuf::from(typed),
         };
         if !path.is_absolute() {
@@ -200,6 +184,35 @@ impl Service {
             )));
         }
         Ok(path)
+    }
+}
+
+/// A plugin as Settings lists it, before its parts are read (see [`with_parts`]).
+fn listed_info(
+    name: String,
+    version: Option<String>,
+    source_kind: PluginSourceKind,
+    source: String,
+    root: &Path,
+    enabled: bool,
+    installed_at_ms: u64,
+) -> PluginInfo {
+    PluginInfo {
+        name,
+        version,
+        description: None,
+        author: None,
+        source_kind,
+        source,
+        path: root.display().to_string(),
+        enabled,
+        installed_at_ms,
+        commands: Vec::new(),
+        skills: Vec::new(),
+        agents: Vec::new(),
+        hooks: Vec::new(),
+        mcp_servers: Vec::new(),
+        problems: Vec::new(),
     }
 }
 

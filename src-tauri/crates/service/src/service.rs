@@ -152,6 +152,14 @@ impl Service {
         &self.env
     }
 
+    /// The OS home (`HOME` through the service's env lookup, so tests stay hermetic):
+    /// where other agents keep their files (`~/.claude`, `~/.gemini`) and `~/` points.
+    pub(crate) fn user_home(&self) -> Option<std::path::PathBuf> {
+        (self.env())("HOME")
+            .filter(|h| !h.is_empty())
+            .map(std::path::PathBuf::from)
+    }
+
     /// An engine over the config as it is on disk now.
     pub(crate) fn engine(&self) -> Result<Engine> {
         Ok(Engine::new(EngineOptions {

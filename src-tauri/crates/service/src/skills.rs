@@ -103,12 +103,6 @@ impl Service {
         })
     }
 
-    fn user_home(&self) -> Option<PathBuf> {
-        (self.env())("HOME")
-            .filter(|h| !h.is_empty())
-            .map(PathBuf::from)
-    }
-
     fn active_skills(config: &Config) -> Option<ActiveSkills> {
         let list = config.extra.get(ACTIVE_SKILLS)?.as_array()?;
         Some(ActiveSkills {
