@@ -20,27 +20,12 @@ use std::time::{Duration, Instant};
 
 use memo_protocol::{EventEnvelope, SessionId};
 use memo_store::Store;
+use memo_test_support::SeededRng;
 use serde_json::{json, Value};
 use support::*;
 
-/// xorshift64*: reproducible from the printed seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
-
 /// A streamed answer long enough to be cut: ~60 chunks, 2-3 ms apart.
-fn streamed_text(rng: &mut Rng) -> Value {
+fn streamed_text(rng: &mut SeededRng) -> Value {
     let words: Vec<String> = (0..40)
         .map(|i| format!("word{}", i + rng.below(5)))
         .collect();
@@ -53,7 +38,7 @@ fn streamed_text(rng: &mut Rng) -> Value {
 }
 
 /// One of a few turn shapes: plain text, reasoning, one tool call, parallel tool calls.
-fn scenario(rng: &mut Rng, iteration: u64) -> Value {
+fn scenario(rng: &mut SeededRng, iteration: u64) -> Value {
     let call = |name: &str, file: &str, n: u64| {
         json!({"id": format!("call_{iteration}_{n}"), "name": name,
                "arguments": format!("{{\"file_path\":\"{file}\"}}")})
@@ -174,7 +159,7 @@ fn sigkill_during_streaming_never_loses_acknowledged_events() {
                 .unwrap_or(1)
                 | 1
         });
-    let mut rng = Rng(seed);
+    let mut rng = SeededRng::new(seed);
     let dir = tempfile::tempdir().unwrap();
     let mock = Mock::start(dir.path());
     let h = Home::new(&mock, "");

@@ -37,9 +37,7 @@ async fn changes_revert_and_restore_on_a_git_repository() {
         MockResponse::text("Both edited."),
     ])
     .await;
-    let config = f.home.path().join("config.toml");
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, format!("approval_mode = \"dangerous\"\n{text}")).unwrap();
+    f.configure("approval_mode = \"dangerous\"", "");
     let work = f.work.path();
     std::fs::write(work.join("a.txt"), A).unwrap();
     std::fs::write(work.join("b.txt"), "alpha\nbeta\n").unwrap();
@@ -166,9 +164,7 @@ async fn a_revert_keeps_the_lines_a_person_added_after_the_agent_or_refuses_nami
         MockResponse::text("Edited."),
     ])
     .await;
-    let config = f.home.path().join("config.toml");
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, format!("approval_mode = \"dangerous\"\n{text}")).unwrap();
+    f.configure("approval_mode = \"dangerous\"", "");
     let work = f.work.path();
     std::fs::write(work.join("a.txt"), A).unwrap();
     let session = f.start();
@@ -257,9 +253,7 @@ async fn revert_anyway_drops_the_persons_line_and_undo_brings_it_back() {
         MockResponse::text("Edited."),
     ])
     .await;
-    let config = f.home.path().join("config.toml");
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, format!("approval_mode = \"dangerous\"\n{text}")).unwrap();
+    f.configure("approval_mode = \"dangerous\"", "");
     let work = f.work.path();
     std::fs::write(work.join("a.txt"), A).unwrap();
     let session = f.start();

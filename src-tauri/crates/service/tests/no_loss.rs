@@ -16,37 +16,17 @@ use std::path::{Path, PathBuf};
 
 use memo_checkpoints::{Checkpoints, Content, Limits};
 use memo_protocol::{ChangeScope, RestoreAction, RestoreMode, RevertRequest, SessionId};
-use memo_test_support::MockResponse;
+use memo_test_support::{MockResponse, SeededRng};
 use serde_json::json;
 use support::{fixture, Fixture};
 
 const FILES: [&str; 3] = ["a.txt", "b.txt", "c.txt"];
 const STEPS: usize = 22;
 
-/// xorshift64*: enough randomness for choosing steps, and the same every run for a seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
-
 struct World {
     f: Fixture,
     id: SessionId,
-    rng: Rng,
+    rng: SeededRng,
     seed: u64,
     /// Every line the person wrote, with the step that wrote it.
     written: Vec<(String, usize)>,
@@ -76,7 +56,7 @@ impl World {
     }
 
     fn file(&mut self) -> &'static str {
-        FILES[self.rng.below(FILES.len())]
+        FILES[self.rng.index(FILES.len())]
     }
 
     /// One turn in which the agent's `tool` puts the line `new` into `file`.
@@ -98,7 +78,7 @@ impl World {
     }
 
     async fn step(&mut self, step: usize) {
-        match self.rng.below(9) {
+        match self.rng.index(9) {
             // The agent's edit tool replaces a line (maybe one the person wrote).
             0 => {
                 let file = self.file();
@@ -106,7 +86,7 @@ impl World {
                 if lines.is_empty() {
                     return;
                 }
-                let old = lines[self.rng.below(lines.len())].clone();
+                let old = lines[self.rng.index(lines.len())].clone();
                 let new = self.fresh("agent");
                 let args = json!({"file_path": file, "old_string": format!("{old}\n"), "new_string": format!("{new}\n")});
                 self.agent_turn("apply_patch", args, file, &new).await;
@@ -132,10 +112,10 @@ impl World {
                 let file = self.file();
                 let mut lines = self.lines(file);
                 let mine = self.fresh("person");
-                let at = self.rng.below(lines.len() + 1);
+                let at = self.rng.index(lines.len() + 1);
                 lines.insert(at, mine.clone());
                 if lines.len() > 2 && self.rng.chance(25) {
-                    let gone = self.rng.below(lines.len());
+                    let gone = self.rng.index(lines.len());
                     if lines[gone] != mine {
                         // Their own choice: a line they take out is not Memo's to keep.
                         let line = lines.remove(gone);
@@ -159,10 +139,10 @@ impl World {
                 if report.files.is_empty() {
                     return;
                 }
-                let file = report.files[self.rng.below(report.files.len())].clone();
+                let file = report.files[self.rng.index(report.files.len())].clone();
                 let Some(diff) = &file.diff else { return };
                 let hunks = (!diff.hunks.is_empty() && self.rng.chance(50))
-                    .then(|| vec![self.rng.below(diff.hunks.len()) as u32]);
+                    .then(|| vec![self.rng.index(diff.hunks.len()) as u32]);
                 let mut request = RevertRequest {
                     scope,
                     path: file.path.clone(),
@@ -220,7 +200,7 @@ impl World {
                 if starts.is_empty() {
                     return;
                 }
-                let (seq, _) = starts[self.rng.below(starts.len())];
+                let (seq, _) = starts[self.rng.index(starts.len())];
                 let preview = self.f.service.preview_restore(&self.id, seq - 1).unwrap();
                 // The dialog names each conflict; the person agrees to overwrite half the time.
                 let overwrite: Vec<String> = if self.rng.chance(50) {
@@ -296,24 +276,21 @@ async fn run(seed: u64) {
         let base: String = (1..=6).map(|i| format!("base-{file}-{i}\n")).collect();
         std::fs::write(f.work.path().join(file), base).unwrap();
     }
-    let config = f.home.path().join("config.toml");
-    let text = std::fs::read_to_string(&config).unwrap();
     let work = f.work.path().canonicalize().unwrap();
-    std::fs::write(
-        &config,
-        format!(
-            "approval_mode = \"dangerous\"\n{text}\n[mcp_servers.fs]\ncommand = \"node\"\nargs = [{:?}, {:?}]\n",
+    f.configure(
+        "approval_mode = \"dangerous\"",
+        &format!(
+            "[mcp_servers.fs]\ncommand = \"node\"\nargs = [{:?}, {:?}]\n",
             js.display().to_string(),
             work.display().to_string()
         ),
-    )
-    .unwrap();
+    );
     let id = f.start().id;
     let kept = Checkpoints::open(&f.home.path().join("checkpoints"), Limits::default()).unwrap();
     let mut world = World {
         f,
         id,
-        rng: Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
+        rng: SeededRng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
         seed,
         written: Vec::new(),
         undo_revert: None,

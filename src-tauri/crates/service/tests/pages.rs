@@ -237,9 +237,7 @@ async fn a_long_tool_output_reaches_a_page_cut_and_is_read_whole_on_demand() {
         MockResponse::text("Counted."),
     ])
     .await;
-    let config = f.home.path().join("config.toml");
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, format!("approval_mode = \"dangerous\"\n{text}")).unwrap();
+    f.configure("approval_mode = \"dangerous\"", "");
     let session = f.start();
     f.turn(&session.id, "count").await;
 

@@ -434,16 +434,13 @@ async fn the_status_tells_how_full_the_context_is_and_what_it_cost() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_prompt_inspector_says_which_hook_replaced_a_turns_system_prompt() {
     let f = fixture(vec![MockResponse::text("One."), MockResponse::text("Two.")]).await;
-    let config = f.home.path().join("config.toml");
-    let text = std::fs::read_to_string(&config).unwrap();
     let hook = r#"python3 -c 'import json,sys; d=json.load(sys.stdin); print(json.dumps({"systemPrompt": d["system_prompt"] + "\nTEAM POLICY"}) if "policy" in d["prompt"] else "")'"#;
-    std::fs::write(
-        &config,
-        format!(
-            "{text}\n[[hooks.BeforeAgentStart]]\nmatcher = \"\"\nhooks = [{{ type = \"command\", command = '''{hook}''' }}]\n"
+    f.configure(
+        "",
+        &format!(
+            "[[hooks.BeforeAgentStart]]\nmatcher = \"\"\nhooks = [{{ type = \"command\", command = '''{hook}''' }}]\n"
         ),
-    )
-    .unwrap();
+    );
     let summary = f.start();
     f.turn(&summary.id, "apply the policy").await;
     let live = f

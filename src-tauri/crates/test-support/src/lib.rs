@@ -27,6 +27,7 @@ pub mod git;
 mod ids;
 mod record;
 mod render;
+mod rng;
 mod scenario;
 mod script;
 mod server;
@@ -34,6 +35,7 @@ mod stream;
 
 pub use error::MockError;
 pub use record::{RecordedRequest, WireFormat};
+pub use rng::SeededRng;
 pub use scenario::Scenario;
 pub use script::{
     FinishReason, HttpError, MockResponse, MockToolCall, MockUsage, RawSse, StreamScript,

@@ -47,6 +47,14 @@ pub async fn fixture(responses: Vec<MockResponse>) -> Fixture {
 }
 
 impl Fixture {
+    /// Puts `before` ahead of the mock provider's config.toml (top-level keys such as
+    /// `approval_mode`) and `after` behind it (tables such as `[mcp_servers.x]`).
+    pub fn configure(&self, before: &str, after: &str) {
+        let config = self.home.path().join("config.toml");
+        let text = std::fs::read_to_string(&config).unwrap();
+        std::fs::write(&config, format!("{before}\n{text}\n{after}")).unwrap();
+    }
+
     pub fn start(&self) -> SessionSummary {
         self.service
             .start_session(StartRequest {
