@@ -85,7 +85,7 @@ export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptI
                 BeforeAgentStart hooks replaced it for that turn only ({report.turn_override.chars.toLocaleString("en-US")}{" "}
                 characters); the next turn starts from the layers below again. Changed by, in order:
               </p>
-              <ol className="inspector__sources">
+              <ol className="inspector__sources inspector__hooks">
                 {report.turn_override.changed_by.map((hook, i) => (
                   <li key={`${i}:${hook.command}`} data-testid="prompt-override-hook">
                     <code className="inspector__hook-command" title={hook.command}>
