@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds Memo's .deb (the app, memo-cli on PATH, icons, a desktop entry that offers
+# Builds Memo's .deb (the app, memo-cli on PATH, icons, a desktop entry, and Dolphin's
 # "Open with Memo" for folders). `--release` for the optimised package; without it a debug
 # build, which is what the test suite installs (a release build takes far longer).
 # Prints the package's absolute path on stdout (progress goes to stderr).
