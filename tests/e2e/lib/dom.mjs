@@ -1,3 +1,5 @@
+import { By, until } from "selenium-webdriver";
+
 // WebKitWebDriver can report a node as stale while the page it searches re-renders; for a
 // test waiting on the page that only means "look again", never a failure.
 
@@ -9,4 +11,22 @@ export async function countNow(driver, locator) {
     if (error.name === "StaleElementReferenceError") return null;
     throw error;
   }
+}
+
+/**
+ * The lookups every spec writes, for one app: `app()` gives the running app (it is
+ * launched in `before`, after the helpers are made). Screenshots of a dark-theme run are
+ * named "(dark)", so the two runs' pictures sit side by side.
+ */
+export function specHelpers(app, { theme, timeoutMs }) {
+  const byTestId = (id) => By.css(`[data-testid="${id}"]`);
+  return {
+    byTestId,
+    find: (id, root = app().driver) => root.findElement(byTestId(id)),
+    wait: (id) => app().driver.wait(until.elementLocated(byTestId(id)), timeoutMs),
+    gone: (id) =>
+      app().driver.wait(async () => (await countNow(app().driver, byTestId(id))) === 0, timeoutMs, `${id} is still there`),
+    button: (root, text) => root.findElement(By.xpath(`.//button[normalize-space()='${text}']`)),
+    shot: (name) => app().screenshot(`${name}${theme.includes("dark") ? " (dark)" : ""}`).catch(() => {}),
+  };
 }

@@ -12,6 +12,7 @@ import { after, before, describe, test } from "node:test";
 import { By, Key, until } from "selenium-webdriver";
 
 import { launchApp } from "../lib/app.mjs";
+import { specHelpers } from "../lib/dom.mjs";
 import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 
 const UI_TIMEOUT_MS = 20_000;
@@ -41,11 +42,10 @@ const SCENARIO = {
   ],
 };
 
-const byTestId = (id) => By.css(`[data-testid="${id}"]`);
-
 describe("Choosing edits, and a revert that would drop the person's line", { timeout: 180_000 }, () => {
   let mock;
   let app;
+  const { byTestId, find, wait, button, shot } = specHelpers(() => app, { theme: THEME, timeoutMs: UI_TIMEOUT_MS });
   let project;
   const read = (name) => readFileSync(path.join(project, name), "utf8");
 
@@ -67,10 +67,6 @@ describe("Choosing edits, and a revert that would drop the person's line", { tim
     if (project) rmSync(project, { recursive: true, force: true });
   });
 
-  const find = (id, root = app.driver) => root.findElement(byTestId(id));
-  const wait = (id) => app.driver.wait(until.elementLocated(byTestId(id)), UI_TIMEOUT_MS);
-  const button = async (root, text) => root.findElement(By.xpath(`.//button[normalize-space()='${text}']`));
-  const shot = (name) => app.screenshot(`${name}${THEME.includes("dark") ? " (dark)" : ""}`).catch(() => {});
   const pending = () =>
     app.driver.wait(until.elementLocated(By.css('[data-testid="approval-card"][data-state="pending"]')), UI_TIMEOUT_MS);
   const turnsDone = (n) =>

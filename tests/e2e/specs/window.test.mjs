@@ -12,6 +12,7 @@ import { after, before, describe, test } from "node:test";
 import { By, Key, until } from "selenium-webdriver";
 
 import { launchApp } from "../lib/app.mjs";
+import { specHelpers } from "../lib/dom.mjs";
 import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 
 const UI_TIMEOUT_MS = 20_000;
@@ -19,11 +20,10 @@ const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
 const DRAFT = "half of a message I am still writing";
 const HOOK = `python3 -c 'import json,sys; d=json.load(sys.stdin); print(json.dumps({"systemPrompt": d["system_prompt"] + "\\nTEAM POLICY"}))'`;
 
-const byTestId = (id) => By.css(`[data-testid="${id}"]`);
-
 describe("The window at its minimum size, drafts, Esc, and what other agents set up", { timeout: 180_000 }, () => {
   let mock;
   let app;
+  const { byTestId, find, wait, gone, shot } = specHelpers(() => app, { theme: THEME, timeoutMs: UI_TIMEOUT_MS });
   let parent;
   let project;
   let userHome;
@@ -60,11 +60,6 @@ describe("The window at its minimum size, drafts, Esc, and what other agents set
     if (parent) rmSync(parent, { recursive: true, force: true });
   });
 
-  const find = (id, root = app.driver) => root.findElement(byTestId(id));
-  const wait = (id) => app.driver.wait(until.elementLocated(byTestId(id)), UI_TIMEOUT_MS);
-  const gone = (id) =>
-    app.driver.wait(async () => (await app.driver.findElements(byTestId(id))).length === 0, UI_TIMEOUT_MS, `${id} is still there`);
-  const shot = (name) => app.screenshot(`${name}${THEME.includes("dark") ? " (dark)" : ""}`).catch(() => {});
   const message = () => app.driver.findElement(By.css("textarea[aria-label='Message']"));
 
   test("at the minimum width the folder name keeps its room in the header", async () => {
