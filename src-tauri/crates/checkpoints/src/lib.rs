@@ -74,6 +74,10 @@ pub struct FileSpan {
     pub before_mode: u32,
     /// After the last change of the range.
     pub after: Content,
+    /// After Memo's last own change (a tool's or a review's; a restore gives back whose
+    /// the content it puts back was): a file holding anything else was changed since by
+    /// someone else.
+    pub agent_after: Content,
     /// What made the changes, in order, without repeats.
     pub sources: Vec<String>,
 }
@@ -225,6 +229,7 @@ impl Checkpoints {
                 before: span.first_before,
                 before_mode: span.first_mode,
                 after: span.last_after,
+                agent_after: span.agent_after,
                 sources: span.sources,
             })
             .collect())

@@ -39,20 +39,41 @@ pub(crate) struct Span {
     pub first_before: Content,
     pub first_mode: u32,
     pub last_after: Content,
+    /// What the file held after Memo's last own change to it (a tool's or a review's): a
+    /// file that holds something else now was changed by someone else since. A restore
+    /// is not such a change: putting back what the file held earlier puts back whose it
+    /// was then (an undone revert brings back the person's lines as theirs).
+    pub agent_after: Content,
     pub sources: Vec<String>,
 }
 
 pub(crate) fn spans(rows: &[CheckpointRow]) -> BTreeMap<String, Span> {
     let mut out: BTreeMap<String, Span> = BTreeMap::new();
+    // Per path, each content it held in order with whose it was then (the agent's last
+    // content at that point), for a restore to look up.
+    let mut held: BTreeMap<&str, Vec<(&Content, Content)>> = BTreeMap::new();
     for row in rows {
         for change in &row.changes {
             let span = out.entry(change.path.clone()).or_insert_with(|| Span {
                 first_before: change.before.clone(),
                 first_mode: change.before_mode,
                 last_after: change.after.clone(),
+                agent_after: change.before.clone(),
                 sources: Vec::new(),
             });
+            let history = held.entry(change.path.as_str()).or_default();
+            history.push((&change.before, span.agent_after.clone()));
+            // A restore to a content seen earlier in the range gives back whose it was;
+            // any other change (a restore to a point before the range too) is Memo's.
+            let earlier = (row.source == "restore")
+                .then(|| history.iter().rev().find(|(c, _)| **c == change.after))
+                .flatten();
+            span.agent_after = match earlier {
+                Some((_, whose)) => whose.clone(),
+                None => change.after.clone(),
+            };
             span.last_after = change.after.clone();
+            history.push((&change.after, span.agent_after.clone()));
             if !span.sources.contains(&row.source) {
                 span.sources.push(row.source.clone());
             }
@@ -73,7 +94,7 @@ pub(crate) fn plan(
             let now = current(&path);
             let (action, detail) = if now == span.first_before {
                 (Action::Unchanged, None)
-            } else if now != span.last_after {
+            } else if now != span.agent_after {
                 let what = if now.is_absent() {
                     "deleted after the agent changed it"
                 } else {

@@ -149,16 +149,17 @@ impl Service {
                     let mut sources = span.sources;
                     // Changed since the agent's last change, before any scan said so: the
                     // person's, shown as theirs.
-                    if now != span.after && !sources.iter().any(|s| s == "outside") {
+                    if now != span.agent_after && !sources.iter().any(|s| s == "outside") {
                         sources.push("outside".into());
                     }
-                    let after_bytes = store.read(&span.after).ok().flatten();
+                    let after_bytes = store.read(&span.agent_after).ok().flatten();
                     out.push(Side {
                         base_bytes: store.read(&span.before).ok().flatten(),
                         path: span.path,
                         base: span.before,
                         base_mode: span.before_mode,
-                        agent_after: (now != span.after).then_some((span.after, after_bytes)),
+                        agent_after: (now != span.agent_after)
+                            .then_some((span.agent_after, after_bytes)),
                         now,
                         now_bytes,
                         sources,

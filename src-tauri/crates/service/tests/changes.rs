@@ -310,5 +310,25 @@ async fn revert_anyway_drops_the_persons_line_and_undo_brings_it_back() {
         mine,
         "the person's line is back"
     );
+    // ...as theirs: the undo is no change of Memo's, so a second revert asks again
+    // (and a rewind would call the file a conflict) instead of taking the line for the
+    // agent's.
+    let report = f
+        .service
+        .session_changes(&id, ChangeScope::Session)
+        .unwrap();
+    assert!(report.files[0].sources.contains(&"outside".to_owned()));
+    let again = f
+        .service
+        .revert_change(
+            &id,
+            &RevertRequest {
+                shown_diff: report.files[0].diff.as_ref().unwrap().unified.clone(),
+                ..whole
+            },
+        )
+        .unwrap();
+    assert!(again.held_back.is_some(), "{again:?}");
+    assert_eq!(std::fs::read_to_string(work.join("a.txt")).unwrap(), mine);
     f.finish().await;
 }
