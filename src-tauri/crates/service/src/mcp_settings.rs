@@ -708,6 +708,17 @@ fn source_label(
     if kind == SourceKind::Plugin {
         return "a plugin".into();
     }
+    // An extension is what a Gemini CLI user installed and names; its manifest's path
+    // is not (it sits in the tooltip of the full source).
+    if kind == SourceKind::Gemini
+        && path
+            .file_name()
+            .is_some_and(|n| n == "gemini-extension.json")
+    {
+        if let Some(name) = path.parent().and_then(|dir| dir.file_name()) {
+            return format!("Gemini CLI extension {}", name.to_string_lossy());
+        }
+    }
     match home.and_then(|h| path.strip_prefix(h).ok()) {
         Some(rel) => format!("~/{}", rel.display()),
         None => match kind {
@@ -759,6 +770,14 @@ mod label_tests {
                 home
             ),
             "config.toml"
+        );
+        assert_eq!(
+            source_label(
+                SourceKind::Gemini,
+                Path::new("/home/u/.gemini/extensions/db-tools/gemini-extension.json"),
+                home
+            ),
+            "Gemini CLI extension db-tools"
         );
     }
 }
