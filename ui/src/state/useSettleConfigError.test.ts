@@ -9,7 +9,6 @@ import { useSettleConfigError } from "./useSettleConfigError";
 
 const provider = (is_current: boolean): ProviderSummary => ({ name: "local", model: "m", api: "openai", base_url: "http://x", is_current });
 const fine = (): Loadable<ProviderSummary[]> => ({ status: "ready", value: [provider(true)] });
-const noCurrent = (): Loadable<ProviderSummary[]> => ({ status: "ready", value: [provider(false)] });
 const unreadable = (): Loadable<ProviderSummary[]> => ({
   status: "error",
   error: new CommandError("list_providers", "config", "config.toml:3: expected '='", false),
@@ -28,7 +27,7 @@ describe("a failure about config.toml", () => {
     // The file broke while the window had the focus: the last check still said fine.
     const { recheck, dismiss, show } = setup(sendFailed, fine());
     expect(recheck).toHaveBeenCalledTimes(1);
-    show(noCurrent()); // the re-check: broken (the banner says so)
+    show(unreadable()); // the re-check: broken (the engine's error, in the banner)
     expect(dismiss).not.toHaveBeenCalled();
     show(fine()); // fixed, read again on focus or after a save in Settings
     expect(dismiss).toHaveBeenCalledTimes(1);

@@ -2,13 +2,11 @@ import { useEffect, useRef } from "react";
 
 import type { ProviderSummary } from "../gen/protocol";
 import type { CommandError } from "../ipc";
-import { lacksCurrentProvider } from "./providerHealth";
 import type { Loadable } from "./useLoadable";
 
 /** What a read of the providers says about config.toml: broken, fine, or nothing yet. */
 function verdict(providers: Loadable<ProviderSummary[]>): "broken" | "fine" | null {
   if (providers.status === "error") return providers.error.code === "config" ? "broken" : null;
-  if (lacksCurrentProvider(providers)) return "broken";
   if (providers.status === "ready" && providers.value.some((p) => p.is_current)) return "fine";
   return null;
 }

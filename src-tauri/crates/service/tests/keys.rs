@@ -37,6 +37,26 @@ fn providers_are_listed_with_their_wire_api_and_the_current_one() {
     );
 }
 
+/// The window shows this error as it comes (file:line, the names configured); it works
+/// nothing out from the list itself.
+#[test]
+fn a_current_provider_the_file_does_not_define_is_a_config_error_naming_its_line() {
+    let (home, service, _keys) = setup();
+    let typo = REMOTE.replace(
+        "current_provider = \"remote\"",
+        "current_provider = \"remot\"",
+    );
+    std::fs::write(home.path().join("config.toml"), typo).unwrap();
+    let err = service.list_providers().unwrap_err();
+    assert_eq!(err.code(), ErrorCode::Config);
+    let message = err.to_string();
+    assert!(message.contains("config.toml:1"), "{message}");
+    assert!(
+        message.contains("\"remot\"") && message.contains("remote, local"),
+        "{message}"
+    );
+}
+
 #[test]
 fn status_set_and_delete_go_through_the_keychain_without_returning_the_key() {
     let (_home, service, keys) = setup();

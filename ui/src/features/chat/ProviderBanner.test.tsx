@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { CommandError } from "../../ipc";
@@ -26,19 +26,11 @@ describe("ProviderBanner", () => {
 const provider = (name: string, is_current: boolean) => ({ name, model: "m", api: "openai", base_url: "http://x", is_current });
 
 describe("ProviderBanner before any message is sent", () => {
-  it("says config.toml names a current provider it does not define (sessions could not start)", () => {
-    const onOpenSettings = vi.fn();
-    const broken = { status: "ready" as const, value: [provider("local", false), provider("claude", false)] };
-    render(<ProviderBanner providers={broken} configPath="/home/u/.memo/config.toml" onReload={vi.fn()} onOpenSettings={onOpenSettings} />);
-    expect(screen.getByTestId("config-error").textContent).toContain("current_provider names a provider the file does not define");
-    expect(screen.getByTestId("config-banner").textContent).toContain("/home/u/.memo/config.toml");
-    fireEvent.click(screen.getByRole("button", { name: "Settings" }));
-    expect(onOpenSettings).toHaveBeenCalled();
-  });
-
-  it("shows nothing once a provider is current again", () => {
-    const fine = { status: "ready" as const, value: [provider("local", true), provider("claude", false)] };
-    render(<ProviderBanner providers={fine} configPath={null} onReload={vi.fn()} onOpenSettings={vi.fn()} />);
+  it("shows what the engine says about config.toml and works nothing out itself", () => {
+    // An unknown current_provider is the engine's error (list_providers fails with the
+    // file's line); a list it did answer is taken as it is.
+    const answered = { status: "ready" as const, value: [provider("local", false), provider("claude", false)] };
+    render(<ProviderBanner providers={answered} configPath="/home/u/.memo/config.toml" onReload={vi.fn()} onOpenSettings={vi.fn()} />);
     expect(screen.queryByTestId("config-banner")).toBeNull();
   });
 });

@@ -1,6 +1,5 @@
 import { AlertIcon } from "../../components/icons";
 import type { ProviderSummary } from "../../gen/protocol";
-import { lacksCurrentProvider } from "../../state/providerHealth";
 import type { Loadable } from "../../state/useLoadable";
 
 interface ProviderBannerProps {
@@ -42,23 +41,6 @@ export function ProviderBanner({ providers, configPath, onReload, onOpenSettings
           </p>
         </div>
         <Actions onReload={onReload} onOpenSettings={isConfig ? null : onOpenSettings} />
-      </div>
-    );
-  }
-  if (lacksCurrentProvider(providers)) {
-    return (
-      <div className="banner banner--error" role="alert" data-testid="config-banner">
-        <AlertIcon className="banner__icon" />
-        <div className="banner__content">
-          <strong className="banner__title">Memo's configuration has a problem</strong>
-          <p className="banner__detail" data-testid="config-error">
-            <code>current_provider</code> names a provider the file does not define, so new sessions have no model.
-          </p>
-          <p className="banner__hint">
-            Fix it in <code>{file}</code>, then reload, or choose the provider for new sessions in Settings.
-          </p>
-        </div>
-        <Actions onReload={onReload} onOpenSettings={onOpenSettings} />
       </div>
     );
   }
