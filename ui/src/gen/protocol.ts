@@ -774,7 +774,12 @@ installed_at_ms: number, commands: Array<PluginPartInfo>, skills: Array<PluginPa
 /**
  * What could not be read (a broken manifest, a skipped file, a bad server).
  */
-problems: Array<string>, };
+problems: Array<string>, 
+/**
+ * Installed (by Claude Code, for its project or local scope) for this folder only:
+ * sessions elsewhere do not load it.
+ */
+for_folder?: string, };
 
 export type PluginsPage = { plugins: Array<PluginInfo>, 
 /**

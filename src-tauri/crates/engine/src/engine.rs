@@ -257,6 +257,7 @@ impl Engine {
             memo_plugins::Homes {
                 memo: self.options.memo_home.as_deref(),
                 user: user_home.as_deref(),
+                folder: Some(&cwd),
             },
             &move |name: &str| env(name),
         );
@@ -357,6 +358,7 @@ impl Engine {
         let plugins = memo_plugins::session_hooks(memo_plugins::Homes {
             memo: self.options.memo_home.as_deref(),
             user: user_home.as_deref(),
+            folder: Some(folder),
         });
         memo_hooks::HookPaths {
             user_home,

@@ -53,6 +53,7 @@ pub(crate) fn session_context(
         plugins: memo_plugins::session_dirs(memo_plugins::Homes {
             memo: memo_home,
             user: user_home.as_deref(),
+            folder: Some(cwd),
         }),
         project_trusted,
     });

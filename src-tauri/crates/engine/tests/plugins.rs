@@ -183,6 +183,7 @@ async fn a_plugins_command_skill_hook_server_and_agents_work_after_install_and_a
         agent_dirs(memo_plugins::Homes {
             memo: Some(&world.home()),
             user: None,
+            folder: None,
         }),
         vec![("memo-demo".to_owned(), root.join("agents"))]
     );
@@ -226,6 +227,7 @@ async fn a_plugins_command_skill_hook_server_and_agents_work_after_install_and_a
     assert!(agent_dirs(memo_plugins::Homes {
         memo: Some(&world.home()),
         user: None,
+        folder: None,
     })
     .is_empty());
     close(session).await;

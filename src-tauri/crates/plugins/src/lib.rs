@@ -38,11 +38,12 @@ pub use parts::{read_parts, HookPart, Part, PluginParts, ServerPart, PLUGIN_ROOT
 pub use registry::{Record, Source};
 
 /// Where plugins are found: Memo's own under the Memo home, Claude Code's under the
-/// user's home.
+/// user's home; and the session's folder, for Claude Code's installs made for one folder.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Homes<'a> {
     pub memo: Option<&'a Path>,
     pub user: Option<&'a Path>,
+    pub folder: Option<&'a Path>,
 }
 
 /// The plugins sessions load: Memo's enabled ones, then Claude Code's enabled ones whose
@@ -53,7 +54,8 @@ fn enabled(homes: Homes<'_>) -> Vec<(String, PathBuf, Manifest)> {
         .map(|home| Plugins::at_home(home).enabled())
         .unwrap_or_default();
     if let Some(user) = homes.user {
-        for plugin in claude_code::installed(user, homes.memo) {
+        let applying = claude_code::Applying::In(homes.folder);
+        for plugin in claude_code::installed(user, homes.memo, applying) {
             if !plugin.enabled() || out.iter().any(|(name, _, _)| *name == plugin.name) {
                 continue;
             }

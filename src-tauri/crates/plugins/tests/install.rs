@@ -571,5 +571,6 @@ fn memo_only(home: &Path) -> memo_plugins::Homes<'_> {
     memo_plugins::Homes {
         memo: Some(home),
         user: None,
+        folder: None,
     }
 }

@@ -68,6 +68,11 @@ pub struct PluginInfo {
     pub mcp_servers: Vec<PluginServerInfo>,
     /// What could not be read (a broken manifest, a skipped file, a bad server).
     pub problems: Vec<String>,
+    /// Installed (by Claude Code, for its project or local scope) for this folder only:
+    /// sessions elsewhere do not load it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub for_folder: Option<String>,
 }
 
 /// Every installed plugin, in the order installed.

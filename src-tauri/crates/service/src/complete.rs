@@ -96,6 +96,7 @@ impl Service {
             plugins: memo_plugins::session_dirs(memo_plugins::Homes {
                 memo: Some(&home),
                 user: user_home.as_deref(),
+                folder: Some(cwd),
             })
             .commands,
             memo_home: Some(home),

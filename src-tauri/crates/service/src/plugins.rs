@@ -72,6 +72,9 @@ impl Service {
                 0,
             );
             let mut info = with_parts(info, &plugin.root, plugin.manifest, &lookup);
+            if let memo_plugins::claude_code::Scope::Folder(dir) = &plugin.scope {
+                info.for_folder = Some(dir.display().to_string());
+            }
             if clash {
                 info.enabled = false;
                 info.problems.insert(
@@ -97,7 +100,8 @@ impl Service {
             return Vec::new();
         };
         let memo = self.home().ok().map(|h| h.root().to_path_buf());
-        memo_plugins::claude_code::installed(&user, memo.as_deref())
+        let every = memo_plugins::claude_code::Applying::Anywhere;
+        memo_plugins::claude_code::installed(&user, memo.as_deref(), every)
     }
 
     /// The Claude Code plugin a name means, when no plugin installed in Memo has it.
@@ -213,6 +217,7 @@ fn listed_info(
         hooks: Vec::new(),
         mcp_servers: Vec::new(),
         problems: Vec::new(),
+        for_folder: None,
     }
 }
 

@@ -95,6 +95,7 @@ impl Service {
             plugins: memo_plugins::session_dirs(memo_plugins::Homes {
                 memo: Some(&home),
                 user: self.user_home().as_deref(),
+                folder: project_root.as_deref(),
             })
             .skills,
             memo_home: Some(home),

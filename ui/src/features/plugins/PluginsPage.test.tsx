@@ -79,6 +79,18 @@ describe("PluginsPage", () => {
     expect(within(card).getByTestId("plugin-managed").textContent).toBe("Managed by Claude Code");
     fireEvent.click(within(card).getByTestId("plugin-enabled"));
     await waitFor(() => expect(commands.setPluginEnabled).toHaveBeenCalledWith({ name: "hello-cc", enabled: false }));
+    expect(within(card).queryByTestId("plugin-folder")).toBeNull();
+  });
+
+  it("says which folder a plugin Claude Code installed for one project is for, beside its user-wide install", async () => {
+    const claude: PluginInfo = { ...DEMO, name: "fmt", source_kind: "claude_code", source: "fmt@mkt", path: "/c/fmt" };
+    commands.listPlugins.mockResolvedValue({ ...ONE, plugins: [claude, { ...claude, path: "/c/fmt-local", for_folder: "/home/u/shop" }] });
+    render(<PluginsPage />);
+    await screen.findAllByTestId("plugin");
+    const cards = screen.getAllByTestId("plugin");
+    expect(cards).toHaveLength(2);
+    expect(within(cards[0] as HTMLElement).queryByTestId("plugin-folder")).toBeNull();
+    expect(within(cards[1] as HTMLElement).getByTestId("plugin-folder").textContent).toBe("for /home/u/shop only");
   });
 
   it("says where plugins go when none is installed, and shows a plugin's problems", async () => {

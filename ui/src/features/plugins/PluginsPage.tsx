@@ -179,6 +179,11 @@ function PluginCard({ plugin, onEnabled, onRemove }: PluginCardProps) {
         >
           {plugin.source}
         </span>
+        {plugin.for_folder && (
+          <span className="plugin__folder" title={`Claude Code installed it for ${plugin.for_folder} only`} data-testid="plugin-folder">
+            for {plugin.for_folder} only
+          </span>
+        )}
         {plugin.author && <span className="plugin__author">by {plugin.author}</span>}
         <span className="plugin__summary" data-testid="plugin-summary">
           {summary(plugin)}
@@ -298,7 +303,7 @@ export function PluginsPage() {
         <ul className="plugins">
           {page.plugins.map((plugin) => (
             <PluginCard
-              key={plugin.name}
+              key={`${plugin.name}\u0000${plugin.for_folder ?? ""}`}
               plugin={plugin}
               onEnabled={(enabled) => void run("set_plugin_enabled", () => commands.setPluginEnabled({ name: plugin.name, enabled }))}
               onRemove={() => setRemoving(plugin)}

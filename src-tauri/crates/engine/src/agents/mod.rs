@@ -76,6 +76,7 @@ pub fn catalog_for(
         plugins: memo_plugins::agent_dirs(memo_plugins::Homes {
             memo: memo_home,
             user: user_home.as_deref(),
+            folder: Some(folder),
         }),
         user_home,
     };
