@@ -332,6 +332,7 @@ mod tests {
             seq: 3,
             timestamp_ms: 0,
             event: AgentEvent::ToolCallEnd {
+                view: None,
                 call_id: memo_protocol::ToolCallId::new("c"),
                 name: "exec_command".into(),
                 status: memo_protocol::ToolStatus::Ok,

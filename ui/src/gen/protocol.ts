@@ -133,7 +133,12 @@ input_tokens: number,
 /**
  * Whether the server is on this machine (loopback): slow first bytes are normal.
  */
-local: boolean, } | { "type": "tool_call_end", call_id: ToolCallId, name: string, status: ToolStatus, error_kind?: ToolErrorKind | null, output: string, 
+local: boolean, } | { "type": "tool_call_view", call_id: ToolCallId, view: ToolView, } | { "type": "tool_call_end", call_id: ToolCallId, name: string, status: ToolStatus, error_kind?: ToolErrorKind | null, 
+/**
+ * What the call was and did. Always set by this version; a stored session from
+ * before views has it filled in when it is read (`memo_engine::views`).
+ */
+view?: ToolView, output: string, 
 /**
  * Set only in what a window is sent: `output` is the start of a longer output of
  * this many bytes, which the store keeps whole (`tool_output` reads it). The log
@@ -232,6 +237,166 @@ export type ToolCallSummary = { call_id: ToolCallId, name: string,
  * Arguments exactly as the model produced them (may be invalid JSON).
  */
 arguments: string, };
+
+export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
+
+export type ToolView = { "type": "command" } & CommandView | { "type": "file_edit" } & FileEditView | { "type": "read" } & ReadView | { "type": "search" } & SearchView | { "type": "list" } & ListView | { "type": "fetch" } & FetchView | { "type": "plan" } & PlanView | { "type": "subagent" } & SubagentView | { "type": "mcp_call" } & McpCallView | { "type": "memory" } & MemoryView | { "type": "other" } & OtherView;
+
+export type CommandView = { 
+/**
+ * The command line as it runs (an argv joined with shell quoting).
+ */
+command: string, cwd?: string, 
+/**
+ * Run inside Memo's sandbox (Landlock), or outside it (approved escalation, or no
+ * sandbox on this system).
+ */
+sandboxed: boolean, 
+/**
+ * Text written to the running command's stdin (`write_stdin`), when that is what
+ * the call did; `command` is then the command it was written to, when known.
+ */
+stdin?: string, state: CommandState, 
+/**
+ * From start to the moment the call returned.
+ */
+duration_ms?: number, 
+/**
+ * Where in the call's stored output (`tool_call_end.output`) what the command
+ * printed is: the rest is bookkeeping for the model.
+ */
+output?: OutputRange, };
+
+export type CommandState = { "state": "pending" } | { "state": "running", session_id: number, } | { "state": "exited", code: number, } | { "state": "killed", signal: string, code?: number, };
+
+export type OutputRange = { start: number, end: number, };
+
+export type FileEditView = { files: Array<EditedFile>, };
+
+export type EditedFile = { 
+/**
+ * As the call names it (relative to the workspace when inside it).
+ */
+path: string, change: EditKind, 
+/**
+ * The change, hunk by hunk with line numbers: proposed before the call runs, what
+ * was written after (`None` when it is not text, or not known yet).
+ */
+diff?: FileDiff, 
+/**
+ * The hunks of `diff` written, when a person accepted only some (`None`: all).
+ */
+applied_hunks?: Array<number>, 
+/**
+ * The edits of a several-edit call written, when a person accepted only some.
+ */
+applied_edits?: Array<number>, };
+
+export type EditKind = { "kind": "add" } | { "kind": "modify" } | { "kind": "delete" } | { "kind": "move", from: string, };
+
+export type ReadView = { path: string, 
+/**
+ * 1-based, inclusive; `None` before the call ran or when it failed.
+ */
+start_line?: number, end_line?: number, 
+/**
+ * Lines of the file, when known.
+ */
+total_lines?: number, 
+/**
+ * Less than the asked range came back (a cap on lines or characters).
+ */
+truncated: boolean, };
+
+export type SearchView = { pattern: string, 
+/**
+ * Where: a folder, or a glob files must match.
+ */
+scope?: string, 
+/**
+ * Matches found (files for a name search), once run.
+ */
+matches?: number, 
+/**
+ * The first few, in order.
+ */
+first: Array<Location>, 
+/**
+ * More matched than were returned.
+ */
+truncated: boolean, };
+
+export type Location = { path: string, line?: number, };
+
+export type ListView = { path: string, entries?: number, truncated: boolean, };
+
+export type FetchView = { url: string, 
+/**
+ * The HTTP status, once answered.
+ */
+status?: number, 
+/**
+ * Bytes of the body read.
+ */
+bytes?: number, content_type?: string, };
+
+export type PlanView = { steps: Array<PlanItem>, explanation?: string, };
+
+export type SubagentView = { action: SubagentAction, 
+/**
+ * What it was asked (`spawn`, `send_input`).
+ */
+task?: string, 
+/**
+ * The agent type asked for (`spawn`).
+ */
+agent_type?: string, 
+/**
+ * The agents the call is about: asked for before it runs, as they stood after.
+ */
+agents: Array<AgentLine>, 
+/**
+ * A `wait` that came back before every agent it waited for was done.
+ */
+timed_out: boolean, };
+
+export type SubagentAction = "spawn" | "send_input" | "wait" | "close" | "list";
+
+export type AgentLine = { agent_id: string, agent_type?: string, state?: SubagentState, answer?: string, 
+/**
+ * Why it failed, or what went wrong reaching it.
+ */
+message?: string, };
+
+export type McpCallView = { server: string, tool: string, 
+/**
+ * The arguments, pretty-printed JSON.
+ */
+arguments: string, 
+/**
+ * The server marks the tool read-only (`readOnlyHint`); `None` when it says nothing.
+ */
+read_only?: boolean, 
+/**
+ * What the server answered, block by block.
+ */
+content: Array<McpContent>, 
+/**
+ * Files the checkpoint scan found the call changed (workspace-relative).
+ */
+changed_files?: Array<string>, };
+
+export type McpContent = { "type": "text", text: string, } | { "type": "image", mime_type: string, bytes: number, } | { "type": "audio", mime_type: string, bytes: number, } | { "type": "resource", uri: string, text?: string, } | { "type": "resource_link", uri: string, name?: string, };
+
+export type MemoryView = { action: MemoryAction, 
+/**
+ * What was saved.
+ */
+fact?: string, };
+
+export type MemoryAction = "save" | "get";
+
+export type OtherView = { name: string, arguments: string, };
 
 export type HookEventName = "PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Notification" | "Stop" | "SubagentStop" | "PreCompact" | "SessionStart" | "SessionEnd" | "BeforeAgentStart";
 

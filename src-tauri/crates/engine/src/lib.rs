@@ -16,6 +16,7 @@ pub mod rules;
 pub mod session;
 pub mod title;
 pub mod trust;
+pub mod views;
 
 pub use engine::{approval_mode, disabled_tools, is_loopback, Engine};
 pub use error::EngineError;

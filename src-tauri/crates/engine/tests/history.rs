@@ -201,6 +201,7 @@ async fn a_turn_cut_by_a_crash_is_closed_and_the_history_stays_valid() {
                     provider_data: None,
                 },
                 AgentEvent::ToolCallEnd {
+                    view: None,
                     call_id: ToolCallId::new("call_1"),
                     name: "read_file".into(),
                     status: ToolStatus::Ok,

@@ -72,6 +72,14 @@ impl Drop for CancelOnDrop {
     }
 }
 
+/// What a server's tool answered: the text the model reads, and the content blocks as
+/// they came, for people.
+#[derive(Debug, Clone)]
+pub struct ToolAnswer {
+    pub text: String,
+    pub content: Vec<memo_protocol::McpContent>,
+}
+
 impl McpManager {
     pub(crate) fn slot_of(&self, server: &str) -> Result<&std::sync::Arc<Slot>, McpError> {
         self.inner
@@ -108,6 +116,20 @@ impl McpManager {
         cancel: CancellationToken,
         progress: Option<ProgressSink>,
     ) -> Result<String, CallError> {
+        self.call_tool_answer(server, tool, arguments, cancel, progress)
+            .await
+            .map(|answer| answer.text)
+    }
+
+    /// [`McpManager::call_tool`], with the answer's content blocks as well as its text.
+    pub async fn call_tool_answer(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: Value,
+        cancel: CancellationToken,
+        progress: Option<ProgressSink>,
+    ) -> Result<ToolAnswer, CallError> {
         let slot = self.slot_of(server)?;
         let peer = self.peer(slot).await?;
         let params: CallToolRequestParams =
@@ -122,7 +144,10 @@ impl McpManager {
                 if is_error {
                     Err(CallError::Tool(text))
                 } else {
-                    Ok(text)
+                    Ok(ToolAnswer {
+                        text,
+                        content: crate::content::call_result_blocks(&value),
+                    })
                 }
             }
             other => Err(unexpected(&other).into()),

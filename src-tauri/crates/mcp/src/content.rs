@@ -60,6 +60,52 @@ pub fn call_result_text(result: &Value) -> (String, bool) {
     (text, is_error)
 }
 
+/// A `tools/call` result's content, block by block, as people are shown it (binary data
+/// by its size only).
+pub fn call_result_blocks(result: &Value) -> Vec<memo_protocol::McpContent> {
+    use memo_protocol::McpContent;
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+    result
+        .get("content")
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .map(
+                    |item| match item.get("type").and_then(Value::as_str).unwrap_or("") {
+                        kind @ ("image" | "audio") => {
+                            let mime_type = text(item, "mimeType").unwrap_or_else(|| "?".into());
+                            let bytes =
+                                item.get("data")
+                                    .and_then(Value::as_str)
+                                    .map_or(0, base64_len) as u64;
+                            if kind == "image" {
+                                McpContent::Image { mime_type, bytes }
+                            } else {
+                                McpContent::Audio { mime_type, bytes }
+                            }
+                        }
+                        "resource" => {
+                            let resource = item.get("resource").cloned().unwrap_or(Value::Null);
+                            McpContent::Resource {
+                                uri: text(&resource, "uri").unwrap_or_default(),
+                                text: Some(resource_contents_text(&resource)),
+                            }
+                        }
+                        "resource_link" => McpContent::ResourceLink {
+                            uri: text(item, "uri").unwrap_or_default(),
+                            name: text(item, "name"),
+                        },
+                        _ => McpContent::Text {
+                            text: content_text(item),
+                        },
+                    },
+                )
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// One content part (text, image, audio, embedded resource, resource link).
 pub fn content_text(item: &Value) -> String {
     let kind = item.get("type").and_then(Value::as_str).unwrap_or("");

@@ -44,7 +44,7 @@ pub mod trust;
 
 use std::sync::Arc;
 
-pub use calls::CallError;
+pub use calls::{CallError, ToolAnswer};
 pub use config::{McpConfigSet, ServerConfig, SourceKind, TransportConfig};
 pub use config_files::{load as load_config, load_project, PROJECT_FILES};
 pub use config_json::{parse_json_file, JsonFlavor};

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use memo_protocol::{RiskLevel, ToolErrorKind};
+use memo_protocol::{McpCallView, RiskLevel, ToolErrorKind, ToolView};
 use memo_tools::{
     risk::classify_by_name, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolResult,
     ToolSource,
@@ -81,6 +81,20 @@ pub(crate) fn call_error(e: CallError) -> ToolError {
     }
 }
 
+impl McpTool {
+    /// The call before the server answers.
+    fn asked(&self, args: &Value) -> McpCallView {
+        McpCallView {
+            server: self.info.server.clone(),
+            tool: self.info.name.clone(),
+            arguments: memo_protocol::pretty_arguments(args),
+            read_only: self.info.read_only_hint,
+            content: Vec::new(),
+            changed_files: Vec::new(),
+        }
+    }
+}
+
 impl Tool for McpTool {
     // The model calls it by the qualified name; the server knows it by `info.name`.
     #[allow(clippy::misnamed_getters)]
@@ -129,12 +143,17 @@ impl Tool for McpTool {
         Box::pin(async move { Ok(preview) })
     }
 
+    fn view(&self, _: &ToolContext, args: &Value) -> ToolView {
+        ToolView::McpCall(self.asked(args))
+    }
+
     fn run(&self, ctx: ToolContext, args: Value) -> BoxFuture<'static, ToolResult> {
         let manager = self.manager.clone();
+        let asked = self.asked(&args);
         let (server, tool) = (self.info.server.clone(), self.info.name.clone());
         Box::pin(async move {
             manager
-                .call_tool(
+                .call_tool_answer(
                     &server,
                     &tool,
                     args,
@@ -142,7 +161,13 @@ impl Tool for McpTool {
                     ctx.progress.clone(),
                 )
                 .await
-                .map(ToolOutput::text)
+                .map(|answer| {
+                    let view = ToolView::McpCall(McpCallView {
+                        content: answer.content,
+                        ..asked
+                    });
+                    ToolOutput::text(answer.text).with_view(view)
+                })
                 .map_err(call_error)
         })
     }
@@ -222,6 +247,22 @@ impl Tool for ResourceTool {
 
     fn risk(&self) -> RiskLevel {
         RiskLevel::Read
+    }
+
+    fn view(&self, _: &ToolContext, args: &Value) -> ToolView {
+        let what = match self.op {
+            ResourceOp::List => "list resources",
+            ResourceOp::Templates => "list resource templates",
+            ResourceOp::Read => "read resource",
+        };
+        ToolView::McpCall(McpCallView {
+            server: server_arg(args).unwrap_or_else(|| "every server".into()),
+            tool: what.into(),
+            arguments: memo_protocol::pretty_arguments(args),
+            read_only: Some(true),
+            content: Vec::new(),
+            changed_files: Vec::new(),
+        })
     }
 
     fn run(&self, ctx: ToolContext, args: Value) -> BoxFuture<'static, ToolResult> {

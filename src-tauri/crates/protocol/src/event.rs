@@ -3,8 +3,8 @@ use ts_rs::TS;
 
 use crate::{
     ApprovalId, ApprovalRequest, CompactionStatus, CompactionTrigger, FileChange, HookEventName,
-    HookRunSummary, HookVerdict, HostAction, ReviewDecision, SessionId, ToolCallId, TurnId,
-    UserInput,
+    HookRunSummary, HookVerdict, HostAction, ReviewDecision, SessionId, ToolCallId, ToolView,
+    TurnId, UserInput,
 };
 
 /// Every event a session emits, in order. `seq` is dense per session and starts at 1; the
@@ -87,6 +87,13 @@ pub enum AgentEvent {
         /// Whether the server is on this machine (loopback): slow first bytes are normal.
         local: bool,
     },
+    /// What a call is, once its arguments are known (after their repair, and again if
+    /// a hook rewrote them or the preview found more): what its card shows until it ends.
+    /// Not part of the conversation.
+    ToolCallView {
+        call_id: ToolCallId,
+        view: ToolView,
+    },
     /// A tool call finished (successfully or not); `output` is what the model sees.
     ToolCallEnd {
         call_id: ToolCallId,
@@ -94,6 +101,11 @@ pub enum AgentEvent {
         status: ToolStatus,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         error_kind: Option<ToolErrorKind>,
+        /// What the call was and did. Always set by this version; a stored session from
+        /// before views has it filled in when it is read (`memo_engine::views`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        view: Option<ToolView>,
         output: String,
         /// Set only in what a window is sent: `output` is the start of a longer output of
         /// this many bytes, which the store keeps whole (`tool_output` reads it). The log
@@ -342,6 +354,7 @@ impl AgentEvent {
             AgentEvent::ToolCallArgsDelta { .. } => "tool_call_args_delta",
             AgentEvent::AssistantMessage { .. } => "assistant_message",
             AgentEvent::ToolCallEnd { .. } => "tool_call_end",
+            AgentEvent::ToolCallView { .. } => "tool_call_view",
             AgentEvent::ToolArgsRepaired { .. } => "tool_args_repaired",
             AgentEvent::ModelRequestSent { .. } => "model_request_sent",
             AgentEvent::ApprovalRequested { .. } => "approval_requested",

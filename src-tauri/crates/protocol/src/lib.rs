@@ -21,6 +21,7 @@ mod prompt;
 mod rules;
 mod settings;
 mod terminal;
+mod tool_view;
 mod trust;
 pub mod typescript;
 mod worktree;
@@ -73,6 +74,12 @@ pub use settings::{
     SkillChange, SkillInfo, SkillScopeKind, SkillsPage,
 };
 pub use terminal::{TerminalId, TerminalMessage};
+pub use tool_view::{
+    pretty as pretty_arguments, AgentLine, CommandState, CommandView, EditKind, EditedFile,
+    FetchView, FileEditView, ListView, Location, McpCallView, McpContent, MemoryAction, MemoryView,
+    OtherView, OutputRange, PlanView, ReadView, SearchView, SubagentAction, SubagentView, ToolKind,
+    ToolView,
+};
 pub use trust::{
     ProjectPermissionInfo, ProjectPromptFile, ProjectServerInfo, TrustDecision, TrustState,
     WorkspaceTrustReport,

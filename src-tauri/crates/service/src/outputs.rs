@@ -80,6 +80,7 @@ mod tests {
             seq: 7,
             timestamp_ms: 1,
             event: AgentEvent::ToolCallEnd {
+                view: None,
                 call_id: ToolCallId::new("c"),
                 name: "exec_command".into(),
                 status: ToolStatus::Ok,

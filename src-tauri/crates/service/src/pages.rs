@@ -34,7 +34,7 @@ impl Service {
         from_seq: Option<u64>,
     ) -> Result<HistoryPage> {
         let store = self.store()?;
-        self.session(id)?;
+        let session = self.session(id)?;
         let turns = match turns {
             None => DEFAULT_TURNS,
             Some(0) => {
@@ -54,11 +54,13 @@ impl Service {
             (_, Some(seq)) => forward(&store, id, seq, turns, last)?,
             (before, None) => backward(&store, id, before, turns, last)?,
         };
-        let events = if to < from {
+        let mut events = if to < from {
             Vec::new()
         } else {
             store.events_range(id, from, to)?
         };
+        // Whole turns: each call's arguments are on the page with its end.
+        memo_engine::views::fill_missing(&mut events, std::path::Path::new(&session.cwd));
         Ok(HistoryPage {
             events: without_finished_deltas(events)
                 .into_iter()
@@ -258,6 +260,7 @@ mod tests {
             env(
                 3,
                 AgentEvent::ToolCallEnd {
+                    view: None,
                     call_id: ToolCallId::new("done"),
                     name: "exec_command".into(),
                     status: ToolStatus::Ok,

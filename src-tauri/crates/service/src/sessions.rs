@@ -212,15 +212,20 @@ impl Service {
     }
 
     /// Stored events with `seq > after`, at most `limit`.
+    /// Calls stored before tool views get theirs (`memo_engine::views`).
     pub fn events(&self, id: &SessionId, after: u64, limit: usize) -> Result<Vec<EventEnvelope>> {
-        self.session(id)?;
-        Ok(self.store()?.events(id, after, limit)?)
+        let session = self.session(id)?;
+        let mut events = self.store()?.events(id, after, limit)?;
+        memo_engine::views::fill_missing(&mut events, std::path::Path::new(&session.cwd));
+        Ok(events)
     }
 
-    /// The last `count` stored events.
+    /// The last `count` stored events, with views as [`Service::events`].
     pub fn last_events(&self, id: &SessionId, count: usize) -> Result<Vec<EventEnvelope>> {
-        self.session(id)?;
-        Ok(self.store()?.events_before(id, u64::MAX, count)?)
+        let session = self.session(id)?;
+        let mut events = self.store()?.events_before(id, u64::MAX, count)?;
+        memo_engine::views::fill_missing(&mut events, std::path::Path::new(&session.cwd));
+        Ok(events)
     }
 }
 

@@ -164,6 +164,7 @@ fn long_session(store: &Store, id: &SessionId, events: u64, vocab: &Vocab, rng: 
                 provider_data: None,
             },
             31 => AgentEvent::ToolCallEnd {
+                view: None,
                 call_id: ToolCallId::new(format!("c{}", seq - 1)),
                 name: "read_file".into(),
                 status: ToolStatus::Ok,

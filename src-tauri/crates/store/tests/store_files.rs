@@ -79,6 +79,7 @@ fn sample_turn(session: &str) -> Vec<EventEnvelope> {
             5,
             Some("t1"),
             AgentEvent::ToolCallEnd {
+                view: None,
                 call_id: call,
                 name: "read_file".into(),
                 status: ToolStatus::Ok,

@@ -21,6 +21,9 @@ use crate::fsutil::{self, display_path, read_text, real_cwd, Staged};
 use crate::line_index::FileKey;
 use crate::patch_format::{self, PatchOp};
 use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolResult};
+use memo_protocol::ToolView;
+
+mod view;
 
 const NAME: &str = "apply_patch";
 
@@ -749,6 +752,13 @@ impl Tool for ApplyPatchTool {
         })
     }
 
+    fn view(&self, ctx: &ToolContext, args: &serde_json::Value) -> ToolView {
+        match parse_args::<Input>(NAME, args.clone()).and_then(Input::into_request) {
+            Ok(request) => view::of_request(ctx, &request),
+            Err(_) => ToolView::other(NAME, args),
+        }
+    }
+
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let key = call_key(&ctx, &args);
         let expected = self.previews.recall(&key);
@@ -769,10 +779,14 @@ impl Tool for ApplyPatchTool {
                 }
                 if let Some(edits) = accepted_edits {
                     let (chosen, note) = plan.with_edits(&edits)?;
-                    let report = commit(&chosen, &chosen.hunks(), None)?;
-                    return Ok(ToolOutput::text(format!("{report}\n({note})")));
+                    let chosen_hunks = chosen.hunks();
+                    let report = commit(&chosen, &chosen_hunks, None)?;
+                    let view = chosen.view(&chosen_hunks, None, Some(&edits));
+                    return Ok(ToolOutput::text(format!("{report}\n({note})")).with_view(view));
                 }
-                commit(&plan, &hunks, accepted.as_deref()).map(ToolOutput::text)
+                let view = plan.view(&hunks, accepted.as_deref(), None);
+                commit(&plan, &hunks, accepted.as_deref())
+                    .map(|report| ToolOutput::text(report).with_view(view))
             })
             .await
         })

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use memo_protocol::{RiskLevel, ToolErrorKind};
+use memo_protocol::{CommandState, CommandView, OutputRange, RiskLevel, ToolErrorKind, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -273,6 +273,30 @@ impl Tool for ExecCommandTool {
         Box::pin(async move { result })
     }
 
+    fn view(&self, ctx: &ToolContext, args: &serde_json::Value) -> ToolView {
+        let escalated =
+            args.get("sandbox_permissions").and_then(|v| v.as_str()) == Some("require_escalated");
+        ToolView::Command(CommandView {
+            command: args
+                .get("cmd")
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_owned(),
+            cwd: Some(
+                args.get("workdir")
+                    .and_then(|v| v.as_str())
+                    .map_or_else(|| ctx.cwd.clone(), |w| ctx.resolve(w))
+                    .display()
+                    .to_string(),
+            ),
+            sandboxed: !escalated && self.manager.sandbox != SandboxPolicy::Off,
+            stdin: None,
+            state: CommandState::Pending,
+            duration_ms: None,
+            output: None,
+        })
+    }
+
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let manager = self.manager.clone();
         let label = self.label;
@@ -333,13 +357,25 @@ impl Tool for ExecCommandTool {
                         .to_owned(),
                 );
             }
+            let view = CommandView {
+                command: p.input.cmd.clone(),
+                cwd: Some(p.workdir.display().to_string()),
+                sandboxed: session.sandbox.active(),
+                stdin: None,
+                state: CommandState::Pending,
+                duration_ms: None,
+                output: None,
+            };
             respond(
                 &manager,
                 &session,
                 &ctx,
-                yield_ms,
-                p.input.max_output_tokens,
-                policy,
+                Reply {
+                    yield_ms,
+                    max_output_tokens: p.input.max_output_tokens,
+                    policy,
+                    view,
+                },
                 notes,
             )
             .await
@@ -388,16 +424,29 @@ fn child_env(tty: bool) -> Vec<(String, String)> {
     env
 }
 
+/// How a call wants its session reported.
+struct Reply {
+    yield_ms: u64,
+    max_output_tokens: Option<usize>,
+    policy: SandboxPolicy,
+    /// What the call is; the report fills in the state, duration and output.
+    view: CommandView,
+}
+
 /// Waits on the session, then reports: output so far plus exit code or session id.
 async fn respond(
     manager: &ExecManager,
     session: &Arc<ExecSession>,
     ctx: &ToolContext,
-    yield_ms: u64,
-    max_output_tokens: Option<usize>,
-    policy: SandboxPolicy,
+    reply: Reply,
     mut notes: Vec<String>,
 ) -> ToolResult {
+    let Reply {
+        yield_ms,
+        max_output_tokens,
+        policy,
+        view,
+    } = reply;
     let finished = exec_live::wait_streaming(
         session,
         Duration::from_millis(yield_ms),
@@ -434,19 +483,49 @@ async fn respond(
     if exit.is_some() {
         manager.forget_if_done(session);
     }
+    // What the command printed ends the body; `prefix` is what comes before the body.
+    let printed_at = (body.len() - delivered.text.len()) as u64;
+    let view_with = |prefix: usize| {
+        ToolView::Command(CommandView {
+            state: match &state {
+                ProcessState::Exited {
+                    code,
+                    signal: Some(signal),
+                } => CommandState::Killed {
+                    signal: signal.clone(),
+                    code: Some(*code),
+                },
+                ProcessState::Exited { code, signal: None } => CommandState::Exited { code: *code },
+                ProcessState::Running { session_id } => CommandState::Running {
+                    session_id: *session_id,
+                },
+            },
+            duration_ms: Some(session.started.elapsed().as_millis() as u64),
+            output: Some(
+                OutputRange {
+                    start: printed_at,
+                    end: body.len() as u64,
+                }
+                .shifted(prefix as u64),
+            ),
+            ..view.clone()
+        })
+    };
+    let killed = |kind: ToolErrorKind, why: &str| {
+        let prefix = format!("{why}\n");
+        ToolError::new(kind, format!("{prefix}{body}")).with_view(view_with(prefix.len()))
+    };
     match session.killed() {
         Some(KillReason::Interrupted) => {
-            return Err(ToolError::new(
+            return Err(killed(
                 ToolErrorKind::Interrupted,
-                format!("interrupted by the user; the command's process group was killed\n{body}"),
+                "interrupted by the user; the command's process group was killed",
             ))
         }
         Some(KillReason::TimedOut) => {
-            return Err(ToolError::new(
+            return Err(killed(
                 ToolErrorKind::Timeout,
-                format!(
-                    "the command ran past its timeout and its process group was killed\n{body}"
-                ),
+                "the command ran past its timeout and its process group was killed",
             ))
         }
         Some(KillReason::SessionEnded) | None => {}
@@ -460,10 +539,12 @@ async fn respond(
                 policy.label(),
                 sandbox::describe(policy, ctx.paths.writable_roots())
             ),
-        ));
+        )
+        .with_view(view_with(0)));
     }
+    let view = view_with(0);
     notes.insert(0, body);
-    Ok(ToolOutput::text(notes.join("\n")))
+    Ok(ToolOutput::text(notes.join("\n")).with_view(view))
 }
 
 #[derive(Deserialize)]
@@ -609,6 +690,31 @@ impl Tool for WriteStdinTool {
         Box::pin(async move { result })
     }
 
+    fn view(&self, _: &ToolContext, args: &serde_json::Value) -> ToolView {
+        let session = args
+            .get("session_id")
+            .and_then(|v| v.as_u64())
+            .and_then(|id| u32::try_from(id).ok())
+            .and_then(|id| self.manager.get(id));
+        ToolView::Command(CommandView {
+            command: session
+                .as_ref()
+                .map(|s| s.command.clone())
+                .unwrap_or_default(),
+            cwd: None,
+            sandboxed: session.as_ref().is_some_and(|s| s.sandbox.active()),
+            stdin: Some(
+                args.get("chars")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_owned(),
+            ),
+            state: CommandState::Pending,
+            duration_ms: None,
+            output: None,
+        })
+    }
+
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let manager = self.manager.clone();
         let prepared = parse_args::<WriteInput>("write_stdin", args).and_then(|input| {
@@ -631,23 +737,29 @@ impl Tool for WriteStdinTool {
                     // Before writing: the reply may come faster than the wait starts.
                     session.start_live();
                 }
-                session.write(chars).await?;
+                session.write(chars.clone()).await?;
                 kill_on_cancel(&session, ctx.cancel.clone());
             }
             let yield_ms = input
                 .yield_time_ms
                 .unwrap_or(DEFAULT_WRITE_YIELD_MS)
                 .min(MAX_YIELD_MS);
-            respond(
-                &manager,
-                &session,
-                &ctx,
+            let view = CommandView {
+                command: session.command.clone(),
+                cwd: None,
+                sandboxed: session.sandbox.active(),
+                stdin: Some(chars),
+                state: CommandState::Pending,
+                duration_ms: None,
+                output: None,
+            };
+            let reply = Reply {
                 yield_ms,
-                input.max_output_tokens,
-                manager.sandbox,
-                Vec::new(),
-            )
-            .await
+                max_output_tokens: input.max_output_tokens,
+                policy: manager.sandbox,
+                view,
+            };
+            respond(&manager, &session, &ctx, reply, Vec::new()).await
         })
     }
 }

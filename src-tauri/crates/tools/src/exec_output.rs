@@ -187,6 +187,7 @@ pub fn deliver(taken: Taken, max_output_tokens: usize) -> Delivered {
 }
 
 /// The state line of a response.
+#[derive(Debug, Clone, PartialEq)]
 pub enum ProcessState {
     Exited { code: i32, signal: Option<String> },
     Running { session_id: u32 },
@@ -215,9 +216,72 @@ pub fn format_response(
     )
 }
 
+/// What a response in [`format_response`]'s format says, read back (for calls stored
+/// before tool views recorded it): the state, the wall time, and where the printed
+/// output starts. `None` for any other text.
+pub fn parse_response(text: &str) -> Option<(ProcessState, f64, usize)> {
+    let rest = match text.strip_prefix("Chunk ID: ") {
+        Some(after) => after.split_once('\n')?.1,
+        None => text,
+    };
+    let (wall, rest) = rest.strip_prefix("Wall time: ")?.split_once(" seconds\n")?;
+    let wall: f64 = wall.parse().ok()?;
+    let (state_line, mut rest) = rest.split_once('\n')?;
+    let state = if let Some(id) = state_line.strip_prefix("Process running with session ID ") {
+        ProcessState::Running {
+            session_id: id.parse().ok()?,
+        }
+    } else {
+        let code = state_line.strip_prefix("Process exited with code ")?;
+        match code.split_once(" (signal: ") {
+            Some((code, signal)) => ProcessState::Exited {
+                code: code.parse().ok()?,
+                signal: Some(signal.strip_suffix(')')?.to_owned()),
+            },
+            None => ProcessState::Exited {
+                code: code.parse().ok()?,
+                signal: None,
+            },
+        }
+    };
+    if let Some(after) = rest.strip_prefix("Original token count: ") {
+        rest = after.split_once('\n')?.1;
+    }
+    let printed = rest
+        .strip_prefix("Output:\n")
+        .or_else(|| rest.strip_prefix("Output:"))?;
+    Some((state, wall, text.len() - printed.len()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_response_reads_back_as_what_it_said() {
+        let delivered = Delivered {
+            text: "hé\n".into(),
+            original_tokens: 1,
+        };
+        for state in [
+            ProcessState::Exited {
+                code: 3,
+                signal: None,
+            },
+            ProcessState::Exited {
+                code: -1,
+                signal: Some("SIGKILL".into()),
+            },
+            ProcessState::Running { session_id: 7 },
+        ] {
+            let text = format_response("ab12", 1.25, &state, &delivered);
+            let (read, wall, at) = parse_response(&text).unwrap();
+            assert_eq!(&text[at..], "hé\n");
+            assert_eq!(wall, 1.25);
+            assert_eq!(format!("{read:?}"), format!("{state:?}"));
+        }
+        assert!(parse_response("Error: nope").is_none());
+    }
 
     #[test]
     fn terminal_noise_is_removed() {

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use futures::future::BoxFuture;
-use memo_protocol::RiskLevel;
+use memo_protocol::{MemoryAction, MemoryView, RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -81,6 +81,13 @@ impl Tool for GetMemoryTool {
 
     fn risk(&self) -> RiskLevel {
         RiskLevel::Read
+    }
+
+    fn view(&self, _: &ToolContext, _: &serde_json::Value) -> ToolView {
+        ToolView::Memory(MemoryView {
+            action: MemoryAction::Get,
+            fact: None,
+        })
     }
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {

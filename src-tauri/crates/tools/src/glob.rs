@@ -7,15 +7,17 @@ use std::time::SystemTime;
 use futures::future::BoxFuture;
 use globset::{GlobBuilder, GlobMatcher};
 use ignore::WalkState;
-use memo_protocol::RiskLevel;
+use memo_protocol::{Location, RiskLevel, SearchView, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::fsutil::{self, display_path, real_cwd};
 use crate::walk;
-use crate::{parse_args, Tool, ToolContext, ToolError, ToolResult};
+use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
 
 const NAME: &str = "glob";
+/// How many files a search's view names.
+const FIRST_FILES: usize = 5;
 const DEFAULT_LIMIT: usize = 100;
 const MAX_LIMIT: usize = 1000;
 /// Matches gathered before giving up on completeness (a `**/*` over a monorepo).
@@ -73,6 +75,18 @@ impl Tool for GlobTool {
         RiskLevel::Read
     }
 
+    fn view(&self, ctx: &ToolContext, args: &serde_json::Value) -> ToolView {
+        let text = |key: &str| args.get(key).and_then(|v| v.as_str());
+        let root = ctx.resolve(text("path").unwrap_or("."));
+        ToolView::Search(SearchView {
+            pattern: text("pattern").unwrap_or_default().to_owned(),
+            scope: Some(display_path(&real_cwd(&ctx.cwd), &root)),
+            matches: None,
+            first: Vec::new(),
+            truncated: false,
+        })
+    }
+
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         Box::pin(async move {
             let input: Input = parse_args(NAME, args)?;
@@ -94,14 +108,28 @@ impl Tool for GlobTool {
                     Sort::Mtime => found.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0))),
                     Sort::Name => found.sort_by(|a, b| a.0.cmp(&b.0)),
                 }
+                let shown_root = display_path(&cwd, &root);
+                let view = |first: Vec<Location>, truncated: bool| {
+                    ToolView::Search(SearchView {
+                        pattern: input.pattern.clone(),
+                        scope: Some(shown_root.clone()),
+                        matches: Some(u32::try_from(total).unwrap_or(u32::MAX)),
+                        first,
+                        truncated,
+                    })
+                };
                 if total == 0 {
-                    return Ok(format!(
-                        "No files match `{}` under {}",
-                        input.pattern,
-                        display_path(&cwd, &root)
-                    )
-                    .into());
+                    let text = format!("No files match `{}` under {shown_root}", input.pattern);
+                    return Ok(ToolOutput::text(text).with_view(view(Vec::new(), !complete)));
                 }
+                let first = found
+                    .iter()
+                    .take(FIRST_FILES.min(limit))
+                    .map(|(p, _)| Location {
+                        path: display_path(&cwd, p),
+                        line: None,
+                    })
+                    .collect();
                 let mut out: String = found
                     .iter()
                     .take(limit)
@@ -117,7 +145,7 @@ impl Tool for GlobTool {
                         }
                     ));
                 }
-                Ok(out.into())
+                Ok(ToolOutput::text(out).with_view(view(first, total > limit || !complete)))
             })
             .await
         })

@@ -10,14 +10,14 @@ use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
 use ignore::overrides::OverrideBuilder;
 use ignore::WalkState;
-use memo_protocol::RiskLevel;
+use memo_protocol::{Location, RiskLevel, SearchView, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::fsutil::{self, display_path, real_cwd};
 use crate::truncate::max_chars_from_env;
 use crate::walk;
-use crate::{parse_args, ReadDenials, Tool, ToolContext, ToolError, ToolResult};
+use crate::{parse_args, ReadDenials, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
 
 const NAME: &str = "grep_files";
 const DEFAULT_LIMIT: usize = 100;
@@ -80,6 +80,19 @@ impl Tool for GrepFilesTool {
         RiskLevel::Read
     }
 
+    fn view(&self, ctx: &ToolContext, args: &serde_json::Value) -> ToolView {
+        let text = |key: &str| args.get(key).and_then(|v| v.as_str());
+        let cwd = real_cwd(&ctx.cwd);
+        let root = display_path(&cwd, &ctx.resolve(text("path").unwrap_or(".")));
+        ToolView::Search(SearchView {
+            pattern: text("pattern").unwrap_or_default().to_owned(),
+            scope: Some(scope_of(&root, text("include"))),
+            matches: None,
+            first: Vec::new(),
+            truncated: false,
+        })
+    }
+
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         Box::pin(async move {
             let input: Input = parse_args(NAME, args)?;
@@ -92,16 +105,50 @@ impl Tool for GrepFilesTool {
                 let search = Search::new(&input, &root)?;
                 let found = search.run(&root, &cancel, &denials);
                 let mut text = render(&found, &search, &input.pattern, &cwd, &root, budget);
+                let view = search_view(&input, &found, search.limit, &cwd, &root);
                 if found.denied > 0 {
                     text.push_str(&format!(
                         "\n\n{} file(s) not searched: a rule denies reading them.",
                         found.denied
                     ));
                 }
-                Ok(text.into())
+                Ok(ToolOutput::text(text).with_view(view))
             })
             .await
         })
+    }
+}
+
+/// How many matches a search's view names.
+const FIRST_MATCHES: usize = 5;
+
+fn search_view(input: &Input, found: &Found, limit: usize, cwd: &Path, root: &Path) -> ToolView {
+    let first = found
+        .files
+        .iter()
+        .flat_map(|f| {
+            let path = display_path(cwd, &f.path);
+            f.match_lines.iter().map(move |line| Location {
+                path: path.clone(),
+                line: u32::try_from(*line).ok(),
+            })
+        })
+        .take(FIRST_MATCHES)
+        .collect();
+    ToolView::Search(SearchView {
+        pattern: input.pattern.clone(),
+        scope: Some(scope_of(&display_path(cwd, root), input.include.as_deref())),
+        matches: Some(u32::try_from(found.total).unwrap_or(u32::MAX)),
+        first,
+        truncated: !found.complete || found.total > limit,
+    })
+}
+
+/// `src` or `src (*.rs)`: where a search looks.
+fn scope_of(path: &str, include: Option<&str>) -> String {
+    match include.map(str::trim).filter(|g| !g.is_empty()) {
+        Some(glob) => format!("{path} ({glob})"),
+        None => path.to_owned(),
     }
 }
 
@@ -116,6 +163,7 @@ struct Search {
 /// One file's matches, already formatted.
 struct FileHits {
     path: PathBuf,
+    match_lines: Vec<u64>,
     /// (is a match, formatted line)
     lines: Vec<(bool, String)>,
 }
@@ -216,6 +264,7 @@ impl Search {
                 }
                 let mut sink = Collect {
                     lines: Vec::new(),
+                    match_lines: Vec::new(),
                     matches: 0,
                     max: self.limit,
                 };
@@ -233,6 +282,7 @@ impl Search {
                     f.push(FileHits {
                         path: entry.into_path(),
                         lines: sink.lines,
+                        match_lines: sink.match_lines,
                     });
                 }
                 if seen >= self.hard_cap {
@@ -256,6 +306,8 @@ impl Search {
 /// Collects one file's matches and context lines as `N:text` / `N-text` / `--`.
 struct Collect {
     lines: Vec<(bool, String)>,
+    /// The line numbers of the matches, in order.
+    match_lines: Vec<u64>,
     matches: usize,
     /// Stop reading a file once it alone fills the whole answer.
     max: usize,
@@ -278,6 +330,7 @@ impl Sink for Collect {
         let n = mat.line_number().unwrap_or(0);
         self.lines
             .push((true, format!("{n}:{}", line_text(mat.bytes()))));
+        self.match_lines.push(n);
         self.matches += 1;
         Ok(self.matches < self.max)
     }

@@ -31,7 +31,7 @@ pub mod command_guard;
 mod exec_command;
 pub mod exec_fingerprint;
 mod exec_live;
-mod exec_output;
+pub mod exec_output;
 mod exec_session;
 mod get_memory;
 mod runtime_tools;
@@ -49,7 +49,7 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use memo_model::ToolSpec;
-use memo_protocol::{AgentEvent, FileDiff, RiskLevel, ToolErrorKind};
+use memo_protocol::{AgentEvent, FileDiff, RiskLevel, ToolErrorKind, ToolView};
 use serde::de::DeserializeOwned;
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;
@@ -67,7 +67,7 @@ pub use write_file::WriteFileTool;
 
 pub use exec_command::{exec_tools, ExecCommandTool, WriteStdinTool};
 pub use get_memory::GetMemoryTool;
-pub use runtime_tools::ShellToolType;
+pub use runtime_tools::{every_builtin, ShellToolType};
 pub use sandbox::SandboxPolicy;
 pub use save_memory::SaveMemoryTool;
 pub use update_plan::UpdatePlanTool;
@@ -226,12 +226,14 @@ pub struct ToolPreview {
     pub diff: Option<FileDiff>,
 }
 
-/// A tool's successful result: the text the model sees, and optionally an event the
-/// engine emits alongside it (e.g. a plan update).
+/// A tool's successful result: the text the model sees, optionally an event the engine
+/// emits alongside it (e.g. a plan update), and what the call did as people read it
+/// (`None`: the view from its arguments, [`Tool::view`], stands).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {
     pub content: String,
     pub event: Option<AgentEvent>,
+    pub view: Option<ToolView>,
 }
 
 impl ToolOutput {
@@ -239,7 +241,13 @@ impl ToolOutput {
         Self {
             content: content.into(),
             event: None,
+            view: None,
         }
+    }
+
+    pub fn with_view(mut self, view: ToolView) -> Self {
+        self.view = Some(view);
+        self
     }
 }
 
@@ -261,6 +269,9 @@ impl From<&str> for ToolOutput {
 pub struct ToolError {
     pub kind: ToolErrorKind,
     pub message: String,
+    /// What the call did before it failed, when that says more than its arguments (a
+    /// command's exit state and output after a timeout).
+    pub view: Option<Box<ToolView>>,
 }
 
 impl ToolError {
@@ -268,7 +279,13 @@ impl ToolError {
         Self {
             kind,
             message: message.into(),
+            view: None,
         }
+    }
+
+    pub fn with_view(mut self, view: ToolView) -> Self {
+        self.view = Some(Box::new(view));
+        self
     }
 
     pub fn invalid_input(message: impl Into<String>) -> Self {
@@ -344,6 +361,13 @@ pub trait Tool: Send + Sync {
             diff: None,
         };
         Box::pin(async move { Ok(preview) })
+    }
+    /// What a call with these (valid) arguments is, as people read it, before it runs:
+    /// its card until the result comes. Tools whose result says more return a fuller
+    /// view with it ([`ToolOutput::view`]). Must be cheap and change nothing.
+    fn view(&self, ctx: &ToolContext, args: &serde_json::Value) -> ToolView {
+        let _ = ctx;
+        ToolView::other(self.name(), args)
     }
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult>;
     /// Called once when the session ends: stop whatever the tool still has running

@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use futures::future::BoxFuture;
-use memo_protocol::RiskLevel;
+use memo_protocol::{ListView, RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::fsutil;
 use crate::walk;
-use crate::{parse_args, Tool, ToolContext, ToolError, ToolResult};
+use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
 
 const NAME: &str = "list_dir";
 const MAX_ENTRIES: usize = 500;
@@ -68,17 +68,37 @@ impl Tool for ListDirTool {
         RiskLevel::Read
     }
 
+    fn view(&self, ctx: &ToolContext, args: &serde_json::Value) -> ToolView {
+        let dir = args.get("dir_path").and_then(|v| v.as_str()).unwrap_or(".");
+        ToolView::List(ListView {
+            path: fsutil::display_path(&fsutil::real_cwd(&ctx.cwd), &ctx.resolve(dir)),
+            entries: None,
+            truncated: false,
+        })
+    }
+
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         Box::pin(async move {
             let input: Input = parse_args(NAME, args)?;
             let dir = ctx.readable(input.dir_path.as_deref().unwrap_or("."))?;
             let depth = input.depth.unwrap_or(1).clamp(1, MAX_DEPTH);
-            fsutil::blocking(NAME, move || list(&dir, depth).map(Into::into)).await
+            let shown = fsutil::display_path(&fsutil::real_cwd(&ctx.cwd), &dir);
+            fsutil::blocking(NAME, move || {
+                let (text, entries, truncated) = list(&dir, depth)?;
+                let view = ToolView::List(ListView {
+                    path: shown,
+                    entries: Some(u32::try_from(entries).unwrap_or(u32::MAX)),
+                    truncated,
+                });
+                Ok(ToolOutput::text(text).with_view(view))
+            })
+            .await
         })
     }
 }
 
-fn list(dir: &Path, depth: usize) -> Result<String, ToolError> {
+/// The listing, how many entries it shows, and whether some were left out.
+fn list(dir: &Path, depth: usize) -> Result<(String, usize, bool), ToolError> {
     if !dir.is_dir() {
         return Err(ToolError::invalid_input(format!(
             "{} is not a directory",
@@ -149,7 +169,7 @@ fn list(dir: &Path, depth: usize) -> Result<String, ToolError> {
             if walked_all { "" } else { "at least " }
         ));
     }
-    Ok(out)
+    Ok((out, shown, hidden > 0 || !walked_all))
 }
 
 fn render(dir: &Path, children: &BTreeMap<PathBuf, Vec<(&PathBuf, &Node)>>, out: &mut String) {

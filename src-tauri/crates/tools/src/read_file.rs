@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use futures::future::BoxFuture;
-use memo_protocol::RiskLevel;
+use memo_protocol::{ReadView, RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -16,7 +16,7 @@ use crate::indentation::{self, Options};
 use crate::line_index::{self, Cursor, FileKey, BUF_BYTES, STRIDE};
 use crate::line_seek;
 use crate::truncate::max_chars_from_env;
-use crate::{parse_args, Tool, ToolContext, ToolError, ToolResult};
+use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
 
 const NAME: &str = "read_file";
 /// Lines longer than this are cut so one minified line cannot flood the context.
@@ -112,6 +112,15 @@ impl Tool for ReadFileTool {
         RiskLevel::Read
     }
 
+    fn view(&self, ctx: &ToolContext, args: &serde_json::Value) -> ToolView {
+        let path = args
+            .get("file_path")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default();
+        let shown = display_path(&real_cwd(&ctx.cwd), &ctx.resolve(path));
+        ToolView::Read(read_view(&shown, None, None, false))
+    }
+
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         Box::pin(async move {
             let input: Input = parse_args(NAME, args)?;
@@ -143,7 +152,7 @@ impl Tool for ReadFileTool {
                         read_blocks(file, &shown, anchor, options, limit, budget)?
                     }
                 };
-                Ok(out.into())
+                Ok(ToolOutput::text(out.text).with_view(ToolView::Read(out.view)))
             })
             .await
         })
@@ -201,7 +210,7 @@ fn read_slice(
     offset: u64,
     limit: usize,
     budget: usize,
-) -> Result<String, ToolError> {
+) -> Result<Slice, ToolError> {
     let io = |e: std::io::Error| ToolError::failed(format!("cannot read {shown}: {e}"));
     let meta = file.metadata().map_err(io)?;
     let key = FileKey::of(&meta);
@@ -247,7 +256,10 @@ fn read_slice(
     if shown_lines == 0 {
         let total = if pos > line_start { line } else { line - 1 };
         if total == 0 {
-            return Ok(format!("({shown} is empty)"));
+            return Ok(Slice {
+                text: format!("({shown} is empty)"),
+                view: read_view(shown, None, Some(0), false),
+            });
         }
         return Err(ToolError::invalid_input(format!(
             "offset {offset} is past the end of {shown}, which has {total} lines"
@@ -267,7 +279,33 @@ fn read_slice(
             "… more lines follow{why}; continue with offset {line}\n"
         ));
     }
-    Ok(out)
+    let lines = Some((offset as u32, (line - 1) as u32));
+    let total = (!more).then_some((line - 1) as u32);
+    Ok(Slice {
+        text: out,
+        view: read_view(shown, lines, total, more),
+    })
+}
+
+/// What a read returns: the text for the model and what it covered.
+struct Slice {
+    text: String,
+    view: ReadView,
+}
+
+fn read_view(
+    shown: &str,
+    lines: Option<(u32, u32)>,
+    total: Option<u32>,
+    truncated: bool,
+) -> ReadView {
+    ReadView {
+        path: shown.to_owned(),
+        start_line: lines.map(|(first, _)| first),
+        end_line: lines.map(|(_, last)| last),
+        total_lines: total,
+        truncated,
+    }
 }
 
 fn read_blocks(
@@ -277,7 +315,7 @@ fn read_blocks(
     options: Options,
     limit: usize,
     budget: usize,
-) -> Result<String, ToolError> {
+) -> Result<Slice, ToolError> {
     let io = |e: std::io::Error| ToolError::failed(format!("cannot read {shown}: {e}"));
     let len = file.metadata().map_err(io)?.len();
     if len > MAX_INDENTATION_BYTES {
@@ -298,9 +336,14 @@ fn read_blocks(
         )));
     }
     let ranges = indentation::blocks(&lines, options);
+    let total = Some(lines.len() as u32);
     if ranges.is_empty() {
-        return Ok(format!("({shown} has no code around line {anchor})"));
+        return Ok(Slice {
+            text: format!("({shown} has no code around line {anchor})"),
+            view: read_view(shown, None, total, false),
+        });
     }
+    let mut span: Option<(u32, u32)> = None;
     let mut out = String::new();
     let mut count = 0usize;
     let mut prev_end: Option<usize> = None;
@@ -314,14 +357,22 @@ fn read_blocks(
                     "… block continues; read more with offset {} (slice mode)\n",
                     i + 1
                 ));
-                return Ok(out);
+                return Ok(Slice {
+                    text: out,
+                    view: read_view(shown, span, total, true),
+                });
             }
             format_line(&mut out, i as u64 + 1, lines[i].as_bytes());
+            let number = i as u32 + 1;
+            span = Some(span.map_or((number, number), |(first, _)| (first, number)));
             count += 1;
         }
         prev_end = Some(r.end);
     }
-    Ok(out)
+    Ok(Slice {
+        text: out,
+        view: read_view(shown, span, total, false),
+    })
 }
 
 #[cfg(test)]

@@ -76,6 +76,21 @@ pub fn register_with_env(registry: &mut ToolRegistry, env: impl Fn(&str) -> Opti
     }
 }
 
+/// Every built-in tool of any configuration (each shell form, memory on), sandbox off:
+/// for reading what a stored call of any of them was, never for running one.
+pub fn every_builtin() -> ToolRegistry {
+    let mut registry = ToolRegistry::builtin();
+    // Nothing set: the memory tools are on.
+    register_with_env(&mut registry, |_| None);
+    let (exec, stdin) = exec_tools(SandboxPolicy::Off);
+    registry.register(Arc::new(exec));
+    registry.register(Arc::new(stdin));
+    for form in [ShellForm::Argv, ShellForm::String] {
+        registry.register(Arc::new(ShellCompatTool::new(form, SandboxPolicy::Off)));
+    }
+    registry
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

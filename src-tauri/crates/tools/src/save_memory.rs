@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use futures::future::BoxFuture;
-use memo_protocol::RiskLevel;
+use memo_protocol::{MemoryAction, MemoryView, RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -144,6 +144,13 @@ impl Tool for SaveMemoryTool {
                 cwd: Some(cwd),
                 diff: Some(diff),
             })
+        })
+    }
+
+    fn view(&self, _: &ToolContext, args: &serde_json::Value) -> ToolView {
+        ToolView::Memory(MemoryView {
+            action: MemoryAction::Save,
+            fact: args.get("fact").and_then(|v| v.as_str()).map(str::to_owned),
         })
     }
 

@@ -5,7 +5,7 @@
 //! exec_command's machinery: same guard, path policy, sandbox, fingerprints and output.
 
 use futures::future::BoxFuture;
-use memo_protocol::RiskLevel;
+use memo_protocol::{RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -186,6 +186,13 @@ impl Tool for ShellCompatTool {
         match self.translate(args) {
             Ok(exec_args) => self.inner.preview(ctx, &exec_args),
             Err(e) => Box::pin(async move { Err(e) }),
+        }
+    }
+
+    fn view(&self, ctx: &ToolContext, args: &Value) -> ToolView {
+        match self.translate(args) {
+            Ok(exec_args) => self.inner.view(ctx, &exec_args),
+            Err(_) => ToolView::other(self.name(), args),
         }
     }
 

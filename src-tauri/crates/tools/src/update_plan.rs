@@ -2,7 +2,7 @@
 //! carries a `plan_updated` event the engine emits so clients can show the plan.
 
 use futures::future::BoxFuture;
-use memo_protocol::{AgentEvent, PlanItem, PlanStatus, RiskLevel};
+use memo_protocol::{AgentEvent, PlanItem, PlanStatus, PlanView, RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -54,6 +54,14 @@ impl Tool for UpdatePlanTool {
             },
             "required": ["plan"],
             "additionalProperties": false
+        })
+    }
+
+    fn view(&self, _: &ToolContext, args: &serde_json::Value) -> ToolView {
+        let input: Option<Input> = serde_json::from_value(args.clone()).ok();
+        ToolView::Plan(PlanView {
+            steps: input.as_ref().map(|i| i.plan.clone()).unwrap_or_default(),
+            explanation: input.and_then(|i| i.explanation),
         })
     }
 
@@ -123,12 +131,17 @@ fn validate(input: Input) -> ToolResult {
         .explanation
         .map(|e| e.trim().to_owned())
         .filter(|e| !e.is_empty());
+    let view = ToolView::Plan(PlanView {
+        steps: input.plan.clone(),
+        explanation: explanation.clone(),
+    });
     Ok(ToolOutput {
         content: text,
         event: Some(AgentEvent::PlanUpdated {
             explanation,
             plan: input.plan,
         }),
+        view: Some(view),
     })
 }
 

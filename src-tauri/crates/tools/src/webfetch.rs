@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use memo_protocol::{RiskLevel, ToolErrorKind};
+use memo_protocol::{FetchView, RiskLevel, ToolErrorKind, ToolView};
 use reqwest::Url;
 use serde::Deserialize;
 use serde_json::json;
@@ -150,6 +150,19 @@ impl Tool for WebFetchTool {
         Box::pin(async move { result })
     }
 
+    fn view(&self, _: &ToolContext, args: &serde_json::Value) -> ToolView {
+        ToolView::Fetch(FetchView {
+            url: args
+                .get("url")
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_owned(),
+            status: None,
+            bytes: None,
+            content_type: None,
+        })
+    }
+
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let timeout = self.timeout;
         let max_bytes = self.max_bytes;
@@ -183,13 +196,20 @@ impl Tool for WebFetchTool {
                 body,
                 final_url,
             } = fetched;
+            let view = ToolView::Fetch(FetchView {
+                url: final_url.to_string(),
+                status: Some(status),
+                bytes: Some(body.len() as u64),
+                content_type: Some(content_type.clone()).filter(|t| !t.is_empty()),
+            });
             let kind = classify(&content_type, &body);
             if kind == Kind::Binary {
                 return Err(ToolError::invalid_input(format!(
                     "{final_url} returned {} ({} bytes), which is not text; webfetch only reads text and HTML",
                     if content_type.is_empty() { "binary content" } else { content_type.as_str() },
                     body.len()
-                )));
+                ))
+                .with_view(view));
             }
             let text = tokio::task::spawn_blocking(move || to_markdown(kind, &body))
                 .await
@@ -199,7 +219,8 @@ impl Tool for WebFetchTool {
                 return Err(ToolError::failed(format!(
                     "HTTP {status} from {final_url}\n<{MARKER}>\n{}\n</{MARKER}>",
                     neutralize(&snippet)
-                )));
+                ))
+                .with_view(view));
             }
             Ok(ToolOutput::text(render(
                 &final_url,
@@ -208,7 +229,8 @@ impl Tool for WebFetchTool {
                 &text,
                 offset,
                 max_chars,
-            )?))
+            )?)
+            .with_view(view))
         })
     }
 }

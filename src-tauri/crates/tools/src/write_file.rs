@@ -2,7 +2,7 @@
 //! against the current content for the approval (hunks may be accepted one by one).
 
 use futures::future::BoxFuture;
-use memo_protocol::RiskLevel;
+use memo_protocol::{EditKind, EditedFile, FileEditView, RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -161,6 +161,27 @@ impl Tool for WriteFileTool {
         })
     }
 
+    fn view(&self, ctx: &ToolContext, args: &serde_json::Value) -> ToolView {
+        let path = args
+            .get("file_path")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default();
+        let real = ctx.resolve(path);
+        ToolView::FileEdit(FileEditView {
+            files: vec![EditedFile {
+                path: display_path(&real_cwd(&ctx.cwd), &real),
+                change: if real.exists() {
+                    EditKind::Modify
+                } else {
+                    EditKind::Add
+                },
+                diff: None,
+                applied_hunks: None,
+                applied_edits: None,
+            }],
+        })
+    }
+
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let expected = self.previews.recall(&call_key(&ctx, &args));
         Box::pin(async move {
@@ -176,6 +197,24 @@ impl Tool for WriteFileTool {
                         fh.apply(|i| accepted.contains(&(i as u32)))
                     }
                 };
+                let from = if plan.exists {
+                    plan.display.as_str()
+                } else {
+                    "/dev/null"
+                };
+                let view = ToolView::FileEdit(FileEditView {
+                    files: vec![EditedFile {
+                        path: plan.display.clone(),
+                        change: if plan.exists {
+                            EditKind::Modify
+                        } else {
+                            EditKind::Add
+                        },
+                        diff: Some(fh.file_diff(&plan.display, from, &plan.display)),
+                        applied_hunks: accepted.clone(),
+                        applied_edits: None,
+                    }],
+                });
                 let taken = accepted.as_ref().map_or(fh.hunks.len(), |a| {
                     (0..fh.hunks.len())
                         .filter(|i| a.contains(&(*i as u32)))
@@ -185,13 +224,15 @@ impl Tool for WriteFileTool {
                     return Ok(ToolOutput::text(format!(
                         "{} left unchanged (no hunk accepted or content identical)",
                         plan.display
-                    )));
+                    ))
+                    .with_view(view));
                 }
                 if !plan.exists && taken == 0 && !fh.hunks.is_empty() {
                     return Ok(ToolOutput::text(format!(
                         "{} was not created (its hunk was not accepted)",
                         plan.display
-                    )));
+                    ))
+                    .with_view(view));
                 }
                 fsutil::write_atomic(&plan.path, &fsutil::encode(&content, plan.crlf), plan.mode)?;
                 let lines = content.lines().count();
@@ -201,10 +242,10 @@ impl Tool for WriteFileTool {
                     String::new()
                 };
                 let verb = if plan.exists { "Overwrote" } else { "Created" };
-                Ok(ToolOutput::text(format!(
-                    "{verb} {} ({lines} lines{partial})",
-                    plan.display
-                )))
+                Ok(
+                    ToolOutput::text(format!("{verb} {} ({lines} lines{partial})", plan.display))
+                        .with_view(view),
+                )
             })
             .await
         })

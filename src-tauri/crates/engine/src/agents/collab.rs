@@ -9,11 +9,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use memo_protocol::{AgentEvent, RiskLevel, SubagentState, ToolCallId};
+use memo_protocol::{
+    AgentEvent, AgentLine, RiskLevel, SubagentAction, SubagentState, SubagentView, ToolCallId,
+    ToolView,
+};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::runtime::Subagents;
+use super::runtime::{ChildStatus, Subagents};
 use crate::tools::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
 
 /// The collab tools' names: a subagent's session never has them (no agents of agents).
@@ -77,6 +80,66 @@ fn text(value: serde_json::Value) -> ToolOutput {
     ToolOutput::text(serde_json::to_string_pretty(&value).unwrap_or_default())
 }
 
+/// A collab call as people read it, from its arguments: the agents it names by id.
+fn asked(action: SubagentAction, args: &serde_json::Value) -> SubagentView {
+    let field = |key: &str| args.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+    let mut ids: Vec<String> = field("id").into_iter().collect();
+    if let Some(many) = args.get("ids").and_then(|v| v.as_array()) {
+        ids.extend(many.iter().filter_map(|v| v.as_str()).map(str::to_owned));
+    }
+    SubagentView {
+        action,
+        task: field("message"),
+        agent_type: field("agent_type"),
+        agents: ids
+            .into_iter()
+            .map(|agent_id| AgentLine {
+                agent_id,
+                agent_type: None,
+                state: None,
+                answer: None,
+                message: None,
+            })
+            .collect(),
+        timed_out: false,
+    }
+}
+
+/// The view of a collab tool's call from its name and arguments; `None` for any other
+/// tool (for stored calls, read without the session's tools).
+pub(crate) fn asked_view(name: &str, args: &serde_json::Value) -> Option<ToolView> {
+    let action = match name {
+        "spawn_agent" => SubagentAction::Spawn,
+        "send_input" => SubagentAction::SendInput,
+        "wait" => SubagentAction::Wait,
+        "close_agent" => SubagentAction::Close,
+        "list_agents" => SubagentAction::List,
+        _ => return None,
+    };
+    let mut view = asked(action, args);
+    if action == SubagentAction::Spawn {
+        view.agent_type.get_or_insert_with(|| "general".into());
+    }
+    Some(ToolView::Subagent(view))
+}
+
+fn line(status: &ChildStatus) -> AgentLine {
+    AgentLine {
+        agent_id: status.agent_id.clone(),
+        agent_type: Some(status.agent_type.clone()),
+        state: Some(status.state),
+        answer: status.answer.clone(),
+        message: status.message.clone(),
+    }
+}
+
+/// The call's view once it ran: the agents as they stood.
+fn answered(mut view: SubagentView, statuses: &[ChildStatus], timed_out: bool) -> ToolView {
+    view.agents = statuses.iter().map(line).collect();
+    view.timed_out = timed_out;
+    ToolView::Subagent(view)
+}
+
 struct SpawnAgent {
     agents: Arc<Subagents>,
     description: String,
@@ -117,18 +180,37 @@ impl Tool for SpawnAgent {
 
     read_only_collab_tool!();
 
+    fn view(&self, _: &ToolContext, args: &serde_json::Value) -> ToolView {
+        let mut view = asked(SubagentAction::Spawn, args);
+        view.agent_type.get_or_insert_with(|| "general".into());
+        ToolView::Subagent(view)
+    }
+
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+        let view = asked(SubagentAction::Spawn, &args);
         let result = parse_args::<SpawnInput>("spawn_agent", args).and_then(|input| {
             let agent = self
                 .agents
                 .spawn(&input.message, input.agent_type.as_deref())
                 .map_err(failed)?;
+            let status = ChildStatus {
+                agent_id: agent.agent_id.clone(),
+                agent_type: agent.agent_type.clone(),
+                state: SubagentState::Running,
+                answer: None,
+                message: None,
+            };
+            let view = SubagentView {
+                agent_type: Some(agent.agent_type.clone()),
+                ..view
+            };
             let mut output = text(json!({
                 "agent_id": agent.agent_id,
                 "agent_type": agent.agent_type,
                 "session_id": agent.session_id,
                 "state": SubagentState::Running,
-            }));
+            }))
+            .with_view(answered(view, &[status], false));
             // Recorded with the call, so the parent's transcript shows the child under it.
             output.event = ctx.call_id.map(|call_id| AgentEvent::SubagentStarted {
                 call_id: ToolCallId::new(call_id),
@@ -174,13 +256,18 @@ impl Tool for SendInput {
 
     read_only_collab_tool!();
 
+    fn view(&self, _: &ToolContext, args: &serde_json::Value) -> ToolView {
+        ToolView::Subagent(asked(SubagentAction::SendInput, args))
+    }
+
     fn run(&self, _ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+        let view = asked(SubagentAction::SendInput, &args);
         let result = parse_args::<SendArgs>("send_input", args).and_then(|input| {
             let status = self
                 .0
                 .send_input(&input.id, &input.message)
                 .map_err(failed)?;
-            Ok(text(json!(status)))
+            Ok(text(json!(status)).with_view(answered(view, &[status], false)))
         });
         Box::pin(async move { result })
     }
@@ -221,8 +308,13 @@ impl Tool for Wait {
 
     read_only_collab_tool!();
 
+    fn view(&self, _: &ToolContext, args: &serde_json::Value) -> ToolView {
+        ToolView::Subagent(asked(SubagentAction::Wait, args))
+    }
+
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let agents = self.0.clone();
+        let view = asked(SubagentAction::Wait, &args);
         Box::pin(async move {
             let input = parse_args::<WaitArgs>("wait", args)?;
             let timeout = input
@@ -233,7 +325,8 @@ impl Tool for Wait {
                 .wait(&input.ids, timeout, &ctx.cancel)
                 .await
                 .map_err(failed)?;
-            Ok(text(json!({ "agents": statuses, "timed_out": timed_out })))
+            let view = answered(view, &statuses, timed_out);
+            Ok(text(json!({ "agents": statuses, "timed_out": timed_out })).with_view(view))
         })
     }
 }
@@ -267,10 +360,15 @@ impl Tool for CloseAgent {
 
     read_only_collab_tool!();
 
+    fn view(&self, _: &ToolContext, args: &serde_json::Value) -> ToolView {
+        ToolView::Subagent(asked(SubagentAction::Close, args))
+    }
+
     fn run(&self, _ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+        let view = asked(SubagentAction::Close, &args);
         let result = parse_args::<CloseArgs>("close_agent", args).and_then(|input| {
             let status = self.0.close(&input.id).map_err(failed)?;
-            Ok(text(json!(status)))
+            Ok(text(json!(status)).with_view(answered(view, &[status], false)))
         });
         Box::pin(async move { result })
     }
@@ -293,8 +391,13 @@ impl Tool for ListAgents {
 
     read_only_collab_tool!();
 
-    fn run(&self, _ctx: ToolContext, _args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
+    fn view(&self, _: &ToolContext, args: &serde_json::Value) -> ToolView {
+        ToolView::Subagent(asked(SubagentAction::List, args))
+    }
+
+    fn run(&self, _ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let list = self.0.list();
-        Box::pin(async move { Ok(text(json!({ "agents": list }))) })
+        let view = answered(asked(SubagentAction::List, &args), &list, false);
+        Box::pin(async move { Ok(text(json!({ "agents": list })).with_view(view)) })
     }
 }

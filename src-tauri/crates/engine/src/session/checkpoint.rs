@@ -92,11 +92,18 @@ impl Checkpointing {
     }
 
     /// After a call: what it changed, announced as `files_changed` (before its result).
-    pub async fn after_call(self: &Arc<Self>, scope: &TurnScope, call: &ToolCallId, tool: &str) {
+    /// Returns the paths the call changed (workspace-relative), for its view.
+    pub async fn after_call(
+        self: &Arc<Self>,
+        scope: &TurnScope,
+        call: &ToolCallId,
+        tool: &str,
+    ) -> Vec<String> {
         let meta = self.meta(scope.last_seq(), scope.turn_id(), Some(call), tool);
         let Some(recorded) = self.scan(meta, false).await else {
-            return;
+            return Vec::new();
         };
+        let paths: Vec<String> = recorded.changes.iter().map(|c| c.path.clone()).collect();
         let this = self.clone();
         let id = recorded.id;
         let source = tool.to_owned();
@@ -129,6 +136,7 @@ impl Checkpointing {
             }
             Err(error) => tracing::warn!(%error, "could not announce changed files"),
         }
+        paths
     }
 
     async fn scan(self: &Arc<Self>, meta: Meta, skip_if_quiet: bool) -> Option<Recorded> {

@@ -216,6 +216,8 @@ pub fn closing_events(events: &[EventEnvelope]) -> Option<(TurnId, Vec<AgentEven
             name,
             status: ToolStatus::Error,
             error_kind: Some(ToolErrorKind::Interrupted),
+            // The call's last `tool_call_view` stands; it is found when read.
+            view: None,
             output,
             full_length: None,
         }
@@ -508,6 +510,7 @@ mod tests {
 
     fn result(id: &str) -> AgentEvent {
         AgentEvent::ToolCallEnd {
+            view: None,
             call_id: ToolCallId::new(id),
             name: "read_file".into(),
             status: ToolStatus::Ok,

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::stream::{FuturesUnordered, StreamExt};
-use memo_protocol::{AgentEvent, ToolCallId, ToolErrorKind, ToolStatus};
+use memo_protocol::{AgentEvent, ToolCallId, ToolErrorKind, ToolStatus, ToolView};
 use memo_providers::ToolCall;
 
 use super::approvals::{check_hunks, Approval, ApprovalHint};
@@ -76,6 +76,8 @@ pub(crate) struct CallResult {
     /// The arguments the call ran with, when it ran and succeeded (what `PostToolUse`
     /// hooks are about).
     pub ran_with: Option<serde_json::Value>,
+    /// What the call was and did, as people read it.
+    pub view: ToolView,
 }
 
 impl CallResult {
@@ -86,6 +88,7 @@ impl CallResult {
             name: call.name.clone(),
             status: self.status,
             error_kind: self.error_kind,
+            view: Some(self.view),
             output: self.output,
             // The log keeps every output whole; only a window's copy is cut.
             full_length: None,
@@ -115,6 +118,8 @@ struct ReadyCall {
     /// Set once approved: which hunks, or which edits, of a file change to apply.
     accepted_hunks: Option<Vec<u32>>,
     accepted_edits: Option<Vec<u32>>,
+    /// What the call is, as last announced (`tool_call_view`).
+    view: ToolView,
 }
 
 /// What a call's check came to, for [`ToolCalls::approve_group`].
@@ -140,6 +145,7 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
                             repairs: r.repairs.clone(),
                         })?;
                     }
+                    self.announce(&r)?;
                     ready.push(r)
                 }
                 Err(err) => self.finish(call, Err(err)).await?,
@@ -205,6 +211,9 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
                     continue;
                 }
             };
+            if with_proposed_diff(&mut r.view, &preview) {
+                self.announce(&r)?;
+            }
             match self.policy.admit(&r.call, &preview, &r.args, &hint).await? {
                 Approval::Granted {
                     accepted_hunks,
@@ -241,7 +250,11 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
             Precheck::Proceed { args, hint } => {
                 if let Some(args) = args {
                     match self.revalidated(&r.call.name, args) {
-                        Ok(args) => r.args = args,
+                        Ok(args) => {
+                            r.view = r.tool.view(self.tool_ctx, &args);
+                            r.args = args;
+                            self.announce(&r)?;
+                        }
                         Err(err) => {
                             self.finish_ready(&r, Err(err)).await?;
                             return Ok(Checked::Done);
@@ -334,6 +347,7 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
             Some(validator) => repaired_and_valid(&call.name, validator, args)?,
             None => (args, Vec::new()),
         };
+        let view = tool.view(self.tool_ctx, &args);
         Ok(ReadyCall {
             call: call.clone(),
             tool,
@@ -341,6 +355,7 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
             repairs,
             accepted_hunks: None,
             accepted_edits: None,
+            view,
         })
     }
 
@@ -389,6 +404,7 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
                                 &r.call.name,
                             )
                             .await;
+                        // The interrupted call's card gets the changes as an event.
                     }
                     for (i, r) in calls.iter().enumerate() {
                         if !done[i] {
@@ -403,17 +419,26 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
                 return Ok(false);
             };
             done[i] = true;
-            if let Some(checkpoints) = checkpoints {
-                checkpoints
-                    .after_call(
-                        self.scope,
-                        &ToolCallId::new(calls[i].call.id.clone()),
-                        &calls[i].call.name,
-                    )
-                    .await;
-            }
+            let changed = match checkpoints {
+                Some(checkpoints) => {
+                    checkpoints
+                        .after_call(
+                            self.scope,
+                            &ToolCallId::new(calls[i].call.id.clone()),
+                            &calls[i].call.name,
+                        )
+                        .await
+                }
+                None => Vec::new(),
+            };
             let result =
                 joined.unwrap_or_else(|e| Err(ToolError::failed(format!("the tool crashed: {e}"))));
+            let result = result.map(|mut output| {
+                if let Some(ToolView::McpCall(call)) = &mut output.view {
+                    call.changed_files = changed;
+                }
+                output
+            });
             self.finish_ready(calls[i], result).await?;
         }
     }
@@ -434,7 +459,15 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
         call: &ToolCall,
         result: Result<ToolOutput, ToolError>,
     ) -> Result<(), EngineError> {
-        self.finish_noted(call, result, &[], None).await
+        // Never prepared: an unknown tool, or arguments that do not parse. What the
+        // model sent is all there is to show.
+        let args = serde_json::from_str(&call.arguments)
+            .unwrap_or_else(|_| serde_json::Value::String(call.arguments.clone()));
+        let view = match self.tools.get(&call.name) {
+            Some(tool) if args.is_object() => tool.view(self.tool_ctx, &args),
+            _ => ToolView::other(&call.name, &args),
+        };
+        self.finish_noted(call, result, &[], None, view).await
     }
 
     /// Ends a call that got past preparation: its result tells the model what was
@@ -444,8 +477,17 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
         r: &ReadyCall,
         result: Result<ToolOutput, ToolError>,
     ) -> Result<(), EngineError> {
-        self.finish_noted(&r.call, result, &r.repairs, Some(&r.args))
+        self.finish_noted(&r.call, result, &r.repairs, Some(&r.args), r.view.clone())
             .await
+    }
+
+    /// Tells front ends what a call is, as soon as it is known or changes.
+    fn announce(&self, r: &ReadyCall) -> Result<(), EngineError> {
+        self.scope.emit(AgentEvent::ToolCallView {
+            call_id: ToolCallId::new(r.call.id.clone()),
+            view: r.view.clone(),
+        })?;
+        Ok(())
     }
 
     async fn finish_noted(
@@ -454,9 +496,10 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
         result: Result<ToolOutput, ToolError>,
         repairs: &[String],
         args: Option<&serde_json::Value>,
+        asked: ToolView,
     ) -> Result<(), EngineError> {
         let ran_with = args.filter(|_| result.is_ok()).cloned();
-        let (status, error_kind, output) = match result {
+        let (status, error_kind, output, view) = match result {
             Ok(output) => {
                 if let Some(event) = output.event {
                     self.scope.emit(event)?;
@@ -465,18 +508,24 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
                     ToolStatus::Ok,
                     None,
                     truncate_tool_output(&call.name, output.content),
+                    output.view.unwrap_or(asked),
                 )
             }
             // Errors can be long too (a timed-out command's output, an MCP server's
             // message): they go through the same cap.
-            Err(err) => (
-                ToolStatus::Error,
-                Some(err.kind),
-                truncate_tool_output(
-                    &call.name,
-                    format!("Error ({}): {}", error_label(err.kind), err.message),
-                ),
-            ),
+            Err(err) => {
+                let prefix = format!("Error ({}): ", error_label(err.kind));
+                let view = match err.view {
+                    Some(view) => shifted(*view, prefix.len()),
+                    None => asked,
+                };
+                (
+                    ToolStatus::Error,
+                    Some(err.kind),
+                    truncate_tool_output(&call.name, format!("{prefix}{}", err.message)),
+                    view,
+                )
+            }
         };
         let output = if super::repeats::answered_before(&self.scope.history(), call, &output) {
             format!("{output}\n{}", super::repeats::REPEAT_HINT)
@@ -499,9 +548,36 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
                     error_kind,
                     output,
                     ran_with,
+                    view,
                 },
             )
             .await
+    }
+}
+
+/// A command's output range, moved past text put in front of its output.
+fn shifted(view: ToolView, by: usize) -> ToolView {
+    match view {
+        ToolView::Command(mut command) => {
+            command.output = command.output.map(|range| range.shifted(by as u64));
+            ToolView::Command(command)
+        }
+        other => other,
+    }
+}
+
+/// Puts the preview's diff into a one-file edit view that has none yet (its card shows
+/// the proposed change while the call waits or runs); true when it did.
+fn with_proposed_diff(view: &mut ToolView, preview: &ToolPreview) -> bool {
+    let (ToolView::FileEdit(edit), Some(diff)) = (view, &preview.diff) else {
+        return false;
+    };
+    match edit.files.as_mut_slice() {
+        [file] if file.diff.is_none() => {
+            file.diff = Some(diff.clone());
+            true
+        }
+        _ => false,
     }
 }
 

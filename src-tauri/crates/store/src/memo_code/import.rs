@@ -218,6 +218,8 @@ impl Builder {
         }
         for (call_id, name) in std::mem::take(&mut self.open_calls) {
             self.push(AgentEvent::ToolCallEnd {
+                // Derived when read, like any event from before views.
+                view: None,
                 call_id: ToolCallId(call_id),
                 name,
                 status: ToolStatus::Error,
@@ -324,6 +326,8 @@ impl Builder {
         let (call_id, name) = self.open_calls.remove(position);
         let (status, error_kind) = tool_status(status);
         self.push(AgentEvent::ToolCallEnd {
+            // Derived when read, like any event from before views.
+            view: None,
             call_id: ToolCallId(call_id),
             name,
             status,

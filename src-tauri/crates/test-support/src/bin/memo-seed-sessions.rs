@@ -182,6 +182,7 @@ fn events(
             push(
                 Some(&turn),
                 AgentEvent::ToolCallEnd {
+                    view: None,
                     call_id,
                     name: "exec_command".into(),
                     status: ToolStatus::Ok,
