@@ -12,12 +12,12 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use memo_protocol::{
-    AgentEvent, AgentLine, CommandState, CommandView, EventEnvelope, OutputRange, SubagentState,
-    SubagentView, ToolView,
+    AgentEvent, AgentLine, CommandView, EventEnvelope, OutputRange, SubagentState, SubagentView,
+    ToolView,
 };
 
 use crate::agents::collab;
-use crate::tools::exec_output::{parse_response, ProcessState};
+use crate::tools::exec_output::parse_response;
 use crate::tools::{every_builtin, ToolContext, ToolRegistry};
 
 fn registry() -> &'static ToolRegistry {
@@ -95,26 +95,17 @@ fn with_result(view: ToolView, output: &str) -> ToolView {
 
 /// An exec-format result, maybe after an error's preamble ("Error (timeout): … killed\n").
 fn command_result(mut command: CommandView, output: &str) -> CommandView {
-    let start = output
+    let Some(at) = output
         .find("Chunk ID: ")
-        .or_else(|| output.find("Wall time: "));
-    let Some((state, wall, printed)) = start
-        .and_then(|at| parse_response(&output[at..]).map(|read| (read, at)))
-        .map(|((state, wall, printed), at)| (state, wall, at + printed))
+        .or_else(|| output.find("Wall time: "))
     else {
         return command;
     };
-    command.state = match state {
-        ProcessState::Exited {
-            code,
-            signal: Some(signal),
-        } => CommandState::Killed {
-            signal,
-            code: Some(code),
-        },
-        ProcessState::Exited { code, signal: None } => CommandState::Exited { code },
-        ProcessState::Running { session_id } => CommandState::Running { session_id },
+    let Some((state, wall, printed)) = parse_response(&output[at..]) else {
+        return command;
     };
+    let printed = at + printed;
+    command.state = state.command_state();
     command.duration_ms = Some((wall * 1000.0).round() as u64);
     command.output = Some(OutputRange {
         start: printed as u64,
@@ -154,6 +145,7 @@ fn collab_result(mut view: SubagentView, output: &str) -> SubagentView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use memo_protocol::CommandState;
 
     #[test]
     fn an_old_exec_result_gives_its_exit_time_and_output() {

@@ -19,7 +19,7 @@ use rmcp::{RoleClient, ServiceError};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::content::{call_result_text, content_text, resource_contents_text};
+use crate::content::{call_result, content_text, resource_contents_text};
 use crate::error::McpError;
 use crate::manager::{lock, read, McpManager, ServerStatus, Slot};
 
@@ -107,22 +107,8 @@ impl McpManager {
         })
     }
 
-    /// Calls `tool` (the server's own name) and returns its text.
+    /// Calls `tool` (the server's own name): its text for the model, its blocks for people.
     pub async fn call_tool(
-        &self,
-        server: &str,
-        tool: &str,
-        arguments: Value,
-        cancel: CancellationToken,
-        progress: Option<ProgressSink>,
-    ) -> Result<String, CallError> {
-        self.call_tool_answer(server, tool, arguments, cancel, progress)
-            .await
-            .map(|answer| answer.text)
-    }
-
-    /// [`McpManager::call_tool`], with the answer's content blocks as well as its text.
-    pub async fn call_tool_answer(
         &self,
         server: &str,
         tool: &str,
@@ -140,14 +126,11 @@ impl McpManager {
         match response {
             ServerResult::CallToolResult(result) => {
                 let value = serde_json::to_value(&result).map_err(McpError::protocol)?;
-                let (text, is_error) = call_result_text(&value);
+                let (text, is_error, content) = call_result(&value);
                 if is_error {
                     Err(CallError::Tool(text))
                 } else {
-                    Ok(ToolAnswer {
-                        text,
-                        content: crate::content::call_result_blocks(&value),
-                    })
+                    Ok(ToolAnswer { text, content })
                 }
             }
             other => Err(unexpected(&other).into()),

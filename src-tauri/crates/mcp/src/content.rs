@@ -2,6 +2,7 @@
 //! structured content as JSON when there is no text, and tool names that every provider
 //! accepts.
 
+use memo_protocol::McpContent;
 use serde_json::Value;
 
 /// Providers accept `^[a-zA-Z0-9_-]{1,64}$` as a tool name.
@@ -37,18 +38,19 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The text of a `tools/call` result and whether the server flagged it as an error.
-pub fn call_result_text(result: &Value) -> (String, bool) {
+/// A `tools/call` result read once: the text the model sees, whether the server flagged
+/// it as an error, and its content blocks as people are shown them.
+pub fn call_result(result: &Value) -> (String, bool, Vec<McpContent>) {
     let is_error = result
         .get("isError")
         .and_then(Value::as_bool)
         .unwrap_or(false);
-    let parts: Vec<String> = result
+    let blocks: Vec<McpContent> = result
         .get("content")
         .and_then(Value::as_array)
-        .map(|items| items.iter().map(content_text).collect())
+        .map(|items| items.iter().map(block).collect())
         .unwrap_or_default();
-    let mut text = parts.join("\n");
+    let mut text = blocks.iter().map(block_text).collect::<Vec<_>>().join("\n");
     if text.trim().is_empty() {
         if let Some(structured) = result.get("structuredContent").filter(|v| !v.is_null()) {
             text = serde_json::to_string_pretty(structured).unwrap_or_default();
@@ -57,83 +59,63 @@ pub fn call_result_text(result: &Value) -> (String, bool) {
     if text.is_empty() && !is_error {
         text = "(the tool returned no content)".into();
     }
-    (text, is_error)
+    (text, is_error, blocks)
 }
 
-/// A `tools/call` result's content, block by block, as people are shown it (binary data
-/// by its size only).
-pub fn call_result_blocks(result: &Value) -> Vec<memo_protocol::McpContent> {
-    use memo_protocol::McpContent;
-    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
-    result
-        .get("content")
-        .and_then(Value::as_array)
-        .map(|items| {
-            items
-                .iter()
-                .map(
-                    |item| match item.get("type").and_then(Value::as_str).unwrap_or("") {
-                        kind @ ("image" | "audio") => {
-                            let mime_type = text(item, "mimeType").unwrap_or_else(|| "?".into());
-                            let bytes =
-                                item.get("data")
-                                    .and_then(Value::as_str)
-                                    .map_or(0, base64_len) as u64;
-                            if kind == "image" {
-                                McpContent::Image { mime_type, bytes }
-                            } else {
-                                McpContent::Audio { mime_type, bytes }
-                            }
-                        }
-                        "resource" => {
-                            let resource = item.get("resource").cloned().unwrap_or(Value::Null);
-                            McpContent::Resource {
-                                uri: text(&resource, "uri").unwrap_or_default(),
-                                text: Some(resource_contents_text(&resource)),
-                            }
-                        }
-                        "resource_link" => McpContent::ResourceLink {
-                            uri: text(item, "uri").unwrap_or_default(),
-                            name: text(item, "name"),
-                        },
-                        _ => McpContent::Text {
-                            text: content_text(item),
-                        },
-                    },
-                )
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// One content part (text, image, audio, embedded resource, resource link).
+/// One content part (text, image, audio, embedded resource, resource link) as the model
+/// reads it.
 pub fn content_text(item: &Value) -> String {
-    let kind = item.get("type").and_then(Value::as_str).unwrap_or("");
-    match kind {
-        "text" => item
-            .get("text")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned(),
-        "image" | "audio" => {
-            let mime = item.get("mimeType").and_then(Value::as_str).unwrap_or("?");
-            let size = item
+    block_text(&block(item))
+}
+
+/// One content part as it came (binary data by its size only).
+fn block(item: &Value) -> McpContent {
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+    match item.get("type").and_then(Value::as_str).unwrap_or("") {
+        "text" => McpContent::Text {
+            text: text(item, "text").unwrap_or_default(),
+        },
+        kind @ ("image" | "audio") => {
+            let mime_type = text(item, "mimeType").unwrap_or_else(|| "?".into());
+            let bytes = item
                 .get("data")
                 .and_then(Value::as_str)
-                .map(base64_len)
-                .unwrap_or(0);
-            format!("[{kind}: {mime}, {size} bytes]")
+                .map_or(0, base64_len) as u64;
+            if kind == "image" {
+                McpContent::Image { mime_type, bytes }
+            } else {
+                McpContent::Audio { mime_type, bytes }
+            }
         }
-        "resource" => item
-            .get("resource")
-            .map(resource_contents_text)
-            .unwrap_or_default(),
-        "resource_link" => {
-            let uri = item.get("uri").and_then(Value::as_str).unwrap_or("?");
-            let name = item.get("name").and_then(Value::as_str).unwrap_or("");
-            format!("[resource link: {name} <{uri}>]")
+        "resource" => match item.get("resource") {
+            Some(resource) => McpContent::Resource {
+                uri: text(resource, "uri").unwrap_or_else(|| "?".into()),
+                text: Some(resource_contents_text(resource)),
+            },
+            None => McpContent::Text {
+                text: String::new(),
+            },
+        },
+        "resource_link" => McpContent::ResourceLink {
+            uri: text(item, "uri").unwrap_or_else(|| "?".into()),
+            name: text(item, "name"),
+        },
+        other => McpContent::Text {
+            text: format!("[{other} content]"),
+        },
+    }
+}
+
+/// A content block as the model reads it: text as text, anything else as a one-line note.
+fn block_text(block: &McpContent) -> String {
+    match block {
+        McpContent::Text { text } => text.clone(),
+        McpContent::Image { mime_type, bytes } => format!("[image: {mime_type}, {bytes} bytes]"),
+        McpContent::Audio { mime_type, bytes } => format!("[audio: {mime_type}, {bytes} bytes]"),
+        McpContent::Resource { text, .. } => text.clone().unwrap_or_default(),
+        McpContent::ResourceLink { uri, name } => {
+            format!("[resource link: {} <{uri}>]", name.as_deref().unwrap_or(""))
         }
-        other => format!("[{other} content]"),
     }
 }
 
@@ -189,18 +171,25 @@ mod tests {
             {"type": "resource", "resource": {"uri": "file:///b", "blob": "AAAAAAAA", "mimeType": "application/zip"}},
             {"type": "resource_link", "uri": "demo://x", "name": "X"}
         ]});
-        let (text, err) = call_result_text(&result);
+        let (text, err, blocks) = call_result(&result);
         assert!(!err);
+        assert_eq!(
+            blocks[1],
+            McpContent::Image {
+                mime_type: "image/png".into(),
+                bytes: 3
+            }
+        );
+        assert_eq!(blocks.len(), 5);
         assert_eq!(
             text,
             "hello\n[image: image/png, 3 bytes]\ninside\n[binary resource file:///b: application/zip, 6 bytes]\n[resource link: X <demo://x>]"
         );
-        let (text, err) = call_result_text(
-            &json!({"content": [{"type": "text", "text": "boom"}], "isError": true}),
-        );
+        let (text, err, _) =
+            call_result(&json!({"content": [{"type": "text", "text": "boom"}], "isError": true}));
         assert!(err);
         assert_eq!(text, "boom");
-        let (text, _) = call_result_text(&json!({"content": [], "structuredContent": {"t": 1}}));
+        let (text, _, _) = call_result(&json!({"content": [], "structuredContent": {"t": 1}}));
         assert!(text.contains("\"t\": 1"));
     }
 }

@@ -153,7 +153,7 @@ impl Tool for McpTool {
         let (server, tool) = (self.info.server.clone(), self.info.name.clone());
         Box::pin(async move {
             manager
-                .call_tool_answer(
+                .call_tool(
                     &server,
                     &tool,
                     args,

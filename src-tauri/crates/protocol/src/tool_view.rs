@@ -72,6 +72,27 @@ pub struct CommandView {
     pub output: Option<OutputRange>,
 }
 
+impl CommandView {
+    /// A command not run yet: what it is, where, in or out of the sandbox; `stdin` for
+    /// input written to one already running.
+    pub fn pending(
+        command: String,
+        cwd: Option<String>,
+        sandboxed: bool,
+        stdin: Option<String>,
+    ) -> Self {
+        Self {
+            command,
+            cwd,
+            sandboxed,
+            stdin,
+            state: CommandState::Pending,
+            duration_ms: None,
+            output: None,
+        }
+    }
+}
+
 /// Where a command is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "state", rename_all = "snake_case")]

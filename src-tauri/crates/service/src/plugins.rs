@@ -100,8 +100,19 @@ impl Service {
             return Vec::new();
         };
         let memo = self.home().ok().map(|h| h.root().to_path_buf());
-        let every = memo_plugins::claude_code::Applying::Anywhere;
-        memo_plugins::claude_code::installed(&user, memo.as_deref(), every)
+        use memo_plugins::claude_code::{installed, Applying, Scope};
+        let every = installed(&user, memo.as_deref(), Applying::Anywhere);
+        // One row per plugin: its user-wide install when it has one (what most sessions
+        // load, and what the switch is about), else each folder's.
+        let user_wide: std::collections::HashSet<String> = every
+            .iter()
+            .filter(|p| p.scope == Scope::User)
+            .map(|p| p.id.clone())
+            .collect();
+        every
+            .into_iter()
+            .filter(|p| p.scope == Scope::User || !user_wide.contains(&p.id))
+            .collect()
     }
 
     /// The Claude Code plugin a name means, when no plugin installed in Memo has it.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use memo_protocol::{CommandState, CommandView, OutputRange, RiskLevel, ToolErrorKind, ToolView};
+use memo_protocol::{CommandView, OutputRange, RiskLevel, ToolErrorKind, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -276,25 +276,17 @@ impl Tool for ExecCommandTool {
     fn view(&self, ctx: &ToolContext, args: &serde_json::Value) -> ToolView {
         let escalated =
             args.get("sandbox_permissions").and_then(|v| v.as_str()) == Some("require_escalated");
-        ToolView::Command(CommandView {
-            command: args
-                .get("cmd")
-                .and_then(|v| v.as_str())
-                .unwrap_or_default()
-                .to_owned(),
-            cwd: Some(
-                args.get("workdir")
-                    .and_then(|v| v.as_str())
-                    .map_or_else(|| ctx.cwd.clone(), |w| ctx.resolve(w))
-                    .display()
-                    .to_string(),
-            ),
-            sandboxed: !escalated && self.manager.sandbox != SandboxPolicy::Off,
-            stdin: None,
-            state: CommandState::Pending,
-            duration_ms: None,
-            output: None,
-        })
+        let command = args.get("cmd").and_then(|v| v.as_str()).unwrap_or_default();
+        let cwd = args
+            .get("workdir")
+            .and_then(|v| v.as_str())
+            .map_or_else(|| ctx.cwd.clone(), |w| ctx.resolve(w));
+        ToolView::Command(CommandView::pending(
+            command.to_owned(),
+            Some(cwd.display().to_string()),
+            !escalated && self.manager.sandbox != SandboxPolicy::Off,
+            None,
+        ))
     }
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
@@ -357,15 +349,12 @@ impl Tool for ExecCommandTool {
                         .to_owned(),
                 );
             }
-            let view = CommandView {
-                command: p.input.cmd.clone(),
-                cwd: Some(p.workdir.display().to_string()),
-                sandboxed: session.sandbox.active(),
-                stdin: None,
-                state: CommandState::Pending,
-                duration_ms: None,
-                output: None,
-            };
+            let view = CommandView::pending(
+                p.input.cmd.clone(),
+                Some(p.workdir.display().to_string()),
+                session.sandbox.active(),
+                None,
+            );
             respond(
                 &manager,
                 &session,
@@ -487,19 +476,7 @@ async fn respond(
     let printed_at = (body.len() - delivered.text.len()) as u64;
     let view_with = |prefix: usize| {
         ToolView::Command(CommandView {
-            state: match &state {
-                ProcessState::Exited {
-                    code,
-                    signal: Some(signal),
-                } => CommandState::Killed {
-                    signal: signal.clone(),
-                    code: Some(*code),
-                },
-                ProcessState::Exited { code, signal: None } => CommandState::Exited { code: *code },
-                ProcessState::Running { session_id } => CommandState::Running {
-                    session_id: *session_id,
-                },
-            },
+            state: state.command_state(),
             duration_ms: Some(session.started.elapsed().as_millis() as u64),
             output: Some(
                 OutputRange {
@@ -696,23 +673,19 @@ impl Tool for WriteStdinTool {
             .and_then(|v| v.as_u64())
             .and_then(|id| u32::try_from(id).ok())
             .and_then(|id| self.manager.get(id));
-        ToolView::Command(CommandView {
-            command: session
+        let chars = args
+            .get("chars")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default();
+        ToolView::Command(CommandView::pending(
+            session
                 .as_ref()
                 .map(|s| s.command.clone())
                 .unwrap_or_default(),
-            cwd: None,
-            sandboxed: session.as_ref().is_some_and(|s| s.sandbox.active()),
-            stdin: Some(
-                args.get("chars")
-                    .and_then(|v| v.as_str())
-                    .unwrap_or_default()
-                    .to_owned(),
-            ),
-            state: CommandState::Pending,
-            duration_ms: None,
-            output: None,
-        })
+            None,
+            session.as_ref().is_some_and(|s| s.sandbox.active()),
+            Some(chars.to_owned()),
+        ))
     }
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
@@ -744,15 +717,12 @@ impl Tool for WriteStdinTool {
                 .yield_time_ms
                 .unwrap_or(DEFAULT_WRITE_YIELD_MS)
                 .min(MAX_YIELD_MS);
-            let view = CommandView {
-                command: session.command.clone(),
-                cwd: None,
-                sandboxed: session.sandbox.active(),
-                stdin: Some(chars),
-                state: CommandState::Pending,
-                duration_ms: None,
-                output: None,
-            };
+            let view = CommandView::pending(
+                session.command.clone(),
+                None,
+                session.sandbox.active(),
+                Some(chars),
+            );
             let reply = Reply {
                 yield_ms,
                 max_output_tokens: input.max_output_tokens,

@@ -193,6 +193,26 @@ pub enum ProcessState {
     Running { session_id: u32 },
 }
 
+impl ProcessState {
+    /// The state as a command's view says it.
+    pub fn command_state(&self) -> memo_protocol::CommandState {
+        use memo_protocol::CommandState;
+        match self {
+            ProcessState::Exited {
+                code,
+                signal: Some(signal),
+            } => CommandState::Killed {
+                signal: signal.clone(),
+                code: Some(*code),
+            },
+            ProcessState::Exited { code, signal: None } => CommandState::Exited { code: *code },
+            ProcessState::Running { session_id } => CommandState::Running {
+                session_id: *session_id,
+            },
+        }
+    }
+}
+
 /// Memo Code's exec response format, so prompts written for it keep working.
 pub fn format_response(
     chunk_id: &str,

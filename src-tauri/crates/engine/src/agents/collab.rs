@@ -87,10 +87,13 @@ fn asked(action: SubagentAction, args: &serde_json::Value) -> SubagentView {
     if let Some(many) = args.get("ids").and_then(|v| v.as_array()) {
         ids.extend(many.iter().filter_map(|v| v.as_str()).map(str::to_owned));
     }
+    // A spawn without a type runs the general agent.
+    let agent_type = field("agent_type")
+        .or_else(|| (action == SubagentAction::Spawn).then(|| "general".to_owned()));
     SubagentView {
         action,
         task: field("message"),
-        agent_type: field("agent_type"),
+        agent_type,
         agents: ids
             .into_iter()
             .map(|agent_id| AgentLine {
@@ -116,11 +119,7 @@ pub(crate) fn asked_view(name: &str, args: &serde_json::Value) -> Option<ToolVie
         "list_agents" => SubagentAction::List,
         _ => return None,
     };
-    let mut view = asked(action, args);
-    if action == SubagentAction::Spawn {
-        view.agent_type.get_or_insert_with(|| "general".into());
-    }
-    Some(ToolView::Subagent(view))
+    Some(ToolView::Subagent(asked(action, args)))
 }
 
 fn line(status: &ChildStatus) -> AgentLine {
@@ -181,9 +180,7 @@ impl Tool for SpawnAgent {
     read_only_collab_tool!();
 
     fn view(&self, _: &ToolContext, args: &serde_json::Value) -> ToolView {
-        let mut view = asked(SubagentAction::Spawn, args);
-        view.agent_type.get_or_insert_with(|| "general".into());
-        ToolView::Subagent(view)
+        ToolView::Subagent(asked(SubagentAction::Spawn, args))
     }
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {

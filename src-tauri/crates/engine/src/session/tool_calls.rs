@@ -404,7 +404,6 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
                                 &r.call.name,
                             )
                             .await;
-                        // The interrupted call's card gets the changes as an event.
                     }
                     for (i, r) in calls.iter().enumerate() {
                         if !done[i] {

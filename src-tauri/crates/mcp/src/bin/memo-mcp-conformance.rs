@@ -226,6 +226,7 @@ async fn exercise(scenario: &str, manager: &McpManager) -> Result<(), String> {
         manager
             .call_tool(SERVER, tool, arguments, CancellationToken::new(), None)
             .await
+            .map(|answer| answer.text)
             .map_err(|e| format!("calling {tool}: {e:?}"))
     };
     let text = match scenario {
