@@ -129,6 +129,22 @@ describe("transcript reducer", () => {
     expect(items[0]).toMatchObject({ status: "ok", output: "1\thello", provisional: false, errorKind: null });
   });
 
+  it("keeps the view the engine announces, then the one its end carries", () => {
+    const e = stream();
+    const asked = { type: "read" as const, path: "a.txt", truncated: false };
+    let state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "read it" } }),
+      e({ type: "tool_call_begin", call_id: "c1", name: "read_file" }),
+      e({ type: "tool_call_view", call_id: "c1", view: asked }),
+    ]);
+    expect(onlyTurn(state).items[0]).toMatchObject({ view: asked });
+    const done = { ...asked, start_line: 1, end_line: 1, total_lines: 1 };
+    state = applyBatch(state, [
+      e({ type: "tool_call_end", call_id: "c1", name: "read_file", status: "ok", output: "1\thello", view: done }),
+    ]);
+    expect(onlyTurn(state).items[0]).toMatchObject({ view: done, status: "ok" });
+  });
+
   it("records failed tool calls with their error kind", () => {
     const e = stream();
     const state = applyBatch(emptyTranscript, [

@@ -37,9 +37,12 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
       );
     case "assistant_message":
       return withItems(turn, confirmStep(turn.items, event.text, event.reasoning ?? null, event.tool_calls, key));
+    case "tool_call_view":
+      return withItems(turn, updateTool(turn.items, event.call_id, (tool) => ({ ...tool, view: event.view })));
     case "tool_call_end": {
       const finish = (tool: ToolItem): ToolItem => ({
         ...tool,
+        view: event.view ?? tool.view ?? null,
         status: event.status,
         errorKind: event.error_kind ?? null,
         output: event.output,

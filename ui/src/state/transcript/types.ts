@@ -1,21 +1,5 @@
 // The view model of one session's transcript, built from its event stream by ./reducer.
-import type {
-  AgentEvent,
-  ApprovalRequest,
-  ErrorKind,
-  FileChange,
-  HookEventName,
-  HookRunSummary,
-  HookVerdict,
-  ImageInput,
-  McpServerState,
-  PlanItem as PlanStep,
-  ReviewDecision,
-  SubagentState,
-  TokenUsage,
-  ToolErrorKind,
-  TurnEndReason,
-} from "../../gen/protocol";
+import type { AgentEvent, ApprovalRequest, ErrorKind, FileChange, HookEventName, HookRunSummary, HookVerdict, ImageInput, McpServerState, PlanItem as PlanStep, ReviewDecision, SubagentState, TokenUsage, ToolErrorKind, ToolView, TurnEndReason } from "../../gen/protocol";
 
 /**
  * Items streamed during a model step are `provisional` until the step's
@@ -69,6 +53,8 @@ export interface ToolItem {
   hooks?: HookItem[];
   /** The subagent a `spawn_agent` call started (a key of `TranscriptState.agents`). */
   agentId?: string;
+  /** What the engine says the call is and did (`tool_call_view`, then its end's). */
+  view?: ToolView | null;
 }
 
 /** The user's hooks (shell commands from Claude Code settings or config.toml) that ran at one moment. */
