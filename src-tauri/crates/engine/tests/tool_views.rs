@@ -33,9 +33,10 @@ fn views(events: &[EventEnvelope]) -> (Vec<ToolView>, Vec<(ToolView, String)>) {
     for e in events {
         match &e.event {
             AgentEvent::ToolCallView { view, .. } => announced.push(view.clone()),
-            AgentEvent::ToolCallEnd { view, output, .. } => {
-                ended.push((view.clone().expect("every end carries a view"), output.clone()))
-            }
+            AgentEvent::ToolCallEnd { view, output, .. } => ended.push((
+                view.clone().expect("every end carries a view"),
+                output.clone(),
+            )),
             _ => {}
         }
     }
@@ -102,7 +103,10 @@ async fn an_edit_approved_in_part_shows_its_file_diff_and_the_hunks_written() {
         panic!("{announced:?}")
     };
     assert_eq!(proposed.files[0].path, "f.txt");
-    assert_eq!(proposed.files[0].diff.as_ref().map(|d| d.hunks.len()), Some(2));
+    assert_eq!(
+        proposed.files[0].diff.as_ref().map(|d| d.hunks.len()),
+        Some(2)
+    );
     h.session
         .submit(Op::ResolveApproval {
             request_id: request.request_id.clone(),
@@ -140,7 +144,12 @@ async fn a_read_and_a_search_say_what_they_covered() {
         panic!("{ended:?}")
     };
     assert_eq!(
-        (read.path.as_str(), read.start_line, read.end_line, read.truncated),
+        (
+            read.path.as_str(),
+            read.start_line,
+            read.end_line,
+            read.truncated
+        ),
         ("a.txt", Some(2), Some(3), true)
     );
     let ToolView::Search(search) = &ended[1].0 else {
