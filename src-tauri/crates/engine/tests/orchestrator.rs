@@ -6,26 +6,16 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use memo_engine::tools::ToolRegistry;
-use memo_engine::{ApprovalMode, TurnLimits};
+use memo_engine::ApprovalMode;
 use memo_protocol::{
-    AgentEvent, ApprovalRequest, Op, ReviewDecision, ToolErrorKind, ToolStatus, TurnEndReason,
+    AgentEvent, ApprovalRequest, EditKind, Op, ReviewDecision, ToolErrorKind, ToolStatus, ToolView,
+    TurnEndReason,
 };
 use memo_providers::WireApi;
 use memo_test_support::MockResponse;
 
 async fn harness(mode: ApprovalMode, responses: Vec<MockResponse>) -> Harness {
-    Harness::start_with(
-        WireApi::Openai,
-        responses,
-        ToolRegistry::builtin(),
-        TurnLimits {
-            approval_mode: mode,
-            retry: fast_retry(),
-            ..TurnLimits::default()
-        },
-    )
-    .await
+    Harness::builtin(mode, responses).await
 }
 
 fn edit(file: &str, old: &str, new: &str) -> String {
@@ -160,9 +150,20 @@ async fn accepting_some_hunks_applies_exactly_those() {
     .await;
     std::fs::write(h.workdir().join("f.txt"), &original).unwrap();
     h.submit("edit twice");
-    let request = next_approval(&mut h).await;
+    let seen = h
+        .until(|e| matches!(e, AgentEvent::ApprovalRequested { .. }))
+        .await;
+    let AgentEvent::ApprovalRequested { request } = &seen[seen.len() - 1].event else {
+        unreachable!("until stops at an approval request")
+    };
+    let request = request.clone();
     let diff = request.diff.clone().expect("a diff");
     assert_eq!(diff.hunks.len(), 2, "{}", diff.unified);
+    // Before the answer the call's card has its file and the proposed change.
+    assert!(seen.iter().any(|e| matches!(&e.event,
+        AgentEvent::ToolCallView { view: ToolView::FileEdit(edit), .. }
+            if edit.files[0].path == "f.txt"
+                && edit.files[0].diff.as_ref().map(|d| d.hunks.len()) == Some(2))));
     resolve(
         &h,
         &request,
@@ -178,6 +179,11 @@ async fn accepting_some_hunks_applies_exactly_those() {
         "{:?}",
         tool_ends(&events)
     );
+    // Its end says which hunks were written.
+    assert!(events.iter().any(|e| matches!(&e.event,
+        AgentEvent::ToolCallEnd { view: Some(ToolView::FileEdit(edit)), .. }
+            if edit.files[0].change == EditKind::Modify
+                && edit.files[0].applied_hunks == Some(vec![1]))));
     let expected = original.replace("line 38\n", "line thirty-eight\n");
     assert_eq!(
         std::fs::read_to_string(h.workdir().join("f.txt")).unwrap(),

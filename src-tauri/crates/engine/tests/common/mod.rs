@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use memo_engine::tools::ToolRegistry;
 use memo_engine::{
-    spawn_session, EventReceiver, SessionHandle, SessionParams, SessionStart, TurnLimits,
+    spawn_session, ApprovalMode, EventReceiver, SessionHandle, SessionParams, SessionStart,
+    TurnLimits,
 };
 use memo_protocol::{AgentEvent, EventEnvelope, Op, SessionId, UserInput};
 use memo_providers::{create_client, ApiKey, Endpoint, RetryPolicy, WireApi};
@@ -86,6 +87,16 @@ impl Harness {
             },
         )
         .await
+    }
+
+    /// The built-in tools, the OpenAI wire format, `mode`, and quick retries.
+    pub async fn builtin(mode: ApprovalMode, responses: Vec<MockResponse>) -> Harness {
+        let limits = TurnLimits {
+            approval_mode: mode,
+            retry: fast_retry(),
+            ..TurnLimits::default()
+        };
+        Self::start_with(WireApi::Openai, responses, ToolRegistry::builtin(), limits).await
     }
 
     pub async fn start_with(
