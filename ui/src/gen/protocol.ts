@@ -144,7 +144,7 @@ view?: ToolView, output: string,
  * this many bytes, which the store keeps whole (`tool_output` reads it). The log
  * itself always holds the whole output.
  */
-full_length?: number, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "usage", step: TokenUsage, turn_total: TokenUsage, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, reason: string, discarded_partial: boolean, } | { "type": "plan_updated", explanation?: string | null, plan: Array<PlanItem>, } | { "type": "compaction_progress", done: number, total: number, } | { "type": "context_compacted", trigger: CompactionTrigger, status: CompactionStatus, 
+full_length?: number, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "tool_call_allowed", call_id: ToolCallId, rules: Array<string>, } | { "type": "approval_resolved", request_id: ApprovalId, decision: ReviewDecision, } | { "type": "usage", step: TokenUsage, turn_total: TokenUsage, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, reason: string, discarded_partial: boolean, } | { "type": "plan_updated", explanation?: string | null, plan: Array<PlanItem>, } | { "type": "compaction_progress", done: number, total: number, } | { "type": "context_compacted", trigger: CompactionTrigger, status: CompactionStatus, 
 /**
  * The `<state_snapshot>` standing in for the older history.
  */

@@ -93,9 +93,23 @@ async fn always_for_this_project_keeps_a_rule_that_stops_the_next_prompt() {
     let folder = std::fs::canonicalize(h.workdir()).unwrap();
     assert_eq!(rules[0].project.as_deref(), Some(folder.to_str().unwrap()));
 
-    // Same prefix: no prompt. A chain with another command: asked.
+    // Same prefix: no prompt, and the call says which rule let it through. A chain with
+    // another command: asked.
     h.submit("again");
-    let request = next_approval(&mut h).await;
+    let before = h
+        .until(|e| matches!(e, AgentEvent::ApprovalRequested { .. }))
+        .await;
+    let allowed: Vec<_> = before
+        .iter()
+        .filter_map(|e| match &e.event {
+            AgentEvent::ToolCallAllowed { rules, .. } => Some(rules.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(allowed, [vec!["true".to_owned()]]);
+    let AgentEvent::ApprovalRequested { request } = &before.last().unwrap().event else {
+        unreachable!("until stops at the request")
+    };
     assert!(
         request.command.as_deref().unwrap().contains("touch"),
         "{request:?}"

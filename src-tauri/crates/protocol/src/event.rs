@@ -117,6 +117,12 @@ pub enum AgentEvent {
     ApprovalRequested {
         request: ApprovalRequest,
     },
+    /// A call that would have asked ran without asking: the user's kept rules allow it
+    /// (their patterns, as written). Its card says so.
+    ToolCallAllowed {
+        call_id: ToolCallId,
+        rules: Vec<String>,
+    },
     ApprovalResolved {
         request_id: ApprovalId,
         decision: ReviewDecision,
@@ -354,6 +360,7 @@ impl AgentEvent {
             AgentEvent::ToolCallArgsDelta { .. } => "tool_call_args_delta",
             AgentEvent::AssistantMessage { .. } => "assistant_message",
             AgentEvent::ToolCallEnd { .. } => "tool_call_end",
+            AgentEvent::ToolCallAllowed { .. } => "tool_call_allowed",
             AgentEvent::ToolCallView { .. } => "tool_call_view",
             AgentEvent::ToolArgsRepaired { .. } => "tool_args_repaired",
             AgentEvent::ModelRequestSent { .. } => "model_request_sent",

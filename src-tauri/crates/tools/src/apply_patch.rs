@@ -20,7 +20,9 @@ use crate::edit::{apply_edits, apply_edits_seeing, Edit};
 use crate::fsutil::{self, display_path, read_text, real_cwd, Staged};
 use crate::line_index::FileKey;
 use crate::patch_format::{self, PatchOp};
-use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolResult};
+use crate::{
+    parse_args, Tool, ToolContext, ToolError, ToolInvocation, ToolOutput, ToolPreview, ToolResult,
+};
 use memo_protocol::ToolView;
 
 mod view;
@@ -760,13 +762,17 @@ impl Tool for ApplyPatchTool {
     }
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
-        let key = call_key(&ctx, &args);
+        self.invoke(ctx, ToolInvocation::whole(args))
+    }
+
+    fn invoke(&self, ctx: ToolContext, call: ToolInvocation) -> BoxFuture<'static, ToolResult> {
+        let key = call_key(&ctx, &call.args);
         let expected = self.previews.recall(&key);
         let plans = self.plans.clone();
         Box::pin(async move {
-            let request = parse_args::<Input>(NAME, args)?.into_request()?;
-            let accepted = ctx.accepted_hunks.clone();
-            let accepted_edits = ctx.accepted_edits.clone();
+            let request = parse_args::<Input>(NAME, call.args)?.into_request()?;
+            let accepted = call.approved.hunks().map(<[u32]>::to_vec);
+            let accepted_edits = call.approved.edits().map(<[u32]>::to_vec);
             fsutil::blocking(NAME, move || {
                 let plan = match plans.take(&key) {
                     Some(plan) => plan,

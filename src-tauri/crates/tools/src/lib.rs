@@ -73,6 +73,63 @@ pub use save_memory::SaveMemoryTool;
 pub use update_plan::UpdatePlanTool;
 pub use webfetch::WebFetchTool;
 
+/// How much of a call's file change a person approved.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Approved {
+    /// All of it (or nothing needed approving).
+    #[default]
+    Whole,
+    /// These hunks of the preview's diff (indices into its hunks).
+    Hunks(Vec<u32>),
+    /// These edits of a several-edit call (indices into the preview's `edits`).
+    Edits(Vec<u32>),
+}
+
+impl Approved {
+    /// From a decision's two optional lists (at most one is set).
+    pub fn from_lists(hunks: Option<Vec<u32>>, edits: Option<Vec<u32>>) -> Self {
+        match (hunks, edits) {
+            (_, Some(edits)) => Self::Edits(edits),
+            (Some(hunks), None) => Self::Hunks(hunks),
+            (None, None) => Self::Whole,
+        }
+    }
+
+    /// The hunks to apply; `None` for all of them (or when edits were picked instead).
+    pub fn hunks(&self) -> Option<&[u32]> {
+        match self {
+            Self::Hunks(hunks) => Some(hunks),
+            _ => None,
+        }
+    }
+
+    /// The edits to apply, when they were picked one by one.
+    pub fn edits(&self) -> Option<&[u32]> {
+        match self {
+            Self::Edits(edits) => Some(edits),
+            _ => None,
+        }
+    }
+}
+
+/// One call as the engine hands it to its tool: the arguments (repaired, maybe rewritten
+/// by a hook) and what the person approved of it.
+#[derive(Debug, Clone)]
+pub struct ToolInvocation {
+    pub args: serde_json::Value,
+    pub approved: Approved,
+}
+
+impl ToolInvocation {
+    /// A call approved whole (or that needed no approval).
+    pub fn whole(args: serde_json::Value) -> Self {
+        Self {
+            args,
+            approved: Approved::Whole,
+        }
+    }
+}
+
 /// What a tool knows about where and how it runs.
 #[derive(Debug, Clone)]
 pub struct ToolContext {
@@ -83,12 +140,6 @@ pub struct ToolContext {
     /// Cancelled when the user interrupts the turn; long-running tools must stop promptly
     /// (and kill what they started).
     pub cancel: CancellationToken,
-    /// For a file change approved hunk by hunk: indices (into the preview's hunks) of
-    /// the hunks to apply. `None` applies the whole change.
-    pub accepted_hunks: Option<Vec<u32>>,
-    /// For an edit call of several replacements approved edit by edit: indices (into the
-    /// preview's `edits`) of those to apply. `None` applies all.
-    pub accepted_edits: Option<Vec<u32>>,
     /// `$MEMO_HOME`, for tools that read Memo's own files (memory).
     pub memo_home: Option<PathBuf>,
     /// The id of the call being run, when the engine runs it.
@@ -158,8 +209,6 @@ impl ToolContext {
             paths: Arc::new(PathPolicy::from_env(&cwd, |name| std::env::var(name).ok())),
             cwd,
             cancel: CancellationToken::new(),
-            accepted_hunks: None,
-            accepted_edits: None,
             memo_home: None,
             call_id: None,
             progress: None,
@@ -370,6 +419,22 @@ pub trait Tool: Send + Sync {
         ToolView::other(self.name(), args)
     }
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult>;
+    /// Runs a call as the engine hands it over: its arguments and how much of its change a
+    /// person approved. Tools whose change can be taken in part (the file tools) override
+    /// it; any other refuses a part rather than make the whole change.
+    fn invoke(&self, ctx: ToolContext, call: ToolInvocation) -> BoxFuture<'static, ToolResult> {
+        match call.approved {
+            Approved::Whole => self.run(ctx, call.args),
+            Approved::Hunks(_) | Approved::Edits(_) => {
+                let name = self.name().to_owned();
+                Box::pin(async move {
+                    Err(ToolError::invalid_input(format!(
+                        "{name} cannot make only part of its change; nothing was done"
+                    )))
+                })
+            }
+        }
+    }
     /// Called once when the session ends: stop whatever the tool still has running
     /// (processes, connections). Handles to the session may outlive it, so this cannot be
     /// left to `Drop`.

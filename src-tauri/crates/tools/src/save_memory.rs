@@ -18,7 +18,9 @@ use serde_json::json;
 use crate::diff::FileHunks;
 use crate::fsutil::write_atomic;
 use crate::get_memory::{saved_memory_path, MAX_BYTES};
-use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolResult};
+use crate::{
+    parse_args, Tool, ToolContext, ToolError, ToolInvocation, ToolOutput, ToolPreview, ToolResult,
+};
 
 /// One fact, one line: longer text belongs in a project file, not in memory.
 const MAX_FACT_CHARS: usize = 500;
@@ -155,12 +157,16 @@ impl Tool for SaveMemoryTool {
     }
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
-        let parsed = parse_args::<Input>("save_memory", args);
+        self.invoke(ctx, ToolInvocation::whole(args))
+    }
+
+    fn invoke(&self, ctx: ToolContext, call: ToolInvocation) -> BoxFuture<'static, ToolResult> {
+        let parsed = parse_args::<Input>("save_memory", call.args);
         let path = path_of(&ctx);
         // Approved hunk by hunk with the one hunk (the added line) left out: nothing to do.
-        let left_out = ctx
-            .accepted_hunks
-            .as_ref()
+        let left_out = call
+            .approved
+            .hunks()
             .is_some_and(|hunks| !hunks.contains(&0));
         Box::pin(async move {
             let line = item(&parsed?.fact)?;
@@ -196,6 +202,7 @@ impl Tool for SaveMemoryTool {
 mod tests {
     use super::*;
     use crate::get_memory::GetMemoryTool;
+    use crate::Approved;
     use memo_protocol::ToolErrorKind;
 
     fn ctx(home: &Path) -> ToolContext {
@@ -260,12 +267,12 @@ mod tests {
     #[tokio::test]
     async fn a_line_left_out_at_approval_is_not_saved() {
         let home = tempfile::tempdir().unwrap();
-        let declined = ToolContext {
-            accepted_hunks: Some(Vec::new()),
-            ..ctx(home.path())
+        let declined = ToolInvocation {
+            args: json!({"fact": "Unwanted."}),
+            approved: Approved::Hunks(Vec::new()),
         };
         let out = SaveMemoryTool
-            .run(declined, json!({"fact": "Unwanted."}))
+            .invoke(ctx(home.path()), declined)
             .await
             .unwrap();
         assert!(out.content.starts_with("Not saved"), "{}", out.content);

@@ -8,7 +8,9 @@ use serde_json::json;
 
 use crate::diff::{call_key, FileHunks, PreviewMemory};
 use crate::fsutil::{self, display_path, read_text, real_cwd};
-use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolResult};
+use crate::{
+    parse_args, Tool, ToolContext, ToolError, ToolInvocation, ToolOutput, ToolPreview, ToolResult,
+};
 
 const NAME: &str = "write_file";
 
@@ -183,10 +185,21 @@ impl Tool for WriteFileTool {
     }
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
-        let expected = self.previews.recall(&call_key(&ctx, &args));
+        self.invoke(ctx, ToolInvocation::whole(args))
+    }
+
+    fn invoke(&self, ctx: ToolContext, call: ToolInvocation) -> BoxFuture<'static, ToolResult> {
+        let expected = self.previews.recall(&call_key(&ctx, &call.args));
+        if call.approved.edits().is_some() {
+            return Box::pin(async {
+                Err(ToolError::invalid_input(
+                    "write_file has no edits to pick from; nothing was written",
+                ))
+            });
+        }
+        let accepted = call.approved.hunks().map(<[u32]>::to_vec);
         Box::pin(async move {
-            let input: Input = parse_args(NAME, args)?;
-            let accepted = ctx.accepted_hunks.clone();
+            let input: Input = parse_args(NAME, call.args)?;
             fsutil::blocking(NAME, move || {
                 let plan = plan(&ctx, input)?;
                 let fh = FileHunks::new(&plan.old, &plan.new);
@@ -255,6 +268,7 @@ impl Tool for WriteFileTool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Approved;
     use memo_protocol::ToolErrorKind;
 
     #[tokio::test]
@@ -310,9 +324,11 @@ mod tests {
                 .len(),
             2
         );
-        let mut c = ctx.clone();
-        c.accepted_hunks = Some(vec![1]);
-        let out = tool.run(c, args).await.unwrap();
+        let call = ToolInvocation {
+            args,
+            approved: Approved::Hunks(vec![1]),
+        };
+        let out = tool.invoke(ctx.clone(), call).await.unwrap();
         assert_eq!(out.content, "Overwrote n.txt (20 lines, 1 of 2 hunks)");
         assert_eq!(
             std::fs::read_to_string(dir.path().join("n.txt")).unwrap(),

@@ -5,7 +5,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use memo_protocol::{RiskLevel, ToolErrorKind};
-use memo_tools::{ApplyPatchTool, Tool, ToolContext};
+use memo_tools::{ApplyPatchTool, Approved, Tool, ToolContext, ToolInvocation};
 use serde_json::{json, Value};
 
 fn ctx(dir: &Path) -> ToolContext {
@@ -224,9 +224,12 @@ async fn partial_hunk_acceptance_gives_exactly_the_accepted_hunks() {
     let preview = tool.preview(&ctx(dir.path()), &args).await.unwrap();
     let hunks = preview.diff.unwrap().hunks;
     assert_eq!(hunks.len(), 3);
-    let mut c = ctx(dir.path());
-    c.accepted_hunks = Some(vec![0, 2]);
-    let out = tool.run(c, args).await.unwrap();
+    let c = ctx(dir.path());
+    let approved = Approved::Hunks(vec![0, 2]);
+    let out = tool
+        .invoke(c, ToolInvocation { args, approved })
+        .await
+        .unwrap();
     assert_eq!(out.content, "Updated f.txt (+1 -2) (2 of 3 hunks)");
     let expected = original
         .replace("line 3\n", "line three\n")
@@ -276,9 +279,12 @@ async fn edits_on_neighbouring_lines_are_offered_and_applied_one_by_one() {
         "the first edit is context: {}",
         second[0].text
     );
-    let mut c = ctx(dir.path());
-    c.accepted_edits = Some(vec![0, 2]);
-    let out = tool.run(c, args).await.unwrap();
+    let c = ctx(dir.path());
+    let approved = Approved::Edits(vec![0, 2]);
+    let out = tool
+        .invoke(c, ToolInvocation { args, approved })
+        .await
+        .unwrap();
     assert_eq!(
         out.content,
         "Updated f.txt (+2 -2)\n(the user accepted 2 of the 3 edits and refused edit(s) 2)"
@@ -299,9 +305,18 @@ async fn an_accepted_edit_that_needs_a_refused_one_writes_nothing() {
         {"old_string": "b = 1", "new_string": "b = 2"}
     ]});
     tool.preview(&ctx(dir.path()), &args).await.unwrap();
-    let mut c = ctx(dir.path());
-    c.accepted_edits = Some(vec![1]);
-    let err = tool.run(c, args.clone()).await.unwrap_err();
+    let c = ctx(dir.path());
+    let approved = Approved::Edits(vec![1]);
+    let err = tool
+        .invoke(
+            c,
+            ToolInvocation {
+                args: args.clone(),
+                approved,
+            },
+        )
+        .await
+        .unwrap_err();
     assert!(err.message.contains("refused edit(s) 1"), "{}", err.message);
     assert!(
         err.message.contains("Nothing was written"),
@@ -332,9 +347,12 @@ async fn partial_acceptance_refuses_when_the_file_changed_after_preview() {
         format!("new first\n{}", numbered(30)),
     )
     .unwrap();
-    let mut c = ctx(dir.path());
-    c.accepted_hunks = Some(vec![0]);
-    let err = tool.run(c, args).await.unwrap_err();
+    let c = ctx(dir.path());
+    let approved = Approved::Hunks(vec![0]);
+    let err = tool
+        .invoke(c, ToolInvocation { args, approved })
+        .await
+        .unwrap_err();
     assert!(
         err.message.contains("changed after its diff was shown"),
         "{}",
@@ -424,11 +442,17 @@ async fn multi_file_patch_add_update_move_delete() {
 async fn multi_file_partial_acceptance() {
     let dir = tempfile::tempdir().unwrap();
     multi_tree(dir.path());
-    let mut c = ctx(dir.path());
+    let c = ctx(dir.path());
     // Accept the content edit of lib.rs but not its rename, and the main.rs change only.
-    c.accepted_hunks = Some(vec![2, 4]);
+    let approved = Approved::Hunks(vec![2, 4]);
     let out = ApplyPatchTool::new()
-        .run(c, json!({ "patch": MULTI }))
+        .invoke(
+            c,
+            ToolInvocation {
+                args: json!({ "patch": MULTI }),
+                approved,
+            },
+        )
         .await
         .unwrap();
     assert!(

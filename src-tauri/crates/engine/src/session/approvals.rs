@@ -251,7 +251,8 @@ impl<'a> Approver<'a> {
         let denied_warning = memo_tools::NamedDenied::warning(&named);
         let forced = matches!(hint, ApprovalHint::Ask(_)) || denied_warning.is_some();
         if preview.risk > RiskLevel::Read {
-            match self.rules_verdict(preview, Some(args)) {
+            let (verdict, rules) = self.rules_verdict(preview, Some(args));
+            match verdict {
                 RuleVerdict::Deny(rule) => {
                     self.touch_rules(std::slice::from_ref(&rule.id));
                     return Ok(Approval::Denied(format!(
@@ -262,6 +263,16 @@ impl<'a> Approver<'a> {
                 }
                 RuleVerdict::Allow(ids) if mode != ApprovalMode::Strict && !forced => {
                     self.touch_rules(&ids);
+                    // Its card says why it ran without asking.
+                    let patterns = ids
+                        .iter()
+                        .filter_map(|id| rules.iter().find(|rule| &rule.id == id))
+                        .map(|rule| rule.pattern.clone())
+                        .collect();
+                    self.scope.emit(AgentEvent::ToolCallAllowed {
+                        call_id: ToolCallId::new(call.id.clone()),
+                        rules: patterns,
+                    })?;
                     return Ok(Approval::granted());
                 }
                 _ => {}
@@ -391,7 +402,7 @@ impl<'a> Approver<'a> {
         &self,
         preview: &ToolPreview,
         args: Option<&serde_json::Value>,
-    ) -> RuleVerdict {
+    ) -> (RuleVerdict, Vec<ApprovalRule>) {
         let imported = self.rules.imported;
         let mut rules = match self.rule_store().map(|s| s.list()) {
             Some(Ok(rules)) => rules,
@@ -403,15 +414,16 @@ impl<'a> Approver<'a> {
         };
         rules.extend(imported.iter().cloned());
         if rules.is_empty() {
-            return RuleVerdict::Unmatched;
+            return (RuleVerdict::Unmatched, rules);
         }
-        crate::rules::evaluate(
+        let verdict = crate::rules::evaluate(
             &rules,
             &preview.fingerprint,
             preview.risk,
             self.rules.cwd,
             args,
-        )
+        );
+        (verdict, rules)
     }
 
     fn touch_rules(&self, ids: &[String]) {

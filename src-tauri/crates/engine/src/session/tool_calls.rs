@@ -27,7 +27,8 @@ use crate::tools::repair::repair_note;
 use crate::tools::schema::ArgsValidator;
 use crate::tools::truncate::truncate_tool_output;
 use crate::tools::{
-    OutputSink, ProgressSink, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolRegistry,
+    Approved, OutputSink, ProgressSink, Tool, ToolContext, ToolError, ToolInvocation, ToolOutput,
+    ToolPreview, ToolRegistry,
 };
 use crate::EngineError;
 
@@ -115,9 +116,8 @@ struct ReadyCall {
     args: serde_json::Value,
     /// What was repaired in the model's arguments, one sentence each.
     repairs: Vec<String>,
-    /// Set once approved: which hunks, or which edits, of a file change to apply.
-    accepted_hunks: Option<Vec<u32>>,
-    accepted_edits: Option<Vec<u32>>,
+    /// Set once approved: how much of its file change to make.
+    approved: Approved,
     /// What the call is, as last announced (`tool_call_view`).
     view: ToolView,
 }
@@ -223,8 +223,7 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
                         self.finish_ready(&r, Err(err)).await?;
                         continue;
                     }
-                    r.accepted_hunks = accepted_hunks;
-                    r.accepted_edits = accepted_edits;
+                    r.approved = Approved::from_lists(accepted_hunks, accepted_edits);
                     approved.push(r);
                 }
                 Approval::Denied(reason) => {
@@ -353,8 +352,7 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
             tool,
             args,
             repairs,
-            accepted_hunks: None,
-            accepted_edits: None,
+            approved: Approved::Whole,
             view,
         })
     }
@@ -374,12 +372,14 @@ impl<P: CallPolicy> ToolCalls<'_, P> {
             // A spawned task both isolates a panicking tool and can be aborted on interrupt.
             let mut ctx = self.tool_ctx.clone();
             ctx.cancel = self.scope.cancel().child_token();
-            ctx.accepted_hunks = r.accepted_hunks.clone();
-            ctx.accepted_edits = r.accepted_edits.clone();
             ctx.call_id = Some(r.call.id.clone());
             ctx.progress = Some(progress_sink(self.scope, &r.call.id));
             ctx.live_output = Some(output_sink(self.scope, &r.call.id));
-            let task = tokio::spawn(r.tool.run(ctx, r.args.clone()));
+            let call = ToolInvocation {
+                args: r.args.clone(),
+                approved: r.approved.clone(),
+            };
+            let task = tokio::spawn(r.tool.invoke(ctx, call));
             handles.push(task.abort_handle());
             running.push(async move { (i, task.await) });
         }
