@@ -1,7 +1,10 @@
+use std::collections::HashSet;
 use std::io::Write;
 
 use memo_engine::context::text::one_line;
-use memo_protocol::{AgentEvent, EventEnvelope, ToolStatus};
+use memo_protocol::{AgentEvent, EventEnvelope};
+
+use crate::sessions_text::{allowed_line, tool_end_line, tool_start_line};
 
 pub trait Renderer {
     fn render(&mut self, envelope: &EventEnvelope);
@@ -39,6 +42,8 @@ pub struct TextRenderer {
     in_reasoning: bool,
     /// When the last request went out (event time), until the model's first byte.
     reading_since: Option<u64>,
+    /// Calls already announced (a view is sent again when a hook or the preview adds to it).
+    announced: HashSet<String>,
 }
 
 impl TextRenderer {
@@ -47,6 +52,7 @@ impl TextRenderer {
             at_line_start: true,
             in_reasoning: false,
             reading_since: None,
+            announced: HashSet::new(),
         }
     }
 
@@ -112,31 +118,28 @@ impl Renderer for TextRenderer {
                 }
                 eprint!("{delta}");
             }
-            AgentEvent::AssistantMessage { tool_calls, .. } => {
+            AgentEvent::AssistantMessage { .. } => {
                 if self.in_reasoning {
                     eprintln!();
                     self.in_reasoning = false;
                 }
-                for call in tool_calls {
-                    self.note(&format!(
-                        "→ {} {}",
-                        call.name,
-                        one_line(&call.arguments, 120)
-                    ));
+            }
+            AgentEvent::ToolCallView { call_id, view } => {
+                if self.announced.insert(call_id.to_string()) {
+                    self.note(&tool_start_line(view));
                 }
             }
+            AgentEvent::ToolCallAllowed { rules, .. } => self.note(&allowed_line(rules)),
             AgentEvent::ToolCallEnd {
+                call_id,
                 name,
                 status,
+                view,
                 output,
                 ..
             } => {
-                let mark = if *status == ToolStatus::Ok {
-                    "✓"
-                } else {
-                    "✗"
-                };
-                self.note(&format!("{mark} {name}: {}", one_line(output, 120)));
+                self.announced.remove(call_id.as_str());
+                self.note(&tool_end_line(name, *status, view.as_ref(), output));
             }
             AgentEvent::ToolOutput { chunk, .. } => {
                 // Live command output, indented under the call that prints it.

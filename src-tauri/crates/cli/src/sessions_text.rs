@@ -5,7 +5,7 @@ use std::io::Write;
 use memo_engine::context::text::one_line;
 use memo_protocol::{
     AgentEvent, CheckpointSummary, EventEnvelope, ImportReport, ImportStatus, RestoreAction,
-    RestoreReport, SearchResult, SessionPage, SessionSummary, ToolStatus, UsageReport,
+    RestoreReport, SearchResult, SessionPage, SessionSummary, ToolStatus, ToolView, UsageReport,
 };
 
 use memo_service::format_timestamp as format_ms;
@@ -98,33 +98,27 @@ pub fn print_transcript(
             AgentEvent::TurnStarted { input } => {
                 writeln!(out, "\n[{seq}] > {}", input.text)?;
             }
-            AgentEvent::AssistantMessage {
-                text, tool_calls, ..
-            } => {
+            AgentEvent::AssistantMessage { text, .. } => {
                 if !text.trim().is_empty() {
                     writeln!(out, "[{seq}] {}", text.trim_end())?;
                 }
-                for call in tool_calls {
-                    writeln!(
-                        out,
-                        "[{seq}] → {} {}",
-                        call.name,
-                        one_line(&call.arguments, 120)
-                    )?;
-                }
+                // Each call is one line at its end, where its view says what it did.
             }
             AgentEvent::ToolCallEnd {
                 name,
                 status,
+                view,
                 output,
                 ..
             } => {
-                let mark = if *status == ToolStatus::Ok {
-                    "✓"
-                } else {
-                    "✗"
-                };
-                writeln!(out, "[{seq}] {mark} {name}: {}", one_line(output, 120))?;
+                writeln!(
+                    out,
+                    "[{seq}] {}",
+                    tool_end_line(name, *status, view.as_ref(), output)
+                )?;
+            }
+            AgentEvent::ToolCallAllowed { rules, .. } => {
+                writeln!(out, "[{seq}] {}", allowed_line(rules))?;
             }
             AgentEvent::ApprovalRequested { request } => {
                 writeln!(out, "[{seq}] ? approval for {}", request.tool_name)?;
@@ -326,6 +320,54 @@ pub fn subagent_line(event: &AgentEvent) -> Option<String> {
 
 /// Whether an event is worth a line in a transcript (deltas are repeated whole by the
 /// step's `assistant_message`).
+/// A call as it is announced: what its view says it is.
+pub fn tool_start_line(view: &ToolView) -> String {
+    format!("→ {}", view.title())
+}
+
+/// A call as it ended: ✓ or ✗, what it was, what came of it. The output the model got is
+/// quoted only where the view says nothing more (another tool, an MCP answer) or the call
+/// failed.
+pub fn tool_end_line(
+    name: &str,
+    status: ToolStatus,
+    view: Option<&ToolView>,
+    output: &str,
+) -> String {
+    let ok = status == ToolStatus::Ok;
+    // A command the tool ran fine may still have failed.
+    let failed = !ok || matches!(view, Some(ToolView::Command(command)) if command.failed());
+    let mark = if failed { "✗" } else { "✓" };
+    let Some(view) = view else {
+        return format!("{mark} {name}: {}", one_line(output, 120));
+    };
+    let mut line = format!("{mark} {}", view.title());
+    let outcome = view.outcome();
+    if let Some(outcome) = &outcome {
+        line.push_str(&format!(" · {outcome}"));
+    }
+    let quote = !ok
+        || (outcome.is_none()
+            && matches!(
+                view,
+                ToolView::Other(_) | ToolView::McpCall(_) | ToolView::Memory(_)
+            ));
+    if quote && !output.trim().is_empty() {
+        line.push_str(&format!(": {}", one_line(output, 120)));
+    }
+    line
+}
+
+/// A call a kept rule let run without asking.
+pub fn allowed_line(rules: &[String]) -> String {
+    let quoted: Vec<String> = rules.iter().map(|rule| format!("`{rule}`")).collect();
+    format!(
+        "  allowed by {} {}",
+        if rules.len() == 1 { "rule" } else { "rules" },
+        quoted.join(", ")
+    )
+}
+
 fn in_transcript(event: &AgentEvent) -> bool {
     !matches!(
         event,

@@ -136,6 +136,36 @@ fn text_mode_prints_the_answer_on_stdout() {
 }
 
 #[test]
+fn text_mode_says_what_each_call_did_from_its_view() {
+    let s = setup(
+        "openai",
+        serde_json::json!([
+            {"tool_calls": [
+                {"name": "exec_command", "arguments": serde_json::json!({"cmd": "echo hi; exit 3"}).to_string()},
+                {"name": "read_file", "arguments": "{\"file_path\":\"notes.txt\"}"}
+            ]},
+            {"text": "done"}
+        ]),
+    );
+    std::fs::write(s.work.path().join("notes.txt"), "one\ntwo\n").unwrap();
+    let out = run_cli_logging(&s, &["exec", "go", "--yes"], "off");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    // Announced as what they are, ended with what came of them: the exit code and time
+    // of the command, the lines of the read; never the model-facing bookkeeping.
+    assert!(lines.contains(&"→ $ echo hi; exit 3"), "{stderr}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("✗ $ echo hi; exit 3 · exit 3 · ")),
+        "{stderr}"
+    );
+    assert!(lines.contains(&"✓ read notes.txt:1-2 · 2 lines"), "{stderr}");
+    assert!(!stderr.contains("Wall time"), "{stderr}");
+}
+
+#[test]
 fn failures_exit_non_zero_with_a_one_line_reason() {
     let s = setup(
         "anthropic",

@@ -103,7 +103,10 @@ fn list_show_search_rename_fork_usage_export_delete() {
     let transcript =
         String::from_utf8_lossy(&h.run(&["sessions", "show", &first]).stdout).into_owned();
     assert!(transcript.contains("> summarise notes.txt"), "{transcript}");
-    assert!(transcript.contains("✓ read_file"), "{transcript}");
+    assert!(
+        transcript.contains("✓ read notes.txt:1 · 1 line"),
+        "the read as its view says it: {transcript}"
+    );
     assert!(transcript.contains("zebra protocol."), "{transcript}");
 
     // search: hits with snippets and the seq to jump to.

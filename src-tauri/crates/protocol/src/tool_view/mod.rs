@@ -6,6 +6,8 @@
 //! Kinds follow what editors already speak (the Agent Client Protocol's tool kinds), so a
 //! view maps onto ACP's one to one: [`ToolView::kind`].
 
+mod text;
+
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -73,6 +75,12 @@ pub struct CommandView {
 }
 
 impl CommandView {
+    /// Ended badly: a non-zero exit, or killed by a signal.
+    pub fn failed(&self) -> bool {
+        matches!(self.state, CommandState::Exited { code } if code != 0)
+            || matches!(self.state, CommandState::Killed { .. })
+    }
+
     /// A command not run yet: what it is, where, in or out of the sandbox; `stdin` for
     /// input written to one already running.
     pub fn pending(
