@@ -4,21 +4,24 @@
 //! A `tool_call_end` without a view gets the call's last `tool_call_view` when the log
 //! has one (a call the engine closed after a crash), else the view its tool gives its
 //! arguments, with what the old result text says (a command's exit code, time and where
-//! its output starts; the agents a collab call reported). This is the one place Memo
-//! reads the text it wrote for the model.
+//! its output starts; the agents a collab call reported). An edit's diff comes from what
+//! the checkpoint saw the call write (`files_changed`), never from the file as it is now.
+//! This is the one place Memo reads the text it wrote for the model.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::OnceLock;
 
 use memo_protocol::{
-    AgentEvent, AgentLine, CommandView, EventEnvelope, OutputRange, SubagentState, SubagentView,
-    ToolView,
+    AgentEvent, AgentLine, CommandView, EventEnvelope, FileChange, FileEditView, OutputRange,
+    SubagentState, SubagentView, ToolView,
 };
 
 use crate::agents::collab;
 use crate::tools::exec_output::parse_response;
-use crate::tools::{every_builtin, ToolContext, ToolRegistry};
+use crate::tools::{
+    every_builtin, read_lines_in_result, search_matches_in_result, ToolContext, ToolRegistry,
+};
 
 fn registry() -> &'static ToolRegistry {
     static TOOLS: OnceLock<ToolRegistry> = OnceLock::new();
@@ -33,6 +36,21 @@ pub fn fill_missing(events: &mut [EventEnvelope], cwd: &Path) {
         return;
     }
     let ctx = ToolContext::for_workspace(cwd);
+    // What each call was seen to write, wherever in the log it was recorded.
+    let mut written: HashMap<String, Vec<FileChange>> = HashMap::new();
+    for envelope in events.iter() {
+        if let AgentEvent::FilesChanged {
+            call_id: Some(call_id),
+            changes,
+            ..
+        } = &envelope.event
+        {
+            written
+                .entry(call_id.0.clone())
+                .or_default()
+                .extend(changes.iter().cloned());
+        }
+    }
     let mut asked: HashMap<String, String> = HashMap::new();
     let mut announced: HashMap<String, ToolView> = HashMap::new();
     for envelope in events.iter_mut() {
@@ -52,16 +70,36 @@ pub fn fill_missing(events: &mut [EventEnvelope], cwd: &Path) {
                 output,
                 ..
             } => {
-                let view = match announced.remove(&call_id.0) {
+                let mut view = match announced.remove(&call_id.0) {
                     Some(view) => view,
                     None => {
                         let args = asked.get(&call_id.0).map_or("", String::as_str);
                         derive(&ctx, name, args, output)
                     }
                 };
+                if let (ToolView::FileEdit(edit), Some(changes)) =
+                    (&mut view, written.get(&call_id.0))
+                {
+                    with_written_diffs(edit, changes);
+                }
                 *slot = Some(view);
             }
             _ => {}
+        }
+    }
+}
+
+/// Gives each edited file without a diff the one the checkpoint recorded for it (by path;
+/// a single file and a single change pair up whatever their spelling).
+fn with_written_diffs(edit: &mut FileEditView, changes: &[FileChange]) {
+    let single = edit.files.len() == 1 && changes.len() == 1;
+    for file in edit.files.iter_mut().filter(|file| file.diff.is_none()) {
+        let change = changes
+            .iter()
+            .find(|change| change.path == file.path)
+            .or_else(|| single.then(|| &changes[0]));
+        if let Some(change) = change {
+            file.diff = change.diff.clone();
         }
     }
 }
@@ -89,6 +127,21 @@ fn with_result(view: ToolView, output: &str) -> ToolView {
     match view {
         ToolView::Command(command) => ToolView::Command(command_result(command, output)),
         ToolView::Subagent(agents) => ToolView::Subagent(collab_result(agents, output)),
+        ToolView::Read(mut read) => {
+            if let Some((start, end)) = read_lines_in_result(output) {
+                read.start_line = Some(start);
+                read.end_line = Some(end);
+            }
+            ToolView::Read(read)
+        }
+        ToolView::Search(mut search) => {
+            let (matches, first) = search_matches_in_result(output);
+            if matches.is_some() {
+                search.matches = matches;
+                search.first = first;
+            }
+            ToolView::Search(search)
+        }
         other => other,
     }
 }

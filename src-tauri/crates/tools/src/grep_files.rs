@@ -144,6 +144,48 @@ fn search_view(input: &Input, found: &Found, limit: usize, cwd: &Path, root: &Pa
     })
 }
 
+/// What a result this tool wrote says it found: the number of matching lines and the
+/// first few with their file and line. For sessions stored before calls carried views
+/// (`memo_engine::views`), the one reader of this text besides the model.
+pub fn matches_in_result(output: &str) -> (Option<u32>, Vec<Location>) {
+    let mut first = Vec::new();
+    let mut file: Option<&str> = None;
+    for line in output.lines() {
+        if line.is_empty() || line == "--" {
+            if line.is_empty() {
+                file = None;
+            }
+            continue;
+        }
+        let number = line.split_once(':').and_then(|(n, _)| n.parse::<u32>().ok());
+        let context = line.split_once('-').and_then(|(n, _)| n.parse::<u32>().ok());
+        match (file, number, context) {
+            (Some(path), Some(number), _) => {
+                if first.len() < FIRST_MATCHES {
+                    first.push(Location {
+                        path: path.to_owned(),
+                        line: Some(number),
+                    });
+                }
+            }
+            (Some(_), None, Some(_)) => {}
+            (None, ..) if !line.starts_with('(') && !line.starts_with('<') => file = Some(line),
+            _ => {}
+        }
+    }
+    // "(3 matching lines in 2 files)" or "(showing 5 of 12 matching lines, …)".
+    let total = output.lines().rev().find_map(|line| {
+        let inner = line.strip_prefix('(')?;
+        let inner = match inner.strip_prefix("showing ") {
+            Some(rest) => rest.split_once(" of ")?.1,
+            None => inner,
+        };
+        let inner = inner.strip_prefix("at least ").unwrap_or(inner);
+        inner.split_whitespace().next()?.parse::<u32>().ok()
+    });
+    (total, first)
+}
+
 /// `src` or `src (*.rs)`: where a search looks.
 fn scope_of(path: &str, include: Option<&str>) -> String {
     match include.map(str::trim).filter(|g| !g.is_empty()) {
@@ -461,6 +503,14 @@ mod tests {
             out,
             "src/a.rs\n1:fn alpha() {}\n\nsrc/b.ts\n1:function alpha() {}\n\n(2 matching lines in 2 files)\n"
         );
+        let at = |path: &str, line| Location {
+            path: path.into(),
+            line: Some(line),
+        };
+        assert_eq!(
+            matches_in_result(&out),
+            (Some(2), vec![at("src/a.rs", 1), at("src/b.ts", 1)])
+        );
         let out = grep(
             dir.path(),
             json!({"pattern": "ALPHA", "include": "*.rs", "case_insensitive": true, "context": 1}),
@@ -471,6 +521,7 @@ mod tests {
             out,
             "src/a.rs\n1:fn alpha() {}\n2-let x = 1;\n\n(1 matching lines in 1 files)\n"
         );
+        assert_eq!(matches_in_result(&out), (Some(1), vec![at("src/a.rs", 1)]));
         let out = grep(
             dir.path(),
             json!({"pattern": "fn \\w+", "path": "src/a.rs"}),

@@ -57,12 +57,12 @@ use tokio_util::sync::CancellationToken;
 pub use apply_patch::ApplyPatchTool;
 pub use diff::{FileHunks, Hunk};
 pub use glob::GlobTool;
-pub use grep_files::GrepFilesTool;
+pub use grep_files::{matches_in_result as search_matches_in_result, GrepFilesTool};
 pub use list_dir::ListDirTool;
 pub use path_policy::{PathPolicy, FS_ALLOWED_ROOTS_ENV, SANDBOX_WRITABLE_ROOTS_ENV};
 pub use profile::ToolProfile;
 pub use read_denials::{DeniedRead, NamedDenied, ReadDenials};
-pub use read_file::ReadFileTool;
+pub use read_file::{lines_in_result as read_lines_in_result, ReadFileTool};
 pub use write_file::WriteFileTool;
 
 pub use exec_command::{exec_tools, ExecCommandTool, WriteStdinTool};

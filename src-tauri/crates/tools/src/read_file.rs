@@ -187,6 +187,17 @@ fn open_text(path: &Path, shown: &str) -> Result<File, ToolError> {
     Ok(file)
 }
 
+/// The first and last line numbers a result this tool wrote shows. For sessions stored
+/// before calls carried views (`memo_engine::views`), the one reader of this text besides
+/// the model.
+pub fn lines_in_result(output: &str) -> Option<(u32, u32)> {
+    let mut numbers = output
+        .lines()
+        .filter_map(|line| line.split_once('\t')?.0.parse::<u32>().ok());
+    let first = numbers.next()?;
+    Some((first, numbers.last().unwrap_or(first)))
+}
+
 fn format_line(out: &mut String, number: u64, raw: &[u8]) {
     let raw = raw.strip_suffix(b"\n").unwrap_or(raw);
     let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
@@ -402,10 +413,12 @@ mod tests {
             out,
             "2\ttwo\n3\tthree\n… more lines follow; continue with offset 4\n"
         );
+        assert_eq!(lines_in_result(&out), Some((2, 3)));
         let out = read(dir.path(), json!({"file_path": "a.txt", "offset": 4}))
             .await
             .unwrap();
         assert_eq!(out, "4\tfour\n");
+        assert_eq!(lines_in_result(&out), Some((4, 4)));
         let err = read(dir.path(), json!({"file_path": "a.txt", "offset": 9}))
             .await
             .unwrap_err();
