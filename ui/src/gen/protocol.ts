@@ -1409,7 +1409,12 @@ command: string, args: Array<string>, env: Array<McpSecretInput>,
 /**
  * HTTP
  */
-url: string, headers: Array<McpSecretInput>, };
+url: string, headers: Array<McpSecretInput>, 
+/**
+ * HTTP: the environment variable holding a bearer token (`None` keeps what an edited
+ * server had).
+ */
+bearer_token_env_var?: string, };
 
 export type TerminalId = number;
 

@@ -3,15 +3,13 @@
 //! `.cursor/mcp.json` (each with its source), `--status` to start them and report their
 //! state and tools, OAuth login with tokens in the OS keychain. `--json` everywhere.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use memo_config::{Config, KeyringStore, MemoHome};
-use memo_mcp::config_edit::{add_server, remove_server, NewServer};
+use memo_config::{Config, MemoHome};
 use memo_mcp::{McpConfigSet, ServerConfig, ServerSnapshot, SourceKind};
-use memo_protocol::TrustState;
+use memo_protocol::{McpSecretInput, McpServerInput, McpTransportKind, TrustState};
 use serde_json::{json, Value};
 
 #[derive(Subcommand)]
@@ -35,8 +33,9 @@ pub enum McpAction {
     },
     /// Add a server to config.toml: `add NAME -- CMD ARGS...` (stdio) or
     /// `add NAME --url URL` (streamable HTTP; `--transport sse` for the legacy one).
+    /// `--env` and `--header` values go to the OS keychain, as in the app.
     Add(AddArgs),
-    /// Remove a server from config.toml.
+    /// Remove a server from config.toml, with its keychain values.
     Remove {
         name: String,
         #[arg(long)]
@@ -206,28 +205,14 @@ fn run_inner(action: McpAction, rt: &tokio::runtime::Runtime) -> Result<(Value, 
         }
         McpAction::Add(args) => add(args),
         McpAction::Remove { name, .. } => {
-            let (config, set, _) = load(None)?;
-            if remove_server(&config.path, &name).map_err(|e| Failure(1, e.to_string()))? {
-                return Ok((
-                    json!({ "removed": name, "path": config.path }),
-                    format!(
-                        "removed MCP server \"{name}\" from {}",
-                        config.path.display()
-                    ),
-                ));
-            }
-            Err(Failure(
-                1,
-                match set.get(&name) {
-                    Some(other) => format!(
-                        "\"{name}\" is defined in {}; edit that file to remove it",
-                        other.source
-                    ),
-                    None => format!(
-                        "no MCP server named \"{name}\" in {}",
-                        config.path.display()
-                    ),
-                },
+            let cwd = std::env::current_dir().map_err(setup)?;
+            let path = config_path()?;
+            crate::service()
+                .remove_mcp_server(&name, Some(&cwd))
+                .map_err(|e| Failure(1, e.to_string()))?;
+            Ok((
+                json!({ "removed": name, "path": path }),
+                format!("removed MCP server \"{name}\" from {}", path.display()),
             ))
         }
         McpAction::Login {
@@ -258,8 +243,8 @@ fn run_inner(action: McpAction, rt: &tokio::runtime::Runtime) -> Result<(Value, 
             ))
         }
         McpAction::Logout { name, .. } => {
-            let store = KeyringStore::new().map_err(setup)?;
-            let removed = memo_mcp::oauth::delete_tokens(&store, &name)
+            let removed = crate::service()
+                .mcp_logout(&name)
                 .map_err(|e| Failure(1, e.to_string()))?;
             Ok((
                 json!({ "logged_out": name, "had_tokens": removed }),
@@ -273,20 +258,39 @@ fn run_inner(action: McpAction, rt: &tokio::runtime::Runtime) -> Result<(Value, 
     }
 }
 
-fn pairs(items: &[String], what: &str) -> Result<BTreeMap<String, String>, Failure> {
+/// `KEY=VALUE` items as the form's values: each goes to the OS keychain.
+fn values(items: &[String], what: &str) -> Result<Vec<McpSecretInput>, Failure> {
     items
         .iter()
         .map(|item| {
             item.split_once('=')
                 .filter(|(k, _)| !k.is_empty())
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .map(|(k, v)| McpSecretInput {
+                    name: k.to_owned(),
+                    value: Some(v.to_owned()),
+                })
                 .ok_or_else(|| setup(format!("{what} \"{item}\" is not KEY=VALUE")))
         })
         .collect()
 }
 
+fn config_path() -> Result<PathBuf, Failure> {
+    Ok(MemoHome::resolve().map_err(setup)?.config_toml())
+}
+
+/// The server as the app's form would give it, saved by the same service call.
 fn add(args: AddArgs) -> Result<(Value, String), Failure> {
-    let server = match (&args.url, args.command.split_first()) {
+    let mut input = McpServerInput {
+        name: args.name.clone(),
+        transport: McpTransportKind::Stdio,
+        command: String::new(),
+        args: Vec::new(),
+        env: Vec::new(),
+        url: String::new(),
+        headers: Vec::new(),
+        bearer_token_env_var: None,
+    };
+    match (&args.url, args.command.split_first()) {
         (Some(_), Some(_)) => {
             return Err(setup("give either --url or a command after --, not both"))
         }
@@ -295,31 +299,34 @@ fn add(args: AddArgs) -> Result<(Value, String), Failure> {
             if !args.env.is_empty() {
                 return Err(setup("--env is for stdio servers; use --header for HTTP"));
             }
-            NewServer::Http {
-                url: url.clone(),
-                sse: args.transport.as_deref() == Some("sse"),
-                bearer_token_env_var: args.bearer_token_env_var.clone(),
-                headers: pairs(&args.headers, "header")?,
-                secret_headers: Vec::new(),
-            }
+            input.transport = if args.transport.as_deref() == Some("sse") {
+                McpTransportKind::Sse
+            } else {
+                McpTransportKind::StreamableHttp
+            };
+            input.url = url.clone();
+            input.headers = values(&args.headers, "header")?;
+            input.bearer_token_env_var = args.bearer_token_env_var.clone();
         }
         (None, Some((command, rest))) => {
-            if args.transport.as_deref().is_some_and(|t| t != "stdio") || !args.headers.is_empty() {
+            if args.transport.as_deref().is_some_and(|t| t != "stdio")
+                || !args.headers.is_empty()
+                || args.bearer_token_env_var.is_some()
+            {
                 return Err(setup(
-                    "--transport and --header are for HTTP servers (--url)",
+                    "--transport, --header and --bearer-token-env-var are for HTTP servers (--url)",
                 ));
             }
-            NewServer::Stdio {
-                command: command.clone(),
-                args: rest.to_vec(),
-                env: pairs(&args.env, "env")?,
-                secret_env: Vec::new(),
-            }
+            input.command = command.clone();
+            input.args = rest.to_vec();
+            input.env = values(&args.env, "env")?;
         }
-    };
-    let home = MemoHome::resolve().map_err(setup)?;
-    let path = home.config_toml();
-    add_server(&path, &args.name, &server).map_err(|e| Failure(1, e.to_string()))?;
+    }
+    let cwd = std::env::current_dir().map_err(setup)?;
+    let path = config_path()?;
+    crate::service()
+        .save_mcp_server(&input, false, Some(&cwd))
+        .map_err(|e| Failure(1, e.to_string()))?;
     Ok((
         json!({ "added": args.name, "path": path }),
         format!("added MCP server \"{}\" to {}", args.name, path.display()),

@@ -161,7 +161,10 @@ fn text_mode_says_what_each_call_did_from_its_view() {
             .any(|l| l.starts_with("✗ $ echo hi; exit 3 · exit 3 · ")),
         "{stderr}"
     );
-    assert!(lines.contains(&"✓ read notes.txt:1-2 · 2 lines"), "{stderr}");
+    assert!(
+        lines.contains(&"✓ read notes.txt:1-2 · 2 lines"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("Wall time"), "{stderr}");
 }
 

@@ -52,8 +52,8 @@ fn add_list_get_status_and_remove() {
         "http://127.0.0.1:9/sse",
         "--transport",
         "sse",
-        "--header",
-        "Authorization=Bearer s3cret",
+        "--bearer-token-env-var",
+        "REMOTE_TOKEN",
         "--json",
     ]);
     std::fs::write(
@@ -67,10 +67,6 @@ fn add_list_get_status_and_remove() {
     assert_eq!(list["servers"][1]["transport"], "sse");
     assert_eq!(list["servers"][2]["source"]["kind"], "claude");
     assert_eq!(list["clashes"][0]["name"], "remote");
-    assert!(
-        !list.to_string().contains("s3cret"),
-        "header values are masked"
-    );
 
     let get = home.json(&[
         "mcp",
@@ -126,6 +122,68 @@ fn add_list_get_status_and_remove() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("stdio server"));
     let list = home.json(&["mcp", "list", "--json"]);
     assert_eq!(names(&list), ["everything"]);
+}
+
+/// The CLI edits MCP servers through the service, as the app does: with a list of active
+/// servers, an added one joins it and a removed one leaves it.
+#[test]
+fn add_and_remove_keep_the_active_list_in_step() {
+    let mock = Mock::start(tempfile::tempdir().unwrap().path());
+    let home = Home::new(&mock, "active_mcp_servers = [\"kept\"]");
+    let config = || std::fs::read_to_string(home.home.path().join("config.toml")).unwrap();
+    home.json(&["mcp", "add", "kept", "--json", "--", "true"]);
+    home.json(&["mcp", "add", "gone", "--json", "--", "true"]);
+    assert!(
+        config().contains("active_mcp_servers = [\"kept\", \"gone\"]"),
+        "{}",
+        config()
+    );
+    home.json(&["mcp", "remove", "gone", "--json"]);
+    let after = config();
+    assert!(!after.contains("gone"), "nothing of it is left: {after}");
+    assert!(after.contains("active_mcp_servers = [\"kept\"]"), "{after}");
+}
+
+/// Needs a Secret Service (scripts/lib/desktop-session.sh with MEMO_TEST_KEYRING=1): a
+/// value given with `--env` lives in the keychain, never in config.toml, reaches the
+/// server, and leaves the keychain with the server.
+#[test]
+fn keyring_holds_an_added_servers_env_value_until_it_is_removed() {
+    if std::env::var("MEMO_TEST_KEYRING").as_deref() != Ok("1") {
+        eprintln!("skipped: needs MEMO_TEST_KEYRING=1 and an unlocked Secret Service");
+        return;
+    }
+    let mock = Mock::start(tempfile::tempdir().unwrap().path());
+    let home = Home::new(&mock, "");
+    // A name no real user has, so the test never touches a real server's values.
+    let name = format!("memo-test-{}", std::process::id());
+    let secret = "s3cret-value-0123456789";
+    let seen = home.work.path().join("seen.txt");
+    let script = format!("printf %s \"$TOKEN\" > {}", seen.display());
+    let env = format!("TOKEN={secret}");
+    home.json(&[
+        "mcp", "add", &name, "--env", &env, "--json", "--", "sh", "-c", &script,
+    ]);
+    let config = std::fs::read_to_string(home.home.path().join("config.toml")).unwrap();
+    assert!(
+        config.contains(&name) && !config.contains(secret),
+        "{config}"
+    );
+
+    // Started once (it is no MCP server, so it fails): it was given the value.
+    let cwd = home.work.path().to_str().unwrap().to_owned();
+    home.run(&["mcp", "get", &name, "--status", "--cwd", &cwd]);
+    assert_eq!(std::fs::read_to_string(&seen).unwrap(), secret);
+
+    let store = memo_config::KeyringStore::new().unwrap();
+    let account = memo_mcp::secrets::account(&name, memo_mcp::secrets::SecretKind::Env, "TOKEN");
+    use memo_config::CredentialStore;
+    assert!(store.get(&account).unwrap().is_some());
+    home.json(&["mcp", "remove", &name, "--json"]);
+    assert!(
+        store.get(&account).unwrap().is_none(),
+        "the value left with the server"
+    );
 }
 
 #[test]

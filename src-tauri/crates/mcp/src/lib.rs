@@ -56,7 +56,7 @@ pub use manager::{
 };
 pub use prompts::PromptCommand;
 pub use search::SEARCH_TOOL;
-pub use tools::{McpTool, McpToolSource, ResourceTool};
+pub use tools::{McpTool, McpToolSource, ResourceTool, RESOURCE_TOOL_NAMES};
 pub use trust::{project_servers, ProjectServer};
 
 /// Reads an environment variable; injectable so tests never touch the process env.

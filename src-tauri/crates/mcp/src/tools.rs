@@ -207,12 +207,19 @@ fn server_arg(args: &Value) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The resource tools' names, as the model calls them.
+pub const RESOURCE_TOOL_NAMES: [&str; 3] = [
+    "list_mcp_resources",
+    "list_mcp_resource_templates",
+    "read_mcp_resource",
+];
+
 impl Tool for ResourceTool {
     fn name(&self) -> &str {
         match self.op {
-            ResourceOp::List => "list_mcp_resources",
-            ResourceOp::Templates => "list_mcp_resource_templates",
-            ResourceOp::Read => "read_mcp_resource",
+            ResourceOp::List => RESOURCE_TOOL_NAMES[0],
+            ResourceOp::Templates => RESOURCE_TOOL_NAMES[1],
+            ResourceOp::Read => RESOURCE_TOOL_NAMES[2],
         }
     }
 

@@ -160,4 +160,9 @@ pub struct McpServerInput {
     /// HTTP
     pub url: String,
     pub headers: Vec<McpSecretInput>,
+    /// HTTP: the environment variable holding a bearer token (`None` keeps what an edited
+    /// server had).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub bearer_token_env_var: Option<String>,
 }

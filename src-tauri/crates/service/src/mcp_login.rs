@@ -12,6 +12,12 @@ use crate::error::{Result, ServiceError};
 use crate::service::Service;
 
 impl Service {
+    /// Forgets server `name`'s OAuth tokens; false when there were none.
+    pub fn mcp_logout(&self, name: &str) -> Result<bool> {
+        memo_mcp::oauth::delete_tokens(self.credentials.as_ref(), name)
+            .map_err(|e| ServiceError::Keychain(e.to_string()))
+    }
+
     /// Signs in to server `name` of a session in `cwd`; waits until the browser part is
     /// done (or the flow's own time limit passes). Open sessions that have the server
     /// connect again with the new tokens. `opener` shows the sign-in address (`None`: the system browser).

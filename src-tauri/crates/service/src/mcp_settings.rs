@@ -321,9 +321,12 @@ impl Service {
         } else {
             config_edit::add_server(&path, name, &server).map_err(config_error)?;
             // With a list of active servers, a new one would otherwise never start.
+            // (A name the list already holds, written by hand before, stays once.)
             if let Ok(Some(mut active)) = memo_mcp::config::active_servers(&loaded.config.extra) {
-                active.push(name.to_owned());
-                config_edit::set_active_servers(&path, Some(&active)).map_err(config_error)?;
+                if !active.iter().any(|n| n == name) {
+                    active.push(name.to_owned());
+                    config_edit::set_active_servers(&path, Some(&active)).map_err(config_error)?;
+                }
             }
         }
         // Values the form dropped (or that moved from the keychain to another kind).
@@ -574,10 +577,21 @@ fn new_server(
                     "an HTTP server needs a URL".into(),
                 ));
             }
+            let old_bearer = match old.map(|s| &s.transport) {
+                Some(TransportConfig::StreamableHttp(h) | TransportConfig::Sse(h)) => {
+                    h.bearer_token_env_var.clone()
+                }
+                _ => None,
+            };
+            let bearer = match input.bearer_token_env_var.as_deref().map(str::trim) {
+                Some("") => None,
+                Some(var) => Some(var.to_owned()),
+                None => old_bearer,
+            };
             NewServer::Http {
                 url: url.to_owned(),
                 sse: input.transport == McpTransportKind::Sse,
-                bearer_token_env_var: None,
+                bearer_token_env_var: bearer,
                 headers: kept,
                 secret_headers: plan.secret_names.clone(),
             }

@@ -85,9 +85,10 @@ impl ToolView {
                     .filter_map(|file| file.diff.as_ref())
                     .map(FileDiff::line_counts)
                     .fold((0, 0), |(a, r), (da, dr)| (a + da, r + dr));
-                let partly = edit.files.iter().any(|file| {
-                    file.applied_hunks.is_some() || file.applied_edits.is_some()
-                });
+                let partly = edit
+                    .files
+                    .iter()
+                    .any(|file| file.applied_hunks.is_some() || file.applied_edits.is_some());
                 let stat = format!("+{added} -{removed}");
                 Some(if partly {
                     format!("{stat} (part of it)")
@@ -111,10 +112,7 @@ impl ToolView {
             }
             ToolView::List(list) => {
                 let entries = list.entries?;
-                Some(format!(
-                    "{entries} {}",
-                    plural(entries, "entry", "entries")
-                ))
+                Some(format!("{entries} {}", plural(entries, "entry", "entries")))
             }
             ToolView::Fetch(fetch) => {
                 let mut parts = vec![format!("HTTP {}", fetch.status?)];
@@ -132,10 +130,9 @@ impl ToolView {
                 let timed_out = if agent.timed_out { ", timed out" } else { "" };
                 Some(format!("{done} of {} done{timed_out}", agent.agents.len()))
             }
-            ToolView::McpCall(call) if !call.changed_files.is_empty() => Some(format!(
-                "changed {}",
-                call.changed_files.join(", ")
-            )),
+            ToolView::McpCall(call) if !call.changed_files.is_empty() => {
+                Some(format!("changed {}", call.changed_files.join(", ")))
+            }
             _ => None,
         }
     }
