@@ -26,7 +26,7 @@ pub use memo_context as context;
 pub use memo_tools as tools;
 pub use options::{EngineOptions, EnvLookup, SessionOptions, SessionOverrides};
 pub use preview::prompt_layers;
-pub use read_skill::ReadSkillTool;
+pub use read_skill::{ReadSkillTool, NAME as READ_SKILL};
 pub use session::{
     spawn_session, ApprovalMode, EventReceiver, SessionContext, SessionHandle, SessionParams,
     SessionStart, TurnLimits,

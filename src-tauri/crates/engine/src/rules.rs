@@ -75,8 +75,8 @@ fn covers(
             // A part that writes through a redirection: an allow rule must say so itself
             // (`echo hi` does not cover `echo hi > ~/.profile`). Deny rules match whatever
             // the part writes.
-            let writes = memo_tools::exec_fingerprint::writes_through_redirect(item)
-                && !memo_tools::exec_fingerprint::writes_through_redirect(pattern);
+            let writes = memo_tools::exec::fingerprint::writes_through_redirect(item)
+                && !memo_tools::exec::fingerprint::writes_through_redirect(pattern);
             prefix && (rule.decision == RuleDecision::Deny || !writes)
         }
         RuleKind::Write => {
@@ -266,7 +266,7 @@ pub fn proposed(
         Subject::Commands(parts) => parts
             .into_iter()
             .map(|p| NewRule {
-                exact: memo_tools::exec_fingerprint::exact_part(p),
+                exact: memo_tools::exec::fingerprint::exact_part(p),
                 ..rule(RuleKind::Command, p.to_owned())
             })
             .collect(),

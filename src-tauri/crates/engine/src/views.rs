@@ -18,7 +18,7 @@ use memo_protocol::{
 };
 
 use crate::agents::collab;
-use crate::tools::exec_output::parse_response;
+use crate::tools::exec::output::parse_response;
 use crate::tools::{
     every_builtin, read_lines_in_result, search_matches_in_result, ToolContext, ToolRegistry,
 };

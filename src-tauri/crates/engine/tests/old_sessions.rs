@@ -24,11 +24,7 @@ fn ends(events: &[EventEnvelope]) -> Vec<(String, ToolView, String)> {
         .filter_map(|e| match &e.event {
             AgentEvent::ToolCallEnd {
                 name, view, output, ..
-            } => Some((
-                name.clone(),
-                view.clone().expect("filled"),
-                output.clone(),
-            )),
+            } => Some((name.clone(), view.clone().expect("filled"), output.clone())),
             _ => None,
         })
         .collect()
@@ -49,7 +45,14 @@ fn an_old_session_gets_the_views_a_new_one_carries() {
     let names: Vec<&str> = ends.iter().map(|(name, ..)| name.as_str()).collect();
     assert_eq!(
         names,
-        ["exec_command", "read_file", "grep_files", "apply_patch", "spawn_agent", "wait"]
+        [
+            "exec_command",
+            "read_file",
+            "grep_files",
+            "apply_patch",
+            "spawn_agent",
+            "wait"
+        ]
     );
 
     let ToolView::Command(command) = &ends[0].1 else {

@@ -154,7 +154,7 @@ impl Service {
 /// Files and folders under the workspace whose relative path matches; folders end in `/`.
 fn complete_paths(cwd: &Path, typed: &str, limit: usize) -> Vec<Completion> {
     let mut found = Vec::new();
-    let walk = memo_engine::tools::walk::builder(cwd).build();
+    let walk = memo_engine::tools::files::walk::builder(cwd).build();
     for entry in walk.flatten().take(MAX_WALK) {
         let Ok(relative) = entry.path().strip_prefix(cwd) else {
             continue;

@@ -48,6 +48,7 @@ fn everything(env: Vec<McpSecretInput>) -> McpServerInput {
         env,
         url: String::new(),
         headers: Vec::new(),
+        bearer_token_env_var: None,
     }
 }
 

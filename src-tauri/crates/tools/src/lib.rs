@@ -3,43 +3,21 @@
 //! no knowledge of sessions or models: the engine drives it.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
-mod apply_patch;
-mod diff;
-mod edit;
-mod fsutil;
-mod fuzzy;
-mod glob;
-mod grep_files;
-mod indentation;
-mod line_index;
-mod line_seek;
-mod list_dir;
-mod patch_format;
-mod path_policy;
+// Families in folders: the file tools, the shell tools and their sandbox, the guard that
+// reads a command before it runs, and the shell parser both share.
+pub mod command_guard;
+pub mod exec;
+pub mod files;
+pub mod shell_parse;
+
+mod get_memory;
 mod profile;
-mod read_denials;
-mod read_file;
 pub mod repair;
 pub mod risk;
+mod runtime_tools;
+mod save_memory;
 pub mod schema;
 pub mod truncate;
-pub mod walk;
-mod write_file;
-
-// Shell execution, the dangerous-command guard, the sandbox, web, plan and memory tools.
-pub mod command_guard;
-mod exec_command;
-pub mod exec_fingerprint;
-mod exec_live;
-pub mod exec_output;
-mod exec_session;
-mod get_memory;
-mod runtime_tools;
-pub mod sandbox;
-mod save_memory;
-mod shell_compat;
-pub mod shell_parse;
-mod shell_value;
 mod update_plan;
 mod webfetch;
 
@@ -54,21 +32,21 @@ use serde::de::DeserializeOwned;
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
-pub use apply_patch::ApplyPatchTool;
-pub use diff::{FileHunks, Hunk};
-pub use glob::GlobTool;
-pub use grep_files::{matches_in_result as search_matches_in_result, GrepFilesTool};
-pub use list_dir::ListDirTool;
-pub use path_policy::{PathPolicy, FS_ALLOWED_ROOTS_ENV, SANDBOX_WRITABLE_ROOTS_ENV};
+pub use files::apply_patch::ApplyPatchTool;
+pub use files::diff::{FileHunks, Hunk};
+pub use files::glob::GlobTool;
+pub use files::grep_files::{matches_in_result as search_matches_in_result, GrepFilesTool};
+pub use files::list_dir::ListDirTool;
+pub use files::path_policy::{PathPolicy, FS_ALLOWED_ROOTS_ENV, SANDBOX_WRITABLE_ROOTS_ENV};
+pub use files::read_denials::{DeniedRead, NamedDenied, ReadDenials};
+pub use files::read_file::{lines_in_result as read_lines_in_result, ReadFileTool};
+pub use files::write_file::WriteFileTool;
 pub use profile::ToolProfile;
-pub use read_denials::{DeniedRead, NamedDenied, ReadDenials};
-pub use read_file::{lines_in_result as read_lines_in_result, ReadFileTool};
-pub use write_file::WriteFileTool;
 
-pub use exec_command::{exec_tools, ExecCommandTool, WriteStdinTool};
+pub use exec::command::{exec_tools, ExecCommandTool, WriteStdinTool};
+pub use exec::sandbox::SandboxPolicy;
 pub use get_memory::GetMemoryTool;
 pub use runtime_tools::{every_builtin, ShellToolType};
-pub use sandbox::SandboxPolicy;
 pub use save_memory::SaveMemoryTool;
 pub use update_plan::UpdatePlanTool;
 pub use webfetch::WebFetchTool;
@@ -232,7 +210,7 @@ impl ToolContext {
     /// would and checks the policy allows reading it; returns the real path.
     /// A file a read-deny rule covers is refused here, so every file tool honours it.
     pub fn readable(&self, path: &str) -> Result<PathBuf, ToolError> {
-        let joined = path_policy::join_input(&self.cwd, path)?;
+        let joined = files::path_policy::join_input(&self.cwd, path)?;
         let real = self.paths.check_read(&joined)?;
         self.check_not_denied(path, &joined)?;
         Ok(real)
@@ -241,7 +219,7 @@ impl ToolContext {
     /// Like [`ToolContext::readable`], for writing (writable roots, no `.git/`). A file a
     /// read-deny rule covers is not written either: an edit's diff and result quote it.
     pub fn writable(&self, path: &str) -> Result<PathBuf, ToolError> {
-        let joined = path_policy::join_input(&self.cwd, path)?;
+        let joined = files::path_policy::join_input(&self.cwd, path)?;
         let real = self.paths.check_write(&joined)?;
         self.check_not_denied(path, &joined)?;
         Ok(real)

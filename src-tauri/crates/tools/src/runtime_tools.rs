@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use crate::exec_command::exec_tools;
+use crate::exec::command::exec_tools;
+use crate::exec::sandbox::SandboxPolicy;
+use crate::exec::shell_compat::{ShellCompatTool, ShellForm};
 use crate::get_memory::{memory_tool_enabled, GetMemoryTool};
-use crate::sandbox::SandboxPolicy;
 use crate::save_memory::SaveMemoryTool;
-use crate::shell_compat::{ShellCompatTool, ShellForm};
 use crate::update_plan::UpdatePlanTool;
 use crate::webfetch::WebFetchTool;
 use crate::ToolRegistry;

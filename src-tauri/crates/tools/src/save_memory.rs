@@ -15,8 +15,8 @@ use memo_protocol::{MemoryAction, MemoryView, RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::diff::FileHunks;
-use crate::fsutil::write_atomic;
+use crate::files::diff::FileHunks;
+use crate::files::fsutil::write_atomic;
 use crate::get_memory::{saved_memory_path, MAX_BYTES};
 use crate::{
     parse_args, Tool, ToolContext, ToolError, ToolInvocation, ToolOutput, ToolPreview, ToolResult,

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use memo_protocol::ToolErrorKind;
-use memo_tools::sandbox::landlock_available;
+use memo_tools::exec::sandbox::landlock_available;
 use memo_tools::{exec_tools, SandboxPolicy, Tool, ToolContext};
 use serde_json::json;
 

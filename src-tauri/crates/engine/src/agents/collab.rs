@@ -80,6 +80,14 @@ fn text(value: serde_json::Value) -> ToolOutput {
     ToolOutput::text(serde_json::to_string_pretty(&value).unwrap_or_default())
 }
 
+/// The collab tools' names, as the model calls them.
+pub const SPAWN_AGENT: &str = "spawn_agent";
+pub const SEND_INPUT: &str = "send_input";
+pub const WAIT: &str = "wait";
+pub const CLOSE_AGENT: &str = "close_agent";
+pub const LIST_AGENTS: &str = "list_agents";
+pub const TOOL_NAMES: [&str; 5] = [SPAWN_AGENT, SEND_INPUT, WAIT, CLOSE_AGENT, LIST_AGENTS];
+
 /// A collab call as people read it, from its arguments: the agents it names by id.
 fn asked(action: SubagentAction, args: &serde_json::Value) -> SubagentView {
     let field = |key: &str| args.get(key).and_then(|v| v.as_str()).map(str::to_owned);
@@ -112,11 +120,11 @@ fn asked(action: SubagentAction, args: &serde_json::Value) -> SubagentView {
 /// tool (for stored calls, read without the session's tools).
 pub(crate) fn asked_view(name: &str, args: &serde_json::Value) -> Option<ToolView> {
     let action = match name {
-        "spawn_agent" => SubagentAction::Spawn,
-        "send_input" => SubagentAction::SendInput,
-        "wait" => SubagentAction::Wait,
-        "close_agent" => SubagentAction::Close,
-        "list_agents" => SubagentAction::List,
+        SPAWN_AGENT => SubagentAction::Spawn,
+        SEND_INPUT => SubagentAction::SendInput,
+        WAIT => SubagentAction::Wait,
+        CLOSE_AGENT => SubagentAction::Close,
+        LIST_AGENTS => SubagentAction::List,
         _ => return None,
     };
     Some(ToolView::Subagent(asked(action, args)))
@@ -154,7 +162,7 @@ struct SpawnInput {
 
 impl Tool for SpawnAgent {
     fn name(&self) -> &str {
-        "spawn_agent"
+        SPAWN_AGENT
     }
 
     fn description(&self) -> &str {
@@ -231,7 +239,7 @@ struct SendArgs {
 
 impl Tool for SendInput {
     fn name(&self) -> &str {
-        "send_input"
+        SEND_INPUT
     }
 
     fn description(&self) -> &str {
@@ -283,7 +291,7 @@ struct WaitArgs {
 
 impl Tool for Wait {
     fn name(&self) -> &str {
-        "wait"
+        WAIT
     }
 
     fn description(&self) -> &str {
@@ -338,7 +346,7 @@ struct CloseArgs {
 
 impl Tool for CloseAgent {
     fn name(&self) -> &str {
-        "close_agent"
+        CLOSE_AGENT
     }
 
     fn description(&self) -> &str {
@@ -375,7 +383,7 @@ struct ListAgents(Arc<Subagents>);
 
 impl Tool for ListAgents {
     fn name(&self) -> &str {
-        "list_agents"
+        LIST_AGENTS
     }
 
     fn description(&self) -> &str {

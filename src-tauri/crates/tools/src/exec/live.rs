@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::exec_output::clean_terminal_text;
-use crate::exec_session::ExecSession;
+use crate::exec::output::clean_terminal_text;
+use crate::exec::session::ExecSession;
 use crate::OutputSink;
 
 /// How often new output is forwarded: often enough to feel live, rarely enough that a

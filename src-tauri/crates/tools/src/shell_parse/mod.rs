@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Parser, Tree};
 
-use crate::shell_value::{heredoc_delimiter, is_literal, join_continuations};
+use crate::shell_parse::value::{heredoc_delimiter, is_literal, join_continuations};
 use words::append_words;
 
 /// A parsed script: pipelines joined by `;`, `&&`, `||`, `&` or newlines.
@@ -733,9 +733,8 @@ impl<'s> Walker<'s> {
     }
 }
 
-#[path = "shell_parse_words.rs"]
+pub(crate) mod value;
 mod words;
 
 #[cfg(test)]
-#[path = "shell_parse_tests.rs"]
 mod tests;

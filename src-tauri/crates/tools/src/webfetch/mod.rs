@@ -474,5 +474,4 @@ fn render(
 }
 
 #[cfg(test)]
-#[path = "webfetch_tests.rs"]
 mod tests;

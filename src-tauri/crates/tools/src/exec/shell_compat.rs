@@ -9,8 +9,8 @@ use memo_protocol::{RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use crate::exec_command::ExecCommandTool;
-use crate::sandbox::SandboxPolicy;
+use crate::exec::command::ExecCommandTool;
+use crate::exec::sandbox::SandboxPolicy;
 use crate::{parse_args, Tool, ToolContext, ToolError, ToolPreview, ToolResult};
 
 const DEFAULT_TIMEOUT_MS: u64 = 120_000;

@@ -11,8 +11,8 @@ use memo_protocol::{Location, RiskLevel, SearchView, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::fsutil::{self, display_path, real_cwd};
-use crate::walk;
+use crate::files::fsutil::{self, display_path, real_cwd};
+use crate::files::walk;
 use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
 
 const NAME: &str = "glob";

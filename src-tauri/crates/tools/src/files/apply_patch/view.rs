@@ -4,9 +4,9 @@
 use memo_protocol::{EditKind, EditedFile, FileEditView, ToolView};
 
 use super::{Kind, Plan, Request, Unit};
-use crate::diff::FileHunks;
-use crate::fsutil::{display_path, real_cwd};
-use crate::patch_format::{self, PatchOp};
+use crate::files::diff::FileHunks;
+use crate::files::fsutil::{display_path, real_cwd};
+use crate::files::patch_format::{self, PatchOp};
 use crate::ToolContext;
 
 impl Plan {

@@ -15,13 +15,13 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::command_guard::{check_command, denial_hint, GuardContext, Verdict};
-use crate::exec_fingerprint::command_fingerprint;
-use crate::exec_live;
-use crate::exec_output::{deliver, format_response, ProcessState, DEFAULT_MAX_OUTPUT_TOKENS};
-use crate::exec_session::{
+use crate::exec::fingerprint::command_fingerprint;
+use crate::exec::live;
+use crate::exec::output::{deliver, format_response, ProcessState, DEFAULT_MAX_OUTPUT_TOKENS};
+use crate::exec::sandbox::{self, SandboxPolicy, SandboxStatus};
+use crate::exec::session::{
     kill_after, kill_on_cancel, ExecManager, ExecSession, KillReason, SpawnRequest,
 };
-use crate::sandbox::{self, SandboxPolicy, SandboxStatus};
 use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolResult};
 
 /// The shortest wait for a command before its call returns a session.
@@ -436,7 +436,7 @@ async fn respond(
         policy,
         view,
     } = reply;
-    let finished = exec_live::wait_streaming(
+    let finished = live::wait_streaming(
         session,
         Duration::from_millis(yield_ms),
         &ctx.cancel,
@@ -735,5 +735,4 @@ impl Tool for WriteStdinTool {
 }
 
 #[cfg(test)]
-#[path = "exec_command_tests.rs"]
 mod tests;

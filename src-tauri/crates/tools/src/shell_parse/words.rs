@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{all_children, named_children, Script, Walker, MAX_DEPTH, MAX_NESTING, SUBSTITUTION};
-use crate::shell_value::{
+use crate::shell_parse::value::{
     ansi_c_string, is_literal, raw_string, unescape_double, unescape_unquoted,
 };
 

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::fuzzy;
+use crate::files::fuzzy;
 use crate::ToolError;
 
 /// Occurrences listed in a "not unique" error.

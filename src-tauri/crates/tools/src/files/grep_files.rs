@@ -14,9 +14,9 @@ use memo_protocol::{Location, RiskLevel, SearchView, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::fsutil::{self, display_path, real_cwd};
+use crate::files::fsutil::{self, display_path, real_cwd};
+use crate::files::walk;
 use crate::truncate::max_chars_from_env;
-use crate::walk;
 use crate::{parse_args, ReadDenials, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
 
 const NAME: &str = "grep_files";
@@ -157,8 +157,12 @@ pub fn matches_in_result(output: &str) -> (Option<u32>, Vec<Location>) {
             }
             continue;
         }
-        let number = line.split_once(':').and_then(|(n, _)| n.parse::<u32>().ok());
-        let context = line.split_once('-').and_then(|(n, _)| n.parse::<u32>().ok());
+        let number = line
+            .split_once(':')
+            .and_then(|(n, _)| n.parse::<u32>().ok());
+        let context = line
+            .split_once('-')
+            .and_then(|(n, _)| n.parse::<u32>().ok());
         match (file, number, context) {
             (Some(path), Some(number), _) => {
                 if first.len() < FIRST_MATCHES {

@@ -503,19 +503,12 @@ fn fork_bomb(command: &str) -> Option<&'static str> {
     None
 }
 
-#[path = "command_effects.rs"]
 mod effects;
-#[path = "command_flow.rs"]
 mod flow;
-#[path = "command_inline.rs"]
 mod inline;
-#[path = "command_invocation.rs"]
 mod invocation;
-#[path = "command_paths.rs"]
 mod paths;
-#[path = "command_rules.rs"]
 mod rules;
-#[path = "command_writes.rs"]
 mod writes;
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::line_index::{self, count_newlines, Cursor, FileKey};
+use crate::files::line_index::{self, count_newlines, Cursor, FileKey};
 
 /// Bytes a worker claims at a time: small, so that little is counted past the target
 /// and the workers finish together (measured: 1 MB beat 4 MB by ~2 ms per 100 MB).

@@ -15,11 +15,11 @@ use memo_protocol::{DiffHunk, EditChoice, FileDiff, RiskLevel};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::diff::{call_key, FileHunks, PreviewMemory};
-use crate::edit::{apply_edits, apply_edits_seeing, Edit};
-use crate::fsutil::{self, display_path, read_text, real_cwd, Staged};
-use crate::line_index::FileKey;
-use crate::patch_format::{self, PatchOp};
+use crate::files::diff::{call_key, FileHunks, PreviewMemory};
+use crate::files::edit::{apply_edits, apply_edits_seeing, Edit};
+use crate::files::fsutil::{self, display_path, read_text, real_cwd, Staged};
+use crate::files::line_index::FileKey;
+use crate::files::patch_format::{self, PatchOp};
 use crate::{
     parse_args, Tool, ToolContext, ToolError, ToolInvocation, ToolOutput, ToolPreview, ToolResult,
 };

@@ -19,7 +19,7 @@
 //! indentation and typographic look-alikes (curly quotes, dashes), which models often get
 //! wrong in context lines they merely copied.
 
-use crate::fuzzy;
+use crate::files::fuzzy;
 use crate::ToolError;
 
 const BEGIN: &str = "*** Begin Patch";

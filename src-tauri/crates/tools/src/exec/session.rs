@@ -22,8 +22,8 @@ use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize}
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use crate::exec_output::{OutputBuffer, Taken};
-use crate::sandbox::{self, SandboxPolicy, SandboxStatus};
+use crate::exec::output::{OutputBuffer, Taken};
+use crate::exec::sandbox::{self, SandboxPolicy, SandboxStatus};
 use crate::ToolError;
 
 /// Live sessions allowed at once (Memo Code's limit).

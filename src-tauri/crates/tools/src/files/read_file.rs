@@ -11,10 +11,10 @@ use memo_protocol::{ReadView, RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::fsutil::{self, display_path, real_cwd};
-use crate::indentation::{self, Options};
-use crate::line_index::{self, Cursor, FileKey, BUF_BYTES, STRIDE};
-use crate::line_seek;
+use crate::files::fsutil::{self, display_path, real_cwd};
+use crate::files::indentation::{self, Options};
+use crate::files::line_index::{self, Cursor, FileKey, BUF_BYTES, STRIDE};
+use crate::files::line_seek;
 use crate::truncate::max_chars_from_env;
 use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
 

@@ -2,7 +2,7 @@
 //! (offset 1, then 2001, then 4001 …) does not rescan everything before each page.
 //!
 //! Every [`STRIDE`]th line's byte offset is recorded while a read passes it, and a
-//! parallel seek ([`crate::line_seek`]) adds one point per chunk it counted. Entries are
+//! parallel seek ([`crate::files::line_seek`]) adds one point per chunk it counted. Entries are
 //! keyed by path and invalidated by any change of inode, size or mtime.
 
 use std::collections::{HashSet, VecDeque};

@@ -6,8 +6,8 @@ use memo_protocol::{EditKind, EditedFile, FileEditView, RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::diff::{call_key, FileHunks, PreviewMemory};
-use crate::fsutil::{self, display_path, read_text, real_cwd};
+use crate::files::diff::{call_key, FileHunks, PreviewMemory};
+use crate::files::fsutil::{self, display_path, read_text, real_cwd};
 use crate::{
     parse_args, Tool, ToolContext, ToolError, ToolInvocation, ToolOutput, ToolPreview, ToolResult,
 };

@@ -9,8 +9,8 @@ use memo_protocol::{ListView, RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::fsutil;
-use crate::walk;
+use crate::files::fsutil;
+use crate::files::walk;
 use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
 
 const NAME: &str = "list_dir";

@@ -1,0 +1,11 @@
+//! Running shell commands: the exec tools on a PTY, the sessions that outlive a call,
+//! their live output, the text of their results, the command fingerprints rules match,
+//! the Landlock sandbox, and the other agents' shell tool shapes.
+
+pub(crate) mod command;
+pub mod fingerprint;
+pub(crate) mod live;
+pub mod output;
+pub mod sandbox;
+pub(crate) mod session;
+pub(crate) mod shell_compat;
