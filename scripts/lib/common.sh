@@ -9,6 +9,8 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 APT_APP_PACKAGES=(
   libwebkit2gtk-4.1-dev build-essential pkg-config file
   libxdo-dev libayatana-appindicator3-dev librsvg2-dev
+  # HTTPS trusts the system's certificate store (rustls-platform-verifier).
+  ca-certificates
 )
 # Headless display, WebDriver for WebKitGTK, a Secret Service keychain for the keyring
 # tests, ImageMagick for icon generation and screenshots, and desktop-file-validate for

@@ -398,7 +398,9 @@ mod tests {
         let mut form = Vec::new();
         let request = client
             .apply(
-                reqwest::Client::new().post("http://127.0.0.1:1/token"),
+                memo_http::client()
+                    .unwrap()
+                    .post("http://127.0.0.1:1/token"),
                 &mut form,
             )
             .unwrap()
@@ -432,7 +434,9 @@ mod tests {
         let mut form = Vec::new();
         let _unsent = client
             .apply(
-                reqwest::Client::new().post("http://127.0.0.1:1/token"),
+                memo_http::client()
+                    .unwrap()
+                    .post("http://127.0.0.1:1/token"),
                 &mut form,
             )
             .unwrap();

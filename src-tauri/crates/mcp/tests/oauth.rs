@@ -209,7 +209,7 @@ async fn auth_server(upstream: String) -> (Shared, u16, tokio::task::JoinHandle<
 fn browser(url: &str) -> Result<(), String> {
     let url = url.to_owned();
     tokio::spawn(async move {
-        let client = reqwest::Client::builder()
+        let client = memo_http::builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap();

@@ -98,7 +98,7 @@ pub fn is_loopback_url(url: &str) -> bool {
 const MAX_ERROR_BODY: usize = 64 * 1024;
 
 pub(crate) fn build_client(options: HttpOptions) -> Result<reqwest::Client, ProviderError> {
-    reqwest::Client::builder()
+    memo_http::builder()
         .connect_timeout(options.connect_timeout)
         .user_agent(concat!("memo-desktop/", env!("CARGO_PKG_VERSION")))
         .build()

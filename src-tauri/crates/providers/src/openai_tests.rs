@@ -385,11 +385,19 @@ fn openai_itself_gets_max_completion_tokens() {
 
 #[test]
 fn the_client_for_openai_itself_sends_max_completion_tokens() {
-    let official = OpenAiClient::new(reqwest::Client::new(), "https://api.openai.com/v1", None);
+    let official = OpenAiClient::new(
+        memo_http::client().unwrap(),
+        "https://api.openai.com/v1",
+        None,
+    );
     let body = official.request_body(&sample_request());
     assert!(body.get("max_tokens").is_none());
     assert_eq!(body["max_completion_tokens"], 1000);
-    let compatible = OpenAiClient::new(reqwest::Client::new(), "https://api.deepseek.com", None);
+    let compatible = OpenAiClient::new(
+        memo_http::client().unwrap(),
+        "https://api.deepseek.com",
+        None,
+    );
     assert_eq!(
         compatible.request_body(&sample_request())["max_tokens"],
         1000

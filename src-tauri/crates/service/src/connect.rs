@@ -172,7 +172,7 @@ impl Service {
 
     /// [`Service::probe_local_servers`] on chosen ports (kind, label, port).
     pub async fn probe_ports(&self, ports: &[(String, String, u16)]) -> Vec<LocalServer> {
-        let client = match reqwest::Client::builder()
+        let client = match memo_http::builder()
             .timeout(PROBE_TIMEOUT)
             .no_proxy()
             .build()

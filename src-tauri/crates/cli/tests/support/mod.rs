@@ -69,7 +69,8 @@ impl Mock {
     fn post(&self, path: &str, body: String) {
         let url = format!("{}{path}", self.url);
         self.rt.block_on(async {
-            let resp = reqwest::Client::new()
+            let resp = memo_http::client()
+                .unwrap()
                 .post(url)
                 .body(body)
                 .send()
@@ -95,7 +96,10 @@ impl Mock {
     pub fn requests(&self) -> Vec<Value> {
         let url = format!("{}/__mock/requests", self.url);
         self.rt.block_on(async {
-            reqwest::get(url)
+            memo_http::client()
+                .unwrap()
+                .get(url)
+                .send()
                 .await
                 .unwrap()
                 .json::<Vec<Value>>()

@@ -176,7 +176,7 @@ fn loopback_url(url: &str) -> Result<url::Url, String> {
 }
 
 async fn follow_redirect(url: url::Url) -> Result<(), String> {
-    let client = reqwest::Client::builder()
+    let client = memo_http::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(|e| e.to_string())?;

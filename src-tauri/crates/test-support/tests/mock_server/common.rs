@@ -4,7 +4,7 @@ use futures::StreamExt;
 use serde_json::Value;
 
 pub fn client() -> reqwest::Client {
-    reqwest::Client::builder()
+    memo_http::builder()
         .timeout(std::time::Duration::from_secs(20))
         .build()
         .unwrap()

@@ -243,7 +243,7 @@ struct Fetched {
 }
 
 async fn fetch(url: Url, timeout: Duration, max_bytes: usize) -> Result<Fetched, ToolError> {
-    let client = reqwest::Client::builder()
+    let client = memo_http::builder()
         .timeout(timeout)
         .connect_timeout(CONNECT_TIMEOUT.min(timeout))
         .redirect(reqwest::redirect::Policy::custom(|attempt| {
