@@ -29,7 +29,6 @@ pub use keys::{
     fallback_env_vars, process_env, resolve_api_key, CredentialStore, KeyError, KeySource,
     KeyringStore, MemoryCredentialStore, UnavailableCredentialStore, KEYRING_SERVICE,
 };
-pub use memo_model::{ApiKey, WireApi};
 pub use redact::{init_tracing, register_secret};
 pub use rules::{ApprovalRule, NewRule, RuleDecision, RuleKind, RuleStore};
 pub use trust::{TrustRecord, TrustStatus, TrustStore};

@@ -5,9 +5,10 @@ use std::path::Path;
 
 use memo_config::redact::redact;
 use memo_config::{
-    resolve_api_key, ApiKey, Config, CredentialStore, KeyError, KeySource, KeyringStore,
+    resolve_api_key, Config, CredentialStore, KeyError, KeySource, KeyringStore,
     MemoryCredentialStore, ProviderConfig,
 };
+use memo_model::ApiKey;
 
 fn provider(toml: &str) -> ProviderConfig {
     Config::parse(toml, Path::new("config.toml"))

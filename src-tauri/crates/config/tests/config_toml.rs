@@ -3,9 +3,10 @@
 use std::path::Path;
 
 use memo_config::{
-    Config, ConfigError, MemoHome, ModelProfile, WireApi, DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT,
+    Config, ConfigError, MemoHome, ModelProfile, DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT,
     DEFAULT_CONTEXT_WINDOW,
 };
+use memo_model::WireApi;
 
 const PATH: &str = "/home/u/.memo/config.toml";
 

@@ -1,7 +1,8 @@
 //! `init_tracing` installs a process-wide subscriber, so it gets its own test binary.
 
 use memo_config::redact::TracingInitError;
-use memo_config::{init_tracing, register_secret, ApiKey};
+use memo_config::{init_tracing, register_secret};
+use memo_model::ApiKey;
 
 const CHILD_ENV: &str = "MEMO_CONFIG_TEST_TRACING_CHILD";
 const SECRET: &str = "sk-init-tracing-secret-31337";

@@ -10,11 +10,9 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 use memo_engine::tools::{Tool, ToolContext, ToolRegistry, ToolResult};
 use memo_engine::{spawn_session, SessionParams, SessionStart, TurnLimits};
+use memo_model::{ModelRequest, ModelResponse, ResponseEvent, StopReason, ToolCall};
 use memo_protocol::{AgentEvent, Op, RiskLevel, SessionId, TokenUsage, UserInput};
-use memo_providers::{
-    ModelClient, ModelRequest, ModelResponse, ProviderError, ResponseEvent, ResponseStream,
-    StopReason, ToolCall,
-};
+use memo_providers::{ModelClient, ProviderError, ResponseStream};
 use memo_store::Store;
 
 /// Answers instantly: `tool_steps` steps that call the no-op tool, then a text answer.
@@ -33,8 +31,8 @@ impl ModelClient for InstantModel {
             .messages
             .iter()
             .rev()
-            .take_while(|m| !matches!(m, memo_providers::Message::User { .. }))
-            .filter(|m| matches!(m, memo_providers::Message::ToolResult { .. }))
+            .take_while(|m| !matches!(m, memo_model::Message::User { .. }))
+            .filter(|m| matches!(m, memo_model::Message::ToolResult { .. }))
             .count();
         let wants_tool = done < self.tool_steps;
         let deltas = self.text_deltas;

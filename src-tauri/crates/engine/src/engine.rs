@@ -553,7 +553,8 @@ mod tests {
 #[cfg(test)]
 mod engine_tests {
     use super::*;
-    use memo_config::{ApiKey, KeyError};
+    use memo_config::KeyError;
+    use memo_model::ApiKey;
 
     /// A keychain that is not running, as on a desktop without a Secret Service.
     struct BrokenKeychain;

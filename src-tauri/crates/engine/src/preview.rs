@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use memo_config::{Config, ProviderConfig, WireApi};
+use memo_config::{Config, ProviderConfig};
+use memo_model::WireApi;
 use memo_protocol::PromptReport;
 
 use crate::engine::Engine;

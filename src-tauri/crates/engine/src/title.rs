@@ -5,8 +5,9 @@
 use std::sync::Arc;
 
 use futures::StreamExt;
+use memo_model::{Message, ModelRequest, ResponseEvent};
 use memo_protocol::{AgentEvent, TurnEndReason};
-use memo_providers::{Message, ModelClient, ModelRequest, ProviderError, ResponseEvent};
+use memo_providers::{ModelClient, ProviderError};
 use memo_store::Store;
 
 use crate::session::SessionHandle;

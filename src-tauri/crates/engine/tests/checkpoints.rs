@@ -11,8 +11,8 @@ use common::*;
 use memo_checkpoints::{Checkpoints, Limits, Meta};
 use memo_engine::tools::ToolRegistry;
 use memo_engine::{spawn_session, ApprovalMode, SessionStart, TurnLimits};
+use memo_model::WireApi;
 use memo_protocol::{AgentEvent, ChangeKind, Op, UserInput};
-use memo_providers::WireApi;
 use memo_store::Store;
 use memo_test_support::{MockLlmServer, MockResponse};
 

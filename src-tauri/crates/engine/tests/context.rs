@@ -8,14 +8,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::{sent_system_prompt, sent_tool_names, ALL_APIS};
-use memo_config::{Config, MemoryCredentialStore, WireApi};
+use memo_config::{Config, MemoryCredentialStore};
 use memo_context::compaction;
 use memo_engine::{Engine, EngineOptions, EventReceiver, SessionHandle, SessionOptions};
+use memo_model::Message;
+use memo_model::WireApi;
 use memo_protocol::{
     AgentEvent, CompactionStatus, CompactionTrigger, EventEnvelope, HostAction, Op,
     PromptLayerKind, UserInput,
 };
-use memo_providers::Message;
 use memo_store::Store;
 use memo_test_support::{MockLlmServer, MockResponse};
 use serde_json::Value;

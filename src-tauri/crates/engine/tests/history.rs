@@ -14,12 +14,12 @@ use memo_engine::session::history::{rebuild_history, INTERRUPTED_RESULT};
 use memo_engine::tools::ToolRegistry;
 use memo_engine::{spawn_session, Engine, EngineOptions, SessionHandle, SessionOptions};
 use memo_engine::{SessionStart, TurnLimits};
+use memo_model::WireApi;
 use memo_protocol::{
     AgentEvent, ApprovalId, ApprovalRequest, EventEnvelope, Op, ReviewDecision, RiskLevel,
     SessionId, TokenUsage, ToolCallId, ToolCallSummary, ToolErrorKind, ToolStatus, TurnEndReason,
     TurnId, UserInput,
 };
-use memo_providers::WireApi;
 use memo_store::Store;
 use memo_test_support::{MockLlmServer, MockResponse, MockToolCall};
 use serde_json::Value;

@@ -12,11 +12,11 @@ use common::*;
 use memo_engine::tools::ToolRegistry;
 use memo_engine::{ApprovalMode, TurnLimits};
 use memo_hooks::{load_hooks, HookPaths, Hooks};
+use memo_model::WireApi;
 use memo_protocol::{
     AgentEvent, EventEnvelope, HookEventName, HookRunStatus, HookVerdict, Op, ReviewDecision,
     ToolErrorKind, ToolStatus, TurnEndReason, UserInput,
 };
-use memo_providers::WireApi;
 use memo_test_support::MockResponse;
 use serde_json::{json, Value};
 

@@ -10,8 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::{sent_system_prompt, sent_tool_names};
-use memo_config::{Config, MemoryCredentialStore, WireApi};
+use memo_config::{Config, MemoryCredentialStore};
 use memo_engine::{Engine, EngineOptions, EventReceiver, SessionHandle, SessionOptions};
+use memo_model::WireApi;
 use memo_protocol::{
     AgentEvent, ApprovalRequest, EventEnvelope, McpServerState, Op, ReviewDecision, RiskLevel,
     ToolStatus, TurnEndReason, UserInput,

@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use common::*;
 use memo_engine::ApprovalMode;
+use memo_model::WireApi;
 use memo_protocol::{
     AgentEvent, ApprovalRequest, EditKind, Op, ReviewDecision, ToolErrorKind, ToolStatus, ToolView,
     TurnEndReason,
 };
-use memo_providers::WireApi;
 use memo_test_support::MockResponse;
 
 async fn harness(mode: ApprovalMode, responses: Vec<MockResponse>) -> Harness {

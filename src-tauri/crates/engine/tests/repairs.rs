@@ -5,8 +5,8 @@
 mod common;
 
 use common::*;
+use memo_model::WireApi;
 use memo_protocol::{AgentEvent, SessionId, ToolErrorKind, ToolStatus};
-use memo_providers::WireApi;
 use memo_test_support::MockResponse;
 
 const SOURCE: &str = "def f():\n    x = 1\n    return x\n\ndef g():\n    pass\n";

@@ -9,8 +9,8 @@ use common::*;
 use memo_config::{NewRule, RuleDecision, RuleKind, RuleStore};
 use memo_engine::tools::ToolRegistry;
 use memo_engine::{ApprovalMode, TurnLimits};
+use memo_model::WireApi;
 use memo_protocol::{AgentEvent, ApprovalRequest, Op, ReviewDecision, ToolStatus};
-use memo_providers::WireApi;
 use memo_test_support::MockResponse;
 
 fn exec(cmd: &str) -> MockResponse {

@@ -10,8 +10,8 @@ use common::*;
 use futures::future::BoxFuture;
 use memo_engine::tools::{Tool, ToolContext, ToolRegistry, ToolResult};
 use memo_engine::{spawn_session, SessionStart, TurnLimits};
+use memo_model::WireApi;
 use memo_protocol::{AgentEvent, Op, ReviewDecision, RiskLevel, ToolErrorKind, TurnEndReason};
-use memo_providers::WireApi;
 use memo_test_support::MockResponse;
 use serde_json::json;
 

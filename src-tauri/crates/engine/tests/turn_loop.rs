@@ -5,8 +5,8 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::*;
+use memo_model::WireApi;
 use memo_protocol::{AgentEvent, ToolErrorKind, ToolStatus, TurnEndReason};
-use memo_providers::WireApi;
 use memo_test_support::MockResponse;
 
 macro_rules! per_api {
@@ -335,7 +335,7 @@ async fn stream_cut_midway(api: WireApi) {
     // The history holds only the complete answer.
     let history = h.session.history();
     match history.last() {
-        Some(memo_providers::Message::Assistant { text, .. }) => {
+        Some(memo_model::Message::Assistant { text, .. }) => {
             assert_eq!(text, "Complete answer")
         }
         other => panic!("unexpected history tail {other:?}"),
@@ -384,7 +384,7 @@ async fn interrupt_mid_stream(api: WireApi) {
     assert_eq!(end_reason(&events).0, TurnEndReason::Interrupted);
     // What the user saw stays in the conversation.
     match h.session.history().last() {
-        Some(memo_providers::Message::Assistant {
+        Some(memo_model::Message::Assistant {
             text, tool_calls, ..
         }) => {
             assert!(!text.is_empty());

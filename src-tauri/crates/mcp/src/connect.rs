@@ -142,7 +142,7 @@ fn auth_for(server: &str, http: &HttpConfig, cx: &ConnectContext<'_>) -> Result<
                 "bearer_token_env_var names {var}, which is not set"
             ))
         })?;
-        memo_config::register_secret(&memo_config::ApiKey::new(token.clone()));
+        memo_config::register_secret(&memo_model::ApiKey::new(token.clone()));
         return Ok(Auth::Bearer(token));
     }
     let has_header = http
@@ -159,7 +159,7 @@ fn auth_for(server: &str, http: &HttpConfig, cx: &ConnectContext<'_>) -> Result<
         let value = (cx.env)(var)
             .filter(|v| !v.is_empty())
             .ok_or_else(|| McpError::Config(format!("oauth names {var}, which is not set")))?;
-        memo_config::register_secret(&memo_config::ApiKey::new(value.clone()));
+        memo_config::register_secret(&memo_model::ApiKey::new(value.clone()));
         Ok(Some(value))
     };
     let client = crate::http::client()?;

@@ -4,7 +4,8 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use memo_config::{ApiKey, CredentialStore};
+use memo_config::CredentialStore;
+use memo_model::ApiKey;
 use serde::{Deserialize, Serialize};
 
 use crate::error::McpError;

@@ -9,7 +9,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use memo_config::{ApiKey, CredentialStore};
+use memo_config::CredentialStore;
+use memo_model::ApiKey;
 
 use crate::config::{ServerConfig, TransportConfig};
 use crate::error::McpError;

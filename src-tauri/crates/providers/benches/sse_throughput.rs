@@ -8,10 +8,11 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
+use memo_model::ResponseEvent;
 use memo_providers::anthropic::AnthropicAssembler;
 use memo_providers::gemini::GeminiAssembler;
 use memo_providers::openai::OpenAiAssembler;
-use memo_providers::{ResponseEvent, SseDecoder, StreamAssembler};
+use memo_providers::{SseDecoder, StreamAssembler};
 
 const TEXT_DELTAS: usize = 20_000;
 const ARG_FRAGMENTS: usize = 20_000;

@@ -22,7 +22,8 @@ pub use classify::{classify, classify_http, classify_stream_error};
 pub use error::ProviderError;
 pub use http::{is_loopback_url, HttpOptions, Timeouts};
 /// The model-facing types live in `memo-model`; every client here speaks them.
-pub use memo_model::*;
+// The model types, for this crate's own modules; other crates import them from memo-model.
+use memo_model::*;
 pub use retry::RetryPolicy;
 pub use stream::{decode_all, SseDecoder, StreamAssembler};
 

@@ -4,9 +4,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
+use memo_model::{
+    ApiKey, Message, ModelRequest, ModelResponse, ResponseEvent, StopReason, ToolCall, ToolSpec,
+    WireApi,
+};
 use memo_providers::{
-    create_client_with_options, ApiKey, Endpoint, HttpOptions, Message, ModelClient, ModelRequest,
-    ModelResponse, ProviderError, ResponseEvent, StopReason, ToolCall, ToolSpec, WireApi,
+    create_client_with_options, Endpoint, HttpOptions, ModelClient, ProviderError,
 };
 use memo_test_support::{MockLlmServer, MockResponse};
 use serde_json::{json, Value};

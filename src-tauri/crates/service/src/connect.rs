@@ -7,10 +7,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
-use memo_config::{resolve_api_key, ApiKey, ProviderConfig};
+use memo_config::{resolve_api_key, ProviderConfig};
 use memo_engine::is_loopback;
+use memo_model::ApiKey;
+use memo_model::{Message, ModelRequest};
 use memo_protocol::{ConnectionReport, LocalServer, ProviderInput};
-use memo_providers::{create_client, Endpoint, Message, ModelRequest, ProviderError};
+use memo_providers::{create_client, Endpoint, ProviderError};
 
 use crate::error::Result;
 use crate::service::Service;

@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
-use memo_config::{resolve_api_key, ApiKey, ProviderConfig};
+use memo_config::{resolve_api_key, ProviderConfig};
 use memo_engine::is_loopback;
+use memo_model::ApiKey;
 use memo_protocol::{KeyStatus, PromptReport, ProviderSummary, SessionId};
 
 use crate::error::{Result, ServiceError};

@@ -4,9 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use memo_config::{
-    Config, ConfigFile, ModelProfileEdit, ProviderEdit, Revision, WireApi, MAX_TEMPERATURE,
-};
+use memo_config::{Config, ConfigFile, ModelProfileEdit, ProviderEdit, Revision, MAX_TEMPERATURE};
+use memo_model::WireApi;
 use memo_protocol::{
     EditableFile, EditableFileKind, ModelProfileInput, ModelProfileSettings, ProviderChange,
     ProviderInput, ProviderSettings, ProviderSettingsPage,

@@ -5,8 +5,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use memo_model::Message;
 use memo_protocol::{AgentEvent, ErrorKind, Op, SessionId, TurnEndReason, TurnId};
-use memo_providers::Message;
 use memo_store::NewSession;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;

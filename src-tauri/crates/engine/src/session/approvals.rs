@@ -28,10 +28,10 @@ use memo_config::{ApprovalRule, RuleStore};
 pub use memo_protocol::ApprovalMode;
 
 pub use super::children::Grants;
+use memo_model::ToolCall;
 use memo_protocol::{
     AgentEvent, ApprovalId, ApprovalRequest, ReviewDecision, RiskLevel, ToolCallId,
 };
-use memo_providers::ToolCall;
 use tokio::sync::oneshot;
 
 use super::scope::TurnScope;

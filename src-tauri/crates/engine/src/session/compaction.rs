@@ -24,10 +24,9 @@ use std::sync::Arc;
 use futures::StreamExt;
 use memo_context::compaction::{self, pieces, Sizes};
 use memo_context::{EnvFacts, Templates};
+use memo_model::{Message, ModelRequest, ModelResponse, ResponseEvent, ToolSpec};
 use memo_protocol::{AgentEvent, CompactionStatus, CompactionTrigger, TokenUsage};
-use memo_providers::{
-    Message, ModelRequest, ModelResponse, ProviderError, ResponseEvent, RetryPolicy, ToolSpec,
-};
+use memo_providers::{ProviderError, RetryPolicy};
 use serde_json::json;
 
 use super::context::{blocked_after, ContextState};

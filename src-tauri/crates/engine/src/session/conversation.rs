@@ -6,8 +6,8 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use memo_context::TokenCounter;
+use memo_model::Message;
 use memo_protocol::{AgentEvent, SessionId};
-use memo_providers::Message;
 use memo_store::Store;
 
 use super::history::{apply_event, rebuild_history};

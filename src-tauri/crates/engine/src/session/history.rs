@@ -9,11 +9,11 @@
 
 use std::collections::HashSet;
 
+use memo_model::{ImagePart, Message, ToolCall};
 use memo_protocol::{
     AgentEvent, ApprovalId, CompactionStatus, EventEnvelope, ReviewDecision, SessionId, TokenUsage,
     ToolCallId, ToolErrorKind, ToolStatus, TurnEndReason, TurnId,
 };
-use memo_providers::{ImagePart, Message, ToolCall};
 use memo_store::Store;
 
 use crate::EngineError;

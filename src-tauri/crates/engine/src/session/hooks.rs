@@ -32,11 +32,11 @@ use memo_hooks::{
     CompactTrigger, HookContext, HookDecision, HookEvent, HookInput, HookOutcome, HookRun, Hooks,
     LoadReport, RunStatus, SessionEndReason, SessionStartSource,
 };
+use memo_model::ToolCall;
 use memo_protocol::{
     bounded_hook_text, AgentEvent, ApprovalMode, ErrorKind, HookEventName, HookRunStatus,
     HookRunSummary, HookVerdict, PromptHook, ToolCallId,
 };
-use memo_providers::ToolCall;
 use serde_json::{json, Value};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use base64::Engine as _;
+use memo_model::Message;
 use memo_protocol::{ErrorKind, ImageInput};
-use memo_providers::Message;
 
 /// Images one message may carry.
 pub const MAX_IMAGES: usize = 8;
@@ -124,7 +124,7 @@ pub fn without_images(message: &Message) -> Message {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use memo_providers::ImagePart;
+    use memo_model::ImagePart;
 
     fn image(media_type: &str, data: &str) -> ImageInput {
         ImageInput {

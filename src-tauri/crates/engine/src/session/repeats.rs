@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use memo_providers::{Message, ToolCall};
+use memo_model::{Message, ToolCall};
 
 /// Times one call may give one result in a turn; the turn stops when it does.
 pub(crate) const MAX_IDENTICAL_RESULTS: u32 = 3;

@@ -7,8 +7,8 @@
 
 use std::sync::Arc;
 
+use memo_model::Message;
 use memo_protocol::{AgentEvent, TurnId};
-use memo_providers::Message;
 use tokio_util::sync::CancellationToken;
 
 use super::conversation::Conversation;

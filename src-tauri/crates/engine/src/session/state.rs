@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use memo_model::ToolSpec;
 use memo_protocol::{AgentEvent, ErrorKind, SessionId, TurnId};
-use memo_providers::{ModelClient, RetryPolicy, ToolSpec};
+use memo_providers::{ModelClient, RetryPolicy};
 use memo_store::Store;
 use tokio_util::sync::CancellationToken;
 

@@ -7,10 +7,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::StreamExt;
+use memo_model::{ModelRequest, ModelResponse, ResponseEvent};
 use memo_protocol::{AgentEvent, ToolCallId};
-use memo_providers::{
-    ModelClient, ModelRequest, ModelResponse, ProviderError, ResponseEvent, RetryPolicy,
-};
+use memo_providers::{ModelClient, ProviderError, RetryPolicy};
 
 use super::scope::TurnScope;
 use crate::EngineError;

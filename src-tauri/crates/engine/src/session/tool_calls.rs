@@ -17,8 +17,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::stream::{FuturesUnordered, StreamExt};
+use memo_model::ToolCall;
 use memo_protocol::{AgentEvent, ToolCallId, ToolErrorKind, ToolStatus, ToolView};
-use memo_providers::ToolCall;
 
 use super::approvals::{check_hunks, Approval, ApprovalHint};
 use super::checkpoint::Checkpointing;

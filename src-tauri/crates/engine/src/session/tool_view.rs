@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use memo_context::PromptMode;
+use memo_model::ToolSpec;
 use memo_protocol::PromptReport;
-use memo_providers::ToolSpec;
 
 use super::context::SessionContext;
 use super::model::ModelBinding;

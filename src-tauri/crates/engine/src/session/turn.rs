@@ -21,11 +21,12 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use memo_model::{ModelRequest, ModelResponse, ToolCall};
 use memo_protocol::{
     AgentEvent, CompactionStatus, CompactionTrigger, ErrorKind, TokenUsage, ToolCallId,
     ToolCallSummary, TurnEndReason, TurnId, UserInput,
 };
-use memo_providers::{ModelRequest, ModelResponse, ProviderError, ToolCall};
+use memo_providers::ProviderError;
 use tokio_util::sync::CancellationToken;
 
 use super::approvals::{Approval, ApprovalHint, ApprovalRules, ApprovalState, Approver};
@@ -180,12 +181,12 @@ async fn drive(
 }
 
 /// The text of the conversation's last user message (what a retried turn answers).
-fn last_user_text(history: &[memo_providers::Message]) -> String {
+fn last_user_text(history: &[memo_model::Message]) -> String {
     history
         .iter()
         .rev()
         .find_map(|m| match m {
-            memo_providers::Message::User { text, .. } => Some(text.clone()),
+            memo_model::Message::User { text, .. } => Some(text.clone()),
             _ => None,
         })
         .unwrap_or_default()

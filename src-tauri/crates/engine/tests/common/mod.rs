@@ -11,8 +11,9 @@ use memo_engine::{
     spawn_session, ApprovalMode, EventReceiver, SessionHandle, SessionParams, SessionStart,
     TurnLimits,
 };
+use memo_model::{ApiKey, WireApi};
 use memo_protocol::{AgentEvent, EventEnvelope, Op, SessionId, UserInput};
-use memo_providers::{create_client, ApiKey, Endpoint, RetryPolicy, WireApi};
+use memo_providers::{create_client, Endpoint, RetryPolicy};
 use memo_store::Store;
 use memo_test_support::{MockLlmServer, MockResponse};
 use serde_json::Value;
