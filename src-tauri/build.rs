@@ -1,10 +1,10 @@
 use std::path::Path;
 
-/// The commands declared in `ipc_commands!` (src/commands/mod.rs): each `fn name(state`
+/// The IPC calls declared in `ipc_calls!` (src/ipc/mod.rs): each `fn name(state`
 /// line inside the macro. Read from the source so the list is written once; a test in the
 /// crate checks it against the macro's own list and the window's capability.
 fn command_names(source: &str) -> Vec<String> {
-    let Some(start) = source.find("ipc_commands! {") else {
+    let Some(start) = source.find("ipc_calls! {") else {
         return Vec::new();
     };
     source[start..]
@@ -54,15 +54,15 @@ const ORDER_FILE: &str = "src-tauri/startup-order.txt";
 
 fn main() {
     release_link_args();
-    let commands_file = Path::new("src-tauri/src/commands/mod.rs");
-    println!("cargo:rerun-if-changed={}", commands_file.display());
-    let source = match std::fs::read_to_string(commands_file) {
+    let calls_file = Path::new("src-tauri/src/ipc/mod.rs");
+    println!("cargo:rerun-if-changed={}", calls_file.display());
+    let source = match std::fs::read_to_string(calls_file) {
         Ok(source) => source,
-        Err(error) => panic!("cannot read {}: {error}", commands_file.display()),
+        Err(error) => panic!("cannot read {}: {error}", calls_file.display()),
     };
     let names = command_names(&source);
     if names.is_empty() {
-        panic!("no commands found in {}", commands_file.display());
+        panic!("no IPC calls found in {}", calls_file.display());
     }
     // The manifest wants `&'static [&'static str]`; a build script runs once, so leaking
     // the short list is the plain way to give it that.

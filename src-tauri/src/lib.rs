@@ -5,8 +5,8 @@
 pub mod attention;
 pub mod bridge;
 pub mod caret;
-pub mod commands;
 pub mod error;
+pub mod ipc;
 pub mod launch;
 pub mod page_channel;
 pub mod rendering;
@@ -104,7 +104,7 @@ pub fn run() {
         .plugin(tauri_plugin_dialog::init())
         // Links in answers open in the system browser, never in the app's own window.
         .plugin(tauri_plugin_opener::init())
-        .invoke_handler(commands::handler());
+        .invoke_handler(ipc::handler());
 
     let app = match builder.build(tauri::generate_context!()) {
         Ok(app) => app,

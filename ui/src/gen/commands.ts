@@ -1,4 +1,4 @@
-// Generated from src-tauri/src/commands/mod.rs; regenerate with
+// Generated from src-tauri/src/ipc/mod.rs; regenerate with
 // `MEMO_UPDATE_BINDINGS=1 cargo test -p memo-desktop bindings`.
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
@@ -54,8 +54,8 @@ export const COMMAND_NAMES = [
   "prompt_layers",
   "provider_settings",
   "update_providers",
-  "read_file",
-  "write_file",
+  "read_editable_file",
+  "write_editable_file",
   "list_agents",
   "list_skills",
   "change_skill",
@@ -311,11 +311,11 @@ export interface Commands {
   /**
    * SOUL.md, the folder `cwd`'s instructions, or the SKILL.md at `path`, for an editor.
    */
-  readFile(args: { kind: EditableFileKind; cwd?: string | null; path?: string | null }): Promise<EditableFile>;
+  readEditableFile(args: { kind: EditableFileKind; cwd?: string | null; path?: string | null }): Promise<EditableFile>;
   /**
    * Saves an editor's text if the file still has `revision` (else `conflict`).
    */
-  writeFile(args: { kind: EditableFileKind; cwd?: string | null; path?: string | null; content: string; revision: string }): Promise<EditableFile>;
+  writeEditableFile(args: { kind: EditableFileKind; cwd?: string | null; path?: string | null; content: string; revision: string }): Promise<EditableFile>;
   /**
    * The agent types a session in `cwd` can start as subagents (built-in, the folder's,
    * the user's, plugins'), with the agent files that could not be read.
@@ -523,8 +523,8 @@ export function bindCommands(invoke: Invoke): Commands {
     promptLayers: (args) => invoke("prompt_layers", args),
     providerSettings: () => invoke("provider_settings", {}),
     updateProviders: (args) => invoke("update_providers", args),
-    readFile: (args) => invoke("read_file", args),
-    writeFile: (args) => invoke("write_file", args),
+    readEditableFile: (args) => invoke("read_editable_file", args),
+    writeEditableFile: (args) => invoke("write_editable_file", args),
     listAgents: (args) => invoke("list_agents", args),
     listSkills: (args) => invoke("list_skills", args),
     changeSkill: (args) => invoke("change_skill", args),

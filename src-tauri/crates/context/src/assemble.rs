@@ -5,8 +5,11 @@
 //! 2. SOUL.md, wrapped as a soft preference
 //! 3. project context: the home's bootstrap files, then AGENTS.md (and CLAUDE.md,
 //!    GEMINI.md, `context_files`) from the workspace root down to the cwd
-//! 4. the skills list
-//! 5. tool descriptions (built-in, then MCP grouped by server)
+//! 4. the skills list (`skills.md` rendered with each skill's name, description and path;
+//!    empty for a subagent)
+//! 5. tool descriptions: only a line per MCP server naming its tools (the definitions do
+//!    not say which server a tool belongs to); Memo's own tools are described by their
+//!    definitions alone
 //! 6. tool definitions, sent as the API's JSON `tools` field rather than as text
 
 use std::path::{Path, PathBuf};
@@ -29,8 +32,9 @@ use crate::tokens::TokenCounter;
 pub enum PromptMode {
     /// The agent the user talks to: every layer.
     Main,
-    /// The same agent on a model with a small context window (a local model): a shorter
-    /// base prompt; tools are summarised by name only.
+    /// The same agent on a model with a small context window (a local model): the shorter
+    /// base prompt (`base_compact.md`); every other layer as for `Main`. Goes with the
+    /// compact tool profile, which trims the definitions (the engine's `prompt_mode`).
     Compact,
     /// A subagent: its own base template, and of the bootstrap files only AGENTS.md and
     /// TOOLS.md (no persona, no skills list).

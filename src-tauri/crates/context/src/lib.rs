@@ -18,7 +18,7 @@
 pub mod agents;
 pub mod assemble;
 pub mod attach;
-pub mod commands;
+pub mod command_files;
 pub mod compaction;
 pub mod config;
 pub mod environment;
@@ -42,7 +42,7 @@ use memo_protocol::ContextProblem;
 
 pub use assemble::{assemble, AssembledPrompt, PromptInputs, PromptMode};
 pub use attach::{AttachLimits, DenyCheck};
-pub use commands::{CommandRoots, CommandSet, CustomCommand};
+pub use command_files::{CommandFile, CommandFileRoots, CommandFiles};
 pub use config::ContextConfig;
 pub use environment::{workspace_root, EnvFacts};
 pub use error::ContextError;
@@ -207,8 +207,8 @@ impl WorkspaceContext {
         assembled
     }
 
-    pub fn command_roots(&self) -> CommandRoots {
-        CommandRoots {
+    pub fn command_file_roots(&self) -> CommandFileRoots {
+        CommandFileRoots {
             memo_home: self.memo_home.clone(),
             user_home: self.user_home.clone(),
             project_root: Some(self.workspace_root.clone()),

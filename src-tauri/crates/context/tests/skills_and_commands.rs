@@ -1,11 +1,11 @@
 mod common;
 
 use common::{skill, write, Fixture};
-use memo_context::commands::CommandScope;
-use memo_context::commands::{resolve, Resolved};
+use memo_context::command_files::CommandFileScope;
+use memo_context::command_files::{resolve, Resolved};
 use memo_context::input::expand;
 use memo_context::slash::{self, Builtin};
-use memo_context::{AttachLimits, CommandSet, Lookup};
+use memo_context::{AttachLimits, CommandFiles, Lookup};
 use memo_protocol::AttachmentKind;
 
 #[test]
@@ -190,7 +190,7 @@ fn dollar_mentions_load_the_skill_body_into_the_message() {
     assert_eq!(exp.attachments[0].reference, "$pdf");
 }
 
-fn commands_fixture(f: &Fixture) -> CommandSet {
+fn commands_fixture(f: &Fixture) -> CommandFiles {
     let p = f.project();
     let h = f.home();
     let u = f.user_home();
@@ -220,7 +220,7 @@ fn commands_fixture(f: &Fixture) -> CommandSet {
         &p.join(".claude/commands/broken.md"),
         "---\ndescription: [oops\n---\nbody",
     );
-    CommandSet::discover(&f.context().command_roots())
+    CommandFiles::discover(&f.context().command_file_roots())
 }
 
 #[test]
@@ -271,7 +271,7 @@ fn project_beats_user_and_every_skip_is_reported() {
     let f = Fixture::new();
     let set = commands_fixture(&f);
     let review = set.get("review").unwrap();
-    assert_eq!(review.scope, CommandScope::Project);
+    assert_eq!(review.scope, CommandFileScope::Project);
     assert_eq!(review.expand(""), "Review the project's diff.");
     let report: Vec<String> = set
         .problems()
@@ -328,7 +328,7 @@ fn a_gemini_cli_extensions_commands_are_offered_renamed_where_a_name_is_taken() 
         &f.user_home().join(".gemini/commands/plan.toml"),
         "prompt = \"My plan.\"",
     );
-    let set = CommandSet::discover(&f.context().command_roots());
+    let set = CommandFiles::discover(&f.context().command_file_roots());
     assert_eq!(
         set.get("ship:prod").unwrap().expand("v2"),
         "Ship v2 to production."

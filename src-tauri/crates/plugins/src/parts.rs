@@ -11,7 +11,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use memo_context::{CommandRoots, CommandSet, NamespacedPath, SkillRoots, SkillScope, SkillSet};
+use memo_context::{
+    CommandFileRoots, CommandFiles, NamespacedPath, SkillRoots, SkillScope, SkillSet,
+};
 use memo_hooks::{HookPaths, PluginHooks};
 use memo_mcp::config::{McpConfigSet, SourceKind, TransportConfig};
 use memo_mcp::{parse_json_file, JsonFlavor};
@@ -242,9 +244,9 @@ pub fn read_parts(
         ));
     }
 
-    let commands = CommandSet::discover(&CommandRoots {
+    let commands = CommandFiles::discover(&CommandFileRoots {
         plugins: namespaced(name, &at.commands),
-        ..CommandRoots::default()
+        ..CommandFileRoots::default()
     });
     parts.commands = commands
         .iter()

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use memo_engine::context::commands::CommandSet;
+use memo_engine::context::command_files::CommandFiles;
 use memo_engine::context::slash::Builtin;
-use memo_engine::context::{workspace_root, CommandRoots};
+use memo_engine::context::{workspace_root, CommandFileRoots};
 use memo_protocol::{Completion, CompletionKind, SessionId, SkillScopeKind};
 
 use crate::error::{Result, ServiceError};
@@ -92,7 +92,7 @@ impl Service {
         }
         let home = self.home()?.root().to_path_buf();
         let user_home = self.user_home();
-        let roots = CommandRoots {
+        let roots = CommandFileRoots {
             plugins: memo_plugins::session_dirs(memo_plugins::Homes {
                 memo: Some(&home),
                 user: user_home.as_deref(),
@@ -103,7 +103,7 @@ impl Service {
             user_home,
             project_root: Some(workspace_root(cwd)),
         };
-        for command in CommandSet::discover(&roots).iter() {
+        for command in CommandFiles::discover(&roots).iter() {
             add(command.name.clone(), command.description.clone());
         }
         for (name, detail) in session

@@ -43,11 +43,11 @@ export function useEditableFile({ kind, cwd, path }: Target): EditableController
   useEffect(() => {
     let live = true;
     setState({ status: "loading" });
-    commands.readFile({ kind, cwd, path }).then(
+    commands.readEditableFile({ kind, cwd, path }).then(
       (file) =>
         live &&
         setState({ status: "ready", file, draft: file.content, saving: false, conflict: false, error: null, loadCount: generation }),
-      (raised: unknown) => live && setState({ status: "error", error: toCommandError("read_file", raised) }),
+      (raised: unknown) => live && setState({ status: "error", error: toCommandError("readEditableFile", raised) }),
     );
     return () => {
       live = false;
@@ -64,7 +64,7 @@ export function useEditableFile({ kind, cwd, path }: Target): EditableController
       const draft = state.draft;
       setState({ ...state, saving: true, error: null });
       try {
-        const file = await commands.writeFile({ kind, cwd, path: state.file.path, content: draft, revision });
+        const file = await commands.writeEditableFile({ kind, cwd, path: state.file.path, content: draft, revision });
         // Keep typing that happened during the save: only the saved text becomes the file.
         setState((current) =>
           current.status === "ready"
@@ -72,7 +72,7 @@ export function useEditableFile({ kind, cwd, path }: Target): EditableController
             : current,
         );
       } catch (raised) {
-        const failure = toCommandError("write_file", raised);
+        const failure = toCommandError("writeEditableFile", raised);
         setState((current) =>
           current.status === "ready"
             ? {
@@ -95,10 +95,10 @@ export function useEditableFile({ kind, cwd, path }: Target): EditableController
   const overwrite = useCallback(async () => {
     if (state.status !== "ready") return;
     try {
-      const onDisk = await commands.readFile({ kind, cwd, path: state.file.path });
+      const onDisk = await commands.readEditableFile({ kind, cwd, path: state.file.path });
       await write(onDisk.revision);
     } catch (raised) {
-      setState({ ...state, error: toCommandError("read_file", raised).message });
+      setState({ ...state, error: toCommandError("readEditableFile", raised).message });
     }
   }, [state, kind, cwd, write]);
 

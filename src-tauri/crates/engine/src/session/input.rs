@@ -7,14 +7,14 @@
 //!   are expanded. Both can take a while (a server round trip, file reads), which must not
 //!   hold up the actor, and the log then holds exactly what the model received.
 
-use memo_context::commands::{resolve, Resolved};
+use memo_context::command_files::{resolve, Resolved};
 use memo_context::slash::{self, Builtin};
-use memo_context::CommandSet;
+use memo_context::CommandFiles;
 use memo_mcp::{McpManager, PromptCommand};
 use memo_protocol::{CompactionTrigger, InputExpansion, UserInput};
 use tokio_util::sync::CancellationToken;
 
-use super::commands;
+use super::slash_answers;
 use super::state::SessionState;
 
 /// What the actor does with a user message.
@@ -66,8 +66,8 @@ pub(crate) fn dispatch(shared: &SessionState, input: UserInput) -> Dispatch {
         return turn(input);
     };
     let commands = match &shared.context.settings.workspace {
-        Some(ws) => CommandSet::discover(&ws.command_roots()),
-        None => CommandSet::default(),
+        Some(ws) => CommandFiles::discover(&ws.command_file_roots()),
+        None => CommandFiles::default(),
     };
     let args = call.args.to_owned();
     let name = call.name.to_owned();
@@ -81,20 +81,20 @@ pub(crate) fn dispatch(shared: &SessionState, input: UserInput) -> Dispatch {
             instructions: None,
         },
         Resolved::Builtin(Builtin::Init) => {
-            let prompt = commands::init_prompt(shared, &args);
+            let prompt = slash_answers::init_prompt(shared, &args);
             turn(with_prompt(input, prompt, "/init".to_owned()))
         }
         Resolved::Builtin(Builtin::Agents) if !args.is_empty() => {
-            match commands::delegate_prompt(shared, &args) {
+            match slash_answers::delegate_prompt(shared, &args) {
                 Ok(prompt) => turn(with_prompt(input, prompt, "/agents".to_owned())),
                 Err(why) => {
-                    commands::answer(shared, "agents", false, why, None);
+                    slash_answers::answer(shared, "agents", false, why, None);
                     Dispatch::Done
                 }
             }
         }
         Resolved::Builtin(builtin) => {
-            commands::answer_builtin(shared, builtin, &args, &commands);
+            slash_answers::answer_builtin(shared, builtin, &args, &commands);
             Dispatch::Done
         }
         Resolved::Custom(command) => {
@@ -120,7 +120,7 @@ pub(crate) fn dispatch(shared: &SessionState, input: UserInput) -> Dispatch {
         }
         Resolved::Unknown => {
             let output = format!("Unknown command /{name}. /help lists the commands.");
-            commands::answer(shared, &name, false, output, None);
+            slash_answers::answer(shared, &name, false, output, None);
             Dispatch::Done
         }
     }

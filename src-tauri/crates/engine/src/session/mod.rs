@@ -2,7 +2,7 @@
 //! and answers ops (interrupt, approvals) while a turn runs.
 //!
 //! The layers, each importing only the ones below it: the actor (`actor`, with `input`
-//! and `commands` for what a user message becomes) starts turns; `turn` is the one
+//! and `slash_answers` for what a user message becomes) starts turns; `turn` is the one
 //! orchestrator of a turn; its components (`step`, `tool_calls`, `approvals`,
 //! `compaction`) work through a `scope::TurnScope` and return what happened; `hooks`
 //! runs the user's hooks at each of the turn's moments; `state` is what the actor and a
@@ -12,7 +12,6 @@ mod actor;
 mod approvals;
 mod checkpoint;
 pub mod children;
-mod commands;
 mod compaction;
 pub mod context;
 mod conversation;
@@ -27,6 +26,7 @@ mod model;
 mod prompt_sources;
 mod repeats;
 mod scope;
+mod slash_answers;
 mod state;
 mod step;
 mod subscription;

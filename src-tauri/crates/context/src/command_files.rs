@@ -27,7 +27,7 @@ use crate::text::split_front_matter;
 const MAX_DEPTH: usize = 5;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CommandScope {
+pub enum CommandFileScope {
     Project,
     User,
     /// From an installed plugin; always namespaced by the plugin's name.
@@ -41,18 +41,18 @@ enum Format {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CustomCommand {
+pub struct CommandFile {
     /// Without the slash: `review`, `openspec:proposal`.
     pub name: String,
     pub description: Option<String>,
     pub argument_hint: Option<String>,
-    pub scope: CommandScope,
+    pub scope: CommandFileScope,
     pub path: PathBuf,
     template: String,
     format: Format,
 }
 
-impl CustomCommand {
+impl CommandFile {
     /// The prompt for `/name args`. Arguments that the template does not place are
     /// appended, so they are never silently dropped.
     pub fn expand(&self, args: &str) -> String {
@@ -135,7 +135,7 @@ pub fn split_args(args: &str) -> Vec<String> {
 
 /// Where commands are searched; `user_home` is the OS home (for `~/.claude`, `~/.gemini`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CommandRoots {
+pub struct CommandFileRoots {
     pub memo_home: Option<PathBuf>,
     pub user_home: Option<PathBuf>,
     pub project_root: Option<PathBuf>,
@@ -143,39 +143,43 @@ pub struct CommandRoots {
     pub plugins: Vec<NamespacedPath>,
 }
 
-impl CommandRoots {
+impl CommandFileRoots {
     /// In precedence order: the first command with a name wins.
-    fn dirs(&self) -> Vec<(PathBuf, CommandScope, Format)> {
+    fn dirs(&self) -> Vec<(PathBuf, CommandFileScope, Format)> {
         let mut dirs = Vec::new();
         if let Some(root) = &self.project_root {
             dirs.push((
                 root.join(".memo/commands"),
-                CommandScope::Project,
+                CommandFileScope::Project,
                 Format::Markdown,
             ));
             dirs.push((
                 root.join(".claude/commands"),
-                CommandScope::Project,
+                CommandFileScope::Project,
                 Format::Markdown,
             ));
             dirs.push((
                 root.join(".gemini/commands"),
-                CommandScope::Project,
+                CommandFileScope::Project,
                 Format::Toml,
             ));
         }
         if let Some(home) = &self.memo_home {
-            dirs.push((home.join("commands"), CommandScope::User, Format::Markdown));
+            dirs.push((
+                home.join("commands"),
+                CommandFileScope::User,
+                Format::Markdown,
+            ));
         }
         if let Some(home) = &self.user_home {
             dirs.push((
                 home.join(".claude/commands"),
-                CommandScope::User,
+                CommandFileScope::User,
                 Format::Markdown,
             ));
             dirs.push((
                 home.join(".gemini/commands"),
-                CommandScope::User,
+                CommandFileScope::User,
                 Format::Toml,
             ));
         }
@@ -185,14 +189,14 @@ impl CommandRoots {
 
 /// The custom commands available in a workspace.
 #[derive(Debug, Clone, Default)]
-pub struct CommandSet {
-    commands: BTreeMap<String, CustomCommand>,
+pub struct CommandFiles {
+    commands: BTreeMap<String, CommandFile>,
     problems: Vec<ContextProblem>,
 }
 
-impl CommandSet {
-    pub fn discover(roots: &CommandRoots) -> CommandSet {
-        let mut set = CommandSet::default();
+impl CommandFiles {
+    pub fn discover(roots: &CommandFileRoots) -> CommandFiles {
+        let mut set = CommandFiles::default();
         let mut seen_dirs = Vec::new();
         for (dir, scope, format) in roots.dirs() {
             let Ok(real) = std::fs::canonicalize(&dir) else {
@@ -226,7 +230,7 @@ impl CommandSet {
                         }
                     })
                     .collect();
-                set.load_all(files, CommandScope::User, Format::Toml);
+                set.load_all(files, CommandFileScope::User, Format::Toml);
             }
         }
         for plugin in &roots.plugins {
@@ -250,15 +254,15 @@ impl CommandSet {
                 .into_iter()
                 .map(|(name, path)| (format!("{}:{name}", plugin.namespace), path))
                 .collect();
-            set.load_all(files, CommandScope::Plugin, Format::Markdown);
+            set.load_all(files, CommandFileScope::Plugin, Format::Markdown);
         }
         set
     }
 
-    fn load_all(&mut self, files: Vec<(String, PathBuf)>, scope: CommandScope, format: Format) {
+    fn load_all(&mut self, files: Vec<(String, PathBuf)>, scope: CommandFileScope, format: Format) {
         for (name, path) in files {
             match load(&path, format) {
-                Ok((template, description, argument_hint)) => self.insert(CustomCommand {
+                Ok((template, description, argument_hint)) => self.insert(CommandFile {
                     name,
                     description,
                     argument_hint,
@@ -275,7 +279,7 @@ impl CommandSet {
         }
     }
 
-    fn insert(&mut self, command: CustomCommand) {
+    fn insert(&mut self, command: CommandFile) {
         if Builtin::parse(&command.name).is_some() {
             self.problems.push(ContextProblem {
                 path: command.path.display().to_string(),
@@ -287,12 +291,13 @@ impl CommandSet {
             return;
         }
         if let Some(winner) = self.commands.get(&command.name) {
-            let why =
-                if winner.scope == CommandScope::Project && command.scope == CommandScope::User {
-                    "the project's command wins"
-                } else {
-                    "the first one found wins"
-                };
+            let why = if winner.scope == CommandFileScope::Project
+                && command.scope == CommandFileScope::User
+            {
+                "the project's command wins"
+            } else {
+                "the first one found wins"
+            };
             self.problems.push(ContextProblem {
                 path: command.path.display().to_string(),
                 message: format!(
@@ -306,12 +311,12 @@ impl CommandSet {
         self.commands.insert(command.name.clone(), command);
     }
 
-    pub fn get(&self, name: &str) -> Option<&CustomCommand> {
+    pub fn get(&self, name: &str) -> Option<&CommandFile> {
         self.commands.get(name)
     }
 
     /// Sorted by name.
-    pub fn iter(&self) -> impl Iterator<Item = &CustomCommand> {
+    pub fn iter(&self) -> impl Iterator<Item = &CommandFile> {
         self.commands.values()
     }
 
@@ -415,12 +420,12 @@ fn load(path: &Path, format: Format) -> Result<Loaded, ContextError> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Resolved<'a> {
     Builtin(Builtin),
-    Custom(&'a CustomCommand),
+    Custom(&'a CommandFile),
     Unknown,
 }
 
 /// What `/name` is: a built-in (which always wins), one of `commands`, or nothing.
-pub fn resolve<'a>(call: &SlashCall<'_>, commands: &'a CommandSet) -> Resolved<'a> {
+pub fn resolve<'a>(call: &SlashCall<'_>, commands: &'a CommandFiles) -> Resolved<'a> {
     if let Some(builtin) = Builtin::parse(call.name) {
         return Resolved::Builtin(builtin);
     }
@@ -434,12 +439,12 @@ pub fn resolve<'a>(call: &SlashCall<'_>, commands: &'a CommandSet) -> Resolved<'
 mod tests {
     use super::*;
 
-    fn md(template: &str) -> CustomCommand {
-        CustomCommand {
+    fn md(template: &str) -> CommandFile {
+        CommandFile {
             name: "t".into(),
             description: None,
             argument_hint: None,
-            scope: CommandScope::User,
+            scope: CommandFileScope::User,
             path: PathBuf::from("t.md"),
             template: template.into(),
             format: Format::Markdown,

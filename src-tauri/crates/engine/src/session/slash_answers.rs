@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use memo_context::slash::Builtin;
-use memo_context::{CommandSet, EnvFacts, Templates};
+use memo_context::{CommandFiles, EnvFacts, Templates};
 use memo_protocol::{AgentEvent, HostAction, SessionId};
 use serde_json::json;
 
@@ -16,7 +16,7 @@ pub(crate) fn answer_builtin(
     shared: &SessionState,
     builtin: Builtin,
     args: &str,
-    commands: &CommandSet,
+    commands: &CommandFiles,
 ) {
     let (ok, output, action) = local(shared, builtin, args, commands);
     answer(shared, builtin.name(), ok, output, action);
@@ -124,7 +124,7 @@ fn local(
     shared: &SessionState,
     builtin: Builtin,
     args: &str,
-    commands: &CommandSet,
+    commands: &CommandFiles,
 ) -> (bool, String, Option<HostAction>) {
     let settings = &shared.context.settings;
     match builtin {
@@ -198,7 +198,7 @@ fn local(
     }
 }
 
-fn help(commands: &CommandSet) -> String {
+fn help(commands: &CommandFiles) -> String {
     let mut out = String::from("Built-in commands:\n");
     for b in Builtin::ALL {
         let _ = writeln!(out, "  {}", b.usage());

@@ -1,6 +1,6 @@
-//! Every IPC command, declared once.
+//! Every IPC call (a Tauri "command"), declared once.
 //!
-//! [`ipc_commands!`] turns each declaration into a `#[tauri::command]` (all async, so they
+//! [`ipc_calls!`] turns each declaration into a `#[tauri::command]` (all async, so they
 //! run on Tauri's Tokio runtime, which session actors need), the handler that registers
 //! them, and the TypeScript binding the UI calls (`ui/src/gen/commands.ts`), so a command's
 //! name, arguments and result type are written in one place only. Bodies are one-liners
@@ -38,7 +38,7 @@ pub struct CommandSpec {
     pub result: String,
 }
 
-macro_rules! ipc_commands {
+macro_rules! ipc_calls {
     ($(
         $(#[doc = $doc:literal])*
         fn $name:ident($state:ident $(, $arg:ident : $ty:ty)* $(; channel $chan:ident : $msg:ty)?) -> $ret:ty $body:block
@@ -78,7 +78,7 @@ macro_rules! ipc_commands {
     };
 }
 
-ipc_commands! {
+ipc_calls! {
     /// Version, data folder and platform as the Rust side computed them.
     fn app_info(state) -> AppInfo {
         let home = state.service().home()?;
@@ -353,14 +353,14 @@ ipc_commands! {
     }
 
     /// SOUL.md, the folder `cwd`'s instructions, or the SKILL.md at `path`, for an editor.
-    fn read_file(state, kind: EditableFileKind, cwd: Option<String>, path: Option<String>) -> EditableFile {
+    fn read_editable_file(state, kind: EditableFileKind, cwd: Option<String>, path: Option<String>) -> EditableFile {
         let cwd = cwd.map(PathBuf::from);
         let path = path.map(PathBuf::from);
         Ok(state.service().read_file(kind, cwd.as_deref(), path.as_deref())?)
     }
 
     /// Saves an editor's text if the file still has `revision` (else `conflict`).
-    fn write_file(state, kind: EditableFileKind, cwd: Option<String>, path: Option<String>, content: String, revision: String) -> EditableFile {
+    fn write_editable_file(state, kind: EditableFileKind, cwd: Option<String>, path: Option<String>, content: String, revision: String) -> EditableFile {
         let cwd = cwd.map(PathBuf::from);
         let path = path.map(PathBuf::from);
         Ok(state.service().write_file(kind, cwd.as_deref(), path.as_deref(), &content, &revision)?)

@@ -34,7 +34,7 @@ pub fn typescript() -> String {
 
     let mut out = String::new();
     out.push_str(
-        "// Generated from src-tauri/src/commands/mod.rs; regenerate with\n\
+        "// Generated from src-tauri/src/ipc/mod.rs; regenerate with\n\
          // `MEMO_UPDATE_BINDINGS=1 cargo test -p memo-desktop bindings`.\n\
          // Do not edit by hand: memo-desktop's tests fail when this file is stale.\n\n",
     );
