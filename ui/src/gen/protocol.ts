@@ -356,11 +356,11 @@ agent_type?: string,
  */
 agents: Array<AgentLine>, 
 /**
- * A `wait` that came back before every agent it waited for was done.
+ * A wait that came back before every agent it waited for was done.
  */
 timed_out: boolean, };
 
-export type SubagentAction = "spawn" | "send_input" | "wait" | "close" | "list";
+export type SubagentAction = "spawn" | "send" | "wait_for" | "close" | "list";
 
 export type AgentLine = { agent_id: string, agent_type?: string, state?: SubagentState, answer?: string, 
 /**

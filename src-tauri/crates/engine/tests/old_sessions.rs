@@ -100,7 +100,7 @@ fn an_old_session_gets_the_views_a_new_one_carries() {
     let ToolView::Subagent(wait) = &ends[5].1 else {
         panic!("{:?}", ends[5].1)
     };
-    assert_eq!(wait.action, SubagentAction::Wait);
+    assert_eq!(wait.action, SubagentAction::WaitFor);
     assert_eq!(wait.agents[0].state, Some(SubagentState::Finished));
     assert_eq!(wait.agents[0].answer.as_deref(), Some("There are 2 files."));
     assert!(!wait.timed_out);

@@ -121,8 +121,8 @@ fn asked(action: SubagentAction, args: &serde_json::Value) -> SubagentView {
 pub(crate) fn asked_view(name: &str, args: &serde_json::Value) -> Option<ToolView> {
     let action = match name {
         SPAWN_AGENT => SubagentAction::Spawn,
-        SEND_INPUT => SubagentAction::SendInput,
-        WAIT => SubagentAction::Wait,
+        SEND_INPUT => SubagentAction::Send,
+        WAIT => SubagentAction::WaitFor,
         CLOSE_AGENT => SubagentAction::Close,
         LIST_AGENTS => SubagentAction::List,
         _ => return None,
@@ -262,11 +262,11 @@ impl Tool for SendInput {
     read_only_collab_tool!();
 
     fn view(&self, _: &ToolContext, args: &serde_json::Value) -> ToolView {
-        ToolView::Subagent(asked(SubagentAction::SendInput, args))
+        ToolView::Subagent(asked(SubagentAction::Send, args))
     }
 
     fn run(&self, _ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
-        let view = asked(SubagentAction::SendInput, &args);
+        let view = asked(SubagentAction::Send, &args);
         let result = parse_args::<SendArgs>("send_input", args).and_then(|input| {
             let status = self
                 .0
@@ -314,12 +314,12 @@ impl Tool for Wait {
     read_only_collab_tool!();
 
     fn view(&self, _: &ToolContext, args: &serde_json::Value) -> ToolView {
-        ToolView::Subagent(asked(SubagentAction::Wait, args))
+        ToolView::Subagent(asked(SubagentAction::WaitFor, args))
     }
 
     fn run(&self, ctx: ToolContext, args: serde_json::Value) -> BoxFuture<'static, ToolResult> {
         let agents = self.0.clone();
-        let view = asked(SubagentAction::Wait, &args);
+        let view = asked(SubagentAction::WaitFor, &args);
         Box::pin(async move {
             let input = parse_args::<WaitArgs>("wait", args)?;
             let timeout = input

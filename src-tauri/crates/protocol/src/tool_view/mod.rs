@@ -289,16 +289,19 @@ pub struct SubagentView {
     pub agent_type: Option<String>,
     /// The agents the call is about: asked for before it runs, as they stood after.
     pub agents: Vec<AgentLine>,
-    /// A `wait` that came back before every agent it waited for was done.
+    /// A wait that came back before every agent it waited for was done.
     pub timed_out: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum SubagentAction {
+    /// Start an agent on a task.
     Spawn,
-    SendInput,
-    Wait,
+    /// Send more input to one already running.
+    Send,
+    /// Wait for some agents (or all) to finish.
+    WaitFor,
     Close,
     List,
 }

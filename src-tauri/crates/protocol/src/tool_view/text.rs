@@ -56,9 +56,9 @@ impl ToolView {
                         agent.agent_type.as_deref().unwrap_or("agent"),
                         clip(agent.task.as_deref().unwrap_or_default())
                     ),
-                    SubagentAction::SendInput => format!("send to {}", ids.join(", ")),
-                    SubagentAction::Wait if ids.is_empty() => "wait for every subagent".into(),
-                    SubagentAction::Wait => format!("wait for {}", ids.join(", ")),
+                    SubagentAction::Send => format!("send to {}", ids.join(", ")),
+                    SubagentAction::WaitFor if ids.is_empty() => "wait for every subagent".into(),
+                    SubagentAction::WaitFor => format!("wait for {}", ids.join(", ")),
                     SubagentAction::Close => format!("close {}", ids.join(", ")),
                     SubagentAction::List => "list subagents".into(),
                 }
@@ -121,7 +121,7 @@ impl ToolView {
                 }
                 Some(parts.join(" · "))
             }
-            ToolView::Subagent(agent) if agent.action == SubagentAction::Wait => {
+            ToolView::Subagent(agent) if agent.action == SubagentAction::WaitFor => {
                 let done = agent
                     .agents
                     .iter()
