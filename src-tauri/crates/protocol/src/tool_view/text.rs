@@ -79,11 +79,26 @@ impl ToolView {
         match self {
             ToolView::Command(command) => command_outcome(command),
             ToolView::FileEdit(edit) => {
+                // Of a change a person took only part of: the hunks written.
                 let (added, removed) = edit
                     .files
                     .iter()
-                    .filter_map(|file| file.diff.as_ref())
-                    .map(FileDiff::line_counts)
+                    .filter_map(|file| {
+                        let diff = file.diff.as_ref()?;
+                        Some(match &file.applied_hunks {
+                            None => diff.line_counts(),
+                            Some(applied) => FileDiff {
+                                hunks: diff
+                                    .hunks
+                                    .iter()
+                                    .filter(|hunk| applied.contains(&hunk.index))
+                                    .cloned()
+                                    .collect(),
+                                ..diff.clone()
+                            }
+                            .line_counts(),
+                        })
+                    })
                     .fold((0, 0), |(a, r), (da, dr)| (a + da, r + dr));
                 let partly = edit
                     .files
@@ -244,11 +259,18 @@ mod tests {
         let diff = FileDiff {
             path: "a.rs".into(),
             unified: String::new(),
-            hunks: vec![DiffHunk {
-                index: 0,
-                header: "@@ -1,2 +1,2 @@".into(),
-                text: " keep\n-old\n+new\n+more\n".into(),
-            }],
+            hunks: vec![
+                DiffHunk {
+                    index: 0,
+                    header: "@@ -1,2 +1,2 @@".into(),
+                    text: " keep\n-old\n+new\n+more\n".into(),
+                },
+                DiffHunk {
+                    index: 1,
+                    header: "@@ -9,1 +10,1 @@".into(),
+                    text: "-refused\n+not written\n".into(),
+                },
+            ],
             edits: Vec::new(),
         };
         let view = ToolView::FileEdit(FileEditView {
