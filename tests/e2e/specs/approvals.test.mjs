@@ -98,6 +98,9 @@ describe("Kept approval rules and the approval mode", { timeout: 240_000 }, () =
     await send("run it again");
     await completed(1);
     assert.equal((await app.driver.findElements(byTestId("approval-card"))).length, 0, "asked despite the kept rule");
+    // Its card says why it ran without asking.
+    const decision = await find("approval-decision", await find("tool-card"));
+    assert.equal(await decision.getAttribute("textContent"), "Allowed by rule true");
   });
 
   test("deleting the rule in settings brings the prompt back", async () => {

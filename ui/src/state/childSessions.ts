@@ -1,4 +1,4 @@
-// Subagents' own sessions, read for the parent's transcript: the card of a `spawn_agent`
+// Subagents' own sessions, read for the parent's transcript: the card of a spawn call
 // call shows its child's work live, and "Open" shows the child's whole transcript. Both
 // read one feed per child here, because the backend keeps one subscription per session
 // (a second subscribe would cut off the first).

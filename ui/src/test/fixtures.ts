@@ -1,6 +1,16 @@
 // Test data shaped like what Rust sends, so every test builds a complete value and a new
 // field in the protocol is added here once.
-import type { EventEnvelope, PendingApproval, SessionActivity, SessionSummary } from "../gen/protocol";
+import type {
+  CommandView,
+  EditedFile,
+  EventEnvelope,
+  PendingApproval,
+  SessionActivity,
+  SessionSummary,
+  SubagentView,
+  ToolView,
+} from "../gen/protocol";
+import type { ToolItem } from "../state/transcript";
 
 export function sessionSummary(overrides: Partial<SessionSummary> = {}): SessionSummary {
   return {
@@ -60,3 +70,41 @@ export const pagedTurn = (k: number): EventEnvelope[] => [
   eventAt(3 * k + 2, k, { type: "assistant_message", text: `answer ${k}`, tool_calls: [] }),
   eventAt(3 * k + 3, k, { type: "turn_ended", reason: "completed", usage: USAGE }),
 ];
+
+/** A tool call as the transcript holds it: running, no output yet, no view yet. */
+export function toolItem(overrides: Partial<ToolItem> = {}): ToolItem {
+  return {
+    kind: "tool",
+    key: "k1",
+    callId: "c1",
+    name: "some_tool",
+    args: "{}",
+    status: "running",
+    errorKind: null,
+    output: null,
+    provisional: false,
+    ...overrides,
+  };
+}
+
+type ViewOf<T extends ToolView["type"]> = Extract<ToolView, { type: T }>;
+
+/** A shell command's view before it ran, sandboxed. */
+export function commandView(overrides: Partial<CommandView> = {}): ViewOf<"command"> {
+  return { type: "command", command: "cargo test", sandboxed: true, state: { state: "pending" }, ...overrides };
+}
+
+/** An edit's view over `files`. */
+export function fileEditView(...files: EditedFile[]): ViewOf<"file_edit"> {
+  return { type: "file_edit", files };
+}
+
+/** A subagent call's view. */
+export function subagentCallView(overrides: Partial<SubagentView> & Pick<SubagentView, "action">): ViewOf<"subagent"> {
+  return { type: "subagent", agents: [], timed_out: false, ...overrides };
+}
+
+/** A read's view before it ran. */
+export function readView(path: string, overrides: Partial<Omit<ViewOf<"read">, "type">> = {}): ViewOf<"read"> {
+  return { type: "read", path, truncated: false, ...overrides };
+}

@@ -6,6 +6,7 @@ import { CloseIcon, Spinner } from "../../components/icons";
 import { PathTail } from "../../components/PathTail";
 import { useDialogKeys } from "../../components/useDialogKeys";
 import type { ChangeKind, ChangeScope, ChangesReport, FileChange } from "../../gen/protocol";
+import { toolLabel } from "../../state/toolNames";
 import { commentsMessage } from "./comments";
 import { type HeldRevert, type RevertUndo, useChanges } from "./useChanges";
 import "./changes.css";
@@ -22,7 +23,7 @@ const SCOPES: { scope: ChangeScope; label: string }[] = [
 const KIND_LABEL: Record<ChangeKind, string> = { created: "A", modified: "M", deleted: "D" };
 const KIND_TITLE: Record<ChangeKind, string> = { created: "Added", modified: "Modified", deleted: "Deleted" };
 
-/** How a change's source reads in the list: tools by name, the rest in words. */
+/** How a change's source reads in the list: tools by name (an MCP tool as `server · tool`), the rest in words. */
 export function sourceLabel(source: string): string {
   switch (source) {
     case "outside":
@@ -33,10 +34,8 @@ export function sourceLabel(source: string): string {
       return "restore";
     case "git":
       return "uncommitted";
-    case "exec_command":
-      return "shell";
     default:
-      return source.includes("__") ? `MCP ${source.replace("__", " · ")}` : source;
+      return toolLabel(source);
   }
 }
 

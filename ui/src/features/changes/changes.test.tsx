@@ -79,7 +79,8 @@ describe("ChangesPanel", () => {
     panel();
     const rows = await screen.findAllByTestId("changed-file");
     expect(rows.map((r) => r.dataset.path)).toEqual(["src/a.rs", "notes.txt"]);
-    expect(within(rows[1]!).getByText("shell")).toBeTruthy();
+    // A tool is named as the engine names it (no table of Memo's own tools here).
+    expect(within(rows[1]!).getByText("exec_command")).toBeTruthy();
     expect(within(rows[1]!).getByTestId("revert-file").textContent).toBe("Delete");
     expect(commands.sessionChanges).toHaveBeenLastCalledWith({ sessionId: "s1", scope: "session" });
     fireEvent.click(screen.getByTestId("changes-scope-uncommitted"));
@@ -308,7 +309,7 @@ describe("comment messages and source labels", () => {
     ]);
     expect(text).toContain("1. `a.rs` lines 3–5: rename");
     expect(text).toContain("2. `b.rs` line 9 (removed lines, before your change): why remove?\n   it was used");
-    expect(sourceLabel("fs__write_file")).toBe("MCP fs · write_file");
+    expect(sourceLabel("fs__store")).toBe("fs · store");
     expect(sourceLabel("outside")).toBe("outside Memo");
   });
 });

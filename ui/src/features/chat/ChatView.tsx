@@ -28,6 +28,7 @@ import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { OpenFolder } from "./OpenFolder";
 import { ProviderBanner } from "./ProviderBanner";
+import { ResolveApprovalContext } from "./transcript/ApprovalCard";
 import { ErrorNotice } from "./transcript/Notices";
 import { Transcript } from "./transcript/Transcript";
 import { ReadOutputContext } from "./transcript/wholeOutput";
@@ -230,7 +231,7 @@ export function ChatView(props: ChatViewProps) {
   const composerDraft = draftKey(sessionId, cwd);
 
   return (
-    <>
+    <ResolveApprovalContext.Provider value={chat.resolve}>
     <section className={`chat ${widthClass}`} aria-label="Chat" ref={chatRef}>
       <ChatHeader
         cwd={cwd}
@@ -330,7 +331,6 @@ export function ChatView(props: ChatViewProps) {
           agent={shownAgent}
           parentTitle={conversationName(state.session?.title ?? null, state.transcript.entries)}
           onBack={closeAgent}
-          onResolve={chat.resolve}
         />
       ) : (
       <>
@@ -342,7 +342,6 @@ export function ChatView(props: ChatViewProps) {
             <Transcript
               key={state.session?.id ?? "new"}
               transcript={state.transcript}
-              onResolve={chat.resolve}
               onElicit={chat.answerElicitation}
               onRewind={state.session ? rewindTo : undefined}
               rewindDisabled={chat.running !== null || state.phase !== "idle"}
@@ -475,6 +474,6 @@ export function ChatView(props: ChatViewProps) {
         onClose={() => setDrawer(null)}
       />
     )}
-    </>
+    </ResolveApprovalContext.Provider>
   );
 }

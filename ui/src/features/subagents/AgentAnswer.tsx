@@ -1,5 +1,5 @@
 import { Markdown } from "../chat/markdown/LazyMarkdown";
-import { INVESTIGATOR, parseReport, type InvestigatorReport } from "./collab";
+import { INVESTIGATOR, parseReport, type InvestigatorReport } from "./agents";
 
 /**
  * A subagent's answer: the investigator's structured report as a report (summary, the

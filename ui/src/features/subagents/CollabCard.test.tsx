@@ -3,10 +3,12 @@ import { cleanup, fireEvent, render, screen, within } from "@testing-library/rea
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import type { AgentLine, SubagentView as SubagentCallView } from "../../gen/protocol";
 import type { SubagentView, ToolItem } from "../../state/transcript";
+import { subagentCallView, toolItem } from "../../test/fixtures";
 import { ToolCard } from "../chat/transcript/ToolCard";
+import { parseReport } from "./agents";
 import { SubagentsContext } from "./context";
-import { parseReport, resultAgents, spawnArgs } from "./collab";
 
 afterEach(cleanup);
 
@@ -22,26 +24,34 @@ function wrapper(open: ((id: string) => void) | null = null) {
   );
 }
 
-function call(name: string, args: object, output: string | null, status: ToolItem["status"] = "ok"): ToolItem {
-  return { kind: "tool", key: name, callId: "c9", name, args: JSON.stringify(args), status, errorKind: status === "error" ? "execution_failed" : null, output, provisional: false };
+/** A collab call with its view; the output is what the model was sent, never read. */
+function call(
+  view: Partial<SubagentCallView> & Pick<SubagentCallView, "action">,
+  status: ToolItem["status"] = "ok",
+  output: string | null = status === "running" ? null : "[text for the model]",
+): ToolItem {
+  return toolItem({
+    name: "collab_tool",
+    status,
+    errorKind: status === "error" ? "execution_failed" : null,
+    output,
+    view: subagentCallView(view),
+  });
 }
 
-const WAITED = JSON.stringify({
-  agents: [
-    { agent_id: "agent-aaaa1111", agent_type: "reviewer", state: "finished", answer: "No `unsafe` problems found." },
-    { agent_id: "agent-bbbb2222", agent_type: "general", state: "failed", message: "provider down" },
-  ],
-  timed_out: false,
-});
+const A: AgentLine = { agent_id: "agent-aaaa1111", agent_type: "reviewer", state: "finished", answer: "No `unsafe` problems found." };
+const B: AgentLine = { agent_id: "agent-bbbb2222", agent_type: "general", state: "failed", message: "provider down" };
 
 describe("collab tool cards", () => {
-  it("shows what wait returned: each agent with its state and answer, not the JSON", () => {
+  it("shows what a wait found from its view: each agent with its state and answer", () => {
     const open = vi.fn();
-    render(<ToolCard tool={call("wait", { ids: ["agent-aaaa1111", "agent-bbbb2222"] }, WAITED)} />, { wrapper: wrapper(open) });
+    render(<ToolCard tool={call({ action: "wait_for", agents: [A, B] })} />, { wrapper: wrapper(open) });
     const card = screen.getByTestId("collab-card");
-    expect(card.textContent).toContain("for reviewer (agent-aaaa…), general (agent-bbbb…)");
+    expect(card.dataset.action).toBe("wait_for");
+    expect(card.querySelector(".tool__name")?.textContent).toBe("wait for");
+    expect(card.querySelector(".collab__subject")?.textContent).toBe("reviewer (agent-aaaa…), general (agent-bbbb…)");
     expect(screen.getByTestId("collab-outcome").textContent).toBe("all done");
-    expect(card.textContent).not.toContain('"agent_id"');
+    expect(card.textContent).not.toContain("[text for the model]");
     const [first, second] = screen.getAllByTestId("collab-agent");
     expect(within(first as HTMLElement).getByTestId("agent-state").textContent).toBe("finished");
     expect(within(first as HTMLElement).getByTestId("collab-answer").textContent).toBe("No unsafe problems found.");
@@ -52,76 +62,88 @@ describe("collab tool cards", () => {
   });
 
   it("says a wait timed out, and how many were done", () => {
-    const output = JSON.stringify({
-      agents: [
-        { agent_id: "agent-aaaa1111", agent_type: "reviewer", state: "finished", answer: "ok" },
-        { agent_id: "agent-bbbb2222", agent_type: "general", state: "running" },
-      ],
-      timed_out: true,
-    });
-    render(<ToolCard tool={call("wait", {}, output)} />, { wrapper: wrapper() });
-    expect(screen.getByTestId("collab-card").textContent).toContain("for every subagent");
+    const running: AgentLine = { agent_id: "agent-bbbb2222", agent_type: "general", state: "running" };
+    render(<ToolCard tool={call({ action: "wait_for", agents: [A, running], timed_out: true })} />, { wrapper: wrapper() });
     expect(screen.getByTestId("collab-outcome").textContent).toBe("timed out · 1 of 2 done");
+    expect(screen.getAllByTestId("collab-agent").map((row) => within(row).getByTestId("agent-state").textContent)).toEqual([
+      "finished",
+      "running",
+    ]);
   });
 
-  it("shows a waiting wait as such", () => {
-    render(<ToolCard tool={call("wait", { ids: ["agent-aaaa1111"] }, null, "running")} />, { wrapper: wrapper() });
+  it("shows a waiting wait as such, for every subagent when it names none", () => {
+    const { unmount } = render(<ToolCard tool={call({ action: "wait_for", agents: [] }, "running")} />, { wrapper: wrapper() });
+    expect(screen.getByTestId("collab-card").querySelector(".collab__subject")?.textContent).toBe("every subagent");
+    expect(screen.getByTestId("collab-outcome").textContent).toBe("waiting");
+    unmount();
+    render(<ToolCard tool={call({ action: "wait_for", agents: [{ agent_id: "agent-aaaa1111" }] }, "running")} />, { wrapper: wrapper() });
     expect(screen.getByTestId("collab-outcome").textContent).toBe("waiting");
     expect(screen.queryByTestId("collab-agent")).toBeNull();
   });
 
   it("unfolds a long answer, and reads a report by its summary", () => {
     const report = JSON.stringify({ summary: "Saved in store.rs.", exploration_trace: [], relevant_locations: [{ file_path: "src/store.rs", reasoning: "here", key_symbols: [] }] });
-    const output = JSON.stringify({ agents: [{ agent_id: "agent-aaaa1111", agent_type: "codebase_investigator", state: "finished", answer: report }], timed_out: false });
-    render(<ToolCard tool={call("wait", {}, output)} />, { wrapper: wrapper() });
+    const line: AgentLine = { agent_id: "agent-aaaa1111", agent_type: "codebase_investigator", state: "finished", answer: report };
+    render(<ToolCard tool={call({ action: "wait_for", agents: [line] })} />, { wrapper: wrapper() });
     expect(screen.getByTestId("collab-answer").textContent).toBe("Saved in store.rs.");
     fireEvent.click(screen.getByText("Show the whole answer"));
     expect(screen.getByTestId("report-location").textContent).toContain("src/store.rs");
   });
 
-  it("shows send_input's message and close_agent's agent", () => {
-    const status = JSON.stringify({ agent_id: "agent-aaaa1111", agent_type: "reviewer", state: "running" });
-    render(<ToolCard tool={call("send_input", { id: "agent-aaaa1111", message: "Also check the tests." }, status)} />, { wrapper: wrapper() });
-    expect(screen.getByTestId("collab-card").textContent).toContain("to reviewer (agent-aaaa…)");
-    expect(screen.getByTestId("collab-card").textContent).toContain("Also check the tests.");
+  it("shows what was sent to an agent, and which agent was closed", () => {
+    const to = { agent_id: "agent-aaaa1111", state: "running" as const };
+    render(<ToolCard tool={call({ action: "send", task: "Also check the tests.", agents: [to] })} />, { wrapper: wrapper() });
+    const card = screen.getByTestId("collab-card");
+    expect(card.querySelector(".tool__name")?.textContent).toBe("send input");
+    expect(card.querySelector(".collab__subject")?.textContent).toBe("to reviewer (agent-aaaa…)");
+    expect(card.querySelector(".collab__message")?.textContent).toBe("Also check the tests.");
     expect(screen.getByTestId("collab-outcome").textContent).toBe("sent");
+    // Who got it is said in the headline: no agent rows.
+    expect(screen.queryByTestId("collab-agent")).toBeNull();
     cleanup();
-    render(<ToolCard tool={call("close_agent", { id: "agent-bbbb2222" }, status)} />, { wrapper: wrapper() });
-    expect(screen.getByTestId("collab-card").textContent).toContain("general (agent-bbbb…)");
+    render(<ToolCard tool={call({ action: "close", agents: [{ agent_id: "agent-bbbb2222", state: "closed" }] })} />, { wrapper: wrapper() });
+    expect(screen.getByTestId("collab-card").querySelector(".collab__subject")?.textContent).toBe("general (agent-bbbb…)");
     expect(screen.getByTestId("collab-outcome").textContent).toBe("closed");
   });
 
-  it("shows a refused call's reason", () => {
-    render(<ToolCard tool={call("send_input", { id: "agent-x", message: "more" }, "there is no subagent agent-x", "error")} />, { wrapper: wrapper() });
-    expect(screen.getByTestId("collab-outcome").textContent).toBe("execution failed");
-    expect(screen.getByTestId("collab-card").textContent).toContain("there is no subagent agent-x");
+  it("names an agent this transcript never saw start by its id", () => {
+    render(<ToolCard tool={call({ action: "close", agents: [{ agent_id: "agent-zzzz9999" }] }, "running")} />, { wrapper: wrapper() });
+    expect(screen.getByTestId("collab-card").querySelector(".collab__subject")?.textContent).toBe("agent-zzzz9999");
+    expect(screen.getByTestId("collab-outcome").textContent).toBe("closing");
   });
 
-  it("lists list_agents' agents", () => {
-    const output = JSON.stringify({ agents: [{ agent_id: "agent-aaaa1111", agent_type: "reviewer", state: "closed" }] });
-    render(<ToolCard tool={call("list_agents", {}, output)} />, { wrapper: wrapper() });
-    expect(screen.getByTestId("collab-card").textContent).toContain("1 subagent");
+  it("shows a refused call's reason", () => {
+    const refused = call({ action: "send", task: "more", agents: [{ agent_id: "agent-x" }] }, "error", "there is no subagent agent-x");
+    render(<ToolCard tool={refused} />, { wrapper: wrapper() });
+    expect(screen.getByTestId("collab-outcome").textContent).toBe("execution failed");
+    expect(screen.getByTestId("collab-card").className).toContain("tool--error");
+    expect(screen.getByTestId("collab-card").querySelector(".collab__error")?.textContent).toBe("there is no subagent agent-x");
+  });
+
+  it("lists a listing's agents", () => {
+    render(<ToolCard tool={call({ action: "list", agents: [{ agent_id: "agent-aaaa1111", agent_type: "reviewer", state: "closed" }] })} />, {
+      wrapper: wrapper(),
+    });
+    expect(screen.getByTestId("collab-card").querySelector(".collab__subject")?.textContent).toBe("1 subagent");
+    expect(screen.getByTestId("collab-outcome").textContent).toBe("listed");
     expect(screen.getByTestId("agent-state").textContent).toBe("closed");
   });
 });
 
-describe("collab parsing", () => {
-  it("reads spawn arguments even when cut off", () => {
-    expect(spawnArgs('{"message":"look","agent_type":" reviewer "}')).toEqual({ task: "look", agentType: "reviewer" });
-    expect(spawnArgs('{"message":"lo')).toEqual({ task: "", agentType: "general" });
-    // While the arguments stream, the fields already complete are read.
-    expect(spawnArgs('{"agent_type":"reviewer","message":"check \\"a\\" and b')).toEqual({ task: "", agentType: "reviewer" });
-    expect(spawnArgs('{"message":"check \\"a\\"","agent_ty')).toEqual({ task: 'check "a"', agentType: "general" });
-  });
-
+describe("the investigator's report", () => {
   it("reads a fenced report and rejects prose", () => {
     const fenced = '```json\n{"summary":"s","exploration_trace":["a"],"relevant_locations":[]}\n```';
     expect(parseReport(fenced)).toEqual({ summary: "s", explorationTrace: ["a"], locations: [] });
     expect(parseReport("I found it in store.rs")).toBeNull();
     expect(parseReport('{"summary": "cut sho')).toBeNull();
+    expect(parseReport('{"exploration_trace": []}')).toBeNull();
   });
 
-  it("reads an error text as no agents", () => {
-    expect(resultAgents("there is no subagent x")).toBeNull();
+  it("keeps the locations it can read", () => {
+    const answer = JSON.stringify({
+      summary: "s",
+      relevant_locations: [{ file_path: "a.rs", reasoning: "r", key_symbols: ["f", 3] }, { reasoning: "no path" }, "junk"],
+    });
+    expect(parseReport(answer)?.locations).toEqual([{ filePath: "a.rs", reasoning: "r", keySymbols: ["f"] }]);
   });
 });

@@ -1,9 +1,10 @@
 import { useState } from "react";
 
 import { AlertIcon, CheckIcon, Spinner } from "../../components/icons";
+import type { AgentLine, SubagentView as SubagentCallView } from "../../gen/protocol";
 import type { SubagentView, ToolItem } from "../../state/transcript";
 import { AgentAnswer } from "./AgentAnswer";
-import { argumentIds, jsonObject, parseReport, resultAgents, shortAgentId, waitTimedOut, type AgentStatus } from "./collab";
+import { parseReport, shortAgentId } from "./agents";
 import { useSubagents } from "./context";
 import { StateBadge } from "./StateBadge";
 
@@ -22,43 +23,52 @@ function names(agents: Agents, ids: readonly string[]): string {
   return ids.map((id) => agentName(agents, id)).join(", ");
 }
 
+const ACTION_NAMES: Record<SubagentCallView["action"], string> = {
+  spawn: "spawn",
+  send: "send input",
+  wait_for: "wait for",
+  close: "close",
+  list: "list agents",
+};
+
 /** The headline of each collab call: what it was about, and what came of it. */
-function describe(tool: ToolItem, agents: Agents, listed: AgentStatus[] | null): { subject: string; outcome: string } {
-  const ids = argumentIds(tool.args);
-  const running = tool.status === "running";
-  switch (tool.name) {
-    case "wait": {
-      const subject = ids.length > 0 ? `for ${names(agents, ids)}` : "for every subagent";
+function describe(view: SubagentCallView, running: boolean, agents: Agents): { subject: string; outcome: string } {
+  const ids = view.agents.map((agent) => agent.agent_id);
+  switch (view.action) {
+    case "wait_for": {
+      const subject = ids.length > 0 ? names(agents, ids) : "every subagent";
       if (running) return { subject, outcome: "waiting" };
-      const done = listed?.filter((agent) => agent.state !== "running").length ?? 0;
-      return { subject, outcome: waitTimedOut(tool.output) ? `timed out · ${done} of ${listed?.length ?? 0} done` : "all done" };
+      const done = view.agents.filter((agent) => agent.state !== undefined && agent.state !== "running").length;
+      return { subject, outcome: view.timed_out ? `timed out · ${done} of ${view.agents.length} done` : "all done" };
     }
-    case "send_input":
+    case "send":
       return { subject: `to ${names(agents, ids)}`, outcome: running ? "sending" : "sent" };
-    case "close_agent":
+    case "close":
       return { subject: names(agents, ids), outcome: running ? "closing" : "closed" };
-    default: {
-      const count = listed?.length ?? 0;
+    case "list":
+    case "spawn": {
+      const count = view.agents.length;
       return { subject: running ? "" : `${count} ${count === 1 ? "subagent" : "subagents"}`, outcome: running ? "listing" : "listed" };
     }
   }
 }
 
 /**
- * `wait`, `send_input`, `close_agent` and `list_agents`: one line saying what the call
- * did, and the agents it reports on with their states and answers (not the JSON).
+ * A call that works with subagents already started (wait, send input, close, list): one
+ * line saying what it did, and the agents it reports on with their states and answers, as
+ * the engine's view of the call says.
  */
-export function CollabCard({ tool }: { tool: ToolItem }) {
+export function CollabCard({ tool, view }: { tool: ToolItem; view: SubagentCallView }) {
   const { agents, open } = useSubagents();
-  const listed = tool.status === "ok" ? resultAgents(tool.output) : null;
-  const { subject, outcome } = describe(tool, agents, listed);
+  const running = tool.status === "running";
+  const { subject, outcome } = describe(view, running, agents);
   const failed = tool.status === "error";
-  const message = tool.name === "send_input" ? (jsonObject(tool.args)?.message ?? null) : null;
+  const listed = !running && !failed && (view.action === "wait_for" || view.action === "list") ? view.agents : [];
   return (
-    <section className={`tool collab collab--${tool.status} tool--${tool.status}`} data-testid="collab-card" data-tool={tool.name} data-status={tool.status}>
+    <section className={`tool collab collab--${tool.status} tool--${tool.status}`} data-testid="collab-card" data-action={view.action} data-status={tool.status}>
       <header className="collab__header">
-        <span className="tool__icon">{failed ? <AlertIcon /> : tool.status === "running" ? <Spinner /> : <CheckIcon />}</span>
-        <span className="tool__name">{tool.name}</span>
+        <span className="tool__icon">{failed ? <AlertIcon /> : running ? <Spinner /> : <CheckIcon />}</span>
+        <span className="tool__name">{ACTION_NAMES[view.action]}</span>
         {subject && (
           <span className="collab__subject" title={subject}>
             {subject}
@@ -68,12 +78,12 @@ export function CollabCard({ tool }: { tool: ToolItem }) {
           {failed ? (tool.errorKind ?? "error").replace(/_/g, " ") : outcome}
         </span>
       </header>
-      {typeof message === "string" && message !== "" && <blockquote className="collab__message">{message}</blockquote>}
+      {view.action === "send" && view.task && <blockquote className="collab__message">{view.task}</blockquote>}
       {failed && tool.output && <p className="collab__error">{tool.output}</p>}
-      {listed !== null && listed.length > 0 && tool.name !== "send_input" && tool.name !== "close_agent" && (
+      {listed.length > 0 && (
         <ul className="collab__agents">
-          {listed.map((status) => (
-            <AgentRow key={status.agentId} status={status} known={agents[status.agentId]} onOpen={open} />
+          {listed.map((line) => (
+            <AgentRow key={line.agent_id} status={line} known={agents[line.agent_id]} onOpen={open} />
           ))}
         </ul>
       )}
@@ -96,30 +106,31 @@ function AgentRow({
   known,
   onOpen,
 }: {
-  status: AgentStatus;
+  status: AgentLine;
   known: SubagentView | undefined;
   onOpen: ((agentId: string) => void) | null;
 }) {
   const [unfolded, setUnfolded] = useState(false);
-  const agentType = status.agentType ?? known?.agentType ?? null;
+  const agentType = status.agent_type ?? known?.agentType ?? null;
+  const answer = status.answer ?? null;
   // A report reads as its summary until unfolded; the preview is plain text.
-  const preview = status.answer === null ? null : plainText(parseReport(status.answer)?.summary ?? status.answer);
-  const long = status.answer !== null && (preview !== status.answer || status.answer.length > SHORT_ANSWER_CHARS);
+  const preview = answer === null ? null : plainText(parseReport(answer)?.summary ?? answer);
+  const long = answer !== null && (preview !== answer || answer.length > SHORT_ANSWER_CHARS);
   return (
-    <li className="collab__agent" data-testid="collab-agent" data-agent-id={status.agentId}>
+    <li className="collab__agent" data-testid="collab-agent" data-agent-id={status.agent_id}>
       <div className="collab__agent-head">
         <StateBadge phase={status.state ?? "running"} />
         <span className="collab__agent-type">{agentType ?? "agent"}</span>
-        <code className="collab__agent-id">{status.agentId}</code>
+        <code className="collab__agent-id">{status.agent_id}</code>
         {onOpen !== null && known?.sessionId && (
-          <button type="button" className="collab__open" onClick={() => onOpen(status.agentId)}>
+          <button type="button" className="collab__open" onClick={() => onOpen(status.agent_id)}>
             Open
           </button>
         )}
       </div>
-      {status.answer !== null &&
+      {answer !== null &&
         (unfolded ? (
-          <AgentAnswer answer={status.answer} agentType={agentType} />
+          <AgentAnswer answer={answer} agentType={agentType} />
         ) : (
           <p className="collab__answer" data-testid="collab-answer">
             {preview}

@@ -1,6 +1,6 @@
 import { AlertIcon, CheckIcon, ShieldIcon, Spinner } from "../../components/icons";
 import type { SubagentState } from "../../gen/protocol";
-import { STATE_LABELS } from "./collab";
+import { STATE_LABELS } from "./agents";
 
 /** What a subagent card says of its agent: its state, or that it waits for the user. */
 export type AgentPhase = SubagentState | "starting" | "not_started" | "needs_approval";

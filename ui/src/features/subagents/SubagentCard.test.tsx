@@ -7,9 +7,11 @@ import type { AgentEvent, ApprovalRequest, EventEnvelope } from "../../gen/proto
 import { ChildSessions, ChildSessionsContext, type ChildFeedApi } from "../../state/childSessions";
 import type { Schedule } from "../../state/frameQueue";
 import type { SubagentView, ToolItem, TurnView } from "../../state/transcript";
+import { commandView, readView, subagentCallView, toolItem } from "../../test/fixtures";
+import { ResolveApprovalContext, type ResolveApproval } from "../chat/transcript/ApprovalCard";
+import { ToolCard } from "../chat/transcript/ToolCard";
 import { TurnBlock } from "../chat/transcript/TurnBlock";
 import { SubagentsContext } from "./context";
-import { SubagentCard } from "./SubagentCard";
 
 afterEach(cleanup);
 
@@ -44,30 +46,27 @@ function childBackend() {
   return { feeds: new ChildSessions(api, { releaseDelayMs: 0, schedule: immediately }), calls, send };
 }
 
-const PARENT_EXEC: ToolItem = {
-  kind: "tool",
-  key: "p",
-  callId: "c1",
-  name: "exec_command",
-  args: '{"cmd":"ls"}',
-  status: "running",
-  errorKind: null,
-  output: null,
-  provisional: false,
-};
+const PARENT_EXEC: ToolItem = toolItem({ key: "p", callId: "c1", name: "exec_command", view: commandView({ command: "ls" }) });
 
-const SPAWN: ToolItem = {
-  kind: "tool",
+const SPAWN_VIEW = subagentCallView({
+  action: "spawn",
+  task: "Review src/ for unsafe code",
+  agent_type: "reviewer",
+  agents: [{ agent_id: "agent-3f9a2c1b", agent_type: "reviewer", state: "running" }],
+});
+
+const SPAWN: ToolItem = toolItem({
   key: "k1",
   callId: "c1",
   name: "spawn_agent",
-  args: JSON.stringify({ message: "Review src/ for unsafe code", agent_type: "reviewer" }),
   status: "ok",
-  errorKind: null,
-  output: JSON.stringify({ agent_id: "agent-3f9a2c1b", agent_type: "reviewer", session_id: "child-1", state: "running" }),
-  provisional: false,
+  output: "[text for the model]",
   agentId: "agent-3f9a2c1b",
-};
+  view: SPAWN_VIEW,
+});
+
+/** The spawn's card, as the transcript picks it by the call's view. */
+const spawnCard = (tool: ToolItem) => <ToolCard tool={tool} />;
 
 function agent(overrides: Partial<SubagentView> = {}): SubagentView {
   return {
@@ -84,11 +83,18 @@ function agent(overrides: Partial<SubagentView> = {}): SubagentView {
   };
 }
 
-function wrap(feeds: ChildSessions, agents: Record<string, SubagentView>, open: ((id: string) => void) | null = null) {
+function wrap(
+  feeds: ChildSessions,
+  agents: Record<string, SubagentView>,
+  open: ((id: string) => void) | null = null,
+  resolve: ResolveApproval | null = null,
+) {
   return ({ children }: { children: ReactNode }) => (
-    <ChildSessionsContext.Provider value={feeds}>
-      <SubagentsContext.Provider value={{ agents, open }}>{children}</SubagentsContext.Provider>
-    </ChildSessionsContext.Provider>
+    <ResolveApprovalContext.Provider value={resolve}>
+      <ChildSessionsContext.Provider value={feeds}>
+        <SubagentsContext.Provider value={{ agents, open }}>{children}</SubagentsContext.Provider>
+      </ChildSessionsContext.Provider>
+    </ResolveApprovalContext.Provider>
   );
 }
 
@@ -96,7 +102,7 @@ describe("SubagentCard", () => {
   it("shows the agent, its task and its work live while it runs, and opens its transcript", () => {
     const backend = childBackend();
     const open = vi.fn();
-    render(<SubagentCard tool={SPAWN} />, { wrapper: wrap(backend.feeds, { "agent-3f9a2c1b": agent() }, open) });
+    render(spawnCard(SPAWN), { wrapper: wrap(backend.feeds, { "agent-3f9a2c1b": agent() }, open) });
     const card = screen.getByTestId("subagent-card");
     expect(card.dataset.phase).toBe("running");
     expect(screen.getByTestId("subagent-type").textContent).toBe("reviewer");
@@ -109,16 +115,27 @@ describe("SubagentCard", () => {
       { type: "turn_started", input: { text: "Review src/ for unsafe code" } },
       { type: "tool_call_begin", call_id: "x1", name: "read_file" },
       { type: "tool_call_args_delta", call_id: "x1", delta: '{"file_path":"src/lib.rs"}' },
-      { type: "tool_call_end", call_id: "x1", name: "read_file", status: "ok", output: "fn main() {}" },
+      { type: "tool_call_view", call_id: "x1", view: readView("src/lib.rs") },
+      {
+        type: "tool_call_end",
+        call_id: "x1",
+        name: "read_file",
+        status: "ok",
+        output: "fn main() {}",
+        view: readView("src/lib.rs", { start_line: 1, end_line: 1 }),
+      },
       { type: "tool_call_begin", call_id: "x2", name: "exec_command" },
       { type: "tool_call_args_delta", call_id: "x2", delta: '{"cmd":"cargo test"}' },
+      { type: "tool_call_view", call_id: "x2", view: commandView({ command: "cargo test" }) },
+      { type: "tool_call_begin", call_id: "x3", name: "grep_files" },
       { type: "text_delta", delta: "Looking at the tests" },
     ]);
     const steps = screen.getAllByTestId("subagent-step");
-    expect(steps.map((step) => step.textContent)).toEqual(["read_filesrc/lib.rs", "exec_command$ cargo test"]);
+    // Each call's subject is its view's; one whose view has not come is its name alone.
+    expect(steps.map((step) => step.textContent)).toEqual(["read_filesrc/lib.rs:1", "exec_command$ cargo test", "grep_files"]);
     expect(steps[1]?.className).toContain("--running");
     expect(screen.getByTestId("subagent-text").textContent).toBe("Looking at the tests");
-    expect(screen.getByTestId("subagent-work-toggle").textContent).toBe("Work · 2 tool calls");
+    expect(screen.getByTestId("subagent-work-toggle").textContent).toBe("Work · 3 tool calls");
 
     fireEvent.click(screen.getByTestId("subagent-open"));
     expect(open).toHaveBeenCalledWith("agent-3f9a2c1b");
@@ -126,7 +143,7 @@ describe("SubagentCard", () => {
 
   it("lets go of the child's session when the card goes", async () => {
     const backend = childBackend();
-    const { unmount } = render(<SubagentCard tool={SPAWN} />, { wrapper: wrap(backend.feeds, { "agent-3f9a2c1b": agent() }) });
+    const { unmount } = render(spawnCard(SPAWN), { wrapper: wrap(backend.feeds, { "agent-3f9a2c1b": agent() }) });
     unmount();
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(backend.calls).toEqual(["subscribe child-1 after 0", "unsubscribe child-1"]);
@@ -134,12 +151,13 @@ describe("SubagentCard", () => {
 
   it("says when the agent waits for approval, and marks the call that waits", () => {
     const backend = childBackend();
-    render(<SubagentCard tool={SPAWN} />, {
+    render(spawnCard(SPAWN), {
       wrapper: wrap(backend.feeds, { "agent-3f9a2c1b": agent({ pendingApprovals: ["r1"] }) }),
     });
     backend.send("child-1", [
       { type: "turn_started", input: { text: "task" } },
       { type: "assistant_message", text: "", tool_calls: [{ call_id: "x2", name: "exec_command", arguments: '{"cmd":"cargo test"}' }] },
+      { type: "tool_call_view", call_id: "x2", view: commandView({ command: "cargo test" }) },
       { type: "approval_requested", request: { ...childRequest(), call_id: "x2" } },
     ]);
     expect(screen.getByTestId("subagent-card").dataset.phase).toBe("needs_approval");
@@ -149,7 +167,7 @@ describe("SubagentCard", () => {
 
   it("folds its work once finished and shows the answer", async () => {
     const backend = childBackend();
-    render(<SubagentCard tool={SPAWN} />, {
+    render(spawnCard(SPAWN), {
       wrapper: wrap(backend.feeds, { "agent-3f9a2c1b": agent({ state: "finished", answer: "No **unsafe** blocks." }) }),
     });
     expect(screen.queryByTestId("subagent-work")).toBeNull();
@@ -161,9 +179,10 @@ describe("SubagentCard", () => {
     backend.send("child-1", [
       { type: "turn_started", input: { text: "task" } },
       { type: "assistant_message", text: "", tool_calls: [{ call_id: "x1", name: "grep_files", arguments: '{"pattern":"unsafe"}' }] },
+      { type: "tool_call_view", call_id: "x1", view: { type: "search", pattern: "unsafe", first: [], truncated: false } },
       { type: "assistant_message", text: "No **unsafe** blocks.", tool_calls: [] },
     ]);
-    expect(screen.getByTestId("subagent-step").textContent).toContain("grep_files");
+    expect(screen.getByTestId("subagent-step").textContent).toBe("grep_filesunsafe");
     // Its last words are the answer shown below: not said twice.
     expect(screen.queryByTestId("subagent-text")).toBeNull();
   });
@@ -176,7 +195,8 @@ describe("SubagentCard", () => {
       relevant_locations: [{ file_path: "src/store.rs", reasoning: "Writes the rows", key_symbols: ["Store::save", "Row"] }],
     };
     const investigator = agent({ agentType: "codebase_investigator", state: "finished", answer: JSON.stringify(report, null, 2) });
-    render(<SubagentCard tool={{ ...SPAWN, args: '{"message":"where are sessions saved?","agent_type":"codebase_investigator"}' }} />, {
+    const view = { ...SPAWN_VIEW, task: "where are sessions saved?", agent_type: "codebase_investigator" };
+    render(spawnCard({ ...SPAWN, view }), {
       wrapper: wrap(backend.feeds, { "agent-3f9a2c1b": investigator }),
     });
     const shown = screen.getByTestId("subagent-report");
@@ -198,9 +218,42 @@ describe("SubagentCard", () => {
       errorKind: "execution_failed",
       output: "4 subagents are already working, the most that may run at once",
     };
-    render(<SubagentCard tool={refused} />, { wrapper: wrap(backend.feeds, {}) });
+    render(spawnCard({ ...refused, view: { ...SPAWN_VIEW, agents: [] } }), { wrapper: wrap(backend.feeds, {}) });
+    expect(screen.getByTestId("subagent-type").textContent).toBe("reviewer");
+    expect(screen.getByTestId("subagent-task").textContent).toBe("Review src/ for unsafe code");
     expect(screen.getByTestId("subagent-card").dataset.phase).toBe("not_started");
     expect(screen.getByTestId("subagent-message").textContent).toContain("4 subagents are already working");
+    expect(screen.queryByTestId("subagent-open")).toBeNull();
+    expect(backend.calls).toEqual([]);
+  });
+});
+
+describe("SubagentCard from the spawn's view alone", () => {
+  it("says the agent is starting while the spawn runs", () => {
+    const backend = childBackend();
+    const { agentId: _none, ...starting } = SPAWN;
+    render(spawnCard({ ...starting, status: "running", output: null, view: { ...SPAWN_VIEW, agents: [] } }), {
+      wrapper: wrap(backend.feeds, {}),
+    });
+    expect(screen.getByTestId("subagent-card").dataset.phase).toBe("starting");
+    expect(screen.getByTestId("subagent-task").textContent).toBe("Review src/ for unsafe code");
+    expect(screen.queryByTestId("subagent-work")).toBeNull();
+  });
+
+  it("shows an agent the transcript has no record of as the view says it ended", async () => {
+    const backend = childBackend();
+    const { agentId: _none, ...unrecorded } = SPAWN;
+    const view = {
+      ...SPAWN_VIEW,
+      agents: [{ agent_id: "agent-77aa", agent_type: "general", state: "failed" as const, message: "provider down" }],
+    };
+    render(spawnCard({ ...unrecorded, view }), { wrapper: wrap(backend.feeds, {}) });
+    const shown = screen.getByTestId("subagent-card");
+    expect(shown.dataset.agentId).toBe("agent-77aa");
+    expect(shown.dataset.phase).toBe("failed");
+    expect(screen.getByTestId("subagent-type").textContent).toBe("general");
+    expect(screen.getByTestId("subagent-message").textContent).toBe("provider down");
+    // No session to read its work from, nor to open.
     expect(screen.queryByTestId("subagent-open")).toBeNull();
     expect(backend.calls).toEqual([]);
   });
@@ -241,8 +294,11 @@ describe("a subagent's question in its parent's turn", () => {
       ],
     };
     const resolve = vi.fn(() => Promise.resolve());
-    render(<TurnBlock turn={turn} onResolve={resolve} />, { wrapper: wrap(backend.feeds, {}) });
+    render(<TurnBlock turn={turn} />, { wrapper: wrap(backend.feeds, {}, null, resolve) });
     expect(screen.getByTestId("approval-agent").textContent).toBe("Subagent reviewer (agent-3f9a…) wants to run cargo test");
+    // A card of its own, not inside the parent's card of the same call id.
+    expect(screen.getAllByTestId("approval-card")).toHaveLength(1);
+    expect(within(screen.getByTestId("tool-card")).queryByTestId("approval-card")).toBeNull();
     expect(screen.getByTestId("approval-card").dataset.agentId).toBe("agent-3f9a2c1b");
     // Not "waiting for approval": the question is the child's.
     expect(screen.getByTestId("tool-status").textContent).toBe("running");

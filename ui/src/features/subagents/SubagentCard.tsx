@@ -2,9 +2,9 @@ import { useMemo, useState } from "react";
 
 import { AlertIcon, Spinner } from "../../components/icons";
 import { useChildSession, type ChildFeed } from "../../state/childSessions";
+import type { SubagentView as SubagentCallView } from "../../gen/protocol";
 import type { SubagentView, ToolItem } from "../../state/transcript";
 import { AgentAnswer } from "./AgentAnswer";
-import { jsonObject, spawnArgs } from "./collab";
 import { useSubagents } from "./context";
 import { AgentIcon, StateBadge, type AgentPhase } from "./StateBadge";
 import { summarizeWork, type WorkStep, type WorkSummary } from "./work";
@@ -12,27 +12,21 @@ import { summarizeWork, type WorkStep, type WorkSummary } from "./work";
 /** A task longer than this is folded to its start until asked for. */
 const TASK_FOLD_CHARS = 280;
 
-/** The agent a `spawn_agent` call started, from the log's record or else its result. */
-function agentOf(tool: ToolItem, agents: Readonly<Record<string, SubagentView>>): SubagentView | null {
-  if (tool.agentId !== undefined) {
-    const known = agents[tool.agentId];
-    if (known !== undefined) return known;
-  }
-  const result = tool.status === "ok" ? jsonObject(tool.output) : null;
-  const agentId = typeof result?.agent_id === "string" ? result.agent_id : null;
-  if (agentId === null) return null;
-  const sessionId = typeof result?.session_id === "string" ? result.session_id : null;
-  const agentType = typeof result?.agent_type === "string" ? result.agent_type : null;
+/** The agent a spawn started, from the log's record or else the call's view. */
+function agentOf(tool: ToolItem, view: SubagentCallView, agents: Readonly<Record<string, SubagentView>>): SubagentView | null {
+  const agentId = tool.agentId ?? (tool.status === "ok" ? view.agents[0]?.agent_id : undefined);
+  if (agentId === undefined) return null;
+  const line = view.agents.find((agent) => agent.agent_id === agentId);
   return (
     agents[agentId] ?? {
       agentId,
-      agentType,
-      sessionId,
-      task: "",
+      agentType: line?.agent_type ?? view.agent_type ?? null,
+      sessionId: null,
+      task: view.task ?? "",
       callId: tool.callId,
-      state: "running",
-      answer: null,
-      message: null,
+      state: line?.state ?? "running",
+      answer: line?.answer ?? null,
+      message: line?.message ?? null,
       pendingApprovals: [],
     }
   );
@@ -45,16 +39,15 @@ function phaseOf(tool: ToolItem, agent: SubagentView | null): AgentPhase {
 }
 
 /**
- * A `spawn_agent` call: the subagent it started, what it was asked, how it is doing, its
+ * A spawn: the subagent it started, what it was asked, how it is doing, its
  * work as it happens (read from its own session while shown) and its answer; "Open"
  * shows its whole transcript.
  */
-export function SubagentCard({ tool }: { tool: ToolItem }) {
+export function SubagentCard({ tool, view }: { tool: ToolItem; view: SubagentCallView }) {
   const { agents, open } = useSubagents();
-  const agent = agentOf(tool, agents);
-  const asked = spawnArgs(tool.args);
-  const agentType = agent?.agentType ?? asked.agentType;
-  const task = agent?.task || asked.task;
+  const agent = agentOf(tool, view, agents);
+  const agentType = agent?.agentType ?? view.agent_type ?? "agent";
+  const task = agent?.task || view.task || "";
   const phase = phaseOf(tool, agent);
   const working = phase === "running" || phase === "needs_approval" || phase === "starting";
   // Shown while it works; after, folded unless the user chose otherwise.

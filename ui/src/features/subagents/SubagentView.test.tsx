@@ -1,17 +1,19 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import type { AgentEvent, ApprovalRequest, EventEnvelope } from "../../gen/protocol";
 import { ChildSessions, ChildSessionsContext, type ChildFeedApi } from "../../state/childSessions";
 import { applyBatch, emptyTranscript, type SubagentView as Agent } from "../../state/transcript";
+import { commandView } from "../../test/fixtures";
+import { ResolveApprovalContext, type ResolveApproval } from "../chat/transcript/ApprovalCard";
 import { Transcript } from "../chat/transcript/Transcript";
 import { SubagentView } from "./SubagentView";
 
 afterEach(cleanup);
 
-function backend() {
+function backend(resolve: ResolveApproval | null = null) {
   let sink: ((batch: EventEnvelope[]) => void) | null = null;
   const api: ChildFeedApi = {
     subscribe: (_id, _after, onEvents) => {
@@ -31,7 +33,9 @@ function backend() {
   const send = (events: AgentEvent[]) =>
     act(() => sink?.(events.map((event) => ({ session_id: "child-1", turn_id: "ct1", seq: ++seq, timestamp_ms: seq, event }))));
   const wrapper = ({ children }: { children: ReactNode }) => (
-    <ChildSessionsContext.Provider value={feeds}>{children}</ChildSessionsContext.Provider>
+    <ResolveApprovalContext.Provider value={resolve}>
+      <ChildSessionsContext.Provider value={feeds}>{children}</ChildSessionsContext.Provider>
+    </ResolveApprovalContext.Provider>
   );
   return { send, wrapper };
 }
@@ -48,6 +52,7 @@ const AGENT: Agent = {
   pendingApprovals: [],
 };
 
+/** The child's question as its own log has it. */
 const QUESTION: ApprovalRequest = {
   request_id: "r1",
   call_id: "x1",
@@ -58,30 +63,33 @@ const QUESTION: ApprovalRequest = {
   cwd: "/repo",
   arguments: { cmd: "cargo test" },
   command: "cargo test",
-  agent: { agent_id: "agent-3f9a2c1b", agent_type: "reviewer", session_id: "child-1" },
 };
+
+/** The same question relayed to the parent's log, naming the agent that asks. */
+const RELAYED: ApprovalRequest = { ...QUESTION, agent: { agent_id: "agent-3f9a2c1b", agent_type: "reviewer", session_id: "child-1" } };
 
 describe("SubagentView", () => {
   it("shows the child's transcript read-only under a header that leads back", () => {
-    const child = backend();
-    const onBack = vi.fn();
     const onResolve = vi.fn(() => Promise.resolve());
-    render(<SubagentView agent={AGENT} parentTitle="Fix the build" onBack={onBack} onResolve={onResolve} />, {
-      wrapper: child.wrapper,
-    });
+    const child = backend(onResolve);
+    const onBack = vi.fn();
+    render(<SubagentView agent={AGENT} parentTitle="Fix the build" onBack={onBack} />, { wrapper: child.wrapper });
     expect(screen.getByTestId("subagent-title").textContent).toBe("Subagent reviewer · agent-3f9a2c1b");
     expect(screen.getByText("Loading its transcript…")).toBeTruthy();
     child.send([
       { type: "turn_started", input: { text: "Review src/" } },
       { type: "assistant_message", text: "", tool_calls: [{ call_id: "x1", name: "exec_command", arguments: '{"cmd":"cargo test"}' }] },
+      { type: "tool_call_view", call_id: "x1", view: commandView({ command: "cargo test" }) },
       { type: "approval_requested", request: QUESTION },
     ]);
     expect(screen.getByTestId("user-message").textContent).toBe("Review src/");
-    expect(screen.getByTestId("tool-command").textContent).toContain("cargo test");
+    expect(screen.getByTestId("tool-command").textContent).toBe("$cargo test");
     expect(screen.queryByRole("textbox")).toBeNull();
 
-    // Its question is answered through the parent (the resolver given), like in the parent.
-    fireEvent.click(screen.getByText("Approve once"));
+    // Its question is in its call's card, answered through the parent (the resolver the
+    // chat provides), like in the parent.
+    const question = within(screen.getByTestId("tool-card")).getByTestId("approval-card");
+    fireEvent.click(within(question).getByText("Approve once"));
     expect(onResolve).toHaveBeenCalledWith("r1", { type: "approve_once" });
 
     fireEvent.click(screen.getByTestId("subagent-back"));
@@ -94,7 +102,7 @@ describe("SubagentView", () => {
     const child = backend();
     const report = JSON.stringify({ summary: "It is in store.rs.", exploration_trace: [], relevant_locations: [] });
     const finished = { ...AGENT, agentType: "codebase_investigator", state: "finished" as const, answer: report };
-    render(<SubagentView agent={finished} parentTitle="x" onBack={vi.fn()} onResolve={vi.fn()} />, { wrapper: child.wrapper });
+    render(<SubagentView agent={finished} parentTitle="x" onBack={vi.fn()} />, { wrapper: child.wrapper });
     child.send([
       { type: "turn_started", input: { text: "where?" } },
       { type: "assistant_message", text: "", tool_calls: [{ call_id: "x1", name: "complete_task", arguments: report }] },
@@ -116,10 +124,14 @@ describe("Transcript", () => {
     const transcript = applyBatch(emptyTranscript, [
       envelope(1, "t1", { type: "turn_started", input: { text: "start one" } }),
       envelope(2, "t1", { type: "turn_ended", reason: "completed", usage }),
-      envelope(3, null, { type: "approval_requested", request: QUESTION }),
+      envelope(3, null, { type: "approval_requested", request: RELAYED }),
     ]);
     const onResolve = vi.fn(() => Promise.resolve());
-    render(<Transcript transcript={transcript} onResolve={onResolve} />);
+    render(
+      <ResolveApprovalContext.Provider value={onResolve}>
+        <Transcript transcript={transcript} />
+      </ResolveApprovalContext.Provider>,
+    );
     expect(screen.getByTestId("approval-agent").textContent).toContain("Subagent reviewer");
     fireEvent.click(screen.getByText("Deny"));
     expect(onResolve).toHaveBeenCalledWith("r1", { type: "deny" });

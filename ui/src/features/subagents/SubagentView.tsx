@@ -5,7 +5,6 @@ import { commands } from "../../ipc";
 import { useChildSession } from "../../state/childSessions";
 import type { SubagentView as Agent } from "../../state/transcript";
 import { useStickToBottom } from "../../state/useStickToBottom";
-import type { ResolveApproval } from "../chat/transcript/ApprovalCard";
 import { Transcript } from "../chat/transcript/Transcript";
 import { ReadOutputContext } from "../chat/transcript/wholeOutput";
 import { WatchCommandContext } from "../terminal/watch";
@@ -18,7 +17,6 @@ interface SubagentViewProps {
   parentTitle: string;
   onBack: () => void;
   /** Answers its approval questions (through the parent, which passes them on). */
-  onResolve: ResolveApproval;
 }
 
 /**
@@ -26,7 +24,7 @@ interface SubagentViewProps {
  * takes its instructions from the agent that started it, not from the user. The parent
  * goes on meanwhile; Back (or Escape) returns to it.
  */
-export function SubagentView({ agent, parentTitle, onBack, onResolve }: SubagentViewProps) {
+export function SubagentView({ agent, parentTitle, onBack }: SubagentViewProps) {
   const feed = useChildSession(agent.sessionId, true);
   const { ref: scrollRef, element: scroller, pinned, scrollToBottom } = useStickToBottom();
   const sessionId = agent.sessionId;
@@ -77,7 +75,7 @@ export function SubagentView({ agent, parentTitle, onBack, onResolve }: Subagent
           <ReadOutputContext.Provider value={readOutput}>
             {/* Its commands run in its own session: the terminal panel watches the parent's. */}
             <WatchCommandContext.Provider value={null}>
-              <Transcript transcript={feed.transcript} onResolve={onResolve} scroller={scroller} pinned={pinned} />
+              <Transcript transcript={feed.transcript} scroller={scroller} pinned={pinned} />
             </WatchCommandContext.Provider>
           </ReadOutputContext.Provider>
         )}

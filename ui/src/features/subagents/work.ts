@@ -1,9 +1,7 @@
 // A subagent's work as its card shows it: the last few things it did, one line each (a
 // tool call with its subject, what it is writing now), and how many came before.
 import type { TranscriptState, TurnItem } from "../../state/transcript";
-import { summarizeArgs } from "../chat/format";
-import { COMMAND_TOOLS, commandLine } from "../chat/transcript/commandOutput";
-import { jsonObject } from "./collab";
+import { viewLabel, viewSubject } from "../chat/transcript/toolViews";
 
 /** Lines a card shows at most; the whole is one click away ("Open"). */
 export const MAX_WORK_STEPS = 6;
@@ -22,21 +20,6 @@ export interface WorkSummary {
   /** Steps before those. */
   earlier: number;
   toolCalls: number;
-}
-
-/** The investigator's way to hand in its report: its line says what the report says. */
-const REPORT_TOOL = "complete_task";
-
-function toolSubject(name: string, args: string): string {
-  if (COMMAND_TOOLS.has(name)) {
-    const command = commandLine(args);
-    if (command !== null) return `$ ${command}`;
-  }
-  if (name === REPORT_TOOL) {
-    const summary = jsonObject(args)?.summary;
-    if (typeof summary === "string") return summary;
-  }
-  return summarizeArgs(args);
 }
 
 function tail(text: string): string {
@@ -70,7 +53,9 @@ function stepOf(item: TurnItem, waiting: ReadonlySet<string>): WorkStep | null {
   switch (item.kind) {
     case "tool": {
       const status = item.status === "running" && waiting.has(item.callId) ? "waiting" : item.status;
-      return { kind: "tool", key: item.key, name: item.name, subject: toolSubject(item.name, item.args), status };
+      // Until its view comes (the arguments still stream in), a call is its name alone.
+      const subject = item.view ? viewSubject(item.view) : "";
+      return { kind: "tool", key: item.key, name: viewLabel(item.view, item.name), subject, status };
     }
     case "text":
       return item.text.trim() === "" ? null : { kind: "text", key: item.key, text: tail(item.text), streaming: item.provisional };

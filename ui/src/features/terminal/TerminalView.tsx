@@ -24,7 +24,7 @@ export interface TerminalViewProps {
 function exitText(status: ConnectionStatus): string | null {
   switch (status.kind) {
     case "exited":
-      return status.code === null ? "Process ended by a signal" : `Process exited with code ${status.code}`;
+      return status.code === null ? "The shell was ended by a signal" : `The shell exited with code ${status.code}`;
     case "failed":
       return `The terminal could not start: ${status.message}`;
     default:

@@ -1,4 +1,4 @@
-// What a parent session's log says about its subagents: which `spawn_agent` call started
+// What a parent session's log says about its subagents: which spawn call started
 // each one, how each one is doing, and the approval questions they relay. Split from
 // ./reducer, which routes these events here.
 //
@@ -33,7 +33,7 @@ function withAgent(state: TranscriptState, agent: SubagentView): TranscriptState
   return { ...state, agents: { ...state.agents, [agent.agentId]: agent } };
 }
 
-/** A `spawn_agent` call started a child: remember it, and mark the call it belongs to. */
+/** A spawn call started a child: remember it, and mark the call it belongs to. */
 export function subagentStarted(state: TranscriptState, envelope: EventEnvelope, event: Started): TranscriptState {
   const { agent } = event;
   const known = state.agents[agent.agent_id] ?? placeholder(agent.agent_id);

@@ -39,6 +39,8 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
       return withItems(turn, confirmStep(turn.items, event.text, event.reasoning ?? null, event.tool_calls, key));
     case "tool_call_view":
       return withItems(turn, updateTool(turn.items, event.call_id, (tool) => ({ ...tool, view: event.view })));
+    case "tool_call_allowed":
+      return withItems(turn, updateTool(turn.items, event.call_id, (tool) => ({ ...tool, allowedBy: event.rules })));
     case "tool_call_end": {
       const finish = (tool: ToolItem): ToolItem => ({
         ...tool,

@@ -51,8 +51,10 @@ export interface ToolItem {
   repairs?: string[];
   /** The PreToolUse / PostToolUse hooks that ran for this call, in order. */
   hooks?: HookItem[];
-  /** The subagent a `spawn_agent` call started (a key of `TranscriptState.agents`). */
+  /** The subagent a spawn call started (a key of `TranscriptState.agents`). */
   agentId?: string;
+  /** The user's kept rules that let the call run without asking (`tool_call_allowed`). */
+  allowedBy?: string[];
   /** What the engine says the call is and did (`tool_call_view`, then its end's). */
   view?: ToolView | null;
 }
@@ -184,7 +186,7 @@ export interface ElicitationView {
 }
 
 /**
- * A subagent of this session, as the parent's log tells it: started by a `spawn_agent`
+ * A subagent of this session, as the parent's log tells it: started by a spawn
  * call, then each change of state. Its own work is in its own session (`sessionId`).
  */
 export interface SubagentView {
@@ -193,7 +195,7 @@ export interface SubagentView {
   agentType: string | null;
   sessionId: string | null;
   task: string;
-  /** The parent's `spawn_agent` call that started it. */
+  /** The parent's spawn call that started it. */
   callId: string | null;
   state: SubagentState;
   /** Its last answer (for the investigator, a JSON report), once it has one. */

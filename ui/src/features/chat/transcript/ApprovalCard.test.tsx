@@ -1,12 +1,22 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import type { ApprovalRequest, ReviewDecision } from "../../../gen/protocol";
 import { useSheets } from "../../../test/styles";
-import { ApprovalCard, editOutcome, hunkOutcome } from "./ApprovalCard";
+import { ApprovalCard, ApprovalInCard, editOutcome, hunkOutcome, ResolveApprovalContext, type ResolveApproval } from "./ApprovalCard";
 
 afterEach(cleanup);
+
+/** Render options putting `resolve` where the cards read how to answer. */
+function withResolve(resolve: ResolveApproval) {
+  return {
+    wrapper: ({ children }: { children: ReactNode }) => (
+      <ResolveApprovalContext.Provider value={resolve}>{children}</ResolveApprovalContext.Provider>
+    ),
+  };
+}
 
 const TWO_HUNKS: ApprovalRequest = {
   request_id: "r1",
@@ -30,7 +40,7 @@ const TWO_HUNKS: ApprovalRequest = {
 describe("ApprovalCard with several hunks", () => {
   it("sends only the hunks left checked and blocks a session grant for a partial change", () => {
     const onResolve = vi.fn().mockResolvedValue(undefined);
-    render(<ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: null }} onResolve={onResolve} />);
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: null }} />, withResolve(onResolve));
     expect(screen.getAllByTestId("approval-hunk")).toHaveLength(2);
     fireEvent.click(screen.getByLabelText("Apply change 1"));
     expect(screen.getByRole("button", { name: "Approve for session" })).toHaveProperty("disabled", true);
@@ -40,14 +50,14 @@ describe("ApprovalCard with several hunks", () => {
 
   it("approves the whole change without a hunk list when every hunk is checked", () => {
     const onResolve = vi.fn().mockResolvedValue(undefined);
-    render(<ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: null }} onResolve={onResolve} />);
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: null }} />, withResolve(onResolve));
     fireEvent.click(screen.getByRole("button", { name: "Approve once" }));
     expect(onResolve).toHaveBeenCalledWith("r1", { type: "approve_once" });
   });
 
   it("cannot approve with nothing selected", () => {
     const onResolve = vi.fn().mockResolvedValue(undefined);
-    render(<ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: null }} onResolve={onResolve} />);
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: null }} />, withResolve(onResolve));
     fireEvent.click(screen.getByLabelText("Apply change 1"));
     fireEvent.click(screen.getByLabelText("Apply change 2"));
     expect(screen.getByRole("button", { name: "Apply 0 of 2" })).toHaveProperty("disabled", true);
@@ -76,7 +86,7 @@ const THREE_EDITS: ApprovalRequest = {
 
 describe("ApprovalCard with several edits", () => {
   const pending = (onResolve = vi.fn().mockResolvedValue(undefined)) => {
-    render(<ApprovalCard item={{ kind: "approval", key: "a", request: THREE_EDITS, decision: null }} onResolve={onResolve} />);
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: THREE_EDITS, decision: null }} />, withResolve(onResolve));
     return onResolve;
   };
 
@@ -133,8 +143,8 @@ describe("ApprovalCard with several edits", () => {
     const { rerender } = render(
       <ApprovalCard
         item={{ kind: "approval", key: "a", request: THREE_EDITS, decision: { type: "approve_once", accepted_edits: [0, 2] } }}
-        onResolve={vi.fn()}
       />,
+      withResolve(vi.fn()),
     );
     const edits = () => screen.getAllByTestId("approval-edit");
     expect(edits().map((e) => e.dataset.state)).toEqual(["applied", "rejected", "applied"]);
@@ -142,17 +152,17 @@ describe("ApprovalCard with several edits", () => {
     expect(screen.getByTestId("approval-decision").textContent).toBe("Applied 2 of 3 edits");
     expect(screen.queryByLabelText("Apply Edit 1 of 3 · line 1")).toBeNull();
 
-    rerender(<ApprovalCard item={{ kind: "approval", key: "a", request: THREE_EDITS, decision: { type: "approve_once" } }} onResolve={vi.fn()} />);
+    rerender(<ApprovalCard item={{ kind: "approval", key: "a", request: THREE_EDITS, decision: { type: "approve_once" } }} />);
     expect(edits().map((e) => e.dataset.state)).toEqual(["applied", "applied", "applied"]);
     expect(screen.getByTestId("approval-decision").textContent).toBe("Approved once");
 
-    rerender(<ApprovalCard item={{ kind: "approval", key: "a", request: THREE_EDITS, decision: { type: "deny" } }} onResolve={vi.fn()} />);
+    rerender(<ApprovalCard item={{ kind: "approval", key: "a", request: THREE_EDITS, decision: { type: "deny" } }} />);
     expect(edits().map((e) => e.dataset.state)).toEqual(["rejected", "rejected", "rejected"]);
   });
 
   it("picks hunk by hunk as before when the call made one edit", () => {
     const one = { ...THREE_EDITS, diff: { ...THREE_EDITS.diff!, edits: [THREE_EDITS.diff!.edits![0]!] } };
-    render(<ApprovalCard item={{ kind: "approval", key: "a", request: one, decision: null }} onResolve={vi.fn()} />);
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: one, decision: null }} />, withResolve(vi.fn()));
     expect(screen.queryByTestId("approval-edit")).toBeNull();
     expect(screen.getByLabelText("Apply change 2")).toBeTruthy();
   });
@@ -170,7 +180,7 @@ describe("ApprovalCard grants", () => {
 
   it("draws the Always buttons as enabled secondary buttons, and says why they are off for part of a change", () => {
     const remove = useSheets(import.meta.url, "../../../styles/app.css");
-    render(<ApprovalCard item={{ kind: "approval", key: "a", request: RULED, decision: null }} onResolve={vi.fn()} />);
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: RULED, decision: null }} />, withResolve(vi.fn()));
     const always = screen.getByTestId("approve-always") as HTMLButtonElement;
     const other = screen.getByTestId("approve-always-project") as HTMLButtonElement;
     expect(always.disabled).toBe(false);
@@ -192,7 +202,7 @@ describe("ApprovalCard grants", () => {
 
 describe("ApprovalCard once answered", () => {
   const answered = (decision: ReviewDecision) =>
-    render(<ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision }} onResolve={vi.fn()} />);
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision }} />, withResolve(vi.fn()));
   const states = () =>
     screen.getAllByTestId("approval-hunk").map((hunk) => within(hunk).getByTestId("hunk-state").textContent);
 
@@ -224,7 +234,7 @@ describe("ApprovalCard once answered", () => {
   });
 
   it("marks hunks left unchecked while the request waits", () => {
-    render(<ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: null }} onResolve={vi.fn()} />);
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: null }} />, withResolve(vi.fn()));
     expect(screen.queryByTestId("hunk-state")).toBeNull();
     fireEvent.click(screen.getByLabelText("Apply change 2"));
     expect(screen.getByTestId("hunk-state").textContent).toBe("Won't be applied");
@@ -253,7 +263,7 @@ describe("ApprovalCard always answers", () => {
 
   it("offers to keep the rule it names, in this folder or everywhere", () => {
     const onResolve = vi.fn().mockResolvedValue(undefined);
-    render(<ApprovalCard item={{ kind: "approval", key: "a", request: COMMAND, decision: null }} onResolve={onResolve} />);
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: COMMAND, decision: null }} />, withResolve(onResolve));
     expect(screen.getByTestId("approval-rule").textContent).toContain("cargo test");
     fireEvent.click(screen.getByTestId("approve-always-project"));
     expect(onResolve).toHaveBeenCalledWith("r1", { type: "approve_always", project: true });
@@ -263,8 +273,8 @@ describe("ApprovalCard always answers", () => {
     render(
       <ApprovalCard
         item={{ kind: "approval", key: "a", request: { ...COMMAND, risk: "critical", rule_patterns: [] }, decision: null }}
-        onResolve={vi.fn()}
       />,
+      withResolve(vi.fn()),
     );
     expect(screen.queryByTestId("approve-always")).toBeNull();
     expect(screen.queryByTestId("approval-rule")).toBeNull();
@@ -272,32 +282,51 @@ describe("ApprovalCard always answers", () => {
 
   it("says what an always answer did", () => {
     render(
-      <ApprovalCard item={{ kind: "approval", key: "a", request: COMMAND, decision: { type: "approve_always", project: true } }} onResolve={vi.fn()} />,
+      <ApprovalCard item={{ kind: "approval", key: "a", request: COMMAND, decision: { type: "approve_always", project: true } }} />,
+      withResolve(vi.fn()),
     );
     expect(screen.getByTestId("approval-decision").textContent).toBe("Always allowed in this folder");
   });
 });
 
-describe("ApprovalCard with more calls of its tool waiting", () => {
+describe("An approval in its tool card, with more calls of its tool waiting", () => {
   it("offers to approve them all at once, and says so once answered", () => {
     const onResolve = vi.fn().mockResolvedValue(undefined);
     const { rerender } = render(
-      <ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: null }} onResolve={onResolve} sameToolWaiting={2} />,
+      <ApprovalInCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: null }} sameToolWaiting={2} />,
+      withResolve(onResolve),
     );
+    expect(screen.getByTestId("approval-card").dataset.state).toBe("pending");
     fireEvent.click(screen.getByTestId("approve-step"));
     expect(onResolve).toHaveBeenCalledWith("r1", { type: "approve_step" });
     expect(screen.getByTestId("approve-step").textContent).toBe("Approve all 3");
-    rerender(
-      <ApprovalCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: { type: "approve_step" } }} onResolve={onResolve} />,
-    );
+    rerender(<ApprovalInCard item={{ kind: "approval", key: "a", request: TWO_HUNKS, decision: { type: "approve_step" } }} sameToolWaiting={2} />);
     expect(screen.getByTestId("approval-decision").textContent).toBe("Approved with the rest of this step");
+    // Answered, the card's own diff shows what was written: the proposal goes.
+    expect(screen.queryByTestId("approval-diff")).toBeNull();
+    expect(screen.getByTestId("approval-card").dataset.state).toBe("approved");
+  });
+
+  it("offers no such answer for a lone call, nor on a card of its own", () => {
+    const pending = { kind: "approval" as const, key: "a", request: TWO_HUNKS, decision: null };
+    const { unmount } = render(<ApprovalInCard item={pending} sameToolWaiting={0} />, withResolve(vi.fn()));
+    expect(screen.queryByTestId("approve-step")).toBeNull();
+    unmount();
+    render(<ApprovalCard item={pending} />, withResolve(vi.fn()));
+    expect(screen.queryByTestId("approve-step")).toBeNull();
+  });
+
+  it("asks the critical once, never for the whole step", () => {
+    const critical = { ...TWO_HUNKS, risk: "critical" as const };
+    render(<ApprovalInCard item={{ kind: "approval", key: "a", request: critical, decision: null }} sameToolWaiting={3} />, withResolve(vi.fn()));
+    expect(screen.queryByTestId("approve-step")).toBeNull();
   });
 });
 
 describe("ApprovalCard for a command", () => {
   it("offers no session grant: commands ask every time unless a rule allows them", () => {
     const command: ApprovalRequest = { ...TWO_HUNKS, tool_name: "exec_command", risk: "execute", diff: null, command: "ls", rule_patterns: ["ls"] };
-    render(<ApprovalCard item={{ kind: "approval", key: "a", request: command, decision: null }} onResolve={vi.fn()} />);
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request: command, decision: null }} />, withResolve(vi.fn()));
     expect(screen.queryByRole("button", { name: "Approve for session" })).toBeNull();
     expect(screen.getByTestId("approve-always-project")).toBeTruthy();
   });
@@ -311,7 +340,7 @@ describe("ApprovalCard for a command", () => {
       rule_patterns: ["sed -i s/a/b/ notes.txt"],
       rule_summary: "run exactly `sed -i s/a/b/ notes.txt` without asking",
     };
-    render(<ApprovalCard item={{ kind: "approval", key: "a", request, decision: null }} onResolve={vi.fn()} />);
+    render(<ApprovalCard item={{ kind: "approval", key: "a", request, decision: null }} />, withResolve(vi.fn()));
     const rule = screen.getByTestId("approval-rule");
     expect(rule.textContent).toBe("“Always” lets Memo run exactly sed -i s/a/b/ notes.txt without asking; edit it in Settings → Approvals.");
     expect(rule.querySelector("code")?.textContent).toBe("sed -i s/a/b/ notes.txt");
@@ -332,7 +361,7 @@ describe("ApprovalCard for an MCP tool", () => {
   };
 
   it("names the tool server · tool in its title and its rule, the model's name only in a tooltip", () => {
-    render(<ApprovalCard item={{ kind: "approval", key: "m", request: MCP, decision: null }} onResolve={vi.fn()} />);
+    render(<ApprovalCard item={{ kind: "approval", key: "m", request: MCP, decision: null }} />, withResolve(vi.fn()));
     const card = screen.getByTestId("approval-card");
     const title = card.querySelector(".approval__title code")!;
     expect(title.textContent).toBe("github · create_issue");

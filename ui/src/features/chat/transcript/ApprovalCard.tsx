@@ -1,14 +1,26 @@
-import { useMemo, useState } from "react";
+import { createContext, useContext, useMemo, useState } from "react";
 
 import { DiffStats, DiffView, parseDiff, type HunkState } from "../../../components/diff";
 import { ShieldIcon } from "../../../components/icons";
 import type { ApprovalRequest, DiffHunk, EditChoice, FileDiff, ReviewDecision, SubagentRef } from "../../../gen/protocol";
 import { mcpRuleLabel, mcpToolParts, toolCalledAs, toolLabel } from "../../../state/toolNames";
 import type { ApprovalItem, StandaloneApproval } from "../../../state/transcript";
-import { shortAgentId } from "../../subagents/collab";
+import { shortAgentId } from "../../subagents/agents";
 import { prettyArgs } from "../format";
 
 export type ResolveApproval = (requestId: string, decision: ReviewDecision) => Promise<void>;
+
+/**
+ * How a card answers an approval: one function for the whole transcript, read by every card
+ * that asks (a tool card, a subagent's relayed question), instead of a prop handed down
+ * through each layer between the chat and the card.
+ */
+export const ResolveApprovalContext = createContext<ResolveApproval | null>(null);
+
+function useResolveApproval(): ResolveApproval {
+  const resolve = useContext(ResolveApprovalContext);
+  return resolve ?? (() => Promise.reject(new Error("nothing here can answer an approval")));
+}
 
 /** Why the grants beyond this once are off while only some hunks (or edits) are checked. */
 const wholeOnly = (unit: string) => `Only for the whole change: check every ${unit} to use this`;
@@ -103,27 +115,95 @@ function RelayedTitle({ request, agent }: { request: ApprovalRequest; agent: Sub
 }
 
 /**
- * A tool asking permission; the turn waits until one of the buttons answers. A subagent's
- * question (relayed to its parent) says which agent asks.
+ * A question no tool card of this turn holds (a subagent's, relayed to its parent): the
+ * question in a card of its own, saying which agent asks.
  */
-export function ApprovalCard({
+export function ApprovalCard({ item }: { item: ApprovalItem | StandaloneApproval }) {
+  const { request, decision } = item;
+  const state = decisionState(decision);
+  const agent = request.agent ?? null;
+  return (
+    <section
+      className={`approval approval--${state}${agent ? " approval--relayed" : ""}`}
+      data-testid="approval-card"
+      data-state={state}
+      data-agent-id={agent?.agent_id}
+      aria-label={agent ? `Approval request from subagent ${agent.agent_type}` : "Approval request"}
+    >
+      <header className="approval__header">
+        <ShieldIcon className="approval__icon" />
+        {agent ? (
+          <RelayedTitle request={request} agent={agent} />
+        ) : (
+          <span className="approval__title">
+            Allow <code title={toolCalledAs(request.tool_name)}>{toolLabel(request.tool_name)}</code>?
+          </span>
+        )}
+        <span className={`risk risk--${request.risk}`}>{request.risk}</span>
+      </header>
+      <p className="approval__reason">{request.reason}</p>
+      {request.command && <pre className="approval__command">$ {request.command}</pre>}
+      {request.cwd && <p className="approval__cwd">in {request.cwd}</p>}
+      <ApprovalChoice item={item} sameToolWaiting={0} standalone />
+    </section>
+  );
+}
+
+function decisionState(decision: ReviewDecision | null): "pending" | "denied" | "approved" {
+  return decision === null ? "pending" : decision.type === "deny" ? "denied" : "approved";
+}
+
+/**
+ * The approval inside its tool card, in the order things happened: why Memo asks, the
+ * hunks to pick while it waits, the buttons; afterwards the decision. The card itself shows
+ * the command or the change once.
+ */
+export function ApprovalInCard({ item, sameToolWaiting }: { item: ApprovalItem; sameToolWaiting: number }) {
+  const { request, decision } = item;
+  const state = decisionState(decision);
+  return (
+    <section className={`approval approval--in-card approval--${state}`} data-testid="approval-card" data-state={state}>
+      {decision === null && (
+        <p className="approval__ask">
+          <ShieldIcon className="approval__icon" />
+          <span className="approval__reason">{request.reason}</span>
+          <span className={`risk risk--${request.risk}`}>{request.risk}</span>
+        </p>
+      )}
+      <ApprovalChoice item={item} sameToolWaiting={sameToolWaiting} standalone={false} />
+    </section>
+  );
+}
+
+/**
+ * The answer part of an approval: the rule "Always" would keep, the hunks (or edits) to
+ * pick, the buttons; once answered, the decision. Standalone, it also shows the diff after
+ * the answer (with each hunk's outcome) and the arguments of a call with neither command
+ * nor diff; in a tool card the card shows those.
+ */
+function ApprovalChoice({
   item,
-  onResolve,
-  sameToolWaiting = 0,
+  sameToolWaiting,
+  standalone,
 }: {
   item: ApprovalItem | StandaloneApproval;
-  onResolve: ResolveApproval;
   /** More calls to the same tool wait in this step: one answer can cover them all. */
-  sameToolWaiting?: number;
+  sameToolWaiting: number;
+  standalone: boolean;
 }) {
+  const onResolve = useResolveApproval();
   const { request, decision } = item;
   // Buttons lock on click; the card flips to the decision when `approval_resolved` arrives.
   const [answering, setAnswering] = useState(false);
+  // An answer that did not reach the engine says so, and the buttons work again.
+  const [failure, setFailure] = useState<string | null>(null);
   const answer = (choice: ReviewDecision) => {
     setAnswering(true);
-    onResolve(request.request_id, choice).finally(() => setAnswering(false));
+    setFailure(null);
+    onResolve(request.request_id, choice)
+      .catch((raised: unknown) => setFailure(raised instanceof Error ? raised.message : String(raised)))
+      .finally(() => setAnswering(false));
   };
-  const state = decision === null ? "pending" : decision.type === "deny" ? "denied" : "approved";
   const hunks = request.diff?.hunks ?? [];
   // Edits on neighbouring lines share a hunk, so a call of several edits is picked from
   // edit by edit, each as it alone changes the file; anything else hunk by hunk.
@@ -165,31 +245,11 @@ export function ApprovalCard({
     return byEdit ? { type: "approve_once", accepted_edits: accepted } : { type: "approve_once", accepted_hunks: accepted };
   };
   const wholeOnlyTitle = wholeOnly(unit);
-
-  const agent = request.agent ?? null;
   const isMcp = mcpToolParts(request.tool_name) !== null;
+  // Once answered, a tool card shows what was written (its view) instead of the proposal.
+  const showDiff = request.diff && (standalone || decision === null);
   return (
-    <section
-      className={`approval approval--${state}${agent ? " approval--relayed" : ""}`}
-      data-testid="approval-card"
-      data-state={state}
-      data-agent-id={agent?.agent_id}
-      aria-label={agent ? `Approval request from subagent ${agent.agent_type}` : "Approval request"}
-    >
-      <header className="approval__header">
-        <ShieldIcon className="approval__icon" />
-        {agent ? (
-          <RelayedTitle request={request} agent={agent} />
-        ) : (
-          <span className="approval__title">
-            Allow <code title={toolCalledAs(request.tool_name)}>{toolLabel(request.tool_name)}</code>?
-          </span>
-        )}
-        <span className={`risk risk--${request.risk}`}>{request.risk}</span>
-      </header>
-      <p className="approval__reason">{request.reason}</p>
-      {request.command && <pre className="approval__command">$ {request.command}</pre>}
-      {request.cwd && <p className="approval__cwd">in {request.cwd}</p>}
+    <>
       {decision === null && request.rule_patterns && request.rule_patterns.length > 0 && (
         <p className="approval__rule" data-testid="approval-rule">
           {request.rule_summary ? (
@@ -210,7 +270,7 @@ export function ApprovalCard({
           )}
         </p>
       )}
-      {request.diff && byEdit ? (
+      {showDiff && request.diff && byEdit ? (
         <EditList
           diff={request.diff}
           edits={edits}
@@ -220,7 +280,7 @@ export function ApprovalCard({
           disabled={answering}
           onToggle={toggle}
         />
-      ) : request.diff ? (
+      ) : showDiff && request.diff ? (
         <DiffView
           diff={request.diff}
           testId="approval-diff"
@@ -236,7 +296,12 @@ export function ApprovalCard({
           hunkState={hunkState}
         />
       ) : (
-        !request.command && <pre className="approval__args">{prettyArgs(request.arguments)}</pre>
+        standalone && !request.diff && !request.command && <pre className="approval__args">{prettyArgs(request.arguments)}</pre>
+      )}
+      {failure !== null && decision === null && (
+        <p className="approval__failure" role="alert" data-testid="approval-failure">
+          The answer did not reach Memo: {failure}
+        </p>
       )}
       {decision === null ? (
         <div className="approval__actions">
@@ -309,7 +374,7 @@ export function ApprovalCard({
           {describeDecision(decision, hunks, edits)}
         </p>
       )}
-    </section>
+    </>
   );
 }
 

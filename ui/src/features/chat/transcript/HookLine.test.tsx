@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 import type { HookRunSummary } from "../../../gen/protocol";
 import type { HookItem, ToolItem, TurnView } from "../../../state/transcript";
@@ -52,6 +52,7 @@ describe("HookLine", () => {
       callId: "c1",
       name: "exec_command",
       args: '{"cmd":"rm -rf build"}',
+      view: { type: "command", command: "rm -rf build", sandboxed: true, state: { state: "pending" } },
       status: "error",
       errorKind: "policy_denied",
       output: "Error (policy_denied): a PreToolUse hook blocked this call: no rm here",
@@ -70,7 +71,7 @@ describe("HookLine", () => {
       startedMs: 0,
       startSeq: 1,
     };
-    render(<TurnBlock turn={turn} onResolve={vi.fn()} />);
+    render(<TurnBlock turn={turn} />);
     const lines = screen.getAllByTestId("hook-line");
     expect(lines.map((l) => l.dataset.event)).toEqual(["PreToolUse", "Stop"]);
     expect(lines[0]?.className).toContain("hook--attached");

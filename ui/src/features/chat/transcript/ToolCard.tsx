@@ -1,51 +1,47 @@
-import { useEffect, useMemo, useRef, useState, type SyntheticEvent } from "react";
+// One tool call as a card, drawn from its typed view (`ToolView`, filled by the tool in
+// Rust): a command with its exit code, an edit as a diff, a read with its lines, a search
+// with its matches, an MCP call with what the server answered, a subagent with its agent.
+// The card reads no arguments and no model-facing text to work any of that out.
+import { useMemo } from "react";
 
-import { DiffStats, DiffView, parseDiff, type HunkState } from "../../../components/diff";
-import { AlertIcon, CheckIcon, ShieldIcon, Spinner } from "../../../components/icons";
-import type { FileChange, FileDiff, ReviewDecision } from "../../../gen/protocol";
+import type { McpCallView, McpContent, ToolView } from "../../../gen/protocol";
 import { toolCalledAs, toolLabel } from "../../../state/toolNames";
-import type { ApprovalItem, ToolItem, ToolProgressView } from "../../../state/transcript";
-import { prettyArgs, summarizeArgs } from "../format";
-import { hunkOutcome } from "./ApprovalCard";
-import { COMMAND_TOOLS, commandLine, describeResult, parseCommandOutput } from "./commandOutput";
-import { changeTotals, diffsFromArgs, FILE_TOOLS } from "./fileEdits";
-import { ToolHooks } from "./HookLine";
+import type { ToolItem } from "../../../state/transcript";
 import { useWatchCommand } from "../../terminal/watch";
-import { COLLAB_TOOLS, SPAWN_TOOL } from "../../subagents/collab";
 import { CollabCard } from "../../subagents/CollabCard";
 import { SubagentCard } from "../../subagents/SubagentCard";
-import { formatBytes, type ShownOutput, useShownOutput } from "./wholeOutput";
+import { FileEditCard } from "./FileEditCard";
+import { ToolHooks } from "./HookLine";
+import {
+  CardApprovalPart,
+  CardFrame,
+  ChangedFiles,
+  ChangeTotals,
+  formatProgress,
+  isWaiting,
+  LiveOutput,
+  liveOutputOf,
+  OutputSection,
+  PartialNote,
+  statusLabel,
+  useDetailsOpen,
+  WAITING_LABEL,
+  type CardApproval,
+} from "./toolCardParts";
+import { commandFailed, commandVerdict, printedOutput, viewOutcome, viewSubject } from "./toolViews";
+import { formatBytes, useShownOutput } from "./wholeOutput";
 
-const STATUS_LABEL: Record<ToolItem["status"], string> = { running: "running", ok: "ok", error: "error" };
-
-const WAITING_LABEL = "waiting for approval";
+export { formatProgress, type CardApproval };
 
 interface ToolCardProps {
   tool: ToolItem;
-  /** The approval this call asked for, if any (found in the same turn by call id). */
-  approval?: ApprovalItem | undefined;
-}
-
-/** A call held until the user answers its approval is not running yet. */
-function isWaiting(tool: ToolItem, approval: ApprovalItem | undefined): boolean {
-  return tool.status === "running" && approval !== undefined && approval.decision === null;
-}
-
-function StatusIcon({ tool, waiting, failed }: { tool: ToolItem; waiting: boolean; failed: boolean }) {
-  if (waiting) return <ShieldIcon />;
-  if (tool.status === "running") return <Spinner />;
-  return failed ? <AlertIcon /> : <CheckIcon />;
-}
-
-function statusLabel(tool: ToolItem, waiting: boolean): string {
-  if (waiting) return WAITING_LABEL;
-  return tool.errorKind ? tool.errorKind.replace(/_/g, " ") : STATUS_LABEL[tool.status];
+  /** The approval this call asked for, if any: it is answered inside the card. */
+  approval?: CardApproval | undefined;
 }
 
 /**
- * One tool call, folded to a line; the arguments and output unfold on click. A command
- * that prints while it runs unfolds by itself to show it, and folds again when done.
- * File tools show their change as a diff rather than their arguments.
+ * One tool call, folded to a line; what it did unfolds on click. A command that prints
+ * while it runs, or a call waiting for an answer, unfolds by itself.
  */
 export function ToolCard({ tool, approval }: ToolCardProps) {
   const card = <ToolCardBody tool={tool} approval={approval} />;
@@ -61,466 +57,301 @@ export function ToolCard({ tool, approval }: ToolCardProps) {
 }
 
 function ToolCardBody({ tool, approval }: ToolCardProps) {
-  // The subagent tools say what they did to which agent; their JSON is for the model.
-  if (tool.name === SPAWN_TOOL) return <SubagentCard tool={tool} />;
-  if (COLLAB_TOOLS.has(tool.name)) return <CollabCard tool={tool} />;
-  const waiting = isWaiting(tool, approval);
-  const command = COMMAND_TOOLS.has(tool.name) ? commandLine(tool.args) : null;
-  if (command !== null) return <CommandCard tool={tool} command={command} waiting={waiting} />;
-  if (FILE_TOOLS.has(tool.name)) return <FileToolCard tool={tool} approval={approval} waiting={waiting} />;
-  return <PlainToolCard tool={tool} waiting={waiting} />;
+  const view = tool.view ?? null;
+  switch (view?.type) {
+    case "subagent":
+      return view.action === "spawn" ? <SubagentCard tool={tool} view={view} /> : <CollabCard tool={tool} view={view} />;
+    case "command":
+      return <CommandCard tool={tool} view={view} approval={approval} />;
+    case "file_edit":
+      return <FileEditCard tool={tool} view={view} approval={approval} />;
+    case "mcp_call":
+      return <McpCard tool={tool} view={view} approval={approval} />;
+    default:
+      return <ViewCard tool={tool} view={view} approval={approval} />;
+  }
 }
 
-/** Any other tool: its arguments and its output. */
-function PlainToolCard({ tool, waiting }: { tool: ToolItem; waiting: boolean }) {
-  const summary = summarizeArgs(tool.args);
-  const label = statusLabel(tool, waiting);
-  const live = liveOutputOf(tool);
-  const [open, onToggle] = useDetailsOpen();
-  const shown = useShownOutput(tool, open);
-  return (
-    <details
-      className={`tool tool--${waiting ? "waiting" : tool.status}`}
-      data-testid="tool-card"
-      data-status={tool.status}
-      data-tool={tool.name}
-      open={live !== null ? true : undefined}
-      onToggle={onToggle}
-    >
-      <summary className="tool__summary">
-        <span className="tool__icon">
-          <StatusIcon tool={tool} waiting={waiting} failed={tool.status === "error"} />
-        </span>
-        <span className="tool__name" title={toolCalledAs(tool.name)}>
-          {toolLabel(tool.name)}
-        </span>
-        {summary && (
-          <span className="tool__args" title={summary}>
-            {summary}
-          </span>
-        )}
-        <ChangeTotals changes={tool.changes} />
-        {tool.status === "running" && tool.progress && (
-          <span className="tool__progress" data-testid="tool-progress">
-            {formatProgress(tool.progress)}
-          </span>
-        )}
-        <RepairedMark repairs={tool.repairs} />
-        <span className="tool__status" data-testid="tool-status">
-          {label}
-        </span>
-      </summary>
-      <div className="tool__body">
-        {tool.args.trim() !== "" && (
-          <section>
-            <h4 className="tool__label">Arguments</h4>
-            <pre className="tool__pre">{prettyArgs(tool.args)}</pre>
-          </section>
-        )}
-        <section>
-          <h4 className="tool__label">Output</h4>
-          {live !== null ? (
-            <LiveOutput text={live} />
-          ) : shown.text === null ? (
-            <p className="tool__pending">{waiting ? "Waiting for your approval…" : "Waiting for the result…"}</p>
-          ) : (
-            <>
-              <pre className="tool__pre" data-testid="tool-output">
-                {shown.text || "(empty)"}
-              </pre>
-              <PartialNote shown={shown} />
-            </>
-          )}
-        </section>
-        {tool.changes && tool.changes.length > 0 && <ChangedFiles changes={tool.changes} />}
-        <RepairsNote repairs={tool.repairs} />
-      </div>
-    </details>
-  );
-}
+type CommandOf = Extract<ToolView, { type: "command" }>;
 
 /**
  * A shell command: the command line once, then what it printed, its exit code and how long
  * it took (the model-facing bookkeeping of the result stays out of sight).
  */
-function CommandCard({ tool, command, waiting }: { tool: ToolItem; command: string; waiting: boolean }) {
+function CommandCard({ tool, view, approval }: { tool: ToolItem; view: CommandOf; approval: CardApproval | undefined }) {
+  const waiting = isWaiting(tool, approval);
   const live = liveOutputOf(tool);
   const watch = useWatchCommand();
   const [open, onToggle] = useDetailsOpen();
   const shown = useShownOutput(tool, open);
-  const result = shown.text === null ? null : parseCommandOutput(shown.text);
-  const failed =
-    tool.status === "error" || (result !== null && (result.exitCode ?? 0) !== 0) || Boolean(result?.signal);
-  const verdict = waiting
-    ? WAITING_LABEL
-    : tool.errorKind
-      ? tool.errorKind.replace(/_/g, " ")
-      : result
-        ? describeResult(result)
-        : STATUS_LABEL[tool.status];
-  const output = result ? result.output : shown.text;
+  const failed = tool.status === "error" || commandFailed(view);
+  const verdict = waiting ? WAITING_LABEL : tool.errorKind ? statusLabel(tool, false) : (commandVerdict(view) ?? statusLabel(tool, false));
+  const output = shown.text === null ? null : printedOutput(shown.text, tool.status === "ok" ? view.output : undefined);
   return (
-    <details
-      className={`tool tool--command tool--${waiting ? "waiting" : failed ? "error" : tool.status}`}
-      data-testid="tool-card"
-      data-status={tool.status}
-      data-tool={tool.name}
-      open={live !== null ? true : undefined}
+    <CardFrame
+      tool={tool}
+      variant="command"
+      waiting={waiting}
+      failed={failed}
+      live={live !== null}
       onToggle={onToggle}
-    >
-      <summary className="tool__summary">
-        <span className="tool__icon">
-          <StatusIcon tool={tool} waiting={waiting} failed={failed} />
-        </span>
-        <span className="tool__command" title={command} data-testid="tool-command">
-          <span className="tool__prompt" aria-hidden="true">
-            $
+      status={verdict}
+      summary={
+        <>
+          <span className="tool__command" title={view.command} data-testid="tool-command">
+            <span className="tool__prompt" aria-hidden="true">
+              {view.stdin !== undefined ? "⌨" : "$"}
+            </span>
+            {stdinLine(view) ?? view.command}
           </span>
-          {command}
-        </span>
-        <ChangeTotals changes={tool.changes} />
-        <RepairedMark repairs={tool.repairs} />
-        {watch !== null && tool.status === "running" && !waiting && (
-          <button
-            type="button"
-            className="tool__watch"
-            onClick={(event) => {
-              // In the summary: open the terminal panel, not fold the card.
-              event.preventDefault();
-              event.stopPropagation();
-              watch(tool.callId, command);
-            }}
-            title="Watch its output live in the terminal panel (read-only)"
-            data-testid="watch-command"
-          >
-            Watch in terminal
-          </button>
-        )}
-        <span className="tool__status" data-testid="tool-status">
-          {verdict}
-        </span>
-      </summary>
-      <div className="tool__body">
-        {live !== null ? (
-          <LiveOutput text={live} />
-        ) : output === null ? (
-          <p className="tool__pending">{waiting ? "Waiting for your approval…" : "Waiting for the command…"}</p>
-        ) : (
-          <>
-            <pre className="tool__pre" data-testid="tool-output">
-              {output.trim() === "" ? "(no output)" : output}
-            </pre>
-            <PartialNote shown={shown} />
-          </>
-        )}
-        {tool.changes && tool.changes.length > 0 && <ChangedFiles changes={tool.changes} />}
-        <RepairsNote repairs={tool.repairs} />
-      </div>
-    </details>
+          <ChangeTotals changes={tool.changes} />
+          {watch !== null && tool.status === "running" && !waiting && (
+            <button
+              type="button"
+              className="tool__watch"
+              onClick={(event) => {
+                // In the summary: open the terminal panel, not fold the card.
+                event.preventDefault();
+                event.stopPropagation();
+                watch(tool.callId, view.command);
+              }}
+              title="Watch its output live in the terminal panel (read-only)"
+              data-testid="watch-command"
+            >
+              Watch in terminal
+            </button>
+          )}
+        </>
+      }
+    >
+      {(view.cwd || !view.sandboxed) && (
+        <p className="tool__facts" data-testid="tool-command-facts">
+          {view.cwd && <span className="tool__cwd">in {view.cwd}</span>}
+          {!view.sandboxed && <span className="tool__unsandboxed">outside the sandbox</span>}
+        </p>
+      )}
+      <CardApprovalPart tool={tool} approval={approval} />
+      {live !== null ? (
+        <LiveOutput text={live} />
+      ) : waiting ? null : output === null ? (
+        <p className="tool__pending">Waiting for the command…</p>
+      ) : (
+        <>
+          <pre className="tool__pre" data-testid="tool-output">
+            {output.trim() === "" ? "(no output)" : output}
+          </pre>
+          <PartialNote shown={shown} />
+        </>
+      )}
+      <ChangedFiles changes={tool.changes} />
+    </CardFrame>
   );
 }
 
 /**
- * What Memo fixed in the model's arguments before the call ran (a small model's slip:
- * a mode left out, a number sent as a string). Folded, the card only hints at it.
+ * A call to a command still running: what was typed into it and where, or (nothing typed)
+ * a look at what it printed since.
  */
-function RepairedMark({ repairs }: { repairs: readonly string[] | undefined }) {
-  if (!repairs || repairs.length === 0) return null;
-  return (
-    <span className="tool__repaired" title={`Arguments repaired: ${repairs.join("; ")}`} data-testid="tool-repaired">
-      repaired
-    </span>
-  );
+function stdinLine(view: CommandOf): string | null {
+  if (view.stdin === undefined) return null;
+  const target = view.command || "a running command";
+  return view.stdin === "" ? `output of ${target}` : `${JSON.stringify(view.stdin)} → ${target}`;
 }
 
-/** The repairs in full, below what the call did. */
-function RepairsNote({ repairs }: { repairs: readonly string[] | undefined }) {
-  if (!repairs || repairs.length === 0) return null;
-  return (
-    <section className="tool__repairs" data-testid="tool-repairs">
-      <h4 className="tool__repairs-title">Arguments repaired</h4>
-      <ul className="tool__repairs-list">
-        {repairs.map((repair, index) => (
-          <li key={index}>{repair}</li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-/** Under the start of a long output: the whole is on its way, or could not be read. */
-function PartialNote({ shown }: { shown: ShownOutput }) {
-  if (!shown.partial || shown.fullLength === null) return null;
-  const size = formatBytes(shown.fullLength);
-  if (shown.error !== null) {
-    return (
-      <p className="tool__partial tool__partial--error" data-testid="tool-output-partial" role="alert">
-        Only the start is shown: the whole output ({size}) could not be read: {shown.error}{" "}
-        <button type="button" className="tool__partial-retry" onClick={shown.retry}>
-          Try again
-        </button>
-      </p>
-    );
-  }
-  return (
-    <p className="tool__partial" data-testid="tool-output-partial">
-      {shown.loading ? `Reading the whole output (${size})…` : `The start of ${size} of output.`}
-    </p>
-  );
-}
-
-/** What a call printed so far, while it runs and has no result yet. */
-function liveOutputOf(tool: ToolItem): string | null {
-  return tool.status === "running" && tool.output === null && tool.liveOutput ? tool.liveOutput : null;
-}
-
-/** A running command's output so far, kept scrolled to its newest line. */
-function LiveOutput({ text }: { text: string }) {
-  const ref = useRef<HTMLPreElement>(null);
-  useEffect(() => {
-    const pre = ref.current;
-    if (pre) pre.scrollTop = pre.scrollHeight;
-  }, [text]);
-  return (
-    <pre className="tool__pre tool__pre--live" data-testid="tool-live-output" ref={ref} aria-live="polite">
-      {text}
-    </pre>
-  );
-}
-
-/** "2/5 · copying files", "40%", or just the count when the total is unknown. */
-export function formatProgress(p: ToolProgressView): string {
-  const amount =
-    p.total !== null && p.total > 0
-      ? Number.isInteger(p.progress) && Number.isInteger(p.total)
-        ? `${p.progress}/${p.total}`
-        : `${Math.round((p.progress / p.total) * 100)}%`
-      : `${p.progress}`;
-  return p.message ? `${amount} · ${p.message}` : amount;
-}
-
-/** Whether a `<details>` is open, so what it hides (diffs) is only built once someone looks. */
-function useDetailsOpen(): [boolean, (event: SyntheticEvent<HTMLDetailsElement>) => void] {
-  const [open, setOpen] = useState(false);
-  return [open, (event) => setOpen(event.currentTarget.open)];
-}
-
-/** Where a file tool's diff comes from; see ./fileEdits. */
-type FileSource =
-  | { kind: "changes"; changes: FileChange[] }
-  | { kind: "approval"; diff: FileDiff; decision: ReviewDecision | null }
-  | { kind: "args"; diffs: FileDiff[] };
-
-function fileSource(tool: ToolItem, approval: ApprovalItem | undefined): FileSource | null {
-  if (tool.changes && tool.changes.length > 0) return { kind: "changes", changes: tool.changes };
-  if (approval?.request.diff) return { kind: "approval", diff: approval.request.diff, decision: approval.decision };
-  const diffs = diffsFromArgs(tool.name, tool.args);
-  return diffs && diffs.length > 0 ? { kind: "args", diffs } : null;
-}
-
-function sourcePaths(source: FileSource): string[] {
-  switch (source.kind) {
-    case "changes":
-      return source.changes.map((change) => change.path);
-    case "approval":
-      return [source.diff.path];
-    case "args":
-      return source.diffs.map((diff) => diff.path);
-  }
-}
-
-function sourceTotals(source: FileSource): { added: number; removed: number } {
-  if (source.kind === "changes") return changeTotals(source.changes);
-  const diffs = source.kind === "approval" ? [source.diff] : source.diffs;
-  return diffs.map(parseDiff).reduce(
-    (sum, parsed) => ({ added: sum.added + parsed.added, removed: sum.removed + parsed.removed }),
-    { added: 0, removed: 0 },
-  );
-}
-
-/** The file a call is about while its arguments still stream in (not yet valid JSON). */
-function streamingPath(args: string): string | null {
-  const match = /"file_path"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(args);
-  if (!match?.[1]) return null;
-  try {
-    return JSON.parse(`"${match[1]}"`) as string;
-  } catch {
-    return match[1];
-  }
-}
-
-function describePaths(paths: readonly string[]): string {
-  const unique = [...new Set(paths)];
-  const [first] = unique;
-  if (first === undefined) return "";
-  return unique.length > 1 ? `${first} +${unique.length - 1} more` : first;
-}
-
-/**
- * `apply_patch` and `write_file`: the change as a diff (what landed on disk when the engine
- * reported it, else what was proposed), the result below, the raw arguments folded away.
- */
-function FileToolCard({ tool, approval, waiting }: { tool: ToolItem; approval: ApprovalItem | undefined; waiting: boolean }) {
+/** An MCP server's tool: what it was sent, what it answered block by block, what it changed. */
+function McpCard({ tool, view, approval }: { tool: ToolItem; view: McpCallView; approval: CardApproval | undefined }) {
+  const waiting = isWaiting(tool, approval);
   const [open, onToggle] = useDetailsOpen();
   const shown = useShownOutput(tool, open);
-  const source = useMemo(() => fileSource(tool, approval), [tool, approval]);
-  const totals = useMemo(() => (source ? sourceTotals(source) : null), [source]);
-  const subject = source ? describePaths(sourcePaths(source)) : (streamingPath(tool.args) ?? summarizeArgs(tool.args));
-  const label = statusLabel(tool, waiting);
+  const subject = viewSubject({ type: "mcp_call", ...view });
+  const changedOnlyByName = (tool.changes?.length ?? 0) === 0 ? (view.changed_files ?? []) : [];
   return (
-    <details
-      className={`tool tool--file tool--${waiting ? "waiting" : tool.status}`}
-      data-testid="tool-card"
-      data-status={tool.status}
-      data-tool={tool.name}
+    <CardFrame
+      tool={tool}
+      variant="mcp"
+      waiting={waiting}
+      failed={tool.status === "error"}
+      live={false}
       onToggle={onToggle}
-    >
-      <summary className="tool__summary">
-        <span className="tool__icon">
-          <StatusIcon tool={tool} waiting={waiting} failed={tool.status === "error"} />
-        </span>
-        <span className="tool__name" title={toolCalledAs(tool.name)}>
-          {toolLabel(tool.name)}
-        </span>
-        {subject && (
-          <span className="tool__args" title={subject}>
-            {subject}
+      status={statusLabel(tool, waiting)}
+      summary={
+        <>
+          <span className="tool__name" title={`called as ${tool.name}`}>
+            {view.server} · {view.tool}
           </span>
-        )}
-        {totals && (totals.added > 0 || totals.removed > 0) && <DiffStats added={totals.added} removed={totals.removed} />}
-        <RepairedMark repairs={tool.repairs} />
-        <span className="tool__status" data-testid="tool-status">
-          {label}
-        </span>
-      </summary>
-      {open && (
-        <div className="tool__body">
-          {source === null ? (
-            tool.args.trim() !== "" && <pre className="tool__pre">{prettyArgs(tool.args)}</pre>
-          ) : (
-            <FileSourceView source={source} />
+          {subject && (
+            <span className="tool__args" title={subject}>
+              {subject}
+            </span>
           )}
-          {shown.text === null ? (
-            <p className="tool__pending">{waiting ? "Waiting for your approval…" : "Waiting for the result…"}</p>
-          ) : (
-            shown.text.trim() !== "" && (
-              <section>
-                <h4 className="tool__label">{tool.status === "error" ? "Error" : "Result"}</h4>
-                <pre className="tool__pre" data-testid="tool-output">
-                  {shown.text}
-                </pre>
-                <PartialNote shown={shown} />
-              </section>
-            )
+          {view.read_only && <span className="tool__read-only">read-only</span>}
+          <ChangeTotals changes={tool.changes} />
+          {tool.status === "running" && tool.progress && (
+            <span className="tool__progress" data-testid="tool-progress">
+              {formatProgress(tool.progress)}
+            </span>
           )}
-          {source !== null && tool.args.trim() !== "" && (
-            <details className="tool__raw" data-testid="tool-arguments">
-              <summary>Arguments</summary>
-              <pre className="tool__pre">{prettyArgs(tool.args)}</pre>
-            </details>
-          )}
-          <RepairsNote repairs={tool.repairs} />
-        </div>
+        </>
+      }
+    >
+      {view.arguments.trim() !== "" && view.arguments.trim() !== "{}" && (
+        <section>
+          <h4 className="tool__label">Arguments</h4>
+          <pre className="tool__pre">{view.arguments}</pre>
+        </section>
       )}
-    </details>
+      <CardApprovalPart tool={tool} approval={approval} />
+      {tool.status === "ok" && view.content.length > 0 ? (
+        <McpAnswer content={view.content} />
+      ) : (
+        !waiting && (
+          <OutputSection heading={tool.status === "error" ? "Error" : "Answer"} text={shown.text} shown={shown} waiting={waiting} empty="(empty)" />
+        )
+      )}
+      <ChangedFiles changes={tool.changes} />
+      {changedOnlyByName.length > 0 && (
+        <section className="tool__changes" data-testid="tool-changes">
+          <h4 className="tool__label">Changed {changedOnlyByName.length === 1 ? "1 file" : `${changedOnlyByName.length} files`}</h4>
+          <ul className="tool__change-list">
+            {changedOnlyByName.map((path) => (
+              <li key={path} className="tool__change-path">
+                {path}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </CardFrame>
   );
 }
 
-function FileSourceView({ source }: { source: FileSource }) {
-  switch (source.kind) {
-    case "changes":
-      return (
-        <div className="tool__diffs">
-          {source.changes.map((change, index) => (
-            <ChangeDiff key={`${change.path}-${index}`} change={change} />
-          ))}
-        </div>
-      );
-    case "approval": {
-      const { decision } = source;
-      // A partial approval shows which hunks were left out. One made edit by edit marks
-      // none: a hunk of the whole file can hold an edit taken and one refused.
-      const byEdit = decision?.type === "approve_once" && decision.accepted_edits != null;
-      const hunkState =
-        decision === null || byEdit ? undefined : (index: number): HunkState => hunkOutcome(decision, index);
-      return (
-        <div className="tool__diffs">
-          <DiffView diff={source.diff} hunkState={hunkState} />
-        </div>
-      );
-    }
-    case "args":
-      return (
-        <div className="tool__diffs">
-          {source.diffs.map((diff, index) => (
-            <DiffView key={`${diff.path}-${index}`} diff={diff} />
-          ))}
-        </div>
-      );
-  }
-}
-
-const KIND_LABELS: Partial<Record<FileChange["kind"], string>> = { created: "new file", deleted: "deleted" };
-
-function KindBadge({ change }: { change: FileChange }) {
-  const label = KIND_LABELS[change.kind];
-  return label ? <span className={`tool__file-kind tool__file-kind--${change.kind}`}>{label}</span> : null;
-}
-
-/** One file as the engine saw it change; some changes come without a diff to show. */
-function ChangeDiff({ change }: { change: FileChange }) {
-  if (change.diff) return <DiffView diff={change.diff} toolbar={<KindBadge change={change} />} />;
+/** What an MCP server answered: text as text, anything else named with its size. */
+function McpAnswer({ content }: { content: readonly McpContent[] }) {
   return (
-    <p className="tool__no-diff">
-      <span className="tool__no-diff-path">{change.path}</span>
-      <KindBadge change={change} />
-      <span>{change.binary ? "Binary file: no text diff." : "Too large to show here."}</span>
-    </p>
-  );
-}
-
-/** The folded card's hint that the call changed files, with what "Changed N files" says on hover. */
-function ChangeTotals({ changes }: { changes: readonly FileChange[] | undefined }) {
-  if (!changes || changes.length === 0) return null;
-  const { added, removed } = changeTotals(changes);
-  const files = `Changed ${changes.length} ${changes.length === 1 ? "file" : "files"}`;
-  return (
-    <span className="tool__change-totals" title={files} data-testid="tool-change-totals">
-      <DiffStats added={added} removed={removed} />
-    </span>
-  );
-}
-
-/** Files a tool that is not a file tool changed (a `sed -i`, an MCP tool), each unfolding to its diff. */
-function ChangedFiles({ changes }: { changes: readonly FileChange[] }) {
-  return (
-    <section className="tool__changes" data-testid="tool-changes">
-      <h4 className="tool__label">
-        Changed {changes.length} {changes.length === 1 ? "file" : "files"}
-      </h4>
-      <ul className="tool__change-list">
-        {changes.map((change, index) => (
-          <li key={`${change.path}-${index}`}>
-            <ChangedFile change={change} />
-          </li>
-        ))}
-      </ul>
+    <section data-testid="mcp-content">
+      <h4 className="tool__label">Answer</h4>
+      {content.map((block, index) => {
+        switch (block.type) {
+          case "text":
+            return (
+              <pre key={index} className="tool__pre" data-testid="tool-output">
+                {block.text}
+              </pre>
+            );
+          case "image":
+          case "audio":
+            return (
+              <p key={index} className="tool__block">
+                {block.type === "image" ? "Image" : "Audio"} ({block.mime_type}, {formatBytes(block.bytes)})
+              </p>
+            );
+          case "resource":
+            return (
+              <div key={index} className="tool__block">
+                <code>{block.uri}</code>
+                {block.text !== undefined && <pre className="tool__pre">{block.text}</pre>}
+              </div>
+            );
+          case "resource_link":
+            return (
+              <p key={index} className="tool__block">
+                Link: <code>{block.uri}</code>
+                {block.name ? ` (${block.name})` : ""}
+              </p>
+            );
+        }
+      })}
     </section>
   );
 }
 
-function ChangedFile({ change }: { change: FileChange }) {
+/**
+ * Every other call: a read with its lines, a search with its first matches, a listing, a
+ * fetch with its status, a plan, a memory, any other tool with its arguments. A call whose
+ * view has not come yet (its arguments still stream in) shows its name and what arrived.
+ */
+function ViewCard({ tool, view, approval }: { tool: ToolItem; view: ToolView | null; approval: CardApproval | undefined }) {
+  const waiting = isWaiting(tool, approval);
+  const live = liveOutputOf(tool);
   const [open, onToggle] = useDetailsOpen();
+  const shown = useShownOutput(tool, open);
+  const subject = view ? viewSubject(view) : "";
+  const outcome = view && tool.status === "ok" ? viewOutcome(view) : null;
+  const label = view?.type === "other" ? view.name : tool.name;
   return (
-    <details className="tool__change" data-testid="changed-file" onToggle={onToggle}>
-      <summary className="tool__change-summary">
-        <span className="tool__change-path" title={change.path}>
-          {change.path}
-        </span>
-        <KindBadge change={change} />
-        {!change.binary && <DiffStats added={change.added} removed={change.removed} />}
-      </summary>
-      {open && <ChangeDiff change={change} />}
-    </details>
+    <CardFrame
+      tool={tool}
+      variant={view?.type ?? "plain"}
+      waiting={waiting}
+      failed={tool.status === "error"}
+      live={live !== null}
+      onToggle={onToggle}
+      status={outcome ?? statusLabel(tool, waiting)}
+      summary={
+        <>
+          <span className="tool__name" title={toolCalledAs(label)}>
+            {toolLabel(label)}
+          </span>
+          {subject && (
+            <span className="tool__args" title={subject}>
+              {subject}
+            </span>
+          )}
+          <ChangeTotals changes={tool.changes} />
+          {tool.status === "running" && tool.progress && (
+            <span className="tool__progress" data-testid="tool-progress">
+              {formatProgress(tool.progress)}
+            </span>
+          )}
+        </>
+      }
+    >
+      <ViewFacts view={view} rawArgs={tool.args} />
+      <CardApprovalPart tool={tool} approval={approval} />
+      {live !== null ? (
+        <LiveOutput text={live} />
+      ) : (
+        !waiting && <OutputSection heading="Output" text={shown.text} shown={shown} waiting={waiting} empty="(empty)" />
+      )}
+      <ChangedFiles changes={tool.changes} />
+    </CardFrame>
   );
+}
+
+/** What a view knows beyond its folded line: a search's first matches, another tool's arguments. */
+function ViewFacts({ view, rawArgs }: { view: ToolView | null; rawArgs: string }) {
+  const first = view?.type === "search" ? view.first : null;
+  const matches = useMemo(() => first?.map((at) => (at.line !== undefined ? `${at.path}:${at.line}` : at.path)) ?? [], [first]);
+  if (view === null) {
+    // Arguments as they arrive, as text: nothing is read out of them.
+    return rawArgs.trim() === "" ? null : (
+      <section>
+        <h4 className="tool__label">Arguments</h4>
+        <pre className="tool__pre">{rawArgs}</pre>
+      </section>
+    );
+  }
+  if (view.type === "other") {
+    return view.arguments.trim() === "" || view.arguments.trim() === "{}" ? null : (
+      <section>
+        <h4 className="tool__label">Arguments</h4>
+        <pre className="tool__pre">{view.arguments}</pre>
+      </section>
+    );
+  }
+  if (matches.length > 0) {
+    return (
+      <section data-testid="search-matches">
+        <h4 className="tool__label">First matches</h4>
+        <ul className="tool__matches">
+          {matches.map((match, index) => (
+            <li key={index}>
+              <code>{match}</code>
+            </li>
+          ))}
+        </ul>
+      </section>
+    );
+  }
+  return null;
 }

@@ -24,7 +24,7 @@ describe("Transcript says what the view reads", () => {
     const scroller = document.createElement("div");
     document.body.append(scroller);
     const following = vi.fn();
-    const end = render(<Transcript transcript={transcript} onResolve={vi.fn()} scroller={scroller} pinned onReading={following} />);
+    const end = render(<Transcript transcript={transcript} scroller={scroller} pinned onReading={following} />);
     expect(following).toHaveBeenLastCalledWith(null);
     end.unmount();
 
@@ -33,11 +33,11 @@ describe("Transcript says what the view reads", () => {
     // sight and the chat offers "Latest".
     const reading = vi.fn();
     const forward = render(
-      <Transcript transcript={transcript} onResolve={vi.fn()} scroller={scroller} pinned hasNewer onReading={reading} />,
+      <Transcript transcript={transcript} scroller={scroller} pinned hasNewer onReading={reading} />,
     );
     expect(reading).toHaveBeenLastCalledWith(transcript.entries[0]?.key);
     // The pages met the end: still reading, until the user scrolls to the bottom.
-    forward.rerender(<Transcript transcript={transcript} onResolve={vi.fn()} scroller={scroller} pinned onReading={reading} />);
+    forward.rerender(<Transcript transcript={transcript} scroller={scroller} pinned onReading={reading} />);
     expect(reading).toHaveBeenLastCalledWith(transcript.entries[0]?.key);
     // Gone (another session shown): nothing of it is read any more.
     forward.unmount();

@@ -2,7 +2,7 @@ import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRe
 
 import type { TranscriptEntry, TranscriptState, TurnView } from "../../../state/transcript";
 import { SubagentsContext, type SubagentsContextValue } from "../../subagents/context";
-import { ApprovalCard, type ResolveApproval } from "./ApprovalCard";
+import { ApprovalCard } from "./ApprovalCard";
 import { type AnswerElicitation, ElicitationCard } from "./ElicitationCard";
 import { ErrorNotice, InfoNotice } from "./Notices";
 import { TurnBlock } from "./TurnBlock";
@@ -10,7 +10,6 @@ import { estimateOf, indexAt, offsetsOf, rangeFor, turnHolding, type ViewPositio
 
 interface TranscriptProps {
   transcript: TranscriptState;
-  onResolve: ResolveApproval;
   /** Absent when there is nothing to rewind (no stored session). */
   onRewind?: ((turn: TurnView) => void) | undefined;
   rewindDisabled?: boolean;
@@ -66,7 +65,6 @@ const AT_END_PX = 48;
  */
 export function Transcript({
   transcript,
-  onResolve,
   onRewind,
   rewindDisabled = false,
   onRetry,
@@ -356,7 +354,6 @@ export function Transcript({
       {entries.slice(range.start, range.end).map((entry) => (
         <div key={entry.key} className="transcript__row" data-key={entry.key} ref={rowRef(entry.key)}>
           {renderEntry(entry, {
-            onResolve,
             onRewind,
             rewindDisabled,
             // Only the session's last turn can run again: the engine retries that one.
@@ -405,7 +402,6 @@ function readAnchor(
 }
 
 interface EntryActions {
-  onResolve: ResolveApproval;
   onRewind: ((turn: TurnView) => void) | undefined;
   rewindDisabled: boolean;
   onRetry: ((turn: TurnView) => void) | undefined;
@@ -418,7 +414,6 @@ function renderEntry(entry: TranscriptEntry, actions: EntryActions): ReactNode {
       return (
         <TurnBlock
           turn={entry}
-          onResolve={actions.onResolve}
           onRewind={actions.onRewind}
           rewindDisabled={actions.rewindDisabled}
           onRetry={actions.onRetry}
@@ -430,7 +425,7 @@ function renderEntry(entry: TranscriptEntry, actions: EntryActions): ReactNode {
       return <ElicitationCard view={entry} onAnswer={actions.onElicit} />;
     case "agent_approval":
       // A subagent's question after this session's turn ended: on its own, at the end.
-      return <ApprovalCard item={entry} onResolve={actions.onResolve} />;
+      return <ApprovalCard item={entry} />;
     default:
       return <ErrorNotice kind={entry.errorKind} message={entry.message} />;
   }

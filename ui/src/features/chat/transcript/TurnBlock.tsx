@@ -6,11 +6,11 @@ import type { ApprovalItem, TurnItem, TurnView } from "../../../state/transcript
 import { formatUsage } from "../format";
 import { imageUrl } from "../images";
 import { Markdown } from "../markdown/LazyMarkdown";
-import { ApprovalCard, type ResolveApproval } from "./ApprovalCard";
+import { ApprovalCard } from "./ApprovalCard";
 import { HookLine } from "./HookLine";
 import { ErrorNotice, InfoNotice, RetryNotice } from "./Notices";
 import { PlanCard } from "./PlanCard";
-import { ToolCard } from "./ToolCard";
+import { ToolCard, type CardApproval } from "./ToolCard";
 
 const END_LABELS: Partial<Record<TurnView["status"], string>> = {
   interrupted: "Interrupted",
@@ -20,7 +20,6 @@ const END_LABELS: Partial<Record<TurnView["status"], string>> = {
 
 interface TurnBlockProps {
   turn: TurnView;
-  onResolve: ResolveApproval;
   onRewind?: ((turn: TurnView) => void) | undefined;
   rewindDisabled?: boolean;
   /** Sends a failed turn's message again. */
@@ -78,7 +77,6 @@ export function canRetry(turn: TurnView): boolean {
 /** One exchange: the user's message, then everything the agent did for it. */
 export const TurnBlock = memo(function TurnBlock({
   turn,
-  onResolve,
   onRewind,
   rewindDisabled = false,
   onRetry,
@@ -86,17 +84,14 @@ export const TurnBlock = memo(function TurnBlock({
   const running = turn.status === "running";
   const last = turn.items[turn.items.length - 1];
   const endLabel = END_LABELS[turn.status];
-  // A streaming text block already shows progress; otherwise say that work goes on.
-  const showWorking = running && !(last?.kind === "text" && last.provisional) && last?.kind !== "approval";
-  // A tool card needs its call's approval to tell "waiting for approval" from "running".
-  const approvals = useMemo(() => {
-    const byCall = new Map<string, ApprovalItem>();
-    for (const item of turn.items) {
-      // A subagent's relayed question names the child's call, not one of this turn's.
-      if (item.kind === "approval" && item.request.agent === undefined) byCall.set(item.request.call_id, item);
-    }
-    return byCall;
-  }, [turn.items]);
+  // An approval is answered inside its call's card; one whose call has no card here (a
+  // subagent's relayed question names the child's call) keeps a card of its own.
+  const approvals = useMemo(() => approvalsByCall(turn.items), [turn.items]);
+  const pendingApproval = [...approvals.values()].some((approval) => approval.item.decision === null);
+  // A streaming text block already shows progress, a question waits for an answer;
+  // otherwise (an answered question too: the call it held runs now) say that work goes on.
+  const waitsOnQuestion = pendingApproval || (last?.kind === "approval" && last.decision === null);
+  const showWorking = running && !(last?.kind === "text" && last.provisional) && !waitsOnQuestion;
 
   return (
     <article className="turn" data-testid="turn" data-status={turn.status} data-start-seq={turn.startSeq}>
@@ -131,16 +126,16 @@ export const TurnBlock = memo(function TurnBlock({
         </div>
       </div>
       )}
-      {turn.items.map((item) => (
-        <TurnItemView
-          key={item.key}
-          item={item}
-          live={running && item === last}
-          onResolve={onResolve}
-          approval={item.kind === "tool" ? approvals.get(item.callId) : undefined}
-          sameToolWaiting={item.kind === "approval" ? waitingCallsLike(turn.items, item) : 0}
-        />
-      ))}
+      {turn.items.map((item) =>
+        item.kind === "approval" && approvals.has(item.request.call_id) && item.request.agent === undefined ? null : (
+          <TurnItemView
+            key={item.key}
+            item={item}
+            live={running && item === last}
+            approval={item.kind === "tool" ? approvals.get(item.callId) : undefined}
+          />
+        ),
+      )}
       {showWorking && running && turn.waiting ? (
         <ReadingPrompt waiting={turn.waiting} />
       ) : showWorking && (
@@ -173,27 +168,25 @@ export const TurnBlock = memo(function TurnBlock({
   );
 });
 
+/** This turn's approvals by the call that asked, for the calls that have a card here. */
+function approvalsByCall(items: readonly TurnItem[]): Map<string, CardApproval> {
+  const calls = new Set(items.flatMap((item) => (item.kind === "tool" ? [item.callId] : [])));
+  const byCall = new Map<string, CardApproval>();
+  for (const item of items) {
+    // A subagent's relayed question names the child's call, not one of this turn's.
+    if (item.kind !== "approval" || item.request.agent !== undefined || !calls.has(item.request.call_id)) continue;
+    byCall.set(item.request.call_id, { item, sameToolWaiting: waitingCallsLike(items, item) });
+  }
+  return byCall;
+}
+
 /** Other calls of the request's tool that have not run yet: the rest of its step. */
 function waitingCallsLike(items: readonly TurnItem[], approval: ApprovalItem): number {
-  // A subagent's step is not this turn's: its other calls are not here to count.
-  if (approval.request.agent !== undefined) return 0;
   const { tool_name: name, call_id: callId } = approval.request;
   return items.filter((i) => i.kind === "tool" && i.name === name && i.status === "running" && i.callId !== callId).length;
 }
 
-function TurnItemView({
-  item,
-  live,
-  onResolve,
-  approval,
-  sameToolWaiting,
-}: {
-  item: TurnItem;
-  live: boolean;
-  onResolve: ResolveApproval;
-  approval: ApprovalItem | undefined;
-  sameToolWaiting: number;
-}) {
+function TurnItemView({ item, live, approval }: { item: TurnItem; live: boolean; approval: CardApproval | undefined }) {
   switch (item.kind) {
     case "text":
       return (
@@ -211,7 +204,7 @@ function TurnItemView({
     case "tool":
       return <ToolCard tool={item} approval={approval} />;
     case "approval":
-      return <ApprovalCard item={item} onResolve={onResolve} sameToolWaiting={sameToolWaiting} />;
+      return <ApprovalCard item={item} />;
     case "retry":
       return <RetryNotice item={item} live={live} />;
     case "plan":
