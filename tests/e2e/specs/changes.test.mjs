@@ -99,7 +99,7 @@ describe("Reviewing and undoing the agent's changes", { timeout: 180_000 }, () =
     assert.deepEqual(paths.sort(), ["a.txt", "b.txt"]);
     const text = await panel.getText();
     assert.match(text, /apply_patch/);
-    assert.match(text, /shell/, "the sed edit is marked as made by the shell");
+    assert.match(text, /exec_command/, "the sed edit is marked as made by the shell tool");
   });
 
   test("reverting one hunk changes exactly that part of the file on disk", async () => {

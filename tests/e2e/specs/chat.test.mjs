@@ -145,7 +145,8 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
         UI_TIMEOUT_MS,
         "the read_file card never turned ok",
       );
-      assert.match(await tool.getText(), /hello\.txt/);
+      // textContent: WebKit's visible-text reading leaves out the folded line's subject.
+      assert.match(await tool.getAttribute("textContent"), /hello\.txt:1/);
 
       const answer = await find("assistant-text");
       await app.driver.wait(until.elementTextIs(answer, ANSWER), UI_TIMEOUT_MS);
@@ -232,9 +233,11 @@ describe("Memo chat with a scripted model", { timeout: 180_000 }, () => {
       const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
       await message.sendKeys(RUN_REQUEST, Key.ENTER);
 
+      // The question sits in the command's own card, which shows the command.
       const approval = await find("approval-card");
-      assert.match(await approval.getText(), /exec_command/);
-      assert.match(await approval.getText(), /step \$i/, "the card shows the command");
+      const asking = await approval.findElement(By.xpath('./ancestor::*[@data-testid="tool-card"]'));
+      assert.equal(await asking.getAttribute("data-tool"), "exec_command");
+      assert.match(await asking.getText(), /step \$i/, "the card shows the command");
       await (await approval.findElement(By.xpath(".//button[normalize-space()='Approve once']"))).click();
 
       const execCard = By.css('[data-testid="tool-card"][data-tool="exec_command"]');

@@ -164,7 +164,7 @@ describe("Subagents", { timeout: 180_000 }, () => {
     await waitPhase(BETA, "finished");
 
     // wait: each agent with its state and answer, not JSON.
-    const waited = await app.driver.findElement(By.css('[data-testid="collab-card"][data-tool="wait"]'));
+    const waited = await app.driver.findElement(By.css('[data-testid="collab-card"][data-action="wait_for"]'));
     assert.equal(await text(await find("collab-outcome", waited)), "all done");
     const rows = await waited.findElements(byTestId("collab-agent"));
     assert.equal(rows.length, 2);
