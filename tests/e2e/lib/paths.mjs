@@ -95,3 +95,19 @@ export function rustPlatform() {
   const arch = { x64: "x86_64", arm64: "aarch64", ia32: "x86" }[process.arch] ?? process.arch;
   return `${os}-${arch}`;
 }
+
+/** server-everything, the MCP test server installed in tests/mcp; throws when it is not. */
+export function everythingServer() {
+  const script = path.join(repoRoot, "tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+  try {
+    accessSync(script, constants.R_OK);
+  } catch {
+    throw new Error("MCP test servers missing: run `npm install` in tests/mcp");
+  }
+  return script;
+}
+
+/** config.toml lines that give sessions server-everything over stdio, as `everything`. */
+export function everythingToml() {
+  return `\n[mcp_servers.everything]\ncommand = "node"\nargs = [${JSON.stringify(everythingServer())}, "stdio"]\n`;
+}

@@ -2,7 +2,7 @@
 // server-everything's trigger-elicitation-request, the conversation shows the server's
 // form, the person fills it in and sends it, and the tool's result carries what was sent.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -10,14 +10,11 @@ import { after, before, describe, test } from "node:test";
 import { By, Key, until } from "selenium-webdriver";
 
 import { launchApp } from "../lib/app.mjs";
+import { everythingToml } from "../lib/paths.mjs";
 import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 
 const UI_TIMEOUT_MS = 30_000;
 const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
-const EVERYTHING = path.resolve(
-  import.meta.dirname,
-  "../../mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-);
 const byTestId = (id) => By.css(`[data-testid="${id}"]`);
 
 describe("An MCP server's request for input", { timeout: 180_000 }, () => {
@@ -26,7 +23,6 @@ describe("An MCP server's request for input", { timeout: 180_000 }, () => {
   let project;
 
   before(async () => {
-    assert.ok(existsSync(EVERYTHING), "MCP test servers missing: run `npm install` in tests/mcp");
     project = realpathSync(mkdtempSync(path.join(tmpdir(), "memo-e2e-elicit-")));
     mock = await startMockLlm({
       responses: [
@@ -34,7 +30,7 @@ describe("An MCP server's request for input", { timeout: 180_000 }, () => {
         { text: "Thanks for the details." },
       ],
     });
-    const config = `${mockConfigToml(mock.baseUrl)}\n[mcp_servers.everything]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n`;
+    const config = `${mockConfigToml(mock.baseUrl)}${everythingToml()}`;
     app = await launchApp({
       env: { GTK_THEME: THEME, MEMO_MCP_LOGIN_SHELL: "0" },
       args: [project],

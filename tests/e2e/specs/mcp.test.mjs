@@ -2,7 +2,7 @@
 // to the OS keychain, config.toml only names it), checked, its tools listed and one turned
 // off; the page's screenshots in the current theme.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -10,14 +10,14 @@ import { after, before, describe, test } from "node:test";
 import { By, until } from "selenium-webdriver";
 
 import { launchApp } from "../lib/app.mjs";
+import { everythingServer } from "../lib/paths.mjs";
 import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 
 const UI_TIMEOUT_MS = 30_000;
 const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
-const EVERYTHING = path.resolve(
-  import.meta.dirname,
-  "../../mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-);
+
+/** server-everything's script, found in `before`. */
+let EVERYTHING;
 
 const byTestId = (id) => By.css(`[data-testid="${id}"]`);
 
@@ -28,7 +28,7 @@ describe("MCP servers in settings", { timeout: 180_000 }, () => {
   let home;
 
   before(async () => {
-    assert.ok(existsSync(EVERYTHING), "MCP test servers missing: run `npm install` in tests/mcp");
+    EVERYTHING = everythingServer();
     project = realpathSync(mkdtempSync(path.join(tmpdir(), "memo-e2e-mcp-")));
     home = mkdtempSync(path.join(tmpdir(), "memo-e2e-mcp-home-"));
     mock = await startMockLlm({ responses: [{ text: "Hello." }] });

@@ -5,7 +5,7 @@
 // inside its own tool card; no second approval card appears. Screenshots in the current
 // theme (run once with E2E_GTK_THEME=Adwaita:dark for the dark ones).
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -13,14 +13,11 @@ import { after, before, describe, test } from "node:test";
 import { By, Key, until } from "selenium-webdriver";
 
 import { launchApp } from "../lib/app.mjs";
+import { everythingToml } from "../lib/paths.mjs";
 import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 
 const UI_TIMEOUT_MS = 30_000;
 const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
-const EVERYTHING = path.resolve(
-  import.meta.dirname,
-  "../../mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-);
 // The marker each conversation's answers are matched on (the mock's `when`).
 const TASK = "Tour every tool";
 const CHILD = "Count the lines of notes.txt";
@@ -61,13 +58,12 @@ describe("Tool cards from typed views", { timeout: 300_000 }, () => {
   let home;
 
   before(async () => {
-    assert.ok(existsSync(EVERYTHING), "MCP test servers missing: run `npm install` in tests/mcp");
     project = realpathSync(mkdtempSync(path.join(tmpdir(), "memo-e2e-views-")));
     home = mkdtempSync(path.join(tmpdir(), "memo-e2e-views-home-"));
     writeFileSync(path.join(project, "notes.txt"), "notes\nTODO: fix the build\n");
     writeFileSync(path.join(project, "main.rs"), MAIN_RS);
     mock = await startMockLlm(SCENARIO);
-    const config = `${mockConfigToml(mock.baseUrl)}\n[mcp_servers.everything]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n`;
+    const config = `${mockConfigToml(mock.baseUrl)}${everythingToml()}`;
     app = await launchApp({
       env: { GTK_THEME: THEME, MEMO_MCP_LOGIN_SHELL: "0" },
       args: [project],

@@ -13,15 +13,15 @@ import { By, Key, until } from "selenium-webdriver";
 import { setTimeout as sleep } from "node:timers/promises";
 
 import { launchApp } from "../lib/app.mjs";
+import { everythingServer } from "../lib/paths.mjs";
 import { countNow } from "../lib/dom.mjs";
 import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 
 const UI_TIMEOUT_MS = 20_000;
 const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
-const EVERYTHING = path.resolve(
-  import.meta.dirname,
-  "../../mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-);
+
+/** server-everything's script, found in `before`. */
+let EVERYTHING;
 
 const byTestId = (id) => By.css(`[data-testid="${id}"]`);
 
@@ -32,7 +32,7 @@ describe("Trusting a folder before its project files start programs", { timeout:
   let marker;
 
   before(async () => {
-    assert.ok(existsSync(EVERYTHING), "MCP test servers missing: run `npm install` in tests/mcp");
+    EVERYTHING = everythingServer();
     project = realpathSync(mkdtempSync(path.join(tmpdir(), "memo-e2e-trust-")));
     marker = path.join(project, "server-started");
     writeFileSync(

@@ -7,7 +7,7 @@ import { DiffStats, DiffView, type HunkState } from "../../../components/diff";
 import type { EditedFile, FileEditView } from "../../../gen/protocol";
 import type { ToolItem } from "../../../state/transcript";
 import { prettyArgs } from "../format";
-import { CardApprovalPart, CardFrame, isWaiting, OutputSection, statusLabel, useDetailsOpen, type CardApproval } from "./toolCardParts";
+import { CardApprovalPart, CardFrame, CardTitle, isWaiting, OutputSection, statusLabel, useDetailsOpen, type CardApproval } from "./toolCardParts";
 import { describePaths, editedPaths, editTotals } from "./toolViews";
 import { useShownOutput } from "./wholeOutput";
 
@@ -68,12 +68,7 @@ export function FileEditCard({ tool, view, approval }: { tool: ToolItem; view: F
       status={statusLabel(tool, waiting)}
       summary={
         <>
-          <span className="tool__name">{tool.name}</span>
-          {subject && (
-            <span className="tool__args" title={subject}>
-              {subject}
-            </span>
-          )}
+          <CardTitle label={tool.name} subject={subject} />
           {(totals.added > 0 || totals.removed > 0) && <DiffStats added={totals.added} removed={totals.removed} />}
         </>
       }

@@ -15,6 +15,7 @@ import { ToolHooks } from "./HookLine";
 import {
   CardApprovalPart,
   CardFrame,
+  CardTitle,
   ChangedFiles,
   ChangeTotals,
   formatProgress,
@@ -176,14 +177,7 @@ function McpCard({ tool, view, approval }: { tool: ToolItem; view: McpCallView; 
       status={statusLabel(tool, waiting)}
       summary={
         <>
-          <span className="tool__name" title={`called as ${tool.name}`}>
-            {view.server} · {view.tool}
-          </span>
-          {subject && (
-            <span className="tool__args" title={subject}>
-              {subject}
-            </span>
-          )}
+          <CardTitle label={`${view.server} · ${view.tool}`} title={`called as ${tool.name}`} subject={subject} />
           {view.read_only && <span className="tool__read-only">read-only</span>}
           <ChangeTotals changes={tool.changes} />
           {tool.status === "running" && tool.progress && (
@@ -289,14 +283,7 @@ function ViewCard({ tool, view, approval }: { tool: ToolItem; view: ToolView | n
       status={outcome ?? statusLabel(tool, waiting)}
       summary={
         <>
-          <span className="tool__name" title={toolCalledAs(label)}>
-            {toolLabel(label)}
-          </span>
-          {subject && (
-            <span className="tool__args" title={subject}>
-              {subject}
-            </span>
-          )}
+          <CardTitle label={toolLabel(label)} title={toolCalledAs(label)} subject={subject} />
           <ChangeTotals changes={tool.changes} />
           {tool.status === "running" && tool.progress && (
             <span className="tool__progress" data-testid="tool-progress">

@@ -97,6 +97,22 @@ export function CardFrame({
   );
 }
 
+/** The folded line's name of the call and what it is about. */
+export function CardTitle({ label, title, subject }: { label: ReactNode; title?: string | undefined; subject: string }) {
+  return (
+    <>
+      <span className="tool__name" title={title}>
+        {label}
+      </span>
+      {subject && (
+        <span className="tool__args" title={subject}>
+          {subject}
+        </span>
+      )}
+    </>
+  );
+}
+
 /** The approval a card holds, where it happened: after what the call is, before what it did. */
 export function CardApprovalPart({ tool, approval }: { tool: ToolItem; approval: CardApproval | undefined }) {
   if (approval !== undefined) return <ApprovalInCard item={approval.item} sameToolWaiting={approval.sameToolWaiting} />;
