@@ -1,7 +1,7 @@
 //! The one error shape that crosses IPC.
 //!
 //! The engine service reports a typed [`ServiceError`]; the shell turns it into a
-//! [`CommandError`] with a stable `code` (generated for TypeScript, like everything else
+//! [`IpcError`] with a stable `code` (generated for TypeScript, like everything else
 //! that crosses IPC) so the UI branches on the code and on `retryable`, never on text.
 
 use memo_protocol::ErrorCode;
@@ -11,15 +11,15 @@ use ts_rs::TS;
 
 /// Serialized as `{ "code": "...", "message": "...", "retryable": bool }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS, thiserror::Error)]
-#[ts(rename = "CommandErrorPayload")]
+#[ts(rename = "IpcErrorPayload")]
 #[error("{}: {message}", code.as_str())]
-pub struct CommandError {
+pub struct IpcError {
     pub code: ErrorCode,
     pub message: String,
     pub retryable: bool,
 }
 
-impl CommandError {
+impl IpcError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         // Only `Unavailable` is retryable by default: every other code describes a
         // condition that the same request will hit again.
@@ -32,7 +32,7 @@ impl CommandError {
     }
 }
 
-impl From<ServiceError> for CommandError {
+impl From<ServiceError> for IpcError {
     fn from(error: ServiceError) -> Self {
         Self {
             code: error.code(),
@@ -48,11 +48,11 @@ mod tests {
 
     /// The UI's tests parse the same fixture, so a change to the wire shape on either side
     /// fails a test instead of surfacing as an `undefined` in the UI.
-    const WIRE_FIXTURE: &str = include_str!("../../ui/src/ipc/fixtures/command-error.json");
+    const WIRE_FIXTURE: &str = include_str!("../../ui/src/ipc/fixtures/ipc-error.json");
 
     #[test]
     fn serializes_to_the_shape_the_ui_expects() {
-        let error = CommandError::new(ErrorCode::Unavailable, "engine is starting");
+        let error = IpcError::new(ErrorCode::Unavailable, "engine is starting");
         let actual = serde_json::to_value(&error).unwrap();
         let expected: serde_json::Value = serde_json::from_str(WIRE_FIXTURE).unwrap();
         assert_eq!(actual, expected);
@@ -61,14 +61,14 @@ mod tests {
     #[test]
     fn only_unavailable_is_retryable_by_default() {
         for code in ErrorCode::ALL {
-            let retryable = CommandError::new(code, "x").retryable;
+            let retryable = IpcError::new(code, "x").retryable;
             assert_eq!(retryable, code == ErrorCode::Unavailable, "{code:?}");
         }
     }
 
     #[test]
     fn service_errors_keep_their_code_and_message() {
-        let mapped = CommandError::from(ServiceError::NotFound("session s not found".into()));
+        let mapped = IpcError::from(ServiceError::NotFound("session s not found".into()));
         assert_eq!(mapped.code, ErrorCode::NotFound);
         assert_eq!(mapped.message, "session s not found");
         assert!(!mapped.retryable);

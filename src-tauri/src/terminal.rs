@@ -1,10 +1,10 @@
 //! The embedded terminal's link to the window: each terminal's messages go to the channel
-//! the UI passed to `terminal_open`, and terminal errors become `CommandError`s.
+//! the UI passed to `terminal_open`, and terminal errors become `IpcError`s.
 
 use memo_protocol::TerminalMessage;
 use memo_terminal::{TerminalError, TerminalSink};
 
-use crate::error::CommandError;
+use crate::error::IpcError;
 use crate::page_channel::PageChannel;
 
 /// One terminal's channel to the window. A newtype because the trait belongs to another
@@ -17,9 +17,9 @@ impl TerminalSink for ChannelSink {
     }
 }
 
-impl From<TerminalError> for CommandError {
+impl From<TerminalError> for IpcError {
     fn from(error: TerminalError) -> Self {
-        CommandError::new(error.code(), error.to_string())
+        IpcError::new(error.code(), error.to_string())
     }
 }
 
@@ -30,7 +30,7 @@ mod tests {
 
     #[test]
     fn a_closed_terminal_is_not_found_for_the_ui() {
-        let error = CommandError::from(TerminalError::NotFound(TerminalId(4)));
+        let error = IpcError::from(TerminalError::NotFound(TerminalId(4)));
         assert_eq!(error.code, ErrorCode::NotFound);
         assert_eq!(error.message, "terminal 4 is not open");
         assert!(!error.retryable);

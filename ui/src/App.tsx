@@ -14,7 +14,7 @@ import { useTerminalDock } from "./features/terminal/useTerminalDock";
 import { WatchCommandContext, findToolCall, watchedOutput } from "./features/terminal/watch";
 import { folderFor, placeName, worktreeOf, worktreesOf } from "./features/worktrees/worktreeList";
 import type { WorktreeSession } from "./gen/protocol";
-import { commands, pickFolder, resolveApproval } from "./ipc";
+import { ipc, pickFolder, resolveApproval } from "./ipc";
 import type { ActivityView } from "./state/activity";
 import { useActivity } from "./state/useActivity";
 import { useMissingFolders } from "./state/useMissingFolders";
@@ -30,7 +30,7 @@ import { useWorkspaces } from "./state/useWorkspaces";
 // Settings carry the code editor (CodeMirror): loaded when first opened, not at start-up.
 const SettingsView = lazy(() => import("./features/settings/SettingsView").then((m) => ({ default: m.SettingsView })));
 
-const listAllWorktrees = () => commands.listWorktrees({ cwd: null });
+const listAllWorktrees = () => ipc.listWorktrees({ cwd: null });
 
 export function App() {
   const appInfo = useAppInfo();
@@ -43,8 +43,8 @@ export function App() {
   const cwd = workspaces.current !== null && missingFolders.has(workspaces.current) ? null : workspaces.current;
   useOpenRequests(scope === null ? null : workspaces.open);
 
-  const providers = useLoadable("list_providers", "providers", commands.listProviders);
-  const loadSessions = useCallback(async () => (await commands.listSessions({ cwd })).sessions, [cwd]);
+  const providers = useLoadable("list_providers", "providers", ipc.listProviders);
+  const loadSessions = useCallback(async () => (await ipc.listSessions({ cwd })).sessions, [cwd]);
   const sessions = useLoadable("list_sessions", cwd, loadSessions);
   const chat = useChat(cwd, sessions.reload);
   const trust = useWorkspaceTrust(cwd);
@@ -161,7 +161,7 @@ export function App() {
   const reloadSessions = sessions.reload;
   const rename = useCallback(
     async (session: SessionSummary, title: string) => {
-      await commands.renameSession({ sessionId: session.id, title });
+      await ipc.renameSession({ sessionId: session.id, title });
       reloadSessions();
     },
     [reloadSessions],
@@ -171,7 +171,7 @@ export function App() {
   const { forget } = chat;
   const remove = useCallback(
     async (session: SessionSummary) => {
-      await commands.deleteSession({ sessionId: session.id });
+      await ipc.deleteSession({ sessionId: session.id });
       // The open conversation is gone: show a fresh one instead of a dead transcript.
       if (session.id === activeSessionId) newSession();
       forget(session.id);
@@ -180,7 +180,7 @@ export function App() {
     [activeSessionId, newSession, forget, reloadSessions],
   );
 
-  const search = useCallback((query: string) => commands.searchSessions({ query, cwd }), [cwd]);
+  const search = useCallback((query: string) => ipc.searchSessions({ query, cwd }), [cwd]);
   const { openSession } = chat;
   // A hit in a subagent's session: its parent opens, then the subagent's own view.
   const [agentHit, setAgentHit] = useState<{ parentId: string; childId: string } | null>(null);

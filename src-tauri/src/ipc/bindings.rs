@@ -1,4 +1,4 @@
-//! Renders `ui/src/gen/commands.ts` from [`super::specs`]: one typed function per command,
+//! Renders `ui/src/gen/ipc.ts` from [`super::specs`]: one typed function per command,
 //! bound to the UI's single `invoke` wrapper. A test compares the committed file with a
 //! fresh rendering, so a command changed in Rust without regenerating fails CI.
 
@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use ts_rs::TS;
 
 use super::{specs, CommandSpec};
-use crate::error::CommandError;
+use crate::error::IpcError;
 
 /// TypeScript names that are not protocol types.
 const BUILTIN_TYPES: &[&str] = &["Array", "Record", "Promise", "Channel"];
@@ -15,7 +15,7 @@ const BUILTIN_TYPES: &[&str] = &["Array", "Record", "Promise", "Channel"];
 pub fn typescript() -> String {
     let cfg = ts_rs::Config::new().with_large_int("number");
     let specs = specs();
-    let error_decl = CommandError::decl(&cfg);
+    let error_decl = IpcError::decl(&cfg);
 
     let mut referenced = BTreeSet::new();
     for spec in &specs {
@@ -30,7 +30,7 @@ pub fn typescript() -> String {
             referenced.extend(type_names(ty));
         }
     }
-    referenced.remove("CommandErrorPayload");
+    referenced.remove("IpcErrorPayload");
 
     let mut out = String::new();
     out.push_str(
@@ -46,20 +46,20 @@ pub fn typescript() -> String {
         "import type {{ {} }} from \"./protocol\";\n\n",
         names.join(", ")
     ));
-    out.push_str("/** What every command rejects with, as it crosses IPC. */\n");
+    out.push_str("/** What every IPC call rejects with. */\n");
     out.push_str(&format!("export {}\n\n", error_decl.trim()));
 
-    out.push_str("export const COMMAND_NAMES = [\n");
+    out.push_str("export const CALL_NAMES = [\n");
     for spec in &specs {
         out.push_str(&format!("  \"{}\",\n", spec.name));
     }
-    out.push_str("] as const;\n\nexport type CommandName = (typeof COMMAND_NAMES)[number];\n\n");
+    out.push_str("] as const;\n\nexport type CallName = (typeof CALL_NAMES)[number];\n\n");
     out.push_str(
-        "/** Calls one command by name with its arguments (ui/src/ipc/invoke.ts). */\n\
-         export type Invoke = <T>(command: CommandName, args: Record<string, unknown>) => Promise<T>;\n\n",
+        "/** Makes one IPC call by name with its arguments (ui/src/ipc/invoke.ts). */\n\
+         export type Invoke = <T>(call: CallName, args: Record<string, unknown>) => Promise<T>;\n\n",
     );
 
-    out.push_str("export interface Commands {\n");
+    out.push_str("export interface IpcCalls {\n");
     for spec in &specs {
         out.push_str(&doc_comment(spec.doc, "  "));
         out.push_str(&format!(
@@ -71,7 +71,7 @@ pub fn typescript() -> String {
     }
     out.push_str("}\n\n");
 
-    out.push_str("export function bindCommands(invoke: Invoke): Commands {\n  return {\n");
+    out.push_str("export function bindCalls(invoke: Invoke): IpcCalls {\n  return {\n");
     for spec in &specs {
         let has_args = !spec.args.is_empty() || spec.channel.is_some();
         let (param, value) = if has_args {

@@ -2,7 +2,7 @@
 //!
 //! [`ipc_calls!`] turns each declaration into a `#[tauri::command]` (all async, so they
 //! run on Tauri's Tokio runtime, which session actors need), the handler that registers
-//! them, and the TypeScript binding the UI calls (`ui/src/gen/commands.ts`), so a command's
+//! them, and the TypeScript binding the UI calls (`ui/src/gen/ipc.ts`), so a command's
 //! name, arguments and result type are written in one place only. Bodies are one-liners
 //! into the engine service; logic lives there, where it is tested without a window.
 
@@ -25,7 +25,7 @@ use memo_service::{SearchRequest, StartRequest};
 pub use bindings::typescript;
 
 /// Path of the generated bindings, relative to the repository root.
-pub const BINDINGS_PATH: &str = "ui/src/gen/commands.ts";
+pub const BINDINGS_PATH: &str = "ui/src/gen/ipc.ts";
 
 /// The shape of one command for the binding generator.
 pub struct CommandSpec {
@@ -50,7 +50,7 @@ macro_rules! ipc_calls {
                 $state: tauri::State<'_, crate::state::AppState>,
                 $($arg: $ty,)*
                 $($chan: crate::page_channel::ChannelId,)?
-            ) -> Result<$ret, crate::error::CommandError> {
+            ) -> Result<$ret, crate::error::IpcError> {
                 $(let $chan = crate::page_channel::PageChannel::<$msg>::new($state.mailbox(), $chan);)?
                 $body
             }

@@ -29,7 +29,7 @@ describe("pickSavePath", () => {
     expect(save).toHaveBeenCalledWith({ title: "Export session", defaultPath: "notes.md", filters: [markdown] });
   });
 
-  it("reports a refused dialog as a CommandError", async () => {
+  it("reports a refused dialog as a IpcError", async () => {
     save.mockImplementation(() => Promise.reject("dialog.save not allowed by ACL"));
     const failure = await pickSavePath("Export", "a.json").catch((raised: unknown) => raised);
     expect(failure).toMatchObject({ code: "ipc", command: "dialog.save" });
@@ -61,7 +61,7 @@ describe("pickFiles", () => {
     await expect(pickFiles("Import sessions", [JSONL])).resolves.toBeNull();
   });
 
-  it("reports a refused dialog as a CommandError", async () => {
+  it("reports a refused dialog as a IpcError", async () => {
     open.mockImplementation(() => Promise.reject("dialog.open not allowed by ACL"));
     const failure = await pickFiles("Import sessions", [JSONL]).catch((raised: unknown) => raised);
     expect(failure).toMatchObject({ code: "ipc", command: "dialog.open" });
@@ -80,7 +80,7 @@ describe("pickFolder", () => {
     await expect(pickFolder()).resolves.toBeNull();
   });
 
-  it("reports a refused dialog as a CommandError", async () => {
+  it("reports a refused dialog as a IpcError", async () => {
     open.mockRejectedValue("dialog.open not allowed by ACL");
     const failure = await pickFolder().catch((raised: unknown) => raised);
     expect(failure).toMatchObject({ code: "ipc", command: "dialog.open" });

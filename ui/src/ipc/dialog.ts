@@ -1,6 +1,6 @@
 import { open, save } from "@tauri-apps/plugin-dialog";
 
-import { toCommandError } from "./errors";
+import { toIpcError } from "./errors";
 
 /** A choice in a file dialog's type list: its name, and extensions without the dot. */
 export interface FileFilter {
@@ -26,7 +26,7 @@ export async function pickFolder(): Promise<string | null> {
     }
     return picked;
   } catch (raised) {
-    throw toCommandError("dialog.open", raised);
+    throw toIpcError("dialog.open", raised);
   }
 }
 
@@ -39,7 +39,7 @@ export async function pickFiles(title: string, filters: FileFilter[]): Promise<s
     const paths = Array.isArray(picked) ? picked : [picked];
     return paths.length > 0 ? paths : null;
   } catch (raised) {
-    throw toCommandError("dialog.open", raised);
+    throw toIpcError("dialog.open", raised);
   }
 }
 
@@ -51,6 +51,6 @@ export async function pickSavePath(title: string, defaultPath: string, filter: F
   try {
     return await save({ title, defaultPath, filters: [filter] });
   } catch (raised) {
-    throw toCommandError("dialog.save", raised);
+    throw toIpcError("dialog.save", raised);
   }
 }

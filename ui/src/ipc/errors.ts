@@ -1,26 +1,26 @@
-// The UI side of `CommandError` in src-tauri/src/error.rs. The payload type and the list
+// The UI side of `IpcError` in src-tauri/src/error.rs. The payload type and the list
 // of codes are generated from Rust; both sides also test against
-// ./fixtures/command-error.json, so a change to the wire shape fails a test on each side.
-import type { CommandErrorPayload } from "../gen/commands";
+// ./fixtures/ipc-error.json, so a change to the wire shape fails a test on each side.
+import type { IpcErrorPayload } from "../gen/ipc";
 import { ERROR_CODES, type ErrorCode as RustErrorCode } from "../gen/protocol";
 
-export type { CommandErrorPayload, RustErrorCode };
+export type { IpcErrorPayload, RustErrorCode };
 
 /**
  * `ipc` is produced only on this side: the call never reached a command (not inside the
  * desktop app, command not registered, or not allowed by the window's capability). Tauri
- * reports those as bare strings rather than as a `CommandError`.
+ * reports those as bare strings rather than as an `IpcError`.
  */
 export type ErrorCode = RustErrorCode | "ipc";
 
-export class CommandError extends Error {
+export class IpcError extends Error {
   readonly code: ErrorCode;
   readonly retryable: boolean;
   readonly command: string;
 
   constructor(command: string, code: ErrorCode, message: string, retryable: boolean) {
     super(message);
-    this.name = "CommandError";
+    this.name = "IpcError";
     this.command = command;
     this.code = code;
     this.retryable = retryable;
@@ -36,11 +36,11 @@ function isRustErrorCode(value: unknown): value is RustErrorCode {
 }
 
 /**
- * Turns whatever `invoke` rejected with into a `CommandError`, so callers branch on `code`
+ * Turns whatever `invoke` rejected with into an `IpcError`, so callers branch on `code`
  * and `retryable` instead of on message text or on the type of the thrown value.
  */
-export function toCommandError(command: string, raised: unknown): CommandError {
-  if (raised instanceof CommandError) {
+export function toIpcError(command: string, raised: unknown): IpcError {
+  if (raised instanceof IpcError) {
     return raised;
   }
   if (isRecord(raised) && typeof raised.message === "string" && "code" in raised) {
@@ -48,14 +48,14 @@ export function toCommandError(command: string, raised: unknown): CommandError {
     // side; keep its message and treat it as internal rather than dropping it.
     const code = isRustErrorCode(raised.code) ? raised.code : "internal";
     const retryable = raised.retryable === true;
-    return new CommandError(command, code, raised.message, retryable);
+    return new IpcError(command, code, raised.message, retryable);
   }
   if (typeof raised === "string") {
-    return new CommandError(command, "ipc", raised, false);
+    return new IpcError(command, "ipc", raised, false);
   }
   if (raised instanceof Error) {
     // Outside the desktop app `invoke` fails with a TypeError on the missing Tauri globals.
-    return new CommandError(command, "ipc", raised.message, false);
+    return new IpcError(command, "ipc", raised.message, false);
   }
-  return new CommandError(command, "ipc", `${command} failed: ${String(raised)}`, false);
+  return new IpcError(command, "ipc", `${command} failed: ${String(raised)}`, false);
 }

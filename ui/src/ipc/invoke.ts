@@ -1,23 +1,23 @@
 import { invoke } from "@tauri-apps/api/core";
 
-import { bindCommands, type CommandName, type Commands } from "../gen/commands";
-import { toCommandError } from "./errors";
+import { bindCalls, type CallName, type IpcCalls } from "../gen/ipc";
+import { toIpcError } from "./errors";
 
 /**
- * The only place the UI calls `invoke`. Every rejection becomes a `CommandError`, so no
+ * The only place the UI calls `invoke`. Every rejection becomes an `IpcError`, so no
  * caller has to guess what shape a failure has.
  */
-export async function invokeCommand<T>(command: CommandName, args: Record<string, unknown>): Promise<T> {
+export async function invokeCall<T>(call: CallName, args: Record<string, unknown>): Promise<T> {
   try {
-    return await invoke<T>(command, args);
+    return await invoke<T>(call, args);
   } catch (raised) {
-    throw toCommandError(command, raised);
+    throw toIpcError(call, raised);
   }
 }
 
 /**
- * Every Rust command, typed from the Rust definitions (ui/src/gen/commands.ts). Results
+ * Every IPC call into the shell, typed from the Rust definitions (ui/src/gen/ipc.ts). Results
  * are trusted as typed: the bindings and the shell are built from the same source, and a
  * stale bindings file fails the Rust tests.
  */
-export const commands: Commands = bindCommands(invokeCommand);
+export const ipc: IpcCalls = bindCalls(invokeCall);

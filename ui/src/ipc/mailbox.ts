@@ -1,5 +1,5 @@
 import type { PageMessage } from "../gen/protocol";
-import { commands } from "./invoke";
+import { ipc } from "./invoke";
 
 /** After a failed request (the shell not ready, say), how long before the next one. */
 const RETRY_MS = 1000;
@@ -31,7 +31,7 @@ export function receiveMessages(): void {
   void (async () => {
     for (;;) {
       try {
-        deliver(await commands.receiveMessages());
+        deliver(await ipc.receiveMessages());
       } catch (error) {
         console.error("Could not receive the shell's messages:", error);
         await new Promise((resolve) => window.setTimeout(resolve, RETRY_MS));

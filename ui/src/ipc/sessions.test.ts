@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { COMMAND_NAMES } from "../gen/commands";
+import { CALL_NAMES } from "../gen/ipc";
 import { sessionSummary } from "../test/fixtures";
-import { CommandError } from "./errors";
-import { commands } from "./invoke";
+import { IpcError } from "./errors";
+import { ipc } from "./invoke";
 import { interruptTurn, resolveApproval, sendUserTurn, subscribeSession } from "./sessions";
 
 // A stand-in Channel that remembers its handler, so a test can play the Rust side.
@@ -24,33 +24,33 @@ beforeEach(() => {
 describe("generated command bindings", () => {
   it("have one function per Rust command, each calling that command", async () => {
     invoke.mockResolvedValue(null);
-    const names = Object.keys(commands);
-    expect(names).toHaveLength(COMMAND_NAMES.length);
-    for (const name of COMMAND_NAMES) {
-      const camel = name.replace(/_(.)/g, (_, c: string) => c.toUpperCase()) as keyof typeof commands;
-      expect(typeof commands[camel]).toBe("function");
+    const names = Object.keys(ipc);
+    expect(names).toHaveLength(CALL_NAMES.length);
+    for (const name of CALL_NAMES) {
+      const camel = name.replace(/_(.)/g, (_, c: string) => c.toUpperCase()) as keyof typeof ipc;
+      expect(typeof ipc[camel]).toBe("function");
     }
-    await commands.appInfo();
+    await ipc.appInfo();
     expect(invoke).toHaveBeenLastCalledWith("app_info", {});
   });
 
   it("pass camelCase arguments that Tauri maps to the snake_case parameters", async () => {
     invoke.mockResolvedValue(SUMMARY);
-    await commands.resumeSession({ sessionId: "s1" });
+    await ipc.resumeSession({ sessionId: "s1" });
     expect(invoke).toHaveBeenLastCalledWith("resume_session", { sessionId: "s1" });
-    await commands.startSession({ cwd: "/repo" });
+    await ipc.startSession({ cwd: "/repo" });
     expect(invoke).toHaveBeenLastCalledWith("start_session", { cwd: "/repo" });
-    await commands.rewindSession({ sessionId: "s1", turnSeq: 12 });
+    await ipc.rewindSession({ sessionId: "s1", turnSeq: 12 });
     expect(invoke).toHaveBeenLastCalledWith("rewind_session", { sessionId: "s1", turnSeq: 12 });
   });
 
-  it("turn a Rust CommandError rejection into a typed CommandError naming the command", async () => {
+  it("turn a Rust IpcError rejection into a typed IpcError naming the command", async () => {
     invoke.mockRejectedValue({ code: "config", message: "config.toml:3: bad key", retryable: false });
-    const failure = await commands.listProviders().catch((raised: unknown) => raised);
-    expect(failure).toBeInstanceOf(CommandError);
-    expect((failure as CommandError).code).toBe("config");
-    expect((failure as CommandError).command).toBe("list_providers");
-    expect((failure as CommandError).message).toContain("config.toml:3");
+    const failure = await ipc.listProviders().catch((raised: unknown) => raised);
+    expect(failure).toBeInstanceOf(IpcError);
+    expect((failure as IpcError).code).toBe("config");
+    expect((failure as IpcError).command).toBe("list_providers");
+    expect((failure as IpcError).message).toContain("config.toml:3");
   });
 });
 
@@ -84,9 +84,9 @@ describe("session helpers", () => {
     });
   });
 
-  it("turn a refused op into a CommandError", async () => {
+  it("turn a refused op into a IpcError", async () => {
     invoke.mockRejectedValue({ code: "not_found", message: "session s1 is not open", retryable: false });
     const failure = await interruptTurn("s1").catch((raised: unknown) => raised);
-    expect((failure as CommandError).code).toBe("not_found");
+    expect((failure as IpcError).code).toBe("not_found");
   });
 });

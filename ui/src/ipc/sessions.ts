@@ -1,9 +1,9 @@
-// Conveniences over the generated session commands: the event channel, and the ops the
-// chat sends. Everything else is called as `commands.*` directly.
+// Conveniences over the generated session calls: the event channel, and the ops the
+// chat sends. Everything else is called as `ipc.*` directly.
 import { Channel } from "@tauri-apps/api/core";
 
 import type { EventEnvelope, ImageInput, Op, ReviewDecision } from "../gen/protocol";
-import { commands } from "./invoke";
+import { ipc } from "./invoke";
 
 /**
  * Streams the session's events with `seq > afterSeq` to `onEvents` in batches, stored
@@ -17,11 +17,11 @@ export async function subscribeSession(
   // The handler is set before the channel crosses IPC: batches that arrive before a
   // handler exists are dropped. The stored history comes first, in one or more batches.
   const channel = new Channel<EventEnvelope[]>(onEvents);
-  await commands.subscribeSession({ sessionId, afterSeq, onEvents: channel });
+  await ipc.subscribeSession({ sessionId, afterSeq, onEvents: channel });
 }
 
 export function submitOp(sessionId: string, op: Op): Promise<void> {
-  return commands.submitOp({ sessionId, op });
+  return ipc.submitOp({ sessionId, op });
 }
 
 export function sendUserTurn(sessionId: string, text: string, images: ImageInput[] = []): Promise<void> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { AppInfo } from "../gen/protocol";
-import { CommandError } from "../ipc";
+import { IpcError } from "../ipc";
 import { appInfoReducer, initialAppInfoState, memoPath } from "./appInfo";
 
 const INFO: AppInfo = {
@@ -20,7 +20,7 @@ describe("appInfoReducer", () => {
   });
 
   it("records a failure", () => {
-    const error = new CommandError("app_info", "config", "no home", false);
+    const error = new IpcError("app_info", "config", "no home", false);
     expect(appInfoReducer(initialAppInfoState, { type: "failed", error })).toEqual({
       status: "error",
       error,
@@ -33,7 +33,7 @@ describe("appInfoReducer", () => {
   });
 
   it("goes back to loading when retrying after a failure", () => {
-    const error = new CommandError("app_info", "unavailable", "later", true);
+    const error = new IpcError("app_info", "unavailable", "later", true);
     const failed = appInfoReducer(initialAppInfoState, { type: "failed", error });
     expect(appInfoReducer(failed, { type: "requested" })).toEqual({ status: "loading" });
   });

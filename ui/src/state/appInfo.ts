@@ -1,16 +1,16 @@
 import type { AppInfo } from "../gen/protocol";
-import type { CommandError } from "../ipc";
+import type { IpcError } from "../ipc";
 
 /** What the UI knows about the running app; loaded once at start-up. */
 export type AppInfoState =
   | { status: "loading" }
   | { status: "ready"; info: AppInfo }
-  | { status: "error"; error: CommandError };
+  | { status: "error"; error: IpcError };
 
 export type AppInfoAction =
   | { type: "requested" }
   | { type: "loaded"; info: AppInfo }
-  | { type: "failed"; error: CommandError };
+  | { type: "failed"; error: IpcError };
 
 export const initialAppInfoState: AppInfoState = { status: "loading" };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { EventEnvelope, SessionSummary } from "../gen/protocol";
-import { CommandError } from "../ipc";
+import { IpcError } from "../ipc";
 import { chatReducer, initialChat } from "./chat";
 import { sessionSummary } from "../test/fixtures";
 
@@ -88,7 +88,7 @@ describe("chatReducer", () => {
   });
 
   it("records a failure and clears it on dismiss or the next send", () => {
-    const error = new CommandError("start_session", "config", "no provider", false);
+    const error = new IpcError("start_session", "config", "no provider", false);
     let state = chatReducer(chatReducer(initialChat, { type: "sending" }), { type: "failed", error });
     expect(state).toMatchObject({ phase: "idle", error });
     state = chatReducer(state, { type: "dismiss_error" });

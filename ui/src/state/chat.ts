@@ -1,7 +1,7 @@
 // The conversation in the chat column: which session it shows, its transcript, and what
 // the UI is waiting for. Async work lives in ./useChat; this is the pure part.
 import type { EventEnvelope, HistoryPage, SessionSummary } from "../gen/protocol";
-import type { CommandError } from "../ipc";
+import type { IpcError } from "../ipc";
 import { type HeldEvents, type HistoryWindow, latestPage, liveEvents, newerPage, olderPage, openPage, WINDOW_LIMITS } from "./chatWindow";
 import { type ChatTail, emptyTail, tailEvents, tailFromPage, tailOf } from "./chatTail";
 import { emptyTranscript, type TranscriptState } from "./transcript";
@@ -17,7 +17,7 @@ export interface ChatState {
   session: SessionSummary | null;
   transcript: TranscriptState;
   phase: ChatPhase;
-  error: CommandError | null;
+  error: IpcError | null;
   /** Text to put in the composer (a rewound message); `id` changes with each request. */
   prefill: { id: number; text: string } | null;
   /** An event to bring into view once the history is shown (a search hit). */
@@ -48,7 +48,7 @@ export type ChatAction =
    */
   | { type: "events"; sessionId: string; batch: EventEnvelope[]; reading?: string | null }
   | { type: "sending" }
-  | { type: "failed"; error: CommandError }
+  | { type: "failed"; error: IpcError }
   | { type: "dismiss_error" }
   | { type: "prefill"; text: string }
   | { type: "focus"; seq: number | null }

@@ -9,7 +9,7 @@
 import { createContext, useCallback, useContext, useEffect, useSyncExternalStore } from "react";
 
 import type { EventEnvelope } from "../gen/protocol";
-import { commands, subscribeSession, toCommandError } from "../ipc";
+import { ipc, subscribeSession, toIpcError } from "../ipc";
 import { frameQueue, type FrameQueue, type Schedule, nextFrame } from "./frameQueue";
 import { applyBatch, emptyTranscript, type TranscriptState } from "./transcript";
 
@@ -114,7 +114,7 @@ export class ChildSessions {
       .subscribe(sessionId, entry.feed.transcript.lastSeq, (batch) => this.incoming.push(sessionId, batch))
       .catch((raised: unknown) => {
         entry.subscribed = false;
-        this.change(entry, { ...entry.feed, loading: false, error: toCommandError("subscribe_session", raised).message });
+        this.change(entry, { ...entry.feed, loading: false, error: toIpcError("subscribe_session", raised).message });
       });
   }
 
@@ -150,7 +150,7 @@ export class ChildSessions {
 
 const ipcApi: ChildFeedApi = {
   subscribe: subscribeSession,
-  unsubscribe: (sessionId) => commands.unsubscribeSession({ sessionId }),
+  unsubscribe: (sessionId) => ipc.unsubscribeSession({ sessionId }),
 };
 
 let windowFeeds: ChildSessions | null = null;

@@ -6,11 +6,11 @@ import type { SessionActivity } from "../gen/protocol";
 import { sessionActivity } from "../test/fixtures";
 import { useActivity } from "./useActivity";
 
-const { commands, channels } = vi.hoisted(() => ({
-  commands: { subscribeActivity: vi.fn(), setWaitingCount: vi.fn(), notifySession: vi.fn() },
+const { ipc, channels } = vi.hoisted(() => ({
+  ipc: { subscribeActivity: vi.fn(), setWaitingCount: vi.fn(), notifySession: vi.fn() },
   channels: [] as Array<(snapshot: SessionActivity[]) => void>,
 }));
-vi.mock("../ipc", () => ({ commands }));
+vi.mock("../ipc", () => ({ ipc }));
 vi.mock("./windowSignals", () => ({ onWindowSignal: () => () => undefined }));
 vi.mock("@tauri-apps/api/core", () => ({
   Channel: class {
@@ -23,13 +23,13 @@ vi.mock("@tauri-apps/api/core", () => ({
 describe("useActivity", () => {
   beforeEach(() => {
     channels.length = 0;
-    commands.subscribeActivity.mockReset();
-    commands.setWaitingCount.mockResolvedValue(null);
-    commands.notifySession.mockResolvedValue(true);
+    ipc.subscribeActivity.mockReset();
+    ipc.setWaitingCount.mockResolvedValue(null);
+    ipc.notifySession.mockResolvedValue(true);
   });
 
   it("shows the list the channel sends first, then each change", async () => {
-    commands.subscribeActivity.mockResolvedValue(null);
+    ipc.subscribeActivity.mockResolvedValue(null);
     const { result } = renderHook(() => useActivity("home", null, () => undefined));
     await waitFor(() => expect(channels).toHaveLength(1));
     act(() => channels[0]?.([sessionActivity({ state: "running" })]));

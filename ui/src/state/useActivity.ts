@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Channel } from "@tauri-apps/api/core";
 
 import type { SessionActivity } from "../gen/protocol";
-import { commands } from "../ipc";
+import { ipc } from "../ipc";
 import { emptyActivity, markSeen, noticesBetween, receive, sessionsWaiting, type ActivityView } from "./activity";
 import { defaultAttentionPrefs, loadAttentionPrefs, onAttentionPrefs, type AttentionPrefs } from "./attentionPrefs";
 import { onWindowSignal } from "./windowSignals";
@@ -52,7 +52,7 @@ export function useActivity(
       update(() => after);
       if (!allowed.desktop) return;
       for (const notice of noticesBetween(before, after, shown, hasFocus)) {
-        commands.notifySession({ sessionId: notice.sessionId, title: notice.title, body: notice.body }).catch(() => undefined);
+        ipc.notifySession({ sessionId: notice.sessionId, title: notice.title, body: notice.body }).catch(() => undefined);
       }
     },
     [update],
@@ -60,7 +60,7 @@ export function useActivity(
 
   useEffect(() => {
     const channel = new Channel<SessionActivity[]>(onSnapshot);
-    commands.subscribeActivity({ onActivity: channel }).catch(() => undefined);
+    ipc.subscribeActivity({ onActivity: channel }).catch(() => undefined);
   }, [onSnapshot]);
 
   useEffect(() => {
@@ -84,7 +84,7 @@ export function useActivity(
     const count = prefs.badge ? waiting : 0;
     // The page's title too: it is what the window shows where the shell cannot set one.
     document.title = count > 0 ? `Memo (${count})` : "Memo";
-    commands.setWaitingCount({ count }).catch(() => undefined);
+    ipc.setWaitingCount({ count }).catch(() => undefined);
   }, [waiting, prefs.badge]);
 
   // A notification about a session was clicked.

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useReducer } from "react";
 
 import { setTimeZone } from "../format";
-import { commands, toCommandError } from "../ipc";
+import { ipc, toIpcError } from "../ipc";
 import { appInfoReducer, initialAppInfoState, type AppInfoState } from "./appInfo";
 
 export function useAppInfo(): { state: AppInfoState; reload: () => void } {
@@ -9,7 +9,7 @@ export function useAppInfo(): { state: AppInfoState; reload: () => void } {
 
   const load = useCallback((isCurrent: () => boolean) => {
     dispatch({ type: "requested" });
-    commands.appInfo().then(
+    ipc.appInfo().then(
       (info) => {
         // Before any time is shown: the sidebar lists sessions only once the app info has
         // named the Memo home (workspaces wait for it).
@@ -17,7 +17,7 @@ export function useAppInfo(): { state: AppInfoState; reload: () => void } {
         if (isCurrent()) dispatch({ type: "loaded", info });
       },
       (raised: unknown) => {
-        if (isCurrent()) dispatch({ type: "failed", error: toCommandError("app_info", raised) });
+        if (isCurrent()) dispatch({ type: "failed", error: toIpcError("app_info", raised) });
       },
     );
   }, []);

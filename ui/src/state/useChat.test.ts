@@ -6,14 +6,14 @@ import type { HistoryPage } from "../gen/protocol";
 import { USAGE, eventAt as at, pagedTurn, sessionSummary } from "../test/fixtures";
 import { useChat } from "./useChat";
 
-const { commands, sendUserTurn, subscribeSession } = vi.hoisted(() => ({
-  commands: { resumeSession: vi.fn(), historyPage: vi.fn(), unsubscribeSession: vi.fn(), startSession: vi.fn() },
+const { ipc, sendUserTurn, subscribeSession } = vi.hoisted(() => ({
+  ipc: { resumeSession: vi.fn(), historyPage: vi.fn(), unsubscribeSession: vi.fn(), startSession: vi.fn() },
   sendUserTurn: vi.fn(),
   subscribeSession: vi.fn(),
 }));
 vi.mock("../ipc", async (importOriginal) => ({
   ...(await importOriginal<object>()),
-  commands,
+  ipc,
   sendUserTurn,
   subscribeSession,
 }));
@@ -52,12 +52,12 @@ const END: HistoryPage = {
 };
 
 beforeEach(() => {
-  for (const f of [...Object.values(commands), sendUserTurn, subscribeSession]) f.mockReset();
-  commands.resumeSession.mockResolvedValue(sessionSummary({ id: "s1", last_seq: LAST_SEQ }));
-  commands.historyPage.mockImplementation(({ fromSeq }: { fromSeq: number | null }) =>
+  for (const f of [...Object.values(ipc), sendUserTurn, subscribeSession]) f.mockReset();
+  ipc.resumeSession.mockResolvedValue(sessionSummary({ id: "s1", last_seq: LAST_SEQ }));
+  ipc.historyPage.mockImplementation(({ fromSeq }: { fromSeq: number | null }) =>
     Promise.resolve(fromSeq === null ? END : HIT),
   );
-  commands.unsubscribeSession.mockResolvedValue(undefined);
+  ipc.unsubscribeSession.mockResolvedValue(undefined);
   subscribeSession.mockResolvedValue(undefined);
   sendUserTurn.mockResolvedValue(undefined);
 });
@@ -70,7 +70,7 @@ describe("useChat with a window far from the session's end", () => {
     act(() => result.current.openSession({ id: "s1" }, 31));
     await waitFor(() => expect(result.current.state.transcript.entries).toHaveLength(10));
     expect(result.current.state.history?.after).toBe(true);
-    expect(commands.historyPage).toHaveBeenCalledWith({ sessionId: "s1", beforeSeq: null, turns: 1, fromSeq: null });
+    expect(ipc.historyPage).toHaveBeenCalledWith({ sessionId: "s1", beforeSeq: null, turns: 1, fromSeq: null });
     // Stop, not Send; the controls a turn locks stay locked.
     expect(result.current.running?.input).toBe("question 1000");
 
@@ -100,11 +100,11 @@ describe("useChat with a window far from the session's end", () => {
     // A hit far back: the session is let go and read again from there. Before its page
     // arrives, the first subscription still delivers the running turn's end and a new turn.
     let hitPage: (page: HistoryPage) => void = () => undefined;
-    commands.historyPage.mockImplementation(({ fromSeq }: { fromSeq: number | null }) =>
+    ipc.historyPage.mockImplementation(({ fromSeq }: { fromSeq: number | null }) =>
       fromSeq === null ? Promise.resolve(END) : new Promise<HistoryPage>((resolve) => (hitPage = resolve)),
     );
     act(() => result.current.openSession({ id: "s1" }, 31));
-    await waitFor(() => expect(commands.historyPage).toHaveBeenCalledWith(expect.objectContaining({ fromSeq: 31 })));
+    await waitFor(() => expect(ipc.historyPage).toHaveBeenCalledWith(expect.objectContaining({ fromSeq: 31 })));
     await act(async () => {
       callbacks[0]?.([
         at(3003, 1000, { type: "turn_ended", reason: "completed", usage: USAGE }),
@@ -124,7 +124,7 @@ describe("useChat with a window far from the session's end", () => {
 
 describe("useChat's mode for the next session", () => {
   it("starts one session in the mode picked for it, and the next new one in the default", async () => {
-    commands.startSession
+    ipc.startSession
       .mockResolvedValueOnce(sessionSummary({ id: "s1" }))
       .mockResolvedValueOnce(sessionSummary({ id: "s2" }));
     const { result } = renderHook(() => useChat("/repo", () => undefined));
@@ -133,7 +133,7 @@ describe("useChat's mode for the next session", () => {
     await act(async () => {
       await result.current.send("first");
     });
-    expect(commands.startSession).toHaveBeenLastCalledWith({ cwd: "/repo", provider: null, approvalMode: "strict" });
+    expect(ipc.startSession).toHaveBeenLastCalledWith({ cwd: "/repo", provider: null, approvalMode: "strict" });
     // Used up by the session it was picked for.
     expect(result.current.nextApprovalMode).toBeNull();
 
@@ -141,7 +141,7 @@ describe("useChat's mode for the next session", () => {
     await act(async () => {
       await result.current.send("second");
     });
-    expect(commands.startSession).toHaveBeenLastCalledWith({ cwd: "/repo", provider: null, approvalMode: null });
+    expect(ipc.startSession).toHaveBeenLastCalledWith({ cwd: "/repo", provider: null, approvalMode: null });
   });
 
   it("drops a mode picked in a draft when New session is pressed", () => {

@@ -2,14 +2,14 @@ import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "r
 
 import type { ApprovalMode, EventEnvelope, HostAction, ImageInput, ReviewDecision, SessionSummary } from "../gen/protocol";
 import {
-  CommandError,
-  commands,
+  IpcError,
+  ipc,
   interruptTurn,
   resolveApproval,
   sendUserTurn,
   submitOp,
   subscribeSession,
-  toCommandError,
+  toIpcError,
 } from "../ipc";
 import type { ChatAction, ChatState } from "./chat";
 import { tailRunning } from "./chatTail";
@@ -172,7 +172,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       subscribed.current.delete(id);
       reading.current.delete(id);
       incoming.discard(id);
-      commands.unsubscribeSession({ sessionId: id }).catch(() => undefined);
+      ipc.unsubscribeSession({ sessionId: id }).catch(() => undefined);
     }
     dispatchAll({ type: "drop", keys: gone });
   }, [chats, incoming]);
@@ -204,7 +204,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       if (kept) return;
       void (async () => {
         try {
-          const session = await commands.resumeSession({ sessionId: summary.id });
+          const session = await ipc.resumeSession({ sessionId: summary.id });
           dispatchTo(session.id, { type: "opened", session });
           if (session.id !== summary.id) {
             // Imported history continues in a fork: show that instead.
@@ -218,7 +218,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
           // A long session: its end (or a page from a search hit on) first, earlier and
           // later pages on demand. Short of the end, only what happens from now on comes
           // live (held back until the window meets the end); the log in between is paged.
-          const page = await commands.historyPage({
+          const page = await ipc.historyPage({
             sessionId: session.id,
             beforeSeq: null,
             turns: PAGE_TURNS,
@@ -227,12 +227,12 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
           // Short of the end, the end's last turn too: a turn may be running there, or
           // asking for approval, and the composer and the controls must know.
           const end = page.has_after
-            ? await commands.historyPage({ sessionId: session.id, beforeSeq: null, turns: 1, fromSeq: null })
+            ? await ipc.historyPage({ sessionId: session.id, beforeSeq: null, turns: 1, fromSeq: null })
             : undefined;
           dispatchTo(session.id, { type: "page", sessionId: session.id, page, ...(end ? { end } : {}) });
           await attach(session, subscribeAfter(page, session.last_seq));
         } catch (raised) {
-          dispatchTo(summary.id, { type: "failed", error: toCommandError("resume_session", raised) });
+          dispatchTo(summary.id, { type: "failed", error: toIpcError("resume_session", raised) });
         }
       })();
     },
@@ -267,10 +267,10 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       if (current === null || folder === null) return;
       void (async () => {
         try {
-          const { session, text } = await commands.rewindSession({ sessionId: current.id, turnSeq: turn.startSeq });
+          const { session, text } = await ipc.rewindSession({ sessionId: current.id, turnSeq: turn.startSeq });
           await showNew(session, text, folder);
         } catch (raised) {
-          dispatchTo(current.id, { type: "failed", error: toCommandError("rewind_session", raised) });
+          dispatchTo(current.id, { type: "failed", error: toIpcError("rewind_session", raised) });
         }
       })();
     },
@@ -282,7 +282,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       const folder = cwdRef.current;
       if (folder === null) return;
       showNew(session, message, folder).catch((raised: unknown) =>
-        dispatchTo(session.id, { type: "failed", error: toCommandError("restore_session", raised) }),
+        dispatchTo(session.id, { type: "failed", error: toIpcError("restore_session", raised) }),
       );
     },
     [dispatchTo, showNew],
@@ -292,7 +292,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     (sessionId: string) => {
       reading.current.delete(sessionId);
       if (subscribed.current.delete(sessionId)) {
-        commands.unsubscribeSession({ sessionId }).catch(() => undefined);
+        ipc.unsubscribeSession({ sessionId }).catch(() => undefined);
       }
       incoming.discard(sessionId);
       dispatchAll({ type: "drop", keys: [sessionId] });
@@ -307,11 +307,11 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     const { session, history } = stateRef.current;
     if (session === null || !history?.more || loadingOlder.current.has(session.id)) return;
     loadingOlder.current.add(session.id);
-    commands
+    ipc
       .historyPage({ sessionId: session.id, beforeSeq: history.from, turns: PAGE_TURNS, fromSeq: null })
       .then(
         (page) => dispatchTo(session.id, { type: "older", sessionId: session.id, page }),
-        (raised: unknown) => dispatchTo(session.id, { type: "failed", error: toCommandError("history_page", raised) }),
+        (raised: unknown) => dispatchTo(session.id, { type: "failed", error: toIpcError("history_page", raised) }),
       )
       .finally(() => loadingOlder.current.delete(session.id));
   }, [dispatchTo]);
@@ -322,11 +322,11 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     const { session, history, transcript } = stateRef.current;
     if (session === null || !history?.after || loadingNewer.current.has(session.id)) return;
     loadingNewer.current.add(session.id);
-    commands
+    ipc
       .historyPage({ sessionId: session.id, beforeSeq: null, turns: PAGE_TURNS, fromSeq: transcript.lastSeq + 1 })
       .then(
         (page) => dispatchTo(session.id, { type: "newer", sessionId: session.id, page }),
-        (raised: unknown) => dispatchTo(session.id, { type: "failed", error: toCommandError("history_page", raised) }),
+        (raised: unknown) => dispatchTo(session.id, { type: "failed", error: toIpcError("history_page", raised) }),
       )
       .finally(() => loadingNewer.current.delete(session.id));
   }, [dispatchTo]);
@@ -336,10 +336,10 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     if (session === null || held === null) return;
     loadingNewer.current.add(session.id);
     try {
-      const page = await commands.historyPage({ sessionId: session.id, beforeSeq: null, turns: PAGE_TURNS, fromSeq: null });
+      const page = await ipc.historyPage({ sessionId: session.id, beforeSeq: null, turns: PAGE_TURNS, fromSeq: null });
       dispatchTo(session.id, { type: "latest", sessionId: session.id, page });
     } catch (raised) {
-      dispatchTo(session.id, { type: "failed", error: toCommandError("history_page", raised) });
+      dispatchTo(session.id, { type: "failed", error: toIpcError("history_page", raised) });
     } finally {
       loadingNewer.current.delete(session.id);
     }
@@ -371,7 +371,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       // The session would refuse it (one turn at a time), but only in an event after the
       // composer had cleared: refused here, the message stays in the composer.
       if (tailRunning(stateRef.current.tail) !== null) {
-        const refused = new CommandError("send", "conflict", "A turn is still running: stop it, or wait for it to end.", false);
+        const refused = new IpcError("send", "conflict", "A turn is still running: stop it, or wait for it to end.", false);
         dispatchTo(key, { type: "failed", error: refused });
         return false;
       }
@@ -383,7 +383,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
         if (session === null) {
           // A fresh conversation becomes a session only when there is something to say.
           const provider = providerRef.current;
-          session = await commands.startSession({ cwd: folder, provider, approvalMode: approvalModeRef.current });
+          session = await ipc.startSession({ cwd: folder, provider, approvalMode: approvalModeRef.current });
           // The pick was for this session; the next one starts in the default again (a
           // Strict chosen here carried into every later session).
           approvalModeRef.current = null;
@@ -397,7 +397,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
         await sendUserTurn(session.id, text, images);
         return true;
       } catch (raised) {
-        dispatchTo(key, { type: "failed", error: toCommandError("send", raised) });
+        dispatchTo(key, { type: "failed", error: toIpcError("send", raised) });
         return false;
       }
     },
@@ -408,7 +408,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     const session = stateRef.current.session;
     if (session === null) return;
     interruptTurn(session.id).catch((raised: unknown) =>
-      dispatchTo(session.id, { type: "failed", error: toCommandError("interrupt", raised) }),
+      dispatchTo(session.id, { type: "failed", error: toIpcError("interrupt", raised) }),
     );
   }, [dispatchTo]);
 
@@ -416,7 +416,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     const session = stateRef.current.session;
     if (session === null) return;
     submitOp(session.id, { type: "retry_turn" }).catch((raised: unknown) =>
-      dispatchTo(session.id, { type: "failed", error: toCommandError("retry", raised) }),
+      dispatchTo(session.id, { type: "failed", error: toIpcError("retry", raised) }),
     );
   }, [dispatchTo]);
 
@@ -426,7 +426,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     try {
       await resolveApproval(session.id, requestId, decision);
     } catch (raised) {
-      dispatchTo(session.id, { type: "failed", error: toCommandError("resolve_approval", raised) });
+      dispatchTo(session.id, { type: "failed", error: toIpcError("resolve_approval", raised) });
     }
   }, [dispatchTo]);
 
@@ -440,7 +440,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     if (session === null || provider === "") return;
     // The answer (model_switched, or an error) arrives as an event of the session.
     submitOp(session.id, { type: "switch_model", provider, model: null }).catch((raised: unknown) =>
-      dispatchTo(session.id, { type: "failed", error: toCommandError("switch_model", raised) }),
+      dispatchTo(session.id, { type: "failed", error: toIpcError("switch_model", raised) }),
     );
   }, [dispatchTo]);
 
@@ -452,7 +452,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     }
     // The answer (approval_mode_changed) arrives as an event of the session.
     submitOp(session.id, { type: "set_approval_mode", mode }).catch((raised: unknown) =>
-      dispatchTo(session.id, { type: "failed", error: toCommandError("set_approval_mode", raised) }),
+      dispatchTo(session.id, { type: "failed", error: toIpcError("set_approval_mode", raised) }),
     );
   }, [dispatchTo]);
 
@@ -463,7 +463,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       try {
         await submitOp(session.id, { type: "resolve_elicitation", request_id: requestId, action, ...(content ? { content } : {}) });
       } catch (raised) {
-        dispatchTo(session.id, { type: "failed", error: toCommandError("resolve_elicitation", raised) });
+        dispatchTo(session.id, { type: "failed", error: toIpcError("resolve_elicitation", raised) });
       }
     },
     [dispatchTo],

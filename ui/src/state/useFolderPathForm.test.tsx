@@ -8,7 +8,7 @@ import { OpenFolder } from "../features/chat/OpenFolder";
 const backend = vi.hoisted(() => ({ answer: (_path: string): Promise<string> => Promise.resolve(_path), calls: [] as string[] }));
 vi.mock("../ipc", async (importOriginal) => ({
   ...(await importOriginal<object>()),
-  commands: {
+  ipc: {
     checkFolder: ({ path }: { path: string }) => {
       backend.calls.push(path);
       return backend.answer(path);

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 
-import { commands, toCommandError } from "../ipc";
+import { ipc, toIpcError } from "../ipc";
 import { normalizeFolderPath } from "./workspaces";
 
 /**
@@ -23,11 +23,11 @@ export function useFolderPathForm(onOpen: (path: string) => void) {
     setChecking(true);
     void (async () => {
       try {
-        await commands.checkFolder({ path: checked.path });
+        await ipc.checkFolder({ path: checked.path });
         setProblem(null);
         onOpen(checked.path);
       } catch (raised) {
-        setProblem(toCommandError("check_folder", raised).message);
+        setProblem(toIpcError("check_folder", raised).message);
       } finally {
         setChecking(false);
       }

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
-import { toCommandError, type CommandError } from "../ipc";
+import { toIpcError, type IpcError } from "../ipc";
 
 export type Loadable<T> =
   | { status: "idle" }
   | { status: "loading" }
   | { status: "ready"; value: T }
-  | { status: "error"; error: CommandError };
+  | { status: "error"; error: IpcError };
 
 /**
  * Runs `load` whenever `key` changes (null = nothing to load) and on `reload()`. A reload
@@ -35,7 +35,7 @@ export function useLoadable<T>(
           if (request === latest.current) setState({ status: "ready", value });
         },
         (raised: unknown) => {
-          if (request === latest.current) setState({ status: "error", error: toCommandError(command, raised) });
+          if (request === latest.current) setState({ status: "error", error: toIpcError(command, raised) });
         },
       );
     },

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-import { commands } from "../ipc";
+import { ipc } from "../ipc";
 import type { Workspace } from "./workspaces";
 
 const NONE: ReadonlySet<string> = new Set();
@@ -22,7 +22,7 @@ export function useMissingFolders(workspaces: Workspace[]): ReadonlySet<string> 
         setMissing(NONE);
         return;
       }
-      commands.foldersExist({ paths: list }).then(
+      ipc.foldersExist({ paths: list }).then(
         (exists) => {
           if (!live) return;
           const gone = list.filter((_, i) => exists[i] === false);

@@ -4,11 +4,11 @@ import { describe, expect, it, vi } from "vitest";
 
 import { useOpenRequests } from "./useOpenRequests";
 
-const { commands, listeners } = vi.hoisted(() => ({
-  commands: { takeOpenRequests: vi.fn() },
+const { ipc, listeners } = vi.hoisted(() => ({
+  ipc: { takeOpenRequests: vi.fn() },
   listeners: new Map<string, () => void>(),
 }));
-vi.mock("../ipc", () => ({ commands }));
+vi.mock("../ipc", () => ({ ipc }));
 vi.mock("./windowSignals", () => ({
   onWindowSignal: vi.fn((kind: string, handler: () => void) => {
     listeners.set(kind, handler);
@@ -18,12 +18,12 @@ vi.mock("./windowSignals", () => ({
 
 describe("useOpenRequests", () => {
   it("opens the launch folder once ready, then each folder a second launch hands over", async () => {
-    commands.takeOpenRequests.mockResolvedValueOnce(["/work/app"]).mockResolvedValueOnce(["/work/other"]);
+    ipc.takeOpenRequests.mockResolvedValueOnce(["/work/app"]).mockResolvedValueOnce(["/work/other"]);
     const open = vi.fn();
     const { rerender, unmount } = renderHook(({ ready }) => useOpenRequests(ready ? open : null), {
       initialProps: { ready: false },
     });
-    expect(commands.takeOpenRequests).not.toHaveBeenCalled();
+    expect(ipc.takeOpenRequests).not.toHaveBeenCalled();
     rerender({ ready: true });
     await waitFor(() => expect(open).toHaveBeenCalledWith("/work/app"));
     await waitFor(() => expect(listeners.has("open_requests")).toBe(true));

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 
-import { commands } from "../ipc";
+import { ipc } from "../ipc";
 import { onWindowSignal } from "./windowSignals";
 
 /**
@@ -17,7 +17,7 @@ export function useOpenRequests(open: ((path: string) => void) | null): void {
     if (!ready) return;
     let live = true;
     const take = () => {
-      commands.takeOpenRequests().then(
+      ipc.takeOpenRequests().then(
         (folders) => {
           if (live) for (const folder of folders) openRef.current?.(folder);
         },

@@ -3,7 +3,7 @@ import { renderHook } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 
 import type { ProviderSummary } from "../gen/protocol";
-import { CommandError } from "../ipc";
+import { IpcError } from "../ipc";
 import type { Loadable } from "./useLoadable";
 import { useSettleConfigError } from "./useSettleConfigError";
 
@@ -11,11 +11,11 @@ const provider = (is_current: boolean): ProviderSummary => ({ name: "local", mod
 const fine = (): Loadable<ProviderSummary[]> => ({ status: "ready", value: [provider(true)] });
 const unreadable = (): Loadable<ProviderSummary[]> => ({
   status: "error",
-  error: new CommandError("list_providers", "config", "config.toml:3: expected '='", false),
+  error: new IpcError("list_providers", "config", "config.toml:3: expected '='", false),
 });
-const sendFailed = new CommandError("start_session", "config", "unknown provider 'openai' in config.toml", false);
+const sendFailed = new IpcError("start_session", "config", "unknown provider 'openai' in config.toml", false);
 
-function setup(error: CommandError | null, providers: Loadable<ProviderSummary[]>) {
+function setup(error: IpcError | null, providers: Loadable<ProviderSummary[]>) {
   const recheck = vi.fn();
   const dismiss = vi.fn();
   const hook = renderHook(({ e, p }) => useSettleConfigError(e, p, recheck, dismiss), { initialProps: { e: error, p: providers } });
@@ -48,7 +48,7 @@ describe("a failure about config.toml", () => {
   });
 
   it("leaves other failures alone", () => {
-    const { recheck, dismiss, show } = setup(new CommandError("send_message", "io", "disk full", false), unreadable());
+    const { recheck, dismiss, show } = setup(new IpcError("send_message", "io", "disk full", false), unreadable());
     show(fine());
     expect(recheck).not.toHaveBeenCalled();
     expect(dismiss).not.toHaveBeenCalled();

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 
 import type { ProviderSummary } from "../gen/protocol";
-import type { CommandError } from "../ipc";
+import type { IpcError } from "../ipc";
 import type { Loadable } from "./useLoadable";
 
 /** What a read of the providers says about config.toml: broken, fine, or nothing yet. */
@@ -19,7 +19,7 @@ function verdict(providers: Loadable<ProviderSummary[]>): "broken" | "fine" | nu
  * check cannot see (a key, a setting only a session reads) is left for the person.
  */
 export function useSettleConfigError(
-  error: CommandError | null,
+  error: IpcError | null,
   providers: Loadable<ProviderSummary[]>,
   recheck: () => void,
   dismiss: () => void,
@@ -27,7 +27,7 @@ export function useSettleConfigError(
   const configError = error?.code === "config" ? error : null;
   // The failure being watched, the providers answer it arrived with (older answers do not
   // count: the send read the file after them), and whether a later answer said "broken".
-  const watched = useRef<{ error: CommandError; answer: Loadable<ProviderSummary[]>; broken: boolean } | null>(null);
+  const watched = useRef<{ error: IpcError; answer: Loadable<ProviderSummary[]>; broken: boolean } | null>(null);
 
   useEffect(() => {
     if (configError === null) {

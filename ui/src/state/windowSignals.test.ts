@@ -2,11 +2,11 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { WindowSignal } from "../gen/protocol";
 
-const { commands, channels } = vi.hoisted(() => ({
-  commands: { subscribeWindowSignals: vi.fn() },
+const { ipc, channels } = vi.hoisted(() => ({
+  ipc: { subscribeWindowSignals: vi.fn() },
   channels: [] as Array<(signal: WindowSignal) => void>,
 }));
-vi.mock("../ipc", () => ({ commands }));
+vi.mock("../ipc", () => ({ ipc }));
 vi.mock("@tauri-apps/api/core", () => ({
   Channel: class {
     constructor(onMessage: (signal: WindowSignal) => void) {
@@ -19,17 +19,17 @@ describe("onWindowSignal", () => {
   beforeEach(() => {
     vi.resetModules();
     channels.length = 0;
-    commands.subscribeWindowSignals.mockReset();
+    ipc.subscribeWindowSignals.mockReset();
   });
 
   it("opens one channel for every listener and hands each signal to the listeners of its kind", async () => {
-    commands.subscribeWindowSignals.mockResolvedValue(null);
+    ipc.subscribeWindowSignals.mockResolvedValue(null);
     const { onWindowSignal } = await import("./windowSignals");
     const sessions = vi.fn();
     const folders = vi.fn();
     const stopSessions = onWindowSignal("open_session", sessions);
     onWindowSignal("open_requests", folders);
-    expect(commands.subscribeWindowSignals).toHaveBeenCalledTimes(1);
+    expect(ipc.subscribeWindowSignals).toHaveBeenCalledTimes(1);
     expect(channels).toHaveLength(1);
     const send = channels[0] as (signal: WindowSignal) => void;
 
@@ -44,13 +44,13 @@ describe("onWindowSignal", () => {
   });
 
   it("opens the channel again for the next listener when the shell refused it", async () => {
-    commands.subscribeWindowSignals.mockRejectedValueOnce(new Error("no")).mockResolvedValue(null);
+    ipc.subscribeWindowSignals.mockRejectedValueOnce(new Error("no")).mockResolvedValue(null);
     const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const { onWindowSignal } = await import("./windowSignals");
     onWindowSignal("open_requests", vi.fn());
     await vi.waitFor(() => expect(error).toHaveBeenCalled());
     onWindowSignal("open_requests", vi.fn());
-    expect(commands.subscribeWindowSignals).toHaveBeenCalledTimes(2);
+    expect(ipc.subscribeWindowSignals).toHaveBeenCalledTimes(2);
     error.mockRestore();
   });
 });

@@ -1,7 +1,7 @@
 import { Channel } from "@tauri-apps/api/core";
 
 import type { WindowSignal } from "../gen/protocol";
-import { commands } from "../ipc";
+import { ipc } from "../ipc";
 
 type Kind = WindowSignal["kind"];
 type SignalOf<K extends Kind> = Extract<WindowSignal, { kind: K }>;
@@ -34,7 +34,7 @@ function open(): void {
   const channel = new Channel<WindowSignal>((signal) => {
     for (const listener of [...listeners]) listener(signal);
   });
-  commands.subscribeWindowSignals({ onSignal: channel }).catch((error: unknown) => {
+  ipc.subscribeWindowSignals({ onSignal: channel }).catch((error: unknown) => {
     // Tried again by the next listener.
     opened = false;
     console.error("Could not open the window's signal channel:", error);

@@ -118,16 +118,14 @@ impl Renderer for TextRenderer {
                 }
                 eprint!("{delta}");
             }
-            AgentEvent::AssistantMessage { .. } => {
-                if self.in_reasoning {
-                    eprintln!();
-                    self.in_reasoning = false;
-                }
+            AgentEvent::AssistantMessage { .. } if self.in_reasoning => {
+                eprintln!();
+                self.in_reasoning = false;
             }
-            AgentEvent::ToolCallView { call_id, view } => {
-                if self.announced.insert(call_id.to_string()) {
-                    self.note(&tool_start_line(view));
-                }
+            AgentEvent::ToolCallView { call_id, view }
+                if self.announced.insert(call_id.to_string()) =>
+            {
+                self.note(&tool_start_line(view));
             }
             AgentEvent::ToolCallAllowed { rules, .. } => self.note(&allowed_line(rules)),
             AgentEvent::ToolCallEnd {

@@ -98,11 +98,9 @@ pub fn print_transcript(
             AgentEvent::TurnStarted { input } => {
                 writeln!(out, "\n[{seq}] > {}", input.text)?;
             }
-            AgentEvent::AssistantMessage { text, .. } => {
-                if !text.trim().is_empty() {
-                    writeln!(out, "[{seq}] {}", text.trim_end())?;
-                }
-                // Each call is one line at its end, where its view says what it did.
+            // Each call is one line at its end, where its view says what it did.
+            AgentEvent::AssistantMessage { text, .. } if !text.trim().is_empty() => {
+                writeln!(out, "[{seq}] {}", text.trim_end())?;
             }
             AgentEvent::ToolCallEnd {
                 name,

@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { formatDateTime } from "../../format";
 import type { ApprovalMode, ApprovalRuleInfo, ApprovalSettings, RuleDecision, RuleInput, RuleKind } from "../../gen/protocol";
-import { commands, pickSavePath, toCommandError } from "../../ipc";
+import { ipc, pickSavePath, toIpcError } from "../../ipc";
 import { MODE_EFFECTS, MODE_NAMES, MODES } from "../../state/approvalModes";
 import { mcpRuleLabel } from "../../state/toolNames";
 import { folderName } from "../../state/workspaces";
@@ -154,12 +154,12 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
   const [confirmDangerous, setConfirmDangerous] = useState(false);
 
   useEffect(() => {
-    void run("approval_settings", () => commands.approvalSettings({ cwd }));
+    void run("approval_settings", () => ipc.approvalSettings({ cwd }));
   }, [run, cwd]);
 
-  const setMode = (mode: ApprovalMode) => void run("set_default_approval_mode", () => commands.setDefaultApprovalMode({ mode }));
+  const setMode = (mode: ApprovalMode) => void run("set_default_approval_mode", () => ipc.setDefaultApprovalMode({ mode }));
   const save = async (id: string | null, rule: RuleInput) => {
-    if (await run("save_approval_rule", () => commands.saveApprovalRule({ id, rule }))) setEditing(null);
+    if (await run("save_approval_rule", () => ipc.saveApprovalRule({ id, rule }))) setEditing(null);
   };
 
   const [exported, setExported] = useState<string | null>(null);
@@ -167,11 +167,11 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
     try {
       const path = await pickSavePath("Export approval rules", "approval_rules.json");
       if (path === null) return;
-      const count = await commands.exportApprovalRules({ path });
+      const count = await ipc.exportApprovalRules({ path });
       setExported(`${count} rule${count === 1 ? "" : "s"} written to ${path}`);
       setError(null);
     } catch (raised) {
-      setError(toCommandError("export_approval_rules", raised).message);
+      setError(toIpcError("export_approval_rules", raised).message);
     }
   };
 
@@ -183,7 +183,7 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
         <div>
           <h2 className="settings-page__title">Approvals</h2>
           <p className="settings-page__lead">
-            When the agent asks before it edits files or runs commands. The header switches the mode of one session; this
+            When the agent asks before it edits files or runs ipc. The header switches the mode of one session; this
             is what new sessions start in.
           </p>
         </div>
@@ -293,7 +293,7 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
                     <button
                       type="button"
                       className="button button--small button--danger"
-                      onClick={() => void run("delete_approval_rule", () => commands.deleteApprovalRule({ id: r.id }))}
+                      onClick={() => void run("delete_approval_rule", () => ipc.deleteApprovalRule({ id: r.id }))}
                       data-testid="rule-delete"
                     >
                       Delete
@@ -316,8 +316,8 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
                   checked={!t.disabled}
                   onChange={(e) =>
                     void run("set_tool_disabled", async () => {
-                      await commands.setToolDisabled({ name: t.name, disabled: !e.target.checked });
-                      return commands.approvalSettings({ cwd });
+                      await ipc.setToolDisabled({ name: t.name, disabled: !e.target.checked });
+                      return ipc.approvalSettings({ cwd });
                     })
                   }
                   data-testid={`tool-${t.name}`}

@@ -7,8 +7,8 @@ import { ApprovalsPage } from "./ApprovalsPage";
 import { ModeControl } from "./ModeControl";
 import { useDefaultApprovalMode } from "./useDefaultApprovalMode";
 
-const { commands } = vi.hoisted(() => ({
-  commands: {
+const { ipc } = vi.hoisted(() => ({
+  ipc: {
     approvalSettings: vi.fn(),
     setDefaultApprovalMode: vi.fn(),
     setToolDisabled: vi.fn(),
@@ -18,10 +18,10 @@ const { commands } = vi.hoisted(() => ({
   },
 }));
 const { pickSavePath } = vi.hoisted(() => ({ pickSavePath: vi.fn() }));
-vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands, pickSavePath }));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), ipc, pickSavePath }));
 
 afterEach(cleanup);
-beforeEach(() => Object.values(commands).forEach((f) => f.mockReset()));
+beforeEach(() => Object.values(ipc).forEach((f) => f.mockReset()));
 
 const SETTINGS: ApprovalSettings = {
   default_mode: "auto",
@@ -77,7 +77,7 @@ describe("ModeControl", () => {
   });
 
   it("still shows the built-in mode when config.toml cannot be read, and says why in its tooltip", async () => {
-    commands.approvalSettings.mockRejectedValue({ code: "config", message: "config.toml line 3: expected '='", retryable: false });
+    ipc.approvalSettings.mockRejectedValue({ code: "config", message: "config.toml line 3: expected '='", retryable: false });
     function NextSessionMode() {
       const { mode, problem } = useDefaultApprovalMode("/repo");
       return <ModeControl mode={mode} live={false} onChange={vi.fn()} problem={problem} />;
@@ -92,13 +92,13 @@ describe("ModeControl", () => {
 
 describe("ApprovalsPage", () => {
   it("lists rules, adds one and deletes one", async () => {
-    commands.approvalSettings.mockResolvedValue(SETTINGS);
+    ipc.approvalSettings.mockResolvedValue(SETTINGS);
     const added = {
       ...SETTINGS,
       rules: [...SETTINGS.rules, { ...SETTINGS.rules[0]!, id: "r2", decision: "deny" as const, pattern: "git push", project: null }],
     };
-    commands.saveApprovalRule.mockResolvedValue(added);
-    commands.deleteApprovalRule.mockResolvedValue({ ...added, rules: [added.rules[1]!] });
+    ipc.saveApprovalRule.mockResolvedValue(added);
+    ipc.deleteApprovalRule.mockResolvedValue({ ...added, rules: [added.rules[1]!] });
     render(<ApprovalsPage cwd="/home/u/shop" />);
     const rule = await screen.findByTestId("rule");
     expect(rule.textContent).toContain("cargo test");
@@ -111,58 +111,58 @@ describe("ApprovalsPage", () => {
     fireEvent.change(screen.getByTestId("rule-pattern"), { target: { value: " git push " } });
     fireEvent.click(screen.getByTestId("rule-save"));
     await waitFor(() => expect(screen.getAllByTestId("rule")).toHaveLength(2));
-    expect(commands.saveApprovalRule).toHaveBeenCalledWith({
+    expect(ipc.saveApprovalRule).toHaveBeenCalledWith({
       id: null,
       rule: { decision: "deny", kind: "command", pattern: "git push", project: null, exact: false },
     });
 
     fireEvent.click(screen.getAllByTestId("rule-delete")[0]!);
     await waitFor(() => expect(screen.getAllByTestId("rule")).toHaveLength(1));
-    expect(commands.deleteApprovalRule).toHaveBeenCalledWith({ id: "r1" });
+    expect(ipc.deleteApprovalRule).toHaveBeenCalledWith({ id: "r1" });
   });
 
   it("shows other agents' entries and turns a tool off", async () => {
-    commands.approvalSettings.mockResolvedValue(SETTINGS);
-    commands.setToolDisabled.mockResolvedValue(SETTINGS);
+    ipc.approvalSettings.mockResolvedValue(SETTINGS);
+    ipc.setToolDisabled.mockResolvedValue(SETTINGS);
     render(<ApprovalsPage cwd="/home/u/shop" />);
     const entry = await screen.findByTestId("imported-entry");
     expect(entry.textContent).toContain("Not applied");
     expect((screen.getByTestId("tool-webfetch") as HTMLInputElement).checked).toBe(false);
     fireEvent.click(screen.getByTestId("tool-read_file"));
-    await waitFor(() => expect(commands.setToolDisabled).toHaveBeenCalledWith({ name: "read_file", disabled: true }));
-    expect(commands.approvalSettings).toHaveBeenLastCalledWith({ cwd: "/home/u/shop" });
+    await waitFor(() => expect(ipc.setToolDisabled).toHaveBeenCalledWith({ name: "read_file", disabled: true }));
+    expect(ipc.approvalSettings).toHaveBeenLastCalledWith({ cwd: "/home/u/shop" });
   });
 
   it("asks before making dangerous the default, and shows a damaged rules file", async () => {
-    commands.approvalSettings.mockResolvedValue({ ...SETTINGS, rules: [], rules_error: "approval_rules.json:1:1: expected value" });
-    commands.setDefaultApprovalMode.mockResolvedValue({ ...SETTINGS, default_mode: "dangerous" });
+    ipc.approvalSettings.mockResolvedValue({ ...SETTINGS, rules: [], rules_error: "approval_rules.json:1:1: expected value" });
+    ipc.setDefaultApprovalMode.mockResolvedValue({ ...SETTINGS, default_mode: "dangerous" });
     render(<ApprovalsPage cwd={null} />);
     expect((await screen.findByTestId("rules-file-error")).textContent).toContain("approval_rules.json:1:1");
     fireEvent.click(screen.getByTestId("default-mode-dangerous"));
-    expect(commands.setDefaultApprovalMode).not.toHaveBeenCalled();
+    expect(ipc.setDefaultApprovalMode).not.toHaveBeenCalled();
     fireEvent.click(screen.getByTestId("confirm-ok"));
-    await waitFor(() => expect(commands.setDefaultApprovalMode).toHaveBeenCalledWith({ mode: "dangerous" }));
+    await waitFor(() => expect(ipc.setDefaultApprovalMode).toHaveBeenCalledWith({ mode: "dangerous" }));
   });
   it("labels an MCP rule server · tool, its pattern in the tooltip", async () => {
     const mcp = { ...SETTINGS.rules[0]!, id: "r2", kind: "mcp" as const, pattern: "github:create_issue" };
-    commands.approvalSettings.mockResolvedValue({ ...SETTINGS, rules: [mcp] });
+    ipc.approvalSettings.mockResolvedValue({ ...SETTINGS, rules: [mcp] });
     render(<ApprovalsPage cwd={null} />);
     const label = await screen.findByText("github · create_issue");
     expect(label.getAttribute("title")).toBe("rule github:create_issue");
   });
   it("exports the rules to a chosen file", async () => {
-    commands.approvalSettings.mockResolvedValue(SETTINGS);
+    ipc.approvalSettings.mockResolvedValue(SETTINGS);
     pickSavePath.mockResolvedValue("/home/u/rules.json");
-    commands.exportApprovalRules.mockResolvedValue(1);
+    ipc.exportApprovalRules.mockResolvedValue(1);
     render(<ApprovalsPage cwd={null} />);
     fireEvent.click(await screen.findByTestId("rules-export"));
     expect((await screen.findByTestId("rules-exported")).textContent).toBe("1 rule written to /home/u/rules.json");
-    expect(commands.exportApprovalRules).toHaveBeenCalledWith({ path: "/home/u/rules.json" });
+    expect(ipc.exportApprovalRules).toHaveBeenCalledWith({ path: "/home/u/rules.json" });
   });
   it("keeps an exact command rule, marks it, and a read rule can only deny", async () => {
     const exact = { ...SETTINGS.rules[0]!, pattern: "sed -i s/a/b/ notes.txt", exact: true };
-    commands.approvalSettings.mockResolvedValue({ ...SETTINGS, rules: [exact] });
-    commands.saveApprovalRule.mockResolvedValue({ ...SETTINGS, rules: [exact] });
+    ipc.approvalSettings.mockResolvedValue({ ...SETTINGS, rules: [exact] });
+    ipc.saveApprovalRule.mockResolvedValue({ ...SETTINGS, rules: [exact] });
     render(<ApprovalsPage cwd="/home/u/shop" />);
     expect((await screen.findByTestId("rule-exact-badge")).textContent).toBe("exactly");
 
@@ -170,8 +170,8 @@ describe("ApprovalsPage", () => {
     fireEvent.change(screen.getByTestId("rule-pattern"), { target: { value: "sed -i s/x/y/ a.txt" } });
     fireEvent.click(screen.getByTestId("rule-exact"));
     fireEvent.click(screen.getByTestId("rule-save"));
-    await waitFor(() => expect(commands.saveApprovalRule).toHaveBeenCalledTimes(1));
-    expect(commands.saveApprovalRule.mock.calls[0]![0].rule.exact).toBe(true);
+    await waitFor(() => expect(ipc.saveApprovalRule).toHaveBeenCalledTimes(1));
+    expect(ipc.saveApprovalRule.mock.calls[0]![0].rule.exact).toBe(true);
 
     fireEvent.click(screen.getByTestId("rule-new"));
     fireEvent.change(screen.getByTestId("rule-kind"), { target: { value: "read" } });

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 
 import type { ApprovalMode } from "../../gen/protocol";
-import { commands, toCommandError } from "../../ipc";
+import { ipc, toIpcError } from "../../ipc";
 
 /** The engine's own default, used when config.toml cannot be read (ApprovalMode's #[default]). */
 export const BUILT_IN_MODE: ApprovalMode = "auto";
@@ -24,10 +24,10 @@ export function useDefaultApprovalMode(refreshKey: unknown): DefaultApprovalMode
   useEffect(() => {
     let live = true;
     const load = () =>
-      commands.approvalSettings({ cwd: null }).then(
+      ipc.approvalSettings({ cwd: null }).then(
         (settings) => live && setState({ mode: settings.default_mode, problem: null }),
         (raised: unknown) =>
-          live && setState({ mode: BUILT_IN_MODE, problem: toCommandError("approval_settings", raised).message }),
+          live && setState({ mode: BUILT_IN_MODE, problem: toIpcError("approval_settings", raised).message }),
       );
     void load();
     window.addEventListener("focus", load);

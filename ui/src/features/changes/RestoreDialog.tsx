@@ -4,7 +4,7 @@ import { useDialogKeys } from "../../components/useDialogKeys";
 
 import { Spinner } from "../../components/icons";
 import type { RestoreAction, RestoreMode, RestoreReport, SessionSummary } from "../../gen/protocol";
-import { type CommandError, commands, toCommandError } from "../../ipc";
+import { type IpcError, ipc, toIpcError } from "../../ipc";
 
 /** What will happen (preview) and what happened (after), per file. */
 const ACTION_LABEL: Record<RestoreAction, [string, string]> = {
@@ -44,16 +44,16 @@ export function RestoreDialog(props: RestoreDialogProps) {
   const { sessionId, toSeq, modes, onClose } = props;
   const [preview, setPreview] = useState<RestoreReport | null>(null);
   const [done, setDone] = useState<RestoreReport | null>(null);
-  const [error, setError] = useState<CommandError | null>(null);
+  const [error, setError] = useState<IpcError | null>(null);
   const [working, setWorking] = useState(false);
   const [overwrite, setOverwrite] = useState<ReadonlySet<string>>(new Set());
   const cancel = useDialogKeys(onClose);
 
   useEffect(() => {
     let live = true;
-    commands.previewRestore({ sessionId, toSeq }).then(
+    ipc.previewRestore({ sessionId, toSeq }).then(
       (report) => live && setPreview(report),
-      (raised: unknown) => live && setError(toCommandError("preview_restore", raised)),
+      (raised: unknown) => live && setError(toIpcError("preview_restore", raised)),
     );
     return () => {
       live = false;
@@ -64,7 +64,7 @@ export function RestoreDialog(props: RestoreDialogProps) {
     setWorking(true);
     setError(null);
     try {
-      const report = await commands.restoreSession({ sessionId, toSeq, mode, overwrite: [...overwrite] });
+      const report = await ipc.restoreSession({ sessionId, toSeq, mode, overwrite: [...overwrite] });
       if (mode !== "conversation") props.onCodeRestored?.();
       if (report.session) {
         props.onConversation(report.session, report.message ?? null);
@@ -73,7 +73,7 @@ export function RestoreDialog(props: RestoreDialogProps) {
       }
       setDone(report);
     } catch (raised) {
-      setError(toCommandError("restore_session", raised));
+      setError(toIpcError("restore_session", raised));
     } finally {
       setWorking(false);
     }
@@ -83,11 +83,11 @@ export function RestoreDialog(props: RestoreDialogProps) {
     if (done?.undo_checkpoint === undefined) return;
     setWorking(true);
     try {
-      await commands.undoRestore({ sessionId, checkpoint: done.undo_checkpoint, overwrite: [] });
+      await ipc.undoRestore({ sessionId, checkpoint: done.undo_checkpoint, overwrite: [] });
       props.onCodeRestored?.();
       onClose();
     } catch (raised) {
-      setError(toCommandError("undo_restore", raised));
+      setError(toIpcError("undo_restore", raised));
     } finally {
       setWorking(false);
     }

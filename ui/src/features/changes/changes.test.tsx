@@ -9,8 +9,8 @@ import { commentsMessage } from "./comments";
 import { RestoreDialog } from "./RestoreDialog";
 
 // The Rust side, played by the test.
-const { commands } = vi.hoisted(() => ({
-  commands: {
+const { ipc } = vi.hoisted(() => ({
+  ipc: {
     sessionChanges: vi.fn(),
     revertChange: vi.fn(),
     undoRevert: vi.fn(),
@@ -21,14 +21,14 @@ const { commands } = vi.hoisted(() => ({
 }));
 vi.mock("../../ipc", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../ipc")>()),
-  commands,
+  ipc,
 }));
 
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
 });
-beforeEach(() => Object.values(commands).forEach((f) => f.mockReset()));
+beforeEach(() => Object.values(ipc).forEach((f) => f.mockReset()));
 
 const TWO_HUNKS = "--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n@@ -9,3 +9,3 @@\n nine\n-ten\n+TEN\n eleven\n";
 
@@ -73,7 +73,7 @@ function panel(props: Partial<Parameters<typeof ChangesPanel>[0]> = {}) {
 
 describe("ChangesPanel", () => {
   it("lists every changed file with what made it, and asks again per scope", async () => {
-    commands.sessionChanges.mockResolvedValue(
+    ipc.sessionChanges.mockResolvedValue(
       report([file("src/a.rs"), file("notes.txt", { kind: "created", sources: ["exec_command"], added: 1, removed: 0 })]),
     );
     panel();
@@ -82,14 +82,14 @@ describe("ChangesPanel", () => {
     // A tool is named as the engine names it (no table of Memo's own tools here).
     expect(within(rows[1]!).getByText("exec_command")).toBeTruthy();
     expect(within(rows[1]!).getByTestId("revert-file").textContent).toBe("Delete");
-    expect(commands.sessionChanges).toHaveBeenLastCalledWith({ sessionId: "s1", scope: "session" });
+    expect(ipc.sessionChanges).toHaveBeenLastCalledWith({ sessionId: "s1", scope: "session" });
     fireEvent.click(screen.getByTestId("changes-scope-uncommitted"));
-    await waitFor(() => expect(commands.sessionChanges).toHaveBeenLastCalledWith({ sessionId: "s1", scope: "uncommitted" }));
+    await waitFor(() => expect(ipc.sessionChanges).toHaveBeenLastCalledWith({ sessionId: "s1", scope: "uncommitted" }));
   });
 
   it("reverts one hunk with the diff it showed, and shows a refusal", async () => {
-    commands.sessionChanges.mockResolvedValue(report([file("src/a.rs")]));
-    commands.revertChange.mockResolvedValueOnce(reverted([]));
+    ipc.sessionChanges.mockResolvedValue(report([file("src/a.rs")]));
+    ipc.revertChange.mockResolvedValueOnce(reverted([]));
     panel();
     fireEvent.click((await screen.findAllByTestId("changed-file"))[0]!.querySelector(".changes__toggle")!);
     const hunks = await screen.findAllByTestId("changes-hunk");
@@ -97,18 +97,18 @@ describe("ChangesPanel", () => {
     // Keeping a hunk writes nothing and marks it.
     fireEvent.click(within(hunks[0]!).getByTestId("keep-hunk"));
     expect(within(hunks[0]!).getByTestId("hunk-state").textContent).toBe("Kept");
-    expect(commands.revertChange).not.toHaveBeenCalled();
+    expect(ipc.revertChange).not.toHaveBeenCalled();
     fireEvent.click(within(hunks[1]!).getByTestId("revert-hunk"));
     await waitFor(() =>
-      expect(commands.revertChange).toHaveBeenCalledWith({
+      expect(ipc.revertChange).toHaveBeenCalledWith({
         sessionId: "s1",
         request: { scope: "session", path: "src/a.rs", shown_diff: TWO_HUNKS, hunks: [1] },
       }),
     );
     await waitFor(() => expect(screen.queryAllByTestId("changed-file")).toHaveLength(0));
 
-    commands.sessionChanges.mockResolvedValue(report([file("src/a.rs")]));
-    commands.revertChange.mockRejectedValueOnce({ code: "conflict", message: "src/a.rs changed since its diff was shown" });
+    ipc.sessionChanges.mockResolvedValue(report([file("src/a.rs")]));
+    ipc.revertChange.mockRejectedValueOnce({ code: "conflict", message: "src/a.rs changed since its diff was shown" });
     fireEvent.click(screen.getByTestId("changes-scope-last_turn"));
     fireEvent.click((await screen.findAllByTestId("revert-file"))[0]!);
     expect((await screen.findByTestId("revert-error")).textContent).toContain("changed since its diff was shown");
@@ -116,7 +116,7 @@ describe("ChangesPanel", () => {
 
   it("a file too large to keep cannot be reverted and says why", async () => {
     const { diff: _none, ...big } = file("big.bin", { restorable: false, binary: true });
-    commands.sessionChanges.mockResolvedValue(report([big]));
+    ipc.sessionChanges.mockResolvedValue(report([big]));
     panel();
     const row = (await screen.findAllByTestId("changed-file"))[0]!;
     expect((within(row).getByTestId("revert-file") as HTMLButtonElement).disabled).toBe(true);
@@ -124,7 +124,7 @@ describe("ChangesPanel", () => {
   });
 
   it("collects line comments and sends them as one message", async () => {
-    commands.sessionChanges.mockResolvedValue(report([file("src/a.rs")]));
+    ipc.sessionChanges.mockResolvedValue(report([file("src/a.rs")]));
     const { onSendComments } = panel();
     fireEvent.click((await screen.findAllByTestId("changed-file"))[0]!.querySelector(".changes__toggle")!);
     const line = (await screen.findAllByTestId("diff-line")).find((l) => l.textContent?.includes("TWO"))!;
@@ -140,7 +140,7 @@ describe("ChangesPanel", () => {
   });
 
   it("cuts a long folder from the left inside a left-to-right isolate, the full path in the tooltip", async () => {
-    commands.sessionChanges.mockResolvedValue(report([file("tmp/x/home/AGENTS.md")]));
+    ipc.sessionChanges.mockResolvedValue(report([file("tmp/x/home/AGENTS.md")]));
     panel();
     const dir = within((await screen.findAllByTestId("changed-file"))[0]!).getByTestId("path-tail");
     // In a right-to-left box alone, the trailing slash is drawn at the start.
@@ -151,7 +151,7 @@ describe("ChangesPanel", () => {
   });
 
   it("a git-less folder cannot pick the uncommitted scope", async () => {
-    commands.sessionChanges.mockResolvedValue(report([], { git: false }));
+    ipc.sessionChanges.mockResolvedValue(report([], { git: false }));
     panel();
     await waitFor(() => expect((screen.getByTestId("changes-scope-uncommitted") as HTMLButtonElement).disabled).toBe(true));
     // Why, in the tooltip and in a line under the tabs.
@@ -167,8 +167,8 @@ describe("ChangesPanel holding back a revert", () => {
   };
 
   it("says which lines would go, writes nothing, and reverts anyway only when asked", async () => {
-    commands.sessionChanges.mockResolvedValue(report([file("a.txt"), file("b.txt")]));
-    commands.revertChange.mockResolvedValueOnce(HELD).mockResolvedValueOnce(reverted([file("b.txt")]));
+    ipc.sessionChanges.mockResolvedValue(report([file("a.txt"), file("b.txt")]));
+    ipc.revertChange.mockResolvedValueOnce(HELD).mockResolvedValueOnce(reverted([file("b.txt")]));
     panel();
     fireEvent.click((await screen.findAllByTestId("revert-file"))[0]!);
     const held = await screen.findByTestId("held-back");
@@ -181,8 +181,8 @@ describe("ChangesPanel holding back a revert", () => {
     expect(screen.queryByTestId("undo-toast")).toBeNull();
 
     fireEvent.click(within(held).getByTestId("revert-anyway"));
-    await waitFor(() => expect(commands.revertChange).toHaveBeenCalledTimes(2));
-    expect(commands.revertChange).toHaveBeenLastCalledWith({
+    await waitFor(() => expect(ipc.revertChange).toHaveBeenCalledTimes(2));
+    expect(ipc.revertChange).toHaveBeenLastCalledWith({
       sessionId: "s1",
       request: { scope: "session", path: "a.txt", shown_diff: TWO_HUNKS, force: true },
     });
@@ -191,8 +191,8 @@ describe("ChangesPanel holding back a revert", () => {
   });
 
   it("Cancel and Esc put the question away, Esc leaving the panel open", async () => {
-    commands.sessionChanges.mockResolvedValue(report([file("a.txt")]));
-    commands.revertChange.mockResolvedValue(HELD);
+    ipc.sessionChanges.mockResolvedValue(report([file("a.txt")]));
+    ipc.revertChange.mockResolvedValue(HELD);
     const { onClose } = panel();
     fireEvent.click(await screen.findByTestId("revert-file"));
     await screen.findByTestId("held-back");
@@ -207,15 +207,15 @@ describe("ChangesPanel holding back a revert", () => {
     fireEvent.click(screen.getByTestId("revert-file"));
     fireEvent.click(within(await screen.findByTestId("held-back")).getByText("Cancel"));
     expect(screen.queryByTestId("held-back")).toBeNull();
-    expect(commands.revertChange).toHaveBeenCalledTimes(2);
-    expect(commands.revertChange.mock.calls.every(([args]) => !("force" in args.request))).toBe(true);
+    expect(ipc.revertChange).toHaveBeenCalledTimes(2);
+    expect(ipc.revertChange.mock.calls.every(([args]) => !("force" in args.request))).toBe(true);
   });
 });
 
 describe("ChangesPanel's Undo", () => {
   async function revertA(files: FileChange[] = []) {
-    commands.sessionChanges.mockResolvedValue(report([file("a.txt")]));
-    commands.revertChange.mockResolvedValue(reverted(files, 5));
+    ipc.sessionChanges.mockResolvedValue(report([file("a.txt")]));
+    ipc.revertChange.mockResolvedValue(reverted(files, 5));
     const onReport = vi.fn<(report: ChangesReport) => void>();
     panel({ onReport });
     fireEvent.click(await screen.findByTestId("revert-file"));
@@ -226,22 +226,22 @@ describe("ChangesPanel's Undo", () => {
   it("is offered after each revert that wrote, and puts the file back", async () => {
     await revertA();
     expect(screen.getByTestId("undo-toast").textContent).toContain("Reverted a.txt");
-    commands.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "write" }] });
-    const reads = commands.sessionChanges.mock.calls.length;
+    ipc.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "write" }] });
+    const reads = ipc.sessionChanges.mock.calls.length;
     screen.getByTestId("undo-revert").focus();
     fireEvent.click(screen.getByTestId("undo-revert"));
     await waitFor(() => expect(screen.getByTestId("undo-message").textContent).toBe("a.txt is back as it was before the revert"));
     // Undo went with its phase; the keyboard's place stays in the toast.
     expect(document.activeElement?.getAttribute("aria-label")).toBe("Dismiss");
-    expect(commands.undoRevert).toHaveBeenCalledWith({ sessionId: "s1", checkpoint: 5, path: "a.txt", overwrite: false });
+    expect(ipc.undoRevert).toHaveBeenCalledWith({ sessionId: "s1", checkpoint: 5, path: "a.txt", overwrite: false });
     // The list is read again: the file is back on it.
-    await waitFor(() => expect(commands.sessionChanges.mock.calls.length).toBe(reads + 1));
+    await waitFor(() => expect(ipc.sessionChanges.mock.calls.length).toBe(reads + 1));
     expect(await screen.findAllByTestId("changed-file")).toHaveLength(1);
   });
 
   it("says when the file changed since, and overwrites it only on Undo anyway", async () => {
     await revertA();
-    commands.undoRevert
+    ipc.undoRevert
       .mockResolvedValueOnce({ files: [{ path: "a.txt", action: "conflict", detail: "changed after the revert" }] })
       .mockResolvedValueOnce({ files: [{ path: "a.txt", action: "write" }] });
     fireEvent.click(screen.getByTestId("undo-revert"));
@@ -253,17 +253,17 @@ describe("ChangesPanel's Undo", () => {
     expect(document.activeElement?.textContent).toBe("Keep it as it is");
     fireEvent.click(within(toast).getByTestId("undo-anyway"));
     await waitFor(() => expect(screen.getByTestId("undo-message").textContent).toBe("a.txt is back as it was before the revert"));
-    expect(commands.undoRevert).toHaveBeenLastCalledWith({ sessionId: "s1", checkpoint: 5, path: "a.txt", overwrite: true });
+    expect(ipc.undoRevert).toHaveBeenLastCalledWith({ sessionId: "s1", checkpoint: 5, path: "a.txt", overwrite: true });
   });
 
   it("keeps the file as it is when the conflict is answered with Esc", async () => {
     await revertA();
-    commands.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "conflict" }] });
+    ipc.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "conflict" }] });
     fireEvent.click(screen.getByTestId("undo-revert"));
     await waitFor(() => expect(screen.getByTestId("undo-toast").dataset.phase).toBe("conflict"));
     fireEvent.keyDown(window, { key: "Escape" });
     expect(screen.queryByTestId("undo-toast")).toBeNull();
-    expect(commands.undoRevert).toHaveBeenCalledTimes(1);
+    expect(ipc.undoRevert).toHaveBeenCalledTimes(1);
   });
 
   it("goes after a while, but not while the pointer is on it", async () => {
@@ -282,19 +282,19 @@ describe("ChangesPanel's Undo", () => {
 
   it("gives way to the next revert's", async () => {
     await revertA([file("a.txt", { diff: { ...file("a.txt").diff!, unified: "other" } })]);
-    commands.revertChange.mockResolvedValue(reverted([], 6));
+    ipc.revertChange.mockResolvedValue(reverted([], 6));
     fireEvent.click(screen.getByTestId("revert-file"));
-    await waitFor(() => expect(commands.revertChange).toHaveBeenCalledTimes(2));
-    commands.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "write" }] });
+    await waitFor(() => expect(ipc.revertChange).toHaveBeenCalledTimes(2));
+    ipc.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "write" }] });
     fireEvent.click(await screen.findByTestId("undo-revert"));
-    await waitFor(() => expect(commands.undoRevert).toHaveBeenCalledWith({ sessionId: "s1", checkpoint: 6, path: "a.txt", overwrite: false }));
+    await waitFor(() => expect(ipc.undoRevert).toHaveBeenCalledWith({ sessionId: "s1", checkpoint: 6, path: "a.txt", overwrite: false }));
     expect(screen.getAllByTestId("undo-toast")).toHaveLength(1);
   });
 
   it("tells the header each list, so its count follows a revert and an undo", async () => {
     const { onReport } = await revertA();
     expect(onReport.mock.calls.map(([r]) => r.files.length)).toEqual([1, 0]);
-    commands.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "write" }] });
+    ipc.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "write" }] });
     fireEvent.click(screen.getByTestId("undo-revert"));
     await waitFor(() => expect(onReport.mock.calls.map(([r]) => r.files.length)).toEqual([1, 0, 1]));
     expect(screen.getByTestId("changes-panel").querySelector(".changes__lead")?.textContent).toBe("1 file");
@@ -325,9 +325,9 @@ describe("RestoreDialog", () => {
   };
 
   it("previews, overwrites a chosen conflict, and can undo a code restore", async () => {
-    commands.previewRestore.mockResolvedValue(preview);
-    commands.restoreSession.mockResolvedValue({ files: [{ path: "a.rs", action: "write" }, { path: "b.rs", action: "write" }], undo_checkpoint: 7 });
-    commands.undoRestore.mockResolvedValue({ files: [] });
+    ipc.previewRestore.mockResolvedValue(preview);
+    ipc.restoreSession.mockResolvedValue({ files: [{ path: "a.rs", action: "write" }, { path: "b.rs", action: "write" }], undo_checkpoint: 7 });
+    ipc.undoRestore.mockResolvedValue({ files: [] });
     const onClose = vi.fn();
     const onCodeRestored = vi.fn();
     render(
@@ -338,17 +338,17 @@ describe("RestoreDialog", () => {
     fireEvent.click(within(files[2]!).getByRole("checkbox"));
     fireEvent.click(screen.getByTestId("restore-code"));
     await waitFor(() =>
-      expect(commands.restoreSession).toHaveBeenCalledWith({ sessionId: "s1", toSeq: 4, mode: "code", overwrite: ["b.rs"] }),
+      expect(ipc.restoreSession).toHaveBeenCalledWith({ sessionId: "s1", toSeq: 4, mode: "code", overwrite: ["b.rs"] }),
     );
     expect(onCodeRestored).toHaveBeenCalled();
     fireEvent.click(await screen.findByTestId("undo-restore"));
-    await waitFor(() => expect(commands.undoRestore).toHaveBeenCalledWith({ sessionId: "s1", checkpoint: 7, overwrite: [] }));
+    await waitFor(() => expect(ipc.undoRestore).toHaveBeenCalledWith({ sessionId: "s1", checkpoint: 7, overwrite: [] }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 
   it("says nothing was restored when every file was kept, and the reason once", async () => {
-    commands.previewRestore.mockResolvedValue({ files: [preview.files[2]!] });
-    commands.restoreSession.mockResolvedValue({ files: [preview.files[2]!], undo_checkpoint: 8 });
+    ipc.previewRestore.mockResolvedValue({ files: [preview.files[2]!] });
+    ipc.restoreSession.mockResolvedValue({ files: [preview.files[2]!], undo_checkpoint: 8 });
     render(<RestoreDialog sessionId="s1" toSeq={4} title="Rewind" modes={["code"]} onConversation={vi.fn()} onClose={vi.fn()} />);
     await screen.findAllByTestId("restore-file");
     fireEvent.click(screen.getByTestId("restore-code"));
@@ -359,9 +359,9 @@ describe("RestoreDialog", () => {
   });
 
   it("opens the restored conversation with its message", async () => {
-    commands.previewRestore.mockResolvedValue({ files: [] });
+    ipc.previewRestore.mockResolvedValue({ files: [] });
     const session = { id: "s2", title: null, cwd: "/w", provider: "p", model: "m", created_ms: 0, updated_ms: 0, last_seq: 3 };
-    commands.restoreSession.mockResolvedValue({ files: [], session, message: "edit both" });
+    ipc.restoreSession.mockResolvedValue({ files: [], session, message: "edit both" });
     const onConversation = vi.fn();
     render(<RestoreDialog sessionId="s1" toSeq={4} title="Rewind" modes={["code", "conversation", "both"]} onConversation={onConversation} onClose={() => {}} />);
     await screen.findByText(/changed no file after this point/);

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 import type { ChangeScope, ChangesReport, FileChange, RestoreReport, RevertRequest } from "../../gen/protocol";
-import { type CommandError, commands, toCommandError } from "../../ipc";
+import { type IpcError, ipc, toIpcError } from "../../ipc";
 
 /** A revert that wrote nothing: it would drop lines someone changed after the agent's edit. */
 export interface HeldRevert {
@@ -33,9 +33,9 @@ export interface RevertUndo {
 
 export interface Changes {
   report: ChangesReport | null;
-  error: CommandError | null;
+  error: IpcError | null;
   /** Why the last revert was refused (kept until the next one). */
-  revertError: CommandError | null;
+  revertError: IpcError | null;
   loading: boolean;
   reload: () => void;
   /** Reverts `hunks` of the file (all of it when null); the list is refreshed with the result. */
@@ -76,8 +76,8 @@ function undone(path: string, report: RestoreReport): Pick<RevertUndo, "phase" |
 /** The changes of one scope of a session, read again whenever `refreshKey` changes. */
 export function useChanges(sessionId: string | null, scope: ChangeScope, refreshKey: unknown): Changes {
   const [report, setReport] = useState<ChangesReport | null>(null);
-  const [error, setError] = useState<CommandError | null>(null);
-  const [revertError, setRevertError] = useState<CommandError | null>(null);
+  const [error, setError] = useState<IpcError | null>(null);
+  const [revertError, setRevertError] = useState<IpcError | null>(null);
   const [loading, setLoading] = useState(false);
   const [tick, setTick] = useState(0);
   const [heldBack, setHeldBack] = useState<HeldRevert | null>(null);
@@ -93,7 +93,7 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
     }
     const request = ++latest.current;
     setLoading(true);
-    commands.sessionChanges({ sessionId, scope }).then(
+    ipc.sessionChanges({ sessionId, scope }).then(
       (next) => {
         if (request !== latest.current) return;
         setReport(next);
@@ -102,7 +102,7 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
       },
       (raised: unknown) => {
         if (request !== latest.current) return;
-        setError(toCommandError("session_changes", raised));
+        setError(toIpcError("session_changes", raised));
         setLoading(false);
       },
     );
@@ -125,7 +125,7 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
       // A new revert ends the last one's offer: its Undo would no longer be the latest.
       setUndo(null);
       try {
-        const result = await commands.revertChange({ sessionId, request });
+        const result = await ipc.revertChange({ sessionId, request });
         latest.current++;
         setReport(result.changes);
         setRevertError(null);
@@ -145,7 +145,7 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
         }
       } catch (raised) {
         setHeldBack(null);
-        setRevertError(toCommandError("revert_change", raised));
+        setRevertError(toIpcError("revert_change", raised));
         // A conflict means the list is stale: show what is there now.
         setTick((t) => t + 1);
       }
@@ -184,10 +184,10 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
         setUndo((current) => (current?.id === offer.id ? { ...offer, ...next } : current));
       settle({ phase: "working", message: offer.message, detail: null });
       try {
-        const restored = await commands.undoRevert({ sessionId, checkpoint: offer.checkpoint, path: offer.path, overwrite });
+        const restored = await ipc.undoRevert({ sessionId, checkpoint: offer.checkpoint, path: offer.path, overwrite });
         settle(undone(offer.path, restored));
       } catch (raised) {
-        settle({ phase: "done", message: `Could not undo the revert of ${offer.path}`, detail: toCommandError("undo_revert", raised).message });
+        settle({ phase: "done", message: `Could not undo the revert of ${offer.path}`, detail: toIpcError("undo_revert", raised).message });
       }
       setTick((t) => t + 1);
     },

@@ -11,7 +11,7 @@ import { useRise } from "../../state/useRise";
 import { useStickToBottom } from "../../state/useStickToBottom";
 import { useWidthClass } from "../../state/useWidthClass";
 import { folderName } from "../../state/workspaces";
-import { commands } from "../../ipc";
+import { ipc } from "../../ipc";
 import { ChangesPanel } from "../changes/ChangesPanel";
 import { TerminalIcon } from "../terminal/icons";
 import { BranchIcon, WorktreePanel } from "../worktrees";
@@ -38,9 +38,9 @@ import "./transcript/transcript.css";
 import "../subagents/subagents.css";
 
 const KEY_ACTIONS: KeyActions = {
-  status: (provider) => commands.keyStatus({ provider }),
-  save: (provider, key) => commands.setApiKey({ provider, key }),
-  remove: (provider) => commands.deleteApiKey({ provider }),
+  status: (provider) => ipc.keyStatus({ provider }),
+  save: (provider, key) => ipc.setApiKey({ provider, key }),
+  remove: (provider) => ipc.deleteApiKey({ provider }),
 };
 
 /** What the user was trying to do when a command failed. */
@@ -102,7 +102,7 @@ export function ChatView(props: ChatViewProps) {
   const hasTurns = state.transcript.entries.length > 0;
   const sessionId = state.session?.id ?? null;
   const readOutput = useMemo(
-    () => (sessionId === null ? null : (seq: number) => commands.toolOutput({ sessionId, seq })),
+    () => (sessionId === null ? null : (seq: number) => ipc.toolOutput({ sessionId, seq })),
     [sessionId],
   );
   const [keyProvider, setKeyProvider] = useState<string | null>(null);
@@ -167,7 +167,7 @@ export function ChatView(props: ChatViewProps) {
   const completeIn = state.session?.cwd ?? cwd;
   const complete = useCallback(
     (kind: CompletionKind, typed: string) =>
-      completeIn === null ? Promise.resolve([]) : commands.complete({ cwd: completeIn, sessionId, kind, typed }),
+      completeIn === null ? Promise.resolve([]) : ipc.complete({ cwd: completeIn, sessionId, kind, typed }),
     [completeIn, sessionId],
   );
 

@@ -2,14 +2,14 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { CommandError } from "../../ipc";
+import { IpcError } from "../../ipc";
 import { ProviderBanner } from "./ProviderBanner";
 
 afterEach(cleanup);
 
 const BROKEN = {
   status: "error" as const,
-  error: new CommandError("list_providers", "config", "config.toml:3: expected '='", false),
+  error: new IpcError("list_providers", "config", "config.toml:3: expected '='", false),
 };
 
 describe("ProviderBanner", () => {

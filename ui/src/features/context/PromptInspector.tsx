@@ -4,7 +4,7 @@ import { useEscape } from "../../components/escapeStack";
 import { CloseIcon } from "../../components/icons";
 import { PathTail } from "../../components/PathTail";
 import type { PromptReport, SourceStatus } from "../../gen/protocol";
-import { CommandError, commands, toCommandError } from "../../ipc";
+import { IpcError, ipc, toIpcError } from "../../ipc";
 import { shortTokens } from "./ContextMeter";
 
 interface PromptInspectorProps {
@@ -27,20 +27,20 @@ const STATUS_NOTE: Record<SourceStatus, string | null> = {
 /** What the model sees: each layer of the system prompt with its sources, size and text. */
 export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptInspectorProps) {
   const [report, setReport] = useState<PromptReport | null>(null);
-  const [error, setError] = useState<CommandError | null>(null);
+  const [error, setError] = useState<IpcError | null>(null);
   // Esc closes the drawer, unless a dialog opened over it since (that one goes first).
   useEscape(onClose);
 
   useEffect(() => {
     let live = true;
     if (sessionId === null && cwd === null) return;
-    commands.promptLayers({ sessionId, cwd }).then(
+    ipc.promptLayers({ sessionId, cwd }).then(
       (next) => {
         if (!live) return;
         setReport(next);
         setError(null);
       },
-      (raised: unknown) => live && setError(toCommandError("prompt_layers", raised)),
+      (raised: unknown) => live && setError(toIpcError("prompt_layers", raised)),
     );
     return () => {
       live = false;

@@ -8,8 +8,8 @@ import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PromptInspector } from "./PromptInspector";
 import { stepKeyOf } from "./useSessionStatus";
 
-const { commands } = vi.hoisted(() => ({ commands: { promptLayers: vi.fn() } }));
-vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+const { ipc } = vi.hoisted(() => ({ ipc: { promptLayers: vi.fn() } }));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), ipc }));
 
 afterEach(cleanup);
 
@@ -89,7 +89,7 @@ describe("PromptInspector", () => {
       total_tokens: 1510,
       problems: [{ path: "/repo/.agents/skills/x/SKILL.md", message: "skill skipped: no front matter" }],
     };
-    commands.promptLayers.mockResolvedValue(report);
+    ipc.promptLayers.mockResolvedValue(report);
     render(<PromptInspector sessionId="s1" cwd="/repo" refreshKey="k" onClose={vi.fn()} />);
     const layer = await screen.findByTestId("prompt-layer");
     expect(layer.textContent).toContain("SOUL.md");
@@ -102,11 +102,11 @@ describe("PromptInspector", () => {
     expect(layer.textContent).toContain("Answer like a pirate.");
     expect(screen.getByTestId("prompt-total").textContent).toContain("1.5k");
     expect(screen.getByText(/no front matter/)).toBeTruthy();
-    expect(commands.promptLayers).toHaveBeenCalledWith({ sessionId: "s1", cwd: "/repo" });
+    expect(ipc.promptLayers).toHaveBeenCalledWith({ sessionId: "s1", cwd: "/repo" });
   });
 
   it("says which hooks replaced the last turn's system prompt, and shows that text", async () => {
-    commands.promptLayers.mockResolvedValue({
+    ipc.promptLayers.mockResolvedValue({
       cwd: "/repo", workspace_root: "/repo", model: "m1", token_counter: "estimate:bytes",
       layers: [], system_chars: 0, system_tokens: 0, total_tokens: 0, problems: [],
       turn_override: {
@@ -128,7 +128,7 @@ describe("PromptInspector", () => {
   });
 
   it("shows no hook section when the last turn used the session's own prompt", async () => {
-    commands.promptLayers.mockResolvedValue({
+    ipc.promptLayers.mockResolvedValue({
       cwd: "/repo", workspace_root: "/repo", model: "m1", token_counter: "estimate:bytes",
       layers: [], system_chars: 0, system_tokens: 0, total_tokens: 0, problems: [],
     });
@@ -138,7 +138,7 @@ describe("PromptInspector", () => {
   });
 
   it("closes on Esc, after a dialog opened over it has closed first", async () => {
-    commands.promptLayers.mockResolvedValue({
+    ipc.promptLayers.mockResolvedValue({
       cwd: "/repo", workspace_root: "/repo", model: "m1", token_counter: "estimate:bytes",
       layers: [], system_chars: 0, system_tokens: 0, total_tokens: 0, problems: [],
     });

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 
 import type { SessionStatus } from "../../gen/protocol";
-import { commands } from "../../ipc";
+import { ipc } from "../../ipc";
 
 /**
  * The open session's context fill and cost, read again whenever `stepKey` changes (after
@@ -17,7 +17,7 @@ export function useSessionStatus(sessionId: string | null, stepKey: string): Ses
       return;
     }
     let live = true;
-    commands.sessionStatus({ sessionId }).then(
+    ipc.sessionStatus({ sessionId }).then(
       (next) => live && setStatus(next),
       () => live && setStatus(null),
     );

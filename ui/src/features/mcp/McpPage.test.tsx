@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { McpServerCheck, McpServerInfo, McpSettingsPage } from "../../gen/protocol";
 import { McpPage } from "./McpPage";
 
-const { commands } = vi.hoisted(() => ({
-  commands: {
+const { ipc } = vi.hoisted(() => ({
+  ipc: {
     mcpSettings: vi.fn(),
     checkMcpServers: vi.fn(),
     saveMcpServer: vi.fn(),
@@ -17,10 +17,10 @@ const { commands } = vi.hoisted(() => ({
     restartMcpServer: vi.fn(),
   },
 }));
-vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), ipc }));
 
 afterEach(cleanup);
-beforeEach(() => Object.values(commands).forEach((f) => f.mockReset()));
+beforeEach(() => Object.values(ipc).forEach((f) => f.mockReset()));
 
 const OURS: McpServerInfo = {
   name: "everything",
@@ -73,9 +73,9 @@ const CHECK: McpServerCheck = {
 
 describe("McpPage", () => {
   it("lists servers with their source, checks one and turns a tool off", async () => {
-    commands.mcpSettings.mockResolvedValue(PAGE);
-    commands.checkMcpServers.mockResolvedValue([CHECK]);
-    commands.setMcpToolEnabled.mockResolvedValue({ ...PAGE, servers: [{ ...OURS, excluded_tools: ["echo"] }, PROJECT] });
+    ipc.mcpSettings.mockResolvedValue(PAGE);
+    ipc.checkMcpServers.mockResolvedValue([CHECK]);
+    ipc.setMcpToolEnabled.mockResolvedValue({ ...PAGE, servers: [{ ...OURS, excluded_tools: ["echo"] }, PROJECT] });
     render(<McpPage cwd="/home/u/shop" />);
     const cards = await screen.findAllByTestId("mcp-server");
     expect(cards).toHaveLength(2);
@@ -89,7 +89,7 @@ describe("McpPage", () => {
 
     fireEvent.click(within(cards[0]!).getByTestId("mcp-check"));
     await waitFor(() => expect(within(cards[0]!).getByTestId("mcp-state").textContent).toBe("Ready · 2 tools"));
-    expect(commands.checkMcpServers).toHaveBeenCalledWith({ cwd: "/home/u/shop", names: ["everything"] });
+    expect(ipc.checkMcpServers).toHaveBeenCalledWith({ cwd: "/home/u/shop", names: ["everything"] });
     expect(within(cards[0]!).getByText("/everything:simple")).toBeTruthy();
     expect(within(cards[0]!).getByText("Resource 1")).toBeTruthy();
     // Spelled as on the approval card; what the model calls it, in the tooltip.
@@ -97,13 +97,13 @@ describe("McpPage", () => {
 
     const echo = within(cards[0]!).getAllByTestId("mcp-tool").find((t) => t.getAttribute("data-name") === "echo") as HTMLInputElement;
     fireEvent.click(echo);
-    await waitFor(() => expect(commands.setMcpToolEnabled).toHaveBeenCalledWith({ server: "everything", tool: "echo", enabled: false, cwd: "/home/u/shop" }));
+    await waitFor(() => expect(ipc.setMcpToolEnabled).toHaveBeenCalledWith({ server: "everything", tool: "echo", enabled: false, cwd: "/home/u/shop" }));
     await waitFor(() => expect(echo.checked).toBe(false));
     expect(within(cards[0]!).getByText("1 of 2 on")).toBeTruthy();
   });
 
   it("says what Add server still needs while it is off", async () => {
-    commands.mcpSettings.mockResolvedValue({ ...PAGE, servers: [] });
+    ipc.mcpSettings.mockResolvedValue({ ...PAGE, servers: [] });
     render(<McpPage cwd={null} />);
     await screen.findByTestId("mcp-empty");
     fireEvent.click(screen.getByTestId("mcp-add"));
@@ -119,9 +119,9 @@ describe("McpPage", () => {
   });
 
   it("adds a server with its env value and turns servers off", async () => {
-    commands.mcpSettings.mockResolvedValue({ ...PAGE, servers: [] });
-    commands.saveMcpServer.mockResolvedValue({ ...PAGE, servers: [OURS] });
-    commands.setMcpServerEnabled.mockResolvedValue({ ...PAGE, servers: [{ ...OURS, enabled: false }], active_list: true });
+    ipc.mcpSettings.mockResolvedValue({ ...PAGE, servers: [] });
+    ipc.saveMcpServer.mockResolvedValue({ ...PAGE, servers: [OURS] });
+    ipc.setMcpServerEnabled.mockResolvedValue({ ...PAGE, servers: [{ ...OURS, enabled: false }], active_list: true });
     render(<McpPage cwd={null} />);
     await screen.findByTestId("mcp-empty");
     fireEvent.click(screen.getByTestId("mcp-add"));
@@ -133,7 +133,7 @@ describe("McpPage", () => {
     fireEvent.change(screen.getByTestId("mcp-value-value"), { target: { value: "sk-1" } });
     fireEvent.click(screen.getByTestId("mcp-save"));
     await waitFor(() =>
-      expect(commands.saveMcpServer).toHaveBeenCalledWith({
+      expect(ipc.saveMcpServer).toHaveBeenCalledWith({
         server: { name: "everything", transport: "stdio", command: "node", args: ["index.js"], env: [{ name: "API_KEY", value: "sk-1" }], url: "", headers: [] },
         editing: false,
         cwd: null,
@@ -142,50 +142,50 @@ describe("McpPage", () => {
     await waitFor(() => expect(screen.queryByTestId("mcp-form")).toBeNull());
 
     fireEvent.click(screen.getByTestId("mcp-enabled"));
-    await waitFor(() => expect(commands.setMcpServerEnabled).toHaveBeenCalledWith({ name: "everything", enabled: false, cwd: null }));
+    await waitFor(() => expect(ipc.setMcpServerEnabled).toHaveBeenCalledWith({ name: "everything", enabled: false, cwd: null }));
     await waitFor(() => expect((screen.getByTestId("mcp-enabled") as HTMLInputElement).checked).toBe(false));
     expect(screen.getByText("active_mcp_servers")).toBeTruthy();
   });
 
   it("keeps a stored value when editing unless one is typed, and reports a refusal", async () => {
-    commands.mcpSettings.mockResolvedValue({ ...PAGE, servers: [OURS] });
-    commands.saveMcpServer.mockRejectedValue({ code: "invalid_input", message: "enter a value for the environment variable X", retryable: false });
+    ipc.mcpSettings.mockResolvedValue({ ...PAGE, servers: [OURS] });
+    ipc.saveMcpServer.mockRejectedValue({ code: "invalid_input", message: "enter a value for the environment variable X", retryable: false });
     render(<McpPage cwd={null} />);
     fireEvent.click(await screen.findByTestId("mcp-edit"));
     expect((screen.getByTestId("mcp-name") as HTMLInputElement).disabled).toBe(true);
     expect((screen.getByTestId("mcp-value-value") as HTMLInputElement).placeholder).toContain("keychain");
     fireEvent.click(screen.getByTestId("mcp-save"));
-    await waitFor(() => expect(commands.saveMcpServer).toHaveBeenCalled());
-    expect(commands.saveMcpServer.mock.calls[0]![0].server.env).toEqual([{ name: "API_KEY", value: null }]);
-    expect(commands.saveMcpServer.mock.calls[0]![0].editing).toBe(true);
+    await waitFor(() => expect(ipc.saveMcpServer).toHaveBeenCalled());
+    expect(ipc.saveMcpServer.mock.calls[0]![0].server.env).toEqual([{ name: "API_KEY", value: null }]);
+    expect(ipc.saveMcpServer.mock.calls[0]![0].editing).toBe(true);
     expect((await screen.findByTestId("mcp-error")).textContent).toContain("enter a value");
     expect(screen.getByTestId("mcp-form")).toBeTruthy();
   });
   it("signs in to an HTTP server that needs it, then checks it again", async () => {
     const remote: McpServerInfo = { ...OURS, name: "remote", transport: "streamable_http", command: null, args: [], url: "https://mcp.example.com/mcp", env: [] };
-    commands.mcpSettings.mockResolvedValue({ ...PAGE, servers: [remote] });
-    commands.checkMcpServers
+    ipc.mcpSettings.mockResolvedValue({ ...PAGE, servers: [remote] });
+    ipc.checkMcpServers
       .mockResolvedValueOnce([{ ...CHECK, name: "remote", state: "needs_login", tools: [] }])
       .mockResolvedValueOnce([{ ...CHECK, name: "remote" }]);
-    commands.mcpLogin.mockResolvedValue(undefined);
+    ipc.mcpLogin.mockResolvedValue(undefined);
     render(<McpPage cwd="/home/u/shop" />);
     const card = await screen.findByTestId("mcp-server");
     fireEvent.click(within(card).getByTestId("mcp-check"));
     await waitFor(() => expect(within(card).getByTestId("mcp-state").dataset.state).toBe("needs_login"));
     fireEvent.click(within(card).getByTestId("mcp-login"));
-    await waitFor(() => expect(commands.mcpLogin).toHaveBeenCalledWith({ cwd: "/home/u/shop", name: "remote" }));
+    await waitFor(() => expect(ipc.mcpLogin).toHaveBeenCalledWith({ cwd: "/home/u/shop", name: "remote" }));
     await waitFor(() => expect(within(card).getByTestId("mcp-state").dataset.state).toBe("ready"));
   });
 
   it("offers no sign-in for servers that run on this machine", async () => {
-    commands.mcpSettings.mockResolvedValue({ ...PAGE, servers: [OURS] });
+    ipc.mcpSettings.mockResolvedValue({ ...PAGE, servers: [OURS] });
     render(<McpPage cwd={null} />);
     const card = await screen.findByTestId("mcp-server");
     expect(within(card).queryByTestId("mcp-login")).toBeNull();
   });
   it("restarts a server in the open conversations and says how many", async () => {
-    commands.mcpSettings.mockResolvedValue({ ...PAGE, servers: [OURS] });
-    commands.restartMcpServer.mockResolvedValueOnce(2).mockResolvedValueOnce(0);
+    ipc.mcpSettings.mockResolvedValue({ ...PAGE, servers: [OURS] });
+    ipc.restartMcpServer.mockResolvedValueOnce(2).mockResolvedValueOnce(0);
     render(<McpPage cwd={null} />);
     const card = await screen.findByTestId("mcp-server");
     fireEvent.click(within(card).getByTestId("mcp-restart"));

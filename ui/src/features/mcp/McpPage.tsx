@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { McpServerCheck, McpServerInfo, McpServerInput, McpSettingsPage, McpSourceKind, McpTransportKind } from "../../gen/protocol";
-import { commands, toCommandError } from "../../ipc";
+import { ipc, toIpcError } from "../../ipc";
 import { mcpToolLabel } from "../../state/toolNames";
 import { folderName } from "../../state/workspaces";
 import { useSettingsPage } from "../settings/useSettingsPage";
@@ -262,18 +262,18 @@ export function McpPage({ cwd }: { cwd: string | null }) {
 
   useEffect(() => {
     setChecks({});
-    void run("mcp_settings", () => commands.mcpSettings({ cwd }));
+    void run("mcp_settings", () => ipc.mcpSettings({ cwd }));
   }, [run, cwd]);
 
   const check = async (names: string[] | null) => {
     const busy = names ?? (page?.servers.map((s) => s.name) ?? []);
     setChecking((c) => new Set([...c, ...busy]));
     try {
-      const found = await commands.checkMcpServers({ cwd, names });
+      const found = await ipc.checkMcpServers({ cwd, names });
       setChecks((c) => ({ ...c, ...Object.fromEntries(found.map((f) => [f.name, f])) }));
       setError(null);
     } catch (raised) {
-      setError(toCommandError("check_mcp_servers", raised).message);
+      setError(toIpcError("check_mcp_servers", raised).message);
     } finally {
       setChecking((c) => new Set([...c].filter((n) => !busy.includes(n))));
     }
@@ -281,7 +281,7 @@ export function McpPage({ cwd }: { cwd: string | null }) {
 
   const restart = async (name: string) => {
     try {
-      const count = await commands.restartMcpServer({ name });
+      const count = await ipc.restartMcpServer({ name });
       setError(null);
       setNotice(
         count === 0
@@ -289,7 +289,7 @@ export function McpPage({ cwd }: { cwd: string | null }) {
           : `${name} restarted in ${count} open conversation${count === 1 ? "" : "s"}.`,
       );
     } catch (raised) {
-      setError(toCommandError("restart_mcp_server", raised).message);
+      setError(toIpcError("restart_mcp_server", raised).message);
     }
   };
 
@@ -297,18 +297,18 @@ export function McpPage({ cwd }: { cwd: string | null }) {
   const login = async (name: string) => {
     setLoggingIn(name);
     try {
-      await commands.mcpLogin({ cwd, name });
+      await ipc.mcpLogin({ cwd, name });
       setError(null);
       await check([name]);
     } catch (raised) {
-      setError(toCommandError("mcp_login", raised).message);
+      setError(toIpcError("mcp_login", raised).message);
     } finally {
       setLoggingIn(null);
     }
   };
 
   const save = async (input: McpServerInput, isEdit: boolean) => {
-    if (await run("save_mcp_server", () => commands.saveMcpServer({ server: input, editing: isEdit, cwd }))) {
+    if (await run("save_mcp_server", () => ipc.saveMcpServer({ server: input, editing: isEdit, cwd }))) {
       setEditing(null);
       setAdding(false);
       // What was checked before may not be what starts now.
@@ -317,7 +317,7 @@ export function McpPage({ cwd }: { cwd: string | null }) {
   };
 
   const setTool = async (server: string, tool: string, enabled: boolean) => {
-    if (!(await run("set_mcp_tool_enabled", () => commands.setMcpToolEnabled({ server, tool, enabled, cwd })))) return;
+    if (!(await run("set_mcp_tool_enabled", () => ipc.setMcpToolEnabled({ server, tool, enabled, cwd })))) return;
     setChecks((c) => {
       const found = c[server];
       if (!found) return c;
@@ -403,7 +403,7 @@ export function McpPage({ cwd }: { cwd: string | null }) {
                   onCheck={() => void check([s.name])}
                   onEdit={() => setEditing(s.name)}
                   onRemove={() => setRemoving(s.name)}
-                  onEnabled={(enabled) => void run("set_mcp_server_enabled", () => commands.setMcpServerEnabled({ name: s.name, enabled, cwd }))}
+                  onEnabled={(enabled) => void run("set_mcp_server_enabled", () => ipc.setMcpServerEnabled({ name: s.name, enabled, cwd }))}
                   onTool={(tool, enabled) => void setTool(s.name, tool, enabled)}
                   onLogin={s.transport === "stdio" ? undefined : () => void login(s.name)}
                   loggingIn={loggingIn === s.name}
@@ -435,7 +435,7 @@ export function McpPage({ cwd }: { cwd: string | null }) {
           onConfirm={() => {
             const name = removing;
             setRemoving(null);
-            void run("remove_mcp_server", () => commands.removeMcpServer({ name, cwd }));
+            void run("remove_mcp_server", () => ipc.removeMcpServer({ name, cwd }));
           }}
         />
       )}

@@ -7,8 +7,8 @@ import { Onboarding } from "./Onboarding";
 
 // The Rust side, played by the test: every command the screen (and the form and hook it
 // reuses) calls goes through `commands` of ../../ipc.
-const { commands } = vi.hoisted(() => ({
-  commands: {
+const { ipc } = vi.hoisted(() => ({
+  ipc: {
     probeLocalServers: vi.fn(),
     providerSettings: vi.fn(),
     updateProviders: vi.fn(),
@@ -18,7 +18,7 @@ const { commands } = vi.hoisted(() => ({
 }));
 vi.mock("../../ipc", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../ipc")>()),
-  commands,
+  ipc,
 }));
 
 const PAGE: ProviderSettingsPage = {
@@ -65,10 +65,10 @@ function renderOnboarding() {
 }
 
 beforeEach(() => {
-  for (const mock of Object.values(commands)) mock.mockReset();
-  commands.providerSettings.mockResolvedValue(PAGE);
-  commands.updateProviders.mockImplementation(async () => ({ ...PAGE, revision: "rev-2" }));
-  commands.probeLocalServers.mockResolvedValue([]);
+  for (const mock of Object.values(ipc)) mock.mockReset();
+  ipc.providerSettings.mockResolvedValue(PAGE);
+  ipc.updateProviders.mockImplementation(async () => ({ ...PAGE, revision: "rev-2" }));
+  ipc.probeLocalServers.mockResolvedValue([]);
 });
 
 afterEach(cleanup);
@@ -76,7 +76,7 @@ afterEach(cleanup);
 describe("Onboarding", () => {
   it("probes on mount and saves a found server's model as the current provider in one click", async () => {
     let answer: (servers: LocalServer[]) => void = () => {};
-    commands.probeLocalServers.mockReturnValue(new Promise<LocalServer[]>((resolve) => (answer = resolve)));
+    ipc.probeLocalServers.mockReturnValue(new Promise<LocalServer[]>((resolve) => (answer = resolve)));
     const { onDone } = renderOnboarding();
 
     expect(screen.getByTestId("onboarding-probing").textContent).toContain("Looking for Ollama, llama.cpp, LM Studio and vLLM");
@@ -96,8 +96,8 @@ describe("Onboarding", () => {
     fireEvent.click(use);
 
     await waitFor(() => expect(onDone).toHaveBeenCalledTimes(1));
-    expect(commands.updateProviders).toHaveBeenCalledTimes(1);
-    expect(commands.updateProviders).toHaveBeenCalledWith({
+    expect(ipc.updateProviders).toHaveBeenCalledTimes(1);
+    expect(ipc.updateProviders).toHaveBeenCalledWith({
       change: {
         type: "save",
         original: null,
@@ -113,12 +113,12 @@ describe("Onboarding", () => {
       revision: "rev-1",
     });
     // No key for a server on this machine.
-    expect(commands.setApiKey).not.toHaveBeenCalled();
+    expect(ipc.setApiKey).not.toHaveBeenCalled();
   });
 
   it("names a local provider after its kind, avoiding names already taken", async () => {
-    commands.providerSettings.mockResolvedValue({ ...PAGE, providers: [provider("llama-cpp")] });
-    commands.probeLocalServers.mockResolvedValue([{ ...LLAMA_CPP, context_window: 8192 }]);
+    ipc.providerSettings.mockResolvedValue({ ...PAGE, providers: [provider("llama-cpp")] });
+    ipc.probeLocalServers.mockResolvedValue([{ ...LLAMA_CPP, context_window: 8192 }]);
     const { onDone } = renderOnboarding();
 
     const use = await screen.findByRole("button", { name: "Use model.gguf" });
@@ -126,17 +126,17 @@ describe("Onboarding", () => {
     fireEvent.click(use);
 
     await waitFor(() => expect(onDone).toHaveBeenCalled());
-    const [{ change }] = commands.updateProviders.mock.calls[0] as [{ change: { provider: { name: string; base_url: string } } }];
+    const [{ change }] = ipc.updateProviders.mock.calls[0] as [{ change: { provider: { name: string; base_url: string } } }];
     expect(change.provider.name).toBe("llama-cpp-2");
     expect(change.provider.base_url).toBe("http://127.0.0.1:8080/v1");
     // The server's context size goes into the model's profile (a small one: compact prompt).
-    const [profileCall] = commands.updateProviders.mock.calls[1] as [{ change: { type: string; key: string; profile: { context_window: number } } }];
+    const [profileCall] = ipc.updateProviders.mock.calls[1] as [{ change: { type: string; key: string; profile: { context_window: number } } }];
     expect(profileCall.change).toMatchObject({ type: "save_profile", key: "model.gguf", profile: { context_window: 8192 } });
   });
 
   it("shows a few models as buttons and the rest in a list", async () => {
     const models = Array.from({ length: 9 }, (_, i) => `model-${i + 1}`);
-    commands.probeLocalServers.mockResolvedValue([{ ...OLLAMA, models }]);
+    ipc.probeLocalServers.mockResolvedValue([{ ...OLLAMA, models }]);
     const { onDone } = renderOnboarding();
 
     await screen.findByTestId("local-server");
@@ -151,7 +151,7 @@ describe("Onboarding", () => {
     await waitFor(() => expect((useOther as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(useOther);
     await waitFor(() => expect(onDone).toHaveBeenCalled());
-    const [{ change }] = commands.updateProviders.mock.calls[0] as [{ change: { provider: { model: string } } }];
+    const [{ change }] = ipc.updateProviders.mock.calls[0] as [{ change: { provider: { model: string } } }];
     expect(change.provider.model).toBe("model-9");
   });
 
@@ -163,18 +163,18 @@ describe("Onboarding", () => {
     expect(none.textContent).toContain("8080");
     expect(none.textContent).toContain("ollama serve");
     expect(none.textContent).toContain("llama-server -m model.gguf --port 8080");
-    expect(commands.probeLocalServers).toHaveBeenCalledTimes(1);
+    expect(ipc.probeLocalServers).toHaveBeenCalledTimes(1);
 
-    commands.probeLocalServers.mockResolvedValue([OLLAMA]);
+    ipc.probeLocalServers.mockResolvedValue([OLLAMA]);
     fireEvent.click(screen.getByTestId("onboarding-rescan"));
-    expect(commands.probeLocalServers).toHaveBeenCalledTimes(2);
+    expect(ipc.probeLocalServers).toHaveBeenCalledTimes(2);
     expect(screen.getByTestId("onboarding-probing")).toBeTruthy();
     expect((await screen.findByTestId("local-server")).dataset.kind).toBe("ollama");
     expect(screen.queryByTestId("onboarding-none-found")).toBeNull();
   });
 
   it("shows an invalid config.toml's error and sends the person to settings, never offering to overwrite", async () => {
-    commands.providerSettings.mockRejectedValue({
+    ipc.providerSettings.mockRejectedValue({
       code: "config",
       message: "/home/me/.memo/config.toml:3:7: expected `=`",
       retryable: false,
@@ -188,13 +188,13 @@ describe("Onboarding", () => {
 
     fireEvent.click(within(error).getByRole("button", { name: "Open settings" }));
     expect(onOpenSettings).toHaveBeenCalledTimes(1);
-    expect(commands.updateProviders).not.toHaveBeenCalled();
+    expect(ipc.updateProviders).not.toHaveBeenCalled();
     expect(onDone).not.toHaveBeenCalled();
   });
 
   it("shows why a save failed and stays on the screen", async () => {
-    commands.probeLocalServers.mockResolvedValue([OLLAMA]);
-    commands.updateProviders.mockRejectedValue({ code: "io", message: "config.toml could not be written: disk full", retryable: false });
+    ipc.probeLocalServers.mockResolvedValue([OLLAMA]);
+    ipc.updateProviders.mockRejectedValue({ code: "io", message: "config.toml could not be written: disk full", retryable: false });
     const { onDone } = renderOnboarding();
 
     const use = await screen.findByRole("button", { name: "Use llama3.2:3b" });
@@ -208,7 +208,7 @@ describe("Onboarding", () => {
   });
 
   it("saves a cloud provider with its key through the form, then is done", async () => {
-    commands.setApiKey.mockResolvedValue({ provider: "openai", source: "OS keychain", required: true, keychain_error: null });
+    ipc.setApiKey.mockResolvedValue({ provider: "openai", source: "OS keychain", required: true, keychain_error: null });
     const { onDone } = renderOnboarding();
 
     const form = await screen.findByTestId("provider-form");
@@ -216,7 +216,7 @@ describe("Onboarding", () => {
     fireEvent.click(within(form).getByRole("button", { name: "Start using it" }));
 
     await waitFor(() => expect(onDone).toHaveBeenCalledTimes(1));
-    expect(commands.updateProviders).toHaveBeenCalledWith(
+    expect(ipc.updateProviders).toHaveBeenCalledWith(
       expect.objectContaining({
         change: expect.objectContaining({
           type: "save",
@@ -226,11 +226,11 @@ describe("Onboarding", () => {
         revision: "rev-1",
       }),
     );
-    expect(commands.setApiKey).toHaveBeenCalledWith({ provider: "openai", key: "sk-test" });
+    expect(ipc.setApiKey).toHaveBeenCalledWith({ provider: "openai", key: "sk-test" });
   });
 
   it("leaves the keychain's refusal to the form and does not finish", async () => {
-    commands.setApiKey.mockRejectedValue({ code: "unavailable", message: "the keychain is locked", retryable: true });
+    ipc.setApiKey.mockRejectedValue({ code: "unavailable", message: "the keychain is locked", retryable: true });
     const { onDone } = renderOnboarding();
 
     const form = await screen.findByTestId("provider-form");
@@ -242,7 +242,7 @@ describe("Onboarding", () => {
   });
 
   it("saves a cloud provider whose test just failed without making it the default", async () => {
-    commands.testConnection.mockResolvedValue({ ok: false, outcome: "auth", message: "Refused.", elapsed_ms: 5 });
+    ipc.testConnection.mockResolvedValue({ ok: false, outcome: "auth", message: "Refused.", elapsed_ms: 5 });
     renderOnboarding();
 
     const form = await screen.findByTestId("provider-form");
@@ -252,13 +252,13 @@ describe("Onboarding", () => {
     fireEvent.click(within(form).getByRole("button", { name: "Start using it" }));
 
     await waitFor(() =>
-      expect(commands.updateProviders).toHaveBeenCalledWith(
+      expect(ipc.updateProviders).toHaveBeenCalledWith(
         expect.objectContaining({ change: expect.objectContaining({ type: "save", make_current: false }) }),
       ),
     );
   });
   it("says what answered on a port that listed no model, and fills the manual form with its URL", async () => {
-    commands.probeLocalServers.mockResolvedValue([
+    ipc.probeLocalServers.mockResolvedValue([
       { kind: "llama.cpp", label: "llama.cpp", base_url: "http://127.0.0.1:8080/v1", models: [], no_models: "answered HTTP 404 at /v1/models" },
     ]);
     renderOnboarding();

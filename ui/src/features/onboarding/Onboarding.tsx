@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 
 import { LogoMark, Spinner } from "../../components/icons";
 import type { LocalServer, ProviderInput } from "../../gen/protocol";
-import { commands, toCommandError, type CommandError } from "../../ipc";
+import { ipc, toIpcError, type IpcError } from "../../ipc";
 import { ProviderForm } from "../settings/ProviderForm";
 import { freeName } from "../settings/presets";
 import { useProviderSettings, type ProviderSave, type SaveOutcome } from "../settings/useProviderSettings";
@@ -19,7 +19,7 @@ interface OnboardingProps {
 type ProbeState =
   | { status: "probing" }
   | { status: "done"; servers: LocalServer[] }
-  | { status: "error"; error: CommandError };
+  | { status: "error"; error: IpcError };
 
 /** How many models get a button of their own; the rest go in a list. */
 const SHOWN_MODELS = 6;
@@ -45,20 +45,20 @@ export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
   const [saving, setSaving] = useState<string | null>(null);
   // A found server that listed no model, to set up by hand in the form below.
   const [manualUrl, setManualUrl] = useState<string | null>(null);
-  const [saveError, setSaveError] = useState<CommandError | null>(null);
+  const [saveError, setSaveError] = useState<IpcError | null>(null);
   const headingId = useId();
 
   const scan = useCallback(() => {
     const generation = ++probeGeneration.current;
     setProbe({ status: "probing" });
     setSaveError(null);
-    commands.probeLocalServers().then(
+    ipc.probeLocalServers().then(
       (servers) => {
         if (probeGeneration.current === generation) setProbe({ status: "done", servers });
       },
       (raised: unknown) => {
         if (probeGeneration.current === generation) {
-          setProbe({ status: "error", error: toCommandError("probe_local_servers", raised) });
+          setProbe({ status: "error", error: toIpcError("probe_local_servers", raised) });
         }
       },
     );
@@ -103,7 +103,7 @@ export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
       await controller.save({ original: null, provider, makeCurrent: true, key: "", profile });
       onDone();
     } catch (raised) {
-      const failure = toCommandError("update_providers", raised);
+      const failure = toIpcError("update_providers", raised);
       setSaveError(failure);
       if (failure.code === "conflict") reload();
     } finally {
@@ -118,7 +118,7 @@ export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
       if (outcome.keyError === null) onDone();
       return outcome;
     } catch (raised) {
-      const failure = toCommandError("update_providers", raised);
+      const failure = toIpcError("update_providers", raised);
       if (failure.code === "conflict") reload();
       throw failure;
     }

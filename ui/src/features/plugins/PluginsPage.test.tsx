@@ -3,11 +3,11 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { PluginInfo, PluginsPage as PluginsList } from "../../gen/protocol";
-import { CommandError } from "../../ipc";
+import { IpcError } from "../../ipc";
 import { PluginsPage } from "./PluginsPage";
 
-const { commands, pickFolder } = vi.hoisted(() => ({
-  commands: {
+const { ipc, pickFolder } = vi.hoisted(() => ({
+  ipc: {
     listPlugins: vi.fn(),
     installPlugin: vi.fn(),
     setPluginEnabled: vi.fn(),
@@ -15,11 +15,11 @@ const { commands, pickFolder } = vi.hoisted(() => ({
   },
   pickFolder: vi.fn(),
 }));
-vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands, pickFolder }));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), ipc, pickFolder }));
 
 afterEach(cleanup);
 beforeEach(() => {
-  Object.values(commands).forEach((f) => f.mockReset());
+  Object.values(ipc).forEach((f) => f.mockReset());
   pickFolder.mockReset();
 });
 
@@ -46,7 +46,7 @@ const ONE: PluginsList = { plugins: [DEMO], dir: EMPTY.dir };
 
 describe("PluginsPage", () => {
   it("lists each plugin with its namespaced parts and what it brings", async () => {
-    commands.listPlugins.mockResolvedValue(ONE);
+    ipc.listPlugins.mockResolvedValue(ONE);
     render(<PluginsPage />);
     const card = await screen.findByTestId("plugin");
     expect(card.dataset.name).toBe("memo-demo");
@@ -69,8 +69,8 @@ describe("PluginsPage", () => {
       source: "hello-cc@team-market",
       path: "/home/u/.claude/plugins/cache/team-market/hello-cc/0.3.0",
     };
-    commands.listPlugins.mockResolvedValue({ ...ONE, plugins: [claude] });
-    commands.setPluginEnabled.mockResolvedValue({ ...ONE, plugins: [{ ...claude, enabled: false }] });
+    ipc.listPlugins.mockResolvedValue({ ...ONE, plugins: [claude] });
+    ipc.setPluginEnabled.mockResolvedValue({ ...ONE, plugins: [{ ...claude, enabled: false }] });
     render(<PluginsPage />);
     const card = await screen.findByTestId("plugin");
     expect(within(card).getByText("Claude Code")).toBeTruthy();
@@ -78,13 +78,13 @@ describe("PluginsPage", () => {
     expect(within(card).queryByTestId("plugin-remove")).toBeNull();
     expect(within(card).getByTestId("plugin-managed").textContent).toBe("Managed by Claude Code");
     fireEvent.click(within(card).getByTestId("plugin-enabled"));
-    await waitFor(() => expect(commands.setPluginEnabled).toHaveBeenCalledWith({ name: "hello-cc", enabled: false }));
+    await waitFor(() => expect(ipc.setPluginEnabled).toHaveBeenCalledWith({ name: "hello-cc", enabled: false }));
     expect(within(card).queryByTestId("plugin-folder")).toBeNull();
   });
 
   it("says which folder a plugin Claude Code installed for one project is for, beside its user-wide install", async () => {
     const claude: PluginInfo = { ...DEMO, name: "fmt", source_kind: "claude_code", source: "fmt@mkt", path: "/c/fmt" };
-    commands.listPlugins.mockResolvedValue({ ...ONE, plugins: [claude, { ...claude, path: "/c/fmt-local", for_folder: "/home/u/shop" }] });
+    ipc.listPlugins.mockResolvedValue({ ...ONE, plugins: [claude, { ...claude, path: "/c/fmt-local", for_folder: "/home/u/shop" }] });
     render(<PluginsPage />);
     await screen.findAllByTestId("plugin");
     const cards = screen.getAllByTestId("plugin");
@@ -94,18 +94,18 @@ describe("PluginsPage", () => {
   });
 
   it("says where plugins go when none is installed, and shows a plugin's problems", async () => {
-    commands.listPlugins.mockResolvedValue(EMPTY);
+    ipc.listPlugins.mockResolvedValue(EMPTY);
     render(<PluginsPage />);
     expect((await screen.findByTestId("plugins-empty")).textContent).toContain("/home/u/.memo/plugins");
     cleanup();
-    commands.listPlugins.mockResolvedValue({ ...ONE, plugins: [{ ...DEMO, problems: ["plugin.json: invalid JSON"] }] });
+    ipc.listPlugins.mockResolvedValue({ ...ONE, plugins: [{ ...DEMO, problems: ["plugin.json: invalid JSON"] }] });
     render(<PluginsPage />);
     expect((await screen.findByTestId("plugin-problems")).textContent).toContain("invalid JSON");
   });
 
   it("installs from a typed or picked folder, or a git URL", async () => {
-    commands.listPlugins.mockResolvedValue(EMPTY);
-    commands.installPlugin.mockResolvedValue(ONE);
+    ipc.listPlugins.mockResolvedValue(EMPTY);
+    ipc.installPlugin.mockResolvedValue(ONE);
     pickFolder.mockResolvedValue("/picked/plugin");
     render(<PluginsPage />);
     await screen.findByTestId("plugins-empty");
@@ -115,22 +115,22 @@ describe("PluginsPage", () => {
     await waitFor(() => expect((screen.getByTestId("plugin-source-input") as HTMLInputElement).value).toBe("/picked/plugin"));
     fireEvent.click(submit);
     await screen.findByTestId("plugin");
-    expect(commands.installPlugin).toHaveBeenCalledWith({ source: { type: "folder", path: "/picked/plugin" }, replace: false });
+    expect(ipc.installPlugin).toHaveBeenCalledWith({ source: { type: "folder", path: "/picked/plugin" }, replace: false });
 
     fireEvent.click(screen.getByTestId("plugin-source-git"));
     expect(screen.queryByTestId("plugin-browse")).toBeNull();
     fireEvent.change(screen.getByTestId("plugin-source-input"), { target: { value: " https://example.com/p.git " } });
     fireEvent.click(screen.getByTestId("plugin-install-submit"));
     await waitFor(() =>
-      expect(commands.installPlugin).toHaveBeenLastCalledWith({ source: { type: "git", url: "https://example.com/p.git" }, replace: false }),
+      expect(ipc.installPlugin).toHaveBeenLastCalledWith({ source: { type: "git", url: "https://example.com/p.git" }, replace: false }),
     );
   });
 
   it("shows an install error inline, and offers to replace on a name clash", async () => {
-    commands.listPlugins.mockResolvedValue(ONE);
-    commands.installPlugin
-      .mockRejectedValueOnce(new CommandError("install_plugin", "invalid_input", "/x: not a Claude Code plugin (no .claude-plugin/plugin.json)", false))
-      .mockRejectedValueOnce(new CommandError("install_plugin", "conflict", 'a plugin named "memo-demo" is already installed', false))
+    ipc.listPlugins.mockResolvedValue(ONE);
+    ipc.installPlugin
+      .mockRejectedValueOnce(new IpcError("install_plugin", "invalid_input", "/x: not a Claude Code plugin (no .claude-plugin/plugin.json)", false))
+      .mockRejectedValueOnce(new IpcError("install_plugin", "conflict", 'a plugin named "memo-demo" is already installed', false))
       .mockResolvedValueOnce(ONE);
     render(<PluginsPage />);
     await screen.findByTestId("plugin");
@@ -142,34 +142,34 @@ describe("PluginsPage", () => {
 
     fireEvent.click(screen.getByTestId("plugin-install-submit"));
     fireEvent.click(await screen.findByTestId("plugin-replace"));
-    await waitFor(() => expect(commands.installPlugin).toHaveBeenLastCalledWith({ source: { type: "folder", path: "/x" }, replace: true }));
+    await waitFor(() => expect(ipc.installPlugin).toHaveBeenLastCalledWith({ source: { type: "folder", path: "/x" }, replace: true }));
     await waitFor(() => expect(screen.queryByTestId("plugin-install-error")).toBeNull());
   });
 
   it("switches a plugin off and removes one only after confirming", async () => {
-    commands.listPlugins.mockResolvedValue(ONE);
-    commands.setPluginEnabled.mockResolvedValue({ ...ONE, plugins: [{ ...DEMO, enabled: false }] });
-    commands.removePlugin.mockResolvedValue(EMPTY);
+    ipc.listPlugins.mockResolvedValue(ONE);
+    ipc.setPluginEnabled.mockResolvedValue({ ...ONE, plugins: [{ ...DEMO, enabled: false }] });
+    ipc.removePlugin.mockResolvedValue(EMPTY);
     render(<PluginsPage />);
     const card = await screen.findByTestId("plugin");
     fireEvent.click(within(card).getByTestId("plugin-enabled"));
     await waitFor(() => expect(screen.getByTestId("plugin").dataset.enabled).toBe("false"));
-    expect(commands.setPluginEnabled).toHaveBeenCalledWith({ name: "memo-demo", enabled: false });
+    expect(ipc.setPluginEnabled).toHaveBeenCalledWith({ name: "memo-demo", enabled: false });
 
     fireEvent.click(screen.getByTestId("plugin-remove"));
     const dialog = await screen.findByRole("alertdialog");
     expect(dialog.textContent).toContain("/src/memo-demo");
     fireEvent.click(within(dialog).getByText("Keep it"));
-    expect(commands.removePlugin).not.toHaveBeenCalled();
+    expect(ipc.removePlugin).not.toHaveBeenCalled();
     fireEvent.click(screen.getByTestId("plugin-remove"));
     fireEvent.click(within(await screen.findByRole("alertdialog")).getByText("Remove"));
     await screen.findByTestId("plugins-empty");
-    expect(commands.removePlugin).toHaveBeenCalledWith({ name: "memo-demo" });
+    expect(ipc.removePlugin).toHaveBeenCalledWith({ name: "memo-demo" });
   });
 
   it("reports a failed switch without losing the list", async () => {
-    commands.listPlugins.mockResolvedValue(ONE);
-    commands.setPluginEnabled.mockRejectedValue(new CommandError("set_plugin_enabled", "config", "installed.json: unreadable", false));
+    ipc.listPlugins.mockResolvedValue(ONE);
+    ipc.setPluginEnabled.mockRejectedValue(new IpcError("set_plugin_enabled", "config", "installed.json: unreadable", false));
     render(<PluginsPage />);
     fireEvent.click(within(await screen.findByTestId("plugin")).getByTestId("plugin-enabled"));
     expect((await screen.findByTestId("plugins-error")).textContent).toContain("installed.json: unreadable");

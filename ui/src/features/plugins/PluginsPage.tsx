@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from "react";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { PluginInfo, PluginInstall, PluginsPage as PluginsList } from "../../gen/protocol";
-import { commands, pickFolder, toCommandError } from "../../ipc";
+import { ipc, pickFolder, toIpcError } from "../../ipc";
 import { useSettingsPage } from "../settings/useSettingsPage";
 
 import "./plugins.css";
@@ -252,17 +252,17 @@ export function PluginsPage() {
   const [removing, setRemoving] = useState<PluginInfo | null>(null);
 
   useEffect(() => {
-    void run("list_plugins", () => commands.listPlugins());
+    void run("list_plugins", () => ipc.listPlugins());
   }, [run]);
 
   const install = async (source: PluginInstall, replace: boolean) => {
     setInstalling(true);
     setInstallError(null);
     try {
-      const next = await commands.installPlugin({ source, replace });
+      const next = await ipc.installPlugin({ source, replace });
       await run("install_plugin", async () => next);
     } catch (raised) {
-      const failure = toCommandError("install_plugin", raised);
+      const failure = toIpcError("install_plugin", raised);
       setInstallError({ message: failure.message, conflict: failure.code === "conflict" });
     } finally {
       setInstalling(false);
@@ -275,7 +275,7 @@ export function PluginsPage() {
         <div>
           <h2 className="settings-page__title">Plugins</h2>
           <p className="settings-page__lead">
-            Claude Code plugins: commands, skills, agents, hooks and MCP servers that come together. Their parts carry the plugin's
+            Claude Code plugins: ipc, skills, agents, hooks and MCP servers that come together. Their parts carry the plugin's
             name — <code>/plugin:command</code>, <code>plugin:skill</code> — and are used by sessions started after a change.
           </p>
         </div>
@@ -305,7 +305,7 @@ export function PluginsPage() {
             <PluginCard
               key={`${plugin.name}\u0000${plugin.for_folder ?? ""}`}
               plugin={plugin}
-              onEnabled={(enabled) => void run("set_plugin_enabled", () => commands.setPluginEnabled({ name: plugin.name, enabled }))}
+              onEnabled={(enabled) => void run("set_plugin_enabled", () => ipc.setPluginEnabled({ name: plugin.name, enabled }))}
               onRemove={() => setRemoving(plugin)}
             />
           ))}
@@ -324,7 +324,7 @@ export function PluginsPage() {
           onConfirm={() => {
             const name = removing.name;
             setRemoving(null);
-            void run("remove_plugin", () => commands.removePlugin({ name }));
+            void run("remove_plugin", () => ipc.removePlugin({ name }));
           }}
         />
       )}

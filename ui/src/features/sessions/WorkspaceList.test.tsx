@@ -7,7 +7,7 @@ import { WorkspaceList } from "./WorkspaceList";
 // The backend finds every typed folder (the refusals are useFolderPathForm's tests).
 vi.mock("../../ipc", async (importOriginal) => ({
   ...(await importOriginal<object>()),
-  commands: { checkFolder: async ({ path }: { path: string }) => path },
+  ipc: { checkFolder: async ({ path }: { path: string }) => path },
 }));
 
 afterEach(cleanup);

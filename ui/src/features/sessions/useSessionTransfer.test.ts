@@ -21,7 +21,7 @@ vi.mock("../../ipc", async (importOriginal) => ({
   pickSavePath: ipc.pickSavePath,
   pickFiles: ipc.pickFiles,
   homeFolder: ipc.homeFolder,
-  commands: { exportSession: ipc.exportSession, importSessions: ipc.importSessions },
+  ipc: { exportSession: ipc.exportSession, importSessions: ipc.importSessions },
 }));
 
 const SESSION = sessionSummary({ id: "s1", title: "Fix the login bug" });

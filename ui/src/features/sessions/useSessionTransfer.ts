@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 
 import type { ExportFormat, ImportReport, SessionSummary } from "../../gen/protocol";
-import { ALL_FILES, commands, homeFolder, pickFiles, pickSavePath, toCommandError, withTilde } from "../../ipc";
+import { ALL_FILES, ipc, homeFolder, pickFiles, pickSavePath, toIpcError, withTilde } from "../../ipc";
 import { sessionLabel } from "./label";
 import { EXPORT_FORMATS, IMPORT_FILTER, exportFileName } from "./sessionFiles";
 
@@ -42,13 +42,13 @@ export function useSessionTransfer(onImported: () => void): SessionTransfer {
     try {
       const path = await pickSavePath(dialogTitle, exportFileName(session, format), filter);
       if (path === null) return;
-      await commands.exportSession({ sessionId: session.id, path, format });
+      await ipc.exportSession({ sessionId: session.id, path, format });
       setNotice({ kind: "saved", path, shown: withTilde(path, await homeFolder()) });
     } catch (raised) {
       setNotice({
         kind: "failed",
         title: `Could not export “${sessionLabel(session)}”`,
-        message: toCommandError("export_session", raised).message,
+        message: toIpcError("export_session", raised).message,
       });
     } finally {
       setBusy(null);
@@ -60,11 +60,11 @@ export function useSessionTransfer(onImported: () => void): SessionTransfer {
     try {
       const paths = await pickFiles("Import sessions", [IMPORT_FILTER, ALL_FILES]);
       if (paths === null) return;
-      const report = await commands.importSessions({ paths });
+      const report = await ipc.importSessions({ paths });
       setNotice({ kind: "imported", report });
       onImported();
     } catch (raised) {
-      setNotice({ kind: "failed", title: "Could not import sessions", message: toCommandError("import_sessions", raised).message });
+      setNotice({ kind: "failed", title: "Could not import sessions", message: toIpcError("import_sessions", raised).message });
     } finally {
       setBusy(null);
     }

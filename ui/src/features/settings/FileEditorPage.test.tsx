@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EditableFile } from "../../gen/protocol";
 import { FileEditorPage } from "./FileEditorPage";
 
-const { commands } = vi.hoisted(() => ({ commands: { readEditableFile: vi.fn(), writeEditableFile: vi.fn() } }));
-vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+const { ipc } = vi.hoisted(() => ({ ipc: { readEditableFile: vi.fn(), writeEditableFile: vi.fn() } }));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), ipc }));
 // CodeMirror needs layout that jsdom does not have; a textarea plays the editor.
 vi.mock("../../components/MarkdownEditor", () => ({
   MarkdownEditor: ({ value, onChange }: { value: string; onChange: (text: string) => void }) => (
@@ -16,16 +16,16 @@ vi.mock("../../components/MarkdownEditor", () => ({
 
 afterEach(cleanup);
 beforeEach(() => {
-  commands.readEditableFile.mockReset();
-  commands.writeEditableFile.mockReset();
+  ipc.readEditableFile.mockReset();
+  ipc.writeEditableFile.mockReset();
 });
 
 const SOUL: EditableFile = { kind: "soul", path: "/home/u/.memo/SOUL.md", content: "Be brief.", revision: "9-aa", exists: true };
 
 describe("FileEditorPage", () => {
   it("saves the draft with the revision it was read at and reports dirty state", async () => {
-    commands.readEditableFile.mockResolvedValue(SOUL);
-    commands.writeEditableFile.mockResolvedValue({ ...SOUL, content: "Be very brief.", revision: "14-bb" });
+    ipc.readEditableFile.mockResolvedValue(SOUL);
+    ipc.writeEditableFile.mockResolvedValue({ ...SOUL, content: "Be very brief.", revision: "14-bb" });
     const onDirty = vi.fn();
     render(<FileEditorPage kind="soul" cwd={null} title="SOUL.md" lead="" onDirtyChange={onDirty} />);
     fireEvent.change(await screen.findByTestId("fake-editor"), { target: { value: "Be very brief." } });
@@ -33,7 +33,7 @@ describe("FileEditorPage", () => {
     expect(onDirty).toHaveBeenLastCalledWith(true);
     fireEvent.click(screen.getByTestId("editor-save"));
     await waitFor(() => expect(onDirty).toHaveBeenLastCalledWith(false));
-    expect(commands.writeEditableFile).toHaveBeenCalledWith({
+    expect(ipc.writeEditableFile).toHaveBeenCalledWith({
       kind: "soul",
       cwd: null,
       path: "/home/u/.memo/SOUL.md",
@@ -44,10 +44,10 @@ describe("FileEditorPage", () => {
   });
 
   it("keeps the draft on a conflict and overwrites only when asked", async () => {
-    commands.readEditableFile
+    ipc.readEditableFile
       .mockResolvedValueOnce(SOUL)
       .mockResolvedValueOnce({ ...SOUL, content: "theirs", revision: "6-cc" });
-    commands.writeEditableFile
+    ipc.writeEditableFile
       .mockRejectedValueOnce({ code: "conflict", message: "SOUL.md changed on disk", retryable: false })
       .mockResolvedValueOnce({ ...SOUL, content: "mine", revision: "4-dd" });
     render(<FileEditorPage kind="soul" cwd={null} title="SOUL.md" lead="" onDirtyChange={vi.fn()} />);
@@ -57,11 +57,11 @@ describe("FileEditorPage", () => {
     expect(screen.getByTestId("editor-unsaved")).toBeTruthy();
     fireEvent.click(screen.getByTestId("editor-overwrite"));
     await waitFor(() => expect(screen.queryByTestId("editor-conflict")).toBeNull());
-    expect(commands.writeEditableFile).toHaveBeenLastCalledWith(expect.objectContaining({ content: "mine", revision: "6-cc" }));
+    expect(ipc.writeEditableFile).toHaveBeenLastCalledWith(expect.objectContaining({ content: "mine", revision: "6-cc" }));
   });
 
   it("shows why a file cannot be opened", async () => {
-    commands.readEditableFile.mockRejectedValue({ code: "invalid_input", message: "SOUL.md is not UTF-8 text", retryable: false });
+    ipc.readEditableFile.mockRejectedValue({ code: "invalid_input", message: "SOUL.md is not UTF-8 text", retryable: false });
     render(<FileEditorPage kind="soul" cwd={null} title="SOUL.md" lead="" onDirtyChange={vi.fn()} />);
     expect((await screen.findByRole("alert")).textContent).toContain("not UTF-8");
   });

@@ -5,11 +5,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ProviderSettings } from "../../gen/protocol";
 import { ProviderForm } from "./ProviderForm";
 
-const { commands } = vi.hoisted(() => ({ commands: { testConnection: vi.fn() } }));
-vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+const { ipc } = vi.hoisted(() => ({ ipc: { testConnection: vi.fn() } }));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), ipc }));
 
 afterEach(cleanup);
-beforeEach(() => commands.testConnection.mockReset());
+beforeEach(() => ipc.testConnection.mockReset());
 
 const EXISTING: ProviderSettings = {
   name: "deepseek",
@@ -96,7 +96,7 @@ describe("ProviderForm", () => {
   });
 
   it("tests the connection with the typed key and shows the verdict", async () => {
-    commands.testConnection.mockResolvedValue({
+    ipc.testConnection.mockResolvedValue({
       ok: false,
       outcome: "auth",
       message: "The server refused the API key.",
@@ -109,7 +109,7 @@ describe("ProviderForm", () => {
     const report = await screen.findByTestId("connection-report");
     expect(report.getAttribute("data-outcome")).toBe("auth");
     expect(report.textContent).toBe("The server refused the API key.");
-    expect(commands.testConnection).toHaveBeenCalledWith({
+    expect(ipc.testConnection).toHaveBeenCalledWith({
       provider: {
         name: "deepseek",
         api: "openai",
@@ -132,7 +132,7 @@ describe("ProviderForm", () => {
   });
 
   it("does not make a provider whose test just failed the default, and says why", async () => {
-    commands.testConnection.mockResolvedValueOnce({ ok: false, outcome: "auth", message: "Refused.", elapsed_ms: 5 });
+    ipc.testConnection.mockResolvedValueOnce({ ok: false, outcome: "auth", message: "Refused.", elapsed_ms: 5 });
     const onSave = vi.fn(async () => ({ keyError: null }));
     render(<ProviderForm existing={null} profile={null} takenNames={[]} onSave={onSave} />);
     const box = screen.getByTestId("provider-make-current") as HTMLInputElement;
@@ -151,7 +151,7 @@ describe("ProviderForm", () => {
   });
 
   it("gives the tick back when a later test passes", async () => {
-    commands.testConnection
+    ipc.testConnection
       .mockResolvedValueOnce({ ok: false, outcome: "network", message: "No answer.", elapsed_ms: 5 })
       .mockResolvedValueOnce({ ok: true, outcome: "ok", message: "Connected.", elapsed_ms: 5 });
     render(<ProviderForm existing={null} profile={null} takenNames={[]} onSave={vi.fn()} />);

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 
 import type { ConnectionReport, ModelProfileInput, ProviderInput, ProviderSettings } from "../../gen/protocol";
-import { commands, toCommandError } from "../../ipc";
+import { ipc, toIpcError } from "../../ipc";
 import { PROVIDER_PRESETS, WIRE_APIS, freeName, providerNameProblem, wireApiTitle } from "./presets";
 import type { ProviderSave, SaveOutcome } from "./useProviderSettings";
 
@@ -264,9 +264,9 @@ export function ProviderForm({
   const runTest = async () => {
     setTest({ status: "running" });
     try {
-      settleTest(await commands.testConnection({ provider: input, key: key.trim() === "" ? null : key }));
+      settleTest(await ipc.testConnection({ provider: input, key: key.trim() === "" ? null : key }));
     } catch (raised) {
-      const failure = toCommandError("test_connection", raised);
+      const failure = toIpcError("test_connection", raised);
       settleTest({ ok: false, outcome: "other", message: failure.message, elapsed_ms: 0 });
     }
   };
@@ -304,7 +304,7 @@ export function ProviderForm({
         setKey("");
       }
     } catch (raised) {
-      const failure = toCommandError("update_providers", raised);
+      const failure = toIpcError("update_providers", raised);
       setError({ message: failure.message, conflict: failure.code === "conflict" });
     } finally {
       setSaving(false);

@@ -16,7 +16,7 @@ const disk = vi.hoisted(() => ({
 }));
 vi.mock("../../ipc", async (importOriginal) => ({
   ...(await importOriginal<object>()),
-  commands: {
+  ipc: {
     providerSettings: async () => disk.page,
     updateProviders: async (args: { change: ProviderChange; revision: string }) => {
       disk.saves.push(args);

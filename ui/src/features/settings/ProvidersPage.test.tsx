@@ -7,8 +7,8 @@ import { useSheets } from "../../test/styles";
 import { ProvidersPage } from "./ProvidersPage";
 import type { ProviderSettingsController } from "./useProviderSettings";
 
-const { commands } = vi.hoisted(() => ({ commands: { deleteApiKey: vi.fn(async () => ({})) } }));
-vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+const { ipc } = vi.hoisted(() => ({ ipc: { deleteApiKey: vi.fn(async () => ({})) } }));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), ipc }));
 
 afterEach(cleanup);
 
@@ -88,7 +88,7 @@ describe("ProvidersPage", () => {
     expect(c.change).not.toHaveBeenCalled();
     fireEvent.click(await screen.findByTestId("confirm-ok"));
     await waitFor(() => expect(c.change).toHaveBeenCalledWith({ type: "remove", name: "claude" }));
-    expect(commands.deleteApiKey).toHaveBeenCalledWith({ provider: "claude" });
+    expect(ipc.deleteApiKey).toHaveBeenCalledWith({ provider: "claude" });
   });
 
   it("shows a conflict and reads the file again", async () => {

@@ -2,7 +2,7 @@ import { useState } from "react";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { ProviderSettings, ProviderSettingsPage } from "../../gen/protocol";
-import { commands, toCommandError } from "../../ipc";
+import { ipc, toIpcError } from "../../ipc";
 import { ProviderForm } from "./ProviderForm";
 import type { ProviderSave, ProviderSettingsController } from "./useProviderSettings";
 
@@ -78,7 +78,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
     try {
       await run();
     } catch (raised) {
-      const failure = toCommandError("update_providers", raised);
+      const failure = toIpcError("update_providers", raised);
       setError(failure.message);
       if (failure.code === "conflict") void controller.reload();
     }
@@ -224,7 +224,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
             void act(async () => {
               // The key goes first: it is looked up by the provider's entry.
               const provider = page.providers.find((p) => p.name === name);
-              if (provider?.key.source === "OS keychain") await commands.deleteApiKey({ provider: name });
+              if (provider?.key.source === "OS keychain") await ipc.deleteApiKey({ provider: name });
               await controller.change({ type: "remove", name });
             });
           }}

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { SettingsView } from "./SettingsView";
 
-const { commands } = vi.hoisted(() => ({
-  commands: {
+const { ipc } = vi.hoisted(() => ({
+  ipc: {
     providerSettings: vi.fn(async () => ({
       config_path: "/home/u/.memo/config.toml",
       revision: "1-a",
@@ -17,7 +17,7 @@ const { commands } = vi.hoisted(() => ({
     listSkills: vi.fn(async () => ({ skills: [], problems: [], filtered: false, config_revision: "1-a" })),
   },
 }));
-vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), ipc }));
 // The editor page reports itself dirty at once, as if the person had typed.
 vi.mock("./FileEditorPage", async () => {
   const { useEffect } = await import("react");
@@ -58,7 +58,7 @@ describe("SettingsView", () => {
   });
 
   it("closes a page's dialog on Esc and leaves Settings open; the next Esc closes Settings", async () => {
-    commands.providerSettings.mockResolvedValueOnce({
+    ipc.providerSettings.mockResolvedValueOnce({
       config_path: "/home/u/.memo/config.toml",
       revision: "1-a",
       current_provider: "local",

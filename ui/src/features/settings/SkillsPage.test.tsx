@@ -6,15 +6,15 @@ import type { SkillInfo, SkillsPage as SkillsList } from "../../gen/protocol";
 import { SkillsPage } from "./SkillsPage";
 
 // The Rust side, played by the test.
-const { commands } = vi.hoisted(() => ({
-  commands: {
+const { ipc } = vi.hoisted(() => ({
+  ipc: {
     listSkills: vi.fn(),
     changeSkill: vi.fn(),
   },
 }));
 vi.mock("../../ipc", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../ipc")>()),
-  commands,
+  ipc,
 }));
 
 // CodeMirror has no place in jsdom; the editor's own tests cover it.
@@ -63,16 +63,16 @@ function commandError(code: string, message: string) {
 }
 
 beforeEach(() => {
-  commands.listSkills.mockReset();
-  commands.changeSkill.mockReset();
-  commands.listSkills.mockResolvedValue(page([REVIEW, DEPLOY, PDF, CREATOR]));
+  ipc.listSkills.mockReset();
+  ipc.changeSkill.mockReset();
+  ipc.listSkills.mockResolvedValue(page([REVIEW, DEPLOY, PDF, CREATOR]));
 });
 
 describe("SkillsPage", () => {
   it("lists every skill grouped by where it lives, with its $key and whether it is on", async () => {
     render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
     await screen.findAllByTestId("skill-row");
-    expect(commands.listSkills).toHaveBeenCalledWith({ cwd: "/work/app" });
+    expect(ipc.listSkills).toHaveBeenCalledWith({ cwd: "/work/app" });
 
     const groups = ["user", "project", "other_agent", "builtin"].map((scope) => screen.getByTestId(`skill-group-${scope}`));
     expect(groups.map((g) => within(g).getAllByTestId("skill-row").map((r) => r.dataset.name))).toEqual([
@@ -115,7 +115,7 @@ describe("SkillsPage", () => {
 
   it("creates a skill with the form's fields and shows the list that comes back", async () => {
     const created = skill("Release Notes", "project");
-    commands.changeSkill.mockResolvedValue(page([REVIEW, DEPLOY, created, PDF, CREATOR]));
+    ipc.changeSkill.mockResolvedValue(page([REVIEW, DEPLOY, created, PDF, CREATOR]));
     render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
     await screen.findAllByTestId("skill-row");
 
@@ -129,7 +129,7 @@ describe("SkillsPage", () => {
     fireEvent.click(screen.getByTestId("skill-create"));
 
     await waitFor(() => expect(screen.queryByTestId("skill-form")).toBeNull());
-    expect(commands.changeSkill).toHaveBeenCalledWith({
+    expect(ipc.changeSkill).toHaveBeenCalledWith({
       change: {
         type: "create",
         scope: "project",
@@ -153,7 +153,7 @@ describe("SkillsPage", () => {
     expect(screen.getByText("A skill needs a name.")).toBeTruthy();
     expect(screen.getByText(/A skill needs a description/)).toBeTruthy();
     expect(screen.getByTestId("skill-name").getAttribute("aria-invalid")).toBe("true");
-    expect(commands.changeSkill).not.toHaveBeenCalled();
+    expect(ipc.changeSkill).not.toHaveBeenCalled();
   });
 
   it("names the real Memo home where user skills and the trash are, never ~/.memo", async () => {
@@ -173,10 +173,10 @@ describe("SkillsPage", () => {
   });
 
   it("offers only Memo's folder without an open project", async () => {
-    commands.listSkills.mockResolvedValue(page([REVIEW, CREATOR]));
+    ipc.listSkills.mockResolvedValue(page([REVIEW, CREATOR]));
     render(<SkillsPage cwd={null} onDirtyChange={vi.fn()} />);
     await screen.findAllByTestId("skill-row");
-    expect(commands.listSkills).toHaveBeenCalledWith({ cwd: null });
+    expect(ipc.listSkills).toHaveBeenCalledWith({ cwd: null });
     expect(screen.queryByTestId("skill-group-project")).toBeNull();
     fireEvent.click(screen.getByTestId("skill-new"));
     const options = within(screen.getByTestId("skill-scope")).getAllByRole("option") as HTMLOptionElement[];
@@ -184,7 +184,7 @@ describe("SkillsPage", () => {
   });
 
   it("shows the server's reason when it refuses, and keeps the form", async () => {
-    commands.changeSkill.mockRejectedValue(commandError("invalid_input", "/home/me/.memo/skills/code-review already exists; pick another name"));
+    ipc.changeSkill.mockRejectedValue(commandError("invalid_input", "/home/me/.memo/skills/code-review already exists; pick another name"));
     render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
     await screen.findAllByTestId("skill-row");
     fireEvent.click(screen.getByTestId("skill-new"));
@@ -200,40 +200,40 @@ describe("SkillsPage", () => {
   });
 
   it("turns a skill on with the config revision it was listed with", async () => {
-    commands.changeSkill.mockResolvedValue(page([REVIEW, { ...DEPLOY, enabled: true }, PDF, CREATOR], { config_revision: "rev-2" }));
+    ipc.changeSkill.mockResolvedValue(page([REVIEW, { ...DEPLOY, enabled: true }, PDF, CREATOR], { config_revision: "rev-2" }));
     render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
     await screen.findAllByTestId("skill-row");
 
     fireEvent.click(within(row("deploy")).getByTestId("skill-toggle"));
     await waitFor(() => expect((within(row("deploy")).getByTestId("skill-toggle") as HTMLInputElement).checked).toBe(true));
-    expect(commands.changeSkill).toHaveBeenCalledWith({
+    expect(ipc.changeSkill).toHaveBeenCalledWith({
       change: { type: "set_enabled", path: DEPLOY.path, enabled: true, config_revision: "rev-1" },
       cwd: "/work/app",
     });
 
     // The next change uses the revision of the answer.
     fireEvent.click(within(row("pdf")).getByTestId("skill-toggle"));
-    await waitFor(() => expect(commands.changeSkill).toHaveBeenCalledTimes(2));
-    expect(commands.changeSkill).toHaveBeenLastCalledWith({
+    await waitFor(() => expect(ipc.changeSkill).toHaveBeenCalledTimes(2));
+    expect(ipc.changeSkill).toHaveBeenLastCalledWith({
       change: { type: "set_enabled", path: PDF.path, enabled: false, config_revision: "rev-2" },
       cwd: "/work/app",
     });
   });
 
   it("reads the list again after a conflict and says so", async () => {
-    commands.changeSkill.mockRejectedValue(commandError("conflict", "config.toml changed on disk since it was opened"));
+    ipc.changeSkill.mockRejectedValue(commandError("conflict", "config.toml changed on disk since it was opened"));
     render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
     await screen.findAllByTestId("skill-row");
-    commands.listSkills.mockResolvedValue(page([REVIEW, { ...DEPLOY, enabled: true }, PDF, CREATOR], { config_revision: "rev-9" }));
+    ipc.listSkills.mockResolvedValue(page([REVIEW, { ...DEPLOY, enabled: true }, PDF, CREATOR], { config_revision: "rev-9" }));
 
     fireEvent.click(within(row("deploy")).getByTestId("skill-toggle"));
     expect((await screen.findByTestId("skills-error")).textContent).toContain("config.toml changed on disk");
     await waitFor(() => expect((within(row("deploy")).getByTestId("skill-toggle") as HTMLInputElement).checked).toBe(true));
-    expect(commands.listSkills).toHaveBeenCalledTimes(2);
+    expect(ipc.listSkills).toHaveBeenCalledTimes(2);
   });
 
   it("asks before deleting and sends nothing until confirmed", async () => {
-    commands.changeSkill.mockResolvedValue(page([DEPLOY, PDF, CREATOR]));
+    ipc.changeSkill.mockResolvedValue(page([DEPLOY, PDF, CREATOR]));
     render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
     await screen.findAllByTestId("skill-row");
 
@@ -243,17 +243,17 @@ describe("SkillsPage", () => {
     expect(dialog.textContent).toContain("trash");
     fireEvent.click(screen.getByTestId("confirm-cancel"));
     expect(screen.queryByTestId("confirm-dialog")).toBeNull();
-    expect(commands.changeSkill).not.toHaveBeenCalled();
+    expect(ipc.changeSkill).not.toHaveBeenCalled();
 
     fireEvent.click(within(row("Code Review")).getByTestId("skill-delete"));
     fireEvent.click(screen.getByTestId("confirm-ok"));
     await waitFor(() => expect(screen.getAllByTestId("skill-row").map((r) => r.dataset.name)).not.toContain("Code Review"));
-    expect(commands.changeSkill).toHaveBeenCalledWith({ change: { type: "delete", path: REVIEW.path }, cwd: "/work/app" });
+    expect(ipc.changeSkill).toHaveBeenCalledWith({ change: { type: "delete", path: REVIEW.path }, cwd: "/work/app" });
   });
 
   it("renames inline", async () => {
     const renamed = { ...REVIEW, name: "Review", path: "/home/me/.memo/skills/review/SKILL.md" };
-    commands.changeSkill.mockResolvedValue(page([renamed, DEPLOY, PDF, CREATOR]));
+    ipc.changeSkill.mockResolvedValue(page([renamed, DEPLOY, PDF, CREATOR]));
     render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
     await screen.findAllByTestId("skill-row");
 
@@ -262,7 +262,7 @@ describe("SkillsPage", () => {
     fireEvent.change(input, { target: { value: "Review" } });
     fireEvent.click(screen.getByTestId("skill-rename-save"));
     await waitFor(() => expect(row("Review")).toBeTruthy());
-    expect(commands.changeSkill).toHaveBeenCalledWith({
+    expect(ipc.changeSkill).toHaveBeenCalledWith({
       change: { type: "rename", path: REVIEW.path, new_name: "Review" },
       cwd: "/work/app",
     });
@@ -288,7 +288,7 @@ describe("SkillsPage", () => {
   });
 
   it("lists files that could not be read", async () => {
-    commands.listSkills.mockResolvedValue(
+    ipc.listSkills.mockResolvedValue(
       page([REVIEW], { problems: [{ path: "/home/me/.codex/skills/bad/SKILL.md", message: "no front matter" }] }),
     );
     render(<SkillsPage cwd={null} onDirtyChange={vi.fn()} />);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent, type Keyboard
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { SkillChange, SkillInfo, SkillScopeKind, SkillsPage as SkillsList } from "../../gen/protocol";
-import { commands, toCommandError, type CommandError } from "../../ipc";
+import { ipc, toIpcError, type IpcError } from "../../ipc";
 import { memoPath } from "../../state/appInfo";
 import { FileEditorPage } from "./FileEditorPage";
 
@@ -17,7 +17,7 @@ interface SkillsPageProps {
   onDirtyChange: (dirty: boolean) => void;
 }
 
-type ListState = { status: "loading" } | { status: "error"; error: CommandError } | { status: "ready"; page: SkillsList };
+type ListState = { status: "loading" } | { status: "error"; error: IpcError } | { status: "ready"; page: SkillsList };
 
 /** Where a failed change is reported: next to what the person was doing. */
 type ErrorPlace = "page" | "form" | "rename";
@@ -91,10 +91,10 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
   const load = useCallback(async () => {
     const mine = ++generation.current;
     try {
-      const page = await commands.listSkills({ cwd });
+      const page = await ipc.listSkills({ cwd });
       if (mine === generation.current) setState({ status: "ready", page });
     } catch (raised) {
-      if (mine === generation.current) setState({ status: "error", error: toCommandError("list_skills", raised) });
+      if (mine === generation.current) setState({ status: "error", error: toIpcError("list_skills", raised) });
     }
   }, [cwd]);
 
@@ -109,11 +109,11 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
     setError(null);
     const mine = ++generation.current;
     try {
-      const page = await commands.changeSkill({ change, cwd });
+      const page = await ipc.changeSkill({ change, cwd });
       if (mine === generation.current) setState({ status: "ready", page });
       return true;
     } catch (raised) {
-      const failure = toCommandError("change_skill", raised);
+      const failure = toIpcError("change_skill", raised);
       if (failure.code === "conflict" || failure.code === "not_found") {
         // Someone else changed config.toml or the skill folders: show what is there now.
         setError({ place, message: `${failure.message} The list has been read again.` });

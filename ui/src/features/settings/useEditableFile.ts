@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from "react";
 
 import type { EditableFile, EditableFileKind } from "../../gen/protocol";
-import { CommandError, commands, toCommandError } from "../../ipc";
+import { IpcError, ipc, toIpcError } from "../../ipc";
 
 export type EditableState =
   | { status: "loading" }
-  | { status: "error"; error: CommandError }
+  | { status: "error"; error: IpcError }
   | {
       status: "ready";
       file: EditableFile;
@@ -43,11 +43,11 @@ export function useEditableFile({ kind, cwd, path }: Target): EditableController
   useEffect(() => {
     let live = true;
     setState({ status: "loading" });
-    commands.readEditableFile({ kind, cwd, path }).then(
+    ipc.readEditableFile({ kind, cwd, path }).then(
       (file) =>
         live &&
         setState({ status: "ready", file, draft: file.content, saving: false, conflict: false, error: null, loadCount: generation }),
-      (raised: unknown) => live && setState({ status: "error", error: toCommandError("readEditableFile", raised) }),
+      (raised: unknown) => live && setState({ status: "error", error: toIpcError("readEditableFile", raised) }),
     );
     return () => {
       live = false;
@@ -64,7 +64,7 @@ export function useEditableFile({ kind, cwd, path }: Target): EditableController
       const draft = state.draft;
       setState({ ...state, saving: true, error: null });
       try {
-        const file = await commands.writeEditableFile({ kind, cwd, path: state.file.path, content: draft, revision });
+        const file = await ipc.writeEditableFile({ kind, cwd, path: state.file.path, content: draft, revision });
         // Keep typing that happened during the save: only the saved text becomes the file.
         setState((current) =>
           current.status === "ready"
@@ -72,7 +72,7 @@ export function useEditableFile({ kind, cwd, path }: Target): EditableController
             : current,
         );
       } catch (raised) {
-        const failure = toCommandError("writeEditableFile", raised);
+        const failure = toIpcError("writeEditableFile", raised);
         setState((current) =>
           current.status === "ready"
             ? {
@@ -95,10 +95,10 @@ export function useEditableFile({ kind, cwd, path }: Target): EditableController
   const overwrite = useCallback(async () => {
     if (state.status !== "ready") return;
     try {
-      const onDisk = await commands.readEditableFile({ kind, cwd, path: state.file.path });
+      const onDisk = await ipc.readEditableFile({ kind, cwd, path: state.file.path });
       await write(onDisk.revision);
     } catch (raised) {
-      setState({ ...state, error: toCommandError("readEditableFile", raised).message });
+      setState({ ...state, error: toIpcError("readEditableFile", raised).message });
     }
   }, [state, kind, cwd, write]);
 

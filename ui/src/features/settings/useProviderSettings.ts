@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 import type { ModelProfileInput, ProviderChange, ProviderInput, ProviderSettingsPage } from "../../gen/protocol";
-import { CommandError, commands, toCommandError } from "../../ipc";
+import { IpcError, ipc, toIpcError } from "../../ipc";
 
 export type ProviderSettingsState =
   | { status: "loading" }
   | { status: "ready"; page: ProviderSettingsPage }
-  | { status: "error"; error: CommandError };
+  | { status: "error"; error: IpcError };
 
 export interface ProviderSave {
   original: string | null;
@@ -43,11 +43,11 @@ export function useProviderSettings(onChanged?: () => void): ProviderSettingsCon
     const request = ++latest.current;
     const current = () => alive.current && request === latest.current;
     try {
-      const page = await commands.providerSettings();
+      const page = await ipc.providerSettings();
       if (current()) setState({ status: "ready", page });
       return true;
     } catch (raised) {
-      if (current()) setState({ status: "error", error: toCommandError("provider_settings", raised) });
+      if (current()) setState({ status: "error", error: toIpcError("provider_settings", raised) });
       return false;
     }
   }, []);
@@ -65,7 +65,7 @@ export function useProviderSettings(onChanged?: () => void): ProviderSettingsCon
 
   const apply = useCallback(
     async (change: ProviderChange, at: string) => {
-      const page = await commands.updateProviders({ change, revision: at });
+      const page = await ipc.updateProviders({ change, revision: at });
       latest.current++;
       if (alive.current) setState({ status: "ready", page });
       return page;
@@ -75,7 +75,7 @@ export function useProviderSettings(onChanged?: () => void): ProviderSettingsCon
 
   const change = useCallback(
     async (edit: ProviderChange) => {
-      if (revision === null) throw new CommandError("update_providers", "unavailable", "Settings are still loading.", true);
+      if (revision === null) throw new IpcError("update_providers", "unavailable", "Settings are still loading.", true);
       await apply(edit, revision);
       onChanged?.();
     },
@@ -84,7 +84,7 @@ export function useProviderSettings(onChanged?: () => void): ProviderSettingsCon
 
   const save = useCallback(
     async (request: ProviderSave): Promise<SaveOutcome> => {
-      if (revision === null) throw new CommandError("update_providers", "unavailable", "Settings are still loading.", true);
+      if (revision === null) throw new IpcError("update_providers", "unavailable", "Settings are still loading.", true);
       let page = await apply(
         { type: "save", original: request.original, provider: request.provider, make_current: request.makeCurrent },
         revision,
@@ -95,11 +95,11 @@ export function useProviderSettings(onChanged?: () => void): ProviderSettingsCon
       let keyError: string | null = null;
       if (request.key.trim() !== "") {
         try {
-          await commands.setApiKey({ provider: request.provider.name.trim(), key: request.key });
+          await ipc.setApiKey({ provider: request.provider.name.trim(), key: request.key });
           // The key's source shows in the list; read it again.
-          setState({ status: "ready", page: await commands.providerSettings() });
+          setState({ status: "ready", page: await ipc.providerSettings() });
         } catch (raised) {
-          keyError = toCommandError("set_api_key", raised).message;
+          keyError = toIpcError("set_api_key", raised).message;
         }
       }
       onChanged?.();

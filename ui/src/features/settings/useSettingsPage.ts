@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react";
 
-import { toCommandError } from "../../ipc";
+import { toIpcError } from "../../ipc";
 
 export interface SettingsPageState<T> {
   /** The page as the last successful command returned it; null until the first. */
@@ -25,7 +25,7 @@ export function useSettingsPage<T>(): SettingsPageState<T> {
       setError(null);
       return true;
     } catch (raised) {
-      setError(toCommandError(what, raised).message);
+      setError(toIpcError(what, raised).message);
       return false;
     }
   }, []);

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { CommandError } from "../../ipc";
+import { IpcError } from "../../ipc";
 import { StatusBar } from "./StatusBar";
 
 afterEach(cleanup);
@@ -25,13 +25,13 @@ describe("StatusBar", () => {
 
   it("offers a retry only for retryable errors", () => {
     const onRetry = vi.fn();
-    const retryable = new CommandError("app_info", "unavailable", "starting up", true);
+    const retryable = new IpcError("app_info", "unavailable", "starting up", true);
     const { rerender } = render(<StatusBar state={{ status: "error", error: retryable }} onRetry={onRetry} />);
     expect(screen.getByTestId("status-error").textContent).toContain("starting up");
     fireEvent.click(screen.getByRole("button", { name: "Retry" }));
     expect(onRetry).toHaveBeenCalledTimes(1);
 
-    const permanent = new CommandError("app_info", "config", "no home directory", false);
+    const permanent = new IpcError("app_info", "config", "no home directory", false);
     rerender(<StatusBar state={{ status: "error", error: permanent }} onRetry={onRetry} />);
     expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
   });

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from "react";
 
 import { useEscape } from "../../components/escapeStack";
-import { commands } from "../../ipc";
+import { ipc } from "../../ipc";
 import { useChildSession } from "../../state/childSessions";
 import type { SubagentView as Agent } from "../../state/transcript";
 import { useStickToBottom } from "../../state/useStickToBottom";
@@ -29,7 +29,7 @@ export function SubagentView({ agent, parentTitle, onBack }: SubagentViewProps) 
   const { ref: scrollRef, element: scroller, pinned, scrollToBottom } = useStickToBottom();
   const sessionId = agent.sessionId;
   const readOutput = useMemo(
-    () => (sessionId === null ? null : (seq: number) => commands.toolOutput({ sessionId, seq })),
+    () => (sessionId === null ? null : (seq: number) => ipc.toolOutput({ sessionId, seq })),
     [sessionId],
   );
   const back = useRef<HTMLButtonElement>(null);

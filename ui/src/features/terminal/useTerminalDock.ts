@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 
-import { commands } from "../../ipc";
+import { ipc } from "../../ipc";
 import { isToggleTerminalShortcut } from "./keys";
 import type { WatchedCommand } from "./watch";
 
@@ -51,7 +51,7 @@ export function useTerminalDock(folder: string | null): TerminalDockController {
   const closeFolder = useCallback((closed: string) => {
     setFolders((known) => known.filter((f) => f !== closed && !f.startsWith(`${closed}/`)));
     // The panel unmounting closes its shells; this also ends any the window lost track of.
-    commands.terminalCloseGroup({ cwd: closed }).catch(() => undefined);
+    ipc.terminalCloseGroup({ cwd: closed }).catch(() => undefined);
   }, []);
 
   return {

@@ -1,6 +1,6 @@
 import { useDialogKeys } from "../../components/useDialogKeys";
 import type { WorkspaceTrustReport } from "../../gen/protocol";
-import type { CommandError } from "../../ipc";
+import type { IpcError } from "../../ipc";
 import { folderName } from "../../state/workspaces";
 
 import "./trust.css";
@@ -8,7 +8,7 @@ import "./trust.css";
 interface TrustDialogProps {
   report: WorkspaceTrustReport;
   saving: boolean;
-  error: CommandError | null;
+  error: IpcError | null;
   onDecide: (trusted: boolean) => void;
   onDismiss: () => void;
 }

@@ -2,14 +2,14 @@ import { useCallback, useEffect, useState } from "react";
 
 import { formatDateTime } from "../../format";
 import type { TrustDecision } from "../../gen/protocol";
-import { commands, toCommandError, type CommandError } from "../../ipc";
+import { ipc, toIpcError, type IpcError } from "../../ipc";
 
 import "./trust.css";
 
 type PageState =
   | { status: "loading" }
   | { status: "ready"; decisions: TrustDecision[] }
-  | { status: "error"; error: CommandError };
+  | { status: "error"; error: IpcError };
 
 function when(seconds: number): string {
   return formatDateTime(seconds * 1000);
@@ -25,9 +25,9 @@ export function TrustPage() {
 
   const load = useCallback(async () => {
     try {
-      setState({ status: "ready", decisions: await commands.trustDecisions() });
+      setState({ status: "ready", decisions: await ipc.trustDecisions() });
     } catch (raised) {
-      setState({ status: "error", error: toCommandError("trust_decisions", raised) });
+      setState({ status: "error", error: toIpcError("trust_decisions", raised) });
     }
   }, []);
 
@@ -38,9 +38,9 @@ export function TrustPage() {
   const forget = async (folder: string) => {
     setActionError(null);
     try {
-      await commands.forgetWorkspaceTrust({ folder });
+      await ipc.forgetWorkspaceTrust({ folder });
     } catch (raised) {
-      setActionError(toCommandError("forget_workspace_trust", raised).message);
+      setActionError(toIpcError("forget_workspace_trust", raised).message);
     }
     await load();
   };

@@ -8,18 +8,18 @@ import { TrustDialog } from "./TrustDialog";
 import { TrustPage } from "./TrustPage";
 import { useWorkspaceTrust } from "./useWorkspaceTrust";
 
-const { commands } = vi.hoisted(() => ({
-  commands: {
+const { ipc } = vi.hoisted(() => ({
+  ipc: {
     workspaceTrust: vi.fn(),
     setWorkspaceTrust: vi.fn(),
     trustDecisions: vi.fn(),
     forgetWorkspaceTrust: vi.fn(),
   },
 }));
-vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), commands }));
+vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), ipc }));
 
 afterEach(cleanup);
-beforeEach(() => Object.values(commands).forEach((f) => f.mockReset()));
+beforeEach(() => Object.values(ipc).forEach((f) => f.mockReset()));
 
 const ASKING: WorkspaceTrustReport = {
   folder: "/home/u/shop",
@@ -33,31 +33,31 @@ const ASKING: WorkspaceTrustReport = {
 
 describe("useWorkspaceTrust", () => {
   it("prompts on open when the folder would start something, and records the decision", async () => {
-    commands.workspaceTrust.mockResolvedValue(ASKING);
-    commands.setWorkspaceTrust.mockResolvedValue({ ...ASKING, state: "trusted", needs_decision: false });
+    ipc.workspaceTrust.mockResolvedValue(ASKING);
+    ipc.setWorkspaceTrust.mockResolvedValue({ ...ASKING, state: "trusted", needs_decision: false });
     const { result } = renderHook(() => useWorkspaceTrust("/home/u/shop"));
     await waitFor(() => expect(result.current.prompting).toBe(true));
     await act(() => result.current.decide(true));
-    expect(commands.setWorkspaceTrust).toHaveBeenCalledWith({ cwd: "/home/u/shop", trusted: true });
+    expect(ipc.setWorkspaceTrust).toHaveBeenCalledWith({ cwd: "/home/u/shop", trusted: true });
     expect(result.current.prompting).toBe(false);
     expect(result.current.report?.state).toBe("trusted");
   });
 
   it("does not prompt for a folder that runs nothing, nor again after a dismissal", async () => {
-    commands.workspaceTrust.mockResolvedValue({ ...ASKING, servers: [], needs_decision: false });
+    ipc.workspaceTrust.mockResolvedValue({ ...ASKING, servers: [], needs_decision: false });
     const quiet = renderHook(() => useWorkspaceTrust("/home/u/plain"));
-    await waitFor(() => expect(commands.workspaceTrust).toHaveBeenCalled());
+    await waitFor(() => expect(ipc.workspaceTrust).toHaveBeenCalled());
     expect(quiet.result.current.prompting).toBe(false);
     quiet.unmount();
 
-    commands.workspaceTrust.mockResolvedValue(ASKING);
+    ipc.workspaceTrust.mockResolvedValue(ASKING);
     const { result } = renderHook(() => useWorkspaceTrust("/home/u/shop"));
     await waitFor(() => expect(result.current.prompting).toBe(true));
     act(() => result.current.dismiss());
     await act(async () => {
       window.dispatchEvent(new Event("focus"));
     });
-    await waitFor(() => expect(commands.workspaceTrust).toHaveBeenCalledTimes(3));
+    await waitFor(() => expect(ipc.workspaceTrust).toHaveBeenCalledTimes(3));
     expect(result.current.prompting).toBe(false);
     act(() => result.current.review());
     expect(result.current.prompting).toBe(true);
@@ -148,12 +148,12 @@ describe("TrustPage", () => {
       items: [".mcp.json db: npx -y @acme/db-mcp"],
       decided_at: 1_790_000_000,
     };
-    commands.trustDecisions.mockResolvedValueOnce([decision]).mockResolvedValueOnce([]);
-    commands.forgetWorkspaceTrust.mockResolvedValue(undefined);
+    ipc.trustDecisions.mockResolvedValueOnce([decision]).mockResolvedValueOnce([]);
+    ipc.forgetWorkspaceTrust.mockResolvedValue(undefined);
     render(<TrustPage />);
     expect((await screen.findByTestId("trust-decision")).textContent).toContain(".mcp.json db: npx -y @acme/db-mcp");
     fireEvent.click(screen.getByTestId("trust-forget"));
     await screen.findByTestId("trust-page-empty");
-    expect(commands.forgetWorkspaceTrust).toHaveBeenCalledWith({ folder: "/home/u/shop" });
+    expect(ipc.forgetWorkspaceTrust).toHaveBeenCalledWith({ folder: "/home/u/shop" });
   });
 });

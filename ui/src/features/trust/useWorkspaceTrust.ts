@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 import type { WorkspaceTrustReport } from "../../gen/protocol";
-import { commands, toCommandError, type CommandError } from "../../ipc";
+import { ipc, toIpcError, type IpcError } from "../../ipc";
 
 export interface WorkspaceTrust {
   /** What the open folder's project files would start; null until read. */
   report: WorkspaceTrustReport | null;
-  error: CommandError | null;
+  error: IpcError | null;
   /** The prompt is showing (asked on open, or reopened from the banner). */
   prompting: boolean;
   saving: boolean;
@@ -23,7 +23,7 @@ export interface WorkspaceTrust {
  */
 export function useWorkspaceTrust(cwd: string | null): WorkspaceTrust {
   const [report, setReport] = useState<WorkspaceTrustReport | null>(null);
-  const [error, setError] = useState<CommandError | null>(null);
+  const [error, setError] = useState<IpcError | null>(null);
   const [prompting, setPrompting] = useState(false);
   const [saving, setSaving] = useState(false);
   // Folders whose prompt was closed without a decision, so focus does not reopen it.
@@ -38,13 +38,13 @@ export function useWorkspaceTrust(cwd: string | null): WorkspaceTrust {
       return;
     }
     try {
-      const next = await commands.workspaceTrust({ cwd });
+      const next = await ipc.workspaceTrust({ cwd });
       if (gen !== generation.current) return;
       setReport(next);
       setError(null);
       if (next.needs_decision && !dismissed.current.has(cwd)) setPrompting(true);
     } catch (raised) {
-      if (gen === generation.current) setError(toCommandError("workspace_trust", raised));
+      if (gen === generation.current) setError(toIpcError("workspace_trust", raised));
     }
   }, [cwd]);
 
@@ -64,11 +64,11 @@ export function useWorkspaceTrust(cwd: string | null): WorkspaceTrust {
       if (cwd === null) return;
       setSaving(true);
       try {
-        setReport(await commands.setWorkspaceTrust({ cwd, trusted }));
+        setReport(await ipc.setWorkspaceTrust({ cwd, trusted }));
         setError(null);
         setPrompting(false);
       } catch (raised) {
-        setError(toCommandError("set_workspace_trust", raised));
+        setError(toIpcError("set_workspace_trust", raised));
       } finally {
         setSaving(false);
       }

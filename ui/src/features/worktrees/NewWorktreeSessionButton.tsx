@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 
 import { Spinner } from "../../components/icons";
 import type { ApprovalMode, WorktreeSession } from "../../gen/protocol";
-import { type CommandError, commands, toCommandError } from "../../ipc";
+import { type IpcError, ipc, toIpcError } from "../../ipc";
 import { BranchIcon } from "./BranchIcon";
 import "./worktrees.css";
 
@@ -34,7 +34,7 @@ export function NewWorktreeSessionButton({
   const [asking, setAsking] = useState(false);
   const [name, setName] = useState("");
   const [starting, setStarting] = useState(false);
-  const [error, setError] = useState<CommandError | null>(null);
+  const [error, setError] = useState<IpcError | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const form = useRef<HTMLFormElement>(null);
 
@@ -60,7 +60,7 @@ export function NewWorktreeSessionButton({
     setError(null);
     try {
       const trimmed = name.trim();
-      const started = await commands.startWorktreeSession({
+      const started = await ipc.startWorktreeSession({
         cwd,
         name: trimmed === "" ? null : trimmed,
         provider,
@@ -70,7 +70,7 @@ export function NewWorktreeSessionButton({
       cancel();
       onStarted(started);
     } catch (raised) {
-      setError(toCommandError("start_worktree_session", raised));
+      setError(toIpcError("start_worktree_session", raised));
     } finally {
       setStarting(false);
     }

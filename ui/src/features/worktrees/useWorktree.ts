@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 import type { KeptBranch, WorktreeDiff, WorktreeDiscard, WorktreeMerge, WorktreeStatus } from "../../gen/protocol";
-import { type CommandError, commands, toCommandError } from "../../ipc";
+import { type IpcError, ipc, toIpcError } from "../../ipc";
 
 /** Which of a worktree's actions is running. */
 export type WorktreeAction = "merge" | "keep" | "discard" | "forget";
@@ -10,9 +10,9 @@ export interface Worktree {
   status: WorktreeStatus | null;
   diff: WorktreeDiff | null;
   /** Why reading the status or the diff failed. */
-  error: CommandError | null;
+  error: IpcError | null;
   /** Why the last action was refused (kept until the next one starts). */
-  actionError: CommandError | null;
+  actionError: IpcError | null;
   loading: boolean;
   running: WorktreeAction | null;
   reload: () => void;
@@ -32,8 +32,8 @@ export interface Worktree {
 export function useWorktree(worktreeId: string, refreshKey: unknown): Worktree {
   const [status, setStatus] = useState<WorktreeStatus | null>(null);
   const [diff, setDiff] = useState<WorktreeDiff | null>(null);
-  const [error, setError] = useState<CommandError | null>(null);
-  const [actionError, setActionError] = useState<CommandError | null>(null);
+  const [error, setError] = useState<IpcError | null>(null);
+  const [actionError, setActionError] = useState<IpcError | null>(null);
   const [loading, setLoading] = useState(false);
   const [running, setRunning] = useState<WorktreeAction | null>(null);
   const [tick, setTick] = useState(0);
@@ -43,7 +43,7 @@ export function useWorktree(worktreeId: string, refreshKey: unknown): Worktree {
   useEffect(() => {
     const request = ++latest.current;
     setLoading(true);
-    commands.worktreeStatus({ worktreeId }).then(
+    ipc.worktreeStatus({ worktreeId }).then(
       (next) => {
         if (request !== latest.current) return;
         setStatus(next);
@@ -54,7 +54,7 @@ export function useWorktree(worktreeId: string, refreshKey: unknown): Worktree {
           setLoading(false);
           return;
         }
-        commands.worktreeDiff({ worktreeId }).then(
+        ipc.worktreeDiff({ worktreeId }).then(
           (d) => {
             if (request !== latest.current) return;
             setDiff(d);
@@ -62,14 +62,14 @@ export function useWorktree(worktreeId: string, refreshKey: unknown): Worktree {
           },
           (raised: unknown) => {
             if (request !== latest.current) return;
-            setError(toCommandError("worktree_diff", raised));
+            setError(toIpcError("worktree_diff", raised));
             setLoading(false);
           },
         );
       },
       (raised: unknown) => {
         if (request !== latest.current) return;
-        setError(toCommandError("worktree_status", raised));
+        setError(toIpcError("worktree_status", raised));
         setLoading(false);
       },
     );
@@ -81,7 +81,7 @@ export function useWorktree(worktreeId: string, refreshKey: unknown): Worktree {
     // Supersedes a read still in flight, whose older answer must not land after this one.
     const request = ++latest.current;
     try {
-      const next = await commands.worktreeStatus({ worktreeId });
+      const next = await ipc.worktreeStatus({ worktreeId });
       if (request === latest.current) {
         setStatus(next);
         // It may have superseded the first read, which then never says it is done.
@@ -90,7 +90,7 @@ export function useWorktree(worktreeId: string, refreshKey: unknown): Worktree {
       return next;
     } catch (raised) {
       if (request === latest.current) {
-        setError(toCommandError("worktree_status", raised));
+        setError(toIpcError("worktree_status", raised));
         setLoading(false);
       }
       return null;
@@ -108,7 +108,7 @@ export function useWorktree(worktreeId: string, refreshKey: unknown): Worktree {
         if (action === "merge") reload();
         return result;
       } catch (raised) {
-        setActionError(toCommandError(command, raised));
+        setActionError(toIpcError(command, raised));
         reload();
         return null;
       } finally {
@@ -119,20 +119,20 @@ export function useWorktree(worktreeId: string, refreshKey: unknown): Worktree {
   );
 
   const merge = useCallback(
-    (message: string) => act("merge", "merge_worktree", () => commands.mergeWorktree({ worktreeId, message })),
+    (message: string) => act("merge", "merge_worktree", () => ipc.mergeWorktree({ worktreeId, message })),
     [act, worktreeId],
   );
   const keepBranch = useCallback(
-    (message: string) => act("keep", "keep_worktree_branch", () => commands.keepWorktreeBranch({ worktreeId, message })),
+    (message: string) => act("keep", "keep_worktree_branch", () => ipc.keepWorktreeBranch({ worktreeId, message })),
     [act, worktreeId],
   );
   const discard = useCallback(
     (confirm: string[] | null) =>
-      act("discard", "discard_worktree", () => commands.discardWorktree({ worktreeId, confirm })),
+      act("discard", "discard_worktree", () => ipc.discardWorktree({ worktreeId, confirm })),
     [act, worktreeId],
   );
   const forget = useCallback(
-    async () => (await act("forget", "forget_worktree", () => commands.forgetWorktree({ worktreeId }).then(() => true))) ?? false,
+    async () => (await act("forget", "forget_worktree", () => ipc.forgetWorktree({ worktreeId }).then(() => true))) ?? false,
     [act, worktreeId],
   );
 

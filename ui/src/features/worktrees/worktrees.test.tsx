@@ -3,14 +3,14 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { FileChange, WorktreeDiff, WorktreeInfo, WorktreeSession, WorktreeStatus } from "../../gen/protocol";
-import { CommandError } from "../../ipc";
+import { IpcError } from "../../ipc";
 import { sessionSummary } from "../../test/fixtures";
 import { NewWorktreeSessionButton } from "./NewWorktreeSessionButton";
 import { WorktreePanel } from "./WorktreePanel";
 
 // The Rust side, played by the test.
-const { commands } = vi.hoisted(() => ({
-  commands: {
+const { ipc } = vi.hoisted(() => ({
+  ipc: {
     worktreeStatus: vi.fn(),
     worktreeDiff: vi.fn(),
     mergeWorktree: vi.fn(),
@@ -22,11 +22,11 @@ const { commands } = vi.hoisted(() => ({
 }));
 vi.mock("../../ipc", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../ipc")>()),
-  commands,
+  ipc,
 }));
 
 afterEach(cleanup);
-beforeEach(() => Object.values(commands).forEach((f) => f.mockReset()));
+beforeEach(() => Object.values(ipc).forEach((f) => f.mockReset()));
 
 function info(overrides: Partial<WorktreeInfo> = {}): WorktreeInfo {
   return {
@@ -92,8 +92,8 @@ function panel(props: Partial<Parameters<typeof WorktreePanel>[0]> = {}) {
 
 describe("WorktreePanel", () => {
   it("shows the branch, its base, what is uncommitted, the commits ahead and the diff", async () => {
-    commands.worktreeStatus.mockResolvedValue(status());
-    commands.worktreeDiff.mockResolvedValue(diff(["src/login.rs"]));
+    ipc.worktreeStatus.mockResolvedValue(status());
+    ipc.worktreeDiff.mockResolvedValue(diff(["src/login.rs"]));
     panel();
     expect(screen.getByTestId("worktree-branch").textContent).toBe("memo/fix-login");
     expect(await screen.findByText("src/login.rs", { selector: ".worktree__list .worktree__mono" })).toBeTruthy();
@@ -103,15 +103,15 @@ describe("WorktreePanel", () => {
     const file = await screen.findByTestId("worktree-file");
     fireEvent.click(within(file).getByRole("button"));
     expect(await screen.findByTestId("worktree-diff")).toBeTruthy();
-    expect(commands.worktreeStatus).toHaveBeenCalledWith({ worktreeId: "ab12cd34" });
-    expect(commands.worktreeDiff).toHaveBeenCalledWith({ worktreeId: "ab12cd34" });
+    expect(ipc.worktreeStatus).toHaveBeenCalledWith({ worktreeId: "ab12cd34" });
+    expect(ipc.worktreeDiff).toHaveBeenCalledWith({ worktreeId: "ab12cd34" });
   });
 
   it("merges with the commit message once one is written, and shows a refusal", async () => {
-    commands.worktreeStatus.mockResolvedValue(status());
-    commands.worktreeDiff.mockResolvedValue(diff(["src/login.rs"]));
-    commands.mergeWorktree.mockRejectedValueOnce(
-      new CommandError("merge_worktree", "conflict", "the main checkout /repo is on other, not main", false),
+    ipc.worktreeStatus.mockResolvedValue(status());
+    ipc.worktreeDiff.mockResolvedValue(diff(["src/login.rs"]));
+    ipc.mergeWorktree.mockRejectedValueOnce(
+      new IpcError("merge_worktree", "conflict", "the main checkout /repo is on other, not main", false),
     );
     const { onMerged } = panel();
     const merge = await screen.findByTestId("worktree-merge");
@@ -129,17 +129,17 @@ describe("WorktreePanel", () => {
     expect(onMerged).not.toHaveBeenCalled();
 
     const merged = { committed: COMMIT, base_branch: "main", head: "f00", files: ["src/login.rs"], status: status({ uncommitted: [], ahead: [] }) };
-    commands.mergeWorktree.mockResolvedValueOnce(merged);
+    ipc.mergeWorktree.mockResolvedValueOnce(merged);
     await waitFor(() => expect((screen.getByTestId("worktree-merge") as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(screen.getByTestId("worktree-merge"));
     expect((await screen.findByTestId("worktree-merged")).textContent).toContain("Merged into main: 1 file");
-    expect(commands.mergeWorktree).toHaveBeenLastCalledWith({ worktreeId: "ab12cd34", message: "Fix login" });
+    expect(ipc.mergeWorktree).toHaveBeenLastCalledWith({ worktreeId: "ab12cd34", message: "Fix login" });
     expect(onMerged).toHaveBeenCalledWith(merged);
   });
 
   it("lists exactly what a discard loses and confirms with that list", async () => {
-    commands.worktreeStatus.mockResolvedValueOnce(status());
-    commands.worktreeDiff.mockResolvedValue(diff(["src/login.rs"]));
+    ipc.worktreeStatus.mockResolvedValueOnce(status());
+    ipc.worktreeDiff.mockResolvedValue(diff(["src/login.rs"]));
     const { onDiscarded } = panel();
     await screen.findByTestId("worktree-ahead");
     // Between the panel's read and the click, a new file appeared: the dialog shows it.
@@ -149,7 +149,7 @@ describe("WorktreePanel", () => {
         { path: "notes.md", status: "untracked" },
       ],
     });
-    commands.worktreeStatus.mockResolvedValue(fresh);
+    ipc.worktreeStatus.mockResolvedValue(fresh);
     fireEvent.click(screen.getByTestId("worktree-discard"));
     const list = await screen.findByTestId("discard-list");
     expect(within(list).getByText("notes.md")).toBeTruthy();
@@ -160,14 +160,14 @@ describe("WorktreePanel", () => {
     // Cancel leaves everything.
     fireEvent.click(screen.getByTestId("confirm-cancel"));
     expect(screen.queryByTestId("discard-list")).toBeNull();
-    expect(commands.discardWorktree).not.toHaveBeenCalled();
+    expect(ipc.discardWorktree).not.toHaveBeenCalled();
 
     const result = { branch: "memo/fix-login", branch_deleted: true };
-    commands.discardWorktree.mockResolvedValue(result);
+    ipc.discardWorktree.mockResolvedValue(result);
     fireEvent.click(screen.getByTestId("worktree-discard"));
     fireEvent.click(await screen.findByTestId("confirm-ok"));
     await waitFor(() => expect(onDiscarded).toHaveBeenCalledWith(result));
-    expect(commands.discardWorktree).toHaveBeenCalledWith({
+    expect(ipc.discardWorktree).toHaveBeenCalledWith({
       worktreeId: "ab12cd34",
       confirm: ["file src/login.rs", "file notes.md", "commit c0ffee0000 Fix the login"],
     });
@@ -175,9 +175,9 @@ describe("WorktreePanel", () => {
 
   it("discards a clean, merged worktree without a list", async () => {
     const clean = status({ uncommitted: [], ahead: [] });
-    commands.worktreeStatus.mockResolvedValue(clean);
-    commands.worktreeDiff.mockResolvedValue(diff([]));
-    commands.discardWorktree.mockResolvedValue({ branch: "memo/fix-login", branch_deleted: true });
+    ipc.worktreeStatus.mockResolvedValue(clean);
+    ipc.worktreeDiff.mockResolvedValue(diff([]));
+    ipc.discardWorktree.mockResolvedValue({ branch: "memo/fix-login", branch_deleted: true });
     panel();
     expect(await screen.findByText("No changes yet.")).toBeTruthy();
     expect((screen.getByTestId("worktree-merge") as HTMLButtonElement).disabled).toBe(true);
@@ -185,19 +185,19 @@ describe("WorktreePanel", () => {
     expect((await screen.findByTestId("confirm-dialog")).textContent).toContain("Nothing uncommitted or unmerged would be lost");
     expect(screen.queryByTestId("discard-list")).toBeNull();
     fireEvent.click(screen.getByTestId("confirm-ok"));
-    await waitFor(() => expect(commands.discardWorktree).toHaveBeenCalledWith({ worktreeId: "ab12cd34", confirm: null }));
+    await waitFor(() => expect(ipc.discardWorktree).toHaveBeenCalledWith({ worktreeId: "ab12cd34", confirm: null }));
   });
 
   it("keeps the branch and shows the push command to copy", async () => {
-    commands.worktreeStatus.mockResolvedValue(status({ uncommitted: [] }));
-    commands.worktreeDiff.mockResolvedValue(diff(["src/login.rs"]));
+    ipc.worktreeStatus.mockResolvedValue(status({ uncommitted: [] }));
+    ipc.worktreeDiff.mockResolvedValue(diff(["src/login.rs"]));
     const kept = {
       branch: "memo/fix-login",
       remote: "origin",
       push_command: "git push -u origin memo/fix-login",
       repo_root: "/repo",
     };
-    commands.keepWorktreeBranch.mockResolvedValue(kept);
+    ipc.keepWorktreeBranch.mockResolvedValue(kept);
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
     const { onKept } = panel();
@@ -205,27 +205,27 @@ describe("WorktreePanel", () => {
     fireEvent.click(screen.getByTestId("worktree-keep"));
     expect((await screen.findByTestId("worktree-push-command")).textContent).toBe("git push -u origin memo/fix-login");
     expect(onKept).toHaveBeenCalledWith(kept);
-    expect(commands.keepWorktreeBranch).toHaveBeenCalledWith({ worktreeId: "ab12cd34", message: "" });
+    expect(ipc.keepWorktreeBranch).toHaveBeenCalledWith({ worktreeId: "ab12cd34", message: "" });
     fireEvent.click(screen.getByTestId("worktree-copy"));
     await waitFor(() => expect(screen.getByTestId("worktree-copy").textContent).toBe("Copied"));
     expect(writeText).toHaveBeenCalledWith("git push -u origin memo/fix-login");
   });
 
   it("offers to forget a worktree whose folder is gone", async () => {
-    commands.worktreeStatus.mockResolvedValue(status({ worktree: info({ state: "missing" }), uncommitted: [] }));
-    commands.forgetWorktree.mockResolvedValue(undefined);
+    ipc.worktreeStatus.mockResolvedValue(status({ worktree: info({ state: "missing" }), uncommitted: [] }));
+    ipc.forgetWorktree.mockResolvedValue(undefined);
     const { onDiscarded } = panel({ worktree: info({ state: "missing" }) });
     expect((await screen.findByTestId("worktree-missing")).textContent).toContain("folder is gone");
     expect(screen.queryByTestId("worktree-merge")).toBeNull();
-    expect(commands.worktreeDiff).not.toHaveBeenCalled();
+    expect(ipc.worktreeDiff).not.toHaveBeenCalled();
     await waitFor(() => expect((screen.getByTestId("worktree-forget") as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(screen.getByTestId("worktree-forget"));
     await waitFor(() => expect(onDiscarded).toHaveBeenCalledWith(null));
   });
 
   it("disables the actions while a turn runs", async () => {
-    commands.worktreeStatus.mockResolvedValue(status());
-    commands.worktreeDiff.mockResolvedValue(diff([]));
+    ipc.worktreeStatus.mockResolvedValue(status());
+    ipc.worktreeDiff.mockResolvedValue(diff([]));
     panel({ busy: true });
     await screen.findByTestId("worktree-ahead");
     for (const id of ["worktree-merge", "worktree-keep", "worktree-discard"]) {
@@ -238,14 +238,14 @@ describe("WorktreePanel", () => {
 describe("NewWorktreeSessionButton", () => {
   it("starts a session in a new worktree with the branch name given", async () => {
     const started: WorktreeSession = { session: sessionSummary({ cwd: info().path }), worktree: info() };
-    commands.startWorktreeSession.mockResolvedValue(started);
+    ipc.startWorktreeSession.mockResolvedValue(started);
     const onStarted = vi.fn();
     render(<NewWorktreeSessionButton cwd="/repo" approvalMode="auto" onStarted={onStarted} />);
     fireEvent.click(screen.getByTestId("new-worktree-session"));
     fireEvent.change(screen.getByTestId("new-worktree-name"), { target: { value: "  fix login " } });
     fireEvent.click(screen.getByTestId("new-worktree-start"));
     await waitFor(() => expect(onStarted).toHaveBeenCalledWith(started));
-    expect(commands.startWorktreeSession).toHaveBeenCalledWith({
+    expect(ipc.startWorktreeSession).toHaveBeenCalledWith({
       cwd: "/repo",
       name: "fix login",
       provider: null,
@@ -256,15 +256,15 @@ describe("NewWorktreeSessionButton", () => {
   });
 
   it("says why a folder cannot have one, and is off without a folder", async () => {
-    commands.startWorktreeSession.mockRejectedValue(
-      new CommandError("start_worktree_session", "invalid_input", "/tmp/x is not inside a git repository", false),
+    ipc.startWorktreeSession.mockRejectedValue(
+      new IpcError("start_worktree_session", "invalid_input", "/tmp/x is not inside a git repository", false),
     );
     const onStarted = vi.fn();
     const { rerender } = render(<NewWorktreeSessionButton cwd="/tmp/x" onStarted={onStarted} variant="menu-item" />);
     fireEvent.click(screen.getByTestId("new-worktree-session"));
     fireEvent.click(screen.getByTestId("new-worktree-start"));
     expect((await screen.findByTestId("new-worktree-error")).textContent).toContain("not inside a git repository");
-    expect(commands.startWorktreeSession).toHaveBeenCalledWith(expect.objectContaining({ name: null }));
+    expect(ipc.startWorktreeSession).toHaveBeenCalledWith(expect.objectContaining({ name: null }));
     expect(onStarted).not.toHaveBeenCalled();
     rerender(<NewWorktreeSessionButton cwd={null} onStarted={onStarted} />);
     expect((screen.getByTestId("new-worktree-session") as HTMLButtonElement).disabled).toBe(true);

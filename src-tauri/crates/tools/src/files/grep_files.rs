@@ -164,14 +164,13 @@ pub fn matches_in_result(output: &str) -> (Option<u32>, Vec<Location>) {
             .split_once('-')
             .and_then(|(n, _)| n.parse::<u32>().ok());
         match (file, number, context) {
-            (Some(path), Some(number), _) => {
-                if first.len() < FIRST_MATCHES {
-                    first.push(Location {
-                        path: path.to_owned(),
-                        line: Some(number),
-                    });
-                }
+            (Some(path), Some(number), _) if first.len() < FIRST_MATCHES => {
+                first.push(Location {
+                    path: path.to_owned(),
+                    line: Some(number),
+                });
             }
+            (Some(_), Some(_), _) => {}
             (Some(_), None, Some(_)) => {}
             (None, ..) if !line.starts_with('(') && !line.starts_with('<') => file = Some(line),
             _ => {}

@@ -195,7 +195,7 @@ pub fn lines_in_result(output: &str) -> Option<(u32, u32)> {
         .lines()
         .filter_map(|line| line.split_once('\t')?.0.parse::<u32>().ok());
     let first = numbers.next()?;
-    Some((first, numbers.last().unwrap_or(first)))
+    Some((first, numbers.next_back().unwrap_or(first)))
 }
 
 fn format_line(out: &mut String, number: u64, raw: &[u8]) {

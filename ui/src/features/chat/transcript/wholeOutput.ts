@@ -3,7 +3,7 @@
 // card leaves the screen. A session's megabytes of build logs never sit in the window.
 import { createContext, useCallback, useContext, useEffect, useState } from "react";
 
-import { toCommandError } from "../../../ipc";
+import { toIpcError } from "../../../ipc";
 import type { ToolItem } from "../../../state/transcript";
 
 /** Reads the whole output of the call whose end is event `seq` of the shown session. */
@@ -41,7 +41,7 @@ export function useShownOutput(tool: ToolItem, open: boolean): ShownOutput {
         if (current) setWhole({ seq, text });
       },
       (raised: unknown) => {
-        if (current) setFailure({ seq, message: toCommandError("tool_output", raised).message });
+        if (current) setFailure({ seq, message: toIpcError("tool_output", raised).message });
       },
     );
     return () => {

@@ -5,10 +5,10 @@
 import type { Channel } from "@tauri-apps/api/core";
 import type { AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, ExportFormat, HistoryPage, ImportReport, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PageMessage, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RevertResult, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WindowSignal, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
 
-/** What every command rejects with, as it crosses IPC. */
-export type CommandErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
+/** What every IPC call rejects with. */
+export type IpcErrorPayload = { code: ErrorCode, message: string, retryable: boolean, };
 
-export const COMMAND_NAMES = [
+export const CALL_NAMES = [
   "app_info",
   "list_providers",
   "start_session",
@@ -94,12 +94,12 @@ export const COMMAND_NAMES = [
   "take_open_requests",
 ] as const;
 
-export type CommandName = (typeof COMMAND_NAMES)[number];
+export type CallName = (typeof CALL_NAMES)[number];
 
-/** Calls one command by name with its arguments (ui/src/ipc/invoke.ts). */
-export type Invoke = <T>(command: CommandName, args: Record<string, unknown>) => Promise<T>;
+/** Makes one IPC call by name with its arguments (ui/src/ipc/invoke.ts). */
+export type Invoke = <T>(call: CallName, args: Record<string, unknown>) => Promise<T>;
 
-export interface Commands {
+export interface IpcCalls {
   /**
    * Version, data folder and platform as the Rust side computed them.
    */
@@ -476,7 +476,7 @@ export interface Commands {
   takeOpenRequests(): Promise<Array<string>>;
 }
 
-export function bindCommands(invoke: Invoke): Commands {
+export function bindCalls(invoke: Invoke): IpcCalls {
   return {
     appInfo: () => invoke("app_info", {}),
     listProviders: () => invoke("list_providers", {}),
