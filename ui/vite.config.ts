@@ -27,5 +27,7 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.{ts,tsx}"],
     environment: "node",
+    // Components read their words from the catalogs: English unless a test switches.
+    setupFiles: ["src/test/i18n.ts"],
   },
 });

@@ -2,6 +2,7 @@ import { StrictMode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
 
 import { App } from "./App";
+import { setUpI18n } from "./i18n";
 import { receiveMessages } from "./ipc/mailbox";
 import { placeCaretAgain } from "./state/caret";
 import { onWindowSignal } from "./state/windowSignals";
@@ -35,6 +36,8 @@ function FirstPaint() {
   return null;
 }
 
+// The person's language before the first render, so no frame shows another.
+setUpI18n();
 // Before anything subscribes: every channel's messages arrive through it.
 receiveMessages();
 onWindowSignal("place_caret", () => placeCaretAgain());

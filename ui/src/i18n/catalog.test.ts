@@ -1,0 +1,121 @@
+// The catalogs are complete and the page has no sentence outside them: a JSX text, an
+// aria-label, a title, a placeholder or an alt holding English words fails here, unless
+// its file is on the (shrinking) list of files not translated yet; and Chinese lacks no
+// key English has, nor a value's placeholders.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+import { catalogs, languageOf } from ".";
+import pending from "./not-yet-translated.json";
+
+const SRC = path.resolve(import.meta.dirname, "..");
+
+function leaves(value: unknown, prefix = ""): Map<string, string> {
+  const out = new Map<string, string>();
+  if (typeof value === "string") out.set(prefix, value);
+  else if (value && typeof value === "object") {
+    for (const [key, inner] of Object.entries(value)) {
+      for (const [k, v] of leaves(inner, prefix ? `${prefix}.${key}` : key)) out.set(k, v);
+    }
+  }
+  return out;
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)/g)].map((m) => m[1]).sort();
+
+describe("the catalogs", () => {
+  const all = catalogs();
+
+  it("give Chinese every key English has, with the same placeholders, and nothing stale", () => {
+    const problems: string[] = [];
+    for (const [ns, english] of Object.entries(all.en)) {
+      const chinese = leaves(all.zh[ns] ?? {});
+      const en = leaves(english);
+      for (const [key, text] of en) {
+        // Chinese has one plural form: `x_one` and `x_other` in English are `x_other` there.
+        const wanted = key.replace(/_one$/, "_other");
+        const zh = chinese.get(wanted) ?? chinese.get(key);
+        if (zh === undefined) problems.push(`${ns}: zh-CN lacks ${wanted}`);
+        else if (!key.endsWith("_one") && placeholders(zh).join() !== placeholders(text).join()) {
+          problems.push(`${ns}: ${key} has placeholders ${placeholders(text).join()} in English, ${placeholders(zh).join()} in Chinese`);
+        }
+      }
+      for (const key of chinese.keys()) {
+        if (!en.has(key) && !en.has(key.replace(/_other$/, "_one"))) problems.push(`${ns}: zh-CN has ${key}, English does not`);
+      }
+    }
+    for (const ns of Object.keys(all.zh)) if (!(ns in all.en)) problems.push(`zh-CN has namespace ${ns}, English does not`);
+    expect(problems).toEqual([]);
+  });
+
+  it("follow the system's language, Chinese for any zh tag", () => {
+    expect(languageOf(["zh-CN", "en-US"])).toBe("zh");
+    expect(languageOf(["zh_CN.UTF-8"])).toBe("zh");
+    expect(languageOf(["de-DE", "en-GB"])).toBe("en");
+    expect(languageOf(["fr"])).toBe("en");
+  });
+});
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (name !== "gen" && name !== "test") sources(full, out);
+    } else if (name.endsWith(".tsx") && !name.includes(".test.")) out.push(full);
+  }
+  return out;
+}
+
+const WORDS = /[A-Za-z]{2,}/;
+const SHOWN_ATTRIBUTES = new Set(["aria-label", "title", "placeholder", "alt"]);
+
+/** Literal English a file shows a person: `line: text` each. */
+function literals(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const found: string[] = [];
+  const at = (node: ts.Node, what: string) =>
+    found.push(`${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${what.trim().slice(0, 60)}`);
+  const visit = (node: ts.Node) => {
+    if (ts.isJsxText(node) && WORDS.test(node.text)) at(node, node.text);
+    if (ts.isJsxAttribute(node) && SHOWN_ATTRIBUTES.has(node.name.getText(source))) {
+      const init = node.initializer;
+      const literal =
+        init && ts.isStringLiteral(init)
+          ? init.text
+          : init && ts.isJsxExpression(init) && init.expression && (ts.isStringLiteral(init.expression) || ts.isNoSubstitutionTemplateLiteral(init.expression))
+            ? init.expression.text
+            : init && ts.isJsxExpression(init) && init.expression && ts.isTemplateExpression(init.expression)
+              ? init.expression.head.text + init.expression.templateSpans.map((s) => s.literal.text).join(" ")
+              : null;
+      if (literal !== null && WORDS.test(literal)) at(node, `${node.name.getText(source)}="${literal}"`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe("the page's sentences", () => {
+  const files = sources(SRC);
+  const relative = (file: string) => path.relative(SRC, file);
+  const waiting = new Set<string>(pending.files);
+
+  it("all come from the catalogs, outside the files not translated yet", () => {
+    const problems = files
+      .filter((file) => !waiting.has(relative(file)))
+      .flatMap((file) => literals(file).map((line) => `${relative(file)}:${line}`));
+    expect(problems).toEqual([]);
+  });
+
+  it("keeps the list of files not translated yet true: a translated file leaves it", () => {
+    const done = [...waiting].filter((file) => {
+      const full = path.join(SRC, file);
+      return !files.includes(full) || literals(full).length === 0;
+    });
+    expect(done).toEqual([]);
+  });
+});
