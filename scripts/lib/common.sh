@@ -20,6 +20,8 @@ APT_APP_PACKAGES=(
 APT_TEST_PACKAGES=(
   xvfb xauth imagemagick webkit2gtk-driver gnome-keyring dbus-x11 libsecret-tools libdbus-1-dev
   desktop-file-utils dunst xdotool tzdata
+  # A small CJK font, so the Chinese interface's screenshots show real glyphs.
+  fonts-wqy-microhei
 )
 
 # Vite 7 refuses older Node releases.

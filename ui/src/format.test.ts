@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { ZoneOffsets } from "./gen/protocol";
-import { formatCount, formatDate, formatDateTime, formatTime, formatWhen, localTime, setTimeZone, usesTwelveHourClock } from "./format";
+import { formatCount, formatDate, formatDateTime, formatTime, formatWhen, localTime, setFormatLanguage, setTimeZone, usesTwelveHourClock } from "./format";
 
 describe("formatCount", () => {
   it("groups thousands with commas", () => {
@@ -53,6 +53,20 @@ describe("dates and times", () => {
     expect(formatDate(at(morning), false)).toBe("Nov 25");
     expect(formatDate(at(midnight), true)).toBe("Jan 3, 2026");
     expect(formatDateTime(morning.getTime(), false, null)).toBe("Nov 25, 2026, 09:05");
+  });
+
+  it("writes days and moments as Chinese does when the page is in Chinese, on a 24-hour clock", () => {
+    setFormatLanguage("zh");
+    try {
+      expect(formatDate(at(morning), false)).toBe("11月25日");
+      expect(formatDate(at(midnight), true)).toBe("2026年1月3日");
+      expect(formatDateTime(evening.getTime(), undefined, null)).toBe("2026年1月3日 23:59");
+      const now = new Date(2026, 10, 25, 18, 0).getTime();
+      expect(formatWhen(morning.getTime(), now, undefined, null)).toBe("09:05");
+      expect(formatWhen(new Date(2025, 11, 31, 12, 0).getTime(), now, undefined, null)).toBe("2025年12月31日");
+    } finally {
+      setFormatLanguage("en");
+    }
   });
 
   it("shows today's moments as a time, this year's as a day, older ones with the year", () => {

@@ -17,6 +17,16 @@ export function formatCount(value: number): string {
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /**
+ * The language dates and times are written in: the page's (set by ../i18n when it
+ * changes). Chinese reads "11月25日 14:05" on a 24-hour clock; English as before.
+ */
+let language: "en" | "zh" = "en";
+
+export function setFormatLanguage(next: "en" | "zh"): void {
+  language = next;
+}
+
+/**
  * Whether `language` (a BCP 47 tag, the system's as the page sees it) reads the time on a
  * 12-hour clock: the main regions, and languages without a region, whose usual clock CLDR
  * gives as 12-hour; everything else reads 24-hour.
@@ -32,6 +42,8 @@ export function usesTwelveHourClock(language: string): boolean {
 }
 
 function twelveHourClock(): boolean {
+  // A page in Chinese reads the clock as Chinese does (24-hour), whatever the system's region.
+  if (language === "zh") return false;
   return typeof navigator !== "undefined" && usesTwelveHourClock(navigator.language ?? "");
 }
 
@@ -92,16 +104,21 @@ export function formatTime(time: LocalTime, twelveHour = twelveHourClock()): str
   return `${hours % 12 === 0 ? 12 : hours % 12}:${minutes} ${hours < 12 ? "AM" : "PM"}`;
 }
 
-/** "Nov 25", or "Nov 25, 2025" when `withYear`. */
+/** "Nov 25", or "Nov 25, 2025" when `withYear` ("11月25日", "2025年11月25日" in Chinese). */
 export function formatDate(time: LocalTime, withYear: boolean): string {
+  if (language === "zh") {
+    const day = `${time.month + 1}月${time.day}日`;
+    return withYear ? `${time.year}年${day}` : day;
+  }
   const day = `${MONTHS[time.month]} ${time.day}`;
   return withYear ? `${day}, ${time.year}` : day;
 }
 
-/** "Nov 25, 2026, 10:05 AM": a moment in a list of past ones (rules used, folders trusted). */
+/** "Nov 25, 2026, 10:05 AM" ("2026年11月25日 10:05"): a moment in a list of past ones (rules used, folders trusted). */
 export function formatDateTime(ms: number, twelveHour = twelveHourClock(), offsets: ZoneOffsets | null = zone): string {
   const time = localTime(ms, offsets);
-  return `${formatDate(time, true)}, ${formatTime(time, twelveHour)}`;
+  const separator = language === "zh" ? " " : ", ";
+  return `${formatDate(time, true)}${separator}${formatTime(time, twelveHour)}`;
 }
 
 /** Time of day for today, "Nov 25" otherwise ("Nov 25, 2025" before this year); sidebar rows stay one short line. */

@@ -3,6 +3,7 @@ import { createRoot } from "react-dom/client";
 
 import { App } from "./App";
 import { setUpI18n } from "./i18n";
+import { applyStoredAppearance } from "./state/appearance";
 import { receiveMessages } from "./ipc/mailbox";
 import { placeCaretAgain } from "./state/caret";
 import { onWindowSignal } from "./state/windowSignals";
@@ -36,8 +37,9 @@ function FirstPaint() {
   return null;
 }
 
-// The person's language before the first render, so no frame shows another.
+// The person's language and theme before the first render, so no frame shows others.
 setUpI18n();
+applyStoredAppearance();
 // Before anything subscribes: every channel's messages arrive through it.
 receiveMessages();
 onWindowSignal("place_caret", () => placeCaretAgain());

@@ -1,3 +1,4 @@
+import { isImeComposing } from "./ime";
 import { useEffect, useRef } from "react";
 
 /**
@@ -15,7 +16,7 @@ type Entry = { run: (event: KeyboardEvent) => void };
 const stack: Entry[] = [];
 
 function onKeyDown(event: KeyboardEvent) {
-  if (event.key !== "Escape" || event.defaultPrevented || event.isComposing) return;
+  if (event.key !== "Escape" || event.defaultPrevented || isImeComposing(event)) return;
   const top = stack[stack.length - 1];
   if (!top) return;
   event.preventDefault();

@@ -2,16 +2,26 @@
 // aria-label, a title, a placeholder or an alt holding English words fails here, unless
 // its file is on the (shrinking) list of files not translated yet; and Chinese lacks no
 // key English has, nor a value's placeholders.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
-
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 import { catalogs, languageOf } from ".";
 import pending from "./not-yet-translated.json";
 
-const SRC = path.resolve(import.meta.dirname, "..");
+// The UI has no Node types, so the modules are named at run time (as in ../test/styles.ts).
+interface Fs {
+  readdirSync(path: string): string[];
+  readFileSync(path: string, encoding: "utf8"): string;
+  statSync(path: string): { isDirectory(): boolean };
+}
+interface Path {
+  join(...parts: string[]): string;
+  relative(from: string, to: string): string;
+}
+const { readdirSync, readFileSync, statSync }: Fs = await import(/* @vite-ignore */ `node:${"fs"}`);
+const path: Path = await import(/* @vite-ignore */ `node:${"path"}`);
+
+const SRC = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
 
 function leaves(value: unknown, prefix = ""): Map<string, string> {
   const out = new Map<string, string>();

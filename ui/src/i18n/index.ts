@@ -10,6 +10,8 @@
 import i18next, { type i18n as I18n } from "i18next";
 import { initReactI18next, useTranslation } from "react-i18next";
 
+import { setFormatLanguage } from "../format";
+
 /** What a person can choose; "system" follows the desktop's language. */
 export type LanguageChoice = "system" | Language;
 /** The languages the page is written in (i18next's codes: no region, see above). */
@@ -105,6 +107,7 @@ export function setUpI18n(language: Language = resolveChoice(storedChoice())): I
   } else if (i18next.language !== language) {
     void i18next.changeLanguage(language);
   }
+  setFormatLanguage(language);
   if (typeof document !== "undefined") document.documentElement.lang = language === "zh" ? "zh-CN" : "en";
   return i18next;
 }
@@ -123,6 +126,6 @@ export function useT(namespace: string) {
 }
 
 /** Words outside React (a formatter, a reducer's message), in the current language. */
-export function t(key: string, options?: Record<string, unknown>): string {
+export function t(key: string, options: Record<string, unknown> = {}): string {
   return i18next.t(key, options);
 }

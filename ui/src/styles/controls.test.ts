@@ -7,9 +7,9 @@ import { readSheet, useSheets } from "../test/styles";
 
 const sheet = (name: string) => readSheet(import.meta.url, name);
 
-/** The dark theme's variables, from the prefers-color-scheme block. */
+/** The dark theme's variables, from the data-theme="dark" block. */
 function darkVariables(css: string): Map<string, string> {
-  const block = /@media \(prefers-color-scheme: dark\)\s*\{\s*:root\s*\{([^}]*)\}/.exec(css)?.[1] ?? "";
+  const block = /:root\[data-theme="dark"\]\s*\{([^}]*)\}/.exec(css)?.[1] ?? "";
   return new Map([...block.matchAll(/(--[\w-]+):\s*([^;]+);/g)].map((m) => [m[1]!, m[2]!.trim()]));
 }
 

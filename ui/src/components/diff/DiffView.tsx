@@ -14,6 +14,8 @@ import {
 } from "react";
 
 import type { DiffHunk, FileDiff } from "../../gen/protocol";
+import { useT } from "../../i18n";
+import { isImeComposing } from "../ime";
 import { useRowTokens, type CodeToken } from "./highlight";
 import { buildLayout, OVERSCAN_PX, visibleRange, WINDOW_THRESHOLD, type LayoutItem } from "./layout";
 import { parseDiff, splitRows, type DiffRow, type SplitRow } from "./parse";
@@ -37,13 +39,6 @@ export interface DiffComment {
  */
 export type HunkState = "applied" | "rejected" | "reverted" | "excluded" | "kept" | null;
 
-const STATE_LABELS: Record<Exclude<HunkState, null>, string> = {
-  applied: "Applied",
-  rejected: "Not applied",
-  reverted: "Reverted",
-  excluded: "Won't be applied",
-  kept: "Kept",
-};
 
 export interface DiffViewProps {
   diff: FileDiff;
@@ -119,6 +114,7 @@ export function DiffView({
   testId = "diff",
   hunkTestId = "diff-hunk",
 }: DiffViewProps) {
+  const t = useT("diff");
   const parsed = useMemo(() => parseDiff(diff), [diff]);
   const [mode, setMode] = useDiffViewMode();
   const tokens = useRowTokens(parsed);
@@ -230,7 +226,7 @@ export function DiffView({
         <ModeToggle mode={mode} onChange={setMode} />
       </div>
       {parsed.hunks.length === 0 ? (
-        <p className="diff__empty">No line changes.</p>
+        <p className="diff__empty">{t("noChanges")}</p>
       ) : (
         <div className="diff__scroll" ref={scrollRef} onScroll={onScroll}>
           <div className="diff__content" style={contentStyle}>
@@ -374,8 +370,9 @@ function FilePath({ path }: { path: string }) {
 }
 
 export function DiffStats({ added, removed }: { added: number; removed: number }) {
+  const t = useT("diff");
   return (
-    <span className="diff__stats" aria-label={`${added} added, ${removed} removed`}>
+    <span className="diff__stats" aria-label={t("stats", { added, removed })}>
       <span className="diff__stat-add">+{added}</span>
       <span className="diff__stat-del">−{removed}</span>
     </span>
@@ -383,19 +380,21 @@ export function DiffStats({ added, removed }: { added: number; removed: number }
 }
 
 function ModeToggle({ mode, onChange }: { mode: DiffViewMode; onChange: (mode: DiffViewMode) => void }) {
+  const t = useT("diff");
   return (
-    <span className="diff__toggle" role="group" aria-label="Diff layout" data-testid="diff-mode-toggle">
+    <span className="diff__toggle" role="group" aria-label={t("layout")} data-testid="diff-mode-toggle">
       <button type="button" aria-pressed={mode === "unified"} onClick={() => onChange("unified")}>
-        Unified
+        {t("unified")}
       </button>
       <button type="button" aria-pressed={mode === "split"} onClick={() => onChange("split")}>
-        Split
+        {t("split")}
       </button>
     </span>
   );
 }
 
 function HunkHeader({ header, state, children }: { header: string; state: HunkState; children: ReactNode }) {
+  const t = useT("diff");
   return (
     <div className="diff__hunk-header">
       <span className="diff__hunk-range" title={header}>
@@ -403,7 +402,7 @@ function HunkHeader({ header, state, children }: { header: string; state: HunkSt
       </span>
       {state && (
         <span className={`diff__hunk-state diff__hunk-state--${state}`} data-testid="hunk-state" data-state={state}>
-          {STATE_LABELS[state]}
+          {t(`state.${state}`)}
         </span>
       )}
       {children !== undefined && children !== null && <span className="diff__hunk-actions">{children}</span>}
@@ -444,6 +443,7 @@ function LineNumber({
   path: string;
   onSelect: SelectLine | null;
 }) {
+  const t = useT("diff");
   if (line === null || onSelect === null) {
     return <span className={`diff__num diff__num--${side}`}>{line ?? ""}</span>;
   }
@@ -456,8 +456,8 @@ function LineNumber({
     <button
       type="button"
       className={`diff__num diff__num--${side}`}
-      aria-label={side === "old" ? `Comment on old line ${line}` : `Comment on line ${line}`}
-      title="Comment on this line (shift-click to select a range)"
+      aria-label={side === "old" ? t("commentOnOldLine", { line }) : t("commentOnLine", { line })}
+      title={t("commentHint")}
       onMouseDown={keepTextSelection}
       onClick={click}
     >
@@ -553,10 +553,12 @@ function Half({
   );
 }
 
-function describeRange(selection: LineSelection): string {
+function describeRange(selection: LineSelection, t: ReturnType<typeof useT>): string {
   const lines =
-    selection.start === selection.end ? `line ${selection.start}` : `lines ${selection.start}–${selection.end}`;
-  return selection.side === "old" ? `${lines} (before the change)` : lines;
+    selection.start === selection.end
+      ? t("line", { line: selection.start })
+      : t("lines", { start: selection.start, end: selection.end });
+  return selection.side === "old" ? t("beforeChange", { lines }) : lines;
 }
 
 function CommentForm({
@@ -574,6 +576,7 @@ function CommentForm({
   onCancel: () => void;
   takeFocus: () => boolean;
 }) {
+  const t = useT("diff");
   const id = useId();
   const textRef = useRef<HTMLTextAreaElement>(null);
   useLayoutEffect(() => {
@@ -593,6 +596,8 @@ function CommentForm({
     if (text !== "") onSubmit(text);
   };
   const keys = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter and Escape of an input method's composition are the composition's.
+    if (isImeComposing(event)) return;
     if (event.key === "Escape") {
       event.preventDefault();
       onCancel();
@@ -604,23 +609,23 @@ function CommentForm({
   return (
     <form className="diff__comment" data-testid="comment-form" onSubmit={submit}>
       <label className="diff__comment-label" htmlFor={id}>
-        Comment on {describeRange(selection)}
+        {t("commentOn", { range: describeRange(selection, t) })}
       </label>
       <textarea
         id={id}
         ref={textRef}
         className="input diff__comment-text"
         value={draft}
-        placeholder="What should change here?"
+        placeholder={t("commentPlaceholder")}
         onChange={(event) => onDraft(event.target.value)}
         onKeyDown={keys}
       />
       <div className="diff__comment-actions">
         <button type="button" className="button button--small button--quiet" onClick={onCancel}>
-          Cancel
+          {t("common:cancel")}
         </button>
         <button type="submit" className="button button--small button--primary" disabled={text === ""}>
-          Add comment
+          {t("addComment")}
         </button>
       </div>
     </form>
