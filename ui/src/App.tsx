@@ -14,6 +14,7 @@ import { useTerminalDock } from "./features/terminal/useTerminalDock";
 import { WatchCommandContext, findToolCall, watchedOutput } from "./features/terminal/watch";
 import { folderFor, placeName, worktreeOf, worktreesOf } from "./features/worktrees/worktreeList";
 import type { WorktreeSession } from "./gen/protocol";
+import { useT } from "./i18n";
 import { ipc, pickFolder, resolveApproval } from "./ipc";
 import type { ActivityView } from "./state/activity";
 import { useActivity } from "./state/useActivity";
@@ -33,6 +34,7 @@ const SettingsView = lazy(() => import("./features/settings/SettingsView").then(
 const listAllWorktrees = () => ipc.listWorktrees({ cwd: null });
 
 export function App() {
+  const t = useT("app");
   const appInfo = useAppInfo();
   const info = appInfo.state.status === "ready" ? appInfo.state.info : null;
   // Workspaces are remembered per Memo home; wait for it unless it could not be resolved.
@@ -261,7 +263,7 @@ export function App() {
       <main className="app-shell__main">
         <div className="app-shell__work">
         {settings !== null ? (
-          <Suspense fallback={<p className="settings__loading">Opening settings…</p>}>
+          <Suspense fallback={<p className="settings__loading">{t("openingSettings")}</p>}>
             <SettingsView
               key={settings.section}
               cwd={cwd}
@@ -320,7 +322,7 @@ export function App() {
       <StatusBar state={appInfo.state} onRetry={appInfo.reload} />
       {pickError && (
         <div className="toast" role="alert" onClick={() => setPickError(null)}>
-          Could not open the folder picker: {pickError}
+          {t("folderPickerFailed", { error: pickError })}
         </div>
       )}
     </div>

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 
 import { useDialogKeys } from "./useDialogKeys";
+import { useT } from "../i18n";
 
 interface ConfirmDialogProps {
   title: string;
@@ -24,13 +25,14 @@ export function ConfirmDialog({
   title,
   message,
   confirmLabel,
-  cancelLabel = "Cancel",
+  cancelLabel,
   danger = false,
   children,
   confirmDisabled = false,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
+  const t = useT("common");
   const cancel = useDialogKeys(onCancel);
   return (
     <div className="dialog-backdrop" role="presentation" onClick={onCancel}>
@@ -49,7 +51,7 @@ export function ConfirmDialog({
         {children}
         <div className="dialog__actions">
           <button ref={cancel} type="button" className="button" onClick={onCancel} data-testid="confirm-cancel">
-            {cancelLabel}
+            {cancelLabel ?? t("common:cancel")}
           </button>
           <button
             type="button"

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { ALL_FILES, pickFiles, pickFolder, pickSavePath } from "./dialog";
+import { allFiles, pickFiles, pickFolder, pickSavePath } from "./dialog";
 
 const { open, save } = vi.hoisted(() => ({ open: vi.fn(), save: vi.fn() }));
 vi.mock("@tauri-apps/plugin-dialog", () => ({ open, save }));
@@ -41,7 +41,7 @@ describe("pickFiles", () => {
 
   it("asks for several files with the given types and returns their paths", async () => {
     open.mockResolvedValue(["/home/me/a.jsonl", "/home/me/b.jsonl"]);
-    await expect(pickFiles("Import sessions", [JSONL, ALL_FILES])).resolves.toEqual(["/home/me/a.jsonl", "/home/me/b.jsonl"]);
+    await expect(pickFiles("Import sessions", [JSONL, allFiles()])).resolves.toEqual(["/home/me/a.jsonl", "/home/me/b.jsonl"]);
     expect(open).toHaveBeenCalledWith({
       title: "Import sessions",
       multiple: true,

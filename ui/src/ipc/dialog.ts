@@ -1,6 +1,7 @@
 import { open, save } from "@tauri-apps/plugin-dialog";
 
 import { toIpcError } from "./errors";
+import { t } from "../i18n";
 
 /** A choice in a file dialog's type list: its name, and extensions without the dot. */
 export interface FileFilter {
@@ -14,7 +15,9 @@ const JSON_FILTER: FileFilter = { name: "JSON", extensions: ["json"] };
  * "All files": the native dialogs know no wildcard of their own, but take `*` as an
  * extension that matches every file that has one.
  */
-export const ALL_FILES: FileFilter = { name: "All files", extensions: ["*"] };
+export function allFiles(): FileFilter {
+  return { name: t("common:allFiles"), extensions: ["*"] };
+}
 
 /** The native folder picker; null when the user cancels. */
 export async function pickFolder(): Promise<string | null> {

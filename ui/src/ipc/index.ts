@@ -1,4 +1,4 @@
-export { ALL_FILES, pickFiles, pickFolder, pickSavePath, type FileFilter } from "./dialog";
+export { allFiles, pickFiles, pickFolder, pickSavePath, type FileFilter } from "./dialog";
 export { IpcError, toIpcError, type ErrorCode } from "./errors";
 export { ipc, invokeCall } from "./invoke";
 export { homeFolder, withTilde } from "./paths";

@@ -1,16 +1,14 @@
 import type { ApprovalMode } from "../gen/protocol";
+import { t } from "../i18n";
 
-export const MODE_NAMES: Record<ApprovalMode, string> = {
-  auto: "Auto",
-  strict: "Strict",
-  dangerous: "Dangerous",
-};
+/** A mode's name, in the page's language. */
+export function modeName(mode: ApprovalMode): string {
+  return t(`approvals:mode.name.${mode}`);
+}
 
 /** What each mode does, in the words the header menu, settings and the transcript use. */
-export const MODE_EFFECTS: Record<ApprovalMode, string> = {
-  auto: "Reads run; an edit asks once and can then be allowed for the session; commands ask every time unless a kept rule allows them. Critical commands always ask.",
-  strict: "Every edit and command asks, every time. Kept allow rules are not used.",
-  dangerous: "Edits and commands run without asking; only critical commands ask. Deny rules still apply.",
-};
+export function modeEffect(mode: ApprovalMode): string {
+  return t(`approvals:mode.effect.${mode}`);
+}
 
 export const MODES: readonly ApprovalMode[] = ["auto", "strict", "dangerous"];

@@ -3,6 +3,8 @@
 // `server:tool`, the engine's own text `server · tool`: one card showed all three. People
 // read `server · tool` everywhere; the model-facing name only in a tooltip.
 
+import { t } from "../i18n";
+
 /** What separates server and tool in the name the model calls an MCP tool by. */
 const MODEL_SEPARATOR = "__";
 
@@ -26,7 +28,7 @@ export function toolLabel(name: string): string {
 
 /** A tooltip naming what the model calls a tool, for an MCP tool only (else undefined). */
 export function toolCalledAs(name: string): string | undefined {
-  return mcpToolParts(name) === null ? undefined : `called as ${name}`;
+  return mcpToolParts(name) === null ? undefined : t("transcript:card.calledAs", { name });
 }
 
 /**

@@ -1,5 +1,7 @@
 // Folders the user opened, remembered in localStorage. Scoped by MEMO_HOME: sessions live
 // there, so another home (e.g. a test's throwaway one) starts with its own list.
+import { t } from "../i18n";
+
 
 export interface Workspace {
   path: string;
@@ -32,11 +34,11 @@ export function normalizeFolderPath(input: string): PathCheck {
     path = (quoted[2] ?? "").trim();
   }
   if (path === "") {
-    return { ok: false, error: "Type the path of a folder." };
+    return { ok: false, error: t("workspaces:typePath") };
   }
   const absolute = path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
   if (!absolute) {
-    return { ok: false, error: `“${path}” is not an absolute path (it should start with /).` };
+    return { ok: false, error: t("workspaces:notAbsolute", { path }) };
   }
   // "/repo/" and "/repo" are the same folder; keep roots like "/" and "C:\" intact.
   while (path.length > 1 && /[\\/]$/.test(path) && !/^[A-Za-z]:[\\/]$/.test(path)) {

@@ -1,23 +1,21 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useEffect, useState } from "react";
+import { Trans } from "react-i18next";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { isImeComposing } from "../../components/ime";
 import { formatDateTime } from "../../format";
 import type { ApprovalMode, ApprovalRuleInfo, ApprovalSettings, RuleDecision, RuleInput, RuleKind } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import { ipc, pickSavePath, toIpcError } from "../../ipc";
-import { MODE_EFFECTS, MODE_NAMES, MODES } from "../../state/approvalModes";
+import { MODES } from "../../state/approvalModes";
 import { mcpRuleLabel } from "../../state/toolNames";
 import { folderName } from "../../state/workspaces";
 
 import { useSettingsPage } from "../settings/useSettingsPage";
 import "./approvals.css";
 
-const KIND_NAMES: Record<RuleKind, string> = {
-  command: "Command",
-  write: "Files",
-  mcp: "MCP tool",
-  web: "Web",
-  read: "Reading",
-};
+/** The kinds of rule, in the order the form offers them (names and hints: `kind.*` in the catalog). */
+const KINDS: readonly RuleKind[] = ["command", "write", "mcp", "web", "read"];
 
 const KIND_PLACEHOLDERS: Record<RuleKind, string> = {
   command: "cargo test",
@@ -27,17 +25,9 @@ const KIND_PLACEHOLDERS: Record<RuleKind, string> = {
   read: ".env",
 };
 
-const KIND_HINTS: Record<RuleKind, string> = {
-  command: "A command prefix, whole words: cargo test covers cargo test -p x, never cargo testx or cargo test; rm x",
-  write: "A path or glob such as src/** (relative to the folder, or absolute)",
-  mcp: "server:tool, or server:* for all of a server's tools; add name=glob to match an argument too (github:create_issue repo=memo-*)",
-  web: "An origin such as https://docs.rs",
-  read: "A path or glob whose content no tool gives the model: .env (in any folder), ./config/*.key, ~/.aws/**. Deny only: reads never ask",
-};
-
-function when(seconds: number | null): string {
-  if (seconds === null) return "never used";
-  return `used ${formatDateTime(seconds * 1000)}`;
+function when(t: ReturnType<typeof useT>, seconds: number | null): string {
+  if (seconds === null) return t("rules.neverUsed");
+  return t("rules.used", { when: formatDateTime(seconds * 1000) });
 }
 
 const EMPTY_RULE: RuleInput = { decision: "allow", kind: "command", pattern: "", project: null, exact: false };
@@ -51,6 +41,7 @@ interface RuleFormProps {
 }
 
 function RuleForm({ initial, cwd, submitLabel, onSubmit, onCancel }: RuleFormProps) {
+  const t = useT("approvals");
   const [rule, setRule] = useState<RuleInput>(initial);
   const [saving, setSaving] = useState(false);
   const set = (patch: Partial<RuleInput>) => setRule((r) => ({ ...r, ...patch }));
@@ -63,22 +54,32 @@ function RuleForm({ initial, cwd, submitLabel, onSubmit, onCancel }: RuleFormPro
       setSaving(false);
     }
   };
+  // Enter in the pattern saves, as in any form, but never the Enter that picks an input
+  // method's candidate (a path typed in pinyin): the form does what the browser's implicit
+  // submission does, a click on its submit button (nothing while it is disabled).
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (isImeComposing(event)) return;
+    const field = event.target;
+    if (event.key !== "Enter" || !(field instanceof HTMLInputElement) || field.type === "checkbox") return;
+    event.preventDefault();
+    event.currentTarget.querySelector<HTMLButtonElement>('button[type="submit"]')?.click();
+  };
   // A rule for the folder it was made in keeps that folder even when another is open now.
   const folders = [...new Set([initial.project, cwd].filter((f): f is string => f !== null))];
   return (
-    <form className="rule-form" onSubmit={submit} data-testid="rule-form">
+    <form className="rule-form" onSubmit={submit} onKeyDown={onKeyDown} data-testid="rule-form">
       <div className="field-row">
         <label className="field rule-form__narrow">
-          <span className="field__label">Decision</span>
+          <span className="field__label">{t("form.decision")}</span>
           <select className="input" value={rule.decision} onChange={(e) => set({ decision: e.target.value as RuleDecision })} data-testid="rule-decision">
             <option value="allow" disabled={rule.kind === "read"}>
-              Allow
+              {t("rules.allow")}
             </option>
-            <option value="deny">Deny</option>
+            <option value="deny">{t("rules.deny")}</option>
           </select>
         </label>
         <label className="field rule-form__narrow">
-          <span className="field__label">Kind</span>
+          <span className="field__label">{t("form.kind")}</span>
           <select
             className="input"
             value={rule.kind}
@@ -89,22 +90,22 @@ function RuleForm({ initial, cwd, submitLabel, onSubmit, onCancel }: RuleFormPro
             }}
             data-testid="rule-kind"
           >
-            {(Object.keys(KIND_NAMES) as RuleKind[]).map((k) => (
+            {KINDS.map((k) => (
               <option key={k} value={k}>
-                {KIND_NAMES[k]}
+                {t(`kind.name.${k}`)}
               </option>
             ))}
           </select>
         </label>
         <label className="field rule-form__narrow">
-          <span className="field__label">Where</span>
+          <span className="field__label">{t("form.where")}</span>
           <select
             className="input"
             value={rule.project ?? ""}
             onChange={(e) => set({ project: e.target.value === "" ? null : e.target.value })}
             data-testid="rule-scope"
           >
-            <option value="">Every folder</option>
+            <option value="">{t("form.everyFolder")}</option>
             {folders.map((f) => (
               <option key={f} value={f}>
                 {folderName(f)}
@@ -114,7 +115,7 @@ function RuleForm({ initial, cwd, submitLabel, onSubmit, onCancel }: RuleFormPro
         </label>
       </div>
       <label className="field">
-        <span className="field__label">Pattern</span>
+        <span className="field__label">{t("form.pattern")}</span>
         <input
           className="input input--mono"
           value={rule.pattern}
@@ -123,17 +124,17 @@ function RuleForm({ initial, cwd, submitLabel, onSubmit, onCancel }: RuleFormPro
           data-testid="rule-pattern"
           autoFocus
         />
-        <span className="field__hint">{KIND_HINTS[rule.kind]}</span>
+        <span className="field__hint">{t(`kind.hint.${rule.kind}`)}</span>
       </label>
       {rule.kind === "command" && (
         <label className="checkbox">
           <input type="checkbox" checked={rule.exact} onChange={(e) => set({ exact: e.target.checked })} data-testid="rule-exact" />
-          <span>Exactly this command, not as a prefix (rules kept from approving a command that writes are exact)</span>
+          <span>{t("form.exact")}</span>
         </label>
       )}
       <div className="rule-form__actions">
         <button type="button" className="button" onClick={onCancel} disabled={saving}>
-          Cancel
+          {t("common:cancel")}
         </button>
         <button type="submit" className="button button--primary" disabled={saving || rule.pattern.trim() === ""} data-testid="rule-save">
           {submitLabel}
@@ -149,6 +150,7 @@ function RuleForm({ initial, cwd, submitLabel, onSubmit, onCancel }: RuleFormPro
  * ask whatever the rules say.
  */
 export function ApprovalsPage({ cwd }: { cwd: string | null }) {
+  const t = useT("approvals");
   const { page: settings, error, setError, run } = useSettingsPage<ApprovalSettings>();
   const [editing, setEditing] = useState<string | "new" | null>(null);
   const [confirmDangerous, setConfirmDangerous] = useState(false);
@@ -162,13 +164,14 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
     if (await run("save_approval_rule", () => ipc.saveApprovalRule({ id, rule }))) setEditing(null);
   };
 
-  const [exported, setExported] = useState<string | null>(null);
+  // What an export wrote, said in the language of the moment it is read.
+  const [exported, setExported] = useState<{ count: number; path: string } | null>(null);
   const exportRules = async () => {
     try {
-      const path = await pickSavePath("Export approval rules", "approval_rules.json");
+      const path = await pickSavePath(t("rules.exportTitle"), "approval_rules.json");
       if (path === null) return;
       const count = await ipc.exportApprovalRules({ path });
-      setExported(`${count} rule${count === 1 ? "" : "s"} written to ${path}`);
+      setExported({ count, path });
       setError(null);
     } catch (raised) {
       setError(toIpcError("export_approval_rules", raised).message);
@@ -181,11 +184,8 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
     <div className="settings-page approvals-page" data-testid="approvals-page">
       <header className="settings-page__header">
         <div>
-          <h2 className="settings-page__title">Approvals</h2>
-          <p className="settings-page__lead">
-            When the agent asks before it edits files or runs ipc. The header switches the mode of one session; this
-            is what new sessions start in.
-          </p>
+          <h2 className="settings-page__title">{t("title")}</h2>
+          <p className="settings-page__lead">{t("lead")}</p>
         </div>
       </header>
       {error && (
@@ -194,11 +194,11 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
         </p>
       )}
       {settings === null ? (
-        !error && <p className="settings__empty">Loading…</p>
+        !error && <p className="settings__empty">{t("common:loading")}</p>
       ) : (
         <>
           <fieldset className="mode-choices" data-testid="default-mode">
-            <legend className="field__label">Default mode</legend>
+            <legend className="field__label">{t("defaultMode")}</legend>
             {MODES.map((m) => (
               <label key={m} className={`mode-choice${settings.default_mode === m ? " mode-choice--on" : ""} mode-choice--${m}`}>
                 <input
@@ -210,35 +210,34 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
                   data-testid={`default-mode-${m}`}
                 />
                 <span className="mode-choice__text">
-                  <span className="mode-choice__name">{MODE_NAMES[m]}</span>
-                  <span className="mode-choice__effect">{MODE_EFFECTS[m]}</span>
+                  <span className="mode-choice__name">{t(`mode.name.${m}`)}</span>
+                  <span className="mode-choice__effect">{t(`mode.effect.${m}`)}</span>
                 </span>
               </label>
             ))}
           </fieldset>
 
           <div className="rules__head">
-            <h3 className="rules__title">Rules</h3>
+            <h3 className="rules__title">{t("rules.title")}</h3>
             <span className="rule__actions">
               {settings.rules.length > 0 && (
                 <button type="button" className="button button--quiet" onClick={() => void exportRules()} data-testid="rules-export">
-                  Export…
+                  {t("rules.export")}
                 </button>
               )}
               {editing !== "new" && (
                 <button type="button" className="button" onClick={() => setEditing("new")} data-testid="rule-new">
-                  Add rule
+                  {t("rules.add")}
                 </button>
               )}
             </span>
           </div>
           <p className="settings-page__lead rules__lead">
-            Kept from “Always” answers, or written here. Deny wins over allow; critical commands always ask. Stored in{" "}
-            <code>{settings.rules_path}</code>.
+            <Trans t={t} i18nKey="rules.lead" values={{ path: settings.rules_path }} components={{ code: <code /> }} />
           </p>
           {exported && (
             <p className="settings-page__lead" role="status" data-testid="rules-exported">
-              {exported}
+              {t("rules.exported", exported)}
             </p>
           )}
           {settings.rules_error && (
@@ -247,48 +246,49 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
             </p>
           )}
           {editing === "new" && (
-            <RuleForm initial={{ ...EMPTY_RULE, project: cwd }} cwd={cwd} submitLabel="Add rule" onSubmit={(r) => save(null, r)} onCancel={() => setEditing(null)} />
+            <RuleForm initial={{ ...EMPTY_RULE, project: cwd }} cwd={cwd} submitLabel={t("rules.add")} onSubmit={(r) => save(null, r)} onCancel={() => setEditing(null)} />
           )}
           {settings.rules.length === 0 && editing !== "new" && !settings.rules_error && (
             <p className="settings__empty" data-testid="rules-empty">
-              No rules yet. Answer “Always” on an approval, or add one.
+              {t("rules.empty")}
             </p>
           )}
           <ul className="rules">
             {settings.rules.map((r) =>
               editing === r.id ? (
                 <li key={r.id}>
-                  <RuleForm initial={asInput(r)} cwd={cwd} submitLabel="Save" onSubmit={(input) => save(r.id, input)} onCancel={() => setEditing(null)} />
+                  <RuleForm initial={asInput(r)} cwd={cwd} submitLabel={t("common:save")} onSubmit={(input) => save(r.id, input)} onCancel={() => setEditing(null)} />
                 </li>
               ) : (
                 <li key={r.id} className="rule" data-testid="rule" data-decision={r.decision}>
                   <span className={`badge ${r.decision === "allow" ? "badge--accent" : "badge--warn"} rule__decision`}>
-                    {r.decision === "allow" ? "Allow" : "Deny"}
+                    {r.decision === "allow" ? t("rules.allow") : t("rules.deny")}
                   </span>
                   <span className="rule__body">
                     <span className="rule__line">
-                      <span className="rule__kind">{KIND_NAMES[r.kind]}</span>
+                      <span className="rule__kind">{t(`kind.name.${r.kind}`)}</span>
                       {r.kind === "mcp" ? (
                         // The pattern as written (`server:tool`), read as the tool is elsewhere.
-                        <code className="rule__pattern" title={`rule ${r.pattern}`}>
+                        <code className="rule__pattern" title={t("rules.patternTitle", { pattern: r.pattern })}>
                           {mcpRuleLabel(r.pattern)}
                         </code>
                       ) : (
                         <code className="rule__pattern">{r.pattern}</code>
                       )}
                       {r.exact && (
-                        <span className="badge" title="Matches this command exactly, not as a prefix" data-testid="rule-exact-badge">
-                          exactly
+                        <span className="badge" title={t("rules.exactTitle")} data-testid="rule-exact-badge">
+                          {t("rules.exact")}
                         </span>
                       )}
                     </span>
                     <span className="rule__meta">
-                      {r.project ? <span title={r.project}>in {folderName(r.project)}</span> : "every folder"} · {when(r.last_used_at)}
+                      {r.project ? <span title={r.project}>{t("rules.inFolder", { folder: folderName(r.project) })}</span> : t("rules.everyFolder")} ·{" "}
+                      {when(t, r.last_used_at)}
                     </span>
                   </span>
                   <span className="rule__actions">
                     <button type="button" className="button button--small" onClick={() => setEditing(r.id)} data-testid="rule-edit">
-                      Edit
+                      {t("common:edit")}
                     </button>
                     <button
                       type="button"
@@ -296,7 +296,7 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
                       onClick={() => void run("delete_approval_rule", () => ipc.deleteApprovalRule({ id: r.id }))}
                       data-testid="rule-delete"
                     >
-                      Delete
+                      {t("common:delete")}
                     </button>
                   </span>
                 </li>
@@ -304,9 +304,9 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
             )}
           </ul>
 
-          <h3 className="rules__title approvals-page__section">Tools offered to the model</h3>
+          <h3 className="rules__title approvals-page__section">{t("tools.title")}</h3>
           <p className="settings-page__lead rules__lead">
-            A tool turned off is not offered to new sessions at all (config.toml&apos;s <code>disabled_tools</code>).
+            <Trans t={t} i18nKey="tools.lead" components={{ code: <code /> }} />
           </p>
           <div className="tool-switches" data-testid="tool-switches">
             {settings.tools.map((t) => (
@@ -329,23 +329,22 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
 
           {settings.imported.length > 0 && (
             <>
-              <h3 className="rules__title approvals-page__section">From other agents</h3>
+              <h3 className="rules__title approvals-page__section">{t("imported.title")}</h3>
               <p className="settings-page__lead rules__lead">
-                Claude Code&apos;s <code>permissions</code> and Gemini CLI&apos;s tool lists, read as they are. Edit them in
-                their files.
+                <Trans t={t} i18nKey="imported.lead" components={{ code: <code /> }} />
               </p>
               <ul className="rules" data-testid="imported">
                 {settings.imported.map((p, i) => (
                   <li key={`${p.file}:${i}`} className={`rule${p.applied ? "" : " rule--off"}`} data-testid="imported-entry" data-applied={p.applied}>
                     <span className={`badge ${p.decision === "allow" ? "badge--accent" : "badge--warn"} rule__decision`}>
-                      {p.decision === "allow" ? "Allow" : "Deny"}
+                      {p.decision === "allow" ? t("rules.allow") : t("rules.deny")}
                     </span>
                     <span className="rule__body">
                       <span className="rule__line">
                         <code className="rule__pattern">{p.text}</code>
                       </span>
                       <span className="rule__meta">
-                        {p.applied ? "" : "Not applied: "}
+                        {p.applied ? "" : t("imported.notApplied")}
                         {p.effect} · <span title={p.file}>{p.file.split("/").slice(-2).join("/")}</span>
                       </span>
                     </span>
@@ -358,10 +357,10 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
       )}
       {confirmDangerous && (
         <ConfirmDialog
-          title="Start new sessions in dangerous mode?"
-          message={`${MODE_EFFECTS.dangerous} Every new session in every folder would start this way, until you change it back.`}
-          confirmLabel="Use dangerous mode"
-          cancelLabel="Keep asking"
+          title={t("mode.makeDefault.title")}
+          message={t("mode.makeDefault.message", { effect: t("mode.effect.dangerous") })}
+          confirmLabel={t("mode.makeDefault.confirm")}
+          cancelLabel={t("mode.keepAsking")}
           danger
           onCancel={() => setConfirmDangerous(false)}
           onConfirm={() => {

@@ -4,7 +4,8 @@ import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { IconOnlyContext } from "../../components/iconOnly";
 import { AlertIcon, ShieldIcon } from "../../components/icons";
 import type { ApprovalMode } from "../../gen/protocol";
-import { MODE_EFFECTS, MODE_NAMES, MODES } from "../../state/approvalModes";
+import { useT } from "../../i18n";
+import { MODES } from "../../state/approvalModes";
 
 import "./approvals.css";
 
@@ -23,6 +24,7 @@ interface ModeControlProps {
  * only entered through a confirmation, and is shown in red while it is on.
  */
 export function ModeControl({ mode, live, onChange, problem = null }: ModeControlProps) {
+  const t = useT("approvals");
   const [confirming, setConfirming] = useState(false);
   // In a crowded header the shield alone; the mode's name is in the tooltip and the select.
   const iconOnly = useContext(IconOnlyContext);
@@ -33,14 +35,14 @@ export function ModeControl({ mode, live, onChange, problem = null }: ModeContro
     else onChange(next);
   };
   const Icon = mode === "dangerous" ? AlertIcon : ShieldIcon;
+  const name = (m: ApprovalMode) => t(`mode.name.${m}`);
+  const effect = (m: ApprovalMode) => t(`mode.effect.${m}`);
+  const says = t(live ? "mode.title" : "mode.titleNext", { name: name(mode), effect: effect(mode) });
   return (
     <>
       <label
         className={`mode-pill mode-pill--${mode}${iconOnly ? " mode-pill--icon" : ""}`}
-        title={
-          `${MODE_NAMES[mode]}: ${MODE_EFFECTS[mode]}${live ? "" : " (for the next session)"}` +
-          (problem === null ? "" : `\nconfig.toml could not be read, so this is the built-in default. ${problem}`)
-        }
+        title={problem === null ? says : `${says}\n${t("mode.problem", { problem })}`}
         data-testid="approval-mode"
         data-mode={mode}
         data-problem={problem === null ? undefined : "config"}
@@ -48,27 +50,27 @@ export function ModeControl({ mode, live, onChange, problem = null }: ModeContro
         <Icon className="mode-pill__icon" />
         {/* The visible name; the select lies over the whole pill, invisible, so the pill is as
             wide as the mode it shows rather than its longest option. */}
-        {!iconOnly && <span className="mode-pill__name">{MODE_NAMES[mode]}</span>}
+        {!iconOnly && <span className="mode-pill__name">{name(mode)}</span>}
         <select
           className="mode-pill__select"
-          aria-label={live ? "Approval mode of this session" : "Approval mode of the next session"}
+          aria-label={live ? t("mode.selectLive") : t("mode.selectNext")}
           data-testid="approval-mode-select"
           value={mode}
           onChange={(event) => choose(event.target.value as ApprovalMode)}
         >
           {MODES.map((m) => (
             <option key={m} value={m}>
-              {MODE_NAMES[m]}
+              {name(m)}
             </option>
           ))}
         </select>
       </label>
       {confirming && (
         <ConfirmDialog
-          title="Turn on dangerous mode?"
-          message={`${MODE_EFFECTS.dangerous} The agent can change and delete files and run any command in this folder without you seeing it first.${live ? " It applies to this session from its next call." : " It applies to the next session."}`}
-          confirmLabel="Turn on dangerous mode"
-          cancelLabel="Keep asking"
+          title={t("mode.turnOn.title")}
+          message={t(live ? "mode.turnOn.messageLive" : "mode.turnOn.messageNext", { effect: effect("dangerous") })}
+          confirmLabel={t("mode.turnOn.confirm")}
+          cancelLabel={t("mode.keepAsking")}
           danger
           onCancel={() => setConfirming(false)}
           onConfirm={() => {

@@ -3,6 +3,8 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { ApprovalSettings } from "../../gen/protocol";
+import { setUpI18n, t } from "../../i18n";
+import { modeEffect, modeName, MODES } from "../../state/approvalModes";
 import { ApprovalsPage } from "./ApprovalsPage";
 import { ModeControl } from "./ModeControl";
 import { useDefaultApprovalMode } from "./useDefaultApprovalMode";
@@ -159,6 +161,51 @@ describe("ApprovalsPage", () => {
     expect((await screen.findByTestId("rules-exported")).textContent).toBe("1 rule written to /home/u/rules.json");
     expect(ipc.exportApprovalRules).toHaveBeenCalledWith({ path: "/home/u/rules.json" });
   });
+  it("saves a rule on Enter in its pattern, but not on the Enter that picks an input method's candidate", async () => {
+    ipc.approvalSettings.mockResolvedValue(SETTINGS);
+    ipc.saveApprovalRule.mockResolvedValue(SETTINGS);
+    render(<ApprovalsPage cwd={null} />);
+    fireEvent.click(await screen.findByTestId("rule-new"));
+    const pattern = screen.getByTestId("rule-pattern");
+    fireEvent.change(pattern, { target: { value: "docs/说明/**" } });
+    fireEvent.keyDown(pattern, { key: "Enter", isComposing: true });
+    fireEvent.keyDown(pattern, { key: "Enter", keyCode: 229 });
+    expect(ipc.saveApprovalRule).not.toHaveBeenCalled();
+
+    fireEvent.keyDown(pattern, { key: "Enter" });
+    await waitFor(() => expect(ipc.saveApprovalRule).toHaveBeenCalledTimes(1));
+    expect(ipc.saveApprovalRule.mock.calls[0]![0].rule.pattern).toBe("docs/说明/**");
+  });
+
+  it("names and explains the modes as the transcript does (state/approvalModes.ts), in either language", () => {
+    expect(modeName("auto")).toBe("Auto");
+    expect(modeEffect("strict")).toBe("Every edit and command asks, every time. Kept allow rules are not used.");
+    setUpI18n("zh");
+    try {
+      for (const m of MODES) expect(modeName(m)).toBe(t(`approvals:mode.name.${m}`));
+      expect(modeName("dangerous")).not.toBe("Dangerous");
+    } finally {
+      setUpI18n("en");
+    }
+  });
+
+  it("speaks Chinese when asked, the mode's words included", async () => {
+    ipc.approvalSettings.mockResolvedValue(SETTINGS);
+    setUpI18n("zh");
+    try {
+      render(<ApprovalsPage cwd="/home/u/shop" />);
+      const rule = await screen.findByTestId("rule");
+      expect(rule.textContent).toContain("仅限 shop · 从未使用");
+      expect(screen.getByTestId("default-mode").textContent).toContain("自动");
+      expect(screen.getByTestId("imported-entry").textContent).toContain("未生效：");
+      cleanup();
+      render(<ModeControl mode="strict" live={false} onChange={vi.fn()} />);
+      expect(screen.getByTestId("approval-mode").title).toBe("严格：每次编辑和每条命令都会询问。保留的允许规则不生效。（用于下一个会话）");
+    } finally {
+      setUpI18n("en");
+    }
+  });
+
   it("keeps an exact command rule, marks it, and a read rule can only deny", async () => {
     const exact = { ...SETTINGS.rules[0]!, pattern: "sed -i s/a/b/ notes.txt", exact: true };
     ipc.approvalSettings.mockResolvedValue({ ...SETTINGS, rules: [exact] });

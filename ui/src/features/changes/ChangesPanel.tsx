@@ -6,6 +6,7 @@ import { CloseIcon, Spinner } from "../../components/icons";
 import { PathTail } from "../../components/PathTail";
 import { useDialogKeys } from "../../components/useDialogKeys";
 import type { ChangeKind, ChangeScope, ChangesReport, FileChange } from "../../gen/protocol";
+import { t as translate, useT } from "../../i18n";
 import { toolLabel } from "../../state/toolNames";
 import { commentsMessage } from "./comments";
 import { type HeldRevert, type RevertUndo, useChanges } from "./useChanges";
@@ -14,26 +15,18 @@ import "./changes.css";
 /** How long a revert's Undo (and what the undo did) stays offered, unless hovered or focused. */
 export const UNDO_TOAST_MS = 10_000;
 
-const SCOPES: { scope: ChangeScope; label: string }[] = [
-  { scope: "last_turn", label: "Last turn" },
-  { scope: "session", label: "Session" },
-  { scope: "uncommitted", label: "Uncommitted" },
-];
+const SCOPES: readonly ChangeScope[] = ["last_turn", "session", "uncommitted"];
 
 const KIND_LABEL: Record<ChangeKind, string> = { created: "A", modified: "M", deleted: "D" };
-const KIND_TITLE: Record<ChangeKind, string> = { created: "Added", modified: "Modified", deleted: "Deleted" };
 
 /** How a change's source reads in the list: tools by name (an MCP tool as `server · tool`), the rest in words. */
 export function sourceLabel(source: string): string {
   switch (source) {
     case "outside":
-      return "outside Memo";
     case "review":
-      return "your revert";
     case "restore":
-      return "restore";
     case "git":
-      return "uncommitted";
+      return translate(`changes:source.${source}`);
     default:
       return toolLabel(source);
   }
@@ -65,6 +58,7 @@ interface ChangesPanelProps {
  * the agent as the next message.
  */
 export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTurn, busy, onClose, onReport }: ChangesPanelProps) {
+  const t = useT("changes");
   const [scope, setScope] = useState<ChangeScope>("session");
   const changes = useChanges(sessionId, scope, refreshKey);
   // The header counts what this list shows (a revert takes a file off it); only a new list
@@ -122,22 +116,22 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
   };
 
   return (
-    <aside className="drawer changes" aria-label="Changes" data-testid="changes-panel">
+    <aside className="drawer changes" aria-label={t("panel.label")} data-testid="changes-panel">
       <header className="drawer__header">
         <div>
-          <h2 className="changes__title">Changes</h2>
+          <h2 className="changes__title">{t("panel.title")}</h2>
           <p className="changes__lead">
-            {files.length === 0 ? "No changed files" : `${files.length} file${files.length === 1 ? "" : "s"}`}
+            {files.length === 0 ? t("panel.noFiles") : t("panel.files", { count: files.length })}
             {changes.loading && <Spinner className="changes__spinner" />}
           </p>
         </div>
-        <button type="button" className="icon-button" onClick={onClose} aria-label="Close" title="Close">
+        <button type="button" className="icon-button" onClick={onClose} aria-label={t("common:close")} title={t("common:close")}>
           <CloseIcon />
         </button>
       </header>
 
-      <div className="segmented" role="tablist" aria-label="Which changes">
-        {SCOPES.map(({ scope: s, label }) => (
+      <div className="segmented" role="tablist" aria-label={t("panel.scopes")}>
+        {SCOPES.map((s) => (
           <button
             key={s}
             type="button"
@@ -146,23 +140,23 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
             className={`segmented__item${scope === s ? " segmented__item--active" : ""}`}
             data-testid={`changes-scope-${s}`}
             disabled={s === "uncommitted" && !isGit}
-            title={s === "uncommitted" && !isGit ? "This folder is not a git repository" : undefined}
+            title={s === "uncommitted" && !isGit ? t("panel.notGit") : undefined}
             onClick={() => setScope(s)}
           >
-            {label}
+            {t(`scope.${s}`)}
           </button>
         ))}
       </div>
       {/* Said in words too: a greyed-out tab's tooltip is easy to miss. */}
       {!isGit && (
         <p className="changes__hint" data-testid="changes-scope-hint">
-          Uncommitted is off: this folder is not a git repository.
+          {t("panel.notGitHint")}
         </p>
       )}
 
       {scope === "last_turn" && onRevertTurn && files.length > 0 && (
         <button type="button" className="button changes__turn" disabled={busy} onClick={onRevertTurn} data-testid="revert-turn">
-          Revert the whole last turn…
+          {t("panel.revertTurn")}
         </button>
       )}
 
@@ -181,10 +175,10 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
       {changes.report && files.length === 0 && !changes.report.note && (
         <p className="changes__empty">
           {scope === "last_turn"
-            ? "The last turn changed no files."
+            ? t("panel.emptyLastTurn")
             : scope === "session"
-              ? "Nothing the agent changed in this session differs from before."
-              : "Nothing uncommitted."}
+              ? t("panel.emptySession")
+              : t("panel.emptyUncommitted")}
         </p>
       )}
 
@@ -196,7 +190,7 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
             <li key={file.path} className="file-card changes__file" data-testid="changed-file" data-path={file.path}>
               <div className="changes__row">
                 <button type="button" className="file-card__toggle changes__toggle" aria-expanded={expanded} onClick={() => toggle(file.path)}>
-                  <span className={`changes__kind changes__kind--${file.kind}`} title={KIND_TITLE[file.kind]}>
+                  <span className={`changes__kind changes__kind--${file.kind}`} title={t(`kind.${file.kind}`)}>
                     {KIND_LABEL[file.kind]}
                   </span>
                   <span className="changes__path" title={file.path}>
@@ -209,11 +203,11 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                   type="button"
                   className="button button--small changes__revert-file"
                   disabled={busy || working !== null || !file.restorable}
-                  title={file.restorable ? "Put the whole file back as it was" : "Too large to have been kept: cannot be put back"}
+                  title={file.restorable ? t("panel.revertFileTitle") : t("panel.notKeptTitle")}
                   onClick={() => void revert(file, null)}
                   data-testid="revert-file"
                 >
-                  {file.kind === "created" ? "Delete" : "Revert"}
+                  {file.kind === "created" ? t("common:delete") : t("panel.revert")}
                 </button>
               </div>
               {heldAtFile && held?.path === file.path && heldPrompt}
@@ -223,8 +217,8 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                     {sourceLabel(s)}
                   </span>
                 ))}
-                {!file.restorable && <span className="chip chip--warn">not restorable</span>}
-                {file.binary && <span className="chip">binary</span>}
+                {!file.restorable && <span className="chip chip--warn">{t("panel.notRestorable")}</span>}
+                {file.binary && <span className="chip">{t("panel.binary")}</span>}
               </div>
               {expanded &&
                 (file.diff ? (
@@ -250,7 +244,7 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                                   onClick={() => keep(file.path, hunk.header)}
                                   data-testid="keep-hunk"
                                 >
-                                  Keep
+                                  {t("panel.keep")}
                                 </button>
                               )}
                               <button
@@ -260,7 +254,7 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                                 onClick={() => void revert(file, [hunk.index])}
                                 data-testid="revert-hunk"
                               >
-                                Revert
+                                {t("panel.revert")}
                               </button>
                             </span>
                           )
@@ -270,10 +264,10 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                 ) : (
                   <p className="changes__nodiff">
                     {file.binary
-                      ? "Binary file: no text diff."
+                      ? t("panel.binaryFile")
                       : !file.restorable
-                        ? "Over the size cap: no diff kept."
-                        : "This diff is too large to show here."}
+                        ? t("panel.overCap")
+                        : t("panel.tooLarge")}
                   </p>
                 ))}
             </li>
@@ -294,7 +288,7 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
           {comments.length > 0 && (
             <section className="changes__comments" data-testid="review-comments">
               <h3 className="changes__comments-title">
-                {comments.length} comment{comments.length === 1 ? "" : "s"}
+                {t("comments.count", { count: comments.length })}
               </h3>
               <ul>
                 {comments.map((c, i) => (
@@ -308,9 +302,9 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                       type="button"
                       className="link-button"
                       onClick={() => setComments((all) => all.filter((_, j) => j !== i))}
-                      aria-label="Remove comment"
+                      aria-label={t("comments.removeLabel")}
                     >
-                      remove
+                      {t("comments.remove")}
                     </button>
                   </li>
                 ))}
@@ -319,11 +313,11 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                 type="button"
                 className="button button--primary"
                 disabled={busy}
-                title={busy ? "Wait for the agent to finish its turn" : undefined}
+                title={busy ? t("comments.wait") : undefined}
                 onClick={send}
                 data-testid="send-comments"
               >
-                Send to the agent
+                {t("comments.send")}
               </button>
             </section>
           )}
@@ -349,6 +343,7 @@ function HeldBackPrompt({
   onRevertAnyway: () => void;
   onCancel: () => void;
 }) {
+  const t = useT("changes");
   const cancel = useDialogKeys(onCancel);
   const root = useRef<HTMLDivElement>(null);
   const messageId = useId();
@@ -372,10 +367,10 @@ function HeldBackPrompt({
           onClick={onRevertAnyway}
           data-testid="revert-anyway"
         >
-          Revert anyway
+          {t("held.anyway")}
         </button>
         <button ref={cancel} type="button" className="button button--small" disabled={working} onClick={onCancel}>
-          Cancel
+          {t("common:cancel")}
         </button>
       </div>
     </div>
@@ -396,6 +391,7 @@ function UndoToast({
   onUndo: (overwrite: boolean) => void;
   onDismiss: () => void;
 }) {
+  const t = useT("changes");
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const root = useRef<HTMLDivElement>(null);
@@ -455,21 +451,21 @@ function UndoToast({
             data-testid="undo-revert"
           >
             {undo.phase === "working" && <Spinner />}
-            Undo
+            {t("undo.undo")}
           </button>
         )}
         {asking && (
           <>
             <button type="button" className="button button--small button--danger" onClick={() => onUndo(true)} data-testid="undo-anyway">
-              Undo anyway
+              {t("undo.anyway")}
             </button>
             <button ref={keep} type="button" className="button button--small" onClick={onDismiss}>
-              Keep it as it is
+              {t("undo.keep")}
             </button>
           </>
         )}
         {!asking && (
-          <button ref={dismiss} type="button" className="icon-button" onClick={onDismiss} aria-label="Dismiss" title="Dismiss">
+          <button ref={dismiss} type="button" className="icon-button" onClick={onDismiss} aria-label={t("undo.dismiss")} title={t("undo.dismiss")}>
             <CloseIcon />
           </button>
         )}

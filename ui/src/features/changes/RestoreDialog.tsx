@@ -4,23 +4,12 @@ import { useDialogKeys } from "../../components/useDialogKeys";
 
 import { Spinner } from "../../components/icons";
 import type { RestoreAction, RestoreMode, RestoreReport, SessionSummary } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import { type IpcError, ipc, toIpcError } from "../../ipc";
 
-/** What will happen (preview) and what happened (after), per file. */
-const ACTION_LABEL: Record<RestoreAction, [string, string]> = {
-  write: ["will get its earlier content back", "restored"],
-  delete: ["will be deleted (the agent created it)", "deleted (the agent created it)"],
-  // The reason (changed or deleted since) is the item's detail: said once.
-  conflict: ["will be kept as it is now", "kept as it is now"],
-  not_restorable: ["cannot be restored", "not restored"],
-  unchanged: ["already as it was", "already as it was"],
-};
-
-const MODE_LABEL: Record<RestoreMode, string> = {
-  code: "Restore code",
-  conversation: "Restore conversation",
-  both: "Restore both",
-};
+// What will happen (preview, `restore.action.*`) and what happened (after, `restore.done.*`)
+// to each file, by its action; for a conflict the reason (changed or deleted since) is the
+// item's detail: said once. Each mode's button is `restore.mode.*`.
 
 interface RestoreDialogProps {
   sessionId: string;
@@ -42,6 +31,7 @@ interface RestoreDialogProps {
  */
 export function RestoreDialog(props: RestoreDialogProps) {
   const { sessionId, toSeq, modes, onClose } = props;
+  const t = useT("changes");
   const [preview, setPreview] = useState<RestoreReport | null>(null);
   const [done, setDone] = useState<RestoreReport | null>(null);
   const [error, setError] = useState<IpcError | null>(null);
@@ -114,35 +104,33 @@ export function RestoreDialog(props: RestoreDialogProps) {
         onClick={(event) => event.stopPropagation()}
       >
         <h2 id="restore-title" className="dialog__title">
-          {done ? doneTitle(done.files) : props.title}
+          {done ? doneTitle(done.files, t) : props.title}
         </h2>
         {shown === null && !error && (
           <p className="dialog__message">
-            <Spinner /> Looking at the files…
+            <Spinner /> {t("restore.looking")}
           </p>
         )}
         {shown !== null && files.length === 0 && (
           <p className="dialog__message">
-            {done ? "Nothing needed restoring." : "The agent changed no file after this point: restoring code changes nothing."}
+            {done ? t("restore.nothingDone") : t("restore.nothingToDo")}
           </p>
         )}
         {files.length > 0 && (
           <>
             <p className="dialog__message">
-              {done
-                ? "What happened to each file:"
-                : "Restoring code puts back only the files the agent changed after this point:"}
+              {done ? t("restore.whatHappened") : t("restore.whatWillHappen")}
             </p>
             <ul className="restore__files">
               {files.map((f) => (
                 <li key={f.path} className={`restore__file restore__file--${f.action}`} data-testid="restore-file" data-action={f.action}>
                   <code className="restore__path">{f.path}</code>
-                  <span className="restore__action">{ACTION_LABEL[f.action][done ? 1 : 0]}</span>
+                  <span className="restore__action">{t(`restore.${done ? "done" : "action"}.${f.action}`)}</span>
                   {f.detail && <span className="restore__detail">{f.detail}</span>}
                   {!done && f.action === "conflict" && (
                     <label className="restore__overwrite">
                       <input type="checkbox" checked={overwrite.has(f.path)} onChange={() => toggle(f.path)} />
-                      overwrite anyway
+                      {t("restore.overwrite")}
                     </label>
                   )}
                 </li>
@@ -157,12 +145,12 @@ export function RestoreDialog(props: RestoreDialogProps) {
         )}
         <div className="dialog__actions">
           <button ref={cancel} type="button" className="button" onClick={onClose}>
-            {done ? "Close" : "Cancel"}
+            {done ? t("common:close") : t("common:cancel")}
           </button>
           {done ? (
             done.undo_checkpoint !== undefined && (
               <button type="button" className="button" disabled={working} onClick={() => void undo()} data-testid="undo-restore">
-                Undo
+                {t("restore.undo")}
               </button>
             )
           ) : (
@@ -175,7 +163,7 @@ export function RestoreDialog(props: RestoreDialogProps) {
                 onClick={() => void restore(mode)}
                 data-testid={`restore-${mode}`}
               >
-                {MODE_LABEL[mode]}
+                {t(`restore.mode.${mode}`)}
               </button>
             ))
           )}
@@ -186,8 +174,8 @@ export function RestoreDialog(props: RestoreDialogProps) {
 }
 
 /** What a finished restore did, in its title: never "restored" when nothing was. */
-function doneTitle(files: readonly { action: RestoreAction }[]): string {
+function doneTitle(files: readonly { action: RestoreAction }[], t: ReturnType<typeof useT>): string {
   const changed = files.filter((f) => f.action === "write" || f.action === "delete").length;
-  if (changed === 0) return "Nothing was restored";
-  return changed === 1 ? "1 file restored" : `${changed} files restored`;
+  if (changed === 0) return t("restore.nothingRestored");
+  return t("restore.restored", { count: changed });
 }

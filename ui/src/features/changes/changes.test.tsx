@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { escapeLayers } from "../../components/escapeStack";
 import type { ChangesReport, FileChange, RestoreReport, RevertResult } from "../../gen/protocol";
+import { setUpI18n } from "../../i18n";
 import { ChangesPanel, sourceLabel, UNDO_TOAST_MS } from "./ChangesPanel";
 import { commentsMessage } from "./comments";
 import { RestoreDialog } from "./RestoreDialog";
@@ -139,6 +140,24 @@ describe("ChangesPanel", () => {
     expect(screen.queryByTestId("review-comments")).toBeNull();
   });
 
+  it("leaves the comment box's keys to an input method while it composes: one Ctrl+Enter adds the comment after", async () => {
+    ipc.sessionChanges.mockResolvedValue(report([file("src/a.rs")]));
+    panel();
+    fireEvent.click((await screen.findAllByTestId("changed-file"))[0]!.querySelector(".changes__toggle")!);
+    const line = (await screen.findAllByTestId("diff-line")).find((l) => l.textContent?.includes("TWO"))!;
+    fireEvent.click(line.querySelector("button")!);
+    const box = (await screen.findByTestId("comment-form")).querySelector("textarea")!;
+    fireEvent.change(box, { target: { value: "保持小写" } });
+    // The Enter that picks the candidate, and the Esc that drops a composition, are the input method's.
+    fireEvent.keyDown(box, { key: "Enter", ctrlKey: true, isComposing: true });
+    fireEvent.keyDown(box, { key: "Enter", ctrlKey: true, keyCode: 229 });
+    fireEvent.keyDown(box, { key: "Escape", isComposing: true });
+    expect(screen.queryByTestId("review-comments")).toBeNull();
+    expect(screen.getByTestId("comment-form")).toBeTruthy();
+    fireEvent.keyDown(box, { key: "Enter", ctrlKey: true });
+    expect((await screen.findByTestId("review-comments")).textContent).toContain("保持小写");
+  });
+
   it("cuts a long folder from the left inside a left-to-right isolate, the full path in the tooltip", async () => {
     ipc.sessionChanges.mockResolvedValue(report([file("tmp/x/home/AGENTS.md")]));
     panel();
@@ -231,8 +250,9 @@ describe("ChangesPanel's Undo", () => {
     screen.getByTestId("undo-revert").focus();
     fireEvent.click(screen.getByTestId("undo-revert"));
     await waitFor(() => expect(screen.getByTestId("undo-message").textContent).toBe("a.txt is back as it was before the revert"));
-    // Undo went with its phase; the keyboard's place stays in the toast.
-    expect(document.activeElement?.getAttribute("aria-label")).toBe("Dismiss");
+    // Undo went with its phase; the keyboard's place stays in the toast. (Moved by an effect,
+    // which may run just after the text shows: waited for, as the effects below.)
+    await waitFor(() => expect(document.activeElement?.getAttribute("aria-label")).toBe("Dismiss"));
     expect(ipc.undoRevert).toHaveBeenCalledWith({ sessionId: "s1", checkpoint: 5, path: "a.txt", overwrite: false });
     // The list is read again: the file is back on it.
     await waitFor(() => expect(ipc.sessionChanges.mock.calls.length).toBe(reads + 1));
@@ -250,7 +270,7 @@ describe("ChangesPanel's Undo", () => {
     expect(toast.textContent).toContain("a.txt changed since the revert");
     expect(toast.textContent).toContain("changed after the revert");
     // The safe answer has the focus.
-    expect(document.activeElement?.textContent).toBe("Keep it as it is");
+    await waitFor(() => expect(document.activeElement?.textContent).toBe("Keep it as it is"));
     fireEvent.click(within(toast).getByTestId("undo-anyway"));
     await waitFor(() => expect(screen.getByTestId("undo-message").textContent).toBe("a.txt is back as it was before the revert"));
     expect(ipc.undoRevert).toHaveBeenLastCalledWith({ sessionId: "s1", checkpoint: 5, path: "a.txt", overwrite: true });
@@ -261,6 +281,8 @@ describe("ChangesPanel's Undo", () => {
     ipc.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "conflict" }] });
     fireEvent.click(screen.getByTestId("undo-revert"));
     await waitFor(() => expect(screen.getByTestId("undo-toast").dataset.phase).toBe("conflict"));
+    // The question owns Esc once its effect has run (it takes the focus then too).
+    await waitFor(() => expect(document.activeElement?.textContent).toBe("Keep it as it is"));
     fireEvent.keyDown(window, { key: "Escape" });
     expect(screen.queryByTestId("undo-toast")).toBeNull();
     expect(ipc.undoRevert).toHaveBeenCalledTimes(1);
@@ -293,7 +315,7 @@ describe("ChangesPanel's Undo", () => {
 
   it("tells the header each list, so its count follows a revert and an undo", async () => {
     const { onReport } = await revertA();
-    expect(onReport.mock.calls.map(([r]) => r.files.length)).toEqual([1, 0]);
+    await waitFor(() => expect(onReport.mock.calls.map(([r]) => r.files.length)).toEqual([1, 0]));
     ipc.undoRevert.mockResolvedValue({ files: [{ path: "a.txt", action: "write" }] });
     fireEvent.click(screen.getByTestId("undo-revert"));
     await waitFor(() => expect(onReport.mock.calls.map(([r]) => r.files.length)).toEqual([1, 0, 1]));
@@ -311,6 +333,24 @@ describe("comment messages and source labels", () => {
     expect(text).toContain("2. `b.rs` line 9 (removed lines, before your change): why remove?\n   it was used");
     expect(sourceLabel("fs__store")).toBe("fs · store");
     expect(sourceLabel("outside")).toBe("outside Memo");
+  });
+});
+
+describe("the changes panel in Chinese", () => {
+  afterEach(() => {
+    setUpI18n("en");
+  });
+
+  it("reads from the Chinese catalog, the comments' message too", async () => {
+    setUpI18n("zh");
+    expect(
+      commentsMessage([{ path: "b.rs", side: "old", startLine: 9, endLine: 9, text: "为什么删掉？" }]),
+    ).toBe("对你的改动有以下审阅评论：\n\n1. `b.rs` 第 9 行（已删除的行，即你改动之前的内容）：为什么删掉？\n\n请按评论修改。");
+    ipc.sessionChanges.mockResolvedValue(report([file("src/a.rs"), file("src/b.rs")]));
+    panel();
+    await screen.findAllByTestId("changed-file");
+    expect(screen.getByTestId("changes-panel").querySelector(".changes__lead")?.textContent).toBe("2 个文件");
+    expect(screen.getByTestId("changes-scope-last_turn").textContent).toBe("上一轮");
   });
 });
 

@@ -1,10 +1,11 @@
 import type { DiffComment } from "../../components/diff";
+import { t } from "../../i18n";
 
 /** "line 4", "lines 4–7" */
 function lineRange(comment: DiffComment): string {
   return comment.startLine === comment.endLine
-    ? `line ${comment.startLine}`
-    : `lines ${comment.startLine}–${comment.endLine}`;
+    ? t("changes:message.line", { line: comment.startLine })
+    : t("changes:message.lines", { start: comment.startLine, end: comment.endLine });
 }
 
 /**
@@ -14,10 +15,10 @@ function lineRange(comment: DiffComment): string {
  */
 export function commentsMessage(comments: readonly DiffComment[]): string {
   const items = comments.map((c, i) => {
-    const where = `\`${c.path}\` ${lineRange(c)}${c.side === "old" ? " (removed lines, before your change)" : ""}`;
+    const where = `\`${c.path}\` ${lineRange(c)}${c.side === "old" ? t("changes:message.removed") : ""}`;
     const text = c.text.trim().replace(/\n/g, "\n   ");
-    return `${i + 1}. ${where}: ${text}`;
+    return t("changes:message.item", { n: i + 1, where, text });
   });
-  const heading = comments.length === 1 ? "A review comment on your changes:" : "Review comments on your changes:";
-  return `${heading}\n\n${items.join("\n")}\n\nPlease address ${comments.length === 1 ? "it" : "each of them"}.`;
+  const count = comments.length;
+  return `${t("changes:message.heading", { count })}\n\n${items.join("\n")}\n\n${t("changes:message.closing", { count })}`;
 }

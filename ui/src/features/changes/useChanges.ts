@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 import type { ChangeScope, ChangesReport, FileChange, RestoreReport, RevertRequest } from "../../gen/protocol";
+import { t } from "../../i18n";
 import { type IpcError, ipc, toIpcError } from "../../ipc";
 
 /** A revert that wrote nothing: it would drop lines someone changed after the agent's edit. */
@@ -10,9 +11,12 @@ export interface HeldRevert {
   message: string;
   /** The request as sent, to send again with `force`. */
   request: RevertRequest;
-  /** How the Undo will name what the revert did ("Reverted", "Deleted"). */
-  verb: string;
+  /** How the Undo will name what the revert did ("Reverted a.txt", "Deleted a.txt"). */
+  verb: RevertVerb;
 }
+
+/** What a revert did to its file: put it back, or deleted the file the agent created. */
+export type RevertVerb = "reverted" | "deleted";
 
 /**
  * The Undo offered after a revert that wrote: `offered` until used; `working` while it
@@ -58,18 +62,18 @@ function undone(path: string, report: RestoreReport): Pick<RevertUndo, "phase" |
   const detail = item?.detail ?? null;
   switch (item?.action) {
     case "write":
-      return { phase: "done", message: `${path} is back as it was before the revert`, detail: null };
+      return { phase: "done", message: t("changes:undo.back", { path }), detail: null };
     case "delete":
       // The revert put back a file the agent had deleted (or had not made): gone again.
-      return { phase: "done", message: `${path} is gone again, as it was before the revert`, detail: null };
+      return { phase: "done", message: t("changes:undo.goneAgain", { path }), detail: null };
     case "conflict":
-      return { phase: "conflict", message: `${path} changed since the revert: undoing it would overwrite that`, detail };
+      return { phase: "conflict", message: t("changes:undo.conflict", { path }), detail };
     case "not_restorable":
-      return { phase: "done", message: `${path} could not be put back`, detail };
+      return { phase: "done", message: t("changes:undo.notRestorable", { path }), detail };
     case "unchanged":
-      return { phase: "done", message: `${path} was already as it was before the revert`, detail: null };
+      return { phase: "done", message: t("changes:undo.unchanged", { path }), detail: null };
     case undefined:
-      return { phase: "done", message: `Nothing was undone: ${path} was not in the checkpoint`, detail: null };
+      return { phase: "done", message: t("changes:undo.notInCheckpoint", { path }), detail: null };
   }
 }
 
@@ -120,7 +124,7 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
   const reload = useCallback(() => setTick((t) => t + 1), []);
 
   const send = useCallback(
-    async (request: RevertRequest, verb: string) => {
+    async (request: RevertRequest, verb: RevertVerb) => {
       if (sessionId === null) return;
       // A new revert ends the last one's offer: its Undo would no longer be the latest.
       setUndo(null);
@@ -139,7 +143,7 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
             path: request.path,
             checkpoint: result.undo_checkpoint,
             phase: "offered",
-            message: `${verb} ${request.path}`,
+            message: t(`changes:undo.${verb}`, { path: request.path }),
             detail: null,
           });
         }
@@ -163,7 +167,7 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
           ...(hunks ? { hunks } : {}),
         },
         // Reverting the whole of a file the agent created removes it.
-        hunks === null && file.kind === "created" ? "Deleted" : "Reverted",
+        hunks === null && file.kind === "created" ? "deleted" : "reverted",
       ),
     [send, scope],
   );
@@ -187,7 +191,7 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
         const restored = await ipc.undoRevert({ sessionId, checkpoint: offer.checkpoint, path: offer.path, overwrite });
         settle(undone(offer.path, restored));
       } catch (raised) {
-        settle({ phase: "done", message: `Could not undo the revert of ${offer.path}`, detail: toIpcError("undo_revert", raised).message });
+        settle({ phase: "done", message: t("changes:undo.failed", { path: offer.path }), detail: toIpcError("undo_revert", raised).message });
       }
       setTick((t) => t + 1);
     },

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import type { KeyStatus } from "../../gen/protocol";
+import { setUpI18n } from "../../i18n";
 import { ApiKeyPanel, type KeyActions } from "./ApiKeyPanel";
 
 afterEach(cleanup);
@@ -59,5 +60,23 @@ describe("ApiKeyPanel", () => {
     const local = actions({ status: vi.fn(async () => ({ ...NONE, required: false })) });
     rerender(<ApiKeyPanel key="local" provider="ollama" actions={local} onClose={vi.fn()} />);
     expect(await screen.findByText("This provider runs on this machine and needs no key.")).toBeTruthy();
+  });
+});
+
+describe("ApiKeyPanel in Chinese", () => {
+  afterEach(() => {
+    setUpI18n("en");
+  });
+
+  it("names where the engine found the key in Chinese", async () => {
+    setUpI18n("zh");
+    const env = actions({ status: vi.fn(async () => ({ ...NONE, source: "environment variable DEEPSEEK_API_KEY" })) });
+    const { rerender } = render(<ApiKeyPanel provider="deepseek" actions={env} onClose={vi.fn()} />);
+    expect((await screen.findByTestId("api-key-status")).textContent).toBe("密钥来自环境变量 DEEPSEEK_API_KEY。");
+    expect(screen.getByTestId("api-key-panel").getAttribute("aria-label")).toBe("deepseek 的 API 密钥");
+
+    rerender(<ApiKeyPanel key="stored" provider="deepseek" actions={actions({ status: vi.fn(async () => STORED) })} onClose={vi.fn()} />);
+    expect((await screen.findByRole("button", { name: "移除已保存的密钥" })).textContent).toBeTruthy();
+    expect(screen.getByTestId("api-key-status").textContent).toBe("密钥来自系统钥匙串。");
   });
 });

@@ -1,6 +1,8 @@
 import { useEffect, useState, type FormEvent } from "react";
+import { Trans } from "react-i18next";
 
 import type { KeyStatus } from "../../gen/protocol";
+import { useT } from "../../i18n";
 
 export interface KeyActions {
   status: (provider: string) => Promise<KeyStatus>;
@@ -15,11 +17,23 @@ interface ApiKeyPanelProps {
   onClose: (saved: boolean) => void;
 }
 
-function describe(status: KeyStatus): string {
-  if (status.source) return `The key comes from the ${status.source}.`;
-  if (!status.required) return "This provider runs on this machine and needs no key.";
-  if (status.keychain_error) return `No key found; the keychain could not be read (${status.keychain_error}).`;
-  return "No key is stored yet.";
+type T = ReturnType<typeof useT>;
+
+/** The engine's name for a key kept in the keychain. */
+const KEYCHAIN = "OS keychain";
+
+/** Where a key comes from, as the engine names it ("OS keychain", "environment variable X"). */
+function sourceName(source: string, t: T): string {
+  if (source === KEYCHAIN) return t("apiKey.sourceKeychain");
+  const variable = /^environment variable (\S+)$/.exec(source)?.[1];
+  return variable === undefined ? source : t("apiKey.sourceEnv", { name: variable });
+}
+
+function describe(status: KeyStatus, t: T): string {
+  if (status.source) return t("apiKey.comesFrom", { source: sourceName(status.source, t) });
+  if (!status.required) return t("apiKey.notNeeded");
+  if (status.keychain_error) return t("apiKey.keychainUnreadable", { error: status.keychain_error });
+  return t("apiKey.none");
 }
 
 /**
@@ -27,6 +41,7 @@ function describe(status: KeyStatus): string {
  * reads a key back, it only says where one comes from.
  */
 export function ApiKeyPanel({ provider, actions, onClose }: ApiKeyPanelProps) {
+  const t = useT("chat");
   const [status, setStatus] = useState<KeyStatus | null>(null);
   const [key, setKey] = useState("");
   const [busy, setBusy] = useState(false);
@@ -65,13 +80,13 @@ export function ApiKeyPanel({ provider, actions, onClose }: ApiKeyPanelProps) {
   };
 
   return (
-    <section className="key-panel" aria-label={`API key for ${provider}`} data-testid="api-key-panel">
+    <section className="key-panel" aria-label={t("apiKey.label", { provider })} data-testid="api-key-panel">
       <form className="key-panel__form" onSubmit={submit}>
         <label className="key-panel__label" htmlFor="api-key-input">
-          API key for <strong>{provider}</strong>
+          <Trans t={t} i18nKey="apiKey.labelMarked" values={{ provider }} components={{ strong: <strong /> }} />
         </label>
         <p className="key-panel__status" data-testid="api-key-status">
-          {status ? describe(status) : error ? "" : "Checking…"}
+          {status ? describe(status, t) : error ? "" : t("apiKey.checking")}
         </p>
         <div className="key-panel__row">
           <input
@@ -80,7 +95,7 @@ export function ApiKeyPanel({ provider, actions, onClose }: ApiKeyPanelProps) {
             type="password"
             autoComplete="off"
             spellCheck={false}
-            placeholder="Paste the key"
+            placeholder={t("apiKey.placeholder")}
             value={key}
             disabled={busy}
             onChange={(event) => setKey(event.target.value)}
@@ -88,7 +103,7 @@ export function ApiKeyPanel({ provider, actions, onClose }: ApiKeyPanelProps) {
             autoFocus
           />
           <button type="submit" className="button button--primary" disabled={busy || key.trim() === ""}>
-            Save to keychain
+            {t("apiKey.save")}
           </button>
         </div>
         {error && (
@@ -97,14 +112,14 @@ export function ApiKeyPanel({ provider, actions, onClose }: ApiKeyPanelProps) {
           </p>
         )}
         <div className="key-panel__footer">
-          <span className="key-panel__hint">Stored in the OS keychain, never in config.toml or logs.</span>
-          {status?.source === "OS keychain" && (
+          <span className="key-panel__hint">{t("apiKey.hint")}</span>
+          {status?.source === KEYCHAIN && (
             <button type="button" className="button button--quiet" disabled={busy} onClick={() => void run(() => actions.remove(provider), false)}>
-              Remove stored key
+              {t("apiKey.remove")}
             </button>
           )}
           <button type="button" className="button button--quiet" onClick={() => onClose(false)}>
-            Close
+            {t("common:close")}
           </button>
         </div>
       </form>

@@ -1,4 +1,5 @@
 import { useRef } from "react";
+import { useTranslation } from "react-i18next";
 
 import { IconOnlyContext } from "../../components/iconOnly";
 import { KeyIcon, ModelIcon } from "../../components/icons";
@@ -58,6 +59,8 @@ export function ChatHeader({
   changes,
   mode,
 }: ChatHeaderProps) {
+  // The language too: the pills' words change their width with it.
+  const { t, i18n } = useTranslation("chat");
   const dotClass = `model-pill__dot${modelProblem ? " model-pill__dot--error" : ""}`;
   // A session keeps the model it started with, whatever the config says now.
   const chosen =
@@ -73,7 +76,7 @@ export function ChatHeader({
   const titleRef = useRef<HTMLHeadingElement>(null);
   // The folder's name goes last: when the bar is crowded (two providers, MCP servers, a
   // drawer open beside the conversation) the pickers and pills show their icons alone.
-  const fitKey = [cwd, mcp.map((m) => `${m.name}:${m.status}`).join(","), choices.length, model?.detail, providers.status].join("|");
+  const fitKey = [i18n.language, cwd, mcp.map((m) => `${m.name}:${m.status}`).join(","), choices.length, model?.detail, providers.status].join("|");
   const iconOnly = useHeaderFit(headerRef, titleRef, fitKey);
   const pillClass = (extra: string) => `model-pill${extra}${iconOnly ? " model-pill--icon" : ""}`;
   const selectClass = `model-pill__select${iconOnly ? " model-pill__select--over" : ""}`;
@@ -85,7 +88,7 @@ export function ChatHeader({
     <header className={`chat__header${iconOnly ? " chat__header--icons" : ""}`} ref={headerRef} data-fit={iconOnly ? "icons" : "full"}>
       <div className="chat__heading">
         <h1 className="chat__title" data-testid="chat-title" ref={titleRef} title={cwd ?? undefined}>
-          {cwd ? folderName(cwd) : "No folder open"}
+          {cwd ? folderName(cwd) : t("header.noFolder")}
         </h1>
         {cwd && (
           <span className="chat__path" title={cwd}>
@@ -94,10 +97,12 @@ export function ChatHeader({
         )}
       </div>
       {mcp.length > 0 && (
-        <span className="mcp-pills" aria-label="MCP servers">
+        <span className="mcp-pills" aria-label={t("header.mcpServers")}>
           {mcp.map((server) => {
-            const state = server.status === "ready" ? `${server.tools} tools` : server.status.replace(/_/g, " ");
-            const detail = server.message ?? `${server.tools} tools`;
+            const tools = t("header.mcpTools", { tools: server.tools });
+            const state = server.status === "ready" ? tools : t(`header.mcpState.${server.status}`);
+            const detail = server.message ?? tools;
+            const said = t("header.mcpServerState", { name: server.name, state });
             return iconOnly ? (
               <span
                 key={server.name}
@@ -105,8 +110,8 @@ export function ChatHeader({
                 data-testid="mcp-server"
                 data-status={server.status}
                 role="img"
-                aria-label={`MCP server ${server.name}: ${state}`}
-                title={`${server.name}: ${state}${server.message ? `\n${server.message}` : ""}`}
+                aria-label={t("header.mcpServer", { name: server.name, state })}
+                title={server.message ? `${said}\n${server.message}` : said}
               >
                 <span className="mcp-pill__dot" aria-hidden="true" />
               </span>
@@ -133,7 +138,7 @@ export function ChatHeader({
           title={pickedTitle(
             `${session.provider} · ${session.model}`,
             modelProblem ??
-              (busy ? "The model can change when this turn has ended" : "Switch this session's model from the next message on"),
+              (busy ? t("header.modelBusy") : t("header.switchModel")),
           )}
           data-health={modelProblem ? "failing" : "ok"}
         >
@@ -141,7 +146,7 @@ export function ChatHeader({
           {pillIcon}
           <select
             className={selectClass}
-            aria-label="Model of this session"
+            aria-label={t("header.sessionModel")}
             data-testid="session-model-select"
             value={`${session.provider}\u0000${session.model}`}
             disabled={busy}
@@ -162,18 +167,18 @@ export function ChatHeader({
       ) : choices.length > 1 && onChooseProvider ? (
         <label
           className={pillClass(" model-pill--choice")}
-          title={pickedTitle(current ? `${current.name} · ${current.model}` : undefined, "The model this new session will use")}
+          title={pickedTitle(current ? `${current.name} · ${current.model}` : undefined, t("header.newSessionModelTitle"))}
         >
           <span className="model-pill__dot" aria-hidden="true" />
           {pillIcon}
           <select
             className={selectClass}
-            aria-label="Model for the new session"
+            aria-label={t("header.newSessionModel")}
             data-testid="model-select"
             value={current?.name ?? ""}
             onChange={(event) => onChooseProvider(event.target.value)}
           >
-            {current === null && <option value="">Choose a model…</option>}
+            {current === null && <option value="">{t("header.chooseModel")}</option>}
             {choices.map((p) => (
               <option key={p.name} value={p.name}>
                 {p.name} · {p.model}
@@ -187,7 +192,7 @@ export function ChatHeader({
           data-testid="chat-model"
           title={pickedTitle(model.detail, modelProblem ?? model.detail)}
           data-health={modelProblem ? "failing" : "ok"}
-          {...(iconOnly ? { role: "img", "aria-label": `Model: ${model.provider} · ${model.model}` } : {})}
+          {...(iconOnly ? { role: "img", "aria-label": t("header.model", { provider: model.provider, model: model.model }) } : {})}
         >
           <span className={dotClass} aria-hidden="true" />
           {iconOnly ? (
@@ -201,8 +206,8 @@ export function ChatHeader({
         </span>
       ) : (
         providers.status !== "loading" && (
-          <span className="model-pill model-pill--none" data-testid="chat-model" title="Set current_provider in config.toml">
-            {providers.status === "ready" && providers.value.length > 0 ? "No current provider" : "No model"}
+          <span className="model-pill model-pill--none" data-testid="chat-model" title={t("header.setCurrentProvider")}>
+            {providers.status === "ready" && providers.value.length > 0 ? t("header.noCurrentProvider") : t("header.noModel")}
           </span>
         )
       )}
@@ -212,15 +217,22 @@ export function ChatHeader({
             type="button"
             className="context-meter"
             onClick={onOpenInspector}
-            title="Show what the model sees: the system prompt, layer by layer"
+            title={t("header.inspectorTitle")}
             data-testid="open-inspector"
           >
-            Prompt
+            {t("header.prompt")}
           </button>
         ))}
       {changes}
       {onManageKey && (
-        <button type="button" className="icon-button" title="API key" aria-label="API key" data-testid="api-key-button" onClick={onManageKey}>
+        <button
+          type="button"
+          className="icon-button"
+          title={t("header.apiKey")}
+          aria-label={t("header.apiKey")}
+          data-testid="api-key-button"
+          onClick={onManageKey}
+        >
           <KeyIcon />
         </button>
       )}

@@ -6,6 +6,7 @@ import type { ChatController } from "../../state/useChat";
 import type { Loadable } from "../../state/useLoadable";
 import { modelProblemOf, pendingAsks, revertPointOf, tailLastTurn } from "../../state/chatTail";
 import type { TranscriptEntry, TurnView } from "../../state/transcript";
+import { useT } from "../../i18n";
 import { draftKey } from "../../state/drafts";
 import { useRise } from "../../state/useRise";
 import { useStickToBottom } from "../../state/useStickToBottom";
@@ -43,24 +44,24 @@ const KEY_ACTIONS: KeyActions = {
   remove: (provider) => ipc.deleteApiKey({ provider }),
 };
 
-/** What the user was trying to do when a command failed. */
+/** What the user was trying to do when a command failed: its title's key in the catalog. */
 const FAILURE_TITLES: Record<string, string> = {
-  start_session: "Could not start a session",
-  resume_session: "Could not open the session",
-  subscribe_session: "Could not load the conversation",
-  submit_op: "The session did not accept that",
-  send: "Could not send the message",
-  retry: "Could not run the turn again",
-  rewind_session: "Could not rewind the conversation",
-  restore_session: "Could not open the restored conversation",
+  start_session: "failure.startSession",
+  resume_session: "failure.resumeSession",
+  subscribe_session: "failure.subscribeSession",
+  submit_op: "failure.submitOp",
+  send: "failure.send",
+  retry: "failure.retry",
+  rewind_session: "failure.rewindSession",
+  restore_session: "failure.restoreSession",
 };
 
 /** What a subagent's view calls the conversation that started it: its title or first message. */
-function conversationName(title: string | null, entries: readonly TranscriptEntry[]): string {
+function conversationName(title: string | null, entries: readonly TranscriptEntry[], unnamed: string): string {
   if (title) return title;
   const first = entries.find((entry) => entry.kind === "turn");
   const line = first?.kind === "turn" ? first.input.replace(/\s+/g, " ").trim() : "";
-  if (line === "") return "the conversation";
+  if (line === "") return unnamed;
   return line.length > 60 ? `“${line.slice(0, 59)}…”` : `“${line}”`;
 }
 
@@ -96,6 +97,7 @@ interface ChatViewProps {
 type Drawer = "changes" | "inspector" | "worktree" | null;
 
 export function ChatView(props: ChatViewProps) {
+  const t = useT("chat");
   const { cwd, chat, providers } = props;
   const { state } = chat;
   const { ref: scrollRef, element: scrollBody, pinned, scrollToBottom, unpin } = useStickToBottom();
@@ -114,11 +116,12 @@ export function ChatView(props: ChatViewProps) {
   const chatRef = useRef<HTMLElement>(null);
   const widthClass = useWidthClass(chatRef, WIDTH_STEPS);
   // The point a restore goes back to: just after `toSeq` (before a message, or a turn).
-  const [restoreAt, setRestoreAt] = useState<{ toSeq: number; title: string; turnOnly: boolean } | null>(null);
+  // `turnOnly`: the last turn's code (a revert), else a message's point (a rewind); the
+  // dialog's title is put in words when shown.
+  const [restoreAt, setRestoreAt] = useState<{ toSeq: number; turnOnly: boolean } | null>(null);
   // Stable, so the memoized turns are not all rendered again with every streamed frame.
   const rewindTo = useCallback(
-    (turn: TurnView) =>
-      setRestoreAt({ toSeq: Math.max(turn.startSeq - 1, 0), title: "Rewind to before this message", turnOnly: false }),
+    (turn: TurnView) => setRestoreAt({ toSeq: Math.max(turn.startSeq - 1, 0), turnOnly: false }),
     [],
   );
   // Runs the failed or interrupted turn again: its message is in the conversation already,
@@ -229,10 +232,11 @@ export function ChatView(props: ChatViewProps) {
   const revertPoint = revertPointOf(state.tail);
   // The composer's draft is the shown session's (or, before it starts, the folder's).
   const composerDraft = draftKey(sessionId, cwd);
+  const failureTitle = state.error ? FAILURE_TITLES[state.error.command] : undefined;
 
   return (
     <ResolveApprovalContext.Provider value={chat.resolve}>
-    <section className={`chat ${widthClass}`} aria-label="Chat" ref={chatRef}>
+    <section className={`chat ${widthClass}`} aria-label={t("view.label")} ref={chatRef}>
       <ChatHeader
         cwd={cwd}
         session={state.session}
@@ -269,7 +273,7 @@ export function ChatView(props: ChatViewProps) {
                 className={`changes-toggle${drawer === "worktree" ? " changes-toggle--open" : ""}`}
                 onClick={() => toggleDrawer("worktree")}
                 aria-pressed={drawer === "worktree"}
-                title={`This session works in its own worktree, on branch ${worktree.branch}`}
+                title={t("view.worktreeTitle", { branch: worktree.branch })}
                 data-testid="open-worktree"
               >
                 <BranchIcon className="changes-toggle__icon" />
@@ -282,10 +286,10 @@ export function ChatView(props: ChatViewProps) {
                 className={`changes-toggle${changesOpen ? " changes-toggle--open" : ""}`}
                 onClick={() => toggleDrawer("changes")}
                 aria-pressed={changesOpen}
-                title="Review the files this session changed"
+                title={t("view.changesTitle")}
                 data-testid="open-changes"
               >
-                Changes
+                {t("view.changes")}
                 {changedFiles > 0 && <span className="changes-toggle__count">{changedFiles}</span>}
               </button>
             )}
@@ -295,8 +299,8 @@ export function ChatView(props: ChatViewProps) {
                 className={`icon-button${props.terminalOpen ? " icon-button--on" : ""}`}
                 onClick={props.onToggleTerminal}
                 aria-pressed={props.terminalOpen ?? false}
-                aria-label="Terminal"
-                title="Terminal (Ctrl+`)"
+                aria-label={t("view.terminal")}
+                title={t("view.terminalTitle")}
                 data-testid="toggle-terminal"
               >
                 <TerminalIcon />
@@ -329,7 +333,7 @@ export function ChatView(props: ChatViewProps) {
         <SubagentView
           key={shownAgent.agentId}
           agent={shownAgent}
-          parentTitle={conversationName(state.session?.title ?? null, state.transcript.entries)}
+          parentTitle={conversationName(state.session?.title ?? null, state.transcript.entries, t("view.unnamedConversation"))}
           onBack={closeAgent}
         />
       ) : (
@@ -359,27 +363,24 @@ export function ChatView(props: ChatViewProps) {
             />
           </ReadOutputContext.Provider>
         ) : state.phase === "loading" ? (
-          <p className="chat__loading">Loading the conversation…</p>
+          <p className="chat__loading">{t("view.loadingConversation")}</p>
         ) : (
           <div className="empty-state" data-testid="chat-new-session">
             <div className="empty-state__badge">
               <ChatIcon className="empty-state__icon" />
             </div>
-            <h2 className="empty-state__title">New session</h2>
+            <h2 className="empty-state__title">{t("view.newSession")}</h2>
             <p className="empty-state__folder" title={cwd}>
               {folderName(cwd)}
             </p>
-            <p className="empty-state__text">
-              Ask about the code or describe a change. Memo reads files on its own and asks before it edits anything
-              or runs a command.
-            </p>
+            <p className="empty-state__text">{t("view.newSessionText")}</p>
           </div>
         )}
         {state.error && (
           <div className="chat__error">
             <ErrorNotice
               kind={state.error.code === "config" ? "config" : state.error.code === "missing_key" ? "auth" : "internal"}
-              title={FAILURE_TITLES[state.error.command]}
+              title={failureTitle === undefined ? undefined : t(failureTitle)}
               message={state.error.message}
             />
             {state.error.code === "missing_key" && activeProvider && (
@@ -389,11 +390,11 @@ export function ChatView(props: ChatViewProps) {
                 data-testid="add-api-key"
                 onClick={() => setKeyProvider(activeProvider)}
               >
-                Add API key
+                {t("view.addApiKey")}
               </button>
             )}
             <button type="button" className="button button--quiet" onClick={chat.dismissError}>
-              Dismiss
+              {t("view.dismiss")}
             </button>
           </div>
         )}
@@ -407,7 +408,7 @@ export function ChatView(props: ChatViewProps) {
           onClick={hasNewer ? () => void jumpToLatest() : scrollToBottom}
         >
           {/* A question waiting at the end, out of what is loaded, is not left unsaid. */}
-          {hasNewer && waiting > 0 ? "↓ Memo is waiting for your answer" : "↓ Latest"}
+          {hasNewer && waiting > 0 ? t("view.waitingForYou") : t("view.latest")}
         </button>
       )}
 
@@ -416,7 +417,7 @@ export function ChatView(props: ChatViewProps) {
         disabled={cwd === null || state.phase === "loading"}
         busy={state.phase === "sending"}
         running={chat.running !== null}
-        placeholder={cwd === null ? "Open a folder to start a session" : "Ask Memo about this folder…"}
+        placeholder={cwd === null ? t("view.placeholderNoFolder") : t("view.placeholder")}
         prefill={state.prefill}
         onSend={chat.send}
         onStop={chat.stop}
@@ -432,7 +433,7 @@ export function ChatView(props: ChatViewProps) {
         busy={chat.running !== null || state.phase !== "idle"}
         onSendComments={(text) => void chat.send(text, [])}
         onRevertTurn={() => {
-          if (revertPoint !== null) setRestoreAt({ toSeq: revertPoint, title: "Revert the last turn's changes", turnOnly: true });
+          if (revertPoint !== null) setRestoreAt({ toSeq: revertPoint, turnOnly: true });
         }}
         onClose={() => setDrawer(null)}
         onReport={(report) => {
@@ -459,10 +460,10 @@ export function ChatView(props: ChatViewProps) {
       <RestoreDialog
         sessionId={state.session.id}
         toSeq={restoreAt.toSeq}
-        title={restoreAt.title}
+        title={restoreAt.turnOnly ? t("view.revertTurnTitle") : t("view.rewindTitle")}
         modes={restoreAt.turnOnly ? ["code"] : ["code", "conversation", "both"]}
         onConversation={chat.openRestored}
-        onCodeRestored={() => setRestoredTick((t) => t + 1)}
+        onCodeRestored={() => setRestoredTick((tick) => tick + 1)}
         onClose={() => setRestoreAt(null)}
       />
     )}

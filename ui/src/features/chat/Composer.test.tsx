@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { setUpI18n } from "../../i18n";
 import { drafts } from "../../state/drafts";
 import { Composer } from "./Composer";
 import { messageWithPastes } from "./pastes";
@@ -75,6 +76,112 @@ describe("Composer", () => {
     fireEvent.click(screen.getByRole("button", { name: "Stop" }));
     fireEvent.keyDown(input, { key: "Escape" });
     expect(props.onStop).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("Composer with an input method", () => {
+  // Pinyin (and Japanese, Korean) compose a word before committing it: the keys of an open
+  // composition are the input method's. WebKitGTK marks them isComposing; some input
+  // methods send keyCode 229 instead.
+  const composing = [{ isComposing: true }, { keyCode: 229 }] as const;
+
+  it.each(composing)("leaves Enter to a composition (%o): it picks the candidate, it does not send", async (marks) => {
+    const { props, input } = setup();
+    fireEvent.change(input, { target: { value: "ni hao" } });
+    expect(fireEvent.keyDown(input, { key: "Enter", ...marks })).toBe(true);
+    expect(props.onSend).not.toHaveBeenCalled();
+    expect(input.value).toBe("ni hao");
+    // The composition ended: the same Enter sends.
+    fireEvent.keyDown(input, { key: "Enter" });
+    await waitFor(() => expect(props.onSend).toHaveBeenCalledWith("ni hao", []));
+  });
+
+  it("does not stop a running turn on the Esc that cancels a composition", () => {
+    const { props, input } = setup({ running: true });
+    expect(fireEvent.keyDown(input, { key: "Escape", isComposing: true })).toBe(true);
+    expect(props.onStop).not.toHaveBeenCalled();
+    fireEvent.keyDown(input, { key: "Escape" });
+    expect(props.onStop).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps the arrows, Enter and Esc of a composition out of the suggestion list", async () => {
+    const complete = vi.fn(async () => [
+      { kind: "command" as const, value: "/help", detail: null },
+      { kind: "command" as const, value: "/review", detail: null },
+    ]);
+    const { props, input } = setup({ complete });
+    fireEvent.change(input, { target: { value: "/", selectionStart: 1, selectionEnd: 1 } });
+    await screen.findByTestId("composer-suggestions");
+    const active = () => screen.getAllByTestId("composer-suggestion").findIndex((li) => li.getAttribute("aria-selected") === "true");
+    for (const marks of composing) {
+      expect(fireEvent.keyDown(input, { key: "ArrowDown", ...marks })).toBe(true);
+      expect(fireEvent.keyDown(input, { key: "ArrowUp", ...marks })).toBe(true);
+      expect(fireEvent.keyDown(input, { key: "ArrowUp", ...marks })).toBe(true);
+      expect(active()).toBe(0);
+      expect(fireEvent.keyDown(input, { key: "Enter", ...marks })).toBe(true);
+      expect(fireEvent.keyDown(input, { key: "Escape", ...marks })).toBe(true);
+    }
+    expect(input.value).toBe("/");
+    expect(screen.getByTestId("composer-suggestions")).toBeTruthy();
+    expect(props.onSend).not.toHaveBeenCalled();
+    // Out of the composition the keys are the list's again.
+    fireEvent.keyDown(input, { key: "ArrowDown" });
+    expect(active()).toBe(1);
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(input.value).toBe("/review ");
+    expect(props.onSend).not.toHaveBeenCalled();
+  });
+
+  it("leaves the Space that takes a candidate to the input method, also right after a completion", async () => {
+    const complete = vi.fn(async () => [{ kind: "skill" as const, value: "$pdf", detail: null }]);
+    const { input } = setup({ complete });
+    fireEvent.change(input, { target: { value: "use $p", selectionStart: 6, selectionEnd: 6 } });
+    await screen.findByTestId("composer-suggestions");
+    fireEvent.keyDown(input, { key: "Tab" });
+    expect(input.value).toBe("use $pdf ");
+    expect(fireEvent.keyDown(input, { key: " ", isComposing: true })).toBe(true);
+  });
+
+  it.each([
+    ["／re", "command", "re", "/review "],
+    ["看看 ＠s", "path", "s", "看看 @src/"],
+    ["用 ＄p", "skill", "p", "用 $pdf "],
+  ])("opens the suggestions after a full-width sigil, as after its ASCII form: %s", async (typed, kind, word, done) => {
+    const values: Record<string, string> = { command: "/review", path: "@src/", skill: "$pdf" };
+    const complete = vi.fn(async (k: string) => [{ kind: k as "command", value: values[k] ?? "", detail: null }]);
+    const { input } = setup({ complete });
+    fireEvent.change(input, { target: { value: typed, selectionStart: typed.length, selectionEnd: typed.length } });
+    await screen.findByTestId("composer-suggestions");
+    expect(complete).toHaveBeenLastCalledWith(kind, word);
+    fireEvent.keyDown(input, { key: "Enter" });
+    // The completion puts the ASCII sigil in the full-width one's place.
+    expect(input.value).toBe(done);
+  });
+});
+
+describe("Composer in Chinese", () => {
+  afterEach(() => {
+    setUpI18n("en");
+  });
+
+  it("says its words in the language chosen, switching without a reload", () => {
+    setup();
+    expect(screen.getByRole("button", { name: "Send" })).toBeTruthy();
+    act(() => {
+      setUpI18n("zh");
+    });
+    expect(screen.getByRole("button", { name: "发送" })).toBeTruthy();
+    expect(screen.getByRole("textbox", { name: "消息" })).toBeTruthy();
+    expect(document.querySelector(".composer__hint")?.textContent).toBe("Enter 发送 · Shift+Enter 换行");
+  });
+
+  it("counts a long paste's lines in Chinese, with one plural form", () => {
+    setUpI18n("zh");
+    render(<Composer {...baseProps()} />);
+    const input = screen.getByRole("textbox", { name: "消息" });
+    const log = Array.from({ length: 300 }, (_, i) => `error ${i}: something broke`).join("\n");
+    fireEvent.paste(input, { clipboardData: { files: [], types: ["text/plain"], getData: () => log } });
+    expect(screen.getByTestId("composer-paste").textContent).toContain("300 行");
   });
 });
 

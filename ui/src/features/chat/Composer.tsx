@@ -1,9 +1,12 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { Trans } from "react-i18next";
 
+import { isImeComposing } from "../../components/ime";
 import { SendIcon, StopIcon } from "../../components/icons";
 import type { Completion, CompletionKind, ImageInput } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import { drafts, type PastedText } from "../../state/drafts";
-import { IMAGE_TYPES, imageUrl, readImages } from "./images";
+import { IMAGE_TYPES, describeImageProblem, imageUrl, readImages, type ImageProblem } from "./images";
 import { applyCompletion, completionTrigger, type CompletionTrigger } from "./completion";
 import { LARGE_PASTE_CHARS, messageWithPastes, summarizePaste } from "./pastes";
 
@@ -58,11 +61,13 @@ export const Composer = memo(function Composer({
   complete,
   draftKey = null,
 }: ComposerProps) {
+  const t = useT("chat");
   const [saved] = useState(() => (draftKey === null ? null : drafts.get(draftKey)));
   const [draft, setDraft] = useState(saved?.text ?? "");
   const [images, setImages] = useState<ImageInput[]>(saved?.images ?? []);
   const [pastes, setPastes] = useState<PastedText[]>(saved?.pastes ?? []);
-  const [imageProblem, setImageProblem] = useState<string | null>(null);
+  // Put in words when shown, so they follow a change of language.
+  const [imageProblem, setImageProblem] = useState<ImageProblem[] | null>(null);
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
   const [caret, setCaret] = useState(0);
@@ -173,7 +178,7 @@ export const Composer = memo(function Composer({
     if (files.length === 0) return;
     const read = await readImages(files, images.length);
     if (read.images.length > 0) setImages((current) => [...current, ...read.images]);
-    setImageProblem(read.problems.length > 0 ? read.problems.map((p) => `${p.name}: ${p.reason}`).join("; ") : null);
+    setImageProblem(read.problems.length > 0 ? read.problems : null);
   };
 
   const submit = async () => {
@@ -198,13 +203,19 @@ export const Composer = memo(function Composer({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // An input method's keys while it composes (Enter picks a candidate, the arrows move
+    // among them, Space often takes the first): never a send, a move in the list, a stop.
+    if (isImeComposing(event)) {
+      softSpace.current = null;
+      return;
+    }
     const soft = softSpace.current;
     softSpace.current = null;
     if (event.key === " " && soft === caret && !event.ctrlKey && !event.metaKey && !event.altKey) {
       event.preventDefault();
       return;
     }
-    if (suggestions && !event.nativeEvent.isComposing) {
+    if (suggestions) {
       const count = suggestions.items.length;
       if (event.key === "ArrowDown" || event.key === "ArrowUp") {
         event.preventDefault();
@@ -230,8 +241,7 @@ export const Composer = memo(function Composer({
       onStop();
       return;
     }
-    // isComposing: Enter that confirms an IME composition must not send.
-    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (event.key === "Enter" && !event.shiftKey) {
       event.preventDefault();
       void submit();
     }
@@ -269,11 +279,11 @@ export const Composer = memo(function Composer({
         <div className="composer__attachments" data-testid="composer-images">
           {images.map((image, index) => (
             <figure key={`${index}-${image.data.length}`} className="composer__image">
-              <img src={imageUrl(image)} alt={image.name ?? "image"} />
+              <img src={imageUrl(image)} alt={image.name ?? t("composer.image")} />
               <button
                 type="button"
                 className="composer__image-remove"
-                aria-label={`Remove ${image.name ?? "image"}`}
+                aria-label={image.name ? t("composer.removeNamedImage", { name: image.name }) : t("composer.removeImage")}
                 onClick={() => setImages((current) => current.filter((_, i) => i !== index))}
               >
                 ×
@@ -284,15 +294,15 @@ export const Composer = memo(function Composer({
             const { firstLine, lines, tokens } = summarizePaste(paste.text);
             return (
               <div key={paste.id} className="composer__paste" data-testid="composer-paste" title={firstLine}>
-                <span className="composer__paste-line">{firstLine || "Pasted text"}</span>
+                <span className="composer__paste-line">{firstLine || t("composer.pastedText")}</span>
                 <span className="composer__paste-meta">
-                  {lines} {lines === 1 ? "line" : "lines"} · ≈{tokens.toLocaleString("en-US")} tokens
+                  {t("composer.pasteSize", { count: lines, tokens: tokens.toLocaleString("en-US") })}
                 </span>
                 <button
                   type="button"
                   className="composer__paste-remove"
-                  aria-label="Remove pasted text"
-                  title="Remove pasted text"
+                  aria-label={t("composer.removePaste")}
+                  title={t("composer.removePaste")}
                   onClick={() => setPastes((current) => current.filter((p) => p.id !== paste.id))}
                 >
                   ×
@@ -302,7 +312,7 @@ export const Composer = memo(function Composer({
           })}
           {imageProblem && (
             <p className="composer__image-problem" role="alert" data-testid="composer-image-problem">
-              {imageProblem}
+              {imageProblem.map(describeImageProblem).join(t("composer.problemSeparator"))}
             </p>
           )}
         </div>
@@ -327,8 +337,8 @@ export const Composer = memo(function Composer({
           className="icon-button composer__attach"
           onClick={() => picker.current?.click()}
           disabled={disabled}
-          title="Attach images (or paste / drop them)"
-          aria-label="Attach images"
+          title={t("composer.attachTitle")}
+          aria-label={t("composer.attach")}
           data-testid="attach-image"
         >
           <svg viewBox="0 0 24 24" aria-hidden="true">
@@ -358,7 +368,7 @@ export const Composer = memo(function Composer({
           ref={input}
           className="composer__input"
           placeholder={placeholder}
-          aria-label="Message"
+          aria-label={t("composer.message")}
           rows={1}
           value={draft}
           disabled={disabled}
@@ -388,25 +398,17 @@ export const Composer = memo(function Composer({
         {running ? (
           <button type="button" className="button button--stop composer__send" onClick={onStop} data-testid="stop-button">
             <StopIcon className="button__icon" />
-            Stop
+            {t("composer.stop")}
           </button>
         ) : (
           <button type="submit" className="button button--primary composer__send" disabled={!canSend} data-testid="send-button">
             <SendIcon className="button__icon" />
-            Send
+            {t("composer.send")}
           </button>
         )}
       </div>
       <p className="composer__hint">
-        {running ? (
-          <>
-            <kbd>Esc</kbd> to stop
-          </>
-        ) : (
-          <>
-            <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
-          </>
-        )}
+        <Trans t={t} i18nKey={running ? "composer.hintRunning" : "composer.hint"} components={{ kbd: <kbd /> }} />
       </p>
     </form>
   );

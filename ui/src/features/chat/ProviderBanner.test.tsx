@@ -21,6 +21,11 @@ describe("ProviderBanner", () => {
     rerender(<ProviderBanner providers={BROKEN} configPath={null} onReload={vi.fn()} onOpenSettings={vi.fn()} />);
     expect(screen.getByTestId("config-banner").textContent).not.toContain("~/.memo");
   });
+
+  it("shows a path with markup-like characters as it is", () => {
+    render(<ProviderBanner providers={BROKEN} configPath="/srv/<1>a&b</1>/config.toml" onReload={vi.fn()} onOpenSettings={vi.fn()} />);
+    expect(screen.getByTestId("config-banner").querySelector("code")?.textContent).toBe("/srv/<1>a&b</1>/config.toml");
+  });
 });
 
 const provider = (name: string, is_current: boolean) => ({ name, model: "m", api: "openai", base_url: "http://x", is_current });

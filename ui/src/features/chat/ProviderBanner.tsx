@@ -1,5 +1,8 @@
+import { Trans } from "react-i18next";
+
 import { AlertIcon } from "../../components/icons";
 import type { ProviderSummary } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import type { Loadable } from "../../state/useLoadable";
 
 interface ProviderBannerProps {
@@ -16,8 +19,9 @@ interface ProviderBannerProps {
  * which is exactly what the user needs to see.
  */
 export function ProviderBanner({ providers, configPath, onReload, onOpenSettings }: ProviderBannerProps) {
+  const t = useT("chat");
   // Unknown until the app info arrives; never a guessed ~/.memo (MEMO_HOME may be elsewhere).
-  const file = configPath ?? "config.toml in Memo's data folder";
+  const file = configPath ?? t("banner.configInDataFolder");
   if (providers.status === "error") {
     const isConfig = providers.error.code === "config";
     return (
@@ -25,18 +29,16 @@ export function ProviderBanner({ providers, configPath, onReload, onOpenSettings
         <AlertIcon className="banner__icon" />
         <div className="banner__content">
           <strong className="banner__title">
-            {isConfig ? "Memo's configuration has a problem" : "Could not read the model providers"}
+            {isConfig ? t("banner.configProblem") : t("banner.providersUnreadable")}
           </strong>
           <pre className="banner__detail" data-testid="config-error">
             {providers.error.message}
           </pre>
           <p className="banner__hint">
             {isConfig ? (
-              <>
-                Fix <code>{file}</code>, then reload. Sessions cannot start until it loads.
-              </>
+              <Trans t={t} i18nKey="banner.fixConfig" values={{ file }} components={{ code: <code /> }} />
             ) : (
-              "Try again; if it keeps failing, the log has details."
+              t("banner.tryAgain")
             )}
           </p>
         </div>
@@ -49,14 +51,15 @@ export function ProviderBanner({ providers, configPath, onReload, onOpenSettings
 
 /** Reload, and Settings where they can help (not while config.toml does not load). */
 function Actions({ onReload, onOpenSettings }: { onReload: () => void; onOpenSettings: (() => void) | null }) {
+  const t = useT("chat");
   return (
     <div className="banner__actions">
       <button type="button" className="button banner__action" onClick={onReload}>
-        Reload
+        {t("banner.reload")}
       </button>
       {onOpenSettings && (
         <button type="button" className="button button--quiet" onClick={onOpenSettings}>
-          Settings
+          {t("banner.settings")}
         </button>
       )}
     </div>

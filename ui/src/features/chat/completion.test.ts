@@ -13,6 +13,17 @@ describe("composer completion", () => {
     expect(completionTrigger("@", 1)).toEqual({ kind: "path", typed: "", start: 0 });
   });
 
+  it("takes the full-width sigils an input method types (／, ＠, ＄) as /, @ and $", () => {
+    expect(completionTrigger("／rev", 4)).toEqual({ kind: "command", typed: "rev", start: 0 });
+    expect(completionTrigger("看一下 ＠src/ma", 11)).toEqual({ kind: "path", typed: "src/ma", start: 4 });
+    expect(completionTrigger("用\u3000＄release", 10)).toEqual({ kind: "skill", typed: "release", start: 2 });
+    expect(completionTrigger("＠", 1)).toEqual({ kind: "path", typed: "", start: 0 });
+    expect(completionTrigger("请 ／rev", 6)).toBeNull();
+    expect(completionTrigger("mail me＠host", 12)).toBeNull();
+    // Completed, the ASCII sigil takes the full-width one's place.
+    expect(applyCompletion("／he", 3, { kind: "command", typed: "he", start: 0 }, "/help")).toEqual({ text: "/help ", caret: 6 });
+  });
+
   it("replaces the word, adds a space after a finished one and keeps folders open", () => {
     const trigger = { kind: "path" as const, typed: "src/ma", start: 8 };
     expect(applyCompletion("look at @src/ma", 15, trigger, "@src/main.rs")).toEqual({

@@ -1,5 +1,7 @@
 // Which word the composer would complete: `/command` at the start of the message,
-// `@path` or `$skill` anywhere after a space.
+// `@path` or `$skill` anywhere after a space. An input method in Chinese (or Japanese)
+// mode types the sigils full-width (`／`, `＠`, `＄`): they count as their ASCII forms, and
+// the completion puts the ASCII one in their place.
 import type { CompletionKind } from "../../gen/protocol";
 
 export interface CompletionTrigger {
@@ -12,14 +14,14 @@ export interface CompletionTrigger {
 
 export function completionTrigger(text: string, caret: number): CompletionTrigger | null {
   const before = text.slice(0, caret);
-  const command = /^\/(\S*)$/.exec(before);
+  const command = /^[/\uFF0F](\S*)$/.exec(before);
   if (command) return { kind: "command", typed: command[1] ?? "", start: 0 };
-  const word = /(^|\s)([@$])(\S*)$/.exec(before);
+  const word = /(^|\s)([@$\uFF20\uFF04])(\S*)$/.exec(before);
   if (!word) return null;
   const sigil = word[2];
   const typed = word[3] ?? "";
   const start = before.length - typed.length - 1;
-  if (sigil === "@") return { kind: "path", typed, start };
+  if (sigil === "@" || sigil === "\uFF20") return { kind: "path", typed, start };
   if (/^[\w.-]*$/.test(typed)) return { kind: "skill", typed, start };
   return null;
 }

@@ -1,6 +1,7 @@
 // Small display formatters shared by the transcript and the sidebar.
 import type { JsonValue, TokenUsage } from "../../gen/protocol";
 import { formatCount } from "../../format";
+import { t } from "../../i18n";
 
 const MAX_SUMMARY = 90;
 
@@ -56,11 +57,15 @@ export function prettyArgs(raw: string | JsonValue): string {
   }
 }
 
+/** "12,345 in · 67 out · 5 reasoning tokens", in the current language. */
 export function formatUsage(usage: TokenUsage): string {
-  const parts = [`${formatCount(usage.input_tokens)} in`, `${formatCount(usage.output_tokens)} out`];
-  if (usage.cached_input_tokens > 0) parts.push(`${formatCount(usage.cached_input_tokens)} cached`);
-  if (usage.reasoning_tokens > 0) parts.push(`${formatCount(usage.reasoning_tokens)} reasoning`);
-  return `${parts.join(" · ")} tokens`;
+  const parts = [
+    t("chat:usage.input", { tokens: formatCount(usage.input_tokens) }),
+    t("chat:usage.output", { tokens: formatCount(usage.output_tokens) }),
+  ];
+  if (usage.cached_input_tokens > 0) parts.push(t("chat:usage.cached", { tokens: formatCount(usage.cached_input_tokens) }));
+  if (usage.reasoning_tokens > 0) parts.push(t("chat:usage.reasoning", { tokens: formatCount(usage.reasoning_tokens) }));
+  return t("chat:usage.total", { parts: parts.join(" · ") });
 }
 
 /** "2 s", "1.5 s", "250 ms". */

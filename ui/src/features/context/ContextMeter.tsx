@@ -1,5 +1,6 @@
 import { formatCount } from "../../format";
 import type { SessionStatus } from "../../gen/protocol";
+import { useT } from "../../i18n";
 
 /** "12.3k", "128k", "1.2M": token counts short enough for the header. */
 export function shortTokens(tokens: number): string {
@@ -29,21 +30,26 @@ interface ContextMeterProps {
  * inspector.
  */
 export function ContextMeter({ status, onOpen, open }: ContextMeterProps) {
+  const t = useT("context");
   const share = status.context_window > 0 ? status.used_tokens / status.context_window : 0;
   const percent = Math.min(100, Math.round(share * 100));
   const level = percent >= status.compact_at_percent ? "full" : percent >= status.compact_at_percent - 10 ? "high" : "ok";
   const cost = status.cost_usd === null ? null : formatCost(status.cost_usd);
+  const fill = {
+    used: formatCount(status.used_tokens),
+    window: formatCount(status.context_window),
+    percent,
+    compactAt: status.compact_at_percent,
+  };
   const title =
-    `${formatCount(status.used_tokens)} of ${formatCount(status.context_window)} tokens (${percent}%); ` +
-    `compaction at ${status.compact_at_percent}%. ` +
-    (cost === null ? "No price configured for this model." : `${status.calls} model calls, ${cost}.`);
+    cost === null ? t("meter.titleNoPrice", fill) : t("meter.titleWithCost", { ...fill, calls: status.calls, cost });
   return (
     <button
       type="button"
       className={`context-meter context-meter--${level}${open ? " context-meter--open" : ""}`}
       onClick={onOpen}
       title={title}
-      aria-label={`Context ${percent}% used. Show what the model sees.`}
+      aria-label={t("meter.label", { percent })}
       aria-expanded={open}
       data-testid="context-meter"
       data-percent={percent}

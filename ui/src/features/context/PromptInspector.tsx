@@ -1,9 +1,11 @@
 import { useEffect, useState } from "react";
+import { Trans } from "react-i18next";
 
 import { useEscape } from "../../components/escapeStack";
 import { CloseIcon } from "../../components/icons";
 import { PathTail } from "../../components/PathTail";
 import type { PromptReport, SourceStatus } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import { IpcError, ipc, toIpcError } from "../../ipc";
 import { shortTokens } from "./ContextMeter";
 
@@ -16,16 +18,18 @@ interface PromptInspectorProps {
   onClose: () => void;
 }
 
+/** What a source's status adds to its line: a key in the catalogs, or nothing. */
 const STATUS_NOTE: Record<SourceStatus, string | null> = {
   loaded: null,
-  trimmed: "trimmed",
-  missing: "missing",
-  empty: "empty",
-  untrusted: "not applied: the folder is not trusted",
+  trimmed: "source.trimmed",
+  missing: "source.missing",
+  empty: "source.empty",
+  untrusted: "source.untrusted",
 };
 
 /** What the model sees: each layer of the system prompt with its sources, size and text. */
 export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptInspectorProps) {
+  const t = useT("context");
   const [report, setReport] = useState<PromptReport | null>(null);
   const [error, setError] = useState<IpcError | null>(null);
   // Esc closes the drawer, unless a dialog opened over it since (that one goes first).
@@ -48,17 +52,17 @@ export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptI
   }, [sessionId, cwd, refreshKey]);
 
   return (
-    <aside className="inspector" aria-label="What the model sees" data-testid="prompt-inspector">
+    <aside className="inspector" aria-label={t("inspector.title")} data-testid="prompt-inspector">
       <header className="inspector__header">
         <div>
-          <h2 className="inspector__title">What the model sees</h2>
+          <h2 className="inspector__title">{t("inspector.title")}</h2>
           {report && (
             <p className="inspector__lead">
               {report.model} · {report.token_counter}
             </p>
           )}
         </div>
-        <button type="button" className="icon-button" onClick={onClose} aria-label="Close" title="Close">
+        <button type="button" className="icon-button" onClick={onClose} aria-label={t("common:close")} title={t("common:close")}>
           <CloseIcon />
         </button>
       </header>
@@ -70,20 +74,26 @@ export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptI
       {report && (
         <>
           <div className="inspector__total" data-testid="prompt-total">
-            <strong>{shortTokens(report.total_tokens)}</strong> tokens before any message
+            <Trans
+              t={t}
+              i18nKey="inspector.total"
+              values={{ tokens: shortTokens(report.total_tokens) }}
+              components={{ strong: <strong /> }}
+            />
             <span className="inspector__sub">
-              system prompt {shortTokens(report.system_tokens)} · tool definitions{" "}
-              {shortTokens(report.total_tokens - report.system_tokens)}
+              {t("inspector.split", {
+                system: shortTokens(report.system_tokens),
+                tools: shortTokens(report.total_tokens - report.system_tokens),
+              })}
             </span>
           </div>
           {report.turn_override && (
             // A hook's replacement held for one turn only: the layers below are what the
             // next turn starts from again.
             <section className="inspector__override" data-testid="prompt-override">
-              <h3 className="inspector__override-title">The last turn used a system prompt from hooks</h3>
+              <h3 className="inspector__override-title">{t("inspector.overrideTitle")}</h3>
               <p className="inspector__sub">
-                BeforeAgentStart hooks replaced it for that turn only ({report.turn_override.chars.toLocaleString("en-US")}{" "}
-                characters); the next turn starts from the layers below again. Changed by, in order:
+                {t("inspector.overrideText", { chars: report.turn_override.chars.toLocaleString("en-US") })}
               </p>
               <ol className="inspector__sources inspector__hooks">
                 {report.turn_override.changed_by.map((hook, i) => (
@@ -97,7 +107,7 @@ export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptI
               </ol>
               <details>
                 <summary className="inspector__layer-head">
-                  <span className="inspector__layer-title">The text sent in that turn</span>
+                  <span className="inspector__layer-title">{t("inspector.overrideContent")}</span>
                 </summary>
                 <pre className="inspector__content">{report.turn_override.content}</pre>
               </details>
@@ -109,19 +119,25 @@ export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptI
                 <details>
                   <summary className="inspector__layer-head">
                     <span className="inspector__layer-title">{layer.title}</span>
-                    <span className="inspector__layer-tokens">{layer.tokens > 0 ? `${shortTokens(layer.tokens)} tok` : "empty"}</span>
+                    <span className="inspector__layer-tokens">
+                      {layer.tokens > 0 ? t("inspector.tokens", { tokens: shortTokens(layer.tokens) }) : t("inspector.empty")}
+                    </span>
                   </summary>
                   {layer.sources.length > 0 && (
                     <ul className="inspector__sources">
-                      {layer.sources.map((source) => (
-                        <li key={source.path}>
-                          <PathTail className="inspector__source-path" path={source.path} />
-                          <span className="inspector__source-meta">
-                            {STATUS_NOTE[source.status] ? `${STATUS_NOTE[source.status]} · ` : ""}
-                            {shortTokens(source.tokens)} tok
-                          </span>
-                        </li>
-                      ))}
+                      {layer.sources.map((source) => {
+                        const note = STATUS_NOTE[source.status];
+                        return (
+                          <li key={source.path}>
+                            <PathTail className="inspector__source-path" path={source.path} />
+                            <span className="inspector__source-meta">
+                              {note === null
+                                ? t("inspector.tokens", { tokens: shortTokens(source.tokens) })
+                                : t("inspector.sourceMeta", { note: t(note), tokens: shortTokens(source.tokens) })}
+                            </span>
+                          </li>
+                        );
+                      })}
                     </ul>
                   )}
                   {layer.content.trim() !== "" && <pre className="inspector__content">{layer.content}</pre>}
@@ -131,11 +147,16 @@ export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptI
           </ol>
           {report.problems.length > 0 && (
             <section className="inspector__problems">
-              <h3>Problems</h3>
+              <h3>{t("inspector.problems")}</h3>
               <ul>
                 {report.problems.map((p) => (
                   <li key={`${p.path}:${p.message}`}>
-                    <code>{p.path}</code>: {p.message}
+                    <Trans
+                      t={t}
+                      i18nKey="inspector.problem"
+                      values={{ path: p.path, message: p.message }}
+                      components={{ code: <code /> }}
+                    />
                   </li>
                 ))}
               </ul>

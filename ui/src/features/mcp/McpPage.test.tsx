@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { McpServerCheck, McpServerInfo, McpSettingsPage } from "../../gen/protocol";
+import { setUpI18n } from "../../i18n";
 import { McpPage } from "./McpPage";
 
 const { ipc } = vi.hoisted(() => ({
@@ -183,6 +184,43 @@ describe("McpPage", () => {
     const card = await screen.findByTestId("mcp-server");
     expect(within(card).queryByTestId("mcp-login")).toBeNull();
   });
+  it("saves on Enter in a field, but not on the Enter that picks an input method's candidate", async () => {
+    ipc.mcpSettings.mockResolvedValue({ ...PAGE, servers: [] });
+    ipc.saveMcpServer.mockResolvedValue({ ...PAGE, servers: [OURS] });
+    render(<McpPage cwd={null} />);
+    await screen.findByTestId("mcp-empty");
+    fireEvent.click(screen.getByTestId("mcp-add"));
+    const name = screen.getByTestId("mcp-name");
+    // Nothing to save yet: Enter does nothing, as with the disabled button.
+    fireEvent.keyDown(name, { key: "Enter" });
+    fireEvent.change(name, { target: { value: "文件" } });
+    fireEvent.change(screen.getByTestId("mcp-command"), { target: { value: "node" } });
+    fireEvent.keyDown(name, { key: "Enter", isComposing: true });
+    fireEvent.keyDown(name, { key: "Enter", keyCode: 229 });
+    expect(ipc.saveMcpServer).not.toHaveBeenCalled();
+    expect(screen.getByTestId("mcp-form")).toBeTruthy();
+
+    fireEvent.keyDown(name, { key: "Enter" });
+    await waitFor(() => expect(ipc.saveMcpServer).toHaveBeenCalledTimes(1));
+    expect(ipc.saveMcpServer.mock.calls[0]![0].server).toMatchObject({ name: "文件", command: "node" });
+  });
+
+  it("speaks Chinese when asked", async () => {
+    ipc.mcpSettings.mockResolvedValue(PAGE);
+    ipc.restartMcpServer.mockResolvedValue(2);
+    setUpI18n("zh");
+    try {
+      render(<McpPage cwd="/home/u/shop" />);
+      const cards = await screen.findAllByTestId("mcp-server");
+      expect(screen.getByText("MCP 服务器")).toBeTruthy();
+      expect(screen.getByTestId("mcp-untrusted").textContent).toBe("shop 未受信任，因此它自己的文件中声明的服务器只会列出，不会启动。");
+      fireEvent.click(within(cards[0]!).getByTestId("mcp-restart"));
+      expect((await screen.findByTestId("mcp-notice")).textContent).toBe("已在 2 个打开的对话中重启 everything。");
+    } finally {
+      setUpI18n("en");
+    }
+  });
+
   it("restarts a server in the open conversations and says how many", async () => {
     ipc.mcpSettings.mockResolvedValue({ ...PAGE, servers: [OURS] });
     ipc.restartMcpServer.mockResolvedValueOnce(2).mockResolvedValueOnce(0);

@@ -1,7 +1,9 @@
 import { useEffect, useState } from "react";
+import { Trans } from "react-i18next";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { McpServerCheck, McpServerInfo, McpServerInput, McpSettingsPage, McpSourceKind, McpTransportKind } from "../../gen/protocol";
+import { t as translate, useT } from "../../i18n";
 import { ipc, toIpcError } from "../../ipc";
 import { mcpToolLabel } from "../../state/toolNames";
 import { folderName } from "../../state/workspaces";
@@ -10,14 +12,23 @@ import { McpServerForm } from "./McpServerForm";
 
 import "./mcp.css";
 
-const SOURCE_NAMES: Record<McpSourceKind, string> = {
-  memo: "config.toml",
-  claude: ".mcp.json",
-  gemini: ".gemini/settings.json",
-  cursor: ".cursor/mcp.json",
-  plugin: "a plugin",
-  codex: "~/.codex/config.toml",
-};
+/** Where a server is declared, when the server gives no label of its own: mostly a file. */
+function sourceName(source: McpSourceKind): string {
+  switch (source) {
+    case "memo":
+      return "config.toml";
+    case "claude":
+      return ".mcp.json";
+    case "gemini":
+      return ".gemini/settings.json";
+    case "cursor":
+      return ".cursor/mcp.json";
+    case "plugin":
+      return translate("mcp:source.plugin");
+    case "codex":
+      return "~/.codex/config.toml";
+  }
+}
 
 const TRANSPORT_NAMES: Record<McpTransportKind, string> = {
   stdio: "stdio",
@@ -27,20 +38,21 @@ const TRANSPORT_NAMES: Record<McpTransportKind, string> = {
 
 /** The state a check found, as a badge. */
 function CheckBadge({ check }: { check: McpServerCheck }) {
+  const t = useT("mcp");
   const [cls, text] = (() => {
     switch (check.state) {
       case "ready":
-        return ["badge--ok", `Ready · ${check.tools.length} ${check.tools.length === 1 ? "tool" : "tools"}`];
+        return ["badge--ok", t("state.ready", { count: check.tools.length })];
       case "failed":
-        return ["badge--error", "Failed"];
+        return ["badge--error", t("state.failed")];
       case "crashed":
-        return ["badge--error", "Crashed"];
+        return ["badge--error", t("state.crashed")];
       case "needs_login":
-        return ["badge--warn", "Needs login"];
+        return ["badge--warn", t("state.needsLogin")];
       case "disabled":
-        return ["", "Off"];
+        return ["", t("state.disabled")];
       case "blocked":
-        return ["badge--warn", "Not started"];
+        return ["badge--warn", t("state.blocked")];
     }
   })();
   return (
@@ -72,18 +84,19 @@ interface ServerCardProps {
 }
 
 function ServerCard({ server, check, checking, onCheck, onEdit, onRemove, onEnabled, onTool, onLogin, loggingIn, onRestart }: ServerCardProps) {
+  const t = useT("mcp");
   const ours = server.source === "memo";
   const values = [...server.env, ...server.headers];
   return (
     <li className={`mcp-server${server.enabled && !server.blocked ? "" : " mcp-server--off"}`} data-testid="mcp-server" data-name={server.name}>
       <div className="mcp-server__head">
-        <label className="mcp-switch" title={server.enabled ? "Starts in new sessions" : "Turned off"}>
+        <label className="mcp-switch" title={server.enabled ? t("server.startsInNew") : t("server.turnedOff")}>
           <input
             type="checkbox"
             role="switch"
             checked={server.enabled}
             onChange={(e) => onEnabled(e.target.checked)}
-            aria-label={`Use ${server.name}`}
+            aria-label={t("server.use", { name: server.name })}
             data-testid="mcp-enabled"
           />
           <span className="mcp-switch__track" aria-hidden />
@@ -91,18 +104,18 @@ function ServerCard({ server, check, checking, onCheck, onEdit, onRemove, onEnab
         <span className="mcp-server__title">
           <span className="mcp-server__name">{server.name}</span>
           <span className="mcp-server__meta">
-            <span title={server.source_path}>{server.source_label || SOURCE_NAMES[server.source]}</span> · {TRANSPORT_NAMES[server.transport]}
+            <span title={server.source_path}>{server.source_label || sourceName(server.source)}</span> · {TRANSPORT_NAMES[server.transport]}
           </span>
         </span>
         <span className="mcp-server__status">
           {checking ? (
             <span className="badge" data-testid="mcp-checking">
-              Checking…
+              {t("server.checking")}
             </span>
           ) : (
             check && <CheckBadge check={check} />
           )}
-          {server.blocked && !check && <span className="badge badge--warn">Folder not trusted</span>}
+          {server.blocked && !check && <span className="badge badge--warn">{t("server.folderNotTrusted")}</span>}
         </span>
         <span className="rule__actions">
           {onLogin && (
@@ -111,32 +124,32 @@ function ServerCard({ server, check, checking, onCheck, onEdit, onRemove, onEnab
               className={`button button--small${check?.state === "needs_login" ? " button--primary" : ""}`}
               onClick={onLogin}
               disabled={loggingIn || server.blocked}
-              title="Sign in with your browser; the tokens are kept in the OS keychain"
+              title={t("server.loginTitle")}
               data-testid="mcp-login"
             >
-              {loggingIn ? "Waiting for the browser…" : "Log in"}
+              {loggingIn ? t("server.waitingForBrowser") : t("server.login")}
             </button>
           )}
           <button type="button" className="button button--small" onClick={onCheck} disabled={checking || server.blocked} data-testid="mcp-check">
-            Check
+            {t("server.check")}
           </button>
           <button
             type="button"
             className="button button--small"
             onClick={onRestart}
             disabled={!server.enabled || server.blocked}
-            title="Stop and start it again in the open conversations"
+            title={t("server.restartTitle")}
             data-testid="mcp-restart"
           >
-            Restart
+            {t("server.restart")}
           </button>
           {ours && (
             <>
               <button type="button" className="button button--small" onClick={onEdit} data-testid="mcp-edit">
-                Edit
+                {t("common:edit")}
               </button>
               <button type="button" className="button button--small button--danger" onClick={onRemove} data-testid="mcp-remove">
-                Remove
+                {t("common:remove")}
               </button>
             </>
           )}
@@ -151,16 +164,16 @@ function ServerCard({ server, check, checking, onCheck, onEdit, onRemove, onEnab
             <span
               key={v.name}
               className={`mcp-value${v.missing ? " mcp-value--missing" : ""}`}
-              title={v.in_keychain ? "Value kept in the OS keychain" : "Value written in the file"}
+              title={v.in_keychain ? t("server.valueInKeychain") : t("server.valueInFile")}
             >
               <code>{v.name}</code>
-              {v.in_keychain && <span className="mcp-value__where">{v.missing ? "missing from keychain" : "keychain"}</span>}
+              {v.in_keychain && <span className="mcp-value__where">{v.missing ? t("server.missingFromKeychain") : t("server.keychain")}</span>}
             </span>
           ))}
         </div>
       )}
       {server.blocked && (
-        <p className="mcp-server__note">Comes from this folder, which is not trusted: it is not started here or in sessions until you trust the folder.</p>
+        <p className="mcp-server__note">{t("server.blockedNote")}</p>
       )}
       {check && <CheckDetails server={server} check={check} onTool={onTool} />}
     </li>
@@ -174,8 +187,9 @@ interface CheckDetailsProps {
 }
 
 function CheckDetails({ server, check, onTool }: CheckDetailsProps) {
+  const t = useT("mcp");
   const ours = server.source === "memo";
-  const on = check.tools.filter((t) => t.enabled).length;
+  const on = check.tools.filter((tool) => tool.enabled).length;
   return (
     <div className="mcp-check" data-testid="mcp-check-details">
       {check.message && check.state !== "disabled" && (
@@ -187,27 +201,28 @@ function CheckDetails({ server, check, onTool }: CheckDetailsProps) {
       {check.tools.length > 0 && (
         <>
           <h4 className="mcp-check__title">
-            Tools{" "}
-            <span className="mcp-check__count">
-              {on} of {check.tools.length} on
-            </span>
+            {t("check.tools")}{" "}
+            <span className="mcp-check__count">{t("check.toolsOn", { on, total: check.tools.length })}</span>
           </h4>
           <ul className="mcp-tools">
-            {check.tools.map((t) => (
-              <li key={t.name} className="mcp-tool">
-                <label className="checkbox mcp-tool__label" title={ours ? undefined : `Turn tools off in ${server.source_label || SOURCE_NAMES[server.source]}`}>
+            {check.tools.map((tool) => (
+              <li key={tool.name} className="mcp-tool">
+                <label
+                  className="checkbox mcp-tool__label"
+                  title={ours ? undefined : t("check.turnOffIn", { source: server.source_label || sourceName(server.source) })}
+                >
                   <input
                     type="checkbox"
-                    checked={t.enabled}
+                    checked={tool.enabled}
                     disabled={!ours}
-                    onChange={(e) => onTool(t.name, e.target.checked)}
+                    onChange={(e) => onTool(tool.name, e.target.checked)}
                     data-testid="mcp-tool"
-                    data-name={t.name}
+                    data-name={tool.name}
                   />
                   {/* Spelled as on approval cards and tool cards; the model's name in the tooltip. */}
-                  <code title={`called as ${server.name}__${t.name}`}>{mcpToolLabel(server.name, t.name)}</code>
+                  <code title={t("check.calledAs", { name: `${server.name}__${tool.name}` })}>{mcpToolLabel(server.name, tool.name)}</code>
                 </label>
-                {t.description && <span className="mcp-tool__description">{t.description}</span>}
+                {tool.description && <span className="mcp-tool__description">{tool.description}</span>}
               </li>
             ))}
           </ul>
@@ -217,7 +232,7 @@ function CheckDetails({ server, check, onTool }: CheckDetailsProps) {
         <div className="mcp-check__extras">
           {check.prompts.length > 0 && (
             <div>
-              <h4 className="mcp-check__title">Prompts</h4>
+              <h4 className="mcp-check__title">{t("check.prompts")}</h4>
               <p className="mcp-check__list">
                 {check.prompts.map((p) => (
                   <code key={p.name} title={p.description ?? undefined}>
@@ -229,14 +244,16 @@ function CheckDetails({ server, check, onTool }: CheckDetailsProps) {
           )}
           {check.resources.length > 0 && (
             <div>
-              <h4 className="mcp-check__title">Resources</h4>
+              <h4 className="mcp-check__title">{t("check.resources")}</h4>
               <p className="mcp-check__list">
                 {check.resources.slice(0, 12).map((r) => (
                   <code key={r.uri} title={r.uri}>
                     {r.name}
                   </code>
                 ))}
-                {check.resources.length > 12 && <span className="mcp-check__count">and {check.resources.length - 12} more</span>}
+                {check.resources.length > 12 && (
+                  <span className="mcp-check__count">{t("check.moreResources", { count: check.resources.length - 12 })}</span>
+                )}
               </p>
             </div>
           )}
@@ -252,13 +269,15 @@ function CheckDetails({ server, check, onTool }: CheckDetailsProps) {
  * here; the folder's own files are shown as they are.
  */
 export function McpPage({ cwd }: { cwd: string | null }) {
+  const t = useT("mcp");
   const { page, error, setError, run } = useSettingsPage<McpSettingsPage>();
   const [checks, setChecks] = useState<Record<string, McpServerCheck>>({});
   const [checking, setChecking] = useState<Set<string>>(new Set());
   const [editing, setEditing] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  // What a restart did, said in the language of the moment it is read.
+  const [notice, setNotice] = useState<{ name: string; count: number } | null>(null);
 
   useEffect(() => {
     setChecks({});
@@ -283,11 +302,7 @@ export function McpPage({ cwd }: { cwd: string | null }) {
     try {
       const count = await ipc.restartMcpServer({ name });
       setError(null);
-      setNotice(
-        count === 0
-          ? `No open conversation uses ${name}; new ones start it as configured.`
-          : `${name} restarted in ${count} open conversation${count === 1 ? "" : "s"}.`,
-      );
+      setNotice({ name, count });
     } catch (raised) {
       setError(toIpcError("restart_mcp_server", raised).message);
     }
@@ -330,10 +345,8 @@ export function McpPage({ cwd }: { cwd: string | null }) {
     <div className="settings-page mcp-page" data-testid="mcp-page">
       <header className="settings-page__header">
         <div>
-          <h2 className="settings-page__title">MCP servers</h2>
-          <p className="settings-page__lead">
-            Tools, prompts and resources from other programs and services. Sessions started from now on use these settings.
-          </p>
+          <h2 className="settings-page__title">{t("title")}</h2>
+          <p className="settings-page__lead">{t("lead")}</p>
         </div>
         <div className="mcp-page__actions">
           <button
@@ -343,11 +356,11 @@ export function McpPage({ cwd }: { cwd: string | null }) {
             disabled={!page || page.servers.length === 0 || checking.size > 0}
             data-testid="mcp-check-all"
           >
-            Check all
+            {t("checkAll")}
           </button>
           {!adding && (
             <button type="button" className="button button--primary" onClick={() => setAdding(true)} data-testid="mcp-add">
-              Add server
+              {t("addServer")}
             </button>
           )}
         </div>
@@ -359,16 +372,16 @@ export function McpPage({ cwd }: { cwd: string | null }) {
       )}
       {notice && (
         <p className="settings-page__lead mcp-page__notice" role="status" data-testid="mcp-notice">
-          {notice}
+          {notice.count === 0 ? t("restartedNone", { name: notice.name }) : t("restarted", notice)}
         </p>
       )}
       {page === null ? (
-        !error && <p className="settings__empty">Loading…</p>
+        !error && <p className="settings__empty">{t("common:loading")}</p>
       ) : (
         <>
           {untrusted && cwd && (
             <p className="mcp-page__notice" data-testid="mcp-untrusted">
-              {folderName(cwd)} is not trusted, so the servers its own files declare are listed but never started.
+              {t("untrusted", { folder: folderName(cwd) })}
             </p>
           )}
           {page.problems.length > 0 && (
@@ -381,10 +394,9 @@ export function McpPage({ cwd }: { cwd: string | null }) {
           {adding && <McpServerForm server={null} onSubmit={(input) => save(input, false)} onCancel={() => setAdding(false)} />}
           {page.servers.length === 0 && !adding && (
             <div className="mcp-empty" data-testid="mcp-empty">
-              <p className="mcp-empty__title">No MCP servers yet</p>
+              <p className="mcp-empty__title">{t("empty.title")}</p>
               <p className="settings__empty">
-                Add one here, or open a project with a <code>.mcp.json</code>: Claude Code&apos;s, Gemini CLI&apos;s and Cursor&apos;s
-                project files are read as they are.
+                <Trans t={t} i18nKey="empty.text" components={{ code: <code /> }} />
               </p>
             </div>
           )}
@@ -413,23 +425,21 @@ export function McpPage({ cwd }: { cwd: string | null }) {
             )}
           </ul>
           <p className="settings-page__lead mcp-page__footer">
-            Kept in <code>{page.config_path}</code>
-            {page.active_list && (
-              <>
-                {" "}
-                (its <code>active_mcp_servers</code> list says which servers start)
-              </>
-            )}
-            .
+            <Trans
+              t={t}
+              i18nKey={page.active_list ? "footer.activeList" : "footer.plain"}
+              values={{ path: page.config_path }}
+              components={{ code: <code /> }}
+            />
           </p>
         </>
       )}
       {removing !== null && (
         <ConfirmDialog
-          title={`Remove ${removing}?`}
-          message="It is taken out of config.toml and its stored values out of the keychain. Sessions already running keep it until they end."
-          confirmLabel="Remove"
-          cancelLabel="Keep it"
+          title={t("remove.title", { name: removing })}
+          message={t("remove.message")}
+          confirmLabel={t("common:remove")}
+          cancelLabel={t("remove.keep")}
           danger
           onCancel={() => setRemoving(null)}
           onConfirm={() => {

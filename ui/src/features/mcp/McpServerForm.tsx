@@ -1,6 +1,8 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useState } from "react";
 
+import { isImeComposing } from "../../components/ime";
 import type { McpServerInfo, McpServerInput, McpTransportKind } from "../../gen/protocol";
+import { useT } from "../../i18n";
 
 /** One env variable or header row; `stored` rows keep their value unless one is typed. */
 interface ValueRow {
@@ -9,11 +11,15 @@ interface ValueRow {
   stored: boolean;
 }
 
-const TRANSPORTS: { id: McpTransportKind; label: string }[] = [
-  { id: "stdio", label: "Command (stdio)" },
-  { id: "streamable_http", label: "HTTP (streamable)" },
-  { id: "sse", label: "HTTP + SSE (legacy)" },
-];
+const TRANSPORTS: readonly McpTransportKind[] = ["stdio", "streamable_http", "sse"];
+
+/** What the fields' placeholders show: a server's name, command and URL, the same in every language. */
+const EXAMPLE = {
+  name: "files",
+  command: "npx",
+  args: "-y\n@modelcontextprotocol/server-filesystem",
+  url: "https://example.com/mcp",
+};
 
 function rowsOf(server: McpServerInfo | null, headers: boolean): ValueRow[] {
   const values = server ? (headers ? server.headers : server.env) : [];
@@ -33,6 +39,7 @@ interface McpServerFormProps {
  * empty keeps its value.
  */
 export function McpServerForm({ server, onSubmit, onCancel }: McpServerFormProps) {
+  const t = useT("mcp");
   const [name, setName] = useState(server?.name ?? "");
   const [transport, setTransport] = useState<McpTransportKind>(server?.transport ?? "stdio");
   const [command, setCommand] = useState(server?.command ?? "");
@@ -69,33 +76,50 @@ export function McpServerForm({ server, onSubmit, onCancel }: McpServerFormProps
   };
 
   // What Save waits for, said beside it: a greyed-out button alone does not say.
-  const missing = [name.trim() === "" ? "a name" : null, (stdio ? command.trim() : url.trim()) === "" ? (stdio ? "a command" : "a URL") : null].filter(
-    (m): m is string => m !== null,
-  );
-  const ready = missing.length === 0;
-  const blocked = ready ? null : `To save, enter ${missing.join(" and ")}.`;
+  const noName = name.trim() === "";
+  const noTarget = (stdio ? command.trim() : url.trim()) === "";
+  const target = stdio ? "Command" : "Url";
+  const ready = !noName && !noTarget;
+  const blocked = ready
+    ? null
+    : noName && noTarget
+      ? t(`form.needs.nameAnd${target}`)
+      : noName
+        ? t("form.needs.name")
+        : t(stdio ? "form.needs.command" : "form.needs.url");
+
+  // Enter in a one-line field saves, as in any form, but never the Enter that picks an
+  // input method's candidate (a name typed in pinyin): the form does what the browser's
+  // implicit submission does, a click on its submit button (nothing while it is disabled).
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (isImeComposing(event)) return;
+    const field = event.target;
+    if (event.key !== "Enter" || !(field instanceof HTMLInputElement)) return;
+    event.preventDefault();
+    event.currentTarget.querySelector<HTMLButtonElement>('button[type="submit"]')?.click();
+  };
   return (
-    <form className="mcp-form" onSubmit={submit} data-testid="mcp-form">
+    <form className="mcp-form" onSubmit={submit} onKeyDown={onKeyDown} data-testid="mcp-form">
       <div className="field-row">
         <label className="field">
-          <span className="field__label">Name</span>
+          <span className="field__label">{t("form.name")}</span>
           <input
             className="input input--mono"
             value={name}
             onChange={(e) => setName(e.target.value)}
             disabled={server !== null}
-            placeholder="files"
+            placeholder={EXAMPLE.name}
             data-testid="mcp-name"
             autoFocus={server === null}
           />
-          <span className="field__hint">Tools appear to the model as name__tool.</span>
+          <span className="field__hint">{t("form.nameHint")}</span>
         </label>
         <label className="field">
-          <span className="field__label">Connection</span>
+          <span className="field__label">{t("form.connection")}</span>
           <select className="input" value={transport} onChange={(e) => setTransport(e.target.value as McpTransportKind)} data-testid="mcp-transport">
-            {TRANSPORTS.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.label}
+            {TRANSPORTS.map((id) => (
+              <option key={id} value={id}>
+                {t(`form.transport.${id}`)}
               </option>
             ))}
           </select>
@@ -104,30 +128,42 @@ export function McpServerForm({ server, onSubmit, onCancel }: McpServerFormProps
       {stdio ? (
         <>
           <label className="field">
-            <span className="field__label">Command</span>
-            <input className="input input--mono" value={command} onChange={(e) => setCommand(e.target.value)} placeholder="npx" data-testid="mcp-command" />
+            <span className="field__label">{t("form.command")}</span>
+            <input
+              className="input input--mono"
+              value={command}
+              onChange={(e) => setCommand(e.target.value)}
+              placeholder={EXAMPLE.command}
+              data-testid="mcp-command"
+            />
           </label>
           <label className="field">
-            <span className="field__label">Arguments</span>
+            <span className="field__label">{t("form.arguments")}</span>
             <textarea
               className="input input--mono mcp-form__args"
               value={args}
               rows={Math.min(6, Math.max(2, args.split("\n").length))}
               onChange={(e) => setArgs(e.target.value)}
-              placeholder={"-y\n@modelcontextprotocol/server-filesystem"}
+              placeholder={EXAMPLE.args}
               data-testid="mcp-args"
             />
-            <span className="field__hint">One per line.</span>
+            <span className="field__hint">{t("form.argumentsHint")}</span>
           </label>
         </>
       ) : (
         <label className="field">
-          <span className="field__label">URL</span>
-          <input className="input input--mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/mcp" data-testid="mcp-url" />
+          <span className="field__label">{t("form.url")}</span>
+          <input
+            className="input input--mono"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder={EXAMPLE.url}
+            data-testid="mcp-url"
+          />
         </label>
       )}
       <div className="field">
-        <span className="field__label">{stdio ? "Environment variables" : "Headers"}</span>
+        <span className="field__label">{stdio ? t("form.env") : t("form.headers")}</span>
         {rows.map((row, i) => (
           <div className="mcp-form__value" key={i} data-testid="mcp-value-row">
             <input
@@ -135,7 +171,7 @@ export function McpServerForm({ server, onSubmit, onCancel }: McpServerFormProps
               value={row.name}
               onChange={(e) => update(i, { name: e.target.value })}
               placeholder={stdio ? "API_KEY" : "Authorization"}
-              aria-label={stdio ? "Variable name" : "Header name"}
+              aria-label={stdio ? t("form.variableName") : t("form.headerName")}
               disabled={row.stored}
               data-testid="mcp-value-name"
             />
@@ -144,22 +180,22 @@ export function McpServerForm({ server, onSubmit, onCancel }: McpServerFormProps
               type="password"
               value={row.value}
               onChange={(e) => update(i, { value: e.target.value })}
-              placeholder={row.stored ? "Stored in the keychain (type to replace)" : "Value"}
-              aria-label="Value"
+              placeholder={row.stored ? t("form.storedValue") : t("form.value")}
+              aria-label={t("form.value")}
               autoComplete="off"
               data-testid="mcp-value-value"
             />
-            <button type="button" className="button button--small" onClick={() => setRows(rows.filter((_, j) => j !== i))} aria-label="Remove">
-              Remove
+            <button type="button" className="button button--small" onClick={() => setRows(rows.filter((_, j) => j !== i))} aria-label={t("common:remove")}>
+              {t("common:remove")}
             </button>
           </div>
         ))}
         <div>
           <button type="button" className="button button--small" onClick={() => setRows([...rows, { name: "", value: "", stored: false }])} data-testid="mcp-value-add">
-            {stdio ? "Add variable" : "Add header"}
+            {stdio ? t("form.addVariable") : t("form.addHeader")}
           </button>
         </div>
-        <span className="field__hint">Values are kept in the OS keychain, not in config.toml.</span>
+        <span className="field__hint">{t("form.valuesHint")}</span>
       </div>
       {blocked !== null && (
         <p className="form-missing" data-testid="mcp-form-missing">
@@ -168,7 +204,7 @@ export function McpServerForm({ server, onSubmit, onCancel }: McpServerFormProps
       )}
       <div className="rule-form__actions">
         <button type="button" className="button" onClick={onCancel} disabled={saving}>
-          Cancel
+          {t("common:cancel")}
         </button>
         <button
           type="submit"
@@ -177,7 +213,7 @@ export function McpServerForm({ server, onSubmit, onCancel }: McpServerFormProps
           title={blocked ?? undefined}
           data-testid="mcp-save"
         >
-          {server ? "Save" : "Add server"}
+          {server ? t("common:save") : t("addServer")}
         </button>
       </div>
     </form>

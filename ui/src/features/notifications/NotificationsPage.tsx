@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 
+import { useT } from "../../i18n";
 import {
   defaultAttentionPrefs,
   loadAttentionPrefs,
@@ -20,6 +21,7 @@ interface NotificationsPageProps {
  * sessions wait. Saved at once.
  */
 export function NotificationsPage({ scope }: NotificationsPageProps) {
+  const t = useT("notifications");
   const [prefs, setPrefs] = useState<AttentionPrefs>(defaultAttentionPrefs);
   useEffect(() => {
     if (scope !== null) setPrefs(loadAttentionPrefs(window.localStorage, scope));
@@ -34,11 +36,8 @@ export function NotificationsPage({ scope }: NotificationsPageProps) {
     <div className="settings-page" data-testid="notifications-page">
       <header className="settings-page__header">
         <div>
-          <h2 className="settings-page__title">Notifications</h2>
-          <p className="settings-page__lead">
-            Several sessions can run at once. Memo tells you when one of them needs you and you are looking elsewhere:
-            another session, another app.
-          </p>
+          <h2 className="settings-page__title">{t("title")}</h2>
+          <p className="settings-page__lead">{t("lead")}</p>
         </div>
       </header>
       <div className="notify-options">
@@ -51,11 +50,8 @@ export function NotificationsPage({ scope }: NotificationsPageProps) {
             data-testid="notify-desktop"
           />
           <span className="notify-option__text">
-            <span className="notify-option__title">Desktop notifications</span>
-            <span className="notify-option__hint">
-              When a session asks for approval, or finishes or fails, while it is not in front of you. Clicking one opens
-              that session.
-            </span>
+            <span className="notify-option__title">{t("desktop.title")}</span>
+            <span className="notify-option__hint">{t("desktop.hint")}</span>
           </span>
         </label>
         <label className="notify-option">
@@ -67,11 +63,8 @@ export function NotificationsPage({ scope }: NotificationsPageProps) {
             data-testid="notify-badge"
           />
           <span className="notify-option__text">
-            <span className="notify-option__title">Waiting count on the window</span>
-            <span className="notify-option__hint">
-              How many sessions wait for an answer, in the window title (“Memo (2)”) and on the launcher icon where the
-              desktop has a badge.
-            </span>
+            <span className="notify-option__title">{t("badge.title")}</span>
+            <span className="notify-option__hint">{t("badge.hint")}</span>
           </span>
         </label>
       </div>

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { LocalServer, ProviderSettings, ProviderSettingsPage } from "../../gen/protocol";
+import { setUpI18n } from "../../i18n";
 import { Onboarding } from "./Onboarding";
 
 // The Rust side, played by the test: every command the screen (and the form and hook it
@@ -257,6 +258,38 @@ describe("Onboarding", () => {
       ),
     );
   });
+  it("greets a Chinese desktop in Chinese, commands and names as they are", async () => {
+    ipc.probeLocalServers.mockResolvedValue([{ ...OLLAMA, models: [] }]);
+    setUpI18n("zh");
+    try {
+      renderOnboarding();
+      expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("连接模型");
+      const said = await screen.findByTestId("local-server-no-models");
+      expect(said.textContent).toBe("服务正在运行，但还没有提供任何模型。先用 ollama pull qwen2.5-coder 拉取一个模型，然后重新扫描。");
+      expect(said.querySelector("code")?.textContent).toBe("ollama pull qwen2.5-coder");
+      expect(await screen.findByRole("button", { name: "开始使用" })).toBeTruthy();
+      cleanup();
+      ipc.probeLocalServers.mockResolvedValue([]);
+      renderOnboarding();
+      expect((await screen.findByTestId("onboarding-none-found")).textContent).toContain(
+        "本机没有正在运行的模型服务器（已检查 127.0.0.1 的 11434、8080、1234 和 8000 端口）。",
+      );
+    } finally {
+      setUpI18n("en");
+    }
+  });
+
+  it("says the ports it checked, in English as before, and opens settings from its last line", async () => {
+    const { onOpenSettings } = renderOnboarding();
+    expect((await screen.findByTestId("onboarding-none-found")).textContent).toContain(
+      "No model server is running here (checked ports 11434, 8080, 1234 and 8000 on 127.0.0.1).",
+    );
+    const footer = screen.getByText(/Already have a config.toml/);
+    expect(footer.textContent).toBe("Already have a config.toml, or want every option? Open settings");
+    fireEvent.click(within(footer).getByRole("button", { name: "Open settings" }));
+    expect(onOpenSettings).toHaveBeenCalledTimes(1);
+  });
+
   it("says what answered on a port that listed no model, and fills the manual form with its URL", async () => {
     ipc.probeLocalServers.mockResolvedValue([
       { kind: "llama.cpp", label: "llama.cpp", base_url: "http://127.0.0.1:8080/v1", models: [], no_models: "answered HTTP 404 at /v1/models" },

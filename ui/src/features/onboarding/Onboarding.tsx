@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { Trans } from "react-i18next";
 
 import { LogoMark, Spinner } from "../../components/icons";
 import type { LocalServer, ProviderInput } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import { ipc, toIpcError, type IpcError } from "../../ipc";
 import { ProviderForm } from "../settings/ProviderForm";
 import { freeName } from "../settings/presets";
@@ -25,7 +27,18 @@ type ProbeState =
 const SHOWN_MODELS = 6;
 
 /** The ports `probe_local_servers` checks, in the order it checks them. */
-const PORTS_CHECKED = "11434, 8080, 1234 and 8000";
+const PORTS_CHECKED = [11434, 8080, 1234, 8000];
+
+/** How to start each server this screen looks for: commands, the same in every language. */
+const START = {
+  ollamaServe: "ollama serve",
+  ollamaPull: "ollama pull qwen2.5-coder",
+  llamaServer: "llama-server -m model.gguf --port 8080",
+  vllmServe: "vllm serve <model>",
+};
+
+/** The servers' own names, as their makers spell them. */
+const SERVER_NAMES = { ollama: "Ollama", llamaCpp: "llama.cpp", lmStudio: "LM Studio", vllm: "vLLM" };
 
 /** `llama.cpp` → `llama-cpp`: the provider name a found server gets (before `freeName`). */
 function providerBaseName(kind: string): string {
@@ -37,6 +50,7 @@ function providerBaseName(kind: string): string {
  * server on this machine already serves, or a cloud provider with its key.
  */
 export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
+  const t = useT("onboarding");
   const controller = useProviderSettings();
   const { state, reload } = controller;
   const [probe, setProbe] = useState<ProbeState>({ status: "probing" });
@@ -130,23 +144,20 @@ export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
         <header className="onboarding__header">
           <LogoMark className="onboarding__logo" />
           <h1 className="onboarding__title" id={headingId}>
-            Connect a model
+            {t("title")}
           </h1>
-          <p className="onboarding__lead">
-            Memo needs a language model to talk to: one running on this computer, or a cloud provider with your API key.
-            You can add more later in Settings.
-          </p>
+          <p className="onboarding__lead">{t("lead")}</p>
         </header>
 
         {state.status === "error" ? (
           <ConfigError message={state.error.message} code={state.error.code} onOpenSettings={onOpenSettings} onRetry={reload} />
         ) : (
           <>
-            <section className="onboarding__section" aria-label="On this machine">
+            <section className="onboarding__section" aria-label={t("local.title")}>
               <div className="onboarding__section-head">
                 <div>
-                  <h2 className="onboarding__section-title">On this machine</h2>
-                  <p className="onboarding__section-lead">Private, free and needs no key.</p>
+                  <h2 className="onboarding__section-title">{t("local.title")}</h2>
+                  <p className="onboarding__section-lead">{t("local.lead")}</p>
                 </div>
                 {probe.status === "done" && probe.servers.length > 0 && (
                   <button
@@ -156,7 +167,7 @@ export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
                     disabled={saving !== null}
                     data-testid="onboarding-rescan"
                   >
-                    Look again
+                    {t("lookAgain")}
                   </button>
                 )}
               </div>
@@ -176,22 +187,20 @@ export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
             </section>
 
             <div className="onboarding__or" aria-hidden="true">
-              <span>or</span>
+              <span>{t("or")}</span>
             </div>
 
-            <section className="onboarding__section" aria-label="Or a cloud provider">
+            <section className="onboarding__section" aria-label={t("cloud.title")}>
               <div className="onboarding__section-head">
                 <div>
-                  <h2 className="onboarding__section-title">Or a cloud provider</h2>
-                  <p className="onboarding__section-lead">
-                    Pick the service and paste your API key; it is kept in your system's keychain.
-                  </p>
+                  <h2 className="onboarding__section-title">{t("cloud.title")}</h2>
+                  <p className="onboarding__section-lead">{t("cloud.lead")}</p>
                 </div>
               </div>
               <div className="settings-card onboarding__cloud">
                 {page === null ? (
                   <p className="onboarding__muted">
-                    <Spinner /> Reading your settings…
+                    <Spinner /> {t("cloud.reading")}
                   </p>
                 ) : (
                   <ProviderForm
@@ -203,17 +212,18 @@ export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
                     initialPreset={manualUrl ? "custom" : "openai"}
                     {...(manualUrl ? { initialBaseUrl: manualUrl } : {})}
                     onSave={saveCloud}
-                    submitLabel="Start using it"
+                    submitLabel={t("cloud.submit")}
                   />
                 )}
               </div>
             </section>
 
             <p className="onboarding__footer">
-              Already have a config.toml, or want every option?{" "}
-              <button type="button" className="onboarding__link" onClick={onOpenSettings}>
-                Open settings
-              </button>
+              <Trans
+                t={t}
+                i18nKey="footer"
+                components={{ settings: <button type="button" className="onboarding__link" onClick={onOpenSettings} /> }}
+              />
             </p>
           </>
         )}
@@ -233,24 +243,23 @@ function ConfigError({
   onOpenSettings: () => void;
   onRetry: () => void;
 }) {
+  const t = useT("onboarding");
   const isConfig = code === "config";
   return (
     <div className="onboarding__problem" role="alert" data-testid="onboarding-error" data-code={code}>
       <strong className="onboarding__problem-title">
-        {isConfig ? "Your config.toml has a problem" : "Your settings could not be read"}
+        {isConfig ? t("problem.configTitle") : t("problem.readTitle")}
       </strong>
       <pre className="onboarding__problem-message">{message}</pre>
       <p className="onboarding__problem-text">
-        {isConfig
-          ? "Memo leaves a file it cannot read untouched. Fix it in an editor, then check again."
-          : "Try again in a moment, or look at the settings."}
+        {isConfig ? t("problem.configText") : t("problem.readText")}
       </p>
       <div className="onboarding__problem-actions">
         <button type="button" className="button button--primary" onClick={onOpenSettings} data-testid="onboarding-open-settings">
-          Open settings
+          {t("openSettings")}
         </button>
         <button type="button" className="button" onClick={onRetry}>
-          Check again
+          {t("problem.checkAgain")}
         </button>
       </div>
     </div>
@@ -270,11 +279,12 @@ interface LocalServersProps {
 }
 
 function LocalServers({ probe, ready, saving, onUse, onRescan, onByHand }: LocalServersProps) {
+  const t = useT("onboarding");
   if (probe.status === "probing") {
     return (
       <div className="onboarding__probing" role="status" data-testid="onboarding-probing">
         <Spinner className="onboarding__spinner" />
-        Looking for Ollama, llama.cpp, LM Studio and vLLM on this machine…
+        {t("probing")}
       </div>
     );
   }
@@ -282,10 +292,10 @@ function LocalServers({ probe, ready, saving, onUse, onRescan, onByHand }: Local
     return (
       <div className="onboarding__empty">
         <p className="form-error" role="alert" data-testid="onboarding-error" data-code={probe.error.code}>
-          Could not look for local servers: {probe.error.message}
+          {t("probeError", { message: probe.error.message })}
         </p>
         <button type="button" className="button" onClick={onRescan} data-testid="onboarding-rescan">
-          Look again
+          {t("lookAgain")}
         </button>
       </div>
     );
@@ -294,36 +304,41 @@ function LocalServers({ probe, ready, saving, onUse, onRescan, onByHand }: Local
     return (
       <div className="onboarding__empty" data-testid="onboarding-none-found">
         <p className="onboarding__empty-text">
-          No model server is running here (checked ports {PORTS_CHECKED} on 127.0.0.1).
+          {t("noneFound", {
+            ports: t("ports", {
+              list: PORTS_CHECKED.slice(0, -1).join(t("portsSeparator")),
+              last: PORTS_CHECKED[PORTS_CHECKED.length - 1],
+            }),
+          })}
         </p>
         <ul className="onboarding__hints">
           <li>
-            <span className="onboarding__hint-name">Ollama</span>
+            <span className="onboarding__hint-name">{SERVER_NAMES.ollama}</span>
             <span className="onboarding__hint-how">
-              <code>ollama serve</code>
-              <span className="onboarding__muted">then</span>
-              <code>ollama pull qwen2.5-coder</code>
+              <code>{START.ollamaServe}</code>
+              <span className="onboarding__muted">{t("hints.then")}</span>
+              <code>{START.ollamaPull}</code>
             </span>
           </li>
           <li>
-            <span className="onboarding__hint-name">llama.cpp</span>
+            <span className="onboarding__hint-name">{SERVER_NAMES.llamaCpp}</span>
             <span className="onboarding__hint-how">
-              <code>llama-server -m model.gguf --port 8080</code>
+              <code>{START.llamaServer}</code>
             </span>
           </li>
           <li>
-            <span className="onboarding__hint-name">LM Studio</span>
-            <span className="onboarding__hint-how onboarding__muted">Developer tab → Start server (port 1234)</span>
+            <span className="onboarding__hint-name">{SERVER_NAMES.lmStudio}</span>
+            <span className="onboarding__hint-how onboarding__muted">{t("hints.lmStudio")}</span>
           </li>
           <li>
-            <span className="onboarding__hint-name">vLLM</span>
+            <span className="onboarding__hint-name">{SERVER_NAMES.vllm}</span>
             <span className="onboarding__hint-how">
-              <code>vllm serve &lt;model&gt;</code>
+              <code>{START.vllmServe}</code>
             </span>
           </li>
         </ul>
         <button type="button" className="button" onClick={onRescan} data-testid="onboarding-rescan">
-          Look again
+          {t("lookAgain")}
         </button>
       </div>
     );
@@ -357,6 +372,7 @@ function ServerCard({
   onUse: (model: string) => void;
   onByHand: (baseUrl: string) => void;
 }) {
+  const t = useT("onboarding");
   const shown = server.models.slice(0, SHOWN_MODELS);
   const rest = server.models.slice(SHOWN_MODELS);
   const [other, setOther] = useState(rest[0] ?? "");
@@ -370,25 +386,21 @@ function ServerCard({
       <div className="onboarding__server-head">
         <span className="onboarding__server-dot" aria-hidden="true" />
         <strong className="onboarding__server-label">{server.label}</strong>
-        <span className="badge badge--ok">Running</span>
+        <span className="badge badge--ok">{t("server.running")}</span>
         <code className="onboarding__server-url">{server.base_url}</code>
       </div>
       {server.models.length === 0 ? (
         <div className="onboarding__server-empty">
           <p className="onboarding__muted" data-testid="local-server-no-models">
-            {server.no_models
-              ? `Something ${server.no_models}: it may be another kind of server, or one that needs a model name. `
-              : "It is running but serves no model yet. "}
+            {server.no_models ? t("server.answered", { said: server.no_models }) : t("server.noModel")}
             {server.kind === "ollama" ? (
-              <>
-                Pull one with <code>ollama pull qwen2.5-coder</code>, then look again.
-              </>
+              <Trans t={t} i18nKey="server.pullOllama" values={{ command: START.ollamaPull }} components={{ code: <code /> }} />
             ) : (
-              "Load a model in it and look again, or set it up by hand."
+              t("server.loadOne")
             )}
           </p>
           <button type="button" className="button" onClick={() => onByHand(server.base_url)} data-testid="local-server-by-hand">
-            Set it up by hand
+            {t("server.byHand")}
           </button>
         </div>
       ) : (
@@ -401,19 +413,19 @@ function ServerCard({
                 className="button onboarding__model"
                 onClick={() => onUse(model)}
                 disabled={!ready || busy}
-                title={`Use ${model}`}
+                title={t("server.use", { model })}
                 data-testid="local-model-use"
                 data-model={model}
               >
                 {isSaving(model) && <Spinner />}
-                <span className="onboarding__model-name">Use {model}</span>
+                <span className="onboarding__model-name">{t("server.use", { model })}</span>
               </button>
             ))}
           </div>
           {rest.length > 0 && (
             <div className="onboarding__more">
               <label className="onboarding__more-label" htmlFor={selectId}>
-                {rest.length} more
+                {t("server.more", { count: rest.length })}
               </label>
               <select
                 id={selectId}
@@ -438,7 +450,7 @@ function ServerCard({
                 data-model={chosenOther}
               >
                 {isSaving(chosenOther) && <Spinner />}
-                Use it
+                {t("server.useIt")}
               </button>
             </div>
           )}

@@ -1,7 +1,9 @@
 import { useEffect, useState, type FormEvent } from "react";
+import { Trans } from "react-i18next";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { PluginInfo, PluginInstall, PluginsPage as PluginsList } from "../../gen/protocol";
+import { t as translate, useT } from "../../i18n";
 import { ipc, pickFolder, toIpcError } from "../../ipc";
 import { useSettingsPage } from "../settings/useSettingsPage";
 
@@ -10,19 +12,19 @@ import "./plugins.css";
 type SourceKind = PluginInstall["type"];
 
 /** "2 commands", "1 skill": what a plugin brings, in one short phrase per kind. */
-function count(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
+function count(n: number, kind: "commands" | "skills" | "agents" | "hooks" | "mcpServers"): string | false {
+  return n > 0 && translate(`plugins:count.${kind}`, { count: n });
 }
 
 function summary(plugin: PluginInfo): string {
   const parts = [
-    plugin.commands.length > 0 && count(plugin.commands.length, "command", "commands"),
-    plugin.skills.length > 0 && count(plugin.skills.length, "skill", "skills"),
-    plugin.agents.length > 0 && count(plugin.agents.length, "agent", "agents"),
-    plugin.hooks.length > 0 && count(plugin.hooks.length, "hook", "hooks"),
-    plugin.mcp_servers.length > 0 && count(plugin.mcp_servers.length, "MCP server", "MCP servers"),
+    count(plugin.commands.length, "commands"),
+    count(plugin.skills.length, "skills"),
+    count(plugin.agents.length, "agents"),
+    count(plugin.hooks.length, "hooks"),
+    count(plugin.mcp_servers.length, "mcpServers"),
   ].filter((p): p is string => typeof p === "string");
-  return parts.length > 0 ? parts.join(" · ") : "Nothing to use yet";
+  return parts.length > 0 ? parts.join(" · ") : translate("plugins:nothingYet");
 }
 
 interface InstallFormProps {
@@ -35,6 +37,7 @@ interface InstallFormProps {
 }
 
 function InstallForm({ busy, error, conflict, onInstall }: InstallFormProps) {
+  const t = useT("plugins");
   const [kind, setKind] = useState<SourceKind>("folder");
   const [value, setValue] = useState("");
   const source = (): PluginInstall => (kind === "folder" ? { type: "folder", path: value.trim() } : { type: "git", url: value.trim() });
@@ -52,7 +55,7 @@ function InstallForm({ busy, error, conflict, onInstall }: InstallFormProps) {
   };
   return (
     <form className="plugin-install" onSubmit={submit} data-testid="plugin-install">
-      <div className="plugin-install__kinds" role="radiogroup" aria-label="Install from">
+      <div className="plugin-install__kinds" role="radiogroup" aria-label={t("install.from")}>
         {(["folder", "git"] as const).map((k) => (
           <label key={k} className={`plugin-install__kind${kind === k ? " plugin-install__kind--active" : ""}`}>
             <input
@@ -63,7 +66,7 @@ function InstallForm({ busy, error, conflict, onInstall }: InstallFormProps) {
               onChange={() => setKind(k)}
               data-testid={`plugin-source-${k}`}
             />
-            {k === "folder" ? "Folder" : "Git URL"}
+            {k === "folder" ? t("install.folder") : t("install.git")}
           </label>
         ))}
       </div>
@@ -72,18 +75,18 @@ function InstallForm({ busy, error, conflict, onInstall }: InstallFormProps) {
           className="input plugin-install__input"
           value={value}
           onChange={(e) => setValue(e.target.value)}
-          placeholder={kind === "folder" ? "/path/to/plugin (has .claude-plugin/plugin.json)" : "https://github.com/owner/plugin.git"}
-          aria-label={kind === "folder" ? "Plugin folder" : "Git URL"}
+          placeholder={kind === "folder" ? t("install.folderPlaceholder") : t("install.gitPlaceholder")}
+          aria-label={kind === "folder" ? t("install.folderLabel") : t("install.git")}
           spellCheck={false}
           data-testid="plugin-source-input"
         />
         {kind === "folder" && (
           <button type="button" className="button" onClick={browse} disabled={busy} data-testid="plugin-browse">
-            Browse…
+            {t("install.browse")}
           </button>
         )}
         <button type="submit" className="button button--primary" disabled={busy || value.trim() === ""} data-testid="plugin-install-submit">
-          {busy ? (kind === "git" ? "Cloning…" : "Installing…") : "Install"}
+          {busy ? (kind === "git" ? t("install.cloning") : t("install.installing")) : t("install.install")}
         </button>
       </div>
       {error !== null && (
@@ -91,7 +94,7 @@ function InstallForm({ busy, error, conflict, onInstall }: InstallFormProps) {
           <span className="form-error">{error}</span>
           {conflict && (
             <button type="button" className="button button--small" onClick={() => onInstall(source(), true)} disabled={busy} data-testid="plugin-replace">
-              Replace the installed one
+              {t("install.replace")}
             </button>
           )}
         </div>
@@ -130,17 +133,18 @@ interface PluginCardProps {
 }
 
 function PluginCard({ plugin, onEnabled, onRemove }: PluginCardProps) {
+  const t = useT("plugins");
   const [open, setOpen] = useState(true);
   return (
     <li className={`plugin${plugin.enabled ? "" : " plugin--off"}`} data-testid="plugin" data-name={plugin.name} data-enabled={plugin.enabled}>
       <div className="plugin__head">
-        <label className="mcp-switch" title={plugin.enabled ? "On: its parts are in new sessions" : "Off: not used"}>
+        <label className="mcp-switch" title={plugin.enabled ? t("card.switchOn") : t("card.switchOff")}>
           <input
             type="checkbox"
             role="switch"
             checked={plugin.enabled}
             onChange={(e) => onEnabled(e.target.checked)}
-            aria-label={`Use ${plugin.name}`}
+            aria-label={t("card.use", { name: plugin.name })}
             data-testid="plugin-enabled"
           />
           <span className="mcp-switch__track" aria-hidden />
@@ -154,37 +158,41 @@ function PluginCard({ plugin, onEnabled, onRemove }: PluginCardProps) {
         </span>
         <span className="rule__actions">
           <button type="button" className="button button--small" onClick={() => setOpen(!open)} aria-expanded={open} data-testid="plugin-details">
-            {open ? "Hide parts" : "Show parts"}
+            {open ? t("card.hideParts") : t("card.showParts")}
           </button>
           {/* Claude Code's copy is Claude Code's to remove; Memo only turns it off for itself. */}
           {plugin.source_kind === "claude_code" ? (
-            <span className="plugin__managed" data-testid="plugin-managed" title="Remove it in Claude Code (/plugin)">
-              Managed by Claude Code
+            <span className="plugin__managed" data-testid="plugin-managed" title={t("card.removeInClaudeCode")}>
+              {t("card.managed")}
             </span>
           ) : (
             <button type="button" className="button button--small button--danger" onClick={onRemove} data-testid="plugin-remove">
-              Remove
+              {t("common:remove")}
             </button>
           )}
         </span>
       </div>
       <div className="plugin__meta">
         <span className="badge" title={plugin.source}>
-          {SOURCE_BADGE[plugin.source_kind]}
+          {t(`source.${plugin.source_kind}`)}
         </span>
         <span
           className="plugin__source"
-          title={plugin.source_kind === "claude_code" ? `Claude Code's copy: ${plugin.path}` : `Installed in ${plugin.path}`}
+          title={
+            plugin.source_kind === "claude_code"
+              ? t("card.claudeCodeCopy", { path: plugin.path })
+              : t("card.installedIn", { path: plugin.path })
+          }
           data-testid="plugin-source"
         >
           {plugin.source}
         </span>
         {plugin.for_folder && (
-          <span className="plugin__folder" title={`Claude Code installed it for ${plugin.for_folder} only`} data-testid="plugin-folder">
-            for {plugin.for_folder} only
+          <span className="plugin__folder" title={t("card.forFolderTitle", { folder: plugin.for_folder })} data-testid="plugin-folder">
+            {t("card.forFolder", { folder: plugin.for_folder })}
           </span>
         )}
-        {plugin.author && <span className="plugin__author">by {plugin.author}</span>}
+        {plugin.author && <span className="plugin__author">{t("card.by", { author: plugin.author })}</span>}
         <span className="plugin__summary" data-testid="plugin-summary">
           {summary(plugin)}
         </span>
@@ -199,22 +207,22 @@ function PluginCard({ plugin, onEnabled, onRemove }: PluginCardProps) {
       {open && (
         <div className="plugin-parts" data-testid="plugin-parts">
           <PartList
-            title="Commands"
+            title={t("parts.commands")}
             testId="plugin-commands"
             items={plugin.commands.map((c) => ({ key: c.path + c.name, name: `/${c.name}`, detail: c.description }))}
           />
           <PartList
-            title="Skills"
+            title={t("parts.skills")}
             testId="plugin-skills"
             items={plugin.skills.map((s) => ({ key: s.path, name: s.name, detail: s.description }))}
           />
           <PartList
-            title="Agents"
+            title={t("parts.agents")}
             testId="plugin-agents"
             items={plugin.agents.map((a) => ({ key: a.path, name: a.name, detail: a.description }))}
           />
           <PartList
-            title="Hooks"
+            title={t("parts.hooks")}
             testId="plugin-hooks"
             items={plugin.hooks.map((h, i) => ({
               key: `${h.event}:${i}`,
@@ -223,7 +231,7 @@ function PluginCard({ plugin, onEnabled, onRemove }: PluginCardProps) {
             }))}
           />
           <PartList
-            title="MCP servers"
+            title={t("parts.servers")}
             testId="plugin-servers"
             items={plugin.mcp_servers.map((s) => ({ key: s.name, name: s.name, detail: `${s.transport} · ${s.target}` }))}
           />
@@ -233,12 +241,6 @@ function PluginCard({ plugin, onEnabled, onRemove }: PluginCardProps) {
   );
 }
 
-const SOURCE_BADGE: Record<PluginInfo["source_kind"], string> = {
-  folder: "folder",
-  git: "git",
-  claude_code: "Claude Code",
-};
-
 /**
  * Settings → Plugins: Claude Code plugins installed into Memo's home, and those Claude
  * Code installed itself (used where they are), each with what it
@@ -246,6 +248,7 @@ const SOURCE_BADGE: Record<PluginInfo["source_kind"], string> = {
  * folder or a git URL. Changes count from the next session on.
  */
 export function PluginsPage() {
+  const t = useT("plugins");
   const { page, error, setError, run } = useSettingsPage<PluginsList>();
   const [installError, setInstallError] = useState<{ message: string; conflict: boolean } | null>(null);
   const [installing, setInstalling] = useState(false);
@@ -273,10 +276,9 @@ export function PluginsPage() {
     <div className="settings-page plugins-page" data-testid="plugins-page">
       <header className="settings-page__header">
         <div>
-          <h2 className="settings-page__title">Plugins</h2>
+          <h2 className="settings-page__title">{t("title")}</h2>
           <p className="settings-page__lead">
-            Claude Code plugins: ipc, skills, agents, hooks and MCP servers that come together. Their parts carry the plugin's
-            name — <code>/plugin:command</code>, <code>plugin:skill</code> — and are used by sessions started after a change.
+            <Trans t={t} i18nKey="lead" components={{ code: <code /> }} />
           </p>
         </div>
       </header>
@@ -285,18 +287,17 @@ export function PluginsPage() {
         <p className="form-error" role="alert" data-testid="plugins-error">
           {error}
           <button type="button" className="button button--small button--quiet" onClick={() => setError(null)}>
-            Dismiss
+            {t("dismiss")}
           </button>
         </p>
       )}
       {page === null ? (
-        !error && <p className="settings__empty">Loading…</p>
+        !error && <p className="settings__empty">{t("common:loading")}</p>
       ) : page.plugins.length === 0 ? (
         <div className="mcp-empty" data-testid="plugins-empty">
-          <p className="mcp-empty__title">No plugins installed</p>
+          <p className="mcp-empty__title">{t("empty.title")}</p>
           <p className="settings__empty">
-            Install one from a folder with <code>.claude-plugin/plugin.json</code>, or from a git repository. Memo keeps its own copy in{" "}
-            <code>{page.dir}</code>.
+            <Trans t={t} i18nKey="empty.body" values={{ dir: page.dir }} components={{ code: <code /> }} />
           </p>
         </div>
       ) : (
@@ -313,12 +314,14 @@ export function PluginsPage() {
       )}
       {removing !== null && (
         <ConfirmDialog
-          title={`Remove ${removing.name}?`}
-          message={`Memo deletes its copy in ${removing.path}. ${
-            removing.source_kind === "folder" ? `The folder it came from (${removing.source}) is not touched.` : "The repository is not touched."
-          }`}
-          confirmLabel="Remove"
-          cancelLabel="Keep it"
+          title={t("remove.title", { name: removing.name })}
+          message={
+            removing.source_kind === "folder"
+              ? t("remove.folder", { path: removing.path, source: removing.source })
+              : t("remove.repository", { path: removing.path })
+          }
+          confirmLabel={t("common:remove")}
+          cancelLabel={t("remove.keep")}
           danger
           onCancel={() => setRemoving(null)}
           onConfirm={() => {

@@ -1,6 +1,7 @@
 import { useState } from "react";
 
 import type { SessionActivity } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import { badgeOf, waitingCount, type ActivityView, type SessionBadge } from "../../state/activity";
 import { folderName } from "../../state/workspaces";
 import { StatusDot } from "./StatusDot";
@@ -21,17 +22,14 @@ interface ActiveListProps {
  * small accent marks, and without a word a running session read as an unread one. Waiting
  * ones show their approvals below instead.
  */
-const STATE_WORDS: Partial<Record<Exclude<SessionBadge, null>, string>> = {
-  running: "Running",
-  unread: "Finished",
-  failed: "Failed",
-};
+const SAID_IN_WORDS: ReadonlySet<SessionBadge> = new Set<SessionBadge>(["running", "unread", "failed"]);
 
 /**
  * Every session with something to say, whatever folder it is in: those waiting for an
  * approval first (answerable right here), then running, failed and finished-unread ones.
  */
 export function ActiveList({ activity, sessions, shownId, onOpen, onDecide, placeOf = folderName }: ActiveListProps) {
+  const t = useT("sessions");
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   if (sessions.length === 0) return null;
@@ -58,7 +56,7 @@ export function ActiveList({ activity, sessions, shownId, onOpen, onDecide, plac
     <section className="sidebar__section" aria-labelledby="sidebar-active" data-testid="active-list">
       <div className="sidebar__heading-row">
         <h2 id="sidebar-active" className="sidebar__heading">
-          Active
+          {t("active.heading")}
         </h2>
       </div>
       <ul className="nav-list">
@@ -70,11 +68,11 @@ export function ActiveList({ activity, sessions, shownId, onOpen, onDecide, plac
               <button type="button" className="active-item__main" onClick={() => onOpen(a)} data-testid="active-open" title={a.cwd}>
                 <StatusDot badge={badge} count={waitingCount(a)} />
                 <span className="active-item__text">
-                  <span className="active-item__label">{a.label.trim() === "" ? "New session" : a.label}</span>
+                  <span className="active-item__label">{a.label.trim() === "" ? t("active.newSession") : a.label}</span>
                   <span className="active-item__meta">
-                    {badge !== null && STATE_WORDS[badge] !== undefined && (
+                    {badge !== null && SAID_IN_WORDS.has(badge) && (
                       <span className={`active-item__state active-item__state--${badge}`} data-testid="active-state">
-                        {STATE_WORDS[badge]}
+                        {t(`active.${badge}`)}
                         {" · "}
                       </span>
                     )}
@@ -87,7 +85,7 @@ export function ActiveList({ activity, sessions, shownId, onOpen, onDecide, plac
                 <div key={p.request_id} className={`active-approval active-approval--${p.risk}`} data-testid="active-approval">
                   {p.agent && (
                     <span className="active-approval__agent" data-testid="active-approval-agent" title={p.agent.agent_id}>
-                      Subagent {p.agent.agent_type} asks
+                      {t("active.subagentAsks", { type: p.agent.agent_type })}
                     </span>
                   )}
                   <code className="active-approval__what" title={p.summary}>
@@ -100,9 +98,9 @@ export function ActiveList({ activity, sessions, shownId, onOpen, onDecide, plac
                       disabled={busy !== null}
                       onClick={() => void decide(a.session_id, p.request_id, true)}
                       data-testid="sidebar-approve"
-                      title={p.has_diff ? "Approve the whole change" : "Approve once"}
+                      title={p.has_diff ? t("active.approveWhole") : t("active.approveOnce")}
                     >
-                      Approve
+                      {t("active.approve")}
                     </button>
                     <button
                       type="button"
@@ -111,12 +109,12 @@ export function ActiveList({ activity, sessions, shownId, onOpen, onDecide, plac
                       onClick={() => void decide(a.session_id, p.request_id, false)}
                       data-testid="sidebar-deny"
                     >
-                      Deny
+                      {t("active.deny")}
                     </button>
                   </div>
                 </div>
               ))}
-              {a.questions > 0 && <p className="active-item__note">A tool asks a question: open the session to answer.</p>}
+              {a.questions > 0 && <p className="active-item__note">{t("active.question")}</p>}
             </li>
           );
         })}

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 
 import { SEARCH_MARK_END, SEARCH_MARK_START, type SearchResult } from "../../gen/protocol";
 import { formatWhen } from "../../format";
+import { useT } from "../../i18n";
 import { sessionLabel } from "./label";
 
 /** Waits this long after the last keystroke before searching. */
@@ -36,7 +37,8 @@ type SearchState =
   | { status: "done"; results: SearchResult[] }
   | { status: "error"; message: string };
 
-const ROLE_LABEL: Record<string, string> = { user: "you", assistant: "Memo", tool: "tools" };
+/** The roles a hit's line names in words; another role shows as Rust spells it. */
+const ROLES: ReadonlySet<string> = new Set(["user", "assistant", "tool"]);
 
 interface SearchResultsProps {
   query: string;
@@ -46,6 +48,7 @@ interface SearchResultsProps {
 
 /** Matches of `query` across the folder's sessions; a click opens the session there. */
 export function SearchResults({ query, search, onOpen }: SearchResultsProps) {
+  const t = useT("sessions");
   const [state, setState] = useState<SearchState>({ status: "searching" });
 
   useEffect(() => {
@@ -65,7 +68,7 @@ export function SearchResults({ query, search, onOpen }: SearchResultsProps) {
   }, [query, search]);
 
   if (state.status === "searching") {
-    return <p className="sidebar__hint">Searching…</p>;
+    return <p className="sidebar__hint">{t("search.searching")}</p>;
   }
   if (state.status === "error") {
     return (
@@ -77,7 +80,7 @@ export function SearchResults({ query, search, onOpen }: SearchResultsProps) {
   if (state.results.length === 0) {
     return (
       <p className="sidebar__hint" data-testid="search-empty">
-        Nothing matches “{query}”.
+        {t("search.nothing", { query })}
       </p>
     );
   }
@@ -98,7 +101,7 @@ export function SearchResults({ query, search, onOpen }: SearchResultsProps) {
               )}
             </span>
             <span className="nav-item__meta">
-              {ROLE_LABEL[result.role] ?? result.role} · {formatWhen(result.timestamp_ms)}
+              {ROLES.has(result.role) ? t(`search.role.${result.role}`) : result.role} · {formatWhen(result.timestamp_ms)}
             </span>
           </button>
         </li>

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { ImportReport, SessionSummary } from "../../gen/protocol";
+import { setUpI18n } from "../../i18n";
 import { SessionList } from "./SessionList";
 import { sessionSummary } from "../../test/fixtures";
 import { useSheets } from "../../test/styles";
@@ -74,6 +75,18 @@ describe("SessionList rename", () => {
     expect(screen.queryByTestId("session-rename-input")).toBeNull();
     expect(screen.queryByTestId("session-action-error")).toBeNull();
     expect(props.onOpen).not.toHaveBeenCalled();
+  });
+
+  it("leaves Esc to an input method while it composes: the rename stays, and the next Esc cancels", () => {
+    setup();
+    fireEvent.click(screen.getAllByTestId("session-rename")[0] as HTMLElement);
+    const input = screen.getByTestId("session-rename-input");
+    fireEvent.keyDown(input, { key: "Escape", isComposing: true });
+    expect(screen.getByTestId("session-rename-input")).toBe(input);
+    fireEvent.keyDown(input, { key: "Escape", keyCode: 229 });
+    expect(screen.getByTestId("session-rename-input")).toBe(input);
+    fireEvent.keyDown(input, { key: "Escape" });
+    expect(screen.queryByTestId("session-rename-input")).toBeNull();
   });
 
   it("does not call the backend when the title did not change", () => {
@@ -288,5 +301,33 @@ describe("SessionList import", () => {
     setup({ folderOpen: false });
     expect(screen.getByTestId("import-sessions")).toBeTruthy();
     expect(screen.queryByTestId("new-session")).toBeNull();
+  });
+});
+
+describe("SessionList search box", () => {
+  const search = vi.fn(async () => []);
+
+  it("clears on Esc, but not on the Esc that ends an input method's composition", () => {
+    setup({ search });
+    const box = screen.getByTestId("session-search") as HTMLInputElement;
+    fireEvent.change(box, { target: { value: "pars" } });
+    fireEvent.keyDown(box, { key: "Escape", isComposing: true });
+    expect(box.value).toBe("pars");
+    fireEvent.keyDown(box, { key: "Escape" });
+    expect(box.value).toBe("");
+  });
+});
+
+describe("SessionList in Chinese", () => {
+  afterEach(() => {
+    setUpI18n("en");
+  });
+
+  it("reads from the Chinese catalog", () => {
+    setUpI18n("zh");
+    setup({ search: vi.fn(async () => []) });
+    expect(screen.getByRole("heading").textContent).toBe("会话");
+    expect(screen.getByTestId("session-search").getAttribute("placeholder")).toBe("搜索对话");
+    expect(screen.getAllByTestId("session-rename")[0]?.getAttribute("aria-label")).toBe("重命名 Fix the parser");
   });
 });

@@ -2,14 +2,16 @@ import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from "re
 
 import { MenuButton } from "../../components/Menu";
 import { ChatIcon, CloseIcon, ImportIcon, MoreIcon, PencilIcon, PlusIcon, TrashIcon } from "../../components/icons";
+import { isImeComposing } from "../../components/ime";
 import type { ExportFormat, SearchResult, SessionSummary } from "../../gen/protocol";
 import type { Loadable } from "../../state/useLoadable";
 import { formatWhen } from "../../format";
+import { useT } from "../../i18n";
 import type { SessionBadge } from "../../state/activity";
 import { sessionLabel } from "./label";
 import { StatusDot } from "./StatusDot";
 import { SearchResults } from "./SearchResults";
-import { EXPORT_FORMATS } from "./sessionFiles";
+import { exportFormat } from "./sessionFiles";
 import { TransferNotice } from "./TransferNotice";
 import { useSessionTransfer } from "./useSessionTransfer";
 
@@ -39,6 +41,7 @@ type RowMode = { kind: "rename"; id: string } | { kind: "confirm_delete"; id: st
 
 export function SessionList(props: SessionListProps) {
   const { folderOpen, sessions, activeId, onOpen, onNew, onRename, onDelete, search, onOpenResult, statusOf } = props;
+  const t = useT("sessions");
   const transfer = useSessionTransfer(props.onImported ?? nothing);
   const [mode, setMode] = useState<RowMode>(null);
   // The row whose menu is open keeps its buttons shown while the pointer is elsewhere.
@@ -65,7 +68,7 @@ export function SessionList(props: SessionListProps) {
     <section className="sidebar__section" aria-labelledby="sidebar-sessions">
       <div className="sidebar__heading-row">
         <h2 id="sidebar-sessions" className="sidebar__heading">
-          Sessions
+          {t("list.heading")}
         </h2>
         <div className="sidebar__heading-actions">
           {/* Imported sessions belong to the folder they were recorded in, open or not. */}
@@ -74,14 +77,14 @@ export function SessionList(props: SessionListProps) {
             className="icon-button"
             onClick={() => void transfer.importFiles()}
             disabled={transfer.busy !== null}
-            title="Import sessions… (Memo Code .jsonl)"
-            aria-label="Import sessions…"
+            title={t("list.importTitle")}
+            aria-label={t("list.import")}
             data-testid="import-sessions"
           >
             <ImportIcon />
           </button>
           {folderOpen && (
-            <button type="button" className="icon-button" onClick={onNew} title="New session" aria-label="New session" data-testid="new-session">
+            <button type="button" className="icon-button" onClick={onNew} title={t("list.new")} aria-label={t("list.new")} data-testid="new-session">
               <PlusIcon />
             </button>
           )}
@@ -92,12 +95,13 @@ export function SessionList(props: SessionListProps) {
           <input
             type="search"
             className="sidebar__search-input"
-            placeholder="Search conversations"
-            aria-label="Search conversations"
+            placeholder={t("list.search")}
+            aria-label={t("list.search")}
             data-testid="session-search"
             value={query}
             onChange={(event) => setQuery(event.target.value)}
             onKeyDown={(event) => {
+              if (isImeComposing(event)) return;
               if (event.key === "Escape") setQuery("");
             }}
           />
@@ -106,8 +110,8 @@ export function SessionList(props: SessionListProps) {
               type="button"
               className="icon-button sidebar__search-clear"
               onClick={() => setQuery("")}
-              title="Clear the search"
-              aria-label="Clear the search"
+              title={t("list.clearSearch")}
+              aria-label={t("list.clearSearch")}
               data-testid="session-search-clear"
             >
               <CloseIcon />
@@ -127,7 +131,7 @@ export function SessionList(props: SessionListProps) {
       ) : !folderOpen ? (
         <div className="sidebar__empty" data-testid="sessions-empty">
           <ChatIcon className="sidebar__empty-icon" />
-          <p>Conversations you start will be listed here.</p>
+          <p>{t("list.noFolder")}</p>
         </div>
       ) : sessions.status === "error" ? (
         <p className="sidebar__error" role="alert">
@@ -159,7 +163,7 @@ export function SessionList(props: SessionListProps) {
                   />
                 ) : rowMode === "confirm_delete" ? (
                   <div className="nav-item__confirm" data-testid="session-delete-confirm">
-                    <span>Delete “{label}” and its history?</span>
+                    <span>{t("list.confirmDelete", { label })}</span>
                     <div className="nav-item__confirm-actions">
                       <button
                         type="button"
@@ -167,10 +171,10 @@ export function SessionList(props: SessionListProps) {
                         disabled={busy}
                         onClick={() => void act(() => onDelete(session))}
                       >
-                        Delete
+                        {t("common:delete")}
                       </button>
                       <button type="button" className="button button--small" disabled={busy} onClick={() => setMode(null)}>
-                        Cancel
+                        {t("common:cancel")}
                       </button>
                     </div>
                   </div>
@@ -192,8 +196,8 @@ export function SessionList(props: SessionListProps) {
                       </span>
                     </button>
                     <RowAction
-                      label={`Rename ${label}`}
-                      title="Rename"
+                      label={t("list.renameLabel", { label })}
+                      title={t("list.rename")}
                       testId="session-rename"
                       icon={<PencilIcon />}
                       onClick={() => {
@@ -202,8 +206,8 @@ export function SessionList(props: SessionListProps) {
                       }}
                     />
                     <RowAction
-                      label={`Delete ${label}`}
-                      title="Delete"
+                      label={t("list.deleteLabel", { label })}
+                      title={t("common:delete")}
                       testId="session-delete"
                       icon={<TrashIcon />}
                       onClick={() => {
@@ -213,13 +217,13 @@ export function SessionList(props: SessionListProps) {
                     />
                     <MenuButton
                       className="nav-item__action"
-                      label={`More actions for ${label}`}
-                      title="More"
+                      label={t("list.moreLabel", { label })}
+                      title={t("list.more")}
                       testId="session-menu"
                       icon={<MoreIcon />}
                       onOpenChange={(open) => setMenuFor(open ? session.id : null)}
                       items={EXPORTS.map((format) => ({
-                        label: EXPORT_FORMATS[format].item,
+                        label: exportFormat(format).item,
                         testId: `session-export-${format}`,
                         disabled: transfer.busy !== null,
                         onSelect: () => void transfer.exportAs(session, format),
@@ -234,7 +238,7 @@ export function SessionList(props: SessionListProps) {
       ) : (
         <div className="sidebar__empty" data-testid="sessions-empty">
           <ChatIcon className="sidebar__empty-icon" />
-          <p>{sessions.status === "loading" ? "Loading…" : "No conversations in this folder yet."}</p>
+          <p>{sessions.status === "loading" ? t("common:loading") : t("list.empty")}</p>
         </div>
       )}
       {error && (
@@ -283,6 +287,7 @@ function RenameField({
   onSave: (title: string) => Promise<void>;
   onCancel: () => void;
 }) {
+  const t = useT("sessions");
   const [value, setValue] = useState(initial);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -293,6 +298,8 @@ function RenameField({
     void onSave(value);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    // Esc while an input method composes drops the composition, not the rename.
+    if (isImeComposing(event)) return;
     if (event.key === "Escape") {
       event.preventDefault();
       onCancel();
@@ -302,7 +309,7 @@ function RenameField({
     <form className="nav-item__rename" onSubmit={submit}>
       <input
         className="nav-item__rename-input"
-        aria-label="Session title"
+        aria-label={t("list.title")}
         data-testid="session-rename-input"
         value={value}
         disabled={disabled}

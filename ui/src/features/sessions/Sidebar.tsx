@@ -9,6 +9,7 @@ import type {
   WorktreeInfo,
   WorktreeSession,
 } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import { activeSessions, folderStatus, sessionStatus, type ActivityView } from "../../state/activity";
 import type { Loadable } from "../../state/useLoadable";
 import type { Workspace } from "../../state/workspaces";
@@ -54,11 +55,12 @@ interface SidebarProps {
 }
 
 export const Sidebar = memo(function Sidebar(props: SidebarProps) {
+  const t = useT("sessions");
   return (
-    <aside className="sidebar" aria-label="Workspaces and sessions" data-testid="sidebar">
+    <aside className="sidebar" aria-label={t("sidebar.label")} data-testid="sidebar">
       <div className="sidebar__brand">
         <LogoMark className="sidebar__logo" />
-        <span className="sidebar__name">Memo</span>
+        <span className="sidebar__name">{t("sidebar.brand")}</span>
       </div>
 
       <div className="sidebar__content">
@@ -108,12 +110,12 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
           type="button"
           className={`sidebar__settings${props.settingsOpen ? " sidebar__settings--active" : ""}`}
           onClick={props.onOpenSettings}
-          title="Settings (Ctrl+,)"
+          title={t("sidebar.settingsTitle")}
           data-testid="open-settings"
         >
           <GearIcon className="sidebar__settings-icon" />
-          Settings
-          <kbd className="sidebar__kbd">Ctrl ,</kbd>
+          {t("sidebar.settings")}
+          <kbd className="sidebar__kbd">{t("sidebar.settingsKeys")}</kbd>
         </button>
       </div>
     </aside>

@@ -1,5 +1,8 @@
+import { Trans } from "react-i18next";
+
 import { CloseIcon } from "../../components/icons";
 import type { SessionSummary } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import { sessionLabel } from "./label";
 import { fileName, importHeadline, skippedLines } from "./sessionFiles";
 import type { TransferNotice as Notice } from "./useSessionTransfer";
@@ -14,8 +17,16 @@ interface TransferNoticeProps {
 
 /** What an export or an import did, under the session list until dismissed. */
 export function TransferNotice({ notice, listed, onOpen, onDismiss }: TransferNoticeProps) {
+  const t = useT("sessions");
   const dismiss = (
-    <button type="button" className="icon-button transfer-notice__close" title="Dismiss" aria-label="Dismiss" data-testid="transfer-dismiss" onClick={onDismiss}>
+    <button
+      type="button"
+      className="icon-button transfer-notice__close"
+      title={t("transfer.dismiss")}
+      aria-label={t("transfer.dismiss")}
+      data-testid="transfer-dismiss"
+      onClick={onDismiss}
+    >
       <CloseIcon />
     </button>
   );
@@ -23,7 +34,7 @@ export function TransferNotice({ notice, listed, onOpen, onDismiss }: TransferNo
   if (notice.kind === "saved") {
     return (
       <div className="transfer-notice transfer-notice--ok" role="status" data-testid="export-saved" title={notice.path}>
-        <p className="transfer-notice__headline">Saved to {notice.shown}</p>
+        <p className="transfer-notice__headline">{t("transfer.saved", { path: notice.shown })}</p>
         {dismiss}
       </div>
     );
@@ -64,40 +75,51 @@ export function TransferNotice({ notice, listed, onOpen, onDismiss }: TransferNo
           {importHeadline(report)}
         </p>
         {openable.length > 0 && (
-          <ul className="transfer-notice__list" aria-label="Imported sessions">
+          <ul className="transfer-notice__list" aria-label={t("transfer.imported")}>
             {openable.map((session) => (
               <li key={session.id}>
                 <button type="button" className="transfer-notice__open" data-testid="import-open" onClick={() => onOpen(session)}>
-                  Open “{sessionLabel(session)}”
+                  {t("transfer.open", { label: sessionLabel(session) })}
                 </button>
               </li>
             ))}
           </ul>
         )}
         {report.failed.length > 0 && (
-          <ul className="transfer-notice__list transfer-notice__list--failed" aria-label="Files not imported">
+          <ul className="transfer-notice__list transfer-notice__list--failed" aria-label={t("transfer.notImported")}>
             {report.failed.map((failure) => (
               <li key={failure.path} data-testid="import-failure" title={failure.path}>
-                <span className="transfer-notice__file">{fileName(failure.path)}</span>: {failure.error}
+                <Trans
+                  t={t}
+                  i18nKey="transfer.failure"
+                  values={{ name: fileName(failure.path), error: failure.error }}
+                  components={{ file: <span className="transfer-notice__file" /> }}
+                />
               </li>
             ))}
           </ul>
         )}
         {skipped.total > 0 && (
           <div className="transfer-notice__skipped" data-testid="import-skipped">
-            <p>
-              {skipped.total} line{skipped.total === 1 ? "" : "s"} skipped
-            </p>
+            <p>{t("transfer.skipped", { count: skipped.total })}</p>
             <ul className="transfer-notice__list">
               {skipped.first.map((note) => (
                 <li key={`${note.file}:${note.line}`}>
-                  <span className="transfer-notice__file">
-                    {report.files.length > 1 ? `${note.file} line ${note.line}` : `Line ${note.line}`}
-                  </span>
-                  : {note.reason}
+                  <Trans
+                    t={t}
+                    i18nKey="transfer.skippedLine"
+                    values={{
+                      where:
+                        report.files.length > 1
+                          ? t("transfer.lineOf", { file: note.file, line: note.line })
+                          : t("transfer.line", { line: note.line }),
+                      reason: note.reason,
+                    }}
+                    components={{ file: <span className="transfer-notice__file" /> }}
+                  />
                 </li>
               ))}
-              {skipped.total > skipped.first.length && <li>and {skipped.total - skipped.first.length} more</li>}
+              {skipped.total > skipped.first.length && <li>{t("transfer.more", { n: skipped.total - skipped.first.length })}</li>}
             </ul>
           </div>
         )}

@@ -34,6 +34,16 @@ describe("WorkspaceList", () => {
     expect(onPick).toHaveBeenCalledTimes(1);
   });
 
+  it("closes the path field on Esc, but not on the Esc that ends an input method's composition", () => {
+    render(<WorkspaceList workspaces={[]} current={null} onPick={vi.fn()} onOpen={vi.fn()} onClose={vi.fn()} />);
+    fireEvent.click(screen.getByTestId("workspace-add"));
+    const input = screen.getByTestId("workspace-path-input");
+    fireEvent.keyDown(input, { key: "Escape", isComposing: true });
+    expect(screen.getByTestId("workspace-add-form")).toBeTruthy();
+    fireEvent.keyDown(input, { key: "Escape" });
+    expect(screen.queryByTestId("workspace-add-form")).toBeNull();
+  });
+
   it("shows a folder that has gone as missing and never opens it; others carry their sessions' state", () => {
     const onOpen = vi.fn();
     const onClose = vi.fn();

@@ -1,6 +1,8 @@
 import { useState } from "react";
 
 import { CloseIcon, FolderIcon, PlusIcon } from "../../components/icons";
+import { isImeComposing } from "../../components/ime";
+import { useT } from "../../i18n";
 import { useFolderPathForm } from "../../state/useFolderPathForm";
 import type { SessionBadge } from "../../state/activity";
 import { folderName, type Workspace } from "../../state/workspaces";
@@ -20,6 +22,7 @@ interface WorkspaceListProps {
 
 /** Adds a folder by its typed path (with ~ and relative-path checks) or the native picker. */
 function AddFolder({ onPick, onOpen, onDone }: { onPick: () => void; onOpen: (path: string) => void; onDone: () => void }) {
+  const t = useT("sessions");
   const { path, setPath, problem, submit } = useFolderPathForm((folder) => {
     onOpen(folder);
     onDone();
@@ -28,24 +31,25 @@ function AddFolder({ onPick, onOpen, onDone }: { onPick: () => void; onOpen: (pa
     <form className="add-folder" onSubmit={submit} data-testid="workspace-add-form">
       <input
         className="input add-folder__input"
-        placeholder="/path/to/folder"
-        aria-label="Folder path"
+        placeholder={t("workspaces.pathPlaceholder")}
+        aria-label={t("workspaces.path")}
         spellCheck={false}
         autoComplete="off"
         autoFocus
         value={path}
         onChange={(event) => setPath(event.target.value)}
         onKeyDown={(event) => {
+          if (isImeComposing(event)) return;
           if (event.key === "Escape") onDone();
         }}
         data-testid="workspace-path-input"
       />
       <div className="add-folder__actions">
         <button type="button" className="button button--quiet" onClick={() => { onPick(); onDone(); }} data-testid="workspace-browse">
-          Browse…
+          {t("workspaces.browse")}
         </button>
         <button type="submit" className="button button--small button--primary" disabled={path.trim() === ""} data-testid="workspace-path-open">
-          Open
+          {t("common:open")}
         </button>
       </div>
       {problem && (
@@ -58,19 +62,20 @@ function AddFolder({ onPick, onOpen, onDone }: { onPick: () => void; onOpen: (pa
 }
 
 export function WorkspaceList({ workspaces, current, onPick, onOpen, onClose, missing, statusOf }: WorkspaceListProps) {
+  const t = useT("sessions");
   const [adding, setAdding] = useState(false);
   return (
     <section className="sidebar__section" aria-labelledby="sidebar-workspaces">
       <div className="sidebar__heading-row">
         <h2 id="sidebar-workspaces" className="sidebar__heading">
-          Workspaces
+          {t("workspaces.heading")}
         </h2>
         <button
           type="button"
           className="icon-button"
           onClick={() => setAdding((open) => !open)}
-          title="Add a folder"
-          aria-label="Add a folder"
+          title={t("workspaces.add")}
+          aria-label={t("workspaces.add")}
           aria-expanded={adding}
           data-testid="workspace-add"
         >
@@ -81,7 +86,7 @@ export function WorkspaceList({ workspaces, current, onPick, onOpen, onClose, mi
       {workspaces.length === 0 ? (
         <div className="sidebar__empty" data-testid="workspaces-empty">
           <FolderIcon className="sidebar__empty-icon" />
-          <p>No folders opened yet.</p>
+          <p>{t("workspaces.empty")}</p>
         </div>
       ) : (
         <ul className="nav-list" data-testid="workspace-list">
@@ -99,7 +104,7 @@ export function WorkspaceList({ workspaces, current, onPick, onOpen, onClose, mi
                 <button
                   type="button"
                   className="nav-item__main"
-                  title={gone ? `${workspace.path} no longer exists` : workspace.path}
+                  title={gone ? t("workspaces.gone", { path: workspace.path }) : workspace.path}
                   aria-current={active ? "true" : undefined}
                   aria-disabled={gone ? "true" : undefined}
                   data-testid="workspace-item"
@@ -109,13 +114,13 @@ export function WorkspaceList({ workspaces, current, onPick, onOpen, onClose, mi
                 >
                   <FolderIcon className="nav-item__icon" />
                   <span className="nav-item__label">{folderName(workspace.path)}</span>
-                  {gone ? <span className="nav-item__tag">Missing</span> : <StatusDot badge={status.badge} count={status.count} />}
+                  {gone ? <span className="nav-item__tag">{t("workspaces.missing")}</span> : <StatusDot badge={status.badge} count={status.count} />}
                 </button>
                 <button
                   type="button"
                   className="nav-item__remove"
-                  title="Remove from the list"
-                  aria-label={`Remove ${folderName(workspace.path)} from the list`}
+                  title={t("workspaces.removeTitle")}
+                  aria-label={t("workspaces.remove", { name: folderName(workspace.path) })}
                   onClick={() => onClose(workspace.path)}
                 >
                   <CloseIcon />

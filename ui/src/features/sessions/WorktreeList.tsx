@@ -1,4 +1,5 @@
 import type { ApprovalMode, WorktreeInfo, WorktreeSession } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import type { SessionBadge } from "../../state/activity";
 import { BranchIcon, NewWorktreeSessionButton } from "../worktrees";
 import { branchLabel } from "../worktrees/worktreeList";
@@ -16,11 +17,8 @@ interface WorktreeListProps {
   statusOf: (sessionId: string) => { badge: SessionBadge; count: number };
 }
 
-const STATE_TAG: Record<WorktreeInfo["state"], string | null> = {
-  ready: null,
-  missing: "Missing",
-  unlinked: "Changed outside Memo",
-};
+/** The states a worktree's row names instead of showing its session's dot. */
+const TAGGED: ReadonlySet<WorktreeInfo["state"]> = new Set<WorktreeInfo["state"]>(["missing", "unlinked"]);
 
 /**
  * The folder's sessions that work in a worktree of their own (a branch under Memo's
@@ -28,12 +26,13 @@ const STATE_TAG: Record<WorktreeInfo["state"], string | null> = {
  */
 export function WorktreeList(props: WorktreeListProps) {
   const { cwd, worktrees, activeSessionId, onOpen, statusOf } = props;
+  const t = useT("sessions");
   if (cwd === null) return null;
   return (
     <section className="sidebar__section" aria-labelledby="sidebar-worktrees" data-testid="worktree-list">
       <div className="sidebar__heading-row">
         <h2 id="sidebar-worktrees" className="sidebar__heading">
-          Worktrees
+          {t("worktrees.heading")}
         </h2>
       </div>
       {worktrees.length > 0 && (
@@ -41,13 +40,13 @@ export function WorktreeList(props: WorktreeListProps) {
           {worktrees.map((w) => {
             const active = w.session_id !== undefined && w.session_id === activeSessionId;
             const status = w.session_id ? statusOf(w.session_id) : { badge: null, count: 0 };
-            const tag = STATE_TAG[w.state];
+            const tag = TAGGED.has(w.state) ? t(`worktrees.${w.state}`) : null;
             return (
               <li key={w.id} className={`nav-item${active ? " nav-item--active" : ""}`} data-testid="worktree-row">
                 <button
                   type="button"
                   className="nav-item__main"
-                  title={`${w.branch} · ${w.path}`}
+                  title={[w.branch, w.path].join(" · ")}
                   aria-current={active ? "true" : undefined}
                   disabled={w.session_id === undefined}
                   onClick={() => onOpen(w)}

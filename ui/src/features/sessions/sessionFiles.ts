@@ -1,24 +1,34 @@
 import type { ExportFormat, ImportReport, ImportStatus, SessionSummary } from "../../gen/protocol";
+import { t } from "../../i18n";
 import type { FileFilter } from "../../ipc";
 
-/** What each export is for, as the menu, the save dialog and the file name need it. */
-export const EXPORT_FORMATS: Record<ExportFormat, { item: string; dialogTitle: string; extension: string; filter: FileFilter }> = {
-  markdown: {
-    item: "Export as Markdown…",
-    dialogTitle: "Export session as Markdown",
-    extension: "md",
-    filter: { name: "Markdown", extensions: ["md"] },
-  },
-  memo_code_jsonl: {
-    item: "Export for Memo Code (.jsonl)…",
-    dialogTitle: "Export session for Memo Code",
-    extension: "jsonl",
-    filter: { name: "Memo Code session", extensions: ["jsonl"] },
-  },
-};
+const EXTENSION: Record<ExportFormat, string> = { markdown: "md", memo_code_jsonl: "jsonl" };
+
+/** What each export is for, as the menu, the save dialog and the file name need it (in the current language). */
+export function exportFormat(format: ExportFormat): { item: string; dialogTitle: string; extension: string; filter: FileFilter } {
+  const extension = EXTENSION[format];
+  switch (format) {
+    case "markdown":
+      return {
+        item: t("sessions:transfer.exportMarkdown"),
+        dialogTitle: t("sessions:transfer.exportMarkdownTitle"),
+        extension,
+        filter: { name: "Markdown", extensions: [extension] },
+      };
+    case "memo_code_jsonl":
+      return {
+        item: t("sessions:transfer.exportJsonl"),
+        dialogTitle: t("sessions:transfer.exportJsonlTitle"),
+        extension,
+        filter: { name: t("sessions:transfer.jsonlFilter"), extensions: [extension] },
+      };
+  }
+}
 
 /** What Import offers first; "All files" after it, for a log saved under another name. */
-export const IMPORT_FILTER: FileFilter = { name: "Memo Code sessions", extensions: ["jsonl"] };
+export function importFilter(): FileFilter {
+  return { name: t("sessions:transfer.importFilter"), extensions: ["jsonl"] };
+}
 
 /** Long enough to recognise a title, short enough for a file list's column. */
 const MAX_STEM = 60;
@@ -59,7 +69,7 @@ function slug(text: string): string {
  */
 export function exportFileName(session: Pick<SessionSummary, "id" | "title" | "preview">, format: ExportFormat): string {
   const stem = slug(session.title ?? "") || slug(session.preview ?? "") || slug(session.id) || "session";
-  return `${stem}.${EXPORT_FORMATS[format].extension}`;
+  return `${stem}.${EXTENSION[format]}`;
 }
 
 /** The last part of a path, on any system. */
@@ -74,8 +84,8 @@ export function importCounts(report: ImportReport): string {
   return order
     .map((status) => [status, report.files.filter((f) => f.status === status).length] as const)
     .filter(([, count]) => count > 0)
-    .map(([status, count]) => `${count} ${status}`)
-    .join(", ");
+    .map(([status, count]) => t(`sessions:transfer.count.${status}`, { n: count }))
+    .join(t("sessions:transfer.separator"));
 }
 
 /** The headline of an import's result. */
@@ -83,11 +93,10 @@ export function importHeadline(report: ImportReport): string {
   const read = report.files.length;
   const failed = report.failed.length;
   if (read === 0) {
-    if (failed === 0) return "Nothing was imported";
-    return failed === 1 ? "Could not import the file" : `Could not import the ${failed} files`;
+    if (failed === 0) return t("sessions:transfer.nothing");
+    return t("sessions:transfer.failedAll", { count: failed });
   }
-  const files = `${read} file${read === 1 ? "" : "s"}`;
-  return `Imported ${files}: ${importCounts(report)}`;
+  return t("sessions:transfer.headline", { count: read, counts: importCounts(report) });
 }
 
 /** A skipped line, said where it is: the file's name when several files were read. */

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from "react";
 
 import type { ExportFormat, ImportReport, SessionSummary } from "../../gen/protocol";
-import { ALL_FILES, ipc, homeFolder, pickFiles, pickSavePath, toIpcError, withTilde } from "../../ipc";
+import { t } from "../../i18n";
+import { allFiles, ipc, homeFolder, pickFiles, pickSavePath, toIpcError, withTilde } from "../../ipc";
 import { sessionLabel } from "./label";
-import { EXPORT_FORMATS, IMPORT_FILTER, exportFileName } from "./sessionFiles";
+import { exportFileName, exportFormat, importFilter } from "./sessionFiles";
 
 /** What the last export or import left to say, under the session list. */
 export type TransferNotice =
@@ -37,7 +38,7 @@ export function useSessionTransfer(onImported: () => void): SessionTransfer {
   }, [notice]);
 
   const exportAs = useCallback(async (session: SessionSummary, format: ExportFormat) => {
-    const { dialogTitle, filter } = EXPORT_FORMATS[format];
+    const { dialogTitle, filter } = exportFormat(format);
     setBusy("export");
     try {
       const path = await pickSavePath(dialogTitle, exportFileName(session, format), filter);
@@ -47,7 +48,7 @@ export function useSessionTransfer(onImported: () => void): SessionTransfer {
     } catch (raised) {
       setNotice({
         kind: "failed",
-        title: `Could not export “${sessionLabel(session)}”`,
+        title: t("sessions:transfer.exportFailed", { label: sessionLabel(session) }),
         message: toIpcError("export_session", raised).message,
       });
     } finally {
@@ -58,13 +59,13 @@ export function useSessionTransfer(onImported: () => void): SessionTransfer {
   const importFiles = useCallback(async () => {
     setBusy("import");
     try {
-      const paths = await pickFiles("Import sessions", [IMPORT_FILTER, ALL_FILES]);
+      const paths = await pickFiles(t("sessions:transfer.importTitle"), [importFilter(), allFiles()]);
       if (paths === null) return;
       const report = await ipc.importSessions({ paths });
       setNotice({ kind: "imported", report });
       onImported();
     } catch (raised) {
-      setNotice({ kind: "failed", title: "Could not import sessions", message: toIpcError("import_sessions", raised).message });
+      setNotice({ kind: "failed", title: t("sessions:transfer.importFailed"), message: toIpcError("import_sessions", raised).message });
     } finally {
       setBusy(null);
     }

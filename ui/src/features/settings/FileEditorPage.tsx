@@ -1,7 +1,9 @@
 import { useEffect } from "react";
+import { Trans } from "react-i18next";
 
 import { MarkdownEditor } from "../../components/MarkdownEditor";
 import type { EditableFileKind } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import { useEditableFile } from "./useEditableFile";
 
 interface FileEditorPageProps {
@@ -22,6 +24,7 @@ interface FileEditorPageProps {
 export function FileEditorPage({ kind, cwd, path = null, title, lead, onDirtyChange, toolbar, onSaved }: FileEditorPageProps) {
   const editor = useEditableFile({ kind, cwd, path });
   const { dirty, state } = editor;
+  const t = useT("settings");
 
   useEffect(() => {
     onDirtyChange(dirty);
@@ -49,7 +52,7 @@ export function FileEditorPage({ kind, cwd, path = null, title, lead, onDirtyCha
             {title}
             {dirty && (
               <span className="badge badge--warn" data-testid="editor-unsaved">
-                Unsaved
+                {t("editor.unsaved")}
               </span>
             )}
           </h2>
@@ -57,13 +60,13 @@ export function FileEditorPage({ kind, cwd, path = null, title, lead, onDirtyCha
           {state.status === "ready" && (
             <p className="settings-page__path" title={state.file.path}>
               {state.file.path}
-              {!state.file.exists && " (new file)"}
+              {!state.file.exists && t("editor.newFile")}
             </p>
           )}
         </div>
         <div className="settings-page__actions">
           <button type="button" className="button" onClick={editor.reload} disabled={state.status !== "ready" || !dirty}>
-            Revert
+            {t("editor.revert")}
           </button>
           <button
             type="button"
@@ -72,11 +75,11 @@ export function FileEditorPage({ kind, cwd, path = null, title, lead, onDirtyCha
             disabled={state.status !== "ready" || !dirty || state.saving}
             data-testid="editor-save"
           >
-            {state.status === "ready" && state.saving ? "Saving…" : "Save"}
+            {state.status === "ready" && state.saving ? t("common:saving") : t("common:save")}
           </button>
         </div>
       </header>
-      {state.status === "loading" && <p className="settings__loading">Opening…</p>}
+      {state.status === "loading" && <p className="settings__loading">{t("editor.opening")}</p>}
       {state.status === "error" && (
         <p className="form-error" role="alert">
           {state.error.message}
@@ -84,14 +87,14 @@ export function FileEditorPage({ kind, cwd, path = null, title, lead, onDirtyCha
       )}
       {state.status === "ready" && state.conflict && (
         <div className="conflict" role="alert" data-testid="editor-conflict">
-          <strong>The file changed on disk since you opened it.</strong>
-          <span>Nothing was written; your text is still here.</span>
+          <strong>{t("editor.conflictTitle")}</strong>
+          <span>{t("editor.conflictBody")}</span>
           <div className="conflict__actions">
             <button type="button" className="button button--small" onClick={editor.reload}>
-              Discard mine, show the file
+              {t("editor.discardMine")}
             </button>
             <button type="button" className="button button--small button--danger" onClick={editor.overwrite} data-testid="editor-overwrite">
-              Replace the file with mine
+              {t("editor.replaceFile")}
             </button>
           </div>
         </div>
@@ -114,7 +117,7 @@ export function FileEditorPage({ kind, cwd, path = null, title, lead, onDirtyCha
         </div>
       )}
       <p className="settings-page__foot">
-        <kbd>Ctrl</kbd>+<kbd>S</kbd> saves. The next message of any session in which this file applies uses the new text.
+        <Trans t={t} i18nKey="editor.foot" components={{ kbd: <kbd /> }} />
       </p>
     </div>
   );

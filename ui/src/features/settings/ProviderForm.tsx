@@ -1,8 +1,9 @@
 import { useId, useState, type FormEvent } from "react";
 
 import type { ConnectionReport, ModelProfileInput, ProviderInput, ProviderSettings } from "../../gen/protocol";
+import { t as translate, useT } from "../../i18n";
 import { ipc, toIpcError } from "../../ipc";
-import { PROVIDER_PRESETS, WIRE_APIS, freeName, providerNameProblem, wireApiTitle } from "./presets";
+import { freeName, keySourceText, providerNameProblem, providerPresets, wireApiTitle, wireApis } from "./presets";
 import type { ProviderSave, SaveOutcome } from "./useProviderSettings";
 
 interface ProviderFormProps {
@@ -49,20 +50,34 @@ interface ProfileText {
   supports_vision: boolean;
 }
 
-const FIELD_LABELS: Record<keyof ProviderInput | keyof ProfileText | "make_current", string> = {
-  name: "Name",
-  api: "Wire format",
-  model: "Model",
-  base_url: "Base URL",
-  env_api_key: "Key variable",
-  context_window: "Context window",
-  input_price_per_mtok: "Input price",
-  output_price_per_mtok: "Output price",
-  thinking_budget_tokens: "Thinking budget",
-  temperature: "Temperature",
-  supports_vision: "Takes images",
-  make_current: "Use it for new sessions",
-};
+type Field = keyof ProviderInput | keyof ProfileText | "make_current";
+
+const FIELDS: readonly Field[] = [
+  "name",
+  "api",
+  "model",
+  "base_url",
+  "env_api_key",
+  "context_window",
+  "input_price_per_mtok",
+  "output_price_per_mtok",
+  "thinking_budget_tokens",
+  "temperature",
+  "supports_vision",
+  "make_current",
+];
+
+/** A field's name in messages about it, in the current language; an unknown one as it is. */
+function fieldLabel(field: string): string {
+  return (FIELDS as readonly string[]).includes(field) ? translate(`settings:providerForm.fields.${field}`) : field;
+}
+
+/** Fields named in one message: "Model, Temperature". */
+function fieldList(fields: readonly string[]): string {
+  return fields
+    .map((field) => translate("settings:providerForm.quoted", { field }))
+    .join(translate("settings:providerForm.listSeparator"));
+}
 
 /** What the form was filled from: the provider's entry in config.toml as last read. */
 interface Source {
@@ -105,9 +120,9 @@ function mergeFields<T extends object>(mine: T, was: T, now: T, adopted: string[
   for (const field of Object.keys(now) as (keyof T)[]) {
     if (Object.is(mine[field], was[field])) {
       next[field] = now[field];
-      if (!Object.is(now[field], was[field])) adopted.push(FIELD_LABELS[field as keyof typeof FIELD_LABELS] ?? String(field));
+      if (!Object.is(now[field], was[field])) adopted.push(fieldLabel(String(field)));
     } else if (!Object.is(now[field], was[field]) && !Object.is(now[field], mine[field])) {
-      clashes.push(FIELD_LABELS[field as keyof typeof FIELD_LABELS] ?? String(field));
+      clashes.push(fieldLabel(String(field)));
     }
   }
   return next;
@@ -118,7 +133,8 @@ function fromExisting(p: ProviderSettings): ProviderInput {
 }
 
 function presetInput(id: string, taken: readonly string[]): ProviderInput {
-  const preset = PROVIDER_PRESETS.find((p) => p.id === id) ?? PROVIDER_PRESETS[0];
+  const presets = providerPresets();
+  const preset = presets.find((p) => p.id === id) ?? presets[0];
   if (preset === undefined) return { name: "", api: "openai", model: "", base_url: null, env_api_key: null };
   return { ...preset.input, name: freeName(preset.input.name, taken) };
 }
@@ -146,9 +162,10 @@ export function ProviderForm({
   initialBaseUrl,
   onSave,
   onCancel,
-  submitLabel = "Save",
+  submitLabel,
   onReload,
 }: ProviderFormProps) {
+  const t = useT("settings");
   const id = useId();
   const [preset, setPreset] = useState(initialPreset);
   const [input, setInput] = useState<ProviderInput>(() =>
@@ -193,21 +210,28 @@ export function ProviderForm({
     );
     setMakeCurrent(current.make_current);
     const said = [
-      adopted.length > 0 ? `${adopted.join(", ")} now show${adopted.length === 1 ? "s" : ""} what the file says` : null,
-      clashes.length > 0 ? `${clashes.join(", ")} changed there too, and Save keeps what you typed` : null,
+      adopted.length > 0 ? t("providerForm.adopted", { count: adopted.length, fields: fieldList(adopted) }) : null,
+      clashes.length > 0 ? t("providerForm.clashes", { fields: fieldList(clashes) }) : null,
     ].filter((part): part is string => part !== null);
-    if (said.length > 0) setNotice(`config.toml changed since the form opened: ${said.join("; ")}.`);
+    if (said.length > 0) setNotice(t("providerForm.fileChanged", { what: said.join(t("providerForm.partSeparator")) }));
   }
 
   const keyStored = existing?.key.source ?? null;
-  const presetInfo = PROVIDER_PRESETS.find((p) => p.id === preset);
+  const presets = providerPresets();
+  const presetInfo = presets.find((p) => p.id === preset);
   const others = existing ? takenNames.filter((n) => n !== existing.name) : takenNames;
-  const nameProblem = providerNameProblem(input.name) ?? (others.includes(input.name.trim()) ? "That name is taken." : null);
+  const nameProblem = providerNameProblem(input.name) ?? (others.includes(input.name.trim()) ? t("providerForm.nameTaken") : null);
   // Why Save is off, said beside it: a greyed-out button alone does not say what is missing.
-  const missing = [nameProblem === null ? null : "a valid name", input.model.trim() === "" ? "a model" : null].filter(
-    (m): m is string => m !== null,
-  );
-  const saveBlocked = missing.length === 0 ? null : `To save, enter ${missing.join(" and ")}.`;
+  const missingName = nameProblem !== null;
+  const missingModel = input.model.trim() === "";
+  const saveBlocked =
+    missingName && missingModel
+      ? t("providerForm.saveBlocked.both")
+      : missingName
+        ? t("providerForm.saveBlocked.name")
+        : missingModel
+          ? t("providerForm.saveBlocked.model")
+          : null;
 
   const set = (patch: Partial<ProviderInput>) => {
     setInput((current) => ({ ...current, ...patch }));
@@ -226,15 +250,15 @@ export function ProviderForm({
     const outPrice = parseNumber(texts.output_price_per_mtok);
     const budget = parseNumber(texts.thinking_budget_tokens);
     const temp = parseNumber(texts.temperature);
-    for (const [label, value] of [
-      ["Context window", window],
-      ["Input price", inPrice],
-      ["Output price", outPrice],
-      ["Thinking budget", budget],
+    for (const [field, value] of [
+      ["context_window", window],
+      ["input_price_per_mtok", inPrice],
+      ["output_price_per_mtok", outPrice],
+      ["thinking_budget_tokens", budget],
     ] as const) {
-      if (value !== null && (!Number.isFinite(value) || value < 0)) return `${label} must be a number, zero or more.`;
+      if (value !== null && (!Number.isFinite(value) || value < 0)) return t("providerForm.notANumber", { field: fieldLabel(field) });
     }
-    if (temp !== null && (!Number.isFinite(temp) || temp < 0 || temp > 2)) return "Temperature must be a number from 0 to 2.";
+    if (temp !== null && (!Number.isFinite(temp) || temp < 0 || temp > 2)) return t("providerForm.temperatureRange");
     return {
       ...base,
       context_window: window,
@@ -295,9 +319,9 @@ export function ProviderForm({
       });
       if (outcome.keyError !== null) {
         setError({
-          message:
-            `The provider was saved, but the key could not be stored in the OS keychain: ${outcome.keyError}` +
-            (input.env_api_key ? ` Set ${input.env_api_key} in the environment instead.` : ""),
+          message: input.env_api_key
+            ? t("providerForm.keyNotStoredEnv", { error: outcome.keyError, variable: input.env_api_key })
+            : t("providerForm.keyNotStored", { error: outcome.keyError }),
           conflict: false,
         });
       } else {
@@ -318,7 +342,7 @@ export function ProviderForm({
     try {
       if (await onReload()) {
         setError(null);
-        setNotice((said) => said ?? "config.toml was read again; your changes are still here. Save writes them to it.");
+        setNotice((said) => said ?? t("providerForm.readAgain"));
       }
     } finally {
       setReloading(false);
@@ -326,17 +350,17 @@ export function ProviderForm({
   };
 
   return (
-    <form className="provider-form" onSubmit={submit} data-testid="provider-form" aria-label="Provider">
+    <form className="provider-form" onSubmit={submit} data-testid="provider-form" aria-label={t("providerForm.label")}>
       {existing === null && (
         <label className="field">
-          <span className="field__label">Service</span>
+          <span className="field__label">{t("providerForm.service")}</span>
           <select
             className="input"
             value={preset}
             onChange={(event) => choosePreset(event.target.value)}
             data-testid="provider-preset"
           >
-            {PROVIDER_PRESETS.map((p) => (
+            {presets.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.label}
               </option>
@@ -346,7 +370,7 @@ export function ProviderForm({
       )}
       <div className="field-row">
         <label className="field">
-          <span className="field__label">Name</span>
+          <span className="field__label">{t("providerForm.fields.name")}</span>
           <input
             className="input"
             value={input.name}
@@ -357,7 +381,7 @@ export function ProviderForm({
           {nameProblem && <span className="field__error">{nameProblem}</span>}
         </label>
         <label className="field">
-          <span className="field__label">Wire format</span>
+          <span className="field__label">{t("providerForm.fields.api")}</span>
           <select
             className="input"
             value={input.api}
@@ -365,7 +389,7 @@ export function ProviderForm({
             onChange={(event) => set({ api: event.target.value })}
             data-testid="provider-api"
           >
-            {WIRE_APIS.map((api) => (
+            {wireApis().map((api) => (
               <option key={api.value} value={api.value} title={api.full}>
                 {api.label}
               </option>
@@ -374,58 +398,62 @@ export function ProviderForm({
         </label>
       </div>
       <label className="field">
-        <span className="field__label">Base URL</span>
+        <span className="field__label">{t("providerForm.fields.base_url")}</span>
         <input
           className="input"
           value={input.base_url ?? ""}
-          placeholder="https://… (empty: the service's public endpoint)"
+          placeholder={t("providerForm.baseUrlPlaceholder")}
           onChange={(event) => set({ base_url: event.target.value === "" ? null : event.target.value })}
           data-testid="provider-base-url"
         />
       </label>
       <label className="field">
-        <span className="field__label">Model</span>
+        <span className="field__label">{t("providerForm.fields.model")}</span>
         <input
           className="input"
           value={input.model}
-          placeholder="e.g. gpt-4.1"
+          placeholder={t("providerForm.modelPlaceholder")}
           onChange={(event) => set({ model: event.target.value })}
           data-testid="provider-model"
         />
       </label>
       <div className="field-row">
         <label className="field">
-          <span className="field__label">API key</span>
+          <span className="field__label">{t("providerForm.apiKey")}</span>
           <input
             className="input"
             type="password"
             autoComplete="off"
             value={key}
-            placeholder={keyStored ? `Stored (${keyStored}); type to replace` : "Paste a key (kept in the OS keychain)"}
+            placeholder={
+              keyStored
+                ? t("providerForm.keyStoredPlaceholder", { source: keySourceText(keyStored) })
+                : t("providerForm.keyPlaceholder")
+            }
             onChange={(event) => {
               setKey(event.target.value);
               setTest({ status: "idle" });
             }}
             data-testid="provider-key"
           />
-          <span className="field__hint">{presetInfo && existing === null ? presetInfo.keyHint : "Never shown again once stored."}</span>
+          <span className="field__hint">{presetInfo && existing === null ? presetInfo.keyHint : t("providerForm.keyNeverShown")}</span>
         </label>
         <label className="field">
-          <span className="field__label">Or from the variable</span>
+          <span className="field__label">{t("providerForm.envLabel")}</span>
           <input
             className="input"
             value={input.env_api_key ?? ""}
-            placeholder="e.g. OPENAI_API_KEY"
+            placeholder={t("providerForm.envPlaceholder")}
             onChange={(event) => set({ env_api_key: event.target.value === "" ? null : event.target.value })}
             data-testid="provider-env"
           />
         </label>
       </div>
       <details className="provider-form__advanced">
-        <summary>Model profile: context window, temperature, prices, thinking</summary>
+        <summary>{t("providerForm.profileSummary")}</summary>
         <div className="field-row">
           <label className="field">
-            <span className="field__label">Context window (tokens)</span>
+            <span className="field__label">{t("providerForm.contextWindowTokens")}</span>
             <input
               className="input"
               inputMode="numeric"
@@ -436,41 +464,41 @@ export function ProviderForm({
             />
           </label>
           <label className="field">
-            <span className="field__label">Temperature</span>
+            <span className="field__label">{t("providerForm.fields.temperature")}</span>
             <input
               className="input"
               inputMode="decimal"
               value={texts.temperature}
-              placeholder="server default"
-              title="0 to 2. Small local models call tools more reliably at 0.2."
+              placeholder={t("providerForm.temperaturePlaceholder")}
+              title={t("providerForm.temperatureTitle")}
               onChange={(event) => setText({ temperature: event.target.value })}
               data-testid="profile-temperature"
             />
           </label>
           <label className="field">
-            <span className="field__label">Thinking budget (tokens)</span>
+            <span className="field__label">{t("providerForm.thinkingBudgetTokens")}</span>
             <input
               className="input"
               inputMode="numeric"
               value={texts.thinking_budget_tokens}
-              placeholder="off"
+              placeholder={t("providerForm.thinkingPlaceholder")}
               onChange={(event) => setText({ thinking_budget_tokens: event.target.value })}
             />
           </label>
         </div>
         <div className="field-row">
           <label className="field">
-            <span className="field__label">Input $ / million tokens</span>
+            <span className="field__label">{t("providerForm.inputPrice")}</span>
             <input className="input" inputMode="decimal" value={texts.input_price_per_mtok} onChange={(event) => setText({ input_price_per_mtok: event.target.value })} />
           </label>
           <label className="field">
-            <span className="field__label">Output $ / million tokens</span>
+            <span className="field__label">{t("providerForm.outputPrice")}</span>
             <input className="input" inputMode="decimal" value={texts.output_price_per_mtok} onChange={(event) => setText({ output_price_per_mtok: event.target.value })} />
           </label>
         </div>
         <label className="checkbox">
           <input type="checkbox" checked={texts.supports_vision} onChange={(event) => setText({ supports_vision: event.target.checked })} />
-          The model takes images
+          {t("providerForm.takesImages")}
         </label>
       </details>
       <label className="checkbox">
@@ -484,11 +512,11 @@ export function ProviderForm({
           aria-describedby={untickedByTest ? `${id}-untick` : undefined}
           data-testid="provider-make-current"
         />
-        Use it for new sessions
+        {t("providerForm.fields.make_current")}
       </label>
       {untickedByTest && (
         <p className="field__hint provider-form__untick" id={`${id}-untick`} data-testid="provider-make-current-why">
-          Not made the default: the connection test failed. Tick it to use it anyway.
+          {t("providerForm.untickedByTest")}
         </p>
       )}
       {test.status === "done" && (
@@ -514,7 +542,7 @@ export function ProviderForm({
                 disabled={reloading}
                 data-testid="provider-form-reload"
               >
-                {reloading ? "Reloading…" : "Reload"}
+                {reloading ? t("reloading") : t("reload")}
               </button>
             </>
           )}
@@ -536,15 +564,15 @@ export function ProviderForm({
           className="button"
           onClick={runTest}
           disabled={test.status === "running" || input.model.trim() === ""}
-          title={input.model.trim() === "" ? "Enter a model to test the connection with" : "Send a tiny request with these settings"}
+          title={input.model.trim() === "" ? t("providerForm.testNeedsModel") : t("providerForm.testTitle")}
           data-testid="provider-test"
         >
-          {test.status === "running" ? "Testing…" : "Test connection"}
+          {test.status === "running" ? t("providerForm.testing") : t("providerForm.test")}
         </button>
         <span className="provider-form__spacer" />
         {onCancel && (
           <button type="button" className="button button--quiet" onClick={onCancel}>
-            Cancel
+            {t("common:cancel")}
           </button>
         )}
         <button
@@ -554,7 +582,7 @@ export function ProviderForm({
           title={saveBlocked ?? undefined}
           data-testid="provider-save"
         >
-          {saving ? "Saving…" : submitLabel}
+          {saving ? t("common:saving") : (submitLabel ?? t("common:save"))}
         </button>
       </div>
     </form>

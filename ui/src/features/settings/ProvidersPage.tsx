@@ -1,8 +1,11 @@
 import { useState } from "react";
+import { Trans } from "react-i18next";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { ProviderSettings, ProviderSettingsPage } from "../../gen/protocol";
+import { t as translate, useT } from "../../i18n";
 import { ipc, toIpcError } from "../../ipc";
+import { keySourceText } from "./presets";
 import { ProviderForm } from "./ProviderForm";
 import type { ProviderSave, ProviderSettingsController } from "./useProviderSettings";
 
@@ -13,10 +16,10 @@ interface ProvidersPageProps {
 type Editing = { kind: "none" } | { kind: "new" } | { kind: "edit"; name: string };
 
 function keyLabel(p: ProviderSettings): { text: string; tone: "ok" | "warn" | "muted" } {
-  if (p.key.source) return { text: `Key: ${p.key.source}`, tone: "ok" };
-  if (!p.key.required) return { text: "No key needed (this machine)", tone: "muted" };
-  if (p.key.keychain_error) return { text: "Keychain unavailable", tone: "warn" };
-  return { text: "No key yet", tone: "warn" };
+  if (p.key.source) return { text: translate("settings:providers.key.stored", { source: keySourceText(p.key.source) }), tone: "ok" };
+  if (!p.key.required) return { text: translate("settings:providers.key.notNeeded"), tone: "muted" };
+  if (p.key.keychain_error) return { text: translate("settings:providers.key.keychainUnavailable"), tone: "warn" };
+  return { text: translate("settings:providers.key.none"), tone: "warn" };
 }
 
 function profileOf(page: ProviderSettingsPage, p: ProviderSettings) {
@@ -31,6 +34,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
   const [error, setError] = useState<string | null>(null);
   const [opening, setOpening] = useState(false);
   const { state } = controller;
+  const t = useT("settings");
   // A form starts from config.toml as it is now, with its current revision: a save from a
   // page read long ago would only meet "changed on disk" (or put back what changed there).
   const open = async (next: Editing) => {
@@ -44,19 +48,17 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
   };
 
   if (state.status === "loading") {
-    return <p className="settings__loading">Reading config.toml…</p>;
+    return <p className="settings__loading">{t("providers.reading")}</p>;
   }
   if (state.status === "error") {
     return (
       <div className="settings-error" role="alert" data-testid="settings-config-error">
-        <strong>config.toml cannot be edited until this is fixed</strong>
+        <strong>{t("providers.configBroken")}</strong>
         <pre>{state.error.message}</pre>
-        <p>Memo never rewrites a file it cannot read. Fix it in an editor, then reload.</p>
-        {editing.kind !== "none" && (
-          <p data-testid="providers-form-closed">The provider form was closed: what you typed in it was not saved.</p>
-        )}
+        <p>{t("providers.configBrokenHelp")}</p>
+        {editing.kind !== "none" && <p data-testid="providers-form-closed">{t("providers.formClosed")}</p>}
         <button type="button" className="button" onClick={controller.reload}>
-          Reload
+          {t("reload")}
         </button>
       </div>
     );
@@ -88,10 +90,9 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
     <div className="settings-page" data-testid="providers-page">
       <header className="settings-page__header">
         <div>
-          <h2 className="settings-page__title">Providers</h2>
+          <h2 className="settings-page__title">{t("providers.title")}</h2>
           <p className="settings-page__lead">
-            Models Memo can talk to, from <code>{page.config_path}</code>. Comments and keys Memo does not know stay as
-            they are.
+            <Trans t={t} i18nKey="providers.lead" values={{ path: page.config_path }} components={{ code: <code /> }} />
           </p>
         </div>
         {editing.kind === "none" && (
@@ -102,7 +103,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
             disabled={opening}
             data-testid="provider-add"
           >
-            Add provider
+            {t("providers.add")}
           </button>
         )}
       </header>
@@ -113,10 +114,9 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
       )}
       {lost !== null && (
         <p className="form-error" role="alert" data-testid="providers-lost">
-          {lost} is no longer in config.toml (it changed on disk), so the form was closed: what you typed in it was not
-          saved.{" "}
+          {t("providers.lost", { name: lost })}{" "}
           <button type="button" className="button button--small" onClick={() => setEditing({ kind: "none" })}>
-            OK
+            {t("providers.ok")}
           </button>
         </p>
       )}
@@ -128,7 +128,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
       ))}
       {editing.kind === "new" && (
         <div className="settings-card">
-          <h3 className="settings-card__title">New provider</h3>
+          <h3 className="settings-card__title">{t("providers.newTitle")}</h3>
           <ProviderForm
             existing={null}
             profile={null}
@@ -140,7 +140,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
         </div>
       )}
       {page.providers.length === 0 && editing.kind !== "new" && (
-        <p className="settings__empty">No provider yet. Add one to start a conversation.</p>
+        <p className="settings__empty">{t("providers.empty")}</p>
       )}
       <ul className="provider-list">
         {page.providers.map((p) => {
@@ -151,7 +151,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
               // (and what it says). Names never hold a space, so no row shares it.
               <li key="provider form" className="settings-card">
                 <h3 className="settings-card__title provider-row__name" title={p.name}>
-                  Edit {p.name}
+                  {t("providers.editTitle", { name: p.name })}
                 </h3>
                 <ProviderForm
                   existing={p}
@@ -171,7 +171,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
                   <strong className="provider-row__name" title={p.name}>
                     {p.name}
                   </strong>
-                  {p.is_current && <span className="badge badge--accent">Current</span>}
+                  {p.is_current && <span className="badge badge--accent">{t("providers.current")}</span>}
                   <span className="badge">{p.api}</span>
                 </div>
                 <div className="provider-row__detail">
@@ -191,7 +191,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
                     className="button button--small"
                     onClick={() => act(() => controller.change({ type: "make_current", name: p.name }))}
                   >
-                    Use for new sessions
+                    {t("providers.useForNew")}
                   </button>
                 )}
                 <button
@@ -201,10 +201,10 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
                   disabled={opening}
                   data-testid="provider-edit"
                 >
-                  Edit
+                  {t("common:edit")}
                 </button>
                 <button type="button" className="button button--small button--danger" onClick={() => setRemoving(p.name)}>
-                  Remove
+                  {t("common:remove")}
                 </button>
               </div>
             </li>
@@ -213,9 +213,9 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
       </ul>
       {removing !== null && (
         <ConfirmDialog
-          title={`Remove ${removing}?`}
-          message="Its entry leaves config.toml and its key leaves the OS keychain. Sessions that used it keep their history."
-          confirmLabel="Remove"
+          title={t("providers.removeTitle", { name: removing })}
+          message={t("providers.removeMessage")}
+          confirmLabel={t("common:remove")}
           danger
           onCancel={() => setRemoving(null)}
           onConfirm={() => {

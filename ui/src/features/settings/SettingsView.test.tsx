@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { setUpI18n } from "../../i18n";
 import { SettingsView } from "./SettingsView";
 
 const { ipc } = vi.hoisted(() => ({
@@ -83,7 +84,24 @@ describe("SettingsView", () => {
     fireEvent.keyDown(await screen.findByTestId("confirm-cancel"), { key: "Escape" });
     expect(screen.queryByTestId("confirm-dialog")).toBeNull();
     expect(onClose).not.toHaveBeenCalled();
+    // An input method's Esc (keyCode 229: it drops the composition) leaves Settings open.
+    fireEvent.keyDown(document.body, { key: "Escape", keyCode: 229 });
+    expect(onClose).not.toHaveBeenCalled();
     fireEvent.keyDown(document.body, { key: "Escape" });
     expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it("names its sections in Chinese when the page is in Chinese", async () => {
+    setUpI18n("zh");
+    try {
+      render(<SettingsView cwd="/work/app" onClose={vi.fn()} onProvidersChanged={vi.fn()} />);
+      await screen.findByTestId("providers-page");
+      expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("设置");
+      expect(screen.getByTestId("settings-nav-instructions").textContent).toBe("项目说明app 的 AGENTS.md");
+      expect(screen.getByTestId("settings-close").textContent).toBe("完成");
+      expect(document.querySelector(".settings-page__lead code")?.textContent).toBe("/home/u/.memo/config.toml");
+    } finally {
+      setUpI18n("en");
+    }
   });
 });

@@ -2,6 +2,7 @@ import { useCallback, useState } from "react";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { useEscape } from "../../components/escapeStack";
+import { useT } from "../../i18n";
 import { folderName } from "../../state/workspaces";
 import { FileEditorPage } from "./FileEditorPage";
 import { ProvidersPage } from "./ProvidersPage";
@@ -11,6 +12,7 @@ import { ApprovalsPage } from "../approvals/ApprovalsPage";
 import { McpPage } from "../mcp/McpPage";
 import { PluginsPage } from "../plugins/PluginsPage";
 import { NotificationsPage } from "../notifications/NotificationsPage";
+import { AppearancePage } from "../appearance/AppearancePage";
 import { useProviderSettings } from "./useProviderSettings";
 
 import "./settings.css";
@@ -24,7 +26,8 @@ export type SettingsSection =
   | "plugins"
   | "approvals"
   | "trust"
-  | "notifications";
+  | "notifications"
+  | "appearance";
 
 interface SettingsViewProps {
   /** The open folder: its instructions and project skills are offered. */
@@ -61,17 +64,19 @@ export function SettingsView({
   const [dirty, setDirty] = useState(false);
   const [pending, setPending] = useState<(() => void) | null>(null);
   const providers = useProviderSettings(onProvidersChanged);
+  const t = useT("settings");
 
   const sections: Section[] = [
-    { id: "providers", label: "Providers", hint: "Models and keys" },
-    { id: "soul", label: "SOUL.md", hint: "Who the agent is" },
-    ...(cwd ? [{ id: "instructions" as const, label: "Project instructions", hint: `AGENTS.md of ${folderName(cwd)}` }] : []),
-    { id: "skills", label: "Skills", hint: "Reusable instructions" },
-    { id: "mcp", label: "MCP", hint: "Servers and their tools" },
-    { id: "plugins", label: "Plugins", hint: "Claude Code plugins" },
-    { id: "approvals", label: "Approvals", hint: "Mode and kept rules" },
-    { id: "trust", label: "Trusted folders", hint: "What projects may start" },
-    { id: "notifications", label: "Notifications", hint: "When a session needs you" },
+    { id: "providers", label: t("nav.providers.label"), hint: t("nav.providers.hint") },
+    { id: "soul", label: t("nav.soul.label"), hint: t("nav.soul.hint") },
+    ...(cwd ? [{ id: "instructions" as const, label: t("nav.instructions.label"), hint: t("nav.instructions.hint", { folder: folderName(cwd) }) }] : []),
+    { id: "skills", label: t("nav.skills.label"), hint: t("nav.skills.hint") },
+    { id: "mcp", label: t("nav.mcp.label"), hint: t("nav.mcp.hint") },
+    { id: "plugins", label: t("nav.plugins.label"), hint: t("nav.plugins.hint") },
+    { id: "approvals", label: t("nav.approvals.label"), hint: t("nav.approvals.hint") },
+    { id: "trust", label: t("nav.trust.label"), hint: t("nav.trust.hint") },
+    { id: "notifications", label: t("nav.notifications.label"), hint: t("nav.notifications.hint") },
+    { id: "appearance", label: t("nav.appearance.label"), hint: t("nav.appearance.hint") },
   ];
 
   /** Runs `action` now, or after the person agrees to drop unsaved text. */
@@ -99,11 +104,11 @@ export function SettingsView({
 
   return (
     <div className="settings" data-testid="settings-view">
-      <nav className="settings__nav" aria-label="Settings sections">
+      <nav className="settings__nav" aria-label={t("sectionsLabel")}>
         <div className="settings__nav-head">
-          <h1 className="settings__title">Settings</h1>
+          <h1 className="settings__title">{t("title")}</h1>
           <button type="button" className="button button--quiet" onClick={close} data-testid="settings-close">
-            Done
+            {t("common:done")}
           </button>
         </div>
         {sections.map((s) => (
@@ -127,8 +132,8 @@ export function SettingsView({
             key="soul"
             kind="soul"
             cwd={null}
-            title="SOUL.md"
-            lead="Your standing preferences for the agent in every project: tone, habits, what to avoid. It goes into every session's system prompt."
+            title={t("nav.soul.label")}
+            lead={t("soulLead")}
             onDirtyChange={setDirty}
           />
         )}
@@ -137,8 +142,8 @@ export function SettingsView({
             key={`instructions:${cwd}`}
             kind="project_instructions"
             cwd={cwd}
-            title="Project instructions"
-            lead="What the agent should know about this folder: how to build and test, conventions, where things are. Memo edits the AGENTS.md it finds (or CLAUDE.md / GEMINI.md)."
+            title={t("nav.instructions.label")}
+            lead={t("instructionsLead")}
             onDirtyChange={setDirty}
           />
         )}
@@ -148,13 +153,14 @@ export function SettingsView({
         {section === "approvals" && <ApprovalsPage cwd={cwd} />}
         {section === "trust" && <TrustPage />}
         {section === "notifications" && <NotificationsPage scope={scope} />}
+        {section === "appearance" && <AppearancePage />}
       </section>
       {pending !== null && (
         <ConfirmDialog
-          title="Discard unsaved changes?"
-          message="The text you edited has not been saved. Leaving now drops it."
-          confirmLabel="Discard"
-          cancelLabel="Keep editing"
+          title={t("discard.title")}
+          message={t("discard.leaving")}
+          confirmLabel={t("discard.confirm")}
+          cancelLabel={t("discard.keepEditing")}
           danger
           onCancel={() => setPending(null)}
           onConfirm={() => {

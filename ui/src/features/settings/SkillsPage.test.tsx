@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { SkillInfo, SkillsPage as SkillsList } from "../../gen/protocol";
+import { setUpI18n } from "../../i18n";
 import { SkillsPage } from "./SkillsPage";
 
 // The Rust side, played by the test.
@@ -267,6 +268,46 @@ describe("SkillsPage", () => {
       cwd: "/work/app",
     });
     expect(screen.queryByRole("textbox", { name: /New name/ })).toBeNull();
+  });
+
+  it("leaves Esc to an input method while it composes, in the rename box and the new-skill form", async () => {
+    render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
+    await screen.findAllByTestId("skill-row");
+
+    fireEvent.click(within(row("Code Review")).getByTestId("skill-rename"));
+    const input = screen.getByTestId("skill-rename-input");
+    // Esc that drops a pinyin composition (WebKitGTK marks it, or sends keyCode 229) keeps the rename.
+    fireEvent.keyDown(input, { key: "Escape", isComposing: true });
+    fireEvent.keyDown(input, { key: "Escape", keyCode: 229 });
+    expect(screen.getByTestId("skill-rename-input")).toBeTruthy();
+    fireEvent.keyDown(input, { key: "Escape" });
+    expect(screen.queryByTestId("skill-rename-input")).toBeNull();
+
+    fireEvent.click(screen.getByTestId("skill-new"));
+    const name = screen.getByTestId("skill-name");
+    fireEvent.keyDown(name, { key: "Escape", isComposing: true });
+    expect(screen.getByTestId("skill-form")).toBeTruthy();
+    fireEvent.keyDown(name, { key: "Escape" });
+    expect(screen.queryByTestId("skill-form")).toBeNull();
+  });
+
+  it("reads in Chinese when the page does, markup and counts included", async () => {
+    ipc.listSkills.mockResolvedValue(
+      page([REVIEW, DEPLOY], { filtered: false, problems: [{ path: "/a/SKILL.md", message: "x" }, { path: "/b/SKILL.md", message: "y" }] }),
+    );
+    setUpI18n("zh");
+    try {
+      render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
+      await screen.findAllByTestId("skill-row");
+      expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("技能");
+      expect(screen.getByTestId("skills-problems").textContent).toContain("2 个文件无法读取");
+      expect(document.querySelector(".skills__note code")?.textContent).toBe("active_skills");
+      expect(screen.getByRole("switch", { name: "启用 deploy" })).toBeTruthy();
+      fireEvent.click(screen.getByTestId("skill-new"));
+      expect((screen.getByTestId("skill-body") as HTMLTextAreaElement).value).toContain("## 步骤");
+    } finally {
+      setUpI18n("en");
+    }
   });
 
   it("opens the SKILL.md in the editor, passes its dirty state up, and clears it on the way back", async () => {

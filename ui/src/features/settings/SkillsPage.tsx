@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
+import { Trans } from "react-i18next";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { isImeComposing } from "../../components/ime";
 import type { SkillChange, SkillInfo, SkillScopeKind, SkillsPage as SkillsList } from "../../gen/protocol";
+import { t as translate, useT } from "../../i18n";
 import { ipc, toIpcError, type IpcError } from "../../ipc";
 import { memoPath } from "../../state/appInfo";
 import { FileEditorPage } from "./FileEditorPage";
@@ -30,44 +33,42 @@ interface Group {
   readOnly: string | null;
 }
 
-const GROUPS: Group[] = [
-  // Its folder is named from the real Memo home (see userSkillsHint), never as ~/.memo.
-  { scope: "user", title: "Memo (user)", hint: "available in every project", readOnly: null },
-  { scope: "project", title: "This project", hint: ".agents/skills in this folder", readOnly: null },
-  {
-    scope: "other_agent",
-    title: "Other agents",
-    hint: "~/.claude/skills, ~/.codex/skills, ~/.agents/skills",
-    readOnly: "Another agent's skill: Memo uses it but never changes it. Edit it with that agent or in its folder.",
-  },
-  {
-    scope: "plugin",
-    title: "Plugins",
-    hint: "Installed plugins, named plugin:skill",
-    readOnly: "Comes with a plugin: Memo never changes it. Turn the plugin off in Settings → Plugins.",
-  },
-  {
-    scope: "builtin",
-    title: "Built in",
-    hint: "Ship with Memo",
-    readOnly: "Ships with Memo and cannot be changed. Turn it off if you don't want it.",
-  },
-];
-
-const STARTER_BODY = `## When to use
-
-Describe the tasks this skill is for.
-
-## Steps
-
-1. First, …
-2. Then, …
-`;
+/** The groups, in the current language (read at render: the language can change). */
+function groups(): Group[] {
+  return [
+    // Its folder is named from the real Memo home (see userSkills), never as ~/.memo.
+    { scope: "user", title: translate("settings:skills.groups.user.title"), hint: translate("settings:skills.groups.user.hint"), readOnly: null },
+    {
+      scope: "project",
+      title: translate("settings:skills.groups.project.title"),
+      hint: translate("settings:skills.groups.project.hint"),
+      readOnly: null,
+    },
+    {
+      scope: "other_agent",
+      title: translate("settings:skills.groups.other_agent.title"),
+      hint: "~/.claude/skills, ~/.codex/skills, ~/.agents/skills",
+      readOnly: translate("settings:skills.groups.other_agent.readOnly"),
+    },
+    {
+      scope: "plugin",
+      title: translate("settings:skills.groups.plugin.title"),
+      hint: translate("settings:skills.groups.plugin.hint"),
+      readOnly: translate("settings:skills.groups.plugin.readOnly"),
+    },
+    {
+      scope: "builtin",
+      title: translate("settings:skills.groups.builtin.title"),
+      hint: translate("settings:skills.groups.builtin.hint"),
+      readOnly: translate("settings:skills.groups.builtin.readOnly"),
+    },
+  ];
+}
 
 /** How a skill is mentioned in a message: its name, lowercase, words joined by hyphens. */
 /** Where user skills live, as labels name it: the real folder once the app info is in. */
 function userSkills(memoHome: string | null): string {
-  return memoHome === null ? "Memo's skills folder" : memoPath(memoHome, "skills");
+  return memoHome === null ? translate("settings:skills.userFolderUnknown") : memoPath(memoHome, "skills");
 }
 
 function mentionKey(name: string): string {
@@ -85,6 +86,7 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
   const [deleting, setDeleting] = useState<SkillInfo | null>(null);
   const [error, setError] = useState<{ place: ErrorPlace; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const t = useT("settings");
   // Only the newest read may replace the list (a slow one must not undo a change).
   const generation = useRef(0);
 
@@ -116,7 +118,7 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
       const failure = toIpcError("change_skill", raised);
       if (failure.code === "conflict" || failure.code === "not_found") {
         // Someone else changed config.toml or the skill folders: show what is there now.
-        setError({ place, message: `${failure.message} The list has been read again.` });
+        setError({ place, message: t("skills.listReadAgain", { message: failure.message }) });
         void load();
       } else {
         setError({ place, message: failure.message });
@@ -153,7 +155,7 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
           cwd={cwd}
           path={editing.path}
           title={editing.name}
-          lead={`The skill's SKILL.md: front matter (name, description) and the instructions the agent reads when a task calls for $${mentionKey(editing.name)}.`}
+          lead={t("skills.editorLead", { key: mentionKey(editing.name) })}
           onDirtyChange={trackEditorDirty}
           onSaved={() => void load()}
           toolbar={
@@ -164,17 +166,17 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
                 onClick={() => (editorDirty ? setLeavingEditor(true) : closeEditor())}
                 data-testid="skill-editor-back"
               >
-                ← All skills
+                {t("skills.allSkills")}
               </button>
             </div>
           }
         />
         {leavingEditor && (
           <ConfirmDialog
-            title="Discard unsaved changes?"
-            message="The text you edited has not been saved. Going back to the list drops it."
-            confirmLabel="Discard"
-            cancelLabel="Keep editing"
+            title={t("discard.title")}
+            message={t("discard.backToList")}
+            confirmLabel={t("discard.confirm")}
+            cancelLabel={t("discard.keepEditing")}
             danger
             onCancel={() => setLeavingEditor(false)}
             onConfirm={closeEditor}
@@ -196,9 +198,9 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
     <div className="settings-page skills" data-testid="skills-page">
       <header className="settings-page__header">
         <div>
-          <h2 className="settings-page__title">Skills</h2>
+          <h2 className="settings-page__title">{t("skills.title")}</h2>
           <p className="settings-page__lead">
-            Reusable instructions the agent loads when a task calls for them; mention one with <code>$name</code>.
+            <Trans t={t} i18nKey="skills.lead" components={{ code: <code /> }} />
           </p>
         </div>
         {!creating && (
@@ -212,7 +214,7 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
             disabled={page === null}
             data-testid="skill-new"
           >
-            New skill
+            {t("skills.new")}
           </button>
         )}
       </header>
@@ -232,10 +234,10 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
           }}
         />
       )}
-      {state.status === "loading" && <p className="settings__loading">Looking for skills…</p>}
+      {state.status === "loading" && <p className="settings__loading">{t("skills.looking")}</p>}
       {state.status === "error" && (
         <div className="settings-error" role="alert" data-testid="skills-load-error">
-          <strong>The skills could not be listed</strong>
+          <strong>{t("skills.listFailed")}</strong>
           <pre>{state.error.message}</pre>
           <button
             type="button"
@@ -245,7 +247,7 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
               void load();
             }}
           >
-            Try again
+            {t("common:retry")}
           </button>
         </div>
       )}
@@ -253,14 +255,13 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
         <>
           {!page.filtered && page.skills.length > 0 && (
             <p className="skills__note">
-              Every skill is on. Turning one off makes Memo keep the list of enabled ones in config.toml (
-              <code>active_skills</code>).
+              <Trans t={t} i18nKey="skills.allOn" components={{ code: <code /> }} />
             </p>
           )}
           {page.problems.length > 0 && (
             <div className="skills-problems" data-testid="skills-problems">
               <strong className="skills-problems__title">
-                {page.problems.length === 1 ? "One file could not be read" : `${page.problems.length} files could not be read`}
+                {t("skills.unreadable", { count: page.problems.length })}
               </strong>
               <ul className="skills-problems__list">
                 {page.problems.map((problem) => (
@@ -274,7 +275,7 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
               </ul>
             </div>
           )}
-          {GROUPS.map((group) => {
+          {groups().map((group) => {
             const skills = page.skills.filter((s) => s.scope === group.scope);
             // Memo's own folder (and the project's, with one open) are where new skills go:
             // show them even when empty. Other groups only when they hold something.
@@ -285,19 +286,19 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
                 <h3 className="skill-group__title">
                   {group.title}
                   <span className="skill-group__hint">
-                    {group.scope === "user" ? `${userSkills(memoHome)} — ${group.hint}` : group.hint}
+                    {group.scope === "user" ? t("skills.userHint", { folder: userSkills(memoHome), hint: group.hint }) : group.hint}
                   </span>
-                  {group.readOnly !== null && <span className="badge">Read only</span>}
+                  {group.readOnly !== null && <span className="badge">{t("skills.readOnly")}</span>}
                 </h3>
                 {skills.length === 0 ? (
-                  <p className="skill-group__empty">No skills here yet.</p>
+                  <p className="skill-group__empty">{t("skills.groupEmpty")}</p>
                 ) : (
                   <ul className="skill-list">
                     {skills.map((skill) => (
                       <SkillRow
                         key={skill.path}
                         skill={skill}
-                        readOnly={skill.editable ? null : (group.readOnly ?? "Memo cannot change this skill.")}
+                        readOnly={skill.editable ? null : (group.readOnly ?? t("skills.cannotChange"))}
                         busy={busy}
                         renaming={renaming?.path === skill.path ? renaming.name : null}
                         renameError={renaming?.path === skill.path ? errorBox("rename") : null}
@@ -323,7 +324,7 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
                         onSaveRename={async () => {
                           const name = renaming?.name.trim() ?? "";
                           if (name === "") {
-                            setError({ place: "rename", message: "A skill needs a name." });
+                            setError({ place: "rename", message: t("skills.nameMissing") });
                             return;
                           }
                           if (name === skill.name) {
@@ -347,11 +348,11 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
       )}
       {deleting !== null && (
         <ConfirmDialog
-          title={`Delete ${deleting.name}?`}
-          message={`Its folder (SKILL.md and anything next to it) moves to Memo's trash (${
-            memoHome === null ? "the trash folder in Memo's data folder" : memoPath(memoHome, "trash", "skills")
-          }), where you can get it back. Sessions stop offering it.`}
-          confirmLabel="Move to trash"
+          title={t("skills.deleteTitle", { name: deleting.name })}
+          message={t("skills.deleteMessage", {
+            trash: memoHome === null ? t("skills.trashUnknown") : memoPath(memoHome, "trash", "skills"),
+          })}
+          confirmLabel={t("skills.moveToTrash")}
           danger
           onCancel={() => setDeleting(null)}
           onConfirm={() => {
@@ -396,8 +397,11 @@ function SkillRow({
   onSaveRename,
   onDelete,
 }: SkillRowProps) {
+  const t = useT("settings");
   const key = mentionKey(skill.name);
   const onRenameKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    // Esc while an input method composes drops the composition, not the rename.
+    if (isImeComposing(event)) return;
     if (event.key === "Escape") {
       // Esc here only ends the rename (the settings view would close on it otherwise).
       event.stopPropagation();
@@ -420,10 +424,10 @@ function SkillRow({
         {renaming === null ? (
           <div className="skill-row__title">
             <strong className="skill-row__name">{skill.name}</strong>
-            <code className="skill-row__key" title={`Mention it in a message as $${key}`}>
+            <code className="skill-row__key" title={t("skills.mentionTitle", { key })}>
               ${key}
             </code>
-            {!skill.enabled && <span className="badge">Off</span>}
+            {!skill.enabled && <span className="badge">{t("common:off")}</span>}
           </div>
         ) : (
           <form className="skill-rename" onSubmit={submitRename}>
@@ -432,15 +436,15 @@ function SkillRow({
               value={renaming}
               onChange={(event) => onRenameDraft(event.target.value)}
               onKeyDown={onRenameKey}
-              aria-label={`New name for ${skill.name}`}
+              aria-label={t("skills.newNameFor", { name: skill.name })}
               data-testid="skill-rename-input"
               autoFocus
             />
             <button type="submit" className="button button--small button--primary" disabled={busy} data-testid="skill-rename-save">
-              Save
+              {t("common:save")}
             </button>
             <button type="button" className="button button--small" onClick={onCancelRename}>
-              Cancel
+              {t("common:cancel")}
             </button>
           </form>
         )}
@@ -455,10 +459,10 @@ function SkillRow({
         {readOnly === null && renaming === null && (
           <>
             <button type="button" className="button button--small" onClick={onEdit} disabled={busy} data-testid="skill-edit">
-              Edit
+              {t("common:edit")}
             </button>
             <button type="button" className="button button--small" onClick={onStartRename} disabled={busy} data-testid="skill-rename">
-              Rename
+              {t("skills.rename")}
             </button>
             <button
               type="button"
@@ -467,11 +471,11 @@ function SkillRow({
               disabled={busy}
               data-testid="skill-delete"
             >
-              Delete
+              {t("common:delete")}
             </button>
           </>
         )}
-        <label className="skill-switch" title={skill.enabled ? "On: offered to the agent" : "Off: not offered to the agent"}>
+        <label className="skill-switch" title={skill.enabled ? t("skills.switchOn") : t("skills.switchOff")}>
           <input
             type="checkbox"
             role="switch"
@@ -480,7 +484,7 @@ function SkillRow({
             // A plugin's skill follows the plugin's own switch (Settings → Plugins).
             disabled={busy || skill.scope === "plugin"}
             onChange={(event) => onToggle(event.target.checked)}
-            aria-label={`Enable ${skill.name}`}
+            aria-label={t("skills.enable", { name: skill.name })}
             data-testid="skill-toggle"
           />
           <span className="skill-switch__track" aria-hidden="true" />
@@ -501,10 +505,12 @@ interface NewSkillFormProps {
 }
 
 function NewSkillForm({ cwd, memoHome, busy, error, onCancel, onCreate }: NewSkillFormProps) {
+  const t = useT("settings");
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [scope, setScope] = useState<SkillScopeKind>("user");
-  const [body, setBody] = useState(STARTER_BODY);
+  // The starting text of SKILL.md's body, in the language of the page when the form opened.
+  const [body, setBody] = useState(() => t("skills.starterBody"));
   const [checked, setChecked] = useState(false);
 
   // Without a folder there is no project to put a skill in.
@@ -524,6 +530,8 @@ function NewSkillForm({ cwd, memoHome, busy, error, onCancel, onCreate }: NewSki
       className="settings-card skill-form"
       onSubmit={submit}
       onKeyDown={(event) => {
+        // Esc while an input method composes drops the composition, not the form.
+        if (isImeComposing(event)) return;
         if (event.key === "Escape") {
           // Esc leaves the form, not the settings view.
           event.stopPropagation();
@@ -533,27 +541,27 @@ function NewSkillForm({ cwd, memoHome, busy, error, onCancel, onCreate }: NewSki
       noValidate
       data-testid="skill-form"
     >
-      <h3 className="settings-card__title">New skill</h3>
+      <h3 className="settings-card__title">{t("skills.new")}</h3>
       <div className="field-row">
         <label className="field">
-          <span className="field__label">Name</span>
+          <span className="field__label">{t("skills.form.name")}</span>
           <input
             className="input"
             value={name}
             onChange={(event) => setName(event.target.value)}
-            placeholder="Code review"
+            placeholder={t("skills.form.namePlaceholder")}
             aria-invalid={checked && nameMissing}
             autoFocus
             data-testid="skill-name"
           />
           {checked && nameMissing ? (
-            <span className="field__error">A skill needs a name.</span>
+            <span className="field__error">{t("skills.nameMissing")}</span>
           ) : (
-            <span className="field__hint">{nameMissing ? "Letters, digits, spaces, - _ ." : `Mention it as $${mentionKey(name)}`}</span>
+            <span className="field__hint">{nameMissing ? t("skills.form.nameRules") : t("skills.form.mentionAs", { key: mentionKey(name) })}</span>
           )}
         </label>
         <label className="field">
-          <span className="field__label">Where</span>
+          <span className="field__label">{t("skills.form.where")}</span>
           <select
             className="input"
             value={effectiveScope}
@@ -561,35 +569,35 @@ function NewSkillForm({ cwd, memoHome, busy, error, onCancel, onCreate }: NewSki
             data-testid="skill-scope"
           >
             <option value="user" title={userSkills(memoHome)}>
-              User (Memo's skills folder)
+              {t("skills.form.whereUser")}
             </option>
-            {cwd !== null && <option value="project">This project (.agents/skills)</option>}
+            {cwd !== null && <option value="project">{t("skills.form.whereProject")}</option>}
           </select>
           <span className="field__hint">
             {effectiveScope === "user"
-              ? `In ${userSkills(memoHome)}; available in every project.`
-              : "Only in this folder; can be committed with it."}
+              ? t("skills.form.userHint", { folder: userSkills(memoHome) })
+              : t("skills.form.projectHint")}
           </span>
         </label>
       </div>
       <label className="field">
-        <span className="field__label">Description</span>
+        <span className="field__label">{t("skills.form.description")}</span>
         <input
           className="input"
           value={description}
           onChange={(event) => setDescription(event.target.value)}
-          placeholder="Reviews a diff for bugs, risky changes and missing tests"
+          placeholder={t("skills.form.descriptionPlaceholder")}
           aria-invalid={checked && descriptionMissing}
           data-testid="skill-description"
         />
         {checked && descriptionMissing ? (
-          <span className="field__error">A skill needs a description: it is how the agent knows when to use it.</span>
+          <span className="field__error">{t("skills.form.descriptionMissing")}</span>
         ) : (
-          <span className="field__hint">One line in every prompt: say what it does and when it applies.</span>
+          <span className="field__hint">{t("skills.form.descriptionHint")}</span>
         )}
       </label>
       <label className="field">
-        <span className="field__label">Instructions</span>
+        <span className="field__label">{t("skills.form.instructions")}</span>
         <textarea
           className="input skill-form__body"
           value={body}
@@ -598,15 +606,15 @@ function NewSkillForm({ cwd, memoHome, busy, error, onCancel, onCreate }: NewSki
           spellCheck={false}
           data-testid="skill-body"
         />
-        <span className="field__hint">Markdown. Memo writes the front matter (name and description) above it.</span>
+        <span className="field__hint">{t("skills.form.instructionsHint")}</span>
       </label>
       {error}
       <div className="skill-form__actions">
         <button type="submit" className="button button--primary" disabled={busy} data-testid="skill-create">
-          {busy ? "Creating…" : "Create skill"}
+          {busy ? t("skills.form.creating") : t("skills.form.create")}
         </button>
         <button type="button" className="button" onClick={onCancel}>
-          Cancel
+          {t("common:cancel")}
         </button>
       </div>
     </form>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 import type { ModelProfileInput, ProviderChange, ProviderInput, ProviderSettingsPage } from "../../gen/protocol";
+import { t } from "../../i18n";
 import { IpcError, ipc, toIpcError } from "../../ipc";
 
 export type ProviderSettingsState =
@@ -75,7 +76,7 @@ export function useProviderSettings(onChanged?: () => void): ProviderSettingsCon
 
   const change = useCallback(
     async (edit: ProviderChange) => {
-      if (revision === null) throw new IpcError("update_providers", "unavailable", "Settings are still loading.", true);
+      if (revision === null) throw new IpcError("update_providers", "unavailable", t("settings:stillLoading"), true);
       await apply(edit, revision);
       onChanged?.();
     },
@@ -84,7 +85,7 @@ export function useProviderSettings(onChanged?: () => void): ProviderSettingsCon
 
   const save = useCallback(
     async (request: ProviderSave): Promise<SaveOutcome> => {
-      if (revision === null) throw new IpcError("update_providers", "unavailable", "Settings are still loading.", true);
+      if (revision === null) throw new IpcError("update_providers", "unavailable", t("settings:stillLoading"), true);
       let page = await apply(
         { type: "save", original: request.original, provider: request.provider, make_current: request.makeCurrent },
         revision,

@@ -1,3 +1,4 @@
+import { useT } from "../../i18n";
 import type { AppInfoState } from "../../state/appInfo";
 
 interface StatusBarProps {
@@ -6,11 +7,12 @@ interface StatusBarProps {
 }
 
 export function StatusBar({ state, onRetry }: StatusBarProps) {
+  const t = useT("status");
   return (
     <footer className="status-bar" data-testid="status-bar" role="status">
       {state.status === "loading" && (
         <span className="status-bar__item" data-testid="status-loading">
-          Loading…
+          {t("common:loading")}
         </span>
       )}
 
@@ -22,7 +24,7 @@ export function StatusBar({ state, onRetry }: StatusBarProps) {
           </span>
           {state.error.retryable && (
             <button type="button" className="status-bar__retry" onClick={onRetry}>
-              Retry
+              {t("retry")}
             </button>
           )}
         </>
@@ -32,10 +34,10 @@ export function StatusBar({ state, onRetry }: StatusBarProps) {
         <>
           <span className="status-bar__item">
             <span className="status-dot" aria-hidden="true" />
-            Memo <span data-testid="status-version">v{state.info.version}</span>
+            {t("product")} <span data-testid="status-version">v{state.info.version}</span>
           </span>
-          <span className="status-bar__item status-bar__path" title="Memo home (MEMO_HOME)">
-            <span className="status-bar__label">Home</span>
+          <span className="status-bar__item status-bar__path" title={t("homeTitle")}>
+            <span className="status-bar__label">{t("home")}</span>
             <span data-testid="status-memo-home">{state.info.memo_home}</span>
           </span>
           <span className="status-bar__spacer" />

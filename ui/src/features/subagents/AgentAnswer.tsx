@@ -1,3 +1,4 @@
+import { useT } from "../../i18n";
 import { Markdown } from "../chat/markdown/LazyMarkdown";
 import { INVESTIGATOR, parseReport, type InvestigatorReport } from "./agents";
 
@@ -17,6 +18,7 @@ export function AgentAnswer({ answer, agentType }: { answer: string; agentType: 
 }
 
 function ReportView({ report }: { report: InvestigatorReport }) {
+  const t = useT("subagents");
   return (
     <div className="agent-report" data-testid="subagent-report">
       <div className="agent-answer">
@@ -24,7 +26,7 @@ function ReportView({ report }: { report: InvestigatorReport }) {
       </div>
       {report.locations.length > 0 && (
         <section>
-          <h4 className="agent-card__label">Relevant locations</h4>
+          <h4 className="agent-card__label">{t("report.locations")}</h4>
           <ul className="agent-report__locations">
             {report.locations.map((location, index) => (
               <li key={`${location.filePath}-${index}`} className="agent-report__location" data-testid="report-location">
@@ -48,7 +50,7 @@ function ReportView({ report }: { report: InvestigatorReport }) {
       )}
       {report.explorationTrace.length > 0 && (
         <details className="agent-report__trace">
-          <summary>How it explored ({report.explorationTrace.length} steps)</summary>
+          <summary>{t("report.trace", { n: report.explorationTrace.length })}</summary>
           <ol>
             {report.explorationTrace.map((step, index) => (
               <li key={index}>{step}</li>

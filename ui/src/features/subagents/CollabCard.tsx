@@ -2,7 +2,9 @@ import { useState } from "react";
 
 import { AlertIcon, CheckIcon, Spinner } from "../../components/icons";
 import type { AgentLine, SubagentView as SubagentCallView } from "../../gen/protocol";
+import { t as translate, useT } from "../../i18n";
 import type { SubagentView, ToolItem } from "../../state/transcript";
+import { toolErrorLabel } from "../chat/transcript/toolCardParts";
 import { AgentAnswer } from "./AgentAnswer";
 import { parseReport, shortAgentId } from "./agents";
 import { useSubagents } from "./context";
@@ -16,39 +18,42 @@ type Agents = Readonly<Record<string, SubagentView>>;
 /** "reviewer (agent-3f9a…)", or just the id for an agent this transcript never saw start. */
 function agentName(agents: Agents, agentId: string): string {
   const type = agents[agentId]?.agentType;
-  return type ? `${type} (${shortAgentId(agentId)})` : agentId;
+  return type ? translate("subagents:collab.agentName", { type, id: shortAgentId(agentId) }) : agentId;
 }
 
 function names(agents: Agents, ids: readonly string[]): string {
-  return ids.map((id) => agentName(agents, id)).join(", ");
+  return ids.map((id) => agentName(agents, id)).join(translate("transcript:listSeparator"));
 }
-
-const ACTION_NAMES: Record<SubagentCallView["action"], string> = {
-  spawn: "spawn",
-  send: "send input",
-  wait_for: "wait for",
-  close: "close",
-  list: "list agents",
-};
 
 /** The headline of each collab call: what it was about, and what came of it. */
 function describe(view: SubagentCallView, running: boolean, agents: Agents): { subject: string; outcome: string } {
   const ids = view.agents.map((agent) => agent.agent_id);
   switch (view.action) {
     case "wait_for": {
-      const subject = ids.length > 0 ? names(agents, ids) : "every subagent";
-      if (running) return { subject, outcome: "waiting" };
+      const subject = ids.length > 0 ? names(agents, ids) : translate("subagents:collab.everySubagent");
+      if (running) return { subject, outcome: translate("subagents:collab.waiting") };
       const done = view.agents.filter((agent) => agent.state !== undefined && agent.state !== "running").length;
-      return { subject, outcome: view.timed_out ? `timed out · ${done} of ${view.agents.length} done` : "all done" };
+      return {
+        subject,
+        outcome: view.timed_out
+          ? translate("subagents:collab.timedOut", { done, total: view.agents.length })
+          : translate("subagents:collab.allDone"),
+      };
     }
     case "send":
-      return { subject: `to ${names(agents, ids)}`, outcome: running ? "sending" : "sent" };
+      return {
+        subject: translate("subagents:collab.sendTo", { names: names(agents, ids) }),
+        outcome: translate(running ? "subagents:collab.sending" : "subagents:collab.sent"),
+      };
     case "close":
-      return { subject: names(agents, ids), outcome: running ? "closing" : "closed" };
+      return { subject: names(agents, ids), outcome: translate(running ? "subagents:collab.closing" : "subagents:collab.closed") };
     case "list":
     case "spawn": {
       const count = view.agents.length;
-      return { subject: running ? "" : `${count} ${count === 1 ? "subagent" : "subagents"}`, outcome: running ? "listing" : "listed" };
+      return {
+        subject: running ? "" : translate("subagents:collab.subagents", { count }),
+        outcome: translate(running ? "subagents:collab.listing" : "subagents:collab.listed"),
+      };
     }
   }
 }
@@ -59,6 +64,7 @@ function describe(view: SubagentCallView, running: boolean, agents: Agents): { s
  * the engine's view of the call says.
  */
 export function CollabCard({ tool, view }: { tool: ToolItem; view: SubagentCallView }) {
+  const t = useT("subagents");
   const { agents, open } = useSubagents();
   const running = tool.status === "running";
   const { subject, outcome } = describe(view, running, agents);
@@ -68,14 +74,14 @@ export function CollabCard({ tool, view }: { tool: ToolItem; view: SubagentCallV
     <section className={`tool collab collab--${tool.status} tool--${tool.status}`} data-testid="collab-card" data-action={view.action} data-status={tool.status}>
       <header className="collab__header">
         <span className="tool__icon">{failed ? <AlertIcon /> : running ? <Spinner /> : <CheckIcon />}</span>
-        <span className="tool__name">{ACTION_NAMES[view.action]}</span>
+        <span className="tool__name">{t(`collab.action.${view.action}`)}</span>
         {subject && (
           <span className="collab__subject" title={subject}>
             {subject}
           </span>
         )}
         <span className="collab__outcome" data-testid="collab-outcome">
-          {failed ? (tool.errorKind ?? "error").replace(/_/g, " ") : outcome}
+          {failed ? (tool.errorKind ? toolErrorLabel(tool.errorKind) : t("common:error")) : outcome}
         </span>
       </header>
       {view.action === "send" && view.task && <blockquote className="collab__message">{view.task}</blockquote>}
@@ -110,6 +116,7 @@ function AgentRow({
   known: SubagentView | undefined;
   onOpen: ((agentId: string) => void) | null;
 }) {
+  const t = useT("subagents");
   const [unfolded, setUnfolded] = useState(false);
   const agentType = status.agent_type ?? known?.agentType ?? null;
   const answer = status.answer ?? null;
@@ -120,11 +127,11 @@ function AgentRow({
     <li className="collab__agent" data-testid="collab-agent" data-agent-id={status.agent_id}>
       <div className="collab__agent-head">
         <StateBadge phase={status.state ?? "running"} />
-        <span className="collab__agent-type">{agentType ?? "agent"}</span>
+        <span className="collab__agent-type">{agentType ?? t("agent")}</span>
         <code className="collab__agent-id">{status.agent_id}</code>
         {onOpen !== null && known?.sessionId && (
           <button type="button" className="collab__open" onClick={() => onOpen(status.agent_id)}>
-            Open
+            {t("common:open")}
           </button>
         )}
       </div>
@@ -138,7 +145,7 @@ function AgentRow({
         ))}
       {long && (
         <button type="button" className="collab__more" onClick={() => setUnfolded((u) => !u)}>
-          {unfolded ? "Show less" : "Show the whole answer"}
+          {unfolded ? t("common:showLess") : t("collab.wholeAnswer")}
         </button>
       )}
       {status.message && <p className="collab__note">{status.message}</p>}

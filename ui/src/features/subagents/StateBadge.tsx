@@ -1,16 +1,9 @@
 import { AlertIcon, CheckIcon, ShieldIcon, Spinner } from "../../components/icons";
 import type { SubagentState } from "../../gen/protocol";
-import { STATE_LABELS } from "./agents";
+import { useT } from "../../i18n";
 
 /** What a subagent card says of its agent: its state, or that it waits for the user. */
 export type AgentPhase = SubagentState | "starting" | "not_started" | "needs_approval";
-
-const LABELS: Record<AgentPhase, string> = {
-  ...STATE_LABELS,
-  starting: "starting",
-  not_started: "not started",
-  needs_approval: "needs approval",
-};
 
 function PhaseIcon({ phase }: { phase: AgentPhase }) {
   switch (phase) {
@@ -31,10 +24,11 @@ function PhaseIcon({ phase }: { phase: AgentPhase }) {
 }
 
 export function StateBadge({ phase }: { phase: AgentPhase }) {
+  const t = useT("subagents");
   return (
     <span className={`agent-state agent-state--${phase}`} data-testid="agent-state" data-phase={phase}>
       <PhaseIcon phase={phase} />
-      {LABELS[phase]}
+      {t(`state.${phase}`)}
     </span>
   );
 }

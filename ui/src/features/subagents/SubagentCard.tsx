@@ -3,6 +3,7 @@ import { useMemo, useState } from "react";
 import { AlertIcon, Spinner } from "../../components/icons";
 import { useChildSession, type ChildFeed } from "../../state/childSessions";
 import type { SubagentView as SubagentCallView } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import type { SubagentView, ToolItem } from "../../state/transcript";
 import { AgentAnswer } from "./AgentAnswer";
 import { useSubagents } from "./context";
@@ -44,9 +45,10 @@ function phaseOf(tool: ToolItem, agent: SubagentView | null): AgentPhase {
  * shows its whole transcript.
  */
 export function SubagentCard({ tool, view }: { tool: ToolItem; view: SubagentCallView }) {
+  const t = useT("subagents");
   const { agents, open } = useSubagents();
   const agent = agentOf(tool, view, agents);
-  const agentType = agent?.agentType ?? view.agent_type ?? "agent";
+  const agentType = agent?.agentType ?? view.agent_type ?? t("agent");
   const task = agent?.task || view.task || "";
   const phase = phaseOf(tool, agent);
   const working = phase === "running" || phase === "needs_approval" || phase === "starting";
@@ -55,7 +57,8 @@ export function SubagentCard({ tool, view }: { tool: ToolItem; view: SubagentCal
   const sessionId = agent?.sessionId ?? null;
   const showWork = sessionId !== null && (workChoice ?? working);
   const feed = useChildSession(sessionId, showWork);
-  const summary = useMemo(() => summarizeWork(feed.transcript), [feed.transcript]);
+  // Its lines say what each call is about in the current language (`t` changes with it).
+  const summary = useMemo(() => summarizeWork(feed.transcript), [feed.transcript, t]);
   const answer = agent !== null && !working ? agent.answer : null;
   const work = useMemo(() => withoutAnswer(summary, answer), [summary, answer]);
   const [taskUnfolded, setTaskUnfolded] = useState(false);
@@ -67,7 +70,7 @@ export function SubagentCard({ tool, view }: { tool: ToolItem; view: SubagentCal
       data-testid="subagent-card"
       data-phase={phase}
       data-agent-id={agent?.agentId ?? ""}
-      aria-label={`Subagent ${agentType}`}
+      aria-label={t("card.label", { type: agentType })}
     >
       <header className="agent-card__header">
         <AgentIcon className="agent-card__icon" />
@@ -75,7 +78,10 @@ export function SubagentCard({ tool, view }: { tool: ToolItem; view: SubagentCal
           {agentType}
         </span>
         {agent && (
-          <code className="agent-card__id" title={`Agent id ${agent.agentId} (session ${agent.sessionId ?? "unknown"})`}>
+          <code
+            className="agent-card__id"
+            title={t("card.idTitle", { id: agent.agentId, session: agent.sessionId ?? t("unknown") })}
+          >
             {agent.agentId}
           </code>
         )}
@@ -85,10 +91,10 @@ export function SubagentCard({ tool, view }: { tool: ToolItem; view: SubagentCal
             type="button"
             className="button button--small agent-card__open"
             onClick={() => open(agent.agentId)}
-            title="Show this subagent's whole transcript"
+            title={t("card.openTitle")}
             data-testid="subagent-open"
           >
-            Open
+            {t("common:open")}
           </button>
         )}
       </header>
@@ -97,7 +103,7 @@ export function SubagentCard({ tool, view }: { tool: ToolItem; view: SubagentCal
           {longTask && !taskUnfolded ? `${task.slice(0, TASK_FOLD_CHARS)}…` : task}
           {longTask && (
             <button type="button" className="agent-card__more" onClick={() => setTaskUnfolded((u) => !u)}>
-              {taskUnfolded ? "Show less" : "Show all"}
+              {taskUnfolded ? t("common:showLess") : t("common:showAll")}
             </button>
           )}
         </p>
@@ -121,7 +127,7 @@ export function SubagentCard({ tool, view }: { tool: ToolItem; view: SubagentCal
       )}
       {agent !== null && answer && (
         <section className="agent-card__answer">
-          <h4 className="agent-card__label">{agent.state === "finished" ? "Answer" : "Last answer"}</h4>
+          <h4 className="agent-card__label">{agent.state === "finished" ? t("card.answer") : t("card.lastAnswer")}</h4>
           <AgentAnswer answer={answer} agentType={agentType} />
         </section>
       )}
@@ -164,9 +170,10 @@ function WorkSection({
   working: boolean;
   onToggle: () => void;
 }) {
+  const t = useT("subagents");
   // Counts are known once the child's session was read.
   const counted = !feed.loading && feed.error === null;
-  const label = counted && toolCalls > 0 ? `Work · ${toolCalls} tool ${toolCalls === 1 ? "call" : "calls"}` : "Work";
+  const label = counted && toolCalls > 0 ? t("work.labelCounted", { count: toolCalls }) : t("work.label");
   return (
     <div className="agent-card__work">
       <button type="button" className="agent-card__toggle" aria-expanded={shown} onClick={onToggle} data-testid="subagent-work-toggle">
@@ -175,19 +182,25 @@ function WorkSection({
       {shown && (
         <div className="agent-work" data-testid="subagent-work">
           {feed.error !== null ? (
-            <p className="agent-work__note agent-work__note--error">Could not read its work: {feed.error}</p>
+            <p className="agent-work__note agent-work__note--error">{t("work.error", { error: feed.error })}</p>
           ) : feed.loading ? (
             <p className="agent-work__note">
-              <Spinner /> Reading its work…
+              <Spinner /> {t("work.loading")}
             </p>
           ) : steps.length === 0 ? (
-            <p className="agent-work__note">{working ? <><Spinner /> Thinking…</> : "It did nothing."}</p>
+            <p className="agent-work__note">
+              {working ? (
+                <>
+                  <Spinner /> {t("work.thinking")}
+                </>
+              ) : (
+                t("work.nothing")
+              )}
+            </p>
           ) : (
             <ol className="agent-work__steps">
               {earlier > 0 && (
-                <li className="agent-work__earlier">
-                  {earlier} earlier {earlier === 1 ? "step" : "steps"}
-                </li>
+                <li className="agent-work__earlier">{t("work.earlier", { count: earlier })}</li>
               )}
               {steps.map((step) => (
                 <WorkLine key={step.key} step={step} />
@@ -201,6 +214,7 @@ function WorkSection({
 }
 
 function WorkLine({ step }: { step: WorkStep }) {
+  const t = useT("subagents");
   switch (step.kind) {
     case "tool":
       return (
@@ -210,8 +224,8 @@ function WorkLine({ step }: { step: WorkStep }) {
           <span className="agent-work__subject" title={step.subject}>
             {step.subject}
           </span>
-          {step.status === "waiting" && <span className="agent-work__flag">waiting for approval</span>}
-          {step.status === "error" && <span className="agent-work__flag agent-work__flag--error">error</span>}
+          {step.status === "waiting" && <span className="agent-work__flag">{t("transcript:status.waiting")}</span>}
+          {step.status === "error" && <span className="agent-work__flag agent-work__flag--error">{t("common:error")}</span>}
         </li>
       );
     case "text":
@@ -222,7 +236,7 @@ function WorkLine({ step }: { step: WorkStep }) {
       );
     case "input":
       return (
-        <li className="agent-work__input" title="More input from the agent that started it">
+        <li className="agent-work__input" title={t("work.moreInput")}>
           ↳ {step.text}
         </li>
       );

@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useRef } from "react";
+import { Trans } from "react-i18next";
 
 import { useEscape } from "../../components/escapeStack";
+import { useT } from "../../i18n";
 import { ipc } from "../../ipc";
 import { useChildSession } from "../../state/childSessions";
 import type { SubagentView as Agent } from "../../state/transcript";
@@ -25,6 +27,7 @@ interface SubagentViewProps {
  * goes on meanwhile; Back (or Escape) returns to it.
  */
 export function SubagentView({ agent, parentTitle, onBack }: SubagentViewProps) {
+  const t = useT("subagents");
   const feed = useChildSession(agent.sessionId, true);
   const { ref: scrollRef, element: scroller, pinned, scrollToBottom } = useStickToBottom();
   const sessionId = agent.sessionId;
@@ -37,7 +40,7 @@ export function SubagentView({ agent, parentTitle, onBack }: SubagentViewProps) 
   useEscape(onBack);
   useEffect(() => back.current?.focus(), []);
   const phase = agent.pendingApprovals.length > 0 ? "needs_approval" : agent.state;
-  const typeName = agent.agentType ?? "agent";
+  const typeName = agent.agentType ?? t("agent");
   const hasEntries = feed.transcript.entries.length > 0;
 
   return (
@@ -52,25 +55,30 @@ export function SubagentView({ agent, parentTitle, onBack }: SubagentViewProps) 
           className="button button--small subagent-view__back"
           onClick={onBack}
           ref={back}
-          title={`Back to ${parentTitle} (Esc)`}
+          title={t("view.backTitle", { title: parentTitle })}
           data-testid="subagent-back"
         >
-          ← Back
+          ← {t("common:back")}
         </button>
         <AgentIcon className="subagent-view__icon" />
         <h2 className="subagent-view__title" data-testid="subagent-title">
-          Subagent {typeName} · <code title={`session ${sessionId ?? "unknown"}`}>{agent.agentId}</code>
+          <Trans
+            t={t}
+            i18nKey="view.title"
+            values={{ type: typeName, id: agent.agentId }}
+            components={{ code: <code title={t("view.sessionTitle", { session: sessionId ?? t("unknown") })} /> }}
+          />
         </h2>
         <StateBadge phase={phase} />
         <span className="subagent-view__parent" title={parentTitle}>
-          started by {parentTitle}
+          {t("view.startedBy", { title: parentTitle })}
         </span>
       </div>
       <div className="chat__body subagent-view__body" ref={scrollRef}>
         {feed.error !== null ? (
-          <p className="subagent-view__note subagent-view__note--error">Could not read its transcript: {feed.error}</p>
+          <p className="subagent-view__note subagent-view__note--error">{t("view.error", { error: feed.error })}</p>
         ) : !hasEntries ? (
-          <p className="chat__loading">{feed.loading ? "Loading its transcript…" : "It has not started yet."}</p>
+          <p className="chat__loading">{feed.loading ? t("view.loading") : t("view.notStarted")}</p>
         ) : (
           <ReadOutputContext.Provider value={readOutput}>
             {/* Its commands run in its own session: the terminal panel watches the parent's. */}
@@ -82,19 +90,18 @@ export function SubagentView({ agent, parentTitle, onBack }: SubagentViewProps) 
         {agent.state !== "running" && agent.answer && hasEntries && !lastTextIs(feed.transcript.entries, agent.answer) && (
           // The investigator's report is not a message of its transcript: shown after it.
           <section className="subagent-view__report">
-            <h3 className="agent-card__label">Report</h3>
+            <h3 className="agent-card__label">{t("view.report")}</h3>
             <AgentAnswer answer={agent.answer} agentType={agent.agentType} />
           </section>
         )}
       </div>
       {!pinned && hasEntries && (
         <button type="button" className="jump-latest jump-latest--low" onClick={scrollToBottom}>
-          ↓ Latest
+          ↓ {t("view.latest")}
         </button>
       )}
       <p className="subagent-view__footer">
-        A subagent takes its instructions from the agent that started it, not from you. Its questions for approval are
-        answered here or in the conversation.
+        {t("view.footer")}
       </p>
     </div>
   );

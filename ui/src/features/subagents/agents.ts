@@ -1,7 +1,6 @@
-// Words about subagents the cards share, and the investigator's report. The report is the
+// What the subagent cards share (an agent's short id), and the investigator's report. The report is the
 // agent's own answer (what it handed in), not a tool's output: it is read here, leniently,
 // because the answer is model text that may not be the JSON it was asked for.
-import type { SubagentState } from "../../gen/protocol";
 
 /** The investigator answers with a structured report instead of prose. */
 export const INVESTIGATOR = "codebase_investigator";
@@ -65,11 +64,3 @@ export function parseReport(answer: string | null): InvestigatorReport | null {
 export function shortAgentId(agentId: string): string {
   return agentId.length > 10 ? `${agentId.slice(0, 10)}…` : agentId;
 }
-
-export const STATE_LABELS: Record<SubagentState, string> = {
-  running: "running",
-  finished: "finished",
-  failed: "failed",
-  interrupted: "interrupted",
-  closed: "closed",
-};

@@ -4,6 +4,8 @@
 
 import { useEffect, useRef, useState } from "react";
 
+import { useT } from "../../i18n";
+
 import { keyAction } from "./keys";
 import { textDelta } from "./textDelta";
 import { copySelection, createXterm, hasSize, type XtermHandle } from "./xterm";
@@ -24,7 +26,8 @@ export interface ReadOnlyTerminalProps {
 /** Hides the cursor: nothing is typed here. */
 const HIDE_CURSOR = "\x1b[?25l";
 
-export function ReadOnlyTerminal({ text, className, label = "Command output" }: ReadOnlyTerminalProps) {
+export function ReadOnlyTerminal({ text, className, label }: ReadOnlyTerminalProps) {
+  const t = useT("terminal");
   const hostRef = useRef<HTMLDivElement>(null);
   const xtermRef = useRef<XtermHandle | null>(null);
   const shown = useRef("");
@@ -89,7 +92,7 @@ export function ReadOnlyTerminal({ text, className, label = "Command output" }: 
   );
 
   return (
-    <div className={`terminal-readonly${className ? ` ${className}` : ""}`} role="log" aria-label={label}>
+    <div className={`terminal-readonly${className ? ` ${className}` : ""}`} role="log" aria-label={label ?? t("output")}>
       <div className="terminal-readonly__screen" ref={hostRef} />
     </div>
   );

@@ -6,6 +6,7 @@
 import { lazy, Suspense, useCallback, useRef, useState, type PointerEvent } from "react";
 
 import { CloseIcon } from "../../components/icons";
+import { useT } from "../../i18n";
 import { TerminalIcon } from "./icons";
 // xterm.js and its add-ons load the first time a terminal is shown: a window that never
 // opens one does not carry them.
@@ -30,6 +31,7 @@ const MIN_HEIGHT = 120;
 const DEFAULT_HEIGHT = 280;
 
 export function TerminalDock({ folders, current, open, onHide, watching, onStopWatching }: TerminalDockProps) {
+  const t = useT("terminal");
   const [height, setHeight] = useState(DEFAULT_HEIGHT);
   const drag = useRef<{ startY: number; startHeight: number } | null>(null);
 
@@ -57,7 +59,7 @@ export function TerminalDock({ folders, current, open, onHide, watching, onStopW
         className="terminal-dock__grip"
         role="separator"
         aria-orientation="horizontal"
-        aria-label="Resize the terminal panel"
+        aria-label={t("dock.resize")}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
@@ -65,21 +67,21 @@ export function TerminalDock({ folders, current, open, onHide, watching, onStopW
         onLostPointerCapture={onPointerUp}
       />
       {watching !== null && (
-        <section className="terminal-watch" aria-label="Agent command output" data-testid="terminal-watch">
+        <section className="terminal-watch" aria-label={t("dock.watch")} data-testid="terminal-watch">
           <header className="terminal-watch__bar">
             <TerminalIcon className="terminal-watch__icon" />
             <code className="terminal-watch__command" title={watching.command}>
               {watching.command}
             </code>
             <span className={`terminal-watch__state${watching.running ? " terminal-watch__state--running" : ""}`}>
-              {watching.running ? "Running · read-only" : "Finished · read-only"}
+              {watching.running ? t("dock.running") : t("dock.finished")}
             </span>
             <button
               type="button"
               className="terminal-watch__close"
               onClick={onStopWatching}
-              aria-label="Stop watching"
-              title="Stop watching"
+              aria-label={t("dock.stop")}
+              title={t("dock.stop")}
               data-testid="terminal-watch-close"
             >
               <CloseIcon />

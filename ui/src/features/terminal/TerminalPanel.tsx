@@ -7,6 +7,8 @@ import { useCallback, useEffect, useReducer, useRef } from "react";
 import { tauriBackend } from "./backend";
 import type { ConnectionStatus, TerminalBackend } from "./connection";
 import { CloseIcon, PlusIcon } from "../../components/icons";
+import { isImeComposing } from "../../components/ime";
+import { useT } from "../../i18n";
 import { ChevronDownIcon, TerminalIcon } from "./icons";
 import { initialTabs, tabLabel, tabsReducer, type TerminalTab } from "./tabs";
 import { TerminalView, type TabCommand } from "./TerminalView";
@@ -24,13 +26,14 @@ export interface TerminalPanelProps {
   backend?: TerminalBackend;
 }
 
-function statusTitle(tab: TerminalTab): string | undefined {
-  if (tab.status === "exited") return tab.exitCode === null ? "Ended by a signal" : `Exited with code ${tab.exitCode}`;
-  if (tab.status === "failed") return "Could not start";
+function statusTitle(tab: TerminalTab, t: ReturnType<typeof useT>): string | undefined {
+  if (tab.status === "exited") return tab.exitCode === null ? t("panel.signal") : t("panel.exited", { code: tab.exitCode });
+  if (tab.status === "failed") return t("panel.failed");
   return undefined;
 }
 
 export function TerminalPanel({ cwd, visible = true, onHide, backend = tauriBackend }: TerminalPanelProps) {
+  const t = useT("terminal");
   const [state, dispatch] = useReducer(tabsReducer, initialTabs);
   const { tabs, active } = state;
 
@@ -57,6 +60,8 @@ export function TerminalPanel({ cwd, visible = true, onHide, backend = tauriBack
 
   const tabRefs = useRef(new Map<number, HTMLDivElement>());
   const onTabKey = (event: React.KeyboardEvent, tab: TerminalTab) => {
+    // Keys of an input method's composition are not the tab strip's.
+    if (isImeComposing(event)) return;
     // Arrow keys move along the tab strip, as in any tablist.
     if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
       event.preventDefault();
@@ -72,9 +77,9 @@ export function TerminalPanel({ cwd, visible = true, onHide, backend = tauriBack
   };
 
   return (
-    <section className="terminal-panel" hidden={!visible} aria-label="Terminal">
+    <section className="terminal-panel" hidden={!visible} aria-label={t("panel.label")}>
       <header className="terminal-panel__bar">
-        <div className="terminal-panel__tabs" role="tablist" aria-label="Terminals">
+        <div className="terminal-panel__tabs" role="tablist" aria-label={t("panel.tabs")}>
           {tabs.map((tab) => {
             const selected = tab.key === active;
             const label = tabLabel(tab);
@@ -89,7 +94,7 @@ export function TerminalPanel({ cwd, visible = true, onHide, backend = tauriBack
                 aria-selected={selected}
                 tabIndex={selected ? 0 : -1}
                 className={`terminal-tab${selected ? " is-active" : ""}${tab.status === "exited" || tab.status === "failed" ? " is-ended" : ""}`}
-                title={statusTitle(tab) ?? label}
+                title={statusTitle(tab, t) ?? label}
                 onMouseDown={(event) => {
                   // Middle click closes, as in browsers and editors.
                   if (event.button === 1) {
@@ -103,15 +108,15 @@ export function TerminalPanel({ cwd, visible = true, onHide, backend = tauriBack
                 <TerminalIcon className="terminal-tab__icon" />
                 <span className="terminal-tab__label">{label}</span>
                 {(tab.status === "exited" || tab.status === "failed") && (
-                  <span className="terminal-tab__badge" aria-label={statusTitle(tab)}>
+                  <span className="terminal-tab__badge" aria-label={statusTitle(tab, t)}>
                     {tab.status === "failed" ? "!" : (tab.exitCode ?? "×")}
                   </span>
                 )}
                 <button
                   type="button"
                   className="terminal-tab__close"
-                  aria-label={`Close ${label}`}
-                  title="Close (ends its processes)"
+                  aria-label={t("panel.close", { label })}
+                  title={t("panel.closeTitle")}
                   tabIndex={-1}
                   onClick={(event) => {
                     event.stopPropagation();
@@ -126,8 +131,8 @@ export function TerminalPanel({ cwd, visible = true, onHide, backend = tauriBack
           <button
             type="button"
             className="terminal-panel__button"
-            aria-label="New terminal"
-            title="New terminal (Ctrl+Shift+`)"
+            aria-label={t("panel.new")}
+            title={t("panel.newTitle")}
             onClick={() => dispatch({ type: "add" })}
           >
             <PlusIcon />
@@ -137,8 +142,8 @@ export function TerminalPanel({ cwd, visible = true, onHide, backend = tauriBack
           <button
             type="button"
             className="terminal-panel__button"
-            aria-label="Hide terminal panel"
-            title="Hide the panel (shells keep running)"
+            aria-label={t("panel.hide")}
+            title={t("panel.hideTitle")}
             onClick={onHide}
           >
             <ChevronDownIcon />
@@ -168,7 +173,7 @@ export function TerminalPanel({ cwd, visible = true, onHide, backend = tauriBack
           <div className="terminal-panel__empty">
             <button type="button" className="button" onClick={() => dispatch({ type: "add" })}>
               <TerminalIcon className="terminal-panel__empty-icon" />
-              New terminal
+              {t("panel.new")}
             </button>
           </div>
         )}

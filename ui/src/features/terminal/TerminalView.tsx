@@ -4,6 +4,9 @@
 
 import { useEffect, useRef, useState } from "react";
 
+import { isImeComposing } from "../../components/ime";
+import { useT } from "../../i18n";
+
 import { TerminalConnection, type ConnectionStatus, type TerminalBackend } from "./connection";
 import { isToggleTerminalShortcut, keyAction, type KeyAction } from "./keys";
 import { copySelection, createXterm, hasSize, pasteClipboard, type XtermHandle } from "./xterm";
@@ -21,18 +24,19 @@ export interface TerminalViewProps {
   onCommand: (command: TabCommand) => void;
 }
 
-function exitText(status: ConnectionStatus): string | null {
+function exitText(status: ConnectionStatus, t: ReturnType<typeof useT>): string | null {
   switch (status.kind) {
     case "exited":
-      return status.code === null ? "The shell was ended by a signal" : `The shell exited with code ${status.code}`;
+      return status.code === null ? t("view.signal") : t("view.exited", { code: status.code });
     case "failed":
-      return `The terminal could not start: ${status.message}`;
+      return t("view.failed", { message: status.message });
     default:
       return null;
   }
 }
 
 export function TerminalView({ cwd, active, backend, onStatus, onTitle, onCommand }: TerminalViewProps) {
+  const t = useT("terminal");
   const hostRef = useRef<HTMLDivElement>(null);
   const xtermRef = useRef<XtermHandle | null>(null);
   const connectionRef = useRef<TerminalConnection | null>(null);
@@ -86,6 +90,8 @@ export function TerminalView({ cwd, active, backend, onStatus, onTitle, onComman
     term.onResize(({ cols, rows }) => connection.resize(cols, rows));
     term.onTitleChange((title) => latest.current.onTitle(title));
     term.attachCustomKeyEventHandler((event) => {
+      // An input method's composition is xterm.js's to handle (its textarea composes the text).
+      if (isImeComposing(event)) return true;
       // Not for the shell: left to bubble to the window, which shows and hides the panel.
       if (isToggleTerminalShortcut(event)) return false;
       const action = keyAction(event);
@@ -128,7 +134,7 @@ export function TerminalView({ cwd, active, backend, onStatus, onTitle, onComman
     return () => cancelAnimationFrame(frame);
   }, [active]);
 
-  const ended = exitText(status);
+  const ended = exitText(status, t);
   return (
     <div
       className="terminal-view"
@@ -148,9 +154,9 @@ export function TerminalView({ cwd, active, backend, onStatus, onTitle, onComman
         <div className={`terminal-view__ended${status.kind === "failed" ? " is-failed" : ""}`} role="status">
           <span>{ended}</span>
           <button type="button" className="terminal-view__restart" onClick={() => restartRef.current()}>
-            Restart
+            {t("view.restart")}
           </button>
-          <span className="terminal-view__hint">or press Enter</span>
+          <span className="terminal-view__hint">{t("view.orEnter")}</span>
         </div>
       )}
     </div>

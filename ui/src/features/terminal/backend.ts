@@ -1,4 +1,4 @@
-// The connection's backend in the app: the generated terminal ipc, with output on a
+// The connection's backend in the app: the generated terminal IPC calls, with output on a
 // Tauri channel per terminal.
 import { Channel } from "@tauri-apps/api/core";
 

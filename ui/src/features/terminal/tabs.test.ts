@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 
+import { setUpI18n } from "../../i18n";
 import { initialTabs, tabLabel, tabsReducer, type TabsAction, type TabsState } from "./tabs";
 
 function run(...actions: TabsAction[]): TabsState {
@@ -50,6 +51,17 @@ describe("terminal tabs", () => {
     expect(state.active).toBe(1);
     state = tabsReducer(state, { type: "cycle", by: -1 });
     expect(state.active).toBe(3);
+  });
+
+  it("names an untitled tab in the page's language", () => {
+    const state = run({ type: "add" });
+    try {
+      setUpI18n("zh");
+      expect(tabLabel(state.tabs[0]!)).toBe("终端 1");
+    } finally {
+      setUpI18n("en");
+    }
+    expect(tabLabel(state.tabs[0]!)).toBe("Terminal 1");
   });
 
   it("shows the shell's title, and forgets it on restart", () => {

@@ -1,6 +1,8 @@
 // The terminal panel's tabs as plain state and a reducer, so the rules (which tab becomes
 // active when one closes, how tabs are numbered) are tested without a DOM or xterm.
 
+import { t } from "../../i18n";
+
 export type TabStatus = "starting" | "running" | "exited" | "failed";
 
 export interface TerminalTab {
@@ -99,5 +101,5 @@ export function tabsReducer(state: TabsState, action: TabsAction): TabsState {
 
 /** What a tab is called in its tab strip. */
 export function tabLabel(tab: TerminalTab): string {
-  return tab.title ?? `Terminal ${tab.number}`;
+  return tab.title ?? t("terminal:panel.tab", { n: tab.number });
 }

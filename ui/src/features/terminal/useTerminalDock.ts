@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 
+import { isImeComposing } from "../../components/ime";
 import { ipc } from "../../ipc";
 import { isToggleTerminalShortcut } from "./keys";
 import type { WatchedCommand } from "./watch";
@@ -40,7 +41,8 @@ export function useTerminalDock(folder: string | null): TerminalDockController {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (!isToggleTerminalShortcut(event)) return;
+      // A key of an input method's composition (in any field) is the input method's.
+      if (isImeComposing(event) || !isToggleTerminalShortcut(event)) return;
       event.preventDefault();
       toggle();
     };

@@ -1,5 +1,6 @@
 import { useDialogKeys } from "../../components/useDialogKeys";
 import type { WorkspaceTrustReport } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import type { IpcError } from "../../ipc";
 import { folderName } from "../../state/workspaces";
 
@@ -13,11 +14,14 @@ interface TrustDialogProps {
   onDismiss: () => void;
 }
 
-/** "hook PreToolUse Bash: ./guard.sh" as "Hook on PreToolUse Bash" and its command. */
-function hookParts(line: string): { when: string; command: string } {
+/** Where the hooks a folder declares come from, as the badge names it. */
+const HOOKS_FILE = ".claude/settings";
+
+/** "hook PreToolUse Bash: ./guard.sh" as its moment ("PreToolUse Bash", if said) and its command. */
+function hookParts(line: string): { event: string | null; command: string } {
   const split = line.indexOf(": ");
-  if (split < 0) return { when: "Hook", command: line };
-  return { when: `Hook on ${line.slice(0, split).replace(/^hook /, "")}`, command: line.slice(split + 2) };
+  if (split < 0) return { event: null, command: line };
+  return { event: line.slice(0, split).replace(/^hook /, ""), command: line.slice(split + 2) };
 }
 
 /**
@@ -26,6 +30,7 @@ function hookParts(line: string): { when: string; command: string } {
  * has the focus: Enter never trusts by accident.
  */
 export function TrustDialog({ report, saving, error, onDecide, onDismiss }: TrustDialogProps) {
+  const t = useT("trust");
   const refuse = useDialogKeys(onDismiss);
   const changed = report.state === "changed";
   const name = folderName(report.folder);
@@ -40,19 +45,17 @@ export function TrustDialog({ report, saving, error, onDecide, onDismiss }: Trus
         data-testid="trust-dialog"
       >
         <h2 id="trust-title" className="dialog__title">
-          {changed ? `${name} now starts something new` : `Trust ${name}?`}
+          {changed ? t("dialog.titleChanged", { name }) : t("dialog.title", { name })}
         </h2>
         <p id="trust-lead" className="dialog__message trust-dialog__lead">
-          {changed
-            ? "This folder's own files changed since you trusted it. Sessions here would now:"
-            : "This folder's own files would have Memo do the following whenever a session starts here:"}
+          {changed ? t("dialog.leadChanged") : t("dialog.lead")}
         </p>
         <ul className="trust-dialog__list" data-testid="trust-servers">
           {report.servers.map((server) => (
             <li key={`${server.file}:${server.name}`} className="trust-dialog__item">
               <div className="trust-dialog__item-head">
                 <span className="trust-dialog__name">{server.name}</span>
-                <span className="badge">MCP server · {server.file}</span>
+                <span className="badge">{t("dialog.serverBadge", { file: server.file })}</span>
               </div>
               <code className="trust-dialog__runs">{server.runs}</code>
             </li>
@@ -60,8 +63,8 @@ export function TrustDialog({ report, saving, error, onDecide, onDismiss }: Trus
           {report.permissions.map((p) => (
             <li key={`${p.file}:${p.text}`} className="trust-dialog__item">
               <div className="trust-dialog__item-head">
-                <span className="trust-dialog__name">Run without asking</span>
-                <span className="badge">Allow rule · {p.file}</span>
+                <span className="trust-dialog__name">{t("dialog.runWithoutAsking")}</span>
+                <span className="badge">{t("dialog.ruleBadge", { file: p.file })}</span>
               </div>
               <code className="trust-dialog__runs">{p.text}</code>
             </li>
@@ -69,8 +72,8 @@ export function TrustDialog({ report, saving, error, onDecide, onDismiss }: Trus
           {report.prompt_files.map((file) => (
             <li key={file.path} className="trust-dialog__item">
               <div className="trust-dialog__item-head">
-                <span className="trust-dialog__name">Change how the agent is told to behave</span>
-                <span className="badge">Instructions · {file.path}</span>
+                <span className="trust-dialog__name">{t("dialog.changeInstructions")}</span>
+                <span className="badge">{t("dialog.instructionsBadge", { path: file.path })}</span>
               </div>
               <span className="trust-dialog__runs">{file.effect}</span>
             </li>
@@ -80,19 +83,17 @@ export function TrustDialog({ report, saving, error, onDecide, onDismiss }: Trus
             return (
               <li key={line} className="trust-dialog__item">
                 <div className="trust-dialog__item-head">
-                  <span className="trust-dialog__name">{hook.when}</span>
-                  <span className="badge">Hook · .claude/settings</span>
+                  <span className="trust-dialog__name">
+                    {hook.event === null ? t("dialog.hook") : t("dialog.hookOn", { event: hook.event })}
+                  </span>
+                  <span className="badge">{t("dialog.hookBadge", { file: HOOKS_FILE })}</span>
                 </div>
                 <code className="trust-dialog__runs">{hook.command}</code>
               </li>
             );
           })}
         </ul>
-        <p className="dialog__message trust-dialog__note">
-          Programs run with your permissions, outside Memo's approvals, and allow rules let the agent act
-          without asking; instruction files can tell the agent to skip its safety rules. Trust the folder only if you trust whoever wrote these files. Without trust, sessions here still work with Memo's own tools and instructions;
-          you can change this in Settings → Trusted folders.
-        </p>
+        <p className="dialog__message trust-dialog__note">{t("dialog.note")}</p>
         {error && (
           <p className="form-error" role="alert" data-testid="trust-error">
             {error.message}
@@ -107,7 +108,7 @@ export function TrustDialog({ report, saving, error, onDecide, onDismiss }: Trus
             onClick={() => onDecide(false)}
             data-testid="trust-refuse"
           >
-            Don't trust
+            {t("dialog.refuse")}
           </button>
           <button
             type="button"
@@ -116,7 +117,7 @@ export function TrustDialog({ report, saving, error, onDecide, onDismiss }: Trus
             onClick={() => onDecide(true)}
             data-testid="trust-accept"
           >
-            Trust folder
+            {t("dialog.accept")}
           </button>
         </div>
       </div>

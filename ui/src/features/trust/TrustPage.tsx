@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useState } from "react";
+import { Trans } from "react-i18next";
 
 import { formatDateTime } from "../../format";
 import type { TrustDecision } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import { ipc, toIpcError, type IpcError } from "../../ipc";
 
 import "./trust.css";
@@ -20,6 +22,7 @@ function when(seconds: number): string {
  * start. Forgetting one makes the folder ask again the next time it is opened.
  */
 export function TrustPage() {
+  const t = useT("trust");
   const [state, setState] = useState<PageState>({ status: "loading" });
   const [actionError, setActionError] = useState<string | null>(null);
 
@@ -49,11 +52,9 @@ export function TrustPage() {
     <div className="settings-page" data-testid="trust-page">
       <header className="settings-page__header">
         <div>
-          <h2 className="settings-page__title">Trusted folders</h2>
+          <h2 className="settings-page__title">{t("page.title")}</h2>
           <p className="settings-page__lead">
-            A project's own files can start programs (<code>.mcp.json</code>, Gemini's and Cursor's settings, Claude Code
-            hooks), let the agent act without asking (allow rules) or replace its instructions (<code>.memo/SYSTEM.md</code>).
-            Memo uses them only in folders you trusted, and asks again when they change.
+            <Trans t={t} i18nKey="page.lead" components={{ code: <code /> }} />
           </p>
         </div>
       </header>
@@ -62,7 +63,7 @@ export function TrustPage() {
           {actionError}
         </p>
       )}
-      {state.status === "loading" && <p className="settings__empty">Loading…</p>}
+      {state.status === "loading" && <p className="settings__empty">{t("common:loading")}</p>}
       {state.status === "error" && (
         <p className="form-error" role="alert" data-testid="trust-page-error">
           {state.error.message}
@@ -70,7 +71,7 @@ export function TrustPage() {
       )}
       {state.status === "ready" && state.decisions.length === 0 && (
         <p className="settings__empty" data-testid="trust-page-empty">
-          No decisions yet. When you open a folder whose project files start programs, Memo asks first.
+          {t("page.empty")}
         </p>
       )}
       {state.status === "ready" && state.decisions.length > 0 && (
@@ -81,9 +82,9 @@ export function TrustPage() {
                 <span className="trust-page__folder">{d.folder}</span>
                 <span className="trust-page__meta">
                   <span className={`badge ${d.trusted ? "badge--accent" : "badge--warn"}`}>
-                    {d.trusted ? "Trusted" : "Not trusted"}
+                    {d.trusted ? t("page.trusted") : t("page.notTrusted")}
                   </span>{" "}
-                  since {when(d.decided_at)}
+                  {t("page.since", { when: when(d.decided_at) })}
                 </span>
                 {d.items.length > 0 && (
                   <ul className="trust-page__items">
@@ -100,9 +101,9 @@ export function TrustPage() {
                 className="button"
                 onClick={() => void forget(d.folder)}
                 data-testid="trust-forget"
-                title="Forget this decision: the folder asks again when next opened"
+                title={t("page.forgetTitle")}
               >
-                Forget
+                {t("page.forget")}
               </button>
             </li>
           ))}

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from "@t
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { TrustDecision, WorkspaceTrustReport } from "../../gen/protocol";
+import { setUpI18n } from "../../i18n";
 import { TrustBanner } from "./TrustBanner";
 import { TrustDialog } from "./TrustDialog";
 import { TrustPage } from "./TrustPage";
@@ -137,6 +138,23 @@ describe("TrustBanner", () => {
     expect(onReview).toHaveBeenCalled();
     rerender(<TrustBanner report={{ ...ASKING, state: "trusted", needs_decision: false }} onReview={onReview} />);
     expect(screen.queryByTestId("trust-banner")).toBeNull();
+  });
+});
+
+describe("in Chinese", () => {
+  it("asks and says what is off in Chinese", () => {
+    setUpI18n("zh");
+    try {
+      const report = { ...ASKING, permissions: [{ file: ".claude/settings.json", text: "Bash(curl:*)" }] };
+      render(<TrustDialog report={report} saving={false} error={null} onDecide={vi.fn()} onDismiss={vi.fn()} />);
+      expect(screen.getByText("信任 shop？")).toBeTruthy();
+      expect(screen.getByTestId("trust-accept").textContent).toBe("信任此文件夹");
+      cleanup();
+      render(<TrustBanner report={report} onReview={vi.fn()} />);
+      expect(screen.getByTestId("trust-banner").textContent).toContain("此文件夹尚未受信任，以下内容不会被使用：MCP 服务器 db、1 条允许规则。");
+    } finally {
+      setUpI18n("en");
+    }
   });
 });
 

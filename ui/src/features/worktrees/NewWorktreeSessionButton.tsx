@@ -1,10 +1,15 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 
 import { Spinner } from "../../components/icons";
+import { isImeComposing } from "../../components/ime";
 import type { ApprovalMode, WorktreeSession } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import { type IpcError, ipc, toIpcError } from "../../ipc";
 import { BranchIcon } from "./BranchIcon";
 import "./worktrees.css";
+
+/** Where Memo's branches live (Rust adds it to the typed name): a Git name, never translated. */
+const BRANCH_PREFIX = "memo/";
 
 export interface NewWorktreeSessionButtonProps {
   /** The open folder (a git repository or a folder in one); null disables the button. */
@@ -31,6 +36,7 @@ export function NewWorktreeSessionButton({
   onStarted,
   variant = "button",
 }: NewWorktreeSessionButtonProps) {
+  const t = useT("worktrees");
   const [asking, setAsking] = useState(false);
   const [name, setName] = useState("");
   const [starting, setStarting] = useState(false);
@@ -83,12 +89,12 @@ export function NewWorktreeSessionButton({
         className={variant === "button" ? "button" : "worktree-new__item"}
         disabled={cwd === null || starting}
         aria-expanded={asking}
-        title={cwd === null ? "Open a folder first" : "Work on a new branch in its own folder; your checkout stays as it is"}
+        title={cwd === null ? t("new.noFolder") : t("new.title")}
         onClick={() => (asking ? cancel() : setAsking(true))}
         data-testid="new-worktree-session"
       >
         <BranchIcon className="button__icon" />
-        New session in a worktree
+        {t("new.button")}
       </button>
       {asking && (
         <form
@@ -96,6 +102,8 @@ export function NewWorktreeSessionButton({
           className="worktree-new__form"
           onSubmit={(e) => void start(e)}
           onKeyDown={(e) => {
+            // Esc while an input method composes drops the composition, not the form.
+            if (isImeComposing(e)) return;
             if (e.key === "Escape") {
               e.stopPropagation();
               cancel();
@@ -104,23 +112,20 @@ export function NewWorktreeSessionButton({
           data-testid="new-worktree-form"
         >
           <label className="field">
-            <span className="field__label">Branch name</span>
+            <span className="field__label">{t("new.branch")}</span>
             <span className="worktree-new__branch">
-              <span className="worktree-new__prefix">memo/</span>
+              <span className="worktree-new__prefix">{BRANCH_PREFIX}</span>
               <input
                 ref={input}
                 className="input"
                 value={name}
-                placeholder="optional, e.g. fix-login"
+                placeholder={t("new.placeholder")}
                 onChange={(e) => setName(e.target.value)}
                 data-testid="new-worktree-name"
               />
             </span>
-            <span
-              className="field__hint"
-              title="A new branch from the folder's current commit, checked out in its own folder under Memo's data folder."
-            >
-              From the current commit, in a folder of its own.
+            <span className="field__hint" title={t("new.hintTitle")}>
+              {t("new.hint")}
             </span>
           </label>
           {error && (
@@ -130,11 +135,11 @@ export function NewWorktreeSessionButton({
           )}
           <div className="worktree__buttons">
             <button type="button" className="button button--small" onClick={cancel}>
-              Cancel
+              {t("common:cancel")}
             </button>
             <button type="submit" className="button button--small button--primary" disabled={starting} data-testid="new-worktree-start">
               {starting && <Spinner className="worktree__spinner" />}
-              Start
+              {t("new.start")}
             </button>
           </div>
         </form>

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Trans } from "react-i18next";
 
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { DiffStats, DiffView } from "../../components/diff";
@@ -12,6 +13,7 @@ import type {
   WorktreeMerge,
   WorktreeStatus,
 } from "../../gen/protocol";
+import { useT } from "../../i18n";
 import { BranchIcon } from "./BranchIcon";
 import { useWorktree } from "./useWorktree";
 import "./worktrees.css";
@@ -23,14 +25,6 @@ const FILE_LETTER: Record<WorktreeFileStatus, string> = {
   renamed: "R",
   untracked: "U",
   conflicted: "!",
-};
-const FILE_TITLE: Record<WorktreeFileStatus, string> = {
-  modified: "Modified",
-  added: "Added",
-  deleted: "Deleted",
-  renamed: "Renamed",
-  untracked: "New, not yet added to git",
-  conflicted: "In conflict",
 };
 const KIND_LETTER: Record<ChangeKind, string> = { created: "A", modified: "M", deleted: "D" };
 
@@ -49,10 +43,6 @@ export interface WorktreePanelProps {
   onClose?: () => void;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
 /**
  * A worktree session's branch against the branch it came from: what is uncommitted, the
  * commits not merged yet, the diff, and the three ways out — merge into the base branch,
@@ -60,6 +50,7 @@ function plural(n: number, word: string): string {
  * what would be lost.
  */
 export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, onKept, onDiscarded, onClose }: WorktreePanelProps) {
+  const t = useT("worktrees");
   const wt = useWorktree(worktree.id, refreshKey);
   const [message, setMessage] = useState("");
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
@@ -80,19 +71,19 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
 
   const mergeBlocked =
     base === null
-      ? "It was made from a detached HEAD: there is no branch to merge into. Keep the branch instead."
+      ? t("blocked.detached")
       : !dirty && ahead.length === 0
-        ? `Nothing to merge: everything here is already in ${base}.`
+        ? t("blocked.nothing", { base })
         : needsMessage
-          ? "Merging needs a commit message for the uncommitted changes: write one above."
+          ? t("blocked.needsMessage")
           : null;
   // Why every action is off for now, said too (a greyed-out button alone does not).
   const waitBlocked = busy
-    ? "Waits until the agent's turn ends."
+    ? t("blocked.turn")
     : wt.running !== null
-      ? "Waits until the current action is done."
+      ? t("blocked.action")
       : status === null
-        ? "Waits for the worktree's status."
+        ? t("blocked.status")
         : null;
 
   const toggle = (path: string) =>
@@ -140,7 +131,7 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
 
   if (kept) {
     return (
-      <aside className="drawer worktree" aria-label="Worktree" data-testid="worktree-panel">
+      <aside className="drawer worktree" aria-label={t("panel.label")} data-testid="worktree-panel">
         <PanelHeader info={info} onClose={onClose} />
         <KeptCard kept={kept} />
       </aside>
@@ -148,7 +139,7 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
   }
 
   return (
-    <aside className="drawer worktree" aria-label="Worktree" data-testid="worktree-panel">
+    <aside className="drawer worktree" aria-label={t("panel.label")} data-testid="worktree-panel">
       <PanelHeader info={info} onClose={onClose} loading={wt.loading} />
       <p className="worktree__path" title={info.path}>
         {info.path}
@@ -156,20 +147,16 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
 
       {info.state !== "ready" && (
         <div className="worktree__notice" role="status" data-testid="worktree-missing">
-          {info.state === "missing"
-            ? "This worktree's folder is gone. Forget it to clear it from the list (its branch stays), or discard its branch too."
-            : "git no longer lists this folder as a worktree of the repository, so Memo will not touch it. Forget it to clear it from the list."}
+          {info.state === "missing" ? t("panel.missing") : t("panel.unlinked")}
         </div>
       )}
 
       {status && (
         <div className="worktree__summary" data-testid="worktree-summary">
-          <span className={`badge${dirty ? " badge--warn" : ""}`}>{plural(uncommitted.length, "uncommitted file")}</span>
-          <span className={`badge${ahead.length > 0 ? " badge--accent" : ""}`}>
-            {plural(ahead.length, "commit")} ahead
-          </span>
-          {status.behind > 0 && <span className="badge">{status.behind} behind</span>}
-          {status.merged && !dirty && base && <span className="badge badge--ok">in {base}</span>}
+          <span className={`badge${dirty ? " badge--warn" : ""}`}>{t("panel.uncommittedFiles", { count: uncommitted.length })}</span>
+          <span className={`badge${ahead.length > 0 ? " badge--accent" : ""}`}>{t("panel.ahead", { count: ahead.length })}</span>
+          {status.behind > 0 && <span className="badge">{t("panel.behind", { n: status.behind })}</span>}
+          {status.merged && !dirty && base && <span className="badge badge--ok">{t("panel.inBase", { base })}</span>}
         </div>
       )}
 
@@ -185,17 +172,17 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
       )}
       {merged && (
         <p className="worktree__done" role="status" data-testid="worktree-merged">
-          Merged into {merged.base_branch}: {plural(merged.files.length, "file")} changed in {info.repo_root}.
+          {t("panel.merged", { base: merged.base_branch, count: merged.files.length, root: info.repo_root })}
         </p>
       )}
 
       {uncommitted.length > 0 && (
         <section className="worktree__section">
-          <h3 className="worktree__heading">Uncommitted</h3>
+          <h3 className="worktree__heading">{t("panel.uncommitted")}</h3>
           <ul className="worktree__list" data-testid="worktree-uncommitted">
             {uncommitted.map((f) => (
               <li key={`${f.status}:${f.path}`} className="worktree__item">
-                <span className={`worktree__letter worktree__letter--${f.status}`} title={FILE_TITLE[f.status]}>
+                <span className={`worktree__letter worktree__letter--${f.status}`} title={t(`fileStatus.${f.status}`)}>
                   {FILE_LETTER[f.status]}
                 </span>
                 <span className="worktree__mono">{f.path}</span>
@@ -207,7 +194,7 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
 
       {ahead.length > 0 && (
         <section className="worktree__section">
-          <h3 className="worktree__heading">Commits not in {base ?? "the base"}</h3>
+          <h3 className="worktree__heading">{base === null ? t("panel.commitsNotInBase") : t("panel.commitsNotIn", { base })}</h3>
           <ul className="worktree__list" data-testid="worktree-ahead">
             {ahead.map((c) => (
               <li key={c.sha} className="worktree__item">
@@ -221,8 +208,8 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
 
       {ready && (
         <section className="worktree__section">
-          <h3 className="worktree__heading">Changes since {base ?? "the start"}</h3>
-          {wt.diff && files.length === 0 && <p className="worktree__empty">No changes yet.</p>}
+          <h3 className="worktree__heading">{base === null ? t("panel.changesSinceStart") : t("panel.changesSince", { base })}</h3>
+          {wt.diff && files.length === 0 && <p className="worktree__empty">{t("panel.noChanges")}</p>}
           <ul className="worktree__files">
             {files.map((file) => {
               const expanded = open.has(file.path);
@@ -239,7 +226,7 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
                     (file.diff ? (
                       <DiffView diff={file.diff} maxHeight={480} showPath={false} testId="worktree-diff" />
                     ) : (
-                      <p className="worktree__empty">{file.binary ? "Binary file: no text diff." : "Too large to show here."}</p>
+                      <p className="worktree__empty">{file.binary ? t("panel.binary") : t("panel.tooLarge")}</p>
                     ))}
                 </li>
               );
@@ -248,16 +235,16 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
         </section>
       )}
 
-      <section className="worktree__actions" aria-label="Finish the worktree">
+      <section className="worktree__actions" aria-label={t("panel.finish")}>
         {ready && (
           <>
             {dirty && (
               <label className="field">
-                <span className="field__label">Commit message for the uncommitted changes</span>
+                <span className="field__label">{t("panel.message")}</span>
                 <input
                   className="input"
                   value={message}
-                  placeholder="What the agent did"
+                  placeholder={t("panel.messagePlaceholder")}
                   onChange={(e) => setMessage(e.target.value)}
                   data-testid="worktree-message"
                 />
@@ -268,27 +255,25 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
                 type="button"
                 className="button button--primary"
                 disabled={!idle || mergeBlocked !== null}
-                title={mergeBlocked ?? waitBlocked ?? `Commit and merge ${info.branch} into ${base ?? ""} in ${info.repo_root}`}
+                title={mergeBlocked ?? waitBlocked ?? t("actions.mergeTitle", { branch: info.branch, base: base ?? "", root: info.repo_root })}
                 onClick={() => void merge()}
                 data-testid="worktree-merge"
               >
                 {wt.running === "merge" && <Spinner className="worktree__spinner" />}
-                Merge into {base ?? "base"}
+                {base === null ? t("actions.mergeIntoBase") : t("actions.merge", { base })}
               </button>
               <button
                 type="button"
                 className="button"
                 disabled={!idle || needsMessage}
                 title={
-                  needsMessage
-                    ? "Keeping the branch needs a commit message for the uncommitted changes: write one above."
-                    : (waitBlocked ?? "Commit, remove the folder, keep the branch to push")
+                  needsMessage ? t("blocked.keepNeedsMessage") : (waitBlocked ?? t("actions.keepTitle"))
                 }
                 onClick={() => void keep()}
                 data-testid="worktree-keep"
               >
                 {wt.running === "keep" && <Spinner className="worktree__spinner" />}
-                Keep branch
+                {t("actions.keep")}
               </button>
               <span className="worktree__spacer" />
               <button
@@ -299,7 +284,7 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
                 onClick={() => void askDiscard()}
                 data-testid="worktree-discard"
               >
-                Discard…
+                {t("actions.discard")}
               </button>
             </div>
             {(mergeBlocked ?? waitBlocked) !== null && (
@@ -312,7 +297,7 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
         {!ready && (
           <div className="worktree__buttons">
             <button type="button" className="button" disabled={!idle} onClick={() => void forget()} data-testid="worktree-forget">
-              Forget
+              {t("actions.forget")}
             </button>
             {info.state === "missing" && (
               <button
@@ -323,7 +308,7 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
                 onClick={() => void askDiscard()}
                 data-testid="worktree-discard"
               >
-                Discard branch…
+                {t("actions.discardBranch")}
               </button>
             )}
           </div>
@@ -338,6 +323,7 @@ export function WorktreePanel({ worktree, refreshKey, busy = false, onMerged, on
 }
 
 function PanelHeader({ info, onClose, loading = false }: { info: WorktreeInfo; onClose?: (() => void) | undefined; loading?: boolean }) {
+  const t = useT("worktrees");
   return (
     <header className="drawer__header">
       <div className="worktree__heading-block">
@@ -349,12 +335,16 @@ function PanelHeader({ info, onClose, loading = false }: { info: WorktreeInfo; o
           {loading && <Spinner className="worktree__spinner" />}
         </h2>
         <p className="worktree__lead">
-          from <strong>{info.base_branch ?? "a detached HEAD"}</strong> at{" "}
-          <span className="worktree__sha">{info.base_commit.slice(0, 7)}</span>
+          <Trans
+            t={t}
+            i18nKey="panel.from"
+            values={{ base: info.base_branch ?? t("panel.detachedHead"), commit: info.base_commit.slice(0, 7) }}
+            components={{ strong: <strong />, sha: <span className="worktree__sha" /> }}
+          />
         </p>
       </div>
       {onClose && (
-        <button type="button" className="icon-button" onClick={onClose} aria-label="Close" title="Close">
+        <button type="button" className="icon-button" onClick={onClose} aria-label={t("common:close")} title={t("common:close")}>
           <CloseIcon />
         </button>
       )}
@@ -364,6 +354,7 @@ function PanelHeader({ info, onClose, loading = false }: { info: WorktreeInfo; o
 
 /** After "Keep branch": the branch name and the command that publishes it. */
 function KeptCard({ kept }: { kept: KeptBranch }) {
+  const t = useT("worktrees");
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
@@ -376,34 +367,39 @@ function KeptCard({ kept }: { kept: KeptBranch }) {
   return (
     <div className="worktree__kept" data-testid="worktree-kept">
       <p className="worktree__done">
-        The folder is removed; the branch <strong>{kept.branch}</strong> is kept
-        {kept.committed ? ` with your changes committed as "${kept.committed.subject}"` : ""}. To publish it, run in{" "}
-        <span className="worktree__mono">{kept.repo_root}</span>:
+        <Trans
+          t={t}
+          i18nKey={kept.committed ? "kept.doneCommitted" : "kept.done"}
+          values={{ branch: kept.branch, subject: kept.committed?.subject ?? "", root: kept.repo_root }}
+          components={{ strong: <strong />, mono: <span className="worktree__mono" /> }}
+        />
       </p>
       <div className="worktree__command">
         <code data-testid="worktree-push-command">{kept.push_command}</code>
         <button type="button" className="button button--small" onClick={() => void copy()} data-testid="worktree-copy">
-          {copied ? "Copied" : "Copy"}
+          {copied ? t("common:copied") : t("common:copy")}
         </button>
       </div>
-      {!kept.remote && <p className="field__hint">This repository has no remote yet: add one and put its name for &lt;remote&gt;.</p>}
+      {!kept.remote && <p className="field__hint">{t("kept.noRemote")}</p>}
     </div>
   );
 }
 
 /** The confirmation that names every file and commit a discard would lose. */
 function DiscardDialog({ status, onConfirm, onCancel }: { status: WorktreeStatus; onConfirm: () => void; onCancel: () => void }) {
+  const t = useT("worktrees");
   const { uncommitted, ahead, worktree } = status;
   const loses = uncommitted.length + ahead.length > 0;
+  // Memo deletes the folder of a ready worktree only; otherwise just the branch.
+  const folderToo = worktree.state === "ready";
+  const messageKey = loses
+    ? folderToo ? "discard.loses" : "discard.losesBranchOnly"
+    : folderToo ? "discard.safe" : "discard.safeBranchOnly";
   return (
     <ConfirmDialog
-      title="Discard this worktree?"
-      message={
-        loses
-          ? `This deletes ${worktree.state === "ready" ? "its folder and " : ""}the branch ${worktree.branch}. These would be lost for good:`
-          : `This deletes ${worktree.state === "ready" ? "its folder and " : ""}the branch ${worktree.branch}. Nothing uncommitted or unmerged would be lost.`
-      }
-      confirmLabel={loses ? "Discard and lose these" : "Discard"}
+      title={t("discard.title")}
+      message={t(messageKey, { branch: worktree.branch })}
+      confirmLabel={loses ? t("discard.confirmLoses") : t("discard.confirm")}
       danger
       onConfirm={onConfirm}
       onCancel={onCancel}
@@ -412,7 +408,7 @@ function DiscardDialog({ status, onConfirm, onCancel }: { status: WorktreeStatus
         <div className="worktree__losses" data-testid="discard-list">
           {uncommitted.length > 0 && (
             <>
-              <h3 className="worktree__heading">{plural(uncommitted.length, "uncommitted file")}</h3>
+              <h3 className="worktree__heading">{t("panel.uncommittedFiles", { count: uncommitted.length })}</h3>
               <ul className="worktree__list">
                 {uncommitted.map((f) => (
                   <li key={`${f.status}:${f.path}`} className="worktree__item">
@@ -425,7 +421,7 @@ function DiscardDialog({ status, onConfirm, onCancel }: { status: WorktreeStatus
           )}
           {ahead.length > 0 && (
             <>
-              <h3 className="worktree__heading">{plural(ahead.length, "unmerged commit")}</h3>
+              <h3 className="worktree__heading">{t("discard.unmerged", { count: ahead.length })}</h3>
               <ul className="worktree__list">
                 {ahead.map((c) => (
                   <li key={c.sha} className="worktree__item">

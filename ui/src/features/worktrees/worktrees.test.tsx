@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { FileChange, WorktreeDiff, WorktreeInfo, WorktreeSession, WorktreeStatus } from "../../gen/protocol";
+import { setUpI18n } from "../../i18n";
 import { IpcError } from "../../ipc";
 import { sessionSummary } from "../../test/fixtures";
 import { NewWorktreeSessionButton } from "./NewWorktreeSessionButton";
@@ -100,6 +101,7 @@ describe("WorktreePanel", () => {
     expect(within(screen.getByTestId("worktree-ahead")).getByText("Fix the login")).toBeTruthy();
     expect(screen.getByTestId("worktree-summary").textContent).toContain("1 uncommitted file");
     expect(screen.getByTestId("worktree-merge").textContent).toContain("Merge into main");
+    expect(screen.getByTestId("worktree-panel").querySelector(".worktree__lead")?.textContent).toBe("from main at 0123456");
     const file = await screen.findByTestId("worktree-file");
     fireEvent.click(within(file).getByRole("button"));
     expect(await screen.findByTestId("worktree-diff")).toBeTruthy();
@@ -205,6 +207,9 @@ describe("WorktreePanel", () => {
     fireEvent.click(screen.getByTestId("worktree-keep"));
     expect((await screen.findByTestId("worktree-push-command")).textContent).toBe("git push -u origin memo/fix-login");
     expect(onKept).toHaveBeenCalledWith(kept);
+    expect(screen.getByTestId("worktree-kept").querySelector(".worktree__done")?.textContent).toBe(
+      "The folder is removed; the branch memo/fix-login is kept. To publish it, run in /repo:",
+    );
     expect(ipc.keepWorktreeBranch).toHaveBeenCalledWith({ worktreeId: "ab12cd34", message: "" });
     fireEvent.click(screen.getByTestId("worktree-copy"));
     await waitFor(() => expect(screen.getByTestId("worktree-copy").textContent).toBe("Copied"));
@@ -255,6 +260,19 @@ describe("NewWorktreeSessionButton", () => {
     expect(screen.queryByTestId("new-worktree-form")).toBeNull();
   });
 
+  it("closes on Esc, but not on the Esc that ends an input method's composition in the branch name", () => {
+    render(<NewWorktreeSessionButton cwd="/repo" onStarted={vi.fn()} />);
+    fireEvent.click(screen.getByTestId("new-worktree-session"));
+    const name = screen.getByTestId("new-worktree-name");
+    fireEvent.change(name, { target: { value: "修复" } });
+    fireEvent.keyDown(name, { key: "Escape", isComposing: true });
+    fireEvent.keyDown(name, { key: "Escape", keyCode: 229 });
+    expect((screen.getByTestId("new-worktree-name") as HTMLInputElement).value).toBe("修复");
+    fireEvent.keyDown(name, { key: "Escape" });
+    expect(screen.queryByTestId("new-worktree-form")).toBeNull();
+    expect(ipc.startWorktreeSession).not.toHaveBeenCalled();
+  });
+
   it("says why a folder cannot have one, and is off without a folder", async () => {
     ipc.startWorktreeSession.mockRejectedValue(
       new IpcError("start_worktree_session", "invalid_input", "/tmp/x is not inside a git repository", false),
@@ -288,5 +306,22 @@ describe("NewWorktreeSessionButton", () => {
       if (own) Object.defineProperty(Element.prototype, "scrollIntoView", own);
       else delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
     }
+  });
+});
+
+describe("the worktree panel in Chinese", () => {
+  afterEach(() => {
+    setUpI18n("en");
+  });
+
+  it("reads from the Chinese catalog, markup and counts included", async () => {
+    setUpI18n("zh");
+    ipc.worktreeStatus.mockResolvedValue(status());
+    ipc.worktreeDiff.mockResolvedValue(diff(["src/login.rs"]));
+    panel();
+    expect((await screen.findByTestId("worktree-summary")).textContent).toContain("1 个未提交的文件");
+    expect(screen.getByText("main", { selector: ".worktree__lead strong" })).toBeTruthy();
+    expect(screen.getByTestId("worktree-panel").querySelector(".worktree__lead")?.textContent).toBe("基于 main 的 0123456");
+    expect(screen.getByTestId("worktree-merge").textContent).toContain("合并到 main");
   });
 });

@@ -2,6 +2,7 @@
 // ("Hook PreToolUse · ./guard.sh blocked: no rm"), and how loudly to say it.
 import type { AgentEvent, HookRunSummary } from "../../gen/protocol";
 import type { HookItem } from "./types";
+import { t } from "../../i18n";
 
 type HookRan = Extract<AgentEvent, { type: "hook_ran" }>;
 
@@ -34,18 +35,18 @@ export function hookTone(item: HookItem): HookTone {
 
 /** What one hook did, in a word or two. */
 export function runVerdict(run: HookRunSummary): string {
-  if (run.status === "blocked" || run.decision === "block") return "blocked";
+  if (run.status === "blocked" || run.decision === "block") return t("hooks:blocked");
   switch (run.status) {
     case "failed":
-      return run.exit_code === undefined ? "failed" : `failed (exit ${run.exit_code})`;
+      return run.exit_code === undefined ? t("hooks:failed") : t("hooks:failedExit", { code: run.exit_code });
     case "timed_out":
-      return "timed out";
+      return t("hooks:timedOut");
     case "cancelled":
-      return "cancelled";
+      return t("hooks:cancelled");
     default:
-      if (run.decision === "allow") return "allowed";
-      if (run.decision === "ask") return "asked";
-      return "ok";
+      if (run.decision === "allow") return t("hooks:allowed");
+      if (run.decision === "ask") return t("hooks:asked");
+      return t("hooks:ok");
   }
 }
 
@@ -57,31 +58,32 @@ export function hookHeadline(item: HookItem): string {
     item.hooks.length === 1 && only
       ? runVerdict(only)
       : item.decision === "block" || item.stopped
-        ? "blocked"
+        ? t("hooks:blocked")
         : item.decision === "ask"
-          ? "asked"
+          ? t("hooks:asked")
           : item.decision === "allow"
-            ? "allowed"
+            ? t("hooks:allowed")
             : hookTone(item) === "failed"
-              ? "some failed"
-              : "ok";
+              ? t("hooks:someFailed")
+              : t("hooks:ok");
   // A block's reason is what matters (its command is in the unfolded details); a failure
   // names its command.
   const who =
     item.hooks.length === 1 && only
       ? why && (item.decision === "block" || item.stopped)
-        ? `${item.event} hook`
-        : `Hook ${item.event} · ${only.command}`
-      : `${item.hooks.length} ${item.event} hooks`;
-  const stopped = item.stopped && item.decision !== "block" ? " (stopped the agent)" : "";
-  return `${who} ${verb}${stopped}${why ? `: ${firstLine(why)}` : ""}`;
+        ? t("hooks:eventHook", { event: item.event })
+        : t("hooks:hookCommand", { event: item.event, command: only.command })
+      : t("hooks:eventHooks", { count: item.hooks.length, event: item.event });
+  const stopped = item.stopped && item.decision !== "block" ? t("hooks:stoppedAgent") : "";
+  const headline = t("hooks:headline", { who, verb, stopped });
+  return why ? t("hooks:withReason", { headline, why: firstLine(why) }) : headline;
 }
 
 /** Each hook on its own lines, for a body without markup (session-level notes). */
 export function hookDetails(item: HookItem): string {
   return item.hooks
     .map((run) => {
-      const head = `${run.command} — ${runVerdict(run)}, ${run.duration_ms} ms (${run.source})`;
+      const head = t("hooks:detail", { command: run.command, verdict: runVerdict(run), ms: run.duration_ms, source: run.source });
       return run.message ? `${head}\n${run.message}` : head;
     })
     .join("\n\n");

@@ -7,7 +7,8 @@ import { hookDetails, hookHeadline, hookItem, hookTone } from "./hooks";
 import { findTurn } from "./lookup";
 import { approvalResolved, isRelayed, relayedApproval, subagentStarted, subagentUpdated } from "./subagents";
 import { applyTurnEvent, withoutBusy } from "./turnEvents";
-import { MODE_EFFECTS, MODE_NAMES } from "../approvalModes";
+import { modeEffect, modeName } from "../approvalModes";
+import { t } from "../../i18n";
 
 export const emptyTranscript: TranscriptState = {
   lastSeq: 0,
@@ -95,8 +96,8 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       const info: InfoView = {
         kind: "info",
         key,
-        title: `Approval mode: ${MODE_NAMES[event.mode]}`,
-        body: MODE_EFFECTS[event.mode],
+        title: t("approvals:modeChanged", { name: modeName(event.mode) }),
+        body: modeEffect(event.mode),
         ok: event.mode !== "dangerous",
       };
       return { ...state, entries: [...state.entries, info] };

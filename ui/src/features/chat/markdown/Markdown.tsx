@@ -3,6 +3,7 @@ import ReactMarkdown, { type Components, type ExtraProps, type Options } from "r
 import remarkGfm, { type Options as GfmOptions } from "remark-gfm";
 import { openUrl } from "@tauri-apps/plugin-opener";
 
+import { useT } from "../../../i18n";
 import { highlighter, loadHighlighter } from "./highlighter";
 import "./markdown.css";
 
@@ -152,11 +153,7 @@ type HastChild = HastElement["children"][number];
 const COMPONENTS: Components = {
   a: ({ href, children }) => <Link href={href}>{children}</Link>,
   // Images are not fetched from model-supplied URLs; their alt text stands in.
-  img: ({ src, alt }) => (
-    <span className="md__image" title={typeof src === "string" ? src : undefined}>
-      {alt || (typeof src === "string" ? src : "image")}
-    </span>
-  ),
+  img: ({ src, alt }) => <ImageStandIn src={typeof src === "string" ? src : undefined} alt={alt} />,
   pre: ({ node }) => {
     const code = node?.children.find(
       (child): child is HastElement => child.type === "element" && child.tagName === "code",
@@ -185,6 +182,15 @@ const COMPONENTS: Components = {
       <input type="checkbox" className="md__task" checked={checked ?? false} disabled readOnly />
     ) : null,
 };
+
+function ImageStandIn({ src, alt }: { src: string | undefined; alt: string | undefined }) {
+  const t = useT("chat");
+  return (
+    <span className="md__image" title={src}>
+      {alt || (src ?? t("markdown.image"))}
+    </span>
+  );
+}
 
 /** Schemes handed to the system's default application; anything else is not a link. */
 const OPENABLE = new Set(["http:", "https:", "mailto:"]);
@@ -251,9 +257,11 @@ function languageOf(code: HastElement | undefined): string | undefined {
 
 type CopyState = "idle" | "copied" | "failed";
 
-const COPY_LABELS: Record<CopyState, string> = { idle: "Copy", copied: "Copied", failed: "Copy failed" };
+/** The copy button's words per state: keys in the catalogs. */
+const COPY_LABELS: Record<CopyState, string> = { idle: "common:copy", copied: "common:copied", failed: "markdown.copyFailed" };
 
 const CodeBlock = memo(function CodeBlock({ code, lang }: { code: string; lang: string | undefined }) {
+  const t = useT("chat");
   // The highlighter and the grammar live outside React once loaded; this only re-renders
   // when one of them arrives.
   const [, arrived] = useReducer((count: number) => count + 1, 0);
@@ -317,15 +325,15 @@ const CodeBlock = memo(function CodeBlock({ code, lang }: { code: string; lang: 
       data-highlighted={tokens ? "true" : undefined}
     >
       <div className="md__pre-bar">
-        <span className="md__pre-lang">{lang || "text"}</span>
+        <span className="md__pre-lang">{lang || t("markdown.plainText")}</span>
         <button
           type="button"
           className={copy === "failed" ? "md__copy md__copy--failed" : "md__copy"}
           data-testid="code-copy"
-          title="Copy the code to the clipboard"
+          title={t("markdown.copyTitle")}
           onClick={onCopy}
         >
-          {COPY_LABELS[copy]}
+          {t(COPY_LABELS[copy])}
         </button>
       </div>
       <pre>

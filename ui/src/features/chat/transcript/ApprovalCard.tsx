@@ -1,8 +1,10 @@
-import { createContext, useContext, useMemo, useState } from "react";
+import { createContext, type ReactElement, useContext, useMemo, useState } from "react";
+import { Trans } from "react-i18next";
 
 import { DiffStats, DiffView, parseDiff, type HunkState } from "../../../components/diff";
 import { ShieldIcon } from "../../../components/icons";
 import type { ApprovalRequest, DiffHunk, EditChoice, FileDiff, ReviewDecision, SubagentRef } from "../../../gen/protocol";
+import { t as translate, useT } from "../../../i18n";
 import { mcpRuleLabel, mcpToolParts, toolCalledAs, toolLabel } from "../../../state/toolNames";
 import type { ApprovalItem, StandaloneApproval } from "../../../state/transcript";
 import { shortAgentId } from "../../subagents/agents";
@@ -19,11 +21,11 @@ export const ResolveApprovalContext = createContext<ResolveApproval | null>(null
 
 function useResolveApproval(): ResolveApproval {
   const resolve = useContext(ResolveApprovalContext);
-  return resolve ?? (() => Promise.reject(new Error("nothing here can answer an approval")));
+  return resolve ?? (() => Promise.reject(new Error(translate("transcript:approval.noResolver"))));
 }
 
-/** Why the grants beyond this once are off while only some hunks (or edits) are checked. */
-const wholeOnly = (unit: string) => `Only for the whole change: check every ${unit} to use this`;
+/** What a person picks from one by one: the hunks of a diff, or the edits of a several-edit call. */
+type Unit = "edit" | "hunk";
 
 /**
  * Whether a decision let a hunk through: a partial approval names the accepted hunks, a
@@ -65,21 +67,23 @@ function describeDecision(decision: ReviewDecision, hunks: readonly DiffHunk[], 
       // Only a partial answer needs the count; "Applied 2 of 2" says no more than "Approved".
       if (edits.length > 0) {
         const applied = edits.filter((edit) => editOutcome(decision, edit.index) === "applied").length;
-        return applied < edits.length ? `Applied ${applied} of ${edits.length} edits` : "Approved once";
+        return applied < edits.length
+          ? translate("transcript:decision.appliedEdits", { applied, total: edits.length })
+          : translate("transcript:decision.approvedOnce");
       }
       const applied = hunks.filter((hunk) => hunkOutcome(decision, hunk.index) === "applied").length;
       return hunks.length > 1 && applied < hunks.length
-        ? `Applied ${applied} of ${hunks.length} changes`
-        : "Approved once";
+        ? translate("transcript:decision.appliedHunks", { applied, total: hunks.length })
+        : translate("transcript:decision.approvedOnce");
     }
     case "approve_for_session":
-      return "Approved for this session";
+      return translate("transcript:decision.session");
     case "approve_always":
-      return decision.project ? "Always allowed in this folder" : "Always allowed";
+      return decision.project ? translate("transcript:decision.alwaysFolder") : translate("transcript:decision.always");
     case "approve_step":
-      return "Approved with the rest of this step";
+      return translate("transcript:decision.step");
     case "deny":
-      return decision.reason ? `Denied (${decision.reason})` : "Denied";
+      return decision.reason ? translate("transcript:decision.deniedWhy", { reason: decision.reason }) : translate("transcript:decision.denied");
   }
 }
 
@@ -88,30 +92,37 @@ const HEADLINE_COMMAND_CHARS = 60;
 
 /** What a subagent asks, in its parent's transcript: which agent, and to do what. */
 function RelayedTitle({ request, agent }: { request: ApprovalRequest; agent: SubagentRef }) {
+  const t = useT("transcript");
   const command = request.command ?? null;
   const quoted =
     command !== null && command.length > HEADLINE_COMMAND_CHARS ? `${command.slice(0, HEADLINE_COMMAND_CHARS - 1)}…` : command;
+  // What it wants to do: run a command, change a file, or use a tool.
+  const wants: { key: string; values: Record<string, string>; code: ReactElement } =
+    quoted !== null
+      ? { key: "relayed.run", values: { command: quoted }, code: <code /> }
+      : request.diff
+        ? { key: "relayed.change", values: { path: request.diff.path }, code: <code /> }
+        : {
+            key: "relayed.use",
+            values: { tool: toolLabel(request.tool_name) },
+            code: <code title={toolCalledAs(request.tool_name)} />,
+          };
   return (
     <span className="approval__title" data-testid="approval-agent">
-      Subagent {agent.agent_type}{" "}
-      <span className="approval__agent-id" title={agent.agent_id}>
-        ({shortAgentId(agent.agent_id)})
-      </span>{" "}
-      {quoted !== null ? (
-        <>
-          wants to run <code>{quoted}</code>
-        </>
-      ) : request.diff ? (
-        <>
-          wants to change <code>{request.diff.path}</code>
-        </>
-      ) : (
-        <>
-          wants to use <code title={toolCalledAs(request.tool_name)}>{toolLabel(request.tool_name)}</code>
-        </>
-      )}
+      <Trans
+        t={t}
+        i18nKey={wants.key}
+        values={{ type: agent.agent_type, id: shortAgentId(agent.agent_id), ...wants.values }}
+        components={{ id: <span className="approval__agent-id" title={agent.agent_id} />, code: wants.code }}
+      />
     </span>
   );
+}
+
+/** A request's risk in words: read, write, execute, critical. */
+function RiskBadge({ risk }: { risk: ApprovalRequest["risk"] }) {
+  const t = useT("transcript");
+  return <span className={`risk risk--${risk}`}>{t(`risk.${risk}`, { defaultValue: risk })}</span>;
 }
 
 /**
@@ -119,6 +130,7 @@ function RelayedTitle({ request, agent }: { request: ApprovalRequest; agent: Sub
  * question in a card of its own, saying which agent asks.
  */
 export function ApprovalCard({ item }: { item: ApprovalItem | StandaloneApproval }) {
+  const t = useT("transcript");
   const { request, decision } = item;
   const state = decisionState(decision);
   const agent = request.agent ?? null;
@@ -128,7 +140,7 @@ export function ApprovalCard({ item }: { item: ApprovalItem | StandaloneApproval
       data-testid="approval-card"
       data-state={state}
       data-agent-id={agent?.agent_id}
-      aria-label={agent ? `Approval request from subagent ${agent.agent_type}` : "Approval request"}
+      aria-label={agent ? t("approval.fromSubagent", { type: agent.agent_type }) : t("approval.request")}
     >
       <header className="approval__header">
         <ShieldIcon className="approval__icon" />
@@ -136,14 +148,19 @@ export function ApprovalCard({ item }: { item: ApprovalItem | StandaloneApproval
           <RelayedTitle request={request} agent={agent} />
         ) : (
           <span className="approval__title">
-            Allow <code title={toolCalledAs(request.tool_name)}>{toolLabel(request.tool_name)}</code>?
+            <Trans
+              t={t}
+              i18nKey="approval.allow"
+              values={{ tool: toolLabel(request.tool_name) }}
+              components={{ code: <code title={toolCalledAs(request.tool_name)} /> }}
+            />
           </span>
         )}
-        <span className={`risk risk--${request.risk}`}>{request.risk}</span>
+        <RiskBadge risk={request.risk} />
       </header>
       <p className="approval__reason">{request.reason}</p>
       {request.command && <pre className="approval__command">$ {request.command}</pre>}
-      {request.cwd && <p className="approval__cwd">in {request.cwd}</p>}
+      {request.cwd && <p className="approval__cwd">{t("inDir", { cwd: request.cwd })}</p>}
       <ApprovalChoice item={item} sameToolWaiting={0} standalone />
     </section>
   );
@@ -167,7 +184,7 @@ export function ApprovalInCard({ item, sameToolWaiting }: { item: ApprovalItem; 
         <p className="approval__ask">
           <ShieldIcon className="approval__icon" />
           <span className="approval__reason">{request.reason}</span>
-          <span className={`risk risk--${request.risk}`}>{request.risk}</span>
+          <RiskBadge risk={request.risk} />
         </p>
       )}
       <ApprovalChoice item={item} sameToolWaiting={sameToolWaiting} standalone={false} />
@@ -191,6 +208,7 @@ function ApprovalChoice({
   sameToolWaiting: number;
   standalone: boolean;
 }) {
+  const t = useT("transcript");
   const onResolve = useResolveApproval();
   const { request, decision } = item;
   // Buttons lock on click; the card flips to the decision when `approval_resolved` arrives.
@@ -210,7 +228,7 @@ function ApprovalChoice({
   const edits = editChoices(request.diff);
   const byEdit = edits.length > 0;
   const choices = byEdit ? edits.map((e) => e.index) : hunks.map((h) => h.index);
-  const unit = byEdit ? "edit" : "hunk";
+  const unit: Unit = byEdit ? "edit" : "hunk";
   const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set(choices));
   const toggle = (index: number) =>
     setSelected((current) => {
@@ -229,9 +247,9 @@ function ApprovalChoice({
         checked={selected.has(hunk.index)}
         disabled={answering}
         onChange={() => toggle(hunk.index)}
-        aria-label={`Apply change ${hunk.index + 1}`}
+        aria-label={t("approval.applyChange", { n: hunk.index + 1 })}
       />
-      Apply
+      {t("approval.apply")}
     </label>
   );
   const hunkState = (index: number): HunkState => {
@@ -244,7 +262,9 @@ function ApprovalChoice({
     const accepted = choices.filter((i) => selected.has(i));
     return byEdit ? { type: "approve_once", accepted_edits: accepted } : { type: "approve_once", accepted_hunks: accepted };
   };
-  const wholeOnlyTitle = wholeOnly(unit);
+  // Why the grants beyond this once are off while only some hunks (or edits) are checked.
+  const wholeOnlyTitle = t(`approval.wholeOnly.${unit}`);
+  const separator = t("listSeparator");
   const isMcp = mcpToolParts(request.tool_name) !== null;
   // Once answered, a tool card shows what was written (its view) instead of the proposal.
   const showDiff = request.diff && (standalone || decision === null);
@@ -254,19 +274,25 @@ function ApprovalChoice({
         <p className="approval__rule" data-testid="approval-rule">
           {request.rule_summary ? (
             // The engine's words: a command that writes is kept exactly, never as a prefix.
-            <>“Always” lets Memo <RuleWords text={request.rule_summary} />; edit it in Settings → Approvals.</>
+            <Trans t={t} i18nKey="approval.ruleSummary" components={{ rule: <RuleWords text={request.rule_summary} /> }} />
           ) : (
-            <>
-              “Always” keeps a rule for{" "}
-              {request.rule_patterns.map((p, i) => (
-                <span key={p}>
-                  {i > 0 && ", "}
-                  {/* An MCP rule's `server:tool` is read as the tool is everywhere else. */}
-                  {isMcp ? <code title={`rule ${p}`}>{mcpRuleLabel(p)}</code> : <code>{p}</code>}
-                </span>
-              ))}
-              ; edit it in Settings → Approvals.
-            </>
+            <Trans
+              t={t}
+              i18nKey="approval.rulePatterns"
+              components={{
+                patterns: (
+                  <>
+                    {request.rule_patterns.map((p, i) => (
+                      <span key={p}>
+                        {i > 0 && separator}
+                        {/* An MCP rule's `server:tool` is read as the tool is everywhere else. */}
+                        {isMcp ? <code title={t("approval.ruleTitle", { pattern: p })}>{mcpRuleLabel(p)}</code> : <code>{p}</code>}
+                      </span>
+                    ))}
+                  </>
+                ),
+              }}
+            />
           )}
         </p>
       )}
@@ -287,9 +313,7 @@ function ApprovalChoice({
           hunkTestId="approval-hunk"
           toolbar={
             picking && (
-              <span className="approval__picked">
-                {selected.size} of {hunks.length} selected
-              </span>
+              <span className="approval__picked">{t("approval.picked", { selected: selected.size, total: hunks.length })}</span>
             )
           }
           renderHunkActions={picking ? pickHunk : undefined}
@@ -300,7 +324,7 @@ function ApprovalChoice({
       )}
       {failure !== null && decision === null && (
         <p className="approval__failure" role="alert" data-testid="approval-failure">
-          The answer did not reach Memo: {failure}
+          {t("approval.failure", { error: failure })}
         </p>
       )}
       {decision === null ? (
@@ -310,9 +334,9 @@ function ApprovalChoice({
             className="button button--primary"
             disabled={answering || (choices.length > 1 && selected.size === 0)}
             onClick={() => answer(approveOnce())}
-            title={choices.length > 1 && selected.size === 0 ? `Check at least one ${unit} to apply` : undefined}
+            title={choices.length > 1 && selected.size === 0 ? t(`approval.checkOne.${unit}`) : undefined}
           >
-            {partial ? `Apply ${selected.size} of ${choices.length}` : "Approve once"}
+            {partial ? t("approval.applySome", { selected: selected.size, total: choices.length }) : t("approval.once")}
           </button>
           {sameToolWaiting > 0 && request.risk !== "critical" && (
             <button
@@ -320,10 +344,12 @@ function ApprovalChoice({
               className="button"
               disabled={answering || partial}
               onClick={() => answer({ type: "approve_step" })}
-              title={partial ? wholeOnlyTitle : `Also run the ${sameToolWaiting} other ${toolLabel(request.tool_name)} call${sameToolWaiting === 1 ? "" : "s"} of this step without asking`}
+              title={
+                partial ? wholeOnlyTitle : t("approval.stepTitle", { count: sameToolWaiting, tool: toolLabel(request.tool_name) })
+              }
               data-testid="approve-step"
             >
-              Approve all {sameToolWaiting + 1}
+              {t("approval.step", { n: sameToolWaiting + 1 })}
             </button>
           )}
           {/* Only writes can be granted for the session (commands need a kept rule), and a
@@ -334,9 +360,9 @@ function ApprovalChoice({
               className="button"
               disabled={answering || partial}
               onClick={() => answer({ type: "approve_for_session" })}
-              title={partial ? wholeOnlyTitle : "Allow changes to this file without asking for the rest of the session"}
+              title={partial ? wholeOnlyTitle : t("approval.sessionTitle")}
             >
-              Approve for session
+              {t("approval.session")}
             </button>
           )}
           {/* "Always" keeps a rule (a command prefix, the files, the MCP tool): whole changes only. */}
@@ -347,10 +373,14 @@ function ApprovalChoice({
                 className="button"
                 disabled={answering || partial}
                 onClick={() => answer({ type: "approve_always", project: true })}
-                title={partial ? wholeOnlyTitle : `Keep a rule: ${request.rule_summary ?? request.rule_patterns.join(", ")}, in this folder`}
+                title={
+                  partial
+                    ? wholeOnlyTitle
+                    : t("approval.keepRuleFolder", { rule: request.rule_summary ?? request.rule_patterns.join(separator) })
+                }
                 data-testid="approve-always-project"
               >
-                Always in this folder
+                {t("approval.alwaysFolder")}
               </button>
               {/* A secondary button like its neighbours: drawn quiet, it looked disabled. */}
               <button
@@ -358,15 +388,19 @@ function ApprovalChoice({
                 className="button"
                 disabled={answering || partial}
                 onClick={() => answer({ type: "approve_always", project: false })}
-                title={partial ? wholeOnlyTitle : `Keep a rule: ${request.rule_summary ?? request.rule_patterns.join(", ")}, everywhere`}
+                title={
+                  partial
+                    ? wholeOnlyTitle
+                    : t("approval.keepRuleEverywhere", { rule: request.rule_summary ?? request.rule_patterns.join(separator) })
+                }
                 data-testid="approve-always"
               >
-                Always
+                {t("approval.always")}
               </button>
             </>
           )}
           <button type="button" className="button button--danger" disabled={answering} onClick={() => answer({ type: "deny" })}>
-            Deny
+            {t("approval.deny")}
           </button>
         </div>
       ) : (
@@ -399,6 +433,7 @@ function EditList({
   disabled: boolean;
   onToggle: (index: number) => void;
 }) {
+  const t = useT("transcript");
   // The whole change's counts: the edits' own diffs each count only their part.
   const parsed = useMemo(() => parseDiff(diff), [diff]);
   const stateOf = (index: number): HunkState => {
@@ -413,9 +448,7 @@ function EditList({
         </code>
         <DiffStats added={parsed.added} removed={parsed.removed} />
         {picking && (
-          <span className="approval__picked">
-            {selected.size} of {edits.length} selected
-          </span>
+          <span className="approval__picked">{t("approval.picked", { selected: selected.size, total: edits.length })}</span>
         )}
       </div>
       <ol className="approval__edit-list">
@@ -441,9 +474,9 @@ function EditList({
                         checked={selected.has(edit.index)}
                         disabled={disabled}
                         onChange={() => onToggle(edit.index)}
-                        aria-label={`Apply ${edit.label}`}
+                        aria-label={t("approval.applyEdit", { label: edit.label })}
                       />
-                      Apply
+                      {t("approval.apply")}
                     </label>
                   )
                 }

@@ -50,6 +50,21 @@ describe("ElicitationCard", () => {
     expect(onAnswer).toHaveBeenLastCalledWith("q1", "cancel", undefined);
   });
 
+  it("leaves an input method's Enter to the input method, and submits on a plain Enter", () => {
+    const onAnswer = vi.fn().mockResolvedValue(undefined);
+    render(<ElicitationCard view={VIEW} onAnswer={onAnswer} />);
+    const field = screen.getByTestId("elicit-name");
+    fireEvent.change(field, { target: { value: "Ada" } });
+    // Composing (pinyin, say): Enter picks a candidate, so the form's implicit submission is held back.
+    expect(fireEvent.keyDown(field, { key: "Enter", isComposing: true })).toBe(false);
+    expect(fireEvent.keyDown(field, { key: "Enter", keyCode: 229 })).toBe(false);
+    expect(onAnswer).not.toHaveBeenCalled();
+    // A plain Enter is left to the browser, which submits the form (jsdom does not: submit stands in).
+    const form = screen.getByTestId("elicitation") as HTMLFormElement;
+    if (fireEvent.keyDown(field, { key: "Enter" })) fireEvent.submit(form);
+    expect(onAnswer).toHaveBeenCalledWith("q1", "accept", { name: "Ada", check: false, integer: 42, pets: [] });
+  });
+
   it("follows the request and its answer from the events", () => {
     const state = applyBatch(emptyTranscript, [
       { session_id: "s", seq: 1, turn_id: null, timestamp_ms: 0, event: { type: "elicitation_requested", request_id: "q1", server: "s", message: "m", schema: {} } },

@@ -1,6 +1,9 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useState } from "react";
+import { Trans } from "react-i18next";
 
 import { ToolIcon } from "../../../components/icons";
+import { isImeComposing } from "../../../components/ime";
+import { useT } from "../../../i18n";
 import type { ElicitationView } from "../../../state/transcript";
 
 export type AnswerElicitation = (
@@ -59,6 +62,7 @@ function initial(field: Field): unknown {
  * in the conversation.
  */
 export function ElicitationCard({ view, onAnswer }: { view: ElicitationView; onAnswer: AnswerElicitation }) {
+  const t = useT("transcript");
   const properties = (view.schema.properties ?? {}) as Record<string, Field>;
   const required = new Set(view.schema.required ?? []);
   const [values, setValues] = useState<Record<string, unknown>>(() =>
@@ -83,14 +87,19 @@ export function ElicitationCard({ view, onAnswer }: { view: ElicitationView; onA
     answer("accept", content);
   };
 
+  // Enter in a field submits the form, unless it picks an input method's candidate.
+  const keepComposition = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key === "Enter" && isImeComposing(event)) event.preventDefault();
+  };
+
   if (view.answer !== null) {
-    const said = { accept: "Sent", decline: "Declined", cancel: "Cancelled" }[view.answer];
+    const said = t(`elicitation.said.${view.answer}`);
     return (
       <section className="elicitation elicitation--answered" data-testid="elicitation" data-state={view.answer}>
         <header className="elicitation__header">
           <ToolIcon className="elicitation__icon" />
           <span>
-            <strong>{view.server}</strong> asked for input
+            <Trans t={t} i18nKey="elicitation.asked" values={{ server: view.server }} components={{ strong: <strong /> }} />
           </span>
           <span className="elicitation__said">{said}</span>
         </header>
@@ -99,11 +108,18 @@ export function ElicitationCard({ view, onAnswer }: { view: ElicitationView; onA
   }
 
   return (
-    <form className="elicitation" onSubmit={submit} data-testid="elicitation" data-state="pending" aria-label="Request for input">
+    <form
+      className="elicitation"
+      onSubmit={submit}
+      onKeyDown={keepComposition}
+      data-testid="elicitation"
+      data-state="pending"
+      aria-label={t("elicitation.label")}
+    >
       <header className="elicitation__header">
         <ToolIcon className="elicitation__icon" />
         <span>
-          The MCP server <strong>{view.server}</strong> asks:
+          <Trans t={t} i18nKey="elicitation.asks" values={{ server: view.server }} components={{ strong: <strong /> }} />
         </span>
       </header>
       <p className="elicitation__message">{view.message}</p>
@@ -147,7 +163,7 @@ export function ElicitationCard({ view, onAnswer }: { view: ElicitationView; onA
                 </div>
               ) : single ? (
                 <select id={id} className="input" value={String(values[name] ?? "")} onChange={(e) => set(name, e.target.value)} required={required.has(name)} data-testid={`elicit-${name}`}>
-                  <option value="">Choose…</option>
+                  <option value="">{t("elicitation.choose")}</option>
                   {single.map((c) => (
                     <option key={c.value} value={c.value}>
                       {c.label}
@@ -175,13 +191,13 @@ export function ElicitationCard({ view, onAnswer }: { view: ElicitationView; onA
       </div>
       <div className="elicitation__actions">
         <button type="button" className="button button--quiet" disabled={sending} onClick={() => answer("cancel")} data-testid="elicit-cancel">
-          Cancel
+          {t("common:cancel")}
         </button>
         <button type="button" className="button" disabled={sending} onClick={() => answer("decline")} data-testid="elicit-decline">
-          Decline
+          {t("elicitation.decline")}
         </button>
         <button type="submit" className="button button--primary" disabled={sending} data-testid="elicit-submit">
-          Send to {view.server}
+          {t("elicitation.send", { server: view.server })}
         </button>
       </div>
     </form>

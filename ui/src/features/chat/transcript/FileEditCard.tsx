@@ -5,23 +5,26 @@ import { useMemo } from "react";
 
 import { DiffStats, DiffView, type HunkState } from "../../../components/diff";
 import type { EditedFile, FileEditView } from "../../../gen/protocol";
+import { useT } from "../../../i18n";
 import type { ToolItem } from "../../../state/transcript";
 import { prettyArgs } from "../format";
 import { CardApprovalPart, CardFrame, CardTitle, isWaiting, OutputSection, statusLabel, useDetailsOpen, type CardApproval } from "./toolCardParts";
 import { describePaths, editedPaths, editTotals } from "./toolViews";
 import { useShownOutput } from "./wholeOutput";
 
-const CHANGE_LABELS: Record<EditedFile["change"]["kind"], string | null> = {
-  add: "new file",
+const CHANGE_KEYS: Record<EditedFile["change"]["kind"], string | null> = {
+  add: "fileKind.new",
   modify: null,
-  delete: "deleted",
-  move: "moved",
+  delete: "fileKind.deleted",
+  move: "fileKind.moved",
 };
 
 function ChangeBadge({ file }: { file: EditedFile }) {
-  const label = CHANGE_LABELS[file.change.kind];
-  if (label === null) return null;
-  const title = file.change.kind === "move" ? `moved from ${file.change.from}` : undefined;
+  const t = useT("transcript");
+  const key = CHANGE_KEYS[file.change.kind];
+  if (key === null) return null;
+  const label = t(key);
+  const title = file.change.kind === "move" ? t("fileKind.movedFrom", { from: file.change.from }) : undefined;
   return (
     <span className={`tool__file-kind tool__file-kind--${file.change.kind}`} title={title}>
       {label}
@@ -37,17 +40,19 @@ function appliedState(file: EditedFile): ((index: number) => HunkState) | undefi
 }
 
 function EditedFileDiff({ file }: { file: EditedFile }) {
+  const t = useT("transcript");
   if (file.diff) return <DiffView diff={file.diff} toolbar={<ChangeBadge file={file} />} hunkState={appliedState(file)} />;
   return (
     <p className="tool__no-diff">
       <span className="tool__no-diff-path">{file.path}</span>
       <ChangeBadge file={file} />
-      <span>{file.change.kind === "delete" ? "The file is removed." : "No text diff to show."}</span>
+      <span>{file.change.kind === "delete" ? t("edit.removed") : t("edit.noDiff")}</span>
     </p>
   );
 }
 
 export function FileEditCard({ tool, view, approval }: { tool: ToolItem; view: FileEditView; approval: CardApproval | undefined }) {
+  const t = useT("transcript");
   const waiting = isWaiting(tool, approval);
   const [open, onToggle] = useDetailsOpen();
   const shown = useShownOutput(tool, open);
@@ -55,7 +60,9 @@ export function FileEditCard({ tool, view, approval }: { tool: ToolItem; view: F
   const subject = describePaths(editedPaths(view));
   // A call of several edits taken in part: which of them were written.
   const partly = view.files.flatMap((file) =>
-    file.applied_edits === undefined ? [] : [`${file.path}: edits ${file.applied_edits.map((i) => i + 1).join(", ")} written`],
+    file.applied_edits === undefined
+      ? []
+      : [t("edit.written", { path: file.path, edits: file.applied_edits.map((i) => i + 1).join(t("listSeparator")) })],
   );
   return (
     <CardFrame
@@ -83,16 +90,22 @@ export function FileEditCard({ tool, view, approval }: { tool: ToolItem; view: F
       )}
       {partly.length > 0 && (
         <p className="tool__facts" data-testid="tool-partial-edits">
-          {partly.join("; ")}
+          {partly.join(t("clauseSeparator"))}
         </p>
       )}
       <CardApprovalPart tool={tool} approval={approval} />
       {!waiting && shown.text !== null && shown.text.trim() !== "" && (
-        <OutputSection heading={tool.status === "error" ? "Error" : "Result"} text={shown.text} shown={shown} waiting={false} empty="" />
+        <OutputSection
+          heading={tool.status === "error" ? t("card.error") : t("card.result")}
+          text={shown.text}
+          shown={shown}
+          waiting={false}
+          empty=""
+        />
       )}
       {open && tool.args.trim() !== "" && (
         <details className="tool__raw" data-testid="tool-arguments">
-          <summary>Arguments</summary>
+          <summary>{t("card.arguments")}</summary>
           <pre className="tool__pre">{prettyArgs(tool.args)}</pre>
         </details>
       )}

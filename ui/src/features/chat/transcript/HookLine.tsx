@@ -1,3 +1,4 @@
+import { useT } from "../../../i18n";
 import { hookHeadline, hookTone, runVerdict } from "../../../state/transcript/hooks";
 import type { HookItem } from "../../../state/transcript";
 
@@ -7,6 +8,7 @@ import type { HookItem } from "../../../state/transcript";
  * command, file, time and message unfold on click.
  */
 export function HookLine({ item, attached = false }: { item: HookItem; attached?: boolean }) {
+  const t = useT("transcript");
   const tone = hookTone(item);
   const headline = hookHeadline(item);
   return (
@@ -25,9 +27,7 @@ export function HookLine({ item, attached = false }: { item: HookItem; attached?
             <div className="hook__run-head">
               <code className="hook__command">{run.command}</code>
               <span className="hook__verdict">{runVerdict(run)}</span>
-              <span className="hook__meta">
-                {run.duration_ms} ms · {run.source}
-              </span>
+              <span className="hook__meta">{t("hook.meta", { ms: run.duration_ms, source: run.source })}</span>
             </div>
             {run.message && <pre className="hook__message">{run.message}</pre>}
           </li>

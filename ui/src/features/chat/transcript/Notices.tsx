@@ -1,18 +1,20 @@
 import { AlertIcon, RetryIcon, Spinner } from "../../../components/icons";
 import type { ErrorKind } from "../../../gen/protocol";
+import { t as translate, useT } from "../../../i18n";
 import type { RetryItem } from "../../../state/transcript";
 import { formatDelay } from "../format";
 
-const ERROR_TITLES: Partial<Record<ErrorKind, string>> = {
-  auth: "Authentication failed",
-  rate_limited: "Rate limited",
-  overloaded: "The provider is overloaded",
-  context_overflow: "The conversation is too long for the model",
-  network: "Network error",
-  config: "Configuration error",
-  storage: "Could not save the session",
-  invalid_op: "Not possible right now",
-};
+/** The kinds of error with a title of their own (the others are "Error"). */
+const TITLED: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
+  "auth",
+  "rate_limited",
+  "overloaded",
+  "context_overflow",
+  "network",
+  "config",
+  "storage",
+  "invalid_op",
+]);
 
 export function ErrorNotice({
   kind,
@@ -26,15 +28,16 @@ export function ErrorNotice({
   /** The raw error behind the sentence, folded away. */
   detail?: string | null | undefined;
 }) {
+  const t = useT("transcript");
   return (
     <div className="notice notice--error" role="alert" data-testid="error-notice" data-kind={kind}>
       <AlertIcon className="notice__icon" />
       <div>
-        <strong className="notice__title">{title ?? ERROR_TITLES[kind] ?? "Error"}</strong>
+        <strong className="notice__title">{title ?? (TITLED.has(kind) ? t(`errorTitle.${kind}`) : t("errorTitle.other"))}</strong>
         <p className="notice__message">{message}</p>
         {detail && (
           <details className="notice__detail" data-testid="error-detail">
-            <summary>Details</summary>
+            <summary>{t("errorDetails")}</summary>
             <code>{detail}</code>
           </details>
         )}
@@ -47,29 +50,28 @@ export function ErrorNotice({
 export function friendlyReason(reason: string): string {
   const text = reason.toLowerCase();
   if (/connection refused|error sending request|dns|connect|unreachable|reset by peer/.test(text)) {
-    return "the provider could not be reached";
+    return translate("transcript:reason.unreachable");
   }
-  if (/timed out|timeout/.test(text)) return "the provider did not answer in time";
-  if (/429|rate limit|rate_limit|too many requests/.test(text)) return "the provider is rate limiting";
-  if (/overloaded|529|503|502|500|server error/.test(text)) return "the provider is overloaded";
-  if (/stream ended|interrupted|incomplete/.test(text)) return "the answer was cut off";
-  return "the request failed";
+  if (/timed out|timeout/.test(text)) return translate("transcript:reason.timeout");
+  if (/429|rate limit|rate_limit|too many requests/.test(text)) return translate("transcript:reason.rateLimited");
+  if (/overloaded|529|503|502|500|server error/.test(text)) return translate("transcript:reason.overloaded");
+  if (/stream ended|interrupted|incomplete/.test(text)) return translate("transcript:reason.cutOff");
+  return translate("transcript:reason.failed");
 }
 
 /** "Retrying in 2 s…" while it is the newest thing in a running turn, history after. */
 export function RetryNotice({ item, live }: { item: RetryItem; live: boolean }) {
+  const t = useT("transcript");
   const delay = formatDelay(item.delayMs);
-  const attempt = `attempt ${item.attempt + 1} of ${item.maxAttempts}`;
+  const attempt = t("retry.attempt", { n: item.attempt + 1, max: item.maxAttempts });
+  const reason = friendlyReason(item.reason);
   return (
     <div className="notice notice--retry" data-testid="retry-notice" title={item.reason}>
       <RetryIcon className="notice__icon" />
       <span>
-        {live ? `Retrying in ${delay}: ` : "Retried: "}
-        {friendlyReason(item.reason)}
+        {live ? t("retry.retrying", { delay, reason }) : t("retry.retried", { reason })}
         <span className="notice__meta">
-          {" "}
-          ({attempt}
-          {item.discardedPartial ? "; the partial answer was discarded" : ""})
+          {item.discardedPartial ? t("retry.metaDiscarded", { attempt }) : t("retry.meta", { attempt })}
         </span>
       </span>
     </div>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 
 import { Spinner } from "../../../components/icons";
+import { useT } from "../../../i18n";
 import type { ModelWaiting } from "../../../state/transcript";
 
 /** "1.2k" */
@@ -20,6 +21,7 @@ export function clock(ms: number): string {
  * that looks stuck. Ticks once a second only while shown.
  */
 export function ReadingPrompt({ waiting }: { waiting: ModelWaiting }) {
+  const t = useT("transcript");
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 1000);
@@ -28,10 +30,8 @@ export function ReadingPrompt({ waiting }: { waiting: ModelWaiting }) {
   const elapsed = now - waiting.sinceMs;
   return (
     <div className="turn__working" data-testid="reading-prompt">
-      <Spinner /> Reading the prompt (≈{tokens(waiting.inputTokens)} tokens)… {clock(elapsed)}
-      {waiting.local && elapsed > 15_000 && (
-        <span className="turn__working-note"> · a local model reads long prompts slowly</span>
-      )}
+      <Spinner /> {t("reading.prompt", { tokens: tokens(waiting.inputTokens), elapsed: clock(elapsed) })}
+      {waiting.local && elapsed > 15_000 && <span className="turn__working-note">{t("reading.localSlow")}</span>}
     </div>
   );
 }

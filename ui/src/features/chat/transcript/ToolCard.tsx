@@ -3,8 +3,10 @@
 // with its matches, an MCP call with what the server answered, a subagent with its agent.
 // The card reads no arguments and no model-facing text to work any of that out.
 import { useMemo } from "react";
+import { Trans } from "react-i18next";
 
 import type { McpCallView, McpContent, ToolView } from "../../../gen/protocol";
+import { t as translate, useT } from "../../../i18n";
 import { toolCalledAs, toolLabel } from "../../../state/toolNames";
 import type { ToolItem } from "../../../state/transcript";
 import { useWatchCommand } from "../../terminal/watch";
@@ -26,7 +28,7 @@ import {
   PartialNote,
   statusLabel,
   useDetailsOpen,
-  WAITING_LABEL,
+  waitingLabel,
   type CardApproval,
 } from "./toolCardParts";
 import { commandFailed, commandVerdict, printedOutput, viewOutcome, viewSubject } from "./toolViews";
@@ -80,13 +82,14 @@ type CommandOf = Extract<ToolView, { type: "command" }>;
  * it took (the model-facing bookkeeping of the result stays out of sight).
  */
 function CommandCard({ tool, view, approval }: { tool: ToolItem; view: CommandOf; approval: CardApproval | undefined }) {
+  const t = useT("transcript");
   const waiting = isWaiting(tool, approval);
   const live = liveOutputOf(tool);
   const watch = useWatchCommand();
   const [open, onToggle] = useDetailsOpen();
   const shown = useShownOutput(tool, open);
   const failed = tool.status === "error" || commandFailed(view);
-  const verdict = waiting ? WAITING_LABEL : tool.errorKind ? statusLabel(tool, false) : (commandVerdict(view) ?? statusLabel(tool, false));
+  const verdict = waiting ? waitingLabel() : tool.errorKind ? statusLabel(tool, false) : (commandVerdict(view) ?? statusLabel(tool, false));
   const output = shown.text === null ? null : printedOutput(shown.text, tool.status === "ok" ? view.output : undefined);
   return (
     <CardFrame
@@ -116,10 +119,10 @@ function CommandCard({ tool, view, approval }: { tool: ToolItem; view: CommandOf
                 event.stopPropagation();
                 watch(tool.callId, view.command);
               }}
-              title="Watch its output live in the terminal panel (read-only)"
+              title={t("command.watchTitle")}
               data-testid="watch-command"
             >
-              Watch in terminal
+              {t("command.watch")}
             </button>
           )}
         </>
@@ -127,19 +130,19 @@ function CommandCard({ tool, view, approval }: { tool: ToolItem; view: CommandOf
     >
       {(view.cwd || !view.sandboxed) && (
         <p className="tool__facts" data-testid="tool-command-facts">
-          {view.cwd && <span className="tool__cwd">in {view.cwd}</span>}
-          {!view.sandboxed && <span className="tool__unsandboxed">outside the sandbox</span>}
+          {view.cwd && <span className="tool__cwd">{t("inDir", { cwd: view.cwd })}</span>}
+          {!view.sandboxed && <span className="tool__unsandboxed">{t("command.unsandboxed")}</span>}
         </p>
       )}
       <CardApprovalPart tool={tool} approval={approval} />
       {live !== null ? (
         <LiveOutput text={live} />
       ) : waiting ? null : output === null ? (
-        <p className="tool__pending">Waiting for the command…</p>
+        <p className="tool__pending">{t("command.waiting")}</p>
       ) : (
         <>
           <pre className="tool__pre" data-testid="tool-output">
-            {output.trim() === "" ? "(no output)" : output}
+            {output.trim() === "" ? t("command.noOutput") : output}
           </pre>
           <PartialNote shown={shown} />
         </>
@@ -155,12 +158,13 @@ function CommandCard({ tool, view, approval }: { tool: ToolItem; view: CommandOf
  */
 function stdinLine(view: CommandOf): string | null {
   if (view.stdin === undefined) return null;
-  const target = view.command || "a running command";
-  return view.stdin === "" ? `output of ${target}` : `${JSON.stringify(view.stdin)} → ${target}`;
+  const target = view.command || translate("transcript:command.runningCommand");
+  return view.stdin === "" ? translate("transcript:command.outputOf", { target }) : `${JSON.stringify(view.stdin)} → ${target}`;
 }
 
 /** An MCP server's tool: what it was sent, what it answered block by block, what it changed. */
 function McpCard({ tool, view, approval }: { tool: ToolItem; view: McpCallView; approval: CardApproval | undefined }) {
+  const t = useT("transcript");
   const waiting = isWaiting(tool, approval);
   const [open, onToggle] = useDetailsOpen();
   const shown = useShownOutput(tool, open);
@@ -177,8 +181,8 @@ function McpCard({ tool, view, approval }: { tool: ToolItem; view: McpCallView; 
       status={statusLabel(tool, waiting)}
       summary={
         <>
-          <CardTitle label={`${view.server} · ${view.tool}`} title={`called as ${tool.name}`} subject={subject} />
-          {view.read_only && <span className="tool__read-only">read-only</span>}
+          <CardTitle label={`${view.server} · ${view.tool}`} title={t("card.calledAs", { name: tool.name })} subject={subject} />
+          {view.read_only && <span className="tool__read-only">{t("card.readOnly")}</span>}
           <ChangeTotals changes={tool.changes} />
           {tool.status === "running" && tool.progress && (
             <span className="tool__progress" data-testid="tool-progress">
@@ -190,7 +194,7 @@ function McpCard({ tool, view, approval }: { tool: ToolItem; view: McpCallView; 
     >
       {view.arguments.trim() !== "" && view.arguments.trim() !== "{}" && (
         <section>
-          <h4 className="tool__label">Arguments</h4>
+          <h4 className="tool__label">{t("card.arguments")}</h4>
           <pre className="tool__pre">{view.arguments}</pre>
         </section>
       )}
@@ -199,13 +203,19 @@ function McpCard({ tool, view, approval }: { tool: ToolItem; view: McpCallView; 
         <McpAnswer content={view.content} />
       ) : (
         !waiting && (
-          <OutputSection heading={tool.status === "error" ? "Error" : "Answer"} text={shown.text} shown={shown} waiting={waiting} empty="(empty)" />
+          <OutputSection
+            heading={tool.status === "error" ? t("card.error") : t("card.answer")}
+            text={shown.text}
+            shown={shown}
+            waiting={waiting}
+            empty={t("card.empty")}
+          />
         )
       )}
       <ChangedFiles changes={tool.changes} />
       {changedOnlyByName.length > 0 && (
         <section className="tool__changes" data-testid="tool-changes">
-          <h4 className="tool__label">Changed {changedOnlyByName.length === 1 ? "1 file" : `${changedOnlyByName.length} files`}</h4>
+          <h4 className="tool__label">{t("card.changedFiles", { count: changedOnlyByName.length })}</h4>
           <ul className="tool__change-list">
             {changedOnlyByName.map((path) => (
               <li key={path} className="tool__change-path">
@@ -221,9 +231,10 @@ function McpCard({ tool, view, approval }: { tool: ToolItem; view: McpCallView; 
 
 /** What an MCP server answered: text as text, anything else named with its size. */
 function McpAnswer({ content }: { content: readonly McpContent[] }) {
+  const t = useT("transcript");
   return (
     <section data-testid="mcp-content">
-      <h4 className="tool__label">Answer</h4>
+      <h4 className="tool__label">{t("card.answer")}</h4>
       {content.map((block, index) => {
         switch (block.type) {
           case "text":
@@ -236,7 +247,7 @@ function McpAnswer({ content }: { content: readonly McpContent[] }) {
           case "audio":
             return (
               <p key={index} className="tool__block">
-                {block.type === "image" ? "Image" : "Audio"} ({block.mime_type}, {formatBytes(block.bytes)})
+                {t(block.type === "image" ? "mcp.image" : "mcp.audio", { mime: block.mime_type, size: formatBytes(block.bytes) })}
               </p>
             );
           case "resource":
@@ -249,8 +260,12 @@ function McpAnswer({ content }: { content: readonly McpContent[] }) {
           case "resource_link":
             return (
               <p key={index} className="tool__block">
-                Link: <code>{block.uri}</code>
-                {block.name ? ` (${block.name})` : ""}
+                <Trans
+                  t={t}
+                  i18nKey={block.name ? "mcp.linkNamed" : "mcp.link"}
+                  values={{ uri: block.uri, name: block.name }}
+                  components={{ code: <code /> }}
+                />
               </p>
             );
         }
@@ -265,6 +280,7 @@ function McpAnswer({ content }: { content: readonly McpContent[] }) {
  * view has not come yet (its arguments still stream in) shows its name and what arrived.
  */
 function ViewCard({ tool, view, approval }: { tool: ToolItem; view: ToolView | null; approval: CardApproval | undefined }) {
+  const t = useT("transcript");
   const waiting = isWaiting(tool, approval);
   const live = liveOutputOf(tool);
   const [open, onToggle] = useDetailsOpen();
@@ -298,7 +314,9 @@ function ViewCard({ tool, view, approval }: { tool: ToolItem; view: ToolView | n
       {live !== null ? (
         <LiveOutput text={live} />
       ) : (
-        !waiting && <OutputSection heading="Output" text={shown.text} shown={shown} waiting={waiting} empty="(empty)" />
+        !waiting && (
+          <OutputSection heading={t("card.output")} text={shown.text} shown={shown} waiting={waiting} empty={t("card.empty")} />
+        )
       )}
       <ChangedFiles changes={tool.changes} />
     </CardFrame>
@@ -307,13 +325,14 @@ function ViewCard({ tool, view, approval }: { tool: ToolItem; view: ToolView | n
 
 /** What a view knows beyond its folded line: a search's first matches, another tool's arguments. */
 function ViewFacts({ view, rawArgs }: { view: ToolView | null; rawArgs: string }) {
+  const t = useT("transcript");
   const first = view?.type === "search" ? view.first : null;
   const matches = useMemo(() => first?.map((at) => (at.line !== undefined ? `${at.path}:${at.line}` : at.path)) ?? [], [first]);
   if (view === null) {
     // Arguments as they arrive, as text: nothing is read out of them.
     return rawArgs.trim() === "" ? null : (
       <section>
-        <h4 className="tool__label">Arguments</h4>
+        <h4 className="tool__label">{t("card.arguments")}</h4>
         <pre className="tool__pre">{rawArgs}</pre>
       </section>
     );
@@ -321,7 +340,7 @@ function ViewFacts({ view, rawArgs }: { view: ToolView | null; rawArgs: string }
   if (view.type === "other") {
     return view.arguments.trim() === "" || view.arguments.trim() === "{}" ? null : (
       <section>
-        <h4 className="tool__label">Arguments</h4>
+        <h4 className="tool__label">{t("card.arguments")}</h4>
         <pre className="tool__pre">{view.arguments}</pre>
       </section>
     );
@@ -329,7 +348,7 @@ function ViewFacts({ view, rawArgs }: { view: ToolView | null; rawArgs: string }
   if (matches.length > 0) {
     return (
       <section data-testid="search-matches">
-        <h4 className="tool__label">First matches</h4>
+        <h4 className="tool__label">{t("card.firstMatches")}</h4>
         <ul className="tool__matches">
           {matches.map((match, index) => (
             <li key={index}>

@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 
+import { useT } from "../../../i18n";
 import type { TranscriptEntry, TranscriptState, TurnView } from "../../../state/transcript";
 import { SubagentsContext, type SubagentsContextValue } from "../../subagents/context";
 import { ApprovalCard } from "./ApprovalCard";
@@ -80,6 +81,7 @@ export function Transcript({
   onOpenAgent,
   onReading,
 }: TranscriptProps) {
+  const t = useT("transcript");
   const { entries } = transcript;
   // The subagent cards read the session's agents here: a change of one agent's state
   // renders its card, not every turn.
@@ -347,7 +349,7 @@ export function Transcript({
     >
       {range.start === 0 && hasOlder && onLoadOlder && (
         <button type="button" className="transcript__earlier" onClick={onLoadOlder} data-testid="show-earlier">
-          Load earlier messages
+          {t("loadEarlier")}
         </button>
       )}
       <div className="transcript__space" style={{ height: above }} aria-hidden="true" ref={space} />
@@ -365,7 +367,7 @@ export function Transcript({
       <div className="transcript__space" style={{ height: below }} aria-hidden="true" />
       {range.end === keys.length && hasNewer && onLoadNewer && (
         <button type="button" className="transcript__earlier" onClick={onLoadNewer} data-testid="show-later">
-          Load later messages
+          {t("loadLater")}
         </button>
       )}
     </div>

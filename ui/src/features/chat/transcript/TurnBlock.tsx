@@ -1,6 +1,7 @@
 import { memo, useMemo, useState } from "react";
 
 import { RetryIcon, RewindIcon, Spinner } from "../../../components/icons";
+import { useT } from "../../../i18n";
 import { ReadingPrompt } from "./ReadingPrompt";
 import type { ApprovalItem, TurnItem, TurnView } from "../../../state/transcript";
 import { formatUsage } from "../format";
@@ -12,10 +13,11 @@ import { ErrorNotice, InfoNotice, RetryNotice } from "./Notices";
 import { PlanCard } from "./PlanCard";
 import { ToolCard, type CardApproval } from "./ToolCard";
 
-const END_LABELS: Partial<Record<TurnView["status"], string>> = {
-  interrupted: "Interrupted",
-  step_limit: "Stopped: step limit reached",
-  failed: "Failed",
+/** The ends a turn's footer names (in the catalog's `turn.end`). */
+const END_KEYS: Partial<Record<TurnView["status"], string>> = {
+  interrupted: "turn.end.interrupted",
+  step_limit: "turn.end.stepLimit",
+  failed: "turn.end.failed",
 };
 
 interface TurnBlockProps {
@@ -42,6 +44,7 @@ export function shortText(text: string): string | null {
  * one message never fills the screen (nor lays out 200 KB of text while scrolled past).
  */
 function UserText({ text }: { text: string }) {
+  const t = useT("transcript");
   const [open, setOpen] = useState(false);
   const short = useMemo(() => shortText(text), [text]);
   if (short === null) return <>{text}</>;
@@ -56,7 +59,7 @@ function UserText({ text }: { text: string }) {
         onClick={() => setOpen((o) => !o)}
         data-testid="user-text-toggle"
       >
-        {open ? "Show less" : `Show all (${lines.toLocaleString("en-US")} lines)`}
+        {open ? t("common:showLess") : t("turn.showAll", { n: lines.toLocaleString("en-US") })}
       </button>
     </>
   );
@@ -81,9 +84,11 @@ export const TurnBlock = memo(function TurnBlock({
   rewindDisabled = false,
   onRetry,
 }: TurnBlockProps) {
+  const t = useT("transcript");
   const running = turn.status === "running";
   const last = turn.items[turn.items.length - 1];
-  const endLabel = END_LABELS[turn.status];
+  const endKey = END_KEYS[turn.status];
+  const endLabel = endKey === undefined ? undefined : t(endKey);
   // An approval is answered inside its call's card; one whose call has no card here (a
   // subagent's relayed question names the child's call) keeps a card of its own.
   const approvals = useMemo(() => approvalsByCall(turn.items), [turn.items]);
@@ -97,7 +102,7 @@ export const TurnBlock = memo(function TurnBlock({
     <article className="turn" data-testid="turn" data-status={turn.status} data-start-seq={turn.startSeq}>
       {turn.retryOf ? (
         <div className="turn__resumed" data-testid="turn-resumed">
-          <RetryIcon className="button__icon" /> Running the message above again
+          <RetryIcon className="button__icon" /> {t("turn.resumed")}
         </div>
       ) : (
       <div className="turn__user">
@@ -105,8 +110,8 @@ export const TurnBlock = memo(function TurnBlock({
           <button
             type="button"
             className="icon-button turn__rewind"
-            title="Rewind to before this message: restore the files the agent changed since, the conversation (a new session with the message back in the box), or both"
-            aria-label="Rewind to before this message"
+            title={t("turn.rewindTitle")}
+            aria-label={t("turn.rewind")}
             data-testid="rewind-turn"
             disabled={rewindDisabled}
             onClick={() => onRewind(turn)}
@@ -118,7 +123,7 @@ export const TurnBlock = memo(function TurnBlock({
           {turn.images.length > 0 && (
             <div className="bubble__images" data-testid="user-images">
               {turn.images.map((image, index) => (
-                <img key={index} src={imageUrl(image)} alt={image.name ?? "image"} className="bubble__image" />
+                <img key={index} src={imageUrl(image)} alt={image.name ?? t("turn.image")} className="bubble__image" />
               ))}
             </div>
           )}
@@ -140,7 +145,7 @@ export const TurnBlock = memo(function TurnBlock({
         <ReadingPrompt waiting={turn.waiting} />
       ) : showWorking && (
         <div className="turn__working" data-testid="turn-working">
-          <Spinner /> {last?.kind === "reasoning" ? "Thinking…" : "Working…"}
+          <Spinner /> {last?.kind === "reasoning" ? t("turn.thinking") : t("turn.working")}
         </div>
       )}
       {(endLabel || turn.usage) && !running && (
@@ -159,7 +164,7 @@ export const TurnBlock = memo(function TurnBlock({
               disabled={rewindDisabled}
               data-testid="retry-turn"
             >
-              <RetryIcon className="button__icon" /> {turn.status === "failed" ? "Retry" : "Continue"}
+              <RetryIcon className="button__icon" /> {turn.status === "failed" ? t("turn.retry") : t("turn.continue")}
             </button>
           )}
         </footer>
@@ -187,6 +192,7 @@ function waitingCallsLike(items: readonly TurnItem[], approval: ApprovalItem): n
 }
 
 function TurnItemView({ item, live, approval }: { item: TurnItem; live: boolean; approval: CardApproval | undefined }) {
+  const t = useT("transcript");
   switch (item.kind) {
     case "text":
       return (
@@ -197,7 +203,7 @@ function TurnItemView({ item, live, approval }: { item: TurnItem; live: boolean;
     case "reasoning":
       return (
         <details className="thinking" data-testid="thinking">
-          <summary>{item.provisional ? "Thinking…" : "Thinking"}</summary>
+          <summary>{item.provisional ? t("turn.thinking") : t("turn.thought")}</summary>
           <div className="thinking__body">{item.text}</div>
         </details>
       );

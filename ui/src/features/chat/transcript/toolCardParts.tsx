@@ -2,17 +2,27 @@
 // with its "only the start" note, the files a call changed. Each card (./ToolCard and the
 // cards beside it) puts them around what its view says.
 import { useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from "react";
+import { Trans } from "react-i18next";
 
 import { DiffStats, DiffView } from "../../../components/diff";
 import { AlertIcon, CheckIcon, ShieldIcon, Spinner } from "../../../components/icons";
 import type { FileChange } from "../../../gen/protocol";
+import { t as translate, useT } from "../../../i18n";
 import type { ApprovalItem, ToolItem, ToolProgressView } from "../../../state/transcript";
 import { ApprovalInCard } from "./ApprovalCard";
 import { formatBytes, type ShownOutput } from "./wholeOutput";
 
-export const WAITING_LABEL = "waiting for approval";
+/** "waiting for approval", in the current language. */
+export function waitingLabel(): string {
+  return translate("transcript:status.waiting");
+}
 
-const STATUS_LABEL: Record<ToolItem["status"], string> = { running: "running", ok: "ok", error: "error" };
+const STATUS_KEYS: Record<ToolItem["status"], string> = { running: "common:running", ok: "common:ok", error: "common:error" };
+
+/** "timed out", "approval denied": a tool's error kind in words (an unknown kind as it is named). */
+export function toolErrorLabel(kind: string): string {
+  return translate(`transcript:toolError.${kind}`, { defaultValue: kind.replace(/_/g, " ") });
+}
 
 /** What a card needs of its call's approval, found in the same turn by call id. */
 export interface CardApproval {
@@ -28,8 +38,8 @@ export function isWaiting(tool: ToolItem, approval: CardApproval | undefined): b
 
 /** "waiting for approval", "denied", "running", "ok". */
 export function statusLabel(tool: ToolItem, waiting: boolean): string {
-  if (waiting) return WAITING_LABEL;
-  return tool.errorKind ? tool.errorKind.replace(/_/g, " ") : STATUS_LABEL[tool.status];
+  if (waiting) return waitingLabel();
+  return tool.errorKind ? toolErrorLabel(tool.errorKind) : translate(STATUS_KEYS[tool.status]);
 }
 
 export function StatusIcon({ tool, waiting, failed }: { tool: ToolItem; waiting: boolean; failed: boolean }) {
@@ -115,19 +125,30 @@ export function CardTitle({ label, title, subject }: { label: ReactNode; title?:
 
 /** The approval a card holds, where it happened: after what the call is, before what it did. */
 export function CardApprovalPart({ tool, approval }: { tool: ToolItem; approval: CardApproval | undefined }) {
+  const t = useT("transcript");
   if (approval !== undefined) return <ApprovalInCard item={approval.item} sameToolWaiting={approval.sameToolWaiting} />;
   const rules = tool.allowedBy ?? [];
   if (rules.length === 0) return null;
   // It would have asked; the person's kept rules let it run.
   return (
     <p className="approval__decision approval__decision--rule" data-testid="approval-decision">
-      Allowed by {rules.length === 1 ? "rule" : "rules"}{" "}
-      {rules.map((rule, index) => (
-        <span key={rule}>
-          {index > 0 && ", "}
-          <code>{rule}</code>
-        </span>
-      ))}
+      <Trans
+        t={t}
+        i18nKey="card.allowedBy"
+        count={rules.length}
+        components={{
+          rules: (
+            <>
+              {rules.map((rule, index) => (
+                <span key={rule}>
+                  {index > 0 && t("listSeparator")}
+                  <code>{rule}</code>
+                </span>
+              ))}
+            </>
+          ),
+        }}
+      />
     </p>
   );
 }
@@ -137,20 +158,26 @@ export function CardApprovalPart({ tool, approval }: { tool: ToolItem; approval:
  * a mode left out, a number sent as a string). Folded, the card only hints at it.
  */
 function RepairedMark({ repairs }: { repairs: readonly string[] | undefined }) {
+  const t = useT("transcript");
   if (!repairs || repairs.length === 0) return null;
   return (
-    <span className="tool__repaired" title={`Arguments repaired: ${repairs.join("; ")}`} data-testid="tool-repaired">
-      repaired
+    <span
+      className="tool__repaired"
+      title={t("card.repairedTitle", { repairs: repairs.join(t("clauseSeparator")) })}
+      data-testid="tool-repaired"
+    >
+      {t("card.repaired")}
     </span>
   );
 }
 
 /** The repairs in full, below what the call did. */
 function RepairsNote({ repairs }: { repairs: readonly string[] | undefined }) {
+  const t = useT("transcript");
   if (!repairs || repairs.length === 0) return null;
   return (
     <section className="tool__repairs" data-testid="tool-repairs">
-      <h4 className="tool__repairs-title">Arguments repaired</h4>
+      <h4 className="tool__repairs-title">{t("card.repairsHeading")}</h4>
       <ul className="tool__repairs-list">
         {repairs.map((repair, index) => (
           <li key={index}>{repair}</li>
@@ -162,21 +189,22 @@ function RepairsNote({ repairs }: { repairs: readonly string[] | undefined }) {
 
 /** Under the start of a long output: the whole is on its way, or could not be read. */
 export function PartialNote({ shown }: { shown: ShownOutput }) {
+  const t = useT("transcript");
   if (!shown.partial || shown.fullLength === null) return null;
   const size = formatBytes(shown.fullLength);
   if (shown.error !== null) {
     return (
       <p className="tool__partial tool__partial--error" data-testid="tool-output-partial" role="alert">
-        Only the start is shown: the whole output ({size}) could not be read: {shown.error}{" "}
+        {t("card.partialError", { size, error: shown.error })}{" "}
         <button type="button" className="tool__partial-retry" onClick={shown.retry}>
-          Try again
+          {t("common:retry")}
         </button>
       </p>
     );
   }
   return (
     <p className="tool__partial" data-testid="tool-output-partial">
-      {shown.loading ? `Reading the whole output (${size})…` : `The start of ${size} of output.`}
+      {shown.loading ? t("card.partialLoading", { size }) : t("card.partialStart", { size })}
     </p>
   );
 }
@@ -219,30 +247,34 @@ export function changeTotals(changes: readonly FileChange[]): { added: number; r
   );
 }
 
-const KIND_LABELS: Partial<Record<FileChange["kind"], string>> = { created: "new file", deleted: "deleted" };
+const KIND_KEYS: Partial<Record<FileChange["kind"], string>> = { created: "fileKind.new", deleted: "fileKind.deleted" };
 
 function KindBadge({ change }: { change: FileChange }) {
-  const label = KIND_LABELS[change.kind];
+  const t = useT("transcript");
+  const key = KIND_KEYS[change.kind];
+  const label = key === undefined ? null : t(key);
   return label ? <span className={`tool__file-kind tool__file-kind--${change.kind}`}>{label}</span> : null;
 }
 
 /** One file as the engine saw it change; some changes come without a diff to show. */
 export function ChangeDiff({ change }: { change: FileChange }) {
+  const t = useT("transcript");
   if (change.diff) return <DiffView diff={change.diff} toolbar={<KindBadge change={change} />} />;
   return (
     <p className="tool__no-diff">
       <span className="tool__no-diff-path">{change.path}</span>
       <KindBadge change={change} />
-      <span>{change.binary ? "Binary file: no text diff." : "Too large to show here."}</span>
+      <span>{change.binary ? t("card.binary") : t("card.tooLarge")}</span>
     </p>
   );
 }
 
 /** The folded card's hint that the call changed files, with what "Changed N files" says on hover. */
 export function ChangeTotals({ changes }: { changes: readonly FileChange[] | undefined }) {
+  const t = useT("transcript");
   if (!changes || changes.length === 0) return null;
   const { added, removed } = changeTotals(changes);
-  const files = `Changed ${changes.length} ${changes.length === 1 ? "file" : "files"}`;
+  const files = t("card.changedFiles", { count: changes.length });
   return (
     <span className="tool__change-totals" title={files} data-testid="tool-change-totals">
       <DiffStats added={added} removed={removed} />
@@ -252,12 +284,11 @@ export function ChangeTotals({ changes }: { changes: readonly FileChange[] | und
 
 /** Files a call that is not an edit changed (a `sed -i`, an MCP tool), each unfolding to its diff. */
 export function ChangedFiles({ changes }: { changes: readonly FileChange[] | undefined }) {
+  const t = useT("transcript");
   if (!changes || changes.length === 0) return null;
   return (
     <section className="tool__changes" data-testid="tool-changes">
-      <h4 className="tool__label">
-        Changed {changes.length} {changes.length === 1 ? "file" : "files"}
-      </h4>
+      <h4 className="tool__label">{t("card.changedFiles", { count: changes.length })}</h4>
       <ul className="tool__change-list">
         {changes.map((change, index) => (
           <li key={`${change.path}-${index}`}>
@@ -299,11 +330,12 @@ export function OutputSection({
   waiting: boolean;
   empty: string;
 }) {
+  const t = useT("transcript");
   return (
     <section>
       {heading !== null && <h4 className="tool__label">{heading}</h4>}
       {text === null ? (
-        <p className="tool__pending">{waiting ? "Waiting for your approval…" : "Waiting for the result…"}</p>
+        <p className="tool__pending">{waiting ? t("card.waitingApproval") : t("card.waitingResult")}</p>
       ) : (
         <>
           <pre className="tool__pre" data-testid="tool-output">

@@ -3,16 +3,17 @@
 // text written for the model: the view is the meaning, the output only what it printed.
 import { parseDiff } from "../../../components/diff";
 import type { CommandView, FileEditView, OutputRange, ToolView } from "../../../gen/protocol";
+import { t } from "../../../i18n";
 import { summarizeArgs } from "../format";
 import { formatBytes } from "./wholeOutput";
 
 /** "850 ms", "1.2 s", "2 min 5 s". */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 1000) return t("transcript:duration.ms", { n: Math.round(ms) });
   const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  if (seconds < 60) return t("transcript:duration.seconds", { n: seconds.toFixed(1) });
   const minutes = Math.floor(seconds / 60);
-  return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
+  return t("transcript:duration.minutes", { minutes, seconds: Math.round(seconds - minutes * 60) });
 }
 
 /** "exit 0 · 1.2 s", "killed by SIGTERM · 30 s", "still running · 10 s"; null before it ran. */
@@ -22,13 +23,13 @@ export function commandVerdict(view: CommandView): string | null {
     case "pending":
       return null;
     case "running":
-      parts.push("still running");
+      parts.push(t("transcript:verdict.running"));
       break;
     case "exited":
-      parts.push(`exit ${view.state.code}`);
+      parts.push(t("transcript:verdict.exited", { code: view.state.code }));
       break;
     case "killed":
-      parts.push(`killed by ${view.state.signal}`);
+      parts.push(t("transcript:verdict.killed", { signal: view.state.signal }));
       break;
   }
   if (view.duration_ms !== undefined) parts.push(formatDuration(view.duration_ms));
@@ -80,7 +81,7 @@ export function editTotals(view: FileEditView): { added: number; removed: number
 export function describePaths(paths: readonly string[]): string {
   const [first] = paths;
   if (first === undefined) return "";
-  return paths.length > 1 ? `${first} +${paths.length - 1} more` : first;
+  return paths.length > 1 ? t("transcript:subject.morePaths", { first, n: paths.length - 1 }) : first;
 }
 
 function lineRange(start: number | undefined, end: number | undefined): string {
@@ -88,8 +89,9 @@ function lineRange(start: number | undefined, end: number | undefined): string {
   return end === undefined || end === start ? `:${start}` : `:${start}–${end}`;
 }
 
-function plural(count: number, one: string, many: string): string {
-  return `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
+/** A catalog's plural sentence of `count` things, the number as written before ("1,200"). */
+function counted(key: string, count: number, values: Record<string, unknown> = {}): string {
+  return t(key, { count, n: count.toLocaleString("en-US"), ...values });
 }
 
 /** The one line a folded card (or a subagent's work list) says a call is about. */
@@ -102,15 +104,15 @@ export function viewSubject(view: ToolView): string {
     case "read":
       return `${view.path}${lineRange(view.start_line, view.end_line)}`;
     case "search":
-      return view.scope ? `${view.pattern} in ${view.scope}` : view.pattern;
+      return view.scope ? t("transcript:subject.searchIn", { pattern: view.pattern, scope: view.scope }) : view.pattern;
     case "list":
       return view.path;
     case "fetch":
       return view.url;
     case "plan":
-      return plural(view.steps.length, "step", "steps");
+      return counted("transcript:subject.steps", view.steps.length);
     case "subagent":
-      return view.task ?? view.agents.map((agent) => agent.agent_id).join(", ");
+      return view.task ?? view.agents.map((agent) => agent.agent_id).join(t("transcript:listSeparator"));
     case "mcp_call":
       return summarizeArgs(view.arguments);
     case "memory":
@@ -128,15 +130,18 @@ export function viewOutcome(view: ToolView): string | null {
     case "read": {
       if (view.start_line === undefined) return null;
       const lines = (view.end_line ?? view.start_line) - view.start_line + 1;
-      const of = view.total_lines !== undefined ? ` of ${view.total_lines.toLocaleString("en-US")}` : "";
-      return `${plural(lines, "line", "lines")}${of}${view.truncated ? " · cut short" : ""}`;
+      const read =
+        view.total_lines !== undefined
+          ? counted("transcript:outcome.linesOf", lines, { total: view.total_lines.toLocaleString("en-US") })
+          : counted("transcript:outcome.lines", lines);
+      return view.truncated ? `${read} · ${t("transcript:outcome.cutShort")}` : read;
     }
     case "search":
       if (view.matches === undefined) return null;
-      return `${plural(view.matches, "match", "matches")}${view.truncated ? " (more not shown)" : ""}`;
+      return moreNotShown(counted("transcript:outcome.matches", view.matches), view.truncated);
     case "list":
       if (view.entries === undefined) return null;
-      return `${plural(view.entries, "entry", "entries")}${view.truncated ? " (more not shown)" : ""}`;
+      return moreNotShown(counted("transcript:outcome.entries", view.entries), view.truncated);
     case "fetch": {
       if (view.status === undefined) return null;
       const parts = [`HTTP ${view.status}`];
@@ -147,6 +152,11 @@ export function viewOutcome(view: ToolView): string | null {
     default:
       return null;
   }
+}
+
+/** "12 matches", or "12 matches (more not shown)" when the tool stopped counting there. */
+function moreNotShown(what: string, truncated: boolean): string {
+  return truncated ? t("transcript:outcome.moreNotShown", { what }) : what;
 }
 
 /** The label a card's header gives the call: an MCP tool as `server · tool`, else its name. */

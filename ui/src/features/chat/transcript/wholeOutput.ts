@@ -3,6 +3,7 @@
 // card leaves the screen. A session's megabytes of build logs never sit in the window.
 import { createContext, useCallback, useContext, useEffect, useState } from "react";
 
+import { t } from "../../../i18n";
 import { toIpcError } from "../../../ipc";
 import type { ToolItem } from "../../../state/transcript";
 
@@ -64,7 +65,7 @@ export function useShownOutput(tool: ToolItem, open: boolean): ShownOutput {
 
 /** "38 KB", "2.4 MB". */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024) return t("transcript:size.bytes", { n: bytes });
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

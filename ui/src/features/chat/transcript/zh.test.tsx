@@ -1,0 +1,56 @@
+// @vitest-environment jsdom
+// The transcript in Chinese: the cards read their words from the catalogs, sentences with
+// markup keep it, and the page switches language without a reload.
+import { act, cleanup, render, screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import type { ToolView } from "../../../gen/protocol";
+import { setUpI18n } from "../../../i18n";
+import { commandView, readView, toolItem } from "../../../test/fixtures";
+import { ToolCard } from "./ToolCard";
+import { commandVerdict, formatDuration, viewOutcome } from "./toolViews";
+
+beforeEach(() => {
+  setUpI18n("zh");
+});
+
+afterEach(() => {
+  cleanup();
+  setUpI18n("en");
+});
+
+describe("the transcript in Chinese", () => {
+  it("says what a call did in Chinese", () => {
+    expect(formatDuration(125_000)).toBe("2 分 5 秒");
+    expect(commandVerdict(commandView({ state: { state: "exited", code: 1 }, duration_ms: 850 }))).toBe("退出码 1 · 850 毫秒");
+    expect(viewOutcome(readView("a", { start_line: 1, end_line: 40, total_lines: 1200, truncated: true }))).toBe(
+      "40 行（共 1,200 行） · 已截断",
+    );
+    expect(viewOutcome({ type: "search", pattern: "x", matches: 1, first: [], truncated: true })).toBe("1 处匹配（其余未显示）");
+  });
+
+  it("keeps the markup of a sentence that has some", () => {
+    const view: ToolView = {
+      type: "mcp_call",
+      server: "everything",
+      tool: "echo",
+      arguments: "{}",
+      content: [{ type: "resource_link", uri: "file:///tmp/<log>.txt", name: "log" }],
+    };
+    render(<ToolCard tool={toolItem({ name: "everything__echo", status: "ok", output: "", view, allowedBy: ["git status"] })} />);
+    const answer = screen.getByTestId("mcp-content");
+    expect(within(answer).getByText("file:///tmp/<log>.txt").tagName).toBe("CODE");
+    expect(answer.textContent).toContain("链接：file:///tmp/<log>.txt（log）");
+    expect(screen.getByTestId("approval-decision").textContent).toBe("已由规则 git status 允许");
+    expect(screen.getByTestId("tool-status").textContent).toBe("完成");
+  });
+
+  it("changes language in place", () => {
+    render(<ToolCard tool={toolItem({ name: "exec_command", view: commandView({ command: "ls" }) })} />);
+    expect(screen.getByTestId("tool-card").querySelector(".tool__pending")?.textContent).toBe("等待命令结果…");
+    act(() => {
+      setUpI18n("en");
+    });
+    expect(screen.getByTestId("tool-card").querySelector(".tool__pending")?.textContent).toBe("Waiting for the command…");
+  });
+});
