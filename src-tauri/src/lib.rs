@@ -7,6 +7,7 @@ pub mod bridge;
 pub mod caret;
 pub mod error;
 pub mod ipc;
+mod languages;
 pub mod launch;
 pub mod page_channel;
 pub mod rendering;

@@ -89,6 +89,7 @@ ipc_calls! {
             // The engine takes its version from the workspace, like this package.
             engine: format!("memo-engine {}", env!("CARGO_PKG_VERSION")),
             time_zone: crate::time_zone::local(),
+            languages: crate::languages::from_env(|name| std::env::var(name).ok()),
         })
     }
 

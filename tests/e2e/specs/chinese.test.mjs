@@ -62,7 +62,12 @@ describe("The window in Chinese", { timeout: 240_000 }, () => {
 
   test("follows the system's language and works in Chinese", async (t) => {
     try {
-      assert.equal(await app.driver.executeScript("return document.documentElement.lang"), "zh-CN");
+      // The shell reads LANG and the page switches as soon as it hears (the app info).
+      await app.driver.wait(
+        async () => (await app.driver.executeScript("return document.documentElement.lang")) === "zh-CN",
+        UI_TIMEOUT_MS,
+        "the page did not follow the system's Chinese",
+      );
       await app.driver.wait(
         async () => (await text(await wait("chat-title"))) === path.basename(project),
         UI_TIMEOUT_MS,

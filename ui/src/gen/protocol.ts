@@ -580,7 +580,13 @@ engine: string,
  * The computer's time zone over the years around now; `None` where the shell cannot
  * read it (the page then uses the web engine's own clock).
  */
-time_zone: ZoneOffsets | null, };
+time_zone: ZoneOffsets | null, 
+/**
+ * The desktop's languages for messages, most wanted first, as POSIX locales set them
+ * (`LANGUAGE`, then `LC_ALL`, `LC_MESSAGES`, `LANG`): "zh_CN", "en_US". The web
+ * engine's own `navigator.languages` misses them when the locale is not installed.
+ */
+languages: Array<string>, };
 
 export type ZoneOffsets = { 
 /**

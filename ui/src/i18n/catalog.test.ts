@@ -129,3 +129,16 @@ describe("the page's sentences", () => {
     expect(done).toEqual([]);
   });
 });
+
+describe("the system's language", () => {
+  it("comes from the shell's reading of the environment once it arrives", async () => {
+    const { setSystemLanguages, systemLanguage } = await import(".");
+    setSystemLanguages(["zh_CN", "en"]);
+    try {
+      expect(systemLanguage()).toBe("zh");
+    } finally {
+      setSystemLanguages([]);
+    }
+    expect(systemLanguage()).toBe("en");
+  });
+});

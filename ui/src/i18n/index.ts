@@ -54,9 +54,23 @@ export function languageOf(tags: readonly string[]): Language {
   return "en";
 }
 
+/** The desktop's languages as the shell read them from its environment; null until then. */
+let shellLanguages: readonly string[] | null = null;
+
 export function systemLanguage(): Language {
+  if (shellLanguages !== null && shellLanguages.length > 0) return languageOf(shellLanguages);
   if (typeof navigator === "undefined") return "en";
   return languageOf(navigator.languages?.length ? navigator.languages : [navigator.language ?? "en"]);
+}
+
+/**
+ * Takes the languages the shell read (LANGUAGE, LC_ALL, LC_MESSAGES, LANG): WebKit's
+ * navigator.languages misses them when the locale is not installed. A page following the
+ * system switches at once.
+ */
+export function setSystemLanguages(languages: readonly string[]): void {
+  shellLanguages = languages;
+  if (storedChoice() === "system" && i18next.isInitialized) setUpI18n(systemLanguage());
 }
 
 /** Plural categories of the shipped languages, without Intl.PluralRules. */

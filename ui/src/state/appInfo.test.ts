@@ -10,6 +10,7 @@ const INFO: AppInfo = {
   platform: "linux-x86_64",
   engine: "memo-engine 0.1.0",
   time_zone: null,
+  languages: [],
 };
 
 describe("appInfoReducer", () => {

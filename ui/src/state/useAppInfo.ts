@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useReducer } from "react";
 
 import { setTimeZone } from "../format";
+import { setSystemLanguages } from "../i18n";
 import { ipc, toIpcError } from "../ipc";
 import { appInfoReducer, initialAppInfoState, type AppInfoState } from "./appInfo";
 
@@ -14,6 +15,8 @@ export function useAppInfo(): { state: AppInfoState; reload: () => void } {
         // Before any time is shown: the sidebar lists sessions only once the app info has
         // named the Memo home (workspaces wait for it).
         setTimeZone(info.time_zone);
+        // The desktop's languages as the shell read them (the web engine may not know them).
+        setSystemLanguages(info.languages);
         if (isCurrent()) dispatch({ type: "loaded", info });
       },
       (raised: unknown) => {

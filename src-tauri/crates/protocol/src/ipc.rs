@@ -179,6 +179,10 @@ pub struct AppInfo {
     /// The computer's time zone over the years around now; `None` where the shell cannot
     /// read it (the page then uses the web engine's own clock).
     pub time_zone: Option<ZoneOffsets>,
+    /// The desktop's languages for messages, most wanted first, as POSIX locales set them
+    /// (`LANGUAGE`, then `LC_ALL`, `LC_MESSAGES`, `LANG`): "zh_CN", "en_US". The web
+    /// engine's own `navigator.languages` misses them when the locale is not installed.
+    pub languages: Vec<String>,
 }
 
 /// A time zone as offsets from UTC over a span: the offset at `from_ms` and each change

@@ -15,6 +15,7 @@ describe("StatusBar", () => {
       platform: "linux-x86_64",
       engine: "memo-engine 0.1.0",
       time_zone: null,
+      languages: [],
     };
     render(<StatusBar state={{ status: "ready", info }} onRetry={() => {}} />);
     expect(screen.getByTestId("status-version").textContent).toBe("v0.1.0");
