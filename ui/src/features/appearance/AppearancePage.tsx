@@ -11,6 +11,7 @@ import {
   type ThemeChoice,
 } from "../../state/appearance";
 import "./appearance.css";
+import { PageHeader } from "../../components/PageHeader";
 
 const THEMES: readonly ThemeChoice[] = ["system", "light", "dark"];
 
@@ -26,12 +27,7 @@ export function AppearancePage() {
   const system = LANGUAGES.find((l) => l.code === systemLanguage())?.name ?? "English";
   return (
     <div className="settings-page" data-testid="appearance-page">
-      <header className="settings-page__header">
-        <div>
-          <h2 className="settings-page__title">{t("title")}</h2>
-          <p className="settings-page__lead">{t("lead")}</p>
-        </div>
-      </header>
+      <PageHeader title={t("title")} lead={t("lead")} />
       <section className="appearance__group">
         <label className="appearance__label" htmlFor="appearance-language">
           {t("language")}

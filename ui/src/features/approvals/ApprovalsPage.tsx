@@ -13,6 +13,7 @@ import { folderName } from "../../state/workspaces";
 
 import { useSettingsPage } from "../settings/useSettingsPage";
 import "./approvals.css";
+import { PageHeader } from "../../components/PageHeader";
 
 /** The kinds of rule, in the order the form offers them (names and hints: `kind.*` in the catalog). */
 const KINDS: readonly RuleKind[] = ["command", "write", "mcp", "web", "read"];
@@ -182,12 +183,7 @@ export function ApprovalsPage({ cwd }: { cwd: string | null }) {
 
   return (
     <div className="settings-page approvals-page" data-testid="approvals-page">
-      <header className="settings-page__header">
-        <div>
-          <h2 className="settings-page__title">{t("title")}</h2>
-          <p className="settings-page__lead">{t("lead")}</p>
-        </div>
-      </header>
+      <PageHeader title={t("title")} lead={t("lead")} />
       {error && (
         <p className="form-error" role="alert" data-testid="approvals-error">
           {error}

@@ -11,6 +11,7 @@ import { useSettingsPage } from "../settings/useSettingsPage";
 import { McpServerForm } from "./McpServerForm";
 
 import "./mcp.css";
+import { PageHeader } from "../../components/PageHeader";
 
 /** Where a server is declared, when the server gives no label of its own: mostly a file. */
 function sourceName(source: McpSourceKind): string {
@@ -343,11 +344,7 @@ export function McpPage({ cwd }: { cwd: string | null }) {
   const untrusted = page !== null && page.servers.some((s) => s.blocked);
   return (
     <div className="settings-page mcp-page" data-testid="mcp-page">
-      <header className="settings-page__header">
-        <div>
-          <h2 className="settings-page__title">{t("title")}</h2>
-          <p className="settings-page__lead">{t("lead")}</p>
-        </div>
+      <PageHeader title={t("title")} lead={t("lead")}>
         <div className="mcp-page__actions">
           <button
             type="button"
@@ -364,7 +361,7 @@ export function McpPage({ cwd }: { cwd: string | null }) {
             </button>
           )}
         </div>
-      </header>
+      </PageHeader>
       {error && (
         <p className="form-error" role="alert" data-testid="mcp-error">
           {error}

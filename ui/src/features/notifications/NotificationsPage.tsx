@@ -9,6 +9,7 @@ import {
 } from "../../state/attentionPrefs";
 
 import "./notifications.css";
+import { PageHeader } from "../../components/PageHeader";
 
 interface NotificationsPageProps {
   /** The Memo home the switches belong to; null until known. */
@@ -34,12 +35,7 @@ export function NotificationsPage({ scope }: NotificationsPageProps) {
 
   return (
     <div className="settings-page" data-testid="notifications-page">
-      <header className="settings-page__header">
-        <div>
-          <h2 className="settings-page__title">{t("title")}</h2>
-          <p className="settings-page__lead">{t("lead")}</p>
-        </div>
-      </header>
+      <PageHeader title={t("title")} lead={t("lead")} />
       <div className="notify-options">
         <label className="notify-option">
           <input

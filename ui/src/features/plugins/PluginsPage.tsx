@@ -8,6 +8,7 @@ import { ipc, pickFolder, toIpcError } from "../../ipc";
 import { useSettingsPage } from "../settings/useSettingsPage";
 
 import "./plugins.css";
+import { PageHeader } from "../../components/PageHeader";
 
 type SourceKind = PluginInstall["type"];
 
@@ -274,14 +275,7 @@ export function PluginsPage() {
 
   return (
     <div className="settings-page plugins-page" data-testid="plugins-page">
-      <header className="settings-page__header">
-        <div>
-          <h2 className="settings-page__title">{t("title")}</h2>
-          <p className="settings-page__lead">
-            <Trans t={t} i18nKey="lead" components={{ code: <code /> }} />
-          </p>
-        </div>
-      </header>
+      <PageHeader title={t("title")} lead={<Trans t={t} i18nKey="lead" components={{ code: <code /> }} />} />
       <InstallForm busy={installing} error={installError?.message ?? null} conflict={installError?.conflict ?? false} onInstall={install} />
       {error && (
         <p className="form-error" role="alert" data-testid="plugins-error">

@@ -8,6 +8,7 @@ import { ipc, toIpcError } from "../../ipc";
 import { keySourceText } from "./presets";
 import { ProviderForm } from "./ProviderForm";
 import type { ProviderSave, ProviderSettingsController } from "./useProviderSettings";
+import { PageHeader } from "../../components/PageHeader";
 
 interface ProvidersPageProps {
   controller: ProviderSettingsController;
@@ -88,13 +89,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
 
   return (
     <div className="settings-page" data-testid="providers-page">
-      <header className="settings-page__header">
-        <div>
-          <h2 className="settings-page__title">{t("providers.title")}</h2>
-          <p className="settings-page__lead">
-            <Trans t={t} i18nKey="providers.lead" values={{ path: page.config_path }} components={{ code: <code /> }} />
-          </p>
-        </div>
+      <PageHeader title={t("providers.title")} lead={<Trans t={t} i18nKey="providers.lead" values={{ path: page.config_path }} components={{ code: <code /> }} />}>
         {editing.kind === "none" && (
           <button
             type="button"
@@ -106,7 +101,7 @@ export function ProvidersPage({ controller }: ProvidersPageProps) {
             {t("providers.add")}
           </button>
         )}
-      </header>
+      </PageHeader>
       {error && (
         <p className="form-error" role="alert" data-testid="providers-error">
           {error}

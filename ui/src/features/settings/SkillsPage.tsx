@@ -10,6 +10,7 @@ import { memoPath } from "../../state/appInfo";
 import { FileEditorPage } from "./FileEditorPage";
 
 import "./skills.css";
+import { PageHeader } from "../../components/PageHeader";
 
 interface SkillsPageProps {
   /** The open folder: its project skills are listed and can be created. */
@@ -196,13 +197,7 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
 
   return (
     <div className="settings-page skills" data-testid="skills-page">
-      <header className="settings-page__header">
-        <div>
-          <h2 className="settings-page__title">{t("skills.title")}</h2>
-          <p className="settings-page__lead">
-            <Trans t={t} i18nKey="skills.lead" components={{ code: <code /> }} />
-          </p>
-        </div>
+      <PageHeader title={t("skills.title")} lead={<Trans t={t} i18nKey="skills.lead" components={{ code: <code /> }} />}>
         {!creating && (
           <button
             type="button"
@@ -217,7 +212,7 @@ export function SkillsPage({ cwd, memoHome = null, onDirtyChange }: SkillsPagePr
             {t("skills.new")}
           </button>
         )}
-      </header>
+      </PageHeader>
       {errorBox("page")}
       {creating && (
         <NewSkillForm

@@ -7,6 +7,7 @@ import { useT } from "../../i18n";
 import { ipc, toIpcError, type IpcError } from "../../ipc";
 
 import "./trust.css";
+import { PageHeader } from "../../components/PageHeader";
 
 type PageState =
   | { status: "loading" }
@@ -50,14 +51,7 @@ export function TrustPage() {
 
   return (
     <div className="settings-page" data-testid="trust-page">
-      <header className="settings-page__header">
-        <div>
-          <h2 className="settings-page__title">{t("page.title")}</h2>
-          <p className="settings-page__lead">
-            <Trans t={t} i18nKey="page.lead" components={{ code: <code /> }} />
-          </p>
-        </div>
-      </header>
+      <PageHeader title={t("page.title")} lead={<Trans t={t} i18nKey="page.lead" components={{ code: <code /> }} />} />
       {actionError && (
         <p className="form-error" role="alert">
           {actionError}
