@@ -387,5 +387,19 @@ async fn the_composer_gets_commands_skills_and_paths_to_complete() {
     assert_eq!(skills[0].value, "$skill-creator");
     let paths = complete(CompletionKind::Path, "read");
     assert_eq!(paths[0].value, "@README.md");
+
+    // Chinese names complete from their characters, whole or in part.
+    std::fs::create_dir_all(f.work.path().join("文档")).unwrap();
+    std::fs::write(f.work.path().join("文档/会议记录.md"), "x").unwrap();
+    std::fs::write(commands.join("代码审查.md"), "审查 $ARGUMENTS").unwrap();
+    let paths = complete(CompletionKind::Path, "文档/会议");
+    assert_eq!(paths[0].value, "@文档/会议记录.md", "{paths:?}");
+    let paths = complete(CompletionKind::Path, "记录");
+    assert!(
+        paths.iter().any(|c| c.value == "@文档/会议记录.md"),
+        "{paths:?}"
+    );
+    let found = complete(CompletionKind::Command, "代码");
+    assert_eq!(found[0].value, "/代码审查", "{found:?}");
     f.finish().await;
 }
