@@ -1,5 +1,5 @@
 import { createContext, type ReactElement, useContext, useMemo, useState } from "react";
-import { Trans } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
 
 import { DiffStats, DiffView, parseDiff, type HunkState } from "../../../components/diff";
 import { ShieldIcon } from "../../../components/icons";
@@ -209,6 +209,7 @@ function ApprovalChoice({
   standalone: boolean;
 }) {
   const t = useT("transcript");
+  const { i18n } = useTranslation();
   const onResolve = useResolveApproval();
   const { request, decision } = item;
   // Buttons lock on click; the card flips to the decision when `approval_resolved` arrives.
@@ -265,6 +266,9 @@ function ApprovalChoice({
   // Why the grants beyond this once are off while only some hunks (or edits) are checked.
   const wholeOnlyTitle = t(`approval.wholeOnly.${unit}`);
   const separator = t("listSeparator");
+  // The engine writes its rule summary in English: in another language the rule is named
+  // by its patterns, which read the same in every language.
+  const ruleSummary = i18n.language === "en" ? (request.rule_summary ?? null) : null;
   const isMcp = mcpToolParts(request.tool_name) !== null;
   // Once answered, a tool card shows what was written (its view) instead of the proposal.
   const showDiff = request.diff && (standalone || decision === null);
@@ -272,9 +276,9 @@ function ApprovalChoice({
     <>
       {decision === null && request.rule_patterns && request.rule_patterns.length > 0 && (
         <p className="approval__rule" data-testid="approval-rule">
-          {request.rule_summary ? (
+          {ruleSummary ? (
             // The engine's words: a command that writes is kept exactly, never as a prefix.
-            <Trans t={t} i18nKey="approval.ruleSummary" components={{ rule: <RuleWords text={request.rule_summary} /> }} />
+            <Trans t={t} i18nKey="approval.ruleSummary" components={{ rule: <RuleWords text={ruleSummary} /> }} />
           ) : (
             <Trans
               t={t}
@@ -376,7 +380,7 @@ function ApprovalChoice({
                 title={
                   partial
                     ? wholeOnlyTitle
-                    : t("approval.keepRuleFolder", { rule: request.rule_summary ?? request.rule_patterns.join(separator) })
+                    : t("approval.keepRuleFolder", { rule: ruleSummary ?? request.rule_patterns.join(separator) })
                 }
                 data-testid="approve-always-project"
               >
@@ -391,7 +395,7 @@ function ApprovalChoice({
                 title={
                   partial
                     ? wholeOnlyTitle
-                    : t("approval.keepRuleEverywhere", { rule: request.rule_summary ?? request.rule_patterns.join(separator) })
+                    : t("approval.keepRuleEverywhere", { rule: ruleSummary ?? request.rule_patterns.join(separator) })
                 }
                 data-testid="approve-always"
               >

@@ -54,3 +54,35 @@ describe("the transcript in Chinese", () => {
     expect(screen.getByTestId("tool-card").querySelector(".tool__pending")?.textContent).toBe("Waiting for the command…");
   });
 });
+
+describe("an approval's rule in Chinese", () => {
+  it("names the rule by its patterns, not by the engine's English summary", async () => {
+    const { ApprovalInCard, ResolveApprovalContext } = await import("./ApprovalCard");
+    const item = {
+      kind: "approval" as const,
+      key: "a",
+      decision: null,
+      request: {
+        request_id: "r1",
+        call_id: "c1",
+        tool_name: "exec_command",
+        risk: "execute" as const,
+        reason: "run `git status`",
+        fingerprint: "git status",
+        command: "git status",
+        arguments: {},
+        rule_patterns: ["git status"],
+        rule_summary: "run `git status` without asking",
+      },
+    };
+    render(
+      <ResolveApprovalContext.Provider value={() => Promise.resolve()}>
+        <ApprovalInCard item={item} sameToolWaiting={0} />
+      </ResolveApprovalContext.Provider>,
+    );
+    const rule = screen.getByTestId("approval-rule");
+    expect(rule.textContent).not.toContain("without asking");
+    expect(rule.textContent).toContain("git status");
+    expect(rule.textContent).toMatch(/[\u4e00-\u9fff]/);
+  });
+});
