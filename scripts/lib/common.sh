@@ -22,6 +22,8 @@ APT_TEST_PACKAGES=(
   desktop-file-utils dunst xdotool tzdata
   # A small CJK font, so the Chinese interface's screenshots show real glyphs.
   fonts-wqy-microhei
+  # A real input method (pinyin) for scripts/lib/ime-test.sh.
+  fcitx5 fcitx5-chinese-addons fcitx5-frontend-gtk3
 )
 
 # Vite 7 refuses older Node releases.

@@ -63,6 +63,9 @@ cargo test --workspace --exclude memo-desktop keyring
 step "End-to-end tests (tests/e2e, real app via tauri-driver)"
 (cd tests/e2e && npm test)
 
+step "A real input method (fcitx5 pinyin) typing into the app"
+bash "$REPO_ROOT/scripts/lib/ime-test.sh"
+
 # Installs the package built by test-all.sh, runs it, removes it (see installed-package.sh).
 if [ -n "${MEMO_TEST_DEB:-}" ]; then
   step "Installed package: dpkg -i, launch, memo-cli, dpkg -r"
