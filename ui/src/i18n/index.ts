@@ -11,6 +11,7 @@ import i18next, { type i18n as I18n } from "i18next";
 import { initReactI18next, useTranslation } from "react-i18next";
 
 import { setFormatLanguage } from "../format";
+import { pageStorage } from "../state/pageStorage";
 
 /** What a person can choose; "system" follows the desktop's language. */
 export type LanguageChoice = "system" | Language;
@@ -83,16 +84,9 @@ function pluralRule(code: string) {
   };
 }
 
-function storage(): Storage | null {
-  try {
-    return typeof window === "undefined" ? null : window.localStorage;
-  } catch {
-    return null;
-  }
-}
 
 export function storedChoice(): LanguageChoice {
-  const stored = storage()?.getItem(CHOICE_KEY);
+  const stored = pageStorage()?.getItem(CHOICE_KEY);
   return stored === "en" || stored === "zh" ? stored : "system";
 }
 
@@ -103,15 +97,16 @@ export function resolveChoice(choice: LanguageChoice): Language {
 /** The page's i18next, set up once; `language` defaults to the stored choice. */
 export function setUpI18n(language: Language = resolveChoice(storedChoice())): I18n {
   if (!i18next.isInitialized) {
+    const resources = catalogs();
     void i18next.use(initReactI18next).init({
-      resources: catalogs(),
+      resources,
       lng: language,
       fallbackLng: "en",
       // Plain codes, so i18next never asks Intl to clean them.
       cleanCode: false,
       load: "currentOnly",
       defaultNS: "common",
-      ns: Object.keys(catalogs().en),
+      ns: Object.keys(resources.en),
       interpolation: { escapeValue: false },
       returnNull: false,
       initAsync: false,
@@ -128,7 +123,7 @@ export function setUpI18n(language: Language = resolveChoice(storedChoice())): I
 
 /** Takes a person's choice: kept for next time, applied at once. */
 export function chooseLanguage(choice: LanguageChoice): void {
-  const store = storage();
+  const store = pageStorage();
   if (choice === "system") store?.removeItem(CHOICE_KEY);
   else store?.setItem(CHOICE_KEY, choice);
   setUpI18n(resolveChoice(choice));

@@ -2,6 +2,8 @@
 // OS preference, or light or dark whatever it says) and the text size (the whole page
 // scaled, as an editor's zoom). Kept in the page's storage and applied at once, before
 // the first render too, so no frame shows the other theme.
+import { pageStorage } from "./pageStorage";
+
 export type ThemeChoice = "system" | "light" | "dark";
 
 /** Text sizes offered, as a scale of the whole page. */
@@ -11,21 +13,14 @@ export type TextSize = (typeof TEXT_SIZES)[number];
 const THEME_KEY = "memo.theme";
 const SIZE_KEY = "memo.textSize";
 
-function storage(): Storage | null {
-  try {
-    return typeof window === "undefined" ? null : window.localStorage;
-  } catch {
-    return null;
-  }
-}
 
 export function storedTheme(): ThemeChoice {
-  const value = storage()?.getItem(THEME_KEY);
+  const value = pageStorage()?.getItem(THEME_KEY);
   return value === "light" || value === "dark" ? value : "system";
 }
 
 export function storedTextSize(): TextSize {
-  const value = Number(storage()?.getItem(SIZE_KEY));
+  const value = Number(pageStorage()?.getItem(SIZE_KEY));
   return (TEXT_SIZES as readonly number[]).includes(value) ? (value as TextSize) : 1;
 }
 
@@ -65,14 +60,14 @@ export function applyTextSize(size: TextSize): void {
 }
 
 export function chooseTheme(choice: ThemeChoice): void {
-  if (choice === "system") storage()?.removeItem(THEME_KEY);
-  else storage()?.setItem(THEME_KEY, choice);
+  if (choice === "system") pageStorage()?.removeItem(THEME_KEY);
+  else pageStorage()?.setItem(THEME_KEY, choice);
   applyTheme(choice);
 }
 
 export function chooseTextSize(size: TextSize): void {
-  if (size === 1) storage()?.removeItem(SIZE_KEY);
-  else storage()?.setItem(SIZE_KEY, String(size));
+  if (size === 1) pageStorage()?.removeItem(SIZE_KEY);
+  else pageStorage()?.setItem(SIZE_KEY, String(size));
   applyTextSize(size);
 }
 

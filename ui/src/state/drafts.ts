@@ -5,6 +5,7 @@
 // pasted texts, stay in memory only; old drafts go first.
 import type { ImageInput } from "../gen/protocol";
 import type { KeyValueStore } from "./workspaces";
+import { pageStorage } from "./pageStorage";
 
 /** A long paste, kept out of the text box as an attachment (sent inside the message). */
 export interface PastedText {
@@ -169,16 +170,9 @@ export class DraftStore {
   }
 }
 
-function windowStorage(): KeyValueStore | null {
-  try {
-    return typeof window === "undefined" ? null : window.localStorage;
-  } catch {
-    return null;
-  }
-}
 
 /** The window's drafts. */
-export const drafts = new DraftStore(windowStorage());
+export const drafts = new DraftStore(pageStorage());
 // The last keystrokes before the window closes are written at once, not after the delay.
 if (typeof window !== "undefined") {
   window.addEventListener("pagehide", () => drafts.flush());

@@ -1,5 +1,6 @@
 // Unified or side by side: one choice for every diff on screen, kept across restarts.
 import { useCallback, useSyncExternalStore } from "react";
+import { pageStorage } from "../../state/pageStorage";
 
 export type DiffViewMode = "unified" | "split";
 
@@ -8,18 +9,10 @@ const STORAGE_KEY = "memo.diff.view";
 const listeners = new Set<() => void>();
 let current: DiffViewMode | null = null;
 
-function storage(): Storage | null {
-  try {
-    return typeof window === "undefined" ? null : window.localStorage;
-  } catch {
-    // A webview with storage disabled still shows diffs, just without remembering.
-    return null;
-  }
-}
 
 function read(): DiffViewMode {
   if (current === null) {
-    current = storage()?.getItem(STORAGE_KEY) === "split" ? "split" : "unified";
+    current = pageStorage()?.getItem(STORAGE_KEY) === "split" ? "split" : "unified";
   }
   return current;
 }
@@ -27,7 +20,7 @@ function read(): DiffViewMode {
 export function setDiffViewMode(mode: DiffViewMode): void {
   current = mode;
   try {
-    storage()?.setItem(STORAGE_KEY, mode);
+    pageStorage()?.setItem(STORAGE_KEY, mode);
   } catch {
     // Full or refused storage: the choice holds until the app restarts.
   }

@@ -2,8 +2,8 @@
 //! output and session transcripts; a tool call's title for editors over ACP). The window
 //! draws the typed view itself, in the person's language.
 
-use super::{CommandState, CommandView, EditKind, ToolView};
-use crate::{FileDiff, SubagentAction};
+use super::{CommandState, CommandView, EditKind, EditedFile, ToolView};
+use crate::{DiffHunk, FileDiff, SubagentAction};
 
 /// Characters of free text (a task, a fact, arguments) a title keeps.
 const TITLE_CHARS: usize = 100;
@@ -79,26 +79,10 @@ impl ToolView {
         match self {
             ToolView::Command(command) => command_outcome(command),
             ToolView::FileEdit(edit) => {
-                // Of a change a person took only part of: the hunks written.
                 let (added, removed) = edit
                     .files
                     .iter()
-                    .filter_map(|file| {
-                        let diff = file.diff.as_ref()?;
-                        Some(match &file.applied_hunks {
-                            None => diff.line_counts(),
-                            Some(applied) => FileDiff {
-                                hunks: diff
-                                    .hunks
-                                    .iter()
-                                    .filter(|hunk| applied.contains(&hunk.index))
-                                    .cloned()
-                                    .collect(),
-                                ..diff.clone()
-                            }
-                            .line_counts(),
-                        })
-                    })
+                    .filter_map(EditedFile::written_line_counts)
                     .fold((0, 0), |(a, r), (da, dr)| (a + da, r + dr));
                 let partly = edit
                     .files
@@ -156,16 +140,34 @@ impl ToolView {
 impl FileDiff {
     /// Lines added and removed over its hunks.
     pub fn line_counts(&self) -> (u32, u32) {
-        let mut counts = (0u32, 0u32);
-        for line in self.hunks.iter().flat_map(|hunk| hunk.text.lines()) {
-            if line.starts_with('+') {
-                counts.0 += 1;
-            } else if line.starts_with('-') {
-                counts.1 += 1;
-            }
-        }
-        counts
+        hunk_line_counts(&self.hunks)
     }
+}
+
+impl EditedFile {
+    /// Lines added and removed by what was written: of a change a person took only part
+    /// of, the hunks applied. `None` without a diff.
+    pub fn written_line_counts(&self) -> Option<(u32, u32)> {
+        let diff = self.diff.as_ref()?;
+        Some(match &self.applied_hunks {
+            None => diff.line_counts(),
+            Some(applied) => {
+                hunk_line_counts(diff.hunks.iter().filter(|h| applied.contains(&h.index)))
+            }
+        })
+    }
+}
+
+fn hunk_line_counts<'a>(hunks: impl IntoIterator<Item = &'a DiffHunk>) -> (u32, u32) {
+    let mut counts = (0u32, 0u32);
+    for line in hunks.into_iter().flat_map(|hunk| hunk.text.lines()) {
+        if line.starts_with('+') {
+            counts.0 += 1;
+        } else if line.starts_with('-') {
+            counts.1 += 1;
+        }
+    }
+    counts
 }
 
 fn command_title(command: &CommandView) -> String {
@@ -236,7 +238,7 @@ fn clip(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{DiffHunk, EditedFile, FileEditView, ReadView, SearchView};
+    use crate::{FileEditView, ReadView, SearchView};
 
     #[test]
     fn a_command_reads_as_its_line_and_its_end() {

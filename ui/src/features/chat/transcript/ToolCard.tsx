@@ -90,7 +90,10 @@ function CommandCard({ tool, view, approval }: { tool: ToolItem; view: CommandOf
   const shown = useShownOutput(tool, open);
   const failed = tool.status === "error" || commandFailed(view);
   const verdict = waiting ? waitingLabel() : tool.errorKind ? statusLabel(tool, false) : (commandVerdict(view) ?? statusLabel(tool, false));
-  const output = shown.text === null ? null : printedOutput(shown.text, tool.status === "ok" ? view.output : undefined);
+  // Encoding the output to cut its byte range is done once per output, not per render
+  // (a card re-renders while its turn streams, and an opened output can be megabytes).
+  const range = tool.status === "ok" ? view.output : undefined;
+  const output = useMemo(() => (shown.text === null ? null : printedOutput(shown.text, range)), [shown.text, range]);
   return (
     <CardFrame
       tool={tool}
