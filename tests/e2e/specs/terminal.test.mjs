@@ -16,11 +16,13 @@ import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 
 const UI_TIMEOUT_MS = 20_000;
 const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
-const TICKS = "for i in 1 2 3 4 5 6 7 8; do echo tick-$i; sleep 0.4; done";
+// Long enough that on two busy cores the card's Watch button is still there when the
+// test clicks it (at 0.4 s a tick, CI once saw the command end before the click landed).
+const TICKS = "for i in 1 2 3 4 5 6 7 8; do echo tick-$i; sleep 1; done";
 
 const SCENARIO = {
   responses: [
-    { tool_calls: [{ name: "exec_command", arguments: JSON.stringify({ cmd: TICKS, yield_time_ms: 10000 }) }] },
+    { tool_calls: [{ name: "exec_command", arguments: JSON.stringify({ cmd: TICKS, yield_time_ms: 15000 }) }] },
     { text: "It ticked." },
   ],
 };
