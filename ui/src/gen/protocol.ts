@@ -46,9 +46,14 @@ export type RiskLevel = "read" | "write" | "execute" | "critical";
 
 export type ApprovalRequest = { request_id: ApprovalId, call_id: ToolCallId, tool_name: string, risk: RiskLevel, 
 /**
- * Why the policy asks (human readable).
+ * Why the policy asks, in English on one line: for memo-cli and for sessions stored
+ * before `why` (a front end with words of its own renders `why`).
  */
 reason: string, 
+/**
+ * Why the policy asks, as phrases each front end words in its language.
+ */
+why?: Array<Phrase>, 
 /**
  * What a "for this session" grant would cover, e.g. `write:/repo/src` or `exec:cargo test`.
  */
@@ -79,6 +84,8 @@ rule_summary?: string | null,
  * is as large as its largest kind, and most approvals have no agent.
  */
 agent?: SubagentRef, };
+
+export type Phrase = { "code": "run_command", command: string, } | { "code": "outside_sandbox", justification: string, } | { "code": "outside_sandbox_unjustified" } | { "code": "send_to_session", text: string, session: string, command: string, } | { "code": "wait_on_session", session: string, command: string, } | { "code": "overwrite_file", path: string, added: number, removed: number, } | { "code": "create_file", path: string, added: number, } | { "code": "delete_file", path: string, removed: number, } | { "code": "move_file", path: string, to: string, added: number, removed: number, } | { "code": "edit_file", path: string, added: number, removed: number, } | { "code": "typed_line", line: string, why: Phrase, } | { "code": "tool_runs", tool: string, } | { "code": "save_memory", path: string, fact: string, } | { "code": "fetch_url", url: string, host: string, } | { "code": "mcp_tool_runs", server: string, tool: string, rated: Phrase, } | { "code": "mcp_rated_read_only" } | { "code": "mcp_rated_by_name_against_server" } | { "code": "mcp_rated_by_name" } | { "code": "hook_asks", why: string, } | { "code": "hook_asks_silently" } | { "code": "names_denied_files", count: number, files: string, source: string, pattern: string, } | { "code": "area_system_files" } | { "code": "area_credentials" } | { "code": "area_login_file" } | { "code": "guard_unreadable" } | { "code": "guard_nested_too_deep" } | { "code": "guard_writes_protected", command: string, target: string, what: Phrase, area: string, } | { "code": "guard_deletes_protected", command: string, target: string, what: Phrase, area: string, } | { "code": "guard_script_from_command", program: string, producer: string, } | { "code": "guard_program_unknown", program: string, } | { "code": "guard_script_unknown", command: string, } | { "code": "guard_find_deletes_protected", command: string, start: string, area: string, what: Phrase, } | { "code": "guard_find_changes_protected", command: string, start: string, area: string, what: Phrase, } | { "code": "guard_xargs_changes_protected", command: string, source: string, area: string, what: Phrase, } | { "code": "guard_code_unknown", snippet: string, } | { "code": "guard_inline_code_protected", area: string, what: Phrase, } | { "code": "guard_inline_code_outside", path: string, } | { "code": "guard_rm_variable_root", target: string, } | { "code": "guard_deletes_main_branch" } | { "code": "guard_force_push_main" } | { "code": "guard_at_jobs_removed", command: string, } | { "code": "guard_crontab_removed", command: string, } | { "code": "guard_crontab_replaced", command: string, source: string, } | { "code": "guard_crontab_replaced_from_stdin", command: string, } | { "code": "guard_permissions_home", command: string, folder: string, } | { "code": "guard_permissions_system", command: string, folder: string, } | { "code": "guard_git_outside", command: string, subcommand: string, folder: string, };
 
 export type FileDiff = { path: string, unified: string, hunks: Array<DiffHunk>, 
 /**

@@ -73,7 +73,7 @@ fn guard_reason(request: &ApprovalRequest, workspace: &Path) -> Option<String> {
         &GuardContext::new(cwd, policy.writable_roots().to_vec()),
     ) {
         Verdict::Allow => None,
-        Verdict::Ask { reason, .. } => Some(reason),
+        Verdict::Ask { reason, .. } => Some(reason.english()),
         Verdict::Block { rule, .. } => Some(format!("blocked by the rule {rule}")),
     }
 }
@@ -155,6 +155,7 @@ mod tests {
             tool_name: "exec_command".into(),
             risk,
             reason: format!("run `{command}`"),
+            why: Vec::new(),
             fingerprint: format!("exec:{command}"),
             command: Some(command.into()),
             cwd: Some("/work/proj".into()),

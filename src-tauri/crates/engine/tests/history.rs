@@ -216,6 +216,7 @@ async fn a_turn_cut_by_a_crash_is_closed_and_the_history_stays_valid() {
                         tool_name: "write_file".into(),
                         risk: RiskLevel::Write,
                         reason: "writes".into(),
+                        why: Vec::new(),
                         fingerprint: "write:x".into(),
                         command: None,
                         cwd: None,

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use memo_protocol::{McpCallView, RiskLevel, ToolErrorKind, ToolView};
+use memo_protocol::{McpCallView, Phrase, RiskLevel, ToolErrorKind, ToolView};
 use memo_tools::{
     risk::classify_by_name, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolResult,
     ToolSource,
@@ -56,11 +56,11 @@ fn rated(info: &McpToolInfo) -> RiskLevel {
 }
 
 /// Where [`rated`]'s answer comes from, in words for the approval card.
-fn rated_by(info: &McpToolInfo) -> &'static str {
+fn rated_by(info: &McpToolInfo) -> Phrase {
     match info.read_only_hint {
-        Some(true) => "the server marks it read-only",
-        Some(false) => "the server marks it as changing things; Memo rated it by its name",
-        None => "the server gives no hint; Memo rated it by its name",
+        Some(true) => Phrase::McpRatedReadOnly,
+        Some(false) => Phrase::McpRatedByNameAgainstServer,
+        None => Phrase::McpRatedByName,
     }
 }
 
@@ -130,12 +130,11 @@ impl Tool for McpTool {
             risk: self.risk,
             // A session grant covers this tool of this server, whatever the arguments.
             fingerprint: format!("mcp:{}:{}", self.info.server, self.info.name),
-            reason: format!(
-                "the MCP server \"{}\" would run its tool \"{}\" ({})",
-                self.info.server,
-                self.info.name,
-                rated_by(&self.info)
-            ),
+            why: vec![Phrase::McpToolRuns {
+                server: self.info.server.clone(),
+                tool: self.info.name.clone(),
+                rated: Box::new(rated_by(&self.info)),
+            }],
             command: Some(format!("{} · {} {shown}", self.info.server, self.info.name)),
             cwd: None,
             diff: None,
@@ -418,10 +417,12 @@ mod tests {
         assert_eq!(rated(&info("directory_tree", Some(true))), RiskLevel::Read);
         assert_eq!(rated(&info("delete_file", Some(false))), RiskLevel::Write);
         assert_eq!(
-            rated_by(&info("directory_tree", Some(true))),
+            rated_by(&info("directory_tree", Some(true))).english(),
             "the server marks it read-only"
         );
-        assert!(rated_by(&info("x", None)).contains("rated it by its name"));
+        assert!(rated_by(&info("x", None))
+            .english()
+            .contains("rated it by its name"));
     }
 
     #[test]

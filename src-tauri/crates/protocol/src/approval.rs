@@ -20,8 +20,13 @@ pub struct ApprovalRequest {
     pub call_id: ToolCallId,
     pub tool_name: String,
     pub risk: RiskLevel,
-    /// Why the policy asks (human readable).
+    /// Why the policy asks, in English on one line: for memo-cli and for sessions stored
+    /// before `why` (a front end with words of its own renders `why`).
     pub reason: String,
+    /// Why the policy asks, as phrases each front end words in its language.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<crate::Phrase>>")]
+    pub why: Vec<crate::Phrase>,
     /// What a "for this session" grant would cover, e.g. `write:/repo/src` or `exec:cargo test`.
     pub fingerprint: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]

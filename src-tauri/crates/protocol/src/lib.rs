@@ -16,6 +16,7 @@ mod ids;
 mod ipc;
 mod mcp;
 mod op;
+mod phrase;
 mod plugins;
 mod prompt;
 mod rules;
@@ -55,6 +56,7 @@ pub use mcp::{
     McpServerInput, McpSettingsPage, McpSourceKind, McpToolEntry, McpTransportKind, McpValueInfo,
 };
 pub use op::{ElicitationAction, ImageInput, Op, UserInput};
+pub use phrase::Phrase;
 pub use plugins::{
     PluginHookInfo, PluginInfo, PluginInstall, PluginPartInfo, PluginServerInfo, PluginSourceKind,
     PluginsPage,

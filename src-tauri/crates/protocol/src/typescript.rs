@@ -22,6 +22,7 @@ pub fn render() -> String {
         ImageInput::decl(&cfg),
         RiskLevel::decl(&cfg),
         ApprovalRequest::decl(&cfg),
+        Phrase::decl(&cfg),
         FileDiff::decl(&cfg),
         DiffHunk::decl(&cfg),
         EditChoice::decl(&cfg),

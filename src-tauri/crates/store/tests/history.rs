@@ -415,6 +415,7 @@ fn approvals_are_recorded_with_their_decisions() {
         tool_name: "exec_command".into(),
         risk: RiskLevel::Execute,
         reason: "runs a command".into(),
+        why: Vec::new(),
         fingerprint: "exec:cargo test".into(),
         command: Some("cargo test".into()),
         cwd: Some("/repo".into()),

@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use memo_model::ToolSpec;
-use memo_protocol::{AgentEvent, FileDiff, RiskLevel, ToolErrorKind, ToolView};
+use memo_protocol::{AgentEvent, FileDiff, Phrase, RiskLevel, ToolErrorKind, ToolView};
 use serde::de::DeserializeOwned;
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;
@@ -245,12 +245,20 @@ pub struct ToolPreview {
     /// What a "for this session" grant covers: a file or directory for writes, a command
     /// prefix for exec, server + tool for MCP. Never the tool name alone.
     pub fingerprint: String,
-    /// Why the user is asked, in words.
-    pub reason: String,
+    /// Why the user is asked, as phrases (worded by each front end; in English by
+    /// [`memo_protocol::Phrase::english_list`]).
+    pub why: Vec<Phrase>,
     pub command: Option<String>,
     pub cwd: Option<String>,
     /// The proposed file change, with hunks the user may accept one by one.
     pub diff: Option<FileDiff>,
+}
+
+impl ToolPreview {
+    /// Why the user is asked, on one English line (memo-cli, logs, tests).
+    pub fn reason(&self) -> String {
+        Phrase::english_list(&self.why)
+    }
 }
 
 /// A tool's successful result: the text the model sees, optionally an event the engine
@@ -381,8 +389,9 @@ pub trait Tool: Send + Sync {
         let preview = ToolPreview {
             risk: self.risk(),
             fingerprint: format!("{}:{}", self.name(), args),
-            reason: format!("{} wants to run with {:?} risk", self.name(), self.risk())
-                .to_lowercase(),
+            why: vec![Phrase::ToolRuns {
+                tool: self.name().to_owned(),
+            }],
             command: None,
             cwd: Some(ctx.cwd.display().to_string()),
             diff: None,

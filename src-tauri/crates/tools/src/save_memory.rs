@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use futures::future::BoxFuture;
-use memo_protocol::{MemoryAction, MemoryView, RiskLevel, ToolView};
+use memo_protocol::{MemoryAction, MemoryView, Phrase, RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -141,7 +141,10 @@ impl Tool for SaveMemoryTool {
             Ok(ToolPreview {
                 risk: RiskLevel::Write,
                 fingerprint: format!("save_memory:{line}"),
-                reason: format!("save to your memory ({shown}): {line}"),
+                why: vec![Phrase::SaveMemory {
+                    path: shown.clone(),
+                    fact: line.clone(),
+                }],
                 command: None,
                 cwd: Some(cwd),
                 diff: Some(diff),

@@ -38,9 +38,9 @@ async fn single_edit_preview_then_run() {
     let real = std::fs::canonicalize(dir.path().join("a.txt")).unwrap();
     assert_eq!(preview.fingerprint, format!("write:{}", real.display()));
     assert!(
-        preview.reason.contains("edit a.txt (+1 -1)"),
+        preview.reason().contains("edit a.txt (+1 -1)"),
         "{}",
-        preview.reason
+        preview.reason()
     );
     let diff = preview.diff.unwrap();
     assert_eq!(diff.path, "a.txt");

@@ -30,7 +30,7 @@ pub use memo_protocol::ApprovalMode;
 pub use super::children::Grants;
 use memo_model::ToolCall;
 use memo_protocol::{
-    AgentEvent, ApprovalId, ApprovalRequest, ReviewDecision, RiskLevel, ToolCallId,
+    AgentEvent, ApprovalId, ApprovalRequest, Phrase, ReviewDecision, RiskLevel, ToolCallId,
 };
 use tokio::sync::oneshot;
 
@@ -281,17 +281,13 @@ impl<'a> Approver<'a> {
         if !forced && self.runs_unasked(call, preview, mode, hint) {
             return Ok(Approval::granted());
         }
-        let reason = match hint {
-            ApprovalHint::Ask(Some(why)) => {
-                format!("{} (a PreToolUse hook asks: {why})", preview.reason)
-            }
-            ApprovalHint::Ask(None) => format!("{} (a PreToolUse hook asks)", preview.reason),
-            _ => preview.reason.clone(),
-        };
-        let reason = match &denied_warning {
-            Some(warning) => format!("{reason}; {warning}"),
-            None => reason,
-        };
+        let mut why = preview.why.clone();
+        match hint {
+            ApprovalHint::Ask(Some(asks)) => why.push(Phrase::HookAsks { why: asks.clone() }),
+            ApprovalHint::Ask(None) => why.push(Phrase::HookAsksSilently),
+            _ => {}
+        }
+        why.extend(denied_warning);
         let request_id = ApprovalId::new(uuid::Uuid::now_v7().to_string());
         let proposed = self.proposed_rules(preview, false);
         let rx = self.state.ask(request_id.clone());
@@ -301,7 +297,8 @@ impl<'a> Approver<'a> {
                 call_id: ToolCallId::new(call.id.clone()),
                 tool_name: call.name.clone(),
                 risk: preview.risk,
-                reason,
+                reason: Phrase::english_list(&why),
+                why,
                 fingerprint: preview.fingerprint.clone(),
                 command: preview.command.clone(),
                 cwd: preview.cwd.clone(),

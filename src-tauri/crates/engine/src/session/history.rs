@@ -398,6 +398,7 @@ mod tests {
                 tool_name: "write_file".into(),
                 risk: memo_protocol::RiskLevel::Write,
                 reason: String::new(),
+                why: Vec::new(),
                 fingerprint: String::new(),
                 command: None,
                 cwd: None,

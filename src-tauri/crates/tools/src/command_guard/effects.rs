@@ -10,6 +10,8 @@
 
 use std::path::{Path, PathBuf};
 
+use memo_protocol::Phrase;
+
 use super::paths::{is_critical_path, protected_target, resolve_target, Target};
 use super::{is_option, GuardContext, Invocation, Verdict};
 
@@ -19,27 +21,25 @@ pub(super) fn check(
     ctx: &GuardContext,
     ask: &mut Option<Verdict>,
 ) {
+    let command = super::preview(segment);
     let found = match inv.name.as_str() {
-        "crontab" => crontab(inv),
+        "crontab" => crontab(inv, command),
         "atrm" => Some((
             "scheduled_jobs_removed",
-            "removes scheduled `at` jobs".to_owned(),
+            Phrase::GuardAtJobsRemoved { command },
         )),
-        "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => permissions(inv, ctx),
-        "git" => git_elsewhere(inv, ctx),
+        "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => permissions(inv, ctx, command),
+        "git" => git_elsewhere(inv, ctx, command),
         _ => None,
     };
-    if let Some((rule, what)) = found {
-        ask.get_or_insert(Verdict::Ask {
-            rule,
-            reason: format!("`{}` {what}", super::preview(segment)),
-        });
+    if let Some((rule, reason)) = found {
+        ask.get_or_insert(Verdict::Ask { rule, reason });
     }
 }
 
 /// `crontab -r` (with `-i` or `-u USER` around it) deletes the table; `crontab FILE` and
 /// `crontab -` replace it whole. `-l` lists and `-e` edits in an editor the user sees.
-fn crontab(inv: &Invocation) -> Option<(&'static str, String)> {
+fn crontab(inv: &Invocation, command: String) -> Option<(&'static str, Phrase)> {
     let mut args = inv.args.iter();
     let mut operand = None;
     while let Some(arg) = args.next() {
@@ -52,8 +52,7 @@ fn crontab(inv: &Invocation) -> Option<(&'static str, String)> {
                 if a.contains('r') {
                     return Some((
                         "scheduled_jobs_removed",
-                        "deletes all of your scheduled jobs (the crontab), with no copy kept"
-                            .to_owned(),
+                        Phrase::GuardCrontabRemoved { command },
                     ));
                 }
                 if a.contains('l') || a.contains('e') {
@@ -64,16 +63,11 @@ fn crontab(inv: &Invocation) -> Option<(&'static str, String)> {
         }
     }
     // No file: crontab reads the new table from standard input.
-    let from = operand.unwrap_or_else(|| "-".to_owned());
-    let source = if from == "-" {
-        "what it reads on standard input".to_owned()
-    } else {
-        from
+    let reason = match operand.filter(|from| from != "-") {
+        Some(source) => Phrase::GuardCrontabReplaced { command, source },
+        None => Phrase::GuardCrontabReplacedFromStdin { command },
     };
-    Some((
-        "scheduled_jobs_replaced",
-        format!("replaces all of your scheduled jobs (the crontab) with {source}"),
-    ))
+    Some(("scheduled_jobs_replaced", reason))
 }
 
 /// The folder a target names, when it is the home folder itself or a system folder (`/`,
@@ -96,7 +90,11 @@ fn inside_home(path: &Path, home: Option<&Path>) -> bool {
 
 /// `chmod MODE TARGETS`, `chown OWNER TARGETS`, `setfacl -m SPEC TARGETS`: a target that
 /// is the home folder or a system folder. (`-R` on those is blocked by the rule table.)
-fn permissions(inv: &Invocation, ctx: &GuardContext) -> Option<(&'static str, String)> {
+fn permissions(
+    inv: &Invocation,
+    ctx: &GuardContext,
+    command: String,
+) -> Option<(&'static str, Phrase)> {
     let operands: Vec<&String> = inv.args.iter().filter(|a| !is_option(a)).collect();
     // The first operand is the mode or owner, except for setfacl and chattr, whose specs
     // come as options' values or `+i`-style words.
@@ -106,18 +104,14 @@ fn permissions(inv: &Invocation, ctx: &GuardContext) -> Option<(&'static str, St
     };
     operands.iter().skip(skip).find_map(|arg| {
         let folder = critical_folder(arg, ctx, false)?;
-        Some((
-            "permission_change_critical_folder",
-            format!(
-                "changes the permissions or owner of {}, {}",
-                folder.display(),
-                if ctx.home.as_deref().map(super::paths::normalize_path) == Some(folder.clone()) {
-                    "your home folder itself"
-                } else {
-                    "a system folder"
-                }
-            ),
-        ))
+        let home = ctx.home.as_deref().map(super::paths::normalize_path) == Some(folder.clone());
+        let (command, folder) = (command.clone(), folder.display().to_string());
+        let reason = if home {
+            Phrase::GuardPermissionsHome { command, folder }
+        } else {
+            Phrase::GuardPermissionsSystem { command, folder }
+        };
+        Some(("permission_change_critical_folder", reason))
     })
 }
 
@@ -152,7 +146,11 @@ const GIT_READS: &[&str] = &[
 
 /// `git -C DIR`, `--work-tree=DIR`, `--git-dir=DIR/.git` with a subcommand that changes
 /// files, where DIR is the home folder or a system folder.
-fn git_elsewhere(inv: &Invocation, ctx: &GuardContext) -> Option<(&'static str, String)> {
+fn git_elsewhere(
+    inv: &Invocation,
+    ctx: &GuardContext,
+    command: String,
+) -> Option<(&'static str, Phrase)> {
     let mut dirs = Vec::new();
     let mut args = inv.args.iter();
     let mut sub = None;
@@ -196,10 +194,11 @@ fn git_elsewhere(inv: &Invocation, ctx: &GuardContext) -> Option<(&'static str, 
         let folder = critical_folder(dir, ctx, true)?;
         Some((
             "git_outside_workspace_critical",
-            format!(
-                "runs `git {sub}` in {}, outside any project: it can delete or overwrite files there",
-                folder.display()
-            ),
+            Phrase::GuardGitOutside {
+                command: command.clone(),
+                subcommand: sub.clone(),
+                folder: folder.display().to_string(),
+            },
         ))
     })
 }

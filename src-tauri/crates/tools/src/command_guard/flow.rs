@@ -4,6 +4,8 @@
 //! rebuilt with its real arguments and checked like any other; a deletion or write that
 //! reaches into a protected area through the files found is critical.
 
+use memo_protocol::Phrase;
+
 use super::paths::protected_target;
 use super::rules::find_is_narrowed;
 use super::writes::writes_something;
@@ -91,23 +93,31 @@ pub(super) fn find(
     }
     let starts = find_starts(&inv.args);
     let narrowed = find_is_narrowed(&inv.args);
-    let protected = |start: &str, how: &str, ask: &mut Option<Verdict>| {
+    let protected = |start: &str, deletes: bool, ask: &mut Option<Verdict>| {
         if let Some(hit) = protected_target(start, ctx, true) {
-            ask_once(
-                ask,
-                "find_changes_protected_path",
-                format!(
-                    "`{}` {how} what it finds under {start}, which reaches {} ({})",
-                    preview(segment),
-                    hit.area.display(),
-                    hit.what
-                ),
-            );
+            let (command, start, area, what) =
+                (preview(segment), start.to_owned(), hit.area(), hit.what());
+            let reason = if deletes {
+                Phrase::GuardFindDeletesProtected {
+                    command,
+                    start,
+                    area,
+                    what,
+                }
+            } else {
+                Phrase::GuardFindChangesProtected {
+                    command,
+                    start,
+                    area,
+                    what,
+                }
+            };
+            ask_once(ask, "find_changes_protected_path", reason);
         }
     };
     if inv.args.iter().any(|a| a == "-delete") {
         for start in &starts {
-            protected(start, "deletes", ask);
+            protected(start, true, ask);
         }
     }
     for clause in exec_clauses(&inv.args) {
@@ -128,7 +138,7 @@ pub(super) fn find(
                 return Some(found);
             }
             if on_found && writes_something(&exec) {
-                protected(start, "changes", ask);
+                protected(start, false, ask);
             }
         }
     }
@@ -250,13 +260,12 @@ pub(super) fn xargs(
                     ask_once(
                         ask,
                         "xargs_changes_protected_path",
-                        format!(
-                            "`{}` changes files listed from {}, which reaches {} ({})",
-                            preview(segment),
-                            source.path,
-                            hit.area.display(),
-                            hit.what
-                        ),
+                        Phrase::GuardXargsChangesProtected {
+                            command: preview(segment),
+                            source: source.path.clone(),
+                            area: hit.area(),
+                            what: hit.what(),
+                        },
                     );
                 }
             }

@@ -13,6 +13,8 @@
 
 use std::path::Path;
 
+use memo_protocol::Phrase;
+
 use super::paths::{is_critical_path, normalize_path, protected_target, resolve_target, Target};
 use super::{GuardContext, Invocation};
 use crate::shell_parse::SUBSTITUTION;
@@ -159,7 +161,7 @@ pub(super) struct Review {
     /// The rule of a recursive deletion of `/`, the home or the workspace.
     pub block: Option<&'static str>,
     /// (rule, reason) for code that writes outside the workspace or cannot be read.
-    pub ask: Option<(&'static str, String)>,
+    pub ask: Option<(&'static str, Phrase)>,
     /// Strings the code hands to a shell, to be checked as scripts.
     pub scripts: Vec<String>,
 }
@@ -342,9 +344,9 @@ pub(super) fn review(lang: Lang, code: &str, ctx: &GuardContext) -> Review {
     {
         review.ask = Some((
             "dynamic_code",
-            format!(
-                "the code this interpreter runs (`{trimmed}`) is only known when the command runs"
-            ),
+            Phrase::GuardCodeUnknown {
+                snippet: trimmed.to_owned(),
+            },
         ));
         return review;
     }
@@ -390,11 +392,10 @@ pub(super) fn review(lang: Lang, code: &str, ctx: &GuardContext) -> Review {
     if let Some(hit) = protected {
         review.ask = Some((
             "interpreter_write_protected_path",
-            format!(
-                "the inline code writes or deletes files and names {} ({})",
-                hit.area.display(),
-                hit.what
-            ),
+            Phrase::GuardInlineCodeProtected {
+                area: hit.area(),
+                what: hit.what(),
+            },
         ));
     } else if let Some((_, path)) = paths
         .iter()
@@ -402,10 +403,9 @@ pub(super) fn review(lang: Lang, code: &str, ctx: &GuardContext) -> Review {
     {
         review.ask = Some((
             "interpreter_write_outside_workspace",
-            format!(
-                "the inline code writes or deletes files and names {} outside the workspace",
-                path.display()
-            ),
+            Phrase::GuardInlineCodeOutside {
+                path: path.display().to_string(),
+            },
         ));
     }
     review

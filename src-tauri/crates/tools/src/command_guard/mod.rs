@@ -26,6 +26,7 @@
 //! The guard is a safety net, not a sandbox: code that computes its targets at run time
 //! gets past it, which is what Landlock is for.
 
+use memo_protocol::Phrase;
 use std::path::PathBuf;
 
 use crate::shell_parse::{self, Script, SimpleCommand, MAX_DEPTH, SUBSTITUTION};
@@ -103,7 +104,7 @@ pub enum Verdict {
     /// Allowed only with the user's explicit consent, every time (risk critical).
     Ask {
         rule: &'static str,
-        reason: String,
+        reason: Phrase,
     },
     /// Never run.
     Block {
@@ -169,7 +170,7 @@ pub(crate) fn xml_attr(value: &str) -> String {
 }
 
 /// Records a reason to ask; the first one found is the one shown.
-fn ask_once(ask: &mut Option<Verdict>, rule: &'static str, reason: String) {
+fn ask_once(ask: &mut Option<Verdict>, rule: &'static str, reason: Phrase) {
     ask.get_or_insert(Verdict::Ask { rule, reason });
 }
 
@@ -202,11 +203,7 @@ fn scan(
     }
     // Last, so a precise reason found in the part that was read is the one shown.
     if script.unreadable && !ctx.typed_lines {
-        ask_once(
-            ask,
-            "unreadable_shell_syntax",
-            "the guard cannot read all of this command (a syntax error, or nesting it does not follow), so it cannot say what it does".into(),
-        );
+        ask_once(ask, "unreadable_shell_syntax", Phrase::GuardUnreadable);
     }
     None
 }
@@ -245,11 +242,7 @@ fn scan_text(
     ask: &mut Option<Verdict>,
 ) -> Option<Verdict> {
     if depth >= MAX_DEPTH {
-        ask_once(
-            ask,
-            "unreadable_shell_syntax",
-            "scripts are nested deeper than the guard follows".into(),
-        );
+        ask_once(ask, "unreadable_shell_syntax", Phrase::GuardNestedTooDeep);
         return None;
     }
     let script = shell_parse::parse_at_depth(text, depth + 1);
@@ -275,13 +268,12 @@ fn check_simple(
             ask_once(
                 ask,
                 "redirect_protected_path",
-                format!(
-                    "`{}` writes to {} ({} under {})",
-                    preview(&cmd.raw),
-                    redirect.target,
-                    hit.what,
-                    hit.area.display()
-                ),
+                Phrase::GuardWritesProtected {
+                    command: preview(&cmd.raw),
+                    target: redirect.target.clone(),
+                    what: hit.what(),
+                    area: hit.area(),
+                },
             );
         }
     }
@@ -328,11 +320,10 @@ fn check_simple(
             ask_once(
                 ask,
                 "dynamic_script",
-                format!(
-                    "`{}` runs a script that `{}` produces when the command runs",
-                    inv.name,
-                    preview(&prev.raw)
-                ),
+                Phrase::GuardScriptFromCommand {
+                    program: inv.name.clone(),
+                    producer: preview(&prev.raw),
+                },
             );
         }
     }
@@ -371,22 +362,25 @@ fn check_invocation(
     effects::check(inv, segment, ctx, ask);
     for target in writes::targets(inv) {
         if let Some(hit) = protected_target(&target.arg, ctx, target.recursive) {
-            let verb = if target.deletes {
-                "deletes"
+            let target_deletes = target.deletes;
+            let (command, what, area) = (preview(segment), hit.what(), hit.area());
+            let target = target.arg.clone();
+            let reason = if target_deletes {
+                Phrase::GuardDeletesProtected {
+                    command,
+                    target,
+                    what,
+                    area,
+                }
             } else {
-                "writes to"
+                Phrase::GuardWritesProtected {
+                    command,
+                    target,
+                    what,
+                    area,
+                }
             };
-            ask_once(
-                ask,
-                "write_protected_path",
-                format!(
-                    "`{}` {verb} {} ({} under {})",
-                    preview(segment),
-                    target.arg,
-                    hit.what,
-                    hit.area.display()
-                ),
-            );
+            ask_once(ask, "write_protected_path", reason);
         }
     }
     if let Some(found) = flow::find(inv, segment, ctx, depth, ask) {
@@ -441,10 +435,9 @@ fn dynamic(inv: &Invocation, ask: &mut Option<Verdict>) {
         ask_once(
             ask,
             "dynamic_command_word",
-            format!(
-                "the program it runs (`{}`) comes from a variable or a command substitution, so it is only known when the command runs",
-                inv.name
-            ),
+            Phrase::GuardProgramUnknown {
+                program: inv.name.clone(),
+            },
         );
         return;
     }
@@ -464,10 +457,9 @@ fn dynamic(inv: &Invocation, ask: &mut Option<Verdict>) {
         ask_once(
             ask,
             "dynamic_script",
-            format!(
-                "`{} {script}` runs text that is only known when the command runs",
-                inv.name
-            ),
+            Phrase::GuardScriptUnknown {
+                command: format!("{} {script}", inv.name),
+            },
         );
     }
 }

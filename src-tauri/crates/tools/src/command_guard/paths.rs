@@ -9,6 +9,8 @@ use std::path::{Component, Path, PathBuf};
 
 use globset::GlobBuilder;
 
+use memo_protocol::Phrase;
+
 use super::GuardContext;
 use crate::shell_parse::SUBSTITUTION;
 
@@ -97,21 +99,35 @@ pub(crate) struct Hit {
     /// The protected area (`/etc`, `/home/u/.ssh`).
     pub area: PathBuf,
     /// What lives there, for the approval reason.
-    pub what: &'static str,
+    pub what: Phrase,
 }
 
-fn areas(ctx: &GuardContext) -> Vec<(PathBuf, &'static str)> {
-    let mut out: Vec<(PathBuf, &'static str)> = SYSTEM
+impl Hit {
+    pub fn area(&self) -> String {
+        self.area.display().to_string()
+    }
+
+    pub fn what(&self) -> Box<Phrase> {
+        Box::new(self.what.clone())
+    }
+}
+
+fn areas(ctx: &GuardContext) -> Vec<(PathBuf, Phrase)> {
+    let mut out: Vec<(PathBuf, Phrase)> = SYSTEM
         .iter()
-        .map(|p| (PathBuf::from(p), "system files"))
+        .map(|p| (PathBuf::from(p), Phrase::AreaSystemFiles))
         .collect();
     if let Some(home) = &ctx.home {
         let home = normalize_path(home);
-        out.extend(CREDENTIALS.iter().map(|p| (home.join(p), "credentials")));
+        out.extend(
+            CREDENTIALS
+                .iter()
+                .map(|p| (home.join(p), Phrase::AreaCredentials)),
+        );
         out.extend(
             STARTUP
                 .iter()
-                .map(|p| (home.join(p), "a file run at login")),
+                .map(|p| (home.join(p), Phrase::AreaLoginFile)),
         );
     }
     out
@@ -159,9 +175,9 @@ pub(crate) fn protected_target(arg: &str, ctx: &GuardContext, recursive: bool) -
             .iter()
             .find(|(area, _)| p.starts_with(area) && !exempt(p, area, ctx))
     };
-    let hit = |(area, what): &(PathBuf, &'static str)| Hit {
+    let hit = |(area, what): &(PathBuf, Phrase)| Hit {
         area: area.clone(),
-        what,
+        what: what.clone(),
     };
     let Some(pattern) = glob else {
         if let Some(found) = inside(&base) {

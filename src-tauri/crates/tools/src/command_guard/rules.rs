@@ -3,6 +3,8 @@
 //! (ids are stable: the model sees them in the denial hint). Rules that should ask rather
 //! than block record an [`Verdict::Ask`] instead.
 
+use memo_protocol::Phrase;
+
 use super::paths::{is_block_device, is_critical_path, resolve_target, Target};
 use super::{is_option, GuardContext, Invocation, Verdict};
 
@@ -119,9 +121,9 @@ fn rm(inv: &Invocation, ctx: &GuardContext, ask: &mut Option<Verdict>) -> Option
             Target::UnknownVarRoot => {
                 ask.get_or_insert(Verdict::Ask {
                     rule: "rm_recursive_variable_root",
-                    reason: format!(
-                        "`rm -r {target}` deletes from the filesystem root if the variable is empty or unset"
-                    ),
+                    reason: Phrase::GuardRmVariableRoot {
+                        target: target.clone(),
+                    },
                 });
             }
             _ => {}
@@ -305,12 +307,12 @@ fn git_push(inv: &Invocation, ask: &mut Option<Verdict>) {
     if deletes_protected {
         ask.get_or_insert(Verdict::Ask {
             rule: "git_delete_protected_branch",
-            reason: "this deletes the remote main/master branch".into(),
+            reason: Phrase::GuardDeletesMainBranch,
         });
     } else if force && (hits_protected || refspecs.is_empty()) {
         ask.get_or_insert(Verdict::Ask {
             rule: "git_force_push_protected_branch",
-            reason: "a force-push to main/master (or to the current branch, which may be main) rewrites shared history".into(),
+            reason: Phrase::GuardForcePushMain,
         });
     }
 }

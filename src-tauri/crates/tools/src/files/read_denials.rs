@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 use globset::{GlobBuilder, GlobMatcher};
+use memo_protocol::Phrase;
 
 /// One read-deny rule, ready to match paths.
 #[derive(Clone)]
@@ -124,16 +125,15 @@ pub struct NamedDenied {
 
 impl NamedDenied {
     /// The warning an approval card shows.
-    pub fn warning(named: &[NamedDenied]) -> Option<String> {
+    pub fn warning(named: &[NamedDenied]) -> Option<Phrase> {
         let first = named.first()?;
         let words: Vec<&str> = named.iter().map(|n| n.word.as_str()).collect();
-        Some(format!(
-            "it names {}, which a rule denies reading ({} `{}`): what it prints may show \
-             the file's content to the model",
-            words.join(", "),
-            first.rule.source,
-            first.rule.pattern
-        ))
+        Some(Phrase::NamesDeniedFiles {
+            count: named.len() as u64,
+            files: words.join(", "),
+            source: first.rule.source.to_string(),
+            pattern: first.rule.pattern.clone(),
+        })
     }
 }
 

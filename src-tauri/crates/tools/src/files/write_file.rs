@@ -2,7 +2,7 @@
 //! against the current content for the approval (hunks may be accepted one by one).
 
 use futures::future::BoxFuture;
-use memo_protocol::{EditKind, EditedFile, FileEditView, RiskLevel, ToolView};
+use memo_protocol::{EditKind, EditedFile, FileEditView, Phrase, RiskLevel, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -138,19 +138,21 @@ impl Tool for WriteFileTool {
                     .hunks
                     .iter()
                     .fold((0, 0), |(a, d), h| (a + h.added, d + h.removed));
-                let reason = if plan.exists {
-                    format!(
-                        "write_file wants to overwrite {} (+{add} -{del})",
-                        plan.display
-                    )
+                let (added, removed, path) = (add as u64, del as u64, plan.display.clone());
+                let why = vec![if plan.exists {
+                    Phrase::OverwriteFile {
+                        path,
+                        added,
+                        removed,
+                    }
                 } else {
-                    format!("write_file wants to create {} (+{add})", plan.display)
-                };
+                    Phrase::CreateFile { path, added }
+                }];
                 let diff = fh.file_diff(&plan.display, from, &plan.display);
                 let preview = ToolPreview {
                     risk: RiskLevel::Write,
                     fingerprint: format!("write:{}", plan.path.display()),
-                    reason,
+                    why,
                     command: None,
                     cwd: Some(ctx.cwd.display().to_string()),
                     diff: Some(diff),

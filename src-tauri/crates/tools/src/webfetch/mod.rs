@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use memo_protocol::{FetchView, RiskLevel, ToolErrorKind, ToolView};
+use memo_protocol::{FetchView, Phrase, RiskLevel, ToolErrorKind, ToolView};
 use reqwest::Url;
 use serde::Deserialize;
 use serde_json::json;
@@ -138,10 +138,10 @@ impl Tool for WebFetchTool {
             Ok(ToolPreview {
                 risk: RiskLevel::Write,
                 fingerprint: format!("webfetch:{}", origin(&url)),
-                reason: format!(
-                    "fetch {url} (a URL can carry data to {})",
-                    url.host_str().unwrap_or_default()
-                ),
+                why: vec![Phrase::FetchUrl {
+                    url: url.to_string(),
+                    host: url.host_str().unwrap_or_default().to_owned(),
+                }],
                 command: Some(format!("GET {url}")),
                 cwd: Some(ctx.cwd.display().to_string()),
                 diff: None,

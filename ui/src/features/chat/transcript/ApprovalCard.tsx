@@ -5,6 +5,7 @@ import { DiffStats, DiffView, parseDiff, type HunkState } from "../../../compone
 import { ShieldIcon } from "../../../components/icons";
 import type { ApprovalRequest, DiffHunk, EditChoice, FileDiff, ReviewDecision, SubagentRef } from "../../../gen/protocol";
 import { t as translate, useT } from "../../../i18n";
+import { sayAll } from "../../../i18n/phrase";
 import { mcpRuleLabel, mcpToolParts, toolCalledAs, toolLabel } from "../../../state/toolNames";
 import type { ApprovalItem, StandaloneApproval } from "../../../state/transcript";
 import { shortAgentId } from "../../subagents/agents";
@@ -158,12 +159,17 @@ export function ApprovalCard({ item }: { item: ApprovalItem | StandaloneApproval
         )}
         <RiskBadge risk={request.risk} />
       </header>
-      <p className="approval__reason">{request.reason}</p>
+      <p className="approval__reason">{askReason(request)}</p>
       {request.command && <pre className="approval__command">$ {request.command}</pre>}
       {request.cwd && <p className="approval__cwd">{t("inDir", { cwd: request.cwd })}</p>}
       <ApprovalChoice item={item} sameToolWaiting={0} standalone />
     </section>
   );
+}
+
+/** Why Memo asks, in the person's language; sessions stored before phrases have English. */
+function askReason(request: ApprovalRequest): string {
+  return request.why !== undefined && request.why.length > 0 ? sayAll(request.why) : request.reason;
 }
 
 function decisionState(decision: ReviewDecision | null): "pending" | "denied" | "approved" {
@@ -183,7 +189,7 @@ export function ApprovalInCard({ item, sameToolWaiting }: { item: ApprovalItem; 
       {decision === null && (
         <p className="approval__ask">
           <ShieldIcon className="approval__icon" />
-          <span className="approval__reason">{request.reason}</span>
+          <span className="approval__reason">{askReason(request)}</span>
           <RiskBadge risk={request.risk} />
         </p>
       )}

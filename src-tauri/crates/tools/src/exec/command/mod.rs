@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use memo_protocol::{CommandView, OutputRange, RiskLevel, ToolErrorKind, ToolView};
+use memo_protocol::{CommandView, OutputRange, Phrase, RiskLevel, ToolErrorKind, ToolView};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -233,7 +233,9 @@ impl Tool for ExecCommandTool {
         let label = self.label;
         let result = plan(ctx, args.clone(), self.manager.sandbox, label).and_then(|p| {
             let mut risk = RiskLevel::Execute;
-            let mut reason = format!("run `{}`", one_line(&p.input.cmd));
+            let mut why = vec![Phrase::RunCommand {
+                command: one_line(&p.input.cmd),
+            }];
             match &p.verdict {
                 Verdict::Block { rule, .. } => {
                     return Err(ToolError::policy_denied(denial_hint(
@@ -243,9 +245,9 @@ impl Tool for ExecCommandTool {
                         None,
                     )))
                 }
-                Verdict::Ask { reason: why, .. } => {
+                Verdict::Ask { reason, .. } => {
                     risk = RiskLevel::Critical;
-                    reason = format!("{reason}: {why}");
+                    why.push(reason.clone());
                 }
                 Verdict::Allow => {}
             }
@@ -253,18 +255,17 @@ impl Tool for ExecCommandTool {
             if p.escalated {
                 risk = RiskLevel::Critical;
                 fingerprint.push_str(" [unsandboxed]");
-                reason = format!(
-                    "{reason} outside the sandbox: {}",
-                    p.input
-                        .justification
-                        .as_deref()
-                        .unwrap_or("no justification given")
-                );
+                why.push(match &p.input.justification {
+                    Some(justification) => Phrase::OutsideSandbox {
+                        justification: justification.clone(),
+                    },
+                    None => Phrase::OutsideSandboxUnjustified,
+                });
             }
             Ok(ToolPreview {
                 risk,
                 fingerprint,
-                reason,
+                why,
                 command: Some(p.input.cmd.clone()),
                 cwd: Some(p.workdir.display().to_string()),
                 diff: None,
@@ -553,7 +554,7 @@ impl WriteStdinTool {
         ctx: &ToolContext,
         session: &ExecSession,
         chars: &str,
-    ) -> Result<Option<String>, ToolError> {
+    ) -> Result<Option<Phrase>, ToolError> {
         let pending = session.pending_line();
         let typed = format!("{pending}{chars}")
             .replace("\r\n", "\n")
@@ -572,7 +573,10 @@ impl WriteStdinTool {
                     )))
                 }
                 Verdict::Ask { reason, .. } => {
-                    ask.get_or_insert(format!("`{}`: {reason}", one_line(line)));
+                    ask.get_or_insert(Phrase::TypedLine {
+                        line: one_line(line),
+                        why: Box::new(reason),
+                    });
                 }
                 Verdict::Allow => {}
             }
@@ -631,16 +635,18 @@ impl Tool for WriteStdinTool {
             let session = self.session(input.session_id)?;
             let chars = input.chars.unwrap_or_default();
             let ask = self.guard(ctx, &session, &chars)?;
-            let reason = format!(
-                "send {} to session {} (`{}`)",
-                if chars.is_empty() {
-                    "nothing (wait for output)".to_owned()
-                } else {
-                    format!("{chars:?}")
-                },
-                session.id,
-                one_line(&session.command)
-            );
+            let mut why = vec![if chars.is_empty() {
+                Phrase::WaitOnSession {
+                    session: session.id.to_string(),
+                    command: one_line(&session.command),
+                }
+            } else {
+                Phrase::SendToSession {
+                    text: format!("{chars:?}"),
+                    session: session.id.to_string(),
+                    command: one_line(&session.command),
+                }
+            }];
             Ok(ToolPreview {
                 // A line the guard asks about (a force-push to main typed into a shell)
                 // is as critical as the same command run directly: asked every time.
@@ -655,9 +661,9 @@ impl Tool for WriteStdinTool {
                     session.id,
                     command_fingerprint(&session.command)
                 ),
-                reason: match ask {
-                    Some(why) => format!("{reason}; {why}"),
-                    None => reason,
+                why: {
+                    why.extend(ask);
+                    why
                 },
                 command: Some(session.command.clone()),
                 cwd: Some(ctx.cwd.display().to_string()),

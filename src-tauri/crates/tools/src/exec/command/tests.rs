@@ -173,7 +173,17 @@ async fn preview_fingerprints_the_prefix_and_guards() {
         .await
         .unwrap();
     assert_eq!(p.risk, RiskLevel::Critical);
-    assert!(p.reason.contains("force-push"), "{}", p.reason);
+    assert!(p.reason().contains("force-push"), "{}", p.reason());
+    // Said as phrases a front end words in its language: the command, then the guard's why.
+    assert_eq!(
+        p.why,
+        vec![
+            memo_protocol::Phrase::RunCommand {
+                command: "git push --force origin main".into()
+            },
+            memo_protocol::Phrase::GuardForcePushMain,
+        ]
+    );
 
     let (sandboxed, _) = exec_tools(SandboxPolicy::WorkspaceWrite);
     let p = sandboxed
@@ -184,7 +194,10 @@ async fn preview_fingerprints_the_prefix_and_guards() {
         .await
         .unwrap();
     assert_eq!(p.risk, RiskLevel::Critical);
-    assert!(p.reason.contains("needs ~/.npm"), "{}", p.reason);
+    assert!(p.reason().contains("needs ~/.npm"), "{}", p.reason());
+    assert!(p.why.contains(&memo_protocol::Phrase::OutsideSandbox {
+        justification: "needs ~/.npm".into()
+    }));
 }
 
 #[tokio::test]
@@ -308,7 +321,7 @@ async fn a_line_the_guard_asks_about_makes_stdin_critical() {
         )
         .await
         .unwrap();
-    assert_eq!(python.risk, RiskLevel::Execute, "{}", python.reason);
+    assert_eq!(python.risk, RiskLevel::Execute, "{}", python.reason());
     let push = stdin
         .preview(
             &c,
@@ -318,9 +331,9 @@ async fn a_line_the_guard_asks_about_makes_stdin_critical() {
         .unwrap();
     assert_eq!(push.risk, RiskLevel::Critical);
     assert!(
-        push.reason.contains("git push --force origin main"),
+        push.reason().contains("git push --force origin main"),
         "{}",
-        push.reason
+        push.reason()
     );
     exec.shutdown();
 }

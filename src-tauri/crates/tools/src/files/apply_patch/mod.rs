@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
-use memo_protocol::{DiffHunk, EditChoice, FileDiff, RiskLevel};
+use memo_protocol::{DiffHunk, EditChoice, FileDiff, Phrase, RiskLevel};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -341,9 +341,8 @@ impl Plan {
         format!("write:{}", paths.join(","))
     }
 
-    fn reason(&self, hunks: &[FileHunks<'_>]) -> String {
-        let parts: Vec<String> = self
-            .changes
+    fn why(&self, hunks: &[FileHunks<'_>]) -> Vec<Phrase> {
+        self.changes
             .iter()
             .zip(hunks)
             .map(|(c, fh)| {
@@ -351,17 +350,25 @@ impl Plan {
                     .hunks
                     .iter()
                     .fold((0, 0), |(a, d), h| (a + h.added, d + h.removed));
+                let (added, removed) = (add as u64, del as u64);
+                let path = c.display.clone();
                 match (c.kind, &c.dest) {
-                    (Kind::Add, _) => format!("create {} (+{add})", c.display),
-                    (Kind::Delete, _) => format!("delete {} (-{del})", c.display),
-                    (Kind::Update, Some((_, d))) => {
-                        format!("move {} to {d} (+{add} -{del})", c.display)
-                    }
-                    (Kind::Update, None) => format!("edit {} (+{add} -{del})", c.display),
+                    (Kind::Add, _) => Phrase::CreateFile { path, added },
+                    (Kind::Delete, _) => Phrase::DeleteFile { path, removed },
+                    (Kind::Update, Some((_, to))) => Phrase::MoveFile {
+                        path,
+                        to: to.clone(),
+                        added,
+                        removed,
+                    },
+                    (Kind::Update, None) => Phrase::EditFile {
+                        path,
+                        added,
+                        removed,
+                    },
                 }
             })
-            .collect();
-        format!("apply_patch wants to {}", parts.join(", "))
+            .collect()
     }
 }
 
@@ -734,7 +741,7 @@ impl Tool for ApplyPatchTool {
                 let preview = ToolPreview {
                     risk: RiskLevel::Write,
                     fingerprint: plan.fingerprint(),
-                    reason: plan.reason(&hunks),
+                    why: plan.why(&hunks),
                     command: None,
                     cwd: Some(ctx.cwd.display().to_string()),
                     diff: Some(plan.file_diff(&hunks)),

@@ -1,0 +1,300 @@
+//! Sentences for people, sent as a code and its arguments, never as finished English.
+//!
+//! A [`Phrase`] is what Rust means ("run `cargo test`", "`rm -r $X/` deletes from the
+//! root if the variable is empty"); each front end words it in its person's language. The
+//! desktop looks the code up in its `phrases` catalog (`ui/src/i18n/locales/<language>/
+//! phrases.json`, one entry per variant, the variant's fields as the placeholders); Rust
+//! itself words it in English from the same English file ([`Phrase::english`]), for
+//! memo-cli, logs and the one-line `reason` kept beside the phrases for older readers. So
+//! the English of a sentence is written once, and a missing or misspelt entry fails a test
+//! here rather than showing a code to a person.
+//!
+//! A field may itself be a phrase (or a list of them): it is worded first, then put in.
+//! A variant with a `count` field has plural entries (`code_one`, `code_other`), as
+//! i18next expects.
+//!
+//! What goes to the model is not a phrase: it stays English, as the tools write it.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// The English catalog the desktop renders too: one source for both.
+const ENGLISH: &str = include_str!("../../../../../ui/src/i18n/locales/en/phrases.json");
+
+/// Between the parts of a list of phrases (an approval's reasons), in English.
+const LIST_SEPARATOR: &str = "; ";
+
+/// One sentence (or a part of one) for a person. Serialized as `{"code": "...", ...fields}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum Phrase {
+    // Why Memo asks before a call runs (an approval's reasons).
+    /// An exec call: the command it runs.
+    RunCommand {
+        command: String,
+    },
+    /// Asked to run without the sandbox, with the model's reason.
+    OutsideSandbox {
+        justification: String,
+    },
+    /// Asked to run without the sandbox, giving no reason.
+    OutsideSandboxUnjustified,
+    /// Typing into a running command's terminal.
+    SendToSession {
+        text: String,
+        session: String,
+        command: String,
+    },
+    /// Waiting on a running command's terminal without typing.
+    WaitOnSession {
+        session: String,
+        command: String,
+    },
+    /// write_file over an existing file.
+    OverwriteFile {
+        path: String,
+        added: u64,
+        removed: u64,
+    },
+    /// write_file or a patch making a new file.
+    CreateFile {
+        path: String,
+        added: u64,
+    },
+    /// A patch deleting a file.
+    DeleteFile {
+        path: String,
+        removed: u64,
+    },
+    /// A patch moving (and maybe changing) a file.
+    MoveFile {
+        path: String,
+        to: String,
+        added: u64,
+        removed: u64,
+    },
+    /// A patch or edit changing a file in place.
+    EditFile {
+        path: String,
+        added: u64,
+        removed: u64,
+    },
+    /// A line typed into a running command that the guard asks about, and why.
+    TypedLine {
+        line: String,
+        why: Box<Phrase>,
+    },
+    /// A tool with no words of its own.
+    ToolRuns {
+        tool: String,
+    },
+    /// save_memory: where the fact goes, and the fact.
+    SaveMemory {
+        path: String,
+        fact: String,
+    },
+    /// webfetch: a fetched URL can carry data out.
+    FetchUrl {
+        url: String,
+        host: String,
+    },
+    /// An MCP server's tool, and who rated its risk.
+    McpToolRuns {
+        server: String,
+        tool: String,
+        rated: Box<Phrase>,
+    },
+    McpRatedReadOnly,
+    McpRatedByNameAgainstServer,
+    McpRatedByName,
+    /// A PreToolUse hook asked for the person's answer, saying why.
+    HookAsks {
+        why: String,
+    },
+    HookAsksSilently,
+    /// The call names files a deny-read rule covers (`count` of them, listed).
+    NamesDeniedFiles {
+        count: u64,
+        files: String,
+        source: String,
+        pattern: String,
+    },
+    // Why the command guard asks about a command, every time (critical).
+    // What lives in a protected area.
+    AreaSystemFiles,
+    AreaCredentials,
+    AreaLoginFile,
+    GuardUnreadable,
+    GuardNestedTooDeep,
+    GuardWritesProtected {
+        command: String,
+        target: String,
+        what: Box<Phrase>,
+        area: String,
+    },
+    GuardDeletesProtected {
+        command: String,
+        target: String,
+        what: Box<Phrase>,
+        area: String,
+    },
+    GuardScriptFromCommand {
+        program: String,
+        producer: String,
+    },
+    GuardProgramUnknown {
+        program: String,
+    },
+    GuardScriptUnknown {
+        command: String,
+    },
+    GuardFindDeletesProtected {
+        command: String,
+        start: String,
+        area: String,
+        what: Box<Phrase>,
+    },
+    GuardFindChangesProtected {
+        command: String,
+        start: String,
+        area: String,
+        what: Box<Phrase>,
+    },
+    GuardXargsChangesProtected {
+        command: String,
+        source: String,
+        area: String,
+        what: Box<Phrase>,
+    },
+    GuardCodeUnknown {
+        snippet: String,
+    },
+    GuardInlineCodeProtected {
+        area: String,
+        what: Box<Phrase>,
+    },
+    GuardInlineCodeOutside {
+        path: String,
+    },
+    GuardRmVariableRoot {
+        target: String,
+    },
+    GuardDeletesMainBranch,
+    GuardForcePushMain,
+    GuardAtJobsRemoved {
+        command: String,
+    },
+    GuardCrontabRemoved {
+        command: String,
+    },
+    GuardCrontabReplaced {
+        command: String,
+        source: String,
+    },
+    GuardCrontabReplacedFromStdin {
+        command: String,
+    },
+    GuardPermissionsHome {
+        command: String,
+        folder: String,
+    },
+    GuardPermissionsSystem {
+        command: String,
+        folder: String,
+    },
+    GuardGitOutside {
+        command: String,
+        subcommand: String,
+        folder: String,
+    },
+}
+
+impl Phrase {
+    /// The sentence in English, from the catalog the desktop uses.
+    pub fn english(&self) -> String {
+        let value = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        word(&value, english_catalog())
+    }
+
+    /// Several phrases as one English line, as an approval's `reason`.
+    pub fn english_list(phrases: &[Phrase]) -> String {
+        phrases
+            .iter()
+            .map(Phrase::english)
+            .collect::<Vec<_>>()
+            .join(LIST_SEPARATOR)
+    }
+}
+
+impl std::fmt::Display for Phrase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.english())
+    }
+}
+
+fn english_catalog() -> &'static HashMap<String, String> {
+    static CATALOG: OnceLock<HashMap<String, String>> = OnceLock::new();
+    // A catalog that does not parse fails `every_phrase_has_its_english` below; at run
+    // time the codes themselves are shown rather than nothing.
+    CATALOG.get_or_init(|| serde_json::from_str(ENGLISH).unwrap_or_default())
+}
+
+/// Words a serialized phrase: its entry (plural by `count`), placeholders filled, nested
+/// phrases worded first.
+fn word(value: &serde_json::Value, catalog: &HashMap<String, String>) -> String {
+    use serde_json::Value;
+    let Some(fields) = value.as_object() else {
+        return String::new();
+    };
+    let code = fields
+        .get("code")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let count = fields.get("count").and_then(Value::as_u64);
+    let key = match count {
+        Some(1) => format!("{code}_one"),
+        Some(_) => format!("{code}_other"),
+        None => code.to_owned(),
+    };
+    let Some(template) = catalog.get(&key).or_else(|| catalog.get(code)) else {
+        return code.to_owned();
+    };
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template.as_str();
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find("}}") else {
+            out.push_str(&rest[start..]);
+            rest = "";
+            break;
+        };
+        let name = after[..end].trim();
+        out.push_str(&field_text(fields.get(name), catalog));
+        rest = &after[end + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn field_text(value: Option<&serde_json::Value>, catalog: &HashMap<String, String>) -> String {
+    use serde_json::Value;
+    match value {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        Some(Value::Bool(b)) => b.to_string(),
+        Some(object @ Value::Object(_)) => word(object, catalog),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| field_text(Some(item), catalog))
+            .collect::<Vec<_>>()
+            .join(LIST_SEPARATOR),
+        Some(Value::Null) | None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

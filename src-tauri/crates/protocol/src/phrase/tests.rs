@@ -1,0 +1,318 @@
+use std::collections::{BTreeSet, HashMap};
+
+use super::*;
+
+/// One of each variant. The match below has no wildcard, so a new variant does not
+/// compile until it is added here, and then the tests check its English entry.
+fn every_phrase() -> Vec<Phrase> {
+    let s = |text: &str| text.to_owned();
+    let all = vec![
+        Phrase::RunCommand {
+            command: s("cargo test"),
+        },
+        Phrase::OutsideSandbox {
+            justification: s("needs the network"),
+        },
+        Phrase::OutsideSandboxUnjustified,
+        Phrase::SendToSession {
+            text: s("\"y\\n\""),
+            session: s("3"),
+            command: s("python"),
+        },
+        Phrase::WaitOnSession {
+            session: s("3"),
+            command: s("python"),
+        },
+        Phrase::OverwriteFile {
+            path: s("a.txt"),
+            added: 2,
+            removed: 1,
+        },
+        Phrase::CreateFile {
+            path: s("a.txt"),
+            added: 2,
+        },
+        Phrase::DeleteFile {
+            path: s("a.txt"),
+            removed: 3,
+        },
+        Phrase::MoveFile {
+            path: s("a.txt"),
+            to: s("b.txt"),
+            added: 1,
+            removed: 1,
+        },
+        Phrase::EditFile {
+            path: s("a.txt"),
+            added: 1,
+            removed: 1,
+        },
+        Phrase::TypedLine {
+            line: s("git push -f origin main"),
+            why: Box::new(Phrase::HookAsksSilently),
+        },
+        Phrase::ToolRuns { tool: s("todo") },
+        Phrase::SaveMemory {
+            path: s("~/.memo/memory.md"),
+            fact: s("likes tabs"),
+        },
+        Phrase::FetchUrl {
+            url: s("https://example.com/"),
+            host: s("example.com"),
+        },
+        Phrase::McpToolRuns {
+            server: s("files"),
+            tool: s("write"),
+            rated: Box::new(Phrase::McpRatedByName),
+        },
+        Phrase::McpRatedReadOnly,
+        Phrase::McpRatedByNameAgainstServer,
+        Phrase::McpRatedByName,
+        Phrase::HookAsks {
+            why: s("release branch"),
+        },
+        Phrase::HookAsksSilently,
+        Phrase::NamesDeniedFiles {
+            count: 2,
+            files: s(".env, secrets.txt"),
+            source: s("settings.json"),
+            pattern: s(".env"),
+        },
+        Phrase::AreaSystemFiles,
+        Phrase::AreaCredentials,
+        Phrase::AreaLoginFile,
+        Phrase::GuardUnreadable,
+        Phrase::GuardNestedTooDeep,
+        Phrase::GuardWritesProtected {
+            command: s("command-value"),
+            target: s("target-value"),
+            what: Box::new(Phrase::AreaCredentials),
+            area: s("area-value"),
+        },
+        Phrase::GuardDeletesProtected {
+            command: s("command-value"),
+            target: s("target-value"),
+            what: Box::new(Phrase::AreaCredentials),
+            area: s("area-value"),
+        },
+        Phrase::GuardScriptFromCommand {
+            program: s("program-value"),
+            producer: s("producer-value"),
+        },
+        Phrase::GuardProgramUnknown {
+            program: s("program-value"),
+        },
+        Phrase::GuardScriptUnknown {
+            command: s("command-value"),
+        },
+        Phrase::GuardFindDeletesProtected {
+            command: s("command-value"),
+            start: s("start-value"),
+            area: s("area-value"),
+            what: Box::new(Phrase::AreaCredentials),
+        },
+        Phrase::GuardFindChangesProtected {
+            command: s("command-value"),
+            start: s("start-value"),
+            area: s("area-value"),
+            what: Box::new(Phrase::AreaCredentials),
+        },
+        Phrase::GuardXargsChangesProtected {
+            command: s("command-value"),
+            source: s("source-value"),
+            area: s("area-value"),
+            what: Box::new(Phrase::AreaCredentials),
+        },
+        Phrase::GuardCodeUnknown {
+            snippet: s("snippet-value"),
+        },
+        Phrase::GuardInlineCodeProtected {
+            area: s("area-value"),
+            what: Box::new(Phrase::AreaCredentials),
+        },
+        Phrase::GuardInlineCodeOutside {
+            path: s("path-value"),
+        },
+        Phrase::GuardRmVariableRoot {
+            target: s("target-value"),
+        },
+        Phrase::GuardDeletesMainBranch,
+        Phrase::GuardForcePushMain,
+        Phrase::GuardAtJobsRemoved {
+            command: s("command-value"),
+        },
+        Phrase::GuardCrontabRemoved {
+            command: s("command-value"),
+        },
+        Phrase::GuardCrontabReplaced {
+            command: s("command-value"),
+            source: s("source-value"),
+        },
+        Phrase::GuardCrontabReplacedFromStdin {
+            command: s("command-value"),
+        },
+        Phrase::GuardPermissionsHome {
+            command: s("command-value"),
+            folder: s("folder-value"),
+        },
+        Phrase::GuardPermissionsSystem {
+            command: s("command-value"),
+            folder: s("folder-value"),
+        },
+        Phrase::GuardGitOutside {
+            command: s("command-value"),
+            subcommand: s("subcommand-value"),
+            folder: s("folder-value"),
+        },
+    ];
+    for phrase in &all {
+        match phrase {
+            Phrase::RunCommand { .. }
+            | Phrase::OutsideSandbox { .. }
+            | Phrase::OutsideSandboxUnjustified
+            | Phrase::SendToSession { .. }
+            | Phrase::WaitOnSession { .. }
+            | Phrase::OverwriteFile { .. }
+            | Phrase::CreateFile { .. }
+            | Phrase::DeleteFile { .. }
+            | Phrase::MoveFile { .. }
+            | Phrase::EditFile { .. }
+            | Phrase::TypedLine { .. }
+            | Phrase::ToolRuns { .. }
+            | Phrase::SaveMemory { .. }
+            | Phrase::FetchUrl { .. }
+            | Phrase::McpToolRuns { .. }
+            | Phrase::McpRatedReadOnly
+            | Phrase::McpRatedByNameAgainstServer
+            | Phrase::McpRatedByName
+            | Phrase::HookAsks { .. }
+            | Phrase::HookAsksSilently
+            | Phrase::NamesDeniedFiles { .. }
+            | Phrase::AreaSystemFiles
+            | Phrase::AreaCredentials
+            | Phrase::AreaLoginFile
+            | Phrase::GuardUnreadable
+            | Phrase::GuardNestedTooDeep
+            | Phrase::GuardWritesProtected { .. }
+            | Phrase::GuardDeletesProtected { .. }
+            | Phrase::GuardScriptFromCommand { .. }
+            | Phrase::GuardProgramUnknown { .. }
+            | Phrase::GuardScriptUnknown { .. }
+            | Phrase::GuardFindDeletesProtected { .. }
+            | Phrase::GuardFindChangesProtected { .. }
+            | Phrase::GuardXargsChangesProtected { .. }
+            | Phrase::GuardCodeUnknown { .. }
+            | Phrase::GuardInlineCodeProtected { .. }
+            | Phrase::GuardInlineCodeOutside { .. }
+            | Phrase::GuardRmVariableRoot { .. }
+            | Phrase::GuardDeletesMainBranch
+            | Phrase::GuardForcePushMain
+            | Phrase::GuardAtJobsRemoved { .. }
+            | Phrase::GuardCrontabRemoved { .. }
+            | Phrase::GuardCrontabReplaced { .. }
+            | Phrase::GuardCrontabReplacedFromStdin { .. }
+            | Phrase::GuardPermissionsHome { .. }
+            | Phrase::GuardPermissionsSystem { .. }
+            | Phrase::GuardGitOutside { .. } => {}
+        }
+    }
+    all
+}
+
+fn placeholders(template: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        let after = &rest[start + 2..];
+        let Some(end) = after.find("}}") else { break };
+        out.insert(after[..end].trim().to_owned());
+        rest = &after[end + 2..];
+    }
+    out
+}
+
+#[test]
+fn the_english_catalog_parses() {
+    let parsed: HashMap<String, String> = serde_json::from_str(ENGLISH).unwrap();
+    assert!(!parsed.is_empty());
+}
+
+#[test]
+fn every_phrase_has_its_english_with_exactly_its_fields() {
+    let catalog = english_catalog();
+    let mut used = BTreeSet::new();
+    for phrase in every_phrase() {
+        let value = serde_json::to_value(&phrase).unwrap();
+        let object = value.as_object().unwrap();
+        let code = object["code"].as_str().unwrap().to_owned();
+        let fields: BTreeSet<String> = object.keys().filter(|k| *k != "code").cloned().collect();
+        let keys: Vec<String> = if object.contains_key("count") {
+            vec![format!("{code}_one"), format!("{code}_other")]
+        } else {
+            vec![code.clone()]
+        };
+        for key in keys {
+            let template = catalog
+                .get(&key)
+                .unwrap_or_else(|| panic!("phrases.json has no \"{key}\""));
+            // `count` picks the plural entry; the sentence need not say it.
+            let mut wanted = fields.clone();
+            let mut found = placeholders(template);
+            wanted.remove("count");
+            found.remove("count");
+            assert_eq!(found, wanted, "the placeholders of \"{key}\"");
+            used.insert(key);
+        }
+        let english = phrase.english();
+        assert!(
+            !english.contains("{{") && !english.is_empty(),
+            "{code}: {english}"
+        );
+    }
+    let unused: Vec<&String> = catalog.keys().filter(|k| !used.contains(*k)).collect();
+    assert!(unused.is_empty(), "entries no phrase uses: {unused:?}");
+}
+
+#[test]
+fn a_nested_phrase_and_a_plural_are_worded() {
+    let phrase = Phrase::McpToolRuns {
+        server: "files".into(),
+        tool: "write".into(),
+        rated: Box::new(Phrase::McpRatedReadOnly),
+    };
+    assert_eq!(
+        phrase.english(),
+        "the MCP server \"files\" would run its tool \"write\" (the server marks it read-only)"
+    );
+    let one = Phrase::NamesDeniedFiles {
+        count: 1,
+        files: ".env".into(),
+        source: "settings.json".into(),
+        pattern: ".env".into(),
+    };
+    assert!(
+        one.english()
+            .starts_with("it names .env, which a rule denies"),
+        "{one}"
+    );
+    let list = Phrase::english_list(&[
+        Phrase::RunCommand {
+            command: "ls".into(),
+        },
+        Phrase::HookAsksSilently,
+    ]);
+    assert_eq!(list, "run `ls`; a PreToolUse hook asks");
+}
+
+#[test]
+fn serialized_with_its_code_beside_its_fields() {
+    let value = serde_json::to_value(Phrase::CreateFile {
+        path: "a".into(),
+        added: 3,
+    })
+    .unwrap();
+    assert_eq!(
+        value,
+        serde_json::json!({"code": "create_file", "path": "a", "added": 3})
+    );
+}
