@@ -4,7 +4,7 @@
 //! [`IpcError`] with a stable `code` (generated for TypeScript, like everything else
 //! that crosses IPC) so the UI branches on the code and on `retryable`, never on text.
 
-use memo_protocol::ErrorCode;
+use memo_protocol::{ErrorCode, Phrase};
 use memo_service::ServiceError;
 use serde::Serialize;
 use ts_rs::TS;
@@ -15,8 +15,13 @@ use ts_rs::TS;
 #[error("{}: {message}", code.as_str())]
 pub struct IpcError {
     pub code: ErrorCode,
+    /// In English: for logs, and for a front end with no words for `phrase`.
     pub message: String,
     pub retryable: bool,
+    /// The message as a phrase the window words in its language, where Rust said it so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub phrase: Option<Phrase>,
 }
 
 impl IpcError {
@@ -28,6 +33,7 @@ impl IpcError {
             code,
             message: message.into(),
             retryable,
+            phrase: None,
         }
     }
 }
@@ -38,6 +44,7 @@ impl From<ServiceError> for IpcError {
             code: error.code(),
             retryable: error.retryable(),
             message: error.to_string(),
+            phrase: error.phrase().cloned(),
         }
     }
 }
@@ -72,5 +79,21 @@ mod tests {
         assert_eq!(mapped.code, ErrorCode::NotFound);
         assert_eq!(mapped.message, "session s not found");
         assert!(!mapped.retryable);
+    }
+
+    #[test]
+    fn a_failure_said_as_a_phrase_crosses_with_its_phrase_and_its_english() {
+        let said = ServiceError::said(
+            ErrorCode::InvalidInput,
+            Phrase::FolderMissing {
+                path: "/home/me/projcet".into(),
+            },
+        );
+        let actual = serde_json::to_value(IpcError::from(said)).unwrap();
+        let expected: serde_json::Value = serde_json::from_str(include_str!(
+            "../../ui/src/ipc/fixtures/ipc-error-phrase.json"
+        ))
+        .unwrap();
+        assert_eq!(actual, expected);
     }
 }

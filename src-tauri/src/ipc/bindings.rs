@@ -154,7 +154,17 @@ fn camel(snake: &str) -> String {
 
 /// Capitalised identifiers in a TypeScript type: the protocol types it refers to.
 fn type_names(ty: &str) -> Vec<String> {
-    ty.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+    // Doc comments (ts-rs keeps them) are words, not types.
+    let mut code = String::with_capacity(ty.len());
+    let mut rest = ty;
+    while let Some(start) = rest.find("/*") {
+        code.push_str(&rest[..start]);
+        rest = rest[start..]
+            .find("*/")
+            .map_or("", |end| &rest[start + end + 2..]);
+    }
+    code.push_str(rest);
+    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|word| word.starts_with(|c: char| c.is_ascii_uppercase()))
         .filter(|word| !BUILTIN_TYPES.contains(word))
         .map(str::to_owned)

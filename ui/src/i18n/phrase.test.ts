@@ -4,8 +4,8 @@ import type { Phrase } from "../gen/protocol";
 import { setUpI18n } from "./index";
 import { say, sayAll } from "./phrase";
 
-afterEach(() => {
-  setUpI18n("en");
+afterEach(async () => {
+  await setUpI18n("en");
 });
 
 const guard: Phrase = {
@@ -17,16 +17,16 @@ const guard: Phrase = {
 };
 
 describe("Rust's phrases in the person's language", () => {
-  it("words a phrase from its code and fields, a nested phrase first", () => {
+  it("words a phrase from its code and fields, a nested phrase first", async () => {
     expect(say(guard)).toBe("`echo x | sudo tee -a /etc/sudoers` writes to /etc/sudoers (system files under /etc)");
-    setUpI18n("zh");
+    await setUpI18n("zh");
     expect(say(guard)).toBe("`echo x | sudo tee -a /etc/sudoers` 会写入 /etc/sudoers（/etc 下的系统文件）");
   });
 
-  it("joins an approval's reasons with the language's separator", () => {
+  it("joins an approval's reasons with the language's separator", async () => {
     const why: Phrase[] = [{ code: "run_command", command: "git push -f origin main" }, { code: "guard_force_push_main" }];
     expect(sayAll(why)).toMatch(/^run `git push -f origin main`; a force-push to main\/master/);
-    setUpI18n("zh");
+    await setUpI18n("zh");
     expect(sayAll(why)).toMatch(/^运行 `git push -f origin main`；强制推送到 main\/master/);
   });
 

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 
 import { ERROR_CODES } from "../gen/protocol";
 import { IpcError, toIpcError, type IpcErrorPayload } from "./errors";
+import { setUpI18n } from "../i18n";
 import wireFixture from "./fixtures/ipc-error.json";
+import phraseFixture from "./fixtures/ipc-error-phrase.json";
 
 describe("toIpcError", () => {
   it("maps the Rust IpcError wire shape (shared fixture)", () => {
@@ -15,6 +17,19 @@ describe("toIpcError", () => {
     expect(error.message).toBe("engine is starting");
     expect(error.retryable).toBe(true);
     expect(error.command).toBe("app_info");
+  });
+
+  it("words a failure Rust said as a phrase in the window's language (shared fixture)", async () => {
+    expect(toIpcError("check_folder", phraseFixture).message).toBe("No such folder: /home/me/projcet");
+    await setUpI18n("zh");
+    try {
+      const error = toIpcError("check_folder", phraseFixture);
+      expect(error.message).toBe("文件夹不存在：/home/me/projcet");
+      expect(error.phrase).toEqual({ code: "folder_missing", path: "/home/me/projcet" });
+      expect(error.code).toBe("invalid_input");
+    } finally {
+      await setUpI18n("en");
+    }
   });
 
   it("keeps an unknown code's message but treats it as internal", () => {

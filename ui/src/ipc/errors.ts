@@ -2,7 +2,8 @@
 // of codes are generated from Rust; both sides also test against
 // ./fixtures/ipc-error.json, so a change to the wire shape fails a test on each side.
 import type { IpcErrorPayload } from "../gen/ipc";
-import { ERROR_CODES, type ErrorCode as RustErrorCode } from "../gen/protocol";
+import { ERROR_CODES, type ErrorCode as RustErrorCode, type Phrase } from "../gen/protocol";
+import { say } from "../i18n/phrase";
 
 export type { IpcErrorPayload, RustErrorCode };
 
@@ -17,18 +18,25 @@ export class IpcError extends Error {
   readonly code: ErrorCode;
   readonly retryable: boolean;
   readonly command: string;
+  /** What Rust said, as a phrase; `message` is it worded in the window's language. */
+  readonly phrase: Phrase | null;
 
-  constructor(command: string, code: ErrorCode, message: string, retryable: boolean) {
+  constructor(command: string, code: ErrorCode, message: string, retryable: boolean, phrase: Phrase | null = null) {
     super(message);
     this.name = "IpcError";
     this.command = command;
     this.code = code;
     this.retryable = retryable;
+    this.phrase = phrase;
   }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
+}
+
+function isPhrase(value: unknown): value is Phrase {
+  return isRecord(value) && typeof value.code === "string";
 }
 
 function isRustErrorCode(value: unknown): value is RustErrorCode {
@@ -48,7 +56,11 @@ export function toIpcError(command: string, raised: unknown): IpcError {
     // side; keep its message and treat it as internal rather than dropping it.
     const code = isRustErrorCode(raised.code) ? raised.code : "internal";
     const retryable = raised.retryable === true;
-    return new IpcError(command, code, raised.message, retryable);
+    // Said as a phrase: worded here, once, so every place that shows `message` shows it in
+    // the person's language.
+    const phrase = isPhrase(raised.phrase) ? raised.phrase : null;
+    const message = phrase === null ? raised.message : say(phrase);
+    return new IpcError(command, code, message, retryable, phrase);
   }
   if (typeof raised === "string") {
     return new IpcError(command, "ipc", raised, false);

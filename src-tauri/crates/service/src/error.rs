@@ -2,7 +2,7 @@
 //! and memo-cli report the same failure the same way without matching on message text.
 
 use memo_engine::EngineError;
-use memo_protocol::ErrorCode;
+use memo_protocol::{ErrorCode, Phrase};
 use memo_store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +36,10 @@ pub enum ServiceError {
     /// A plugin could not be installed, changed or read.
     #[error(transparent)]
     Plugin(#[from] memo_plugins::PluginError),
+    /// A failure said as a phrase, so each front end words it in its language (the
+    /// desktop from its catalog; `Display` in English).
+    #[error("{phrase}")]
+    Said { code: ErrorCode, phrase: Phrase },
     #[error("{path}: {source}")]
     Io {
         path: String,
@@ -78,6 +82,7 @@ impl ServiceError {
             ServiceError::Keychain(_) | ServiceError::Login(_) => ErrorCode::Unavailable,
             ServiceError::Checkpoint(_) => ErrorCode::Io,
             ServiceError::Conflict(_) => ErrorCode::Conflict,
+            ServiceError::Said { code, .. } => *code,
             ServiceError::Plugin(error) => plugin_code(error),
             ServiceError::Io { source, .. } => match source.kind() {
                 std::io::ErrorKind::NotFound => ErrorCode::NotFound,
@@ -86,6 +91,19 @@ impl ServiceError {
                 }
                 _ => ErrorCode::Io,
             },
+        }
+    }
+
+    /// A failure of `code`, in words every front end has.
+    pub fn said(code: ErrorCode, phrase: Phrase) -> Self {
+        ServiceError::Said { code, phrase }
+    }
+
+    /// The failure as a phrase, where it was said as one.
+    pub fn phrase(&self) -> Option<&Phrase> {
+        match self {
+            ServiceError::Said { phrase, .. } => Some(phrase),
+            _ => None,
         }
     }
 

@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use memo_protocol::{ErrorCode, Phrase};
+
 use crate::{Result, Service, ServiceError};
 
 impl Service {
@@ -15,49 +17,51 @@ impl Service {
 }
 
 fn check_folder(path: &Path) -> Result<String> {
-    let shown = path.display();
+    let shown = path.display().to_string();
     if !path.is_absolute() {
-        return Err(ServiceError::InvalidInput(format!(
-            "{shown} is not a full path; start it with / or ~"
-        )));
+        return Err(bad_folder(Phrase::FolderNotFullPath { path: shown }));
     }
     let meta = match std::fs::metadata(path) {
         Ok(meta) => meta,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            return Err(ServiceError::InvalidInput(format!(
-                "No such folder: {shown}"
-            )));
+            return Err(bad_folder(Phrase::FolderMissing { path: shown }));
         }
         Err(error) if error.kind() == std::io::ErrorKind::PermissionDenied => {
-            return Err(ServiceError::InvalidInput(format!(
-                "{shown} cannot be opened: permission denied"
-            )));
+            return Err(bad_folder(Phrase::FolderNotPermitted { path: shown }));
         }
         Err(error) => {
-            return Err(ServiceError::InvalidInput(format!(
-                "{shown} cannot be opened: {error}"
-            )));
+            return Err(bad_folder(Phrase::FolderUnreadable {
+                path: shown,
+                error: error.to_string(),
+            }));
         }
     };
     if !meta.is_dir() {
-        return Err(ServiceError::InvalidInput(format!(
-            "{shown} is a file, not a folder; open the folder it is in"
-        )));
+        return Err(bad_folder(Phrase::FolderIsFile { path: shown }));
     }
     if let Err(error) = std::fs::read_dir(path) {
-        return Err(ServiceError::InvalidInput(format!(
-            "{shown} cannot be read: {}",
+        return Err(bad_folder(
             if error.kind() == std::io::ErrorKind::PermissionDenied {
-                "permission denied".to_owned()
+                Phrase::FolderNotListable { path: shown }
             } else {
-                error.to_string()
-            }
-        )));
+                Phrase::FolderUnlistable {
+                    path: shown,
+                    error: error.to_string(),
+                }
+            },
+        ));
     }
     let real = std::fs::canonicalize(path).map_err(|error| {
-        ServiceError::InvalidInput(format!("{shown} cannot be opened: {error}"))
+        bad_folder(Phrase::FolderUnreadable {
+            path: shown,
+            error: error.to_string(),
+        })
     })?;
     Ok(real.display().to_string())
+}
+
+fn bad_folder(phrase: Phrase) -> ServiceError {
+    ServiceError::said(ErrorCode::InvalidInput, phrase)
 }
 
 #[cfg(test)]
@@ -66,7 +70,10 @@ mod tests {
 
     fn why(path: &Path) -> String {
         match check_folder(path) {
-            Err(ServiceError::InvalidInput(message)) => message,
+            Err(error @ ServiceError::Said { .. }) => {
+                assert_eq!(error.code(), ErrorCode::InvalidInput);
+                error.to_string()
+            }
             other => panic!("expected a refusal, got {other:?}"),
         }
     }
@@ -81,6 +88,12 @@ mod tests {
         );
         let typo = dir.path().join("nope");
         assert_eq!(why(&typo), format!("No such folder: {}", typo.display()));
+        assert_eq!(
+            check_folder(&typo).unwrap_err().phrase(),
+            Some(&Phrase::FolderMissing {
+                path: typo.display().to_string()
+            })
+        );
         let file = dir.path().join("notes.txt");
         std::fs::write(&file, "x").unwrap();
         assert!(why(&file).ends_with("is a file, not a folder; open the folder it is in"));

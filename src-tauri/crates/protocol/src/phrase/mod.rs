@@ -210,6 +210,30 @@ pub enum Phrase {
         subcommand: String,
         folder: String,
     },
+    // Why a folder a person typed cannot be opened.
+    FolderNotFullPath {
+        path: String,
+    },
+    FolderMissing {
+        path: String,
+    },
+    FolderNotPermitted {
+        path: String,
+    },
+    FolderUnreadable {
+        path: String,
+        error: String,
+    },
+    FolderIsFile {
+        path: String,
+    },
+    FolderNotListable {
+        path: String,
+    },
+    FolderUnlistable {
+        path: String,
+        error: String,
+    },
 }
 
 impl Phrase {

@@ -164,6 +164,29 @@ fn every_phrase() -> Vec<Phrase> {
             subcommand: s("subcommand-value"),
             folder: s("folder-value"),
         },
+        Phrase::FolderNotFullPath {
+            path: s("path-value"),
+        },
+        Phrase::FolderMissing {
+            path: s("path-value"),
+        },
+        Phrase::FolderNotPermitted {
+            path: s("path-value"),
+        },
+        Phrase::FolderUnreadable {
+            path: s("path-value"),
+            error: s("error-value"),
+        },
+        Phrase::FolderIsFile {
+            path: s("path-value"),
+        },
+        Phrase::FolderNotListable {
+            path: s("path-value"),
+        },
+        Phrase::FolderUnlistable {
+            path: s("path-value"),
+            error: s("error-value"),
+        },
     ];
     for phrase in &all {
         match phrase {
@@ -213,7 +236,14 @@ fn every_phrase() -> Vec<Phrase> {
             | Phrase::GuardCrontabReplacedFromStdin { .. }
             | Phrase::GuardPermissionsHome { .. }
             | Phrase::GuardPermissionsSystem { .. }
-            | Phrase::GuardGitOutside { .. } => {}
+            | Phrase::GuardGitOutside { .. }
+            | Phrase::FolderNotFullPath { .. }
+            | Phrase::FolderMissing { .. }
+            | Phrase::FolderNotPermitted { .. }
+            | Phrase::FolderUnreadable { .. }
+            | Phrase::FolderIsFile { .. }
+            | Phrase::FolderNotListable { .. }
+            | Phrase::FolderUnlistable { .. } => {}
         }
     }
     all
