@@ -23,6 +23,18 @@ export default defineConfig({
     emptyOutDir: true,
     // WebKitGTK (Linux) and WKWebView (macOS) lag behind evergreen browsers.
     target: ["es2021", "safari15"],
+    rollupOptions: {
+      output: {
+        // A language's catalogs, loaded when it is chosen (src/i18n), in one chunk a
+        // language rather than one a file. English is imported by the page itself, so
+        // has an importer and stays in the main chunk.
+        manualChunks(id, { getModuleInfo }) {
+          const catalog = /\/src\/i18n\/locales\/([^/]+)\/[^/]+\.json$/.exec(id);
+          if (catalog && getModuleInfo(id)?.importers.length === 0) return `locale-${catalog[1]}`;
+          return undefined;
+        },
+      },
+    },
   },
   test: {
     include: ["src/**/*.test.{ts,tsx}"],

@@ -37,16 +37,22 @@ function FirstPaint() {
   return null;
 }
 
-// The person's language and theme before the first render, so no frame shows others.
-setUpI18n();
+// The person's theme before the first render, so no frame shows another.
 applyStoredAppearance();
 // Before anything subscribes: every channel's messages arrive through it.
 receiveMessages();
 onWindowSignal("place_caret", () => placeCaretAgain());
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-    <FirstPaint />
-  </StrictMode>,
-);
+// The person's language too: a language other than English has its catalogs loaded before
+// the first render, so no frame shows English first. (No top-level await: the build
+// targets WebKit versions without it.) Catalogs that cannot be loaded leave English.
+setUpI18n()
+  .catch((error: unknown) => console.error("Memo UI: the chosen language could not be loaded; showing English:", error))
+  .finally(() =>
+    createRoot(container).render(
+      <StrictMode>
+        <App />
+        <FirstPaint />
+      </StrictMode>,
+    ),
+  );

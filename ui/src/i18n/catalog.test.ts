@@ -1,11 +1,12 @@
 // The catalogs are complete and the page has no sentence outside them: a JSX text, an
 // aria-label, a title, a placeholder or an alt holding English words fails here, unless
-// its file is on the (shrinking) list of files not translated yet; and Chinese lacks no
-// key English has, nor a value's placeholders.
+// its file is on the (shrinking) list of files not translated yet; and no language lacks
+// a key English has, nor a value's placeholders. The catalogs are read from their files:
+// the page itself loads a language other than English only when it is chosen.
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
-import { catalogs, languageOf } from ".";
+import { LANGUAGES, languageOf } from ".";
 import pending from "./not-yet-translated.json";
 
 // The UI has no Node types, so the modules are named at run time (as in ../test/styles.ts).
@@ -22,6 +23,16 @@ const { readdirSync, readFileSync, statSync }: Fs = await import(/* @vite-ignore
 const path: Path = await import(/* @vite-ignore */ `node:${"path"}`);
 
 const SRC = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
+const LOCALES = path.join(SRC, "i18n", "locales");
+
+/** A language's folder of catalogs: `chat.json` → chat. */
+function catalogsIn(folder: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of readdirSync(path.join(LOCALES, folder))) {
+    if (name.endsWith(".json")) out[name.slice(0, -".json".length)] = JSON.parse(readFileSync(path.join(LOCALES, folder, name), "utf8"));
+  }
+  return out;
+}
 
 function leaves(value: unknown, prefix = ""): Map<string, string> {
   const out = new Map<string, string>();
@@ -37,28 +48,59 @@ function leaves(value: unknown, prefix = ""): Map<string, string> {
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)/g)].map((m) => m[1]).sort();
 
 describe("the catalogs", () => {
-  const all = catalogs();
+  const english = catalogsIn("en");
+  const others = LANGUAGES.filter((l) => l.code !== "en");
 
-  it("give Chinese every key English has, with the same placeholders, and nothing stale", () => {
+  it("are a folder for each language the page offers, and no other", () => {
+    expect(readdirSync(LOCALES).filter((name) => statSync(path.join(LOCALES, name)).isDirectory()).sort()).toEqual(
+      LANGUAGES.map((l) => l.folder).sort(),
+    );
+  });
+
+  it("give every language every key English has, with the same placeholders, and nothing stale", () => {
     const problems: string[] = [];
-    for (const [ns, english] of Object.entries(all.en)) {
-      const chinese = leaves(all.zh[ns] ?? {});
-      const en = leaves(english);
-      for (const [key, text] of en) {
-        // Chinese has one plural form: `x_one` and `x_other` in English are `x_other` there.
-        const wanted = key.replace(/_one$/, "_other");
-        const zh = chinese.get(wanted) ?? chinese.get(key);
-        if (zh === undefined) problems.push(`${ns}: zh-CN lacks ${wanted}`);
-        else if (!key.endsWith("_one") && placeholders(zh).join() !== placeholders(text).join()) {
-          problems.push(`${ns}: ${key} has placeholders ${placeholders(text).join()} in English, ${placeholders(zh).join()} in Chinese`);
+    for (const { folder } of others) {
+      const all = catalogsIn(folder);
+      for (const [ns, catalog] of Object.entries(english)) {
+        const translated = leaves(all[ns] ?? {});
+        const en = leaves(catalog);
+        for (const [key, text] of en) {
+          // Chinese has one plural form: `x_one` and `x_other` in English are `x_other` there.
+          const wanted = key.replace(/_one$/, "_other");
+          const value = translated.get(wanted) ?? translated.get(key);
+          if (value === undefined) problems.push(`${ns}: ${folder} lacks ${wanted}`);
+          else if (!key.endsWith("_one") && placeholders(value).join() !== placeholders(text).join()) {
+            problems.push(`${ns}: ${key} has placeholders ${placeholders(text).join()} in English, ${placeholders(value).join()} in ${folder}`);
+          }
+        }
+        for (const key of translated.keys()) {
+          if (!en.has(key) && !en.has(key.replace(/_other$/, "_one"))) problems.push(`${ns}: ${folder} has ${key}, English does not`);
         }
       }
-      for (const key of chinese.keys()) {
-        if (!en.has(key) && !en.has(key.replace(/_other$/, "_one"))) problems.push(`${ns}: zh-CN has ${key}, English does not`);
-      }
+      for (const ns of Object.keys(all)) if (!(ns in english)) problems.push(`${folder} has namespace ${ns}, English does not`);
     }
-    for (const ns of Object.keys(all.zh)) if (!(ns in all.en)) problems.push(`zh-CN has namespace ${ns}, English does not`);
+    expect(others.length).toBeGreaterThan(0);
     expect(problems).toEqual([]);
+  });
+
+  it("name documents that exist, each language's own (the docs namespace)", () => {
+    const ROOT = path.join(SRC, "..", "..");
+    const named = LANGUAGES.flatMap(({ folder }) =>
+      [...leaves(catalogsIn(folder).docs ?? {})].map(([key, doc]) => ({ folder, key, doc })),
+    );
+    expect(named.length).toBeGreaterThanOrEqual(LANGUAGES.length);
+    const missing = named.filter(({ doc }) => {
+      try {
+        return statSync(path.join(ROOT, doc)).isDirectory();
+      } catch {
+        return true;
+      }
+    });
+    expect(missing).toEqual([]);
+    // A translated guide is named where it exists: Chinese's is not the English one.
+    const guide = (folder: string) => named.find((n) => n.folder === folder && n.key === "userGuide")?.doc;
+    expect(guide("zh-CN")).toBe("docs/zh-CN/user-guide.md");
+    expect(guide("en")).toBe("docs/user-guide.md");
   });
 
   it("follow the system's language, Chinese for any zh tag", () => {

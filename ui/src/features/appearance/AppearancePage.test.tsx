@@ -15,11 +15,12 @@ afterEach(() => {
 });
 
 describe("Settings → Appearance", () => {
-  it("switches the language at once, keeps it, and dates follow", () => {
+  it("switches the language at once, keeps it, and dates follow", async () => {
     render(<AppearancePage />);
     expect(screen.getByRole("heading").textContent).toBe("Appearance");
     fireEvent.change(screen.getByTestId("appearance-language"), { target: { value: "zh" } });
-    expect(screen.getByRole("heading").textContent).toBe("外观");
+    // Chinese's catalogs load first (a moment), then the page switches.
+    expect((await screen.findByRole("heading", { name: "外观" })).textContent).toBe("外观");
     expect(document.documentElement.lang).toBe("zh-CN");
     expect(window.localStorage.getItem("memo.language")).toBe("zh");
     expect(formatDate({ year: 2026, month: 11, day: 3, hours: 9, minutes: 0 }, false)).toBe("12月3日");

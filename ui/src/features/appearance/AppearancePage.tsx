@@ -1,6 +1,6 @@
 import { useState } from "react";
 
-import { chooseLanguage, LANGUAGES, type LanguageChoice, storedChoice, systemLanguage, useT } from "../../i18n";
+import { chooseLanguage, currentChoice, LANGUAGES, type LanguageChoice, resolveChoice, systemLanguage, useT } from "../../i18n";
 import {
   chooseTextSize,
   chooseTheme,
@@ -17,11 +17,13 @@ const THEMES: readonly ThemeChoice[] = ["system", "light", "dark"];
 
 /**
  * Settings → Appearance: the language, the theme and the text size. Each choice applies at
- * once, without a restart, and is kept for the next start.
+ * once, without a restart, and is kept for the next start. A language other than English
+ * has its catalogs loaded first; when they cannot be, the page says so and stays as it was.
  */
 export function AppearancePage() {
   const t = useT("appearance");
-  const [language, setLanguage] = useState<LanguageChoice>(storedChoice);
+  const [language, setLanguage] = useState<LanguageChoice>(currentChoice);
+  const [languageError, setLanguageError] = useState<string | null>(null);
   const [theme, setTheme] = useState<ThemeChoice>(storedTheme);
   const [size, setSize] = useState<TextSize>(storedTextSize);
   const system = LANGUAGES.find((l) => l.code === systemLanguage())?.name ?? "English";
@@ -39,7 +41,16 @@ export function AppearancePage() {
           onChange={(event) => {
             const next = event.target.value as LanguageChoice;
             setLanguage(next);
-            chooseLanguage(next);
+            setLanguageError(null);
+            chooseLanguage(next).catch((error: unknown) => {
+              setLanguage(currentChoice());
+              setLanguageError(
+                t("languageFailed", {
+                  language: LANGUAGES.find((l) => l.code === resolveChoice(next))?.name ?? next,
+                  error: error instanceof Error ? error.message : String(error),
+                }),
+              );
+            });
           }}
           data-testid="appearance-language"
         >
@@ -50,6 +61,11 @@ export function AppearancePage() {
             </option>
           ))}
         </select>
+        {languageError !== null && (
+          <p className="form-error" role="alert" data-testid="appearance-language-error">
+            {languageError}
+          </p>
+        )}
         <p className="appearance__hint">{t("languageHint")}</p>
       </section>
       <section className="appearance__group" role="radiogroup" aria-label={t("theme")}>

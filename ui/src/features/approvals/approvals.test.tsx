@@ -177,10 +177,10 @@ describe("ApprovalsPage", () => {
     expect(ipc.saveApprovalRule.mock.calls[0]![0].rule.pattern).toBe("docs/说明/**");
   });
 
-  it("names and explains the modes as the transcript does (state/approvalModes.ts), in either language", () => {
+  it("names and explains the modes as the transcript does (state/approvalModes.ts), in either language", async () => {
     expect(modeName("auto")).toBe("Auto");
     expect(modeEffect("strict")).toBe("Every edit and command asks, every time. Kept allow rules are not used.");
-    setUpI18n("zh");
+    await setUpI18n("zh");
     try {
       for (const m of MODES) expect(modeName(m)).toBe(t(`approvals:mode.name.${m}`));
       expect(modeName("dangerous")).not.toBe("Dangerous");
@@ -191,7 +191,7 @@ describe("ApprovalsPage", () => {
 
   it("speaks Chinese when asked, the mode's words included", async () => {
     ipc.approvalSettings.mockResolvedValue(SETTINGS);
-    setUpI18n("zh");
+    await setUpI18n("zh");
     try {
       render(<ApprovalsPage cwd="/home/u/shop" />);
       const rule = await screen.findByTestId("rule");

@@ -342,7 +342,7 @@ describe("the changes panel in Chinese", () => {
   });
 
   it("reads from the Chinese catalog, the comments' message too", async () => {
-    setUpI18n("zh");
+    await setUpI18n("zh");
     expect(
       commentsMessage([{ path: "b.rs", side: "old", startLine: 9, endLine: 9, text: "为什么删掉？" }]),
     ).toBe("对你的改动有以下审阅评论：\n\n1. `b.rs` 第 9 行（已删除的行，即你改动之前的内容）：为什么删掉？\n\n请按评论修改。");

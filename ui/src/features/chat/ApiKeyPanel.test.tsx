@@ -69,7 +69,7 @@ describe("ApiKeyPanel in Chinese", () => {
   });
 
   it("names where the engine found the key in Chinese", async () => {
-    setUpI18n("zh");
+    await setUpI18n("zh");
     const env = actions({ status: vi.fn(async () => ({ ...NONE, source: "environment variable DEEPSEEK_API_KEY" })) });
     const { rerender } = render(<ApiKeyPanel provider="deepseek" actions={env} onClose={vi.fn()} />);
     expect((await screen.findByTestId("api-key-status")).textContent).toBe("密钥来自环境变量 DEEPSEEK_API_KEY。");

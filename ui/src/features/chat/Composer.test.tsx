@@ -164,19 +164,19 @@ describe("Composer in Chinese", () => {
     setUpI18n("en");
   });
 
-  it("says its words in the language chosen, switching without a reload", () => {
+  it("says its words in the language chosen, switching without a reload", async () => {
     setup();
     expect(screen.getByRole("button", { name: "Send" })).toBeTruthy();
-    act(() => {
-      setUpI18n("zh");
+    await act(async () => {
+      await setUpI18n("zh");
     });
     expect(screen.getByRole("button", { name: "发送" })).toBeTruthy();
     expect(screen.getByRole("textbox", { name: "消息" })).toBeTruthy();
     expect(document.querySelector(".composer__hint")?.textContent).toBe("Enter 发送 · Shift+Enter 换行");
   });
 
-  it("counts a long paste's lines in Chinese, with one plural form", () => {
-    setUpI18n("zh");
+  it("counts a long paste's lines in Chinese, with one plural form", async () => {
+    await setUpI18n("zh");
     render(<Composer {...baseProps()} />);
     const input = screen.getByRole("textbox", { name: "消息" });
     const log = Array.from({ length: 300 }, (_, i) => `error ${i}: something broke`).join("\n");

@@ -208,7 +208,7 @@ describe("McpPage", () => {
   it("speaks Chinese when asked", async () => {
     ipc.mcpSettings.mockResolvedValue(PAGE);
     ipc.restartMcpServer.mockResolvedValue(2);
-    setUpI18n("zh");
+    await setUpI18n("zh");
     try {
       render(<McpPage cwd="/home/u/shop" />);
       const cards = await screen.findAllByTestId("mcp-server");

@@ -323,8 +323,8 @@ describe("SessionList in Chinese", () => {
     setUpI18n("en");
   });
 
-  it("reads from the Chinese catalog", () => {
-    setUpI18n("zh");
+  it("reads from the Chinese catalog", async () => {
+    await setUpI18n("zh");
     setup({ search: vi.fn(async () => []) });
     expect(screen.getByRole("heading").textContent).toBe("会话");
     expect(screen.getByTestId("session-search").getAttribute("placeholder")).toBe("搜索对话");

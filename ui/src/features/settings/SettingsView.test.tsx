@@ -92,7 +92,7 @@ describe("SettingsView", () => {
   });
 
   it("names its sections in Chinese when the page is in Chinese", async () => {
-    setUpI18n("zh");
+    await setUpI18n("zh");
     try {
       render(<SettingsView cwd="/work/app" onClose={vi.fn()} onProvidersChanged={vi.fn()} />);
       await screen.findByTestId("providers-page");

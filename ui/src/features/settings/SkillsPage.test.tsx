@@ -295,7 +295,7 @@ describe("SkillsPage", () => {
     ipc.listSkills.mockResolvedValue(
       page([REVIEW, DEPLOY], { filtered: false, problems: [{ path: "/a/SKILL.md", message: "x" }, { path: "/b/SKILL.md", message: "y" }] }),
     );
-    setUpI18n("zh");
+    await setUpI18n("zh");
     try {
       render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
       await screen.findAllByTestId("skill-row");

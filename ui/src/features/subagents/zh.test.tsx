@@ -11,8 +11,8 @@ import { subagentCallView, toolItem } from "../../test/fixtures";
 import { ToolCard } from "../chat/transcript/ToolCard";
 import { SubagentsContext } from "./context";
 
-beforeEach(() => {
-  setUpI18n("zh");
+beforeEach(async () => {
+  await setUpI18n("zh");
 });
 
 afterEach(() => {

@@ -53,10 +53,10 @@ describe("terminal tabs", () => {
     expect(state.active).toBe(3);
   });
 
-  it("names an untitled tab in the page's language", () => {
+  it("names an untitled tab in the page's language", async () => {
     const state = run({ type: "add" });
     try {
-      setUpI18n("zh");
+      await setUpI18n("zh");
       expect(tabLabel(state.tabs[0]!)).toBe("终端 1");
     } finally {
       setUpI18n("en");

@@ -142,8 +142,8 @@ describe("TrustBanner", () => {
 });
 
 describe("in Chinese", () => {
-  it("asks and says what is off in Chinese", () => {
-    setUpI18n("zh");
+  it("asks and says what is off in Chinese", async () => {
+    await setUpI18n("zh");
     try {
       const report = { ...ASKING, permissions: [{ file: ".claude/settings.json", text: "Bash(curl:*)" }] };
       render(<TrustDialog report={report} saving={false} error={null} onDecide={vi.fn()} onDismiss={vi.fn()} />);

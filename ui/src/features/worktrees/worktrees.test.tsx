@@ -315,7 +315,7 @@ describe("the worktree panel in Chinese", () => {
   });
 
   it("reads from the Chinese catalog, markup and counts included", async () => {
-    setUpI18n("zh");
+    await setUpI18n("zh");
     ipc.worktreeStatus.mockResolvedValue(status());
     ipc.worktreeDiff.mockResolvedValue(diff(["src/login.rs"]));
     panel();
