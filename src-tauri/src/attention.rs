@@ -44,7 +44,7 @@ impl Attention {
 
     /// Shows a notification; a click opens `session_id` in the window. Returns false when
     /// the desktop has no notification service (the badge and the sidebar still say it).
-    pub fn notify(&self, session_id: &str, title: &str, body: &str) -> bool {
+    pub fn notify(&self, session_id: &str, title: &str, body: &str, open_label: &str) -> bool {
         let mut notification = notify_rust::Notification::new();
         notification
             .appname(WINDOW_TITLE)
@@ -52,7 +52,7 @@ impl Attention {
             .body(body)
             .icon("memo-desktop");
         #[cfg(all(unix, not(target_os = "macos")))]
-        notification.action("default", "Open");
+        notification.action("default", open_label);
         let handle = match notification.show() {
             Ok(handle) => {
                 tracing::info!(session = session_id, "desktop notification shown");

@@ -162,10 +162,11 @@ ipc_calls! {
         Ok(())
     }
 
-    /// Shows a desktop notification about a session; clicking it brings the window back
-    /// and signals the window to show that session. False when the desktop shows none.
-    fn notify_session(state, session_id: SessionId, title: String, body: String) -> bool {
-        Ok(state.attention().notify(session_id.as_str(), &title, &body))
+    /// Shows a desktop notification about a session; clicking it (or its `open_label`
+    /// action, in the window's language) brings the window back and signals the window to
+    /// show that session. False when the desktop shows none.
+    fn notify_session(state, session_id: SessionId, title: String, body: String, open_label: String) -> bool {
+        Ok(state.attention().notify(session_id.as_str(), &title, &body, &open_label))
     }
 
     /// Puts the number of sessions waiting for the user on the window (title and badge).

@@ -166,10 +166,11 @@ export interface IpcCalls {
    */
   subscribeWindowSignals(args: { onSignal: Channel<WindowSignal> }): Promise<void>;
   /**
-   * Shows a desktop notification about a session; clicking it brings the window back
-   * and signals the window to show that session. False when the desktop shows none.
+   * Shows a desktop notification about a session; clicking it (or its `open_label`
+   * action, in the window's language) brings the window back and signals the window to
+   * show that session. False when the desktop shows none.
    */
-  notifySession(args: { sessionId: SessionId; title: string; body: string }): Promise<boolean>;
+  notifySession(args: { sessionId: SessionId; title: string; body: string; openLabel: string }): Promise<boolean>;
   /**
    * Puts the number of sessions waiting for the user on the window (title and badge).
    */

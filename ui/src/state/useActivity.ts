@@ -4,6 +4,7 @@ import { Channel } from "@tauri-apps/api/core";
 
 import type { SessionActivity } from "../gen/protocol";
 import { ipc } from "../ipc";
+import { t } from "../i18n";
 import { emptyActivity, markSeen, noticesBetween, receive, sessionsWaiting, type ActivityView } from "./activity";
 import { defaultAttentionPrefs, loadAttentionPrefs, onAttentionPrefs, type AttentionPrefs } from "./attentionPrefs";
 import { onWindowSignal } from "./windowSignals";
@@ -52,7 +53,9 @@ export function useActivity(
       update(() => after);
       if (!allowed.desktop) return;
       for (const notice of noticesBetween(before, after, shown, hasFocus)) {
-        ipc.notifySession({ sessionId: notice.sessionId, title: notice.title, body: notice.body }).catch(() => undefined);
+        ipc
+          .notifySession({ sessionId: notice.sessionId, title: notice.title, body: notice.body, openLabel: t("common:open") })
+          .catch(() => undefined);
       }
     },
     [update],

@@ -38,7 +38,7 @@ pub struct PromptFile {
     /// Relative to the folder: `.memo/SYSTEM.md`.
     pub path: String,
     /// What it would change, in words.
-    pub effect: String,
+    pub effect: memo_protocol::Phrase,
     /// Of its content: a changed file asks again.
     pub digest: String,
 }
@@ -49,11 +49,8 @@ fn prompt_files(folder: &Path) -> Vec<PromptFile> {
     use sha2::Digest;
     let root = memo_context::workspace_root(folder);
     [
-        (
-            "SYSTEM.md",
-            "replaces Memo's base instructions, safety rules included",
-        ),
-        ("APPEND_SYSTEM.md", "adds to Memo's base instructions"),
+        ("SYSTEM.md", memo_protocol::Phrase::SystemFileReplaces),
+        ("APPEND_SYSTEM.md", memo_protocol::Phrase::SystemFileAppends),
     ]
     .into_iter()
     .filter_map(|(name, effect)| {
@@ -64,7 +61,7 @@ fn prompt_files(folder: &Path) -> Vec<PromptFile> {
         let digest = sha2::Sha256::digest(text.as_bytes());
         Some(PromptFile {
             path: format!(".memo/{name}"),
-            effect: effect.to_owned(),
+            effect,
             digest: digest.iter().take(8).map(|b| format!("{b:02x}")).collect(),
         })
     })

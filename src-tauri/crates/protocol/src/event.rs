@@ -340,6 +340,10 @@ pub enum AgentEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         detail: Option<String>,
+        /// `message` as a phrase, where it has one: a front end words it in its language.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional, as = "Option<crate::Phrase>")]
+        phrase: Option<crate::Phrase>,
     },
     TurnEnded {
         reason: TurnEndReason,

@@ -130,8 +130,12 @@ pub struct McpResourceEntry {
 pub struct McpServerCheck {
     pub name: String,
     pub state: McpCheckState,
-    /// Why it failed (or was not started).
+    /// Why it failed (or was not started), in English.
     pub message: Option<String>,
+    /// The same, as a phrase, where Memo said it (the server's own errors are its text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, as = "Option<crate::Phrase>")]
+    pub phrase: Option<crate::Phrase>,
     /// The last lines it wrote to stderr, when it failed.
     pub stderr_tail: Option<String>,
     /// Every tool it offers, the turned-off ones included.

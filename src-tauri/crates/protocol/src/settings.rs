@@ -130,8 +130,10 @@ pub struct ConnectionReport {
     /// `ok`, `auth` (the key was refused), `not_found` (wrong URL or model), `timeout`,
     /// `network` (nothing answered), `missing_key` or `other`.
     pub outcome: String,
-    /// One sentence for the person: what happened and what to try.
+    /// One sentence for the person: what happened and what to try (in English).
     pub message: String,
+    /// The same sentence as a phrase, for a front end to word in its language.
+    pub phrase: crate::Phrase,
     #[ts(type = "number")]
     pub elapsed_ms: u64,
 }
@@ -149,8 +151,8 @@ pub struct LocalServer {
     /// Set when something answered on the port but gave no model to use: what it said
     /// ("answered HTTP 404 at /v1/models"), for a person to set it up by hand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub no_models: Option<String>,
+    #[ts(optional, as = "Option<crate::Phrase>")]
+    pub no_models: Option<crate::Phrase>,
     /// The context window the server runs with, when it says (llama.cpp's `n_ctx`,
     /// vLLM's `max_model_len`, Ollama's `num_ctx`): a small one gets the compact prompt.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -60,7 +60,7 @@ pub struct ProjectPromptFile {
     /// Relative to the folder.
     pub path: String,
     /// "replaces Memo's base instructions, safety rules included".
-    pub effect: String,
+    pub effect: crate::Phrase,
 }
 
 /// One remembered decision.

@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use memo_protocol::ErrorKind;
+use memo_protocol::{ErrorKind, Phrase};
 use thiserror::Error;
 
 use crate::ApiKey;
@@ -34,10 +34,12 @@ pub enum ProviderError {
     /// The request never reached the server: said in a sentence (`Could not reach
     /// 127.0.0.1:8080 — connection refused. Is the server running?`); the client's own
     /// error chain is kept as [`ProviderError::detail`]. Worth retrying.
-    #[error("Could not reach {target} — {reason}.{}", hint_for(reason))]
+    #[error("{}", self.phrase().map(|p| p.english()).unwrap_or_default())]
     Unreachable {
         target: String,
-        reason: String,
+        /// Why, in a few words (one of the `Reach*` phrases). Boxed: every result
+        /// carrying a provider error is as large as its largest variant.
+        reason: Box<Phrase>,
         detail: String,
     },
     /// The stream ended before the model finished (connection cut, missing terminal event).
@@ -57,13 +59,24 @@ pub enum ProviderError {
     Fatal(String),
 }
 
-fn hint_for(reason: &str) -> &'static str {
-    match reason {
-        "connection refused" => " Is the server running?",
-        "the host name could not be found" => {
-            " Check the base URL, and that this machine is online."
+impl ProviderError {
+    /// The error as a phrase a front end words in its language, where it has one.
+    pub fn phrase(&self) -> Option<Phrase> {
+        match self {
+            ProviderError::Unreachable { target, reason, .. } => Some(match reason.as_ref() {
+                Phrase::ReachRefused => Phrase::CouldNotReachRunning {
+                    target: target.clone(),
+                },
+                Phrase::ReachNoHost => Phrase::CouldNotReachOnline {
+                    target: target.clone(),
+                },
+                other => Phrase::CouldNotReach {
+                    target: target.clone(),
+                    reason: Box::new(other.clone()),
+                },
+            }),
+            _ => None,
         }
-        _ => "",
     }
 }
 

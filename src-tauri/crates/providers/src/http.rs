@@ -7,6 +7,8 @@ use std::time::Duration;
 use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE};
 
 use crate::classify::{classify_http, classify_stream_error};
+use memo_protocol::Phrase;
+
 use crate::{ApiKey, ProviderError};
 
 /// Network timeouts. There is deliberately no total timeout: a long answer streams for
@@ -186,7 +188,7 @@ fn send_error(url: &str, err: &reqwest::Error) -> ProviderError {
     match unreachable_reason(&detail, err.is_connect(), err.is_timeout()) {
         Some(reason) => ProviderError::Unreachable {
             target: host_of(url),
-            reason: reason.to_owned(),
+            reason: Box::new(reason),
             detail,
         },
         None => ProviderError::Transient(detail),
@@ -195,26 +197,26 @@ fn send_error(url: &str, err: &reqwest::Error) -> ProviderError {
 
 /// Why a request never reached the server, in a few words, read from the client's error
 /// chain (hyper and the OS say it in their own terms).
-fn unreachable_reason(chain: &str, connect: bool, timeout: bool) -> Option<&'static str> {
+fn unreachable_reason(chain: &str, connect: bool, timeout: bool) -> Option<Phrase> {
     let lower = chain.to_ascii_lowercase();
     let has = |needle: &str| lower.contains(needle);
     Some(if has("connection refused") || has("os error 111") {
-        "connection refused"
+        Phrase::ReachRefused
     } else if has("dns error")
         || has("failed to lookup address")
         || has("name or service not known")
     {
-        "the host name could not be found"
+        Phrase::ReachNoHost
     } else if has("certificate") || has("tls handshake") {
-        "its TLS certificate was not accepted"
+        Phrase::ReachTls
     } else if has("connection reset") || has("os error 104") {
-        "the connection was reset"
+        Phrase::ReachReset
     } else if has("network is unreachable") || has("no route to host") {
-        "there is no network route to it"
+        Phrase::ReachNoRoute
     } else if timeout && connect {
-        "the connection timed out"
+        Phrase::ReachTimedOut
     } else if connect {
-        "the connection failed"
+        Phrase::ReachFailed
     } else {
         return None;
     })

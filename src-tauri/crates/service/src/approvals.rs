@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use memo_config::{ConfigFile, NewRule, RuleStore};
 use memo_protocol::{
-    ApprovalMode, ApprovalRuleInfo, ApprovalSettings, ImportedPermission, RuleDecision, RuleInput,
-    RuleKind, ToolSwitch,
+    ApprovalMode, ApprovalRuleInfo, ApprovalSettings, ErrorCode, ImportedPermission, Phrase,
+    RuleDecision, RuleInput, RuleKind, ToolSwitch,
 };
 
 use crate::error::{Result, ServiceError};
@@ -101,9 +101,12 @@ impl Service {
                 .get(name)
                 .is_none()
             {
-                return Err(ServiceError::InvalidInput(format!(
-                    "no built-in tool named {name}"
-                )));
+                return Err(ServiceError::said(
+                    ErrorCode::InvalidInput,
+                    Phrase::NoBuiltinTool {
+                        name: name.to_owned(),
+                    },
+                ));
             }
             list.push(name.to_owned());
         }
@@ -119,8 +122,15 @@ impl Service {
     /// is there (the save dialog asked); returns how many were written.
     pub fn export_approval_rules(&self, path: &Path) -> Result<u32> {
         let rules = self.rule_store()?.list()?;
-        let text = serde_json::to_string_pretty(&serde_json::json!({ "rules": rules }))
-            .map_err(|e| ServiceError::InvalidInput(e.to_string()))?;
+        let text =
+            serde_json::to_string_pretty(&serde_json::json!({ "rules": rules })).map_err(|e| {
+                ServiceError::said(
+                    ErrorCode::InvalidInput,
+                    Phrase::RulesNotExported {
+                        error: e.to_string(),
+                    },
+                )
+            })?;
         let tmp = path.with_extension("json.memo-export.tmp");
         let write = || -> std::io::Result<()> {
             std::fs::write(&tmp, format!("{text}\n"))?;
@@ -135,9 +145,10 @@ impl Service {
 
     pub fn delete_approval_rule(&self, id: &str) -> Result<ApprovalSettings> {
         if !self.rule_store()?.remove(id)? {
-            return Err(ServiceError::NotFound(format!(
-                "no approval rule with id {id}"
-            )));
+            return Err(ServiceError::said(
+                ErrorCode::NotFound,
+                Phrase::NoApprovalRule { id: id.to_string() },
+            ));
         }
         self.approval_settings(None)
     }
@@ -149,9 +160,12 @@ fn new_rule(input: &RuleInput) -> Result<NewRule> {
         Some(folder) => {
             let path = PathBuf::from(folder);
             if !path.is_dir() {
-                return Err(ServiceError::InvalidInput(format!(
-                    "{folder} is not a folder"
-                )));
+                return Err(ServiceError::said(
+                    ErrorCode::InvalidInput,
+                    Phrase::NotAFolder {
+                        path: folder.to_string(),
+                    },
+                ));
             }
             Some(path)
         }

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use memo_checkpoints::{Action, BlobId, Checkpoints, Content, Item, Meta, Reviewed};
 use memo_engine::changes::{describe, DiffBudget};
 use memo_protocol::{
-    AgentEvent, ChangeScope, ChangesReport, CheckpointSummary, FileChange, HeldBack, RestoreAction,
-    RestoreFile, RestoreMode, RestoreReport, RevertRequest, RevertResult, SessionId, ToolCallId,
-    TurnId,
+    AgentEvent, ChangeScope, ChangesReport, CheckpointSummary, ErrorCode, FileChange, HeldBack,
+    Phrase, RestoreAction, RestoreFile, RestoreMode, RestoreReport, RevertRequest, RevertResult,
+    SessionId, ToolCallId, TurnId,
 };
 use memo_tools::FileHunks;
 
@@ -34,11 +34,8 @@ struct Side {
 
 impl Service {
     fn checkpoint_store(&self) -> Result<Checkpoints> {
-        self.checkpoints()?.ok_or_else(|| {
-            ServiceError::InvalidInput(
-                "checkpoints are turned off ([checkpoints] enabled = false in config.toml)".into(),
-            )
-        })
+        self.checkpoints()?
+            .ok_or_else(|| ServiceError::said(ErrorCode::InvalidInput, Phrase::CheckpointsOff))
     }
 
     fn workspace_of(&self, id: &SessionId) -> Result<PathBuf> {
@@ -67,12 +64,18 @@ impl Service {
         let is_git = git::is_repo(&root);
         let sides = match self.sides(id, &root, scope, is_git) {
             Ok(sides) => sides,
-            Err(ServiceError::InvalidInput(note)) => {
+            // Why there is nothing to list (no git, no checkpoints): a note, not a failure.
+            Err(
+                note @ ServiceError::Said {
+                    code: ErrorCode::InvalidInput,
+                    ..
+                },
+            ) => {
                 return Ok(ChangesReport {
                     scope,
                     files: Vec::new(),
                     git: is_git,
-                    note: Some(note),
+                    note: Some(note.to_string()),
                 })
             }
             Err(other) => return Err(other),
@@ -99,8 +102,9 @@ impl Service {
         match scope {
             ChangeScope::Uncommitted => {
                 if !is_git {
-                    return Err(ServiceError::InvalidInput(
-                        "this folder is not a git repository".into(),
+                    return Err(ServiceError::said(
+                        ErrorCode::InvalidInput,
+                        Phrase::FolderNotGitRepo,
                     ));
                 }
                 let paths = git::changed_paths(root).unwrap_or_default();
@@ -126,9 +130,10 @@ impl Service {
             ChangeScope::Session | ChangeScope::LastTurn => {
                 let store = self.checkpoint_store()?;
                 if let Some(reason) = store.untracked_reason(root) {
-                    return Err(ServiceError::InvalidInput(format!(
-                        "changes are not tracked in this folder: {reason}"
-                    )));
+                    return Err(ServiceError::said(
+                        ErrorCode::InvalidInput,
+                        Phrase::ChangesNotTracked { reason },
+                    ));
                 }
                 let turn = match scope {
                     ChangeScope::LastTurn => match self.last_turn(id)? {
@@ -182,7 +187,12 @@ impl Service {
             .into_iter()
             .find(|s| s.path == request.path)
             .ok_or_else(|| {
-                ServiceError::Conflict(format!("{} has no change to revert any more", request.path))
+                ServiceError::said(
+                    ErrorCode::Conflict,
+                    Phrase::NothingToRevert {
+                        path: request.path.clone(),
+                    },
+                )
             })?;
         let shown = to_change(&side);
         if shown
@@ -192,10 +202,12 @@ impl Service {
             .unwrap_or("")
             != request.shown_diff
         {
-            return Err(ServiceError::Conflict(format!(
-                "{} changed since its diff was shown; look at it again",
-                request.path
-            )));
+            return Err(ServiceError::said(
+                ErrorCode::Conflict,
+                Phrase::ChangedSinceShown {
+                    path: request.path.clone(),
+                },
+            ));
         }
         if !request.force {
             match self.revert_keeping_theirs(&side, request)? {
@@ -223,10 +235,12 @@ impl Service {
                         Some(bytes) => memo_engine::changes::as_text(bytes)
                             .map(str::to_owned)
                             .ok_or_else(|| {
-                                ServiceError::InvalidInput(format!(
-                                    "{} is not text: revert it whole",
-                                    request.path
-                                ))
+                                ServiceError::said(
+                                    ErrorCode::InvalidInput,
+                                    Phrase::RevertNotText {
+                                        path: request.path.clone(),
+                                    },
+                                )
                             }),
                         None => Ok(String::new()),
                     }
@@ -235,11 +249,14 @@ impl Service {
                 let diff = FileHunks::new(&old, &new);
                 let chosen: HashSet<u32> = hunks.iter().copied().collect();
                 if let Some(bad) = chosen.iter().find(|i| **i as usize >= diff.hunks.len()) {
-                    return Err(ServiceError::InvalidInput(format!(
-                        "{} has {} hunks; there is no hunk {bad}",
-                        request.path,
-                        diff.hunks.len()
-                    )));
+                    return Err(ServiceError::said(
+                        ErrorCode::InvalidInput,
+                        Phrase::NoSuchHunk {
+                            path: request.path.clone(),
+                            hunks: diff.hunks.len() as u64,
+                            hunk: u64::from(*bad),
+                        },
+                    ));
                 }
                 // Keep every hunk except the reverted ones.
                 Some(diff.apply(|i| !chosen.contains(&(i as u32))).into_bytes())
@@ -310,10 +327,12 @@ impl Service {
                     .write_reviewed(root, &side.path, &side.now, bytes, &meta)
                     .map_err(checkpoint_error)?
                 {
-                    Reviewed::Stale => Err(ServiceError::Conflict(format!(
-                        "{} changed while reverting; nothing was written",
-                        side.path
-                    ))),
+                    Reviewed::Stale => Err(ServiceError::said(
+                        ErrorCode::Conflict,
+                        Phrase::ChangedWhileReverting {
+                            path: side.path.clone(),
+                        },
+                    )),
                     Reviewed::Written { checkpoint } => Ok(checkpoint),
                 }
             }
@@ -568,13 +587,16 @@ fn on_disk(root: &Path, path: &str, max: u64) -> (Content, Option<Vec<u8>>) {
 }
 
 fn not_kept(path: &str) -> ServiceError {
-    ServiceError::InvalidInput(format!(
-        "{path} was over the size cap: its earlier content was not kept"
-    ))
+    ServiceError::said(
+        ErrorCode::InvalidInput,
+        Phrase::OverSizeCap {
+            path: path.to_owned(),
+        },
+    )
 }
 
 fn checkpoint_error(error: memo_checkpoints::CheckpointError) -> ServiceError {
-    ServiceError::Checkpoint(error.to_string())
+    ServiceError::checkpoints(error)
 }
 
 /// What reverting a file someone changed after the agent comes to.

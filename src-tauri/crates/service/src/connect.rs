@@ -11,7 +11,7 @@ use memo_config::{resolve_api_key, ProviderConfig};
 use memo_engine::is_loopback;
 use memo_model::ApiKey;
 use memo_model::{Message, ModelRequest};
-use memo_protocol::{ConnectionReport, LocalServer, ProviderInput};
+use memo_protocol::{ConnectionReport, LocalServer, Phrase, ProviderInput};
 use memo_providers::{create_client, Endpoint, ProviderError};
 
 use crate::error::Result;
@@ -33,11 +33,12 @@ pub const LOCAL_SERVERS: [(&str, &str, u16); 4] = [
     ("vllm", "vLLM", 8000),
 ];
 
-fn report(ok: bool, outcome: &str, message: String, started: Instant) -> ConnectionReport {
+fn report(ok: bool, outcome: &str, phrase: Phrase, started: Instant) -> ConnectionReport {
     ConnectionReport {
         ok,
         outcome: outcome.to_owned(),
-        message,
+        message: phrase.english(),
+        phrase,
         elapsed_ms: started.elapsed().as_millis() as u64,
     }
 }
@@ -78,12 +79,7 @@ impl Service {
             extra: Default::default(),
         };
         if config.model.is_empty() {
-            return Ok(report(
-                false,
-                "other",
-                "Choose a model first.".into(),
-                started,
-            ));
+            return Ok(report(false, "other", Phrase::ConnectChooseModel, started));
         }
         let base_url = config.base_url_or_default().to_owned();
         let key = match key.map(str::trim).filter(|k| !k.is_empty()) {
@@ -101,7 +97,7 @@ impl Service {
             return Ok(report(
                 false,
                 "missing_key",
-                format!("No API key for {}: paste one to test it.", base_url),
+                Phrase::ConnectNoKey { base_url },
                 started,
             ));
         }
@@ -115,7 +111,9 @@ impl Service {
                 return Ok(report(
                     false,
                     "other",
-                    format!("That base URL cannot be used: {error}"),
+                    Phrase::ConnectBadUrl {
+                        error: error.to_string(),
+                    },
                     started,
                 ))
             }
@@ -147,18 +145,20 @@ impl Service {
             Ok(Ok(())) => report(
                 true,
                 "ok",
-                format!("Connected: {} answered from {}.", config.model, base_url),
+                Phrase::ConnectOk {
+                    model: config.model.clone(),
+                    base_url: base_url.clone(),
+                },
                 started,
             ),
             Ok(Err(error)) => explain(&error, &config.model, &base_url, started),
             Err(_) => report(
                 false,
                 "timeout",
-                format!(
-                    "{} did not answer within {} s. Is the server busy or the URL right?",
-                    base_url,
-                    limit.as_secs_f32().round()
-                ),
+                Phrase::ConnectTimeout {
+                    base_url: base_url.clone(),
+                    seconds: limit.as_secs_f32().round() as u64,
+                },
                 started,
             ),
         })
@@ -201,7 +201,9 @@ impl Service {
                     Ok(models) if !models.is_empty() => (models, None),
                     Ok(_) => (
                         Vec::new(),
-                        Some("answered, but lists no models at /v1/models".to_owned()),
+                        Some(Phrase::AnsweredNoModels {
+                            path: "/v1/models".into(),
+                        }),
                     ),
                     Err(Listing::Answered(said)) => (Vec::new(), Some(said)),
                     Err(Listing::Nothing) => return None,
@@ -230,7 +232,7 @@ enum Listing {
     /// Nothing listens there (refused, timed out).
     Nothing,
     /// Something answered, but not with a model list: what it said, in words.
-    Answered(String),
+    Answered(Phrase),
 }
 
 /// A GET that answers JSON; else whether anything answered at all, and what.
@@ -245,15 +247,15 @@ async fn get_json(client: &reqwest::Client, url: String) -> Result<serde_json::V
         .map_err(|_| Listing::Nothing)?;
     let status = response.status();
     if !status.is_success() {
-        return Err(Listing::Answered(format!(
-            "answered HTTP {} at {path}",
-            status.as_u16()
-        )));
+        return Err(Listing::Answered(Phrase::AnsweredHttp {
+            status: u64::from(status.as_u16()),
+            path,
+        }));
     }
     response
         .json()
         .await
-        .map_err(|_| Listing::Answered(format!("answered at {path}, but not with JSON")))
+        .map_err(|_| Listing::Answered(Phrase::AnsweredNotJson { path }))
 }
 
 /// The names under `list_key` of a model listing (`data[].id`, Ollama's `models[].name`).
@@ -262,7 +264,9 @@ fn names(body: &serde_json::Value, list_key: &str, name_key: &str) -> Result<Vec
         .get(list_key)
         .and_then(|v| v.as_array())
         .ok_or_else(|| {
-            Listing::Answered(format!("answered, but without a \"{list_key}\" model list"))
+            Listing::Answered(Phrase::AnsweredNoModelList {
+                list_key: list_key.to_owned(),
+            })
         })?;
     Ok(list
         .iter()
@@ -348,33 +352,58 @@ fn explain(
     let full = error.to_string();
     let text = innermost(&full).to_owned();
     let lower = full.to_lowercase();
-    let (outcome, message) = match error {
-        ProviderError::Auth(_) => (
-            "auth",
-            format!("The server refused the API key ({text}). Check the key and that it belongs to this provider."),
-        ),
-        ProviderError::Transient(_) if lower.contains("timed out") || lower.contains("timeout") => (
-            "timeout",
-            format!("{base_url} did not answer in time ({text})."),
-        ),
-        ProviderError::Transient(_) => (
+    let base_url = base_url.to_owned();
+    let unreachable = error.phrase();
+    let (outcome, message) = match (error, unreachable) {
+        (ProviderError::Auth(_), _) => ("auth", Phrase::ConnectKeyRefused { detail: text }),
+        (ProviderError::Transient(_), _)
+            if lower.contains("timed out") || lower.contains("timeout") =>
+        {
+            (
+                "timeout",
+                Phrase::ConnectSlow {
+                    base_url,
+                    detail: text,
+                },
+            )
+        }
+        (ProviderError::Transient(_), _) => (
             "network",
-            format!("Nothing answered at {base_url} ({text}). Check the URL and that the server is running."),
+            Phrase::ConnectNothing {
+                base_url,
+                detail: text,
+            },
         ),
         // Already a sentence, with its advice.
-        ProviderError::Unreachable { reason, .. } if reason == "the connection timed out" => {
-            ("timeout", full.clone())
+        (ProviderError::Unreachable { reason, .. }, Some(said))
+            if matches!(reason.as_ref(), Phrase::ReachTimedOut) =>
+        {
+            ("timeout", said)
         }
-        ProviderError::Unreachable { .. } => ("network", full.clone()),
-        ProviderError::Fatal(_) if lower.contains("404") || lower.contains("not found") || lower.contains("does not exist") => (
-            "not_found",
-            format!("{base_url} has no model \"{model}\" or is not an API of this kind ({full})."),
+        (ProviderError::Unreachable { .. }, Some(said)) => ("network", said),
+        (ProviderError::Fatal(_), _)
+            if lower.contains("404")
+                || lower.contains("not found")
+                || lower.contains("does not exist") =>
+        {
+            (
+                "not_found",
+                Phrase::ConnectNoModel {
+                    base_url,
+                    model: model.to_owned(),
+                    detail: full.clone(),
+                },
+            )
+        }
+        (ProviderError::RateLimited { .. } | ProviderError::Overloaded { .. }, _) => {
+            ("ok", Phrase::ConnectBusy { detail: text })
+        }
+        _ => (
+            "other",
+            Phrase::ConnectFailed {
+                detail: full.clone(),
+            },
         ),
-        ProviderError::RateLimited { .. } | ProviderError::Overloaded { .. } => (
-            "ok",
-            format!("The key works, but the server is busy or rate-limiting right now ({text})."),
-        ),
-        _ => ("other", format!("The test failed: {full}")),
     };
     // A rate limit proves the key and URL: the connection itself is fine.
     tracing::info!(outcome, error = %full, "connection test failed");

@@ -7,10 +7,6 @@ use memo_store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
-    /// `$MEMO_HOME` could not be resolved (no home directory, a relative path with no
-    /// working directory).
-    #[error("{0}")]
-    Home(String),
     #[error(transparent)]
     Config(#[from] memo_config::ConfigError),
     #[error(transparent)]
@@ -21,18 +17,12 @@ pub enum ServiceError {
     NotFound(String),
     #[error("{0}")]
     InvalidInput(String),
-    /// The checkpoint store failed (its database or a stored copy).
-    #[error("checkpoints: {0}")]
-    Checkpoint(String),
     /// The file changed since it was shown; nothing was written.
     #[error("{0}")]
     Conflict(String),
     /// The OS keychain refused or is not there.
     #[error("OS keychain: {0}")]
     Keychain(String),
-    /// An MCP server's sign-in did not complete (refused, timed out, unreachable).
-    #[error("{0}")]
-    Login(String),
     /// A plugin could not be installed, changed or read.
     #[error(transparent)]
     Plugin(#[from] memo_plugins::PluginError),
@@ -63,7 +53,7 @@ impl ServiceError {
             ServiceError::Config(memo_config::ConfigError::Conflict { .. }) => ErrorCode::Conflict,
             ServiceError::Config(memo_config::ConfigError::Edit { .. }) => ErrorCode::InvalidInput,
             ServiceError::Config(memo_config::ConfigError::Write { .. }) => ErrorCode::Io,
-            ServiceError::Home(_) | ServiceError::Config(_) => ErrorCode::Config,
+            ServiceError::Config(_) => ErrorCode::Config,
             ServiceError::Store(StoreError::UnknownSession(_)) => ErrorCode::NotFound,
             ServiceError::Store(_) => ErrorCode::Io,
             ServiceError::Engine(error) => match error {
@@ -79,8 +69,7 @@ impl ServiceError {
             },
             ServiceError::NotFound(_) => ErrorCode::NotFound,
             ServiceError::InvalidInput(_) => ErrorCode::InvalidInput,
-            ServiceError::Keychain(_) | ServiceError::Login(_) => ErrorCode::Unavailable,
-            ServiceError::Checkpoint(_) => ErrorCode::Io,
+            ServiceError::Keychain(_) => ErrorCode::Unavailable,
             ServiceError::Conflict(_) => ErrorCode::Conflict,
             ServiceError::Said { code, .. } => *code,
             ServiceError::Plugin(error) => plugin_code(error),
@@ -97,6 +86,26 @@ impl ServiceError {
     /// A failure of `code`, in words every front end has.
     pub fn said(code: ErrorCode, phrase: Phrase) -> Self {
         ServiceError::Said { code, phrase }
+    }
+
+    /// The OS keychain refused or is not there (`error` is its own words).
+    pub fn keychain(error: impl std::fmt::Display) -> Self {
+        Self::said(
+            ErrorCode::Unavailable,
+            Phrase::KeychainFailed {
+                error: error.to_string(),
+            },
+        )
+    }
+
+    /// The checkpoint store failed (its database or a stored copy).
+    pub fn checkpoints(error: impl std::fmt::Display) -> Self {
+        Self::said(
+            ErrorCode::Io,
+            Phrase::CheckpointsFailed {
+                error: error.to_string(),
+            },
+        )
     }
 
     /// The failure as a phrase, where it was said as one.
@@ -166,9 +175,29 @@ mod tests {
         let slow = ServiceError::io("/x", std::io::Error::from(std::io::ErrorKind::TimedOut));
         assert_eq!(slow.code(), ErrorCode::Io);
         assert!(slow.retryable());
+        let keychain = ServiceError::keychain("locked");
+        assert_eq!(keychain.code(), ErrorCode::Unavailable);
+        assert!(keychain.retryable());
+        assert_eq!(keychain.to_string(), "OS keychain: locked");
         assert_eq!(
-            ServiceError::Home("no home".into()).code(),
-            ErrorCode::Config
+            ServiceError::checkpoints("disk full").to_string(),
+            "checkpoints: disk full"
+        );
+    }
+
+    #[test]
+    fn a_failure_said_as_a_phrase_keeps_its_phrase_and_says_it_in_english() {
+        let error = crate::sessions::session_not_found(&memo_protocol::SessionId::new("s1"));
+        assert_eq!(error.code(), ErrorCode::NotFound);
+        assert_eq!(error.to_string(), "session s1 not found");
+        assert_eq!(
+            error.phrase(),
+            Some(&Phrase::SessionNotFound { id: "s1".into() })
+        );
+        let value = serde_json::to_value(error.phrase()).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({"code": "session_not_found", "id": "s1"})
         );
     }
 }

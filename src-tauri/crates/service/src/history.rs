@@ -9,15 +9,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use memo_protocol::{
-    AgentEvent, ExportFormat, ImportFailure, ImportReport, ImportStatus, ImportedFile,
-    ModelUsageReport, RewindOutcome, SearchResult, SessionId, SessionStatus, SessionSummary,
-    SkippedLine, UsageReport, SEARCH_MARK_END, SEARCH_MARK_START,
+    AgentEvent, ErrorCode, ExportFormat, ImportFailure, ImportReport, ImportStatus, ImportedFile,
+    ModelUsageReport, Phrase, RewindOutcome, SearchResult, SessionId, SessionStatus,
+    SessionSummary, SkippedLine, UsageReport, SEARCH_MARK_END, SEARCH_MARK_START,
 };
 use memo_store::memo_code;
 use memo_store::SearchQuery;
 
 use crate::error::{Result, ServiceError};
 use crate::service::Service;
+use crate::sessions::session_not_found;
 use crate::sessions::{canonical_string, first_message, one_line, StartRequest};
 
 /// Longest title accepted, in characters (the sidebar shows far fewer).
@@ -86,14 +87,18 @@ impl Service {
     pub fn rename_session(&self, id: &SessionId, title: &str) -> Result<SessionSummary> {
         let title = title.trim();
         if title.is_empty() {
-            return Err(ServiceError::InvalidInput(
-                "a session title cannot be empty".into(),
+            return Err(ServiceError::said(
+                ErrorCode::InvalidInput,
+                Phrase::SessionTitleEmpty,
             ));
         }
         if title.chars().count() > MAX_TITLE_CHARS {
-            return Err(ServiceError::InvalidInput(format!(
-                "a session title has at most {MAX_TITLE_CHARS} characters"
-            )));
+            return Err(ServiceError::said(
+                ErrorCode::InvalidInput,
+                Phrase::SessionTitleTooLong {
+                    max: MAX_TITLE_CHARS as u64,
+                },
+            ));
         }
         self.store()?.set_title(id, title)?;
         self.session(id)
@@ -104,12 +109,12 @@ impl Service {
     pub async fn delete_session(&self, id: &SessionId) -> Result<()> {
         let store = self.store()?;
         if store.session(id)?.is_none() {
-            return Err(ServiceError::NotFound(format!("session {id} not found")));
+            return Err(session_not_found(id));
         }
         self.close_session(id).await;
         match store.delete_session(id)? {
             true => Ok(()),
-            false => Err(ServiceError::NotFound(format!("session {id} not found"))),
+            false => Err(session_not_found(id)),
         }
     }
 
@@ -134,15 +139,23 @@ impl Service {
         {
             Some(AgentEvent::TurnStarted { input }) => input.text,
             Some(other) => {
-                return Err(ServiceError::InvalidInput(format!(
-                    "event {turn_seq} of session {id} is a {}, not the start of a turn",
-                    other.kind()
-                )))
+                return Err(ServiceError::said(
+                    ErrorCode::InvalidInput,
+                    Phrase::EventNotTurnStart {
+                        id: id.to_string(),
+                        seq: turn_seq,
+                        kind: other.kind().to_string(),
+                    },
+                ))
             }
             None => {
-                return Err(ServiceError::NotFound(format!(
-                    "session {id} has no event {turn_seq}"
-                )))
+                return Err(ServiceError::said(
+                    ErrorCode::NotFound,
+                    Phrase::SessionNoEvent {
+                        id: id.to_string(),
+                        seq: turn_seq,
+                    },
+                ))
             }
         };
         let base_title = match record.title.clone() {
@@ -246,7 +259,12 @@ impl Service {
         self.session(id)?;
         let store = self.store()?;
         let name = path.file_name().ok_or_else(|| {
-            ServiceError::InvalidInput(format!("{} is not a file name", path.display()))
+            ServiceError::said(
+                ErrorCode::InvalidInput,
+                Phrase::NotAFileName {
+                    path: path.display().to_string(),
+                },
+            )
         })?;
         let mut tmp_name = std::ffi::OsString::from(".");
         tmp_name.push(name);

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use memo_config::{resolve_api_key, ProviderConfig};
 use memo_engine::is_loopback;
 use memo_model::ApiKey;
-use memo_protocol::{KeyStatus, PromptReport, ProviderSummary, SessionId};
+use memo_protocol::{ErrorCode, KeyStatus, Phrase, PromptReport, ProviderSummary, SessionId};
 
 use crate::error::{Result, ServiceError};
 use crate::service::Service;
@@ -41,7 +41,12 @@ impl Service {
             .find(|p| p.name == provider)
             .cloned()
             .ok_or_else(|| {
-                ServiceError::NotFound(format!("no provider named '{provider}' in config.toml"))
+                ServiceError::said(
+                    ErrorCode::NotFound,
+                    Phrase::NoProviderNamed {
+                        provider: provider.to_owned(),
+                    },
+                )
             })
     }
 
@@ -72,12 +77,15 @@ impl Service {
         let config = self.provider_config(provider)?;
         let key = key.trim();
         if key.is_empty() {
-            return Err(ServiceError::InvalidInput("the API key is empty".into()));
+            return Err(ServiceError::said(
+                ErrorCode::InvalidInput,
+                Phrase::ApiKeyEmpty,
+            ));
         }
         if key.chars().count() > MAX_KEY_CHARS || key.chars().any(char::is_whitespace) {
-            return Err(ServiceError::InvalidInput(
-                "that does not look like an API key (it has spaces or line breaks, or is very long)"
-                    .into(),
+            return Err(ServiceError::said(
+                ErrorCode::InvalidInput,
+                Phrase::ApiKeyMalformed,
             ));
         }
         let key = ApiKey::new(key);
@@ -85,7 +93,7 @@ impl Service {
         memo_config::register_secret(&key);
         self.credentials
             .set(&config.name, &key)
-            .map_err(|e| ServiceError::Keychain(e.to_string()))?;
+            .map_err(ServiceError::keychain)?;
         Ok(self.status_of(config))
     }
 
@@ -94,7 +102,7 @@ impl Service {
         let config = self.provider_config(provider)?;
         self.credentials
             .delete(&config.name)
-            .map_err(|e| ServiceError::Keychain(e.to_string()))?;
+            .map_err(ServiceError::keychain)?;
         Ok(self.status_of(config))
     }
 
@@ -111,7 +119,7 @@ impl Service {
             return Ok(report);
         }
         let cwd = cwd.ok_or_else(|| {
-            ServiceError::InvalidInput("the prompt report needs an open session or a folder".into())
+            ServiceError::said(ErrorCode::InvalidInput, Phrase::PromptReportNeedsSession)
         })?;
         let request = StartRequest {
             cwd,

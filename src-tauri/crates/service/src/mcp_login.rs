@@ -10,12 +10,13 @@ use memo_mcp::oauth_flow::Opener;
 
 use crate::error::{Result, ServiceError};
 use crate::service::Service;
+use memo_protocol::{ErrorCode, Phrase};
 
 impl Service {
     /// Forgets server `name`'s OAuth tokens; false when there were none.
     pub fn mcp_logout(&self, name: &str) -> Result<bool> {
         memo_mcp::oauth::delete_tokens(self.credentials.as_ref(), name)
-            .map_err(|e| ServiceError::Keychain(e.to_string()))
+            .map_err(ServiceError::keychain)
     }
 
     /// Signs in to server `name` of a session in `cwd`; waits until the browser part is
@@ -28,21 +29,31 @@ impl Service {
         opener: Option<Opener<'_>>,
     ) -> Result<StoredTokens> {
         let loaded = self.load_mcp(cwd)?;
-        let server = loaded
-            .set
-            .get(name)
-            .ok_or_else(|| ServiceError::NotFound(format!("no MCP server named \"{name}\"")))?;
+        let server = loaded.set.get(name).ok_or_else(|| {
+            ServiceError::said(
+                ErrorCode::NotFound,
+                Phrase::McpServerNotFound {
+                    name: name.to_owned(),
+                },
+            )
+        })?;
         if loaded.blocked(server) {
-            return Err(ServiceError::InvalidInput(format!(
-                "\"{name}\" comes from a folder that is not trusted; trust the folder first"
-            )));
+            return Err(ServiceError::said(
+                ErrorCode::InvalidInput,
+                Phrase::McpServerUntrusted {
+                    name: name.to_owned(),
+                },
+            ));
         }
         let http = match &server.transport {
             TransportConfig::StreamableHttp(h) | TransportConfig::Sse(h) => h.clone(),
             TransportConfig::Stdio(_) => {
-                return Err(ServiceError::InvalidInput(format!(
-                "\"{name}\" is a stdio server (it runs on this machine); only HTTP servers sign in"
-            )))
+                return Err(ServiceError::said(
+                    ErrorCode::InvalidInput,
+                    Phrase::McpServerIsStdio {
+                        name: name.to_owned(),
+                    },
+                ))
             }
         };
         let env = self.env().clone();
@@ -67,7 +78,15 @@ impl Service {
             options,
         )
         .await
-        .map_err(|e| ServiceError::Login(format!("signing in to \"{name}\" failed: {e}")))?;
+        .map_err(|e| {
+            ServiceError::said(
+                ErrorCode::Unavailable,
+                Phrase::McpSignInFailed {
+                    name: name.to_owned(),
+                    error: e.to_string(),
+                },
+            )
+        })?;
         self.restart_mcp_server(name);
         Ok(tokens)
     }

@@ -18,7 +18,7 @@ use memo_mcp::{McpConfigSet, McpManager, McpOptions, RestartPolicy, ServerSnapsh
 use memo_protocol::{
     McpCheckState, McpPromptEntry, McpResourceEntry, McpSecretInput, McpServerCheck, McpServerInfo,
     McpServerInput, McpSettingsPage, McpSourceKind, McpToolEntry, McpTransportKind, McpValueInfo,
-    TrustState,
+    Phrase, TrustState,
 };
 
 use crate::error::{Result, ServiceError};
@@ -599,11 +599,18 @@ fn new_server(
     })
 }
 
+/// Why, in Memo's words: English in `message`, the phrase for the window.
+fn say(check: &mut McpServerCheck, phrase: Phrase) {
+    check.message = Some(phrase.english());
+    check.phrase = Some(phrase);
+}
+
 fn check_of(server: &ServerConfig, loaded: &Loaded, probe: &Probe) -> McpServerCheck {
     let mut check = McpServerCheck {
         name: server.name.clone(),
         state: McpCheckState::Disabled,
         message: None,
+        phrase: None,
         stderr_tail: None,
         tools: Vec::new(),
         prompts: Vec::new(),
@@ -611,19 +618,21 @@ fn check_of(server: &ServerConfig, loaded: &Loaded, probe: &Probe) -> McpServerC
     };
     if loaded.blocked(server) {
         check.state = McpCheckState::Blocked;
-        check.message = Some(format!(
-            "not started: {} comes from this folder, which is not trusted",
-            server.source.path.display()
-        ));
+        say(
+            &mut check,
+            Phrase::McpNotTrusted {
+                file: server.source.path.display().to_string(),
+            },
+        );
         return check;
     }
     if !server.enabled {
-        check.message = Some("turned off".into());
+        say(&mut check, Phrase::McpTurnedOff);
         return check;
     }
     let Some(snapshot) = probe.snapshots.iter().find(|s| s.name == server.name) else {
         check.state = McpCheckState::Failed;
-        check.message = Some("it was not started".into());
+        say(&mut check, Phrase::McpNotStarted);
         return check;
     };
     check.state = match snapshot.status {

@@ -5,7 +5,7 @@
 //! reads again; carrying them over IPC and keeping them in the window's memory is what
 //! makes other agents slow down as sessions grow.
 
-use memo_protocol::{AgentEvent, EventEnvelope, SessionId};
+use memo_protocol::{AgentEvent, ErrorCode, EventEnvelope, Phrase, SessionId};
 
 use crate::error::{Result, ServiceError};
 use crate::service::Service;
@@ -57,13 +57,21 @@ impl Service {
                 event: AgentEvent::ToolCallEnd { output, .. },
                 ..
             }) => Ok(output),
-            Some(other) => Err(ServiceError::InvalidInput(format!(
-                "event {seq} of session {id} is a {}, not a tool call's end",
-                other.event.kind()
-            ))),
-            None => Err(ServiceError::NotFound(format!(
-                "session {id} has no event {seq}"
-            ))),
+            Some(other) => Err(ServiceError::said(
+                ErrorCode::InvalidInput,
+                Phrase::EventNotToolEnd {
+                    id: id.to_string(),
+                    seq,
+                    kind: other.event.kind().to_string(),
+                },
+            )),
+            None => Err(ServiceError::said(
+                ErrorCode::NotFound,
+                Phrase::SessionNoEvent {
+                    id: id.to_string(),
+                    seq,
+                },
+            )),
         }
     }
 }

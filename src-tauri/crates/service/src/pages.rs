@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use memo_protocol::{AgentEvent, EventEnvelope, HistoryPage, SessionId};
+use memo_protocol::{AgentEvent, ErrorCode, EventEnvelope, HistoryPage, Phrase, SessionId};
 
 use crate::error::{Result, ServiceError};
 use crate::outputs::for_window;
@@ -38,8 +38,9 @@ impl Service {
         let turns = match turns {
             None => DEFAULT_TURNS,
             Some(0) => {
-                return Err(ServiceError::InvalidInput(
-                    "a page holds at least one turn".into(),
+                return Err(ServiceError::said(
+                    ErrorCode::InvalidInput,
+                    Phrase::PageNeedsTurn,
                 ))
             }
             Some(t) => (t as usize).min(MAX_TURNS),
@@ -47,8 +48,9 @@ impl Service {
         let last = store.last_seq(id)?;
         let (from, to) = match (before_seq, from_seq) {
             (Some(_), Some(_)) => {
-                return Err(ServiceError::InvalidInput(
-                    "a page is read either back from an event or forward from one, not both".into(),
+                return Err(ServiceError::said(
+                    ErrorCode::InvalidInput,
+                    Phrase::PageBothWays,
                 ))
             }
             (_, Some(seq)) => forward(&store, id, seq, turns, last)?,
@@ -84,8 +86,9 @@ fn backward(
 ) -> Result<(u64, u64)> {
     let before = before_seq.unwrap_or(u64::MAX).min(last.saturating_add(1));
     if before == 0 {
-        return Err(ServiceError::InvalidInput(
-            "a page ends before an event; 0 has none before it".into(),
+        return Err(ServiceError::said(
+            ErrorCode::InvalidInput,
+            Phrase::PageBeforeZero,
         ));
     }
     let starts = store.turn_starts_before(id, before, turns)?;
@@ -100,16 +103,21 @@ fn backward(
 /// Where a page of `turns` turns from the one holding event `seq` lies.
 fn forward(store: &Store, id: &SessionId, seq: u64, turns: usize, last: u64) -> Result<(u64, u64)> {
     if seq == 0 {
-        return Err(ServiceError::InvalidInput(
-            "events are numbered from 1; a page cannot start at 0".into(),
+        return Err(ServiceError::said(
+            ErrorCode::InvalidInput,
+            Phrase::PageStartsAtZero,
         ));
     }
     if seq > last {
         // Also what a seq of another, longer session gives: there is no such event here.
-        return Err(ServiceError::NotFound(format!(
-            "session {} has no event {seq}: its last is {last}",
-            id.as_str()
-        )));
+        return Err(ServiceError::said(
+            ErrorCode::NotFound,
+            Phrase::SessionNoEventPastLast {
+                id: id.as_str().to_owned(),
+                seq,
+                last,
+            },
+        ));
     }
     let from = store
         .turn_starts_before(id, seq.saturating_add(1), 1)?

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use memo_plugins::{InstallSource, Part, Plugins, Source};
 use memo_protocol::{
-    PluginHookInfo, PluginInfo, PluginInstall, PluginPartInfo, PluginServerInfo, PluginSourceKind,
-    PluginsPage,
+    ErrorCode, Phrase, PluginHookInfo, PluginInfo, PluginInstall, PluginPartInfo, PluginServerInfo,
+    PluginSourceKind, PluginsPage,
 };
 
 use crate::error::{Result, ServiceError};
@@ -148,7 +148,14 @@ impl Service {
         let plugins = self.plugins()?;
         tokio::task::spawn_blocking(move || plugins.install(&source, replace))
             .await
-            .map_err(|e| ServiceError::InvalidInput(format!("the install stopped: {e}")))??;
+            .map_err(|e| {
+                ServiceError::said(
+                    ErrorCode::InvalidInput,
+                    Phrase::PluginInstallStopped {
+                        error: e.to_string(),
+                    },
+                )
+            })??;
         self.list_plugins()
     }
 
@@ -172,10 +179,12 @@ impl Service {
     /// Code installed is Claude Code's to remove.
     pub fn remove_plugin(&self, name: &str) -> Result<PluginsPage> {
         if let Some(plugin) = self.claude_code_plugin(name)? {
-            return Err(ServiceError::InvalidInput(format!(
-                "{} was installed by Claude Code: remove it there (/plugin), or turn it off here to keep it out of Memo",
-                plugin.id
-            )));
+            return Err(ServiceError::said(
+                ErrorCode::InvalidInput,
+                Phrase::PluginFromClaudeCode {
+                    id: plugin.id.to_string(),
+                },
+            ));
         }
         self.plugins()?.remove(name)?;
         self.list_plugins()
@@ -185,8 +194,9 @@ impl Service {
     fn folder_path(&self, typed: &str) -> Result<PathBuf> {
         let typed = typed.trim();
         if typed.is_empty() {
-            return Err(ServiceError::InvalidInput(
-                "give the plugin's folder".into(),
+            return Err(ServiceError::said(
+                ErrorCode::InvalidInput,
+                Phrase::PluginFolderNeeded,
             ));
         }
         let path = match (typed.strip_prefix("~/"), self.user_home()) {
@@ -194,9 +204,12 @@ impl Service {
             _ => PathBuf::from(typed),
         };
         if !path.is_absolute() {
-            return Err(ServiceError::InvalidInput(format!(
-                "\"{typed}\" is not an absolute path; give the plugin's whole folder path"
-            )));
+            return Err(ServiceError::said(
+                ErrorCode::InvalidInput,
+                Phrase::PluginPathNotAbsolute {
+                    path: typed.to_owned(),
+                },
+            ));
         }
         Ok(path)
     }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use memo_checkpoints::{Checkpoints, Limits};
 use memo_config::{Config, CredentialStore, KeyringStore, MemoHome, UnavailableCredentialStore};
 use memo_engine::{Engine, EngineOptions, EnvLookup, SessionHandle};
-use memo_protocol::{ContextProblem, SessionId};
+use memo_protocol::{ContextProblem, ErrorCode, Phrase, SessionId};
 use memo_store::Store;
 use tokio::task::JoinHandle;
 
@@ -69,7 +69,7 @@ impl Service {
     /// falling back to environment variables: for storing a key, which must not silently
     /// land in memory only.
     pub fn with_keychain(home: std::result::Result<MemoHome, String>) -> Result<Self> {
-        let keychain = KeyringStore::new().map_err(|e| ServiceError::Keychain(e.to_string()))?;
+        let keychain = KeyringStore::new().map_err(ServiceError::keychain)?;
         Ok(Self::new(
             home,
             Arc::new(keychain),
@@ -90,9 +90,14 @@ impl Service {
     }
 
     pub fn home(&self) -> Result<&MemoHome> {
-        self.home
-            .as_ref()
-            .map_err(|message| ServiceError::Home(message.clone()))
+        self.home.as_ref().map_err(|message| {
+            ServiceError::said(
+                ErrorCode::Config,
+                Phrase::HomeUnresolved {
+                    error: message.clone(),
+                },
+            )
+        })
     }
 
     /// Creates the home's bootstrap files from templates where they are missing (never
@@ -127,7 +132,7 @@ impl Service {
                 ..Limits::default()
             };
             let store = Checkpoints::open(&self.home()?.root().join("checkpoints"), limits)
-                .map_err(|e| ServiceError::Checkpoint(e.to_string()))?;
+                .map_err(ServiceError::checkpoints)?;
             let pruning = store.clone();
             std::thread::spawn(move || match pruning.prune() {
                 Ok(report) if report.checkpoints_removed + report.blobs_removed > 0 => {

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 pub(crate) use memo_engine::context::text::one_line;
 use memo_engine::{EventReceiver, SessionOptions, SessionOverrides};
-use memo_protocol::{AgentEvent, EventEnvelope, Op, SessionId, SessionPage, SessionSummary};
+use memo_protocol::{
+    AgentEvent, ErrorCode, EventEnvelope, Op, Phrase, SessionId, SessionPage, SessionSummary,
+};
 use memo_store::{SessionRecord, Store};
 
 use crate::error::{Result, ServiceError};
@@ -125,7 +127,10 @@ impl Service {
             return Ok(handle.subscribe(after_seq)?);
         }
         self.subscribe_child(id, after_seq)?.ok_or_else(|| {
-            ServiceError::NotFound(format!("session {id} is not open; resume it first"))
+            ServiceError::said(
+                ErrorCode::NotFound,
+                Phrase::SessionNotOpenResume { id: id.to_string() },
+            )
         })
     }
 
@@ -133,8 +138,12 @@ impl Service {
         if let Some(handle) = lock(&self.live).get(id) {
             return Ok(handle.submit(op)?);
         }
-        self.submit_to_child(id, op)
-            .unwrap_or_else(|| Err(ServiceError::NotFound(format!("session {id} is not open"))))
+        self.submit_to_child(id, op).unwrap_or_else(|| {
+            Err(ServiceError::said(
+                ErrorCode::NotFound,
+                Phrase::SessionNotOpen { id: id.to_string() },
+            ))
+        })
     }
 
     /// A live session's MCP prompts as (command, description).
@@ -205,9 +214,7 @@ impl Service {
     /// One stored session.
     pub fn session(&self, id: &SessionId) -> Result<SessionSummary> {
         let store = self.store()?;
-        let record = store
-            .session(id)?
-            .ok_or_else(|| ServiceError::NotFound(format!("session {id} not found")))?;
+        let record = store.session(id)?.ok_or_else(|| session_not_found(id))?;
         summarize(&store, record)
     }
 
@@ -227,6 +234,14 @@ impl Service {
         memo_engine::views::fill_missing(&mut events, std::path::Path::new(&session.cwd));
         Ok(events)
     }
+}
+
+/// No stored session `id`.
+pub(crate) fn session_not_found(id: &SessionId) -> ServiceError {
+    ServiceError::said(
+        ErrorCode::NotFound,
+        Phrase::SessionNotFound { id: id.to_string() },
+    )
 }
 
 pub(crate) fn summarize(store: &Store, r: SessionRecord) -> Result<SessionSummary> {

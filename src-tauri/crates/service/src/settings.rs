@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use memo_config::{Config, ConfigFile, ModelProfileEdit, ProviderEdit, Revision, MAX_TEMPERATURE};
 use memo_model::WireApi;
 use memo_protocol::{
-    EditableFile, EditableFileKind, ModelProfileInput, ModelProfileSettings, ProviderChange,
-    ProviderInput, ProviderSettings, ProviderSettingsPage,
+    EditableFile, EditableFileKind, ErrorCode, ModelProfileInput, ModelProfileSettings, Phrase,
+    ProviderChange, ProviderInput, ProviderSettings, ProviderSettingsPage,
 };
 
 use crate::error::{Result, ServiceError};
@@ -25,9 +25,12 @@ pub(crate) fn wire_api(name: &str) -> Result<WireApi> {
         "openai" => Ok(WireApi::Openai),
         "anthropic" => Ok(WireApi::Anthropic),
         "gemini" => Ok(WireApi::Gemini),
-        other => Err(ServiceError::InvalidInput(format!(
-            "unknown wire API \"{other}\": use openai, anthropic or gemini"
-        ))),
+        other => Err(ServiceError::said(
+            ErrorCode::InvalidInput,
+            Phrase::UnknownWireApi {
+                api: other.to_owned(),
+            },
+        )),
     }
 }
 
@@ -39,9 +42,12 @@ fn provider_edit(input: &ProviderInput) -> Result<ProviderEdit> {
         .filter(|u| !u.is_empty());
     if let Some(url) = base_url {
         if !(url.starts_with("http://") || url.starts_with("https://")) {
-            return Err(ServiceError::InvalidInput(format!(
-                "the base URL must start with http:// or https:// (got \"{url}\")"
-            )));
+            return Err(ServiceError::said(
+                ErrorCode::InvalidInput,
+                Phrase::BaseUrlScheme {
+                    url: url.to_owned(),
+                },
+            ));
         }
     }
     Ok(ProviderEdit {
@@ -54,33 +60,39 @@ fn provider_edit(input: &ProviderInput) -> Result<ProviderEdit> {
 }
 
 fn profile_edit(input: &ModelProfileInput) -> Result<ModelProfileEdit> {
-    for (name, price) in [
-        ("input price", input.input_price_per_mtok),
-        ("output price", input.output_price_per_mtok),
-        ("cached input price", input.cached_input_price_per_mtok),
+    for (what, price) in [
+        (Phrase::PriceInput, input.input_price_per_mtok),
+        (Phrase::PriceOutput, input.output_price_per_mtok),
+        (Phrase::PriceCachedInput, input.cached_input_price_per_mtok),
     ] {
         if price.is_some_and(|p| !p.is_finite() || p < 0.0) {
-            return Err(ServiceError::InvalidInput(format!(
-                "the {name} must be a number of dollars, zero or more"
-            )));
+            return Err(ServiceError::said(
+                ErrorCode::InvalidInput,
+                Phrase::PriceInvalid {
+                    what: Box::new(what),
+                },
+            ));
         }
     }
     if input.context_window == Some(0) {
-        return Err(ServiceError::InvalidInput(
-            "the context window must be more than zero tokens".into(),
+        return Err(ServiceError::said(
+            ErrorCode::InvalidInput,
+            Phrase::ContextWindowZero,
         ));
     }
     if input
         .temperature
         .is_some_and(|t| !(0.0..=MAX_TEMPERATURE).contains(&t))
     {
-        return Err(ServiceError::InvalidInput(
-            "the temperature must be a number from 0 to 2".into(),
+        return Err(ServiceError::said(
+            ErrorCode::InvalidInput,
+            Phrase::TemperatureRange,
         ));
     }
     if input.thinking_budget_tokens.is_some_and(|b| b < 1024) {
-        return Err(ServiceError::InvalidInput(
-            "a thinking budget is at least 1024 tokens".into(),
+        return Err(ServiceError::said(
+            ErrorCode::InvalidInput,
+            Phrase::ThinkingBudgetMin,
         ));
     }
     Ok(ModelProfileEdit {
@@ -198,10 +210,12 @@ impl Service {
         let exists = bytes.is_some();
         let content = match bytes {
             Some(bytes) => String::from_utf8(bytes).map_err(|_| {
-                ServiceError::InvalidInput(format!(
-                    "{} is not UTF-8 text; edit it in another editor",
-                    path.display()
-                ))
+                ServiceError::said(
+                    ErrorCode::InvalidInput,
+                    Phrase::NotUtf8 {
+                        path: path.display().to_string(),
+                    },
+                )
             })?,
             None => String::new(),
         };
@@ -225,16 +239,24 @@ impl Service {
         revision: &str,
     ) -> Result<EditableFile> {
         if content.len() > MAX_EDITABLE_BYTES {
-            return Err(ServiceError::InvalidInput(format!(
-                "the text is {} KB; Memo edits files of at most {} KB here",
-                content.len() / 1024,
-                MAX_EDITABLE_BYTES / 1024
-            )));
+            return Err(ServiceError::said(
+                ErrorCode::InvalidInput,
+                Phrase::TextTooLarge {
+                    size_kb: (content.len() / 1024) as u64,
+                    max_kb: (MAX_EDITABLE_BYTES / 1024) as u64,
+                },
+            ));
         }
         let target = self.editable_path(kind, cwd, path)?;
         if kind == EditableFileKind::Skill {
-            memo_engine::context::skills::parse_skill_text(content)
-                .map_err(|e| ServiceError::InvalidInput(format!("SKILL.md not saved: {e}")))?;
+            memo_engine::context::skills::parse_skill_text(content).map_err(|e| {
+                ServiceError::said(
+                    ErrorCode::InvalidInput,
+                    Phrase::SkillNotSaved {
+                        error: e.to_string(),
+                    },
+                )
+            })?;
         }
         memo_config::edit::write_if_unchanged(
             &target,
@@ -254,7 +276,7 @@ impl Service {
             EditableFileKind::Soul => Ok(self.home()?.root().join("SOUL.md")),
             EditableFileKind::ProjectInstructions => {
                 let cwd = cwd.ok_or_else(|| {
-                    ServiceError::InvalidInput("the folder's instructions need a folder".into())
+                    ServiceError::said(ErrorCode::InvalidInput, Phrase::InstructionsNeedFolder)
                 })?;
                 let dir =
                     std::fs::canonicalize(cwd).map_err(|e| ServiceError::io(cwd.display(), e))?;
@@ -266,10 +288,41 @@ impl Service {
             }
             EditableFileKind::Skill => {
                 let path = path.ok_or_else(|| {
-                    ServiceError::InvalidInput("a skill file needs its path".into())
+                    ServiceError::said(ErrorCode::InvalidInput, Phrase::SkillFileNeedsPath)
                 })?;
                 self.editable_skill_path(path, cwd)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_settings_are_said_as_phrases() {
+        let api = wire_api("grpc").unwrap_err();
+        assert_eq!(api.code(), ErrorCode::InvalidInput);
+        assert_eq!(
+            api.to_string(),
+            "unknown wire API \"grpc\": use openai, anthropic or gemini"
+        );
+        let price = profile_edit(&ModelProfileInput {
+            cached_input_price_per_mtok: Some(-1.0),
+            ..ModelProfileInput::default()
+        })
+        .unwrap_err();
+        assert_eq!(price.code(), ErrorCode::InvalidInput);
+        assert_eq!(
+            price.phrase(),
+            Some(&Phrase::PriceInvalid {
+                what: Box::new(Phrase::PriceCachedInput)
+            })
+        );
+        assert_eq!(
+            price.to_string(),
+            "the cached input price must be a number of dollars, zero or more"
+        );
     }
 }

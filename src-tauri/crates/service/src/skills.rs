@@ -11,7 +11,9 @@ use memo_engine::context::skills::parse_skill_text;
 use memo_engine::context::{
     workspace_root, ActiveSkills, Skill, SkillRoots, SkillScope, SkillSet, SkillSource,
 };
-use memo_protocol::{EditableFileKind, SkillChange, SkillInfo, SkillScopeKind, SkillsPage};
+use memo_protocol::{
+    EditableFileKind, ErrorCode, Phrase, SkillChange, SkillInfo, SkillScopeKind, SkillsPage,
+};
 
 use crate::error::{Result, ServiceError};
 use crate::service::Service;
@@ -30,11 +32,25 @@ fn scope_kind(scope: SkillScope) -> SkillScopeKind {
     }
 }
 
+/// A skill change refused as bad input.
+fn refused(phrase: Phrase) -> ServiceError {
+    ServiceError::said(ErrorCode::InvalidInput, phrase)
+}
+
+fn no_skill_at(path: impl std::fmt::Display) -> ServiceError {
+    ServiceError::said(
+        ErrorCode::NotFound,
+        Phrase::SkillNotFound {
+            path: path.to_string(),
+        },
+    )
+}
+
 /// The folder name for a skill called `name`: lowercase words joined by hyphens.
 fn folder_name(name: &str) -> Result<String> {
     let name = name.trim();
     if name.is_empty() {
-        return Err(ServiceError::InvalidInput("a skill needs a name".into()));
+        return Err(refused(Phrase::SkillNeedsName));
     }
     if name.chars().count() > 64
         || !name
@@ -42,9 +58,9 @@ fn folder_name(name: &str) -> Result<String> {
             .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' ' | '.'))
         || name.starts_with('.')
     {
-        return Err(ServiceError::InvalidInput(format!(
-            "\"{name}\" is not a usable skill name: use letters, digits, spaces, '-', '_' or '.' (at most 64)"
-        )));
+        return Err(refused(Phrase::SkillNameUnusable {
+            name: name.to_owned(),
+        }));
     }
     Ok(name
         .to_lowercase()
@@ -161,12 +177,11 @@ impl Service {
                 SkillSource::Builtin(_) => false,
             })
             .cloned()
-            .ok_or_else(|| ServiceError::NotFound(format!("no skill at {}", path.display())))?;
+            .ok_or_else(|| no_skill_at(path.display()))?;
         if !matches!(skill.scope, SkillScope::User | SkillScope::Project) {
-            return Err(ServiceError::InvalidInput(format!(
-                "{} belongs to another agent or ships with Memo; Memo does not change it",
-                path.display()
-            )));
+            return Err(refused(Phrase::SkillNotOurs {
+                path: path.display().to_string(),
+            }));
         }
         Ok(skill)
     }
@@ -175,9 +190,9 @@ impl Service {
     pub(crate) fn editable_skill_path(&self, path: &Path, cwd: Option<&Path>) -> Result<PathBuf> {
         match self.owned_skill(path, cwd)?.source {
             SkillSource::File(file) => Ok(file),
-            SkillSource::Builtin(name) => Err(ServiceError::InvalidInput(format!(
-                "the built-in skill {name} cannot be edited"
-            ))),
+            SkillSource::Builtin(name) => Err(refused(Phrase::BuiltinSkillNotEditable {
+                name: name.to_string(),
+            })),
         }
     }
 
@@ -227,40 +242,38 @@ impl Service {
         let folder = folder_name(name)?;
         let description = description.split_whitespace().collect::<Vec<_>>().join(" ");
         if description.is_empty() {
-            return Err(ServiceError::InvalidInput(
-                "a skill needs a description: it is how the model knows when to use it".into(),
-            ));
+            return Err(refused(Phrase::SkillNeedsDescription));
         }
         if description.chars().count() > MAX_DESCRIPTION_CHARS {
-            return Err(ServiceError::InvalidInput(format!(
-                "a description has at most {MAX_DESCRIPTION_CHARS} characters"
-            )));
+            return Err(refused(Phrase::DescriptionTooLong {
+                max: MAX_DESCRIPTION_CHARS as u64,
+            }));
         }
         let root = match scope {
             SkillScopeKind::User => self.home()?.root().join("skills"),
             SkillScopeKind::Project => {
                 let roots = self.skill_roots(cwd)?;
-                let project = roots.project_root.ok_or_else(|| {
-                    ServiceError::InvalidInput("a project skill needs a folder".into())
-                })?;
+                let project = roots
+                    .project_root
+                    .ok_or_else(|| refused(Phrase::ProjectSkillNeedsFolder))?;
                 project.join(".agents").join("skills")
             }
             SkillScopeKind::OtherAgent | SkillScopeKind::Plugin | SkillScopeKind::Builtin => {
-                return Err(ServiceError::InvalidInput(
-                    "new skills go to Memo's folder or the project's".into(),
-                ))
+                return Err(refused(Phrase::NewSkillPlace))
             }
         };
         let dir = root.join(&folder);
         if dir.exists() {
-            return Err(ServiceError::InvalidInput(format!(
-                "{} already exists; pick another name",
-                dir.display()
-            )));
+            return Err(refused(Phrase::AlreadyExistsPickName {
+                path: dir.display().to_string(),
+            }));
         }
         let text = skill_text(name.trim(), &description, body);
-        parse_skill_text(&text)
-            .map_err(|e| ServiceError::InvalidInput(format!("SKILL.md not created: {e}")))?;
+        parse_skill_text(&text).map_err(|e| {
+            refused(Phrase::SkillNotCreated {
+                error: e.to_string(),
+            })
+        })?;
         std::fs::create_dir_all(&dir).map_err(|e| ServiceError::io(dir.display(), e))?;
         let file = dir.join("SKILL.md");
         memo_config::edit::write_if_unchanged(
@@ -279,30 +292,34 @@ impl Service {
     fn rename_skill(&self, path: &Path, new_name: &str, cwd: Option<&Path>) -> Result<()> {
         let skill = self.owned_skill(path, cwd)?;
         let SkillSource::File(file) = &skill.source else {
-            return Err(ServiceError::InvalidInput(
-                "built-in skills cannot be renamed".into(),
-            ));
+            return Err(refused(Phrase::BuiltinSkillsNotRenamed));
         };
         let folder = folder_name(new_name)?;
         let old_dir = file.parent().ok_or_else(|| {
-            ServiceError::InvalidInput(format!("{} has no folder", file.display()))
+            refused(Phrase::HasNoFolder {
+                path: file.display().to_string(),
+            })
         })?;
         let parent = old_dir.parent().ok_or_else(|| {
-            ServiceError::InvalidInput(format!("{} has no parent folder", old_dir.display()))
+            refused(Phrase::HasNoParentFolder {
+                path: old_dir.display().to_string(),
+            })
         })?;
         let new_dir = parent.join(&folder);
         if new_dir != old_dir && new_dir.exists() {
-            return Err(ServiceError::InvalidInput(format!(
-                "{} already exists; pick another name",
-                new_dir.display()
-            )));
+            return Err(refused(Phrase::AlreadyExistsPickName {
+                path: new_dir.display().to_string(),
+            }));
         }
         let text =
             std::fs::read_to_string(file).map_err(|e| ServiceError::io(file.display(), e))?;
         let revision = memo_config::Revision::of(Some(text.as_bytes()));
         let renamed = with_front_matter_name(&text, new_name.trim())?;
-        parse_skill_text(&renamed)
-            .map_err(|e| ServiceError::InvalidInput(format!("SKILL.md not renamed: {e}")))?;
+        parse_skill_text(&renamed).map_err(|e| {
+            refused(Phrase::SkillNotRenamed {
+                error: e.to_string(),
+            })
+        })?;
         memo_config::edit::write_if_unchanged(file, renamed.as_bytes(), &revision)?;
         if new_dir != old_dir {
             std::fs::rename(old_dir, &new_dir)
@@ -327,12 +344,12 @@ impl Service {
     fn delete_skill(&self, path: &Path, cwd: Option<&Path>) -> Result<()> {
         let skill = self.owned_skill(path, cwd)?;
         let SkillSource::File(file) = &skill.source else {
-            return Err(ServiceError::InvalidInput(
-                "built-in skills cannot be deleted".into(),
-            ));
+            return Err(refused(Phrase::BuiltinSkillsNotDeleted));
         };
         let dir = file.parent().ok_or_else(|| {
-            ServiceError::InvalidInput(format!("{} has no folder", file.display()))
+            refused(Phrase::HasNoFolder {
+                path: file.display().to_string(),
+            })
         })?;
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -371,7 +388,7 @@ impl Service {
             .iter()
             .find(|s| s.display_path() == path)
             .cloned()
-            .ok_or_else(|| ServiceError::NotFound(format!("no skill at {path}")))?;
+            .ok_or_else(|| no_skill_at(path))?;
         let all: Vec<Skill> = set.skills().to_vec();
         let user_home = self.user_home();
         let entry_for = |s: &Skill| match &s.source {
@@ -420,18 +437,14 @@ impl Service {
 fn with_front_matter_name(text: &str, name: &str) -> Result<String> {
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     if lines.first().map(|l| l.trim_end()) != Some("---") {
-        return Err(ServiceError::InvalidInput(
-            "the SKILL.md has no front matter to rename in".into(),
-        ));
+        return Err(refused(Phrase::SkillNoFrontMatter));
     }
     let end = lines
         .iter()
         .skip(1)
         .position(|l| l.trim_end() == "---")
         .map(|i| i + 1)
-        .ok_or_else(|| {
-            ServiceError::InvalidInput("the SKILL.md's front matter is not closed".into())
-        })?;
+        .ok_or_else(|| refused(Phrase::SkillFrontMatterUnclosed))?;
     let line = format!("name: {}", yaml_string(name));
     match lines[1..end].iter().position(|l| l.starts_with("name:")) {
         Some(i) => lines[i + 1] = line,
@@ -478,5 +491,27 @@ mod tests {
             "---\nname: new one\ndescription: d\n---\n\nbody\n"
         );
         assert!(with_front_matter_name("no front matter", "x").is_err());
+    }
+
+    #[test]
+    fn refusals_are_phrases_with_the_english_they_had() {
+        let unusable = folder_name("../up").unwrap_err();
+        assert_eq!(unusable.code(), ErrorCode::InvalidInput);
+        assert_eq!(
+            unusable.phrase(),
+            Some(&Phrase::SkillNameUnusable {
+                name: "../up".into()
+            })
+        );
+        assert_eq!(
+            unusable.to_string(),
+            "\"../up\" is not a usable skill name: use letters, digits, spaces, '-', '_' or '.' (at most 64)"
+        );
+        let open = with_front_matter_name("---\nname: a\n", "b").unwrap_err();
+        assert_eq!(open.phrase(), Some(&Phrase::SkillFrontMatterUnclosed));
+        assert_eq!(
+            open.to_string(),
+            "the SKILL.md's front matter is not closed"
+        );
     }
 }

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use memo_checkpoints::{BlobId, Content};
 use memo_engine::changes::{describe, DiffBudget};
 use memo_protocol::{
-    KeptBranch, SessionId, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge,
-    WorktreeSession, WorktreeState, WorktreeStatus,
+    ErrorCode, KeptBranch, Phrase, SessionId, WorktreeDiff, WorktreeDiscard, WorktreeInfo,
+    WorktreeMerge, WorktreeSession, WorktreeState, WorktreeStatus,
 };
 use memo_worktrees::{DiffSide, WorktreeError, Worktrees};
 
@@ -133,9 +133,9 @@ impl Service {
         let status = worktrees.status(id).map_err(into_service)?;
         if status.worktree.state == WorktreeState::Ready {
             if !status.uncommitted.is_empty() && message.trim().is_empty() {
-                return Err(ServiceError::InvalidInput(
-                    "the worktree has uncommitted changes: a commit message is needed to commit them"
-                        .into(),
+                return Err(ServiceError::said(
+                    ErrorCode::InvalidInput,
+                    Phrase::WorktreeNeedsCommitMessage,
                 ));
             }
             self.close_sessions_in(&status.worktree).await;
@@ -195,22 +195,139 @@ fn side(side: DiffSide) -> (Content, Option<Vec<u8>>) {
 }
 
 /// Each worktree failure as the service reports it: refusals that protect the user's work
-/// are `conflict`s (the UI shows them and offers what to do), a git failure is `io`.
+/// are `conflict`s (the UI shows them and offers what to do), a git failure is `io`. Said
+/// as phrases (in the crate's English) where the failure has its parts; a `Refused` is
+/// the crate's own sentence.
 fn into_service(error: WorktreeError) -> ServiceError {
     match error {
-        WorktreeError::NotARepo(_) | WorktreeError::NoCommit(_) => {
-            ServiceError::InvalidInput(error.to_string())
+        WorktreeError::NotARepo(path) => ServiceError::said(
+            ErrorCode::InvalidInput,
+            Phrase::NotInGitRepo {
+                path: path.display().to_string(),
+            },
+        ),
+        WorktreeError::NoCommit(path) => ServiceError::said(
+            ErrorCode::InvalidInput,
+            Phrase::RepoHasNoCommit {
+                path: path.display().to_string(),
+            },
+        ),
+        WorktreeError::NotFound(id) => {
+            ServiceError::said(ErrorCode::NotFound, Phrase::WorktreeNotFound { id })
         }
-        WorktreeError::NotFound(_) | WorktreeError::Missing { .. } => {
-            ServiceError::NotFound(error.to_string())
+        WorktreeError::Missing { id, reason } => {
+            ServiceError::said(ErrorCode::NotFound, Phrase::WorktreeMissing { id, reason })
         }
-        WorktreeError::Refused(_)
-        | WorktreeError::NeedsConfirmation { .. }
-        | WorktreeError::MergeConflict { .. } => ServiceError::Conflict(error.to_string()),
+        WorktreeError::MergeConflict {
+            branch,
+            base,
+            files,
+        } => ServiceError::said(
+            ErrorCode::Conflict,
+            Phrase::MergeStoppedOnConflicts {
+                branch,
+                base,
+                files: files.join(", "),
+            },
+        ),
+        WorktreeError::NeedsConfirmation {
+            ref files,
+            ref commits,
+            ..
+        } => {
+            let phrase = match (files.is_empty(), commits.is_empty()) {
+                (false, true) => Phrase::DiscardLosesFiles {
+                    files: files.join(", "),
+                },
+                (true, false) => Phrase::DiscardLosesCommits {
+                    commits: commits.join("; "),
+                },
+                (false, false) => Phrase::DiscardLosesBoth {
+                    files: files.join(", "),
+                    commits: commits.join("; "),
+                },
+                (true, true) => return ServiceError::Conflict(error.to_string()),
+            };
+            ServiceError::said(ErrorCode::Conflict, phrase)
+        }
+        WorktreeError::Refused(_) => ServiceError::Conflict(error.to_string()),
         WorktreeError::Registry(config) => ServiceError::Config(config),
         WorktreeError::Io { path, source } => ServiceError::io(path.display(), source),
         WorktreeError::Git { .. } | WorktreeError::GitUnavailable(_) => {
             ServiceError::io("git", std::io::Error::other(error.to_string()))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    /// The phrases say what the worktree crate says, word for word, in English.
+    #[test]
+    fn worktree_failures_are_phrases_in_the_crates_english() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let failures = [
+            (
+                WorktreeError::NotARepo(PathBuf::from("/w")),
+                ErrorCode::InvalidInput,
+            ),
+            (
+                WorktreeError::NoCommit(PathBuf::from("/w")),
+                ErrorCode::InvalidInput,
+            ),
+            (WorktreeError::NotFound("w1".into()), ErrorCode::NotFound),
+            (
+                WorktreeError::Missing {
+                    id: "w1".into(),
+                    reason: "/w no longer exists".into(),
+                },
+                ErrorCode::NotFound,
+            ),
+            (
+                WorktreeError::MergeConflict {
+                    branch: "memo/w1".into(),
+                    base: "main".into(),
+                    files: s(&["a.txt", "b.txt"]),
+                },
+                ErrorCode::Conflict,
+            ),
+            (
+                WorktreeError::NeedsConfirmation {
+                    files: s(&["a.txt", "b.txt"]),
+                    commits: Vec::new(),
+                    confirmation: Vec::new(),
+                },
+                ErrorCode::Conflict,
+            ),
+            (
+                WorktreeError::NeedsConfirmation {
+                    files: Vec::new(),
+                    commits: s(&["abc123 one", "def456 two"]),
+                    confirmation: Vec::new(),
+                },
+                ErrorCode::Conflict,
+            ),
+            (
+                WorktreeError::NeedsConfirmation {
+                    files: s(&["a.txt"]),
+                    commits: s(&["abc123 one"]),
+                    confirmation: Vec::new(),
+                },
+                ErrorCode::Conflict,
+            ),
+        ];
+        for (failure, code) in failures {
+            let english = failure.to_string();
+            let error = into_service(failure);
+            assert_eq!(error.code(), code, "{english}");
+            assert!(error.phrase().is_some(), "{english}");
+            assert_eq!(error.to_string(), english);
+        }
+        let refused = into_service(WorktreeError::Refused("no".into()));
+        assert_eq!(refused.code(), ErrorCode::Conflict);
+        assert_eq!(refused.to_string(), "no");
     }
 }

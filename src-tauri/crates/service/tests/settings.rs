@@ -352,7 +352,7 @@ async fn a_port_that_answers_without_models_is_said_not_hidden() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].models.is_empty());
     assert_eq!(
-        found[0].no_models.as_deref(),
+        found[0].no_models.as_ref().map(|p| p.english()).as_deref(),
         Some("answered HTTP 404 at /v1/models")
     );
     assert_eq!(found[0].base_url, format!("http://127.0.0.1:{port}/v1"));

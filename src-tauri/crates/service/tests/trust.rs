@@ -117,19 +117,22 @@ async fn a_projects_system_md_replaces_the_base_only_once_the_folder_is_trusted(
         report.needs_decision,
         "the files are put to the trust prompt"
     );
-    let files: Vec<(&str, &str)> = report
+    let files: Vec<(&str, String)> = report
         .prompt_files
         .iter()
-        .map(|p| (p.path.as_str(), p.effect.as_str()))
+        .map(|p| (p.path.as_str(), p.effect.english()))
         .collect();
     assert_eq!(
         files,
         [
             (
                 ".memo/SYSTEM.md",
-                "replaces Memo's base instructions, safety rules included"
+                "replaces Memo's base instructions, safety rules included".to_owned()
             ),
-            (".memo/APPEND_SYSTEM.md", "adds to Memo's base instructions"),
+            (
+                ".memo/APPEND_SYSTEM.md",
+                "adds to Memo's base instructions".to_owned()
+            ),
         ]
     );
     // The prompt inspector says what was not applied.

@@ -4,8 +4,8 @@ import { Trans } from "react-i18next";
 import { useEscape } from "../../components/escapeStack";
 import { CloseIcon } from "../../components/icons";
 import { PathTail } from "../../components/PathTail";
-import type { PromptReport, SourceStatus } from "../../gen/protocol";
-import { useT } from "../../i18n";
+import type { PromptLayer, PromptReport, SourceStatus } from "../../gen/protocol";
+import { t as translate, useT } from "../../i18n";
 import { IpcError, ipc, toIpcError } from "../../ipc";
 import { shortTokens } from "./ContextMeter";
 
@@ -118,7 +118,7 @@ export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptI
               <li key={layer.kind} className="inspector__layer" data-testid="prompt-layer" data-kind={layer.kind}>
                 <details>
                   <summary className="inspector__layer-head">
-                    <span className="inspector__layer-title">{layer.title}</span>
+                    <span className="inspector__layer-title">{layerTitle(layer)}</span>
                     <span className="inspector__layer-tokens">
                       {layer.tokens > 0 ? t("inspector.tokens", { tokens: shortTokens(layer.tokens) }) : t("inspector.empty")}
                     </span>
@@ -166,4 +166,18 @@ export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptI
       )}
     </aside>
   );
+}
+
+/** A layer's title in the window's language, from its kind (the engine's `title` is English). */
+function layerTitle(layer: PromptLayer): string {
+  if (layer.kind !== "tool_definitions") return translate(`context:inspector.layer.${layer.kind}`);
+  // The layer is the JSON of the API's tools field, as the engine sent it.
+  let count = 0;
+  try {
+    const tools: unknown = JSON.parse(layer.content);
+    count = Array.isArray(tools) ? tools.length : 0;
+  } catch {
+    return layer.title;
+  }
+  return translate("context:inspector.layer.tool_definitions", { count });
 }

@@ -4,6 +4,7 @@ import { Trans } from "react-i18next";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import type { McpServerCheck, McpServerInfo, McpServerInput, McpSettingsPage, McpSourceKind, McpTransportKind } from "../../gen/protocol";
 import { t as translate, useT } from "../../i18n";
+import { say } from "../../i18n/phrase";
 import { ipc, toIpcError } from "../../ipc";
 import { mcpToolLabel } from "../../state/toolNames";
 import { folderName } from "../../state/workspaces";
@@ -195,7 +196,7 @@ function CheckDetails({ server, check, onTool }: CheckDetailsProps) {
     <div className="mcp-check" data-testid="mcp-check-details">
       {check.message && check.state !== "disabled" && (
         <p className={check.state === "blocked" ? "mcp-server__note" : "form-error"} data-testid="mcp-check-message">
-          {check.message}
+          {check.phrase ? say(check.phrase) : check.message}
         </p>
       )}
       {check.stderr_tail && <pre className="mcp-check__stderr">{check.stderr_tail}</pre>}

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { LocalServer, ProviderSettings, ProviderSettingsPage } from "../../gen/protocol";
@@ -243,7 +243,7 @@ describe("Onboarding", () => {
   });
 
   it("saves a cloud provider whose test just failed without making it the default", async () => {
-    ipc.testConnection.mockResolvedValue({ ok: false, outcome: "auth", message: "Refused.", elapsed_ms: 5 });
+    ipc.testConnection.mockResolvedValue({ ok: false, outcome: "auth", message: "Refused.", phrase: { code: "connect_failed", detail: "Refused." }, elapsed_ms: 5 });
     renderOnboarding();
 
     const form = await screen.findByTestId("provider-form");
@@ -260,7 +260,7 @@ describe("Onboarding", () => {
   });
   it("greets a Chinese desktop in Chinese, commands and names as they are", async () => {
     ipc.probeLocalServers.mockResolvedValue([{ ...OLLAMA, models: [] }]);
-    setUpI18n("zh");
+    await setUpI18n("zh");
     try {
       renderOnboarding();
       expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("连接模型");
@@ -292,7 +292,7 @@ describe("Onboarding", () => {
 
   it("says what answered on a port that listed no model, and fills the manual form with its URL", async () => {
     ipc.probeLocalServers.mockResolvedValue([
-      { kind: "llama.cpp", label: "llama.cpp", base_url: "http://127.0.0.1:8080/v1", models: [], no_models: "answered HTTP 404 at /v1/models" },
+      { kind: "llama.cpp", label: "llama.cpp", base_url: "http://127.0.0.1:8080/v1", models: [], no_models: { code: "answered_http", status: 404, path: "/v1/models" } },
     ]);
     renderOnboarding();
     const said = await screen.findByTestId("local-server-no-models");
@@ -302,5 +302,40 @@ describe("Onboarding", () => {
     await waitFor(() =>
       expect((screen.getByTestId("provider-base-url") as HTMLInputElement).value).toBe("http://127.0.0.1:8080/v1"),
     );
+  });
+});
+
+describe("the first-run screen's pointer to the user guide", () => {
+  afterEach(() => {
+    setUpI18n("en");
+  });
+
+  it("names the English guide in English", async () => {
+    renderOnboarding();
+    await screen.findByTestId("onboarding-none-found");
+    const guide = screen.getByTestId("onboarding-guide");
+    expect(guide.textContent).toBe("New to Memo? The user guide walks through every feature: docs/user-guide.md in Memo's source folder.");
+    expect(guide.querySelector("code")?.textContent).toBe("docs/user-guide.md");
+  });
+
+  it("names the Chinese guide in Chinese, and follows a switch of language at once", async () => {
+    await setUpI18n("zh");
+    renderOnboarding();
+    await screen.findByTestId("onboarding-none-found");
+    const guide = screen.getByTestId("onboarding-guide");
+    expect(guide.textContent).toBe("第一次使用 Memo？用户指南逐一介绍了每项功能：见 Memo 源码目录中的 docs/zh-CN/user-guide.md。");
+    expect(guide.querySelector("code")?.textContent).toBe("docs/zh-CN/user-guide.md");
+    act(() => {
+      void setUpI18n("en");
+    });
+    expect(guide.querySelector("code")?.textContent).toBe("docs/user-guide.md");
+  });
+
+  it("is there when config.toml cannot be read too", async () => {
+    ipc.providerSettings.mockRejectedValue({ code: "config", message: "config.toml:1:1: bad", retryable: false });
+    await setUpI18n("zh");
+    renderOnboarding();
+    await screen.findByTestId("onboarding-error");
+    expect(screen.getByTestId("onboarding-guide").querySelector("code")?.textContent).toBe("docs/zh-CN/user-guide.md");
   });
 });

@@ -4,6 +4,7 @@ import { Trans } from "react-i18next";
 import { LogoMark, Spinner } from "../../components/icons";
 import type { LocalServer, ProviderInput } from "../../gen/protocol";
 import { useT } from "../../i18n";
+import { say } from "../../i18n/phrase";
 import { ipc, toIpcError, type IpcError } from "../../ipc";
 import { ProviderForm } from "../settings/ProviderForm";
 import { freeName } from "../settings/presets";
@@ -227,6 +228,11 @@ export function Onboarding({ onDone, onOpenSettings }: OnboardingProps) {
             </p>
           </>
         )}
+        {/* The user guide in the page's language (the docs catalog names it). A name, not a
+            link: the docs are not published at any address the window could open. */}
+        <p className="onboarding__footer" data-testid="onboarding-guide">
+          <Trans t={t} i18nKey="guide" values={{ path: t("docs:userGuide") }} components={{ code: <code /> }} />
+        </p>
       </div>
     </div>
   );
@@ -392,7 +398,7 @@ function ServerCard({
       {server.models.length === 0 ? (
         <div className="onboarding__server-empty">
           <p className="onboarding__muted" data-testid="local-server-no-models">
-            {server.no_models ? t("server.answered", { said: server.no_models }) : t("server.noModel")}
+            {server.no_models ? t("server.answered", { said: say(server.no_models) }) : t("server.noModel")}
             {server.kind === "ollama" ? (
               <Trans t={t} i18nKey="server.pullOllama" values={{ command: START.ollamaPull }} components={{ code: <code /> }} />
             ) : (

@@ -99,7 +99,8 @@ describe("ProviderForm", () => {
     ipc.testConnection.mockResolvedValue({
       ok: false,
       outcome: "auth",
-      message: "The server refused the API key.",
+      message: "The server refused the API key (401).",
+      phrase: { code: "connect_key_refused", detail: "401" },
       elapsed_ms: 120,
     });
     render(<ProviderForm existing={EXISTING} profile={null} takenNames={["deepseek"]} onSave={vi.fn()} />);
@@ -108,7 +109,7 @@ describe("ProviderForm", () => {
     fireEvent.click(screen.getByTestId("provider-test"));
     const report = await screen.findByTestId("connection-report");
     expect(report.getAttribute("data-outcome")).toBe("auth");
-    expect(report.textContent).toBe("The server refused the API key.");
+    expect(report.textContent).toBe("The server refused the API key (401). Check the key and that it belongs to this provider.");
     expect(ipc.testConnection).toHaveBeenCalledWith({
       provider: {
         name: "deepseek",
@@ -132,7 +133,7 @@ describe("ProviderForm", () => {
   });
 
   it("does not make a provider whose test just failed the default, and says why", async () => {
-    ipc.testConnection.mockResolvedValueOnce({ ok: false, outcome: "auth", message: "Refused.", elapsed_ms: 5 });
+    ipc.testConnection.mockResolvedValueOnce({ ok: false, outcome: "auth", message: "Refused.", phrase: { code: "connect_failed", detail: "Refused." }, elapsed_ms: 5 });
     const onSave = vi.fn(async () => ({ keyError: null }));
     render(<ProviderForm existing={null} profile={null} takenNames={[]} onSave={onSave} />);
     const box = screen.getByTestId("provider-make-current") as HTMLInputElement;
@@ -152,8 +153,8 @@ describe("ProviderForm", () => {
 
   it("gives the tick back when a later test passes", async () => {
     ipc.testConnection
-      .mockResolvedValueOnce({ ok: false, outcome: "network", message: "No answer.", elapsed_ms: 5 })
-      .mockResolvedValueOnce({ ok: true, outcome: "ok", message: "Connected.", elapsed_ms: 5 });
+      .mockResolvedValueOnce({ ok: false, outcome: "network", message: "No answer.", phrase: { code: "connect_failed", detail: "No answer." }, elapsed_ms: 5 })
+      .mockResolvedValueOnce({ ok: true, outcome: "ok", message: "Connected.", phrase: { code: "connect_ok", model: "m", base_url: "http://x" }, elapsed_ms: 5 });
     render(<ProviderForm existing={null} profile={null} takenNames={[]} onSave={vi.fn()} />);
     const box = screen.getByTestId("provider-make-current") as HTMLInputElement;
     fireEvent.click(screen.getByTestId("provider-test"));

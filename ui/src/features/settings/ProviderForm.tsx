@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 
 import type { ConnectionReport, ModelProfileInput, ProviderInput, ProviderSettings } from "../../gen/protocol";
 import { t as translate, useT } from "../../i18n";
+import { say } from "../../i18n/phrase";
 import { ipc, toIpcError } from "../../ipc";
 import { freeName, keySourceText, providerNameProblem, providerPresets, wireApiTitle, wireApis } from "./presets";
 import type { ProviderSave, SaveOutcome } from "./useProviderSettings";
@@ -291,7 +292,8 @@ export function ProviderForm({
       settleTest(await ipc.testConnection({ provider: input, key: key.trim() === "" ? null : key }));
     } catch (raised) {
       const failure = toIpcError("test_connection", raised);
-      settleTest({ ok: false, outcome: "other", message: failure.message, elapsed_ms: 0 });
+      const phrase = { code: "connect_failed", detail: failure.message } as const;
+      settleTest({ ok: false, outcome: "other", message: failure.message, phrase, elapsed_ms: 0 });
     }
   };
 
@@ -526,7 +528,7 @@ export function ProviderForm({
           data-testid="connection-report"
           data-outcome={test.report.outcome}
         >
-          {test.report.message}
+          {say(test.report.phrase)}
         </p>
       )}
       {error && (

@@ -1,6 +1,7 @@
 import { useDialogKeys } from "../../components/useDialogKeys";
 import type { WorkspaceTrustReport } from "../../gen/protocol";
 import { useT } from "../../i18n";
+import { say } from "../../i18n/phrase";
 import type { IpcError } from "../../ipc";
 import { folderName } from "../../state/workspaces";
 
@@ -75,7 +76,7 @@ export function TrustDialog({ report, saving, error, onDecide, onDismiss }: Trus
                 <span className="trust-dialog__name">{t("dialog.changeInstructions")}</span>
                 <span className="badge">{t("dialog.instructionsBadge", { path: file.path })}</span>
               </div>
-              <span className="trust-dialog__runs">{file.effect}</span>
+              <span className="trust-dialog__runs">{say(file.effect)}</span>
             </li>
           ))}
           {report.hooks.map((line) => {

@@ -108,7 +108,7 @@ describe("TrustDialog", () => {
     const report: WorkspaceTrustReport = {
       ...ASKING,
       servers: [],
-      prompt_files: [{ path: ".memo/SYSTEM.md", effect: "replaces Memo's base instructions, safety rules included" }],
+      prompt_files: [{ path: ".memo/SYSTEM.md", effect: { code: "system_file_replaces" } }],
     };
     render(<TrustDialog report={report} saving={false} error={null} onDecide={vi.fn()} onDismiss={vi.fn()} />);
     const list = screen.getByTestId("trust-servers");

@@ -265,7 +265,7 @@ function routeToTurn(state: TranscriptState, envelope: EventEnvelope, event: Age
     if (event.type !== "error") {
       return state;
     }
-    const notice = { kind: "notice" as const, key, errorKind: event.kind, message: event.message };
+    const notice = { kind: "notice" as const, key, errorKind: event.kind, message: event.message, phrase: event.phrase ?? null };
     return { ...state, entries: [...state.entries, notice] };
   }
   const turn = state.entries[index] as TurnView;

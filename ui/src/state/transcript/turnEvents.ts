@@ -141,7 +141,7 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
     case "error":
       return withItems(turn, [
         ...turn.items,
-        { kind: "error", key, errorKind: event.kind, message: event.message, detail: event.detail ?? null },
+        { kind: "error", key, errorKind: event.kind, message: event.message, detail: event.detail ?? null, phrase: event.phrase ?? null },
       ]);
     case "turn_ended":
       return { ...turn, status: event.reason, usage: event.usage, items: settle(turn.items) };

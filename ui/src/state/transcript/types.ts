@@ -1,5 +1,5 @@
 // The view model of one session's transcript, built from its event stream by ./reducer.
-import type { AgentEvent, ApprovalRequest, ErrorKind, FileChange, HookEventName, HookRunSummary, HookVerdict, ImageInput, McpServerState, PlanItem as PlanStep, ReviewDecision, SubagentState, TokenUsage, ToolErrorKind, ToolView, TurnEndReason } from "../../gen/protocol";
+import type { AgentEvent, ApprovalRequest, ErrorKind, FileChange, HookEventName, HookRunSummary, HookVerdict, ImageInput, McpServerState, Phrase, PlanItem as PlanStep, ReviewDecision, SubagentState, TokenUsage, ToolErrorKind, ToolView, TurnEndReason } from "../../gen/protocol";
 
 /**
  * Items streamed during a model step are `provisional` until the step's
@@ -105,6 +105,8 @@ export interface ErrorItem {
   message: string;
   /** The technical detail behind the sentence (the HTTP client's error chain). */
   detail?: string | null;
+  /** `message` as Rust's phrase, worded in the window's language when shown. */
+  phrase?: Phrase | null;
 }
 
 /** The agent's task list; a newer plan in the same turn replaces this one. */
@@ -160,6 +162,7 @@ export interface NoticeView {
   key: string;
   errorKind: ErrorKind;
   message: string;
+  phrase?: Phrase | null;
 }
 
 /** Something the session did besides a model turn: a slash command's result, compaction. */

@@ -456,6 +456,7 @@ impl<'a> Approver<'a> {
                     message: format!("approved once: the rule could not be kept: {error}"),
                     retryable: false,
                     detail: None,
+                    phrase: None,
                 })?;
                 break;
             }

@@ -179,6 +179,7 @@ fn storage_error_notice(
             message: format!("could not save the session: {err}"),
             retryable: false,
             detail: None,
+            phrase: None,
         },
     }
 }

@@ -456,6 +456,7 @@ pub(crate) fn load_report_events(report: &LoadReport) -> Vec<AgentEvent> {
             message: format!("hooks: {}", issue.message),
             retryable: false,
             detail: None,
+            phrase: None,
         });
     }
     events

@@ -133,6 +133,7 @@ impl SessionState {
                 message: message.to_owned(),
                 retryable: false,
                 detail: None,
+                phrase: None,
             },
         );
     }
@@ -261,6 +262,7 @@ impl SessionState {
                 message: format!("could not switch models: {reason}"),
                 retryable: false,
                 detail: None,
+                phrase: None,
             },
         );
     }

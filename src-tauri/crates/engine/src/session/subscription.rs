@@ -163,6 +163,7 @@ impl EventReceiver {
                             message: format!("could not read the session's events: {err}"),
                             retryable: false,
                             detail: None,
+                            phrase: None,
                         },
                     });
                 }

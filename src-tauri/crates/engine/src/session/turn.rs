@@ -168,6 +168,7 @@ async fn drive(
                 message: err.to_string(),
                 retryable: false,
                 detail: None,
+                phrase: None,
             });
             TurnEndReason::Failed
         }
@@ -371,6 +372,7 @@ impl Turn {
                         message: err.to_string(),
                         retryable: err.is_retryable(),
                         detail: err.detail(),
+                        phrase: err.phrase(),
                     })?;
                     return Ok(TurnEndReason::Failed);
                 }
@@ -421,6 +423,7 @@ impl Turn {
                     message: stuck.message(),
                     retryable: false,
                     detail: None,
+                    phrase: None,
                 })?;
                 return Ok(TurnEndReason::Failed);
             }
@@ -433,6 +436,7 @@ impl Turn {
             ),
             retryable: false,
             detail: None,
+            phrase: None,
         })?;
         Ok(TurnEndReason::StepLimit)
     }
@@ -553,6 +557,7 @@ impl Turn {
             ),
             retryable: false,
             detail: None,
+            phrase: None,
         })?;
         Ok(TurnEndReason::Failed)
     }

@@ -234,6 +234,298 @@ pub enum Phrase {
         path: String,
         error: String,
     },
+    // Reaching a model server, and testing a connection.
+    ReachRefused,
+    ReachNoHost,
+    ReachTls,
+    ReachReset,
+    ReachNoRoute,
+    ReachTimedOut,
+    ReachFailed,
+    CouldNotReach {
+        target: String,
+        reason: Box<Phrase>,
+    },
+    CouldNotReachRunning {
+        target: String,
+    },
+    CouldNotReachOnline {
+        target: String,
+    },
+    ConnectChooseModel,
+    ConnectNoKey {
+        base_url: String,
+    },
+    ConnectBadUrl {
+        error: String,
+    },
+    ConnectOk {
+        model: String,
+        base_url: String,
+    },
+    ConnectTimeout {
+        base_url: String,
+        seconds: u64,
+    },
+    ConnectKeyRefused {
+        detail: String,
+    },
+    ConnectSlow {
+        base_url: String,
+        detail: String,
+    },
+    ConnectNothing {
+        base_url: String,
+        detail: String,
+    },
+    ConnectNoModel {
+        base_url: String,
+        model: String,
+        detail: String,
+    },
+    ConnectBusy {
+        detail: String,
+    },
+    ConnectFailed {
+        detail: String,
+    },
+    AnsweredHttp {
+        status: u64,
+        path: String,
+    },
+    AnsweredNotJson {
+        path: String,
+    },
+    AnsweredNoModelList {
+        list_key: String,
+    },
+    // A port that answered with no model list.
+    AnsweredNoModels {
+        path: String,
+    },
+    // Sessions, their events and pages; the service's home, keychain and checkpoints.
+    SessionNotFound {
+        id: String,
+    },
+    SessionNotOpen {
+        id: String,
+    },
+    SessionNotOpenResume {
+        id: String,
+    },
+    SessionNoEvent {
+        id: String,
+        seq: u64,
+    },
+    SessionNoEventPastLast {
+        id: String,
+        seq: u64,
+        last: u64,
+    },
+    EventNotTurnStart {
+        id: String,
+        seq: u64,
+        kind: String,
+    },
+    EventNotToolEnd {
+        id: String,
+        seq: u64,
+        kind: String,
+    },
+    SessionTitleEmpty,
+    SessionTitleTooLong {
+        max: u64,
+    },
+    NotAFileName {
+        path: String,
+    },
+    PageNeedsTurn,
+    PageBothWays,
+    PageBeforeZero,
+    PageStartsAtZero,
+    SubagentTakesNoInput,
+    HomeUnresolved {
+        error: String,
+    },
+    KeychainFailed {
+        error: String,
+    },
+    CheckpointsFailed {
+        error: String,
+    },
+    // Approval rules and the changes panel.
+    NoBuiltinTool {
+        name: String,
+    },
+    NoApprovalRule {
+        id: String,
+    },
+    RulesNotExported {
+        error: String,
+    },
+    NotAFolder {
+        path: String,
+    },
+    CheckpointsOff,
+    FolderNotGitRepo,
+    ChangesNotTracked {
+        reason: String,
+    },
+    NothingToRevert {
+        path: String,
+    },
+    ChangedSinceShown {
+        path: String,
+    },
+    RevertNotText {
+        path: String,
+    },
+    NoSuchHunk {
+        path: String,
+        hunks: u64,
+        hunk: u64,
+    },
+    ChangedWhileReverting {
+        path: String,
+    },
+    OverSizeCap {
+        path: String,
+    },
+    // API keys, the prompt report, MCP sign-in and plugins.
+    NoProviderNamed {
+        provider: String,
+    },
+    ApiKeyEmpty,
+    ApiKeyMalformed,
+    PromptReportNeedsSession,
+    McpServerNotFound {
+        name: String,
+    },
+    McpServerUntrusted {
+        name: String,
+    },
+    McpServerIsStdio {
+        name: String,
+    },
+    McpSignInFailed {
+        name: String,
+        error: String,
+    },
+    PluginInstallStopped {
+        error: String,
+    },
+    PluginFromClaudeCode {
+        id: String,
+    },
+    PluginFolderNeeded,
+    PluginPathNotAbsolute {
+        path: String,
+    },
+    // Provider and model settings, editable files and skills.
+    UnknownWireApi {
+        api: String,
+    },
+    BaseUrlScheme {
+        url: String,
+    },
+    PriceInvalid {
+        what: Box<Phrase>,
+    },
+    PriceInput,
+    PriceOutput,
+    PriceCachedInput,
+    ContextWindowZero,
+    TemperatureRange,
+    ThinkingBudgetMin,
+    NotUtf8 {
+        path: String,
+    },
+    TextTooLarge {
+        size_kb: u64,
+        max_kb: u64,
+    },
+    InstructionsNeedFolder,
+    SkillFileNeedsPath,
+    SkillNeedsName,
+    SkillNameUnusable {
+        name: String,
+    },
+    SkillNotFound {
+        path: String,
+    },
+    SkillNotOurs {
+        path: String,
+    },
+    BuiltinSkillNotEditable {
+        name: String,
+    },
+    SkillNeedsDescription,
+    DescriptionTooLong {
+        max: u64,
+    },
+    ProjectSkillNeedsFolder,
+    NewSkillPlace,
+    AlreadyExistsPickName {
+        path: String,
+    },
+    SkillNotSaved {
+        error: String,
+    },
+    SkillNotCreated {
+        error: String,
+    },
+    SkillNotRenamed {
+        error: String,
+    },
+    BuiltinSkillsNotRenamed,
+    BuiltinSkillsNotDeleted,
+    HasNoFolder {
+        path: String,
+    },
+    HasNoParentFolder {
+        path: String,
+    },
+    SkillNoFrontMatter,
+    SkillFrontMatterUnclosed,
+    // Worktrees.
+    WorktreeNeedsCommitMessage,
+    NotInGitRepo {
+        path: String,
+    },
+    RepoHasNoCommit {
+        path: String,
+    },
+    WorktreeNotFound {
+        id: String,
+    },
+    WorktreeMissing {
+        id: String,
+        reason: String,
+    },
+    MergeStoppedOnConflicts {
+        branch: String,
+        base: String,
+        files: String,
+    },
+    DiscardLosesFiles {
+        files: String,
+    },
+    DiscardLosesCommits {
+        commits: String,
+    },
+    DiscardLosesBoth {
+        files: String,
+        commits: String,
+    },
+    // What a folder's own prompt file would change (the trust prompt).
+    SystemFileReplaces,
+    SystemFileAppends,
+    // Why Settings → MCP shows a server as not running.
+    McpNotTrusted {
+        file: String,
+    },
+    McpTurnedOff,
+    McpNotStarted,
 }
 
 impl Phrase {

@@ -187,6 +187,273 @@ fn every_phrase() -> Vec<Phrase> {
             path: s("path-value"),
             error: s("error-value"),
         },
+        Phrase::ReachRefused,
+        Phrase::ReachNoHost,
+        Phrase::ReachTls,
+        Phrase::ReachReset,
+        Phrase::ReachNoRoute,
+        Phrase::ReachTimedOut,
+        Phrase::ReachFailed,
+        Phrase::CouldNotReach {
+            target: s("target-value"),
+            reason: Box::new(Phrase::AreaCredentials),
+        },
+        Phrase::CouldNotReachRunning {
+            target: s("target-value"),
+        },
+        Phrase::CouldNotReachOnline {
+            target: s("target-value"),
+        },
+        Phrase::ConnectChooseModel,
+        Phrase::ConnectNoKey {
+            base_url: s("base_url-value"),
+        },
+        Phrase::ConnectBadUrl {
+            error: s("error-value"),
+        },
+        Phrase::ConnectOk {
+            model: s("model-value"),
+            base_url: s("base_url-value"),
+        },
+        Phrase::ConnectTimeout {
+            base_url: s("base_url-value"),
+            seconds: 2,
+        },
+        Phrase::ConnectKeyRefused {
+            detail: s("detail-value"),
+        },
+        Phrase::ConnectSlow {
+            base_url: s("base_url-value"),
+            detail: s("detail-value"),
+        },
+        Phrase::ConnectNothing {
+            base_url: s("base_url-value"),
+            detail: s("detail-value"),
+        },
+        Phrase::ConnectNoModel {
+            base_url: s("base_url-value"),
+            model: s("model-value"),
+            detail: s("detail-value"),
+        },
+        Phrase::ConnectBusy {
+            detail: s("detail-value"),
+        },
+        Phrase::ConnectFailed {
+            detail: s("detail-value"),
+        },
+        Phrase::AnsweredHttp {
+            status: 2,
+            path: s("path-value"),
+        },
+        Phrase::AnsweredNotJson {
+            path: s("path-value"),
+        },
+        Phrase::AnsweredNoModelList {
+            list_key: s("list_key-value"),
+        },
+        Phrase::AnsweredNoModels {
+            path: s("path-value"),
+        },
+        Phrase::SessionNotFound { id: s("id-value") },
+        Phrase::SessionNotOpen { id: s("id-value") },
+        Phrase::SessionNotOpenResume { id: s("id-value") },
+        Phrase::SessionNoEvent {
+            id: s("id-value"),
+            seq: 2,
+        },
+        Phrase::SessionNoEventPastLast {
+            id: s("id-value"),
+            seq: 2,
+            last: 2,
+        },
+        Phrase::EventNotTurnStart {
+            id: s("id-value"),
+            seq: 2,
+            kind: s("kind-value"),
+        },
+        Phrase::EventNotToolEnd {
+            id: s("id-value"),
+            seq: 2,
+            kind: s("kind-value"),
+        },
+        Phrase::SessionTitleEmpty,
+        Phrase::SessionTitleTooLong { max: 2 },
+        Phrase::NotAFileName {
+            path: s("path-value"),
+        },
+        Phrase::PageNeedsTurn,
+        Phrase::PageBothWays,
+        Phrase::PageBeforeZero,
+        Phrase::PageStartsAtZero,
+        Phrase::SubagentTakesNoInput,
+        Phrase::HomeUnresolved {
+            error: s("error-value"),
+        },
+        Phrase::KeychainFailed {
+            error: s("error-value"),
+        },
+        Phrase::CheckpointsFailed {
+            error: s("error-value"),
+        },
+        Phrase::NoBuiltinTool {
+            name: s("name-value"),
+        },
+        Phrase::NoApprovalRule { id: s("id-value") },
+        Phrase::RulesNotExported {
+            error: s("error-value"),
+        },
+        Phrase::NotAFolder {
+            path: s("path-value"),
+        },
+        Phrase::CheckpointsOff,
+        Phrase::FolderNotGitRepo,
+        Phrase::ChangesNotTracked {
+            reason: s("reason-value"),
+        },
+        Phrase::NothingToRevert {
+            path: s("path-value"),
+        },
+        Phrase::ChangedSinceShown {
+            path: s("path-value"),
+        },
+        Phrase::RevertNotText {
+            path: s("path-value"),
+        },
+        Phrase::NoSuchHunk {
+            path: s("path-value"),
+            hunks: 2,
+            hunk: 2,
+        },
+        Phrase::ChangedWhileReverting {
+            path: s("path-value"),
+        },
+        Phrase::OverSizeCap {
+            path: s("path-value"),
+        },
+        Phrase::NoProviderNamed {
+            provider: s("provider-value"),
+        },
+        Phrase::ApiKeyEmpty,
+        Phrase::ApiKeyMalformed,
+        Phrase::PromptReportNeedsSession,
+        Phrase::McpServerNotFound {
+            name: s("name-value"),
+        },
+        Phrase::McpServerUntrusted {
+            name: s("name-value"),
+        },
+        Phrase::McpServerIsStdio {
+            name: s("name-value"),
+        },
+        Phrase::McpSignInFailed {
+            name: s("name-value"),
+            error: s("error-value"),
+        },
+        Phrase::PluginInstallStopped {
+            error: s("error-value"),
+        },
+        Phrase::PluginFromClaudeCode { id: s("id-value") },
+        Phrase::PluginFolderNeeded,
+        Phrase::PluginPathNotAbsolute {
+            path: s("path-value"),
+        },
+        Phrase::UnknownWireApi {
+            api: s("api-value"),
+        },
+        Phrase::BaseUrlScheme {
+            url: s("url-value"),
+        },
+        Phrase::PriceInvalid {
+            what: Box::new(Phrase::AreaCredentials),
+        },
+        Phrase::PriceInput,
+        Phrase::PriceOutput,
+        Phrase::PriceCachedInput,
+        Phrase::ContextWindowZero,
+        Phrase::TemperatureRange,
+        Phrase::ThinkingBudgetMin,
+        Phrase::NotUtf8 {
+            path: s("path-value"),
+        },
+        Phrase::TextTooLarge {
+            size_kb: 2,
+            max_kb: 2,
+        },
+        Phrase::InstructionsNeedFolder,
+        Phrase::SkillFileNeedsPath,
+        Phrase::SkillNeedsName,
+        Phrase::SkillNameUnusable {
+            name: s("name-value"),
+        },
+        Phrase::SkillNotFound {
+            path: s("path-value"),
+        },
+        Phrase::SkillNotOurs {
+            path: s("path-value"),
+        },
+        Phrase::BuiltinSkillNotEditable {
+            name: s("name-value"),
+        },
+        Phrase::SkillNeedsDescription,
+        Phrase::DescriptionTooLong { max: 2 },
+        Phrase::ProjectSkillNeedsFolder,
+        Phrase::NewSkillPlace,
+        Phrase::AlreadyExistsPickName {
+            path: s("path-value"),
+        },
+        Phrase::SkillNotSaved {
+            error: s("error-value"),
+        },
+        Phrase::SkillNotCreated {
+            error: s("error-value"),
+        },
+        Phrase::SkillNotRenamed {
+            error: s("error-value"),
+        },
+        Phrase::BuiltinSkillsNotRenamed,
+        Phrase::BuiltinSkillsNotDeleted,
+        Phrase::HasNoFolder {
+            path: s("path-value"),
+        },
+        Phrase::HasNoParentFolder {
+            path: s("path-value"),
+        },
+        Phrase::SkillNoFrontMatter,
+        Phrase::SkillFrontMatterUnclosed,
+        Phrase::WorktreeNeedsCommitMessage,
+        Phrase::NotInGitRepo {
+            path: s("path-value"),
+        },
+        Phrase::RepoHasNoCommit {
+            path: s("path-value"),
+        },
+        Phrase::WorktreeNotFound { id: s("id-value") },
+        Phrase::WorktreeMissing {
+            id: s("id-value"),
+            reason: s("reason-value"),
+        },
+        Phrase::MergeStoppedOnConflicts {
+            branch: s("branch-value"),
+            base: s("base-value"),
+            files: s("files-value"),
+        },
+        Phrase::DiscardLosesFiles {
+            files: s("files-value"),
+        },
+        Phrase::DiscardLosesCommits {
+            commits: s("commits-value"),
+        },
+        Phrase::DiscardLosesBoth {
+            files: s("files-value"),
+            commits: s("commits-value"),
+        },
+        Phrase::SystemFileReplaces,
+        Phrase::SystemFileAppends,
+        Phrase::McpNotTrusted {
+            file: s("file-value"),
+        },
+        Phrase::McpTurnedOff,
+        Phrase::McpNotStarted,
     ];
     for phrase in &all {
         match phrase {
@@ -243,7 +510,121 @@ fn every_phrase() -> Vec<Phrase> {
             | Phrase::FolderUnreadable { .. }
             | Phrase::FolderIsFile { .. }
             | Phrase::FolderNotListable { .. }
-            | Phrase::FolderUnlistable { .. } => {}
+            | Phrase::FolderUnlistable { .. }
+            | Phrase::ReachRefused
+            | Phrase::ReachNoHost
+            | Phrase::ReachTls
+            | Phrase::ReachReset
+            | Phrase::ReachNoRoute
+            | Phrase::ReachTimedOut
+            | Phrase::ReachFailed
+            | Phrase::CouldNotReach { .. }
+            | Phrase::CouldNotReachRunning { .. }
+            | Phrase::CouldNotReachOnline { .. }
+            | Phrase::ConnectChooseModel
+            | Phrase::ConnectNoKey { .. }
+            | Phrase::ConnectBadUrl { .. }
+            | Phrase::ConnectOk { .. }
+            | Phrase::ConnectTimeout { .. }
+            | Phrase::ConnectKeyRefused { .. }
+            | Phrase::ConnectSlow { .. }
+            | Phrase::ConnectNothing { .. }
+            | Phrase::ConnectNoModel { .. }
+            | Phrase::ConnectBusy { .. }
+            | Phrase::ConnectFailed { .. }
+            | Phrase::AnsweredHttp { .. }
+            | Phrase::AnsweredNotJson { .. }
+            | Phrase::AnsweredNoModelList { .. }
+            | Phrase::AnsweredNoModels { .. }
+            | Phrase::SessionNotFound { .. }
+            | Phrase::SessionNotOpen { .. }
+            | Phrase::SessionNotOpenResume { .. }
+            | Phrase::SessionNoEvent { .. }
+            | Phrase::SessionNoEventPastLast { .. }
+            | Phrase::EventNotTurnStart { .. }
+            | Phrase::EventNotToolEnd { .. }
+            | Phrase::SessionTitleEmpty
+            | Phrase::SessionTitleTooLong { .. }
+            | Phrase::NotAFileName { .. }
+            | Phrase::PageNeedsTurn
+            | Phrase::PageBothWays
+            | Phrase::PageBeforeZero
+            | Phrase::PageStartsAtZero
+            | Phrase::SubagentTakesNoInput
+            | Phrase::HomeUnresolved { .. }
+            | Phrase::KeychainFailed { .. }
+            | Phrase::CheckpointsFailed { .. }
+            | Phrase::NoBuiltinTool { .. }
+            | Phrase::NoApprovalRule { .. }
+            | Phrase::RulesNotExported { .. }
+            | Phrase::NotAFolder { .. }
+            | Phrase::CheckpointsOff
+            | Phrase::FolderNotGitRepo
+            | Phrase::ChangesNotTracked { .. }
+            | Phrase::NothingToRevert { .. }
+            | Phrase::ChangedSinceShown { .. }
+            | Phrase::RevertNotText { .. }
+            | Phrase::NoSuchHunk { .. }
+            | Phrase::ChangedWhileReverting { .. }
+            | Phrase::OverSizeCap { .. }
+            | Phrase::NoProviderNamed { .. }
+            | Phrase::ApiKeyEmpty
+            | Phrase::ApiKeyMalformed
+            | Phrase::PromptReportNeedsSession
+            | Phrase::McpServerNotFound { .. }
+            | Phrase::McpServerUntrusted { .. }
+            | Phrase::McpServerIsStdio { .. }
+            | Phrase::McpSignInFailed { .. }
+            | Phrase::PluginInstallStopped { .. }
+            | Phrase::PluginFromClaudeCode { .. }
+            | Phrase::PluginFolderNeeded
+            | Phrase::PluginPathNotAbsolute { .. }
+            | Phrase::UnknownWireApi { .. }
+            | Phrase::BaseUrlScheme { .. }
+            | Phrase::PriceInvalid { .. }
+            | Phrase::PriceInput
+            | Phrase::PriceOutput
+            | Phrase::PriceCachedInput
+            | Phrase::ContextWindowZero
+            | Phrase::TemperatureRange
+            | Phrase::ThinkingBudgetMin
+            | Phrase::NotUtf8 { .. }
+            | Phrase::TextTooLarge { .. }
+            | Phrase::InstructionsNeedFolder
+            | Phrase::SkillFileNeedsPath
+            | Phrase::SkillNeedsName
+            | Phrase::SkillNameUnusable { .. }
+            | Phrase::SkillNotFound { .. }
+            | Phrase::SkillNotOurs { .. }
+            | Phrase::BuiltinSkillNotEditable { .. }
+            | Phrase::SkillNeedsDescription
+            | Phrase::DescriptionTooLong { .. }
+            | Phrase::ProjectSkillNeedsFolder
+            | Phrase::NewSkillPlace
+            | Phrase::AlreadyExistsPickName { .. }
+            | Phrase::SkillNotSaved { .. }
+            | Phrase::SkillNotCreated { .. }
+            | Phrase::SkillNotRenamed { .. }
+            | Phrase::BuiltinSkillsNotRenamed
+            | Phrase::BuiltinSkillsNotDeleted
+            | Phrase::HasNoFolder { .. }
+            | Phrase::HasNoParentFolder { .. }
+            | Phrase::SkillNoFrontMatter
+            | Phrase::SkillFrontMatterUnclosed
+            | Phrase::WorktreeNeedsCommitMessage
+            | Phrase::NotInGitRepo { .. }
+            | Phrase::RepoHasNoCommit { .. }
+            | Phrase::WorktreeNotFound { .. }
+            | Phrase::WorktreeMissing { .. }
+            | Phrase::MergeStoppedOnConflicts { .. }
+            | Phrase::DiscardLosesFiles { .. }
+            | Phrase::DiscardLosesCommits { .. }
+            | Phrase::DiscardLosesBoth { .. }
+            | Phrase::SystemFileReplaces
+            | Phrase::SystemFileAppends
+            | Phrase::McpNotTrusted { .. }
+            | Phrase::McpTurnedOff
+            | Phrase::McpNotStarted => {}
         }
     }
     all

@@ -1,6 +1,7 @@
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 
 import { useT } from "../../../i18n";
+import { say } from "../../../i18n/phrase";
 import type { TranscriptEntry, TranscriptState, TurnView } from "../../../state/transcript";
 import { SubagentsContext, type SubagentsContextValue } from "../../subagents/context";
 import { ApprovalCard } from "./ApprovalCard";
@@ -429,6 +430,6 @@ function renderEntry(entry: TranscriptEntry, actions: EntryActions): ReactNode {
       // A subagent's question after this session's turn ended: on its own, at the end.
       return <ApprovalCard item={entry} />;
     default:
-      return <ErrorNotice kind={entry.errorKind} message={entry.message} />;
+      return <ErrorNotice kind={entry.errorKind} message={entry.phrase ? say(entry.phrase) : entry.message} />;
   }
 }

@@ -2,6 +2,7 @@ import { memo, useMemo, useState } from "react";
 
 import { RetryIcon, RewindIcon, Spinner } from "../../../components/icons";
 import { useT } from "../../../i18n";
+import { say } from "../../../i18n/phrase";
 import { ReadingPrompt } from "./ReadingPrompt";
 import type { ApprovalItem, TurnItem, TurnView } from "../../../state/transcript";
 import { formatUsage } from "../format";
@@ -216,7 +217,7 @@ function TurnItemView({ item, live, approval }: { item: TurnItem; live: boolean;
     case "plan":
       return <PlanCard plan={item} />;
     case "error":
-      return <ErrorNotice kind={item.errorKind} message={item.message} detail={item.detail} />;
+      return <ErrorNotice kind={item.errorKind} message={item.phrase ? say(item.phrase) : item.message} detail={item.detail} />;
     case "hook":
       return <HookLine item={item} />;
     case "info":

@@ -7,11 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolView } from "../../../gen/protocol";
 import { setUpI18n } from "../../../i18n";
 import { commandView, readView, toolItem } from "../../../test/fixtures";
+import { ApprovalCard } from "./ApprovalCard";
 import { ToolCard } from "./ToolCard";
+import { TurnBlock } from "./TurnBlock";
 import { commandVerdict, formatDuration, viewOutcome } from "./toolViews";
 
-beforeEach(() => {
-  setUpI18n("zh");
+beforeEach(async () => {
+  await setUpI18n("zh");
 });
 
 afterEach(() => {
@@ -84,5 +86,57 @@ describe("an approval's rule in Chinese", () => {
     expect(rule.textContent).not.toContain("without asking");
     expect(rule.textContent).toContain("git status");
     expect(rule.textContent).toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it("says Rust's failures and an approval's reasons in Chinese, from their phrases", () => {
+    render(
+      <TurnBlock
+        turn={{
+          kind: "turn",
+          key: "t",
+          turnId: "t",
+          input: "hi",
+          images: [],
+          status: "failed",
+          usage: null,
+          startedMs: 0,
+          startSeq: 2,
+          items: [
+            {
+              kind: "error",
+              key: "e",
+              errorKind: "network",
+              message: "Could not reach 127.0.0.1:8080 — connection refused. Is the server running?",
+              phrase: { code: "could_not_reach_running", target: "127.0.0.1:8080" },
+            },
+          ],
+        }}
+      />,
+    );
+    expect(screen.getByTestId("error-notice").textContent).toContain("无法连接 127.0.0.1:8080：连接被拒绝。服务器在运行吗？");
+    cleanup();
+    render(
+      <ApprovalCard
+        item={{
+          kind: "approval",
+          key: "a",
+          decision: null,
+          request: {
+            request_id: "r",
+            call_id: "c",
+            tool_name: "exec_command",
+            risk: "critical",
+            reason: "run `git push -f origin main`; a force-push …",
+            why: [{ code: "run_command", command: "git push -f origin main" }, { code: "guard_force_push_main" }],
+            fingerprint: "exec:git push",
+            command: "git push -f origin main",
+            arguments: {},
+          },
+        }}
+      />,
+    );
+    expect(screen.getByTestId("approval-card").textContent).toContain(
+      "运行 `git push -f origin main`；强制推送到 main/master（或当前分支，可能就是 main）会改写共享的提交历史",
+    );
   });
 });
