@@ -16,9 +16,9 @@ use memo_mcp::config_edit::{self, NewServer};
 use memo_mcp::secrets::{self, SecretKind};
 use memo_mcp::{McpConfigSet, McpManager, McpOptions, RestartPolicy, ServerSnapshot, ServerStatus};
 use memo_protocol::{
-    McpCheckState, McpPromptEntry, McpResourceEntry, McpSecretInput, McpServerCheck, McpServerInfo,
-    McpServerInput, McpSettingsPage, McpSourceKind, McpToolEntry, McpTransportKind, McpValueInfo,
-    Phrase, TrustState,
+    ErrorCode, McpCheckState, McpPromptEntry, McpResourceEntry, McpSecretInput, McpServerCheck,
+    McpServerInfo, McpServerInput, McpSettingsPage, McpSourceKind, McpToolEntry, McpTransportKind,
+    McpValueInfo, Phrase, TrustState,
 };
 
 use crate::error::{Result, ServiceError};
@@ -57,10 +57,9 @@ impl Service {
         let folder = match cwd {
             Some(dir) if dir.is_dir() => Some(dir.to_path_buf()),
             Some(dir) => {
-                return Err(ServiceError::InvalidInput(format!(
-                    "{} is not a folder",
-                    dir.display()
-                )))
+                return Err(invalid(Phrase::NotAFolder {
+                    path: dir.display().to_string(),
+                }))
             }
             None => None,
         };
@@ -177,9 +176,7 @@ impl Service {
             Some(names) => {
                 for name in names {
                     if loaded.set.get(name).is_none() {
-                        return Err(ServiceError::NotFound(format!(
-                            "no MCP server named \"{name}\""
-                        )));
+                        return Err(no_server(name));
                     }
                 }
                 loaded
@@ -290,15 +287,18 @@ impl Service {
             (true, Some(s)) if s.source.kind == SourceKind::Memo => Some(s),
             (true, Some(s)) => return Err(not_ours(s)),
             (true, None) => {
-                return Err(ServiceError::NotFound(format!(
-                    "no MCP server named \"{name}\" in config.toml"
-                )))
+                return Err(ServiceError::said(
+                    ErrorCode::NotFound,
+                    Phrase::McpServerNotInConfig {
+                        name: name.to_owned(),
+                    },
+                ))
             }
             (false, Some(s)) => {
-                return Err(ServiceError::InvalidInput(format!(
-                    "a server named \"{name}\" already exists ({})",
-                    s.source
-                )))
+                return Err(invalid(Phrase::McpServerExists {
+                    name: name.to_owned(),
+                    source: s.source.to_string(),
+                }))
             }
             (false, None) => None,
         };
@@ -347,10 +347,7 @@ impl Service {
     /// Removes a server from config.toml, with its keychain values.
     pub fn remove_mcp_server(&self, name: &str, cwd: Option<&Path>) -> Result<McpSettingsPage> {
         let loaded = self.load_mcp(cwd)?;
-        let server = loaded
-            .set
-            .get(name)
-            .ok_or_else(|| ServiceError::NotFound(format!("no MCP server named \"{name}\"")))?;
+        let server = loaded.set.get(name).ok_or_else(|| no_server(name))?;
         if server.source.kind != SourceKind::Memo {
             return Err(not_ours(server));
         }
@@ -378,14 +375,14 @@ impl Service {
         cwd: Option<&Path>,
     ) -> Result<McpSettingsPage> {
         let loaded = self.load_mcp(cwd)?;
-        let server = loaded
-            .set
-            .get(name)
-            .ok_or_else(|| ServiceError::NotFound(format!("no MCP server named \"{name}\"")))?;
+        let server = loaded.set.get(name).ok_or_else(|| no_server(name))?;
         let path = &loaded.config.path;
         let current =
             memo_mcp::config::active_servers(&loaded.config.extra).map_err(|message| {
-                ServiceError::InvalidInput(format!("{ACTIVE_SERVERS}: {message}"))
+                invalid(Phrase::McpActiveServersBad {
+                    setting: ACTIVE_SERVERS.to_owned(),
+                    error: message.to_string(),
+                })
             })?;
         let list = match (current, enabled) {
             (Some(mut list), true) => {
@@ -425,10 +422,7 @@ impl Service {
         cwd: Option<&Path>,
     ) -> Result<McpSettingsPage> {
         let loaded = self.load_mcp(cwd)?;
-        let config = loaded
-            .set
-            .get(server)
-            .ok_or_else(|| ServiceError::NotFound(format!("no MCP server named \"{server}\"")))?;
+        let config = loaded.set.get(server).ok_or_else(|| no_server(server))?;
         if config.source.kind != SourceKind::Memo {
             return Err(not_ours(config));
         }
@@ -438,9 +432,10 @@ impl Service {
                 .as_ref()
                 .is_some_and(|only| !only.iter().any(|t| t == tool))
         {
-            return Err(ServiceError::InvalidInput(format!(
-                "\"{server}\" offers only the tools in its include_tools list in config.toml; add {tool} there"
-            )));
+            return Err(invalid(Phrase::McpToolNotIncluded {
+                server: server.to_owned(),
+                tool: tool.to_owned(),
+            }));
         }
         config_edit::set_tool_excluded(&loaded.config.path, server, tool, !enabled)
             .map_err(config_error)?;
@@ -485,9 +480,11 @@ fn plan_values(
     old_plain: &BTreeSet<String>,
     old_secret: &[(SecretKind, String)],
 ) -> Result<ValuePlan> {
-    let what = match kind {
-        SecretKind::Env => "environment variable",
-        SecretKind::Header => "header",
+    let what = || {
+        Box::new(match kind {
+            SecretKind::Env => Phrase::McpValueEnv,
+            SecretKind::Header => Phrase::McpValueHeader,
+        })
     };
     let mut plan = ValuePlan {
         secret_names: Vec::new(),
@@ -498,27 +495,29 @@ fn plan_values(
     for entry in entries {
         let name = entry.name.trim();
         if name.is_empty() {
-            return Err(ServiceError::InvalidInput(format!("a {what} has no name")));
+            return Err(invalid(Phrase::McpValueNoName { what: what() }));
         }
         if !name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
         {
-            return Err(ServiceError::InvalidInput(format!(
-                "{what} name \"{name}\": use letters, digits, '_', '-' and '.'"
-            )));
+            return Err(invalid(Phrase::McpValueBadName {
+                what: what(),
+                name: name.to_owned(),
+            }));
         }
         if !seen.insert(name.to_owned()) {
-            return Err(ServiceError::InvalidInput(format!(
-                "the {what} {name} is given twice"
-            )));
+            return Err(invalid(Phrase::McpValueTwice {
+                what: what(),
+                name: name.to_owned(),
+            }));
         }
         match &entry.value {
             Some(value) if !value.is_empty() => {
                 if value.contains(['\n', '\r']) {
-                    return Err(ServiceError::InvalidInput(format!(
-                        "the value of {name} has a line break"
-                    )));
+                    return Err(invalid(Phrase::McpValueLineBreak {
+                        name: name.to_owned(),
+                    }));
                 }
                 plan.secret_names.push(name.to_owned());
                 plan.to_keychain.push((name.to_owned(), value.clone()));
@@ -530,9 +529,10 @@ fn plan_values(
                 plan.kept_plain.insert(name.to_owned());
             }
             _ => {
-                return Err(ServiceError::InvalidInput(format!(
-                    "enter a value for the {what} {name}"
-                )))
+                return Err(invalid(Phrase::McpValueMissing {
+                    what: what(),
+                    name: name.to_owned(),
+                }))
             }
         }
     }
@@ -559,9 +559,7 @@ fn new_server(
         McpTransportKind::Stdio => {
             let command = input.command.trim();
             if command.is_empty() {
-                return Err(ServiceError::InvalidInput(
-                    "a stdio server needs a command".into(),
-                ));
+                return Err(invalid(Phrase::McpStdioNeedsCommand));
             }
             NewServer::Stdio {
                 command: command.to_owned(),
@@ -573,9 +571,7 @@ fn new_server(
         McpTransportKind::StreamableHttp | McpTransportKind::Sse => {
             let url = input.url.trim();
             if url.is_empty() {
-                return Err(ServiceError::InvalidInput(
-                    "an HTTP server needs a URL".into(),
-                ));
+                return Err(invalid(Phrase::McpHttpNeedsUrl));
             }
             let old_bearer = match old.map(|s| &s.transport) {
                 Some(TransportConfig::StreamableHttp(h) | TransportConfig::Sse(h)) => {
@@ -694,10 +690,23 @@ async fn resources_of(manager: &McpManager, server: &str) -> Vec<McpResourceEntr
 }
 
 fn not_ours(server: &ServerConfig) -> ServiceError {
-    ServiceError::InvalidInput(format!(
-        "\"{}\" is defined in {}; edit that file to change it",
-        server.name, server.source
-    ))
+    invalid(Phrase::McpServerDefinedElsewhere {
+        name: server.name.clone(),
+        file: server.source.to_string(),
+    })
+}
+
+fn invalid(phrase: Phrase) -> ServiceError {
+    ServiceError::said(ErrorCode::InvalidInput, phrase)
+}
+
+fn no_server(name: &str) -> ServiceError {
+    ServiceError::said(
+        ErrorCode::NotFound,
+        Phrase::McpServerNotFound {
+            name: name.to_owned(),
+        },
+    )
 }
 
 fn config_error(error: memo_mcp::McpError) -> ServiceError {
@@ -705,7 +714,7 @@ fn config_error(error: memo_mcp::McpError) -> ServiceError {
 }
 
 fn keychain(error: memo_mcp::McpError) -> ServiceError {
-    ServiceError::Keychain(error.to_string())
+    ServiceError::keychain(error)
 }
 
 fn source_kind(kind: SourceKind) -> McpSourceKind {

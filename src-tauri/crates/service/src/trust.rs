@@ -6,7 +6,8 @@ use std::path::Path;
 use memo_config::TrustStatus;
 use memo_engine::trust::WorkspaceTrust;
 use memo_protocol::{
-    ProjectPermissionInfo, ProjectServerInfo, TrustDecision, TrustState, WorkspaceTrustReport,
+    ErrorCode, Phrase, ProjectPermissionInfo, ProjectServerInfo, TrustDecision, TrustState,
+    WorkspaceTrustReport,
 };
 
 use crate::error::{Result, ServiceError};
@@ -58,10 +59,12 @@ impl Service {
         if self.engine()?.forget_workspace_trust(folder)? {
             Ok(())
         } else {
-            Err(ServiceError::NotFound(format!(
-                "no trust decision for {}",
-                folder.display()
-            )))
+            Err(ServiceError::said(
+                ErrorCode::NotFound,
+                Phrase::NoTrustDecision {
+                    folder: folder.display().to_string(),
+                },
+            ))
         }
     }
 }
@@ -70,10 +73,12 @@ fn existing_folder(folder: &Path) -> Result<std::path::PathBuf> {
     if folder.is_dir() {
         Ok(folder.to_path_buf())
     } else {
-        Err(ServiceError::InvalidInput(format!(
-            "{} is not a folder",
-            folder.display()
-        )))
+        Err(ServiceError::said(
+            ErrorCode::InvalidInput,
+            Phrase::NotAFolder {
+                path: folder.display().to_string(),
+            },
+        ))
     }
 }
 

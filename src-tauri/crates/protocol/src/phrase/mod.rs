@@ -526,6 +526,51 @@ pub enum Phrase {
     },
     McpTurnedOff,
     McpNotStarted,
+    // Settings → MCP and the trust list refusing an edit.
+    McpServerNotInConfig {
+        name: String,
+    },
+    McpServerExists {
+        name: String,
+        source: String,
+    },
+    McpActiveServersBad {
+        setting: String,
+        error: String,
+    },
+    McpToolNotIncluded {
+        server: String,
+        tool: String,
+    },
+    McpValueEnv,
+    McpValueHeader,
+    McpValueNoName {
+        what: Box<Phrase>,
+    },
+    McpValueBadName {
+        what: Box<Phrase>,
+        name: String,
+    },
+    McpValueTwice {
+        what: Box<Phrase>,
+        name: String,
+    },
+    McpValueLineBreak {
+        name: String,
+    },
+    McpValueMissing {
+        what: Box<Phrase>,
+        name: String,
+    },
+    McpStdioNeedsCommand,
+    McpHttpNeedsUrl,
+    McpServerDefinedElsewhere {
+        name: String,
+        file: String,
+    },
+    NoTrustDecision {
+        folder: String,
+    },
 }
 
 impl Phrase {

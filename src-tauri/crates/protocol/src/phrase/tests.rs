@@ -454,6 +454,50 @@ fn every_phrase() -> Vec<Phrase> {
         },
         Phrase::McpTurnedOff,
         Phrase::McpNotStarted,
+        Phrase::McpServerNotInConfig {
+            name: s("name-value"),
+        },
+        Phrase::McpServerExists {
+            name: s("name-value"),
+            source: s("source-value"),
+        },
+        Phrase::McpActiveServersBad {
+            setting: s("setting-value"),
+            error: s("error-value"),
+        },
+        Phrase::McpToolNotIncluded {
+            server: s("server-value"),
+            tool: s("tool-value"),
+        },
+        Phrase::McpValueEnv,
+        Phrase::McpValueHeader,
+        Phrase::McpValueNoName {
+            what: Box::new(Phrase::AreaCredentials),
+        },
+        Phrase::McpValueBadName {
+            what: Box::new(Phrase::AreaCredentials),
+            name: s("name-value"),
+        },
+        Phrase::McpValueTwice {
+            what: Box::new(Phrase::AreaCredentials),
+            name: s("name-value"),
+        },
+        Phrase::McpValueLineBreak {
+            name: s("name-value"),
+        },
+        Phrase::McpValueMissing {
+            what: Box::new(Phrase::AreaCredentials),
+            name: s("name-value"),
+        },
+        Phrase::McpStdioNeedsCommand,
+        Phrase::McpHttpNeedsUrl,
+        Phrase::McpServerDefinedElsewhere {
+            name: s("name-value"),
+            file: s("file-value"),
+        },
+        Phrase::NoTrustDecision {
+            folder: s("folder-value"),
+        },
     ];
     for phrase in &all {
         match phrase {
@@ -624,7 +668,22 @@ fn every_phrase() -> Vec<Phrase> {
             | Phrase::SystemFileAppends
             | Phrase::McpNotTrusted { .. }
             | Phrase::McpTurnedOff
-            | Phrase::McpNotStarted => {}
+            | Phrase::McpNotStarted
+            | Phrase::McpServerNotInConfig { .. }
+            | Phrase::McpServerExists { .. }
+            | Phrase::McpActiveServersBad { .. }
+            | Phrase::McpToolNotIncluded { .. }
+            | Phrase::McpValueEnv
+            | Phrase::McpValueHeader
+            | Phrase::McpValueNoName { .. }
+            | Phrase::McpValueBadName { .. }
+            | Phrase::McpValueTwice { .. }
+            | Phrase::McpValueLineBreak { .. }
+            | Phrase::McpValueMissing { .. }
+            | Phrase::McpStdioNeedsCommand
+            | Phrase::McpHttpNeedsUrl
+            | Phrase::McpServerDefinedElsewhere { .. }
+            | Phrase::NoTrustDecision { .. } => {}
         }
     }
     all
