@@ -1010,9 +1010,9 @@ export type ChangesReport = { scope: ChangeScope, files: Array<FileChange>,
  */
 git: boolean, 
 /**
- * Why the list may be incomplete or empty (no git, a scan error).
+ * Why the list may be incomplete or empty (no git, no checkpoints), as a phrase.
  */
-note?: string, };
+note?: Phrase, };
 
 export type RevertRequest = { scope: ChangeScope, path: string, 
 /**

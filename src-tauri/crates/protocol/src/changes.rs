@@ -55,10 +55,10 @@ pub struct ChangesReport {
     pub files: Vec<FileChange>,
     /// Whether the workspace is a git repository (the uncommitted scope needs one).
     pub git: bool,
-    /// Why the list may be incomplete or empty (no git, a scan error).
+    /// Why the list may be incomplete or empty (no git, no checkpoints), as a phrase.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub note: Option<String>,
+    #[ts(optional, as = "Option<crate::Phrase>")]
+    pub note: Option<crate::Phrase>,
 }
 
 /// Put back hunks of one file from the changes panel.

@@ -75,7 +75,7 @@ impl Service {
                     scope,
                     files: Vec::new(),
                     git: is_git,
-                    note: Some(note.to_string()),
+                    note: note.phrase().cloned(),
                 })
             }
             Err(other) => return Err(other),

@@ -7,6 +7,7 @@ import { PathTail } from "../../components/PathTail";
 import { useDialogKeys } from "../../components/useDialogKeys";
 import type { ChangeKind, ChangeScope, ChangesReport, FileChange } from "../../gen/protocol";
 import { t as translate, useT } from "../../i18n";
+import { say } from "../../i18n/phrase";
 import { toolLabel } from "../../state/toolNames";
 import { commentsMessage } from "./comments";
 import { type HeldRevert, type RevertUndo, useChanges } from "./useChanges";
@@ -171,7 +172,7 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
         </p>
       )}
       {!heldAtFile && heldPrompt}
-      {changes.report?.note && <p className="changes__note">{changes.report.note}</p>}
+      {changes.report?.note && <p className="changes__note">{say(changes.report.note)}</p>}
       {changes.report && files.length === 0 && !changes.report.note && (
         <p className="changes__empty">
           {scope === "last_turn"
