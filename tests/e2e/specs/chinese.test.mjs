@@ -81,6 +81,9 @@ describe("The window in Chinese", { timeout: 240_000 }, () => {
         until.elementLocated(By.css('[data-testid="tool-card"] [data-testid="approval-card"][data-state="pending"]')),
         UI_TIMEOUT_MS,
       );
+      // Why it asks is Rust's phrase, worded in Chinese.
+      const why = await approval.findElement(By.css(".approval__reason"));
+      assert.match(await why.getAttribute("textContent"), new RegExp(`^修改 .*${FILE}（\\+1 -1）$`));
       await shot("chinese - an edit asks in its card");
       await (await approval.findElement(By.css("button.button--primary"))).click();
       await app.driver.wait(until.elementLocated(By.css('[data-testid="turn"][data-status="completed"]')), UI_TIMEOUT_MS);
@@ -98,6 +101,15 @@ describe("The window in Chinese", { timeout: 240_000 }, () => {
       await search.sendKeys("定稿");
       await app.driver.wait(async () => (await app.driver.findElements(byTestId("search-result"))).length > 0, UI_TIMEOUT_MS, "no hit for 定稿");
       await search.clear();
+
+      // A mistyped folder is refused in Chinese: the service's failure is a phrase.
+      await (await wait("workspace-add")).click();
+      await (await wait("workspace-path-input")).sendKeys(path.join(project, "不存在"));
+      await (await wait("workspace-path-open")).click();
+      const refused = await app.driver.wait(until.elementLocated(By.css(".add-folder__error")), UI_TIMEOUT_MS);
+      assert.match(await refused.getAttribute("textContent"), /^文件夹不存在：/);
+      await shot("chinese - a mistyped folder");
+      await (await wait("workspace-path-input")).sendKeys(Key.ESCAPE);
 
       await (await wait("open-settings")).click();
       for (const section of ["providers", "approvals", "mcp", "appearance"]) {
