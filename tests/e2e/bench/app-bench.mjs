@@ -130,7 +130,7 @@ row.click();
 function check() {
   const turns = document.querySelectorAll('[data-testid="turn"]');
   const last = turns[turns.length - 1];
-  const box = document.querySelector("textarea[aria-label='Message']");
+  const box = document.querySelector("textarea[data-testid='composer-input']");
   const header = document.querySelector('[data-testid="session-item"][aria-current="true"]');
   const body = document.querySelector(".chat__body");
   const atEnd = body && body.scrollHeight - body.scrollTop - body.clientHeight < 60;
@@ -398,7 +398,7 @@ async function sessions(app, result) {
 async function stream(app, result, characters) {
   const { driver } = app;
   await (await driver.findElement(By.css('[data-testid="new-session"]'))).click();
-  const box = await driver.wait(until.elementLocated(By.css("textarea[aria-label='Message']")), 30_000);
+  const box = await driver.wait(until.elementLocated(By.css("textarea[data-testid='composer-input']")), 30_000);
   await driver.wait(until.elementIsEnabled(box), 30_000);
   await driver.executeScript(FRAME_PROBE);
   // The app has opened and scrolled the long session by now: what the stream itself adds is

@@ -87,7 +87,7 @@ try {
   const { driver } = app;
   await driver.manage().setTimeouts({ script: SLOW_MS, implicit: 0 });
   await driver.wait(until.elementLocated(byTestId("session-item")), SLOW_MS);
-  await driver.wait(until.elementLocated(By.css("textarea[aria-label='Message']")), SLOW_MS);
+  await driver.wait(until.elementLocated(By.css("textarea[data-testid='composer-input']")), SLOW_MS);
   // What runs once the window is up (the sessions' statuses, the composer's set-up).
   await new Promise((r) => setTimeout(r, 20_000));
   await dump("start");
@@ -100,7 +100,7 @@ try {
   await openSession(driver, "Bench 1", SHORT_LAST);
 
   await (await driver.findElement(byTestId("new-session"))).click();
-  const message = await driver.wait(until.elementLocated(By.css("textarea[aria-label='Message']")), SLOW_MS);
+  const message = await driver.wait(until.elementLocated(By.css("textarea[data-testid='composer-input']")), SLOW_MS);
   await message.sendKeys("what does notes.md start with?", Key.ENTER);
   await driver.wait(until.elementLocated(By.css('[data-testid="turn"][data-status="completed"]')), SLOW_MS);
 

@@ -132,7 +132,7 @@ try {
   const app = await launchApp({ env: ENV, args: [folder], homeFiles: { "config.toml": mockConfigToml(mock.baseUrl) } });
   try {
     const { driver } = app;
-    const box = await driver.wait(until.elementLocated(By.css("textarea[aria-label='Message']")), 60_000);
+    const box = await driver.wait(until.elementLocated(By.css("textarea[data-testid='composer-input']")), 60_000);
     await driver.wait(until.elementIsEnabled(box), 30_000);
     if (CSS) await driver.executeScript("const s = document.createElement('style'); s.textContent = arguments[0]; document.head.append(s);", CSS);
     await driver.executeScript(PROBES);

@@ -369,6 +369,7 @@ export const Composer = memo(function Composer({
           className="composer__input"
           placeholder={placeholder}
           aria-label={t("composer.message")}
+          data-testid="composer-input"
           rows={1}
           value={draft}
           disabled={disabled}
