@@ -401,5 +401,20 @@ async fn the_composer_gets_commands_skills_and_paths_to_complete() {
     );
     let found = complete(CompletionKind::Command, "代码");
     assert_eq!(found[0].value, "/代码审查", "{found:?}");
+    // A project skill with a Chinese name and description is offered for `$` by either.
+    let skill = f.work.path().join(".claude/skills/周报");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: 周报\ndescription: 按团队模板写本周工作总结\n---\n先列出本周完成的事项。",
+    )
+    .unwrap();
+    let skills = complete(CompletionKind::Skill, "周");
+    assert_eq!(skills[0].value, "$周报", "{skills:?}");
+    assert!(skills[0]
+        .detail
+        .as_deref()
+        .unwrap_or_default()
+        .contains("工作总结"));
     f.finish().await;
 }

@@ -85,6 +85,33 @@ fn create_makes_a_branch_in_memos_folder_from_head() {
 }
 
 #[test]
+fn a_repository_in_a_chinese_path_gets_a_worktree_that_edits_and_merges_back() {
+    let home = tempfile::tempdir().unwrap();
+    let parent = tempfile::tempdir().unwrap();
+    let repo = parent.path().join("项目-笔记");
+    std::fs::create_dir(&repo).unwrap();
+    init_repo(&repo, &[("说明.md", "状态：草稿\n")]);
+    let repo = std::fs::canonicalize(&repo).unwrap();
+    let worktrees = Worktrees::new(home.path());
+    let w = worktrees.create(&repo, Some("改成定稿")).unwrap();
+    let path = PathBuf::from(&w.path);
+    // Folder and branch names keep to ASCII (the id stands in for Chinese words), so
+    // every tool that reads them copes; the work itself is untouched.
+    assert_eq!(w.branch, format!("memo/{}", w.id));
+    assert!(path.join("说明.md").is_file());
+    std::fs::write(path.join("说明.md"), "状态：定稿\n").unwrap();
+    let status = worktrees.status(&w.id).unwrap();
+    assert!(
+        status.uncommitted.iter().any(|f| f.path == "说明.md"),
+        "{status:?}"
+    );
+    let merged = worktrees.merge(&w.id, "改成定稿").unwrap();
+    assert_eq!(merged.files, ["说明.md"]);
+    assert_eq!(merged.committed.as_ref().unwrap().subject, "改成定稿");
+    assert_eq!(read(repo.join("说明.md")), "状态：定稿\n");
+}
+
+#[test]
 fn create_refuses_a_folder_outside_git_and_a_repository_without_commits() {
     let s = Setup::new();
     let plain = tempfile::tempdir().unwrap();
