@@ -45,7 +45,7 @@ pub struct Reference {
     pub path: String,
 }
 
-/// `@` at the start or after whitespace, then `"a quoted path"` or a run of
+/// `@` at the start, after whitespace or after Chinese (see [`crate::cjk`]), then `"a quoted path"` or a run of
 /// non-whitespace where `\ ` is an escaped space. Trailing sentence punctuation is not
 /// part of the path.
 pub fn find_references(text: &str) -> Vec<Reference> {
@@ -54,7 +54,7 @@ pub fn find_references(text: &str) -> Vec<Reference> {
     let mut i = 0;
     while i < chars.len() {
         let (start, c) = chars[i];
-        let at_boundary = i == 0 || chars[i - 1].1.is_whitespace();
+        let at_boundary = i == 0 || crate::cjk::starts_word_after(chars[i - 1].1);
         if c != '@' || !at_boundary {
             i += 1;
             continue;
@@ -69,7 +69,12 @@ pub fn find_references(text: &str) -> Vec<Reference> {
             }
             j = (j + 1).min(chars.len());
         } else {
-            while j < chars.len() && !chars[j].1.is_whitespace() {
+            // Chinese punctuation ends the path as a space does (no file name Memo
+            // completes holds one).
+            while j < chars.len()
+                && !chars[j].1.is_whitespace()
+                && !crate::cjk::CJK_CLOSING_PUNCTUATION.contains(&chars[j].1)
+            {
                 if chars[j].1 == '\\' && j + 1 < chars.len() && chars[j + 1].1 == ' ' {
                     path.push(' ');
                     j += 2;
@@ -382,6 +387,12 @@ mod tests {
         );
         assert_eq!(paths("(@x.rs) @ @@y"), Vec::<String>::new());
         assert_eq!(paths("see @notes.md."), vec!["notes.md."]);
+        // Chinese puts no space before a word, and its punctuation ends the path.
+        assert_eq!(
+            paths("看看@文档/会议记录.md，再改@src/lib.rs。"),
+            vec!["文档/会议记录.md", "src/lib.rs"]
+        );
+        assert_eq!(paths("邮件 me@example.com"), Vec::<String>::new());
     }
 
     #[test]

@@ -109,12 +109,14 @@ pub fn skill_block(skill: &Skill, body: &str) -> String {
     block
 }
 
-/// `$name` at the start of the text or after whitespace or an opening bracket.
+/// `$name` at the start of the text, after whitespace or an opening bracket, or after
+/// Chinese (see [`crate::cjk`]).
 pub fn skill_mentions(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut prev: Option<char> = None;
     for (i, c) in text.char_indices() {
-        let boundary = prev.is_none_or(|p| p.is_whitespace() || matches!(p, '(' | '['));
+        let boundary =
+            prev.is_none_or(|p| crate::cjk::starts_word_after(p) || matches!(p, '(' | '['));
         prev = Some(c);
         if c != '$' || !boundary {
             continue;
@@ -146,6 +148,11 @@ mod tests {
             Vec::<String>::new()
         );
         assert_eq!(skill_mentions("$pdf and $pdf."), vec!["pdf"]);
+        // Chinese runs words together: after a Chinese character or mark `$` starts one.
+        assert_eq!(
+            skill_mentions("用$周报 写一下，再看（$pdf）"),
+            vec!["周报", "pdf"]
+        );
     }
 
     #[test]

@@ -18,6 +18,7 @@
 pub mod agents;
 pub mod assemble;
 pub mod attach;
+pub mod cjk;
 pub mod command_files;
 pub mod compaction;
 pub mod config;

@@ -146,6 +146,10 @@ describe("Composer with an input method", () => {
     ["／re", "command", "re", "/review "],
     ["看看 ＠s", "path", "s", "看看 @src/"],
     ["用 ＄p", "skill", "p", "用 $pdf "],
+    // Chinese punctuation mode's ￥ and 、, and a sigil right after Chinese text.
+    ["用 ￥p", "skill", "p", "用 $pdf "],
+    ["、re", "command", "re", "/review "],
+    ["看看@s", "path", "s", "看看@src/"],
   ])("opens the suggestions after a full-width sigil, as after its ASCII form: %s", async (typed, kind, word, done) => {
     const values: Record<string, string> = { command: "/review", path: "@src/", skill: "$pdf" };
     const complete = vi.fn(async (k: string) => [{ kind: k as "command", value: values[k] ?? "", detail: null }]);

@@ -20,6 +20,16 @@ describe("composer completion", () => {
     expect(completionTrigger("＠", 1)).toEqual({ kind: "path", typed: "", start: 0 });
     expect(completionTrigger("请 ／rev", 6)).toBeNull();
     expect(completionTrigger("mail me＠host", 12)).toBeNull();
+    // A Chinese punctuation mode: `/` is typed as 、 and `$` as ￥.
+    expect(completionTrigger("、rev", 4)).toEqual({ kind: "command", typed: "rev", start: 0 });
+    expect(completionTrigger("用 ￥周报", 5)).toEqual({ kind: "skill", typed: "周报", start: 2 });
+    expect(completionTrigger("列表、rev", 6)).toBeNull();
+    // Chinese runs words together: a sigil right after a CJK character or mark starts one.
+    expect(completionTrigger("看看@src/ma", 9)).toEqual({ kind: "path", typed: "src/ma", start: 2 });
+    expect(completionTrigger("看看＠文档/会议", 9)).toEqual({ kind: "path", typed: "文档/会议", start: 2 });
+    expect(completionTrigger("用$周报", 4)).toEqual({ kind: "skill", typed: "周报", start: 1 });
+    expect(completionTrigger("（@src", 5)).toEqual({ kind: "path", typed: "src", start: 1 });
+    expect(completionTrigger("mail me@host", 12)).toBeNull();
     // Completed, the ASCII sigil takes the full-width one's place.
     expect(applyCompletion("／he", 3, { kind: "command", typed: "he", start: 0 }, "/help")).toEqual({ text: "/help ", caret: 6 });
   });
