@@ -92,4 +92,44 @@ shot after-a-turn
 shown=$(MEMO_HOME="$work/memo" RUST_LOG=off "$cli" sessions show "$id")
 grep -q "> nihao" <<<"$shown" || fail "the first message is not the committed letters: $shown"
 grep -q "> 中文" <<<"$shown" || fail "the candidate picked after a turn was not sent: $shown"
-echo "IME test: Enter in a composition commits and does not send; Space picks 中文 after a turn"
+# 4. A field outside the composer: the session's rename field in the sidebar (its pencil,
+# at the row's place in the window). Escape during a composition drops the composition and
+# keeps the field open; Enter commits the letters and does not save; a candidate picked
+# with Space and then Enter saves it.
+title() { sessions | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d["sessions"] if isinstance(d,dict) else d; print(s[0].get("title") or "")'; }
+# The second turn fails too (no model answers); once it has, the sidebar has no "Active"
+# section and the session's row, with its pencil, is the first under "Sessions".
+for _ in $(seq 1 90); do
+  [ "$(MEMO_HOME="$work/memo" RUST_LOG=off "$cli" sessions show "$id" | grep -c "turn failed")" -ge 2 ] && break
+  sleep 0.5
+done
+sleep 1.5
+wid=$(xdotool search --onlyvisible --name "^Memo" | head -1)
+eval "$(xdotool getwindowgeometry --shell "$wid")" # X, Y: the window's corner on the screen
+xdotool mousemove $((X + 190)) $((Y + 239))
+sleep 0.5
+xdotool click 1
+sleep 1
+shot rename-open
+xdotool key ctrl+a
+xdotool type --delay 100 "ceshi"
+sleep 0.5
+xdotool key Escape
+sleep 0.7
+xdotool type --delay 100 "zhongwen"
+sleep 0.7
+xdotool key Return
+sleep 1.5
+shot rename-committed-letters
+[ "$(title)" != "zhongwen" ] || fail "Enter during the composition saved the rename"
+xdotool key ctrl+a
+xdotool type --delay 100 "zhongwen"
+sleep 0.7
+xdotool key space
+sleep 0.7
+xdotool key Return
+sleep 2
+shot renamed
+[ "$(title)" = "中文" ] || fail "the rename typed through the input method was not saved as 中文 (title: $(title))"
+
+echo "IME test: Enter in a composition commits and does not send; Space picks 中文 after a turn; in the rename field Escape drops only the composition and Enter commits without saving"
