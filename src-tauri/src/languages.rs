@@ -26,6 +26,22 @@ pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Vec<String> {
     out
 }
 
+/// A script run in the page before its own: the desktop's languages, so the first frame is
+/// already in the person's language (WebKit's `navigator.languages` misses a locale that is
+/// not installed, and `app_info` arrives only after the first render).
+pub fn page_script(languages: &[String]) -> String {
+    let list = serde_json::to_string(languages).unwrap_or_else(|_| "[]".to_owned());
+    format!("window.__MEMO_SYSTEM_LANGUAGES__ = Object.freeze({list});")
+}
+
+/// The plugin that puts [`page_script`] in the window.
+pub fn plugin<R: tauri::Runtime>() -> tauri::plugin::TauriPlugin<R> {
+    let languages = from_env(|name| std::env::var(name).ok());
+    tauri::plugin::Builder::new("memo-languages")
+        .js_init_script(page_script(&languages))
+        .build()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,5 +77,15 @@ mod tests {
         assert!(from_env(env(&[("LANG", "C.UTF-8")])).is_empty());
         assert!(from_env(env(&[("LANGUAGE", "zh_CN")])).is_empty());
         assert!(from_env(env(&[])).is_empty());
+    }
+
+    #[test]
+    fn the_page_script_sets_the_list_as_json() {
+        assert_eq!(
+            page_script(&["zh_CN".into(), "en_US".into()]),
+            r#"window.__MEMO_SYSTEM_LANGUAGES__ = Object.freeze(["zh_CN","en_US"]);"#
+        );
+        // A locale name is data, never script.
+        assert!(page_script(&["x\"];alert(1);//".into()]).contains(r#"["x\"];alert(1);//"]"#));
     }
 }

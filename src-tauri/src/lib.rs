@@ -52,6 +52,7 @@ pub fn run() {
     let builder = builder
         // The window comes back where and as large as it was left.
         .plugin(tauri_plugin_window_state::Builder::default().build())
+        .plugin(languages::plugin())
         .on_window_event(|window, event| {
             if matches!(
                 event,

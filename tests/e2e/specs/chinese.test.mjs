@@ -62,7 +62,10 @@ describe("The window in Chinese", { timeout: 240_000 }, () => {
 
   test("follows the system's language and works in Chinese", async (t) => {
     try {
-      // The shell reads LANG and the page switches as soon as it hears (the app info).
+      // The shell reads LANG and puts the languages in the page before it loads, so the
+      // first frame is already Chinese (WebKit's navigator.languages misses the locale).
+      const given = await app.driver.executeScript("return window.__MEMO_SYSTEM_LANGUAGES__");
+      assert.ok(Array.isArray(given) && given.includes("zh_CN"), `the page was given ${JSON.stringify(given)}`);
       await app.driver.wait(
         async () => (await app.driver.executeScript("return document.documentElement.lang")) === "zh-CN",
         UI_TIMEOUT_MS,

@@ -123,8 +123,17 @@ export function languageOf(tags: readonly string[]): Language {
 /** The desktop's languages as the shell read them from its environment; null until then. */
 let shellLanguages: readonly string[] | null = null;
 
+/** The languages the shell put in the page before it loaded (src-tauri/src/languages.rs). */
+function scriptLanguages(): readonly string[] | null {
+  if (typeof window === "undefined") return null;
+  const given = (window as { __MEMO_SYSTEM_LANGUAGES__?: unknown }).__MEMO_SYSTEM_LANGUAGES__;
+  return Array.isArray(given) && given.every((tag) => typeof tag === "string") ? (given as string[]) : null;
+}
+
 export function systemLanguage(): Language {
   if (shellLanguages !== null && shellLanguages.length > 0) return languageOf(shellLanguages);
+  const early = scriptLanguages();
+  if (early !== null && early.length > 0) return languageOf(early);
   if (typeof navigator === "undefined") return "en";
   return languageOf(navigator.languages?.length ? navigator.languages : [navigator.language ?? "en"]);
 }
