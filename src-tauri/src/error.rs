@@ -75,7 +75,9 @@ mod tests {
 
     #[test]
     fn service_errors_keep_their_code_and_message() {
-        let mapped = IpcError::from(ServiceError::NotFound("session s not found".into()));
+        let mapped = IpcError::from(ServiceError::not_found(Phrase::SessionNotFound {
+            id: "s".into(),
+        }));
         assert_eq!(mapped.code, ErrorCode::NotFound);
         assert_eq!(mapped.message, "session s not found");
         assert!(!mapped.retryable);

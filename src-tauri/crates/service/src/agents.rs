@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use memo_engine::{EventReceiver, SessionHandle};
-use memo_protocol::{AgentsPage, ErrorCode, Op, Phrase, SessionId};
+use memo_protocol::{AgentsPage, Op, Phrase, SessionId};
 
 use crate::error::{Result, ServiceError};
 use crate::service::{lock, Service};
@@ -57,9 +57,9 @@ impl Service {
     pub(crate) fn submit_to_child(&self, id: &SessionId, op: Op) -> Option<Result<()>> {
         let child = self.live_child(id)?;
         Some(match op {
-            Op::UserTurn { .. } | Op::Compact { .. } | Op::SwitchModel { .. } => Err(
-                ServiceError::said(ErrorCode::InvalidInput, Phrase::SubagentTakesNoInput),
-            ),
+            Op::UserTurn { .. } | Op::Compact { .. } | Op::SwitchModel { .. } => {
+                Err(ServiceError::invalid(Phrase::SubagentTakesNoInput))
+            }
             op => child.submit(op).map_err(Into::into),
         })
     }

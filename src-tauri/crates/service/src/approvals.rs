@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use memo_config::{ConfigFile, NewRule, RuleStore};
 use memo_protocol::{
-    ApprovalMode, ApprovalRuleInfo, ApprovalSettings, ErrorCode, ImportedPermission, Phrase,
-    RuleDecision, RuleInput, RuleKind, ToolSwitch,
+    ApprovalMode, ApprovalRuleInfo, ApprovalSettings, ImportedPermission, Phrase, RuleDecision,
+    RuleInput, RuleKind, ToolSwitch,
 };
 
 use crate::error::{Result, ServiceError};
@@ -101,12 +101,9 @@ impl Service {
                 .get(name)
                 .is_none()
             {
-                return Err(ServiceError::said(
-                    ErrorCode::InvalidInput,
-                    Phrase::NoBuiltinTool {
-                        name: name.to_owned(),
-                    },
-                ));
+                return Err(ServiceError::invalid(Phrase::NoBuiltinTool {
+                    name: name.to_owned(),
+                }));
             }
             list.push(name.to_owned());
         }
@@ -124,12 +121,9 @@ impl Service {
         let rules = self.rule_store()?.list()?;
         let text =
             serde_json::to_string_pretty(&serde_json::json!({ "rules": rules })).map_err(|e| {
-                ServiceError::said(
-                    ErrorCode::InvalidInput,
-                    Phrase::RulesNotExported {
-                        error: e.to_string(),
-                    },
-                )
+                ServiceError::invalid(Phrase::RulesNotExported {
+                    error: e.to_string(),
+                })
             })?;
         let tmp = path.with_extension("json.memo-export.tmp");
         let write = || -> std::io::Result<()> {
@@ -145,10 +139,9 @@ impl Service {
 
     pub fn delete_approval_rule(&self, id: &str) -> Result<ApprovalSettings> {
         if !self.rule_store()?.remove(id)? {
-            return Err(ServiceError::said(
-                ErrorCode::NotFound,
-                Phrase::NoApprovalRule { id: id.to_string() },
-            ));
+            return Err(ServiceError::not_found(Phrase::NoApprovalRule {
+                id: id.to_string(),
+            }));
         }
         self.approval_settings(None)
     }
@@ -160,12 +153,9 @@ fn new_rule(input: &RuleInput) -> Result<NewRule> {
         Some(folder) => {
             let path = PathBuf::from(folder);
             if !path.is_dir() {
-                return Err(ServiceError::said(
-                    ErrorCode::InvalidInput,
-                    Phrase::NotAFolder {
-                        path: folder.to_string(),
-                    },
-                ));
+                return Err(ServiceError::invalid(Phrase::NotAFolder {
+                    path: folder.to_string(),
+                }));
             }
             Some(path)
         }

@@ -35,7 +35,7 @@ struct Side {
 impl Service {
     fn checkpoint_store(&self) -> Result<Checkpoints> {
         self.checkpoints()?
-            .ok_or_else(|| ServiceError::said(ErrorCode::InvalidInput, Phrase::CheckpointsOff))
+            .ok_or_else(|| ServiceError::invalid(Phrase::CheckpointsOff))
     }
 
     fn workspace_of(&self, id: &SessionId) -> Result<PathBuf> {
@@ -102,10 +102,7 @@ impl Service {
         match scope {
             ChangeScope::Uncommitted => {
                 if !is_git {
-                    return Err(ServiceError::said(
-                        ErrorCode::InvalidInput,
-                        Phrase::FolderNotGitRepo,
-                    ));
+                    return Err(ServiceError::invalid(Phrase::FolderNotGitRepo));
                 }
                 let paths = git::changed_paths(root).unwrap_or_default();
                 Ok(paths
@@ -130,10 +127,7 @@ impl Service {
             ChangeScope::Session | ChangeScope::LastTurn => {
                 let store = self.checkpoint_store()?;
                 if let Some(reason) = store.untracked_reason(root) {
-                    return Err(ServiceError::said(
-                        ErrorCode::InvalidInput,
-                        Phrase::ChangesNotTracked { reason },
-                    ));
+                    return Err(ServiceError::invalid(Phrase::ChangesNotTracked { reason }));
                 }
                 let turn = match scope {
                     ChangeScope::LastTurn => match self.last_turn(id)? {
@@ -235,12 +229,9 @@ impl Service {
                         Some(bytes) => memo_engine::changes::as_text(bytes)
                             .map(str::to_owned)
                             .ok_or_else(|| {
-                                ServiceError::said(
-                                    ErrorCode::InvalidInput,
-                                    Phrase::RevertNotText {
-                                        path: request.path.clone(),
-                                    },
-                                )
+                                ServiceError::invalid(Phrase::RevertNotText {
+                                    path: request.path.clone(),
+                                })
                             }),
                         None => Ok(String::new()),
                     }
@@ -249,14 +240,11 @@ impl Service {
                 let diff = FileHunks::new(&old, &new);
                 let chosen: HashSet<u32> = hunks.iter().copied().collect();
                 if let Some(bad) = chosen.iter().find(|i| **i as usize >= diff.hunks.len()) {
-                    return Err(ServiceError::said(
-                        ErrorCode::InvalidInput,
-                        Phrase::NoSuchHunk {
-                            path: request.path.clone(),
-                            hunks: diff.hunks.len() as u64,
-                            hunk: u64::from(*bad),
-                        },
-                    ));
+                    return Err(ServiceError::invalid(Phrase::NoSuchHunk {
+                        path: request.path.clone(),
+                        hunks: diff.hunks.len() as u64,
+                        hunk: u64::from(*bad),
+                    }));
                 }
                 // Keep every hunk except the reverted ones.
                 Some(diff.apply(|i| !chosen.contains(&(i as u32))).into_bytes())
@@ -587,12 +575,9 @@ fn on_disk(root: &Path, path: &str, max: u64) -> (Content, Option<Vec<u8>>) {
 }
 
 fn not_kept(path: &str) -> ServiceError {
-    ServiceError::said(
-        ErrorCode::InvalidInput,
-        Phrase::OverSizeCap {
-            path: path.to_owned(),
-        },
-    )
+    ServiceError::invalid(Phrase::OverSizeCap {
+        path: path.to_owned(),
+    })
 }
 
 fn checkpoint_error(error: memo_checkpoints::CheckpointError) -> ServiceError {

@@ -14,15 +14,10 @@ pub enum ServiceError {
     #[error(transparent)]
     Engine(#[from] EngineError),
     #[error("{0}")]
-    NotFound(String),
-    #[error("{0}")]
     InvalidInput(String),
     /// The file changed since it was shown; nothing was written.
     #[error("{0}")]
     Conflict(String),
-    /// The OS keychain refused or is not there.
-    #[error("OS keychain: {0}")]
-    Keychain(String),
     /// A plugin could not be installed, changed or read.
     #[error(transparent)]
     Plugin(#[from] memo_plugins::PluginError),
@@ -67,9 +62,7 @@ impl ServiceError {
                 | EngineError::Key(_)
                 | EngineError::Provider(_) => ErrorCode::Config,
             },
-            ServiceError::NotFound(_) => ErrorCode::NotFound,
             ServiceError::InvalidInput(_) => ErrorCode::InvalidInput,
-            ServiceError::Keychain(_) => ErrorCode::Unavailable,
             ServiceError::Conflict(_) => ErrorCode::Conflict,
             ServiceError::Said { code, .. } => *code,
             ServiceError::Plugin(error) => plugin_code(error),
@@ -86,6 +79,16 @@ impl ServiceError {
     /// A failure of `code`, in words every front end has.
     pub fn said(code: ErrorCode, phrase: Phrase) -> Self {
         ServiceError::Said { code, phrase }
+    }
+
+    /// The request itself cannot be done as given (`invalid_input`).
+    pub fn invalid(phrase: Phrase) -> Self {
+        Self::said(ErrorCode::InvalidInput, phrase)
+    }
+
+    /// What the request names is not there (`not_found`).
+    pub fn not_found(phrase: Phrase) -> Self {
+        Self::said(ErrorCode::NotFound, phrase)
     }
 
     /// The OS keychain refused or is not there (`error` is its own words).

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use memo_protocol::{ErrorCode, Phrase};
+use memo_protocol::Phrase;
 
 use crate::{Result, Service, ServiceError};
 
@@ -19,28 +19,32 @@ impl Service {
 fn check_folder(path: &Path) -> Result<String> {
     let shown = path.display().to_string();
     if !path.is_absolute() {
-        return Err(bad_folder(Phrase::FolderNotFullPath { path: shown }));
+        return Err(ServiceError::invalid(Phrase::FolderNotFullPath {
+            path: shown,
+        }));
     }
     let meta = match std::fs::metadata(path) {
         Ok(meta) => meta,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            return Err(bad_folder(Phrase::FolderMissing { path: shown }));
+            return Err(ServiceError::invalid(Phrase::FolderMissing { path: shown }));
         }
         Err(error) if error.kind() == std::io::ErrorKind::PermissionDenied => {
-            return Err(bad_folder(Phrase::FolderNotPermitted { path: shown }));
+            return Err(ServiceError::invalid(Phrase::FolderNotPermitted {
+                path: shown,
+            }));
         }
         Err(error) => {
-            return Err(bad_folder(Phrase::FolderUnreadable {
+            return Err(ServiceError::invalid(Phrase::FolderUnreadable {
                 path: shown,
                 error: error.to_string(),
             }));
         }
     };
     if !meta.is_dir() {
-        return Err(bad_folder(Phrase::FolderIsFile { path: shown }));
+        return Err(ServiceError::invalid(Phrase::FolderIsFile { path: shown }));
     }
     if let Err(error) = std::fs::read_dir(path) {
-        return Err(bad_folder(
+        return Err(ServiceError::invalid(
             if error.kind() == std::io::ErrorKind::PermissionDenied {
                 Phrase::FolderNotListable { path: shown }
             } else {
@@ -52,7 +56,7 @@ fn check_folder(path: &Path) -> Result<String> {
         ));
     }
     let real = std::fs::canonicalize(path).map_err(|error| {
-        bad_folder(Phrase::FolderUnreadable {
+        ServiceError::invalid(Phrase::FolderUnreadable {
             path: shown,
             error: error.to_string(),
         })
@@ -60,13 +64,10 @@ fn check_folder(path: &Path) -> Result<String> {
     Ok(real.display().to_string())
 }
 
-fn bad_folder(phrase: Phrase) -> ServiceError {
-    ServiceError::said(ErrorCode::InvalidInput, phrase)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use memo_protocol::ErrorCode;
 
     fn why(path: &Path) -> String {
         match check_folder(path) {

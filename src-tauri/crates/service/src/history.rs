@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use memo_protocol::{
-    AgentEvent, ErrorCode, ExportFormat, ImportFailure, ImportReport, ImportStatus, ImportedFile,
+    AgentEvent, ExportFormat, ImportFailure, ImportReport, ImportStatus, ImportedFile,
     ModelUsageReport, Phrase, RewindOutcome, SearchResult, SessionId, SessionStatus,
     SessionSummary, SkippedLine, UsageReport, SEARCH_MARK_END, SEARCH_MARK_START,
 };
@@ -87,18 +87,12 @@ impl Service {
     pub fn rename_session(&self, id: &SessionId, title: &str) -> Result<SessionSummary> {
         let title = title.trim();
         if title.is_empty() {
-            return Err(ServiceError::said(
-                ErrorCode::InvalidInput,
-                Phrase::SessionTitleEmpty,
-            ));
+            return Err(ServiceError::invalid(Phrase::SessionTitleEmpty));
         }
         if title.chars().count() > MAX_TITLE_CHARS {
-            return Err(ServiceError::said(
-                ErrorCode::InvalidInput,
-                Phrase::SessionTitleTooLong {
-                    max: MAX_TITLE_CHARS as u64,
-                },
-            ));
+            return Err(ServiceError::invalid(Phrase::SessionTitleTooLong {
+                max: MAX_TITLE_CHARS as u64,
+            }));
         }
         self.store()?.set_title(id, title)?;
         self.session(id)
@@ -139,23 +133,17 @@ impl Service {
         {
             Some(AgentEvent::TurnStarted { input }) => input.text,
             Some(other) => {
-                return Err(ServiceError::said(
-                    ErrorCode::InvalidInput,
-                    Phrase::EventNotTurnStart {
-                        id: id.to_string(),
-                        seq: turn_seq,
-                        kind: other.kind().to_string(),
-                    },
-                ))
+                return Err(ServiceError::invalid(Phrase::EventNotTurnStart {
+                    id: id.to_string(),
+                    seq: turn_seq,
+                    kind: other.kind().to_string(),
+                }))
             }
             None => {
-                return Err(ServiceError::said(
-                    ErrorCode::NotFound,
-                    Phrase::SessionNoEvent {
-                        id: id.to_string(),
-                        seq: turn_seq,
-                    },
-                ))
+                return Err(ServiceError::not_found(Phrase::SessionNoEvent {
+                    id: id.to_string(),
+                    seq: turn_seq,
+                }))
             }
         };
         let base_title = match record.title.clone() {
@@ -259,12 +247,9 @@ impl Service {
         self.session(id)?;
         let store = self.store()?;
         let name = path.file_name().ok_or_else(|| {
-            ServiceError::said(
-                ErrorCode::InvalidInput,
-                Phrase::NotAFileName {
-                    path: path.display().to_string(),
-                },
-            )
+            ServiceError::invalid(Phrase::NotAFileName {
+                path: path.display().to_string(),
+            })
         })?;
         let mut tmp_name = std::ffi::OsString::from(".");
         tmp_name.push(name);

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use memo_config::{resolve_api_key, ProviderConfig};
 use memo_engine::is_loopback;
 use memo_model::ApiKey;
-use memo_protocol::{ErrorCode, KeyStatus, Phrase, PromptReport, ProviderSummary, SessionId};
+use memo_protocol::{KeyStatus, Phrase, PromptReport, ProviderSummary, SessionId};
 
 use crate::error::{Result, ServiceError};
 use crate::service::Service;
@@ -41,12 +41,9 @@ impl Service {
             .find(|p| p.name == provider)
             .cloned()
             .ok_or_else(|| {
-                ServiceError::said(
-                    ErrorCode::NotFound,
-                    Phrase::NoProviderNamed {
-                        provider: provider.to_owned(),
-                    },
-                )
+                ServiceError::not_found(Phrase::NoProviderNamed {
+                    provider: provider.to_owned(),
+                })
             })
     }
 
@@ -77,16 +74,10 @@ impl Service {
         let config = self.provider_config(provider)?;
         let key = key.trim();
         if key.is_empty() {
-            return Err(ServiceError::said(
-                ErrorCode::InvalidInput,
-                Phrase::ApiKeyEmpty,
-            ));
+            return Err(ServiceError::invalid(Phrase::ApiKeyEmpty));
         }
         if key.chars().count() > MAX_KEY_CHARS || key.chars().any(char::is_whitespace) {
-            return Err(ServiceError::said(
-                ErrorCode::InvalidInput,
-                Phrase::ApiKeyMalformed,
-            ));
+            return Err(ServiceError::invalid(Phrase::ApiKeyMalformed));
         }
         let key = ApiKey::new(key);
         // From now on the key is masked in every log line, like keys read at startup.
@@ -118,9 +109,7 @@ impl Service {
         if let Some(report) = session.and_then(|id| self.live_prompt(id)) {
             return Ok(report);
         }
-        let cwd = cwd.ok_or_else(|| {
-            ServiceError::said(ErrorCode::InvalidInput, Phrase::PromptReportNeedsSession)
-        })?;
+        let cwd = cwd.ok_or_else(|| ServiceError::invalid(Phrase::PromptReportNeedsSession))?;
         let request = StartRequest {
             cwd,
             provider,

@@ -30,30 +30,21 @@ impl Service {
     ) -> Result<StoredTokens> {
         let loaded = self.load_mcp(cwd)?;
         let server = loaded.set.get(name).ok_or_else(|| {
-            ServiceError::said(
-                ErrorCode::NotFound,
-                Phrase::McpServerNotFound {
-                    name: name.to_owned(),
-                },
-            )
+            ServiceError::not_found(Phrase::McpServerNotFound {
+                name: name.to_owned(),
+            })
         })?;
         if loaded.blocked(server) {
-            return Err(ServiceError::said(
-                ErrorCode::InvalidInput,
-                Phrase::McpServerUntrusted {
-                    name: name.to_owned(),
-                },
-            ));
+            return Err(ServiceError::invalid(Phrase::McpServerUntrusted {
+                name: name.to_owned(),
+            }));
         }
         let http = match &server.transport {
             TransportConfig::StreamableHttp(h) | TransportConfig::Sse(h) => h.clone(),
             TransportConfig::Stdio(_) => {
-                return Err(ServiceError::said(
-                    ErrorCode::InvalidInput,
-                    Phrase::McpServerIsStdio {
-                        name: name.to_owned(),
-                    },
-                ))
+                return Err(ServiceError::invalid(Phrase::McpServerIsStdio {
+                    name: name.to_owned(),
+                }))
             }
         };
         let env = self.env().clone();

@@ -16,9 +16,9 @@ use memo_mcp::config_edit::{self, NewServer};
 use memo_mcp::secrets::{self, SecretKind};
 use memo_mcp::{McpConfigSet, McpManager, McpOptions, RestartPolicy, ServerSnapshot, ServerStatus};
 use memo_protocol::{
-    ErrorCode, McpCheckState, McpPromptEntry, McpResourceEntry, McpSecretInput, McpServerCheck,
-    McpServerInfo, McpServerInput, McpSettingsPage, McpSourceKind, McpToolEntry, McpTransportKind,
-    McpValueInfo, Phrase, TrustState,
+    McpCheckState, McpPromptEntry, McpResourceEntry, McpSecretInput, McpServerCheck, McpServerInfo,
+    McpServerInput, McpSettingsPage, McpSourceKind, McpToolEntry, McpTransportKind, McpValueInfo,
+    Phrase, TrustState,
 };
 
 use crate::error::{Result, ServiceError};
@@ -57,7 +57,7 @@ impl Service {
         let folder = match cwd {
             Some(dir) if dir.is_dir() => Some(dir.to_path_buf()),
             Some(dir) => {
-                return Err(invalid(Phrase::NotAFolder {
+                return Err(ServiceError::invalid(Phrase::NotAFolder {
                     path: dir.display().to_string(),
                 }))
             }
@@ -287,15 +287,12 @@ impl Service {
             (true, Some(s)) if s.source.kind == SourceKind::Memo => Some(s),
             (true, Some(s)) => return Err(not_ours(s)),
             (true, None) => {
-                return Err(ServiceError::said(
-                    ErrorCode::NotFound,
-                    Phrase::McpServerNotInConfig {
-                        name: name.to_owned(),
-                    },
-                ))
+                return Err(ServiceError::not_found(Phrase::McpServerNotInConfig {
+                    name: name.to_owned(),
+                }))
             }
             (false, Some(s)) => {
-                return Err(invalid(Phrase::McpServerExists {
+                return Err(ServiceError::invalid(Phrase::McpServerExists {
                     name: name.to_owned(),
                     source: s.source.to_string(),
                 }))
@@ -314,7 +311,7 @@ impl Service {
         let path = loaded.config.path.clone();
         for (value_name, value) in &plan.to_keychain {
             secrets::save(self.credentials.as_ref(), name, kind, value_name, value)
-                .map_err(keychain)?;
+                .map_err(ServiceError::keychain)?;
         }
         if editing {
             config_edit::update_server(&path, name, &server).map_err(config_error)?;
@@ -379,7 +376,7 @@ impl Service {
         let path = &loaded.config.path;
         let current =
             memo_mcp::config::active_servers(&loaded.config.extra).map_err(|message| {
-                invalid(Phrase::McpActiveServersBad {
+                ServiceError::invalid(Phrase::McpActiveServersBad {
                     setting: ACTIVE_SERVERS.to_owned(),
                     error: message.to_string(),
                 })
@@ -432,7 +429,7 @@ impl Service {
                 .as_ref()
                 .is_some_and(|only| !only.iter().any(|t| t == tool))
         {
-            return Err(invalid(Phrase::McpToolNotIncluded {
+            return Err(ServiceError::invalid(Phrase::McpToolNotIncluded {
                 server: server.to_owned(),
                 tool: tool.to_owned(),
             }));
@@ -495,19 +492,21 @@ fn plan_values(
     for entry in entries {
         let name = entry.name.trim();
         if name.is_empty() {
-            return Err(invalid(Phrase::McpValueNoName { what: what() }));
+            return Err(ServiceError::invalid(Phrase::McpValueNoName {
+                what: what(),
+            }));
         }
         if !name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
         {
-            return Err(invalid(Phrase::McpValueBadName {
+            return Err(ServiceError::invalid(Phrase::McpValueBadName {
                 what: what(),
                 name: name.to_owned(),
             }));
         }
         if !seen.insert(name.to_owned()) {
-            return Err(invalid(Phrase::McpValueTwice {
+            return Err(ServiceError::invalid(Phrase::McpValueTwice {
                 what: what(),
                 name: name.to_owned(),
             }));
@@ -515,7 +514,7 @@ fn plan_values(
         match &entry.value {
             Some(value) if !value.is_empty() => {
                 if value.contains(['\n', '\r']) {
-                    return Err(invalid(Phrase::McpValueLineBreak {
+                    return Err(ServiceError::invalid(Phrase::McpValueLineBreak {
                         name: name.to_owned(),
                     }));
                 }
@@ -529,7 +528,7 @@ fn plan_values(
                 plan.kept_plain.insert(name.to_owned());
             }
             _ => {
-                return Err(invalid(Phrase::McpValueMissing {
+                return Err(ServiceError::invalid(Phrase::McpValueMissing {
                     what: what(),
                     name: name.to_owned(),
                 }))
@@ -559,7 +558,7 @@ fn new_server(
         McpTransportKind::Stdio => {
             let command = input.command.trim();
             if command.is_empty() {
-                return Err(invalid(Phrase::McpStdioNeedsCommand));
+                return Err(ServiceError::invalid(Phrase::McpStdioNeedsCommand));
             }
             NewServer::Stdio {
                 command: command.to_owned(),
@@ -571,7 +570,7 @@ fn new_server(
         McpTransportKind::StreamableHttp | McpTransportKind::Sse => {
             let url = input.url.trim();
             if url.is_empty() {
-                return Err(invalid(Phrase::McpHttpNeedsUrl));
+                return Err(ServiceError::invalid(Phrase::McpHttpNeedsUrl));
             }
             let old_bearer = match old.map(|s| &s.transport) {
                 Some(TransportConfig::StreamableHttp(h) | TransportConfig::Sse(h)) => {
@@ -690,31 +689,20 @@ async fn resources_of(manager: &McpManager, server: &str) -> Vec<McpResourceEntr
 }
 
 fn not_ours(server: &ServerConfig) -> ServiceError {
-    invalid(Phrase::McpServerDefinedElsewhere {
+    ServiceError::invalid(Phrase::McpServerDefinedElsewhere {
         name: server.name.clone(),
         file: server.source.to_string(),
     })
 }
 
-fn invalid(phrase: Phrase) -> ServiceError {
-    ServiceError::said(ErrorCode::InvalidInput, phrase)
-}
-
 fn no_server(name: &str) -> ServiceError {
-    ServiceError::said(
-        ErrorCode::NotFound,
-        Phrase::McpServerNotFound {
-            name: name.to_owned(),
-        },
-    )
+    ServiceError::not_found(Phrase::McpServerNotFound {
+        name: name.to_owned(),
+    })
 }
 
 fn config_error(error: memo_mcp::McpError) -> ServiceError {
     ServiceError::InvalidInput(error.to_string())
-}
-
-fn keychain(error: memo_mcp::McpError) -> ServiceError {
-    ServiceError::keychain(error)
 }
 
 fn source_kind(kind: SourceKind) -> McpSourceKind {

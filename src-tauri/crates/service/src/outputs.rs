@@ -5,7 +5,7 @@
 //! reads again; carrying them over IPC and keeping them in the window's memory is what
 //! makes other agents slow down as sessions grow.
 
-use memo_protocol::{AgentEvent, ErrorCode, EventEnvelope, Phrase, SessionId};
+use memo_protocol::{AgentEvent, EventEnvelope, Phrase, SessionId};
 
 use crate::error::{Result, ServiceError};
 use crate::service::Service;
@@ -57,21 +57,15 @@ impl Service {
                 event: AgentEvent::ToolCallEnd { output, .. },
                 ..
             }) => Ok(output),
-            Some(other) => Err(ServiceError::said(
-                ErrorCode::InvalidInput,
-                Phrase::EventNotToolEnd {
-                    id: id.to_string(),
-                    seq,
-                    kind: other.event.kind().to_string(),
-                },
-            )),
-            None => Err(ServiceError::said(
-                ErrorCode::NotFound,
-                Phrase::SessionNoEvent {
-                    id: id.to_string(),
-                    seq,
-                },
-            )),
+            Some(other) => Err(ServiceError::invalid(Phrase::EventNotToolEnd {
+                id: id.to_string(),
+                seq,
+                kind: other.event.kind().to_string(),
+            })),
+            None => Err(ServiceError::not_found(Phrase::SessionNoEvent {
+                id: id.to_string(),
+                seq,
+            })),
         }
     }
 }

@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use memo_protocol::{AgentEvent, ErrorCode, EventEnvelope, HistoryPage, Phrase, SessionId};
+use memo_protocol::{AgentEvent, EventEnvelope, HistoryPage, Phrase, SessionId};
 
 use crate::error::{Result, ServiceError};
 use crate::outputs::for_window;
@@ -37,22 +37,12 @@ impl Service {
         let session = self.session(id)?;
         let turns = match turns {
             None => DEFAULT_TURNS,
-            Some(0) => {
-                return Err(ServiceError::said(
-                    ErrorCode::InvalidInput,
-                    Phrase::PageNeedsTurn,
-                ))
-            }
+            Some(0) => return Err(ServiceError::invalid(Phrase::PageNeedsTurn)),
             Some(t) => (t as usize).min(MAX_TURNS),
         };
         let last = store.last_seq(id)?;
         let (from, to) = match (before_seq, from_seq) {
-            (Some(_), Some(_)) => {
-                return Err(ServiceError::said(
-                    ErrorCode::InvalidInput,
-                    Phrase::PageBothWays,
-                ))
-            }
+            (Some(_), Some(_)) => return Err(ServiceError::invalid(Phrase::PageBothWays)),
             (_, Some(seq)) => forward(&store, id, seq, turns, last)?,
             (before, None) => backward(&store, id, before, turns, last)?,
         };
@@ -86,10 +76,7 @@ fn backward(
 ) -> Result<(u64, u64)> {
     let before = before_seq.unwrap_or(u64::MAX).min(last.saturating_add(1));
     if before == 0 {
-        return Err(ServiceError::said(
-            ErrorCode::InvalidInput,
-            Phrase::PageBeforeZero,
-        ));
+        return Err(ServiceError::invalid(Phrase::PageBeforeZero));
     }
     let starts = store.turn_starts_before(id, before, turns)?;
     // Fewer turns than asked for: the page reaches the session's first event.
@@ -103,21 +90,15 @@ fn backward(
 /// Where a page of `turns` turns from the one holding event `seq` lies.
 fn forward(store: &Store, id: &SessionId, seq: u64, turns: usize, last: u64) -> Result<(u64, u64)> {
     if seq == 0 {
-        return Err(ServiceError::said(
-            ErrorCode::InvalidInput,
-            Phrase::PageStartsAtZero,
-        ));
+        return Err(ServiceError::invalid(Phrase::PageStartsAtZero));
     }
     if seq > last {
         // Also what a seq of another, longer session gives: there is no such event here.
-        return Err(ServiceError::said(
-            ErrorCode::NotFound,
-            Phrase::SessionNoEventPastLast {
-                id: id.as_str().to_owned(),
-                seq,
-                last,
-            },
-        ));
+        return Err(ServiceError::not_found(Phrase::SessionNoEventPastLast {
+            id: id.as_str().to_owned(),
+            seq,
+            last,
+        }));
     }
     let from = store
         .turn_starts_before(id, seq.saturating_add(1), 1)?

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use memo_plugins::{InstallSource, Part, Plugins, Source};
 use memo_protocol::{
-    ErrorCode, Phrase, PluginHookInfo, PluginInfo, PluginInstall, PluginPartInfo, PluginServerInfo,
+    Phrase, PluginHookInfo, PluginInfo, PluginInstall, PluginPartInfo, PluginServerInfo,
     PluginSourceKind, PluginsPage,
 };
 
@@ -149,12 +149,9 @@ impl Service {
         tokio::task::spawn_blocking(move || plugins.install(&source, replace))
             .await
             .map_err(|e| {
-                ServiceError::said(
-                    ErrorCode::InvalidInput,
-                    Phrase::PluginInstallStopped {
-                        error: e.to_string(),
-                    },
-                )
+                ServiceError::invalid(Phrase::PluginInstallStopped {
+                    error: e.to_string(),
+                })
             })??;
         self.list_plugins()
     }
@@ -179,12 +176,9 @@ impl Service {
     /// Code installed is Claude Code's to remove.
     pub fn remove_plugin(&self, name: &str) -> Result<PluginsPage> {
         if let Some(plugin) = self.claude_code_plugin(name)? {
-            return Err(ServiceError::said(
-                ErrorCode::InvalidInput,
-                Phrase::PluginFromClaudeCode {
-                    id: plugin.id.to_string(),
-                },
-            ));
+            return Err(ServiceError::invalid(Phrase::PluginFromClaudeCode {
+                id: plugin.id.to_string(),
+            }));
         }
         self.plugins()?.remove(name)?;
         self.list_plugins()
@@ -194,22 +188,16 @@ impl Service {
     fn folder_path(&self, typed: &str) -> Result<PathBuf> {
         let typed = typed.trim();
         if typed.is_empty() {
-            return Err(ServiceError::said(
-                ErrorCode::InvalidInput,
-                Phrase::PluginFolderNeeded,
-            ));
+            return Err(ServiceError::invalid(Phrase::PluginFolderNeeded));
         }
         let path = match (typed.strip_prefix("~/"), self.user_home()) {
             (Some(rest), Some(home)) => home.join(rest),
             _ => PathBuf::from(typed),
         };
         if !path.is_absolute() {
-            return Err(ServiceError::said(
-                ErrorCode::InvalidInput,
-                Phrase::PluginPathNotAbsolute {
-                    path: typed.to_owned(),
-                },
-            ));
+            return Err(ServiceError::invalid(Phrase::PluginPathNotAbsolute {
+                path: typed.to_owned(),
+            }));
         }
         Ok(path)
     }

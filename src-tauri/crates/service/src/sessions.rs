@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 pub(crate) use memo_engine::context::text::one_line;
 use memo_engine::{EventReceiver, SessionOptions, SessionOverrides};
 use memo_protocol::{
-    AgentEvent, ErrorCode, EventEnvelope, Op, Phrase, SessionId, SessionPage, SessionSummary,
+    AgentEvent, EventEnvelope, Op, Phrase, SessionId, SessionPage, SessionSummary,
 };
 use memo_store::{SessionRecord, Store};
 
@@ -127,10 +127,7 @@ impl Service {
             return Ok(handle.subscribe(after_seq)?);
         }
         self.subscribe_child(id, after_seq)?.ok_or_else(|| {
-            ServiceError::said(
-                ErrorCode::NotFound,
-                Phrase::SessionNotOpenResume { id: id.to_string() },
-            )
+            ServiceError::not_found(Phrase::SessionNotOpenResume { id: id.to_string() })
         })
     }
 
@@ -139,10 +136,9 @@ impl Service {
             return Ok(handle.submit(op)?);
         }
         self.submit_to_child(id, op).unwrap_or_else(|| {
-            Err(ServiceError::said(
-                ErrorCode::NotFound,
-                Phrase::SessionNotOpen { id: id.to_string() },
-            ))
+            Err(ServiceError::not_found(Phrase::SessionNotOpen {
+                id: id.to_string(),
+            }))
         })
     }
 
@@ -238,10 +234,7 @@ impl Service {
 
 /// No stored session `id`.
 pub(crate) fn session_not_found(id: &SessionId) -> ServiceError {
-    ServiceError::said(
-        ErrorCode::NotFound,
-        Phrase::SessionNotFound { id: id.to_string() },
-    )
+    ServiceError::not_found(Phrase::SessionNotFound { id: id.to_string() })
 }
 
 pub(crate) fn summarize(store: &Store, r: SessionRecord) -> Result<SessionSummary> {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use memo_config::{Config, ConfigFile, ModelProfileEdit, ProviderEdit, Revision, MAX_TEMPERATURE};
 use memo_model::WireApi;
 use memo_protocol::{
-    EditableFile, EditableFileKind, ErrorCode, ModelProfileInput, ModelProfileSettings, Phrase,
+    EditableFile, EditableFileKind, ModelProfileInput, ModelProfileSettings, Phrase,
     ProviderChange, ProviderInput, ProviderSettings, ProviderSettingsPage,
 };
 
@@ -25,12 +25,9 @@ pub(crate) fn wire_api(name: &str) -> Result<WireApi> {
         "openai" => Ok(WireApi::Openai),
         "anthropic" => Ok(WireApi::Anthropic),
         "gemini" => Ok(WireApi::Gemini),
-        other => Err(ServiceError::said(
-            ErrorCode::InvalidInput,
-            Phrase::UnknownWireApi {
-                api: other.to_owned(),
-            },
-        )),
+        other => Err(ServiceError::invalid(Phrase::UnknownWireApi {
+            api: other.to_owned(),
+        })),
     }
 }
 
@@ -42,12 +39,9 @@ fn provider_edit(input: &ProviderInput) -> Result<ProviderEdit> {
         .filter(|u| !u.is_empty());
     if let Some(url) = base_url {
         if !(url.starts_with("http://") || url.starts_with("https://")) {
-            return Err(ServiceError::said(
-                ErrorCode::InvalidInput,
-                Phrase::BaseUrlScheme {
-                    url: url.to_owned(),
-                },
-            ));
+            return Err(ServiceError::invalid(Phrase::BaseUrlScheme {
+                url: url.to_owned(),
+            }));
         }
     }
     Ok(ProviderEdit {
@@ -66,34 +60,22 @@ fn profile_edit(input: &ModelProfileInput) -> Result<ModelProfileEdit> {
         (Phrase::PriceCachedInput, input.cached_input_price_per_mtok),
     ] {
         if price.is_some_and(|p| !p.is_finite() || p < 0.0) {
-            return Err(ServiceError::said(
-                ErrorCode::InvalidInput,
-                Phrase::PriceInvalid {
-                    what: Box::new(what),
-                },
-            ));
+            return Err(ServiceError::invalid(Phrase::PriceInvalid {
+                what: Box::new(what),
+            }));
         }
     }
     if input.context_window == Some(0) {
-        return Err(ServiceError::said(
-            ErrorCode::InvalidInput,
-            Phrase::ContextWindowZero,
-        ));
+        return Err(ServiceError::invalid(Phrase::ContextWindowZero));
     }
     if input
         .temperature
         .is_some_and(|t| !(0.0..=MAX_TEMPERATURE).contains(&t))
     {
-        return Err(ServiceError::said(
-            ErrorCode::InvalidInput,
-            Phrase::TemperatureRange,
-        ));
+        return Err(ServiceError::invalid(Phrase::TemperatureRange));
     }
     if input.thinking_budget_tokens.is_some_and(|b| b < 1024) {
-        return Err(ServiceError::said(
-            ErrorCode::InvalidInput,
-            Phrase::ThinkingBudgetMin,
-        ));
+        return Err(ServiceError::invalid(Phrase::ThinkingBudgetMin));
     }
     Ok(ModelProfileEdit {
         context_window: input.context_window,
@@ -210,12 +192,9 @@ impl Service {
         let exists = bytes.is_some();
         let content = match bytes {
             Some(bytes) => String::from_utf8(bytes).map_err(|_| {
-                ServiceError::said(
-                    ErrorCode::InvalidInput,
-                    Phrase::NotUtf8 {
-                        path: path.display().to_string(),
-                    },
-                )
+                ServiceError::invalid(Phrase::NotUtf8 {
+                    path: path.display().to_string(),
+                })
             })?,
             None => String::new(),
         };
@@ -239,23 +218,17 @@ impl Service {
         revision: &str,
     ) -> Result<EditableFile> {
         if content.len() > MAX_EDITABLE_BYTES {
-            return Err(ServiceError::said(
-                ErrorCode::InvalidInput,
-                Phrase::TextTooLarge {
-                    size_kb: (content.len() / 1024) as u64,
-                    max_kb: (MAX_EDITABLE_BYTES / 1024) as u64,
-                },
-            ));
+            return Err(ServiceError::invalid(Phrase::TextTooLarge {
+                size_kb: (content.len() / 1024) as u64,
+                max_kb: (MAX_EDITABLE_BYTES / 1024) as u64,
+            }));
         }
         let target = self.editable_path(kind, cwd, path)?;
         if kind == EditableFileKind::Skill {
             memo_engine::context::skills::parse_skill_text(content).map_err(|e| {
-                ServiceError::said(
-                    ErrorCode::InvalidInput,
-                    Phrase::SkillNotSaved {
-                        error: e.to_string(),
-                    },
-                )
+                ServiceError::invalid(Phrase::SkillNotSaved {
+                    error: e.to_string(),
+                })
             })?;
         }
         memo_config::edit::write_if_unchanged(
@@ -275,9 +248,8 @@ impl Service {
         match kind {
             EditableFileKind::Soul => Ok(self.home()?.root().join("SOUL.md")),
             EditableFileKind::ProjectInstructions => {
-                let cwd = cwd.ok_or_else(|| {
-                    ServiceError::said(ErrorCode::InvalidInput, Phrase::InstructionsNeedFolder)
-                })?;
+                let cwd =
+                    cwd.ok_or_else(|| ServiceError::invalid(Phrase::InstructionsNeedFolder))?;
                 let dir =
                     std::fs::canonicalize(cwd).map_err(|e| ServiceError::io(cwd.display(), e))?;
                 Ok(INSTRUCTION_FILES
@@ -287,9 +259,7 @@ impl Service {
                     .unwrap_or_else(|| dir.join(INSTRUCTION_FILES[0])))
             }
             EditableFileKind::Skill => {
-                let path = path.ok_or_else(|| {
-                    ServiceError::said(ErrorCode::InvalidInput, Phrase::SkillFileNeedsPath)
-                })?;
+                let path = path.ok_or_else(|| ServiceError::invalid(Phrase::SkillFileNeedsPath))?;
                 self.editable_skill_path(path, cwd)
             }
         }
@@ -299,6 +269,7 @@ impl Service {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use memo_protocol::ErrorCode;
 
     #[test]
     fn bad_settings_are_said_as_phrases() {

@@ -11,9 +11,7 @@ use memo_engine::context::skills::parse_skill_text;
 use memo_engine::context::{
     workspace_root, ActiveSkills, Skill, SkillRoots, SkillScope, SkillSet, SkillSource,
 };
-use memo_protocol::{
-    EditableFileKind, ErrorCode, Phrase, SkillChange, SkillInfo, SkillScopeKind, SkillsPage,
-};
+use memo_protocol::{EditableFileKind, Phrase, SkillChange, SkillInfo, SkillScopeKind, SkillsPage};
 
 use crate::error::{Result, ServiceError};
 use crate::service::Service;
@@ -34,16 +32,13 @@ fn scope_kind(scope: SkillScope) -> SkillScopeKind {
 
 /// A skill change refused as bad input.
 fn refused(phrase: Phrase) -> ServiceError {
-    ServiceError::said(ErrorCode::InvalidInput, phrase)
+    ServiceError::invalid(phrase)
 }
 
 fn no_skill_at(path: impl std::fmt::Display) -> ServiceError {
-    ServiceError::said(
-        ErrorCode::NotFound,
-        Phrase::SkillNotFound {
-            path: path.to_string(),
-        },
-    )
+    ServiceError::not_found(Phrase::SkillNotFound {
+        path: path.to_string(),
+    })
 }
 
 /// The folder name for a skill called `name`: lowercase words joined by hyphens.
@@ -460,6 +455,7 @@ fn with_front_matter_name(text: &str, name: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use memo_protocol::ErrorCode;
 
     #[test]
     fn names_and_descriptions_survive_yaml() {

@@ -6,7 +6,7 @@ use std::path::Path;
 use memo_config::TrustStatus;
 use memo_engine::trust::WorkspaceTrust;
 use memo_protocol::{
-    ErrorCode, Phrase, ProjectPermissionInfo, ProjectServerInfo, TrustDecision, TrustState,
+    Phrase, ProjectPermissionInfo, ProjectServerInfo, TrustDecision, TrustState,
     WorkspaceTrustReport,
 };
 
@@ -59,12 +59,9 @@ impl Service {
         if self.engine()?.forget_workspace_trust(folder)? {
             Ok(())
         } else {
-            Err(ServiceError::said(
-                ErrorCode::NotFound,
-                Phrase::NoTrustDecision {
-                    folder: folder.display().to_string(),
-                },
-            ))
+            Err(ServiceError::not_found(Phrase::NoTrustDecision {
+                folder: folder.display().to_string(),
+            }))
         }
     }
 }
@@ -73,12 +70,9 @@ fn existing_folder(folder: &Path) -> Result<std::path::PathBuf> {
     if folder.is_dir() {
         Ok(folder.to_path_buf())
     } else {
-        Err(ServiceError::said(
-            ErrorCode::InvalidInput,
-            Phrase::NotAFolder {
-                path: folder.display().to_string(),
-            },
-        ))
+        Err(ServiceError::invalid(Phrase::NotAFolder {
+            path: folder.display().to_string(),
+        }))
     }
 }
 

@@ -133,10 +133,7 @@ impl Service {
         let status = worktrees.status(id).map_err(into_service)?;
         if status.worktree.state == WorktreeState::Ready {
             if !status.uncommitted.is_empty() && message.trim().is_empty() {
-                return Err(ServiceError::said(
-                    ErrorCode::InvalidInput,
-                    Phrase::WorktreeNeedsCommitMessage,
-                ));
+                return Err(ServiceError::invalid(Phrase::WorktreeNeedsCommitMessage));
             }
             self.close_sessions_in(&status.worktree).await;
         }
@@ -200,23 +197,15 @@ fn side(side: DiffSide) -> (Content, Option<Vec<u8>>) {
 /// the crate's own sentence.
 fn into_service(error: WorktreeError) -> ServiceError {
     match error {
-        WorktreeError::NotARepo(path) => ServiceError::said(
-            ErrorCode::InvalidInput,
-            Phrase::NotInGitRepo {
-                path: path.display().to_string(),
-            },
-        ),
-        WorktreeError::NoCommit(path) => ServiceError::said(
-            ErrorCode::InvalidInput,
-            Phrase::RepoHasNoCommit {
-                path: path.display().to_string(),
-            },
-        ),
-        WorktreeError::NotFound(id) => {
-            ServiceError::said(ErrorCode::NotFound, Phrase::WorktreeNotFound { id })
-        }
+        WorktreeError::NotARepo(path) => ServiceError::invalid(Phrase::NotInGitRepo {
+            path: path.display().to_string(),
+        }),
+        WorktreeError::NoCommit(path) => ServiceError::invalid(Phrase::RepoHasNoCommit {
+            path: path.display().to_string(),
+        }),
+        WorktreeError::NotFound(id) => ServiceError::not_found(Phrase::WorktreeNotFound { id }),
         WorktreeError::Missing { id, reason } => {
-            ServiceError::said(ErrorCode::NotFound, Phrase::WorktreeMissing { id, reason })
+            ServiceError::not_found(Phrase::WorktreeMissing { id, reason })
         }
         WorktreeError::MergeConflict {
             branch,
