@@ -782,7 +782,11 @@ sources: Array<PromptSource>,
  * The layer's text exactly as sent; for `tool_definitions`, the JSON of the API's
  * tools field.
  */
-content: string, chars: number, tokens: number, };
+content: string, chars: number, tokens: number, 
+/**
+ * How many tools a `tool_definitions` layer sends (its title in any language).
+ */
+tool_count?: number, };
 
 export type PromptLayerKind = "base" | "soul" | "project_context" | "skills" | "tool_descriptions" | "tool_definitions";
 

@@ -155,6 +155,7 @@ impl Builder<'_> {
             content,
             chars,
             tokens,
+            tool_count: None,
         }
     }
 
@@ -437,6 +438,7 @@ impl Builder<'_> {
             },
             chars,
             tokens,
+            tool_count: Some(tools.len() as u64),
         }
     }
 }

@@ -70,6 +70,10 @@ pub struct PromptLayer {
     pub chars: u64,
     #[ts(type = "number")]
     pub tokens: u64,
+    /// How many tools a `tool_definitions` layer sends (its title in any language).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub tool_count: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]

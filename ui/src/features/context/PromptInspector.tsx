@@ -171,13 +171,5 @@ export function PromptInspector({ sessionId, cwd, refreshKey, onClose }: PromptI
 /** A layer's title in the window's language, from its kind (the engine's `title` is English). */
 function layerTitle(layer: PromptLayer): string {
   if (layer.kind !== "tool_definitions") return translate(`context:inspector.layer.${layer.kind}`);
-  // The layer is the JSON of the API's tools field, as the engine sent it.
-  let count = 0;
-  try {
-    const tools: unknown = JSON.parse(layer.content);
-    count = Array.isArray(tools) ? tools.length : 0;
-  } catch {
-    return layer.title;
-  }
-  return translate("context:inspector.layer.tool_definitions", { count });
+  return translate("context:inspector.layer.tool_definitions", { count: layer.tool_count ?? 0 });
 }

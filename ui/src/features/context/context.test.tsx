@@ -7,6 +7,7 @@ import { ContextMeter, formatCost, shortTokens } from "./ContextMeter";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PromptInspector } from "./PromptInspector";
 import { stepKeyOf } from "./useSessionStatus";
+import { setUpI18n } from "../../i18n";
 
 const { ipc } = vi.hoisted(() => ({ ipc: { promptLayers: vi.fn() } }));
 vi.mock("../../ipc", async (importOriginal) => ({ ...(await importOriginal<object>()), ipc }));
@@ -103,6 +104,38 @@ describe("PromptInspector", () => {
     expect(screen.getByTestId("prompt-total").textContent).toContain("1.5k");
     expect(screen.getByText(/no front matter/)).toBeTruthy();
     expect(ipc.promptLayers).toHaveBeenCalledWith({ sessionId: "s1", cwd: "/repo" });
+  });
+
+  it("titles each layer in the window's language from its kind, the tools by their count", async () => {
+    const layer = (kind: "base" | "tool_definitions", tool_count?: number) => ({
+      kind,
+      title: "English title from the engine",
+      sources: [],
+      content: "",
+      chars: 0,
+      tokens: 0,
+      ...(tool_count === undefined ? {} : { tool_count }),
+    });
+    ipc.promptLayers.mockResolvedValue({
+      cwd: "/repo",
+      workspace_root: "/repo",
+      model: "m1",
+      token_counter: "estimate:bytes",
+      layers: [layer("base"), layer("tool_definitions", 0)],
+      system_chars: 0,
+      system_tokens: 0,
+      total_tokens: 0,
+      problems: [],
+    } satisfies PromptReport);
+    await setUpI18n("zh");
+    try {
+      render(<PromptInspector sessionId="s1" cwd="/repo" refreshKey="k" onClose={vi.fn()} />);
+      await screen.findAllByTestId("prompt-layer");
+      const titles = [...document.querySelectorAll(".inspector__layer-title")].map((t) => t.textContent);
+      expect(titles).toEqual(["基础指令", "工具定义（0 个工具，以 JSON 发送）"]);
+    } finally {
+      await setUpI18n("en");
+    }
   });
 
   it("says which hooks replaced the last turn's system prompt, and shows that text", async () => {

@@ -90,6 +90,7 @@ mod tests {
                 content: "one".into(),
                 chars: 3,
                 tokens: 1,
+                tool_count: None,
             }],
             system_chars: 3,
             system_tokens: 1,
