@@ -5,7 +5,8 @@
 import type { Phrase } from "../gen/protocol";
 import { t } from "./index";
 
-function isPhrase(value: unknown): value is Phrase {
+/** Whether a value from the wire is a phrase (an object with a `code`). */
+export function isPhrase(value: unknown): value is Phrase {
   return typeof value === "object" && value !== null && typeof (value as { code?: unknown }).code === "string";
 }
 

@@ -3,7 +3,7 @@
 // ./fixtures/ipc-error.json, so a change to the wire shape fails a test on each side.
 import type { IpcErrorPayload } from "../gen/ipc";
 import { ERROR_CODES, type ErrorCode as RustErrorCode, type Phrase } from "../gen/protocol";
-import { say } from "../i18n/phrase";
+import { isPhrase, say } from "../i18n/phrase";
 
 export type { IpcErrorPayload, RustErrorCode };
 
@@ -33,10 +33,6 @@ export class IpcError extends Error {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
-}
-
-function isPhrase(value: unknown): value is Phrase {
-  return isRecord(value) && typeof value.code === "string";
 }
 
 function isRustErrorCode(value: unknown): value is RustErrorCode {
