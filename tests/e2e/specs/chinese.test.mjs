@@ -115,10 +115,19 @@ describe("The window in Chinese", { timeout: 240_000 }, () => {
       await (await wait("workspace-path-input")).sendKeys(Key.ESCAPE);
 
       await (await wait("open-settings")).click();
-      for (const section of ["providers", "approvals", "mcp", "appearance"]) {
+      // Every settings page, each in Chinese.
+      await wait("settings-nav-providers");
+      const sections = [];
+      for (const item of await app.driver.findElements(By.css('[data-testid^="settings-nav-"]'))) {
+        sections.push((await item.getAttribute("data-testid")).replace("settings-nav-", ""));
+      }
+      assert.ok(sections.length >= 8, `settings pages: ${sections.join(", ")}`);
+      for (const section of sections) {
         await (await wait(`settings-nav-${section}`)).click();
         await shot(`chinese - settings ${section}`);
       }
+      // Appearance last, for what follows.
+      await (await wait("settings-nav-appearance")).click();
       const title = await app.driver.findElement(By.css(".settings-page__title"));
       assert.equal(await text(title), "外观");
       const language = await app.driver.findElement(byTestId("appearance-language"));
@@ -130,6 +139,25 @@ describe("The window in Chinese", { timeout: 240_000 }, () => {
       await shot("chinese - failure");
       t.diagnostic(String(error));
       throw error;
+    }
+  });
+
+  test("the first-run screen is in Chinese and names the Chinese user guide", async () => {
+    // One app at a time (the WebDriver's ports): the configured one is done.
+    await app?.stop().catch(() => {});
+    app = null;
+    const fresh = mkdtempSync(path.join(tmpdir(), "memo-e2e-zh-first-"));
+    const first = await launchApp({
+      env: { GTK_THEME: THEME, LANG: "zh_CN.UTF-8", LANGUAGE: "zh_CN:zh", LC_ALL: "" },
+      home: fresh,
+    });
+    try {
+      const guide = await first.driver.wait(until.elementLocated(byTestId("onboarding-guide")), UI_TIMEOUT_MS);
+      assert.match(await guide.getAttribute("textContent"), /docs\/zh-CN\/user-guide\.md/);
+      await first.screenshot(`chinese - first run${THEME.includes("dark") ? " (dark)" : ""}`).catch(() => {});
+    } finally {
+      await first.stop().catch(() => {});
+      rmSync(fresh, { recursive: true, force: true });
     }
   });
 });
