@@ -91,6 +91,13 @@ describe("Tool cards from typed views", { timeout: 300_000 }, () => {
     );
     return approval;
   };
+  /** Opens a folded card. Its body is drawn after the toggle event has run, so
+   * what is inside is waited for, never read right after the click. */
+  const unfold = async (element) => {
+    if ((await element.getAttribute("open")) !== "true") await element.findElement(By.css("summary")).click();
+  };
+  const inCard = (element, id) =>
+    app.driver.wait(async () => (await element.findElements(byTestId(id)))[0] ?? null, UI_TIMEOUT_MS, `the card drew no ${id}`);
   const approveOnce = async (approval) => {
     const button = await approval.findElement(By.xpath(".//button[normalize-space()='Approve once' or starts-with(normalize-space(), 'Apply ')]"));
     await button.click();
@@ -122,8 +129,8 @@ describe("Tool cards from typed views", { timeout: 300_000 }, () => {
       await app.driver.wait(async () => /2 lines/.test(await text(await read.findElement(byTestId("tool-status")))), UI_TIMEOUT_MS, "the read's lines");
       const search = await card("search");
       await app.driver.wait(async () => /1 match/.test(await text(await search.findElement(byTestId("tool-status")))), UI_TIMEOUT_MS, "the search's count");
-      await search.findElement(By.css("summary")).click();
-      assert.match(await text(await search.findElement(byTestId("search-matches"))), /notes\.txt:2/);
+      await unfold(search);
+      assert.match(await text(await inCard(search, "search-matches")), /notes\.txt:2/);
 
       // 3. The edit asks with a checkbox per hunk; the second is refused.
       approval = await pendingInCard();
@@ -138,9 +145,11 @@ describe("Tool cards from typed views", { timeout: 300_000 }, () => {
       const written = readFileSync(path.join(project, "main.rs"), "utf8");
       assert.match(written, /uno/);
       assert.match(written, /"two"/, "the refused hunk was not written");
-      await edit.findElement(By.css("summary")).click();
-      const states = await edit.findElements(byTestId("hunk-state"));
-      assert.deepEqual(await Promise.all(states.map((s) => s.getAttribute("data-state"))), ["applied", "rejected"]);
+      await unfold(edit);
+      const hunkStates = async () =>
+        Promise.all((await edit.findElements(byTestId("hunk-state"))).map((s) => s.getAttribute("data-state")));
+      await app.driver.wait(async () => (await hunkStates()).length === 2, UI_TIMEOUT_MS, "the edit's hunks were not drawn");
+      assert.deepEqual(await hunkStates(), ["applied", "rejected"]);
 
       // 4. The subagent's card and the wait for it.
       const spawned = await wait("subagent-card");
@@ -165,8 +174,8 @@ describe("Tool cards from typed views", { timeout: 300_000 }, () => {
         UI_TIMEOUT_MS,
         "the turn did not complete",
       );
-      await mcp.findElement(By.css("summary")).click();
-      assert.match(await text(await mcp.findElement(byTestId("mcp-content"))), /Echo: hello from the tour/);
+      await unfold(mcp);
+      assert.match(await text(await inCard(mcp, "mcp-content")), /Echo: hello from the tour/);
 
       // No approval card of its own anywhere: each sat in its call's card.
       const outside = await app.driver.executeScript(
