@@ -302,7 +302,10 @@ fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// The repository folder's name, kept to characters every file system takes.
+/// The repository folder's name, kept to letters and digits of any script (a repository
+/// called 笔记 gives `笔记-<id>`, not `repo-<id>`), `-`, `_` and `.`: characters Linux
+/// and macOS file systems and git take. Spaces, slashes, controls and invisible format
+/// characters (bidi overrides) become `-`.
 fn folder_name_part(repo_root: &Path) -> String {
     let name: String = repo_root
         .file_name()
@@ -310,7 +313,7 @@ fn folder_name_part(repo_root: &Path) -> String {
         .unwrap_or_default()
         .chars()
         .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+            if c.is_alphanumeric() || c == '-' || c == '_' || c == '.' {
                 c
             } else {
                 '-'
@@ -326,11 +329,16 @@ fn folder_name_part(repo_root: &Path) -> String {
     }
 }
 
-/// Lowercase letters, digits and single dashes: a safe branch-name part.
+/// Lowercase letters and digits of any script with single dashes between words: a safe
+/// branch-name part (`修复 登录` gives `修复-登录`), at most `MAX_SLUG` bytes, cut at a
+/// character boundary. git itself checks the result (`check-ref-format`).
 pub(crate) fn slug(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_alphanumeric() {
+        if c.is_alphanumeric() {
+            if out.len() + c.len_utf8() > MAX_SLUG {
+                break;
+            }
             out.push(c);
         } else if !out.ends_with('-') && !out.is_empty() {
             out.push('-');
@@ -352,12 +360,24 @@ mod tests {
         assert_eq!(slug("../../etc"), "etc");
         assert_eq!(slug("  "), "");
         assert_eq!(slug(&"x".repeat(100)).len(), MAX_SLUG);
+        assert_eq!(slug("修复 登录的错误！"), "修复-登录的错误");
+        assert_eq!(slug("Ünïcode Straße"), "ünïcode-straße");
+        // A bidi override is no letter: it never reaches a branch name.
+        assert_eq!(slug("a\u{202e}b"), "a-b");
+        // Cut at a character boundary, within the byte limit.
+        let long = slug(&"中".repeat(100));
+        assert!(
+            long.len() <= MAX_SLUG && long.chars().all(|c| c == '中'),
+            "{long}"
+        );
     }
 
     #[test]
     fn folder_names_keep_to_plain_characters() {
         assert_eq!(folder_name_part(Path::new("/a/my repo")), "my-repo");
         assert_eq!(folder_name_part(Path::new("/a/..")), "repo");
+        assert_eq!(folder_name_part(Path::new("/a/我的 笔记")), "我的-笔记");
+        assert_eq!(folder_name_part(Path::new("/a/x\u{202e}y")), "x-y");
     }
 
     #[test]

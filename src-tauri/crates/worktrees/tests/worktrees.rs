@@ -95,9 +95,22 @@ fn a_repository_in_a_chinese_path_gets_a_worktree_that_edits_and_merges_back() {
     let worktrees = Worktrees::new(home.path());
     let w = worktrees.create(&repo, Some("改成定稿")).unwrap();
     let path = PathBuf::from(&w.path);
-    // Folder and branch names keep to ASCII (the id stands in for Chinese words), so
-    // every tool that reads them copes; the work itself is untouched.
-    assert_eq!(w.branch, format!("memo/{}", w.id));
+    // The folder and the branch keep the Chinese words, as git and the file system take
+    // them; git itself lists the branch under that name.
+    assert_eq!(w.branch, "memo/改成定稿");
+    assert_eq!(
+        path.file_name().unwrap().to_str().unwrap(),
+        format!("项目-笔记-{}", w.id)
+    );
+    let listed = std::process::Command::new("git")
+        .args(["branch", "--list", "memo/*", "--format=%(refname:short)"])
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(listed.stdout).unwrap().trim(),
+        "memo/改成定稿"
+    );
     assert!(path.join("说明.md").is_file());
     std::fs::write(path.join("说明.md"), "状态：定稿\n").unwrap();
     let status = worktrees.status(&w.id).unwrap();
