@@ -3,7 +3,8 @@
 # session's X display, keys typed by xdotool as a person's keyboard would send them (the
 # WebDriver's synthetic keys never pass through an input method). Checks that Enter during
 # a composition commits the letters and does not send, that a candidate picked with Space
-# is what is sent, and that the input method still works after a turn. Run by
+# is what is sent, and that the input method still works after a turn; then, with the
+# app under WebDriver (tests/e2e/ime/), a settings field and a dialog. Run by
 # desktop-session.sh (inside xvfb-run and dbus-run-session) after the app is built.
 set -euo pipefail
 # shellcheck source=common.sh
@@ -132,4 +133,11 @@ sleep 2
 shot renamed
 [ "$(title)" = "中文" ] || fail "the rename typed through the input method was not saved as 中文 (title: $(title))"
 
+kill "$app_pid" 2>/dev/null || true
+wait "$app_pid" 2>/dev/null || true
+app_pid=""
 echo "IME test: Enter in a composition commits and does not send; Space picks 中文 after a turn; in the rename field Escape drops only the composition and Enter commits without saving"
+
+# 5. A settings field and a dialog, found and checked through WebDriver, typed by xdotool.
+(cd "$REPO_ROOT/tests/e2e" && E2E_IME=1 node --test --test-concurrency=1 --test-reporter=spec ime/) ||
+  fail "the input method in a settings field or a dialog (tests/e2e/ime/ime-fields.test.mjs)"
