@@ -86,6 +86,8 @@ describe("Settings → Plugins", { timeout: 120_000 }, () => {
     await find("plugin-replace");
     await shot("plugins replace offered");
     await (await find("plugin-replace")).click();
+    // The error goes at the click, the replace ends later: the form is busy until then.
+    await app.driver.wait(until.elementIsEnabled(await find("plugin-install-submit")), UI_TIMEOUT_MS, "the replace did not finish");
     await app.driver.wait(async () => (await countNow(app.driver, byTestId("plugin-install-error"))) === 0, UI_TIMEOUT_MS);
     assert.equal((await app.driver.findElements(byTestId("plugin"))).length, 1);
   });

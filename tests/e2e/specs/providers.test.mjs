@@ -56,6 +56,8 @@ describe("Memo with two configured providers", { timeout: 120_000 }, () => {
     try {
       await (await find("folder-path-input")).sendKeys(project);
       await (await find("folder-path-open")).click();
+      // Open once the backend has checked the folder: until then the composer is disabled.
+      await find("chat-new-session");
       const select = await find("model-select");
       assert.equal(await select.getAttribute("value"), "fast", "the config's current provider comes first");
       await (await select.findElement(By.css('option[value="deep"]'))).click();
@@ -128,6 +130,8 @@ describe("Memo with a provider that needs an API key", { timeout: 120_000 }, () 
     try {
       await (await find("folder-path-input")).sendKeys(project);
       await (await find("folder-path-open")).click();
+      // Open once the backend has checked the folder: until then the composer is disabled.
+      await find("chat-new-session");
       const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
       await message.sendKeys("hello?", Key.ENTER);
 

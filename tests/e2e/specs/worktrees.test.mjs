@@ -80,6 +80,8 @@ describe("A session in its own worktree", { timeout: 240_000 }, () => {
     assert.equal(await (await wait("worktree-list")).findElements(byTestId("worktree-row")).then((r) => r.length), 1);
 
     const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
+    // The new session shows before its events are read; the composer is disabled until then.
+    await app.driver.wait(until.elementIsEnabled(message), UI_TIMEOUT_MS, "the worktree session's composer stays disabled");
     await message.sendKeys("change the version", Key.ENTER);
     const card = await app.driver.wait(
       until.elementLocated(By.css('[data-testid="approval-card"][data-state="pending"]')),
