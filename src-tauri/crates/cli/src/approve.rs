@@ -163,6 +163,7 @@ mod tests {
             arguments,
             rule_patterns: Vec::new(),
             rule_summary: None,
+            rule_words: None,
             agent: None,
         }
     }

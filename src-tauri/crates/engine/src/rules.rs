@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use globset::GlobBuilder;
 use memo_config::{ApprovalRule, NewRule, RuleDecision, RuleKind};
-use memo_protocol::RiskLevel;
+use memo_protocol::{Phrase, RiskLevel};
 
 /// What the rules say about one call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -289,30 +289,31 @@ pub fn proposed(
     out
 }
 
-/// What keeping `rules` (an "always" answer) would allow, in plain words for the card
-/// (which adds where): "run `cargo test …` and `git status …` without asking", "run
+/// What keeping `rules` (an "always" answer) would allow, as a phrase for the card
+/// (which adds where): "run `cargo test …`; `git status …` without asking", "run
 /// exactly `sed -i s/a/b/ notes.txt` without asking".
-pub fn describe_proposed(rules: &[NewRule]) -> Option<String> {
+pub fn describe_proposed(rules: &[NewRule]) -> Option<Phrase> {
     let first = rules.first()?;
-    let quoted = |r: &NewRule| match (r.kind, r.exact) {
-        (RuleKind::Command, true) => format!("exactly `{}`", r.pattern),
-        (RuleKind::Command, false) => format!("`{} …`", r.pattern),
-        _ => format!("`{}`", r.pattern),
+    let quoted = |r: &NewRule| {
+        let pattern = r.pattern.clone();
+        match (r.kind, r.exact) {
+            (RuleKind::Command, true) => Phrase::RuleCommandExactly { pattern },
+            (RuleKind::Command, false) => Phrase::RuleCommandPrefix { pattern },
+            // An MCP rule is `server:tool`; it reads as the card names it.
+            (RuleKind::Mcp, _) => Phrase::RulePattern {
+                pattern: pattern.replacen(':', " · ", 1),
+            },
+            _ => Phrase::RulePattern { pattern },
+        }
     };
-    let list: Vec<String> = rules.iter().map(quoted).collect();
-    let joined = match list.as_slice() {
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-        [] => return None,
-    };
-    let what = match first.kind {
-        RuleKind::Command => format!("run {joined}"),
-        RuleKind::Write => format!("change {joined}"),
-        RuleKind::Mcp => format!("use the MCP tool {}", joined.replacen(':', " · ", 1)),
-        RuleKind::Web => format!("fetch from {joined}"),
+    let rules: Vec<Phrase> = rules.iter().map(quoted).collect();
+    Some(match first.kind {
+        RuleKind::Command => Phrase::RuleRunWithoutAsking { rules },
+        RuleKind::Write => Phrase::RuleChangeWithoutAsking { rules },
+        RuleKind::Mcp => Phrase::RuleMcpWithoutAsking { rules },
+        RuleKind::Web => Phrase::RuleFetchWithoutAsking { rules },
         RuleKind::Read => return None,
-    };
-    Some(format!("{what} without asking"))
+    })
 }
 
 /// A file name used as a glob matches only itself.

@@ -16,7 +16,7 @@ use memo_engine::{spawn_session, Engine, EngineOptions, SessionHandle, SessionOp
 use memo_engine::{SessionStart, TurnLimits};
 use memo_model::WireApi;
 use memo_protocol::{
-    AgentEvent, ApprovalId, ApprovalRequest, EventEnvelope, Op, ReviewDecision, RiskLevel,
+    AgentEvent, ApprovalId, ApprovalRequest, EventEnvelope, Op, Phrase, ReviewDecision, RiskLevel,
     SessionId, TokenUsage, ToolCallId, ToolCallSummary, ToolErrorKind, ToolStatus, TurnEndReason,
     TurnId, UserInput,
 };
@@ -224,6 +224,7 @@ async fn a_turn_cut_by_a_crash_is_closed_and_the_history_stays_valid() {
                         arguments: serde_json::json!({}),
                         rule_patterns: Vec::new(),
                         rule_summary: None,
+                        rule_words: None,
                         agent: None,
                     },
                 },
@@ -246,8 +247,10 @@ async fn a_turn_cut_by_a_crash_is_closed_and_the_history_stays_valid() {
         assert_eq!(tail.len(), 3, "{tail:?}");
         assert!(matches!(
             &tail[0],
-            AgentEvent::ApprovalResolved { request_id, decision: ReviewDecision::Deny { .. } }
-                if request_id.as_str() == "ap-1"
+            AgentEvent::ApprovalResolved {
+                request_id,
+                decision: ReviewDecision::Unanswered { because: Phrase::SessionStoppedBeforeAnswer },
+            } if request_id.as_str() == "ap-1"
         ));
         assert!(matches!(
             &tail[1],

@@ -476,8 +476,10 @@ async fn a_critical_command_asks_despite_a_grant_and_in_dangerous_mode() {
     assert!(
         seen.iter().any(|e| matches!(
             &e.event,
-            AgentEvent::ApprovalResolved { request_id, decision: ReviewDecision::Deny { .. } }
-                if *request_id == request.request_id
+            AgentEvent::ApprovalResolved {
+                request_id,
+                decision: ReviewDecision::Unanswered { because: memo_protocol::Phrase::TurnStoppedBeforeAnswer },
+            } if *request_id == request.request_id
         )),
         "{:?}",
         kinds(&seen)

@@ -285,7 +285,21 @@ async fn always_for_a_command_that_writes_keeps_exactly_that_command() {
     assert_eq!(request.rule_patterns, ["echo", "sleep"]);
     assert_eq!(
         request.rule_summary.as_deref(),
-        Some("run `echo …` and `sleep …` without asking")
+        Some("run `echo …`; `sleep …` without asking")
+    );
+    // The same as a phrase, which the window words in the person's language.
+    assert_eq!(
+        request.rule_words,
+        Some(memo_protocol::Phrase::RuleRunWithoutAsking {
+            rules: vec![
+                memo_protocol::Phrase::RuleCommandPrefix {
+                    pattern: "echo".into()
+                },
+                memo_protocol::Phrase::RuleCommandPrefix {
+                    pattern: "sleep".into()
+                },
+            ]
+        })
     );
     h.shutdown().await;
 }

@@ -251,7 +251,9 @@ async fn interrupt_denies_pending_approval_and_keeps_history_valid() {
     assert!(events.iter().any(|e| matches!(
         &e.event,
         AgentEvent::ApprovalResolved {
-            decision: ReviewDecision::Deny { .. },
+            decision: ReviewDecision::Unanswered {
+                because: memo_protocol::Phrase::TurnStoppedBeforeAnswer
+            },
             ..
         }
     )));

@@ -47,8 +47,13 @@ pub struct ApprovalRequest {
     /// Those rules in plain words, for the "Always" choice: "run exactly `sed -i s/a/b/
     /// notes.txt` without asking" (a command that writes is kept exactly, never as a
     /// prefix), "run `cargo test …` without asking".
+    /// In English, for older readers; `rule_words` is what a front end words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule_summary: Option<String>,
+    /// The same as a phrase, worded in the person's language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rule_words: Option<crate::Phrase>,
     /// The subagent that asks, when the question is relayed from one to its parent's log
     /// (answer it in the parent: the parent passes the answer on). Boxed: every event
     /// is as large as its largest kind, and most approvals have no agent.
@@ -117,6 +122,9 @@ pub enum ReviewDecision {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
     },
+    /// Nobody answered: the turn was stopped or the session ended while it asked. The
+    /// call did not run. Only the engine records this; a person's "no" is a `Deny`.
+    Unanswered { because: crate::Phrase },
 }
 
 impl ReviewDecision {
@@ -129,7 +137,10 @@ impl ReviewDecision {
     }
 
     pub fn is_approved(&self) -> bool {
-        !matches!(self, ReviewDecision::Deny { .. })
+        !matches!(
+            self,
+            ReviewDecision::Deny { .. } | ReviewDecision::Unanswered { .. }
+        )
     }
 }
 

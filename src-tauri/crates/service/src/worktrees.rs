@@ -193,8 +193,7 @@ fn side(side: DiffSide) -> (Content, Option<Vec<u8>>) {
 
 /// Each worktree failure as the service reports it: refusals that protect the user's work
 /// are `conflict`s (the UI shows them and offers what to do), a git failure is `io`. Said
-/// as phrases (in the crate's English) where the failure has its parts; a `Refused` is
-/// the crate's own sentence.
+/// as phrases: a `Refused` carries the crate's own.
 fn into_service(error: WorktreeError) -> ServiceError {
     match error {
         WorktreeError::NotARepo(path) => ServiceError::invalid(Phrase::NotInGitRepo {
@@ -204,9 +203,10 @@ fn into_service(error: WorktreeError) -> ServiceError {
             path: path.display().to_string(),
         }),
         WorktreeError::NotFound(id) => ServiceError::not_found(Phrase::WorktreeNotFound { id }),
-        WorktreeError::Missing { id, reason } => {
-            ServiceError::not_found(Phrase::WorktreeMissing { id, reason })
-        }
+        WorktreeError::Missing { id, reason } => ServiceError::not_found(Phrase::WorktreeMissing {
+            id,
+            reason: Box::new(reason),
+        }),
         WorktreeError::MergeConflict {
             branch,
             base,
@@ -239,7 +239,7 @@ fn into_service(error: WorktreeError) -> ServiceError {
             };
             ServiceError::said(ErrorCode::Conflict, phrase)
         }
-        WorktreeError::Refused(_) => ServiceError::Conflict(error.to_string()),
+        WorktreeError::Refused(phrase) => ServiceError::said(ErrorCode::Conflict, phrase),
         WorktreeError::Registry(config) => ServiceError::Config(config),
         WorktreeError::Io { path, source } => ServiceError::io(path.display(), source),
         WorktreeError::Git { .. } | WorktreeError::GitUnavailable(_) => {
@@ -271,7 +271,7 @@ mod tests {
             (
                 WorktreeError::Missing {
                     id: "w1".into(),
-                    reason: "/w no longer exists".into(),
+                    reason: Phrase::FolderGone { path: "/w".into() },
                 },
                 ErrorCode::NotFound,
             ),
@@ -307,6 +307,10 @@ mod tests {
                 },
                 ErrorCode::Conflict,
             ),
+            (
+                WorktreeError::Refused(Phrase::WorktreeStillThere { path: "/w".into() }),
+                ErrorCode::Conflict,
+            ),
         ];
         for (failure, code) in failures {
             let english = failure.to_string();
@@ -315,8 +319,5 @@ mod tests {
             assert!(error.phrase().is_some(), "{english}");
             assert_eq!(error.to_string(), english);
         }
-        let refused = into_service(WorktreeError::Refused("no".into()));
-        assert_eq!(refused.code(), ErrorCode::Conflict);
-        assert_eq!(refused.to_string(), "no");
     }
 }

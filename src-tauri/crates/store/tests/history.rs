@@ -423,6 +423,7 @@ fn approvals_are_recorded_with_their_decisions() {
         arguments: serde_json::json!({"cmd": "cargo test"}),
         rule_patterns: Vec::new(),
         rule_summary: None,
+        rule_words: None,
         agent: None,
     };
     push(

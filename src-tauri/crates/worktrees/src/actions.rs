@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use memo_protocol::Phrase;
 use memo_protocol::{KeptBranch, WorktreeCommit, WorktreeDiscard, WorktreeMerge, WorktreeState};
 
 use crate::error::{Result, WorktreeError};
@@ -24,33 +25,37 @@ impl Worktrees {
         }
         let main = &entry.repo_root;
         let Some(base) = entry.base_branch.clone() else {
-            return Err(WorktreeError::Refused(format!(
-                "{} was on no branch (a detached HEAD) when this worktree was made, so there \
-                 is no branch to merge into; keep the branch instead",
-                main.display()
-            )));
+            return Err(WorktreeError::Refused(Phrase::WorktreeDetachedAtStart {
+                path: main.display().to_string(),
+            }));
         };
         if !git::branch_exists(main, &base)? {
-            return Err(WorktreeError::Refused(format!(
-                "the base branch {base} no longer exists; keep the branch instead"
-            )));
+            return Err(WorktreeError::Refused(Phrase::WorktreeBaseBranchGone {
+                base,
+            }));
         }
         match git::current_branch(main)? {
             Some(current) if current == base => {}
-            current => {
-                return Err(WorktreeError::Refused(format!(
-                    "the main checkout {} is on {}, not {base}: switch it to {base} to merge \
-                     (nothing was changed)",
-                    main.display(),
-                    current.as_deref().unwrap_or("a detached HEAD")
-                )))
+            Some(current) => {
+                return Err(WorktreeError::Refused(
+                    Phrase::WorktreeCheckoutOnOtherBranch {
+                        path: main.display().to_string(),
+                        current,
+                        base,
+                    },
+                ))
+            }
+            None => {
+                return Err(WorktreeError::Refused(Phrase::WorktreeCheckoutDetached {
+                    path: main.display().to_string(),
+                    base,
+                }))
             }
         }
         if git::probe(main, &["rev-parse", "-q", "--verify", "MERGE_HEAD"])?.is_some() {
-            return Err(WorktreeError::Refused(format!(
-                "the main checkout {} is in the middle of a merge; finish or abort it first",
-                main.display()
-            )));
+            return Err(WorktreeError::Refused(Phrase::WorktreeCheckoutMidMerge {
+                path: main.display().to_string(),
+            }));
         }
         let pending = git::uncommitted(&entry.path)?;
         if !pending.is_empty() && message.trim().is_empty() {
@@ -70,12 +75,10 @@ impl Worktrees {
             .filter(|p| touched.contains(p))
             .collect();
         if !overlap.is_empty() {
-            return Err(WorktreeError::Refused(format!(
-                "the main checkout {} has uncommitted changes to files the merge would change: \
-                 {}; commit or stash them first (nothing was changed)",
-                main.display(),
-                overlap.join(", ")
-            )));
+            return Err(WorktreeError::Refused(Phrase::WorktreeCheckoutOverlaps {
+                path: main.display().to_string(),
+                files: overlap.join(", "),
+            }));
         }
 
         let committed = commit_all(entry, message)?;
@@ -230,10 +233,9 @@ impl Worktrees {
         let owned = self.owned(id)?;
         let entry = &owned.entry;
         if owned.state == WorktreeState::Ready {
-            return Err(WorktreeError::Refused(format!(
-                "{} is still there; discard it or keep its branch instead",
-                entry.path.display()
-            )));
+            return Err(WorktreeError::Refused(Phrase::WorktreeStillThere {
+                path: entry.path.display().to_string(),
+            }));
         }
         if !entry.path.exists() && self.git_lists(entry) {
             let path = entry.path.to_string_lossy().into_owned();
@@ -249,9 +251,7 @@ impl Worktrees {
 }
 
 fn commit_message_needed() -> WorktreeError {
-    WorktreeError::Refused(
-        "the worktree has uncommitted changes: a commit message is needed to commit them".into(),
-    )
+    WorktreeError::Refused(Phrase::WorktreeNeedsCommitMessage)
 }
 
 /// Commits everything uncommitted in the worktree (untracked files too); `None` when

@@ -1,5 +1,5 @@
-//! The crate's one error type. Each refusal says what to do about it, because the UI shows
-//! the message as it is.
+//! The crate's one error type. Each refusal says what to do about it: a `Refused` as a
+//! phrase, the others through the service's phrases (see memo-service's worktrees).
 
 use std::path::PathBuf;
 
@@ -14,10 +14,14 @@ pub enum WorktreeError {
     NotFound(String),
     /// The worktree's folder (or its repository) is gone; it can only be forgotten.
     #[error("worktree {id} is missing ({reason}); forget it to clear it from the list")]
-    Missing { id: String, reason: String },
-    /// Refused so as not to lose or overwrite anything; the message says why.
+    Missing {
+        id: String,
+        reason: memo_protocol::Phrase,
+    },
+    /// Refused so as not to lose or overwrite anything; the phrase says why (the service
+    /// hands it to the window, which words it in the person's language).
     #[error("{0}")]
-    Refused(String),
+    Refused(memo_protocol::Phrase),
     /// Discarding would lose work and the confirmation given is not the current list.
     #[error("{}", confirmation_message(.files, .commits))]
     NeedsConfirmation {

@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use memo_protocol::Phrase;
 use memo_protocol::{WorktreeCommit, WorktreeFile, WorktreeState, WorktreeStatus};
 
 use crate::error::{Result, WorktreeError};
@@ -137,21 +138,20 @@ pub(crate) fn base_ref(entry: &Entry) -> Result<String> {
 /// The error for acting on a worktree that is not `Ready`.
 pub(crate) fn missing(entry: &Entry, state: WorktreeState) -> WorktreeError {
     match state {
-        WorktreeState::Unlinked => WorktreeError::Refused(format!(
-            "git no longer lists {} as a worktree of {}, so Memo will not touch it; forget it \
-             to clear it from the list",
-            entry.path.display(),
-            entry.repo_root.display()
-        )),
+        WorktreeState::Unlinked => WorktreeError::Refused(Phrase::WorktreeUnlinked {
+            path: entry.path.display().to_string(),
+            repo: entry.repo_root.display().to_string(),
+        }),
         _ => WorktreeError::Missing {
             id: entry.id.clone(),
             reason: if entry.repo_root.is_dir() {
-                format!("{} no longer exists", entry.path.display())
+                Phrase::FolderGone {
+                    path: entry.path.display().to_string(),
+                }
             } else {
-                format!(
-                    "its repository {} no longer exists",
-                    entry.repo_root.display()
-                )
+                Phrase::RepositoryGone {
+                    path: entry.repo_root.display().to_string(),
+                }
             },
         },
     }

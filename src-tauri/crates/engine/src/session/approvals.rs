@@ -290,6 +290,7 @@ impl<'a> Approver<'a> {
         why.extend(denied_warning);
         let request_id = ApprovalId::new(uuid::Uuid::now_v7().to_string());
         let proposed = self.proposed_rules(preview, false);
+        let rule_words = crate::rules::describe_proposed(&proposed);
         let rx = self.state.ask(request_id.clone());
         self.scope.emit(AgentEvent::ApprovalRequested {
             request: ApprovalRequest {
@@ -305,7 +306,8 @@ impl<'a> Approver<'a> {
                 diff: preview.diff.clone().map(Box::new),
                 arguments: args.clone(),
                 rule_patterns: proposed.iter().map(|r| r.pattern.clone()).collect(),
-                rule_summary: crate::rules::describe_proposed(&proposed),
+                rule_summary: rule_words.as_ref().map(Phrase::english),
+                rule_words,
                 agent: self.state.agent.clone(),
             },
         })?;
@@ -324,8 +326,8 @@ impl<'a> Approver<'a> {
             self.state.withdraw(&request_id);
             self.scope.emit(AgentEvent::ApprovalResolved {
                 request_id,
-                decision: ReviewDecision::Deny {
-                    reason: Some("interrupted".into()),
+                decision: ReviewDecision::Unanswered {
+                    because: Phrase::TurnStoppedBeforeAnswer,
                 },
             })?;
             return Ok(Approval::Interrupted);
@@ -362,6 +364,10 @@ impl<'a> Approver<'a> {
                 Some(r) => format!("the user declined this call: {r}"),
                 None => "the user declined this call".into(),
             }),
+            // Not an answer a person gives; if a client sends it, the call does not run.
+            ReviewDecision::Unanswered { because } => {
+                Approval::Denied(format!("this call was not answered: {because}"))
+            }
         })
     }
 

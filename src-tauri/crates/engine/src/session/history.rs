@@ -11,8 +11,8 @@ use std::collections::HashSet;
 
 use memo_model::{ImagePart, Message, ToolCall};
 use memo_protocol::{
-    AgentEvent, ApprovalId, CompactionStatus, EventEnvelope, ReviewDecision, SessionId, TokenUsage,
-    ToolCallId, ToolErrorKind, ToolStatus, TurnEndReason, TurnId,
+    AgentEvent, ApprovalId, CompactionStatus, EventEnvelope, Phrase, ReviewDecision, SessionId,
+    TokenUsage, ToolCallId, ToolErrorKind, ToolStatus, TurnEndReason, TurnId,
 };
 use memo_store::Store;
 
@@ -198,8 +198,8 @@ pub fn closing_events(events: &[EventEnvelope]) -> Option<(TurnId, Vec<AgentEven
         .into_iter()
         .map(|request_id| AgentEvent::ApprovalResolved {
             request_id,
-            decision: ReviewDecision::Deny {
-                reason: Some("the session stopped before this was answered".into()),
+            decision: ReviewDecision::Unanswered {
+                because: Phrase::SessionStoppedBeforeAnswer,
             },
         })
         .collect();
@@ -316,8 +316,8 @@ pub fn subagents_closing_events(events: &[EventEnvelope]) -> Vec<AgentEvent> {
         .into_iter()
         .map(|request_id| AgentEvent::ApprovalResolved {
             request_id,
-            decision: ReviewDecision::Deny {
-                reason: Some("the session stopped before this was answered".into()),
+            decision: ReviewDecision::Unanswered {
+                because: Phrase::SessionStoppedBeforeAnswer,
             },
         });
     let closed = open
@@ -406,6 +406,7 @@ mod tests {
                 arguments: serde_json::json!({}),
                 rule_patterns: Vec::new(),
                 rule_summary: None,
+                rule_words: None,
                 agent: by.map(|b| Box::new(agent(b))),
             },
         };

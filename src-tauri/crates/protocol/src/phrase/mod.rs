@@ -500,7 +500,7 @@ pub enum Phrase {
     },
     WorktreeMissing {
         id: String,
-        reason: String,
+        reason: Box<Phrase>,
     },
     MergeStoppedOnConflicts {
         branch: String,
@@ -570,6 +570,66 @@ pub enum Phrase {
     },
     NoTrustDecision {
         folder: String,
+    },
+    // Worktree refusals, kept-rule summaries, approvals nobody answered
+    WorktreeDetachedAtStart {
+        path: String,
+    },
+    WorktreeBaseBranchGone {
+        base: String,
+    },
+    WorktreeCheckoutOnOtherBranch {
+        path: String,
+        current: String,
+        base: String,
+    },
+    WorktreeCheckoutDetached {
+        path: String,
+        base: String,
+    },
+    WorktreeCheckoutMidMerge {
+        path: String,
+    },
+    WorktreeCheckoutOverlaps {
+        path: String,
+        files: String,
+    },
+    WorktreeStillThere {
+        path: String,
+    },
+    RuleCommandExactly {
+        pattern: String,
+    },
+    RuleCommandPrefix {
+        pattern: String,
+    },
+    RulePattern {
+        pattern: String,
+    },
+    RuleRunWithoutAsking {
+        rules: Vec<Phrase>,
+    },
+    RuleChangeWithoutAsking {
+        rules: Vec<Phrase>,
+    },
+    RuleMcpWithoutAsking {
+        rules: Vec<Phrase>,
+    },
+    RuleFetchWithoutAsking {
+        rules: Vec<Phrase>,
+    },
+    TurnStoppedBeforeAnswer,
+    SessionStoppedBeforeAnswer,
+    // Worktrees that are gone
+    WorktreeUnlinked {
+        path: String,
+        repo: String,
+    },
+    FolderGone {
+        path: String,
+    },
+    RepositoryGone {
+        path: String,
     },
 }
 

@@ -430,7 +430,9 @@ fn every_phrase() -> Vec<Phrase> {
         Phrase::WorktreeNotFound { id: s("id-value") },
         Phrase::WorktreeMissing {
             id: s("id-value"),
-            reason: s("reason-value"),
+            reason: Box::new(Phrase::FolderGone {
+                path: s("path-value"),
+            }),
         },
         Phrase::MergeStoppedOnConflicts {
             branch: s("branch-value"),
@@ -497,6 +499,64 @@ fn every_phrase() -> Vec<Phrase> {
         },
         Phrase::NoTrustDecision {
             folder: s("folder-value"),
+        },
+        Phrase::WorktreeDetachedAtStart {
+            path: s("path-value"),
+        },
+        Phrase::WorktreeBaseBranchGone {
+            base: s("base-value"),
+        },
+        Phrase::WorktreeCheckoutOnOtherBranch {
+            path: s("path-value"),
+            current: s("current-value"),
+            base: s("base-value"),
+        },
+        Phrase::WorktreeCheckoutDetached {
+            path: s("path-value"),
+            base: s("base-value"),
+        },
+        Phrase::WorktreeCheckoutMidMerge {
+            path: s("path-value"),
+        },
+        Phrase::WorktreeCheckoutOverlaps {
+            path: s("path-value"),
+            files: s("files-value"),
+        },
+        Phrase::WorktreeStillThere {
+            path: s("path-value"),
+        },
+        Phrase::RuleCommandExactly {
+            pattern: s("pattern-value"),
+        },
+        Phrase::RuleCommandPrefix {
+            pattern: s("pattern-value"),
+        },
+        Phrase::RulePattern {
+            pattern: s("pattern-value"),
+        },
+        Phrase::RuleRunWithoutAsking {
+            rules: vec![Phrase::AreaCredentials],
+        },
+        Phrase::RuleChangeWithoutAsking {
+            rules: vec![Phrase::AreaCredentials],
+        },
+        Phrase::RuleMcpWithoutAsking {
+            rules: vec![Phrase::AreaCredentials],
+        },
+        Phrase::RuleFetchWithoutAsking {
+            rules: vec![Phrase::AreaCredentials],
+        },
+        Phrase::TurnStoppedBeforeAnswer,
+        Phrase::SessionStoppedBeforeAnswer,
+        Phrase::WorktreeUnlinked {
+            path: s("path-value"),
+            repo: s("repo-value"),
+        },
+        Phrase::FolderGone {
+            path: s("path-value"),
+        },
+        Phrase::RepositoryGone {
+            path: s("path-value"),
         },
     ];
     for phrase in &all {
@@ -683,7 +743,26 @@ fn every_phrase() -> Vec<Phrase> {
             | Phrase::McpStdioNeedsCommand
             | Phrase::McpHttpNeedsUrl
             | Phrase::McpServerDefinedElsewhere { .. }
-            | Phrase::NoTrustDecision { .. } => {}
+            | Phrase::NoTrustDecision { .. }
+            | Phrase::WorktreeDetachedAtStart { .. }
+            | Phrase::WorktreeBaseBranchGone { .. }
+            | Phrase::WorktreeCheckoutOnOtherBranch { .. }
+            | Phrase::WorktreeCheckoutDetached { .. }
+            | Phrase::WorktreeCheckoutMidMerge { .. }
+            | Phrase::WorktreeCheckoutOverlaps { .. }
+            | Phrase::WorktreeStillThere { .. }
+            | Phrase::RuleCommandExactly { .. }
+            | Phrase::RuleCommandPrefix { .. }
+            | Phrase::RulePattern { .. }
+            | Phrase::RuleRunWithoutAsking { .. }
+            | Phrase::RuleChangeWithoutAsking { .. }
+            | Phrase::RuleMcpWithoutAsking { .. }
+            | Phrase::RuleFetchWithoutAsking { .. }
+            | Phrase::TurnStoppedBeforeAnswer
+            | Phrase::SessionStoppedBeforeAnswer
+            | Phrase::WorktreeUnlinked { .. }
+            | Phrase::FolderGone { .. }
+            | Phrase::RepositoryGone { .. } => {}
         }
     }
     all

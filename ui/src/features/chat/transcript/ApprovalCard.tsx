@@ -5,7 +5,7 @@ import { DiffStats, DiffView, parseDiff, type HunkState } from "../../../compone
 import { ShieldIcon } from "../../../components/icons";
 import type { ApprovalRequest, DiffHunk, EditChoice, FileDiff, ReviewDecision, SubagentRef } from "../../../gen/protocol";
 import { t as translate, useT } from "../../../i18n";
-import { sayAll } from "../../../i18n/phrase";
+import { say, sayAll } from "../../../i18n/phrase";
 import { mcpRuleLabel, mcpToolParts, toolCalledAs, toolLabel } from "../../../state/toolNames";
 import type { ApprovalItem, StandaloneApproval } from "../../../state/transcript";
 import { shortAgentId } from "../../subagents/agents";
@@ -41,6 +41,7 @@ export function hunkOutcome(decision: ReviewDecision, index: number): "applied" 
     case "approve_step":
       return "applied";
     case "deny":
+    case "unanswered":
       return "rejected";
   }
 }
@@ -85,6 +86,8 @@ function describeDecision(decision: ReviewDecision, hunks: readonly DiffHunk[], 
       return translate("transcript:decision.step");
     case "deny":
       return decision.reason ? translate("transcript:decision.deniedWhy", { reason: decision.reason }) : translate("transcript:decision.denied");
+    case "unanswered":
+      return translate("transcript:decision.unanswered", { reason: say(decision.because) });
   }
 }
 
@@ -173,7 +176,7 @@ function askReason(request: ApprovalRequest): string {
 }
 
 function decisionState(decision: ReviewDecision | null): "pending" | "denied" | "approved" {
-  return decision === null ? "pending" : decision.type === "deny" ? "denied" : "approved";
+  return decision === null ? "pending" : decision.type === "deny" || decision.type === "unanswered" ? "denied" : "approved";
 }
 
 /**
@@ -272,9 +275,9 @@ function ApprovalChoice({
   // Why the grants beyond this once are off while only some hunks (or edits) are checked.
   const wholeOnlyTitle = t(`approval.wholeOnly.${unit}`);
   const separator = t("listSeparator");
-  // The engine writes its rule summary in English: in another language the rule is named
-  // by its patterns, which read the same in every language.
-  const ruleSummary = i18n.language === "en" ? (request.rule_summary ?? null) : null;
+  // The engine's phrase for the rules, in the page's language; an event stored before
+  // phrases has only the English summary, shown in English only (else the patterns).
+  const ruleSummary = request.rule_words ? say(request.rule_words) : i18n.language === "en" ? (request.rule_summary ?? null) : null;
   const isMcp = mcpToolParts(request.tool_name) !== null;
   // Once answered, a tool card shows what was written (its view) instead of the proposal.
   const showDiff = request.diff && (standalone || decision === null);

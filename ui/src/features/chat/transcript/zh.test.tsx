@@ -88,6 +88,69 @@ describe("an approval's rule in Chinese", () => {
     expect(rule.textContent).toMatch(/[\u4e00-\u9fff]/);
   });
 
+  it("says the engine's rule phrase in Chinese, patterns as code", async () => {
+    const { ApprovalInCard, ResolveApprovalContext } = await import("./ApprovalCard");
+    const item = {
+      kind: "approval" as const,
+      key: "a",
+      decision: null,
+      request: {
+        request_id: "r1",
+        call_id: "c1",
+        tool_name: "exec_command",
+        risk: "execute" as const,
+        reason: "run `cargo test`",
+        fingerprint: "cargo test",
+        command: "cargo test",
+        arguments: {},
+        rule_patterns: ["cargo test", "sed -i s/a/b/ x"],
+        rule_summary: "run `cargo test …`; exactly `sed -i s/a/b/ x` without asking",
+        rule_words: {
+          code: "rule_run_without_asking" as const,
+          rules: [
+            { code: "rule_command_prefix" as const, pattern: "cargo test" },
+            { code: "rule_command_exactly" as const, pattern: "sed -i s/a/b/ x" },
+          ],
+        },
+      },
+    };
+    render(
+      <ResolveApprovalContext.Provider value={() => Promise.resolve()}>
+        <ApprovalInCard item={item} sameToolWaiting={0} />
+      </ResolveApprovalContext.Provider>,
+    );
+    const rule = screen.getByTestId("approval-rule");
+    expect(rule.textContent).toContain("无需询问即可运行");
+    expect(rule.textContent).toContain("仅 sed -i s/a/b/ x");
+    expect([...rule.querySelectorAll("code")].map((c) => c.textContent)).toEqual(["cargo test …", "sed -i s/a/b/ x"]);
+    expect(rule.textContent).not.toContain("without asking");
+  });
+
+  it("says why an approval was never answered", async () => {
+    const { ApprovalCard } = await import("./ApprovalCard");
+    render(
+      <ApprovalCard
+        item={{
+          kind: "approval",
+          key: "a",
+          request: {
+            request_id: "r1",
+            call_id: "c1",
+            tool_name: "exec_command",
+            risk: "execute",
+            reason: "run `ls`",
+            fingerprint: "ls",
+            command: "ls",
+            arguments: {},
+          },
+          decision: { type: "unanswered", because: { code: "session_stopped_before_answer" } },
+        }}
+      />,
+    );
+    expect(screen.getByTestId("approval-decision").textContent).toBe("未回答（回答之前会话已停止）");
+    expect(screen.getByTestId("approval-card").getAttribute("data-state")).toBe("denied");
+  });
+
   it("says Rust's failures and an approval's reasons in Chinese, from their phrases", () => {
     render(
       <TurnBlock
