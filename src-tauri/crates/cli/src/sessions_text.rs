@@ -5,7 +5,8 @@ use std::io::Write;
 use memo_engine::context::text::one_line;
 use memo_protocol::{
     AgentEvent, CheckpointSummary, EventEnvelope, ImportReport, ImportStatus, RestoreAction,
-    RestoreReport, SearchResult, SessionPage, SessionSummary, ToolStatus, ToolView, UsageReport,
+    RestoreReport, ReviewDecision, SearchResult, SessionPage, SessionSummary, ToolStatus, ToolView,
+    UsageReport,
 };
 
 use memo_service::format_timestamp as format_ms;
@@ -121,14 +122,13 @@ pub fn print_transcript(
             AgentEvent::ApprovalRequested { request } => {
                 writeln!(out, "[{seq}] ? approval for {}", request.tool_name)?;
             }
-            AgentEvent::ApprovalResolved { decision, .. } => {
-                let verdict = if decision.is_approved() {
-                    "approved"
-                } else {
-                    "denied"
-                };
-                writeln!(out, "[{seq}] approval {verdict}")?;
-            }
+            AgentEvent::ApprovalResolved { decision, .. } => match decision {
+                ReviewDecision::Unanswered { because } => {
+                    writeln!(out, "[{seq}] approval not answered: {because}")?
+                }
+                _ if decision.is_approved() => writeln!(out, "[{seq}] approval approved")?,
+                _ => writeln!(out, "[{seq}] approval denied")?,
+            },
             AgentEvent::Error { message, .. } => writeln!(out, "[{seq}] error: {message}")?,
             AgentEvent::HookRan { .. } | AgentEvent::HooksSkipped { .. } => {
                 for line in hook_lines(&env.event) {
