@@ -370,11 +370,46 @@ async fn crashing_hanging_and_broken_servers_give_tool_errors_and_the_turn_goes_
         AgentEvent::McpServerStatus { server, status: McpServerState::Failed, stderr_tail: Some(tail), .. }
             if server == "broken" && tail.contains("missing FIXTURE_API_KEY")
     )), "{:#?}", seen.iter().filter(|e| e.event.kind() == "mcp_server_status").collect::<Vec<_>>());
-    // The crash itself becomes a server state the UI shows.
+    // Why it failed is a phrase the window words, and the English is that phrase's.
+    let failed = seen
+        .iter()
+        .find_map(|e| match &e.event {
+            AgentEvent::McpServerStatus {
+                server,
+                status: McpServerState::Failed,
+                message,
+                phrase,
+                ..
+            } if server == "broken" => Some((message.clone(), phrase.clone())),
+            _ => None,
+        })
+        .unwrap();
+    let (Some(message), Some(phrase)) = failed else {
+        panic!("{failed:?}")
+    };
+    assert_eq!(message, phrase.english());
+    // Memo's own sentence (it exited in the handshake, it restarts), not a text passed on.
+    assert!(
+        !matches!(phrase, memo_protocol::Phrase::AsSaid { .. }),
+        "{phrase:?}"
+    );
+    // The crash itself becomes a server state the UI shows, with its phrase.
     let crashed = |e: &AgentEvent| matches!(e, AgentEvent::McpServerStatus { server, status: McpServerState::Crashed, .. } if server == "fx");
     if !seen.iter().any(|e| crashed(&e.event)) {
         until(&mut events, &mut seen, crashed).await;
     }
+    let crash = seen.iter().rev().find(|e| crashed(&e.event)).unwrap();
+    let AgentEvent::McpServerStatus {
+        phrase: Some(memo_protocol::Phrase::McpRestartingIn { reason, .. }),
+        ..
+    } = &crash.event
+    else {
+        panic!("{:?}", crash.event)
+    };
+    assert!(
+        !matches!(**reason, memo_protocol::Phrase::AsSaid { .. }),
+        "{reason:?}"
+    );
     shutdown(session, world).await;
 }
 

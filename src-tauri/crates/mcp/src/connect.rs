@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use memo_config::CredentialStore;
+use memo_protocol::Phrase;
 use rmcp::service::RunningService;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -87,15 +88,14 @@ pub(crate) async fn connect(
                         .ok()
                         .flatten();
                     }
-                    let message = match exit {
-                        Some(status) => format!(
-                            "the server {} during the handshake",
-                            process::describe_exit(Some(status))
-                        ),
+                    let reason = match exit {
+                        Some(status) => Phrase::McpExitedInHandshake {
+                            exit: Box::new(process::describe_exit(Some(status))),
+                        },
                         None => describe_init_error(&e.to_string()),
                     };
                     Err(ConnectFailure {
-                        error: McpError::Connect { message },
+                        error: McpError::Connect { reason },
                         stderr: stderr.text(),
                     })
                 }
@@ -242,17 +242,19 @@ fn http_failure(server: &str, auth: &Auth, message: &str) -> ConnectFailure {
         }
     } else {
         McpError::Connect {
-            message: describe_init_error(message),
+            reason: describe_init_error(message),
         }
     };
     error.into()
 }
 
 /// The SDK's initialize errors, in words a user can act on.
-fn describe_init_error(message: &str) -> String {
+fn describe_init_error(message: &str) -> Phrase {
     if message.contains("connection closed") || message.contains("ConnectionClosed") {
-        "the server closed the connection during the handshake".into()
+        Phrase::McpClosedInHandshake
     } else {
-        format!("the handshake failed: {message}")
+        Phrase::McpHandshakeFailed {
+            error: message.to_owned(),
+        }
     }
 }

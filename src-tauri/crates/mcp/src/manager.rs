@@ -55,7 +55,7 @@ impl McpManager {
                     config,
                     state: Mutex::new(SlotState {
                         status,
-                        message: None,
+                        said: None,
                         stderr_tail: None,
                         restarts: 0,
                         pid: None,

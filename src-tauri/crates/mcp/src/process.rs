@@ -170,14 +170,16 @@ impl Drop for ServerProcess {
 }
 
 /// How an exit reads in a crash report.
-pub fn describe_exit(status: Option<ExitStatus>) -> String {
+pub fn describe_exit(status: Option<ExitStatus>) -> memo_protocol::Phrase {
+    use memo_protocol::Phrase;
     use std::os::unix::process::ExitStatusExt;
-    match status {
-        Some(s) => match (s.code(), s.signal()) {
-            (Some(code), _) => format!("exited with code {code}"),
-            (None, Some(sig)) => format!("killed by signal {sig}"),
-            _ => "exited".into(),
+    match status.map(|s| (s.code(), s.signal())) {
+        Some((Some(code), _)) => Phrase::ProcessExitedWithCode {
+            status: code.to_string(),
         },
-        None => "exited".into(),
+        Some((None, Some(signal))) => Phrase::ProcessKilledBySignal {
+            signal: signal.to_string(),
+        },
+        _ => Phrase::ProcessExited,
     }
 }

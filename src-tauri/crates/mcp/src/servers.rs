@@ -65,7 +65,10 @@ pub struct ServerSnapshot {
     /// The server's tool names (after include/exclude filters).
     pub tools: Vec<String>,
     pub prompts: usize,
+    /// Why it is not running (or what happened), in English.
     pub message: Option<String>,
+    /// The same as a phrase, for a front end to word in the person's language.
+    pub phrase: Option<memo_protocol::Phrase>,
     /// The last lines the server wrote to stderr, when it failed or crashed.
     pub stderr_tail: Option<String>,
     pub restarts: u32,
@@ -182,7 +185,8 @@ pub(crate) struct Catalog {
 #[derive(Debug)]
 pub(crate) struct SlotState {
     pub status: ServerStatus,
-    pub message: Option<String>,
+    /// What happened, as a phrase (worded in English for the model and logs).
+    pub said: Option<memo_protocol::Phrase>,
     pub stderr_tail: Option<String>,
     pub restarts: u32,
     pub pid: Option<u32>,
@@ -225,7 +229,8 @@ impl Slot {
             source: self.config.source.clone(),
             tools: catalog.tools.iter().map(|t| t.name.clone()).collect(),
             prompts: catalog.prompts.len(),
-            message: state.message.clone(),
+            message: state.said.as_ref().map(memo_protocol::Phrase::english),
+            phrase: state.said.clone(),
             stderr_tail: state.stderr_tail.clone(),
             restarts: state.restarts,
             pid: state.pid,
@@ -236,9 +241,9 @@ impl Slot {
     pub fn describe(&self) -> String {
         let state = lock(&self.state);
         let mut out = state.status.label().replace('_', " ");
-        if let Some(message) = &state.message {
+        if let Some(said) = &state.said {
             out.push_str(": ");
-            out.push_str(message);
+            out.push_str(&said.english());
         }
         if let Some(tail) = &state.stderr_tail {
             out.push_str("\nLast stderr lines of the server:\n");

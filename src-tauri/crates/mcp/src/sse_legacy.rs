@@ -20,6 +20,7 @@ use url::Url;
 
 use crate::error::McpError;
 use crate::http::Auth;
+use memo_protocol::Phrase;
 
 /// How long the server may take to name its message endpoint.
 const ENDPOINT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -63,12 +64,15 @@ impl LegacySseTransport {
         let status = response.status();
         if status == reqwest::StatusCode::UNAUTHORIZED {
             return Err(McpError::Connect {
-                message: "the server answered 401 Unauthorized".into(),
+                reason: Phrase::McpUnauthorized,
             });
         }
         if !status.is_success() {
             return Err(McpError::Connect {
-                message: format!("GET {url} answered HTTP {status}"),
+                reason: Phrase::McpHttpStatus {
+                    url: url.to_string(),
+                    status: status.to_string(),
+                },
             });
         }
         let is_sse = response
@@ -78,34 +82,43 @@ impl LegacySseTransport {
             .is_some_and(|ct| ct.starts_with("text/event-stream"));
         if !is_sse {
             return Err(McpError::Connect {
-                message: format!("GET {url} did not return an event stream"),
+                reason: Phrase::McpNotEventStream {
+                    url: url.to_string(),
+                },
             });
         }
         let mut events = SseStream::from_bytes_stream(response.bytes_stream());
         let endpoint = tokio::time::timeout(ENDPOINT_TIMEOUT, async {
             while let Some(event) = events.next().await {
                 let event = event.map_err(|e| McpError::Connect {
-                    message: format!("reading the event stream: {e}"),
+                    reason: Phrase::McpEventStreamBroke {
+                        error: e.to_string(),
+                    },
                 })?;
                 if event.event.as_deref() == Some("endpoint") {
                     return Ok(event.data.unwrap_or_default());
                 }
             }
             Err(McpError::Connect {
-                message: "the event stream ended before naming the message endpoint".into(),
+                reason: Phrase::McpEventStreamEnded,
             })
         })
         .await
         .map_err(|_| McpError::Connect {
-            message: "the server never named its message endpoint".into(),
+            reason: Phrase::McpNoEndpoint,
         })??;
         let endpoint = base.join(endpoint.trim()).map_err(|e| McpError::Connect {
-            message: format!("bad message endpoint \"{endpoint}\": {e}"),
+            reason: Phrase::McpBadEndpoint {
+                endpoint: endpoint.clone(),
+                error: e.to_string(),
+            },
         })?;
         // The endpoint decides where our messages (and token) go: never off-origin.
         if endpoint.origin() != base.origin() {
             return Err(McpError::Connect {
-                message: format!("the server named an endpoint on another origin: {endpoint}"),
+                reason: Phrase::McpEndpointOffOrigin {
+                    endpoint: endpoint.to_string(),
+                },
             });
         }
         let (tx, inbox) = mpsc::channel(64);

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use memo_protocol::Phrase;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -27,7 +28,7 @@ enum Ended {
     Restart,
     /// Stopped on its own; `was_ready` tells a crash from a failed start.
     Crashed {
-        message: String,
+        reason: Phrase,
         stderr: Option<String>,
         was_ready: bool,
     },
@@ -36,13 +37,18 @@ enum Ended {
 pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
     let mut failures: u32 = 0;
     // Shown while restarting, so the reason stays visible until the next outcome.
-    let mut last_failure: Option<(String, Option<String>)> = None;
+    let mut last_failure: Option<(Phrase, Option<String>)> = None;
     loop {
-        let (message, stderr) = match last_failure.take() {
-            Some((message, stderr)) => (Some(format!("restarting after: {message}")), stderr),
+        let (said, stderr) = match last_failure.take() {
+            Some((reason, stderr)) => (
+                Some(Phrase::McpRestartingAfter {
+                    reason: Box::new(reason),
+                }),
+                stderr,
+            ),
             None => (None, None),
         };
-        set_status(&inner, &slot, ServerStatus::Starting, message, stderr);
+        set_status(&inner, &slot, ServerStatus::Starting, said, stderr);
         let path = inner.path.get().cloned().unwrap_or_default();
         let mut process: Option<ServerProcess> = None;
         let (signals_tx, signals) = mpsc::unbounded_channel();
@@ -91,7 +97,7 @@ pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
                         &inner,
                         &slot,
                         ServerStatus::NeedsAuth,
-                        Some(failure.error.to_string()),
+                        Some(failure.error.phrase()),
                         None,
                     );
                     slot.first_done.send_replace(true);
@@ -105,7 +111,7 @@ pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
                     }
                 }
                 Ended::Crashed {
-                    message: failure.error.to_string(),
+                    reason: failure.error.phrase(),
                     stderr,
                     was_ready: false,
                 }
@@ -114,32 +120,35 @@ pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
                 let stderr = stderr_of(&process);
                 stop_process(&mut process).await;
                 Ended::Crashed {
-                    message: McpError::StartupTimeout(startup).to_string(),
+                    reason: McpError::StartupTimeout(startup).phrase(),
                     stderr,
                     was_ready: false,
                 }
             }
         };
-        let (message, stderr, was_ready) = match outcome {
+        let (reason, stderr, was_ready) = match outcome {
             Ended::Shutdown => break,
             Ended::Restart => {
                 failures = 0;
                 continue;
             }
             Ended::Crashed {
-                message,
+                reason,
                 stderr,
                 was_ready,
-            } => (message, stderr, was_ready),
+            } => (reason, stderr, was_ready),
         };
         failures += 1;
         let policy = &inner.options.restart;
         if failures > policy.max_attempts {
-            let message = match failures {
-                1 => message,
-                n => format!("{message} (gave up after {n} attempts)"),
+            let said = match failures {
+                1 => reason,
+                n => Phrase::McpGaveUp {
+                    reason: Box::new(reason),
+                    count: u64::from(n),
+                },
             };
-            set_status(&inner, &slot, ServerStatus::Failed, Some(message), stderr);
+            set_status(&inner, &slot, ServerStatus::Failed, Some(said), stderr);
             slot.first_done.send_replace(true);
             tokio::select! {
                 _ = inner.shutdown.cancelled() => break,
@@ -162,13 +171,13 @@ pub(crate) async fn run_server(inner: Arc<Inner>, slot: Arc<Slot>) {
             &inner,
             &slot,
             status,
-            Some(format!(
-                "{message}; restarting in {}s",
-                backoff.as_secs_f64()
-            )),
+            Some(Phrase::McpRestartingIn {
+                reason: Box::new(reason.clone()),
+                seconds: format!("{}", backoff.as_secs_f64()),
+            }),
             stderr.clone(),
         );
-        last_failure = Some((message, stderr));
+        last_failure = Some((reason, stderr));
         lock(&slot.state).restarts += 1;
         slot.first_done.send_replace(true);
         tokio::select! {
@@ -264,10 +273,10 @@ async fn supervise(
             }
             status = &mut exited => {
                 cancel.cancel();
-                break Some(format!("the server process {}", describe_exit(status.flatten())));
+                break Some(Phrase::McpProcessEnded { exit: Box::new(describe_exit(status.flatten())) });
             }
             _ = &mut waiting => {
-                break Some("the connection to the server closed".to_owned());
+                break Some(Phrase::McpConnectionClosed);
             }
             Some(signal) = signals.recv() => {
                 let changed = match signal {
@@ -296,18 +305,18 @@ async fn supervise(
                 Ended::Shutdown
             }
         }
-        Some(message) => crashed(slot, process, message).await,
+        Some(reason) => crashed(slot, process, reason).await,
     }
 }
 
-async fn crashed(slot: &Slot, process: &mut Option<ServerProcess>, message: String) -> Ended {
+async fn crashed(slot: &Slot, process: &mut Option<ServerProcess>, reason: Phrase) -> Ended {
     // The exit and the closed pipe race; give stderr a moment to drain either way.
     tokio::time::sleep(Duration::from_millis(100)).await;
     let stderr = stderr_of(process);
     stop_process(process).await;
-    tracing::warn!(server = %slot.config.name, %message, "MCP server stopped unexpectedly");
+    tracing::warn!(server = %slot.config.name, %reason, "MCP server stopped unexpectedly");
     Ended::Crashed {
-        message,
+        reason,
         stderr,
         was_ready: true,
     }
@@ -327,13 +336,13 @@ fn set_status(
     inner: &Inner,
     slot: &Slot,
     status: ServerStatus,
-    message: Option<String>,
+    said: Option<Phrase>,
     stderr: Option<String>,
 ) {
     {
         let mut state = lock(&slot.state);
         state.status = status;
-        state.message = message;
+        state.said = said;
         state.stderr_tail = stderr;
     }
     inner.publish(slot);

@@ -250,9 +250,14 @@ pub enum AgentEvent {
         /// Where it was configured: the file and the agent that wrote it.
         source: String,
         tools: u32,
+        /// What happened, in English (for older readers and logs).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         message: Option<String>,
+        /// The same as a phrase, worded in the person's language.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional, as = "Option<crate::Phrase>")]
+        phrase: Option<crate::Phrase>,
         /// The last lines the server wrote to stderr, when it failed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]

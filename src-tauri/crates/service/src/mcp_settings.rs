@@ -640,6 +640,7 @@ fn check_of(server: &ServerConfig, loaded: &Loaded, probe: &Probe) -> McpServerC
         }
     };
     check.message = snapshot.message.clone();
+    check.phrase = snapshot.phrase.clone();
     check.stderr_tail = snapshot.stderr_tail.clone();
     check.tools = probe
         .tools

@@ -35,6 +35,7 @@ fn status_event(s: ServerSnapshot) -> AgentEvent {
         source: s.source.to_string(),
         tools: u32::try_from(s.tools.len()).unwrap_or(u32::MAX),
         message: s.message,
+        phrase: s.phrase,
         stderr_tail: s.stderr_tail,
         restarts: s.restarts,
         server: s.name,

@@ -631,6 +631,87 @@ pub enum Phrase {
     RepositoryGone {
         path: String,
     },
+    // MCP servers: starting, failing, restarting (the server's own words go as AsSaid)
+    AsSaid {
+        text: String,
+    },
+    McpServerNotConfigured {
+        name: String,
+    },
+    McpCommandNotFound {
+        command: String,
+        path: String,
+    },
+    McpCouldNotStart {
+        command: String,
+        error: String,
+    },
+    McpStartupTimeout {
+        seconds: String,
+    },
+    McpNeedsLogin {
+        server: String,
+    },
+    McpCallTimeout {
+        seconds: String,
+    },
+    McpNotAvailable {
+        server: String,
+        state: String,
+    },
+    McpServerAnsweredError {
+        number: String,
+        error: String,
+    },
+    McpConnectionClosed,
+    McpClosedInHandshake,
+    McpHandshakeFailed {
+        error: String,
+    },
+    McpExitedInHandshake {
+        exit: Box<Phrase>,
+    },
+    McpProcessEnded {
+        exit: Box<Phrase>,
+    },
+    ProcessExitedWithCode {
+        status: String,
+    },
+    ProcessKilledBySignal {
+        signal: String,
+    },
+    ProcessExited,
+    McpUnauthorized,
+    McpHttpStatus {
+        url: String,
+        status: String,
+    },
+    McpNotEventStream {
+        url: String,
+    },
+    McpEventStreamBroke {
+        error: String,
+    },
+    McpEventStreamEnded,
+    McpNoEndpoint,
+    McpBadEndpoint {
+        endpoint: String,
+        error: String,
+    },
+    McpEndpointOffOrigin {
+        endpoint: String,
+    },
+    McpGaveUp {
+        reason: Box<Phrase>,
+        count: u64,
+    },
+    McpRestartingIn {
+        reason: Box<Phrase>,
+        seconds: String,
+    },
+    McpRestartingAfter {
+        reason: Box<Phrase>,
+    },
 }
 
 impl Phrase {

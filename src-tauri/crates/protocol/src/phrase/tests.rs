@@ -558,6 +558,86 @@ fn every_phrase() -> Vec<Phrase> {
         Phrase::RepositoryGone {
             path: s("path-value"),
         },
+        Phrase::AsSaid {
+            text: s("text-value"),
+        },
+        Phrase::McpServerNotConfigured {
+            name: s("name-value"),
+        },
+        Phrase::McpCommandNotFound {
+            command: s("command-value"),
+            path: s("path-value"),
+        },
+        Phrase::McpCouldNotStart {
+            command: s("command-value"),
+            error: s("error-value"),
+        },
+        Phrase::McpStartupTimeout {
+            seconds: s("seconds-value"),
+        },
+        Phrase::McpNeedsLogin {
+            server: s("server-value"),
+        },
+        Phrase::McpCallTimeout {
+            seconds: s("seconds-value"),
+        },
+        Phrase::McpNotAvailable {
+            server: s("server-value"),
+            state: s("state-value"),
+        },
+        Phrase::McpServerAnsweredError {
+            number: s("number-value"),
+            error: s("error-value"),
+        },
+        Phrase::McpConnectionClosed,
+        Phrase::McpClosedInHandshake,
+        Phrase::McpHandshakeFailed {
+            error: s("error-value"),
+        },
+        Phrase::McpExitedInHandshake {
+            exit: Box::new(Phrase::AreaCredentials),
+        },
+        Phrase::McpProcessEnded {
+            exit: Box::new(Phrase::AreaCredentials),
+        },
+        Phrase::ProcessExitedWithCode {
+            status: s("status-value"),
+        },
+        Phrase::ProcessKilledBySignal {
+            signal: s("signal-value"),
+        },
+        Phrase::ProcessExited,
+        Phrase::McpUnauthorized,
+        Phrase::McpHttpStatus {
+            url: s("url-value"),
+            status: s("status-value"),
+        },
+        Phrase::McpNotEventStream {
+            url: s("url-value"),
+        },
+        Phrase::McpEventStreamBroke {
+            error: s("error-value"),
+        },
+        Phrase::McpEventStreamEnded,
+        Phrase::McpNoEndpoint,
+        Phrase::McpBadEndpoint {
+            endpoint: s("endpoint-value"),
+            error: s("error-value"),
+        },
+        Phrase::McpEndpointOffOrigin {
+            endpoint: s("endpoint-value"),
+        },
+        Phrase::McpGaveUp {
+            reason: Box::new(Phrase::AreaCredentials),
+            count: 2,
+        },
+        Phrase::McpRestartingIn {
+            reason: Box::new(Phrase::AreaCredentials),
+            seconds: s("seconds-value"),
+        },
+        Phrase::McpRestartingAfter {
+            reason: Box::new(Phrase::AreaCredentials),
+        },
     ];
     for phrase in &all {
         match phrase {
@@ -762,7 +842,35 @@ fn every_phrase() -> Vec<Phrase> {
             | Phrase::SessionStoppedBeforeAnswer
             | Phrase::WorktreeUnlinked { .. }
             | Phrase::FolderGone { .. }
-            | Phrase::RepositoryGone { .. } => {}
+            | Phrase::RepositoryGone { .. }
+            | Phrase::AsSaid { .. }
+            | Phrase::McpServerNotConfigured { .. }
+            | Phrase::McpCommandNotFound { .. }
+            | Phrase::McpCouldNotStart { .. }
+            | Phrase::McpStartupTimeout { .. }
+            | Phrase::McpNeedsLogin { .. }
+            | Phrase::McpCallTimeout { .. }
+            | Phrase::McpNotAvailable { .. }
+            | Phrase::McpServerAnsweredError { .. }
+            | Phrase::McpConnectionClosed
+            | Phrase::McpClosedInHandshake
+            | Phrase::McpHandshakeFailed { .. }
+            | Phrase::McpExitedInHandshake { .. }
+            | Phrase::McpProcessEnded { .. }
+            | Phrase::ProcessExitedWithCode { .. }
+            | Phrase::ProcessKilledBySignal { .. }
+            | Phrase::ProcessExited
+            | Phrase::McpUnauthorized
+            | Phrase::McpHttpStatus { .. }
+            | Phrase::McpNotEventStream { .. }
+            | Phrase::McpEventStreamBroke { .. }
+            | Phrase::McpEventStreamEnded
+            | Phrase::McpNoEndpoint
+            | Phrase::McpBadEndpoint { .. }
+            | Phrase::McpEndpointOffOrigin { .. }
+            | Phrase::McpGaveUp { .. }
+            | Phrase::McpRestartingIn { .. }
+            | Phrase::McpRestartingAfter { .. } => {}
         }
     }
     all
