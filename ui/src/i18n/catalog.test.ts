@@ -1,6 +1,8 @@
 // The catalogs are complete and the page has no sentence outside them: a JSX text, an
 // aria-label, a title, a placeholder or an alt holding English words fails here, unless
-// its file is on the (shrinking) list of files not translated yet; and no language lacks
+// its file is on the (shrinking) list of files not translated yet; nor does a plain .ts
+// module's literal (a notice's title, a notification, an error's message) hold an English
+// sentence, unless it is on the short list of allowed ones below; and no language lacks
 // a key English has, nor a value's placeholders. The catalogs are read from their files:
 // the page itself loads a language other than English only when it is chosen.
 import ts from "typescript";
@@ -169,6 +171,178 @@ describe("the page's sentences", () => {
       return !files.includes(full) || literals(full).length === 0;
     });
     expect(done).toEqual([]);
+  });
+});
+
+/**
+ * Plain modules (a reducer's notice, a notification, an error a person reads, a fallback)
+ * build sentences too, out of JSX's sight. `.ts` files other than tests, ../gen and ../test.
+ */
+function moduleSources(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (name !== "gen" && name !== "test") moduleSources(full, out);
+    } else if (name.endsWith(".ts") && !name.endsWith(".d.ts") && !name.includes(".test.")) out.push(full);
+  }
+  return out;
+}
+
+/**
+ * Two words with only a space (and quotes, a comma or a bracket) between: prose, not a token
+ * (a class list's `button--small`, a path, a `snake_case` code are not words).
+ */
+const PROSE = /(?<![\w./$-])[A-Za-z]{2,}["'“”‘’,:;]?\s+["'“”‘’(]?[A-Za-z]{2,}(?![\w/-])/;
+/** Where a value is shown: a notice's title or body, a label, an error's message... */
+const SHOWN_NAME = /(title|body|message|label|headline|description|summary|text|hint|reason|detail|error|problem)s?$/i;
+
+/**
+ * English a plain module may hold, each with why; `text` is the literal's start (a
+ * template's holes read as `{}`). A sentence that reaches a person belongs in a catalog.
+ */
+const ALLOWED: readonly { file: string; text: string | RegExp; why: string }[] = [
+  {
+    file: "features/chat/pastes.ts",
+    text: "Pasted text (",
+    why: "goes to the model inside the message, not shown to the person (the chip says it from chat:composer)",
+  },
+  {
+    file: "features/settings/presets.ts",
+    text: /^[a-z]+(\.[a-z]+)+ → /,
+    why: "where a provider's site gives keys: its address and its menu's own words, which the site shows in English",
+  },
+  {
+    file: "features/settings/presets.ts",
+    text: /^(OpenAI|Anthropic|Google Gemini|DeepSeek|OpenRouter)$/,
+    why: "the providers' and their wire formats' product names, the same in every language",
+  },
+  {
+    file: "i18n/index.ts",
+    text: "no catalogs for ",
+    why: "only a broken build throws it, for its developer; the sentence around it is translated (appearance:languageFailed)",
+  },
+];
+
+/** A literal's text, a template's holes as `{}`. */
+function literalText(node: ts.Node): string | null {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+  if (ts.isTemplateExpression(node)) return node.head.text + node.templateSpans.map((s) => `{}${s.literal.text}`).join("");
+  return null;
+}
+
+/** The name a value is given to (a property, a variable), through `?:`, `??`, `||` and brackets. */
+function shownName(node: ts.Node, source: ts.SourceFile): string | null {
+  let child = node;
+  let parent = node.parent;
+  while (
+    ts.isParenthesizedExpression(parent) ||
+    ts.isAsExpression(parent) ||
+    (ts.isConditionalExpression(parent) && parent.condition !== child) ||
+    (ts.isBinaryExpression(parent) &&
+      (parent.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || parent.operatorToken.kind === ts.SyntaxKind.BarBarToken))
+  ) {
+    child = parent;
+    parent = parent.parent;
+  }
+  if ((ts.isPropertyAssignment(parent) || ts.isVariableDeclaration(parent)) && parent.initializer === child) {
+    return parent.name.getText(source);
+  }
+  // `new IpcError(command, code, message, …)`: the message a person reads.
+  if (ts.isNewExpression(parent) && parent.expression.getText(source) === "IpcError" && parent.arguments?.[2] === child) return "message";
+  // A notification helper's arguments: `notify…(…)`, `sendNotification(…)`.
+  if (ts.isCallExpression(parent) && /notif/i.test(parent.expression.getText(source))) return "notification";
+  return null;
+}
+
+/** Where a literal is code, not words: a key, a log line, a type, a value compared against. */
+function isCode(node: ts.Node, source: ts.SourceFile): boolean {
+  const parent = node.parent;
+  if (ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent) || ts.isLiteralTypeNode(parent)) return true;
+  if (ts.isCaseClause(parent)) return true;
+  if (ts.isBinaryExpression(parent)) {
+    const op = parent.operatorToken.kind;
+    if (
+      op === ts.SyntaxKind.EqualsEqualsEqualsToken ||
+      op === ts.SyntaxKind.ExclamationEqualsEqualsToken ||
+      op === ts.SyntaxKind.EqualsEqualsToken ||
+      op === ts.SyntaxKind.ExclamationEqualsToken
+    ) {
+      return true;
+    }
+  }
+  if (ts.isCallExpression(parent) && parent.arguments.includes(node as ts.Expression)) {
+    const callee = parent.expression.getText(source);
+    if (/^console\./.test(callee) || callee === "t" || /\.t$/.test(callee)) return true;
+  }
+  return false;
+}
+
+/** English sentences a plain module holds: `line: text` each, with the literal's text. */
+function moduleLiterals(file: string, code = readFileSync(file, "utf8")): { line: string; text: string }[] {
+  const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: { line: string; text: string }[] = [];
+  const visit = (node: ts.Node) => {
+    const text = literalText(node);
+    if (text !== null && !isCode(node, source)) {
+      const name = shownName(node, source);
+      const shown = name !== null && (name === "notification" || SHOWN_NAME.test(name));
+      // Prose anywhere; in a shown place, any word ("{} tools.", "Failed").
+      if (PROSE.test(text) || (shown && WORDS.test(text))) {
+        const line = source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+        found.push({ line: `${line}: ${text.slice(0, 60)}`, text });
+      }
+    }
+    // A template's own holes may hold literals of their own.
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function allowed(file: string, text: string): boolean {
+  return ALLOWED.some((a) => a.file === file && (typeof a.text === "string" ? text.startsWith(a.text) : a.text.test(text)));
+}
+
+describe("the modules' sentences", () => {
+  const relative = (file: string) => path.relative(SRC, file);
+  const found = moduleSources(SRC).flatMap((file) => moduleLiterals(file).map((l) => ({ file: relative(file), ...l })));
+
+  it("all come from the catalogs too, outside the few English ones allowed", () => {
+    expect(found.length).toBeGreaterThan(0);
+    const problems = found.filter((l) => !allowed(l.file, l.text)).map((l) => `${l.file}:${l.line}`);
+    expect(problems).toEqual([]);
+  });
+
+  it("keep the allowed English true: each still names a literal that is there", () => {
+    const matches = (a: (typeof ALLOWED)[number], text: string) =>
+      typeof a.text === "string" ? text.startsWith(a.text) : a.text.test(text);
+    const stale = ALLOWED.filter((a) => !found.some((l) => l.file === a.file && matches(a, l.text)));
+    expect(stale.map((a) => `${a.file}: ${String(a.text)}`)).toEqual([]);
+  });
+
+  it("tell a sentence from code", () => {
+    const texts = (code: string) => moduleLiterals("probe.ts", code).map((l) => l.text);
+    expect(
+      texts(`
+        const info = { kind: "info", title: "Model switched", body: \`\${n} tools.\` };
+        const label = name === "" ? "A session" : name;
+        const why = () => \`\${label} is done.\`;
+        const title = failed ? \`\${where} failed\` : null;
+        throw new IpcError("send", "conflict", "Wait", false);
+        notifySession({ body: "x" }, "Approval needed");
+      `),
+    ).toEqual(["Model switched", "{} tools.", "A session", "{} is done.", "{} failed", "Wait", "Approval needed"]);
+    expect(
+      texts(`
+        import { x } from "some module";
+        type Kind = "hook ran" | "turn ended";
+        console.error(\`Could not open \${uri}:\`, error);
+        if (source === "OS keychain") t("settings:keySource.keychain");
+        switch (kind) { case "needs auth": break; }
+        const preset = { name: "openai", kind: "file_edit", className: "button button--small", key: "memo.drafts" };
+        const title = \`/\${command}\`;
+      `),
+    ).toEqual([]);
   });
 });
 

@@ -22,7 +22,7 @@ export function allFiles(): FileFilter {
 /** The native folder picker; null when the user cancels. */
 export async function pickFolder(): Promise<string | null> {
   try {
-    const picked = await open({ directory: true, multiple: false, title: "Open folder" });
+    const picked = await open({ directory: true, multiple: false, title: t("common:openFolder") });
     // `multiple: false` gives one path, but the declared type still allows a list.
     if (Array.isArray(picked)) {
       return picked[0] ?? null;

@@ -3,6 +3,7 @@
 // ./fixtures/ipc-error.json, so a change to the wire shape fails a test on each side.
 import type { IpcErrorPayload } from "../gen/ipc";
 import { ERROR_CODES, type ErrorCode as RustErrorCode, type Phrase } from "../gen/protocol";
+import { t } from "../i18n";
 import { isPhrase, say } from "../i18n/phrase";
 
 export type { IpcErrorPayload, RustErrorCode };
@@ -65,5 +66,5 @@ export function toIpcError(command: string, raised: unknown): IpcError {
     // Outside the desktop app `invoke` fails with a TypeError on the missing Tauri globals.
     return new IpcError(command, "ipc", raised.message, false);
   }
-  return new IpcError(command, "ipc", `${command} failed: ${String(raised)}`, false);
+  return new IpcError(command, "ipc", t("common:commandFailed", { command, reason: String(raised) }), false);
 }

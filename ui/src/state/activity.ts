@@ -2,6 +2,7 @@
 // part of ./useActivity. The backend says what each session is doing; "unread" is the
 // window's own notion (a turn ended while the session was not in front of the user).
 import type { SessionActivity } from "../gen/protocol";
+import { t } from "../i18n";
 
 /** What a session row shows, most urgent first. */
 export type SessionBadge = "waiting" | "running" | "failed" | "unread" | null;
@@ -79,22 +80,29 @@ export function noticesBetween(
     if (focused && a.session_id === shownId) continue;
     const prior = before.byId.get(a.session_id);
     if (prior === undefined) continue;
-    const label = a.label.trim() === "" ? "A session" : `“${a.label}”`;
+    const label = a.label.trim() === "" ? t("notifications:session.someSession") : t("notifications:session.named", { label: a.label });
     if (waitingCount(a) > waitingCount(prior) && a.approvals.length > prior.approvals.length) {
       const latest = a.approvals[a.approvals.length - 1];
       notices.push({
         sessionId: a.session_id,
-        title: "Approval needed",
-        body: `${label} wants to run: ${latest?.summary ?? "a tool"}`,
+        title: t("notifications:session.approvalNeeded"),
+        body: t("notifications:session.wantsToRun", { label, summary: latest?.summary ?? t("notifications:session.aTool") }),
       });
     } else if (a.questions > prior.questions) {
-      notices.push({ sessionId: a.session_id, title: "Question from a tool", body: `${label} is waiting for your answer.` });
+      notices.push({
+        sessionId: a.session_id,
+        title: t("notifications:session.question"),
+        body: t("notifications:session.waitingForAnswer", { label }),
+      });
     } else if (a.turns_ended > prior.turns_ended) {
       const failed = a.last_outcome === "failed";
       notices.push({
         sessionId: a.session_id,
-        title: failed ? "Session failed" : "Session finished",
-        body: failed && a.last_error ? `${label}: ${a.last_error}` : `${label} is done.`,
+        title: failed ? t("notifications:session.failed") : t("notifications:session.finished"),
+        body:
+          failed && a.last_error
+            ? t("notifications:session.failedWith", { label, error: a.last_error })
+            : t("notifications:session.done", { label }),
       });
     }
   }

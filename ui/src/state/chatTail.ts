@@ -6,6 +6,7 @@
 // event (shown or held back), whatever the window does. Pure.
 import type { EventEnvelope, HistoryPage } from "../gen/protocol";
 import { applyBatch, emptyTranscript, runningTurn, waitingApprovals, type TranscriptState, type TurnView } from "./transcript";
+import { t } from "../i18n";
 
 export interface ChatTail {
   /** From the session's last turn on (and what followed it); earlier turns are let go. */
@@ -98,7 +99,7 @@ export function modelProblemOf(tail: ChatTail): string | null {
   if (last === null || last.status !== "failed") return null;
   const error = [...last.items].reverse().find((item) => item.kind === "error");
   if (error?.kind !== "error" || !MODEL_PROBLEMS.includes(error.errorKind)) return null;
-  return `The last request failed: ${error.message}`;
+  return t("chat:header.lastRequestFailed", { error: error.message });
 }
 
 /**

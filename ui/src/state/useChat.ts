@@ -17,6 +17,7 @@ import { subscribeAfter } from "./chatWindow";
 import { chatsReducer, draftKey, evictable, initialChats, shownChat, shownKey } from "./chats";
 import { frameQueue } from "./frameQueue";
 import type { TurnView } from "./transcript";
+import { t } from "../i18n";
 
 /** Sessions longer than this (in events) open from their end, a page of turns at a time. */
 const PAGED_ABOVE_EVENTS = 2000;
@@ -371,7 +372,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
       // The session would refuse it (one turn at a time), but only in an event after the
       // composer had cleared: refused here, the message stays in the composer.
       if (tailRunning(stateRef.current.tail) !== null) {
-        const refused = new IpcError("send", "conflict", "A turn is still running: stop it, or wait for it to end.", false);
+        const refused = new IpcError("send", "conflict", t("chat:composer.turnStillRunning"), false);
         dispatchTo(key, { type: "failed", error: refused });
         return false;
       }

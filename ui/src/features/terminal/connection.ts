@@ -5,6 +5,7 @@
 
 import { AckBatcher, decodeOutput, type AckOptions } from "./flow";
 import type { TerminalMessage } from "../../gen/protocol";
+import { t } from "../../i18n";
 
 /** The backend commands a connection uses (the generated IPC commands in the app). */
 export interface TerminalBackend {
@@ -30,7 +31,7 @@ function ignore(): void {}
 
 function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
-  return typeof error === "string" ? error : "the terminal could not start";
+  return typeof error === "string" ? error : t("terminal:view.couldNotStart");
 }
 
 export class TerminalConnection {

@@ -550,6 +550,50 @@ describe("session-level notes", () => {
   });
 });
 
+describe("an MCP server's state in Chinese", () => {
+  it("words the engine's phrase, nested reasons included, and keeps the English of older events", async () => {
+    const { setUpI18n } = await import("../../i18n");
+    await setUpI18n("zh-CN");
+    try {
+      const e = stream(null);
+      const state = applyBatch(emptyTranscript, [
+        e({
+          type: "mcp_server_status",
+          server: "fx",
+          status: "crashed",
+          transport: "stdio",
+          source: "/h/config.toml (memo)",
+          tools: 4,
+          restarts: 0,
+          message: "the server process exited with code 7; restarting in 2s",
+          phrase: {
+            code: "mcp_restarting_in",
+            seconds: "2",
+            reason: { code: "mcp_process_ended", exit: { code: "process_exited_with_code", status: "7" } },
+          },
+        }),
+        e({
+          type: "mcp_server_status",
+          server: "old",
+          status: "failed",
+          transport: "stdio",
+          source: "/h/config.toml (memo)",
+          tools: 0,
+          restarts: 0,
+          message: "did not start",
+        }),
+      ]);
+      expect(state.mcp[0]!.message).toBe("服务器进程已退出，退出码 7；2 秒后重启");
+      expect(state.entries[0]).toMatchObject({ body: "服务器进程已退出，退出码 7；2 秒后重启" });
+      expect(state.entries[0]!.kind === "info" && state.entries[0]!.title).toMatch(/fx/);
+      expect(state.entries[0]!.kind === "info" && state.entries[0]!.title).toMatch(/[\u4e00-\u9fff]/);
+      expect(state.mcp[1]!.message).toBe("did not start");
+    } finally {
+      await setUpI18n("en");
+    }
+  });
+});
+
 describe("a request the model is still reading", () => {
   it("is remembered from model_request_sent until the first delta", () => {
     const e = stream();

@@ -9,6 +9,7 @@ import { approvalResolved, isRelayed, relayedApproval, subagentStarted, subagent
 import { applyTurnEvent, withoutBusy } from "./turnEvents";
 import { modeEffect, modeName } from "../approvalModes";
 import { t } from "../../i18n";
+import { say } from "../../i18n/phrase";
 
 export const emptyTranscript: TranscriptState = {
   lastSeq: 0,
@@ -86,8 +87,12 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       const info: InfoView = {
         kind: "info",
         key,
-        title: "Model switched",
-        body: `${event.provider} · ${event.model} from the next message (context window ${formatCount(event.context_window)} tokens).`,
+        title: t("transcript:info.modelSwitched"),
+        body: t("transcript:info.modelSwitchedBody", {
+          provider: event.provider,
+          model: event.model,
+          tokens: formatCount(event.context_window),
+        }),
         ok: true,
       };
       return { ...state, session, entries: [...state.entries, info] };
@@ -132,7 +137,7 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       return compacted(state, envelope, infoEntry(event, key));
     case "hooks_skipped": {
       const body = [event.message, ...event.files].join("\n");
-      const info: InfoView = { kind: "info", key, title: "Project hooks not run", body, ok: true };
+      const info: InfoView = { kind: "info", key, title: t("transcript:info.hooksSkipped"), body, ok: true };
       return { ...state, entries: [...state.entries, info] };
     }
     case "subagent_started":
@@ -149,7 +154,7 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       return envelope.turn_id === null ? sessionHook(state, event, key) : routeToTurn(state, envelope, event, key);
     case "mcp_server_status": {
       const info = mcpEntry(event, key);
-      const server = { name: event.server, status: event.status, tools: event.tools, message: event.message ?? null };
+      const server = { name: event.server, status: event.status, tools: event.tools, message: mcpMessage(event) };
       const known = state.mcp.some((s) => s.name === event.server);
       const mcp = known ? state.mcp.map((s) => (s.name === event.server ? server : s)) : [...state.mcp, server];
       return { ...state, mcp, entries: info ? [...state.entries, info] : state.entries };
@@ -178,9 +183,9 @@ function compacted(state: TranscriptState, envelope: EventEnvelope, info: InfoVi
 function progressEntry(event: Extract<AgentEvent, { type: "compaction_progress" }>, key: string): InfoView {
   const body =
     event.total > 1
-      ? `Summarising the older messages: request ${event.done + 1} of ${event.total}.`
-      : "Summarising the older messages.";
-  return { kind: "info", key, title: "Compacting the conversation…", body, ok: true, busy: true };
+      ? t("transcript:info.summarisingRequest", { n: event.done + 1, total: event.total })
+      : t("transcript:info.summarising");
+  return { kind: "info", key, title: t("transcript:info.compacting"), body, ok: true, busy: true };
 }
 
 function infoEntry(event: Extract<AgentEvent, { type: "context_compacted" | "command_result" }>, key: string): InfoView {
@@ -192,21 +197,32 @@ function infoEntry(event: Extract<AgentEvent, { type: "context_compacted" | "com
       return {
         kind: "info",
         key,
-        title: "Context compacted",
-        body: `${event.compacted_messages} older messages summarised, ${event.kept_messages} kept (~${formatCount(event.tokens_before)} → ~${formatCount(event.tokens_after)} tokens).`,
+        title: t("transcript:info.compacted"),
+        body: t("transcript:info.compactedBody", {
+          count: event.compacted_messages,
+          kept: event.kept_messages,
+          before: formatCount(event.tokens_before),
+          after: formatCount(event.tokens_after),
+        }),
         ok: true,
       };
     case "cleared":
-      return { kind: "info", key, title: "Conversation cleared", body: "The model starts from a clean context.", ok: true };
+      return { kind: "info", key, title: t("transcript:info.cleared"), body: t("transcript:info.clearedBody"), ok: true };
     case "skipped":
-      return { kind: "info", key, title: "Nothing to compact", body: event.message ?? "The history is already short.", ok: true };
+      return {
+        kind: "info",
+        key,
+        title: t("transcript:info.nothingToCompact"),
+        body: event.message ?? t("transcript:info.alreadyShort"),
+        ok: true,
+      };
     case "inflated":
     case "failed":
       return {
         kind: "info",
         key,
-        title: "Compaction failed",
-        body: event.message ?? "The summary was not smaller than the history; it was kept as is.",
+        title: t("transcript:info.compactionFailed"),
+        body: event.message ?? t("transcript:info.notSmaller"),
         ok: false,
       };
   }
@@ -224,11 +240,16 @@ function sessionHook(state: TranscriptState, event: Extract<AgentEvent, { type: 
   const info: InfoView = {
     kind: "info",
     key,
-    title: notSent ? "Message not sent" : hookHeadline(item),
+    title: notSent ? t("transcript:info.messageNotSent") : hookHeadline(item),
     body: notSent ? `${hookHeadline(item)}\n\n${hookDetails(item)}` : hookDetails(item),
     ok: tone !== "blocked" && tone !== "failed",
   };
   return { ...state, entries: [...state.entries, info] };
+}
+
+/** What happened to the server, in the page's language (older events have only English). */
+function mcpMessage(event: Extract<AgentEvent, { type: "mcp_server_status" }>): string | null {
+  return event.phrase ? say(event.phrase) : (event.message ?? null);
 }
 
 /**
@@ -236,20 +257,25 @@ function sessionHook(state: TranscriptState, event: Extract<AgentEvent, { type: 
  * a login (with its last stderr lines), and one that came back. Routine starts are quiet.
  */
 function mcpEntry(event: Extract<AgentEvent, { type: "mcp_server_status" }>, key: string): InfoView | null {
-  const where = `MCP server "${event.server}"`;
-  const details = [event.message, event.stderr_tail ? `stderr:\n${event.stderr_tail}` : null]
+  const details = [mcpMessage(event), event.stderr_tail ? `stderr:\n${event.stderr_tail}` : null]
     .filter((part): part is string => Boolean(part))
     .join("\n\n");
   switch (event.status) {
     case "failed":
-      return { kind: "info", key, title: `${where} failed`, body: details, ok: false };
+      return { kind: "info", key, title: t("transcript:info.mcp.failed", { server: event.server }), body: details, ok: false };
     case "crashed":
-      return { kind: "info", key, title: `${where} crashed`, body: details, ok: false };
+      return { kind: "info", key, title: t("transcript:info.mcp.crashed", { server: event.server }), body: details, ok: false };
     case "needs_auth":
-      return { kind: "info", key, title: `${where} needs a login`, body: details, ok: false };
+      return { kind: "info", key, title: t("transcript:info.mcp.needsLogin", { server: event.server }), body: details, ok: false };
     case "ready":
       return event.restarts > 0
-        ? { kind: "info", key, title: `${where} is running again`, body: `${event.tools} tools.`, ok: true }
+        ? {
+            kind: "info",
+            key,
+            title: t("transcript:info.mcp.runningAgain", { server: event.server }),
+            body: t("transcript:info.mcp.tools", { count: event.tools }),
+            ok: true,
+          }
         : null;
     case "starting":
     case "stopped":
