@@ -553,7 +553,7 @@ describe("session-level notes", () => {
 describe("an MCP server's state in Chinese", () => {
   it("words the engine's phrase, nested reasons included, and keeps the English of older events", async () => {
     const { setUpI18n } = await import("../../i18n");
-    await setUpI18n("zh-CN");
+    await setUpI18n("zh");
     try {
       const e = stream(null);
       const state = applyBatch(emptyTranscript, [
