@@ -3,28 +3,31 @@ use std::time::Duration;
 use memo_protocol::Phrase;
 use thiserror::Error;
 
+/// An MCP failure. Its text is its phrase's English (`phrase()`), so each sentence is
+/// written once, in the catalog the window words it from.
 #[derive(Debug, Error)]
 pub enum McpError {
-    #[error("MCP server \"{0}\" is not configured")]
+    #[error("{}", self.phrase())]
     UnknownServer(String),
-    #[error("command \"{command}\" not found in PATH ({path})")]
+    #[error("{}", self.phrase())]
     CommandNotFound { command: String, path: String },
-    #[error("could not start \"{command}\": {message}")]
+    #[error("{}", self.phrase())]
     Spawn { command: String, message: String },
     #[error("{reason}")]
     Connect { reason: Phrase },
-    #[error("the server did not start within {}s", .0.as_secs_f64())]
+    #[error("{}", self.phrase())]
     StartupTimeout(Duration),
-    #[error("the server \"{server}\" needs you to log in (Log in under Settings → MCP)")]
+    #[error("{}", self.phrase())]
     AuthRequired { server: String },
+    /// What the SDK or the server said, as it said it.
     #[error("{0}")]
     Protocol(String),
     /// Memo's own sentence about what the server did (answered with an error, closed).
     #[error("{0}")]
     Said(Phrase),
-    #[error("the call timed out after {}s and was cancelled", .0.as_secs_f64())]
+    #[error("{}", self.phrase())]
     CallTimeout(Duration),
-    #[error("MCP server \"{server}\" is not available: {state}")]
+    #[error("{}", self.phrase())]
     NotAvailable { server: String, state: String },
     #[error("HTTP: {0}")]
     Http(String),
@@ -67,8 +70,12 @@ impl McpError {
             McpError::CallTimeout(d) => Phrase::McpCallTimeout {
                 seconds: seconds(d),
             },
+            McpError::NotAvailable { server, state } => Phrase::McpNotAvailable {
+                server: server.clone(),
+                state: state.clone(),
+            },
+            // Display of these does not go through `phrase()`: no recursion.
             McpError::Protocol(_)
-            | McpError::NotAvailable { .. }
             | McpError::Http(_)
             | McpError::OAuth(_)
             | McpError::Keychain(_)

@@ -703,7 +703,7 @@ fn no_server(name: &str) -> ServiceError {
 }
 
 fn config_error(error: memo_mcp::McpError) -> ServiceError {
-    ServiceError::InvalidInput(error.to_string())
+    ServiceError::invalid(error.phrase())
 }
 
 fn source_kind(kind: SourceKind) -> McpSourceKind {
