@@ -58,7 +58,8 @@ describe("the transcript in Chinese", () => {
 });
 
 describe("an approval's rule in Chinese", () => {
-  it("names the rule by its patterns, not by the engine's English summary", async () => {
+  /** A command's question, asked in a tool card; `request` adds to the base request. */
+  const asked = async (command: string, request: Record<string, unknown>) => {
     const { ApprovalInCard, ResolveApprovalContext } = await import("./ApprovalCard");
     const item = {
       kind: "approval" as const,
@@ -69,12 +70,11 @@ describe("an approval's rule in Chinese", () => {
         call_id: "c1",
         tool_name: "exec_command",
         risk: "execute" as const,
-        reason: "run `git status`",
-        fingerprint: "git status",
-        command: "git status",
+        reason: `run \`${command}\``,
+        fingerprint: command,
+        command,
         arguments: {},
-        rule_patterns: ["git status"],
-        rule_summary: "run `git status` without asking",
+        ...request,
       },
     };
     render(
@@ -82,44 +82,31 @@ describe("an approval's rule in Chinese", () => {
         <ApprovalInCard item={item} sameToolWaiting={0} />
       </ResolveApprovalContext.Provider>,
     );
-    const rule = screen.getByTestId("approval-rule");
+    return screen.getByTestId("approval-rule");
+  };
+
+  it("names the rule by its patterns, not by the engine's English summary", async () => {
+    const rule = await asked("git status", {
+      rule_patterns: ["git status"],
+      rule_summary: "run `git status` without asking",
+    });
     expect(rule.textContent).not.toContain("without asking");
     expect(rule.textContent).toContain("git status");
     expect(rule.textContent).toMatch(/[\u4e00-\u9fff]/);
   });
 
   it("says the engine's rule phrase in Chinese, patterns as code", async () => {
-    const { ApprovalInCard, ResolveApprovalContext } = await import("./ApprovalCard");
-    const item = {
-      kind: "approval" as const,
-      key: "a",
-      decision: null,
-      request: {
-        request_id: "r1",
-        call_id: "c1",
-        tool_name: "exec_command",
-        risk: "execute" as const,
-        reason: "run `cargo test`",
-        fingerprint: "cargo test",
-        command: "cargo test",
-        arguments: {},
-        rule_patterns: ["cargo test", "sed -i s/a/b/ x"],
-        rule_summary: "run `cargo test …`; exactly `sed -i s/a/b/ x` without asking",
-        rule_words: {
-          code: "rule_run_without_asking" as const,
-          rules: [
-            { code: "rule_command_prefix" as const, pattern: "cargo test" },
-            { code: "rule_command_exactly" as const, pattern: "sed -i s/a/b/ x" },
-          ],
-        },
+    const rule = await asked("cargo test", {
+      rule_patterns: ["cargo test", "sed -i s/a/b/ x"],
+      rule_summary: "run `cargo test …`; exactly `sed -i s/a/b/ x` without asking",
+      rule_words: {
+        code: "rule_run_without_asking" as const,
+        rules: [
+          { code: "rule_command_prefix" as const, pattern: "cargo test" },
+          { code: "rule_command_exactly" as const, pattern: "sed -i s/a/b/ x" },
+        ],
       },
-    };
-    render(
-      <ResolveApprovalContext.Provider value={() => Promise.resolve()}>
-        <ApprovalInCard item={item} sameToolWaiting={0} />
-      </ResolveApprovalContext.Provider>,
-    );
-    const rule = screen.getByTestId("approval-rule");
+    });
     expect(rule.textContent).toContain("无需询问即可运行");
     expect(rule.textContent).toContain("仅 sed -i s/a/b/ x");
     expect([...rule.querySelectorAll("code")].map((c) => c.textContent)).toEqual(["cargo test …", "sed -i s/a/b/ x"]);
