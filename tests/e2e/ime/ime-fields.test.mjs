@@ -96,6 +96,32 @@ describe("A real input method in a settings field and a dialog", { skip: SKIP, t
       .filter((file) => existsSync(file));
   };
 
+  /**
+   * In a form's field, with pinyin on: Enter during a composition commits the letters and
+   * does nothing else (`nothingDone` checks); Esc during one drops it and the form stays
+   * (`stillOpen` checks more); Space picks 中文, and Enter then submits.
+   */
+  const enterEscapeSpace = async ({ field, form, committed, dropped, shot, nothingDone, stillOpen = async () => {} }) => {
+    await typed(committed);
+    grab(shot);
+    await pressed("Return", 1500);
+    assert.equal(await valueOf(field), committed, "Enter did not commit the letters");
+    assert.ok(await present(form), "Enter during the composition submitted or closed the form");
+    nothingDone();
+
+    await pressed("ctrl+a", 200);
+    await typed(dropped);
+    await pressed("Escape", 1000);
+    assert.ok(await present(form), "Esc during the composition closed the form");
+    await stillOpen();
+
+    await pressed("ctrl+a", 200);
+    await typed("zhongwen");
+    await pressed("space");
+    await app.driver.wait(async () => (await valueOf(field)) === "中文", UI_TIMEOUT_MS, "Space did not pick 中文");
+    await pressed("Return", 300);
+  };
+
   test("a skill's name in settings: Enter commits the letters, Esc drops the composition, Space picks 中文", async () => {
     await (await wait("open-settings")).click();
     await (await wait("settings-nav-skills")).click();
@@ -107,24 +133,15 @@ describe("A real input method in a settings field and a dialog", { skip: SKIP, t
     await sleep(300);
     await switchInputMethod();
 
-    await typed("ceshi");
-    grab("skill-name-composing");
-    await pressed("Return", 1500);
-    assert.equal(await valueOf("skill-name"), "ceshi", "Enter did not commit the letters");
-    assert.ok(await present("skill-form"), "Enter during the composition submitted or closed the form");
-    assert.deepEqual(skillFiles(), [], "Enter during the composition created the skill");
-
-    await pressed("ctrl+a", 200);
-    await typed("zhongwen");
-    await pressed("Escape", 1000);
-    assert.ok(await present("skill-form"), "Esc during the composition closed the form");
-    assert.ok(await present("settings-view"), "Esc during the composition closed the settings");
-
-    await pressed("ctrl+a", 200);
-    await typed("zhongwen");
-    await pressed("space");
-    await app.driver.wait(async () => (await valueOf("skill-name")) === "中文", UI_TIMEOUT_MS, "Space did not pick 中文");
-    await pressed("Return", 300);
+    await enterEscapeSpace({
+      field: "skill-name",
+      form: "skill-form",
+      committed: "ceshi",
+      dropped: "zhongwen",
+      shot: "skill-name-composing",
+      nothingDone: () => assert.deepEqual(skillFiles(), [], "Enter during the composition created the skill"),
+      stillOpen: async () => assert.ok(await present("settings-view"), "Esc during the composition closed the settings"),
+    });
     await app.driver.wait(until.elementLocated(By.css('[data-testid="skill-row"][data-name="中文"]')), UI_TIMEOUT_MS, "the skill 中文 was not created");
     const files = skillFiles();
     assert.equal(files.length, 1, `one skill written: ${files}`);
@@ -145,23 +162,14 @@ describe("A real input method in a settings field and a dialog", { skip: SKIP, t
     await sleep(300);
     await switchInputMethod();
 
-    await typed("zhongwen");
-    grab("worktree-name-composing");
-    await pressed("Return", 1500);
-    assert.equal(await valueOf("new-worktree-name"), "zhongwen", "Enter did not commit the letters");
-    assert.equal(branches(), "", "Enter during the composition started the worktree");
-    assert.ok(await present("new-worktree-form"), "Enter during the composition closed the form");
-
-    await pressed("ctrl+a", 200);
-    await typed("ceshi");
-    await pressed("Escape", 1000);
-    assert.ok(await present("new-worktree-form"), "Esc during the composition closed the form");
-
-    await pressed("ctrl+a", 200);
-    await typed("zhongwen");
-    await pressed("space");
-    await app.driver.wait(async () => (await valueOf("new-worktree-name")) === "中文", UI_TIMEOUT_MS, "Space did not pick 中文");
-    await pressed("Return", 300);
+    await enterEscapeSpace({
+      field: "new-worktree-name",
+      form: "new-worktree-form",
+      committed: "zhongwen",
+      dropped: "ceshi",
+      shot: "worktree-name-composing",
+      nothingDone: () => assert.equal(branches(), "", "Enter during the composition started the worktree"),
+    });
     const toggle = await wait("open-worktree");
     await app.driver.wait(async () => /中文/.test(await toggle.getAttribute("textContent")), UI_TIMEOUT_MS, "the worktree session is not named 中文");
     assert.equal(branches(), "memo/中文");
