@@ -523,6 +523,42 @@ mod tests {
         assert_eq!(mention_key("pdf"), "pdf");
     }
 
+    /// The settings page shows a built-in skill's description from the UI's
+    /// catalogs (the SKILL.md's English is for the model): every built-in skill
+    /// needs its row there in every language, and the English row must say what
+    /// the SKILL.md says so the two never drift apart.
+    #[test]
+    fn every_builtin_skill_is_described_in_every_ui_catalog() {
+        let locales =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../ui/src/i18n/locales");
+        let mut languages = 0;
+        for entry in std::fs::read_dir(&locales).unwrap() {
+            let folder = entry.unwrap().path();
+            let text = std::fs::read_to_string(folder.join("settings.json")).unwrap();
+            let catalog: serde_json::Value = serde_json::from_str(&text).unwrap();
+            for (name, skill_text) in BUILTIN_SKILLS {
+                let shown = catalog["skills"]["builtinDescription"][name].as_str();
+                let shown = shown.unwrap_or_else(|| {
+                    panic!("{} has no description for {name}", folder.display())
+                });
+                assert!(!shown.trim().is_empty(), "{}: {name}", folder.display());
+                if folder.ends_with("en") {
+                    assert_eq!(
+                        shown,
+                        parse_skill_text(skill_text).unwrap().1,
+                        "en must match {name}'s SKILL.md"
+                    );
+                }
+            }
+            languages += 1;
+        }
+        assert!(
+            languages >= 2,
+            "found {languages} catalogs under {}",
+            locales.display()
+        );
+    }
+
     #[test]
     fn the_builtin_skill_creator_is_always_there() {
         let set = SkillSet::discover(&SkillRoots::default(), None);

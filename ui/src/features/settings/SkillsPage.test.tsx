@@ -96,6 +96,23 @@ describe("SkillsPage", () => {
     expect(screen.getByRole("switch", { name: "Enable deploy" })).toBeTruthy();
   });
 
+  it("says what a built-in skill does in the person's language, and everyone else's skill as its author wrote it", async () => {
+    const stranger = skill("release-notes", "builtin", { description: "Drafts release notes" });
+    ipc.listSkills.mockResolvedValue(page([PDF, CREATOR, stranger]));
+    await setUpI18n("zh");
+    try {
+      render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
+      await screen.findAllByTestId("skill-row");
+      const said = (name: string) => within(row(name)).getByText((_, el) => el?.classList.contains("skill-row__description") ?? false).textContent;
+      expect(said("skill-creator")).toBe("创建或改进一个技能，即某类常见任务的操作说明。当用户想把一套可复用的工作流程教给 Memo 时使用。");
+      expect(said("pdf")).toBe("pdf does things");
+      // A built-in skill the catalog does not know yet keeps its own words rather than showing a key.
+      expect(said("release-notes")).toBe("Drafts release notes");
+    } finally {
+      await setUpI18n("en");
+    }
+  });
+
   it("offers no Edit, Rename or Delete for other agents' and built-in skills, and says why", async () => {
     render(<SkillsPage cwd="/work/app" onDirtyChange={vi.fn()} />);
     await screen.findAllByTestId("skill-row");

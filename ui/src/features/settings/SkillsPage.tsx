@@ -444,7 +444,7 @@ function SkillRow({
           </form>
         )}
         {renaming !== null && renameError}
-        {skill.description && <p className="skill-row__description">{skill.description}</p>}
+        {skill.description && <p className="skill-row__description">{shownDescription(skill)}</p>}
         <span className="skill-row__path" title={skill.path}>
           {skill.path}
         </span>
@@ -614,4 +614,14 @@ function NewSkillForm({ cwd, memoHome, busy, error, onCancel, onCreate }: NewSki
       </div>
     </form>
   );
+}
+
+/**
+ * What a skill's row says it does. A built-in skill's SKILL.md is Memo's own
+ * English, written for the model, so the row shows the catalog's sentence in the
+ * person's language instead; everyone else's skill is shown as its author wrote it.
+ */
+function shownDescription(skill: SkillInfo): string {
+  if (skill.scope !== "builtin") return skill.description;
+  return translate(`settings:skills.builtinDescription.${skill.name}`, { defaultValue: skill.description });
 }
