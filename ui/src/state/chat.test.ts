@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { EventEnvelope, SessionSummary } from "../gen/protocol";
 import { IpcError } from "../ipc";
 import { chatReducer, initialChat } from "./chat";
+import { worded } from "./transcript";
 import { sessionSummary } from "../test/fixtures";
 
 const SESSION: SessionSummary = sessionSummary();
@@ -51,7 +52,7 @@ describe("chatReducer", () => {
     state = chatReducer(state, { type: "events", sessionId: "s1", batch: [switched] });
     expect([state.session?.provider, state.session?.model]).toEqual(["deep", "m2"]);
     const last = state.transcript.entries.at(-1);
-    expect(last?.kind === "info" ? last.body : "").toContain("deep · m2");
+    expect(last?.kind === "info" ? worded(last.body) : "").toContain("deep · m2");
   });
 
   it("ignores batches of another session", () => {

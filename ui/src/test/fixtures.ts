@@ -10,7 +10,7 @@ import type {
   SubagentView,
   ToolView,
 } from "../gen/protocol";
-import type { ToolItem } from "../state/transcript";
+import { worded, type ToolItem, type Wording } from "../state/transcript";
 
 export function sessionSummary(overrides: Partial<SessionSummary> = {}): SessionSummary {
   return {
@@ -107,4 +107,16 @@ export function subagentCallView(overrides: Partial<SubagentView> & Pick<Subagen
 /** A read's view before it ran. */
 export function readView(path: string, overrides: Partial<Omit<ViewOf<"read">, "type">> = {}): ViewOf<"read"> {
   return { type: "read", path, truncated: false, ...overrides };
+}
+
+/**
+ * Entries as a person reads them now: a note's wording asked of the catalog in the
+ * current language (the reducer keeps it unworded so a language switch re-words it).
+ */
+export function shown<T extends { kind: string }>(entries: readonly T[]): T[] {
+  return entries.map((entry) => {
+    if (entry.kind !== "info") return entry;
+    const info = entry as T & { title: Wording; body: Wording };
+    return { ...info, title: worded(info.title), body: worded(info.body) };
+  });
 }

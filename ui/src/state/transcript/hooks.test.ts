@@ -4,6 +4,7 @@ import type { AgentEvent, EventEnvelope, HookRunSummary } from "../../gen/protoc
 import { hookHeadline, hookItem, hookTone } from "./hooks";
 import { applyBatch, emptyTranscript } from "./reducer";
 import type { InfoView, ToolItem, TurnView } from "./types";
+import { shown } from "../../test/fixtures";
 
 function stream(turnId: string | null = "t1") {
   let seq = 1;
@@ -99,7 +100,7 @@ describe("hooks in the transcript", () => {
       }),
       e({ type: "command_result", command: "UserPromptSubmit", ok: false, output: "The message was not sent: …" }),
     ]);
-    const infos = state.entries as InfoView[];
+    const infos = shown(state.entries) as InfoView[];
     // The quiet SessionStart and the command result add nothing.
     expect(infos).toHaveLength(2);
     expect(infos[0]).toMatchObject({ title: "Project hooks not run", ok: true });

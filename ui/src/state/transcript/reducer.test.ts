@@ -4,6 +4,7 @@ import type { AgentEvent, ApprovalRequest, EventEnvelope, FileChange } from "../
 import { applyBatch, emptyTranscript, runningTurn } from "./reducer";
 import { LIVE_OUTPUT_MAX_CHARS } from "./turnEvents";
 import type { TranscriptState, TurnItem, TurnView } from "./types";
+import { shown } from "../../test/fixtures";
 
 /** Builds envelopes with dense seqs, like the engine's emitter. */
 function stream(turnId: string | null = "t1", firstSeq = 1) {
@@ -352,7 +353,7 @@ describe("session-level notes", () => {
       }),
       envelope(2, { type: "command_result", command: "help", ok: true, output: "/new  start over" }),
     ]);
-    expect(state.entries).toMatchObject([
+    expect(shown(state.entries)).toMatchObject([
       { kind: "info", title: "Context compacted", ok: true },
       { kind: "info", title: "/help", body: "/new  start over", ok: true },
     ]);
@@ -367,7 +368,7 @@ describe("session-level notes", () => {
       e({ type: "turn_ended", reason: "failed", usage: USAGE }),
     ]);
     expect(state.entries).toHaveLength(1);
-    expect(onlyTurn(state).items).toMatchObject([
+    expect(shown(onlyTurn(state).items)).toMatchObject([
       { kind: "info", title: "Context compacted", ok: true },
       { kind: "error", message: "too long" },
     ]);
@@ -380,13 +381,13 @@ describe("session-level notes", () => {
       e({ type: "compaction_progress", done: 0, total: 3 }),
       e({ type: "compaction_progress", done: 1, total: 3 }),
     ]);
-    expect(onlyTurn(state).items).toMatchObject([
+    expect(shown(onlyTurn(state).items)).toMatchObject([
       { kind: "info", title: "Compacting the conversation…", body: "Summarising the older messages: request 2 of 3.", busy: true },
     ]);
     state = applyBatch(state, [
       e(AUTO_COMPACTED),
     ]);
-    expect(onlyTurn(state).items).toMatchObject([
+    expect(shown(onlyTurn(state).items)).toMatchObject([
       { kind: "info", title: "Context compacted", body: "40 older messages summarised, 3 kept (~90,000 → ~20,000 tokens)." },
     ]);
     expect(onlyTurn(state).items[0]).not.toHaveProperty("busy");
@@ -541,12 +542,40 @@ describe("session-level notes", () => {
       status("needs_auth", { message: "run `memo-cli mcp login fx`" }),
     ]);
     expect(state.mcp).toEqual([{ name: "fx", status: "needs_auth", tools: 4, message: "run `memo-cli mcp login fx`" }]);
-    expect(state.entries).toMatchObject([
+    expect(shown(state.entries)).toMatchObject([
       { kind: "info", title: 'MCP server "fx" crashed', body: "the server process exited with code 7\n\nstderr:\nboom", ok: false },
       { kind: "info", title: 'MCP server "fx" is running again', ok: true },
       { kind: "info", title: 'MCP server "fx" failed', body: "did not start", ok: false },
       { kind: "info", title: 'MCP server "fx" needs a login', ok: false },
     ]);
+  });
+});
+
+describe("notes already shown when the language changes", () => {
+  it("are worded again in the new language, from the same state", async () => {
+    const { setUpI18n } = await import("../../i18n");
+    const e = stream(null);
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "model_switched", provider: "deep", model: "m2", context_window: 128000 }),
+      e({ type: "context_compacted", trigger: "manual", status: "cleared", summary: "", kept_messages: 0, compacted_messages: 0, tokens_before: 0, tokens_after: 0, usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, reasoning_tokens: 0 } }),
+      e({ type: "command_result", command: "help", ok: true, output: "/new  start over" }),
+    ]);
+    const english = shown(state.entries);
+    expect(english).toMatchObject([{ title: "Model switched" }, { title: "Conversation cleared" }, { title: "/help", body: "/new  start over" }]);
+    await setUpI18n("zh");
+    try {
+      const chinese = shown(state.entries);
+      for (const [index, entry] of chinese.slice(0, 2).entries()) {
+        const note = entry as { title: string; body: string };
+        expect(note.title).toMatch(/[\u4e00-\u9fff]/);
+        expect(note.title).not.toBe((english[index] as { title: string }).title);
+      }
+      expect((chinese[0] as { body: string }).body).toContain("deep · m2");
+      // A command's own output is nobody's to translate.
+      expect(chinese[2]).toMatchObject({ title: "/help", body: "/new  start over" });
+    } finally {
+      await setUpI18n("en");
+    }
   });
 });
 
@@ -584,9 +613,10 @@ describe("an MCP server's state in Chinese", () => {
         }),
       ]);
       expect(state.mcp[0]!.message).toBe("服务器进程已退出，退出码 7；2 秒后重启");
-      expect(state.entries[0]).toMatchObject({ body: "服务器进程已退出，退出码 7；2 秒后重启" });
-      expect(state.entries[0]!.kind === "info" && state.entries[0]!.title).toMatch(/fx/);
-      expect(state.entries[0]!.kind === "info" && state.entries[0]!.title).toMatch(/[\u4e00-\u9fff]/);
+      const [crashed] = shown(state.entries);
+      expect(crashed).toMatchObject({ body: "服务器进程已退出，退出码 7；2 秒后重启" });
+      expect(crashed!.kind === "info" && crashed!.title).toMatch(/fx/);
+      expect(crashed!.kind === "info" && crashed!.title).toMatch(/[\u4e00-\u9fff]/);
       expect(state.mcp[1]!.message).toBe("did not start");
     } finally {
       await setUpI18n("en");

@@ -87,12 +87,13 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       const info: InfoView = {
         kind: "info",
         key,
-        title: t("transcript:info.modelSwitched"),
-        body: t("transcript:info.modelSwitchedBody", {
-          provider: event.provider,
-          model: event.model,
-          tokens: formatCount(event.context_window),
-        }),
+        title: () => t("transcript:info.modelSwitched"),
+        body: () =>
+          t("transcript:info.modelSwitchedBody", {
+            provider: event.provider,
+            model: event.model,
+            tokens: formatCount(event.context_window),
+          }),
         ok: true,
       };
       return { ...state, session, entries: [...state.entries, info] };
@@ -101,8 +102,8 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       const info: InfoView = {
         kind: "info",
         key,
-        title: t("approvals:modeChanged", { name: modeName(event.mode) }),
-        body: modeEffect(event.mode),
+        title: () => t("approvals:modeChanged", { name: modeName(event.mode) }),
+        body: () => modeEffect(event.mode),
         ok: event.mode !== "dangerous",
       };
       return { ...state, entries: [...state.entries, info] };
@@ -137,7 +138,7 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       return compacted(state, envelope, infoEntry(event, key));
     case "hooks_skipped": {
       const body = [event.message, ...event.files].join("\n");
-      const info: InfoView = { kind: "info", key, title: t("transcript:info.hooksSkipped"), body, ok: true };
+      const info: InfoView = { kind: "info", key, title: () => t("transcript:info.hooksSkipped"), body, ok: true };
       return { ...state, entries: [...state.entries, info] };
     }
     case "subagent_started":
@@ -181,11 +182,11 @@ function compacted(state: TranscriptState, envelope: EventEnvelope, info: InfoVi
 }
 
 function progressEntry(event: Extract<AgentEvent, { type: "compaction_progress" }>, key: string): InfoView {
-  const body =
+  const body = () =>
     event.total > 1
       ? t("transcript:info.summarisingRequest", { n: event.done + 1, total: event.total })
       : t("transcript:info.summarising");
-  return { kind: "info", key, title: t("transcript:info.compacting"), body, ok: true, busy: true };
+  return { kind: "info", key, title: () => t("transcript:info.compacting"), body, ok: true, busy: true };
 }
 
 function infoEntry(event: Extract<AgentEvent, { type: "context_compacted" | "command_result" }>, key: string): InfoView {
@@ -197,23 +198,24 @@ function infoEntry(event: Extract<AgentEvent, { type: "context_compacted" | "com
       return {
         kind: "info",
         key,
-        title: t("transcript:info.compacted"),
-        body: t("transcript:info.compactedBody", {
-          count: event.compacted_messages,
-          kept: event.kept_messages,
-          before: formatCount(event.tokens_before),
-          after: formatCount(event.tokens_after),
-        }),
+        title: () => t("transcript:info.compacted"),
+        body: () =>
+          t("transcript:info.compactedBody", {
+            count: event.compacted_messages,
+            kept: event.kept_messages,
+            before: formatCount(event.tokens_before),
+            after: formatCount(event.tokens_after),
+          }),
         ok: true,
       };
     case "cleared":
-      return { kind: "info", key, title: t("transcript:info.cleared"), body: t("transcript:info.clearedBody"), ok: true };
+      return { kind: "info", key, title: () => t("transcript:info.cleared"), body: () => t("transcript:info.clearedBody"), ok: true };
     case "skipped":
       return {
         kind: "info",
         key,
-        title: t("transcript:info.nothingToCompact"),
-        body: event.message ?? t("transcript:info.alreadyShort"),
+        title: () => t("transcript:info.nothingToCompact"),
+        body: event.message ?? (() => t("transcript:info.alreadyShort")),
         ok: true,
       };
     case "inflated":
@@ -221,8 +223,8 @@ function infoEntry(event: Extract<AgentEvent, { type: "context_compacted" | "com
       return {
         kind: "info",
         key,
-        title: t("transcript:info.compactionFailed"),
-        body: event.message ?? t("transcript:info.notSmaller"),
+        title: () => t("transcript:info.compactionFailed"),
+        body: event.message ?? (() => t("transcript:info.notSmaller")),
         ok: false,
       };
   }
@@ -240,8 +242,8 @@ function sessionHook(state: TranscriptState, event: Extract<AgentEvent, { type: 
   const info: InfoView = {
     kind: "info",
     key,
-    title: notSent ? t("transcript:info.messageNotSent") : hookHeadline(item),
-    body: notSent ? `${hookHeadline(item)}\n\n${hookDetails(item)}` : hookDetails(item),
+    title: () => (notSent ? t("transcript:info.messageNotSent") : hookHeadline(item)),
+    body: () => (notSent ? `${hookHeadline(item)}\n\n${hookDetails(item)}` : hookDetails(item)),
     ok: tone !== "blocked" && tone !== "failed",
   };
   return { ...state, entries: [...state.entries, info] };
@@ -257,23 +259,24 @@ function mcpMessage(event: Extract<AgentEvent, { type: "mcp_server_status" }>): 
  * a login (with its last stderr lines), and one that came back. Routine starts are quiet.
  */
 function mcpEntry(event: Extract<AgentEvent, { type: "mcp_server_status" }>, key: string): InfoView | null {
-  const details = [mcpMessage(event), event.stderr_tail ? `stderr:\n${event.stderr_tail}` : null]
-    .filter((part): part is string => Boolean(part))
-    .join("\n\n");
+  const details = () =>
+    [mcpMessage(event), event.stderr_tail ? `stderr:\n${event.stderr_tail}` : null]
+      .filter((part): part is string => Boolean(part))
+      .join("\n\n");
   switch (event.status) {
     case "failed":
-      return { kind: "info", key, title: t("transcript:info.mcp.failed", { server: event.server }), body: details, ok: false };
+      return { kind: "info", key, title: () => t("transcript:info.mcp.failed", { server: event.server }), body: details, ok: false };
     case "crashed":
-      return { kind: "info", key, title: t("transcript:info.mcp.crashed", { server: event.server }), body: details, ok: false };
+      return { kind: "info", key, title: () => t("transcript:info.mcp.crashed", { server: event.server }), body: details, ok: false };
     case "needs_auth":
-      return { kind: "info", key, title: t("transcript:info.mcp.needsLogin", { server: event.server }), body: details, ok: false };
+      return { kind: "info", key, title: () => t("transcript:info.mcp.needsLogin", { server: event.server }), body: details, ok: false };
     case "ready":
       return event.restarts > 0
         ? {
             kind: "info",
             key,
-            title: t("transcript:info.mcp.runningAgain", { server: event.server }),
-            body: t("transcript:info.mcp.tools", { count: event.tools }),
+            title: () => t("transcript:info.mcp.runningAgain", { server: event.server }),
+            body: () => t("transcript:info.mcp.tools", { count: event.tools }),
             ok: true,
           }
         : null;

@@ -1,5 +1,6 @@
 // The view model of one session's transcript, built from its event stream by ./reducer.
 import type { AgentEvent, ApprovalRequest, ErrorKind, FileChange, HookEventName, HookRunSummary, HookVerdict, ImageInput, McpServerState, Phrase, PlanItem as PlanStep, ReviewDecision, SubagentState, TokenUsage, ToolErrorKind, ToolView, TurnEndReason } from "../../gen/protocol";
+import type { Wording } from "./wording";
 
 /**
  * Items streamed during a model step are `provisional` until the step's
@@ -169,8 +170,8 @@ export interface NoticeView {
 export interface InfoView {
   kind: "info";
   key: string;
-  title: string;
-  body: string;
+  title: Wording;
+  body: Wording;
   ok: boolean;
   /** Still under way (a compaction waiting on the model): its result replaces it. */
   busy?: boolean;

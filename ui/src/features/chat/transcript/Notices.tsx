@@ -1,7 +1,7 @@
 import { AlertIcon, RetryIcon, Spinner } from "../../../components/icons";
 import type { ErrorKind } from "../../../gen/protocol";
 import { t as translate, useT } from "../../../i18n";
-import type { RetryItem } from "../../../state/transcript";
+import { worded, type RetryItem, type Wording } from "../../../state/transcript";
 import { formatDelay } from "../format";
 
 /** The kinds of error with a title of their own (the others are "Error"). */
@@ -79,7 +79,9 @@ export function RetryNotice({ item, live }: { item: RetryItem; live: boolean }) 
 }
 
 /** A session-level note: a slash command's output or a compaction (with a spinner while under way). */
-export function InfoNotice({ title, body, ok, busy = false }: { title: string; body: string; ok: boolean; busy?: boolean }) {
+export function InfoNotice({ title, body, ok, busy = false }: { title: Wording; body: Wording; ok: boolean; busy?: boolean }) {
+  // Subscribed to the language so a switch re-words a note that is already shown.
+  useT("transcript");
   return (
     <div
       className={`notice ${ok ? "notice--info" : "notice--error"}`}
@@ -89,8 +91,8 @@ export function InfoNotice({ title, body, ok, busy = false }: { title: string; b
     >
       {busy && <Spinner className="notice__icon" />}
       <div>
-        <strong className="notice__title">{title}</strong>
-        <pre className="notice__body">{body}</pre>
+        <strong className="notice__title">{worded(title)}</strong>
+        <pre className="notice__body">{worded(body)}</pre>
       </div>
     </div>
   );
