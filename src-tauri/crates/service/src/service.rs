@@ -31,6 +31,9 @@ pub struct Service {
     pub(crate) activity: Arc<crate::activity::ActivityBoard>,
     /// Work that outlives the engine value that started it (auto titles).
     background: Mutex<Vec<JoinHandle<()>>>,
+    /// This process, as it holds the sessions it runs live (`None`: no `/proc`, nothing
+    /// is held).
+    pub(crate) holder: Option<memo_store::Holder>,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -53,6 +56,7 @@ impl Service {
             env,
             activity: Arc::default(),
             background: Mutex::new(Vec::new()),
+            holder: memo_store::Holder::current(),
         }
     }
 

@@ -54,6 +54,8 @@ impl Service {
         let handle = engine.start_session(request.options())?;
         self.keep_background(&engine);
         let id = handle.id().clone();
+        // A new id: nobody else can hold it.
+        self.hold(&id)?;
         lock(&self.live).insert(id.clone(), handle);
         let summary = self.session(&id)?;
         self.track_activity(&summary)?;
@@ -92,8 +94,24 @@ impl Service {
         {
             return self.session(id);
         }
-        let handle = self.engine()?.resume_session_with(id, overrides)?;
+        // Another process running it (the window, an editor's `memo-cli acp`) keeps it.
+        self.hold(id)?;
+        let handle = match self.engine()?.resume_session_with(id, overrides) {
+            Ok(handle) => handle,
+            Err(error) => {
+                self.release(id);
+                return Err(error.into());
+            }
+        };
         let live_id = handle.id().clone();
+        if live_id != *id {
+            // Imported history continues in its fork: that is the session run here.
+            self.release(id);
+            if let Err(error) = self.hold(&live_id) {
+                let _ = handle.submit(Op::Shutdown);
+                return Err(error);
+            }
+        }
         let mut live = lock(&self.live);
         let started = match live.entry(live_id.clone()) {
             // Imported history resumes into its fork, which may already be open here:
@@ -175,17 +193,46 @@ impl Service {
         };
         let _ = handle.submit(Op::Shutdown);
         handle.closed().await;
+        self.release(id);
         true
     }
 
     /// Stops every live session (pending approvals are denied, running turns interrupted).
     pub async fn shutdown(&self) {
-        let live: Vec<_> = lock(&self.live).drain().map(|(_, h)| h).collect();
-        for handle in &live {
+        let live: Vec<_> = lock(&self.live).drain().collect();
+        for (_, handle) in &live {
             let _ = handle.submit(Op::Shutdown);
         }
-        for handle in live {
+        for (id, handle) in live {
             handle.closed().await;
+            self.release(&id);
+        }
+    }
+
+    /// Takes `id` for this process, or says which other one runs it.
+    fn hold(&self, id: &SessionId) -> Result<()> {
+        let Some(me) = &self.holder else {
+            return Ok(());
+        };
+        match self.store()?.hold(id, me)? {
+            None => Ok(()),
+            Some(other) => Err(ServiceError::said(
+                memo_protocol::ErrorCode::Conflict,
+                Phrase::SessionHeldElsewhere {
+                    program: other.program,
+                    pid: other.pid.to_string(),
+                },
+            )),
+        }
+    }
+
+    fn release(&self, id: &SessionId) {
+        let (Some(me), Ok(store)) = (&self.holder, self.store()) else {
+            return;
+        };
+        if let Err(error) = store.release(id, me) {
+            // A hold left behind is taken over once this process is gone.
+            tracing::warn!(%error, session = %id, "could not release the session");
         }
     }
 

@@ -10,6 +10,7 @@
 mod derive;
 mod error;
 mod events;
+mod holds;
 mod markdown;
 pub mod memo_code;
 mod paging;
@@ -26,6 +27,7 @@ use std::time::Duration;
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 
 pub use error::{Result, StoreError};
+pub use holds::Holder;
 pub use paging::EventPage;
 pub use schema::SCHEMA_VERSION;
 pub use search::{SearchHit, SearchQuery, SearchRole};

@@ -119,6 +119,19 @@ const V3: &str = "
 ALTER TABLE sessions ADD COLUMN agent_type TEXT;
 ";
 
+/// Version 4: which process runs a session live (`holds.rs`), so two processes on one
+/// store never run the same session at once.
+const V4: &str = "
+CREATE TABLE session_holds (
+    session_id  TEXT PRIMARY KEY NOT NULL,
+    pid         INTEGER NOT NULL,
+    started     INTEGER NOT NULL,
+    boot_id     TEXT NOT NULL,
+    program     TEXT NOT NULL,
+    since_ms    INTEGER NOT NULL
+);
+";
+
 pub(crate) const MIGRATIONS: &[Migration] = &[
     Migration {
         version: 1,
@@ -133,6 +146,11 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     Migration {
         version: 3,
         sql: V3,
+        backfill: None,
+    },
+    Migration {
+        version: 4,
+        sql: V4,
         backfill: None,
     },
 ];
