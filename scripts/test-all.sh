@@ -15,11 +15,13 @@ cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1 ||
 step "System packages (apt: app + tests)"
 ensure_apt_packages "${APT_APP_PACKAGES[@]}" "${APT_TEST_PACKAGES[@]}"
 
-step "npm dependencies (ui, tests/e2e, tests/mcp)"
+step "npm dependencies (ui, tests/e2e, tests/mcp, tests/acp)"
 ensure_npm_deps ui
 ensure_npm_deps tests/e2e
 # Real MCP servers (server-everything, server-filesystem, a fault fixture) for memo-mcp.
 ensure_npm_deps tests/mcp
+# The ACP SDK's client, which drives `memo-cli acp` in memo-cli's tests.
+ensure_npm_deps tests/acp
 
 step "tauri-driver"
 ensure_tauri_driver

@@ -2,6 +2,7 @@
 //! stream the desktop app renders, as text or as JSONL.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod acp;
 mod approve;
 mod exec;
 mod key;
@@ -47,6 +48,9 @@ enum Command {
         #[command(subcommand)]
         action: mcp::McpAction,
     },
+    /// Serve the Agent Client Protocol on stdin/stdout, for Zed, JetBrains, Neovim and
+    /// other ACP clients (see docs/acp.md). Logs go to stderr.
+    Acp,
 }
 
 #[derive(clap::Args)]
@@ -136,5 +140,6 @@ fn main() -> ExitCode {
         Command::Prompt(args) => prompt::run(args),
         Command::Sessions { action } => sessions::run(action, &runtime),
         Command::Mcp { action } => mcp::run(action, &runtime),
+        Command::Acp => runtime.block_on(acp::run()),
     }
 }

@@ -638,6 +638,38 @@ fn every_phrase() -> Vec<Phrase> {
         Phrase::McpRestartingAfter {
             reason: Box::new(Phrase::AreaCredentials),
         },
+        Phrase::AcpAllowOnce,
+        Phrase::AcpAllowForSession,
+        Phrase::AcpAllowAlwaysHere,
+        Phrase::AcpAllowAlwaysHereTo {
+            rule: Box::new(Phrase::AreaCredentials),
+        },
+        Phrase::AcpDeny,
+        Phrase::AcpInitializeFirst,
+        Phrase::AcpKeyMethod,
+        Phrase::AcpKeyMethodHow {
+            provider: s("provider-value"),
+        },
+        Phrase::AcpNoSession { id: s("id-value") },
+        Phrase::AcpTurnRunning,
+        Phrase::AcpTurnFailed,
+        Phrase::AcpSessionEnded,
+        Phrase::AcpModeAuto,
+        Phrase::AcpModeAutoEffect,
+        Phrase::AcpModeStrict,
+        Phrase::AcpModeStrictEffect,
+        Phrase::AcpModeDangerous,
+        Phrase::AcpModeDangerousEffect,
+        Phrase::AcpCwdNotAbsolute {
+            path: s("path-value"),
+        },
+        Phrase::AcpCwdMissing {
+            path: s("path-value"),
+        },
+        Phrase::SessionHeldElsewhere {
+            program: s("program-value"),
+            pid: s("pid-value"),
+        },
     ];
     for phrase in &all {
         match phrase {
@@ -870,7 +902,28 @@ fn every_phrase() -> Vec<Phrase> {
             | Phrase::McpEndpointOffOrigin { .. }
             | Phrase::McpGaveUp { .. }
             | Phrase::McpRestartingIn { .. }
-            | Phrase::McpRestartingAfter { .. } => {}
+            | Phrase::McpRestartingAfter { .. }
+            | Phrase::AcpAllowOnce
+            | Phrase::AcpAllowForSession
+            | Phrase::AcpAllowAlwaysHere
+            | Phrase::AcpAllowAlwaysHereTo { .. }
+            | Phrase::AcpDeny
+            | Phrase::AcpInitializeFirst
+            | Phrase::AcpKeyMethod
+            | Phrase::AcpKeyMethodHow { .. }
+            | Phrase::AcpNoSession { .. }
+            | Phrase::AcpTurnRunning
+            | Phrase::AcpTurnFailed
+            | Phrase::AcpSessionEnded
+            | Phrase::AcpModeAuto
+            | Phrase::AcpModeAutoEffect
+            | Phrase::AcpModeStrict
+            | Phrase::AcpModeStrictEffect
+            | Phrase::AcpModeDangerous
+            | Phrase::AcpModeDangerousEffect
+            | Phrase::AcpCwdNotAbsolute { .. }
+            | Phrase::AcpCwdMissing { .. }
+            | Phrase::SessionHeldElsewhere { .. } => {}
         }
     }
     all

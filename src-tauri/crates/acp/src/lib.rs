@@ -1,0 +1,38 @@
+//! Memo's engine as an Agent Client Protocol agent: `memo-cli acp` serves it on stdin and
+//! stdout, so Zed, JetBrains, Neovim and any other ACP client run Memo's agent with
+//! Memo's approvals, guard, sandbox, checkpoints and store.
+//!
+//! - [`rpc`]: JSON-RPC 2.0 over newline-delimited JSON, both ways, bad input answered.
+//! - [`agent`]: each ACP method as a call on the service; sessions are Memo sessions.
+//! - [`updates`]: events as `session/update`s, tool calls from their typed views.
+//! - [`permission`]: approvals as `session/request_permission`, answers read strictly.
+//! - [`input`]: a prompt's content blocks as the message the engine takes.
+//!
+//! Nothing here is written to stdout but protocol messages: logs go to stderr.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+pub mod agent;
+pub mod input;
+pub mod permission;
+pub mod rpc;
+pub mod updates;
+
+use std::sync::Arc;
+
+use memo_service::Service;
+use tokio::io::{AsyncBufRead, AsyncWrite};
+
+/// Serves ACP on `input` and `output` until the input closes, then stops the sessions
+/// this connection opened.
+pub async fn serve<R, W>(service: Arc<Service>, input: R, output: W)
+where
+    R: AsyncBufRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (peer, mut incoming) = rpc::connect(input, output);
+    let agent = agent::Agent::new(service, peer);
+    while let Some(message) = incoming.recv().await {
+        agent.receive(message);
+    }
+    agent.close().await;
+}

@@ -1,0 +1,434 @@
+//! Memo's events as ACP `session/update`s: answer text and thinking as chunks, the plan,
+//! and every tool call from its typed view (kind, title, status, locations with lines,
+//! diffs for edits, the output for commands). Nothing here reads a tool's arguments or
+//! the text written for the model to work out what a call was: the view says it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use agent_client_protocol_schema::v1 as acp;
+use memo_protocol::{
+    AgentEvent, ApprovalMode, CommandState, EditKind, EditedFile, FileChange, McpContent,
+    PlanStatus, ToolStatus, ToolView,
+};
+
+/// The most of a running command's output an update carries: its tail, as a terminal
+/// would show it. The whole output is in the call's final update.
+const LIVE_OUTPUT_TAIL: usize = 16 * 1024;
+/// The most of a finished call's output shown as its content.
+const FINAL_OUTPUT_MAX: usize = 64 * 1024;
+
+/// Turns one session's events into updates, remembering what each open call has shown.
+pub struct Translator {
+    cwd: PathBuf,
+    /// Replaying a stored session (`session/load`): the user's own messages are sent
+    /// too, since the client has not seen them.
+    replay: bool,
+    calls: HashMap<String, Call>,
+}
+
+#[derive(Default)]
+struct Call {
+    arguments: String,
+    output: String,
+    view: Option<ToolView>,
+    /// Files the checkpoint scan found the call changed (a command's edits).
+    changed: Vec<String>,
+}
+
+impl Translator {
+    pub fn new(cwd: impl Into<PathBuf>, replay: bool) -> Self {
+        Self {
+            cwd: cwd.into(),
+            replay,
+            calls: HashMap::new(),
+        }
+    }
+
+    /// The updates `event` makes, in order (often none).
+    pub fn updates(&mut self, event: &AgentEvent) -> Vec<acp::SessionUpdate> {
+        use acp::SessionUpdate as U;
+        match event {
+            AgentEvent::TurnStarted { input } if self.replay => {
+                let mut chunks = vec![U::UserMessageChunk(text_chunk(&input.text))];
+                chunks.extend(input.images.iter().map(|image| {
+                    U::UserMessageChunk(acp::ContentChunk::new(acp::ContentBlock::Image(
+                        acp::ImageContent::new(image.data.clone(), image.media_type.clone()),
+                    )))
+                }));
+                chunks
+            }
+            AgentEvent::TextDelta { delta } => vec![U::AgentMessageChunk(text_chunk(delta))],
+            AgentEvent::ReasoningDelta { delta } => vec![U::AgentThoughtChunk(text_chunk(delta))],
+            // A command answered outside a turn (`/help`): its output is the answer.
+            AgentEvent::CommandResult { output, .. } => {
+                vec![U::AgentMessageChunk(text_chunk(output))]
+            }
+            AgentEvent::ToolCallBegin { call_id, name } => {
+                self.calls.insert(call_id.to_string(), Call::default());
+                vec![U::ToolCall(
+                    acp::ToolCall::new(call_id.to_string(), name.clone())
+                        .kind(acp::ToolKind::Other)
+                        .status(acp::ToolCallStatus::Pending),
+                )]
+            }
+            AgentEvent::ToolCallArgsDelta { call_id, delta } => {
+                self.call(call_id.as_str()).arguments.push_str(delta);
+                Vec::new()
+            }
+            AgentEvent::ToolCallView { call_id, view } => {
+                let cwd = self.cwd.clone();
+                let call = self.call(call_id.as_str());
+                call.view = Some(view.clone());
+                let fields = view_fields(view, &cwd)
+                    .raw_input(serde_json::from_str::<serde_json::Value>(&call.arguments).ok());
+                vec![U::ToolCallUpdate(acp::ToolCallUpdate::new(
+                    call_id.to_string(),
+                    fields,
+                ))]
+            }
+            AgentEvent::ToolOutput { call_id, chunk } => {
+                let call = self.call(call_id.as_str());
+                call.output.push_str(chunk);
+                let fields = acp::ToolCallUpdateFields::new()
+                    .status(acp::ToolCallStatus::InProgress)
+                    .content(vec![output_block(tail(&call.output, LIVE_OUTPUT_TAIL))]);
+                vec![U::ToolCallUpdate(acp::ToolCallUpdate::new(
+                    call_id.to_string(),
+                    fields,
+                ))]
+            }
+            AgentEvent::FilesChanged {
+                call_id: Some(call_id),
+                changes,
+                ..
+            } => {
+                let cwd = self.cwd.clone();
+                let call = self.call(call_id.as_str());
+                call.changed.extend(changes.iter().map(changed_path));
+                let locations: Vec<acp::ToolCallLocation> = call
+                    .changed
+                    .iter()
+                    .map(|path| acp::ToolCallLocation::new(absolute(&cwd, path)))
+                    .collect();
+                let fields = acp::ToolCallUpdateFields::new().locations(locations);
+                vec![U::ToolCallUpdate(acp::ToolCallUpdate::new(
+                    call_id.to_string(),
+                    fields,
+                ))]
+            }
+            AgentEvent::ToolCallEnd {
+                call_id,
+                status,
+                view,
+                output,
+                ..
+            } => {
+                let call = self.calls.remove(call_id.as_str()).unwrap_or_default();
+                let view = view.clone().or(call.view);
+                vec![U::ToolCallUpdate(acp::ToolCallUpdate::new(
+                    call_id.to_string(),
+                    end_fields(view.as_ref(), *status, output, &call.changed, &self.cwd),
+                ))]
+            }
+            AgentEvent::PlanUpdated { plan, .. } => vec![U::Plan(acp::Plan::new(
+                plan.iter()
+                    .map(|item| {
+                        acp::PlanEntry::new(
+                            item.step.clone(),
+                            acp::PlanEntryPriority::Medium,
+                            match item.status {
+                                PlanStatus::Pending => acp::PlanEntryStatus::Pending,
+                                PlanStatus::InProgress => acp::PlanEntryStatus::InProgress,
+                                PlanStatus::Completed => acp::PlanEntryStatus::Completed,
+                            },
+                        )
+                    })
+                    .collect(),
+            ))],
+            AgentEvent::ApprovalModeChanged { mode } => vec![U::CurrentModeUpdate(
+                acp::CurrentModeUpdate::new(mode_id(*mode)),
+            )],
+            _ => Vec::new(),
+        }
+    }
+
+    fn call(&mut self, call_id: &str) -> &mut Call {
+        self.calls.entry(call_id.to_owned()).or_default()
+    }
+
+    /// What a permission request shows of the call: its view as it stands, and the
+    /// change proposed.
+    pub fn asked(
+        &self,
+        call_id: &str,
+        name: &str,
+        diff: Option<&memo_protocol::FileDiff>,
+    ) -> acp::ToolCallUpdateFields {
+        let call = self.calls.get(call_id);
+        let mut fields = match call.and_then(|c| c.view.as_ref()) {
+            Some(view) => view_fields(view, &self.cwd),
+            None => acp::ToolCallUpdateFields::new().title(name.to_owned()),
+        };
+        if let Some(diff) = diff {
+            fields = fields.content(vec![diff_content(&self.cwd, &diff.path, None, diff)]);
+        }
+        fields.raw_input(
+            call.and_then(|c| serde_json::from_str::<serde_json::Value>(&c.arguments).ok()),
+        )
+    }
+}
+
+/// The session mode id of an approval mode (`session/set_mode` takes these).
+pub fn mode_id(mode: ApprovalMode) -> &'static str {
+    match mode {
+        ApprovalMode::Auto => "auto",
+        ApprovalMode::Strict => "strict",
+        ApprovalMode::Dangerous => "dangerous",
+    }
+}
+
+fn text_chunk(text: &str) -> acp::ContentChunk {
+    acp::ContentChunk::new(acp::ContentBlock::Text(acp::TextContent::new(
+        text.to_owned(),
+    )))
+}
+
+fn kind(view: &ToolView) -> acp::ToolKind {
+    use memo_protocol::ToolKind as K;
+    match view.kind() {
+        K::Read => acp::ToolKind::Read,
+        K::Edit => acp::ToolKind::Edit,
+        K::Delete => acp::ToolKind::Delete,
+        K::Move => acp::ToolKind::Move,
+        K::Search => acp::ToolKind::Search,
+        K::Execute => acp::ToolKind::Execute,
+        K::Think => acp::ToolKind::Think,
+        K::Fetch => acp::ToolKind::Fetch,
+        K::Other => acp::ToolKind::Other,
+    }
+}
+
+/// Title, kind, locations and content of a view, before or while the call runs.
+fn view_fields(view: &ToolView, cwd: &Path) -> acp::ToolCallUpdateFields {
+    let mut fields = acp::ToolCallUpdateFields::new()
+        .title(view.title())
+        .kind(kind(view))
+        .locations(locations(view, cwd));
+    let content = content(view, cwd);
+    if !content.is_empty() {
+        fields = fields.content(content);
+    }
+    fields
+}
+
+fn end_fields(
+    view: Option<&ToolView>,
+    status: ToolStatus,
+    output: &str,
+    changed: &[String],
+    cwd: &Path,
+) -> acp::ToolCallUpdateFields {
+    let failed = status == ToolStatus::Error
+        || matches!(view, Some(ToolView::Command(command)) if command.failed());
+    let mut fields = match view {
+        Some(view) => view_fields(view, cwd),
+        None => acp::ToolCallUpdateFields::new(),
+    };
+    fields = fields
+        .status(if failed {
+            acp::ToolCallStatus::Failed
+        } else {
+            acp::ToolCallStatus::Completed
+        })
+        .raw_output(Some(serde_json::Value::String(output.to_owned())));
+    // What the person reads of the result: a command's own output, or why a call failed.
+    let shown = match view {
+        Some(ToolView::Command(command)) => Some(match command.output {
+            Some(range) => range.of(output),
+            None => output,
+        }),
+        _ if status == ToolStatus::Error => Some(output),
+        _ => None,
+    };
+    let mut content = view.map(|v| content(v, cwd)).unwrap_or_default();
+    if let Some(text) = shown.filter(|text| !text.trim().is_empty()) {
+        content.push(output_block(head(text, FINAL_OUTPUT_MAX)));
+    }
+    if !content.is_empty() {
+        fields = fields.content(content);
+    }
+    if !changed.is_empty() {
+        let mut places = view.map(|v| locations(v, cwd)).unwrap_or_default();
+        places.extend(
+            changed
+                .iter()
+                .map(|path| acp::ToolCallLocation::new(absolute(cwd, path))),
+        );
+        fields = fields.locations(places);
+    }
+    fields
+}
+
+fn locations(view: &ToolView, cwd: &Path) -> Vec<acp::ToolCallLocation> {
+    let at =
+        |path: &str, line: Option<u32>| acp::ToolCallLocation::new(absolute(cwd, path)).line(line);
+    match view {
+        ToolView::Read(read) => vec![at(&read.path, read.start_line)],
+        ToolView::FileEdit(edit) => edit
+            .files
+            .iter()
+            .map(|file| {
+                at(
+                    &file.path,
+                    file.diff.as_ref().and_then(|d| first_new_line(&d.hunks)),
+                )
+            })
+            .collect(),
+        ToolView::Search(search) => search
+            .first
+            .iter()
+            .map(|place| at(&place.path, place.line))
+            .collect(),
+        ToolView::List(list) => vec![at(&list.path, None)],
+        ToolView::McpCall(call) => call
+            .changed_files
+            .iter()
+            .map(|path| at(path, None))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// What the call shows inside its card: the diffs of an edit, an MCP server's text.
+fn content(view: &ToolView, cwd: &Path) -> Vec<acp::ToolCallContent> {
+    match view {
+        ToolView::FileEdit(edit) => edit
+            .files
+            .iter()
+            .filter_map(|file| {
+                let diff = file.diff.as_ref()?;
+                Some(diff_content(cwd, &file.path, Some(file), diff))
+            })
+            .collect(),
+        ToolView::McpCall(call) => call
+            .content
+            .iter()
+            .filter_map(|block| match block {
+                McpContent::Text { text } => Some(text_content(text.clone())),
+                McpContent::Resource {
+                    text: Some(text), ..
+                } => Some(text_content(text.clone())),
+                _ => None,
+            })
+            .collect(),
+        ToolView::Command(command)
+            if matches!(command.state, CommandState::Pending) && command.stdin.is_some() =>
+        {
+            vec![text_content(command.stdin.clone().unwrap_or_default())]
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn text_content(text: String) -> acp::ToolCallContent {
+    acp::ToolCallContent::Content(acp::Content::new(acp::ContentBlock::Text(
+        acp::TextContent::new(text),
+    )))
+}
+
+/// A command's output as a fenced block, which editors render as preformatted text.
+fn output_block(text: &str) -> acp::ToolCallContent {
+    let fence = if text.contains("```") { "````" } else { "```" };
+    text_content(format!("{fence}\n{}\n{fence}", text.trim_end_matches('\n')))
+}
+
+/// An edit as ACP's diff: the text around and in its hunks, before and after. Memo keeps
+/// hunks, not whole files; a client diffs the two texts and shows the same change. Of a
+/// change a person took in part, only the hunks written.
+fn diff_content(
+    cwd: &Path,
+    path: &str,
+    file: Option<&EditedFile>,
+    diff: &memo_protocol::FileDiff,
+) -> acp::ToolCallContent {
+    let applied = file.and_then(|f| f.applied_hunks.as_ref());
+    let mut old = Vec::new();
+    let mut new = Vec::new();
+    for hunk in diff
+        .hunks
+        .iter()
+        .filter(|h| applied.is_none_or(|a| a.contains(&h.index)))
+    {
+        if !old.is_empty() || !new.is_empty() {
+            old.push("⋮");
+            new.push("⋮");
+        }
+        for line in hunk.text.lines() {
+            match line.split_at_checked(1) {
+                Some(("-", rest)) => old.push(rest),
+                Some(("+", rest)) => new.push(rest),
+                Some((" ", rest)) => {
+                    old.push(rest);
+                    new.push(rest);
+                }
+                // "\ No newline at end of file" and the like.
+                _ => {}
+            }
+        }
+    }
+    let added = matches!(file.map(|f| &f.change), Some(EditKind::Add));
+    let old_text = (!added).then(|| old.join("\n"));
+    acp::ToolCallContent::Diff(
+        acp::Diff::new(absolute(cwd, path), new.join("\n")).old_text(old_text),
+    )
+}
+
+/// The first line of the new text a change touches, from its first hunk's header
+/// (`@@ -12,3 +12,4 @@`).
+fn first_new_line(hunks: &[memo_protocol::DiffHunk]) -> Option<u32> {
+    let header = &hunks.first()?.header;
+    let plus = header
+        .split_whitespace()
+        .find(|part| part.starts_with('+'))?;
+    plus[1..].split(',').next()?.parse().ok()
+}
+
+fn changed_path(change: &FileChange) -> String {
+    change.path.clone()
+}
+
+fn absolute(cwd: &Path, path: &str) -> PathBuf {
+    let path = Path::new(path);
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    }
+}
+
+fn tail(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut at = text.len() - max;
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    &text[at..]
+}
+
+fn head(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut at = max;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    &text[..at]
+}
+
+#[cfg(test)]
+#[path = "updates_tests.rs"]
+mod tests;

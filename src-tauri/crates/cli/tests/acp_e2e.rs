@@ -1,0 +1,435 @@
+//! `memo-cli acp` end to end: the official ACP TypeScript SDK's client
+//! (`tests/acp/drive.mjs`, `@agentclientprotocol/sdk` from npm) drives the real binary
+//! against the real mock LLM server, and raw pipes feed it bad input.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use support::{Home, Mock};
+
+/// Longer than any step here takes; a hang fails the test instead of the suite.
+const DRIVER_LIMIT: Duration = Duration::from_secs(120);
+
+fn driver() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/acp");
+    assert!(
+        dir.join("node_modules/@agentclientprotocol/sdk").is_dir(),
+        "the ACP SDK is not installed: run `npm ci` in {} (the README's test command does)",
+        dir.display()
+    );
+    dir.join("drive.mjs")
+}
+
+fn fake_home(home: &Home) -> PathBuf {
+    let dir = home.home.path().join("user-home");
+    std::fs::create_dir_all(dir.join(".ssh")).unwrap();
+    std::fs::write(dir.join(".ssh/id_test"), "not a key").unwrap();
+    dir
+}
+
+/// Runs the SDK client through `steps` against `memo-cli acp` in `home`; returns each
+/// step's result.
+fn drive(home: &Home, steps: Value) -> Vec<Value> {
+    let plan = home.home.path().join("plan.json");
+    let plan_text = json!({
+        "command": [env!("CARGO_BIN_EXE_memo-cli"), "acp"],
+        // HOME too: a critical command the test expects refused names ~/.ssh, which must
+        // be a throwaway one even if the refusal broke.
+        "env": {"MEMO_HOME": home.home.path(), "HOME": fake_home(home), "RUST_LOG": "warn"},
+        "cwd": home.work.path(),
+        "steps": steps,
+    });
+    std::fs::write(&plan, plan_text.to_string()).unwrap();
+    let mut child = Command::new("node")
+        .arg(driver())
+        .arg(&plan)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("run node");
+    let started = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if started.elapsed() > DRIVER_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the ACP driver did not finish in {DRIVER_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "driver failed: {:?}", out.status);
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+fn updates_of<'a>(step: &'a Value, kind: &str) -> Vec<&'a Value> {
+    step["updates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u["sessionUpdate"] == kind)
+        .collect()
+}
+
+fn said(step: &Value, kind: &str) -> String {
+    updates_of(step, kind)
+        .iter()
+        .map(|u| u["content"]["text"].as_str().unwrap_or_default())
+        .collect()
+}
+
+fn call(tool: &str, args: Value) -> Value {
+    json!({"tool_calls": [{"name": tool, "arguments": args.to_string()}]})
+}
+
+#[test]
+fn an_sdk_client_runs_a_session_with_a_read_an_edit_both_answers_a_cancel_and_a_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let home = Home::new(&mock, "");
+    std::fs::write(home.work.path().join("a.txt"), "alpha\nbeta\n").unwrap();
+    let long: String = (1..=200).map(|n| format!("word{n} ")).collect();
+    mock.push(json!([
+        call("read_file", json!({"file_path": "a.txt"})),
+        call("apply_patch", json!({"file_path": "a.txt", "old_string": "alpha", "new_string": "ALPHA"})),
+        {"text": "Edited."},
+        call("apply_patch", json!({"file_path": "a.txt", "old_string": "beta", "new_string": "BETA"})),
+        {"text": "Left it."},
+        {"text": long, "chunk_chars": 4, "drip_ms": 20},
+    ]));
+    let steps = drive(
+        &home,
+        json!([
+            {"do": "initialize"},
+            {"do": "new", "settle_ms": 300},
+            {"do": "prompt", "text": "read and fix a.txt", "answers": ["once"]},
+            {"do": "prompt", "text": "now change beta", "answers": ["deny"]},
+            {"do": "prompt", "text": "count slowly", "cancel_on_chunk": true},
+            {"do": "load"},
+        ]),
+    );
+    let [init, new, fixed, refused, cancelled, loaded] = steps.as_slice() else {
+        panic!("{steps:?}");
+    };
+
+    // What Memo says it is and can do.
+    let init = &init["response"];
+    assert_eq!(init["protocolVersion"], 1, "{init}");
+    assert_eq!(init["agentInfo"]["name"], "memo");
+    assert_eq!(init["agentCapabilities"]["loadSession"], true);
+    assert_eq!(
+        init["agentCapabilities"]["promptCapabilities"]["image"],
+        true
+    );
+    assert_eq!(
+        init["agentCapabilities"]["promptCapabilities"]["embeddedContext"],
+        true
+    );
+    // A server on this machine needs no key: nothing to authenticate.
+    assert!(
+        init["authMethods"].as_array().is_none_or(|m| m.is_empty()),
+        "{init}"
+    );
+
+    // A Memo session, with Memo's approval modes and its commands.
+    let session = new["response"]["sessionId"].as_str().unwrap().to_owned();
+    assert_eq!(new["response"]["modes"]["currentModeId"], "auto", "{new}");
+    let modes: Vec<&str> = new["response"]["modes"]["availableModes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(modes, ["auto", "strict", "dangerous"]);
+    let commands = updates_of(new, "available_commands_update");
+    let names: Vec<&str> = commands[0]["availableCommands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"compact") && names.contains(&"skill-creator"),
+        "{names:?}"
+    );
+
+    // The read and the edit, typed; the edit asked with Memo's options and its diff.
+    assert_eq!(fixed["response"]["stopReason"], "end_turn", "{fixed}");
+    let calls = updates_of(fixed, "tool_call_update");
+    let read = calls
+        .iter()
+        .find(|u| u["kind"] == "read")
+        .expect("a read update");
+    let a_txt = home.work.path().join("a.txt").display().to_string();
+    assert_eq!(read["locations"][0]["path"], a_txt.as_str());
+    assert_eq!(read["title"], "read a.txt");
+    let asked = &fixed["permissions"][0];
+    let offered: Vec<&str> = asked["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["optionId"].as_str().unwrap())
+        .collect();
+    assert_eq!(offered.first(), Some(&"once"), "{asked}");
+    assert_eq!(offered.last(), Some(&"deny"), "{asked}");
+    assert!(offered.contains(&"session"), "{asked}");
+    let diff = &asked["toolCall"]["content"][0];
+    assert_eq!(diff["type"], "diff", "{asked}");
+    assert_eq!(diff["path"], a_txt.as_str());
+    assert!(
+        diff["oldText"].as_str().unwrap().contains("alpha"),
+        "{diff}"
+    );
+    assert!(
+        diff["newText"].as_str().unwrap().contains("ALPHA"),
+        "{diff}"
+    );
+    let edit_end = calls
+        .iter()
+        .rfind(|u| u["kind"] == "edit")
+        .expect("the edit's updates");
+    assert_eq!(edit_end["status"], "completed", "{edit_end}");
+    assert_eq!(said(fixed, "agent_message_chunk"), "Edited.");
+
+    // A deny is a deny: nothing written, the model told, the turn goes on.
+    assert_eq!(refused["permissions"].as_array().unwrap().len(), 1);
+    assert_eq!(refused["response"]["stopReason"], "end_turn", "{refused}");
+    let ended = updates_of(refused, "tool_call_update");
+    assert_eq!(ended.last().unwrap()["status"], "failed", "{refused}");
+    assert_eq!(
+        std::fs::read_to_string(home.work.path().join("a.txt")).unwrap(),
+        "ALPHA\nbeta\n"
+    );
+
+    // Cancelled mid-stream: the turn ends as cancelled, with only part of the answer.
+    assert_eq!(
+        cancelled["response"]["stopReason"], "cancelled",
+        "{cancelled}"
+    );
+    let partial = said(cancelled, "agent_message_chunk");
+    assert!(
+        !partial.is_empty() && partial.len() < long.len(),
+        "{partial:?}"
+    );
+
+    // The stored session replays as updates: what the person said, and the answers.
+    assert!(loaded.get("error").is_none(), "{loaded}");
+    let user = said(loaded, "user_message_chunk");
+    assert!(
+        user.contains("read and fix a.txt") && user.contains("now change beta"),
+        "{user}"
+    );
+    assert!(said(loaded, "agent_message_chunk").contains("Edited."));
+
+    // The same session is in Memo's history, where the window lists it.
+    let listed = home.json(&["sessions", "list", "--json"]);
+    assert!(listed.to_string().contains(&session), "{listed}");
+}
+
+#[test]
+fn a_critical_command_still_asks_in_dangerous_mode_and_offers_no_lasting_grant() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let home = Home::new(&mock, "");
+    mock.push(json!([
+        call("exec_command", json!({"cmd": "echo ok > done.txt"})),
+        call("exec_command", json!({"cmd": "rm -rf ~/.ssh"})),
+        {"text": "Stopped."},
+    ]));
+    let steps = drive(
+        &home,
+        json!([
+            {"do": "initialize"},
+            {"do": "new"},
+            {"do": "set_mode", "mode": "dangerous"},
+            {"do": "prompt", "text": "go", "answers": ["session"]},
+        ]),
+    );
+    let prompt = &steps[3];
+    assert_eq!(prompt["response"]["stopReason"], "end_turn", "{prompt}");
+    // The ordinary command ran without asking; only the critical one asked.
+    assert!(home.work.path().join("done.txt").exists());
+    let asked = prompt["permissions"].as_array().unwrap();
+    assert_eq!(asked.len(), 1, "{prompt}");
+    let offered: Vec<&str> = asked[0]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["optionId"].as_str().unwrap())
+        .collect();
+    assert_eq!(offered, ["once", "deny"]);
+    // "session" was not offered: answering it is a deny.
+    let ran = updates_of(prompt, "tool_call_update");
+    let critical = ran
+        .iter()
+        .rfind(|u| u["title"].as_str().is_some_and(|t| t.contains("rm -rf")))
+        .unwrap();
+    assert_eq!(critical["status"], "failed", "{critical}");
+    assert!(home.home.path().join("user-home/.ssh/id_test").exists());
+    assert_eq!(steps[2]["response"], json!({}), "{:?}", steps[2]);
+    let mode_updates = updates_of(prompt, "current_mode_update");
+    assert!(mode_updates.is_empty() || mode_updates[0]["currentModeId"] == "dangerous");
+}
+
+/// One raw exchange: writes `line`, reads until the answer with `id` (or, for `None`,
+/// the next line).
+struct Raw {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: BufReader<std::process::ChildStdout>,
+}
+
+impl Raw {
+    fn start(home: &Home) -> Raw {
+        let mut child = home
+            .command(&["acp"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Raw {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn send(&mut self, line: &str) -> Value {
+        self.input.write_all(line.as_bytes()).unwrap();
+        self.input.write_all(b"\n").unwrap();
+        self.input.flush().unwrap();
+        let mut answer = String::new();
+        self.output.read_line(&mut answer).unwrap();
+        serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{e}: {answer:?}"))
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn bad_input_gets_json_rpc_errors_and_the_agent_keeps_serving() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let home = Home::new(&mock, "");
+    let mut raw = Raw::start(&home);
+    let code = |answer: &Value| answer["error"]["code"].as_i64();
+
+    let answer = raw.send("this is not json");
+    assert_eq!(
+        (answer["id"].clone(), code(&answer)),
+        (Value::Null, Some(-32700)),
+        "{answer}"
+    );
+    let cwd = home.work.path().display().to_string();
+    let early = json!({"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": cwd, "mcpServers": []}});
+    let answer = raw.send(&early.to_string());
+    assert_eq!(code(&answer), Some(-32600), "before initialize: {answer}");
+
+    let init = json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": 1}});
+    assert_eq!(raw.send(&init.to_string())["result"]["protocolVersion"], 1);
+
+    let unknown = json!({"jsonrpc": "2.0", "id": 3, "method": "session/teleport", "params": {}});
+    assert_eq!(code(&raw.send(&unknown.to_string())), Some(-32601));
+    let prompt = json!({"jsonrpc": "2.0", "id": 4, "method": "session/prompt",
+        "params": {"sessionId": "no-such", "prompt": [{"type": "text", "text": "hi"}]}});
+    let answer = raw.send(&prompt.to_string());
+    assert_eq!(
+        code(&answer),
+        Some(-32002),
+        "a prompt before session/new: {answer}"
+    );
+    let relative = json!({"jsonrpc": "2.0", "id": 5, "method": "session/new", "params": {"cwd": "work", "mcpServers": []}});
+    let answer = raw.send(&relative.to_string());
+    assert_eq!(code(&answer), Some(-32602), "{answer}");
+    assert!(
+        answer["error"]["data"]
+            .as_str()
+            .unwrap()
+            .contains("absolute"),
+        "{answer}"
+    );
+    let malformed =
+        json!({"jsonrpc": "2.0", "id": 6, "method": "session/new", "params": {"cwd": 42}});
+    assert_eq!(code(&raw.send(&malformed.to_string())), Some(-32602));
+
+    // Over the size limit: skipped to its end, answered, and the next line is read.
+    let huge = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\",\"params\":{{\"x\":\"{}\"}}}}",
+        "x".repeat(65 * 1024 * 1024)
+    );
+    let answer = raw.send(&huge);
+    assert_eq!(
+        (answer["id"].clone(), code(&answer)),
+        (Value::Null, Some(-32600)),
+        "{answer}"
+    );
+    assert!(answer["error"]["data"].as_str().unwrap().contains("limit"));
+
+    let again = json!({"jsonrpc": "2.0", "id": 8, "method": "session/new", "params": {"cwd": cwd, "mcpServers": []}});
+    let answer = raw.send(&again.to_string());
+    assert!(
+        answer["result"]["sessionId"].is_string(),
+        "still serving: {answer}"
+    );
+}
+
+#[test]
+fn a_session_an_editor_runs_is_not_run_twice_and_continues_elsewhere_once_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let home = Home::new(&mock, "");
+    mock.push(json!([{"text": "First."}, {"text": "Second, from the command line."}]));
+    let cli = env!("CARGO_BIN_EXE_memo-cli");
+    let cwd = home.work.path().display().to_string();
+    let steps = drive(
+        &home,
+        json!([
+            {"do": "initialize"},
+            {"do": "new"},
+            {"do": "prompt", "text": "hello"},
+            // While the editor's agent runs the session, nothing else may.
+            {"do": "run", "argv": [cli, "exec", "--resume", "$SESSION", "--cwd", cwd, "more"]},
+        ]),
+    );
+    let session = steps[1]["response"]["sessionId"].as_str().unwrap();
+    let refused = &steps[3]["response"];
+    assert_ne!(refused["status"], 0, "{refused}");
+    let stderr = refused["stderr"].as_str().unwrap();
+    assert!(
+        stderr.contains("running in another Memo program (memo-cli acp"),
+        "{stderr}"
+    );
+
+    // The editor closed it: the command line continues the same session.
+    let out = home
+        .command(&["exec", "--resume", session, "--cwd", &cwd, "more"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shown = home.run(&["sessions", "show", session]);
+    let transcript = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        transcript.contains("First.") && transcript.contains("Second, from the command line."),
+        "{transcript}"
+    );
+}

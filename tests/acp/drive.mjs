@@ -1,0 +1,120 @@
+// An ACP client made with the protocol's official TypeScript SDK, driving an agent
+// (`memo-cli acp`) through the steps of a plan, and printing what it saw as one JSON
+// line. The Rust tests (src-tauri/crates/cli/tests/acp_e2e.rs) write the plan and check
+// the result; this file only speaks the protocol.
+//
+//   node drive.mjs PLAN.json
+//
+// The plan: {"command": [...argv], "env": {...}, "cwd": "/abs", "steps": [...]}, a step
+// being one of
+//   {"do": "initialize"}
+//   {"do": "new"}                                   (the session the later steps use)
+//   {"do": "prompt", "text": "...", "answers": ["once", "deny", "cancel"], "cancel_on_chunk": true}
+//   {"do": "set_mode", "mode": "strict"}
+//   {"do": "load"}                                  (the session of the last "new")
+//   {"do": "raw", "method": "...", "params": {...}} (any request, answered or not)
+//   {"do": "run", "argv": [...]}                    (another program, while the agent runs;
+//                                                    "$SESSION" in an argument is the session)
+// Each step's result: its response or error, and for prompts and loads the updates and
+// the permission requests that came while it ran.
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { Readable, Writable } from "node:stream";
+
+import { client, ndJsonStream } from "@agentclientprotocol/sdk";
+
+const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const [program, ...args] = plan.command;
+const child = spawn(program, args, { env: { ...process.env, ...plan.env }, stdio: ["pipe", "pipe", "inherit"] });
+const stream = ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
+
+/** What the step that runs now collects. */
+let current = null;
+let sessionId = null;
+
+function errorOf(error) {
+  return { code: error.code ?? null, message: error.message ?? String(error), data: error.data ?? null };
+}
+
+const app = client({ name: "memo-acp-test" })
+  .onNotification("session/update", ({ params }) => {
+    current?.updates.push(params.update);
+    if (current?.cancelOnChunk && params.update.sessionUpdate === "agent_message_chunk" && !current.cancelled) {
+      current.cancelled = true;
+      void current.context.notify("session/cancel", { sessionId: params.sessionId });
+    }
+  })
+  .onRequest("session/request_permission", ({ params }) => {
+    const asked = { options: params.options, toolCall: params.toolCall };
+    current?.permissions.push(asked);
+    const answer = current?.answers.shift() ?? "deny";
+    if (answer === "cancel") return { outcome: { outcome: "cancelled" } };
+    return { outcome: { outcome: "selected", optionId: answer } };
+  });
+
+const results = await app.connectWith(stream, async (context) => {
+  const out = [];
+  for (const step of plan.steps) {
+    current = {
+      updates: [],
+      permissions: [],
+      answers: [...(step.answers ?? [])],
+      cancelOnChunk: step.cancel_on_chunk === true,
+      cancelled: false,
+      context,
+    };
+    const result = { step: step.do };
+    try {
+      switch (step.do) {
+        case "initialize":
+          result.response = await context.request("initialize", {
+            protocolVersion: 1,
+            clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+            clientInfo: { name: "memo-acp-test", version: "1" },
+          });
+          break;
+        case "new":
+          result.response = await context.request("session/new", { cwd: plan.cwd, mcpServers: [] });
+          sessionId = result.response.sessionId;
+          break;
+        case "prompt":
+          result.response = await context.request("session/prompt", {
+            sessionId: step.session ?? sessionId,
+            prompt: step.blocks ?? [{ type: "text", text: step.text }],
+          });
+          break;
+        case "set_mode":
+          result.response = await context.request("session/set_mode", { sessionId, modeId: step.mode });
+          break;
+        case "load":
+          result.response = await context.request("session/load", { sessionId, cwd: plan.cwd, mcpServers: [] });
+          break;
+        case "raw":
+          result.response = await context.request(step.method, step.params ?? {});
+          break;
+        case "run": {
+          const [runProgram, ...runArgs] = step.argv.map((arg) => arg.replace("$SESSION", sessionId));
+          const ran = spawnSync(runProgram, runArgs, { env: { ...process.env, ...plan.env }, encoding: "utf8", timeout: 60_000 });
+          result.response = { status: ran.status, stdout: ran.stdout, stderr: ran.stderr };
+          break;
+        }
+        default:
+          throw new Error(`unknown step ${step.do}`);
+      }
+    } catch (error) {
+      result.error = errorOf(error);
+    }
+    // Updates sent after a response (the commands after session/new) come soon after.
+    await new Promise((resolve) => setTimeout(resolve, step.settle_ms ?? 50));
+    result.updates = current.updates;
+    result.permissions = current.permissions;
+    out.push(result);
+  }
+  return out;
+});
+
+process.stdout.write(`${JSON.stringify(results)}\n`);
+child.stdin.end();
+const code = await new Promise((resolve) => child.on("exit", (status, signal) => resolve(signal ?? status)));
+process.stderr.write(`agent exited: ${code}\n`);
+process.exit(0);
