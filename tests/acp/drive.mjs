@@ -15,10 +15,12 @@
 //   {"do": "raw", "method": "...", "params": {...}} (any request, answered or not)
 //   {"do": "run", "argv": [...]}                    (another program, while the agent runs;
 //                                                    "$SESSION" in an argument is the session)
+//   {"do": "signal", "path": "/abs"}                (writes the session id there: "got this far")
+//   {"do": "wait_for_file", "path": "/abs"}         (holds the agent open until the file exists)
 // Each step's result: its response or error, and for prompts and loads the updates and
 // the permission requests that came while it ran.
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 
 import { client, ndJsonStream } from "@agentclientprotocol/sdk";
@@ -48,7 +50,11 @@ const app = client({ name: "memo-acp-test" })
     const asked = { options: params.options, toolCall: params.toolCall };
     current?.permissions.push(asked);
     const answer = current?.answers.shift() ?? "deny";
-    if (answer === "cancel") return { outcome: { outcome: "cancelled" } };
+    if (answer === "cancel") {
+      // As an editor does: the prompt is cancelled, and its open questions answered so.
+      void current.context.notify("session/cancel", { sessionId: params.sessionId });
+      return { outcome: { outcome: "cancelled" } };
+    }
     return { outcome: { outcome: "selected", optionId: answer } };
   });
 
@@ -98,6 +104,12 @@ const results = await app.connectWith(stream, async (context) => {
           result.response = { status: ran.status, stdout: ran.stdout, stderr: ran.stderr };
           break;
         }
+        case "signal":
+          writeFileSync(step.path, sessionId ?? "");
+          break;
+        case "wait_for_file":
+          while (!existsSync(step.path)) await new Promise((resolve) => setTimeout(resolve, 100));
+          break;
         default:
           throw new Error(`unknown step ${step.do}`);
       }

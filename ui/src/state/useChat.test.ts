@@ -158,3 +158,30 @@ describe("useChat's mode for the next session", () => {
     expect(result.current.nextApprovalMode).toBeNull();
   });
 });
+
+describe("useChat with a session another program runs", () => {
+  it("shows its stored history to read, under the sentence naming the program", async () => {
+    const held = {
+      code: "conflict",
+      message: "This session is running in another Memo program (memo-cli acp, process 42)",
+      retryable: false,
+      phrase: { code: "session_held_elsewhere", program: "memo-cli acp", pid: "42" },
+    };
+    ipc.resumeSession.mockRejectedValue(held);
+    const { result } = renderHook(() => useChat("/repo", () => undefined));
+    act(() => result.current.openSession(sessionSummary({ id: "s1", last_seq: LAST_SEQ })));
+    await waitFor(() => expect(result.current.state.error?.code).toBe("conflict"));
+    expect(result.current.state.transcript.entries.length).toBeGreaterThan(0);
+    expect(result.current.state.session?.id).toBe("s1");
+    // Read, not attached: nothing live is asked of a session this window does not run.
+    expect(subscribeSession).not.toHaveBeenCalled();
+  });
+
+  it("shows only the error for another failure", async () => {
+    ipc.resumeSession.mockRejectedValue({ code: "io", message: "disk", retryable: false });
+    const { result } = renderHook(() => useChat("/repo", () => undefined));
+    act(() => result.current.openSession(sessionSummary({ id: "s1", last_seq: LAST_SEQ })));
+    await waitFor(() => expect(result.current.state.error?.code).toBe("io"));
+    expect(ipc.historyPage).not.toHaveBeenCalled();
+  });
+});

@@ -233,7 +233,19 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
           dispatchTo(session.id, { type: "page", sessionId: session.id, page, ...(end ? { end } : {}) });
           await attach(session, subscribeAfter(page, session.last_seq));
         } catch (raised) {
-          dispatchTo(summary.id, { type: "failed", error: toIpcError("resume_session", raised) });
+          const error = toIpcError("resume_session", raised);
+          // Another program runs it (an editor's `memo-cli acp`): its stored history is
+          // still there to read, under the sentence saying where it runs.
+          if (error.code === "conflict" && isSummary(summary)) {
+            try {
+              dispatchTo(summary.id, { type: "opened", session: summary });
+              const page = await ipc.historyPage({ sessionId: summary.id, beforeSeq: null, turns: PAGE_TURNS, fromSeq: focusSeq ?? null });
+              dispatchTo(summary.id, { type: "page", sessionId: summary.id, page });
+            } catch {
+              // Nothing more to show than the error itself.
+            }
+          }
+          dispatchTo(summary.id, { type: "failed", error });
         }
       })();
     },
@@ -503,4 +515,9 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     loadNewer,
     jumpToLatest,
   };
+}
+
+/** A whole session summary (the sidebar's), not just an id to open. */
+function isSummary(summary: { id: string }): summary is SessionSummary {
+  return "cwd" in summary && "last_seq" in summary;
 }

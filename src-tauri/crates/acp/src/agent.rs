@@ -83,9 +83,9 @@ impl Agent {
             .map(|(id, _)| id)
             .collect();
         for id in open {
-            let id = SessionId::new(id);
-            let _ = self.service.submit(&id, Op::Interrupt);
-            self.service.close_session(&id).await;
+            // Closing stops a running turn itself; an interrupt with none running would
+            // leave a "no turn is running" notice in the session's log.
+            self.service.close_session(&SessionId::new(id)).await;
         }
     }
 
@@ -345,12 +345,17 @@ impl Agent {
         let id = id.clone();
         tokio::spawn(async move {
             let response = peer.request("session/request_permission", question).await;
-            let op = match permission::answer(&asked, response) {
-                Answer::Decide(decision) => Op::ResolveApproval {
-                    request_id: asked.request_id.clone(),
-                    decision,
+            let decision = match permission::answer(&asked, response) {
+                Answer::Decide(decision) => decision,
+                // The client cancelled the prompt and sends `session/cancel`, which ends
+                // the turn; until then the call is not run.
+                Answer::Cancelled => memo_protocol::ReviewDecision::Deny {
+                    reason: Some("the prompt was cancelled".to_owned()),
                 },
-                Answer::Cancelled => Op::Interrupt,
+            };
+            let op = Op::ResolveApproval {
+                request_id: asked.request_id.clone(),
+                decision,
             };
             // The turn may have ended meanwhile (a cancel): nothing is left to answer.
             let _ = service.submit(&id, op);

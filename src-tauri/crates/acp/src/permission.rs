@@ -4,8 +4,9 @@
 //! The options are Memo's own: once, for this session, always in this folder (when the
 //! call can be kept as a rule) and deny. A critical call offers only once and deny, as in
 //! the window. An answer is read strictly: an option Memo did not offer, an error or a
-//! closed connection is a deny; a cancelled request ends the turn (the client cancelled
-//! the prompt), as the window's Stop does.
+//! closed connection is a deny; a cancelled request means the client cancelled the
+//! prompt: the call does not run, and the `session/cancel` it sends ends the turn, as the
+//! window's Stop does.
 
 use agent_client_protocol_schema::v1 as acp;
 use memo_protocol::{ApprovalRequest, Phrase, ReviewDecision, RiskLevel};
@@ -55,7 +56,7 @@ pub fn options(request: &ApprovalRequest) -> Vec<acp::PermissionOption> {
 #[derive(Debug, PartialEq)]
 pub enum Answer {
     Decide(ReviewDecision),
-    /// The prompt was cancelled while it asked: stop the turn.
+    /// The prompt was cancelled while it asked (its `session/cancel` stops the turn).
     Cancelled,
 }
 

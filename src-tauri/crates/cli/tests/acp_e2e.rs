@@ -104,6 +104,7 @@ fn an_sdk_client_runs_a_session_with_a_read_an_edit_both_answers_a_cancel_and_a_
         call("apply_patch", json!({"file_path": "a.txt", "old_string": "beta", "new_string": "BETA"})),
         {"text": "Left it."},
         {"text": long, "chunk_chars": 4, "drip_ms": 20},
+        call("apply_patch", json!({"file_path": "a.txt", "old_string": "beta", "new_string": "gamma"})),
     ]));
     let steps = drive(
         &home,
@@ -113,10 +114,11 @@ fn an_sdk_client_runs_a_session_with_a_read_an_edit_both_answers_a_cancel_and_a_
             {"do": "prompt", "text": "read and fix a.txt", "answers": ["once"]},
             {"do": "prompt", "text": "now change beta", "answers": ["deny"]},
             {"do": "prompt", "text": "count slowly", "cancel_on_chunk": true},
+            {"do": "prompt", "text": "try gamma", "answers": ["cancel"]},
             {"do": "load"},
         ]),
     );
-    let [init, new, fixed, refused, cancelled, loaded] = steps.as_slice() else {
+    let [init, new, fixed, refused, cancelled, dismissed, loaded] = steps.as_slice() else {
         panic!("{steps:?}");
     };
 
@@ -220,6 +222,16 @@ fn an_sdk_client_runs_a_session_with_a_read_an_edit_both_answers_a_cancel_and_a_
         "{partial:?}"
     );
 
+    // Cancelled while it asked: the edit never ran, and the turn ended as cancelled.
+    assert_eq!(
+        dismissed["response"]["stopReason"], "cancelled",
+        "{dismissed}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.work.path().join("a.txt")).unwrap(),
+        "ALPHA\nbeta\n"
+    );
+
     // The stored session replays as updates: what the person said, and the answers.
     assert!(loaded.get("error").is_none(), "{loaded}");
     let user = said(loaded, "user_message_chunk");
@@ -229,9 +241,16 @@ fn an_sdk_client_runs_a_session_with_a_read_an_edit_both_answers_a_cancel_and_a_
     );
     assert!(said(loaded, "agent_message_chunk").contains("Edited."));
 
-    // The same session is in Memo's history, where the window lists it.
+    // The same session is in Memo's history, where the window lists it, and closing the
+    // connection left nothing behind in it (no refused interrupt).
     let listed = home.json(&["sessions", "list", "--json"]);
     assert!(listed.to_string().contains(&session), "{listed}");
+    let log = home.run(&["sessions", "show", &session, "--json"]);
+    let log = String::from_utf8_lossy(&log.stdout);
+    assert!(
+        log.contains("Edited.") && !log.contains("no turn is running"),
+        "{log}"
+    );
 }
 
 #[test]

@@ -233,6 +233,8 @@ export function ChatView(props: ChatViewProps) {
   // The composer's draft is the shown session's (or, before it starts, the folder's).
   const composerDraft = draftKey(sessionId, cwd);
   const failureTitle = state.error ? FAILURE_TITLES[state.error.command] : undefined;
+  // Another program (an editor's `memo-cli acp`) runs this session: shown to read only.
+  const heldElsewhere = state.error?.phrase?.code === "session_held_elsewhere";
 
   return (
     <ResolveApprovalContext.Provider value={chat.resolve}>
@@ -414,10 +416,16 @@ export function ChatView(props: ChatViewProps) {
 
       <Composer
         draftKey={composerDraft}
-        disabled={cwd === null || state.phase === "loading"}
+        disabled={cwd === null || state.phase === "loading" || heldElsewhere}
         busy={state.phase === "sending"}
         running={chat.running !== null}
-        placeholder={cwd === null ? t("view.placeholderNoFolder") : t("view.placeholder")}
+        placeholder={
+          cwd === null
+            ? t("view.placeholderNoFolder")
+            : heldElsewhere
+              ? t("view.placeholderHeldElsewhere")
+              : t("view.placeholder")
+        }
         prefill={state.prefill}
         onSend={chat.send}
         onStop={chat.stop}
