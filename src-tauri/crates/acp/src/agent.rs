@@ -7,8 +7,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use agent_client_protocol_schema::v1 as acp;
-use agent_client_protocol_schema::ProtocolVersion;
 use memo_protocol::{
     AgentEvent, ApprovalMode, CompletionKind, ErrorCode, Op, Phrase, SessionId, TurnEndReason,
 };
@@ -17,6 +15,7 @@ use serde_json::Value;
 
 use crate::permission::{self, Answer};
 use crate::rpc::{Incoming, Peer};
+use crate::schema as acp;
 use crate::updates::{mode_id, Translator};
 
 /// Events read from the store per page when a stored session is replayed.
@@ -115,7 +114,7 @@ impl Agent {
             tracing::warn!("acp: a session/cancel that does not parse");
             return;
         };
-        let id = cancel.session_id.0.to_string();
+        let id = cancel.session_id.0.clone();
         if lock(&self.state)
             .sessions
             .get(&id)
@@ -129,28 +128,24 @@ impl Agent {
         lock(&self.state).initialized = true;
         // The newest version both sides speak; a client asking for a newer one gets ours
         // and decides whether it can go on.
-        let version = if request.protocol_version < ProtocolVersion::LATEST {
-            request.protocol_version
-        } else {
-            ProtocolVersion::LATEST
+        let response = acp::InitializeResponse {
+            protocol_version: request.protocol_version.min(acp::PROTOCOL_VERSION),
+            agent_capabilities: acp::AgentCapabilities {
+                load_session: true,
+                prompt_capabilities: acp::PromptCapabilities {
+                    image: true,
+                    audio: false,
+                    embedded_context: true,
+                },
+                mcp_capabilities: acp::McpCapabilities::default(),
+            },
+            auth_methods: self.missing_key().map(key_method).into_iter().collect(),
+            agent_info: acp::Implementation {
+                name: "memo".to_owned(),
+                title: Some("Memo".to_owned()),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+            },
         };
-        let capabilities = acp::AgentCapabilities::new()
-            .load_session(true)
-            .prompt_capabilities(
-                acp::PromptCapabilities::new()
-                    .image(true)
-                    .audio(false)
-                    .embedded_context(true),
-            );
-        let mut response = acp::InitializeResponse::new(version)
-            .agent_capabilities(capabilities)
-            .agent_info(
-                acp::Implementation::new("memo", env!("CARGO_PKG_VERSION"))
-                    .title("Memo".to_owned()),
-            );
-        if self.missing_key().is_some() {
-            response = response.auth_methods(vec![self.key_method()]);
-        }
         reply(response)
     }
 
@@ -162,22 +157,14 @@ impl Agent {
         (status.required && status.source.is_none()).then_some(current.name)
     }
 
-    fn key_method(&self) -> acp::AuthMethod {
-        let provider = self.missing_key().unwrap_or_default();
-        acp::AuthMethod::Agent(
-            acp::AuthMethodAgent::new(KEY_METHOD, Phrase::AcpKeyMethod.english())
-                .description(Phrase::AcpKeyMethodHow { provider }.english()),
-        )
-    }
-
     /// There is nothing to do in the editor: the key goes into the keychain with
     /// memo-cli or the window. This says whether it is there now.
     fn authenticate(&self, request: acp::AuthenticateRequest) -> Reply {
-        if request.method_id.0.as_ref() != KEY_METHOD {
-            return Err(acp::Error::invalid_params().data(request.method_id.0.to_string()));
+        if request.method_id != KEY_METHOD {
+            return Err(acp::Error::invalid_params().data(request.method_id));
         }
         match self.missing_key() {
-            None => reply(acp::AuthenticateResponse::new()),
+            None => Ok(serde_json::json!({})),
             Some(provider) => {
                 Err(acp::Error::auth_required()
                     .data(Phrase::AcpKeyMethodHow { provider }.english()))
@@ -196,14 +183,17 @@ impl Agent {
             })
             .map_err(service_error)?;
         self.opened(&summary.id, PathBuf::from(&summary.cwd));
-        reply(acp::NewSessionResponse::new(summary.id.to_string()).modes(self.modes(&summary.id)))
+        reply(acp::NewSessionResponse {
+            session_id: acp::SessionId::new(summary.id.to_string()),
+            modes: self.modes(&summary.id),
+        })
     }
 
     async fn load_session(&self, request: acp::LoadSessionRequest) -> Reply {
-        let id = SessionId::new(request.session_id.0.to_string());
+        let id = SessionId::new(request.session_id.0.clone());
         ignore_mcp_servers(&request.mcp_servers);
         let stored = self.service.session(&id).map_err(|_| {
-            acp::Error::resource_not_found(None)
+            acp::Error::resource_not_found()
                 .data(Phrase::AcpNoSession { id: id.to_string() }.english())
         })?;
         let live = self
@@ -229,12 +219,14 @@ impl Agent {
             }
         }
         self.opened(&live.id, cwd);
-        reply(acp::LoadSessionResponse::new().modes(self.modes(&live.id)))
+        reply(acp::LoadSessionResponse {
+            modes: self.modes(&live.id),
+        })
     }
 
     fn set_mode(&self, request: acp::SetSessionModeRequest) -> Reply {
         let id = self.known(&request.session_id)?;
-        let mode = match request.mode_id.0.as_ref() {
+        let mode = match request.mode_id.as_str() {
             "auto" => ApprovalMode::Auto,
             "strict" => ApprovalMode::Strict,
             "dangerous" => ApprovalMode::Dangerous,
@@ -243,7 +235,7 @@ impl Agent {
         self.service
             .submit(&id, Op::SetApprovalMode { mode })
             .map_err(service_error)?;
-        reply(acp::SetSessionModeResponse::new())
+        Ok(serde_json::json!({}))
     }
 
     async fn prompt(&self, request: acp::PromptRequest) -> Reply {
@@ -306,7 +298,9 @@ impl Agent {
                 AgentEvent::Usage { .. } => self.send_usage(&request.session_id, id),
                 AgentEvent::Error { message, .. } => last_error = Some(message.clone()),
                 AgentEvent::CommandResult { .. } if envelope.turn_id.is_none() => {
-                    return reply(acp::PromptResponse::new(acp::StopReason::EndTurn));
+                    return reply(acp::PromptResponse {
+                        stop_reason: acp::StopReason::EndTurn,
+                    });
                 }
                 AgentEvent::TurnEnded { reason, .. } => {
                     let stop = match reason {
@@ -318,7 +312,7 @@ impl Agent {
                             return Err(acp::Error::internal_error().data(why));
                         }
                     };
-                    return reply(acp::PromptResponse::new(stop));
+                    return reply(acp::PromptResponse { stop_reason: stop });
                 }
                 _ => {}
             }
@@ -333,13 +327,13 @@ impl Agent {
         acp_session: &acp::SessionId,
         id: &SessionId,
         asked: memo_protocol::ApprovalRequest,
-        fields: acp::ToolCallUpdateFields,
+        fields: acp::ToolCallFields,
     ) {
-        let question = acp::RequestPermissionRequest::new(
-            acp_session.clone(),
-            acp::ToolCallUpdate::new(asked.call_id.to_string(), fields),
-            permission::options(&asked),
-        );
+        let question = acp::RequestPermissionRequest {
+            session_id: acp_session.clone(),
+            tool_call: acp::ToolCallUpdate::new(asked.call_id.to_string(), fields),
+            options: permission::options(&asked),
+        };
         let peer = self.peer.clone();
         let service = Arc::clone(&self.service);
         let id = id.clone();
@@ -366,7 +360,10 @@ impl Agent {
         for update in updates {
             self.peer.notify(
                 "session/update",
-                acp::SessionNotification::new(session.clone(), update),
+                acp::SessionNotification {
+                    session_id: session.clone(),
+                    update,
+                },
             );
         }
     }
@@ -375,16 +372,20 @@ impl Agent {
         let Ok(status) = self.service.session_status(id) else {
             return;
         };
-        let mut usage = acp::UsageUpdate::new(status.used_tokens, status.context_window);
-        if let Some(cost) = status.cost_usd {
-            usage = usage.cost(acp::Cost::new(cost, "USD"));
-        }
+        let usage = acp::UsageUpdate {
+            used: status.used_tokens,
+            size: status.context_window,
+            cost: status.cost_usd.map(|amount| acp::Cost {
+                amount,
+                currency: "USD".to_owned(),
+            }),
+        };
         self.send_updates(session, vec![acp::SessionUpdate::UsageUpdate(usage)]);
     }
 
     /// Memo's slash commands, custom command files and skills, as the client's commands.
     fn announce_commands(&self, session: &acp::SessionId) {
-        let id = SessionId::new(session.0.to_string());
+        let id = SessionId::new(session.0.clone());
         let Some(cwd) = lock(&self.state)
             .sessions
             .get(id.as_str())
@@ -407,16 +408,18 @@ impl Agent {
                 {
                     continue;
                 }
-                commands.push(acp::AvailableCommand::new(
+                commands.push(acp::AvailableCommand {
                     name,
-                    completion.detail.unwrap_or_default(),
-                ));
+                    description: completion.detail.unwrap_or_default(),
+                });
             }
         }
         self.send_updates(
             session,
             vec![acp::SessionUpdate::AvailableCommandsUpdate(
-                acp::AvailableCommandsUpdate::new(commands),
+                acp::AvailableCommandsUpdate {
+                    available_commands: commands,
+                },
             )],
         );
     }
@@ -452,12 +455,14 @@ impl Agent {
             .ok()
             .and_then(|status| status.approval_mode)
             .unwrap_or_default();
-        let mode = |mode: ApprovalMode, name: Phrase, effect: Phrase| {
-            acp::SessionMode::new(mode_id(mode), name.english()).description(effect.english())
+        let mode = |mode: ApprovalMode, name: Phrase, effect: Phrase| acp::SessionMode {
+            id: mode_id(mode).to_owned(),
+            name: name.english(),
+            description: effect.english(),
         };
-        acp::SessionModeState::new(
-            mode_id(current),
-            vec![
+        acp::SessionModeState {
+            current_mode_id: mode_id(current).to_owned(),
+            available_modes: vec![
                 mode(
                     ApprovalMode::Auto,
                     Phrase::AcpModeAuto,
@@ -474,7 +479,7 @@ impl Agent {
                     Phrase::AcpModeDangerousEffect,
                 ),
             ],
-        )
+        }
     }
 
     fn opened(&self, id: &SessionId, cwd: PathBuf) {
@@ -489,7 +494,7 @@ impl Agent {
 
     /// The Memo session of an ACP session id this connection opened.
     fn known(&self, session: &acp::SessionId) -> Result<SessionId, acp::Error> {
-        let id = session.0.to_string();
+        let id = session.0.clone();
         if lock(&self.state).sessions.contains_key(&id) {
             Ok(SessionId::new(id))
         } else {
@@ -499,9 +504,9 @@ impl Agent {
 }
 
 fn session_not_found(session: &acp::SessionId) -> acp::Error {
-    acp::Error::resource_not_found(None).data(
+    acp::Error::resource_not_found().data(
         Phrase::AcpNoSession {
-            id: session.0.to_string(),
+            id: session.0.clone(),
         }
         .english(),
     )
@@ -517,7 +522,7 @@ fn opened_session(result: &Value) -> Option<acp::SessionId> {
 
 /// The client's MCP servers are not started yet: the session runs with the servers of
 /// Memo's own configuration. Said in the log, so a person looking knows why.
-fn ignore_mcp_servers(servers: &[acp::McpServer]) {
+fn ignore_mcp_servers(servers: &[Value]) {
     if !servers.is_empty() {
         tracing::warn!(
             count = servers.len(),
@@ -559,7 +564,7 @@ fn reply(value: impl serde::Serialize) -> Reply {
 fn service_error(error: ServiceError) -> acp::Error {
     let base = match error.code() {
         ErrorCode::InvalidInput | ErrorCode::Conflict => acp::Error::invalid_params(),
-        ErrorCode::NotFound => acp::Error::resource_not_found(None),
+        ErrorCode::NotFound => acp::Error::resource_not_found(),
         ErrorCode::MissingKey => acp::Error::auth_required(),
         _ => acp::Error::internal_error(),
     };
@@ -570,4 +575,12 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn key_method(provider: String) -> acp::AuthMethod {
+    acp::AuthMethod {
+        id: KEY_METHOD.to_owned(),
+        name: Phrase::AcpKeyMethod.english(),
+        description: Some(Phrase::AcpKeyMethodHow { provider }.english()),
+    }
 }

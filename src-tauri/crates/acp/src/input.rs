@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use agent_client_protocol_schema::v1 as acp;
+use crate::schema as acp;
 use memo_protocol::{ImageInput, UserInput};
 
 /// Characters of one embedded non-file resource kept in the message.
@@ -62,10 +62,8 @@ pub fn user_input(blocks: &[acp::ContentBlock], cwd: &Path) -> Result<UserInput,
                         _ => return Err(InputError::Unsupported("binary resources")),
                     }
                 }
-                _ => return Err(InputError::Unsupported("this kind of resource")),
             },
             acp::ContentBlock::Audio(_) => return Err(InputError::Unsupported("audio")),
-            _ => return Err(InputError::Unsupported("this kind of content")),
         }
     }
     if !context.is_empty() {

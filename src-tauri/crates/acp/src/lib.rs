@@ -7,6 +7,7 @@
 //! - [`updates`]: events as `session/update`s, tool calls from their typed views.
 //! - [`permission`]: approvals as `session/request_permission`, answers read strictly.
 //! - [`input`]: a prompt's content blocks as the message the engine takes.
+//! - [`schema`]: the protocol's messages, as the spec writes them.
 //!
 //! Nothing here is written to stdout but protocol messages: logs go to stderr.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
@@ -15,6 +16,7 @@ pub mod agent;
 pub mod input;
 pub mod permission;
 pub mod rpc;
+pub mod schema;
 pub mod updates;
 
 use std::sync::Arc;

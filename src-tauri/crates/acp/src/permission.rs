@@ -8,7 +8,7 @@
 //! prompt: the call does not run, and the `session/cancel` it sends ends the turn, as the
 //! window's Stop does.
 
-use agent_client_protocol_schema::v1 as acp;
+use crate::schema as acp;
 use memo_protocol::{ApprovalRequest, Phrase, ReviewDecision, RiskLevel};
 
 const ONCE: &str = "once";
@@ -18,13 +18,18 @@ const DENY: &str = "deny";
 
 /// The choices offered for `request`, best first.
 pub fn options(request: &ApprovalRequest) -> Vec<acp::PermissionOption> {
-    let mut options = vec![acp::PermissionOption::new(
+    let option = |id: &str, name: String, kind| acp::PermissionOption {
+        option_id: id.to_owned(),
+        name,
+        kind,
+    };
+    let mut options = vec![option(
         ONCE,
         Phrase::AcpAllowOnce.english(),
         acp::PermissionOptionKind::AllowOnce,
     )];
     if request.risk < RiskLevel::Critical {
-        options.push(acp::PermissionOption::new(
+        options.push(option(
             SESSION,
             Phrase::AcpAllowForSession.english(),
             acp::PermissionOptionKind::AllowAlways,
@@ -37,14 +42,10 @@ pub fn options(request: &ApprovalRequest) -> Vec<acp::PermissionOption> {
                 .english(),
                 None => Phrase::AcpAllowAlwaysHere.english(),
             };
-            options.push(acp::PermissionOption::new(
-                FOLDER,
-                name,
-                acp::PermissionOptionKind::AllowAlways,
-            ));
+            options.push(option(FOLDER, name, acp::PermissionOptionKind::AllowAlways));
         }
     }
-    options.push(acp::PermissionOption::new(
+    options.push(option(
         DENY,
         Phrase::AcpDeny.english(),
         acp::PermissionOptionKind::RejectOnce,
@@ -86,15 +87,10 @@ pub fn answer(
     };
     let chosen = match outcome {
         acp::RequestPermissionOutcome::Cancelled => return Answer::Cancelled,
-        acp::RequestPermissionOutcome::Selected(selected) => selected.option_id.0.to_string(),
-        // A future outcome this version does not know: nothing was allowed.
-        _ => return denied("the editor gave no answer Memo knows"),
+        acp::RequestPermissionOutcome::Selected { option_id } => option_id,
     };
     // Only what was offered: a client cannot widen a critical call's grant.
-    if !options(request)
-        .iter()
-        .any(|o| o.option_id.0.as_ref() == chosen)
-    {
+    if !options(request).iter().any(|o| o.option_id == chosen) {
         return denied("the editor chose an option Memo did not offer");
     }
     Answer::Decide(match chosen.as_str() {
@@ -125,7 +121,7 @@ mod tests {
     }
 
     fn ids(options: &[acp::PermissionOption]) -> Vec<String> {
-        options.iter().map(|o| o.option_id.0.to_string()).collect()
+        options.iter().map(|o| o.option_id.clone()).collect()
     }
 
     fn chose(id: &str) -> Result<serde_json::Value, acp::Error> {

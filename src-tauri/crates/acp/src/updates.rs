@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use agent_client_protocol_schema::v1 as acp;
+use crate::schema as acp;
 use memo_protocol::{
     AgentEvent, ApprovalMode, CommandState, EditKind, EditedFile, FileChange, McpContent,
     PlanStatus, ToolStatus, ToolView,
@@ -52,9 +52,12 @@ impl Translator {
             AgentEvent::TurnStarted { input } if self.replay => {
                 let mut chunks = vec![U::UserMessageChunk(text_chunk(&input.text))];
                 chunks.extend(input.images.iter().map(|image| {
-                    U::UserMessageChunk(acp::ContentChunk::new(acp::ContentBlock::Image(
-                        acp::ImageContent::new(image.data.clone(), image.media_type.clone()),
-                    )))
+                    U::UserMessageChunk(acp::ContentChunk {
+                        content: acp::ContentBlock::Image(acp::ImageContent {
+                            data: image.data.clone(),
+                            mime_type: image.media_type.clone(),
+                        }),
+                    })
                 }));
                 chunks
             }
@@ -66,11 +69,12 @@ impl Translator {
             }
             AgentEvent::ToolCallBegin { call_id, name } => {
                 self.calls.insert(call_id.to_string(), Call::default());
-                vec![U::ToolCall(
-                    acp::ToolCall::new(call_id.to_string(), name.clone())
-                        .kind(acp::ToolKind::Other)
-                        .status(acp::ToolCallStatus::Pending),
-                )]
+                vec![U::ToolCall(acp::ToolCall {
+                    tool_call_id: call_id.to_string(),
+                    title: name.clone(),
+                    kind: acp::ToolKind::Other,
+                    status: acp::ToolCallStatus::Pending,
+                })]
             }
             AgentEvent::ToolCallArgsDelta { call_id, delta } => {
                 self.call(call_id.as_str()).arguments.push_str(delta);
@@ -90,7 +94,7 @@ impl Translator {
             AgentEvent::ToolOutput { call_id, chunk } => {
                 let call = self.call(call_id.as_str());
                 call.output.push_str(chunk);
-                let fields = acp::ToolCallUpdateFields::new()
+                let fields = acp::ToolCallFields::new()
                     .status(acp::ToolCallStatus::InProgress)
                     .content(vec![output_block(tail(&call.output, LIVE_OUTPUT_TAIL))]);
                 vec![U::ToolCallUpdate(acp::ToolCallUpdate::new(
@@ -109,9 +113,9 @@ impl Translator {
                 let locations: Vec<acp::ToolCallLocation> = call
                     .changed
                     .iter()
-                    .map(|path| acp::ToolCallLocation::new(absolute(&cwd, path)))
+                    .map(|path| acp::ToolCallLocation::new(absolute(&cwd, path), None))
                     .collect();
-                let fields = acp::ToolCallUpdateFields::new().locations(locations);
+                let fields = acp::ToolCallFields::new().locations(locations);
                 vec![U::ToolCallUpdate(acp::ToolCallUpdate::new(
                     call_id.to_string(),
                     fields,
@@ -131,24 +135,25 @@ impl Translator {
                     end_fields(view.as_ref(), *status, output, &call.changed, &self.cwd),
                 ))]
             }
-            AgentEvent::PlanUpdated { plan, .. } => vec![U::Plan(acp::Plan::new(
-                plan.iter()
-                    .map(|item| {
-                        acp::PlanEntry::new(
-                            item.step.clone(),
-                            acp::PlanEntryPriority::Medium,
-                            match item.status {
-                                PlanStatus::Pending => acp::PlanEntryStatus::Pending,
-                                PlanStatus::InProgress => acp::PlanEntryStatus::InProgress,
-                                PlanStatus::Completed => acp::PlanEntryStatus::Completed,
-                            },
-                        )
+            AgentEvent::PlanUpdated { plan, .. } => vec![U::Plan(acp::Plan {
+                entries: plan
+                    .iter()
+                    .map(|item| acp::PlanEntry {
+                        content: item.step.clone(),
+                        priority: acp::PlanEntryPriority::Medium,
+                        status: match item.status {
+                            PlanStatus::Pending => acp::PlanEntryStatus::Pending,
+                            PlanStatus::InProgress => acp::PlanEntryStatus::InProgress,
+                            PlanStatus::Completed => acp::PlanEntryStatus::Completed,
+                        },
                     })
                     .collect(),
-            ))],
-            AgentEvent::ApprovalModeChanged { mode } => vec![U::CurrentModeUpdate(
-                acp::CurrentModeUpdate::new(mode_id(*mode)),
-            )],
+            })],
+            AgentEvent::ApprovalModeChanged { mode } => {
+                vec![U::CurrentModeUpdate(acp::CurrentModeUpdate {
+                    current_mode_id: mode_id(*mode).to_owned(),
+                })]
+            }
             _ => Vec::new(),
         }
     }
@@ -164,11 +169,11 @@ impl Translator {
         call_id: &str,
         name: &str,
         diff: Option<&memo_protocol::FileDiff>,
-    ) -> acp::ToolCallUpdateFields {
+    ) -> acp::ToolCallFields {
         let call = self.calls.get(call_id);
         let mut fields = match call.and_then(|c| c.view.as_ref()) {
             Some(view) => view_fields(view, &self.cwd),
-            None => acp::ToolCallUpdateFields::new().title(name.to_owned()),
+            None => acp::ToolCallFields::new().title(name.to_owned()),
         };
         if let Some(diff) = diff {
             fields = fields.content(vec![diff_content(&self.cwd, &diff.path, None, diff)]);
@@ -189,9 +194,7 @@ pub fn mode_id(mode: ApprovalMode) -> &'static str {
 }
 
 fn text_chunk(text: &str) -> acp::ContentChunk {
-    acp::ContentChunk::new(acp::ContentBlock::Text(acp::TextContent::new(
-        text.to_owned(),
-    )))
+    acp::ContentChunk::text(text)
 }
 
 fn kind(view: &ToolView) -> acp::ToolKind {
@@ -210,8 +213,8 @@ fn kind(view: &ToolView) -> acp::ToolKind {
 }
 
 /// Title, kind, locations and content of a view, before or while the call runs.
-fn view_fields(view: &ToolView, cwd: &Path) -> acp::ToolCallUpdateFields {
-    let mut fields = acp::ToolCallUpdateFields::new()
+fn view_fields(view: &ToolView, cwd: &Path) -> acp::ToolCallFields {
+    let mut fields = acp::ToolCallFields::new()
         .title(view.title())
         .kind(kind(view))
         .locations(locations(view, cwd));
@@ -228,12 +231,12 @@ fn end_fields(
     output: &str,
     changed: &[String],
     cwd: &Path,
-) -> acp::ToolCallUpdateFields {
+) -> acp::ToolCallFields {
     let failed = status == ToolStatus::Error
         || matches!(view, Some(ToolView::Command(command)) if command.failed());
     let mut fields = match view {
         Some(view) => view_fields(view, cwd),
-        None => acp::ToolCallUpdateFields::new(),
+        None => acp::ToolCallFields::new(),
     };
     fields = fields
         .status(if failed {
@@ -263,7 +266,7 @@ fn end_fields(
         places.extend(
             changed
                 .iter()
-                .map(|path| acp::ToolCallLocation::new(absolute(cwd, path))),
+                .map(|path| acp::ToolCallLocation::new(absolute(cwd, path), None)),
         );
         fields = fields.locations(places);
     }
@@ -271,8 +274,7 @@ fn end_fields(
 }
 
 fn locations(view: &ToolView, cwd: &Path) -> Vec<acp::ToolCallLocation> {
-    let at =
-        |path: &str, line: Option<u32>| acp::ToolCallLocation::new(absolute(cwd, path)).line(line);
+    let at = |path: &str, line: Option<u32>| acp::ToolCallLocation::new(absolute(cwd, path), line);
     match view {
         ToolView::Read(read) => vec![at(&read.path, read.start_line)],
         ToolView::FileEdit(edit) => edit
@@ -332,9 +334,7 @@ fn content(view: &ToolView, cwd: &Path) -> Vec<acp::ToolCallContent> {
 }
 
 fn text_content(text: String) -> acp::ToolCallContent {
-    acp::ToolCallContent::Content(acp::Content::new(acp::ContentBlock::Text(
-        acp::TextContent::new(text),
-    )))
+    acp::ToolCallContent::text(text)
 }
 
 /// A command's output as a fenced block, which editors render as preformatted text.
@@ -379,9 +379,11 @@ fn diff_content(
     }
     let added = matches!(file.map(|f| &f.change), Some(EditKind::Add));
     let old_text = (!added).then(|| old.join("\n"));
-    acp::ToolCallContent::Diff(
-        acp::Diff::new(absolute(cwd, path), new.join("\n")).old_text(old_text),
-    )
+    acp::ToolCallContent::Diff(acp::Diff {
+        path: absolute(cwd, path),
+        old_text,
+        new_text: new.join("\n"),
+    })
 }
 
 /// The first line of the new text a change touches, from its first hunk's header

@@ -73,26 +73,30 @@ fn start_time(pid: u32) -> Option<u64> {
     after_name.split_whitespace().nth(19)?.parse().ok()
 }
 
+/// The hold recorded for `session`, whether its process lives or not.
+fn recorded(conn: &rusqlite::Connection, session: &SessionId) -> rusqlite::Result<Option<Holder>> {
+    conn.query_row(
+        "SELECT pid, started, boot_id, program FROM session_holds WHERE session_id = ?1",
+        params![session.as_str()],
+        |row| {
+            Ok(Holder {
+                pid: row.get(0)?,
+                started: row.get::<_, i64>(1)? as u64,
+                boot_id: row.get(2)?,
+                program: row.get(3)?,
+            })
+        },
+    )
+    .optional()
+}
+
 impl Store {
     /// Takes `session` for `me`. Returns the live process that holds it instead, when
     /// there is one; a hold left by a process that is gone is taken over.
     pub fn hold(&self, session: &SessionId, me: &Holder) -> Result<Option<Holder>> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let existing = tx
-            .query_row(
-                "SELECT pid, started, boot_id, program FROM session_holds WHERE session_id = ?1",
-                params![session.as_str()],
-                |row| {
-                    Ok(Holder {
-                        pid: row.get(0)?,
-                        started: row.get::<_, i64>(1)? as u64,
-                        boot_id: row.get(2)?,
-                        program: row.get(3)?,
-                    })
-                },
-            )
-            .optional()?;
+        let existing = recorded(&tx, session)?;
         if let Some(other) = existing {
             if !other.same_process(me) && other.is_alive() {
                 return Ok(Some(other));
@@ -125,21 +129,7 @@ impl Store {
 
     /// The live process holding `session`, if another one does.
     pub fn holder(&self, session: &SessionId, me: Option<&Holder>) -> Result<Option<Holder>> {
-        let held = self
-            .conn()
-            .query_row(
-                "SELECT pid, started, boot_id, program FROM session_holds WHERE session_id = ?1",
-                params![session.as_str()],
-                |row| {
-                    Ok(Holder {
-                        pid: row.get(0)?,
-                        started: row.get::<_, i64>(1)? as u64,
-                        boot_id: row.get(2)?,
-                        program: row.get(3)?,
-                    })
-                },
-            )
-            .optional()?;
+        let held = recorded(&self.conn(), session)?;
         Ok(held.filter(|h| me.is_none_or(|me| !h.same_process(me)) && h.is_alive()))
     }
 }
