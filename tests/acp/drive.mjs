@@ -80,7 +80,7 @@ const results = await app.connectWith(stream, async (context) => {
           });
           break;
         case "new":
-          result.response = await context.request("session/new", { cwd: plan.cwd, mcpServers: [] });
+          result.response = await context.request("session/new", { cwd: plan.cwd, mcpServers: step.mcp_servers ?? [] });
           sessionId = result.response.sessionId;
           break;
         case "prompt":

@@ -1338,7 +1338,7 @@ branch_deleted: boolean, note?: string, };
 
 export type WorktreeSession = { session: SessionSummary, worktree: WorktreeInfo, };
 
-export type McpSourceKind = "memo" | "claude" | "gemini" | "cursor" | "plugin" | "codex";
+export type McpSourceKind = "memo" | "claude" | "gemini" | "cursor" | "plugin" | "codex" | "editor";
 
 export type McpTransportKind = "stdio" | "streamable_http" | "sse";
 

@@ -137,7 +137,10 @@ impl Agent {
                     audio: false,
                     embedded_context: true,
                 },
-                mcp_capabilities: acp::McpCapabilities::default(),
+                mcp_capabilities: acp::McpCapabilities {
+                    http: true,
+                    sse: true,
+                },
             },
             auth_methods: self.missing_key().map(key_method).into_iter().collect(),
             agent_info: acp::Implementation {
@@ -174,11 +177,11 @@ impl Agent {
 
     fn new_session(&self, request: acp::NewSessionRequest) -> Reply {
         let cwd = workspace(&request.cwd)?;
-        ignore_mcp_servers(&request.mcp_servers);
         let summary = self
             .service
             .start_session(StartRequest {
                 cwd: cwd.clone(),
+                mcp_servers: editor_servers(&request.mcp_servers),
                 ..StartRequest::default()
             })
             .map_err(service_error)?;
@@ -191,14 +194,19 @@ impl Agent {
 
     async fn load_session(&self, request: acp::LoadSessionRequest) -> Reply {
         let id = SessionId::new(request.session_id.0.clone());
-        ignore_mcp_servers(&request.mcp_servers);
         let stored = self.service.session(&id).map_err(|_| {
             acp::Error::resource_not_found()
                 .data(Phrase::AcpNoSession { id: id.to_string() }.english())
         })?;
         let live = self
             .service
-            .resume_session(&id, None)
+            .resume_session_with(
+                &id,
+                memo_service::SessionOverrides {
+                    mcp_servers: editor_servers(&request.mcp_servers),
+                    ..memo_service::SessionOverrides::default()
+                },
+            )
             .map_err(service_error)?;
         let cwd = PathBuf::from(&stored.cwd);
         // Everything the session said so far, as updates, before the answer.
@@ -520,15 +528,14 @@ fn opened_session(result: &Value) -> Option<acp::SessionId> {
         .map(acp::SessionId::new)
 }
 
-/// The client's MCP servers are not started yet: the session runs with the servers of
-/// Memo's own configuration. Said in the log, so a person looking knows why.
-fn ignore_mcp_servers(servers: &[Value]) {
-    if !servers.is_empty() {
-        tracing::warn!(
-            count = servers.len(),
-            "acp: the client's MCP servers are not used; configure them in Memo (memo-cli mcp add)"
-        );
+/// The editor's MCP servers for the session; one Memo cannot read is left out, and the
+/// log says which and why.
+fn editor_servers(described: &[Value]) -> Vec<memo_mcp::config::ServerConfig> {
+    let (servers, unreadable) = crate::mcp::servers(described);
+    for problem in unreadable {
+        tracing::warn!("acp: an MCP server from the editor was left out: {problem}");
     }
+    servers
 }
 
 /// The session's folder: absolute, as ACP requires, and there.

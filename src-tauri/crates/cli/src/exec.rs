@@ -56,6 +56,7 @@ async fn run_inner(service: &Service, args: ExecArgs) -> Result<Outcome, Service
                 max_steps: args.max_steps,
                 trust_project,
                 approval_mode: None,
+                ..memo_service::SessionOverrides::default()
             },
         )?,
         None => {
@@ -69,6 +70,7 @@ async fn run_inner(service: &Service, args: ExecArgs) -> Result<Outcome, Service
                 max_steps: args.max_steps,
                 trust_project,
                 approval_mode: None,
+                ..StartRequest::default()
             })?
         }
     };

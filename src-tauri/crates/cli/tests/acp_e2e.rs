@@ -452,3 +452,51 @@ fn a_session_an_editor_runs_is_not_run_twice_and_continues_elsewhere_once_closed
         "{transcript}"
     );
 }
+
+#[test]
+fn the_editors_mcp_server_runs_for_the_session_under_memos_approvals() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let home = Home::new(&mock, "");
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/mcp/fixture-server.mjs");
+    let log = dir.path().join("fixture.log");
+    mock.push(json!([
+        call("fx__write_note", json!({"text": "from the editor"})),
+        {"text": "Noted."},
+    ]));
+    let server = json!({
+        "name": "fx",
+        "command": "node",
+        "args": [fixture],
+        // A value only the editor knows: it reaches the server, not config.toml.
+        "env": [{"name": "FIXTURE_LOG", "value": log}],
+    });
+    let steps = drive(
+        &home,
+        json!([
+            {"do": "initialize"},
+            {"do": "new", "mcp_servers": [server]},
+            {"do": "prompt", "text": "note it", "answers": ["once"]},
+        ]),
+    );
+    assert_eq!(
+        steps[0]["response"]["agentCapabilities"]["mcpCapabilities"],
+        json!({"http": true, "sse": true})
+    );
+    let prompt = &steps[2];
+    assert_eq!(prompt["response"]["stopReason"], "end_turn", "{prompt}");
+    // Asked like any MCP call that writes, then run by the editor's server.
+    assert_eq!(
+        prompt["permissions"].as_array().unwrap().len(),
+        1,
+        "{prompt}"
+    );
+    let written = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(written.contains("note from the editor"), "{written:?}");
+    let config = std::fs::read_to_string(home.home.path().join("config.toml")).unwrap();
+    assert!(
+        !config.contains("fx") && !config.contains("fixture.log"),
+        "{config}"
+    );
+}

@@ -82,6 +82,7 @@ impl Engine {
                 max_steps: opts.max_steps,
                 trust_project: opts.trust_project,
                 approval_mode: opts.approval_mode,
+                mcp_servers: opts.mcp_servers,
             },
         )?;
         let (client, model) = (params.client.clone(), params.model.clone());
@@ -253,7 +254,7 @@ impl Engine {
         // user, so not gated by the folder's trust.
         let env = self.options.env.clone();
         let user_home = self.os_home();
-        let plugin_servers = memo_plugins::session_mcp_servers(
+        let mut extra_servers = memo_plugins::session_mcp_servers(
             memo_plugins::Homes {
                 memo: self.options.memo_home.as_deref(),
                 user: user_home.as_deref(),
@@ -261,6 +262,9 @@ impl Engine {
             },
             &move |name: &str| env(name),
         );
+        // A front end's own servers for this run (an editor's over ACP), after the
+        // plugins': the user's configured ones win a name clash.
+        extra_servers.servers.extend(overrides.mcp_servers);
         let mcp = memo_mcp::start_for_session_with(
             &self.options.config,
             &cwd,
@@ -268,7 +272,7 @@ impl Engine {
             Some(self.options.credentials.clone()),
             trusted,
             Some(elicitor),
-            plugin_servers,
+            extra_servers,
         );
         if let Some(mcp) = &mcp {
             tools.add_source(Arc::new(memo_mcp::McpToolSource::new(mcp.clone())));

@@ -39,15 +39,20 @@ pub struct SessionOptions {
     pub trust_project: Option<bool>,
     /// Overrides config.toml's `approval_mode` for this session.
     pub approval_mode: Option<ApprovalMode>,
+    /// MCP servers for this run of the session only, beside the configured ones (an
+    /// editor's, over ACP). A configured server of the same name keeps its definition.
+    pub mcp_servers: Vec<memo_mcp::ServerConfig>,
 }
 
 /// What a front end may set for one session instead of config.toml.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct SessionOverrides {
     pub max_steps: Option<u32>,
     /// See [`SessionOptions::trust_project`].
     pub trust_project: Option<bool>,
     pub approval_mode: Option<ApprovalMode>,
+    /// See [`SessionOptions::mcp_servers`].
+    pub mcp_servers: Vec<memo_mcp::ServerConfig>,
 }
 
 /// The folder a session works in, as the OS names it; it must be a directory.

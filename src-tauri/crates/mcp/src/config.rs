@@ -187,6 +187,9 @@ pub enum SourceKind {
     Plugin,
     /// `~/.codex/config.toml` (`[mcp_servers]`, the form Memo's own follows).
     Codex,
+    /// Passed by the editor that runs the session over ACP (`mcpServers` of
+    /// `session/new`): held in memory for that session only, never written.
+    Editor,
 }
 
 impl SourceKind {
@@ -198,6 +201,7 @@ impl SourceKind {
             SourceKind::Cursor => "cursor",
             SourceKind::Plugin => "plugin",
             SourceKind::Codex => "codex",
+            SourceKind::Editor => "editor",
         }
     }
 }

@@ -24,6 +24,8 @@ pub enum McpSourceKind {
     Plugin,
     /// `~/.codex/config.toml`.
     Codex,
+    /// The editor running the session over ACP (for that session only).
+    Editor,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -168,9 +168,7 @@ impl Service {
                 cwd: PathBuf::from(&record.cwd),
                 provider,
                 model,
-                max_steps: None,
-                trust_project: None,
-                approval_mode: None,
+                ..StartRequest::default()
             })?;
             store.set_title(&fresh.id, &title)?;
             self.session(&fresh.id)?

@@ -114,9 +114,7 @@ impl Service {
             cwd,
             provider,
             model,
-            max_steps: None,
-            trust_project: None,
-            approval_mode: None,
+            ..StartRequest::default()
         };
         // Whether the folder's own SYSTEM.md would apply, as a session there would decide.
         let trusted = self

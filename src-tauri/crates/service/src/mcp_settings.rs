@@ -714,6 +714,7 @@ fn source_kind(kind: SourceKind) -> McpSourceKind {
         SourceKind::Cursor => McpSourceKind::Cursor,
         SourceKind::Plugin => McpSourceKind::Plugin,
         SourceKind::Codex => McpSourceKind::Codex,
+        SourceKind::Editor => McpSourceKind::Editor,
     }
 }
 
@@ -728,6 +729,9 @@ fn source_label(
     }
     if kind == SourceKind::Plugin {
         return "a plugin".into();
+    }
+    if kind == SourceKind::Editor {
+        return "the editor (ACP)".into();
     }
     // An extension is what a Gemini CLI user installed and names; its manifest's path
     // is not (it sits in the tooltip of the full source).

@@ -32,6 +32,8 @@ pub struct StartRequest {
     pub trust_project: Option<bool>,
     /// Overrides config.toml's `approval_mode` for this session.
     pub approval_mode: Option<memo_protocol::ApprovalMode>,
+    /// MCP servers for this run only (an editor's, over ACP).
+    pub mcp_servers: Vec<memo_mcp::ServerConfig>,
 }
 
 impl StartRequest {
@@ -43,6 +45,7 @@ impl StartRequest {
             max_steps: self.max_steps,
             trust_project: self.trust_project,
             approval_mode: self.approval_mode,
+            mcp_servers: self.mcp_servers.clone(),
         }
     }
 }

@@ -29,6 +29,8 @@ function sourceName(source: McpSourceKind): string {
       return translate("mcp:source.plugin");
     case "codex":
       return "~/.codex/config.toml";
+    case "editor":
+      return translate("mcp:source.editor");
   }
 }
 
