@@ -197,26 +197,11 @@ fn text_chunk(text: &str) -> acp::ContentChunk {
     acp::ContentChunk::text(text)
 }
 
-fn kind(view: &ToolView) -> acp::ToolKind {
-    use memo_protocol::ToolKind as K;
-    match view.kind() {
-        K::Read => acp::ToolKind::Read,
-        K::Edit => acp::ToolKind::Edit,
-        K::Delete => acp::ToolKind::Delete,
-        K::Move => acp::ToolKind::Move,
-        K::Search => acp::ToolKind::Search,
-        K::Execute => acp::ToolKind::Execute,
-        K::Think => acp::ToolKind::Think,
-        K::Fetch => acp::ToolKind::Fetch,
-        K::Other => acp::ToolKind::Other,
-    }
-}
-
 /// Title, kind, locations and content of a view, before or while the call runs.
 fn view_fields(view: &ToolView, cwd: &Path) -> acp::ToolCallFields {
     let mut fields = acp::ToolCallFields::new()
         .title(view.title())
-        .kind(kind(view))
+        .kind(view.kind())
         .locations(locations(view, cwd));
     let content = content(view, cwd);
     if !content.is_empty() {

@@ -86,6 +86,15 @@ fn said(step: &Value, kind: &str) -> String {
         .collect()
 }
 
+/// The `field` of each object in the array `list`.
+fn fields<'a>(list: &'a Value, field: &str) -> Vec<&'a str> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item[field].as_str().unwrap())
+        .collect()
+}
+
 fn call(tool: &str, args: Value) -> Value {
     json!({"tool_calls": [{"name": tool, "arguments": args.to_string()}]})
 }
@@ -144,20 +153,10 @@ fn an_sdk_client_runs_a_session_with_a_read_an_edit_both_answers_a_cancel_and_a_
     // A Memo session, with Memo's approval modes and its commands.
     let session = new["response"]["sessionId"].as_str().unwrap().to_owned();
     assert_eq!(new["response"]["modes"]["currentModeId"], "auto", "{new}");
-    let modes: Vec<&str> = new["response"]["modes"]["availableModes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["id"].as_str().unwrap())
-        .collect();
+    let modes: Vec<&str> = fields(&new["response"]["modes"]["availableModes"], "id");
     assert_eq!(modes, ["auto", "strict", "dangerous"]);
     let commands = updates_of(new, "available_commands_update");
-    let names: Vec<&str> = commands[0]["availableCommands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = fields(&commands[0]["availableCommands"], "name");
     assert!(
         names.contains(&"compact") && names.contains(&"skill-creator"),
         "{names:?}"
@@ -174,12 +173,7 @@ fn an_sdk_client_runs_a_session_with_a_read_an_edit_both_answers_a_cancel_and_a_
     assert_eq!(read["locations"][0]["path"], a_txt.as_str());
     assert_eq!(read["title"], "read a.txt");
     let asked = &fixed["permissions"][0];
-    let offered: Vec<&str> = asked["options"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["optionId"].as_str().unwrap())
-        .collect();
+    let offered: Vec<&str> = fields(&asked["options"], "optionId");
     assert_eq!(offered.first(), Some(&"once"), "{asked}");
     assert_eq!(offered.last(), Some(&"deny"), "{asked}");
     assert!(offered.contains(&"session"), "{asked}");
@@ -278,12 +272,7 @@ fn a_critical_command_still_asks_in_dangerous_mode_and_offers_no_lasting_grant()
     assert!(home.work.path().join("done.txt").exists());
     let asked = prompt["permissions"].as_array().unwrap();
     assert_eq!(asked.len(), 1, "{prompt}");
-    let offered: Vec<&str> = asked[0]["options"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["optionId"].as_str().unwrap())
-        .collect();
+    let offered: Vec<&str> = fields(&asked[0]["options"], "optionId");
     assert_eq!(offered, ["once", "deny"]);
     // "session" was not offered: answering it is a deny.
     let ran = updates_of(prompt, "tool_call_update");
