@@ -255,9 +255,11 @@ async fn cancelling_stops_running_hooks() {
     let trigger = cancel.clone();
     let out = setup.out();
     tokio::spawn(async move {
-        // Cancel once the hook is surely running.
-        for _ in 0..100 {
-            if out.join("child.pid").exists() {
+        // Cancel once the hook is surely running: its child's pid written, not just the
+        // file created (a loaded machine can stop between the two). Up to 20 s.
+        for _ in 0..400 {
+            let written = std::fs::read_to_string(out.join("child.pid")).unwrap_or_default();
+            if !written.trim().is_empty() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
