@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::permission::{self, Answer};
 use crate::rpc::{Incoming, Peer};
 use crate::schema as acp;
-use crate::updates::{mode_id, Translator};
+use crate::updates::Translator;
 
 /// Events read from the store per page when a stored session is replayed.
 const REPLAY_PAGE: usize = 500;
@@ -234,12 +234,7 @@ impl Agent {
 
     fn set_mode(&self, request: acp::SetSessionModeRequest) -> Reply {
         let id = self.known(&request.session_id)?;
-        let mode = match request.mode_id.as_str() {
-            "auto" => ApprovalMode::Auto,
-            "strict" => ApprovalMode::Strict,
-            "dangerous" => ApprovalMode::Dangerous,
-            other => return Err(acp::Error::invalid_params().data(format!("no mode {other:?}"))),
-        };
+        let mode = request.mode_id;
         self.service
             .submit(&id, Op::SetApprovalMode { mode })
             .map_err(service_error)?;
@@ -464,12 +459,12 @@ impl Agent {
             .and_then(|status| status.approval_mode)
             .unwrap_or_default();
         let mode = |mode: ApprovalMode, name: Phrase, effect: Phrase| acp::SessionMode {
-            id: mode_id(mode).to_owned(),
+            id: mode,
             name: name.english(),
             description: effect.english(),
         };
         acp::SessionModeState {
-            current_mode_id: mode_id(current).to_owned(),
+            current_mode_id: current,
             available_modes: vec![
                 mode(
                     ApprovalMode::Auto,

@@ -169,13 +169,13 @@ pub struct LoadSessionResponse {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionModeState {
-    pub current_mode_id: String,
+    pub current_mode_id: ApprovalMode,
     pub available_modes: Vec<SessionMode>,
 }
 
 #[derive(Debug, Serialize)]
 pub struct SessionMode {
-    pub id: String,
+    pub id: ApprovalMode,
     pub name: String,
     pub description: String,
 }
@@ -184,7 +184,7 @@ pub struct SessionMode {
 #[serde(rename_all = "camelCase")]
 pub struct SetSessionModeRequest {
     pub session_id: SessionId,
-    pub mode_id: String,
+    pub mode_id: ApprovalMode,
 }
 
 #[derive(Debug, Deserialize)]
@@ -449,6 +449,9 @@ impl ToolCallFields {
     }
 }
 
+/// A session mode is one of Memo's approval modes, its id the mode's own name (`auto`,
+/// `strict`, `dangerous`).
+pub use memo_protocol::ApprovalMode;
 /// ACP's tool kinds are Memo's own: the typed views were made to speak them.
 pub use memo_protocol::ToolKind;
 
@@ -541,7 +544,7 @@ pub struct AvailableCommand {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CurrentModeUpdate {
-    pub current_mode_id: String,
+    pub current_mode_id: ApprovalMode,
 }
 
 /// How full the context is (`used` of `size` tokens), and what the session cost.

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use crate::schema as acp;
 use memo_protocol::{
-    AgentEvent, ApprovalMode, CommandState, EditKind, EditedFile, FileChange, McpContent,
-    PlanStatus, ToolStatus, ToolView,
+    AgentEvent, CommandState, EditKind, EditedFile, FileChange, McpContent, PlanStatus, ToolStatus,
+    ToolView,
 };
 
 /// The most of a running command's output an update carries: its tail, as a terminal
@@ -50,7 +50,7 @@ impl Translator {
         use acp::SessionUpdate as U;
         match event {
             AgentEvent::TurnStarted { input } if self.replay => {
-                let mut chunks = vec![U::UserMessageChunk(text_chunk(&input.text))];
+                let mut chunks = vec![U::UserMessageChunk(acp::ContentChunk::text(&input.text))];
                 chunks.extend(input.images.iter().map(|image| {
                     U::UserMessageChunk(acp::ContentChunk {
                         content: acp::ContentBlock::Image(acp::ImageContent {
@@ -61,11 +61,15 @@ impl Translator {
                 }));
                 chunks
             }
-            AgentEvent::TextDelta { delta } => vec![U::AgentMessageChunk(text_chunk(delta))],
-            AgentEvent::ReasoningDelta { delta } => vec![U::AgentThoughtChunk(text_chunk(delta))],
+            AgentEvent::TextDelta { delta } => {
+                vec![U::AgentMessageChunk(acp::ContentChunk::text(delta))]
+            }
+            AgentEvent::ReasoningDelta { delta } => {
+                vec![U::AgentThoughtChunk(acp::ContentChunk::text(delta))]
+            }
             // A command answered outside a turn (`/help`): its output is the answer.
             AgentEvent::CommandResult { output, .. } => {
-                vec![U::AgentMessageChunk(text_chunk(output))]
+                vec![U::AgentMessageChunk(acp::ContentChunk::text(output))]
             }
             AgentEvent::ToolCallBegin { call_id, name } => {
                 self.calls.insert(call_id.to_string(), Call::default());
@@ -94,6 +98,11 @@ impl Translator {
             AgentEvent::ToolOutput { call_id, chunk } => {
                 let call = self.call(call_id.as_str());
                 call.output.push_str(chunk);
+                // Only the tail is ever shown: a long build's output is not kept whole
+                // here (the call's end carries it).
+                if call.output.len() > 2 * LIVE_OUTPUT_TAIL {
+                    call.output = tail(&call.output, LIVE_OUTPUT_TAIL).to_owned();
+                }
                 let fields = acp::ToolCallFields::new()
                     .status(acp::ToolCallStatus::InProgress)
                     .content(vec![output_block(tail(&call.output, LIVE_OUTPUT_TAIL))]);
@@ -151,7 +160,7 @@ impl Translator {
             })],
             AgentEvent::ApprovalModeChanged { mode } => {
                 vec![U::CurrentModeUpdate(acp::CurrentModeUpdate {
-                    current_mode_id: mode_id(*mode).to_owned(),
+                    current_mode_id: *mode,
                 })]
             }
             _ => Vec::new(),
@@ -182,19 +191,6 @@ impl Translator {
             call.and_then(|c| serde_json::from_str::<serde_json::Value>(&c.arguments).ok()),
         )
     }
-}
-
-/// The session mode id of an approval mode (`session/set_mode` takes these).
-pub fn mode_id(mode: ApprovalMode) -> &'static str {
-    match mode {
-        ApprovalMode::Auto => "auto",
-        ApprovalMode::Strict => "strict",
-        ApprovalMode::Dangerous => "dangerous",
-    }
-}
-
-fn text_chunk(text: &str) -> acp::ContentChunk {
-    acp::ContentChunk::text(text)
 }
 
 /// Title, kind, locations and content of a view, before or while the call runs.

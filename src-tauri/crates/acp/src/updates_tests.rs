@@ -233,3 +233,26 @@ fn reads_and_searches_point_at_their_places_and_the_plan_is_a_plan() {
         ]})
     );
 }
+
+#[test]
+fn a_long_running_command_keeps_only_the_tail_it_shows() {
+    let mut t = Translator::new("/w", false);
+    t.updates(&AgentEvent::ToolCallBegin {
+        call_id: id("c5"),
+        name: "exec_command".into(),
+    });
+    let line = "x".repeat(1023) + "\n";
+    let mut last = Vec::new();
+    for n in 0..200 {
+        last = as_json(t.updates(&AgentEvent::ToolOutput {
+            call_id: id("c5"),
+            chunk: format!("{n:03}{line}"),
+        }));
+    }
+    let shown = last[0]["content"][0]["content"]["text"].as_str().unwrap();
+    assert!(shown.len() <= LIVE_OUTPUT_TAIL + 8, "{}", shown.len());
+    assert!(shown
+        .trim_end_matches("\n```")
+        .ends_with(&format!("199{}", line.trim_end())));
+    assert!(t.calls["c5"].output.len() <= 2 * LIVE_OUTPUT_TAIL);
+}

@@ -57,8 +57,11 @@ impl Service {
         let handle = engine.start_session(request.options())?;
         self.keep_background(&engine);
         let id = handle.id().clone();
-        // A new id: nobody else can hold it.
-        self.hold(&id)?;
+        // A new id: nobody else can hold it; a store that cannot record it stops it.
+        if let Err(error) = self.hold(&id) {
+            let _ = handle.submit(Op::Shutdown);
+            return Err(error);
+        }
         lock(&self.live).insert(id.clone(), handle);
         let summary = self.session(&id)?;
         self.track_activity(&summary)?;
