@@ -71,6 +71,8 @@ impl Agent {
                 });
             }
             Incoming::Notification { method, params } => self.notification(&method, params),
+            // Answered with an error by the connection; a client's junk ends nothing.
+            Incoming::Malformed(_) => {}
         }
     }
 

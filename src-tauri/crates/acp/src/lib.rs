@@ -2,13 +2,12 @@
 //! stdout, so Zed, JetBrains, Neovim and any other ACP client run Memo's agent with
 //! Memo's approvals, guard, sandbox, checkpoints and store.
 //!
-//! - [`rpc`]: JSON-RPC 2.0 over newline-delimited JSON, both ways, bad input answered.
+//! - [`rpc`] and [`schema`] (from `memo-acp-wire`): the connection and the messages.
 //! - [`agent`]: each ACP method as a call on the service; sessions are Memo sessions.
 //! - [`updates`]: events as `session/update`s, tool calls from their typed views.
 //! - [`permission`]: approvals as `session/request_permission`, answers read strictly.
 //! - [`input`]: a prompt's content blocks as the message the engine takes.
 //! - [`mcp`]: the editor's MCP servers as Memo's server definitions, for the session.
-//! - [`schema`]: the protocol's messages, as the spec writes them.
 //!
 //! Nothing here is written to stdout but protocol messages: logs go to stderr.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
@@ -17,9 +16,9 @@ pub mod agent;
 pub mod input;
 pub mod mcp;
 pub mod permission;
-pub mod rpc;
-pub mod schema;
 pub mod updates;
+
+pub use memo_acp_wire::{rpc, schema};
 
 use std::sync::Arc;
 

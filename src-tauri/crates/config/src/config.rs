@@ -71,6 +71,8 @@ pub struct Config {
     pub auto_title: bool,
     /// `[checkpoints]`: what is kept of the files the agent changes.
     pub checkpoints: CheckpointSettings,
+    /// `[external_agents.<name>]`: other agents Memo runs over ACP.
+    pub external_agents: Vec<crate::ExternalAgentConfig>,
     /// Every other top-level key, untouched.
     pub extra: toml::Table,
     /// Things applied, but written in a form worth changing (`file:line:column: …`): a
@@ -209,6 +211,7 @@ impl Config {
             auto_compact_threshold_percent: DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT,
             auto_title: false,
             checkpoints: CheckpointSettings::default(),
+            external_agents: Vec::new(),
             extra: toml::Table::new(),
             warnings: Vec::new(),
         }
@@ -261,6 +264,10 @@ impl Config {
                 }
                 "checkpoints" => config.checkpoints = checkpoints(&src, &at, &value, &mut errors),
                 "providers" => config.providers = providers(&src, &at, &value, &mut errors),
+                crate::external_agents::EXTERNAL_AGENTS => {
+                    config.external_agents =
+                        crate::external_agents::external_agents(&src, &at, &value, &mut errors)
+                }
                 "model_profiles" => {
                     config.model_profiles = crate::profiles::model_profiles(
                         &src,

@@ -283,6 +283,75 @@ impl ConfigFile {
         Ok(())
     }
 
+    /// Adds external agent `agent.name`, or replaces its entry (comments around it kept).
+    pub fn upsert_external_agent(
+        &mut self,
+        agent: &crate::ExternalAgentConfig,
+    ) -> Result<(), ConfigError> {
+        if !crate::valid_external_agent_name(&agent.name) {
+            return Err(self.edit_error(format!(
+                "{:?} is not a usable name: use letters, digits, - and _",
+                agent.name
+            )));
+        }
+        let root = self.doc.as_table_mut();
+        let section = root
+            .entry(crate::EXTERNAL_AGENTS)
+            .or_insert_with(|| {
+                let mut table = Table::new();
+                table.set_implicit(true);
+                Item::Table(table)
+            })
+            .as_table_mut()
+            .ok_or_else(|| ConfigError::Edit {
+                path: self.path.clone(),
+                message: format!("{} is not a table", crate::EXTERNAL_AGENTS),
+            })?;
+        let mut entry = match section.remove(&agent.name) {
+            Some(Item::Table(table)) => table,
+            _ => Table::new(),
+        };
+        entry["command"] = value(agent.command.as_str());
+        let list = |items: &[String]| value(items.iter().map(String::as_str).collect::<Array>());
+        if agent.args.is_empty() {
+            entry.remove("args");
+        } else {
+            entry["args"] = list(&agent.args);
+        }
+        if agent.env.is_empty() {
+            entry.remove("env");
+        } else {
+            let mut env = toml_edit::InlineTable::new();
+            for (k, v) in &agent.env {
+                env.insert(k, v.as_str().into());
+            }
+            entry["env"] = value(env);
+        }
+        if agent.secret_env.is_empty() {
+            entry.remove("secret_env");
+        } else {
+            entry["secret_env"] = list(&agent.secret_env);
+        }
+        section.insert(&agent.name, Item::Table(entry));
+        Ok(())
+    }
+
+    /// Removes external agent `name`; false when there was none.
+    pub fn remove_external_agent(&mut self, name: &str) -> bool {
+        let Some(section) = self
+            .doc
+            .get_mut(crate::EXTERNAL_AGENTS)
+            .and_then(Item::as_table_mut)
+        else {
+            return false;
+        };
+        let removed = section.remove(name).is_some();
+        if section.is_empty() {
+            self.doc.remove(crate::EXTERNAL_AGENTS);
+        }
+        removed
+    }
+
     pub fn set_current_provider(&mut self, name: &str) -> Result<(), ConfigError> {
         if self.find_provider(name).is_none() {
             return Err(self.edit_error(format!("no provider named \"{name}\"")));

@@ -249,3 +249,41 @@ fn revisions_follow_content() {
     assert_ne!(Revision::of(Some(b"a")), Revision::of(Some(b"b")));
     assert_ne!(Revision::of(Some(b"")), Revision::of(None));
 }
+
+#[test]
+fn external_agents_are_added_replaced_and_removed_keeping_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, "# mine\nauto_title = true\n").unwrap();
+    let mut file = ConfigFile::open(&path).unwrap();
+    let mut agent = crate::ExternalAgentConfig {
+        name: "claude-code".into(),
+        command: "npx".into(),
+        args: vec!["-y".into(), "@zed-industries/claude-code-acp".into()],
+        env: [("DISABLE_TELEMETRY".to_owned(), "1".to_owned())].into(),
+        secret_env: vec!["ANTHROPIC_API_KEY".into()],
+    };
+    file.upsert_external_agent(&agent).unwrap();
+    file.save().unwrap();
+    let config = Config::load_file(&path).unwrap();
+    assert_eq!(config.external_agents, vec![agent.clone()]);
+    assert!(config.auto_title);
+
+    let mut file = ConfigFile::open(&path).unwrap();
+    agent.args.clear();
+    agent.secret_env.clear();
+    file.upsert_external_agent(&agent).unwrap();
+    file.save().unwrap();
+    assert_eq!(
+        Config::load_file(&path).unwrap().external_agents,
+        vec![agent]
+    );
+
+    let mut file = ConfigFile::open(&path).unwrap();
+    assert!(file.remove_external_agent("claude-code"));
+    assert!(!file.remove_external_agent("claude-code"));
+    file.save().unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("# mine\n"), "{text}");
+    assert!(!text.contains("external_agents"), "{text}");
+}

@@ -8,6 +8,7 @@
 mod config;
 pub mod edit;
 mod error;
+mod external_agents;
 mod home;
 mod json_file;
 mod keys;
@@ -24,6 +25,9 @@ pub use config::{
 };
 pub use edit::{ConfigFile, ModelProfileEdit, ProviderEdit, Revision};
 pub use error::ConfigError;
+pub use external_agents::{
+    external_agent_secret_key, valid_external_agent_name, ExternalAgentConfig, EXTERNAL_AGENTS,
+};
 pub use home::{MemoHome, MEMO_HOME_ENV};
 pub use keys::{
     fallback_env_vars, process_env, resolve_api_key, CredentialStore, KeyError, KeySource,

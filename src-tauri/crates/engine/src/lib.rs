@@ -9,6 +9,7 @@ mod engine;
 mod error;
 pub mod imported_rules;
 mod options;
+pub mod peer;
 mod preview;
 pub mod prompt;
 mod read_skill;
@@ -28,6 +29,6 @@ pub use options::{EngineOptions, EnvLookup, SessionOptions, SessionOverrides};
 pub use preview::prompt_layers;
 pub use read_skill::{ReadSkillTool, NAME as READ_SKILL};
 pub use session::{
-    spawn_session, ApprovalMode, EventReceiver, SessionContext, SessionHandle, SessionParams,
-    SessionStart, TurnLimits,
+    spawn_session, ApprovalMode, EventReceiver, PeerLink, SessionContext, SessionHandle,
+    SessionParams, SessionStart, TurnLimits,
 };

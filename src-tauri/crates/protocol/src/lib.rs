@@ -90,3 +90,17 @@ pub use worktree::{
     KeptBranch, WorktreeCommit, WorktreeDiff, WorktreeDiscard, WorktreeFile, WorktreeFileStatus,
     WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeState, WorktreeStatus,
 };
+
+/// A session that an external agent runs (over the Agent Client Protocol) is stored with
+/// this in front of the agent's name as its provider: `acp:claude-code`.
+pub const EXTERNAL_AGENT_PROVIDER_PREFIX: &str = "acp:";
+
+/// The provider a session run by external agent `name` is stored with.
+pub fn external_agent_provider(name: &str) -> String {
+    format!("{EXTERNAL_AGENT_PROVIDER_PREFIX}{name}")
+}
+
+/// The external agent a session's stored provider names, if it is one.
+pub fn external_agent_of(provider: &str) -> Option<&str> {
+    provider.strip_prefix(EXTERNAL_AGENT_PROVIDER_PREFIX)
+}

@@ -43,8 +43,10 @@ pub use files::read_file::{lines_in_result as read_lines_in_result, ReadFileTool
 pub use files::write_file::WriteFileTool;
 pub use profile::ToolProfile;
 
-pub use exec::command::{exec_tools, ExecCommandTool, WriteStdinTool};
+pub use exec::command::{default_shell, exec_tools, ExecCommandTool, WriteStdinTool};
 pub use exec::sandbox::SandboxPolicy;
+/// A command on a PTY of its own, for hosts that run another agent's terminals.
+pub use exec::session::{ExecSession, ExitInfo, KillReason, SpawnRequest};
 pub use get_memory::GetMemoryTool;
 pub use runtime_tools::{every_builtin, ShellToolType};
 pub use save_memory::SaveMemoryTool;

@@ -282,6 +282,9 @@ async fn run_actor(
                 if let Some(children) = &shared.context.settings.children {
                     children.0.shutdown_all().await;
                 }
+                if let Some(peer) = &shared.context.settings.peer {
+                    peer.0.shutdown().await;
+                }
                 let end_scope = shared.scope(None, CancellationToken::new());
                 shared
                     .hooks
@@ -300,6 +303,21 @@ async fn run_actor(
                     continue;
                 }
                 reap_ended(&mut running).await;
+                // Another agent's session: the message is the agent's to read, slash
+                // commands included (it lists its own).
+                if let Some(peer) = shared.context.settings.peer.clone() {
+                    running = Some(RunningTurn::spawn(|turn_id, cancel, ended| {
+                        super::peer_turn::run_peer_turn(
+                            shared.clone(),
+                            peer.0,
+                            turn_id,
+                            input,
+                            cancel,
+                            ended,
+                        )
+                    }));
+                    continue;
+                }
                 let input = match dispatch(&shared, input) {
                     Dispatch::Turn(input) => input,
                     Dispatch::Compact {
@@ -316,6 +334,13 @@ async fn run_actor(
                 }));
             }
             Some(Op::RetryTurn) => {
+                if shared.context.settings.peer.is_some() {
+                    report_invalid_op(
+                        &shared,
+                        "this session's agent runs its own turns: retry is not for it",
+                    );
+                    continue;
+                }
                 if still_running(&running) {
                     report_invalid_op(&shared, "a turn is already running; interrupt it first");
                     continue;
@@ -333,6 +358,13 @@ async fn run_actor(
                 }));
             }
             Some(Op::SwitchModel { provider, model }) => {
+                if shared.context.settings.peer.is_some() {
+                    report_invalid_op(
+                        &shared,
+                        "this session's agent runs its own turns: switch models is not for it",
+                    );
+                    continue;
+                }
                 if still_running(&running) {
                     report_invalid_op(
                         &shared,
@@ -393,6 +425,13 @@ async fn run_actor(
                 }
             }
             Some(Op::Compact { instructions }) => {
+                if shared.context.settings.peer.is_some() {
+                    report_invalid_op(
+                        &shared,
+                        "this session's agent runs its own turns: compact is not for it",
+                    );
+                    continue;
+                }
                 if still_running(&running) {
                     report_invalid_op(&shared, "a turn is running; compact when it has ended");
                     continue;

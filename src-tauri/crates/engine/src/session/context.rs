@@ -53,6 +53,18 @@ pub struct SessionContext {
     pub subagent: Option<super::children::SubagentRole>,
     /// A subagent's parent's session grants, which hold for it too.
     pub grants: Option<super::children::Grants>,
+    /// Set when another agent runs this session's turns ([`crate::peer`]).
+    pub peer: Option<PeerLink>,
+}
+
+/// The agent that runs a session's turns instead of Memo's model loop.
+#[derive(Clone)]
+pub struct PeerLink(pub Arc<dyn crate::peer::Peer>);
+
+impl std::fmt::Debug for PeerLink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PeerLink")
+    }
 }
 
 impl Default for SessionContext {
@@ -77,6 +89,7 @@ impl Default for SessionContext {
             children: None,
             subagent: None,
             grants: None,
+            peer: None,
         }
     }
 }

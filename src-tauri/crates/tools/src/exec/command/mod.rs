@@ -382,7 +382,8 @@ fn one_line(cmd: &str) -> String {
     }
 }
 
-fn default_shell() -> String {
+/// The shell commands run in: `$SHELL` when it is one Memo knows, else bash or sh.
+pub fn default_shell() -> String {
     std::env::var("SHELL")
         .ok()
         .filter(|s| SHELLS.contains(&crate::command_guard::base_name(s).as_str()))

@@ -75,10 +75,31 @@ impl SessionId {
 
 // ---- initialize, authenticate -------------------------------------------------------
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InitializeRequest {
     pub protocol_version: u16,
+    #[serde(default)]
+    pub client_capabilities: ClientCapabilities,
+}
+
+/// What a client serves the agent: its files and terminals.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientCapabilities {
+    #[serde(default)]
+    pub fs: FileSystemCapability,
+    #[serde(default)]
+    pub terminal: bool,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileSystemCapability {
+    #[serde(default)]
+    pub read_text_file: bool,
+    #[serde(default)]
+    pub write_text_file: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -200,7 +221,7 @@ pub struct PromptResponse {
     pub stop_reason: StopReason,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     EndTurn,
@@ -210,7 +231,7 @@ pub enum StopReason {
     Cancelled,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CancelNotification {
     pub session_id: SessionId,
@@ -356,7 +377,7 @@ pub enum SessionUpdate {
     UsageUpdate(UsageUpdate),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ContentChunk {
     pub content: ContentBlock,
 }
@@ -379,7 +400,7 @@ pub struct ToolCall {
 }
 
 /// What changed of a call: only the fields given are sent, and the client keeps the rest.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallUpdate {
     pub tool_call_id: String,
@@ -396,8 +417,8 @@ impl ToolCallUpdate {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct ToolCallFields {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
@@ -455,7 +476,7 @@ pub use memo_protocol::ApprovalMode;
 /// ACP's tool kinds are Memo's own: the typed views were made to speak them.
 pub use memo_protocol::ToolKind;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ToolCallStatus {
     Pending,
@@ -464,11 +485,18 @@ pub enum ToolCallStatus {
     Failed,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ToolCallContent {
-    Content { content: ContentBlock },
+    Content {
+        content: ContentBlock,
+    },
     Diff(Diff),
+    /// A terminal the client made for the agent (`terminal/create`), shown live.
+    #[serde(rename_all = "camelCase")]
+    Terminal {
+        terminal_id: String,
+    },
 }
 
 impl ToolCallContent {
@@ -479,19 +507,20 @@ impl ToolCallContent {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Diff {
     pub path: PathBuf,
     /// `None` for a new file.
+    #[serde(default)]
     pub old_text: Option<String>,
     pub new_text: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCallLocation {
     pub path: PathBuf,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
 }
 
@@ -501,27 +530,29 @@ impl ToolCallLocation {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
     pub entries: Vec<PlanEntry>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlanEntry {
     pub content: String,
+    #[serde(default)]
     pub priority: PlanEntryPriority,
     pub status: PlanEntryStatus,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PlanEntryPriority {
     High,
+    #[default]
     Medium,
     Low,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PlanEntryStatus {
     Pending,
@@ -564,7 +595,7 @@ pub struct Cost {
 
 // ---- session/request_permission ---------------------------------------------------
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RequestPermissionRequest {
     pub session_id: SessionId,
@@ -572,7 +603,7 @@ pub struct RequestPermissionRequest {
     pub options: Vec<PermissionOption>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PermissionOption {
     pub option_id: String,
@@ -580,7 +611,7 @@ pub struct PermissionOption {
     pub kind: PermissionOptionKind,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PermissionOptionKind {
     AllowOnce,
@@ -589,12 +620,12 @@ pub enum PermissionOptionKind {
     RejectAlways,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct RequestPermissionResponse {
     pub outcome: RequestPermissionOutcome,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum RequestPermissionOutcome {
     Cancelled,
@@ -602,4 +633,81 @@ pub enum RequestPermissionOutcome {
     Selected {
         option_id: String,
     },
+}
+
+// ---- fs/*, terminal/*: what a client serves -------------------------------------------
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadTextFileRequest {
+    pub session_id: SessionId,
+    pub path: PathBuf,
+    /// 1-based first line.
+    #[serde(default)]
+    pub line: Option<u32>,
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ReadTextFileResponse {
+    pub content: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WriteTextFileRequest {
+    pub session_id: SessionId,
+    pub path: PathBuf,
+    pub content: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EnvVariable {
+    pub name: String,
+    pub value: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateTerminalRequest {
+    pub session_id: SessionId,
+    pub command: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub env: Vec<EnvVariable>,
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+    #[serde(default)]
+    pub output_byte_limit: Option<u64>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateTerminalResponse {
+    pub terminal_id: String,
+}
+
+/// `terminal/output`, `terminal/wait_for_exit`, `terminal/kill`, `terminal/release`.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TerminalRequest {
+    pub session_id: SessionId,
+    pub terminal_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TerminalExitStatus {
+    pub exit_code: Option<i32>,
+    pub signal: Option<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TerminalOutputResponse {
+    pub output: String,
+    pub truncated: bool,
+    pub exit_status: Option<TerminalExitStatus>,
 }

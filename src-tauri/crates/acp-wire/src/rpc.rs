@@ -37,6 +37,9 @@ pub enum Incoming {
         method: String,
         params: Value,
     },
+    /// A line that was not a JSON-RPC message (already answered with an error): its
+    /// start, for a side that treats junk from the other as fatal.
+    Malformed(String),
 }
 
 type Pending = Arc<Mutex<HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>>>;
@@ -157,7 +160,9 @@ async fn read_lines<R: AsyncBufRead + Unpin>(
         if trimmed.is_empty() {
             continue;
         }
-        if let Some(message) = route(trimmed, &peer) {
+        let message = route(trimmed, &peer)
+            .or_else(|| (!is_answer(trimmed)).then(|| Incoming::Malformed(excerpt(trimmed))));
+        if let Some(message) = message {
             if incoming.send(message).is_err() {
                 break;
             }
@@ -213,6 +218,24 @@ fn route(line: &str, peer: &Peer) -> Option<Incoming> {
             None
         }
     }
+}
+
+/// Whether a line `route` took is a well-formed answer (delivered, not junk).
+fn is_answer(line: &str) -> bool {
+    serde_json::from_str::<Value>(line).is_ok_and(|v| {
+        v.get("method").is_none()
+            && v.get("id").is_some()
+            && (v.get("result").is_some() || v.get("error").is_some())
+    })
+}
+
+fn excerpt(line: &str) -> String {
+    const MAX: usize = 200;
+    let mut end = line.len().min(MAX);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    line[..end].to_owned()
 }
 
 fn valid_id(id: &Value) -> bool {
@@ -341,13 +364,29 @@ mod tests {
                 (json!(7), json!(-32600))
             ]
         );
+        // The junk is handed on too (already answered), for a side that ends on it.
+        let junk: Vec<_> = handed
+            .iter()
+            .filter_map(|m| match m {
+                Incoming::Malformed(line) => Some(line.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            junk,
+            ["not json", "[1,2]", "{\"jsonrpc\":\"2.0\",\"id\":7}"]
+        );
+        let acted: Vec<_> = handed
+            .iter()
+            .filter(|m| !matches!(m, Incoming::Malformed(_)))
+            .collect();
         assert!(
-            matches!(&handed[0], Incoming::Request { id, method, .. } if *id == json!(8) && method == "initialize")
+            matches!(acted[0], Incoming::Request { id, method, .. } if *id == json!(8) && method == "initialize")
         );
         assert!(
-            matches!(&handed[1], Incoming::Notification { method, .. } if method == "session/cancel")
+            matches!(acted[1], Incoming::Notification { method, .. } if method == "session/cancel")
         );
-        assert_eq!(handed.len(), 2);
+        assert_eq!(acted.len(), 2);
     }
 
     #[tokio::test]

@@ -1,0 +1,142 @@
+//! The agent's process: started in a process group of its own, so stopping it stops
+//! everything it started (Claude Code's agent runs `claude` under it, and does not exit
+//! when its input closes); what it prints on stderr is kept, the last part, for the error
+//! a person reads when it dies.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+use tokio::io::{AsyncReadExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+use crate::ClientError;
+
+/// Stderr bytes kept.
+const STDERR_TAIL: usize = 8 * 1024;
+/// How long the agent gets after SIGTERM before SIGKILL.
+const TERM_GRACE: Duration = Duration::from_secs(2);
+
+/// What to start.
+#[derive(Debug, Clone)]
+pub struct Launch {
+    pub command: String,
+    pub args: Vec<String>,
+    /// Set on top of Memo's own environment (Memo's internal variables removed).
+    pub env: BTreeMap<String, String>,
+}
+
+pub(crate) struct AgentProcess {
+    child: Mutex<Option<Child>>,
+    pgid: Option<i32>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+impl AgentProcess {
+    pub fn spawn(
+        launch: &Launch,
+        cwd: &Path,
+    ) -> Result<(Self, ChildStdin, BufReader<ChildStdout>), ClientError> {
+        let mut command = Command::new(&launch.command);
+        command
+            .args(&launch.args)
+            .current_dir(cwd)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        for name in memo_child_env::internal() {
+            command.env_remove(name);
+        }
+        command.envs(&launch.env);
+        let mut child = command.spawn().map_err(|e| ClientError::Spawn {
+            command: launch.command.clone(),
+            reason: e.to_string(),
+        })?;
+        let missing = |what: &str| ClientError::Spawn {
+            command: launch.command.clone(),
+            reason: format!("its {what} could not be opened"),
+        };
+        let stdin = child.stdin.take().ok_or_else(|| missing("input"))?;
+        let stdout = child.stdout.take().ok_or_else(|| missing("output"))?;
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        if let Some(mut err) = child.stderr.take() {
+            let tail = stderr.clone();
+            tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = err.read(&mut buf).await {
+                    if n == 0 {
+                        break;
+                    }
+                    let mut kept = tail.lock().unwrap_or_else(|p| p.into_inner());
+                    kept.extend_from_slice(&buf[..n]);
+                    let over = kept.len().saturating_sub(STDERR_TAIL);
+                    kept.drain(..over);
+                }
+            });
+        }
+        let pgid = child.id().and_then(|id| i32::try_from(id).ok());
+        Ok((
+            Self {
+                child: Mutex::new(Some(child)),
+                pgid,
+                stderr,
+            },
+            stdin,
+            BufReader::new(stdout),
+        ))
+    }
+
+    /// The end of what it printed on stderr, as text.
+    pub fn stderr_tail(&self) -> String {
+        let kept = self.stderr.lock().unwrap_or_else(|p| p.into_inner());
+        String::from_utf8_lossy(&kept).trim().to_owned()
+    }
+
+    /// How it ended, if it has.
+    pub fn exited(&self) -> Option<String> {
+        let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());
+        let status = child.as_mut()?.try_wait().ok()??;
+        Some(status.to_string())
+    }
+
+    /// SIGTERM to the whole group, SIGKILL after a grace; waits for the agent itself.
+    pub async fn stop(&self) {
+        let Some(mut child) = self.child.lock().unwrap_or_else(|p| p.into_inner()).take() else {
+            return;
+        };
+        if let Some(pgid) = self.pgid {
+            let _ = killpg(Pid::from_raw(pgid), Signal::SIGTERM);
+        }
+        if tokio::time::timeout(TERM_GRACE, child.wait())
+            .await
+            .is_err()
+        {
+            let _ = child.start_kill();
+            let _ = child.wait().await;
+        }
+        // What it started and left behind goes too.
+        if let Some(pgid) = self.pgid {
+            let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
+        }
+    }
+}
+
+impl Drop for AgentProcess {
+    fn drop(&mut self) {
+        if let Some(pgid) = self.pgid {
+            let running = self
+                .child
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .is_some();
+            if running {
+                let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
+            }
+        }
+    }
+}
