@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use futures::future::BoxFuture;
 use memo_acp_wire::rpc::{self, Incoming};
 use memo_acp_wire::schema::{
     self as acp, ContentBlock, ContentChunk, CreateTerminalRequest, PermissionOptionKind,
@@ -21,7 +20,7 @@ use memo_acp_wire::schema::{
     RequestPermissionResponse, StopReason, TerminalExitStatus, TerminalRequest,
     WriteTextFileRequest,
 };
-use memo_engine::peer::{Peer, PeerAnswer, PeerAsk, PeerError, PeerStop, PeerTurn};
+use memo_engine::peer::{PeerAnswer, PeerAsk, PeerError, PeerStop, PeerTurn};
 use memo_protocol::{PlanItem, PlanStatus, UserInput};
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
@@ -33,6 +32,8 @@ use crate::ClientError;
 
 /// How long starting the agent may take: `npx` may fetch it first.
 const START_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long an agent whose output closed gets to report how it exited.
+const EXIT_WAIT: Duration = Duration::from_secs(1);
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
@@ -163,6 +164,23 @@ impl ExternalAgent {
         self.process.stop().await;
     }
 
+    /// Its output ended (it exited or broke the protocol): it takes no more prompts.
+    pub fn is_gone(&self) -> bool {
+        self.gone.is_cancelled()
+    }
+
+    /// Asks it to stop the running prompt.
+    pub fn cancel(&self) {
+        if let Some(session) = self.session_id() {
+            self.rpc.notify(
+                "session/cancel",
+                acp::CancelNotification {
+                    session_id: session,
+                },
+            );
+        }
+    }
+
     /// Opens the agent's session: continues `resume` with `session/load` when the agent
     /// can, else a new one. Returns the agent's session id.
     pub async fn open_session(&self, resume: Option<&str>) -> Result<String, ClientError> {
@@ -195,15 +213,15 @@ impl ExternalAgent {
         let asked = self.rpc.request(method, params);
         let answer = tokio::select! {
             answer = asked => answer,
-            _ = self.gone.cancelled() => return Err(self.gone_error()),
+            _ = self.gone.cancelled() => return Err(self.gone_error().await),
             _ = tokio::time::sleep(START_TIMEOUT), if method != "session/prompt" => {
                 return Err(ClientError::Timeout { method: method.to_owned() });
             }
         };
+        if answer.is_err() && self.gone.is_cancelled() {
+            return Err(self.gone_error().await);
+        }
         answer.map_err(|error| {
-            if self.gone.is_cancelled() {
-                return self.gone_error();
-            }
             let data = error.data.map(|d| match d {
                 Value::String(s) => s,
                 other => other.to_string(),
@@ -219,17 +237,22 @@ impl ExternalAgent {
         })
     }
 
-    fn gone_error(&self) -> ClientError {
+    async fn gone_error(&self) -> ClientError {
         let why = lock(&self.broken).clone();
+        let why = match why {
+            Some(why) => why,
+            None => match self.process.exit_within(EXIT_WAIT).await {
+                Some(status) => format!("it exited ({status})"),
+                None => "its output closed".into(),
+            },
+        };
         ClientError::Gone {
-            why: why
-                .or_else(|| self.process.exited().map(|s| format!("it exited ({s})")))
-                .unwrap_or_else(|| "its output closed".into()),
+            why,
             stderr: self.process.stderr_tail(),
         }
     }
 
-    fn session_id(&self) -> Option<acp::SessionId> {
+    pub(crate) fn session_id(&self) -> Option<acp::SessionId> {
         lock(&self.session).clone()
     }
 
@@ -245,7 +268,7 @@ impl ExternalAgent {
         }
     }
 
-    async fn run_prompt(
+    pub(crate) async fn run_prompt(
         self: Arc<Self>,
         input: UserInput,
         turn: PeerTurn,
@@ -254,7 +277,7 @@ impl ExternalAgent {
             return Err(PeerError("the agent has no session open".into()));
         };
         if self.gone.is_cancelled() {
-            return Err(PeerError(self.gone_error().to_string()));
+            return Err(PeerError(self.gone_error().await.to_string()));
         }
         lock(&self.calls).clear();
         *lock(&self.turn) = Some(turn);
@@ -649,36 +672,6 @@ async fn read_loop(
     // Barriers asked after the end are answered too: nothing more will come.
     while let Ok(done) = barriers.try_recv() {
         let _ = done.send(());
-    }
-}
-
-/// The agent as a session holds it: cheap to clone.
-#[derive(Clone)]
-pub struct Shared(pub Arc<ExternalAgent>);
-
-impl Peer for Shared {
-    fn prompt(
-        &self,
-        input: UserInput,
-        turn: PeerTurn,
-    ) -> BoxFuture<'static, Result<PeerStop, PeerError>> {
-        Box::pin(self.0.clone().run_prompt(input, turn))
-    }
-
-    fn cancel(&self) {
-        if let Some(session) = self.0.session_id() {
-            self.0.rpc.notify(
-                "session/cancel",
-                acp::CancelNotification {
-                    session_id: session,
-                },
-            );
-        }
-    }
-
-    fn shutdown(&self) -> BoxFuture<'static, ()> {
-        let agent = self.0.clone();
-        Box::pin(async move { agent.process.stop().await })
     }
 }
 

@@ -7,14 +7,19 @@
 //!
 //! - [`process`]: the agent's process tree, its stderr, stopping it for good.
 //! - [`client`]: the connection, the session, updates as events, requests served.
+//! - [`connector`]: the agent as a session holds it, started on its first prompt.
+//! - [`presets`]: the agents people already use, and how to install them.
 //! - [`views`]: the agent's tool calls as typed views, and as approval questions.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod client;
+pub mod connector;
+pub mod presets;
 pub mod process;
 pub mod views;
 
-pub use client::{AgentInfo, ExternalAgent, Shared};
+pub use client::{AgentInfo, ExternalAgent};
+pub use connector::Connector;
 pub use process::Launch;
 
 /// Why an external agent could not be started or used. The texts are for people: they

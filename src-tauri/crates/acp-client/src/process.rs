@@ -104,6 +104,20 @@ impl AgentProcess {
         Some(status.to_string())
     }
 
+    /// How it ended, waiting up to `limit` for it (its output closes just before).
+    pub async fn exit_within(&self, limit: Duration) -> Option<String> {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            if let Some(status) = self.exited() {
+                return Some(status);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     /// SIGTERM to the whole group, SIGKILL after a grace; waits for the agent itself.
     pub async fn stop(&self) {
         let Some(mut child) = self.child.lock().unwrap_or_else(|p| p.into_inner()).take() else {

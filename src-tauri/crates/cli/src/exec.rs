@@ -59,6 +59,13 @@ async fn run_inner(service: &Service, args: ExecArgs) -> Result<Outcome, Service
                 ..memo_service::SessionOverrides::default()
             },
         )?,
+        None if args.external_agent.is_some() => {
+            service.start_external_session(memo_service::ExternalSessionRequest {
+                cwd,
+                agent: args.external_agent.clone().unwrap_or_default(),
+                approval_mode: None,
+            })?
+        }
         None => {
             if !args.trust {
                 crate::trust::warn_if_untrusted(service, &cwd);

@@ -72,6 +72,10 @@ pub struct ExecArgs {
     /// Continue an existing session instead of starting a new one.
     #[arg(long, value_name = "SESSION_ID")]
     pub resume: Option<String>,
+    /// Run the task on an external agent from config.toml's `[external_agents]` (Claude
+    /// Code, Codex, Gemini CLI… over ACP) instead of Memo's own, under Memo's approvals.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["provider", "model", "resume"])]
+    pub external_agent: Option<String>,
     /// Approve tool calls that ask for approval up to execute risk: file changes and
     /// ordinary commands (exec cannot ask interactively). Critical calls and commands that
     /// ask to leave the sandbox are still refused unless allowed by the flags below.

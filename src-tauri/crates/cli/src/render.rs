@@ -164,6 +164,23 @@ impl Renderer for TextRenderer {
             }
             AgentEvent::Error { message, .. } => self.note(&format!("error: {message}")),
             AgentEvent::TurnResumed { .. } => self.note("… running the last turn again"),
+            AgentEvent::ExternalAgentStarted {
+                label,
+                version,
+                resumed,
+                ..
+            } => {
+                let version = version
+                    .as_deref()
+                    .map(|v| format!(" {v}"))
+                    .unwrap_or_default();
+                let how = if *resumed {
+                    "continuing its session"
+                } else {
+                    "new session"
+                };
+                self.note(&format!("… {label}{version} started ({how})"));
+            }
             AgentEvent::TurnStarted { input } => {
                 for notice in input.expansion.iter().flat_map(|e| &e.notices) {
                     self.note(&format!("note: {notice}"));

@@ -489,3 +489,81 @@ fn the_editors_mcp_server_runs_for_the_session_under_memos_approvals() {
         "{config}"
     );
 }
+
+/// `memo-cli exec --external-agent`: Claude Code's ACP agent from npm (tests/acp) runs the
+/// task against the mock; `--yes` answers Memo's approval of its edit, which Memo writes.
+#[test]
+fn exec_runs_a_task_on_an_external_agent_under_memos_approvals() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../tests/acp/node_modules/@zed-industries/claude-code-acp/dist/index.js");
+    assert!(
+        script.is_file(),
+        "Claude Code's ACP agent is not installed: run `npm ci` in tests/acp"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let user_home = dir.path().join("user-home");
+    std::fs::create_dir_all(user_home.join(".claude")).unwrap();
+    let agent = format!(
+        "[external_agents.claude]\ncommand = \"node\"\nargs = [{script:?}]\nenv = {{ ANTHROPIC_BASE_URL = {base:?}, ANTHROPIC_API_KEY = \"test-key\", HOME = {home:?}, CLAUDE_CONFIG_DIR = {config:?}, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = \"1\", DISABLE_TELEMETRY = \"1\", DISABLE_AUTOUPDATER = \"1\", IS_SANDBOX = \"1\" }}\n",
+        script = script.display().to_string(),
+        base = mock.url,
+        home = user_home.display().to_string(),
+        config = user_home.join(".claude").display().to_string(),
+    );
+    let home = Home::new(&mock, "");
+    let config = home.home.path().join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("{text}\n{agent}")).unwrap();
+    let work = home.work.path().canonicalize().unwrap();
+    let file = work.join("notes.txt");
+    std::fs::write(&file, "hello world\n").unwrap();
+    let args = json!({"file_path": file, "old_string": "hello world", "new_string": "hello memo"});
+    mock.push(json!([
+        {"when": "\"count\"", "text": "x"},
+        {"when": "Please edit", "text": "Editing.", "tool_calls": [{"id": "toolu_x1", "name": "mcp__acp__Edit", "arguments": args.to_string()}]},
+        {"when": "Please edit", "text": "Done."},
+    ]));
+    let out = home
+        .command(&[
+            "exec",
+            "Please edit notes.txt",
+            "--json",
+            "--yes",
+            "--external-agent",
+            "claude",
+        ])
+        .arg("--cwd")
+        .arg(&work)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}\n{stderr}", out.status);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "hello memo\n");
+    let events = support::json_lines(&out.stdout);
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e["event"]["type"].as_str().unwrap())
+        .filter(|k| !k.ends_with("_delta") && *k != "tool_call_view")
+        .collect();
+    for expected in [
+        "external_agent_started",
+        "approval_requested",
+        "approval_resolved",
+        "files_changed",
+        "tool_call_end",
+        "turn_ended",
+    ] {
+        assert!(kinds.contains(&expected), "{expected} missing: {kinds:?}");
+    }
+    // `--provider` belongs to Memo's own agent.
+    let wrong = home.run(&[
+        "exec",
+        "x",
+        "--external-agent",
+        "claude",
+        "--provider",
+        "mock",
+    ]);
+    assert!(!wrong.status.success());
+}

@@ -264,6 +264,21 @@ pub enum AgentEvent {
         stderr_tail: Option<String>,
         restarts: u32,
     },
+    /// An external agent (over ACP) runs this session's turns from here on: started, or
+    /// started again after it stopped. `agent_session` is its own id for the session, so
+    /// a resumed session continues there (`session/load`) when the agent can.
+    ExternalAgentStarted {
+        /// Its name in config.toml.
+        agent: String,
+        /// What it calls itself, with its version when it says.
+        label: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        version: Option<String>,
+        agent_session: String,
+        /// It continued its earlier session rather than starting a new one.
+        resumed: bool,
+    },
     /// Files changed by a tool call (or, with no `call_id`, outside Memo between turns),
     /// found by comparing the workspace with the checkpoint before. Not part of the
     /// conversation; the changes panel and the tool's card show it.
@@ -388,6 +403,7 @@ impl AgentEvent {
             AgentEvent::ToolProgress { .. } => "tool_progress",
             AgentEvent::ToolOutput { .. } => "tool_output",
             AgentEvent::McpServerStatus { .. } => "mcp_server_status",
+            AgentEvent::ExternalAgentStarted { .. } => "external_agent_started",
             AgentEvent::FilesChanged { .. } => "files_changed",
             AgentEvent::HookRan { .. } => "hook_ran",
             AgentEvent::HooksSkipped { .. } => "hooks_skipped",

@@ -11,6 +11,7 @@ mod agents;
 mod approval;
 mod changes;
 mod event;
+mod external_agents;
 mod hooks;
 mod ids;
 mod ipc;
@@ -39,6 +40,10 @@ pub use changes::{
 pub use event::{
     AgentEvent, ErrorKind, EventEnvelope, McpServerState, PlanItem, PlanStatus, TokenUsage,
     ToolCallSummary, ToolErrorKind, ToolStatus, TurnEndReason,
+};
+pub use external_agents::{
+    EnvValue, ExternalAgentCheck, ExternalAgentEntry, ExternalAgentInput, ExternalAgentPreset,
+    ExternalAgentsPage, SecretInput, SecretState,
 };
 pub use hooks::{
     bounded_hook_text, HookEventName, HookRunStatus, HookRunSummary, HookVerdict, HOOK_TEXT_LIMIT,

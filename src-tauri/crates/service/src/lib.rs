@@ -19,6 +19,7 @@ mod changes;
 mod complete;
 mod connect;
 mod error;
+mod external_agents;
 mod folders;
 mod git;
 mod history;
@@ -38,6 +39,7 @@ mod worktrees;
 
 pub use connect::LOCAL_SERVERS;
 pub use error::{Result, ServiceError};
+pub use external_agents::ExternalSessionRequest;
 pub use history::SearchRequest;
 pub use memo_engine::{EventReceiver, SessionOverrides};
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC) from milliseconds since the epoch, as Memo Code writes

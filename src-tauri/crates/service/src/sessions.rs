@@ -102,11 +102,22 @@ impl Service {
         }
         // Another process running it (the window, an editor's `memo-cli acp`) keeps it.
         self.hold(id)?;
-        let handle = match self.engine()?.resume_session_with(id, overrides) {
+        let external = self
+            .store()?
+            .session(id)?
+            .and_then(|r| memo_protocol::external_agent_of(&r.provider).map(str::to_owned));
+        let resumed = match external {
+            Some(agent) => self.resume_external(id, &agent, overrides.approval_mode),
+            None => self
+                .engine()?
+                .resume_session_with(id, overrides)
+                .map_err(Into::into),
+        };
+        let handle = match resumed {
             Ok(handle) => handle,
             Err(error) => {
                 self.release(id);
-                return Err(error.into());
+                return Err(error);
             }
         };
         let live_id = handle.id().clone();
@@ -216,7 +227,7 @@ impl Service {
     }
 
     /// Takes `id` for this process, or says which other one runs it.
-    fn hold(&self, id: &SessionId) -> Result<()> {
+    pub(crate) fn hold(&self, id: &SessionId) -> Result<()> {
         let Some(me) = &self.holder else {
             return Ok(());
         };

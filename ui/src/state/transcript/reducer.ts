@@ -98,6 +98,12 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       };
       return { ...state, session, entries: [...state.entries, info] };
     }
+    case "external_agent_started": {
+      // The header names what runs the session: the agent as it calls itself.
+      const model = event.version ? `${event.label} ${event.version}` : event.label;
+      const session = state.session ? { ...state.session, model } : state.session;
+      return { ...state, session };
+    }
     case "approval_mode_changed": {
       const info: InfoView = {
         kind: "info",

@@ -153,6 +153,7 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
     case "compaction_progress":
     case "command_result":
     case "model_switched":
+    case "external_agent_started":
     case "approval_mode_changed":
     case "elicitation_requested":
     case "elicitation_resolved":

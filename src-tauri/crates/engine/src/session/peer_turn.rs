@@ -259,15 +259,40 @@ impl PeerTurn {
         });
     }
 
-    /// A note from the agent's side the person should see (junk it printed, a request
-    /// refused), outside the answer.
-    pub fn warn(&self, message: String) {
+    /// The agent failed (it crashed, broke the protocol, refused the prompt): said in
+    /// the person's language around what the agent or its OS said.
+    fn failed(&self, message: String) {
+        let provider = self.inner.shared.binding().provider.clone();
+        let name = memo_protocol::external_agent_of(&provider)
+            .unwrap_or(&provider)
+            .to_owned();
+        let phrase = Phrase::ExternalAgentFailed { name, message };
         self.emit(AgentEvent::Error {
             kind: ErrorKind::Provider,
-            message,
+            message: phrase.english(),
             retryable: false,
             detail: None,
-            phrase: None,
+            phrase: Some(phrase),
+        });
+    }
+
+    /// The agent's process started (again) and opened its session.
+    pub fn agent_started(
+        &self,
+        label: String,
+        version: Option<String>,
+        agent_session: String,
+        resumed: bool,
+    ) {
+        let provider = self.inner.shared.binding().provider.clone();
+        self.emit(AgentEvent::ExternalAgentStarted {
+            agent: memo_protocol::external_agent_of(&provider)
+                .unwrap_or(&provider)
+                .to_owned(),
+            label,
+            version,
+            agent_session,
+            resumed,
         });
     }
 
@@ -297,7 +322,7 @@ impl PeerTurn {
             }
             PeerAction::Write { path, content } => (
                 "write_file",
-                serde_json::json!({ "path": path, "content": content }),
+                serde_json::json!({ "file_path": path, "content": content }),
             ),
             PeerAction::Edit {
                 path,
@@ -316,7 +341,7 @@ impl PeerTurn {
                 match content {
                     Some(content) => (
                         "write_file",
-                        serde_json::json!({ "path": path, "content": content }),
+                        serde_json::json!({ "file_path": path, "content": content }),
                     ),
                     // The agent's text is not in the file as it stands: judge the write
                     // to the file, and show the agent's own two texts.
@@ -372,7 +397,10 @@ impl PeerTurn {
     pub async fn approve(&self, ask: PeerAsk) -> PeerAnswer {
         let (preview, _) = match self.preview(&ask.title, &ask.action).await {
             Ok(preview) => preview,
-            Err(why) => return PeerAnswer::Denied(why),
+            Err(why) => {
+                self.refused(&ask.title, &why);
+                return PeerAnswer::Denied(why);
+            }
         };
         self.decide(&ask.call_id, &ask.title, &preview, &ask.arguments)
             .await
@@ -422,6 +450,19 @@ impl PeerTurn {
         }
     }
 
+    /// Memo refused what the agent asked without asking the person (the path policy,
+    /// the guard, a read-deny rule): said in the transcript, since the agent's card only
+    /// says it was refused.
+    fn refused(&self, title: &str, why: &str) {
+        self.emit(AgentEvent::Error {
+            kind: ErrorKind::InvalidOp,
+            message: format!("Memo refused {title}: {why}"),
+            retryable: false,
+            detail: None,
+            phrase: None,
+        });
+    }
+
     /// Allowed already in this turn, or asked now (under call `call_id`).
     async fn cleared(
         &self,
@@ -429,7 +470,13 @@ impl PeerTurn {
         title: &str,
         action: &PeerAction,
     ) -> Result<serde_json::Value, PeerError> {
-        let (preview, args) = self.preview(title, action).await.map_err(PeerError)?;
+        let (preview, args) = match self.preview(title, action).await {
+            Ok(preview) => preview,
+            Err(why) => {
+                self.refused(title, &why);
+                return Err(PeerError(why));
+            }
+        };
         if lock(&self.inner.state)
             .allowed
             .contains(&preview.fingerprint)
@@ -507,7 +554,7 @@ impl PeerTurn {
                 "Memo's write_file tool is turned off, so files are not written".into(),
             ));
         };
-        let shown = serde_json::json!({ "path": path, "content": content });
+        let shown = serde_json::json!({ "file_path": path, "content": content });
         let (id, own) = self
             .owning_call(call, "write_file", &shown, tool.view(&ctx, &shown))
             .await;
@@ -650,7 +697,7 @@ pub(crate) async fn run_peer_turn(
         Ok(PeerStop::Cancelled) => TurnEndReason::Interrupted,
         Ok(PeerStop::MaxTokens | PeerStop::MaxTurnRequests) => TurnEndReason::StepLimit,
         Err(error) => {
-            turn.warn(error.0);
+            turn.failed(error.0);
             TurnEndReason::Failed
         }
     };

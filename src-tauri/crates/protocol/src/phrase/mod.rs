@@ -737,6 +737,30 @@ pub enum Phrase {
         program: String,
         pid: String,
     },
+    ExternalAgentNotInConfig {
+        name: String,
+    },
+    ExternalAgentExists {
+        name: String,
+    },
+    ExternalAgentNameBad {
+        name: String,
+    },
+    ExternalAgentCommandMissing,
+    ExternalAgentNotFound {
+        command: String,
+        install: String,
+    },
+    ExternalAgentFailed {
+        name: String,
+        message: String,
+    },
+    ExternalAgentSignIn {
+        name: String,
+    },
+    ExternalAgentSessionOnly {
+        what: String,
+    },
 }
 
 mod wording;

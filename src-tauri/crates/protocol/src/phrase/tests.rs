@@ -670,6 +670,30 @@ fn every_phrase() -> Vec<Phrase> {
             program: s("program-value"),
             pid: s("pid-value"),
         },
+        Phrase::ExternalAgentNotInConfig {
+            name: s("name-value"),
+        },
+        Phrase::ExternalAgentExists {
+            name: s("name-value"),
+        },
+        Phrase::ExternalAgentNameBad {
+            name: s("name-value"),
+        },
+        Phrase::ExternalAgentCommandMissing,
+        Phrase::ExternalAgentNotFound {
+            command: s("command-value"),
+            install: s("install-value"),
+        },
+        Phrase::ExternalAgentFailed {
+            name: s("name-value"),
+            message: s("message-value"),
+        },
+        Phrase::ExternalAgentSignIn {
+            name: s("name-value"),
+        },
+        Phrase::ExternalAgentSessionOnly {
+            what: s("what-value"),
+        },
     ];
     for phrase in &all {
         match phrase {
@@ -923,7 +947,15 @@ fn every_phrase() -> Vec<Phrase> {
             | Phrase::AcpModeDangerousEffect
             | Phrase::AcpCwdNotAbsolute { .. }
             | Phrase::AcpCwdMissing { .. }
-            | Phrase::SessionHeldElsewhere { .. } => {}
+            | Phrase::SessionHeldElsewhere { .. }
+            | Phrase::ExternalAgentNotInConfig { .. }
+            | Phrase::ExternalAgentExists { .. }
+            | Phrase::ExternalAgentNameBad { .. }
+            | Phrase::ExternalAgentCommandMissing
+            | Phrase::ExternalAgentNotFound { .. }
+            | Phrase::ExternalAgentFailed { .. }
+            | Phrase::ExternalAgentSignIn { .. }
+            | Phrase::ExternalAgentSessionOnly { .. } => {}
         }
     }
     all

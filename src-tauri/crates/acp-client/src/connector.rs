@@ -1,0 +1,140 @@
+//! The external agent as a session holds it: started on the session's first prompt (a
+//! session opened to read its history starts nothing), started again on the next prompt
+//! when it died — continuing its own session with `session/load` when it can, so a crash
+//! loses nothing the agent kept — and stopped with the session.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use futures::future::BoxFuture;
+use memo_engine::peer::{Peer, PeerError, PeerStop, PeerTurn};
+use memo_protocol::{Phrase, UserInput};
+
+use crate::client::ExternalAgent;
+use crate::process::Launch;
+use crate::ClientError;
+
+struct Inner {
+    name: String,
+    launch: Launch,
+    cwd: PathBuf,
+    /// The agent's own id of this session, once it had one.
+    agent_session: Mutex<Option<String>>,
+    running: tokio::sync::Mutex<Option<Arc<ExternalAgent>>>,
+    /// The same agent, for a cancel that must not wait for the lock a prompt holds.
+    current: Mutex<Option<Arc<ExternalAgent>>>,
+}
+
+/// One session's external agent. Cheap to clone.
+#[derive(Clone)]
+pub struct Connector(Arc<Inner>);
+
+impl Connector {
+    /// Agent `name` (its config.toml key) for a session in `cwd`; `agent_session` is the
+    /// agent's own id of it from an earlier run, to continue.
+    pub fn new(name: &str, launch: Launch, cwd: PathBuf, agent_session: Option<String>) -> Self {
+        Self(Arc::new(Inner {
+            name: name.to_owned(),
+            launch,
+            cwd,
+            agent_session: Mutex::new(agent_session),
+            running: tokio::sync::Mutex::new(None),
+            current: Mutex::new(None),
+        }))
+    }
+}
+
+/// What a failure to start says to the person, in English (the engine words it).
+fn start_failed(name: &str, error: &ClientError) -> PeerError {
+    match error {
+        ClientError::Refused { auth: true, .. } => PeerError(
+            Phrase::ExternalAgentSignIn {
+                name: name.to_owned(),
+            }
+            .english(),
+        ),
+        other => PeerError(other.to_string()),
+    }
+}
+
+impl Inner {
+    async fn agent(&self, turn: &PeerTurn) -> Result<Arc<ExternalAgent>, PeerError> {
+        let mut running = self.running.lock().await;
+        if let Some(agent) = running.as_ref().filter(|a| !a.is_gone()) {
+            return Ok(agent.clone());
+        }
+        if let Some(dead) = running.take() {
+            dead.stop().await;
+        }
+        let agent = ExternalAgent::start(&self.name, &self.launch, &self.cwd)
+            .await
+            .map_err(|e| start_failed(&self.name, &e))?;
+        let earlier = self
+            .agent_session
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let opened = match agent.open_session(earlier.as_deref()).await {
+            Ok(id) => id,
+            Err(error) => {
+                agent.stop().await;
+                return Err(start_failed(&self.name, &error));
+            }
+        };
+        let info = agent.info();
+        turn.agent_started(
+            info.label(),
+            info.version.clone(),
+            opened.clone(),
+            earlier.as_deref() == Some(opened.as_str()),
+        );
+        *self.agent_session.lock().unwrap_or_else(|p| p.into_inner()) = Some(opened);
+        *self.current.lock().unwrap_or_else(|p| p.into_inner()) = Some(agent.clone());
+        *running = Some(agent.clone());
+        Ok(agent)
+    }
+}
+
+impl Peer for Connector {
+    fn prompt(
+        &self,
+        input: UserInput,
+        turn: PeerTurn,
+    ) -> BoxFuture<'static, Result<PeerStop, PeerError>> {
+        let inner = self.0.clone();
+        Box::pin(async move {
+            let stop = turn.cancelled();
+            let agent = tokio::select! {
+                agent = inner.agent(&turn) => agent?,
+                _ = stop.cancelled() => return Ok(PeerStop::Cancelled),
+            };
+            agent.run_prompt(input, turn).await
+        })
+    }
+
+    fn cancel(&self) {
+        if let Some(agent) = self
+            .0
+            .current
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+        {
+            agent.cancel();
+        }
+    }
+
+    fn shutdown(&self) -> BoxFuture<'static, ()> {
+        let inner = self.0.clone();
+        Box::pin(async move {
+            let agent = inner
+                .current
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take();
+            if let Some(agent) = agent {
+                agent.stop().await;
+            }
+        })
+    }
+}

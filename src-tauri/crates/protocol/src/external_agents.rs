@@ -1,0 +1,101 @@
+//! External agents (other agents run over the Agent Client Protocol) as the settings
+//! page shows them and edits them.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Settings → External agents.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ExternalAgentsPage {
+    pub agents: Vec<ExternalAgentEntry>,
+    /// Known agents a person can add in one step (never installed by Memo).
+    pub presets: Vec<ExternalAgentPreset>,
+    /// Where they are kept.
+    pub config_path: String,
+}
+
+/// One configured agent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ExternalAgentEntry {
+    pub name: String,
+    pub command: String,
+    pub args: Vec<String>,
+    /// Plain values, as written in config.toml.
+    pub env: Vec<EnvValue>,
+    /// Variables whose values are in the keychain.
+    pub secrets: Vec<SecretState>,
+    /// The command was found (on PATH, or as the path given).
+    pub found: bool,
+    /// The preset it matches, for its install hint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub preset: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct EnvValue {
+    pub name: String,
+    pub value: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SecretState {
+    pub name: String,
+    /// A value is in the keychain.
+    pub stored: bool,
+}
+
+/// A known agent and how to install it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ExternalAgentPreset {
+    /// Also the name it is added under.
+    pub id: String,
+    pub label: String,
+    pub command: String,
+    pub args: Vec<String>,
+    /// Keys it reads from the environment (stored in the keychain when given).
+    pub secrets: Vec<String>,
+    /// The command that installs it, shown to copy; Memo does not run it.
+    pub install: String,
+}
+
+/// What the settings form saves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ExternalAgentInput {
+    pub name: String,
+    pub command: String,
+    pub args: Vec<String>,
+    pub env: Vec<EnvValue>,
+    pub secrets: Vec<SecretInput>,
+}
+
+/// A secret variable; `value` `None` keeps what the keychain holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SecretInput {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub value: Option<String>,
+}
+
+/// What starting an agent and asking it `initialize` found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ExternalAgentCheck {
+    pub name: String,
+    pub ok: bool,
+    /// What it calls itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub version: Option<String>,
+    /// Its ways to sign in.
+    pub auth_methods: Vec<String>,
+    /// Why it failed, as the agent or the OS said it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
+    #[ts(type = "number")]
+    pub elapsed_ms: u64,
+}

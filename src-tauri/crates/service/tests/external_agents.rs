@@ -1,0 +1,482 @@
+//! Sessions on an external agent through the service, against real agents: Claude Code's
+//! ACP agent from npm (`@zed-industries/claude-code-acp`, in tests/acp) pointed at the
+//! mock LLM, and small shell programs that crash, print junk or hang.
+//!
+//! The agent's edits are asked on Memo's approval card, written by Memo (its fs requests),
+//! shown in the changes panel and reverted there hunk by hunk; its command runs on
+//! Memo's PTY; a refusal is a refusal; nothing it started outlives the session.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+use memo_config::{MemoHome, MemoryCredentialStore};
+use memo_protocol::{
+    AgentEvent, ApprovalRequest, ChangeScope, EnvValue, ExternalAgentInput, Op, RevertRequest,
+    ReviewDecision, RiskLevel, SecretInput, SessionId, ToolStatus, ToolView, TurnEndReason,
+    UserInput,
+};
+use memo_service::{ExternalSessionRequest, Service};
+use memo_test_support::{MockLlmServer, MockResponse, MockToolCall};
+
+const A: &str = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
+
+fn agent_script() -> PathBuf {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../tests/acp/node_modules/@zed-industries/claude-code-acp/dist/index.js");
+    assert!(
+        script.is_file(),
+        "Claude Code's ACP agent is not installed: run `npm ci` in tests/acp (the README's test command does)"
+    );
+    script
+}
+
+struct Setup {
+    service: Service,
+    home: tempfile::TempDir,
+    work: tempfile::TempDir,
+    /// Marks the agent's processes (in their environment), to find any left behind.
+    mark: String,
+}
+
+fn setup(agent: ExternalAgentInput) -> Setup {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("config.toml"), "").unwrap();
+    // PATH only: whether an agent's command is installed is looked up on it.
+    let service = Service::new(
+        Ok(MemoHome::at(home.path())),
+        Arc::new(MemoryCredentialStore::new()),
+        Arc::new(|name: &str| (name == "PATH").then(|| std::env::var(name).ok()).flatten()),
+    );
+    let mark = format!("memo-test-{}", std::process::id());
+    let mut agent = agent;
+    agent.env.push(EnvValue {
+        name: "MEMO_TEST_MARK".into(),
+        value: mark.clone(),
+    });
+    service.save_external_agent(&agent, false).unwrap();
+    Setup {
+        service,
+        home,
+        work,
+        mark,
+    }
+}
+
+fn claude_code(mock: &MockLlmServer, user_home: &Path) -> ExternalAgentInput {
+    let env = |name: &str, value: &str| EnvValue {
+        name: name.into(),
+        value: value.into(),
+    };
+    std::fs::create_dir_all(user_home.join(".claude")).unwrap();
+    let home = user_home.display().to_string();
+    ExternalAgentInput {
+        name: "claude".into(),
+        command: "node".into(),
+        args: vec![agent_script().display().to_string()],
+        env: vec![
+            env("ANTHROPIC_BASE_URL", &mock.base_url()),
+            env("HOME", &home),
+            env("CLAUDE_CONFIG_DIR", &format!("{home}/.claude")),
+            env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
+            env("DISABLE_TELEMETRY", "1"),
+            env("DISABLE_AUTOUPDATER", "1"),
+            env("DISABLE_ERROR_REPORTING", "1"),
+            // Claude Code refuses to run as root otherwise (CI runs as root).
+            env("IS_SANDBOX", "1"),
+        ],
+        // Through the keychain, as a person's key would go.
+        secrets: vec![SecretInput {
+            name: "ANTHROPIC_API_KEY".into(),
+            value: Some("sk-test-external-agent".into()),
+        }],
+    }
+}
+
+/// Claude Code counts tokens once per session with a one-word request first.
+fn count_answer() -> MockResponse {
+    MockResponse::text("x").when("\"count\"")
+}
+
+fn edit(id: &str, path: &Path, old: &str, new: &str) -> MockResponse {
+    let args = serde_json::json!({
+        "file_path": path, "old_string": old, "new_string": new
+    });
+    MockResponse::empty()
+        .with_tool(MockToolCall::new("mcp__acp__Edit", args.to_string()).with_id(id))
+}
+
+/// Sends `text` and answers each approval with `answer`; returns the turn's events and
+/// the questions asked.
+async fn turn(
+    service: &Service,
+    id: &SessionId,
+    text: &str,
+    answer: impl Fn(&ApprovalRequest) -> ReviewDecision,
+) -> (Vec<AgentEvent>, Vec<ApprovalRequest>) {
+    let after = service.session(id).unwrap().last_seq;
+    let mut events = service.subscribe(id, after).unwrap();
+    service
+        .submit(
+            id,
+            Op::UserTurn {
+                input: UserInput::text(text),
+            },
+        )
+        .unwrap();
+    let (mut seen, mut asked) = (Vec::new(), Vec::new());
+    loop {
+        let env = tokio::time::timeout(Duration::from_secs(90), events.recv())
+            .await
+            .expect("the turn did not end in time")
+            .unwrap();
+        if let AgentEvent::ApprovalRequested { request } = &env.event {
+            service
+                .submit(
+                    id,
+                    Op::ResolveApproval {
+                        request_id: request.request_id.clone(),
+                        decision: answer(request),
+                    },
+                )
+                .unwrap();
+            asked.push(request.clone());
+        }
+        let end = matches!(env.event, AgentEvent::TurnEnded { .. });
+        seen.push(env.event);
+        if end {
+            return (seen, asked);
+        }
+    }
+}
+
+fn ended(events: &[AgentEvent]) -> TurnEndReason {
+    events
+        .iter()
+        .find_map(|e| match e {
+            AgentEvent::TurnEnded { reason, .. } => Some(*reason),
+            _ => None,
+        })
+        .unwrap()
+}
+
+fn errors(events: &[AgentEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Error { message, .. } => Some(message.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Processes still running with the test's mark in their environment.
+fn left_behind(mark: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let pid = entry.file_name().to_string_lossy().into_owned();
+        if !pid.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        let needle = format!("MEMO_TEST_MARK={mark}");
+        if environ.split(|b| *b == 0).any(|v| v == needle.as_bytes()) {
+            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            // A zombie is gone already; only its parent has not reaped it.
+            if !stat.contains(") Z ") {
+                found.push(pid);
+            }
+        }
+    }
+    found
+}
+
+async fn gone(mark: &str) -> Vec<String> {
+    for _ in 0..50 {
+        if left_behind(mark).is_empty() {
+            return Vec::new();
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    left_behind(mark)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_codes_edits_ask_in_memos_card_land_show_in_changes_revert_by_hunk_and_its_command_runs_in_memos_terminal(
+) {
+    let mock = MockLlmServer::start_with(Vec::new()).await.unwrap();
+    let user_home = tempfile::tempdir().unwrap();
+    let s = setup(claude_code(&mock, user_home.path()));
+    let work = s.work.path().canonicalize().unwrap();
+    let file = work.join("a.txt");
+    std::fs::write(&file, A).unwrap();
+    assert!(Command::new("sh")
+        .arg("-c")
+        .arg("git init -q . && git add -A && git -c user.email=t@e -c user.name=t commit -qm init")
+        .current_dir(&work)
+        .status()
+        .unwrap()
+        .success());
+    // The key went to the keychain, not config.toml.
+    let config = std::fs::read_to_string(s.home.path().join("config.toml")).unwrap();
+    assert!(config.contains("[external_agents.claude]") && !config.contains("sk-test"));
+    let page = s.service.external_agents_page().unwrap();
+    assert!(page.agents[0].secrets[0].stored && page.agents[0].found);
+
+    let prompt = "Please edit a.txt";
+    mock.extend([
+        count_answer(),
+        edit("toolu_e1", &file, "two\n", "TWO\n").with_text("Editing.").when(prompt),
+        edit("toolu_e2", &file, "eleven\n", "ELEVEN\n").when(prompt),
+        MockResponse::empty()
+            .with_tool(
+                MockToolCall::new(
+                    "mcp__acp__Bash",
+                    r#"{"command":"echo hi-from-memo-pty && grep -c TWO a.txt","timeout":10000,"description":"Count"}"#,
+                )
+                .with_id("toolu_b1"),
+            )
+            .when(prompt),
+        MockResponse::text("Both edited.").when(prompt),
+        // The next prompt: its edit is refused.
+        edit("toolu_e3", &file, "three\n", "THREE\n").when(prompt),
+        MockResponse::text("Left it.").when(prompt),
+    ]);
+
+    let summary = s
+        .service
+        .start_external_session(ExternalSessionRequest {
+            cwd: work.clone(),
+            agent: "claude".into(),
+            approval_mode: None,
+        })
+        .unwrap();
+    assert_eq!(summary.provider, "acp:claude");
+    let id = summary.id.clone();
+    let approve = |_: &ApprovalRequest| ReviewDecision::ApproveOnce {
+        accepted_hunks: None,
+        accepted_edits: None,
+    };
+    let (events, asked) = turn(&s.service, &id, prompt, approve).await;
+    assert_eq!(
+        ended(&events),
+        TurnEndReason::Completed,
+        "{:?}",
+        errors(&events)
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        AgentEvent::ExternalAgentStarted { label, resumed: false, .. } if label == "Claude Code"
+    )));
+    // Memo's card asked for each edit (with its diff) and the command.
+    let risks: Vec<RiskLevel> = asked.iter().map(|r| r.risk).collect();
+    assert_eq!(
+        risks,
+        [RiskLevel::Write, RiskLevel::Write, RiskLevel::Execute]
+    );
+    assert!(asked[0].diff.as_ref().unwrap().unified.contains("+TWO"));
+    assert_eq!(asked[0].fingerprint, format!("write:{}", file.display()));
+    assert_eq!(
+        asked[2].command.as_deref(),
+        Some("echo hi-from-memo-pty && grep -c TWO a.txt")
+    );
+    let on_disk = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(on_disk, A.replace("two", "TWO").replace("eleven", "ELEVEN"));
+    // The command ran on Memo's terminal, after the edits.
+    let command = events
+        .iter()
+        .find_map(|e| match e {
+            AgentEvent::ToolCallEnd {
+                view: Some(ToolView::Command(view)),
+                output,
+                status,
+                ..
+            } => Some((view.clone(), output.clone(), *status)),
+            _ => None,
+        })
+        .expect("a command card");
+    assert_eq!(command.2, ToolStatus::Ok);
+    assert!(command.1.contains("hi-from-memo-pty"), "{}", command.1);
+    assert!(command.1.contains('1'), "{}", command.1);
+    let text: String = events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::TextDelta { delta } => Some(delta.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        text.contains("Editing.") && text.contains("Both edited."),
+        "{text}"
+    );
+
+    // The changes panel has the agent's edits, and reverts one hunk of them.
+    let report = s
+        .service
+        .session_changes(&id, ChangeScope::Session)
+        .unwrap();
+    assert_eq!(report.files.len(), 1, "{:?}", report.files);
+    let change = &report.files[0];
+    assert_eq!(change.path, "a.txt");
+    let diff = change.diff.as_ref().unwrap();
+    assert_eq!(diff.hunks.len(), 2);
+    s.service
+        .revert_change(
+            &id,
+            &RevertRequest {
+                scope: ChangeScope::Session,
+                path: "a.txt".into(),
+                hunks: Some(vec![0]),
+                shown_diff: diff.unified.clone(),
+                force: false,
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        A.replace("eleven", "ELEVEN")
+    );
+
+    // A deny is a deny: the file stays as it is, the call's card ends failed.
+    let before = std::fs::read_to_string(&file).unwrap();
+    let deny = |_: &ApprovalRequest| ReviewDecision::Deny { reason: None };
+    let (events, asked) = turn(&s.service, &id, "And three?", deny).await;
+    assert_eq!(asked.len(), 1);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        AgentEvent::ToolCallEnd { status: ToolStatus::Error, call_id, .. } if call_id.0 == "toolu_e3"
+    )));
+    assert_eq!(ended(&events), TurnEndReason::Completed);
+
+    // The key reached the agent's requests (from the keychain, through its environment).
+    let requests = mock.requests();
+    assert!(!requests.is_empty());
+    assert!(requests
+        .iter()
+        .all(|r| r.header("x-api-key") == Some("sk-test-external-agent")));
+
+    assert!(s.service.close_session(&id).await);
+    assert_eq!(
+        gone(&s.mark).await,
+        Vec::<String>::new(),
+        "processes left behind"
+    );
+    s.service.shutdown().await;
+    mock.shutdown().await;
+}
+
+fn script_agent(name: &str, script: &str) -> ExternalAgentInput {
+    ExternalAgentInput {
+        name: name.into(),
+        command: "sh".into(),
+        args: vec!["-c".into(), script.into()],
+        env: Vec::new(),
+        secrets: Vec::new(),
+    }
+}
+
+async fn first_turn(s: &Setup, agent: &str) -> (SessionId, Vec<AgentEvent>) {
+    let summary = s
+        .service
+        .start_external_session(ExternalSessionRequest {
+            cwd: s.work.path().to_path_buf(),
+            agent: agent.into(),
+            approval_mode: None,
+        })
+        .unwrap();
+    let (events, _) = turn(&s.service, &summary.id, "hello", |_| ReviewDecision::Deny {
+        reason: None,
+    })
+    .await;
+    (summary.id, events)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_that_prints_junk_or_dies_ends_the_turn_with_what_it_said_and_loses_nothing() {
+    let s = setup(script_agent(
+        "junk",
+        "echo 'Welcome to my agent!'; echo 'starting up' >&2; sleep 60",
+    ));
+    let (id, events) = first_turn(&s, "junk").await;
+    assert_eq!(ended(&events), TurnEndReason::Failed);
+    let said = errors(&events).join("\n");
+    assert!(said.contains("junk could not be used"), "{said}");
+    assert!(said.contains("Welcome to my agent!"), "{said}");
+    assert!(said.contains("starting up"), "{said}");
+    // The message is stored with the failure; the session takes the next one.
+    let stored = s.service.events(&id, 0, usize::MAX).unwrap();
+    assert!(stored
+        .iter()
+        .any(|e| matches!(&e.event, AgentEvent::TurnStarted { input } if input.text == "hello")));
+    assert_eq!(gone(&s.mark).await, Vec::<String>::new());
+
+    let s2 = setup(script_agent("dies", "echo 'no such model' >&2; exit 3"));
+    let (_, events) = first_turn(&s2, "dies").await;
+    assert_eq!(ended(&events), TurnEndReason::Failed);
+    let said = errors(&events).join("\n");
+    assert!(
+        said.contains("no such model") && said.contains("exit"),
+        "{said}"
+    );
+
+    let s3 = setup(script_agent("missing", "exec /nonexistent/agent"));
+    let check = s3
+        .service
+        .check_external_agent("missing", None)
+        .await
+        .unwrap();
+    assert!(!check.ok && check.error.is_some());
+    s.service.shutdown().await;
+    s2.service.shutdown().await;
+    s3.service.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_that_hangs_is_stopped_by_an_interrupt_and_by_closing_the_session() {
+    let s = setup(script_agent("hangs", "sleep 600"));
+    let summary = s
+        .service
+        .start_external_session(ExternalSessionRequest {
+            cwd: s.work.path().to_path_buf(),
+            agent: "hangs".into(),
+            approval_mode: None,
+        })
+        .unwrap();
+    let id = summary.id.clone();
+    let mut events = s.service.subscribe(&id, summary.last_seq).unwrap();
+    s.service
+        .submit(
+            &id,
+            Op::UserTurn {
+                input: UserInput::text("hello"),
+            },
+        )
+        .unwrap();
+    // Running: the agent never answers `initialize`.
+    for _ in 0..50 {
+        if !left_behind(&s.mark).is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(!left_behind(&s.mark).is_empty(), "the agent did not start");
+    s.service.submit(&id, Op::Interrupt).unwrap();
+    let reason = loop {
+        let env = tokio::time::timeout(Duration::from_secs(20), events.recv())
+            .await
+            .expect("the interrupt did not end the turn")
+            .unwrap();
+        if let AgentEvent::TurnEnded { reason, .. } = env.event {
+            break reason;
+        }
+    };
+    assert_eq!(reason, TurnEndReason::Interrupted);
+    assert_eq!(gone(&s.mark).await, Vec::<String>::new());
+    assert!(s.service.close_session(&id).await);
+    s.service.shutdown().await;
+}
