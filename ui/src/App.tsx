@@ -33,6 +33,13 @@ const SettingsView = lazy(() => import("./features/settings/SettingsView").then(
 
 const listAllWorktrees = () => ipc.listWorktrees({ cwd: null });
 
+const EMPTY_NAMES: string[] = [];
+
+/** The names of config.toml's external agents, for the new-session picker. */
+async function loadExternalAgents(): Promise<string[]> {
+  return (await ipc.externalAgentsPage()).agents.map((agent) => agent.name);
+}
+
 export function App() {
   const t = useT("app");
   const appInfo = useAppInfo();
@@ -46,6 +53,7 @@ export function App() {
   useOpenRequests(scope === null ? null : workspaces.open);
 
   const providers = useLoadable("list_providers", "providers", ipc.listProviders);
+  const externalAgents = useLoadable("external_agents_page", "external_agents", loadExternalAgents);
   const loadSessions = useCallback(async () => (await ipc.listSessions({ cwd })).sessions, [cwd]);
   const sessions = useLoadable("list_sessions", cwd, loadSessions);
   const chat = useChat(cwd, sessions.reload);
@@ -148,10 +156,12 @@ export function App() {
   const reloadProviders = providers.reload;
   const reloadAppInfo = appInfo.reload;
   const appInfoFailed = appInfo.state.status === "error";
+  const reloadExternalAgents = externalAgents.reload;
   const recheckConfig = useCallback(() => {
     reloadProviders();
+    reloadExternalAgents();
     if (appInfoFailed) reloadAppInfo();
-  }, [reloadProviders, reloadAppInfo, appInfoFailed]);
+  }, [reloadProviders, reloadExternalAgents, reloadAppInfo, appInfoFailed]);
   useWindowReturn(recheckConfig);
   useEffect(() => {
     if (cwd !== null) reloadProviders();
@@ -202,7 +212,9 @@ export function App() {
   const agentHitShown = useCallback(() => setAgentHit(null), []);
 
   // No provider at all: the first-run screen instead of a chat that cannot send.
-  const needsOnboarding = providers.state.status === "ready" && providers.state.value.length === 0;
+  // Someone who only runs external agents has nothing to set up either.
+  const agentNames = externalAgents.state.status === "ready" ? externalAgents.state.value : EMPTY_NAMES;
+  const needsOnboarding = providers.state.status === "ready" && providers.state.value.length === 0 && agentNames.length === 0;
 
   const pick = useCallback(() => {
     setPickError(null);
@@ -269,7 +281,7 @@ export function App() {
               cwd={cwd}
               initialSection={settings.section}
               onClose={closeSettings}
-              onProvidersChanged={providers.reload}
+              onProvidersChanged={recheckConfig}
               scope={scope}
               memoHome={info?.memo_home ?? null}
             />
@@ -285,6 +297,7 @@ export function App() {
               cwd={cwd}
               chat={chat}
               providers={providers.state}
+              externalAgents={agentNames}
               configPath={info ? memoPath(info.memo_home, "config.toml") : null}
               onReloadProviders={providers.reload}
               onOpenSettings={() => openSettings()}

@@ -13,12 +13,13 @@ use std::path::PathBuf;
 use memo_protocol::{
     AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport,
     CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile,
-    EditableFileKind, EventEnvelope, ExportFormat, HistoryPage, ImportReport, KeyStatus,
-    LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PageMessage, PluginInstall,
-    PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage,
-    ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RevertResult, RewindOutcome,
-    RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus,
-    SessionSummary, SkillChange, SkillsPage, TrustDecision, WindowSignal, WorkspaceTrustReport,
+    EditableFileKind, EventEnvelope, ExportFormat, ExternalAgentCheck, ExternalAgentInput,
+    ExternalAgentsPage, HistoryPage, ImportReport, KeyStatus, LocalServer, McpServerCheck,
+    McpServerInput, McpSettingsPage, Op, PageMessage, PluginInstall, PluginsPage, PromptReport,
+    ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode,
+    RestoreReport, RevertRequest, RevertResult, RewindOutcome, RuleInput, SearchResult,
+    SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange,
+    SkillsPage, TrustDecision, WindowSignal, WorkspaceTrustReport,
 };
 use memo_service::{SearchRequest, StartRequest};
 
@@ -480,6 +481,35 @@ ipc_calls! {
     /// Deletes a kept rule: its calls ask again.
     fn delete_approval_rule(state, id: String) -> ApprovalSettings {
         Ok(state.service().delete_approval_rule(&id)?)
+    }
+
+    /// Settings → External agents: other agents Memo runs over ACP, and the presets.
+    fn external_agents_page(state) -> ExternalAgentsPage {
+        Ok(state.service().external_agents_page()?)
+    }
+
+    /// Adds an external agent (`editing` false) or changes it; secret values go to the
+    /// keychain.
+    fn save_external_agent(state, input: ExternalAgentInput, editing: bool) -> ExternalAgentsPage {
+        Ok(state.service().save_external_agent(&input, editing)?)
+    }
+
+    /// Removes an external agent and its keychain values.
+    fn remove_external_agent(state, name: String) -> ExternalAgentsPage {
+        Ok(state.service().remove_external_agent(&name)?)
+    }
+
+    /// Starts the agent, asks it `initialize` and stops it: whether it runs, what it
+    /// is, how it signs in.
+    fn check_external_agent(state, name: String) -> ExternalAgentCheck {
+        Ok(state.service().check_external_agent(&name, None).await?)
+    }
+
+    /// Starts a session in `cwd` whose turns external agent `agent` runs (it starts with
+    /// the first message).
+    fn start_external_session(state, cwd: String, agent: String, approval_mode: Option<ApprovalMode>) -> SessionSummary {
+        let request = memo_service::ExternalSessionRequest { cwd: PathBuf::from(cwd), agent, approval_mode };
+        Ok(state.service().start_external_session(request)?)
     }
 
     /// Every MCP server a session in `cwd` would use (config.toml and the folder's own

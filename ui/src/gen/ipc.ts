@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, ExportFormat, HistoryPage, ImportReport, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PageMessage, Phrase, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RevertResult, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WindowSignal, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
+import type { AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, ExportFormat, ExternalAgentCheck, ExternalAgentInput, ExternalAgentsPage, HistoryPage, ImportReport, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PageMessage, Phrase, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RevertResult, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WindowSignal, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
 
 /** What every IPC call rejects with. */
 export type IpcErrorPayload = { code: ErrorCode, 
@@ -85,6 +85,11 @@ export const CALL_NAMES = [
   "save_approval_rule",
   "export_approval_rules",
   "delete_approval_rule",
+  "external_agents_page",
+  "save_external_agent",
+  "remove_external_agent",
+  "check_external_agent",
+  "start_external_session",
   "mcp_settings",
   "check_mcp_servers",
   "mcp_login",
@@ -416,6 +421,29 @@ export interface IpcCalls {
    */
   deleteApprovalRule(args: { id: string }): Promise<ApprovalSettings>;
   /**
+   * Settings → External agents: other agents Memo runs over ACP, and the presets.
+   */
+  externalAgentsPage(): Promise<ExternalAgentsPage>;
+  /**
+   * Adds an external agent (`editing` false) or changes it; secret values go to the
+   * keychain.
+   */
+  saveExternalAgent(args: { input: ExternalAgentInput; editing: boolean }): Promise<ExternalAgentsPage>;
+  /**
+   * Removes an external agent and its keychain values.
+   */
+  removeExternalAgent(args: { name: string }): Promise<ExternalAgentsPage>;
+  /**
+   * Starts the agent, asks it `initialize` and stops it: whether it runs, what it
+   * is, how it signs in.
+   */
+  checkExternalAgent(args: { name: string }): Promise<ExternalAgentCheck>;
+  /**
+   * Starts a session in `cwd` whose turns external agent `agent` runs (it starts with
+   * the first message).
+   */
+  startExternalSession(args: { cwd: string; agent: string; approvalMode?: ApprovalMode | null }): Promise<SessionSummary>;
+  /**
    * Every MCP server a session in `cwd` would use (config.toml and the folder's own
    * files), where each comes from, and whether the folder's trust lets it start.
    */
@@ -555,6 +583,11 @@ export function bindCalls(invoke: Invoke): IpcCalls {
     saveApprovalRule: (args) => invoke("save_approval_rule", args),
     exportApprovalRules: (args) => invoke("export_approval_rules", args),
     deleteApprovalRule: (args) => invoke("delete_approval_rule", args),
+    externalAgentsPage: () => invoke("external_agents_page", {}),
+    saveExternalAgent: (args) => invoke("save_external_agent", args),
+    removeExternalAgent: (args) => invoke("remove_external_agent", args),
+    checkExternalAgent: (args) => invoke("check_external_agent", args),
+    startExternalSession: (args) => invoke("start_external_session", args),
     mcpSettings: (args) => invoke("mcp_settings", args),
     checkMcpServers: (args) => invoke("check_mcp_servers", args),
     mcpLogin: (args) => invoke("mcp_login", args),

@@ -1624,4 +1624,6 @@ export const SEARCH_MARK_START = "\u{E000}";
 
 export const SEARCH_MARK_END = "\u{E001}";
 
+export const EXTERNAL_AGENT_PROVIDER_PREFIX = "acp:";
+
 export const ERROR_CODES: readonly ErrorCode[] = ["invalid_input", "not_found", "io", "unavailable", "config", "missing_key", "conflict", "internal"];

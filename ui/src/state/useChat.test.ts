@@ -7,7 +7,7 @@ import { USAGE, eventAt as at, pagedTurn, sessionSummary } from "../test/fixture
 import { useChat } from "./useChat";
 
 const { ipc, sendUserTurn, subscribeSession } = vi.hoisted(() => ({
-  ipc: { resumeSession: vi.fn(), historyPage: vi.fn(), unsubscribeSession: vi.fn(), startSession: vi.fn() },
+  ipc: { resumeSession: vi.fn(), historyPage: vi.fn(), unsubscribeSession: vi.fn(), startSession: vi.fn(), startExternalSession: vi.fn() },
   sendUserTurn: vi.fn(),
   subscribeSession: vi.fn(),
 }));
@@ -183,5 +183,18 @@ describe("useChat with a session another program runs", () => {
     act(() => result.current.openSession(sessionSummary({ id: "s1", last_seq: LAST_SEQ })));
     await waitFor(() => expect(result.current.state.error?.code).toBe("io"));
     expect(ipc.historyPage).not.toHaveBeenCalled();
+  });
+});
+
+describe("useChat's new session on an external agent", () => {
+  it("starts it through the external-agent call, not as a provider's", async () => {
+    ipc.startExternalSession.mockResolvedValueOnce(sessionSummary({ id: "x1", provider: "acp:claude-code" }));
+    const { result } = renderHook(() => useChat("/repo", () => undefined));
+    act(() => result.current.chooseProvider("acp:claude-code"));
+    await act(async () => {
+      await result.current.send("hello");
+    });
+    expect(ipc.startExternalSession).toHaveBeenCalledWith({ cwd: "/repo", agent: "claude-code", approvalMode: null });
+    expect(ipc.startSession).not.toHaveBeenCalled();
   });
 });

@@ -14,6 +14,7 @@ import {
 import type { ChatAction, ChatState } from "./chat";
 import { tailRunning } from "./chatTail";
 import { subscribeAfter } from "./chatWindow";
+import { externalAgentOf } from "./externalAgents";
 import { chatsReducer, draftKey, evictable, initialChats, shownChat, shownKey } from "./chats";
 import { frameQueue } from "./frameQueue";
 import type { TurnView } from "./transcript";
@@ -396,7 +397,11 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
         if (session === null) {
           // A fresh conversation becomes a session only when there is something to say.
           const provider = providerRef.current;
-          session = await ipc.startSession({ cwd: folder, provider, approvalMode: approvalModeRef.current });
+          const agent = externalAgentOf(provider);
+          session =
+            agent !== null
+              ? await ipc.startExternalSession({ cwd: folder, agent, approvalMode: approvalModeRef.current })
+              : await ipc.startSession({ cwd: folder, provider, approvalMode: approvalModeRef.current });
           // The pick was for this session; the next one starts in the default again (a
           // Strict chosen here carried into every later session).
           approvalModeRef.current = null;

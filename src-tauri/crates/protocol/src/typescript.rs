@@ -210,6 +210,10 @@ pub fn render() -> String {
             u32::from(mark)
         ));
     }
+    // A session an external agent runs is stored under this provider prefix.
+    out.push_str(&format!(
+        "export const EXTERNAL_AGENT_PROVIDER_PREFIX = {EXTERNAL_AGENT_PROVIDER_PREFIX:?};\n\n"
+    ));
     let codes: Vec<String> = ErrorCode::ALL
         .iter()
         .map(|c| format!("\"{}\"", c.as_str()))

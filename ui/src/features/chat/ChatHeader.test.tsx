@@ -203,3 +203,35 @@ describe("ChatHeader when crowded", () => {
     expect(screen.getByTestId("mcp-server").textContent).toBe("everything13 tools");
   });
 });
+
+describe("ChatHeader external agents", () => {
+  const ONE = {
+    status: "ready" as const,
+    value: [{ name: "deepseek", model: "deepseek-chat", api: "openai", base_url: "https://api.deepseek.com", is_current: true }],
+  };
+
+  it("offers config.toml's external agents for a new session, beside the providers", () => {
+    const choose = vi.fn();
+    const { rerender } = render(
+      <ChatHeader cwd="/repo" session={null} providers={ONE} onChooseProvider={choose} externalAgents={["claude-code", "gemini"]} />,
+    );
+    const select = screen.getByTestId("model-select") as HTMLSelectElement;
+    expect([...select.options].map((o) => o.value)).toEqual(["deepseek", "acp:claude-code", "acp:gemini"]);
+    expect(screen.getByTestId("external-agent-options").getAttribute("label")).toBe("External agents");
+    fireEvent.change(select, { target: { value: "acp:gemini" } });
+    expect(choose).toHaveBeenCalledWith("acp:gemini");
+    rerender(
+      <ChatHeader cwd="/repo" session={null} providers={ONE} nextProvider="acp:gemini" onChooseProvider={choose} externalAgents={["claude-code", "gemini"]} />,
+    );
+    expect((screen.getByTestId("model-select") as HTMLSelectElement).value).toBe("acp:gemini");
+  });
+
+  it("names an external agent's session by the agent, with no model switch", () => {
+    const session = sessionSummary({ provider: "acp:claude-code", model: "Claude Code 0.16.2" });
+    render(<ChatHeader cwd="/repo" session={session} providers={ONE} onSwitchModel={vi.fn()} externalAgents={["claude-code"]} />);
+    expect(screen.queryByTestId("session-model-select")).toBeNull();
+    const pill = screen.getByTestId("chat-model");
+    expect(pill.textContent).toBe("claude-codeClaude Code 0.16.2");
+    expect(pill.getAttribute("title")).toContain("external agent");
+  });
+});

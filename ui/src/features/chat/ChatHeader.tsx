@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { IconOnlyContext } from "../../components/iconOnly";
 import { KeyIcon, ModelIcon } from "../../components/icons";
 import type { ProviderSummary, SessionSummary } from "../../gen/protocol";
+import { externalAgentChoice, externalAgentOf } from "../../state/externalAgents";
 import type { McpServerView } from "../../state/transcript";
 import type { Loadable } from "../../state/useLoadable";
 import { folderName } from "../../state/workspaces";
@@ -19,6 +20,8 @@ interface ChatHeaderProps {
   nextProvider?: string | null;
   /** Offered before a session starts when config.toml has several providers. */
   onChooseProvider?: (name: string) => void;
+  /** External agents (config.toml's `[external_agents]`), offered for a new session. */
+  externalAgents?: string[];
   /** Opens the API key panel of the provider in use. */
   onManageKey?: (() => void) | undefined;
   /** Switches the open session to another provider for its next turns. */
@@ -50,6 +53,7 @@ export function ChatHeader({
   mcp = [],
   nextProvider = null,
   onChooseProvider,
+  externalAgents = [],
   onManageKey,
   onSwitchModel,
   busy = false,
@@ -65,18 +69,25 @@ export function ChatHeader({
   // A session keeps the model it started with, whatever the config says now.
   const chosen =
     providers.status === "ready" && nextProvider !== null ? providers.value.find((p) => p.name === nextProvider) : undefined;
-  const current = chosen ?? currentProvider(providers);
+  const chosenAgent = session === null ? externalAgentOf(nextProvider) : null;
+  const current = chosenAgent !== null ? null : (chosen ?? currentProvider(providers));
   const choices = session === null && onChooseProvider && providers.status === "ready" ? providers.value : [];
+  const agents = session === null && onChooseProvider ? externalAgents : [];
+  const sessionAgent = session ? externalAgentOf(session.provider) : null;
   const model = session
-    ? { provider: session.provider, model: session.model, detail: `${session.provider} · ${session.model}` }
-    : current
-      ? { provider: current.name, model: current.model, detail: `${current.name} (${current.api}) · ${current.base_url}` }
-      : null;
+    ? sessionAgent !== null
+      ? { provider: sessionAgent, model: session.model, detail: t("header.externalAgentDetail", { name: sessionAgent, label: session.model }) }
+      : { provider: session.provider, model: session.model, detail: `${session.provider} · ${session.model}` }
+    : chosenAgent !== null
+      ? { provider: chosenAgent, model: chosenAgent, detail: t("header.externalAgentDetail", { name: chosenAgent, label: chosenAgent }) }
+      : current
+        ? { provider: current.name, model: current.model, detail: `${current.name} (${current.api}) · ${current.base_url}` }
+        : null;
   const headerRef = useRef<HTMLElement>(null);
   const titleRef = useRef<HTMLHeadingElement>(null);
   // The folder's name goes last: when the bar is crowded (two providers, MCP servers, a
   // drawer open beside the conversation) the pickers and pills show their icons alone.
-  const fitKey = [i18n.language, cwd, mcp.map((m) => `${m.name}:${m.status}`).join(","), choices.length, model?.detail, providers.status].join("|");
+  const fitKey = [i18n.language, cwd, mcp.map((m) => `${m.name}:${m.status}`).join(","), choices.length, agents.length, model?.detail, providers.status].join("|");
   const iconOnly = useHeaderFit(headerRef, titleRef, fitKey);
   const pillClass = (extra: string) => `model-pill${extra}${iconOnly ? " model-pill--icon" : ""}`;
   const selectClass = `model-pill__select${iconOnly ? " model-pill__select--over" : ""}`;
@@ -132,7 +143,7 @@ export function ChatHeader({
         </span>
       )}
       {mode}
-      {session !== null && onSwitchModel && providers.status === "ready" && providers.value.length > 0 ? (
+      {session !== null && sessionAgent === null && onSwitchModel && providers.status === "ready" && providers.value.length > 0 ? (
         <label
           className={pillClass(" model-pill--choice")}
           title={pickedTitle(
@@ -164,7 +175,7 @@ export function ChatHeader({
             ))}
           </select>
         </label>
-      ) : choices.length > 1 && onChooseProvider ? (
+      ) : choices.length + agents.length > 1 && onChooseProvider ? (
         <label
           className={pillClass(" model-pill--choice")}
           title={pickedTitle(current ? `${current.name} · ${current.model}` : undefined, t("header.newSessionModelTitle"))}
@@ -175,15 +186,24 @@ export function ChatHeader({
             className={selectClass}
             aria-label={t("header.newSessionModel")}
             data-testid="model-select"
-            value={current?.name ?? ""}
+            value={chosenAgent !== null ? externalAgentChoice(chosenAgent) : (current?.name ?? "")}
             onChange={(event) => onChooseProvider(event.target.value)}
           >
-            {current === null && <option value="">{t("header.chooseModel")}</option>}
+            {current === null && chosenAgent === null && <option value="">{t("header.chooseModel")}</option>}
             {choices.map((p) => (
               <option key={p.name} value={p.name}>
                 {p.name} · {p.model}
               </option>
             ))}
+            {agents.length > 0 && (
+              <optgroup label={t("header.externalAgents")} data-testid="external-agent-options">
+                {agents.map((name) => (
+                  <option key={name} value={externalAgentChoice(name)}>
+                    {name}
+                  </option>
+                ))}
+              </optgroup>
+            )}
           </select>
         </label>
       ) : model ? (

@@ -26,6 +26,7 @@ import { ApiKeyPanel, type KeyActions } from "./ApiKeyPanel";
 import { ModeControl } from "../approvals/ModeControl";
 import { useDefaultApprovalMode } from "../approvals/useDefaultApprovalMode";
 import { ChatHeader } from "./ChatHeader";
+import { externalAgentOf } from "../../state/externalAgents";
 import { Composer } from "./Composer";
 import { OpenFolder } from "./OpenFolder";
 import { ProviderBanner } from "./ProviderBanner";
@@ -75,6 +76,8 @@ interface ChatViewProps {
   cwd: string | null;
   chat: ChatController;
   providers: Loadable<ProviderSummary[]>;
+  /** External agents a new session can run on (config.toml's `[external_agents]`). */
+  externalAgents?: string[];
   configPath: string | null;
   onReloadProviders: () => void;
   onOpenSettings: () => void;
@@ -150,10 +153,12 @@ export function ChatView(props: ChatViewProps) {
   // Only the default can come from an unreadable config.toml.
   const modeProblem = state.session === null && chat.nextApprovalMode === null ? defaultMode.problem : null;
   // The provider a key would be for: the open session's, else the one a new session uses.
-  const activeProvider =
+  const providerInUse =
     state.session?.provider ??
     chat.nextProvider ??
     (providers.status === "ready" ? (providers.value.find((p) => p.is_current)?.name ?? null) : null);
+  // An external agent's keys are its own (Settings → External agents), not a provider's.
+  const activeProvider = externalAgentOf(providerInUse) === null ? providerInUse : null;
 
   // A search hit opened this session: once its history is shown, the transcript brings the
   // turn holding the matched event into view (its own layout effect, which runs first);
@@ -246,6 +251,7 @@ export function ChatView(props: ChatViewProps) {
         mcp={state.transcript.mcp}
         nextProvider={chat.nextProvider}
         onChooseProvider={chat.chooseProvider}
+        externalAgents={props.externalAgents ?? []}
         onManageKey={activeProvider ? () => setKeyProvider(activeProvider) : undefined}
         onSwitchModel={chat.switchModel}
         modelProblem={modelProblem}

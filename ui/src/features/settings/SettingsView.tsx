@@ -10,6 +10,7 @@ import { SkillsPage } from "./SkillsPage";
 import { TrustPage } from "../trust/TrustPage";
 import { ApprovalsPage } from "../approvals/ApprovalsPage";
 import { McpPage } from "../mcp/McpPage";
+import { ExternalAgentsPage } from "../externalAgents/ExternalAgentsPage";
 import { PluginsPage } from "../plugins/PluginsPage";
 import { NotificationsPage } from "../notifications/NotificationsPage";
 import { AppearancePage } from "../appearance/AppearancePage";
@@ -23,6 +24,7 @@ export type SettingsSection =
   | "instructions"
   | "skills"
   | "mcp"
+  | "externalAgents"
   | "plugins"
   | "approvals"
   | "trust"
@@ -72,6 +74,7 @@ export function SettingsView({
     ...(cwd ? [{ id: "instructions" as const, label: t("nav.instructions.label"), hint: t("nav.instructions.hint", { folder: folderName(cwd) }) }] : []),
     { id: "skills", label: t("nav.skills.label"), hint: t("nav.skills.hint") },
     { id: "mcp", label: t("nav.mcp.label"), hint: t("nav.mcp.hint") },
+    { id: "externalAgents", label: t("nav.externalAgents.label"), hint: t("nav.externalAgents.hint") },
     { id: "plugins", label: t("nav.plugins.label"), hint: t("nav.plugins.hint") },
     { id: "approvals", label: t("nav.approvals.label"), hint: t("nav.approvals.hint") },
     { id: "trust", label: t("nav.trust.label"), hint: t("nav.trust.hint") },
@@ -149,6 +152,7 @@ export function SettingsView({
         )}
         {section === "skills" && <SkillsPage cwd={cwd} memoHome={memoHome} onDirtyChange={setDirty} />}
         {section === "mcp" && <McpPage cwd={cwd} />}
+        {section === "externalAgents" && <ExternalAgentsPage />}
         {section === "plugins" && <PluginsPage />}
         {section === "approvals" && <ApprovalsPage cwd={cwd} />}
         {section === "trust" && <TrustPage />}

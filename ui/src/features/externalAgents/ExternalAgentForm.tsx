@@ -1,0 +1,204 @@
+import { type FormEvent, type KeyboardEvent, useState } from "react";
+
+import { isImeComposing } from "../../components/ime";
+import type { ExternalAgentEntry, ExternalAgentInput, ExternalAgentPreset } from "../../gen/protocol";
+import { useT } from "../../i18n";
+
+/** A secret variable's row; a `stored` one keeps its keychain value unless one is typed. */
+interface SecretRow {
+  name: string;
+  value: string;
+  stored: boolean;
+}
+
+/** What the fields' placeholders show: names, the same in every language. */
+const EXAMPLE = {
+  name: "claude-code",
+  command: "claude-code-acp",
+  env: "DISABLE_TELEMETRY=1",
+  secret: "ANTHROPIC_API_KEY",
+};
+
+/** `NAME=value` lines as the page shows plain env values. */
+function envText(entry: ExternalAgentEntry | null): string {
+  return (entry?.env ?? []).map((v) => `${v.name}=${v.value}`).join("\n");
+}
+
+function envOf(text: string): { name: string; value: string }[] {
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && line.includes("="))
+    .map((line) => {
+      const at = line.indexOf("=");
+      return { name: line.slice(0, at).trim(), value: line.slice(at + 1) };
+    });
+}
+
+interface ExternalAgentFormProps {
+  /** The agent being edited, or null to add one. */
+  entry: ExternalAgentEntry | null;
+  /** A preset the new agent starts from. */
+  preset: ExternalAgentPreset | null;
+  onSubmit: (input: ExternalAgentInput) => Promise<void>;
+  onCancel: () => void;
+}
+
+/**
+ * Adds or edits an external agent of config.toml: the command that starts its ACP mode,
+ * its arguments, plain environment values, and secret ones, which go to the OS keychain
+ * (config.toml only names them; a stored value is never shown, a row left empty keeps it).
+ */
+export function ExternalAgentForm({ entry, preset, onSubmit, onCancel }: ExternalAgentFormProps) {
+  const t = useT("externalAgents");
+  const [name, setName] = useState(entry?.name ?? preset?.id ?? "");
+  const [command, setCommand] = useState(entry?.command ?? preset?.command ?? "");
+  const [args, setArgs] = useState((entry?.args ?? preset?.args ?? []).join("\n"));
+  const [env, setEnv] = useState(envText(entry));
+  const [secrets, setSecrets] = useState<SecretRow[]>(
+    entry
+      ? entry.secrets.map((s) => ({ name: s.name, value: "", stored: s.stored }))
+      : (preset?.secrets ?? []).map((name) => ({ name, value: "", stored: false })),
+  );
+  const [saving, setSaving] = useState(false);
+
+  const update = (i: number, patch: Partial<SecretRow>) => setSecrets(secrets.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      await onSubmit({
+        name: name.trim(),
+        command: command.trim(),
+        args: args.split("\n").map((a) => a.trim()).filter((a) => a !== ""),
+        env: envOf(env),
+        secrets: secrets
+          .filter((r) => r.name.trim() !== "")
+          .map((r) => (r.value === "" ? { name: r.name.trim() } : { name: r.name.trim(), value: r.value })),
+      });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const blocked = name.trim() === "" ? t("form.needs.name") : command.trim() === "" ? t("form.needs.command") : null;
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (isImeComposing(event)) return;
+    if (event.key !== "Enter" || !(event.target instanceof HTMLInputElement)) return;
+    event.preventDefault();
+    event.currentTarget.querySelector<HTMLButtonElement>('button[type="submit"]')?.click();
+  };
+  return (
+    <form className="mcp-form" onSubmit={submit} onKeyDown={onKeyDown} data-testid="external-agent-form">
+      {preset && !entry && (
+        <p className="settings-page__lead" data-testid="external-agent-install">
+          {t("form.installFirst", { label: preset.label })} <code>{preset.install}</code>
+        </p>
+      )}
+      <div className="field-row">
+        <label className="field">
+          <span className="field__label">{t("form.name")}</span>
+          <input
+            className="input input--mono"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            disabled={entry !== null}
+            placeholder={EXAMPLE.name}
+            data-testid="external-agent-name"
+            autoFocus={entry === null}
+          />
+          <span className="field__hint">{t("form.nameHint")}</span>
+        </label>
+        <label className="field">
+          <span className="field__label">{t("form.command")}</span>
+          <input
+            className="input input--mono"
+            value={command}
+            onChange={(e) => setCommand(e.target.value)}
+            placeholder={EXAMPLE.command}
+            data-testid="external-agent-command"
+          />
+        </label>
+      </div>
+      <label className="field">
+        <span className="field__label">{t("form.arguments")}</span>
+        <textarea
+          className="input input--mono mcp-form__args"
+          value={args}
+          rows={Math.min(6, Math.max(2, args.split("\n").length))}
+          onChange={(e) => setArgs(e.target.value)}
+          data-testid="external-agent-args"
+        />
+        <span className="field__hint">{t("form.argumentsHint")}</span>
+      </label>
+      <label className="field">
+        <span className="field__label">{t("form.env")}</span>
+        <textarea
+          className="input input--mono mcp-form__args"
+          value={env}
+          rows={Math.min(6, Math.max(2, env.split("\n").length))}
+          onChange={(e) => setEnv(e.target.value)}
+          placeholder={EXAMPLE.env}
+          data-testid="external-agent-env"
+        />
+        <span className="field__hint">{t("form.envHint")}</span>
+      </label>
+      <div className="field">
+        <span className="field__label">{t("form.secrets")}</span>
+        {secrets.map((row, i) => (
+          <div className="mcp-form__value" key={i} data-testid="external-agent-secret">
+            <input
+              className="input input--mono"
+              value={row.name}
+              onChange={(e) => update(i, { name: e.target.value })}
+              placeholder={EXAMPLE.secret}
+              aria-label={t("form.variableName")}
+              disabled={row.stored}
+              data-testid="external-agent-secret-name"
+            />
+            <input
+              className="input input--mono"
+              type="password"
+              value={row.value}
+              onChange={(e) => update(i, { value: e.target.value })}
+              placeholder={row.stored ? t("form.storedValue") : t("form.value")}
+              aria-label={t("form.value")}
+              autoComplete="off"
+              data-testid="external-agent-secret-value"
+            />
+            <button type="button" className="button button--small" onClick={() => setSecrets(secrets.filter((_, j) => j !== i))}>
+              {t("common:remove")}
+            </button>
+          </div>
+        ))}
+        <div>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => setSecrets([...secrets, { name: "", value: "", stored: false }])}
+            data-testid="external-agent-secret-add"
+          >
+            {t("form.addSecret")}
+          </button>
+        </div>
+        <span className="field__hint">{t("form.secretsHint")}</span>
+      </div>
+      {blocked !== null && <p className="form-missing">{blocked}</p>}
+      <div className="rule-form__actions">
+        <button type="button" className="button" onClick={onCancel} disabled={saving}>
+          {t("common:cancel")}
+        </button>
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={saving || blocked !== null}
+          title={blocked ?? undefined}
+          data-testid="external-agent-save"
+        >
+          {entry ? t("common:save") : t("add")}
+        </button>
+      </div>
+    </form>
+  );
+}
