@@ -136,7 +136,12 @@ export function App() {
     (section: SettingsSection = "providers") => setSettings((current) => current ?? { section }),
     [],
   );
-  const closeSettings = useCallback(() => setSettings(null), []);
+  // External agents are added in Settings: the new-session picker lists them once it closes.
+  const reloadAgentsOnClose = externalAgents.reload;
+  const closeSettings = useCallback(() => {
+    setSettings(null);
+    reloadAgentsOnClose();
+  }, [reloadAgentsOnClose]);
 
   // Ctrl+, (Cmd+, on macOS) opens settings, as in every desktop editor.
   useEffect(() => {

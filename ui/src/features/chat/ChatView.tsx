@@ -171,6 +171,14 @@ export function ChatView(props: ChatViewProps) {
     clearFocus();
   }, [focusSeq, phase, hasTurns, scrollBody, clearFocus, unpin]);
 
+  // An external agent's session: named by the agent as it calls itself (once it started),
+  // and no context meter (the agent keeps its own context).
+  const external = externalAgentOf(state.session?.provider) !== null;
+  const headerSession =
+    external && state.session && state.transcript.session
+      ? { ...state.session, model: state.transcript.session.model }
+      : state.session;
+
   // In the session's own folder: a worktree session's files are its checkout's.
   const completeIn = state.session?.cwd ?? cwd;
   const complete = useCallback(
@@ -246,7 +254,7 @@ export function ChatView(props: ChatViewProps) {
     <section className={`chat ${widthClass}`} aria-label={t("view.label")} ref={chatRef}>
       <ChatHeader
         cwd={cwd}
-        session={state.session}
+        session={headerSession}
         providers={providers}
         mcp={state.transcript.mcp}
         nextProvider={chat.nextProvider}
@@ -262,7 +270,7 @@ export function ChatView(props: ChatViewProps) {
           )
         }
         meter={
-          status && (
+          status && !external && (
             <ContextMeter
               status={status}
               open={inspectorOpen}
@@ -271,7 +279,7 @@ export function ChatView(props: ChatViewProps) {
           )
         }
         onOpenInspector={
-          cwd ? () => toggleDrawer("inspector") : undefined
+          cwd && !external ? () => toggleDrawer("inspector") : undefined
         }
         changes={
           <>

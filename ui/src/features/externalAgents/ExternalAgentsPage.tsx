@@ -22,7 +22,7 @@ function CheckResult({ check }: { check: ExternalAgentCheck }) {
   }
   const what = check.version ? `${check.label ?? check.name} ${check.version}` : (check.label ?? check.name);
   return (
-    <p className="mcp-server__note" data-testid="external-agent-check" data-ok="true">
+    <p className="external-agent__ok" data-testid="external-agent-check" data-ok="true">
       {t("check.ready", { what, ms: check.elapsed_ms })}
       {check.auth_methods.length > 0 && ` ${t("check.signIn", { methods: check.auth_methods.join(", ") })}`}
     </p>
@@ -47,7 +47,7 @@ function AgentCard({ agent, preset, check, checking, onCheck, onEdit, onRemove }
       <div className="mcp-server__head">
         <span className="mcp-server__title">
           <span className="mcp-server__name">{agent.name}</span>
-          <span className="mcp-server__meta">{preset ? preset.label : t("custom")}</span>
+          <span className="mcp-server__meta">{preset ? preset.label : t("customCommand")}</span>
         </span>
         <span className="mcp-server__status">
           {checking ? (

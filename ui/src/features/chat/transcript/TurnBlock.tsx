@@ -90,6 +90,8 @@ export const TurnBlock = memo(function TurnBlock({
   const last = turn.items[turn.items.length - 1];
   const endKey = END_KEYS[turn.status];
   const endLabel = endKey === undefined ? undefined : t(endKey);
+  // An external agent that does not report its tokens: no "0 in · 0 out" line.
+  const counted = turn.usage !== null && (turn.usage.input_tokens > 0 || turn.usage.output_tokens > 0);
   // An approval is answered inside its call's card; one whose call has no card here (a
   // subagent's relayed question names the child's call) keeps a card of its own.
   const approvals = useMemo(() => approvalsByCall(turn.items), [turn.items]);
@@ -149,14 +151,14 @@ export const TurnBlock = memo(function TurnBlock({
           <Spinner /> {last?.kind === "reasoning" ? t("turn.thinking") : t("turn.working")}
         </div>
       )}
-      {(endLabel || turn.usage) && !running && (
+      {(endLabel || counted) && !running && (
         <footer className="turn__footer">
           {endLabel && (
             <span className={`turn__end turn__end--${turn.status}`} data-testid="turn-end">
               {endLabel}
             </span>
           )}
-          {turn.usage && <span data-testid="turn-usage">{formatUsage(turn.usage)}</span>}
+          {counted && turn.usage && <span data-testid="turn-usage">{formatUsage(turn.usage)}</span>}
           {onRetry && canRetry(turn) && (
             <button
               type="button"
