@@ -480,3 +480,106 @@ async fn an_agent_that_hangs_is_stopped_by_an_interrupt_and_by_closing_the_sessi
     assert!(s.service.close_session(&id).await);
     s.service.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kept_rule_answers_claude_code_a_stop_cancels_it_and_a_resumed_session_continues_its_own() {
+    let mock = MockLlmServer::start_with(Vec::new()).await.unwrap();
+    let user_home = tempfile::tempdir().unwrap();
+    let s = setup(claude_code(&mock, user_home.path()));
+    let work = s.work.path().canonicalize().unwrap();
+    let file = work.join("a.txt");
+    std::fs::write(&file, A).unwrap();
+    let first = "Please fix a.txt";
+    let long: String = (1..=300).map(|n| format!("word{n} ")).collect();
+    mock.extend([
+        count_answer(),
+        edit("toolu_k1", &file, "two\n", "TWO\n").when(first),
+        edit("toolu_k2", &file, "eleven\n", "ELEVEN\n").when(first),
+        MockResponse::text("Fixed.").when(first),
+        // The second prompt streams slowly and is stopped.
+        MockResponse::text(long)
+            .chunk_chars(4)
+            .drip(Duration::from_millis(30))
+            .when(first),
+    ]);
+    let summary = s
+        .service
+        .start_external_session(ExternalSessionRequest {
+            cwd: work.clone(),
+            agent: "claude".into(),
+            approval_mode: None,
+        })
+        .unwrap();
+    let id = summary.id.clone();
+
+    // "Always in this folder" keeps a rule for the file: the second edit runs unasked,
+    // its card saying which rule let it.
+    let always = |_: &ApprovalRequest| ReviewDecision::ApproveAlways { project: true };
+    let (events, asked) = turn(&s.service, &id, first, always).await;
+    assert_eq!(ended(&events), TurnEndReason::Completed, "{:?}", errors(&events));
+    assert_eq!(asked.len(), 1, "the kept rule did not answer the second edit");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        AgentEvent::ToolCallAllowed { call_id, .. } if call_id.0 == "toolu_k2"
+    )));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        A.replace("two", "TWO").replace("eleven", "ELEVEN")
+    );
+
+    // Stop while it streams: the agent is told (session/cancel) and the turn ends so.
+    let after = s.service.session(&id).unwrap().last_seq;
+    let mut events = s.service.subscribe(&id, after).unwrap();
+    s.service
+        .submit(
+            &id,
+            Op::UserTurn {
+                input: UserInput::text("Say a lot"),
+            },
+        )
+        .unwrap();
+    let mut stopped = false;
+    let reason = loop {
+        let env = tokio::time::timeout(Duration::from_secs(60), events.recv())
+            .await
+            .expect("the stopped turn did not end")
+            .unwrap();
+        match env.event {
+            AgentEvent::TextDelta { .. } if !stopped => {
+                stopped = true;
+                s.service.submit(&id, Op::Interrupt).unwrap();
+            }
+            AgentEvent::TurnEnded { reason, .. } => break reason,
+            _ => {}
+        }
+    };
+    assert!(stopped);
+    assert_eq!(reason, TurnEndReason::Interrupted);
+
+    // Closed and opened again: the agent starts anew and continues its own session.
+    assert!(s.service.close_session(&id).await);
+    assert_eq!(gone(&s.mark).await, Vec::<String>::new());
+    mock.extend([
+        count_answer(),
+        MockResponse::text("Still here.").when(first),
+    ]);
+    s.service.resume_session(&id, None).unwrap();
+    let (events, _) = turn(&s.service, &id, "Are you still there?", |_| ReviewDecision::Deny {
+        reason: None,
+    })
+    .await;
+    assert_eq!(ended(&events), TurnEndReason::Completed, "{:?}", errors(&events));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, AgentEvent::ExternalAgentStarted { resumed: true, .. })),
+        "the agent did not continue its session"
+    );
+    // It answered with the earlier conversation in front of it.
+    let last = mock.last_request().unwrap();
+    assert!(last.body.to_string().contains(first), "{}", last.body);
+    assert!(s.service.close_session(&id).await);
+    assert_eq!(gone(&s.mark).await, Vec::<String>::new());
+    s.service.shutdown().await;
+    mock.shutdown().await;
+}
