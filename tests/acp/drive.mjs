@@ -12,7 +12,8 @@
 //   {"do": "prompt", "text": "...", "answers": ["once", "deny", "cancel"], "cancel_on_chunk": true}
 //   {"do": "set_mode", "mode": "strict"}
 //   {"do": "load"}                                  (the session of the last "new")
-//   {"do": "raw", "method": "...", "params": {...}} (any request, answered or not)
+//   {"do": "raw", "method": "...", "params": {...}} (any request, answered or not; "$SESSION"
+//   in the params is the open session's id)
 //   {"do": "run", "argv": [...]}                    (another program, while the agent runs;
 //                                                    "$SESSION" in an argument is the session)
 //   {"do": "signal", "path": "/abs"}                (writes the session id there: "got this far")
@@ -96,7 +97,8 @@ const results = await app.connectWith(stream, async (context) => {
           result.response = await context.request("session/load", { sessionId, cwd: plan.cwd, mcpServers: [] });
           break;
         case "raw":
-          result.response = await context.request(step.method, step.params ?? {});
+          // "$SESSION" in the params is the session opened by an earlier step.
+          result.response = await context.request(step.method, JSON.parse(JSON.stringify(step.params ?? {}).replaceAll("$SESSION", sessionId)));
           break;
         case "run": {
           const [runProgram, ...runArgs] = step.argv.map((arg) => arg.replace("$SESSION", sessionId));

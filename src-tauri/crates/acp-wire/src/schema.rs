@@ -171,6 +171,43 @@ pub struct NewSessionRequest {
 pub struct NewSessionResponse {
     pub session_id: SessionId,
     pub modes: SessionModeState,
+    /// The session's settings a client may change: Memo offers its models.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub config_options: Vec<SessionConfigOption>,
+}
+
+/// A setting of a session the client shows as a selector (`type: "select"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionConfigOption {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `model`, `mode`, `thought_level`…: what the selector is for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// Always `select` here.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub current_value: String,
+    pub options: Vec<SessionConfigSelectOption>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionConfigSelectOption {
+    pub value: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SetSessionConfigOptionRequest {
+    pub session_id: SessionId,
+    pub config_id: String,
+    pub value: Value,
 }
 
 #[derive(Debug, Deserialize)]
@@ -183,8 +220,11 @@ pub struct LoadSessionRequest {
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct LoadSessionResponse {
     pub modes: SessionModeState,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub config_options: Vec<SessionConfigOption>,
 }
 
 #[derive(Debug, Serialize)]

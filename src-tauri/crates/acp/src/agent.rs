@@ -103,6 +103,7 @@ impl Agent {
             "session/load" => self.load_session(parse(params)?).await,
             "session/prompt" => self.prompt(parse(params)?).await,
             "session/set_mode" => self.set_mode(parse(params)?),
+            "session/set_config_option" => self.set_config(parse(params)?),
             _ => Err(acp::Error::method_not_found().data(method.to_owned())),
         }
     }
@@ -191,6 +192,7 @@ impl Agent {
         reply(acp::NewSessionResponse {
             session_id: acp::SessionId::new(summary.id.to_string()),
             modes: self.modes(&summary.id),
+            config_options: crate::models::options(&self.service, &summary.provider),
         })
     }
 
@@ -231,6 +233,7 @@ impl Agent {
         self.opened(&live.id, cwd);
         reply(acp::LoadSessionResponse {
             modes: self.modes(&live.id),
+            config_options: crate::models::options(&self.service, &live.provider),
         })
     }
 
@@ -241,6 +244,12 @@ impl Agent {
             .submit(&id, Op::SetApprovalMode { mode })
             .map_err(service_error)?;
         Ok(serde_json::json!({}))
+    }
+
+    fn set_config(&self, request: acp::SetSessionConfigOptionRequest) -> Reply {
+        let id = self.known(&request.session_id)?;
+        let options = crate::models::set(&self.service, &id, &request)?;
+        Ok(serde_json::json!({ "configOptions": options }))
     }
 
     async fn prompt(&self, request: acp::PromptRequest) -> Reply {

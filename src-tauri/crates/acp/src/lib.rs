@@ -7,6 +7,7 @@
 //! - [`updates`]: events as `session/update`s, tool calls from their typed views.
 //! - [`permission`]: approvals as `session/request_permission`, answers read strictly.
 //! - [`input`]: a prompt's content blocks as the message the engine takes.
+//! - [`models`]: model selection, as the session's `model` setting.
 //! - [`mcp`]: the editor's MCP servers as Memo's server definitions, for the session.
 //!
 //! Nothing here is written to stdout but protocol messages: logs go to stderr.
@@ -15,6 +16,7 @@
 pub mod agent;
 pub mod input;
 pub mod mcp;
+pub mod models;
 pub mod permission;
 pub mod updates;
 

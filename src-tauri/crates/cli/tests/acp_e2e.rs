@@ -567,3 +567,50 @@ fn exec_runs_a_task_on_an_external_agent_under_memos_approvals() {
     ]);
     assert!(!wrong.status.success());
 }
+
+/// Model selection over ACP: the session's `model` setting lists config.toml's providers
+/// (the SDK client checks the shape against the schema); choosing one switches the session,
+/// whose next request goes to that provider's model.
+#[test]
+fn an_editor_picks_the_sessions_model_from_memos_providers() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let second = format!(
+        "[[providers.other]]\nname = \"other\"\nmodel = \"other-model\"\nbase_url = \"{}/v1\"\n",
+        mock.url
+    );
+    let home = Home::new(&mock, "");
+    let config = home.home.path().join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("{text}\n{second}")).unwrap();
+    mock.push(json!([{"text": "From the other model."}]));
+    let steps = drive(
+        &home,
+        json!([
+            {"do": "initialize"},
+            {"do": "new"},
+            {"do": "raw", "method": "session/set_config_option",
+             "params": {"sessionId": "$SESSION", "configId": "model", "value": "other"}},
+            {"do": "raw", "method": "session/set_config_option",
+             "params": {"sessionId": "$SESSION", "configId": "model", "value": "nowhere"}},
+            {"do": "prompt", "text": "hello"},
+        ]),
+    );
+    let offered = &steps[1]["response"]["configOptions"][0];
+    assert_eq!(offered["id"], "model", "{}", steps[1]);
+    assert_eq!(offered["category"], "model");
+    assert_eq!(offered["currentValue"], "mock");
+    assert_eq!(fields(&offered["options"], "value"), ["mock", "other"]);
+    let chosen = &steps[2]["response"]["configOptions"][0];
+    assert_eq!(chosen["currentValue"], "other", "{}", steps[2]);
+    // A provider config.toml does not have is refused, and changes nothing.
+    assert_eq!(steps[3]["error"]["code"], -32602, "{}", steps[3]);
+    assert_eq!(
+        steps[4]["response"]["stopReason"], "end_turn",
+        "{}",
+        steps[4]
+    );
+    let requests = mock.requests();
+    let last = requests.last().unwrap();
+    assert_eq!(last["body"]["model"], "other-model", "{last}");
+}

@@ -482,7 +482,8 @@ async fn an_agent_that_hangs_is_stopped_by_an_interrupt_and_by_closing_the_sessi
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_kept_rule_answers_claude_code_a_stop_cancels_it_and_a_resumed_session_continues_its_own() {
+async fn a_kept_rule_answers_claude_code_a_stop_cancels_it_and_a_resumed_session_continues_its_own()
+{
     let mock = MockLlmServer::start_with(Vec::new()).await.unwrap();
     let user_home = tempfile::tempdir().unwrap();
     let s = setup(claude_code(&mock, user_home.path()));
@@ -516,8 +517,17 @@ async fn a_kept_rule_answers_claude_code_a_stop_cancels_it_and_a_resumed_session
     // its card saying which rule let it.
     let always = |_: &ApprovalRequest| ReviewDecision::ApproveAlways { project: true };
     let (events, asked) = turn(&s.service, &id, first, always).await;
-    assert_eq!(ended(&events), TurnEndReason::Completed, "{:?}", errors(&events));
-    assert_eq!(asked.len(), 1, "the kept rule did not answer the second edit");
+    assert_eq!(
+        ended(&events),
+        TurnEndReason::Completed,
+        "{:?}",
+        errors(&events)
+    );
+    assert_eq!(
+        asked.len(),
+        1,
+        "the kept rule did not answer the second edit"
+    );
     assert!(events.iter().any(|e| matches!(
         e,
         AgentEvent::ToolCallAllowed { call_id, .. } if call_id.0 == "toolu_k2"
@@ -564,11 +574,16 @@ async fn a_kept_rule_answers_claude_code_a_stop_cancels_it_and_a_resumed_session
         MockResponse::text("Still here.").when(first),
     ]);
     s.service.resume_session(&id, None).unwrap();
-    let (events, _) = turn(&s.service, &id, "Are you still there?", |_| ReviewDecision::Deny {
-        reason: None,
+    let (events, _) = turn(&s.service, &id, "Are you still there?", |_| {
+        ReviewDecision::Deny { reason: None }
     })
     .await;
-    assert_eq!(ended(&events), TurnEndReason::Completed, "{:?}", errors(&events));
+    assert_eq!(
+        ended(&events),
+        TurnEndReason::Completed,
+        "{:?}",
+        errors(&events)
+    );
     assert!(
         events
             .iter()
