@@ -18,6 +18,11 @@
 //                                                    "$SESSION" in an argument is the session)
 //   {"do": "signal", "path": "/abs"}                (writes the session id there: "got this far")
 //   {"do": "wait_for_file", "path": "/abs"}         (holds the agent open until the file exists)
+//
+// With "editor": {"buffers": {"/abs/path": "text"}} in the plan the client offers
+// fs/read_text_file and fs/write_text_file as an editor does: a file with a buffer reads
+// as the buffer (unsaved changes), others from disk; a write updates the buffer and saves
+// the file. Each fs request is recorded in the step's "fs".
 // Each step's result: its response or error, and for prompts and loads the updates and
 // the permission requests that came while it ran.
 import { spawn, spawnSync } from "node:child_process";
@@ -30,6 +35,9 @@ const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const [program, ...args] = plan.command;
 const child = spawn(program, args, { env: { ...process.env, ...plan.env }, stdio: ["pipe", "pipe", "inherit"] });
 const stream = ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
+
+const editor = plan.editor ?? null;
+const buffers = new Map(Object.entries(editor?.buffers ?? {}));
 
 /** What the step that runs now collects. */
 let current = null;
@@ -46,6 +54,17 @@ const app = client({ name: "memo-acp-test" })
       current.cancelled = true;
       void current.context.notify("session/cancel", { sessionId: params.sessionId });
     }
+  })
+  .onRequest("fs/read_text_file", ({ params }) => {
+    current?.fs.push({ method: "read", path: params.path });
+    const text = buffers.has(params.path) ? buffers.get(params.path) : readFileSync(params.path, "utf8");
+    return { content: text };
+  })
+  .onRequest("fs/write_text_file", ({ params }) => {
+    current?.fs.push({ method: "write", path: params.path, content: params.content });
+    buffers.set(params.path, params.content);
+    writeFileSync(params.path, params.content);
+    return {};
   })
   .onRequest("session/request_permission", ({ params }) => {
     const asked = { options: params.options, toolCall: params.toolCall };
@@ -65,6 +84,7 @@ const results = await app.connectWith(stream, async (context) => {
     current = {
       updates: [],
       permissions: [],
+      fs: [],
       answers: [...(step.answers ?? [])],
       cancelOnChunk: step.cancel_on_chunk === true,
       cancelled: false,
@@ -76,7 +96,7 @@ const results = await app.connectWith(stream, async (context) => {
         case "initialize":
           result.response = await context.request("initialize", {
             protocolVersion: 1,
-            clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+            clientCapabilities: { fs: { readTextFile: editor !== null, writeTextFile: editor !== null }, terminal: false },
             clientInfo: { name: "memo-acp-test", version: "1" },
           });
           break;
@@ -122,6 +142,7 @@ const results = await app.connectWith(stream, async (context) => {
     await new Promise((resolve) => setTimeout(resolve, step.settle_ms ?? 50));
     result.updates = current.updates;
     result.permissions = current.permissions;
+    result.fs = current.fs;
     out.push(result);
   }
   return out;

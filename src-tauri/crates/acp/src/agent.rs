@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use memo_protocol::{
     AgentEvent, ApprovalMode, CompletionKind, ErrorCode, Op, Phrase, SessionId, TurnEndReason,
@@ -34,6 +34,9 @@ pub struct Agent {
 #[derive(Default)]
 struct State {
     initialized: bool,
+    /// The client offered `fs/read_text_file` and `fs/write_text_file`: Memo's file
+    /// tools read and write its buffers.
+    editor_files: bool,
     /// Sessions this connection opened, and whether a prompt runs in each.
     sessions: HashMap<String, Open>,
 }
@@ -44,6 +47,13 @@ struct Open {
 }
 
 type Reply = Result<Value, acp::Error>;
+
+/// A session's editor files (when the client offers them), and where its id goes once the
+/// session exists.
+type EditorFilesSlot = (
+    Option<Arc<dyn memo_service::FileHost>>,
+    Arc<OnceLock<acp::SessionId>>,
+);
 
 impl Agent {
     pub fn new(service: Arc<Service>, peer: Peer) -> Arc<Self> {
@@ -128,7 +138,12 @@ impl Agent {
     }
 
     fn initialize(&self, request: acp::InitializeRequest) -> Reply {
-        lock(&self.state).initialized = true;
+        {
+            let mut state = lock(&self.state);
+            state.initialized = true;
+            let fs = &request.client_capabilities.fs;
+            state.editor_files = fs.read_text_file && fs.write_text_file;
+        }
         // The newest version both sides speak; a client asking for a newer one gets ours
         // and decides whether it can go on.
         let response = acp::InitializeResponse {
@@ -178,16 +193,31 @@ impl Agent {
         }
     }
 
+    /// The editor's files for a session (when it offers them), and where the session's
+    /// id goes once it exists.
+    fn editor_files(&self) -> Result<EditorFilesSlot, acp::Error> {
+        let slot = Arc::new(OnceLock::new());
+        if !lock(&self.state).editor_files {
+            return Ok((None, slot));
+        }
+        let host = crate::files::EditorFiles::new(self.peer.clone(), slot.clone())
+            .map_err(service_error)?;
+        Ok((Some(host), slot))
+    }
+
     fn new_session(&self, request: acp::NewSessionRequest) -> Reply {
         let cwd = workspace(&request.cwd)?;
+        let (file_host, slot) = self.editor_files()?;
         let summary = self
             .service
             .start_session(StartRequest {
                 cwd: cwd.clone(),
                 mcp_servers: editor_servers(&request.mcp_servers),
+                file_host,
                 ..StartRequest::default()
             })
             .map_err(service_error)?;
+        let _ = slot.set(acp::SessionId::new(summary.id.to_string()));
         self.opened(&summary.id, PathBuf::from(&summary.cwd));
         reply(acp::NewSessionResponse {
             session_id: acp::SessionId::new(summary.id.to_string()),
@@ -202,12 +232,15 @@ impl Agent {
             acp::Error::resource_not_found()
                 .data(Phrase::AcpNoSession { id: id.to_string() }.english())
         })?;
+        let (file_host, slot) = self.editor_files()?;
+        let _ = slot.set(request.session_id.clone());
         let live = self
             .service
             .resume_session_with(
                 &id,
                 memo_service::SessionOverrides {
                     mcp_servers: editor_servers(&request.mcp_servers),
+                    file_host,
                     ..memo_service::SessionOverrides::default()
                 },
             )

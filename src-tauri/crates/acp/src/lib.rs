@@ -6,6 +6,7 @@
 //! - [`agent`]: each ACP method as a call on the service; sessions are Memo sessions.
 //! - [`updates`]: events as `session/update`s, tool calls from their typed views.
 //! - [`permission`]: approvals as `session/request_permission`, answers read strictly.
+//! - [`files`]: the editor's buffers for Memo's file tools, when it offers `fs/*`.
 //! - [`input`]: a prompt's content blocks as the message the engine takes.
 //! - [`models`]: model selection, as the session's `model` setting.
 //! - [`mcp`]: the editor's MCP servers as Memo's server definitions, for the session.
@@ -14,6 +15,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod agent;
+pub mod files;
 pub mod input;
 pub mod mcp;
 pub mod models;

@@ -35,8 +35,13 @@ fn fake_home(home: &Home) -> PathBuf {
 /// Runs the SDK client through `steps` against `memo-cli acp` in `home`; returns each
 /// step's result.
 fn drive(home: &Home, steps: Value) -> Vec<Value> {
+    drive_as(home, steps, Value::Null)
+}
+
+/// [`drive`], the client an editor with `editor`'s buffers (see drive.mjs) when not null.
+fn drive_as(home: &Home, steps: Value, editor: Value) -> Vec<Value> {
     let plan = home.home.path().join("plan.json");
-    let plan_text = json!({
+    let mut plan_text = json!({
         "command": [env!("CARGO_BIN_EXE_memo-cli"), "acp"],
         // HOME too: a critical command the test expects refused names ~/.ssh, which must
         // be a throwaway one even if the refusal broke.
@@ -44,6 +49,9 @@ fn drive(home: &Home, steps: Value) -> Vec<Value> {
         "cwd": home.work.path(),
         "steps": steps,
     });
+    if !editor.is_null() {
+        plan_text["editor"] = editor;
+    }
     std::fs::write(&plan, plan_text.to_string()).unwrap();
     let mut child = Command::new("node")
         .arg(driver())
@@ -613,4 +621,66 @@ fn an_editor_picks_the_sessions_model_from_memos_providers() {
     let requests = mock.requests();
     let last = requests.last().unwrap();
     assert_eq!(last["body"]["model"], "other-model", "{last}");
+}
+
+/// An editor that offers its files: Memo's tools read its unsaved buffer and write through
+/// it (the editor saves), under Memo's approval, with the change still checkpointed.
+#[test]
+fn memos_tools_read_and_write_the_editors_buffers_when_it_offers_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let home = Home::new(&mock, "");
+    let work = home.work.path().canonicalize().unwrap();
+    let file = work.join("a.txt");
+    std::fs::write(&file, "alpha\nbeta\n").unwrap();
+    mock.push(json!([
+        call("read_file", json!({"file_path": "a.txt"})),
+        call("apply_patch", json!({"file_path": "a.txt", "old_string": "unsaved line", "new_string": "saved by memo"})),
+        {"text": "Edited the open file."},
+    ]));
+    let editor = json!({"buffers": {file.display().to_string(): "alpha\nbeta\nunsaved line\n"}});
+    let steps = drive_as(
+        &home,
+        json!([
+            {"do": "initialize"},
+            {"do": "new"},
+            {"do": "prompt", "text": "edit the open file", "answers": ["once"]},
+        ]),
+        editor,
+    );
+    let prompt = &steps[2];
+    assert_eq!(prompt["response"]["stopReason"], "end_turn", "{prompt}");
+    let fs = prompt["fs"].as_array().unwrap();
+    let methods: Vec<&str> = fs.iter().map(|r| r["method"].as_str().unwrap()).collect();
+    assert!(
+        methods.contains(&"read") && methods.contains(&"write"),
+        "{fs:?}"
+    );
+    let write = fs.iter().find(|r| r["method"] == "write").unwrap();
+    assert_eq!(write["path"], file.display().to_string());
+    assert_eq!(write["content"], "alpha\nbeta\nsaved by memo\n");
+    // The editor saved it; Memo never wrote the disk's older text over the buffer.
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "alpha\nbeta\nsaved by memo\n"
+    );
+    // What the model read was the buffer.
+    let requests = mock.requests();
+    assert!(requests
+        .iter()
+        .any(|r| r["body"].to_string().contains("unsaved line")));
+    // Asked first, as any edit.
+    assert_eq!(
+        prompt["permissions"].as_array().unwrap().len(),
+        1,
+        "{prompt}"
+    );
+    let edited = updates_of(prompt, "tool_call_update");
+    assert!(
+        edited.iter().any(|u| u["status"] == "completed"
+            && u["content"]
+                .as_array()
+                .is_some_and(|c| c.iter().any(|b| b["type"] == "diff"))),
+        "{edited:?}"
+    );
 }

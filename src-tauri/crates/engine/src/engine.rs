@@ -83,6 +83,7 @@ impl Engine {
                 trust_project: opts.trust_project,
                 approval_mode: opts.approval_mode,
                 mcp_servers: opts.mcp_servers,
+                file_host: opts.file_host,
             },
         )?;
         let (client, model) = (params.client.clone(), params.model.clone());
@@ -291,6 +292,7 @@ impl Engine {
             None,
         );
         context.mcp = mcp;
+        context.file_host = overrides.file_host;
         context.elicitations = Some(elicitations);
         context.approval_rules = self.options.memo_home.as_ref().map(|home| {
             memo_config::RuleStore::at(memo_config::MemoHome::at(home).approval_rules())

@@ -45,6 +45,8 @@ pub use memo_engine::{EventReceiver, SessionOverrides};
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC) from milliseconds since the epoch, as Memo Code writes
 /// times; for front ends that print stored times.
 pub use memo_store::memo_code::time::format_ms as format_timestamp;
+/// Where the file tools read and write instead of the disk (an editor, over ACP).
+pub use memo_tools::FileHost;
 pub use outputs::{for_window, WINDOW_OUTPUT_LIMIT};
 pub use service::Service;
 pub use sessions::StartRequest;

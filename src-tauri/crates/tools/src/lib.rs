@@ -36,6 +36,7 @@ pub use files::apply_patch::ApplyPatchTool;
 pub use files::diff::{FileHunks, Hunk};
 pub use files::glob::GlobTool;
 pub use files::grep_files::{matches_in_result as search_matches_in_result, GrepFilesTool};
+pub use files::host::FileHost;
 pub use files::list_dir::ListDirTool;
 pub use files::path_policy::{PathPolicy, FS_ALLOWED_ROOTS_ENV, SANDBOX_WRITABLE_ROOTS_ENV};
 pub use files::read_denials::{DeniedRead, NamedDenied, ReadDenials};
@@ -130,6 +131,9 @@ pub struct ToolContext {
     pub live_output: Option<OutputSink>,
     /// Files whose content no tool may show (the user's read-deny rules).
     pub read_denials: Arc<ReadDenials>,
+    /// Where the file tools read and write instead of the disk (an editor's buffers over
+    /// ACP); `None`: the disk.
+    pub files: Option<Arc<dyn files::host::FileHost>>,
 }
 
 /// How far a long-running call got.
@@ -194,6 +198,7 @@ impl ToolContext {
             progress: None,
             live_output: None,
             read_denials: Arc::default(),
+            files: None,
         }
     }
 

@@ -55,6 +55,8 @@ pub struct SessionContext {
     pub grants: Option<super::children::Grants>,
     /// Set when another agent runs this session's turns ([`crate::peer`]).
     pub peer: Option<PeerLink>,
+    /// Where the file tools read and write instead of the disk (an editor's buffers).
+    pub file_host: Option<Arc<dyn memo_tools::FileHost>>,
 }
 
 /// The agent that runs a session's turns instead of Memo's model loop.
@@ -90,6 +92,7 @@ impl Default for SessionContext {
             subagent: None,
             grants: None,
             peer: None,
+            file_host: None,
         }
     }
 }

@@ -179,6 +179,7 @@ impl SessionState {
             tools: params.tools,
             tool_ctx: ToolContext {
                 memo_home: params.memo_home,
+                files: params.context.file_host.clone(),
                 ..ToolContext::for_workspace(params.cwd.clone())
             },
             approvals: ApprovalState::new(

@@ -35,8 +35,29 @@ pub(crate) fn encode(text: &str, crlf: bool) -> std::borrow::Cow<'_, [u8]> {
     }
 }
 
-/// Reads `path` for editing. `Ok(None)` when it does not exist.
+/// Reads `path` for editing. `Ok(None)` when it does not exist. With a file host (an
+/// editor over ACP) the text is the host's, unsaved changes included.
 pub(crate) fn read_text(path: &Path) -> Result<Option<TextFile>, ToolError> {
+    let Some(host) = crate::files::host::current() else {
+        return read_disk_text(path);
+    };
+    // What the disk does not have is new: the host is asked only about existing files.
+    let Some(on_disk) = read_disk_text(path)? else {
+        return Ok(None);
+    };
+    let raw = host.read_text(path).map_err(|e| {
+        ToolError::failed(format!("the editor could not read {}: {e}", path.display()))
+    })?;
+    let crlf = uses_crlf(&raw);
+    let text = if crlf { raw.replace("\r\n", "\n") } else { raw };
+    Ok(Some(TextFile {
+        text,
+        crlf,
+        mode: on_disk.mode,
+    }))
+}
+
+fn read_disk_text(path: &Path) -> Result<Option<TextFile>, ToolError> {
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -97,9 +118,11 @@ pub(crate) fn uses_crlf(text: &str) -> bool {
     lf > 0 && memchr::memmem::find_iter(text.as_bytes(), b"\r\n").count() == lf
 }
 
-/// A file written to a temp file beside its target, waiting to be renamed over it.
+/// A file written to a temp file beside its target, waiting to be renamed over it; or,
+/// with a file host, its text waiting to be handed to the host.
 pub(crate) struct Staged {
-    tmp: tempfile::NamedTempFile,
+    tmp: Option<tempfile::NamedTempFile>,
+    hosted: Option<(std::sync::Arc<dyn crate::files::host::FileHost>, String)>,
     path: PathBuf,
 }
 
@@ -107,6 +130,16 @@ pub(crate) struct Staged {
 /// rename stays on one filesystem), flushed and given `mode`. Missing parent directories
 /// are created. Nothing is visible at `path` until [`Staged::commit`].
 pub(crate) fn stage(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<Staged, ToolError> {
+    if let Some(host) = crate::files::host::current() {
+        let text = String::from_utf8(bytes.to_vec()).map_err(|_| {
+            ToolError::invalid_input(format!("{} would not be UTF-8 text", path.display()))
+        })?;
+        return Ok(Staged {
+            tmp: None,
+            hosted: Some((host, text)),
+            path: path.to_path_buf(),
+        });
+    }
     let dir = path.parent().ok_or_else(|| {
         ToolError::invalid_input(format!("{} has no parent directory", path.display()))
     })?;
@@ -127,7 +160,8 @@ pub(crate) fn stage(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<Stag
         .map_err(|e| fail("set permissions of", e))?;
     tmp.as_file().sync_data().map_err(|e| fail("flush", e))?;
     Ok(Staged {
-        tmp,
+        tmp: Some(tmp),
+        hosted: None,
         path: path.to_path_buf(),
     })
 }
@@ -137,6 +171,20 @@ impl Staged {
     /// half of one; a crash leaves at most a stray temp file.
     pub fn commit(self) -> Result<(), ToolError> {
         let path = self.path;
+        if let Some((host, text)) = self.hosted {
+            return host.write_text(&path, &text).map_err(|e| {
+                ToolError::failed(format!(
+                    "the editor could not write {}: {e}",
+                    path.display()
+                ))
+            });
+        }
+        let Some(tmp) = self.tmp else {
+            return Err(ToolError::failed(format!(
+                "{} was not staged",
+                path.display()
+            )));
+        };
         let dir = path.parent().unwrap_or(Path::new("/"));
         // The policy approved `dir` as a real path; if a component was swapped for a
         // symlink since (another process racing us), the rename would land elsewhere.
@@ -149,7 +197,7 @@ impl Staged {
                 )))
             }
         }
-        self.tmp.persist(&path).map_err(|e| {
+        tmp.persist(&path).map_err(|e| {
             ToolError::failed(format!("cannot replace {}: {}", path.display(), e.error))
         })?;
         Ok(())
@@ -184,6 +232,20 @@ pub(crate) fn real_cwd(cwd: &Path) -> PathBuf {
 }
 
 /// Runs blocking file work off the async workers.
+/// [`blocking`], with the session's file host (`ToolContext::files`, if it has one) as
+/// the host of the file helpers for the work.
+pub(crate) async fn blocking_in<T, F>(
+    host: Option<std::sync::Arc<dyn crate::files::host::FileHost>>,
+    tool: &str,
+    f: F,
+) -> Result<T, ToolError>
+where
+    F: FnOnce() -> Result<T, ToolError> + Send + 'static,
+    T: Send + 'static,
+{
+    blocking(tool, move || crate::files::host::with_host(host, f)).await
+}
+
 pub(crate) async fn blocking<T, F>(tool: &str, f: F) -> Result<T, ToolError>
 where
     F: FnOnce() -> Result<T, ToolError> + Send + 'static,

@@ -9,6 +9,7 @@ pub(crate) mod fsutil;
 pub(crate) mod fuzzy;
 pub(crate) mod glob;
 pub(crate) mod grep_files;
+pub mod host;
 pub(crate) mod indentation;
 pub(crate) mod line_index;
 pub(crate) mod line_seek;

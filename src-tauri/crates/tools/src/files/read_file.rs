@@ -3,7 +3,7 @@
 //! of a huge file never reads the whole file.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use futures::future::BoxFuture;
@@ -134,7 +134,13 @@ impl Tool for ReadFileTool {
                      to read lines, leave `indentation` out",
                 ));
             }
-            fsutil::blocking(NAME, move || {
+            fsutil::blocking_in(ctx.files.clone(), NAME, move || {
+                // With a file host the text is the host's (an unsaved buffer), read
+                // from a private copy so the line indexes never mix it with the disk's.
+                let hosted = hosted_copy(&path, &shown)?;
+                let path = hosted
+                    .as_ref()
+                    .map_or(path, |copy| copy.path().to_path_buf());
                 let file = open_text(&path, &shown)?;
                 let out = match input.mode {
                     Mode::Slice => {
@@ -157,6 +163,26 @@ impl Tool for ReadFileTool {
             .await
         })
     }
+}
+
+/// The host's text of `path` in a temp file, when the call has a file host.
+fn hosted_copy(path: &Path, shown: &str) -> Result<Option<tempfile::NamedTempFile>, ToolError> {
+    let Some(host) = crate::files::host::current() else {
+        return Ok(None);
+    };
+    if path.is_dir() {
+        return Err(ToolError::invalid_input(format!(
+            "{shown} is a directory; use list_dir"
+        )));
+    }
+    let text = host
+        .read_text(path)
+        .map_err(|e| ToolError::failed(format!("the editor could not read {shown}: {e}")))?;
+    let mut copy = tempfile::NamedTempFile::new()
+        .map_err(|e| ToolError::failed(format!("cannot read {shown}: {e}")))?;
+    copy.write_all(text.as_bytes())
+        .map_err(|e| ToolError::failed(format!("cannot read {shown}: {e}")))?;
+    Ok(Some(copy))
 }
 
 /// Opens `path` and refuses directories and binary files.

@@ -126,7 +126,7 @@ impl Tool for WriteFileTool {
         let previews = self.previews.clone();
         Box::pin(async move {
             let input = input?;
-            let (preview, sig) = fsutil::blocking(NAME, move || {
+            let (preview, sig) = fsutil::blocking_in(ctx.files.clone(), NAME, move || {
                 let plan = plan(&ctx, input)?;
                 let fh = FileHunks::new(&plan.old, &plan.new);
                 let from = if plan.exists {
@@ -202,7 +202,7 @@ impl Tool for WriteFileTool {
         let accepted = call.approved.hunks().map(<[u32]>::to_vec);
         Box::pin(async move {
             let input: Input = parse_args(NAME, call.args)?;
-            fsutil::blocking(NAME, move || {
+            fsutil::blocking_in(ctx.files.clone(), NAME, move || {
                 let plan = plan(&ctx, input)?;
                 let fh = FileHunks::new(&plan.old, &plan.new);
                 let content = match &accepted {

@@ -734,7 +734,7 @@ impl Tool for ApplyPatchTool {
         let parsed = parse_args::<Input>(NAME, args.clone()).and_then(Input::into_request);
         let ctx = ctx.clone();
         let computed = parsed.map(|request| {
-            fsutil::blocking(NAME, move || {
+            fsutil::blocking_in(ctx.files.clone(), NAME, move || {
                 let plan = plan(&ctx, request)?;
                 let hunks = plan.hunks();
                 let units = plan.units(&hunks);
@@ -780,7 +780,7 @@ impl Tool for ApplyPatchTool {
             let request = parse_args::<Input>(NAME, call.args)?.into_request()?;
             let accepted = call.approved.hunks().map(<[u32]>::to_vec);
             let accepted_edits = call.approved.edits().map(<[u32]>::to_vec);
-            fsutil::blocking(NAME, move || {
+            fsutil::blocking_in(ctx.files.clone(), NAME, move || {
                 let plan = match plans.take(&key) {
                     Some(plan) => plan,
                     None => Arc::new(plan(&ctx, request)?),
