@@ -248,7 +248,7 @@ impl ExternalAgent {
         };
         ClientError::Gone {
             why,
-            stderr: self.process.stderr_tail(),
+            stderr: self.process.stderr_tail_within(EXIT_WAIT).await,
         }
     }
 

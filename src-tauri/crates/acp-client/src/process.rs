@@ -33,6 +33,8 @@ pub(crate) struct AgentProcess {
     child: Mutex<Option<Child>>,
     pgid: Option<i32>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    /// True once stderr reached its end (the agent and everything it started let go).
+    stderr_done: tokio::sync::watch::Receiver<bool>,
 }
 
 impl AgentProcess {
@@ -64,6 +66,7 @@ impl AgentProcess {
         let stdin = child.stdin.take().ok_or_else(|| missing("input"))?;
         let stdout = child.stdout.take().ok_or_else(|| missing("output"))?;
         let stderr = Arc::new(Mutex::new(Vec::new()));
+        let (done_tx, stderr_done) = tokio::sync::watch::channel(false);
         if let Some(mut err) = child.stderr.take() {
             let tail = stderr.clone();
             tokio::spawn(async move {
@@ -77,7 +80,10 @@ impl AgentProcess {
                     let over = kept.len().saturating_sub(STDERR_TAIL);
                     kept.drain(..over);
                 }
+                let _ = done_tx.send(true);
             });
+        } else {
+            let _ = done_tx.send(true);
         }
         let pgid = child.id().and_then(|id| i32::try_from(id).ok());
         Ok((
@@ -85,10 +91,19 @@ impl AgentProcess {
                 child: Mutex::new(Some(child)),
                 pgid,
                 stderr,
+                stderr_done,
             },
             stdin,
             BufReader::new(stdout),
         ))
+    }
+
+    /// [`Self::stderr_tail`] once stderr ended, or after `limit`: what a dying agent
+    /// printed last comes just before its end.
+    pub async fn stderr_tail_within(&self, limit: Duration) -> String {
+        let mut done = self.stderr_done.clone();
+        let _ = tokio::time::timeout(limit, done.wait_for(|ended| *ended)).await;
+        self.stderr_tail()
     }
 
     /// The end of what it printed on stderr, as text.

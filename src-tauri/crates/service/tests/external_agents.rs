@@ -95,6 +95,17 @@ fn claude_code(mock: &MockLlmServer, user_home: &Path) -> ExternalAgentInput {
     }
 }
 
+/// A new session in `cwd` on agent `agent`.
+fn start(s: &Setup, cwd: &Path, agent: &str) -> memo_protocol::SessionSummary {
+    s.service
+        .start_external_session(ExternalSessionRequest {
+            cwd: cwd.to_path_buf(),
+            agent: agent.into(),
+            approval_mode: None,
+        })
+        .unwrap()
+}
+
 /// Claude Code counts tokens once per session with a one-word request first.
 fn count_answer() -> MockResponse {
     MockResponse::text("x").when("\"count\"")
@@ -247,14 +258,7 @@ async fn claude_codes_edits_ask_in_memos_card_land_show_in_changes_revert_by_hun
         MockResponse::text("Left it.").when(prompt),
     ]);
 
-    let summary = s
-        .service
-        .start_external_session(ExternalSessionRequest {
-            cwd: work.clone(),
-            agent: "claude".into(),
-            approval_mode: None,
-        })
-        .unwrap();
+    let summary = start(&s, &work, "claude");
     assert_eq!(summary.provider, "acp:claude");
     let id = summary.id.clone();
     let approve = |_: &ApprovalRequest| ReviewDecision::ApproveOnce {
@@ -381,14 +385,7 @@ fn script_agent(name: &str, script: &str) -> ExternalAgentInput {
 }
 
 async fn first_turn(s: &Setup, agent: &str) -> (SessionId, Vec<AgentEvent>) {
-    let summary = s
-        .service
-        .start_external_session(ExternalSessionRequest {
-            cwd: s.work.path().to_path_buf(),
-            agent: agent.into(),
-            approval_mode: None,
-        })
-        .unwrap();
+    let summary = start(&s, s.work.path(), agent);
     let (events, _) = turn(&s.service, &summary.id, "hello", |_| ReviewDecision::Deny {
         reason: None,
     })
@@ -439,14 +436,7 @@ async fn an_agent_that_prints_junk_or_dies_ends_the_turn_with_what_it_said_and_l
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_agent_that_hangs_is_stopped_by_an_interrupt_and_by_closing_the_session() {
     let s = setup(script_agent("hangs", "sleep 600"));
-    let summary = s
-        .service
-        .start_external_session(ExternalSessionRequest {
-            cwd: s.work.path().to_path_buf(),
-            agent: "hangs".into(),
-            approval_mode: None,
-        })
-        .unwrap();
+    let summary = start(&s, s.work.path(), "hangs");
     let id = summary.id.clone();
     let mut events = s.service.subscribe(&id, summary.last_seq).unwrap();
     s.service
@@ -503,14 +493,7 @@ async fn a_kept_rule_answers_claude_code_a_stop_cancels_it_and_a_resumed_session
             .drip(Duration::from_millis(30))
             .when(first),
     ]);
-    let summary = s
-        .service
-        .start_external_session(ExternalSessionRequest {
-            cwd: work.clone(),
-            agent: "claude".into(),
-            approval_mode: None,
-        })
-        .unwrap();
+    let summary = start(&s, &work, "claude");
     let id = summary.id.clone();
 
     // "Always in this folder" keeps a rule for the file: the second edit runs unasked,

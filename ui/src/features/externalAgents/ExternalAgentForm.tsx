@@ -1,15 +1,9 @@
-import { type FormEvent, type KeyboardEvent, useState } from "react";
+import { type FormEvent, useState } from "react";
 
-import { isImeComposing } from "../../components/ime";
+import { SecretRows, submitOnEnter, type SecretRow } from "../../components/SecretRows";
 import type { ExternalAgentEntry, ExternalAgentInput, ExternalAgentPreset } from "../../gen/protocol";
 import { useT } from "../../i18n";
 
-/** A secret variable's row; a `stored` one keeps its keychain value unless one is typed. */
-interface SecretRow {
-  name: string;
-  value: string;
-  stored: boolean;
-}
 
 /** What the fields' placeholders show: names, the same in every language. */
 const EXAMPLE = {
@@ -62,8 +56,6 @@ export function ExternalAgentForm({ entry, preset, onSubmit, onCancel }: Externa
   );
   const [saving, setSaving] = useState(false);
 
-  const update = (i: number, patch: Partial<SecretRow>) => setSecrets(secrets.map((r, j) => (j === i ? { ...r, ...patch } : r)));
-
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSaving(true);
@@ -83,14 +75,8 @@ export function ExternalAgentForm({ entry, preset, onSubmit, onCancel }: Externa
   };
 
   const blocked = name.trim() === "" ? t("form.needs.name") : command.trim() === "" ? t("form.needs.command") : null;
-  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (isImeComposing(event)) return;
-    if (event.key !== "Enter" || !(event.target instanceof HTMLInputElement)) return;
-    event.preventDefault();
-    event.currentTarget.querySelector<HTMLButtonElement>('button[type="submit"]')?.click();
-  };
   return (
-    <form className="mcp-form" onSubmit={submit} onKeyDown={onKeyDown} data-testid="external-agent-form">
+    <form className="mcp-form" onSubmit={submit} onKeyDown={submitOnEnter} data-testid="external-agent-form">
       {preset && !entry && (
         <p className="settings-page__lead" data-testid="external-agent-install">
           {t("form.installFirst", { label: preset.label })} <code>{preset.install}</code>
@@ -146,42 +132,16 @@ export function ExternalAgentForm({ entry, preset, onSubmit, onCancel }: Externa
       </label>
       <div className="field">
         <span className="field__label">{t("form.secrets")}</span>
-        {secrets.map((row, i) => (
-          <div className="mcp-form__value" key={i} data-testid="external-agent-secret">
-            <input
-              className="input input--mono"
-              value={row.name}
-              onChange={(e) => update(i, { name: e.target.value })}
-              placeholder={EXAMPLE.secret}
-              aria-label={t("form.variableName")}
-              disabled={row.stored}
-              data-testid="external-agent-secret-name"
-            />
-            <input
-              className="input input--mono"
-              type="password"
-              value={row.value}
-              onChange={(e) => update(i, { value: e.target.value })}
-              placeholder={row.stored ? t("form.storedValue") : t("form.value")}
-              aria-label={t("form.value")}
-              autoComplete="off"
-              data-testid="external-agent-secret-value"
-            />
-            <button type="button" className="button button--small" onClick={() => setSecrets(secrets.filter((_, j) => j !== i))}>
-              {t("common:remove")}
-            </button>
-          </div>
-        ))}
-        <div>
-          <button
-            type="button"
-            className="button button--small"
-            onClick={() => setSecrets([...secrets, { name: "", value: "", stored: false }])}
-            data-testid="external-agent-secret-add"
-          >
-            {t("form.addSecret")}
-          </button>
-        </div>
+        <SecretRows
+          rows={secrets}
+          onChange={setSecrets}
+          namePlaceholder={EXAMPLE.secret}
+          nameLabel={t("form.variableName")}
+          valueLabel={t("form.value")}
+          storedPlaceholder={t("form.storedValue")}
+          addLabel={t("form.addSecret")}
+          testId="external-agent-secret"
+        />
         <span className="field__hint">{t("form.secretsHint")}</span>
       </div>
       {blocked !== null && <p className="form-missing">{blocked}</p>}

@@ -1,15 +1,9 @@
-import { type FormEvent, type KeyboardEvent, useState } from "react";
+import { type FormEvent, useState } from "react";
 
-import { isImeComposing } from "../../components/ime";
+import { SecretRows, submitOnEnter, type SecretRow as ValueRow } from "../../components/SecretRows";
 import type { McpServerInfo, McpServerInput, McpTransportKind } from "../../gen/protocol";
 import { useT } from "../../i18n";
 
-/** One env variable or header row; `stored` rows keep their value unless one is typed. */
-interface ValueRow {
-  name: string;
-  value: string;
-  stored: boolean;
-}
 
 const TRANSPORTS: readonly McpTransportKind[] = ["stdio", "streamable_http", "sse"];
 
@@ -52,8 +46,6 @@ export function McpServerForm({ server, onSubmit, onCancel }: McpServerFormProps
   const rows = stdio ? env : headers;
   const setRows = stdio ? setEnv : setHeaders;
 
-  const update = (i: number, patch: Partial<ValueRow>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
-
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const values = rows
@@ -88,18 +80,8 @@ export function McpServerForm({ server, onSubmit, onCancel }: McpServerFormProps
         ? t("form.needs.name")
         : t(stdio ? "form.needs.command" : "form.needs.url");
 
-  // Enter in a one-line field saves, as in any form, but never the Enter that picks an
-  // input method's candidate (a name typed in pinyin): the form does what the browser's
-  // implicit submission does, a click on its submit button (nothing while it is disabled).
-  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (isImeComposing(event)) return;
-    const field = event.target;
-    if (event.key !== "Enter" || !(field instanceof HTMLInputElement)) return;
-    event.preventDefault();
-    event.currentTarget.querySelector<HTMLButtonElement>('button[type="submit"]')?.click();
-  };
   return (
-    <form className="mcp-form" onSubmit={submit} onKeyDown={onKeyDown} data-testid="mcp-form">
+    <form className="mcp-form" onSubmit={submit} onKeyDown={submitOnEnter} data-testid="mcp-form">
       <div className="field-row">
         <label className="field">
           <span className="field__label">{t("form.name")}</span>
@@ -164,37 +146,16 @@ export function McpServerForm({ server, onSubmit, onCancel }: McpServerFormProps
       )}
       <div className="field">
         <span className="field__label">{stdio ? t("form.env") : t("form.headers")}</span>
-        {rows.map((row, i) => (
-          <div className="mcp-form__value" key={i} data-testid="mcp-value-row">
-            <input
-              className="input input--mono"
-              value={row.name}
-              onChange={(e) => update(i, { name: e.target.value })}
-              placeholder={stdio ? "API_KEY" : "Authorization"}
-              aria-label={stdio ? t("form.variableName") : t("form.headerName")}
-              disabled={row.stored}
-              data-testid="mcp-value-name"
-            />
-            <input
-              className="input input--mono"
-              type="password"
-              value={row.value}
-              onChange={(e) => update(i, { value: e.target.value })}
-              placeholder={row.stored ? t("form.storedValue") : t("form.value")}
-              aria-label={t("form.value")}
-              autoComplete="off"
-              data-testid="mcp-value-value"
-            />
-            <button type="button" className="button button--small" onClick={() => setRows(rows.filter((_, j) => j !== i))} aria-label={t("common:remove")}>
-              {t("common:remove")}
-            </button>
-          </div>
-        ))}
-        <div>
-          <button type="button" className="button button--small" onClick={() => setRows([...rows, { name: "", value: "", stored: false }])} data-testid="mcp-value-add">
-            {stdio ? t("form.addVariable") : t("form.addHeader")}
-          </button>
-        </div>
+        <SecretRows
+          rows={rows}
+          onChange={setRows}
+          namePlaceholder={stdio ? "API_KEY" : "Authorization"}
+          nameLabel={stdio ? t("form.variableName") : t("form.headerName")}
+          valueLabel={t("form.value")}
+          storedPlaceholder={t("form.storedValue")}
+          addLabel={stdio ? t("form.addVariable") : t("form.addHeader")}
+          testId="mcp-value"
+        />
         <span className="field__hint">{t("form.valuesHint")}</span>
       </div>
       {blocked !== null && (
