@@ -218,8 +218,15 @@ impl ExternalAgent {
                 return Err(ClientError::Timeout { method: method.to_owned() });
             }
         };
-        if answer.is_err() && self.gone.is_cancelled() {
-            return Err(self.gone_error().await);
+        if let Err(error) = &answer {
+            // The connection closed under the request: the agent's end, which the read
+            // loop is about to say; its words are the error, not the closing.
+            if error.data.as_ref().and_then(Value::as_str) == Some(rpc::CONNECTION_CLOSED) {
+                let _ = tokio::time::timeout(EXIT_WAIT, self.gone.cancelled()).await;
+            }
+            if self.gone.is_cancelled() {
+                return Err(self.gone_error().await);
+            }
         }
         answer.map_err(|error| {
             let data = error.data.map(|d| match d {

@@ -25,6 +25,9 @@ use tokio::sync::{mpsc, oneshot};
 /// engine may carry) fit, with room for the text around them.
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
 
+/// The `data` of the error a request gets when the connection closes before its answer.
+pub const CONNECTION_CLOSED: &str = "the connection closed";
+
 /// A message from the other side that this side must act on.
 #[derive(Debug)]
 pub enum Incoming {
@@ -80,7 +83,7 @@ impl Peer {
             json!({"jsonrpc": "2.0", "id": id, "method": method, "params": to_value(params)});
         self.send(&message);
         rx.await
-            .unwrap_or_else(|_| Err(RpcError::internal_error().data("the connection closed")))
+            .unwrap_or_else(|_| Err(RpcError::internal_error().data(CONNECTION_CLOSED)))
     }
 
     fn send(&self, message: &Value) {

@@ -50,7 +50,8 @@ fn setup(agent: ExternalAgentInput) -> Setup {
         Arc::new(MemoryCredentialStore::new()),
         Arc::new(|name: &str| (name == "PATH").then(|| std::env::var(name).ok()).flatten()),
     );
-    let mark = format!("memo-test-{}", std::process::id());
+    // Unique per setup: the tests of this file run at once.
+    let mark = format!("memo-test-{}-{}", std::process::id(), setup_number());
     let mut agent = agent;
     agent.env.push(EnvValue {
         name: "MEMO_TEST_MARK".into(),
@@ -63,6 +64,12 @@ fn setup(agent: ExternalAgentInput) -> Setup {
         work,
         mark,
     }
+}
+
+/// A number no other setup of this process has.
+fn setup_number() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 fn claude_code(mock: &MockLlmServer, user_home: &Path) -> ExternalAgentInput {
@@ -385,7 +392,7 @@ fn script_agent(name: &str, script: &str) -> ExternalAgentInput {
 }
 
 async fn first_turn(s: &Setup, agent: &str) -> (SessionId, Vec<AgentEvent>) {
-    let summary = start(&s, s.work.path(), agent);
+    let summary = start(s, s.work.path(), agent);
     let (events, _) = turn(&s.service, &summary.id, "hello", |_| ReviewDecision::Deny {
         reason: None,
     })
@@ -397,7 +404,8 @@ async fn first_turn(s: &Setup, agent: &str) -> (SessionId, Vec<AgentEvent>) {
 async fn an_agent_that_prints_junk_or_dies_ends_the_turn_with_what_it_said_and_loses_nothing() {
     let s = setup(script_agent(
         "junk",
-        "echo 'Welcome to my agent!'; echo 'starting up' >&2; sleep 60",
+        // Its stderr first: stopped at its junk, it would not get to say more.
+        "echo 'starting up' >&2; echo 'Welcome to my agent!'; sleep 60",
     ));
     let (id, events) = first_turn(&s, "junk").await;
     assert_eq!(ended(&events), TurnEndReason::Failed);
@@ -448,7 +456,7 @@ async fn an_agent_that_hangs_is_stopped_by_an_interrupt_and_by_closing_the_sessi
         )
         .unwrap();
     // Running: the agent never answers `initialize`.
-    for _ in 0..50 {
+    for _ in 0..200 {
         if !left_behind(&s.mark).is_empty() {
             break;
         }
