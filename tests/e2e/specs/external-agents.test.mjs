@@ -17,6 +17,12 @@ import { repoRoot } from "../lib/paths.mjs";
 
 const UI_TIMEOUT_MS = 30_000;
 const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
+// E2E_LANGUAGE=zh runs it in Chinese, as a desktop set to zh_CN gives it, to look at.
+const ZH = process.env.E2E_LANGUAGE === "zh";
+const WORDS = ZH
+  ? { once: "仅批准一次", overwrite: "覆盖 a\\.txt", answered: /Claude Code 0\.16\.2 在 \d+ 毫秒内作出了应答/, page: /外部智能体/ }
+  : { once: "Approve once", overwrite: "overwrite a\\.txt", answered: /Claude Code 0\.16\.2 answered/, page: /Claude Code/ };
+const LANGUAGE_ENV = ZH ? { LANG: "zh_CN.UTF-8", LANGUAGE: "zh_CN:zh", LC_ALL: "" } : {};
 const A = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
 const PROMPT = "Please tidy a.txt";
 const AGENT = path.join(repoRoot, "tests/acp/node_modules/@zed-industries/claude-code-acp/dist/index.js");
@@ -26,7 +32,9 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
   let app;
   let project;
   let userHome;
-  const { wait, button, shot } = specHelpers(() => app, { theme: THEME, timeoutMs: UI_TIMEOUT_MS });
+  const helpers = specHelpers(() => app, { theme: THEME, timeoutMs: UI_TIMEOUT_MS });
+  const { wait, button } = helpers;
+  const shot = (name) => helpers.shot(ZH ? `${name} (zh)` : name);
   const read = () => readFileSync(path.join(project, "a.txt"), "utf8");
   const edit = (id, old, fresh) => ({
     when: PROMPT,
@@ -61,7 +69,7 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
       ],
     });
     app = await launchApp({
-      env: { GTK_THEME: THEME },
+      env: { GTK_THEME: THEME, ...LANGUAGE_ENV },
       args: [project],
       homeFiles: { "config.toml": mockConfigToml(mock.baseUrl) },
     });
@@ -77,7 +85,7 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
     await (await wait("open-settings")).click();
     await (await wait("settings-nav-externalAgents")).click();
     const page = await wait("external-agents-page");
-    assert.match(await page.getText(), /Claude Code/);
+    assert.match(await page.getText(), WORDS.page);
     await (await wait("external-agent-preset-custom")).click();
     await (await wait("external-agent-name")).sendKeys("claude");
     await (await wait("external-agent-command")).sendKeys("node");
@@ -101,7 +109,7 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
     await (await card.findElement(By.css('[data-testid="external-agent-check-button"]'))).click();
     const check = await app.driver.wait(until.elementLocated(By.css('[data-testid="external-agent-check"]')), 60_000);
     assert.equal(await check.getAttribute("data-ok"), "true", await check.getText());
-    assert.match(await check.getText(), /Claude Code 0\.16\.2 answered/);
+    assert.match(await check.getText(), WORDS.answered);
     await shot("external agents - settings, checked");
     const config = readFileSync(path.join(app.memoHome, "config.toml"), "utf8");
     assert.match(config, /\[external_agents\.claude\]/);
@@ -113,10 +121,10 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
     t.after(() => shot("external agents - at the end"));
     const select = await wait("model-select");
     await (await select.findElement(By.css('option[value="acp:claude"]'))).click();
-    const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
+    const message = await app.driver.findElement(By.css('[data-testid="composer"] textarea'));
     await message.sendKeys(PROMPT, Key.ENTER);
     // Memo's own words for each question: the file it overwrites, the command it runs.
-    for (const expected of ["overwrite a\\.txt", "overwrite a\\.txt", "grep -c"]) {
+    for (const expected of [WORDS.overwrite, WORDS.overwrite, "grep -c"]) {
       const card = await app.driver.wait(
         until.elementLocated(By.css('[data-testid="approval-card"][data-state="pending"]')),
         60_000,
@@ -124,7 +132,7 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
       );
       assert.match(await card.getText(), new RegExp(expected));
       if (read() === A) await shot("external agents - approval card");
-      await (await button(card, "Approve once")).click();
+      await (await button(card, WORDS.once)).click();
       await app.driver.wait(async () => (await card.getAttribute("data-state")) !== "pending", UI_TIMEOUT_MS);
     }
     await app.driver.wait(until.elementLocated(By.css('[data-testid="turn"][data-status="completed"]')), 60_000);
