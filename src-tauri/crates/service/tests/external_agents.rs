@@ -254,7 +254,7 @@ async fn claude_codes_edits_ask_in_memos_card_land_show_in_changes_revert_by_hun
             .with_tool(
                 MockToolCall::new(
                     "mcp__acp__Bash",
-                    r#"{"command":"echo hi-from-memo-pty && grep -c TWO a.txt","timeout":10000,"description":"Count"}"#,
+                    r#"{"command":"echo hi-from-memo-pty && sleep 0.6 && grep -c TWO a.txt","timeout":10000,"description":"Count"}"#,
                 )
                 .with_id("toolu_b1"),
             )
@@ -293,7 +293,22 @@ async fn claude_codes_edits_ask_in_memos_card_land_show_in_changes_revert_by_hun
     assert_eq!(asked[0].fingerprint, format!("write:{}", file.display()));
     assert_eq!(
         asked[2].command.as_deref(),
-        Some("echo hi-from-memo-pty && grep -c TWO a.txt")
+        Some("echo hi-from-memo-pty && sleep 0.6 && grep -c TWO a.txt")
+    );
+    // What it printed showed on its card while it ran, before its end.
+    let live = events.iter().position(|e| matches!(
+        e,
+        AgentEvent::ToolOutput { call_id, chunk } if call_id.0 == "toolu_b1" && chunk.contains("hi-from-memo-pty")
+    ));
+    let end = events.iter().position(|e| {
+        matches!(
+            e,
+            AgentEvent::ToolCallEnd { call_id, .. } if call_id.0 == "toolu_b1"
+        )
+    });
+    assert!(
+        live.is_some() && live < end,
+        "no live output before the command's end"
     );
     let on_disk = std::fs::read_to_string(&file).unwrap();
     assert_eq!(on_disk, A.replace("two", "TWO").replace("eleven", "ELEVEN"));

@@ -19,6 +19,13 @@ use crate::tools::{ExecSession, KillReason, SandboxPolicy, SpawnRequest};
 const DEFAULT_LIMIT: u64 = 1024 * 1024;
 /// The most kept whatever the agent asks.
 const MAX_LIMIT: u64 = 16 * 1024 * 1024;
+/// What a terminal's watcher holds between looks at most.
+const UNSENT_MAX: usize = 1024 * 1024;
+/// How often a running terminal's new output is passed on to its card.
+const LIVE_EVERY: Duration = Duration::from_millis(150);
+
+/// Receives a terminal's new output as it runs (cleaned text), for its call's card.
+pub(crate) type LiveOutput = Box<dyn Fn(String) + Send + Sync>;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
@@ -30,14 +37,25 @@ struct Terminal {
     kept: Mutex<Vec<u8>>,
     truncated: Mutex<bool>,
     limit: usize,
+    /// What it printed since its watcher last looked (the newest 1 MiB), when it has one.
+    unsent: Option<Mutex<Vec<u8>>>,
+    /// Released by the agent (or its turn ended): its watcher stops.
+    released: std::sync::atomic::AtomicBool,
 }
 
 impl Terminal {
-    /// Moves what the process printed since the last look into `kept`.
+    /// Moves what the process printed since the last look into `kept` (and into what its
+    /// watcher has not passed on yet).
     fn drain(&self) {
         let fresh = self.process.take_live();
         if fresh.is_empty() {
             return;
+        }
+        if let Some(unsent) = &self.unsent {
+            let mut unsent = lock(unsent);
+            unsent.extend_from_slice(&fresh);
+            let over = unsent.len().saturating_sub(UNSENT_MAX);
+            unsent.drain(..over);
         }
         let mut kept = lock(&self.kept);
         kept.extend_from_slice(&fresh);
@@ -49,6 +67,23 @@ impl Terminal {
             }
             kept.drain(..cut);
             *lock(&self.truncated) = true;
+        }
+    }
+
+    /// Passes what it prints on to `live` while it runs.
+    async fn watch(self: Arc<Self>, live: LiveOutput) {
+        loop {
+            tokio::time::sleep(LIVE_EVERY).await;
+            self.drain();
+            let fresh = match &self.unsent {
+                Some(unsent) => std::mem::take(&mut *lock(unsent)),
+                None => return,
+            };
+            if !fresh.is_empty() {
+                live(clean_terminal_text(&String::from_utf8_lossy(&fresh)));
+            } else if self.process.is_done() || self.released.load(Ordering::Acquire) {
+                return;
+            }
         }
     }
 
@@ -94,6 +129,7 @@ impl Terminals {
         sandbox: SandboxPolicy,
         writable_roots: Vec<PathBuf>,
         byte_limit: Option<u64>,
+        live: Option<LiveOutput>,
     ) -> Result<String, PeerError> {
         let number = self.next_id();
         let process = ExecSession::spawn(
@@ -113,15 +149,18 @@ impl Terminals {
         .map_err(|e| PeerError(e.message))?;
         let limit = byte_limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
         let id = format!("term-{number}");
-        lock(&self.open).insert(
-            id.clone(),
-            Arc::new(Terminal {
-                process,
-                kept: Mutex::default(),
-                truncated: Mutex::new(false),
-                limit: usize::try_from(limit).unwrap_or(usize::MAX),
-            }),
-        );
+        let terminal = Arc::new(Terminal {
+            process,
+            kept: Mutex::default(),
+            truncated: Mutex::new(false),
+            limit: usize::try_from(limit).unwrap_or(usize::MAX),
+            unsent: live.is_some().then(Mutex::default),
+            released: std::sync::atomic::AtomicBool::new(false),
+        });
+        if let Some(live) = live {
+            tokio::spawn(terminal.clone().watch(live));
+        }
+        lock(&self.open).insert(id.clone(), terminal);
         Ok(id)
     }
 
@@ -164,12 +203,14 @@ impl Terminals {
         let terminal = lock(&self.open)
             .remove(id)
             .ok_or_else(|| PeerError(format!("no terminal {id} is open")))?;
+        terminal.released.store(true, Ordering::Release);
         terminal.process.kill(KillReason::SessionEnded);
         Ok(())
     }
 
     pub fn release_all(&self) {
         for (_, terminal) in lock(&self.open).drain() {
+            terminal.released.store(true, Ordering::Release);
             terminal.process.kill(KillReason::SessionEnded);
         }
     }

@@ -591,8 +591,9 @@ impl PeerTurn {
             command: command.clone(),
             cwd: cwd.clone(),
         };
-        let call_id = match call.filter(|c| self.is_open(c)) {
-            Some(call) => call.to_owned(),
+        let open = call.filter(|c| self.is_open(c)).map(str::to_owned);
+        let call_id = match &open {
+            Some(call) => call.clone(),
             None => format!("memo-terminal-{}", self.inner.terminals.next_id()),
         };
         self.cleared(&call_id, "exec_command", &action).await?;
@@ -603,6 +604,17 @@ impl PeerTurn {
             Some(dir) => ctx.resolve(dir),
             None => ctx.cwd.clone(),
         };
+        // What it prints shows on the call's card as it runs, as for Memo's own commands.
+        let live = open.map(|call| {
+            let emit = self.inner.scope.detached_emit();
+            let call_id = ToolCallId::new(call);
+            Box::new(move |chunk: String| {
+                emit(AgentEvent::ToolOutput {
+                    call_id: call_id.clone(),
+                    chunk,
+                })
+            }) as super::peer_terminals::LiveOutput
+        });
         self.inner
             .terminals
             .create(
@@ -612,6 +624,7 @@ impl PeerTurn {
                 sandbox,
                 ctx.paths.writable_roots().to_vec(),
                 byte_limit,
+                live,
             )
             .await
     }
