@@ -99,6 +99,18 @@ impl Terminal {
     }
 }
 
+/// A terminal to start: the shell line, where, with what, and who watches it.
+pub(crate) struct NewTerminal {
+    pub command: String,
+    pub cwd: PathBuf,
+    pub env: Vec<(String, String)>,
+    pub sandbox: SandboxPolicy,
+    pub writable_roots: Vec<PathBuf>,
+    /// Output kept for `terminal/output`, at most (the newest).
+    pub byte_limit: Option<u64>,
+    pub live: Option<LiveOutput>,
+}
+
 #[derive(Default)]
 pub(crate) struct Terminals {
     open: Mutex<HashMap<String, Arc<Terminal>>>,
@@ -121,16 +133,16 @@ impl Terminals {
             .ok_or_else(|| PeerError(format!("no terminal {id} is open")))
     }
 
-    pub async fn create(
-        &self,
-        command: String,
-        cwd: PathBuf,
-        env: Vec<(String, String)>,
-        sandbox: SandboxPolicy,
-        writable_roots: Vec<PathBuf>,
-        byte_limit: Option<u64>,
-        live: Option<LiveOutput>,
-    ) -> Result<String, PeerError> {
+    pub async fn create(&self, new: NewTerminal) -> Result<String, PeerError> {
+        let NewTerminal {
+            command,
+            cwd,
+            env,
+            sandbox,
+            writable_roots,
+            byte_limit,
+            live,
+        } = new;
         let number = self.next_id();
         let process = ExecSession::spawn(
             number,

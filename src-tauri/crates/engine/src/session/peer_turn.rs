@@ -617,15 +617,15 @@ impl PeerTurn {
         });
         self.inner
             .terminals
-            .create(
+            .create(super::peer_terminals::NewTerminal {
                 command,
-                workdir,
+                cwd: workdir,
                 env,
                 sandbox,
-                ctx.paths.writable_roots().to_vec(),
+                writable_roots: ctx.paths.writable_roots().to_vec(),
                 byte_limit,
                 live,
-            )
+            })
             .await
     }
 
