@@ -61,7 +61,11 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
             {
               id: "toolu_w3",
               name: "mcp__acp__Bash",
-              arguments: JSON.stringify({ command: "grep -c '[A-Z]' a.txt", timeout: 10000, description: "Count capitals" }),
+              arguments: JSON.stringify({
+                command: "for i in 1 2 3 4 5 6; do echo tick-$i; sleep 0.5; done; grep -c '[A-Z]' a.txt",
+                timeout: 20000,
+                description: "Count capitals",
+              }),
             },
           ],
         },
@@ -134,6 +138,27 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
       if (read() === A) await shot("external agents - approval card");
       await (await button(card, WORDS.once)).click();
       await app.driver.wait(async () => (await card.getAttribute("data-state")) !== "pending", UI_TIMEOUT_MS);
+      if (expected === "grep -c") {
+        // The agent's command runs on Memo's PTY: watched live, read-only, in the terminal
+        // panel, as Memo's own commands are. (A click as the card re-renders can miss.)
+        let watch = null;
+        for (let attempt = 0; attempt < 2 && watch === null; attempt++) {
+          await (await wait("watch-command")).click();
+          watch = await app.driver
+            .wait(until.elementLocated(By.css('[data-testid="terminal-watch"]')), attempt === 0 ? 5000 : UI_TIMEOUT_MS)
+            .catch((error) => (attempt === 0 ? null : Promise.reject(error)));
+        }
+        await app.driver.wait(
+          async () => {
+            // xterm.js draws its rows once it has laid out.
+            const rows = await watch.findElements(By.css(".xterm-rows"));
+            return rows.length > 0 && /tick-[2-6]/.test(await rows[0].getAttribute("textContent"));
+          },
+          UI_TIMEOUT_MS,
+          "the agent's command did not show in the terminal panel",
+        );
+        await shot("external agents - its command watched in the terminal panel");
+      }
     }
     await app.driver.wait(until.elementLocated(By.css('[data-testid="turn"][data-status="completed"]')), 60_000);
     assert.equal(read(), A.replace("two", "TWO").replace("eleven", "ELEVEN"));
@@ -141,6 +166,7 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
     const text = await turn.getText();
     assert.match(text, /Two lines are in capitals now\./);
     assert.match(text, /grep -c/);
+    await (await wait("terminal-watch-close")).click();
     // The header names the agent the session runs on.
     assert.match(await (await wait("chat-model")).getText(), /claude/);
     await shot("external agents - the agent's turn");

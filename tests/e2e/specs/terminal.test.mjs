@@ -164,9 +164,15 @@ describe("The terminal panel", { timeout: 300_000 }, () => {
       UI_TIMEOUT_MS,
     );
     await (await card.findElement(By.xpath(".//button[normalize-space()='Approve once']"))).click();
-    const watchButton = await wait("watch-command");
-    await watchButton.click();
-    const watch = await wait("terminal-watch");
+    // The card re-renders as the approved command starts: a click that lands in that
+    // moment can miss, so it is given again once if the panel did not open.
+    let watch = null;
+    for (let attempt = 0; attempt < 2 && watch === null; attempt++) {
+      await (await wait("watch-command")).click();
+      watch = await app.driver
+        .wait(until.elementLocated(By.css('[data-testid="terminal-watch"]')), attempt === 0 ? 5000 : UI_TIMEOUT_MS)
+        .catch((error) => (attempt === 0 ? null : Promise.reject(error)));
+    }
     await app.driver.wait(
       async () => /tick-[2-8]/.test(await watchText(watch)),
       UI_TIMEOUT_MS,

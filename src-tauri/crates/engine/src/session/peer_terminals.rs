@@ -176,6 +176,11 @@ impl Terminals {
         Ok(id)
     }
 
+    /// Whether terminal `id`'s command runs inside Memo's sandbox.
+    pub fn sandboxed(&self, id: &str) -> bool {
+        self.get(id).is_ok_and(|t| t.process.sandbox.active())
+    }
+
     pub fn output(&self, id: &str) -> Result<PeerOutput, PeerError> {
         let terminal = self.get(id)?;
         terminal.drain();

@@ -56,6 +56,8 @@ struct TurnState {
     allowed: HashSet<String>,
     /// Calls Memo made up for writes and terminals the agent asked for outside any call.
     made_up: u32,
+    /// Calls whose command ran on a terminal of Memo's, and whether in its sandbox.
+    sandboxed: HashMap<String, bool>,
 }
 
 struct Call {
@@ -185,8 +187,20 @@ impl PeerTurn {
         }
     }
 
+    /// A command's view says where it really ran: the agent's views cannot know whether
+    /// Memo's terminal sandboxed it.
+    fn as_run(&self, id: &str, mut view: ToolView) -> ToolView {
+        if let ToolView::Command(command) = &mut view {
+            if let Some(inside) = lock(&self.inner.state).sandboxed.get(id) {
+                command.sandboxed = *inside;
+            }
+        }
+        view
+    }
+
     /// A running call's card changed.
     pub fn tool_view(&self, id: &str, view: ToolView) {
+        let view = self.as_run(id, view);
         let open = lock(&self.inner.state)
             .calls
             .get(id)
@@ -221,6 +235,7 @@ impl PeerTurn {
             }
         };
         let call_id = ToolCallId::new(id.to_owned());
+        let view = self.as_run(id, view);
         if may_change {
             if let Some(checkpoints) = &self.inner.shared.checkpoints {
                 checkpoints
@@ -627,6 +642,12 @@ impl PeerTurn {
                 live,
             })
             .await
+            .inspect(|terminal| {
+                let inside = self.inner.terminals.sandboxed(terminal);
+                lock(&self.inner.state)
+                    .sandboxed
+                    .insert(call_id.clone(), inside);
+            })
     }
 
     /// What terminal `id` printed so far, and its exit once it ended.
