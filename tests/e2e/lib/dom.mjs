@@ -30,3 +30,20 @@ export function specHelpers(app, { theme, timeoutMs }) {
     shot: (name) => app().screenshot(`${name}${theme.includes("dark") ? " (dark)" : ""}`).catch(() => {}),
   };
 }
+
+/**
+ * Opens the terminal panel's read-only watch of a running command from its card's
+ * "Watch in terminal" and returns the watch. The card re-renders as the approved command
+ * starts: a click that lands in that moment can miss, so it is given once more.
+ */
+export async function watchCommand(driver, timeoutMs) {
+  const located = (id, ms) => driver.wait(until.elementLocated(By.css(`[data-testid="${id}"]`)), ms);
+  for (let attempt = 0; ; attempt++) {
+    await (await located("watch-command", timeoutMs)).click();
+    try {
+      return await located("terminal-watch", attempt === 0 ? 5000 : timeoutMs);
+    } catch (error) {
+      if (attempt > 0) throw error;
+    }
+  }
+}

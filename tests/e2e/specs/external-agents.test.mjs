@@ -11,7 +11,7 @@ import { after, before, describe, test } from "node:test";
 import { By, Key, until } from "selenium-webdriver";
 
 import { launchApp } from "../lib/app.mjs";
-import { specHelpers } from "../lib/dom.mjs";
+import { specHelpers, watchCommand } from "../lib/dom.mjs";
 import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 import { repoRoot } from "../lib/paths.mjs";
 
@@ -140,14 +140,8 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
       await app.driver.wait(async () => (await card.getAttribute("data-state")) !== "pending", UI_TIMEOUT_MS);
       if (expected === "grep -c") {
         // The agent's command runs on Memo's PTY: watched live, read-only, in the terminal
-        // panel, as Memo's own commands are. (A click as the card re-renders can miss.)
-        let watch = null;
-        for (let attempt = 0; attempt < 2 && watch === null; attempt++) {
-          await (await wait("watch-command")).click();
-          watch = await app.driver
-            .wait(until.elementLocated(By.css('[data-testid="terminal-watch"]')), attempt === 0 ? 5000 : UI_TIMEOUT_MS)
-            .catch((error) => (attempt === 0 ? null : Promise.reject(error)));
-        }
+        // panel, as Memo's own commands are.
+        const watch = await watchCommand(app.driver, UI_TIMEOUT_MS);
         await app.driver.wait(
           async () => {
             // xterm.js draws its rows once it has laid out.

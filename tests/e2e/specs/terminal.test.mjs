@@ -11,7 +11,7 @@ import { after, before, describe, test } from "node:test";
 import { By, Key, until } from "selenium-webdriver";
 
 import { launchApp } from "../lib/app.mjs";
-import { countNow } from "../lib/dom.mjs";
+import { countNow, watchCommand } from "../lib/dom.mjs";
 import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 
 const UI_TIMEOUT_MS = 20_000;
@@ -164,15 +164,7 @@ describe("The terminal panel", { timeout: 300_000 }, () => {
       UI_TIMEOUT_MS,
     );
     await (await card.findElement(By.xpath(".//button[normalize-space()='Approve once']"))).click();
-    // The card re-renders as the approved command starts: a click that lands in that
-    // moment can miss, so it is given again once if the panel did not open.
-    let watch = null;
-    for (let attempt = 0; attempt < 2 && watch === null; attempt++) {
-      await (await wait("watch-command")).click();
-      watch = await app.driver
-        .wait(until.elementLocated(By.css('[data-testid="terminal-watch"]')), attempt === 0 ? 5000 : UI_TIMEOUT_MS)
-        .catch((error) => (attempt === 0 ? null : Promise.reject(error)));
-    }
+    const watch = await watchCommand(app.driver, UI_TIMEOUT_MS);
     await app.driver.wait(
       async () => /tick-[2-8]/.test(await watchText(watch)),
       UI_TIMEOUT_MS,

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 
+import { LinesField } from "../../components/LinesField";
 import { SecretRows, submitOnEnter, type SecretRow } from "../../components/SecretRows";
 import type { ExternalAgentEntry, ExternalAgentInput, ExternalAgentPreset } from "../../gen/protocol";
 import { useT } from "../../i18n";
@@ -107,29 +108,21 @@ export function ExternalAgentForm({ entry, preset, onSubmit, onCancel }: Externa
           />
         </label>
       </div>
-      <label className="field">
-        <span className="field__label">{t("form.arguments")}</span>
-        <textarea
-          className="input input--mono mcp-form__args"
-          value={args}
-          rows={Math.min(6, Math.max(2, args.split("\n").length))}
-          onChange={(e) => setArgs(e.target.value)}
-          data-testid="external-agent-args"
-        />
-        <span className="field__hint">{t("form.argumentsHint")}</span>
-      </label>
-      <label className="field">
-        <span className="field__label">{t("form.env")}</span>
-        <textarea
-          className="input input--mono mcp-form__args"
-          value={env}
-          rows={Math.min(6, Math.max(2, env.split("\n").length))}
-          onChange={(e) => setEnv(e.target.value)}
-          placeholder={EXAMPLE.env}
-          data-testid="external-agent-env"
-        />
-        <span className="field__hint">{t("form.envHint")}</span>
-      </label>
+      <LinesField
+        label={t("form.arguments")}
+        hint={t("form.argumentsHint")}
+        value={args}
+        onChange={setArgs}
+        testId="external-agent-args"
+      />
+      <LinesField
+        label={t("form.env")}
+        hint={t("form.envHint")}
+        value={env}
+        onChange={setEnv}
+        placeholder={EXAMPLE.env}
+        testId="external-agent-env"
+      />
       <div className="field">
         <span className="field__label">{t("form.secrets")}</span>
         <SecretRows

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 
+import { LinesField } from "../../components/LinesField";
 import { SecretRows, submitOnEnter, type SecretRow as ValueRow } from "../../components/SecretRows";
 import type { McpServerInfo, McpServerInput, McpTransportKind } from "../../gen/protocol";
 import { useT } from "../../i18n";
@@ -119,18 +120,14 @@ export function McpServerForm({ server, onSubmit, onCancel }: McpServerFormProps
               data-testid="mcp-command"
             />
           </label>
-          <label className="field">
-            <span className="field__label">{t("form.arguments")}</span>
-            <textarea
-              className="input input--mono mcp-form__args"
-              value={args}
-              rows={Math.min(6, Math.max(2, args.split("\n").length))}
-              onChange={(e) => setArgs(e.target.value)}
-              placeholder={EXAMPLE.args}
-              data-testid="mcp-args"
-            />
-            <span className="field__hint">{t("form.argumentsHint")}</span>
-          </label>
+          <LinesField
+            label={t("form.arguments")}
+            hint={t("form.argumentsHint")}
+            value={args}
+            onChange={setArgs}
+            placeholder={EXAMPLE.args}
+            testId="mcp-args"
+          />
         </>
       ) : (
         <label className="field">
