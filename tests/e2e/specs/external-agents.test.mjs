@@ -20,8 +20,8 @@ const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
 // E2E_LANGUAGE=zh runs it in Chinese, as a desktop set to zh_CN gives it, to look at.
 const ZH = process.env.E2E_LANGUAGE === "zh";
 const WORDS = ZH
-  ? { once: "仅批准一次", overwrite: "覆盖 a\\.txt", answered: /Claude Code 0\.16\.2 在 \d+ 毫秒内作出了应答/, page: /外部智能体/ }
-  : { once: "Approve once", overwrite: "overwrite a\\.txt", answered: /Claude Code 0\.16\.2 answered/, page: /Claude Code/ };
+  ? { once: "仅批准一次", overwrite: "覆盖 a\\.txt", answered: /Claude Code 0\.16\.2 在 \d+ 毫秒内作出了应答/, page: /外部智能体/, who: /claude 通过智能体客户端协议在这里作答/ }
+  : { once: "Approve once", overwrite: "overwrite a\\.txt", answered: /Claude Code 0\.16\.2 answered/, page: /Claude Code/, who: /claude answers here/ };
 const LANGUAGE_ENV = ZH ? { LANG: "zh_CN.UTF-8", LANGUAGE: "zh_CN:zh", LC_ALL: "" } : {};
 const A = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
 const PROMPT = "Please tidy a.txt";
@@ -125,6 +125,8 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
     t.after(() => shot("external agents - at the end"));
     const select = await wait("model-select");
     await (await select.findElement(By.css('option[value="acp:claude"]'))).click();
+    // The new session says who will answer.
+    await app.driver.wait(async () => WORDS.who.test(await (await wait("chat-new-session")).getText()), UI_TIMEOUT_MS);
     const message = await app.driver.findElement(By.css('[data-testid="composer"] textarea'));
     await message.sendKeys(PROMPT, Key.ENTER);
     // Memo's own words for each question: the file it overwrites, the command it runs.

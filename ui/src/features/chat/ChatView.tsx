@@ -174,6 +174,8 @@ export function ChatView(props: ChatViewProps) {
   // An external agent's session: named by the agent as it calls itself (once it started),
   // and no context meter (the agent keeps its own context).
   const external = externalAgentOf(state.session?.provider) !== null;
+  // A new session about to run on an external agent says who answers.
+  const chosenAgent = state.session === null ? externalAgentOf(chat.nextProvider) : null;
   const headerSession =
     external && state.session && state.transcript.session
       ? { ...state.session, model: state.transcript.session.model }
@@ -389,7 +391,9 @@ export function ChatView(props: ChatViewProps) {
             <p className="empty-state__folder" title={cwd}>
               {folderName(cwd)}
             </p>
-            <p className="empty-state__text">{t("view.newSessionText")}</p>
+            <p className="empty-state__text">
+              {chosenAgent !== null ? t("view.newExternalSessionText", { agent: chosenAgent }) : t("view.newSessionText")}
+            </p>
           </div>
         )}
         {state.error && (
