@@ -604,3 +604,108 @@ async fn a_kept_rule_answers_claude_code_a_stop_cancels_it_and_a_resumed_session
     s.service.shutdown().await;
     mock.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_sessions_on_claude_code_and_one_of_memos_own_run_at_once_in_the_active_list() {
+    let mock = MockLlmServer::start_with(Vec::new()).await.unwrap();
+    let user_home = tempfile::tempdir().unwrap();
+    let s = setup(claude_code(&mock, user_home.path()));
+    // Memo's own provider too, on the same mock.
+    let config = s.home.path().join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        format!(
+            "current_provider = \"mock\"\n{text}\n[[providers.mock]]\nname = \"mock\"\nmodel = \"m1\"\nbase_url = \"{}/v1\"\n",
+            mock.base_url()
+        ),
+    )
+    .unwrap();
+    let work = s.work.path().canonicalize().unwrap();
+    let slow = |text: &str, when: &str| {
+        MockResponse::text(text)
+            .chunk_chars(3)
+            .drip(Duration::from_millis(40))
+            .when(when)
+    };
+    mock.extend([
+        count_answer(),
+        count_answer(),
+        slow("Alpha answers slowly, word by word.", "Alpha"),
+        slow("Beta answers slowly too, word by word.", "Beta"),
+        slow("Gamma is Memo's own answer.", "Gamma"),
+    ]);
+    let a = start(&s, &work, "claude").id;
+    let b = start(&s, &work, "claude").id;
+    let c = s
+        .service
+        .start_session(memo_service::StartRequest {
+            cwd: work.clone(),
+            ..memo_service::StartRequest::default()
+        })
+        .unwrap()
+        .id;
+    let mut streams = Vec::new();
+    for (id, prompt) in [(&a, "Alpha"), (&b, "Beta"), (&c, "Gamma")] {
+        streams.push(s.service.subscribe(id, 0).unwrap());
+        s.service
+            .submit(
+                id,
+                Op::UserTurn {
+                    input: UserInput::text(prompt),
+                },
+            )
+            .unwrap();
+    }
+    // The Active list has all three running at the same moment.
+    let mut most = 0;
+    let ended = async {
+        let mut answers = Vec::new();
+        for stream in &mut streams {
+            let mut said = String::new();
+            loop {
+                let env = tokio::time::timeout(Duration::from_secs(60), stream.recv())
+                    .await
+                    .expect("a turn did not end")
+                    .unwrap();
+                match env.event {
+                    AgentEvent::TextDelta { delta } => said.push_str(&delta),
+                    AgentEvent::TurnEnded { reason, .. } => {
+                        assert_eq!(reason, TurnEndReason::Completed, "{said}");
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            answers.push(said);
+        }
+        answers
+    };
+    tokio::pin!(ended);
+    let answers = loop {
+        tokio::select! {
+            answers = &mut ended => break answers,
+            _ = tokio::time::sleep(Duration::from_millis(20)) => {
+                let running = s
+                    .service
+                    .activity()
+                    .iter()
+                    .filter(|a| a.state == memo_protocol::ActivityState::Running)
+                    .count();
+                most = most.max(running);
+            }
+        }
+    };
+    assert_eq!(most, 3, "the three sessions did not run at once");
+    assert_eq!(
+        answers,
+        [
+            "Alpha answers slowly, word by word.",
+            "Beta answers slowly too, word by word.",
+            "Gamma is Memo's own answer."
+        ]
+    );
+    s.service.shutdown().await;
+    assert_eq!(gone(&s.mark).await, Vec::<String>::new());
+    mock.shutdown().await;
+}
