@@ -485,18 +485,18 @@ ipc_calls! {
 
     /// Settings → External agents: other agents Memo runs over ACP, and the presets.
     fn external_agents_page(state) -> ExternalAgentsPage {
-        Ok(state.service().external_agents_page()?)
+        Ok(state.service().external_agents_page().await?)
     }
 
     /// Adds an external agent (`editing` false) or changes it; secret values go to the
     /// keychain.
     fn save_external_agent(state, input: ExternalAgentInput, editing: bool) -> ExternalAgentsPage {
-        Ok(state.service().save_external_agent(&input, editing)?)
+        Ok(state.service().save_external_agent(&input, editing).await?)
     }
 
     /// Removes an external agent and its keychain values.
     fn remove_external_agent(state, name: String) -> ExternalAgentsPage {
-        Ok(state.service().remove_external_agent(&name)?)
+        Ok(state.service().remove_external_agent(&name).await?)
     }
 
     /// Starts the agent, asks it `initialize` and stops it: whether it runs, what it

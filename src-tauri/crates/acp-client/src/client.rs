@@ -107,7 +107,12 @@ pub struct ExternalAgent {
 impl ExternalAgent {
     /// Starts agent `name` for a session in `cwd` and initializes it.
     pub async fn start(name: &str, launch: &Launch, cwd: &Path) -> Result<Arc<Self>, ClientError> {
-        let (process, stdin, stdout) = AgentProcess::spawn(launch, cwd)?;
+        // The login shell's PATH: read once per process, blocking, so off the runtime.
+        let path =
+            tokio::task::spawn_blocking(|| memo_child_env::path_env::server_path().to_owned())
+                .await
+                .unwrap_or_default();
+        let (process, stdin, stdout) = AgentProcess::spawn(launch, cwd, &path)?;
         let (rpc, incoming) = rpc::connect(stdout, stdin);
         let (barrier, barriers) = mpsc::unbounded_channel();
         let agent = Arc::new(Self {

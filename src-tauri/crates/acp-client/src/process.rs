@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use memo_child_env::path_env::resolve_command;
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use tokio::io::{AsyncReadExt, BufReader};
@@ -38,12 +39,22 @@ pub(crate) struct AgentProcess {
 }
 
 impl AgentProcess {
+    /// Starts `launch` in `cwd`, its command found on `path` (the login shell's PATH, as
+    /// for MCP servers: an agent installed with nvm or `npm -g` is on it), which it gets
+    /// as its PATH too unless `launch` sets one.
     pub fn spawn(
         launch: &Launch,
         cwd: &Path,
+        path: &str,
     ) -> Result<(Self, ChildStdin, BufReader<ChildStdout>), ClientError> {
-        let mut command = Command::new(&launch.command);
+        let program =
+            resolve_command(&launch.command, path, cwd).ok_or_else(|| ClientError::Spawn {
+                command: launch.command.clone(),
+                reason: "it is not installed: no such program on the PATH".into(),
+            })?;
+        let mut command = Command::new(program);
         command
+            .env("PATH", path)
             .args(&launch.args)
             .current_dir(cwd)
             .stdin(std::process::Stdio::piped())

@@ -1,5 +1,7 @@
-//! The variables Memo sets in its own environment for itself, which the commands it starts
-//! for the user must not inherit.
+//! The environment of the programs Memo starts for the user: the variables Memo sets in
+//! its own environment for itself, which they must not inherit (below), and the PATH they
+//! are found on ([`path_env`]: the login shell's, since a desktop app started from a
+//! launcher has a bare one).
 //!
 //! The desktop shell sets variables for WebKit's web process before WebKit starts (painting
 //! without compositing on a machine with no GPU, the page's JavaScript heap size): the web
@@ -9,6 +11,8 @@
 //! place that starts a user's command (the terminal, `exec_command`, hooks, MCP servers,
 //! the browser for an MCP login) removes those names and the marker. A variable the user set themselves is never listed:
 //! the shell leaves those alone and does not mark them.
+
+pub mod path_env;
 
 /// The variable holding the names (space-separated) Memo set for itself.
 pub const MARKER: &str = "MEMO_INTERNAL_ENV";

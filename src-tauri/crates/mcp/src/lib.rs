@@ -31,7 +31,9 @@ mod oauth_discovery;
 pub mod oauth_flow;
 mod oauth_store;
 pub mod oauth_token;
-pub mod path_env;
+/// Where stdio servers' commands are found (moved to memo-child-env, shared with the
+/// external agents Memo starts).
+pub use memo_child_env::path_env;
 mod process;
 pub mod prompts;
 mod search;

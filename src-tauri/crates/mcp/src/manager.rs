@@ -89,11 +89,11 @@ impl McpManager {
             let task = tokio::spawn(async move {
                 let path = match starter.options.path.clone() {
                     Some(path) => path,
-                    None => {
-                        tokio::task::spawn_blocking(|| crate::path_env::server_path().to_owned())
-                            .await
-                            .unwrap_or_default()
-                    }
+                    None => tokio::task::spawn_blocking(|| {
+                        memo_child_env::path_env::server_path().to_owned()
+                    })
+                    .await
+                    .unwrap_or_default(),
                 };
                 let _ = starter.path.set(path);
                 let servers: Vec<_> = enabled

@@ -15,7 +15,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
 use crate::config::{StderrMode, StdioConfig};
 use crate::error::McpError;
-use crate::path_env::resolve_command;
+use memo_child_env::path_env::resolve_command;
 
 const TAIL_LINES: usize = 40;
 const TAIL_LINE_CHARS: usize = 400;

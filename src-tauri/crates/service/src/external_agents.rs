@@ -26,16 +26,18 @@ pub struct ExternalSessionRequest {
     pub approval_mode: Option<ApprovalMode>,
 }
 
-/// Whether `command` would start: a path that exists, or a name on `PATH`.
-fn command_found(command: &str, path_var: Option<&str>) -> bool {
-    if command.contains('/') {
-        return Path::new(command).is_file();
-    }
-    path_var
+/// The PATH agents are found on and started with: the login shell's, as for MCP servers
+/// (read once per process, blocking the first time, so off the runtime's threads).
+async fn agent_path() -> String {
+    tokio::task::spawn_blocking(|| memo_child_env::path_env::server_path().to_owned())
+        .await
         .unwrap_or_default()
-        .split(':')
-        .filter(|dir| !dir.is_empty())
-        .any(|dir| Path::new(dir).join(command).is_file())
+}
+
+/// Whether `command` would start from the home folder with `path`.
+fn command_found(command: &str, path: &str, home: Option<&Path>) -> bool {
+    let from = home.unwrap_or(Path::new("/"));
+    memo_child_env::path_env::resolve_command(command, path, from).is_some()
 }
 
 impl Service {
@@ -77,9 +79,14 @@ impl Service {
         }
     }
 
-    pub fn external_agents_page(&self) -> Result<ExternalAgentsPage> {
+    pub async fn external_agents_page(&self) -> Result<ExternalAgentsPage> {
+        let path = agent_path().await;
+        self.page_on(&path)
+    }
+
+    fn page_on(&self, path: &str) -> Result<ExternalAgentsPage> {
         let config = self.config()?;
-        let path_var = (self.env())("PATH");
+        let home = self.user_home();
         let presets = presets::all();
         let agents = config
             .external_agents
@@ -104,7 +111,7 @@ impl Service {
                         stored: self.secret(&agent.name, name).is_some(),
                     })
                     .collect(),
-                found: command_found(&agent.command, path_var.as_deref()),
+                found: command_found(&agent.command, path, home.as_deref()),
                 preset: presets
                     .iter()
                     .find(|p| p.command == agent.command)
@@ -120,7 +127,7 @@ impl Service {
 
     /// Adds agent `input.name` (`editing` false) or changes it. Secret values given go
     /// to the keychain; ones the form no longer lists leave it.
-    pub fn save_external_agent(
+    pub async fn save_external_agent(
         &self,
         input: &ExternalAgentInput,
         editing: bool,
@@ -188,7 +195,7 @@ impl Service {
         {
             self.forget_agent_secret(name, dropped);
         }
-        self.external_agents_page()
+        self.external_agents_page().await
     }
 
     fn forget_agent_secret(&self, agent: &str, var: &str) {
@@ -201,7 +208,7 @@ impl Service {
     }
 
     /// Removes agent `name` from config.toml, with its keychain values.
-    pub fn remove_external_agent(&self, name: &str) -> Result<ExternalAgentsPage> {
+    pub async fn remove_external_agent(&self, name: &str) -> Result<ExternalAgentsPage> {
         let agent = self.external_agent(name)?;
         let mut file = ConfigFile::open(&self.config()?.path)?;
         file.remove_external_agent(name);
@@ -209,7 +216,7 @@ impl Service {
         for var in &agent.secret_env {
             self.forget_agent_secret(name, var);
         }
-        self.external_agents_page()
+        self.external_agents_page().await
     }
 
     /// Starts agent `name` in `cwd` (the home folder when `None`), asks it `initialize`
@@ -235,8 +242,7 @@ impl Service {
             error: None,
             elapsed_ms: 0,
         };
-        let path_var = (self.env())("PATH");
-        if !command_found(&config.command, path_var.as_deref()) {
+        if !command_found(&config.command, &agent_path().await, Some(&folder)) {
             let install = presets::all()
                 .into_iter()
                 .find(|p| p.command == config.command)

@@ -40,7 +40,7 @@ struct Setup {
     mark: String,
 }
 
-fn setup(agent: ExternalAgentInput) -> Setup {
+async fn setup(agent: ExternalAgentInput) -> Setup {
     let home = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
     std::fs::write(home.path().join("config.toml"), "").unwrap();
@@ -57,7 +57,7 @@ fn setup(agent: ExternalAgentInput) -> Setup {
         name: "MEMO_TEST_MARK".into(),
         value: mark.clone(),
     });
-    service.save_external_agent(&agent, false).unwrap();
+    service.save_external_agent(&agent, false).await.unwrap();
     Setup {
         service,
         home,
@@ -228,7 +228,7 @@ async fn claude_codes_edits_ask_in_memos_card_land_show_in_changes_revert_by_hun
 ) {
     let mock = MockLlmServer::start_with(Vec::new()).await.unwrap();
     let user_home = tempfile::tempdir().unwrap();
-    let s = setup(claude_code(&mock, user_home.path()));
+    let s = setup(claude_code(&mock, user_home.path())).await;
     let work = s.work.path().canonicalize().unwrap();
     let file = work.join("a.txt");
     std::fs::write(&file, A).unwrap();
@@ -242,7 +242,7 @@ async fn claude_codes_edits_ask_in_memos_card_land_show_in_changes_revert_by_hun
     // The key went to the keychain, not config.toml.
     let config = std::fs::read_to_string(s.home.path().join("config.toml")).unwrap();
     assert!(config.contains("[external_agents.claude]") && !config.contains("sk-test"));
-    let page = s.service.external_agents_page().unwrap();
+    let page = s.service.external_agents_page().await.unwrap();
     assert!(page.agents[0].secrets[0].stored && page.agents[0].found);
 
     let prompt = "Please edit a.txt";
@@ -421,7 +421,8 @@ async fn an_agent_that_prints_junk_or_dies_ends_the_turn_with_what_it_said_and_l
         "junk",
         // Its stderr first: stopped at its junk, it would not get to say more.
         "echo 'starting up' >&2; echo 'Welcome to my agent!'; sleep 60",
-    ));
+    ))
+    .await;
     let (id, events) = first_turn(&s, "junk").await;
     assert_eq!(ended(&events), TurnEndReason::Failed);
     let said = errors(&events).join("\n");
@@ -435,7 +436,7 @@ async fn an_agent_that_prints_junk_or_dies_ends_the_turn_with_what_it_said_and_l
         .any(|e| matches!(&e.event, AgentEvent::TurnStarted { input } if input.text == "hello")));
     assert_eq!(gone(&s.mark).await, Vec::<String>::new());
 
-    let s2 = setup(script_agent("dies", "echo 'no such model' >&2; exit 3"));
+    let s2 = setup(script_agent("dies", "echo 'no such model' >&2; exit 3")).await;
     let (_, events) = first_turn(&s2, "dies").await;
     assert_eq!(ended(&events), TurnEndReason::Failed);
     let said = errors(&events).join("\n");
@@ -444,13 +445,43 @@ async fn an_agent_that_prints_junk_or_dies_ends_the_turn_with_what_it_said_and_l
         "{said}"
     );
 
-    let s3 = setup(script_agent("missing", "exec /nonexistent/agent"));
+    let s3 = setup(script_agent("missing", "exec /nonexistent/agent")).await;
     let check = s3
         .service
         .check_external_agent("missing", None)
         .await
         .unwrap();
     assert!(!check.ok && check.error.is_some());
+    // A command on no PATH: said before anything starts, and so is a session's turn.
+    let mut absent = script_agent("absent", "");
+    absent.command = "memo-no-such-agent".into();
+    absent.args.clear();
+    s3.service
+        .save_external_agent(&absent, false)
+        .await
+        .unwrap();
+    let page = s3.service.external_agents_page().await.unwrap();
+    assert!(
+        !page
+            .agents
+            .iter()
+            .find(|a| a.name == "absent")
+            .unwrap()
+            .found
+    );
+    let check = s3
+        .service
+        .check_external_agent("absent", None)
+        .await
+        .unwrap();
+    assert!(check.error.unwrap().contains("not installed"));
+    let (_, events) = first_turn(&s3, "absent").await;
+    assert_eq!(ended(&events), TurnEndReason::Failed);
+    assert!(
+        errors(&events).join("\n").contains("not installed"),
+        "{:?}",
+        errors(&events)
+    );
     s.service.shutdown().await;
     s2.service.shutdown().await;
     s3.service.shutdown().await;
@@ -458,7 +489,7 @@ async fn an_agent_that_prints_junk_or_dies_ends_the_turn_with_what_it_said_and_l
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_agent_that_hangs_is_stopped_by_an_interrupt_and_by_closing_the_session() {
-    let s = setup(script_agent("hangs", "sleep 600"));
+    let s = setup(script_agent("hangs", "sleep 600")).await;
     let summary = start(&s, s.work.path(), "hangs");
     let id = summary.id.clone();
     let mut events = s.service.subscribe(&id, summary.last_seq).unwrap();
@@ -499,7 +530,7 @@ async fn a_kept_rule_answers_claude_code_a_stop_cancels_it_and_a_resumed_session
 {
     let mock = MockLlmServer::start_with(Vec::new()).await.unwrap();
     let user_home = tempfile::tempdir().unwrap();
-    let s = setup(claude_code(&mock, user_home.path()));
+    let s = setup(claude_code(&mock, user_home.path())).await;
     let work = s.work.path().canonicalize().unwrap();
     let file = work.join("a.txt");
     std::fs::write(&file, A).unwrap();
@@ -609,7 +640,7 @@ async fn a_kept_rule_answers_claude_code_a_stop_cancels_it_and_a_resumed_session
 async fn two_sessions_on_claude_code_and_one_of_memos_own_run_at_once_in_the_active_list() {
     let mock = MockLlmServer::start_with(Vec::new()).await.unwrap();
     let user_home = tempfile::tempdir().unwrap();
-    let s = setup(claude_code(&mock, user_home.path()));
+    let s = setup(claude_code(&mock, user_home.path())).await;
     // Memo's own provider too, on the same mock.
     let config = s.home.path().join("config.toml");
     let text = std::fs::read_to_string(&config).unwrap();
