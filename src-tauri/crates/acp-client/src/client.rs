@@ -442,15 +442,10 @@ impl ExternalAgent {
     /// `call` with its terminal's output, when it has a terminal Memo still holds.
     fn with_terminal_output(&self, turn: &PeerTurn, id: &str, mut call: Call) -> Call {
         if call.terminal_output.is_none() {
-            if let Some(output) = call
-                .terminal_id()
-                .and_then(|t| turn.terminal_output(&t).ok())
-            {
-                call.terminal_exit = output.exit.as_ref().and_then(|e| e.code);
-                call.terminal_output = Some(output.output);
-                if let Some(kept) = lock(&self.calls).get_mut(id) {
-                    kept.terminal_output = call.terminal_output.clone();
-                    kept.terminal_exit = call.terminal_exit;
+            if let Some(terminal) = call.terminal_id() {
+                self.keep_terminal_output(turn, &terminal);
+                if let Some(kept) = lock(&self.calls).get(id) {
+                    call = kept.clone();
                 }
             }
         }
@@ -596,8 +591,7 @@ impl ExternalAgent {
             .values_mut()
             .find(|c| c.terminal_id().as_deref() == Some(terminal))
         {
-            call.terminal_exit = output.exit.as_ref().and_then(|e| e.code);
-            call.terminal_output = Some(output.output);
+            call.took(output);
         }
     }
 }

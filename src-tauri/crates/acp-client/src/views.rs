@@ -92,6 +92,12 @@ impl Call {
         }
     }
 
+    /// Keeps what its terminal printed and how it ended (for its card and result).
+    pub fn took(&mut self, output: memo_engine::peer::PeerOutput) {
+        self.terminal_exit = output.exit.as_ref().and_then(|e| e.code);
+        self.terminal_output = Some(output.output);
+    }
+
     pub fn terminal_id(&self) -> Option<String> {
         self.fields.content.iter().flatten().find_map(|c| match c {
             ToolCallContent::Terminal { terminal_id } => Some(terminal_id.clone()),
@@ -384,8 +390,14 @@ mod tests {
             }
         );
         merge(&mut c.fields, fields(json!({"status": "completed"})));
-        c.terminal_output = Some("hi\n".into());
-        c.terminal_exit = Some(3);
+        c.took(memo_engine::peer::PeerOutput {
+            output: "hi\n".into(),
+            truncated: false,
+            exit: Some(memo_engine::peer::PeerExit {
+                code: Some(3),
+                signal: None,
+            }),
+        });
         let ToolView::Command(view) = c.view(Path::new("/w")) else {
             panic!()
         };

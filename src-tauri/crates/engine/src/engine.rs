@@ -294,9 +294,7 @@ impl Engine {
         context.mcp = mcp;
         context.file_host = overrides.file_host;
         context.elicitations = Some(elicitations);
-        context.approval_rules = self.options.memo_home.as_ref().map(|home| {
-            memo_config::RuleStore::at(memo_config::MemoHome::at(home).approval_rules())
-        });
+        context.approval_rules = self.rule_store();
         context.imported_rules = crate::imported_rules::as_rules(&imported, &cwd, trusted);
         context.command_limits = crate::imported_rules::command_limits(&imported);
         // Read at every start and resume, so an edited settings file counts from the next
@@ -372,6 +370,13 @@ impl Engine {
             memo_config: Some(self.options.config.path.clone()),
             plugins,
         }
+    }
+
+    /// The person's kept approval rules, in Memo's home (`None` without one).
+    pub(crate) fn rule_store(&self) -> Option<memo_config::RuleStore> {
+        self.options.memo_home.as_ref().map(|home| {
+            memo_config::RuleStore::at(memo_config::MemoHome::at(home).approval_rules())
+        })
     }
 
     fn client_for(&self, provider: &ProviderConfig) -> Result<Arc<dyn ModelClient>, EngineError> {

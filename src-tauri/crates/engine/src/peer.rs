@@ -167,9 +167,7 @@ impl crate::Engine {
         let imported = self.imported_permissions(Some(&cwd));
         let trusted = self.project_trusted(&cwd, &imported);
         let context = crate::SessionContext {
-            approval_rules: options.memo_home.as_ref().map(|home| {
-                memo_config::RuleStore::at(memo_config::MemoHome::at(home).approval_rules())
-            }),
+            approval_rules: self.rule_store(),
             imported_rules: crate::imported_rules::as_rules(&imported, &cwd, trusted),
             command_limits: crate::imported_rules::command_limits(&imported),
             peer: Some(crate::PeerLink(peer)),

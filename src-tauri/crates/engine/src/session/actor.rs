@@ -334,11 +334,7 @@ async fn run_actor(
                 }));
             }
             Some(Op::RetryTurn) => {
-                if shared.context.settings.peer.is_some() {
-                    report_invalid_op(
-                        &shared,
-                        "this session's agent runs its own turns: retry is not for it",
-                    );
+                if refused_by_peer(&shared, "retry a turn") {
                     continue;
                 }
                 if still_running(&running) {
@@ -358,11 +354,7 @@ async fn run_actor(
                 }));
             }
             Some(Op::SwitchModel { provider, model }) => {
-                if shared.context.settings.peer.is_some() {
-                    report_invalid_op(
-                        &shared,
-                        "this session's agent runs its own turns: switch models is not for it",
-                    );
+                if refused_by_peer(&shared, "switch to Memo's models") {
                     continue;
                 }
                 if still_running(&running) {
@@ -425,11 +417,7 @@ async fn run_actor(
                 }
             }
             Some(Op::Compact { instructions }) => {
-                if shared.context.settings.peer.is_some() {
-                    report_invalid_op(
-                        &shared,
-                        "this session's agent runs its own turns: compact is not for it",
-                    );
+                if refused_by_peer(&shared, "take /compact") {
                     continue;
                 }
                 if still_running(&running) {
@@ -512,6 +500,19 @@ fn retryable_turn(shared: &SessionState) -> Result<TurnId, String> {
         Ok(None) => Err("there is no turn to retry yet".into()),
         Err(error) => Err(format!("could not read the session's last turn: {error}")),
     }
+}
+
+/// Ops of Memo's own model loop, which a session another agent runs does not have:
+/// refused, saying so, when `shared` is one.
+fn refused_by_peer(shared: &SessionState, what: &str) -> bool {
+    if shared.context.settings.peer.is_none() {
+        return false;
+    }
+    report_invalid_op(
+        shared,
+        &format!("this session's turns are run by an external agent, which does not {what}"),
+    );
+    true
 }
 
 fn report_invalid_op(shared: &SessionState, message: &str) {

@@ -24,6 +24,9 @@ use super::state::SessionState;
 use crate::peer::{PeerAction, PeerAnswer, PeerAsk, PeerError, PeerExit, PeerOutput, PeerStop};
 use crate::tools::{ToolContext, ToolPreview};
 
+/// The largest file sent whole to the agent (`fs/read_text_file`): it is one JSON message.
+const MAX_READ_BYTES: u64 = 16 * 1024 * 1024;
+
 /// How long a cancelled agent gets to answer its prompt before the turn ends without it.
 const CANCEL_GRACE: Duration = Duration::from_secs(10);
 
@@ -76,11 +79,6 @@ impl PeerTurn {
                 state: Mutex::default(),
             }),
         }
-    }
-
-    /// The folder the session works in.
-    pub fn cwd(&self) -> &std::path::Path {
-        &self.inner.shared.tool_ctx.cwd
     }
 
     /// Cancelled when the person stops the turn.
@@ -266,22 +264,21 @@ impl PeerTurn {
         });
     }
 
-    /// What the agent's tokens cost, when it says.
-    pub fn usage(&self, usage: TokenUsage) {
-        self.emit(AgentEvent::Usage {
-            step: usage,
-            turn_total: usage,
-        });
+    /// The agent's name in config.toml (the session's provider, without its prefix).
+    fn agent_name(&self) -> String {
+        let provider = self.inner.shared.binding().provider.clone();
+        memo_protocol::external_agent_of(&provider)
+            .unwrap_or(&provider)
+            .to_owned()
     }
 
     /// The agent failed (it crashed, broke the protocol, refused the prompt): said in
     /// the person's language around what the agent or its OS said.
     fn failed(&self, message: String) {
-        let provider = self.inner.shared.binding().provider.clone();
-        let name = memo_protocol::external_agent_of(&provider)
-            .unwrap_or(&provider)
-            .to_owned();
-        let phrase = Phrase::ExternalAgentFailed { name, message };
+        let phrase = Phrase::ExternalAgentFailed {
+            name: self.agent_name(),
+            message,
+        };
         self.emit(AgentEvent::Error {
             kind: ErrorKind::Provider,
             message: phrase.english(),
@@ -299,11 +296,8 @@ impl PeerTurn {
         agent_session: String,
         resumed: bool,
     ) {
-        let provider = self.inner.shared.binding().provider.clone();
         self.emit(AgentEvent::ExternalAgentStarted {
-            agent: memo_protocol::external_agent_of(&provider)
-                .unwrap_or(&provider)
-                .to_owned(),
+            agent: self.agent_name(),
             label,
             version,
             agent_session,
@@ -321,12 +315,26 @@ impl PeerTurn {
 
     /// How Memo's approvals see `action`: through Memo's own tool for it where there is
     /// one, so the guard, the path policy, the diff and the fingerprints are the same.
+    /// What Memo refuses outright (the path policy, the guard) is said in the transcript.
     async fn preview(
         &self,
+        ctx: &ToolContext,
         title: &str,
         action: &PeerAction,
     ) -> Result<(ToolPreview, serde_json::Value), String> {
-        let ctx = self.tool_context();
+        let judged = self.judge(ctx, title, action).await;
+        if let Err(why) = &judged {
+            self.refused(title, why);
+        }
+        judged
+    }
+
+    async fn judge(
+        &self,
+        ctx: &ToolContext,
+        title: &str,
+        action: &PeerAction,
+    ) -> Result<(ToolPreview, serde_json::Value), String> {
         let (tool, args) = match action {
             PeerAction::Command { command, cwd } => {
                 let mut args = serde_json::json!({ "cmd": command });
@@ -401,7 +409,7 @@ impl PeerTurn {
                 "Memo's {tool} tool is turned off, so this is not allowed"
             ));
         };
-        match tool.preview(&ctx, &args).await {
+        match tool.preview(ctx, &args).await {
             Ok(preview) => Ok((preview, args)),
             Err(error) => Err(error.message),
         }
@@ -410,19 +418,19 @@ impl PeerTurn {
     /// Puts the agent's question to Memo's approvals: kept rules, grants and the mode
     /// answer first; otherwise the person, on the call's card.
     pub async fn approve(&self, ask: PeerAsk) -> PeerAnswer {
-        let (preview, _) = match self.preview(&ask.title, &ask.action).await {
-            Ok(preview) => preview,
-            Err(why) => {
-                self.refused(&ask.title, &why);
-                return PeerAnswer::Denied(why);
+        let ctx = self.tool_context();
+        match self.preview(&ctx, &ask.title, &ask.action).await {
+            Ok((preview, _)) => {
+                self.decide(&ctx, &ask.call_id, &ask.title, &preview, &ask.arguments)
+                    .await
             }
-        };
-        self.decide(&ask.call_id, &ask.title, &preview, &ask.arguments)
-            .await
+            Err(why) => PeerAnswer::Denied(why),
+        }
     }
 
     async fn decide(
         &self,
+        ctx: &ToolContext,
         call_id: &str,
         title: &str,
         preview: &ToolPreview,
@@ -430,7 +438,6 @@ impl PeerTurn {
     ) -> PeerAnswer {
         let shared = &self.inner.shared;
         let settings = &shared.context.settings;
-        let denials = shared.refresh_read_denials();
         let home = shared.user_home();
         let approver = Approver::for_step(
             &self.inner.scope,
@@ -439,7 +446,7 @@ impl PeerTurn {
                 store: settings.approval_rules.as_ref(),
                 imported: &settings.imported_rules,
                 cwd: &shared.tool_ctx.cwd,
-                denials: &denials,
+                denials: &ctx.read_denials,
                 home: home.as_deref(),
                 command_limits: &settings.command_limits,
             },
@@ -481,24 +488,19 @@ impl PeerTurn {
     /// Allowed already in this turn, or asked now (under call `call_id`).
     async fn cleared(
         &self,
+        ctx: &ToolContext,
         call_id: &str,
         title: &str,
         action: &PeerAction,
     ) -> Result<serde_json::Value, PeerError> {
-        let (preview, args) = match self.preview(title, action).await {
-            Ok(preview) => preview,
-            Err(why) => {
-                self.refused(title, &why);
-                return Err(PeerError(why));
-            }
-        };
+        let (preview, args) = self.preview(ctx, title, action).await.map_err(PeerError)?;
         if lock(&self.inner.state)
             .allowed
             .contains(&preview.fingerprint)
         {
             return Ok(args);
         }
-        match self.decide(call_id, title, &preview, &args).await {
+        match self.decide(ctx, call_id, title, &preview, &args).await {
             PeerAnswer::Allowed => Ok(args),
             PeerAnswer::Denied(why) => Err(PeerError(why)),
             PeerAnswer::Cancelled => Err(PeerError("the turn was stopped".into())),
@@ -536,6 +538,14 @@ impl PeerTurn {
     ) -> Result<String, PeerError> {
         let ctx = self.tool_context();
         let real = ctx.readable(path).map_err(|e| PeerError(e.message))?;
+        let size = std::fs::metadata(&real).map_or(0, |m| m.len());
+        if size > MAX_READ_BYTES {
+            return Err(PeerError(format!(
+                "{path} is {} MiB; files above {} MiB are not sent whole",
+                size / (1024 * 1024),
+                MAX_READ_BYTES / (1024 * 1024)
+            )));
+        }
         let text = std::fs::read_to_string(&real)
             .map_err(|e| PeerError(format!("cannot read {path}: {e}")))?;
         if line.is_none() && limit.is_none() {
@@ -573,8 +583,11 @@ impl PeerTurn {
         let (id, own) = self
             .owning_call(call, "write_file", &shown, tool.view(&ctx, &shown))
             .await;
-        let result = match self.cleared(&id, "write_file", &action).await {
-            Ok(args) => tool.run(ctx, args).await.map_err(|e| PeerError(e.message)),
+        let result = match self.cleared(&ctx, &id, "write_file", &action).await {
+            Ok(args) => tool
+                .run(ctx.clone(), args)
+                .await
+                .map_err(|e| PeerError(e.message)),
             Err(error) => Err(error),
         };
         if own {
@@ -586,7 +599,7 @@ impl PeerTurn {
                 Ok(out) => out.view.clone(),
                 Err(_) => None,
             }
-            .unwrap_or_else(|| tool.view(&self.tool_context(), &shown));
+            .unwrap_or_else(|| tool.view(&ctx, &shown));
             self.tool_ended(&id, ok, view, output).await;
         }
         result.map(|_| ())
@@ -611,8 +624,9 @@ impl PeerTurn {
             Some(call) => call.clone(),
             None => format!("memo-terminal-{}", self.inner.terminals.next_id()),
         };
-        self.cleared(&call_id, "exec_command", &action).await?;
         let ctx = self.tool_context();
+        self.cleared(&ctx, &call_id, "exec_command", &action)
+            .await?;
         // As Memo's own commands are: `MEMO_SANDBOX` decides.
         let sandbox = crate::tools::SandboxPolicy::from_env(|name| std::env::var(name).ok());
         let workdir = match &cwd {
