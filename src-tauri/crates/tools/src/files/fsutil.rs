@@ -36,28 +36,29 @@ pub(crate) fn encode(text: &str, crlf: bool) -> std::borrow::Cow<'_, [u8]> {
 }
 
 /// Reads `path` for editing. `Ok(None)` when it does not exist. With a file host (an
-/// editor over ACP) the text is the host's, unsaved changes included.
+/// editor over ACP) the text is the host's, unsaved changes included; what the disk
+/// does not have is new either way.
 pub(crate) fn read_text(path: &Path) -> Result<Option<TextFile>, ToolError> {
-    let Some(host) = crate::files::host::current() else {
-        return read_disk_text(path);
-    };
-    // What the disk does not have is new: the host is asked only about existing files.
-    let Some(on_disk) = read_disk_text(path)? else {
+    let Some(meta) = editable(path)? else {
         return Ok(None);
     };
-    let raw = host.read_text(path).map_err(|e| {
-        ToolError::failed(format!("the editor could not read {}: {e}", path.display()))
-    })?;
+    let raw = match crate::files::host::current() {
+        Some(host) => host.read_text(path).map_err(|e| {
+            ToolError::failed(format!("the editor could not read {}: {e}", path.display()))
+        })?,
+        None => read_utf8(path)?,
+    };
     let crlf = uses_crlf(&raw);
     let text = if crlf { raw.replace("\r\n", "\n") } else { raw };
     Ok(Some(TextFile {
         text,
         crlf,
-        mode: on_disk.mode,
+        mode: meta.permissions().mode() & 0o7777,
     }))
 }
 
-fn read_disk_text(path: &Path) -> Result<Option<TextFile>, ToolError> {
+/// `path`'s metadata when it is a regular file small enough to edit; `None` when absent.
+fn editable(path: &Path) -> Result<Option<std::fs::Metadata>, ToolError> {
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -88,6 +89,11 @@ fn read_disk_text(path: &Path) -> Result<Option<TextFile>, ToolError> {
             MAX_EDIT_BYTES / (1024 * 1024)
         )));
     }
+    Ok(Some(meta))
+}
+
+/// The file's bytes as UTF-8 text, refusing binary files.
+fn read_utf8(path: &Path) -> Result<String, ToolError> {
     let bytes = std::fs::read(path)
         .map_err(|e| ToolError::failed(format!("cannot read {}: {e}", path.display())))?;
     if bytes.contains(&0) {
@@ -96,19 +102,12 @@ fn read_disk_text(path: &Path) -> Result<Option<TextFile>, ToolError> {
             path.display()
         )));
     }
-    let raw = String::from_utf8(bytes).map_err(|_| {
+    String::from_utf8(bytes).map_err(|_| {
         ToolError::invalid_input(format!(
             "{} is not valid UTF-8; only UTF-8 text files can be edited",
             path.display()
         ))
-    })?;
-    let crlf = uses_crlf(&raw);
-    let text = if crlf { raw.replace("\r\n", "\n") } else { raw };
-    Ok(Some(TextFile {
-        text,
-        crlf,
-        mode: meta.permissions().mode() & 0o7777,
-    }))
+    })
 }
 
 /// True when every line break is `\r\n`. Mixed files are left byte for byte as they are:
@@ -120,10 +119,16 @@ pub(crate) fn uses_crlf(text: &str) -> bool {
 
 /// A file written to a temp file beside its target, waiting to be renamed over it; or,
 /// with a file host, its text waiting to be handed to the host.
-pub(crate) struct Staged {
-    tmp: Option<tempfile::NamedTempFile>,
-    hosted: Option<(std::sync::Arc<dyn crate::files::host::FileHost>, String)>,
-    path: PathBuf,
+pub(crate) enum Staged {
+    Disk {
+        tmp: tempfile::NamedTempFile,
+        path: PathBuf,
+    },
+    Hosted {
+        host: std::sync::Arc<dyn crate::files::host::FileHost>,
+        path: PathBuf,
+        text: String,
+    },
 }
 
 /// Prepares replacing `path` with `bytes`: a temp file in the same directory (so the
@@ -134,10 +139,10 @@ pub(crate) fn stage(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<Stag
         let text = String::from_utf8(bytes.to_vec()).map_err(|_| {
             ToolError::invalid_input(format!("{} would not be UTF-8 text", path.display()))
         })?;
-        return Ok(Staged {
-            tmp: None,
-            hosted: Some((host, text)),
+        return Ok(Staged::Hosted {
+            host,
             path: path.to_path_buf(),
+            text,
         });
     }
     let dir = path.parent().ok_or_else(|| {
@@ -159,9 +164,8 @@ pub(crate) fn stage(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<Stag
         ))
         .map_err(|e| fail("set permissions of", e))?;
     tmp.as_file().sync_data().map_err(|e| fail("flush", e))?;
-    Ok(Staged {
-        tmp: Some(tmp),
-        hosted: None,
+    Ok(Staged::Disk {
+        tmp,
         path: path.to_path_buf(),
     })
 }
@@ -170,20 +174,16 @@ impl Staged {
     /// Renames the temp file over the target: readers see the old or the new file, never
     /// half of one; a crash leaves at most a stray temp file.
     pub fn commit(self) -> Result<(), ToolError> {
-        let path = self.path;
-        if let Some((host, text)) = self.hosted {
-            return host.write_text(&path, &text).map_err(|e| {
-                ToolError::failed(format!(
-                    "the editor could not write {}: {e}",
-                    path.display()
-                ))
-            });
-        }
-        let Some(tmp) = self.tmp else {
-            return Err(ToolError::failed(format!(
-                "{} was not staged",
-                path.display()
-            )));
+        let (tmp, path) = match self {
+            Staged::Disk { tmp, path } => (tmp, path),
+            Staged::Hosted { host, path, text } => {
+                return host.write_text(&path, &text).map_err(|e| {
+                    ToolError::failed(format!(
+                        "the editor could not write {}: {e}",
+                        path.display()
+                    ))
+                })
+            }
         };
         let dir = path.parent().unwrap_or(Path::new("/"));
         // The policy approved `dir` as a real path; if a component was swapped for a
@@ -231,7 +231,6 @@ pub(crate) fn real_cwd(cwd: &Path) -> PathBuf {
     std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf())
 }
 
-/// Runs blocking file work off the async workers.
 /// [`blocking`], with the session's file host (`ToolContext::files`, if it has one) as
 /// the host of the file helpers for the work.
 pub(crate) async fn blocking_in<T, F>(
@@ -246,6 +245,7 @@ where
     blocking(tool, move || crate::files::host::with_host(host, f)).await
 }
 
+/// Runs blocking file work off the async workers.
 pub(crate) async fn blocking<T, F>(tool: &str, f: F) -> Result<T, ToolError>
 where
     F: FnOnce() -> Result<T, ToolError> + Send + 'static,
