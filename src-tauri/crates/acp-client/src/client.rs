@@ -107,11 +107,7 @@ pub struct ExternalAgent {
 impl ExternalAgent {
     /// Starts agent `name` for a session in `cwd` and initializes it.
     pub async fn start(name: &str, launch: &Launch, cwd: &Path) -> Result<Arc<Self>, ClientError> {
-        // The login shell's PATH: read once per process, blocking, so off the runtime.
-        let path =
-            tokio::task::spawn_blocking(|| memo_child_env::path_env::server_path().to_owned())
-                .await
-                .unwrap_or_default();
+        let path = crate::process::agent_path().await;
         let (process, stdin, stdout) = AgentProcess::spawn(launch, cwd, &path)?;
         let (rpc, incoming) = rpc::connect(stdout, stdin);
         let (barrier, barriers) = mpsc::unbounded_channel();
@@ -233,19 +229,10 @@ impl ExternalAgent {
                 return Err(self.gone_error().await);
             }
         }
-        answer.map_err(|error| {
-            let data = error.data.map(|d| match d {
-                Value::String(s) => s,
-                other => other.to_string(),
-            });
-            ClientError::Refused {
-                method: method.to_owned(),
-                message: match data {
-                    Some(data) => format!("{} ({data})", error.message),
-                    None => error.message,
-                },
-                auth: error.code == acp::Error::auth_required().code,
-            }
+        answer.map_err(|error| ClientError::Refused {
+            method: method.to_owned(),
+            message: error.said(),
+            auth: error.code == acp::Error::auth_required().code,
         })
     }
 

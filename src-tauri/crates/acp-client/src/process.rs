@@ -30,6 +30,14 @@ pub struct Launch {
     pub env: BTreeMap<String, String>,
 }
 
+/// The PATH agents are found on and started with: the login shell's, as for MCP servers
+/// (read once per process, blocking the first time, so off the runtime's threads).
+pub async fn agent_path() -> String {
+    tokio::task::spawn_blocking(|| memo_child_env::path_env::server_path().to_owned())
+        .await
+        .unwrap_or_default()
+}
+
 pub(crate) struct AgentProcess {
     child: Mutex<Option<Child>>,
     pgid: Option<i32>,

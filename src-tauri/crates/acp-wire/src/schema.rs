@@ -40,6 +40,15 @@ impl Error {
         self
     }
 
+    /// The error in one line, as the other side said it: its message, then its data.
+    pub fn said(&self) -> String {
+        match &self.data {
+            Some(Value::String(data)) => format!("{} ({data})", self.message),
+            Some(data) => format!("{} ({data})", self.message),
+            None => self.message.clone(),
+        }
+    }
+
     pub fn parse_error() -> Self {
         Self::new(-32700, "Parse error")
     }

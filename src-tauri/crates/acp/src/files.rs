@@ -64,10 +64,7 @@ impl EditorFiles {
         });
         match answer {
             Ok(Ok(value)) => Ok(value),
-            Ok(Err(error)) => Err(match error.data {
-                Some(data) => format!("{} ({data})", error.message),
-                None => error.message,
-            }),
+            Ok(Err(error)) => Err(error.said()),
             Err(_) => Err(format!("no answer in {} s", ANSWER_WAIT.as_secs())),
         }
     }

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use memo_acp_client::process::agent_path;
 use memo_acp_client::{presets, Connector, ExternalAgent, Launch};
 use memo_config::{external_agent_secret_key, ConfigFile, ExternalAgentConfig};
 use memo_engine::peer::PeerSessionOptions;
@@ -24,14 +25,6 @@ pub struct ExternalSessionRequest {
     /// Its name in config.toml.
     pub agent: String,
     pub approval_mode: Option<ApprovalMode>,
-}
-
-/// The PATH agents are found on and started with: the login shell's, as for MCP servers
-/// (read once per process, blocking the first time, so off the runtime's threads).
-async fn agent_path() -> String {
-    tokio::task::spawn_blocking(|| memo_child_env::path_env::server_path().to_owned())
-        .await
-        .unwrap_or_default()
 }
 
 /// Whether `command` would start from the home folder with `path`.
