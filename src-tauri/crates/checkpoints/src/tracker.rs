@@ -282,7 +282,7 @@ fn read_one(
     if stat.size > cap {
         return Ok(Content::Large { size: stat.size });
     }
-    let bytes = match std::fs::read(path) {
+    let bytes = match read_whole(path, stat) {
         Ok(bytes) if bytes.len() as u64 <= cap => bytes,
         Ok(bytes) => {
             return Ok(Content::Large {
@@ -295,4 +295,33 @@ fn read_one(
     let id = BlobId::of(&bytes);
     blobs.put(&id, &bytes, base)?;
     Ok(Content::Blob(id))
+}
+
+/// How often a file that changes while it is read is read again, and how long it must
+/// hold still to be taken as written.
+const TORN_READS: usize = 4;
+const TORN_WAIT: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// The file's bytes as they were at one instant. A file someone is writing without
+/// renaming (an editor that truncates and rewrites, a formatter streaming into `>`) can be
+/// read half written, empty even; restoring such a copy would lose the file. So a read is
+/// kept only when the file's stat is the same before and after it and it was last
+/// written longer than a moment ago; otherwise it is read again a moment later. A file
+/// that never holds still keeps its last read: its stat then differs from the walk's, so
+/// the next scan reads it once more.
+fn read_whole(path: &Path, walked: &Stat) -> std::io::Result<Vec<u8>> {
+    let stat_now = || std::fs::symlink_metadata(path).map(|m| Stat::of(&m));
+    let mut before = *walked;
+    let mut bytes = std::fs::read(path)?;
+    for _ in 0..TORN_READS {
+        let after = stat_now()?;
+        let fresh = db::now_ns().saturating_sub(after.mtime_ns) < TORN_WAIT.as_nanos() as i64;
+        if after == before && !fresh {
+            break;
+        }
+        std::thread::sleep(TORN_WAIT);
+        before = stat_now()?;
+        bytes = std::fs::read(path)?;
+    }
+    Ok(bytes)
 }

@@ -70,9 +70,10 @@ impl World {
         // The tool really ran: otherwise the sequence would test less than it says.
         assert!(
             self.read(file).contains(new),
-            "seed {}: {what} did not happen:\n{}",
+            "seed {}: {what} did not happen; {file} is {:?}.\nsteps:\n{}",
             self.seed,
-            self.read(file)
+            self.read(file),
+            self.log.join("\n")
         );
         self.log.push(what);
     }
@@ -317,7 +318,11 @@ async fn run(seed: u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nothing_the_person_writes_is_lost_whatever_memo_and_the_agent_do() {
-    for seed in 1..=8 {
+    // `NO_LOSS_SEED=7` replays one sequence alone.
+    let only = std::env::var("NO_LOSS_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok());
+    for seed in (1..=8).filter(|s| only.is_none_or(|o| o == *s)) {
         run(seed).await;
     }
 }
