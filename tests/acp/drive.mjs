@@ -23,8 +23,11 @@
 // fs/read_text_file and fs/write_text_file as an editor does: a file with a buffer reads
 // as the buffer (unsaved changes), others from disk; a write updates the buffer and saves
 // the file. Each fs request is recorded in the step's "fs".
-// Each step's result: its response or error, and for prompts and loads the updates and
-// the permission requests that came while it ran.
+// With "editor": {"terminals": true} it offers terminal/* as an editor does: each command
+// runs as a child process of this client, its output kept (within outputByteLimit, the
+// oldest dropped) until released. Each terminal request is recorded in "terminals".
+// Each step's result: its response or error, how long it took ("ms"), and for prompts and
+// loads the updates and the permission requests that came while it ran.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
@@ -38,6 +41,27 @@ const stream = ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.st
 
 const editor = plan.editor ?? null;
 const buffers = new Map(Object.entries(editor?.buffers ?? {}));
+const offersFiles = editor !== null && editor.buffers !== undefined;
+const offersTerminals = editor?.terminals === true;
+
+/** The editor's terminals: id → {child, output, truncated, limit, exit, exited}. */
+const terminals = new Map();
+let terminalCount = 0;
+
+function terminal(params) {
+  const found = terminals.get(params.terminalId);
+  if (!found) throw Object.assign(new Error(`no terminal ${params.terminalId}`), { code: -32602 });
+  return found;
+}
+
+function keep(term, chunk) {
+  term.output += chunk;
+  // As an editor does: the oldest output goes first, at a character boundary.
+  while (Buffer.byteLength(term.output) > term.limit) {
+    term.output = term.output.slice(Math.max(1, term.output.length - term.limit));
+    term.truncated = true;
+  }
+}
 
 /** What the step that runs now collects. */
 let current = null;
@@ -66,6 +90,62 @@ const app = client({ name: "memo-acp-test" })
     writeFileSync(params.path, params.content);
     return {};
   })
+  .onRequest("terminal/create", ({ params }) => {
+    current?.terminals.push({ method: "create", command: params.command, args: params.args, cwd: params.cwd });
+    const id = `term-${++terminalCount}`;
+    const env = { ...process.env };
+    for (const { name, value } of params.env ?? []) env[name] = value;
+    const term = { output: "", truncated: false, limit: params.outputByteLimit ?? 1 << 20, exit: null };
+    term.child = spawn(params.command, params.args ?? [], { cwd: params.cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    term.child.stdout.setEncoding("utf8").on("data", (chunk) => keep(term, chunk));
+    term.child.stderr.setEncoding("utf8").on("data", (chunk) => keep(term, chunk));
+    term.exited = new Promise((resolve) => {
+      term.child.on("error", (error) => {
+        keep(term, `${error.message}\n`);
+        term.exit = { exitCode: 127, signal: null };
+        resolve(term.exit);
+      });
+      term.child.on("close", (code, signal) => {
+        term.exit = { exitCode: code, signal };
+        resolve(term.exit);
+      });
+    });
+    terminals.set(id, term);
+    return { terminalId: id };
+  })
+  .onRequest("terminal/output", ({ params }) => {
+    const term = terminal(params);
+    return { output: term.output, truncated: term.truncated, exitStatus: term.exit };
+  })
+  .onRequest("terminal/wait_for_exit", async ({ params }) => {
+    current?.terminals.push({ method: "wait_for_exit", terminalId: params.terminalId });
+    return await terminal(params).exited;
+  })
+  .onRequest("terminal/kill", ({ params }) => {
+    current?.terminals.push({ method: "kill", terminalId: params.terminalId });
+    const term = terminal(params);
+    if (term.exit === null) {
+      try {
+        process.kill(-term.child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+    return {};
+  })
+  .onRequest("terminal/release", ({ params }) => {
+    current?.terminals.push({ method: "release", terminalId: params.terminalId });
+    const term = terminal(params);
+    if (term.exit === null) {
+      try {
+        process.kill(-term.child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+    terminals.delete(params.terminalId);
+    return {};
+  })
   .onRequest("session/request_permission", ({ params }) => {
     const asked = { options: params.options, toolCall: params.toolCall };
     current?.permissions.push(asked);
@@ -85,18 +165,20 @@ const results = await app.connectWith(stream, async (context) => {
       updates: [],
       permissions: [],
       fs: [],
+      terminals: [],
       answers: [...(step.answers ?? [])],
       cancelOnChunk: step.cancel_on_chunk === true,
       cancelled: false,
       context,
     };
     const result = { step: step.do };
+    const began = Date.now();
     try {
       switch (step.do) {
         case "initialize":
           result.response = await context.request("initialize", {
             protocolVersion: 1,
-            clientCapabilities: { fs: { readTextFile: editor !== null, writeTextFile: editor !== null }, terminal: false },
+            clientCapabilities: { fs: { readTextFile: offersFiles, writeTextFile: offersFiles }, terminal: offersTerminals },
             clientInfo: { name: "memo-acp-test", version: "1" },
           });
           break;
@@ -143,12 +225,23 @@ const results = await app.connectWith(stream, async (context) => {
     result.updates = current.updates;
     result.permissions = current.permissions;
     result.fs = current.fs;
+    result.terminals = current.terminals;
+    result.ms = Date.now() - began;
     out.push(result);
   }
   return out;
 });
 
 process.stdout.write(`${JSON.stringify(results)}\n`);
+for (const term of terminals.values()) {
+  if (term.exit === null) {
+    try {
+      process.kill(-term.child.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
 child.stdin.end();
 const code = await new Promise((resolve) => child.on("exit", (status, signal) => resolve(signal ?? status)));
 process.stderr.write(`agent exited: ${code}\n`);

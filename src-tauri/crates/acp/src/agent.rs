@@ -13,9 +13,12 @@ use memo_protocol::{
 use memo_service::{Service, ServiceError, StartRequest};
 use serde_json::Value;
 
+use crate::editor::Editor;
+use crate::files::EditorFiles;
 use crate::permission::{self, Answer};
 use crate::rpc::{Incoming, Peer};
 use crate::schema as acp;
+use crate::terminals::EditorTerminals;
 use crate::updates::Translator;
 
 /// Events read from the store per page when a stored session is replayed.
@@ -37,6 +40,8 @@ struct State {
     /// The client offered `fs/read_text_file` and `fs/write_text_file`: Memo's file
     /// tools read and write its buffers.
     editor_files: bool,
+    /// The client offered `terminal/*`: `exec_command` runs commands in its terminals.
+    editor_terminals: bool,
     /// Sessions this connection opened, and whether a prompt runs in each.
     sessions: HashMap<String, Open>,
 }
@@ -44,16 +49,19 @@ struct State {
 struct Open {
     cwd: PathBuf,
     prompting: bool,
+    /// The editor's terminals the session's commands run in, when it offers them.
+    terminals: Option<Arc<EditorTerminals>>,
 }
 
 type Reply = Result<Value, acp::Error>;
 
-/// A session's editor files (when the client offers them), and where its id goes once the
-/// session exists.
-type EditorFilesSlot = (
-    Option<Arc<dyn memo_service::FileHost>>,
-    Arc<OnceLock<acp::SessionId>>,
-);
+/// What of the editor a session's tools use (its files and terminals, where the client
+/// offers them), and where the session's id goes once the session exists.
+struct EditorHosts {
+    hosts: memo_service::Hosts,
+    terminals: Option<Arc<EditorTerminals>>,
+    slot: Arc<OnceLock<acp::SessionId>>,
+}
 
 impl Agent {
     pub fn new(service: Arc<Service>, peer: Peer) -> Arc<Self> {
@@ -143,6 +151,7 @@ impl Agent {
             state.initialized = true;
             let fs = &request.client_capabilities.fs;
             state.editor_files = fs.read_text_file && fs.write_text_file;
+            state.editor_terminals = request.client_capabilities.terminal;
         }
         // The newest version both sides speak; a client asking for a newer one gets ours
         // and decides whether it can go on.
@@ -193,32 +202,48 @@ impl Agent {
         }
     }
 
-    /// The editor's files for a session (when it offers them), and where the session's
-    /// id goes once it exists.
-    fn editor_files(&self) -> Result<EditorFilesSlot, acp::Error> {
+    /// The editor's files and terminals for a session (those it offers), and where the
+    /// session's id goes once it exists.
+    fn editor_hosts(&self) -> Result<EditorHosts, acp::Error> {
         let slot = Arc::new(OnceLock::new());
-        if !lock(&self.state).editor_files {
-            return Ok((None, slot));
+        let (files, terminals) = {
+            let state = lock(&self.state);
+            (state.editor_files, state.editor_terminals)
+        };
+        let mut hosts = EditorHosts {
+            hosts: memo_service::Hosts::default(),
+            terminals: None,
+            slot: slot.clone(),
+        };
+        if !files && !terminals {
+            return Ok(hosts);
         }
-        let host = crate::files::EditorFiles::new(self.peer.clone(), slot.clone())
-            .map_err(service_error)?;
-        Ok((Some(host), slot))
+        let editor = Editor::new(self.peer.clone(), slot).map_err(service_error)?;
+        if files {
+            hosts.hosts.files = Some(EditorFiles::new(editor.clone()));
+        }
+        if terminals {
+            let made = EditorTerminals::new(editor);
+            hosts.hosts.terminals = Some(made.clone());
+            hosts.terminals = Some(made);
+        }
+        Ok(hosts)
     }
 
     fn new_session(&self, request: acp::NewSessionRequest) -> Reply {
         let cwd = workspace(&request.cwd)?;
-        let (file_host, slot) = self.editor_files()?;
+        let editor = self.editor_hosts()?;
         let summary = self
             .service
             .start_session(StartRequest {
                 cwd: cwd.clone(),
                 mcp_servers: editor_servers(&request.mcp_servers),
-                file_host,
+                hosts: editor.hosts,
                 ..StartRequest::default()
             })
             .map_err(service_error)?;
-        let _ = slot.set(acp::SessionId::new(summary.id.to_string()));
-        self.opened(&summary.id, PathBuf::from(&summary.cwd));
+        let _ = editor.slot.set(acp::SessionId::new(summary.id.to_string()));
+        self.opened(&summary.id, PathBuf::from(&summary.cwd), editor.terminals);
         reply(acp::NewSessionResponse {
             session_id: acp::SessionId::new(summary.id.to_string()),
             modes: self.modes(&summary.id),
@@ -232,15 +257,15 @@ impl Agent {
             acp::Error::resource_not_found()
                 .data(Phrase::AcpNoSession { id: id.to_string() }.english())
         })?;
-        let (file_host, slot) = self.editor_files()?;
-        let _ = slot.set(request.session_id.clone());
+        let editor = self.editor_hosts()?;
+        let _ = editor.slot.set(request.session_id.clone());
         let live = self
             .service
             .resume_session_with(
                 &id,
                 memo_service::SessionOverrides {
                     mcp_servers: editor_servers(&request.mcp_servers),
-                    file_host,
+                    hosts: editor.hosts,
                     ..memo_service::SessionOverrides::default()
                 },
             )
@@ -263,7 +288,7 @@ impl Agent {
                 break;
             }
         }
-        self.opened(&live.id, cwd);
+        self.opened(&live.id, cwd, editor.terminals);
         reply(acp::LoadSessionResponse {
             modes: self.modes(&live.id),
             config_options: crate::models::options(&self.service, &live.provider),
@@ -287,7 +312,7 @@ impl Agent {
 
     async fn prompt(&self, request: acp::PromptRequest) -> Reply {
         let id = self.known(&request.session_id)?;
-        let cwd = {
+        let (cwd, terminals) = {
             let mut state = lock(&self.state);
             let open = state
                 .sessions
@@ -297,16 +322,22 @@ impl Agent {
                 return Err(acp::Error::invalid_request().data(Phrase::AcpTurnRunning.english()));
             }
             open.prompting = true;
-            open.cwd.clone()
+            (open.cwd.clone(), open.terminals.clone())
         };
-        let outcome = self.run_turn(&request, &id, &cwd).await;
+        let outcome = self.run_turn(&request, &id, &cwd, terminals).await;
         if let Some(open) = lock(&self.state).sessions.get_mut(id.as_str()) {
             open.prompting = false;
         }
         outcome
     }
 
-    async fn run_turn(&self, request: &acp::PromptRequest, id: &SessionId, cwd: &Path) -> Reply {
+    async fn run_turn(
+        &self,
+        request: &acp::PromptRequest,
+        id: &SessionId,
+        cwd: &Path,
+        terminals: Option<Arc<EditorTerminals>>,
+    ) -> Reply {
         let mut input = crate::input::user_input(&request.prompt, cwd)
             .map_err(|e| acp::Error::invalid_params().data(e.to_string()))?;
         input.text = self.skill_command(cwd, id, input.text);
@@ -318,7 +349,7 @@ impl Agent {
         self.service
             .submit(id, Op::UserTurn { input })
             .map_err(service_error)?;
-        let mut translator = Translator::new(cwd.to_path_buf(), false);
+        let mut translator = Translator::new(cwd.to_path_buf(), false).with_terminals(terminals);
         let mut last_error: Option<String> = None;
         while let Some(envelope) = events.recv().await {
             self.send_updates(&request.session_id, translator.updates(&envelope.event));
@@ -529,12 +560,13 @@ impl Agent {
         }
     }
 
-    fn opened(&self, id: &SessionId, cwd: PathBuf) {
+    fn opened(&self, id: &SessionId, cwd: PathBuf, terminals: Option<Arc<EditorTerminals>>) {
         lock(&self.state).sessions.insert(
             id.to_string(),
             Open {
                 cwd,
                 prompting: false,
+                terminals,
             },
         );
     }

@@ -4,69 +4,30 @@
 //! approvals and the checkpoint scan around each call are Memo's as ever.
 
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::sync::Arc;
 
-use memo_acp_wire::rpc::Peer;
-use memo_service::ServiceError;
 use serde_json::{json, Value};
 
-use crate::schema as acp;
-
-/// How long the editor gets to answer one file request.
-const ANSWER_WAIT: Duration = Duration::from_secs(30);
+use crate::editor::Editor;
 
 /// One session's files as the editor has them.
+#[derive(Debug)]
 pub struct EditorFiles {
-    peer: Peer,
-    /// Known once the session exists; no tool runs before.
-    session: Arc<OnceLock<acp::SessionId>>,
-    runtime: tokio::runtime::Handle,
-}
-
-impl std::fmt::Debug for EditorFiles {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EditorFiles")
-            .field("session", &self.session.get())
-            .finish()
-    }
+    editor: Arc<Editor>,
 }
 
 impl EditorFiles {
-    /// The host for a session whose id is set in `session` once it is opened. Must be
-    /// made inside the Tokio runtime the connection runs on.
-    pub fn new(
-        peer: Peer,
-        session: Arc<OnceLock<acp::SessionId>>,
-    ) -> Result<Arc<Self>, ServiceError> {
-        let runtime = tokio::runtime::Handle::try_current().map_err(|e| {
-            ServiceError::InvalidInput(format!("the editor's files need the runtime: {e}"))
-        })?;
-        Ok(Arc::new(Self {
-            peer,
-            session,
-            runtime,
-        }))
+    pub fn new(editor: Arc<Editor>) -> Arc<Self> {
+        Arc::new(Self { editor })
     }
 
     /// Asks the editor, waiting on this (blocking) thread for its answer.
-    fn ask(&self, method: &str, mut params: Value) -> Result<Value, String> {
-        let session = self
-            .session
-            .get()
-            .ok_or("the session is not open yet")?
-            .clone();
-        params["sessionId"] = json!(session);
-        let peer = self.peer.clone();
+    fn ask(&self, method: &str, params: Value) -> Result<Value, String> {
+        let editor = self.editor.clone();
         let method = method.to_owned();
-        let answer = self.runtime.block_on(async move {
-            tokio::time::timeout(ANSWER_WAIT, peer.request(&method, params)).await
-        });
-        match answer {
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(error)) => Err(error.said()),
-            Err(_) => Err(format!("no answer in {} s", ANSWER_WAIT.as_secs())),
-        }
+        self.editor
+            .runtime
+            .block_on(async move { editor.request(&method, params).await })
     }
 }
 

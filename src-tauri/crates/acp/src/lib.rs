@@ -6,7 +6,9 @@
 //! - [`agent`]: each ACP method as a call on the service; sessions are Memo sessions.
 //! - [`updates`]: events as `session/update`s, tool calls from their typed views.
 //! - [`permission`]: approvals as `session/request_permission`, answers read strictly.
+//! - [`editor`]: the editor a session's tools ask for its files and terminals.
 //! - [`files`]: the editor's buffers for Memo's file tools, when it offers `fs/*`.
+//! - [`terminals`]: the editor's terminals for `exec_command`, when it offers `terminal/*`.
 //! - [`input`]: a prompt's content blocks as the message the engine takes.
 //! - [`models`]: model selection, as the session's `model` setting.
 //! - [`mcp`]: the editor's MCP servers as Memo's server definitions, for the session.
@@ -15,11 +17,13 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod agent;
+pub mod editor;
 pub mod files;
 pub mod input;
 pub mod mcp;
 pub mod models;
 pub mod permission;
+pub mod terminals;
 pub mod updates;
 
 pub use memo_acp_wire::{rpc, schema};

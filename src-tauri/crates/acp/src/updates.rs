@@ -5,8 +5,10 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::schema as acp;
+use crate::terminals::EditorTerminals;
 use memo_protocol::{
     AgentEvent, CommandState, EditKind, EditedFile, FileChange, McpContent, PlanStatus, ToolStatus,
     ToolView,
@@ -25,6 +27,9 @@ pub struct Translator {
     /// too, since the client has not seen them.
     replay: bool,
     calls: HashMap<String, Call>,
+    /// The editor's terminals commands run in: such a call shows its terminal, which
+    /// holds the output, instead of the output as text.
+    terminals: Option<Arc<EditorTerminals>>,
 }
 
 #[derive(Default)]
@@ -42,7 +47,20 @@ impl Translator {
             cwd: cwd.into(),
             replay,
             calls: HashMap::new(),
+            terminals: None,
         }
+    }
+
+    /// Shows the calls whose commands run in `terminals` with their terminal.
+    pub fn with_terminals(mut self, terminals: Option<Arc<EditorTerminals>>) -> Self {
+        self.terminals = terminals;
+        self
+    }
+
+    /// The editor's terminal `call_id`'s command runs in, as the call's content.
+    fn terminal_of(&self, call_id: &str) -> Option<acp::ToolCallContent> {
+        let terminal_id = self.terminals.as_ref()?.of_call(call_id)?;
+        Some(acp::ToolCallContent::Terminal { terminal_id })
     }
 
     /// The updates `event` makes, in order (often none).
@@ -96,6 +114,16 @@ impl Translator {
                 ))]
             }
             AgentEvent::ToolOutput { call_id, chunk } => {
+                if let Some(terminal) = self.terminal_of(call_id.as_str()) {
+                    // The editor's terminal shows the output as it comes.
+                    let fields = acp::ToolCallFields::new()
+                        .status(acp::ToolCallStatus::InProgress)
+                        .content(vec![terminal]);
+                    return vec![U::ToolCallUpdate(acp::ToolCallUpdate::new(
+                        call_id.to_string(),
+                        fields,
+                    ))];
+                }
                 let call = self.call(call_id.as_str());
                 call.output.push_str(chunk);
                 // Only the tail is ever shown: a long build's output is not kept whole
@@ -139,9 +167,14 @@ impl Translator {
             } => {
                 let call = self.calls.remove(call_id.as_str()).unwrap_or_default();
                 let view = view.clone().or(call.view);
+                let mut fields =
+                    end_fields(view.as_ref(), *status, output, &call.changed, &self.cwd);
+                if let Some(terminal) = self.terminal_of(call_id.as_str()) {
+                    fields = fields.content(vec![terminal]);
+                }
                 vec![U::ToolCallUpdate(acp::ToolCallUpdate::new(
                     call_id.to_string(),
-                    end_fields(view.as_ref(), *status, output, &call.changed, &self.cwd),
+                    fields,
                 ))]
             }
             AgentEvent::PlanUpdated { plan, .. } => vec![U::Plan(acp::Plan {

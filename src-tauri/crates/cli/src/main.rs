@@ -124,6 +124,14 @@ pub fn report(error: &memo_service::ServiceError) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    // Memo's sandbox wrapper, which an editor's terminal runs for Memo's commands over
+    // ACP: before anything else (no logging, no runtime, no threads), as it becomes the
+    // command. Not a subcommand people use, so not in the help.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some(memo_service::SANDBOX_EXEC) {
+        eprintln!("{}", memo_service::sandbox_exec_main(&args[1..]));
+        return ExitCode::from(126);
+    }
     let cli = Cli::parse();
     if let Err(err) = memo_config::init_tracing("warn") {
         eprintln!("warning: logging disabled: {err}");

@@ -684,3 +684,135 @@ fn memos_tools_read_and_write_the_editors_buffers_when_it_offers_them() {
         "{edited:?}"
     );
 }
+
+/// An editor that offers terminals: Memo's commands run in them (the editor shows them on
+/// the call), still under Memo's approvals and Landlock (the editor runs Memo's sandbox
+/// wrapper), with their output and exit code for the model; Ctrl-C kills one, and every
+/// terminal is released.
+#[test]
+fn memos_commands_run_in_the_editors_terminal_under_memos_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let home = Home::new(&mock, "");
+    let work = home.work.path().canonicalize().unwrap();
+    // Outside the workspace and the temp folders the sandbox lets commands write.
+    let outside =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("acp-outside-{}", std::process::id()));
+    let _ = std::fs::remove_file(&outside);
+    mock.push(json!([
+        call("exec_command", json!({"cmd": "echo from-the-editors-terminal && echo made > inside.txt"})),
+        call("exec_command", json!({"cmd": format!("echo escaped > {}", outside.display())})),
+        call("exec_command", json!({"cmd": "echo started; sleep 30", "yield_time_ms": 500})),
+        call("write_stdin", json!({"session_id": 3, "chars": "\u{3}", "yield_time_ms": 2000})),
+        {"text": "Ran them."},
+    ]));
+    let steps = drive_as(
+        &home,
+        json!([
+            {"do": "initialize"},
+            {"do": "new"},
+            {"do": "prompt", "text": "run the commands", "answers": ["once", "once", "once", "once"]},
+        ]),
+        json!({"terminals": true}),
+    );
+    let prompt = &steps[2];
+    assert_eq!(prompt["response"]["stopReason"], "end_turn", "{prompt}");
+    let asked = &prompt["terminals"];
+    let created: Vec<&Value> = asked
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["method"] == "create")
+        .collect();
+    assert_eq!(created.len(), 3, "{asked}");
+    // Memo's own binary, as the sandbox wrapper, around the shell and the command.
+    let first = created[0];
+    assert_eq!(first["command"], env!("CARGO_BIN_EXE_memo-cli"), "{first}");
+    let args: Vec<&str> = first["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        args[..3],
+        ["sandbox-exec", "--policy", "workspace-write"],
+        "{args:?}"
+    );
+    assert!(args.contains(&"--writable"), "{args:?}");
+    assert_eq!(
+        args[args.len() - 2..],
+        [
+            "-c",
+            "echo from-the-editors-terminal && echo made > inside.txt"
+        ]
+    );
+    assert_eq!(first["cwd"], work.display().to_string());
+    // It ran: the file is there, and the model read its output and exit code.
+    assert_eq!(
+        std::fs::read_to_string(work.join("inside.txt")).unwrap(),
+        "made\n"
+    );
+    let bodies: Vec<String> = mock
+        .requests()
+        .iter()
+        .map(|r| r["body"].to_string())
+        .collect();
+    assert!(
+        bodies
+            .iter()
+            .any(|b| b.contains("from-the-editors-terminal")),
+        "the model never saw the output"
+    );
+    // The sandbox held in the editor's terminal.
+    if memo_tools::exec::sandbox::landlock_available() {
+        assert!(
+            !outside.exists(),
+            "a command in the editor's terminal wrote outside the workspace"
+        );
+        assert!(
+            bodies.iter().any(|b| b.contains("sandbox_denied")),
+            "the model was not told the sandbox refused the write"
+        );
+    } else {
+        eprintln!("no Landlock on this kernel: the refusal outside the workspace is not checked");
+        let _ = std::fs::remove_file(&outside);
+    }
+    // The editor shows each command's terminal on its call.
+    let shown: Vec<&str> = updates_of(prompt, "tool_call_update")
+        .iter()
+        .filter_map(|u| u["content"].as_array())
+        .flatten()
+        .filter(|block| block["type"] == "terminal")
+        .map(|block| block["terminalId"].as_str().unwrap())
+        .collect();
+    for id in ["term-1", "term-2", "term-3"] {
+        assert!(shown.contains(&id), "{id} never shown: {shown:?}");
+    }
+    // Ctrl-C killed the sleep, long before its 30 s; every terminal was released.
+    let methods: Vec<(String, String)> = asked
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["method"].as_str().unwrap().to_owned(),
+                r["terminalId"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    assert!(
+        methods.contains(&("kill".into(), "term-3".into())),
+        "{methods:?}"
+    );
+    for id in ["term-1", "term-2", "term-3"] {
+        assert!(
+            methods.contains(&("release".into(), id.into())),
+            "{id} not released: {methods:?}"
+        );
+    }
+    assert!(
+        bodies.iter().any(|b| b.contains("started")),
+        "the running command's first output never reached the model"
+    );
+}

@@ -83,7 +83,7 @@ impl Engine {
                 trust_project: opts.trust_project,
                 approval_mode: opts.approval_mode,
                 mcp_servers: opts.mcp_servers,
-                file_host: opts.file_host,
+                hosts: opts.hosts,
             },
         )?;
         let (client, model) = (params.client.clone(), params.model.clone());
@@ -292,7 +292,7 @@ impl Engine {
             None,
         );
         context.mcp = mcp;
-        context.file_host = overrides.file_host;
+        context.hosts = overrides.hosts;
         context.elicitations = Some(elicitations);
         context.approval_rules = self.rule_store();
         context.imported_rules = crate::imported_rules::as_rules(&imported, &cwd, trusted);

@@ -42,9 +42,9 @@ pub struct SessionOptions {
     /// MCP servers for this run of the session only, beside the configured ones (an
     /// editor's, over ACP). A configured server of the same name keeps its definition.
     pub mcp_servers: Vec<memo_mcp::ServerConfig>,
-    /// Where the file tools read and write instead of the disk (an editor's buffers, over
-    /// ACP); `None`: the disk.
-    pub file_host: Option<Arc<dyn memo_tools::FileHost>>,
+    /// Where the tools read, write and run commands instead of the disk and Memo's own
+    /// terminal (an editor's buffers and terminals, over ACP); default: Memo's.
+    pub hosts: memo_tools::Hosts,
 }
 
 /// What a front end may set for one session instead of config.toml.
@@ -56,8 +56,8 @@ pub struct SessionOverrides {
     pub approval_mode: Option<ApprovalMode>,
     /// See [`SessionOptions::mcp_servers`].
     pub mcp_servers: Vec<memo_mcp::ServerConfig>,
-    /// See [`SessionOptions::file_host`].
-    pub file_host: Option<Arc<dyn memo_tools::FileHost>>,
+    /// See [`SessionOptions::hosts`].
+    pub hosts: memo_tools::Hosts,
 }
 
 /// The folder a session works in, as the OS names it; it must be a directory.

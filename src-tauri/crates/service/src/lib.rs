@@ -46,7 +46,8 @@ pub use memo_engine::{EventReceiver, SessionOverrides};
 /// times; for front ends that print stored times.
 pub use memo_store::memo_code::time::format_ms as format_timestamp;
 /// Where the file tools read and write instead of the disk (an editor, over ACP).
-pub use memo_tools::FileHost;
+pub use memo_tools::exec::hosted::{sandbox_exec_main, SANDBOX_EXEC};
+pub use memo_tools::{ExitInfo, FileHost, HostedCommand, HostedOutput, Hosts, TerminalHost};
 pub use outputs::{for_window, WINDOW_OUTPUT_LIMIT};
 pub use service::Service;
 pub use sessions::StartRequest;

@@ -34,8 +34,9 @@ pub struct StartRequest {
     pub approval_mode: Option<memo_protocol::ApprovalMode>,
     /// MCP servers for this run only (an editor's, over ACP).
     pub mcp_servers: Vec<memo_mcp::ServerConfig>,
-    /// Where the file tools read and write instead of the disk (an editor's buffers).
-    pub file_host: Option<std::sync::Arc<dyn memo_tools::FileHost>>,
+    /// Where the tools read, write and run commands instead of the disk and Memo's own
+    /// terminal (an editor's buffers and terminals).
+    pub hosts: memo_tools::Hosts,
 }
 
 impl StartRequest {
@@ -48,7 +49,7 @@ impl StartRequest {
             trust_project: self.trust_project,
             approval_mode: self.approval_mode,
             mcp_servers: self.mcp_servers.clone(),
-            file_host: self.file_host.clone(),
+            hosts: self.hosts.clone(),
         }
     }
 }

@@ -45,6 +45,7 @@ pub use files::write_file::WriteFileTool;
 pub use profile::ToolProfile;
 
 pub use exec::command::{default_shell, exec_tools, ExecCommandTool, WriteStdinTool};
+pub use exec::hosted::{HostedCommand, HostedOutput, TerminalHost};
 pub use exec::sandbox::SandboxPolicy;
 /// A command on a PTY of its own, for hosts that run another agent's terminals.
 pub use exec::session::{ExecSession, ExitInfo, KillReason, SpawnRequest};
@@ -111,6 +112,14 @@ impl ToolInvocation {
     }
 }
 
+/// Another program's files and terminals, for the tools to use instead of the disk and
+/// Memo's own terminal (an editor that runs Memo's agent over ACP). Default: neither.
+#[derive(Debug, Clone, Default)]
+pub struct Hosts {
+    pub files: Option<Arc<dyn files::host::FileHost>>,
+    pub terminals: Option<Arc<dyn exec::hosted::TerminalHost>>,
+}
+
 /// What a tool knows about where and how it runs.
 #[derive(Debug, Clone)]
 pub struct ToolContext {
@@ -134,6 +143,9 @@ pub struct ToolContext {
     /// Where the file tools read and write instead of the disk (an editor's buffers over
     /// ACP); `None`: the disk.
     pub files: Option<Arc<dyn files::host::FileHost>>,
+    /// Where `exec_command` runs commands instead of Memo's own terminal (an editor's
+    /// terminals over ACP); `None`: Memo's.
+    pub terminals: Option<Arc<dyn exec::hosted::TerminalHost>>,
 }
 
 /// How far a long-running call got.
@@ -199,6 +211,7 @@ impl ToolContext {
             live_output: None,
             read_denials: Arc::default(),
             files: None,
+            terminals: None,
         }
     }
 

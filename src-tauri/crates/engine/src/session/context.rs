@@ -55,8 +55,9 @@ pub struct SessionContext {
     pub grants: Option<super::children::Grants>,
     /// Set when another agent runs this session's turns ([`crate::peer`]).
     pub peer: Option<PeerLink>,
-    /// Where the file tools read and write instead of the disk (an editor's buffers).
-    pub file_host: Option<Arc<dyn memo_tools::FileHost>>,
+    /// Where the tools read, write and run commands instead of the disk and Memo's own
+    /// terminal (an editor's buffers and terminals).
+    pub hosts: memo_tools::Hosts,
 }
 
 /// The agent that runs a session's turns instead of Memo's model loop.
@@ -92,7 +93,7 @@ impl Default for SessionContext {
             subagent: None,
             grants: None,
             peer: None,
-            file_host: None,
+            hosts: memo_tools::Hosts::default(),
         }
     }
 }

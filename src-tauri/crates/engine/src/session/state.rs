@@ -179,7 +179,8 @@ impl SessionState {
             tools: params.tools,
             tool_ctx: ToolContext {
                 memo_home: params.memo_home,
-                files: params.context.file_host.clone(),
+                files: params.context.hosts.files.clone(),
+                terminals: params.context.hosts.terminals.clone(),
                 ..ToolContext::for_workspace(params.cwd.clone())
             },
             approvals: ApprovalState::new(

@@ -22,6 +22,7 @@ use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize}
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+use crate::exec::hosted::{self, HostedCommand, HostedSink, TerminalHost};
 use crate::exec::output::{OutputBuffer, Taken};
 use crate::exec::sandbox::{self, SandboxPolicy, SandboxStatus};
 use crate::ToolError;
@@ -67,6 +68,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+#[derive(Clone)]
 pub struct SpawnRequest {
     pub shell: String,
     pub login: bool,
@@ -89,7 +91,10 @@ pub struct ExecSession {
     version: watch::Sender<u64>,
     writer: Mutex<Option<Box<dyn Write + Send>>>,
     /// Kept open for the session's life: closing the master hangs the terminal up.
-    _master: Mutex<Box<dyn MasterPty + Send>>,
+    /// `None` for a command in another program's terminal.
+    _master: Mutex<Option<Box<dyn MasterPty + Send>>>,
+    /// The other program's terminal the command runs in, when it does.
+    hosted: Option<Hosted>,
     /// A partial line typed with `write_stdin` (the guard checks complete lines).
     pending_stdin: Mutex<String>,
 }
@@ -154,12 +159,79 @@ impl ExecSession {
             }),
             version,
             writer: Mutex::new(Some(writer)),
-            _master: Mutex::new(pair.master),
+            _master: Mutex::new(Some(pair.master)),
+            hosted: None,
             pending_stdin: Mutex::new(String::new()),
         });
         session.start_reader(reader)?;
         session.start_waiter(child)?;
         Ok(session)
+    }
+
+    /// Runs the command in `host`'s terminal (see [`crate::exec::hosted`]); `None` when
+    /// the sandbox is wanted and the host cannot run Memo's wrapper: the caller then runs
+    /// it on Memo's own terminal.
+    pub async fn spawn_hosted(
+        id: u32,
+        req: SpawnRequest,
+        host: Arc<dyn TerminalHost>,
+        call_id: Option<String>,
+    ) -> Option<Result<Arc<Self>, ToolError>> {
+        let argv = vec![
+            req.shell.clone(),
+            if req.login { "-lc" } else { "-c" }.to_owned(),
+            req.command.clone(),
+        ];
+        let (program, args, status) =
+            hosted::command_line(host.as_ref(), req.sandbox, &req.writable_roots, argv)?;
+        let runtime = tokio::runtime::Handle::try_current().ok()?;
+        let created = host
+            .create(HostedCommand {
+                program,
+                args,
+                cwd: hosted::absolute(&req.cwd),
+                env: req.env.clone(),
+                output_limit: hosted::OUTPUT_LIMIT,
+                call_id,
+            })
+            .await;
+        let terminal = match created {
+            Ok(terminal) => terminal,
+            Err(error) => {
+                return Some(Err(ToolError::new(
+                    ToolErrorKind::ExecutionFailed,
+                    format!("the editor could not start the command in its terminal: {error}"),
+                )))
+            }
+        };
+        let (version, _) = watch::channel(0u64);
+        let session = Arc::new(Self {
+            id,
+            command: req.command,
+            started: Instant::now(),
+            sandbox: status,
+            pgid: None,
+            state: Mutex::new(State {
+                live: req.live.then(Vec::new),
+                ..State::default()
+            }),
+            version,
+            writer: Mutex::new(None),
+            _master: Mutex::new(None),
+            hosted: Some(Hosted {
+                host: host.clone(),
+                terminal: terminal.clone(),
+                runtime,
+            }),
+            pending_stdin: Mutex::new(String::new()),
+        });
+        hosted::poll(host, terminal, Arc::downgrade(&session));
+        Some(Ok(session))
+    }
+
+    /// Whether the command runs in another program's terminal.
+    pub fn is_hosted(&self) -> bool {
+        self.hosted.is_some()
     }
 
     fn bump(&self) {
@@ -181,14 +253,7 @@ impl ExecSession {
                         Err(_) => break,
                     };
                     let Some(s) = session.upgrade() else { return };
-                    let mut state = lock(&s.state);
-                    state.output.push(&buf[..n]);
-                    if let Some(live) = state.live.as_mut() {
-                        let room = LIVE_PENDING_MAX.saturating_sub(live.len());
-                        live.extend_from_slice(&buf[..n.min(room)]);
-                    }
-                    drop(state);
-                    s.bump();
+                    s.printed(&buf[..n]);
                 }
                 if let Some(s) = session.upgrade() {
                     lock(&s.state).reader_done = true;
@@ -241,6 +306,9 @@ impl ExecSession {
         if let Some(pgid) = self.pgid {
             // ESRCH (already gone) is fine.
             let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
+        }
+        if let Some(hosted) = &self.hosted {
+            hosted.kill();
         }
         self.bump();
     }
@@ -352,6 +420,16 @@ impl ExecSession {
 
     /// Sends keystrokes to the terminal (blocking: runs on a blocking thread).
     pub async fn write(self: &Arc<Self>, chars: String) -> Result<(), ToolError> {
+        if let Some(hosted) = &self.hosted {
+            if hosted::is_interrupt(&chars) {
+                hosted.kill();
+                return Ok(());
+            }
+            return Err(ToolError::invalid_input(format!(
+                "session {} runs in the editor's terminal, which takes no typed input (ACP terminals have none): send \"\\u0003\" to stop it, or run the command with its answers as arguments or piped in",
+                self.id
+            )));
+        }
         let session = self.clone();
         tokio::task::spawn_blocking(move || {
             let mut writer = lock(&session.writer);
@@ -366,6 +444,46 @@ impl ExecSession {
         })
         .await
         .map_err(|e| ToolError::failed(format!("write task failed: {e}")))?
+    }
+}
+
+/// The other program's terminal a session's command runs in.
+struct Hosted {
+    host: Arc<dyn TerminalHost>,
+    terminal: String,
+    /// Kills are asked for from synchronous code (the session's end, a timeout).
+    runtime: tokio::runtime::Handle,
+}
+
+impl Hosted {
+    fn kill(&self) {
+        let asked = self.host.kill(&self.terminal);
+        self.runtime.spawn(async move {
+            let _ = asked.await;
+        });
+    }
+}
+
+impl HostedSink for ExecSession {
+    fn printed(&self, bytes: &[u8]) {
+        let mut state = lock(&self.state);
+        state.output.push(bytes);
+        if let Some(live) = state.live.as_mut() {
+            let room = LIVE_PENDING_MAX.saturating_sub(live.len());
+            live.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        }
+        drop(state);
+        self.bump();
+    }
+
+    fn exited(&self, exit: ExitInfo) {
+        let mut state = lock(&self.state);
+        state.exit = Some(exit);
+        state.exited_at = Some(Instant::now());
+        // The host's output was fetched once more with the exit: nothing follows.
+        state.reader_done = true;
+        drop(state);
+        self.bump();
     }
 }
 

@@ -312,21 +312,34 @@ impl Tool for ExecCommandTool {
             let id = manager.next_id()?;
             let shell = p.input.shell.clone().unwrap_or_else(default_shell);
             let tty = p.input.tty.unwrap_or(false);
-            let session = ExecSession::spawn(
-                id,
-                SpawnRequest {
-                    shell,
-                    // A login shell prints the profile's noise into every output; ask for it.
-                    login: p.input.login.unwrap_or(false),
-                    command: p.input.cmd.clone(),
-                    cwd: p.workdir.clone(),
-                    env: child_env(tty),
-                    sandbox: policy,
-                    writable_roots: ctx.paths.writable_roots().to_vec(),
-                    live: ctx.live_output.is_some(),
-                },
-            )
-            .await?;
+            let request = SpawnRequest {
+                shell,
+                // A login shell prints the profile's noise into every output; ask for it.
+                login: p.input.login.unwrap_or(false),
+                command: p.input.cmd.clone(),
+                cwd: p.workdir.clone(),
+                env: child_env(tty),
+                sandbox: policy,
+                writable_roots: ctx.paths.writable_roots().to_vec(),
+                live: ctx.live_output.is_some(),
+            };
+            // In the editor's terminal when it offers one (and can run the sandbox).
+            let hosted = match &ctx.terminals {
+                Some(host) => {
+                    ExecSession::spawn_hosted(
+                        id,
+                        request.clone(),
+                        host.clone(),
+                        ctx.call_id.clone(),
+                    )
+                    .await
+                }
+                None => None,
+            };
+            let session = match hosted {
+                Some(session) => session?,
+                None => ExecSession::spawn(id, request).await?,
+            };
             manager.insert(session.clone());
             let timeout = p
                 .input
