@@ -208,7 +208,7 @@ label: string, version?: string, agent_session: string,
 /**
  * It continued its earlier session rather than starting a new one.
  */
-resumed: boolean, } | { "type": "files_changed", call_id?: ToolCallId, 
+resumed: boolean, } | { "type": "external_agent_usage", used_tokens: number, context_window: number, cost_usd?: number, } | { "type": "files_changed", call_id?: ToolCallId, 
 /**
  * The checkpoint that recorded these changes.
  */

@@ -376,6 +376,17 @@ impl ExternalAgent {
                 };
                 self.tool_call(&turn, &id, views::fields(update)).await;
             }
+            "usage_update" => {
+                let Ok(usage) = serde_json::from_value::<acp::UsageUpdate>(update) else {
+                    return;
+                };
+                // A cost in another currency is not Memo's dollars: left out.
+                let cost = usage
+                    .cost
+                    .filter(|c| c.currency.eq_ignore_ascii_case("USD") && c.amount.is_finite())
+                    .map(|c| c.amount);
+                turn.usage(usage.used, usage.size, cost);
+            }
             "plan" => {
                 let Ok(plan) = serde_json::from_value::<acp::Plan>(update) else {
                     return;
@@ -522,11 +533,13 @@ impl ExternalAgent {
                 let request: CreateTerminalRequest = serde_json::from_value(params).map_err(bad)?;
                 let turn = turn.ok_or_else(no_turn)?;
                 let command = command_line(&request.command, &request.args);
+                let judged = memos_wrapped(&request.command, &request.args);
                 let env = request.env.into_iter().map(|v| (v.name, v.value)).collect();
                 let id = turn
                     .terminal_create(
                         self.open_command_call().as_deref(),
                         command,
+                        judged,
                         request.cwd.map(|c| c.display().to_string()),
                         env,
                         request.output_byte_limit,
@@ -623,21 +636,25 @@ fn command_line(command: &str, args: &[String]) -> String {
     if args.is_empty() {
         return command.to_owned();
     }
-    let quote = |s: &str| {
-        if !s.is_empty()
-            && s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
-        {
-            s.to_owned()
-        } else {
-            format!("'{}'", s.replace('\'', r"'\''"))
-        }
-    };
     std::iter::once(command)
         .chain(args.iter().map(String::as_str))
-        .map(quote)
+        .map(views::shell_word)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// When another Memo's agent asks for a terminal, it runs its command inside Memo's
+/// sandbox wrapper (`memo-cli sandbox-exec … -- bash -c COMMAND`), and has already asked
+/// about COMMAND: that is what Memo's approvals judge, so one command is one question.
+/// Only for this installation's own binaries: any other program is judged as the line.
+fn memos_wrapped(program: &str, args: &[String]) -> Option<String> {
+    let command = memo_engine::tools::exec::hosted::wrapped_command(args)?;
+    let program = std::fs::canonicalize(program).ok()?;
+    let me = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .ok()?;
+    let sibling = me.parent().map(|dir| dir.join("memo-cli"));
+    (program == me || Some(&program) == sibling.as_ref()).then(|| command.to_owned())
 }
 
 /// The agent's messages, one at a time; a barrier is answered once nothing that came

@@ -114,10 +114,30 @@ impl Call {
             .map(str::to_owned)
     }
 
-    /// The command of an `execute` call: its input's `command`, else its title.
+    /// The command of an `execute` call: its input's `command` (Claude Code, Gemini CLI) or
+    /// `cmd` (Memo's and Codex's shape), a string or an argument vector; else its title
+    /// without the quoting agents dress it in (`` `ls` ``, `$ ls`).
     fn command(&self) -> String {
-        self.input_str("command")
-            .unwrap_or_else(|| self.name().trim_matches('`').to_owned())
+        let input = self.fields.raw_input.as_ref();
+        for key in ["command", "cmd"] {
+            match input.and_then(|i| i.get(key)) {
+                Some(Value::String(line)) if !line.trim().is_empty() => return line.clone(),
+                Some(Value::Array(argv)) if !argv.is_empty() => {
+                    let words: Option<Vec<&str>> = argv.iter().map(Value::as_str).collect();
+                    if let Some(words) = words {
+                        return words
+                            .iter()
+                            .map(|w| shell_word(w))
+                            .collect::<Vec<_>>()
+                            .join(" ");
+                    }
+                }
+                _ => {}
+            }
+        }
+        let title = self.name();
+        let title = title.trim().trim_matches('`');
+        title.strip_prefix("$ ").unwrap_or(title).to_owned()
     }
 
     /// What the call returned, as text: its terminal's output, its text content, or its
@@ -318,6 +338,20 @@ impl Call {
     }
 }
 
+/// One argument as a shell reads it back: quoted when it holds anything but plain
+/// characters, so the guard sees the same words the agent will run.
+pub(crate) fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 fn push_line(text: &mut String, line: &str) {
     if line.is_empty() {
         return;
@@ -404,6 +438,34 @@ mod tests {
         assert_eq!(view.command, "echo hi");
         assert_eq!(view.state, CommandState::Exited { code: 3 });
         assert_eq!(view.output.unwrap().of(&c.output()), "hi\n");
+    }
+
+    #[test]
+    fn a_command_is_read_from_each_agents_input_shape() {
+        let command = |value: Value| call(value).command();
+        // Memo's own agent: `cmd`, and a title made for people.
+        assert_eq!(
+            command(
+                json!({"kind": "execute", "title": "$ echo a && echo b", "rawInput": {"cmd": "echo a && echo b"}})
+            ),
+            "echo a && echo b"
+        );
+        // An argument vector: each word quoted as the shell needs.
+        assert_eq!(
+            command(
+                json!({"kind": "execute", "rawInput": {"command": ["bash", "-lc", "echo 'hi' > x"]}})
+            ),
+            "bash -lc 'echo '\\''hi'\\'' > x'"
+        );
+        // Only a title: without its dressing.
+        assert_eq!(
+            command(json!({"kind": "execute", "title": "$ ls -la"})),
+            "ls -la"
+        );
+        assert_eq!(
+            command(json!({"kind": "execute", "title": "`git status`"})),
+            "git status"
+        );
     }
 
     #[test]

@@ -628,15 +628,15 @@ pub struct CurrentModeUpdate {
 }
 
 /// How full the context is (`used` of `size` tokens), and what the session cost.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UsageUpdate {
     pub used: u64,
     pub size: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<Cost>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Cost {
     pub amount: f64,
     pub currency: String,

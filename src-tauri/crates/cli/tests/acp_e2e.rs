@@ -816,3 +816,92 @@ fn memos_commands_run_in_the_editors_terminal_under_memos_sandbox() {
         "the running command's first output never reached the model"
     );
 }
+
+/// Memo's own agent as an external agent of Memo (`memo-cli acp` in another home): the
+/// outer Memo serves its terminal, approves its command under its own rules, and shows the
+/// context it reports (`usage_update`); the command ran in the outer Memo's terminal under
+/// the inner Memo's sandbox wrapper.
+#[test]
+fn memos_agent_runs_inside_memo_as_an_external_agent_with_its_usage() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let inner = Home::new(&mock, "");
+    let home = Home::new(&mock, "");
+    let agent = format!(
+        "[external_agents.memo]\ncommand = {exe:?}\nargs = [\"acp\"]\nenv = {{ MEMO_HOME = {inner:?}, RUST_LOG = \"warn\" }}\n",
+        exe = env!("CARGO_BIN_EXE_memo-cli"),
+        inner = inner.home.path().display().to_string(),
+    );
+    let config = home.home.path().join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("{text}\n{agent}")).unwrap();
+    let work = home.work.path().canonicalize().unwrap();
+    mock.push(json!([
+        call("exec_command", json!({"cmd": "echo inner > made.txt && echo ran-inside"})),
+        {"text": "Made it."},
+    ]));
+    let out = home
+        .command(&[
+            "exec",
+            "make the file",
+            "--json",
+            "--yes",
+            "--external-agent",
+            "memo",
+        ])
+        .arg("--cwd")
+        .arg(&work)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}\n{stderr}", out.status);
+    let events = support::json_lines(&out.stdout);
+    for e in &events {
+        if !e["event"]["type"].as_str().unwrap().ends_with("_delta") {
+            eprintln!(
+                "EV {}",
+                e["event"].to_string().chars().take(400).collect::<String>()
+            );
+        }
+    }
+    eprintln!("STDERR {stderr}");
+    assert_eq!(
+        std::fs::read_to_string(work.join("made.txt")).unwrap(),
+        "inner\n"
+    );
+    let started = events
+        .iter()
+        .find(|e| e["event"]["type"] == "external_agent_started")
+        .unwrap_or_else(|| panic!("{events:?}"));
+    assert_eq!(started["event"]["label"], "Memo", "{started}");
+    // What the inner Memo said of its context after its model calls.
+    let usage: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["event"]["type"] == "external_agent_usage")
+        .collect();
+    assert!(!usage.is_empty(), "no usage reported: {events:?}");
+    let last = &usage[usage.len() - 1]["event"];
+    assert!(last["context_window"].as_u64().unwrap() > 0, "{last}");
+    assert!(last["used_tokens"].as_u64().unwrap() > 0, "{last}");
+    // The command ran in the outer Memo's terminal: its output is on the call's card.
+    let ended = events
+        .iter()
+        .filter(|e| e["event"]["type"] == "tool_call_end")
+        .map(|e| e["event"].to_string())
+        .collect::<Vec<_>>();
+    assert!(
+        ended.iter().any(|e| e.contains("ran-inside")),
+        "the command's output is not on its card: {ended:?}"
+    );
+    // The outer Memo asked (and --yes approved) under its own rules, once: the terminal
+    // that followed is the command it asked about, not the wrapper around it.
+    let asked: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["event"]["type"] == "approval_requested")
+        .collect();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(
+        asked[0]["event"]["request"]["command"],
+        "echo inner > made.txt && echo ran-inside"
+    );
+}

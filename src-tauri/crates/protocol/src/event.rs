@@ -279,6 +279,18 @@ pub enum AgentEvent {
         /// It continued its earlier session rather than starting a new one.
         resumed: bool,
     },
+    /// What an external agent says of its context (ACP's `usage_update`): the tokens in it
+    /// now, its window, and what the session cost so far when it says. The header's meter
+    /// shows it for such a session, whose model calls Memo never sees.
+    ExternalAgentUsage {
+        #[ts(type = "number")]
+        used_tokens: u64,
+        #[ts(type = "number")]
+        context_window: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        cost_usd: Option<f64>,
+    },
     /// Files changed by a tool call (or, with no `call_id`, outside Memo between turns),
     /// found by comparing the workspace with the checkpoint before. Not part of the
     /// conversation; the changes panel and the tool's card show it.
@@ -404,6 +416,7 @@ impl AgentEvent {
             AgentEvent::ToolOutput { .. } => "tool_output",
             AgentEvent::McpServerStatus { .. } => "mcp_server_status",
             AgentEvent::ExternalAgentStarted { .. } => "external_agent_started",
+            AgentEvent::ExternalAgentUsage { .. } => "external_agent_usage",
             AgentEvent::FilesChanged { .. } => "files_changed",
             AgentEvent::HookRan { .. } => "hook_ran",
             AgentEvent::HooksSkipped { .. } => "hooks_skipped",

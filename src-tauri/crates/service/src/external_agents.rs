@@ -331,9 +331,30 @@ impl Service {
 
     /// The agent's own id of stored session `id`, from the last time it started.
     fn last_agent_session(&self, id: &SessionId) -> Result<Option<String>> {
-        let events = self.store()?.all_events(id)?;
-        Ok(events.into_iter().rev().find_map(|e| match e.event {
+        let last = self
+            .store()?
+            .last_event_of_kind(id, "external_agent_started")?;
+        Ok(last.and_then(|e| match e.event {
             AgentEvent::ExternalAgentStarted { agent_session, .. } => Some(agent_session),
+            _ => None,
+        }))
+    }
+
+    /// What the session's external agent last said of its context: tokens used, its
+    /// window, the cost so far.
+    pub(crate) fn external_agent_usage(
+        &self,
+        id: &SessionId,
+    ) -> Result<Option<(u64, u64, Option<f64>)>> {
+        let last = self
+            .store()?
+            .last_event_of_kind(id, "external_agent_usage")?;
+        Ok(last.and_then(|e| match e.event {
+            AgentEvent::ExternalAgentUsage {
+                used_tokens,
+                context_window,
+                cost_usd,
+            } => Some((used_tokens, context_window, cost_usd)),
             _ => None,
         }))
     }

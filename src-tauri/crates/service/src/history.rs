@@ -214,12 +214,22 @@ impl Service {
             None => self.live_prompt(id).map_or(0, |report| report.total_tokens),
         };
         let usage = store.usage_summary(Some(id))?;
+        let (mut context_window, mut used_tokens, mut cost_usd) =
+            (profile.context_window, used_tokens, usage.cost_usd());
+        // An external agent's model calls are its own: its context is what it says.
+        if summary
+            .provider
+            .starts_with(memo_protocol::EXTERNAL_AGENT_PROVIDER_PREFIX)
+        {
+            (used_tokens, context_window, cost_usd) =
+                self.external_agent_usage(id)?.unwrap_or((0, 0, None));
+        }
         Ok(SessionStatus {
             session_id: id.clone(),
-            context_window: profile.context_window,
+            context_window,
             used_tokens,
             compact_at_percent: config.auto_compact_threshold_percent,
-            cost_usd: usage.cost_usd(),
+            cost_usd,
             calls: usage.calls(),
             approval_mode: self.live_approval_mode(id),
             changed_files: store.changed_file_count(id)?,

@@ -198,6 +198,19 @@ impl Store {
         read_events(&conn, session, &sql, values.as_slice())
     }
 
+    /// The session's last event of `kind`, found without reading the others.
+    pub fn last_event_of_kind(
+        &self,
+        session: &SessionId,
+        kind: &str,
+    ) -> Result<Option<EventEnvelope>> {
+        let conn = self.conn();
+        let sql = "SELECT seq, turn_id, payload, ts_ms FROM events \
+                   WHERE session_id = ?1 AND kind = ?2 ORDER BY seq DESC LIMIT 1";
+        let values: [&dyn rusqlite::ToSql; 2] = [&session.0, &kind];
+        Ok(read_events(&conn, session, sql, values)?.pop())
+    }
+
     /// The seq of the session's last `turn_started` when no `turn_ended` follows it: a
     /// turn the log left open (the process stopped mid-turn).
     pub fn open_turn_start(&self, session: &SessionId) -> Result<Option<u64>> {

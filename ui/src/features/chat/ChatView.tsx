@@ -172,7 +172,7 @@ export function ChatView(props: ChatViewProps) {
   }, [focusSeq, phase, hasTurns, scrollBody, clearFocus, unpin]);
 
   // An external agent's session: named by the agent as it calls itself (once it started),
-  // and no context meter (the agent keeps its own context).
+  // and its context meter only when the agent reports its usage (it keeps its context).
   const external = externalAgentOf(state.session?.provider) !== null;
   // A new session about to run on an external agent says who answers.
   const chosenAgent = state.session === null ? externalAgentOf(chat.nextProvider) : null;
@@ -272,11 +272,13 @@ export function ChatView(props: ChatViewProps) {
           )
         }
         meter={
-          status && !external && (
+          status &&
+          (!external || status.context_window > 0) && (
             <ContextMeter
               status={status}
               open={inspectorOpen}
               onOpen={() => toggleDrawer("inspector")}
+              agent={external ? (headerSession?.model ?? externalAgentOf(state.session?.provider) ?? undefined) : undefined}
             />
           )
         }

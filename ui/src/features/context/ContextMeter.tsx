@@ -22,14 +22,17 @@ interface ContextMeterProps {
   status: SessionStatus;
   onOpen: () => void;
   open: boolean;
+  /** An external agent's session: the figures are the agent's, and there is no prompt
+   * of Memo's to inspect. */
+  agent?: string | undefined;
 }
 
 /**
  * Context used of the model's window as a small bar (amber from the compaction threshold
  * minus ten points, red past it) and the session's cost; a click opens the prompt
- * inspector.
+ * inspector. For an external agent's session, the agent's own figures, not clickable.
  */
-export function ContextMeter({ status, onOpen, open }: ContextMeterProps) {
+export function ContextMeter({ status, onOpen, open, agent }: ContextMeterProps) {
   const t = useT("context");
   const share = status.context_window > 0 ? status.used_tokens / status.context_window : 0;
   const percent = Math.min(100, Math.round(share * 100));
@@ -42,18 +45,13 @@ export function ContextMeter({ status, onOpen, open }: ContextMeterProps) {
     compactAt: status.compact_at_percent,
   };
   const title =
-    cost === null ? t("meter.titleNoPrice", fill) : t("meter.titleWithCost", { ...fill, calls: status.calls, cost });
-  return (
-    <button
-      type="button"
-      className={`context-meter context-meter--${level}${open ? " context-meter--open" : ""}`}
-      onClick={onOpen}
-      title={title}
-      aria-label={t("meter.label", { percent })}
-      aria-expanded={open}
-      data-testid="context-meter"
-      data-percent={percent}
-    >
+    agent !== undefined
+      ? t("meter.titleAgent", { ...fill, agent }) + (cost === null ? "" : t("meter.titleAgentCost", { cost }))
+      : cost === null
+        ? t("meter.titleNoPrice", fill)
+        : t("meter.titleWithCost", { ...fill, calls: status.calls, cost });
+  const body = (
+    <>
       <span className="context-meter__bar" aria-hidden="true">
         <span className="context-meter__fill" style={{ width: `${Math.max(percent, 2)}%` }} />
       </span>
@@ -65,6 +63,36 @@ export function ContextMeter({ status, onOpen, open }: ContextMeterProps) {
           {cost}
         </span>
       )}
+    </>
+  );
+  if (agent !== undefined) {
+    // The agent compacts its own context: no amber or red at Memo's threshold, and no
+    // prompt of Memo's to open.
+    return (
+      <span
+        className="context-meter context-meter--ok context-meter--agent"
+        title={title}
+        role="img"
+        aria-label={t("meter.labelAgent", { percent, agent })}
+        data-testid="context-meter"
+        data-percent={percent}
+      >
+        {body}
+      </span>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className={`context-meter context-meter--${level}${open ? " context-meter--open" : ""}`}
+      onClick={onOpen}
+      title={title}
+      aria-label={t("meter.label", { percent })}
+      aria-expanded={open}
+      data-testid="context-meter"
+      data-percent={percent}
+    >
+      {body}
     </button>
   );
 }

@@ -42,6 +42,19 @@ describe("ContextMeter", () => {
     expect(screen.queryByTestId("context-cost")).toBeNull();
   });
 
+  it("shows an external agent's own figures, without Memo's threshold and not as a way into the inspector", () => {
+    const onOpen = vi.fn();
+    render(<ContextMeter status={{ ...STATUS, used_tokens: 120_000 }} open={false} onOpen={onOpen} agent="Memo" />);
+    const meter = screen.getByTestId("context-meter");
+    expect(meter.tagName).toBe("SPAN");
+    expect(meter.textContent).toBe("120k / 128k$0.04");
+    expect(meter.className).toContain("context-meter--ok");
+    expect(meter.getAttribute("title")).toContain("Memo");
+    expect(meter.getAttribute("title")).toContain("$0.04");
+    fireEvent.click(meter);
+    expect(onOpen).not.toHaveBeenCalled();
+  });
+
   it("formats tokens and cost compactly", () => {
     expect([shortTokens(950), shortTokens(1500), shortTokens(64_000), shortTokens(1_200_000)]).toEqual([
       "950",

@@ -163,6 +163,8 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
     // A parent's record of its subagents (./subagents).
     case "subagent_started":
     case "subagent_updated":
+    // An external agent's context: the header's meter reads it through the session status.
+    case "external_agent_usage":
       return turn;
   }
 }

@@ -305,6 +305,15 @@ impl PeerTurn {
         });
     }
 
+    /// The agent said how full its context is (and what the session cost).
+    pub fn usage(&self, used_tokens: u64, context_window: u64, cost_usd: Option<f64>) {
+        self.emit(AgentEvent::ExternalAgentUsage {
+            used_tokens,
+            context_window,
+            cost_usd,
+        });
+    }
+
     fn tool_context(&self) -> ToolContext {
         ToolContext {
             read_denials: self.inner.shared.refresh_read_denials(),
@@ -611,12 +620,14 @@ impl PeerTurn {
         &self,
         call: Option<&str>,
         command: String,
+        judged: Option<String>,
         cwd: Option<String>,
         env: Vec<(String, String)>,
         byte_limit: Option<u64>,
     ) -> Result<String, PeerError> {
+        // What the approvals judge: the line, or the command a known wrapper runs.
         let action = PeerAction::Command {
-            command: command.clone(),
+            command: judged.unwrap_or_else(|| command.clone()),
             cwd: cwd.clone(),
         };
         let open = call.filter(|c| self.is_open(c)).map(str::to_owned);

@@ -137,6 +137,32 @@ pub fn sandbox_exec_main(args: &[String]) -> String {
     format!("sandbox-exec: cannot run {program}: {error}")
 }
 
+/// The command Memo's wrapper will run, read from its arguments (those after the program):
+/// `sandbox-exec --policy P [--writable DIR]… -- SHELL -c|-lc COMMAND`, with a shell Memo
+/// knows. `None` for anything else. Lets a Memo that serves another Memo's terminals judge
+/// the command itself, as the other Memo's approval did, rather than the wrapper around it.
+pub fn wrapped_command(args: &[String]) -> Option<&str> {
+    let mut rest = args.iter().map(String::as_str);
+    if rest.next()? != SANDBOX_EXEC {
+        return None;
+    }
+    loop {
+        match rest.next()? {
+            "--policy" => {
+                SandboxPolicy::parse(rest.next()?)?;
+            }
+            "--writable" => {
+                rest.next()?;
+            }
+            "--" => break,
+            _ => return None,
+        }
+    }
+    let (shell, flag, command) = (rest.next()?, rest.next()?, rest.next()?);
+    let known = super::command::SHELLS.contains(&crate::command_guard::base_name(shell).as_str());
+    (known && matches!(flag, "-c" | "-lc") && rest.next().is_none()).then_some(command)
+}
+
 /// The part of `now` not yet in `seen`: its new tail, also when the host dropped the start
 /// of the output in between (the last bytes seen are then found again).
 pub(crate) fn new_output<'a>(seen: &str, now: &'a str, truncated: bool) -> &'a str {
@@ -249,6 +275,42 @@ mod tests {
         // Nothing in common: all of it is new.
         assert_eq!(new_output("aaaa", "zzzz", true), "zzzz");
         assert_eq!(new_output("aaaa", "zzzz", false), "zzzz");
+    }
+
+    #[test]
+    fn the_wrapped_command_is_read_back_exactly() {
+        let s = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let made = s(&[
+            SANDBOX_EXEC,
+            "--policy",
+            "workspace-write",
+            "--writable",
+            "/w",
+            "--",
+            "/bin/bash",
+            "-c",
+            "echo hi",
+        ]);
+        assert_eq!(wrapped_command(&made), Some("echo hi"));
+        // Anything else is not the wrapper's shape: judged as the whole line.
+        for other in [
+            s(&["run", "--", "/bin/bash", "-c", "echo hi"]),
+            s(&[
+                SANDBOX_EXEC,
+                "--policy",
+                "bogus",
+                "--",
+                "/bin/bash",
+                "-c",
+                "x",
+            ]),
+            s(&[SANDBOX_EXEC, "--", "/usr/bin/python3", "-c", "x"]),
+            s(&[SANDBOX_EXEC, "--", "/bin/sh", "-c", "x", "extra"]),
+            s(&[SANDBOX_EXEC, "--", "/bin/sh", "-e", "x"]),
+            s(&[SANDBOX_EXEC, "--extra", "--", "/bin/sh", "-c", "x"]),
+        ] {
+            assert_eq!(wrapped_command(&other), None, "{other:?}");
+        }
     }
 
     #[test]

@@ -33,7 +33,7 @@ const MAX_YIELD_MS: u64 = 610_000;
 /// A session still running this long after it started is killed.
 const DEFAULT_TIMEOUT_MS: u64 = 30 * 60 * 1000;
 const MAX_TIMEOUT_MS: u64 = 24 * 60 * 60 * 1000;
-const SHELLS: [&str; 6] = ["bash", "sh", "zsh", "dash", "ksh", "fish"];
+pub(crate) const SHELLS: [&str; 6] = ["bash", "sh", "zsh", "dash", "ksh", "fish"];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
