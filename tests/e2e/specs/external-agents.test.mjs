@@ -1,7 +1,9 @@
 // Another agent in Memo's window: Claude Code's ACP agent (npm, tests/acp) pointed at the
 // mock LLM is added in Settings → External agents, checked, picked for a new session, and
 // its edit is asked on Memo's approval card, written, shown in the changes panel and
-// reverted there by hunk; its command runs on Memo's terminal and shows on its card.
+// reverted there by hunk; its command runs on Memo's terminal and shows on its card. Then
+// Memo's own agent (`memo-cli acp`, in a home of its own) runs as an external agent, and
+// the context it reports shows in the header's meter.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,12 +28,15 @@ const LANGUAGE_ENV = ZH ? { LANG: "zh_CN.UTF-8", LANGUAGE: "zh_CN:zh", LC_ALL: "
 const A = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
 const PROMPT = "Please tidy a.txt";
 const AGENT = path.join(repoRoot, "tests/acp/node_modules/@zed-industries/claude-code-acp/dist/index.js");
+const MEMO_CLI = path.join(repoRoot, "target/debug/memo-cli");
+const HELLO = "Say hello from the inner Memo";
 
 describe("an external agent in the window", { timeout: 240_000 }, () => {
   let mock;
   let app;
   let project;
   let userHome;
+  let innerHome;
   const helpers = specHelpers(() => app, { theme: THEME, timeoutMs: UI_TIMEOUT_MS });
   const { wait, button } = helpers;
   const shot = (name) => helpers.shot(ZH ? `${name} (zh)` : name);
@@ -70,19 +75,24 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
           ],
         },
         { when: PROMPT, text: "Two lines are in capitals now." },
+        { when: HELLO, text: "Hello from Memo's own agent." },
       ],
     });
+    // Memo's own agent, with a home of its own on the same mock.
+    innerHome = mkdtempSync(path.join(tmpdir(), "memo-e2e-inner-home-"));
+    writeFileSync(path.join(innerHome, "config.toml"), mockConfigToml(mock.baseUrl));
+    const memoAgent = `\n[external_agents.memo]\ncommand = ${JSON.stringify(MEMO_CLI)}\nargs = ["acp"]\nenv = { MEMO_HOME = ${JSON.stringify(innerHome)} }\n`;
     app = await launchApp({
       env: { GTK_THEME: THEME, ...LANGUAGE_ENV },
       args: [project],
-      homeFiles: { "config.toml": mockConfigToml(mock.baseUrl) },
+      homeFiles: { "config.toml": mockConfigToml(mock.baseUrl) + memoAgent },
     });
   });
 
   after(async () => {
     await app?.stop().catch(() => {});
     await mock?.stop().catch(() => {});
-    for (const dir of [project, userHome]) if (dir) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [project, userHome, innerHome]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   test("is added and checked in Settings → External agents", async () => {
@@ -182,5 +192,27 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
     await (await hunks[0].findElement(By.css('[data-testid="revert-hunk"]'))).click();
     await app.driver.wait(() => read() === A.replace("eleven", "ELEVEN"), UI_TIMEOUT_MS, "the hunk was not reverted on disk");
     assert.ok(panel);
+  });
+
+  test("runs Memo's own agent as an external agent, with the context it reports in the meter", async () => {
+    // The changes panel of the last test takes the header's room.
+    if ((await app.driver.findElements(By.css('[data-testid="changes-panel"]'))).length > 0) await (await wait("open-changes")).click();
+    await (await wait("new-session")).click();
+    const select = await wait("model-select");
+    await (await select.findElement(By.css('option[value="acp:memo"]'))).click();
+    const message = await app.driver.findElement(By.css('[data-testid="composer"] textarea'));
+    await message.sendKeys(HELLO, Key.ENTER);
+    await app.driver.wait(
+      async () => (await app.driver.findElements(By.css('[data-testid="turn"][data-status="completed"]'))).length > 0,
+      60_000,
+      "the inner Memo's turn did not complete",
+    );
+    assert.match(await (await wait("turn")).getText(), /Hello from Memo's own agent\./);
+    // The agent's own figures: shown, but no way into Memo's prompt inspector.
+    const meter = await app.driver.wait(until.elementLocated(By.css('[data-testid="context-meter"]')), UI_TIMEOUT_MS, "no context meter");
+    assert.equal(await meter.getTagName(), "span");
+    assert.match(await meter.getAttribute("title"), /Memo/);
+    assert.ok(Number(await meter.getAttribute("data-percent")) >= 0);
+    await shot("external agents - Memo's own agent, its context in the meter");
   });
 });
