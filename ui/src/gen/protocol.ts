@@ -529,6 +529,10 @@ secrets: Array<SecretState>,
  */
 found: boolean, 
 /**
+ * Memo's MCP servers are offered to its sessions.
+ */
+offer_mcp_servers: boolean, 
+/**
  * The preset it matches, for its install hint.
  */
 preset?: string, };
@@ -555,7 +559,11 @@ secrets: Array<string>,
  */
 install: string, };
 
-export type ExternalAgentInput = { name: string, command: string, args: Array<string>, env: Array<EnvValue>, secrets: Array<SecretInput>, };
+export type ExternalAgentInput = { name: string, command: string, args: Array<string>, env: Array<EnvValue>, secrets: Array<SecretInput>, 
+/**
+ * Offer Memo's MCP servers to its sessions.
+ */
+offer_mcp_servers: boolean, };
 
 export type SecretInput = { name: string, value?: string, };
 

@@ -49,11 +49,15 @@ pub struct AgentInfo {
     pub auth_methods: Vec<(String, String)>,
     /// It can continue a session of its own (`session/load`).
     pub load_session: bool,
+    /// MCP transports it takes beside stdio (`mcpCapabilities`).
+    pub mcp_http: bool,
+    pub mcp_sse: bool,
 }
 
 impl AgentInfo {
     fn read(value: &Value) -> Self {
         let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+        let flag = |at: &str| value.pointer(at).and_then(Value::as_bool).unwrap_or(false);
         let info = value.get("agentInfo").unwrap_or(&Value::Null);
         Self {
             name: text(info, "name").unwrap_or_default(),
@@ -73,10 +77,9 @@ impl AgentInfo {
                         .collect()
                 })
                 .unwrap_or_default(),
-            load_session: value
-                .pointer("/agentCapabilities/loadSession")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
+            load_session: flag("/agentCapabilities/loadSession"),
+            mcp_http: flag("/agentCapabilities/mcpCapabilities/http"),
+            mcp_sse: flag("/agentCapabilities/mcpCapabilities/sse"),
         }
     }
 
@@ -184,19 +187,34 @@ impl ExternalAgent {
 
     /// Opens the agent's session: continues `resume` with `session/load` when the agent
     /// can, else a new one. Returns the agent's session id.
-    pub async fn open_session(&self, resume: Option<&str>) -> Result<String, ClientError> {
+    /// `mcp_servers` (ACP's server descriptions) go with it, those over a transport the
+    /// agent does not take left out.
+    pub async fn open_session(
+        &self,
+        resume: Option<&str>,
+        mcp_servers: &[Value],
+    ) -> Result<String, ClientError> {
         let cwd = self.cwd.display().to_string();
+        let info = self.info();
+        let servers: Vec<&Value> = mcp_servers
+            .iter()
+            .filter(|s| match s.get("type").and_then(Value::as_str) {
+                Some("http") => info.mcp_http,
+                Some("sse") => info.mcp_sse,
+                _ => true,
+            })
+            .collect();
         if let (Some(id), true) = (resume, self.info().load_session) {
             // Its replay of the history comes before the answer; with no turn running it
             // is not recorded again (Memo has it).
-            let params = json!({"sessionId": id, "cwd": cwd, "mcpServers": []});
+            let params = json!({"sessionId": id, "cwd": cwd, "mcpServers": servers});
             if self.call("session/load", params).await.is_ok() {
                 *lock(&self.session) = Some(acp::SessionId::new(id));
                 return Ok(id.to_owned());
             }
         }
         let answer = self
-            .call("session/new", json!({"cwd": cwd, "mcpServers": []}))
+            .call("session/new", json!({"cwd": cwd, "mcpServers": servers}))
             .await?;
         let id = answer
             .get("sessionId")

@@ -14,10 +14,15 @@ use crate::client::ExternalAgent;
 use crate::process::Launch;
 use crate::ClientError;
 
+/// The MCP servers a session's agent is given, in ACP's shape, worked out when it starts
+/// (their secrets come from the keychain then, and are never kept here).
+pub type McpServersFor = Arc<dyn Fn() -> BoxFuture<'static, Vec<serde_json::Value>> + Send + Sync>;
+
 struct Inner {
     name: String,
     launch: Launch,
     cwd: PathBuf,
+    mcp_servers: Option<McpServersFor>,
     /// The agent's own id of this session, once it had one.
     agent_session: Mutex<Option<String>>,
     running: tokio::sync::Mutex<Option<Arc<ExternalAgent>>>,
@@ -31,12 +36,20 @@ pub struct Connector(Arc<Inner>);
 
 impl Connector {
     /// Agent `name` (its config.toml key) for a session in `cwd`; `agent_session` is the
-    /// agent's own id of it from an earlier run, to continue.
-    pub fn new(name: &str, launch: Launch, cwd: PathBuf, agent_session: Option<String>) -> Self {
+    /// agent's own id of it from an earlier run, to continue; `mcp_servers` what it is
+    /// given with each session it opens.
+    pub fn new(
+        name: &str,
+        launch: Launch,
+        cwd: PathBuf,
+        agent_session: Option<String>,
+        mcp_servers: Option<McpServersFor>,
+    ) -> Self {
         Self(Arc::new(Inner {
             name: name.to_owned(),
             launch,
             cwd,
+            mcp_servers,
             agent_session: Mutex::new(agent_session),
             running: tokio::sync::Mutex::new(None),
             current: Mutex::new(None),
@@ -74,7 +87,11 @@ impl Inner {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone();
-        let opened = match agent.open_session(earlier.as_deref()).await {
+        let servers = match &self.mcp_servers {
+            Some(servers) => servers().await,
+            None => Vec::new(),
+        };
+        let opened = match agent.open_session(earlier.as_deref(), &servers).await {
             Ok(id) => id,
             Err(error) => {
                 agent.stop().await;

@@ -19,7 +19,7 @@ pub mod process;
 pub mod views;
 
 pub use client::{AgentInfo, ExternalAgent};
-pub use connector::Connector;
+pub use connector::{Connector, McpServersFor};
 pub use process::Launch;
 
 /// Why an external agent could not be started or used. The texts are for people: they

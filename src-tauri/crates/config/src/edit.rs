@@ -332,6 +332,11 @@ impl ConfigFile {
         } else {
             entry["secret_env"] = list(&agent.secret_env);
         }
+        if agent.withhold_mcp_servers {
+            entry["offer_mcp_servers"] = value(false);
+        } else {
+            entry.remove("offer_mcp_servers");
+        }
         section.insert(&agent.name, Item::Table(entry));
         Ok(())
     }

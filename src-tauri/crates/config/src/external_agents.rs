@@ -8,6 +8,7 @@
 //! args = ["-y", "@zed-industries/claude-code-acp"]
 //! env = { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = "1" }
 //! secret_env = ["ANTHROPIC_API_KEY"]   # values in the OS keychain, never in this file
+//! offer_mcp_servers = false            # keep Memo's MCP servers from it (default: offered)
 //! ```
 
 use std::collections::BTreeMap;
@@ -30,6 +31,9 @@ pub struct ExternalAgentConfig {
     pub env: BTreeMap<String, String>,
     /// Variables whose values are in the keychain (see [`external_agent_secret_key`]).
     pub secret_env: Vec<String>,
+    /// Memo's MCP servers are not offered to it (`offer_mcp_servers = false`); by default
+    /// its sessions get them, as an editor gives an agent its context servers.
+    pub withhold_mcp_servers: bool,
 }
 
 /// The keychain entry of external agent `agent`'s secret variable `var`.
@@ -129,6 +133,13 @@ pub(crate) fn external_agents(
                 },
                 "args" => agent.args = strings(src, &key_at, value, errors),
                 "secret_env" => agent.secret_env = strings(src, &key_at, value, errors),
+                "offer_mcp_servers" => match value {
+                    Value::Boolean(offer) => agent.withhold_mcp_servers = !offer,
+                    other => errors.push(src.error(
+                        &key_at,
+                        format!("expected true or false, found {}", other.type_str()),
+                    )),
+                },
                 "env" => match value {
                     Value::Table(vars) => {
                         for (var, v) in vars {
@@ -150,7 +161,7 @@ pub(crate) fn external_agents(
                 },
                 other => errors.push(src.error(
                     &key_at,
-                    format!("unknown key {other:?} (known: command, args, env, secret_env)"),
+                    format!("unknown key {other:?} (known: command, args, env, secret_env, offer_mcp_servers)"),
                 )),
             }
         }
@@ -188,6 +199,13 @@ secret_env = ["ANTHROPIC_API_KEY"]
         assert_eq!(agent.args, ["-y", "@zed-industries/claude-code-acp"]);
         assert_eq!(agent.env["DISABLE_TELEMETRY"], "1");
         assert_eq!(agent.secret_env, ["ANTHROPIC_API_KEY"]);
+        assert!(!agent.withhold_mcp_servers, "offered unless said otherwise");
+        let withheld = Config::parse(
+            "[external_agents.a]\ncommand = \"a\"\noffer_mcp_servers = false\n",
+            Path::new("/c.toml"),
+        )
+        .unwrap();
+        assert!(withheld.external_agents[0].withhold_mcp_servers);
     }
 
     #[test]

@@ -26,6 +26,8 @@ pub struct ExternalAgentEntry {
     pub secrets: Vec<SecretState>,
     /// The command was found (on PATH, or as the path given).
     pub found: bool,
+    /// Memo's MCP servers are offered to its sessions.
+    pub offer_mcp_servers: bool,
     /// The preset it matches, for its install hint.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -67,6 +69,8 @@ pub struct ExternalAgentInput {
     pub args: Vec<String>,
     pub env: Vec<EnvValue>,
     pub secrets: Vec<SecretInput>,
+    /// Offer Memo's MCP servers to its sessions.
+    pub offer_mcp_servers: bool,
 }
 
 /// A secret variable; `value` `None` keeps what the keychain holds.

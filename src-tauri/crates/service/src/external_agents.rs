@@ -105,6 +105,7 @@ impl Service {
                     })
                     .collect(),
                 found: command_found(&agent.command, path, home.as_deref()),
+                offer_mcp_servers: !agent.withhold_mcp_servers,
                 preset: presets
                     .iter()
                     .find(|p| p.command == agent.command)
@@ -165,6 +166,7 @@ impl Service {
                 .map(|s| s.name.trim().to_owned())
                 .filter(|s| !s.is_empty())
                 .collect(),
+            withhold_mcp_servers: !input.offer_mcp_servers,
         };
         // The keychain first: a config that names a secret the keychain lacks is worse
         // than a stored value nothing names yet.
@@ -274,7 +276,13 @@ impl Service {
         let config = self.external_agent(&request.agent)?;
         let cwd = std::fs::canonicalize(&request.cwd)
             .map_err(|e| ServiceError::io(request.cwd.display(), e))?;
-        let connector = Connector::new(&config.name, self.launch(&config), cwd.clone(), None);
+        let connector = Connector::new(
+            &config.name,
+            self.launch(&config),
+            cwd.clone(),
+            None,
+            self.mcp_servers_for(&config, &cwd),
+        );
         let engine = self.engine()?;
         let handle = engine.start_peer_session(
             PeerSessionOptions {
@@ -316,6 +324,7 @@ impl Service {
             self.launch(&config),
             cwd.clone(),
             agent_session,
+            self.mcp_servers_for(&config, &cwd),
         );
         Ok(self.engine()?.start_peer_session(
             PeerSessionOptions {

@@ -20,6 +20,7 @@ mod complete;
 mod connect;
 mod error;
 mod external_agents;
+mod external_mcp;
 mod folders;
 mod git;
 mod history;

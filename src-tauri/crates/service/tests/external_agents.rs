@@ -99,6 +99,7 @@ fn claude_code(mock: &MockLlmServer, user_home: &Path) -> ExternalAgentInput {
             name: "ANTHROPIC_API_KEY".into(),
             value: Some("sk-test-external-agent".into()),
         }],
+        offer_mcp_servers: true,
     }
 }
 
@@ -403,6 +404,7 @@ fn script_agent(name: &str, script: &str) -> ExternalAgentInput {
         args: vec!["-c".into(), script.into()],
         env: Vec::new(),
         secrets: Vec::new(),
+        offer_mcp_servers: true,
     }
 }
 

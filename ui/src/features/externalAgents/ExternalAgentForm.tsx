@@ -55,6 +55,7 @@ export function ExternalAgentForm({ entry, preset, onSubmit, onCancel }: Externa
       ? entry.secrets.map((s) => ({ name: s.name, value: "", stored: s.stored }))
       : (preset?.secrets ?? []).map((name) => ({ name, value: "", stored: false })),
   );
+  const [offerMcp, setOfferMcp] = useState(entry?.offer_mcp_servers ?? true);
   const [saving, setSaving] = useState(false);
 
   const submit = async (event: FormEvent) => {
@@ -69,6 +70,7 @@ export function ExternalAgentForm({ entry, preset, onSubmit, onCancel }: Externa
         secrets: secrets
           .filter((r) => r.name.trim() !== "")
           .map((r) => (r.value === "" ? { name: r.name.trim() } : { name: r.name.trim(), value: r.value })),
+        offer_mcp_servers: offerMcp,
       });
     } finally {
       setSaving(false);
@@ -137,6 +139,11 @@ export function ExternalAgentForm({ entry, preset, onSubmit, onCancel }: Externa
         />
         <span className="field__hint">{t("form.secretsHint")}</span>
       </div>
+      <label className="checkbox">
+        <input type="checkbox" checked={offerMcp} onChange={(e) => setOfferMcp(e.target.checked)} data-testid="external-agent-offer-mcp" />
+        {t("form.offerMcp")}
+      </label>
+      <span className="field__hint">{t("form.offerMcpHint")}</span>
       {blocked !== null && <p className="form-missing">{blocked}</p>}
       <div className="rule-form__actions">
         <button type="button" className="button" onClick={onCancel} disabled={saving}>

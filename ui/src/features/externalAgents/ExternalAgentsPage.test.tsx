@@ -41,6 +41,7 @@ const ADDED: Page = {
       env: [],
       secrets: [{ name: "ANTHROPIC_API_KEY", stored: true }],
       found: false,
+    offer_mcp_servers: true,
       preset: "claude-code",
     },
   ],
@@ -64,6 +65,7 @@ describe("Settings → External agents", () => {
         args: [],
         env: [],
         secrets: [{ name: "ANTHROPIC_API_KEY", value: "sk-ant-1" }],
+        offer_mcp_servers: true,
       },
       editing: false,
     });
@@ -89,9 +91,14 @@ describe("Settings → External agents", () => {
     expect(check.getAttribute("data-ok")).toBe("false");
     expect(check.textContent).toContain("No such file or directory");
     fireEvent.click(screen.getByTestId("external-agent-edit"));
+    // Memo's MCP servers, offered until unticked.
+    const offer = screen.getByTestId("external-agent-offer-mcp") as HTMLInputElement;
+    expect(offer.checked).toBe(true);
+    fireEvent.click(offer);
     fireEvent.click(screen.getByTestId("external-agent-save"));
     await waitFor(() => expect(ipc.saveExternalAgent).toHaveBeenCalled());
     expect(ipc.saveExternalAgent.mock.calls[0]![0].input.secrets).toEqual([{ name: "ANTHROPIC_API_KEY" }]);
+    expect(ipc.saveExternalAgent.mock.calls[0]![0].input.offer_mcp_servers).toBe(false);
     expect(ipc.saveExternalAgent.mock.calls[0]![0].editing).toBe(true);
   });
 
