@@ -54,6 +54,16 @@ function terminal(params) {
   return found;
 }
 
+/** Kills a terminal's command and what it started, if it still runs. */
+function stop(term) {
+  if (term.exit !== null) return;
+  try {
+    process.kill(-term.child.pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
 function keep(term, chunk) {
   term.output += chunk;
   // As an editor does: the oldest output goes first, at a character boundary.
@@ -124,25 +134,13 @@ const app = client({ name: "memo-acp-test" })
   .onRequest("terminal/kill", ({ params }) => {
     current?.terminals.push({ method: "kill", terminalId: params.terminalId });
     const term = terminal(params);
-    if (term.exit === null) {
-      try {
-        process.kill(-term.child.pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }
+    stop(term);
     return {};
   })
   .onRequest("terminal/release", ({ params }) => {
     current?.terminals.push({ method: "release", terminalId: params.terminalId });
     const term = terminal(params);
-    if (term.exit === null) {
-      try {
-        process.kill(-term.child.pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }
+    stop(term);
     terminals.delete(params.terminalId);
     return {};
   })
@@ -233,15 +231,7 @@ const results = await app.connectWith(stream, async (context) => {
 });
 
 process.stdout.write(`${JSON.stringify(results)}\n`);
-for (const term of terminals.values()) {
-  if (term.exit === null) {
-    try {
-      process.kill(-term.child.pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }
-}
+for (const term of terminals.values()) stop(term);
 child.stdin.end();
 const code = await new Promise((resolve) => child.on("exit", (status, signal) => resolve(signal ?? status)));
 process.stderr.write(`agent exited: ${code}\n`);

@@ -208,22 +208,21 @@ impl Service {
         let summary = self.session(id)?;
         let store = self.store()?;
         let config = self.config()?;
-        let profile = config.model_profile(&summary.provider, &summary.model);
-        let used_tokens = match store.last_usage(id)? {
-            Some(usage) => usage.input_tokens + usage.output_tokens,
-            None => self.live_prompt(id).map_or(0, |report| report.total_tokens),
-        };
         let usage = store.usage_summary(Some(id))?;
-        let (mut context_window, mut used_tokens, mut cost_usd) =
-            (profile.context_window, used_tokens, usage.cost_usd());
         // An external agent's model calls are its own: its context is what it says.
-        if summary
+        let (used_tokens, context_window, cost_usd) = if summary
             .provider
             .starts_with(memo_protocol::EXTERNAL_AGENT_PROVIDER_PREFIX)
         {
-            (used_tokens, context_window, cost_usd) =
-                self.external_agent_usage(id)?.unwrap_or((0, 0, None));
-        }
+            self.external_agent_usage(id)?.unwrap_or((0, 0, None))
+        } else {
+            let profile = config.model_profile(&summary.provider, &summary.model);
+            let used = match store.last_usage(id)? {
+                Some(usage) => usage.input_tokens + usage.output_tokens,
+                None => self.live_prompt(id).map_or(0, |report| report.total_tokens),
+            };
+            (used, profile.context_window, usage.cost_usd())
+        };
         Ok(SessionStatus {
             session_id: id.clone(),
             context_window,

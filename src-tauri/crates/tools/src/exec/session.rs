@@ -146,23 +146,16 @@ impl ExecSession {
             )
         })?;
         let pgid = child.process_id().and_then(|pid| i32::try_from(pid).ok());
-        let (version, _) = watch::channel(0u64);
-        let session = Arc::new(Self {
+        let session = Self::made(
             id,
-            command: req.command,
-            started: Instant::now(),
-            sandbox: status,
-            pgid,
-            state: Mutex::new(State {
-                live: req.live.then(Vec::new),
-                ..State::default()
-            }),
-            version,
-            writer: Mutex::new(Some(writer)),
-            _master: Mutex::new(Some(pair.master)),
-            hosted: None,
-            pending_stdin: Mutex::new(String::new()),
-        });
+            &req,
+            status,
+            Backend::Pty {
+                pgid,
+                writer,
+                master: pair.master,
+            },
+        );
         session.start_reader(reader)?;
         session.start_waiter(child)?;
         Ok(session)
@@ -204,34 +197,47 @@ impl ExecSession {
                 )))
             }
         };
-        let (version, _) = watch::channel(0u64);
-        let session = Arc::new(Self {
+        let session = Self::made(
             id,
-            command: req.command,
+            &req,
+            status,
+            Backend::Hosted(Hosted {
+                host: host.clone(),
+                terminal: terminal.clone(),
+                runtime,
+            }),
+        );
+        hosted::poll(host, terminal, Arc::downgrade(&session));
+        Some(Ok(session))
+    }
+
+    /// A session of `req` whose command now runs on `backend`.
+    fn made(id: u32, req: &SpawnRequest, sandbox: SandboxStatus, backend: Backend) -> Arc<Self> {
+        let (pgid, writer, master, hosted) = match backend {
+            Backend::Pty {
+                pgid,
+                writer,
+                master,
+            } => (pgid, Some(writer), Some(master), None),
+            Backend::Hosted(hosted) => (None, None, None, Some(hosted)),
+        };
+        let (version, _) = watch::channel(0u64);
+        Arc::new(Self {
+            id,
+            command: req.command.clone(),
             started: Instant::now(),
-            sandbox: status,
-            pgid: None,
+            sandbox,
+            pgid,
             state: Mutex::new(State {
                 live: req.live.then(Vec::new),
                 ..State::default()
             }),
             version,
-            writer: Mutex::new(None),
-            _master: Mutex::new(None),
-            hosted: Some(Hosted {
-                host: host.clone(),
-                terminal: terminal.clone(),
-                runtime,
-            }),
+            writer: Mutex::new(writer),
+            _master: Mutex::new(master),
+            hosted,
             pending_stdin: Mutex::new(String::new()),
-        });
-        hosted::poll(host, terminal, Arc::downgrade(&session));
-        Some(Ok(session))
-    }
-
-    /// Whether the command runs in another program's terminal.
-    pub fn is_hosted(&self) -> bool {
-        self.hosted.is_some()
+        })
     }
 
     fn bump(&self) {
@@ -445,6 +451,17 @@ impl ExecSession {
         .await
         .map_err(|e| ToolError::failed(format!("write task failed: {e}")))?
     }
+}
+
+/// Where a session's command runs.
+enum Backend {
+    /// Memo's own pseudo-terminal.
+    Pty {
+        pgid: Option<i32>,
+        writer: Box<dyn Write + Send>,
+        master: Box<dyn MasterPty + Send>,
+    },
+    Hosted(Hosted),
 }
 
 /// The other program's terminal a session's command runs in.
