@@ -262,6 +262,7 @@ fn external_agents_are_added_replaced_and_removed_keeping_the_rest() {
         args: vec!["-y".into(), "@zed-industries/claude-code-acp".into()],
         env: [("DISABLE_TELEMETRY".to_owned(), "1".to_owned())].into(),
         secret_env: vec!["ANTHROPIC_API_KEY".into()],
+        withhold_mcp_servers: false,
     };
     file.upsert_external_agent(&agent).unwrap();
     file.save().unwrap();
@@ -272,8 +273,11 @@ fn external_agents_are_added_replaced_and_removed_keeping_the_rest() {
     let mut file = ConfigFile::open(&path).unwrap();
     agent.args.clear();
     agent.secret_env.clear();
+    agent.withhold_mcp_servers = true;
     file.upsert_external_agent(&agent).unwrap();
     file.save().unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("offer_mcp_servers = false"), "{text}");
     assert_eq!(
         Config::load_file(&path).unwrap().external_agents,
         vec![agent]
