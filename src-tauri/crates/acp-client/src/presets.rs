@@ -45,7 +45,7 @@ pub fn all() -> Vec<ExternalAgentPreset> {
             "gemini",
             "Gemini CLI",
             "gemini",
-            &["--experimental-acp"],
+            &["--acp"],
             &["GEMINI_API_KEY"],
             "npm install -g @google/gemini-cli",
         ),

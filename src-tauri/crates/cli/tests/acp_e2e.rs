@@ -576,6 +576,104 @@ fn exec_runs_a_task_on_an_external_agent_under_memos_approvals() {
     assert!(!wrong.status.success());
 }
 
+/// A second real agent: Gemini CLI's ACP mode (npm, tests/acp) pointed at the mock's
+/// Gemini API. Its edit goes through Memo's approval (`--yes`) and Memo's `fs/write`; the
+/// command it runs with its own shell is caught by Memo's checkpoint scan.
+#[test]
+fn gemini_cli_runs_a_task_under_memos_approvals_and_checkpoints() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../tests/acp/node_modules/@google/gemini-cli/bundle/gemini.js");
+    assert!(
+        script.is_file(),
+        "Gemini CLI is not installed: run `npm ci` in tests/acp"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let user_home = dir.path().join("user-home");
+    std::fs::create_dir_all(&user_home).unwrap();
+    // An explicit model: Gemini CLI's automatic routing would first ask a classifier model.
+    let agent = format!(
+        "[external_agents.gemini]\ncommand = \"node\"\nargs = [{script:?}, \"--acp\", \"-m\", \"gemini-2.5-flash\"]\nenv = {{ GOOGLE_GEMINI_BASE_URL = {base:?}, GEMINI_API_KEY = \"test-key\", HOME = {home:?} }}\n",
+        script = script.display().to_string(),
+        base = mock.url,
+        home = user_home.display().to_string(),
+    );
+    let home = Home::new(&mock, "");
+    let config = home.home.path().join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("{text}\n{agent}")).unwrap();
+    let work = home.work.path().canonicalize().unwrap();
+    let file = work.join("notes.txt");
+    std::fs::write(&file, "hello world\n").unwrap();
+    let edit = json!({"file_path": file, "old_string": "hello world", "new_string": "hello memo", "instruction": "greet memo"});
+    let command = json!({"command": "echo made > made.txt", "description": "make a file"});
+    mock.push(json!([
+        {"when": "Please edit", "text": "Editing.", "tool_calls": [{"id": "g1", "name": "replace", "arguments": edit.to_string()}]},
+        {"when": "Please edit", "text": "Running.", "tool_calls": [{"id": "g2", "name": "run_shell_command", "arguments": command.to_string()}]},
+        {"when": "Please edit", "text": "Done."},
+    ]));
+    let out = home
+        .command(&[
+            "exec",
+            "Please edit notes.txt",
+            "--json",
+            "--yes",
+            "--external-agent",
+            "gemini",
+        ])
+        .arg("--cwd")
+        .arg(&work)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}\n{stderr}", out.status);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "hello memo\n");
+    assert_eq!(
+        std::fs::read_to_string(work.join("made.txt")).unwrap(),
+        "made\n"
+    );
+    let events = support::json_lines(&out.stdout);
+    let of = |kind: &str| -> Vec<&Value> {
+        events
+            .iter()
+            .map(|e| &e["event"])
+            .filter(|e| e["type"] == kind)
+            .collect()
+    };
+    let started = of("external_agent_started");
+    assert_eq!(started[0]["label"], "Gemini CLI", "{started:?}");
+    // One question per call, each answered by `--yes`: the edit as a write, the command
+    // as a command.
+    let asked = of("approval_requested");
+    let risks: Vec<&str> = asked
+        .iter()
+        .map(|a| a["request"]["risk"].as_str().unwrap())
+        .collect();
+    assert_eq!(risks, ["write", "execute"], "{asked:?}");
+    assert_eq!(of("approval_resolved").len(), 2);
+    // What changed, by whose hand: the edit Memo wrote, the file the agent's shell made.
+    let changed: Vec<(&str, &str)> = of("files_changed")
+        .iter()
+        .flat_map(|e| e["changes"].as_array().unwrap())
+        .map(|c| (c["path"].as_str().unwrap(), c["kind"].as_str().unwrap()))
+        .collect();
+    assert!(changed.contains(&("notes.txt", "modified")), "{changed:?}");
+    assert!(changed.contains(&("made.txt", "created")), "{changed:?}");
+    let ended = of("turn_ended");
+    assert_eq!(ended.last().unwrap()["reason"], "completed");
+    let paths: Vec<String> = mock
+        .requests()
+        .iter()
+        .map(|r| r["path"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert!(
+        paths
+            .iter()
+            .all(|p| p.contains("gemini-2.5-flash:streamGenerateContent")),
+        "{paths:?}"
+    );
+}
+
 /// Model selection over ACP: the session's `model` setting lists config.toml's providers
 /// (the SDK client checks the shape against the schema); choosing one switches the session,
 /// whose next request goes to that provider's model.
