@@ -954,15 +954,6 @@ fn memos_agent_runs_inside_memo_as_an_external_agent_with_its_usage() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{:?}\n{stderr}", out.status);
     let events = support::json_lines(&out.stdout);
-    for e in &events {
-        if !e["event"]["type"].as_str().unwrap().ends_with("_delta") {
-            eprintln!(
-                "EV {}",
-                e["event"].to_string().chars().take(400).collect::<String>()
-            );
-        }
-    }
-    eprintln!("STDERR {stderr}");
     assert_eq!(
         std::fs::read_to_string(work.join("made.txt")).unwrap(),
         "inner\n"
@@ -1002,4 +993,88 @@ fn memos_agent_runs_inside_memo_as_an_external_agent_with_its_usage() {
         asked[0]["event"]["request"]["command"],
         "echo inner > made.txt && echo ran-inside"
     );
+}
+
+/// Memo's MCP servers go with the sessions its external agents open: the inner Memo
+/// (`memo-cli acp` as the agent) gets the outer one's `fx` server and calls it, under the
+/// outer Memo's approval; an agent set to `offer_mcp_servers = false` is given none.
+#[test]
+fn an_external_agent_is_given_memos_mcp_servers_unless_withheld() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/mcp/fixture-server.mjs");
+    let log = dir.path().join("fixture.log");
+    let inner = Home::new(&mock, "");
+    let home = Home::new(&mock, "");
+    let agent = |name: &str, extra: &str| {
+        format!(
+            "[external_agents.{name}]\ncommand = {exe:?}\nargs = [\"acp\"]\nenv = {{ MEMO_HOME = {inner:?}, RUST_LOG = \"warn\" }}\n{extra}",
+            exe = env!("CARGO_BIN_EXE_memo-cli"),
+            inner = inner.home.path().display().to_string(),
+        )
+    };
+    let server = format!(
+        "[mcp_servers.fx]\ncommand = \"node\"\nargs = [{fixture:?}]\nenv = {{ FIXTURE_LOG = {log:?} }}\n",
+        fixture = fixture.display().to_string(),
+        log = log.display().to_string(),
+    );
+    let config = home.home.path().join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        format!(
+            "{text}\n{server}\n{}\n{}",
+            agent("memo", ""),
+            agent("closed", "offer_mcp_servers = false\n")
+        ),
+    )
+    .unwrap();
+    let work = home.work.path().canonicalize().unwrap();
+    let run = |agent: &str| {
+        let out = home
+            .command(&[
+                "exec",
+                "note it",
+                "--json",
+                "--yes",
+                "--external-agent",
+                agent,
+            ])
+            .arg("--cwd")
+            .arg(&work)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{:?}\n{stderr}", out.status);
+        support::json_lines(&out.stdout)
+    };
+
+    mock.push(json!([
+        call("fx__write_note", json!({"text": "from the outer memo"})),
+        {"text": "Noted."},
+    ]));
+    let events = run("memo");
+    let written = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(written.contains("note from the outer memo"), "{written:?}");
+    // The inner Memo asked before its MCP call that writes; the outer one put the
+    // question on its card.
+    let asked: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["event"]["type"] == "approval_requested")
+        .collect();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+
+    std::fs::remove_file(&log).unwrap();
+    mock.push(json!([
+        call("fx__write_note", json!({"text": "not given"})),
+        {"text": "No such tool."},
+    ]));
+    let events = run("closed");
+    assert!(!log.exists(), "the withheld server ran");
+    let asked = events
+        .iter()
+        .filter(|e| e["event"]["type"] == "approval_requested")
+        .count();
+    assert_eq!(asked, 0, "{events:?}");
 }
