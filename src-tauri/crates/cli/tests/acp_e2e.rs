@@ -78,6 +78,34 @@ fn drive_as(home: &Home, steps: Value, editor: Value) -> Vec<Value> {
     serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
+/// An agent from npm (tests/acp): the script `node` runs, or a failure saying how to
+/// install it.
+fn npm_agent(script: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../tests/acp/node_modules")
+        .join(script);
+    assert!(
+        path.is_file(),
+        "{script} is not installed: run `npm ci` in tests/acp"
+    );
+    path
+}
+
+/// `memo-cli exec --json --yes` of `prompt` on external agent `agent` in the workspace:
+/// its events, once it succeeded.
+fn exec_on(home: &Home, agent: &str, prompt: &str) -> Vec<Value> {
+    let work = home.work.path().canonicalize().unwrap();
+    let out = home
+        .command(&["exec", prompt, "--json", "--yes", "--external-agent", agent])
+        .arg("--cwd")
+        .arg(&work)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}\n{stderr}", out.status);
+    support::json_lines(&out.stdout)
+}
+
 fn updates_of<'a>(step: &'a Value, kind: &str) -> Vec<&'a Value> {
     step["updates"]
         .as_array()
@@ -502,12 +530,7 @@ fn the_editors_mcp_server_runs_for_the_session_under_memos_approvals() {
 /// task against the mock; `--yes` answers Memo's approval of its edit, which Memo writes.
 #[test]
 fn exec_runs_a_task_on_an_external_agent_under_memos_approvals() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../tests/acp/node_modules/@zed-industries/claude-code-acp/dist/index.js");
-    assert!(
-        script.is_file(),
-        "Claude Code's ACP agent is not installed: run `npm ci` in tests/acp"
-    );
+    let script = npm_agent("@zed-industries/claude-code-acp/dist/index.js");
     let dir = tempfile::tempdir().unwrap();
     let mock = Mock::start(dir.path());
     let user_home = dir.path().join("user-home");
@@ -520,9 +543,7 @@ fn exec_runs_a_task_on_an_external_agent_under_memos_approvals() {
         config = user_home.join(".claude").display().to_string(),
     );
     let home = Home::new(&mock, "");
-    let config = home.home.path().join("config.toml");
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, format!("{text}\n{agent}")).unwrap();
+    home.add_config(&agent);
     let work = home.work.path().canonicalize().unwrap();
     let file = work.join("notes.txt");
     std::fs::write(&file, "hello world\n").unwrap();
@@ -532,23 +553,8 @@ fn exec_runs_a_task_on_an_external_agent_under_memos_approvals() {
         {"when": "Please edit", "text": "Editing.", "tool_calls": [{"id": "toolu_x1", "name": "mcp__acp__Edit", "arguments": args.to_string()}]},
         {"when": "Please edit", "text": "Done."},
     ]));
-    let out = home
-        .command(&[
-            "exec",
-            "Please edit notes.txt",
-            "--json",
-            "--yes",
-            "--external-agent",
-            "claude",
-        ])
-        .arg("--cwd")
-        .arg(&work)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{:?}\n{stderr}", out.status);
+    let events = exec_on(&home, "claude", "Please edit notes.txt");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "hello memo\n");
-    let events = support::json_lines(&out.stdout);
     let kinds: Vec<&str> = events
         .iter()
         .map(|e| e["event"]["type"].as_str().unwrap())
@@ -581,12 +587,7 @@ fn exec_runs_a_task_on_an_external_agent_under_memos_approvals() {
 /// command it runs with its own shell is caught by Memo's checkpoint scan.
 #[test]
 fn gemini_cli_runs_a_task_under_memos_approvals_and_checkpoints() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../tests/acp/node_modules/@google/gemini-cli/bundle/gemini.js");
-    assert!(
-        script.is_file(),
-        "Gemini CLI is not installed: run `npm ci` in tests/acp"
-    );
+    let script = npm_agent("@google/gemini-cli/bundle/gemini.js");
     let dir = tempfile::tempdir().unwrap();
     let mock = Mock::start(dir.path());
     let user_home = dir.path().join("user-home");
@@ -599,9 +600,7 @@ fn gemini_cli_runs_a_task_under_memos_approvals_and_checkpoints() {
         home = user_home.display().to_string(),
     );
     let home = Home::new(&mock, "");
-    let config = home.home.path().join("config.toml");
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, format!("{text}\n{agent}")).unwrap();
+    home.add_config(&agent);
     let work = home.work.path().canonicalize().unwrap();
     let file = work.join("notes.txt");
     std::fs::write(&file, "hello world\n").unwrap();
@@ -612,27 +611,12 @@ fn gemini_cli_runs_a_task_under_memos_approvals_and_checkpoints() {
         {"when": "Please edit", "text": "Running.", "tool_calls": [{"id": "g2", "name": "run_shell_command", "arguments": command.to_string()}]},
         {"when": "Please edit", "text": "Done."},
     ]));
-    let out = home
-        .command(&[
-            "exec",
-            "Please edit notes.txt",
-            "--json",
-            "--yes",
-            "--external-agent",
-            "gemini",
-        ])
-        .arg("--cwd")
-        .arg(&work)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{:?}\n{stderr}", out.status);
+    let events = exec_on(&home, "gemini", "Please edit notes.txt");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "hello memo\n");
     assert_eq!(
         std::fs::read_to_string(work.join("made.txt")).unwrap(),
         "made\n"
     );
-    let events = support::json_lines(&out.stdout);
     let of = |kind: &str| -> Vec<&Value> {
         events
             .iter()
@@ -686,9 +670,7 @@ fn an_editor_picks_the_sessions_model_from_memos_providers() {
         mock.url
     );
     let home = Home::new(&mock, "");
-    let config = home.home.path().join("config.toml");
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, format!("{text}\n{second}")).unwrap();
+    home.add_config(&second);
     mock.push(json!([{"text": "From the other model."}]));
     let steps = drive(
         &home,
@@ -930,30 +912,13 @@ fn memos_agent_runs_inside_memo_as_an_external_agent_with_its_usage() {
         exe = env!("CARGO_BIN_EXE_memo-cli"),
         inner = inner.home.path().display().to_string(),
     );
-    let config = home.home.path().join("config.toml");
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, format!("{text}\n{agent}")).unwrap();
+    home.add_config(&agent);
     let work = home.work.path().canonicalize().unwrap();
     mock.push(json!([
         call("exec_command", json!({"cmd": "echo inner > made.txt && echo ran-inside"})),
         {"text": "Made it."},
     ]));
-    let out = home
-        .command(&[
-            "exec",
-            "make the file",
-            "--json",
-            "--yes",
-            "--external-agent",
-            "memo",
-        ])
-        .arg("--cwd")
-        .arg(&work)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{:?}\n{stderr}", out.status);
-    let events = support::json_lines(&out.stdout);
+    let events = exec_on(&home, "memo", "make the file");
     assert_eq!(
         std::fs::read_to_string(work.join("made.txt")).unwrap(),
         "inner\n"
@@ -1019,42 +984,17 @@ fn an_external_agent_is_given_memos_mcp_servers_unless_withheld() {
         fixture = fixture.display().to_string(),
         log = log.display().to_string(),
     );
-    let config = home.home.path().join("config.toml");
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(
-        &config,
-        format!(
-            "{text}\n{server}\n{}\n{}",
-            agent("memo", ""),
-            agent("closed", "offer_mcp_servers = false\n")
-        ),
-    )
-    .unwrap();
-    let work = home.work.path().canonicalize().unwrap();
-    let run = |agent: &str| {
-        let out = home
-            .command(&[
-                "exec",
-                "note it",
-                "--json",
-                "--yes",
-                "--external-agent",
-                agent,
-            ])
-            .arg("--cwd")
-            .arg(&work)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(out.status.success(), "{:?}\n{stderr}", out.status);
-        support::json_lines(&out.stdout)
-    };
+    home.add_config(&format!(
+        "{server}\n{}\n{}",
+        agent("memo", ""),
+        agent("closed", "offer_mcp_servers = false\n")
+    ));
 
     mock.push(json!([
         call("fx__write_note", json!({"text": "from the outer memo"})),
         {"text": "Noted."},
     ]));
-    let events = run("memo");
+    let events = exec_on(&home, "memo", "note it");
     let written = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(written.contains("note from the outer memo"), "{written:?}");
     // The inner Memo asked before its MCP call that writes; the outer one put the
@@ -1070,7 +1010,7 @@ fn an_external_agent_is_given_memos_mcp_servers_unless_withheld() {
         call("fx__write_note", json!({"text": "not given"})),
         {"text": "No such tool."},
     ]));
-    let events = run("closed");
+    let events = exec_on(&home, "closed", "note it");
     assert!(!log.exists(), "the withheld server ran");
     let asked = events
         .iter()

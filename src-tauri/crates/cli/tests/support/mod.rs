@@ -137,6 +137,13 @@ impl Home {
         Home { home, work }
     }
 
+    /// Adds `text` at the end of config.toml.
+    pub fn add_config(&self, text: &str) {
+        let config = self.home.path().join("config.toml");
+        let before = std::fs::read_to_string(&config).unwrap();
+        std::fs::write(&config, format!("{before}\n{text}")).unwrap();
+    }
+
     pub fn db(&self) -> PathBuf {
         self.home.path().join("memo-desktop.sqlite")
     }
