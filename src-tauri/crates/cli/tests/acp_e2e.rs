@@ -591,7 +591,17 @@ fn gemini_cli_runs_a_task_under_memos_approvals_and_checkpoints() {
     let dir = tempfile::tempdir().unwrap();
     let mock = Mock::start(dir.path());
     let user_home = dir.path().join("user-home");
-    std::fs::create_dir_all(&user_home).unwrap();
+    std::fs::create_dir_all(user_home.join(".gemini")).unwrap();
+    // Nothing leaves the machine: no usage statistics, no update check.
+    let settings = json!({
+        "privacy": {"usageStatisticsEnabled": false},
+        "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+    });
+    std::fs::write(
+        user_home.join(".gemini/settings.json"),
+        settings.to_string(),
+    )
+    .unwrap();
     // An explicit model: Gemini CLI's automatic routing would first ask a classifier model.
     let agent = format!(
         "[external_agents.gemini]\ncommand = \"node\"\nargs = [{script:?}, \"--acp\", \"-m\", \"gemini-2.5-flash\"]\nenv = {{ GOOGLE_GEMINI_BASE_URL = {base:?}, GEMINI_API_KEY = \"test-key\", HOME = {home:?} }}\n",
@@ -655,6 +665,99 @@ fn gemini_cli_runs_a_task_under_memos_approvals_and_checkpoints() {
             .iter()
             .all(|p| p.contains("gemini-2.5-flash:streamGenerateContent")),
         "{paths:?}"
+    );
+}
+
+/// A third real agent: OpenCode's ACP mode (npm, tests/acp) with the mock as an
+/// OpenAI-compatible provider and its own permissions set to ask. Its edit and its command
+/// are each asked once on Memo's card; the file its shell made is caught by the checkpoint
+/// scan.
+#[test]
+fn opencode_runs_a_task_under_memos_approvals_and_checkpoints() {
+    let binary = npm_agent("opencode-linux-x64/bin/opencode");
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let user_home = dir.path().join("user-home");
+    let settings = user_home.join(".config/opencode");
+    std::fs::create_dir_all(&settings).unwrap();
+    let opencode = json!({
+        "provider": {"mock": {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "Mock",
+            "options": {"baseURL": format!("{}/v1", mock.url), "apiKey": "test-key"},
+            "models": {"mock-model": {"name": "Mock model"}},
+        }},
+        "model": "mock/mock-model",
+        "autoupdate": false,
+        "share": "disabled",
+        "permission": {"edit": "ask", "bash": "ask"},
+    });
+    std::fs::write(settings.join("opencode.json"), opencode.to_string()).unwrap();
+    let home = Home::new(&mock, "");
+    // Nothing from the network: no model list from models.dev, no plugin or language
+    // server installed at start.
+    home.add_config(&format!(
+        "[external_agents.opencode]\ncommand = {binary:?}\nargs = [\"acp\"]\nenv = {{ HOME = {user:?}, XDG_CONFIG_HOME = {config:?}, XDG_DATA_HOME = {data:?}, XDG_CACHE_HOME = {cache:?}, OPENCODE_DISABLE_AUTOUPDATE = \"1\", OPENCODE_DISABLE_MODELS_FETCH = \"1\", OPENCODE_DISABLE_DEFAULT_PLUGINS = \"1\", OPENCODE_DISABLE_LSP_DOWNLOAD = \"1\", npm_config_offline = \"true\" }}\n",
+        binary = binary.display().to_string(),
+        user = user_home.display().to_string(),
+        config = user_home.join(".config").display().to_string(),
+        data = user_home.join(".local/share").display().to_string(),
+        cache = user_home.join(".cache").display().to_string(),
+    ));
+    let work = home.work.path().canonicalize().unwrap();
+    let file = work.join("notes.txt");
+    std::fs::write(&file, "hello world\n").unwrap();
+    let edit = json!({"filePath": file, "oldString": "hello world", "newString": "hello memo"});
+    let command = json!({"command": "echo made > made.txt", "description": "make a file"});
+    mock.push(json!([
+        // OpenCode names each session with a small request of its own first.
+        {"when": "You are a title generator", "text": "Editing notes"},
+        {"when": "Please edit", "text": "Editing.", "tool_calls": [{"id": "o1", "name": "edit", "arguments": edit.to_string()}]},
+        {"when": "Please edit", "text": "Running.", "tool_calls": [{"id": "o2", "name": "bash", "arguments": command.to_string()}]},
+        {"when": "Please edit", "text": "Done."},
+    ]));
+    let events = exec_on(&home, "opencode", "Please edit notes.txt");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "hello memo\n");
+    assert_eq!(
+        std::fs::read_to_string(work.join("made.txt")).unwrap(),
+        "made\n"
+    );
+    let of = |kind: &str| -> Vec<&Value> {
+        events
+            .iter()
+            .map(|e| &e["event"])
+            .filter(|e| e["type"] == kind)
+            .collect()
+    };
+    assert_eq!(of("external_agent_started")[0]["label"], "OpenCode");
+    let asked: Vec<(&str, &str)> = of("approval_requested")
+        .iter()
+        .map(|a| {
+            let request = &a["request"];
+            (
+                request["risk"].as_str().unwrap(),
+                request["fingerprint"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert_eq!(asked[0].0, "write", "{asked:?}");
+    assert_eq!(
+        asked[1],
+        ("execute", "exec:echo made > made.txt"),
+        "{asked:?}"
+    );
+    let changed: Vec<(&str, &str)> = of("files_changed")
+        .iter()
+        .flat_map(|e| e["changes"].as_array().unwrap())
+        .map(|c| (c["path"].as_str().unwrap(), c["kind"].as_str().unwrap()))
+        .collect();
+    assert!(changed.contains(&("notes.txt", "modified")), "{changed:?}");
+    assert!(changed.contains(&("made.txt", "created")), "{changed:?}");
+    assert_eq!(of("turn_ended").last().unwrap()["reason"], "completed");
+    assert!(
+        !settings.join("node_modules").exists(),
+        "OpenCode installed something"
     );
 }
 
