@@ -140,8 +140,9 @@ impl Call {
         title.strip_prefix("$ ").unwrap_or(title).to_owned()
     }
 
-    /// What the call returned, as text: its terminal's output, its text content, or its
-    /// raw output.
+    /// What the call returned, as text: its terminal's output, its text content, or — when
+    /// it showed none — its raw output. The raw output is the agent's machine-readable
+    /// copy of the same result (OpenCode sends both), so it is not added to the content.
     pub fn output(&self) -> String {
         if let Some(output) = &self.terminal_output {
             return output.clone();
@@ -155,6 +156,9 @@ impl Call {
                 push_line(&mut text, &t.text);
             }
         }
+        if !text.is_empty() {
+            return text;
+        }
         match &self.fields.raw_output {
             Some(Value::String(s)) => push_line(&mut text, s),
             Some(Value::Array(items)) => {
@@ -165,7 +169,14 @@ impl Call {
                 }
             }
             Some(Value::Null) | None => {}
-            Some(other) => push_line(&mut text, &other.to_string()),
+            // An object: its output field when it has one, else all of it.
+            Some(other) => match ["output", "stdout", "text"]
+                .iter()
+                .find_map(|key| other.get(key).and_then(Value::as_str))
+            {
+                Some(output) => push_line(&mut text, output),
+                None => push_line(&mut text, &other.to_string()),
+            },
         }
         text
     }
@@ -466,6 +477,27 @@ mod tests {
             command(json!({"kind": "execute", "title": "`git status`"})),
             "git status"
         );
+    }
+
+    #[test]
+    fn the_raw_output_is_read_only_when_the_call_showed_no_text() {
+        // OpenCode: the text it shows, and the same result again as raw output.
+        let shown = call(json!({
+            "kind": "execute", "title": "bash",
+            "content": [{"type": "content", "content": {"type": "text", "text": "(no output)"}}],
+            "rawOutput": {"output": "(no output)", "metadata": {"exit": 0}}
+        }));
+        assert_eq!(shown.output(), "(no output)");
+        let raw = |value: Value| {
+            call(json!({"kind": "execute", "title": "x", "rawOutput": value})).output()
+        };
+        assert_eq!(
+            raw(json!({"output": "hi\n", "metadata": {"exit": 0}})),
+            "hi\n"
+        );
+        assert_eq!(raw(json!({"stdout": "out"})), "out");
+        assert_eq!(raw(json!({"exit": 3})), "{\"exit\":3}");
+        assert_eq!(raw(json!("plain")), "plain");
     }
 
     #[test]

@@ -755,6 +755,15 @@ fn opencode_runs_a_task_under_memos_approvals_and_checkpoints() {
     assert!(changed.contains(&("notes.txt", "modified")), "{changed:?}");
     assert!(changed.contains(&("made.txt", "created")), "{changed:?}");
     assert_eq!(of("turn_ended").last().unwrap()["reason"], "completed");
+    // The command's card shows what OpenCode showed, not its raw copy of it again.
+    let outputs: Vec<&str> = of("tool_call_end")
+        .iter()
+        .map(|e| e["output"].as_str().unwrap_or_default())
+        .collect();
+    assert!(
+        outputs.iter().all(|o| !o.contains("metadata")),
+        "{outputs:?}"
+    );
     assert!(
         !settings.join("node_modules").exists(),
         "OpenCode installed something"
