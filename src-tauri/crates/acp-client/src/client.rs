@@ -204,7 +204,7 @@ impl ExternalAgent {
                 _ => true,
             })
             .collect();
-        if let (Some(id), true) = (resume, self.info().load_session) {
+        if let (Some(id), true) = (resume, info.load_session) {
             // Its replay of the history comes before the answer; with no turn running it
             // is not recorded again (Memo has it).
             let params = json!({"sessionId": id, "cwd": cwd, "mcpServers": servers});

@@ -106,6 +106,24 @@ fn exec_on(home: &Home, agent: &str, prompt: &str) -> Vec<Value> {
     support::json_lines(&out.stdout)
 }
 
+/// The events of `kind` among exec's JSON lines.
+fn events_of<'a>(events: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    events
+        .iter()
+        .map(|e| &e["event"])
+        .filter(|e| e["type"] == kind)
+        .collect()
+}
+
+/// Every file the session's `files_changed` events name, with how it changed.
+fn changed_files(events: &[Value]) -> Vec<(&str, &str)> {
+    events_of(events, "files_changed")
+        .into_iter()
+        .flat_map(|e| e["changes"].as_array().unwrap())
+        .map(|c| (c["path"].as_str().unwrap(), c["kind"].as_str().unwrap()))
+        .collect()
+}
+
 fn updates_of<'a>(step: &'a Value, kind: &str) -> Vec<&'a Value> {
     step["updates"]
         .as_array()
@@ -627,13 +645,7 @@ fn gemini_cli_runs_a_task_under_memos_approvals_and_checkpoints() {
         std::fs::read_to_string(work.join("made.txt")).unwrap(),
         "made\n"
     );
-    let of = |kind: &str| -> Vec<&Value> {
-        events
-            .iter()
-            .map(|e| &e["event"])
-            .filter(|e| e["type"] == kind)
-            .collect()
-    };
+    let of = |kind: &str| events_of(&events, kind);
     let started = of("external_agent_started");
     assert_eq!(started[0]["label"], "Gemini CLI", "{started:?}");
     // One question per call, each answered by `--yes`: the edit as a write, the command
@@ -646,11 +658,7 @@ fn gemini_cli_runs_a_task_under_memos_approvals_and_checkpoints() {
     assert_eq!(risks, ["write", "execute"], "{asked:?}");
     assert_eq!(of("approval_resolved").len(), 2);
     // What changed, by whose hand: the edit Memo wrote, the file the agent's shell made.
-    let changed: Vec<(&str, &str)> = of("files_changed")
-        .iter()
-        .flat_map(|e| e["changes"].as_array().unwrap())
-        .map(|c| (c["path"].as_str().unwrap(), c["kind"].as_str().unwrap()))
-        .collect();
+    let changed = changed_files(&events);
     assert!(changed.contains(&("notes.txt", "modified")), "{changed:?}");
     assert!(changed.contains(&("made.txt", "created")), "{changed:?}");
     let ended = of("turn_ended");
@@ -722,13 +730,7 @@ fn opencode_runs_a_task_under_memos_approvals_and_checkpoints() {
         std::fs::read_to_string(work.join("made.txt")).unwrap(),
         "made\n"
     );
-    let of = |kind: &str| -> Vec<&Value> {
-        events
-            .iter()
-            .map(|e| &e["event"])
-            .filter(|e| e["type"] == kind)
-            .collect()
-    };
+    let of = |kind: &str| events_of(&events, kind);
     assert_eq!(of("external_agent_started")[0]["label"], "OpenCode");
     let asked: Vec<(&str, &str)> = of("approval_requested")
         .iter()
@@ -747,11 +749,7 @@ fn opencode_runs_a_task_under_memos_approvals_and_checkpoints() {
         ("execute", "exec:echo made > made.txt"),
         "{asked:?}"
     );
-    let changed: Vec<(&str, &str)> = of("files_changed")
-        .iter()
-        .flat_map(|e| e["changes"].as_array().unwrap())
-        .map(|c| (c["path"].as_str().unwrap(), c["kind"].as_str().unwrap()))
-        .collect();
+    let changed = changed_files(&events);
     assert!(changed.contains(&("notes.txt", "modified")), "{changed:?}");
     assert!(changed.contains(&("made.txt", "created")), "{changed:?}");
     assert_eq!(of("turn_ended").last().unwrap()["reason"], "completed");

@@ -26,25 +26,53 @@ pub fn config_headers(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<HashMap<HeaderName, HeaderValue>, McpError> {
     let mut out = HashMap::new();
-    let mut add = |name: &str, value: &str| -> Result<(), McpError> {
+    for (name, value) in configured(cfg, env)? {
         let name = HeaderName::from_bytes(name.as_bytes())
             .map_err(|e| McpError::Config(format!("header name \"{name}\": {e}")))?;
-        let mut value = HeaderValue::from_str(value)
+        let mut value = HeaderValue::from_str(&value)
             .map_err(|e| McpError::Config(format!("header \"{name}\": {e}")))?;
         value.set_sensitive(true);
         out.insert(name, value);
-        Ok(())
-    };
-    for (name, value) in &cfg.headers {
-        add(name, value)?;
     }
+    Ok(out)
+}
+
+/// Every header a request to the server carries, as text — the configured ones,
+/// `env_http_headers`, and `bearer_token_env_var` as `Authorization` — for another
+/// program that calls the server itself (an external agent Memo gives it to). A missing
+/// variable is an error, as for Memo's own requests.
+pub fn header_pairs(
+    cfg: &HttpConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<(String, String)>, McpError> {
+    let mut out = configured(cfg, env)?;
+    if let Some(var) = &cfg.bearer_token_env_var {
+        let token = env(var).filter(|t| !t.is_empty()).ok_or_else(|| {
+            McpError::Config(format!(
+                "bearer_token_env_var names {var}, which is not set"
+            ))
+        })?;
+        out.push(("Authorization".to_owned(), format!("Bearer {token}")));
+    }
+    Ok(out)
+}
+
+fn configured(
+    cfg: &HttpConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<(String, String)>, McpError> {
+    let mut out: Vec<(String, String)> = cfg
+        .headers
+        .iter()
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
     for (name, var) in &cfg.env_headers {
         let value = env(var).ok_or_else(|| {
             McpError::Config(format!(
                 "header \"{name}\" needs the environment variable {var}, which is not set"
             ))
         })?;
-        add(name, &value)?;
+        out.push((name.clone(), value));
     }
     Ok(out)
 }

@@ -56,6 +56,23 @@ impl Service {
         }
     }
 
+    /// Agent `config` as a session in `cwd` holds it, continuing `agent_session` (the
+    /// agent's own id of it) when there is one.
+    fn connector(
+        &self,
+        config: &ExternalAgentConfig,
+        cwd: &Path,
+        agent_session: Option<String>,
+    ) -> Connector {
+        Connector::new(
+            &config.name,
+            self.launch(config),
+            cwd.to_path_buf(),
+            agent_session,
+            self.mcp_servers_for(config, cwd),
+        )
+    }
+
     /// How agent `config` is started: its command, with its env and its secrets from the
     /// keychain (passed to its process only, never written anywhere).
     fn launch(&self, config: &ExternalAgentConfig) -> Launch {
@@ -276,13 +293,7 @@ impl Service {
         let config = self.external_agent(&request.agent)?;
         let cwd = std::fs::canonicalize(&request.cwd)
             .map_err(|e| ServiceError::io(request.cwd.display(), e))?;
-        let connector = Connector::new(
-            &config.name,
-            self.launch(&config),
-            cwd.clone(),
-            None,
-            self.mcp_servers_for(&config, &cwd),
-        );
+        let connector = self.connector(&config, &cwd, None);
         let engine = self.engine()?;
         let handle = engine.start_peer_session(
             PeerSessionOptions {
@@ -319,13 +330,7 @@ impl Service {
         })?;
         let cwd = PathBuf::from(&record.cwd);
         let agent_session = self.last_agent_session(id)?;
-        let connector = Connector::new(
-            &config.name,
-            self.launch(&config),
-            cwd.clone(),
-            agent_session,
-            self.mcp_servers_for(&config, &cwd),
-        );
+        let connector = self.connector(&config, &cwd, agent_session);
         Ok(self.engine()?.start_peer_session(
             PeerSessionOptions {
                 cwd,

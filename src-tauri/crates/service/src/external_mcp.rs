@@ -54,8 +54,8 @@ impl Service {
     }
 }
 
-/// Each server with its secrets, in ACP's shape; one whose secret is missing is left out
-/// (and logged), as Memo would not start it either.
+/// Each server with its secrets, in ACP's shape; one whose secret or header variable is
+/// missing is left out (and logged), as Memo would not start it either.
 async fn described(
     servers: &[ServerConfig],
     store: &Arc<dyn CredentialStore>,
@@ -63,8 +63,12 @@ async fn described(
 ) -> Vec<Value> {
     let mut out = Vec::new();
     for server in servers {
-        match memo_mcp::secrets::resolve(server, Some(store)).await {
-            Ok(resolved) => out.push(acp_server(&resolved, env)),
+        let described = match memo_mcp::secrets::resolve(server, Some(store)).await {
+            Ok(resolved) => acp_server(&resolved, env),
+            Err(error) => Err(error),
+        };
+        match described {
+            Ok(server) => out.push(server),
             Err(error) => {
                 tracing::warn!(server = %server.name, %error, "MCP server not offered to the external agent")
             }
@@ -73,45 +77,29 @@ async fn described(
     out
 }
 
-fn pairs<'a>(items: impl Iterator<Item = (&'a str, String)>) -> Vec<Value> {
+fn pairs<'a>(items: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Value> {
     items
         .map(|(name, value)| json!({"name": name, "value": value}))
         .collect()
 }
 
 /// One server as ACP's `McpServer`.
-fn acp_server(server: &ServerConfig, env: &EnvLookup) -> Value {
+fn acp_server(server: &ServerConfig, env: &EnvLookup) -> Result<Value, memo_mcp::McpError> {
+    let http = |kind: &str, http: &HttpConfig| -> Result<Value, memo_mcp::McpError> {
+        let headers = memo_mcp::http::header_pairs(http, &|var: &str| env(var))?;
+        let headers = pairs(headers.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        Ok(json!({"type": kind, "name": server.name, "url": http.url, "headers": headers}))
+    };
     match &server.transport {
-        TransportConfig::Stdio(stdio) => json!({
+        TransportConfig::Stdio(stdio) => Ok(json!({
             "name": server.name,
             "command": stdio.command,
             "args": stdio.args,
-            "env": pairs(stdio.env.iter().map(|(k, v)| (k.as_str(), v.clone()))),
-        }),
-        TransportConfig::StreamableHttp(http) => http_server("http", &server.name, http, env),
-        TransportConfig::Sse(http) => http_server("sse", &server.name, http, env),
+            "env": pairs(stdio.env.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
+        })),
+        TransportConfig::StreamableHttp(config) => http("http", config),
+        TransportConfig::Sse(config) => http("sse", config),
     }
-}
-
-fn http_server(kind: &str, name: &str, http: &HttpConfig, env: &EnvLookup) -> Value {
-    let mut headers: Vec<(&str, String)> = http
-        .headers
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.clone()))
-        .collect();
-    for (header, var) in &http.env_headers {
-        if let Some(value) = env(var) {
-            headers.push((header.as_str(), value));
-        }
-    }
-    if let Some(token) = http
-        .bearer_token_env_var
-        .as_deref()
-        .and_then(|var| env(var))
-    {
-        headers.push(("Authorization", format!("Bearer {token}")));
-    }
-    json!({"type": kind, "name": name, "url": http.url, "headers": pairs(headers.into_iter())})
 }
 
 #[cfg(test)]
@@ -136,7 +124,11 @@ bearer_token_env_var = "TOKEN"
         .unwrap();
         let env: EnvLookup = Arc::new(|name| (name == "TOKEN").then(|| "t0k".to_owned()));
         let set = memo_mcp::load_config(&config, None, &|name: &str| env(name));
-        let described: Vec<Value> = set.servers.iter().map(|s| acp_server(s, &env)).collect();
+        let described: Vec<Value> = set
+            .servers
+            .iter()
+            .map(|s| acp_server(s, &env).unwrap())
+            .collect();
         assert!(
             described.contains(&json!({"name": "fs", "command": "node", "args": ["server.js"], "env": [{"name": "ROOT", "value": "/w"}]})),
             "{described:?}"
@@ -145,5 +137,9 @@ bearer_token_env_var = "TOKEN"
             described.contains(&json!({"type": "http", "name": "docs", "url": "http://127.0.0.1:9/mcp", "headers": [{"name": "Authorization", "value": "Bearer t0k"}]})),
             "{described:?}"
         );
+        // A token variable that is not set: the server is not offered without it.
+        let unset: EnvLookup = Arc::new(|_| None);
+        let docs = set.servers.iter().find(|s| s.name == "docs").unwrap();
+        assert!(acp_server(docs, &unset).is_err());
     }
 }
