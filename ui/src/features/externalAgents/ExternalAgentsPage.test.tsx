@@ -41,7 +41,7 @@ const ADDED: Page = {
       env: [],
       secrets: [{ name: "ANTHROPIC_API_KEY", stored: true }],
       found: false,
-    offer_mcp_servers: true,
+      offer_mcp_servers: true,
       preset: "claude-code",
     },
   ],
