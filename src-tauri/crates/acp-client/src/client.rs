@@ -27,6 +27,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use crate::process::{AgentProcess, Launch};
+use crate::settings::Settings;
 use crate::views::{self, Call};
 use crate::ClientError;
 
@@ -100,6 +101,8 @@ pub struct ExternalAgent {
     session: Mutex<Option<acp::SessionId>>,
     turn: Mutex<Option<PeerTurn>>,
     calls: Mutex<HashMap<String, Call>>,
+    /// Its own settings for the session (mode, model…), as it last said.
+    settings: Mutex<Settings>,
     /// Cancelled once the agent's output ends (it exited or broke the protocol), with
     /// why in `broken`.
     gone: CancellationToken,
@@ -123,6 +126,7 @@ impl ExternalAgent {
             session: Mutex::new(None),
             turn: Mutex::new(None),
             calls: Mutex::default(),
+            settings: Mutex::default(),
             gone: CancellationToken::new(),
             broken: Mutex::new(None),
             barrier,
@@ -208,7 +212,8 @@ impl ExternalAgent {
             // Its replay of the history comes before the answer; with no turn running it
             // is not recorded again (Memo has it).
             let params = json!({"sessionId": id, "cwd": cwd, "mcpServers": servers});
-            if self.call("session/load", params).await.is_ok() {
+            if let Ok(answer) = self.call("session/load", params).await {
+                *lock(&self.settings) = Settings::read(&answer);
                 *lock(&self.session) = Some(acp::SessionId::new(id));
                 return Ok(id.to_owned());
             }
@@ -223,8 +228,34 @@ impl ExternalAgent {
                 ClientError::Protocol("session/new answered without a sessionId".into())
             })?
             .to_owned();
+        *lock(&self.settings) = Settings::read(&answer);
         *lock(&self.session) = Some(acp::SessionId::new(id.clone()));
         Ok(id)
+    }
+
+    /// Its own settings for the open session (mode, model…), as it last said.
+    pub fn settings(&self) -> Vec<memo_protocol::AgentSetting> {
+        lock(&self.settings).list()
+    }
+
+    /// Sets its setting `id` to `value`; all its settings as they are then.
+    pub async fn set_setting(
+        &self,
+        id: &str,
+        value: &str,
+    ) -> Result<Vec<memo_protocol::AgentSetting>, ClientError> {
+        let session = self
+            .session_id()
+            .ok_or_else(|| ClientError::Protocol("no session is open".into()))?;
+        let request = lock(&self.settings).request(&session.0, id, value);
+        let Some((method, params)) = request else {
+            let offered = crate::settings::offered(&self.settings(), id);
+            return Err(ClientError::UnknownSetting { offered });
+        };
+        let answer = self.call(method, params).await?;
+        let mut settings = lock(&self.settings);
+        settings.took(id, value, &answer);
+        Ok(settings.list())
     }
 
     /// A request of ours, failing with the agent's stderr when the agent is gone.
@@ -361,11 +392,17 @@ impl ExternalAgent {
         if ours.as_ref().map(|s| s.0.as_str()) != session {
             return;
         }
+        let update = params.get("update").cloned().unwrap_or(Value::Null);
+        // Kept also outside a prompt: the header shows the next pick from them.
+        let changed = lock(&self.settings).update(&update);
         // Outside a prompt (a session/load replay, commands announced): nothing to record.
         let Some(turn) = self.current_turn() else {
             return;
         };
-        let update = params.get("update").cloned().unwrap_or(Value::Null);
+        if changed {
+            turn.settings(self.settings());
+            return;
+        }
         let kind = update
             .get("sessionUpdate")
             .and_then(Value::as_str)

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 use memo_engine::peer::{Peer, PeerError, PeerStop, PeerTurn};
-use memo_protocol::{Phrase, UserInput};
+use memo_protocol::{AgentSetting, Phrase, UserInput};
 
 use crate::client::ExternalAgent;
 use crate::process::Launch;
@@ -28,6 +28,15 @@ struct Inner {
     running: tokio::sync::Mutex<Option<Arc<ExternalAgent>>>,
     /// The same agent, for a cancel that must not wait for the lock a prompt holds.
     current: Mutex<Option<Arc<ExternalAgent>>>,
+    /// The person's picks of the agent's own settings, in order: applied again whenever
+    /// the agent (re)starts, as a pick made before it ran is.
+    picks: Mutex<Vec<(String, String)>>,
+    /// Its settings as it last said (or, before it ran here, as the session's log says).
+    known: Mutex<Vec<AgentSetting>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// One session's external agent. Cheap to clone.
@@ -53,7 +62,16 @@ impl Connector {
             agent_session: Mutex::new(agent_session),
             running: tokio::sync::Mutex::new(None),
             current: Mutex::new(None),
+            picks: Mutex::default(),
+            known: Mutex::default(),
         }))
+    }
+
+    /// The agent's settings as the session last recorded them: a pick made before the
+    /// agent starts again is checked against them.
+    pub fn with_known_settings(self, settings: Vec<AgentSetting>) -> Self {
+        *lock(&self.0.known) = settings;
+        self
     }
 }
 
@@ -108,7 +126,57 @@ impl Inner {
         *self.agent_session.lock().unwrap_or_else(|p| p.into_inner()) = Some(opened);
         *self.current.lock().unwrap_or_else(|p| p.into_inner()) = Some(agent.clone());
         *running = Some(agent.clone());
+        self.apply_picks(&agent, turn).await;
+        let settings = agent.settings();
+        if !settings.is_empty() || !lock(&self.known).is_empty() {
+            *lock(&self.known) = settings.clone();
+            turn.settings(settings);
+        }
         Ok(agent)
+    }
+
+    /// The person's picks, on an agent that just opened its session. One it does not
+    /// take is said and dropped; the others stand.
+    async fn apply_picks(&self, agent: &ExternalAgent, turn: &PeerTurn) {
+        let picks = lock(&self.picks).clone();
+        for (id, value) in picks {
+            if let Err(error) = agent.set_setting(&id, &value).await {
+                turn.setting_refused(id.clone(), value, error.to_string());
+                lock(&self.picks).retain(|(i, _)| *i != id);
+            }
+        }
+    }
+
+    fn remember(&self, id: &str, value: &str, settings: &[AgentSetting]) {
+        let mut picks = lock(&self.picks);
+        picks.retain(|(i, _)| i != id);
+        picks.push((id.to_owned(), value.to_owned()));
+        *lock(&self.known) = settings.to_vec();
+    }
+
+    async fn set_setting(&self, id: String, value: String) -> Result<Vec<AgentSetting>, PeerError> {
+        let agent = lock(&self.current).clone().filter(|a| !a.is_gone());
+        let settings = match agent {
+            Some(agent) => agent
+                .set_setting(&id, &value)
+                .await
+                .map_err(|e| PeerError(e.to_string()))?,
+            // Not running (yet, or again): taken when it starts. Checked against what it
+            // offered last; never having run here, it is asked then (`--agent-setting`).
+            None => {
+                let known = lock(&self.known).clone();
+                if known.is_empty() {
+                    lock(&self.picks).push((id, value));
+                    return Ok(known);
+                }
+                crate::settings::with_pick(&known, &id, &value).ok_or_else(|| {
+                    let offered = crate::settings::offered(&known, &id);
+                    PeerError(ClientError::UnknownSetting { offered }.to_string())
+                })?
+            }
+        };
+        self.remember(&id, &value, &settings);
+        Ok(settings)
     }
 }
 
@@ -139,6 +207,15 @@ impl Peer for Connector {
         {
             agent.cancel();
         }
+    }
+
+    fn set_setting(
+        &self,
+        setting: String,
+        value: String,
+    ) -> BoxFuture<'static, Result<Vec<AgentSetting>, PeerError>> {
+        let inner = self.0.clone();
+        Box::pin(async move { inner.set_setting(setting, value).await })
     }
 
     fn shutdown(&self) -> BoxFuture<'static, ()> {

@@ -9,6 +9,7 @@
 //! - [`client`]: the connection, the session, updates as events, requests served.
 //! - [`connector`]: the agent as a session holds it, started on its first prompt.
 //! - [`presets`]: the agents people already use, and how to install them.
+//! - `settings`: the agent's own settings (mode, model…), however it speaks of them.
 //! - [`views`]: the agent's tool calls as typed views, and as approval questions.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
@@ -16,6 +17,7 @@ pub mod client;
 pub mod connector;
 pub mod presets;
 pub mod process;
+mod settings;
 pub mod views;
 
 pub use client::{AgentInfo, ExternalAgent};
@@ -39,6 +41,9 @@ pub enum ClientError {
         /// It wants to be signed in first (`authenticate`).
         auth: bool,
     },
+    /// A pick of a setting or value the agent does not offer; `offered` says what it does.
+    #[error("it offers no such choice (it offers {offered})")]
+    UnknownSetting { offered: String },
     #[error("the agent broke the protocol: {0}")]
     Protocol(String),
 }

@@ -89,6 +89,16 @@ async fn run_inner(service: &Service, args: ExecArgs) -> Result<Outcome, Service
         allow_escalation: args.allow_escalation,
     };
     let mut events = service.subscribe(&id, session.last_seq)?;
+    // Taken by the agent when it starts, before the task reaches it.
+    for (setting, value) in &args.agent_settings {
+        service.submit(
+            &id,
+            Op::SetAgentSetting {
+                setting: setting.clone(),
+                value: value.clone(),
+            },
+        )?;
+    }
     service.submit(
         &id,
         Op::UserTurn {

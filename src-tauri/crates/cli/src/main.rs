@@ -76,6 +76,11 @@ pub struct ExecArgs {
     /// Code, Codex, Gemini CLI… over ACP) instead of Memo's own, under Memo's approvals.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["provider", "model", "resume"])]
     pub external_agent: Option<String>,
+    /// With --external-agent: set one of the agent's own settings before the task, as
+    /// `ID=VALUE` (repeatable): its mode (`mode=plan`), its model (`model=opus`), or any
+    /// option it offers; what it offers is printed when it starts.
+    #[arg(long = "agent-setting", value_name = "ID=VALUE", requires = "external_agent", value_parser = agent_setting)]
+    pub agent_settings: Vec<(String, String)>,
     /// Approve tool calls that ask for approval up to execute risk: file changes and
     /// ordinary commands (exec cannot ask interactively). Critical calls and commands that
     /// ask to leave the sandbox are still refused unless allowed by the flags below.
@@ -153,5 +158,17 @@ fn main() -> ExitCode {
         Command::Sessions { action } => sessions::run(action, &runtime),
         Command::Mcp { action } => mcp::run(action, &runtime),
         Command::Acp => runtime.block_on(acp::run()),
+    }
+}
+
+/// `ID=VALUE` of `--agent-setting`.
+fn agent_setting(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((id, value)) if !id.trim().is_empty() && !value.trim().is_empty() => {
+            Ok((id.trim().to_owned(), value.trim().to_owned()))
+        }
+        _ => Err(format!(
+            "expected ID=VALUE (for instance mode=plan), got `{text}`"
+        )),
     }
 }

@@ -181,6 +181,19 @@ impl Renderer for TextRenderer {
                 };
                 self.note(&format!("… {label}{version} started ({how})"));
             }
+            AgentEvent::ExternalAgentSettings { settings } => {
+                let said: Vec<String> = settings
+                    .iter()
+                    .map(|s| {
+                        let current = s.choices.iter().find(|c| c.value == s.current);
+                        let name = current.map_or(s.current.as_str(), |c| c.name.as_str());
+                        let offered: Vec<&str> =
+                            s.choices.iter().map(|c| c.value.as_str()).collect();
+                        format!("{} = {name} ({}: {})", s.name, s.id, offered.join(", "))
+                    })
+                    .collect();
+                self.note(&format!("… its settings: {}", said.join("; ")));
+            }
             AgentEvent::TurnStarted { input } => {
                 for notice in input.expansion.iter().flat_map(|e| &e.notices) {
                     self.note(&format!("note: {notice}"));

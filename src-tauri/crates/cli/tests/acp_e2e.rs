@@ -94,9 +94,15 @@ fn npm_agent(script: &str) -> PathBuf {
 /// `memo-cli exec --json --yes` of `prompt` on external agent `agent` in the workspace:
 /// its events, once it succeeded.
 fn exec_on(home: &Home, agent: &str, prompt: &str) -> Vec<Value> {
+    exec_with(home, agent, prompt, &[])
+}
+
+/// [`exec_on`] with more of exec's arguments.
+fn exec_with(home: &Home, agent: &str, prompt: &str, more: &[&str]) -> Vec<Value> {
     let work = home.work.path().canonicalize().unwrap();
     let out = home
         .command(&["exec", prompt, "--json", "--yes", "--external-agent", agent])
+        .args(more)
         .arg("--cwd")
         .arg(&work)
         .output()
@@ -603,12 +609,11 @@ fn exec_runs_a_task_on_an_external_agent_under_memos_approvals() {
 /// A second real agent: Gemini CLI's ACP mode (npm, tests/acp) pointed at the mock's
 /// Gemini API. Its edit goes through Memo's approval (`--yes`) and Memo's `fs/write`; the
 /// command it runs with its own shell is caught by Memo's checkpoint scan.
-#[test]
-fn gemini_cli_runs_a_task_under_memos_approvals_and_checkpoints() {
+/// A workspace whose config.toml has Gemini CLI's ACP agent (npm, tests/acp) as `gemini`,
+/// on the mock's Gemini API.
+fn gemini_home(dir: &Path, mock: &Mock) -> Home {
     let script = npm_agent("@google/gemini-cli/bundle/gemini.js");
-    let dir = tempfile::tempdir().unwrap();
-    let mock = Mock::start(dir.path());
-    let user_home = dir.path().join("user-home");
+    let user_home = dir.join("user-home");
     std::fs::create_dir_all(user_home.join(".gemini")).unwrap();
     // Nothing leaves the machine: no usage statistics, no update check.
     let settings = json!({
@@ -627,8 +632,16 @@ fn gemini_cli_runs_a_task_under_memos_approvals_and_checkpoints() {
         base = mock.url,
         home = user_home.display().to_string(),
     );
-    let home = Home::new(&mock, "");
+    let home = Home::new(mock, "");
     home.add_config(&agent);
+    home
+}
+
+#[test]
+fn gemini_cli_runs_a_task_under_memos_approvals_and_checkpoints() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let home = gemini_home(dir.path(), &mock);
     let work = home.work.path().canonicalize().unwrap();
     let file = work.join("notes.txt");
     std::fs::write(&file, "hello world\n").unwrap();
@@ -672,6 +685,72 @@ fn gemini_cli_runs_a_task_under_memos_approvals_and_checkpoints() {
         paths
             .iter()
             .all(|p| p.contains("gemini-2.5-flash:streamGenerateContent")),
+        "{paths:?}"
+    );
+}
+
+/// Gemini CLI's own settings (its modes, its models) reach Memo's session, and a pick made
+/// before it starts (`--agent-setting`) is taken by it: its model requests go to the
+/// picked model. A pick it does not offer is said, and the task still runs.
+#[test]
+fn an_external_agents_own_settings_are_shown_and_a_pick_is_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let mock = Mock::start(dir.path());
+    let home = gemini_home(dir.path(), &mock);
+    mock.push(json!([{"when": "Say hi", "text": "Hi."}]));
+    let events = exec_with(
+        &home,
+        "gemini",
+        "Say hi",
+        &[
+            "--agent-setting",
+            "model=gemini-2.5-pro",
+            "--agent-setting",
+            "mode=no-such-mode",
+        ],
+    );
+    let of = |kind: &str| events_of(&events, kind);
+    // What it offers, as it words it: its modes and its models, the picked one current.
+    let said = of("external_agent_settings");
+    let last = &said.last().expect("its settings were not shown")["settings"];
+    let setting = |id: &str| {
+        last.as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == id)
+            .unwrap_or_else(|| panic!("no {id} in {last}"))
+            .clone()
+    };
+    let mode = setting("mode");
+    assert_eq!(mode["current"], "default", "{mode}");
+    assert!(
+        fields(&mode["choices"], "value").contains(&"plan"),
+        "{mode}"
+    );
+    assert_eq!(setting("model")["current"], "gemini-2.5-pro", "{last}");
+    // The pick it does not offer is said, in the person's words, and nothing else fails.
+    let errors = of("error");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(
+        errors[0]["phrase"]["code"], "external_agent_setting_refused",
+        "{errors:?}"
+    );
+    let message = errors[0]["message"].as_str().unwrap();
+    assert!(message.contains("no-such-mode"), "{message}");
+    assert!(
+        message.contains("mode = default, autoEdit, yolo, plan"),
+        "{message}"
+    );
+    assert_eq!(of("turn_ended").last().unwrap()["reason"], "completed");
+    // Every model request went to the picked model, not the one its command line named.
+    let paths: Vec<String> = mock
+        .requests()
+        .iter()
+        .map(|r| r["path"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert!(!paths.is_empty());
+    assert!(
+        paths.iter().all(|p| p.contains("gemini-2.5-pro:")),
         "{paths:?}"
     );
 }

@@ -13,7 +13,7 @@
 //! [`PeerTurn`], through which everything the agent does reaches the session.
 
 use futures::future::BoxFuture;
-use memo_protocol::{RiskLevel, UserInput};
+use memo_protocol::{AgentSetting, RiskLevel, UserInput};
 
 pub use crate::session::PeerTurn;
 
@@ -30,6 +30,13 @@ pub trait Peer: Send + Sync + 'static {
     fn cancel(&self);
     /// Stops the agent for good: its whole process tree.
     fn shutdown(&self) -> BoxFuture<'static, ()>;
+    /// Sets one of the agent's own settings (its mode, model…): now when it runs, else when
+    /// it starts. Gives all its settings as they are then.
+    fn set_setting(
+        &self,
+        setting: String,
+        value: String,
+    ) -> BoxFuture<'static, Result<Vec<AgentSetting>, PeerError>>;
 }
 
 /// Why the agent ended a prompt.

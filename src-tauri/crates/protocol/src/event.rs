@@ -291,6 +291,12 @@ pub enum AgentEvent {
         #[ts(optional)]
         cost_usd: Option<f64>,
     },
+    /// An external agent's own settings for the session (its mode, model…) and their values
+    /// now: when it opened its session, when it changed one, and after a pick
+    /// (`Op::SetAgentSetting`). Each is the whole list; the last one holds.
+    ExternalAgentSettings {
+        settings: Vec<crate::AgentSetting>,
+    },
     /// Files changed by a tool call (or, with no `call_id`, outside Memo between turns),
     /// found by comparing the workspace with the checkpoint before. Not part of the
     /// conversation; the changes panel and the tool's card show it.
@@ -417,6 +423,7 @@ impl AgentEvent {
             AgentEvent::McpServerStatus { .. } => "mcp_server_status",
             AgentEvent::ExternalAgentStarted { .. } => "external_agent_started",
             AgentEvent::ExternalAgentUsage { .. } => "external_agent_usage",
+            AgentEvent::ExternalAgentSettings { .. } => "external_agent_settings",
             AgentEvent::FilesChanged { .. } => "files_changed",
             AgentEvent::HookRan { .. } => "hook_ran",
             AgentEvent::HooksSkipped { .. } => "hooks_skipped",

@@ -103,3 +103,32 @@ pub struct ExternalAgentCheck {
     #[ts(type = "number")]
     pub elapsed_ms: u64,
 }
+
+/// One of an external agent's own settings for a session, as it offers them (ACP's
+/// session config options, or its modes and models): its mode ("Plan", "Accept edits"),
+/// its model, its thinking level… The session's header shows each as a menu; a pick is
+/// `Op::SetAgentSetting`, answered with `external_agent_settings`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AgentSetting {
+    /// The agent's id of it.
+    pub id: String,
+    /// Its name, as the agent words it.
+    pub name: String,
+    /// What it is for (`mode`, `model`, `thought_level`, or the agent's own), when said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub category: Option<String>,
+    /// The value chosen now.
+    pub current: String,
+    pub choices: Vec<AgentSettingChoice>,
+}
+
+/// A value an [`AgentSetting`] can take.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AgentSettingChoice {
+    pub value: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<String>,
+}

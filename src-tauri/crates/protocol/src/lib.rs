@@ -42,8 +42,8 @@ pub use event::{
     ToolCallSummary, ToolErrorKind, ToolStatus, TurnEndReason,
 };
 pub use external_agents::{
-    EnvValue, ExternalAgentCheck, ExternalAgentEntry, ExternalAgentInput, ExternalAgentPreset,
-    ExternalAgentsPage, SecretInput, SecretState,
+    AgentSetting, AgentSettingChoice, EnvValue, ExternalAgentCheck, ExternalAgentEntry,
+    ExternalAgentInput, ExternalAgentPreset, ExternalAgentsPage, SecretInput, SecretState,
 };
 pub use hooks::{
     bounded_hook_text, HookEventName, HookRunStatus, HookRunSummary, HookVerdict, HOOK_TEXT_LIMIT,

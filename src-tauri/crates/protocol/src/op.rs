@@ -53,6 +53,11 @@ pub enum Op {
         #[serde(default)]
         model: Option<String>,
     },
+    /// Set one of an external agent's own settings (`external_agent_settings`) to `value`:
+    /// applied by the agent now when it runs, or when it starts. Answered with
+    /// `external_agent_settings`, or an error when the agent refuses it; rejected
+    /// (`invalid_op`) in a session Memo's own model runs.
+    SetAgentSetting { setting: String, value: String },
     /// Stop the session actor after denying whatever is pending.
     Shutdown,
 }

@@ -69,6 +69,8 @@ pub fn render() -> String {
         ExternalAgentInput::decl(&cfg),
         SecretInput::decl(&cfg),
         ExternalAgentCheck::decl(&cfg),
+        AgentSetting::decl(&cfg),
+        AgentSettingChoice::decl(&cfg),
         ToolStatus::decl(&cfg),
         ToolErrorKind::decl(&cfg),
         McpServerState::decl(&cfg),

@@ -330,7 +330,9 @@ impl Service {
         })?;
         let cwd = PathBuf::from(&record.cwd);
         let agent_session = self.last_agent_session(id)?;
-        let connector = self.connector(&config, &cwd, agent_session);
+        let connector = self
+            .connector(&config, &cwd, agent_session)
+            .with_known_settings(self.last_agent_settings(id)?);
         Ok(self.engine()?.start_peer_session(
             PeerSessionOptions {
                 cwd,
@@ -352,6 +354,17 @@ impl Service {
             AgentEvent::ExternalAgentStarted { agent_session, .. } => Some(agent_session),
             _ => None,
         }))
+    }
+
+    /// The agent's own settings as stored session `id` last recorded them.
+    fn last_agent_settings(&self, id: &SessionId) -> Result<Vec<memo_protocol::AgentSetting>> {
+        let last = self
+            .store()?
+            .last_event_of_kind(id, "external_agent_settings")?;
+        Ok(match last.map(|e| e.event) {
+            Some(AgentEvent::ExternalAgentSettings { settings }) => settings,
+            _ => Vec::new(),
+        })
     }
 
     /// What the session's external agent last said of its context: tokens used, its

@@ -381,6 +381,9 @@ async fn run_actor(
                     tracing::warn!(%error, "could not record the approval mode");
                 }
             }
+            Some(Op::SetAgentSetting { setting, value }) => {
+                set_agent_setting(&shared, setting, value);
+            }
             Some(Op::ResolveElicitation {
                 request_id,
                 action,
@@ -513,6 +516,30 @@ fn refused_by_peer(shared: &SessionState, what: &str) -> bool {
         &format!("this session's turns are run by an external agent, which does not {what}"),
     );
     true
+}
+
+/// Asks the session's external agent to take a setting of its own. Off the actor's loop: the
+/// agent answers when it does (also during a turn), and ops keep flowing meanwhile.
+fn set_agent_setting(shared: &Arc<SessionState>, setting: String, value: String) {
+    let Some(peer) = shared.context.settings.peer.clone() else {
+        report_invalid_op(
+            shared,
+            "only an external agent has settings of its own; Memo's model has its own ops",
+        );
+        return;
+    };
+    let shared = shared.clone();
+    tokio::spawn(async move {
+        let event = match peer.0.set_setting(setting.clone(), value.clone()).await {
+            // None known yet (the agent never ran here): it is asked when it starts.
+            Ok(settings) if settings.is_empty() => return,
+            Ok(settings) => AgentEvent::ExternalAgentSettings { settings },
+            Err(error) => super::peer_turn::setting_refused(setting, value, error.0),
+        };
+        if let Err(error) = shared.emitter.emit(None, event) {
+            tracing::warn!(%error, "could not record the external agent's settings");
+        }
+    });
 }
 
 fn report_invalid_op(shared: &SessionState, message: &str) {

@@ -305,6 +305,16 @@ impl PeerTurn {
         });
     }
 
+    /// The agent's own settings (its mode, model…) as they are now.
+    pub fn settings(&self, settings: Vec<memo_protocol::AgentSetting>) {
+        self.emit(AgentEvent::ExternalAgentSettings { settings });
+    }
+
+    /// The agent did not take a setting picked before it started.
+    pub fn setting_refused(&self, setting: String, value: String, message: String) {
+        self.emit(setting_refused(setting, value, message));
+    }
+
     /// The agent said how full its context is (and what the session cost).
     pub fn usage(&self, used_tokens: u64, context_window: u64, cost_usd: Option<f64>) {
         self.emit(AgentEvent::ExternalAgentUsage {
@@ -767,4 +777,20 @@ pub(crate) async fn run_peer_turn(
         reason,
         usage: TokenUsage::default(),
     });
+}
+
+/// The error that says the agent did not take a setting of its own.
+pub(super) fn setting_refused(setting: String, value: String, message: String) -> AgentEvent {
+    let phrase = Phrase::ExternalAgentSettingRefused {
+        setting,
+        value,
+        message,
+    };
+    AgentEvent::Error {
+        kind: ErrorKind::Provider,
+        message: phrase.english(),
+        retryable: false,
+        detail: None,
+        phrase: Some(phrase),
+    }
 }

@@ -761,6 +761,11 @@ pub enum Phrase {
     ExternalAgentSessionOnly {
         what: String,
     },
+    ExternalAgentSettingRefused {
+        setting: String,
+        value: String,
+        message: String,
+    },
 }
 
 mod wording;

@@ -694,6 +694,11 @@ fn every_phrase() -> Vec<Phrase> {
         Phrase::ExternalAgentSessionOnly {
             what: s("what-value"),
         },
+        Phrase::ExternalAgentSettingRefused {
+            setting: s("setting-value"),
+            value: s("value-value"),
+            message: s("message-value"),
+        },
     ];
     for phrase in &all {
         match phrase {
@@ -955,7 +960,8 @@ fn every_phrase() -> Vec<Phrase> {
             | Phrase::ExternalAgentNotFound { .. }
             | Phrase::ExternalAgentFailed { .. }
             | Phrase::ExternalAgentSignIn { .. }
-            | Phrase::ExternalAgentSessionOnly { .. } => {}
+            | Phrase::ExternalAgentSessionOnly { .. }
+            | Phrase::ExternalAgentSettingRefused { .. } => {}
         }
     }
     all
