@@ -174,7 +174,8 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
     assert.match(text, /grep -c/);
     await (await wait("terminal-watch-close")).click();
     // The header names the agent the session runs on.
-    assert.match(await (await wait("chat-model")).getText(), /claude/);
+    // (Its own mode and model menus beside it may leave the name to the pill's tooltip.)
+    assert.match(await (await wait("chat-model")).getAttribute("title"), /claude/);
     await shot("external agents - the agent's turn");
 
     await (await wait("open-changes")).click();
@@ -214,5 +215,18 @@ describe("an external agent in the window", { timeout: 240_000 }, () => {
     assert.match(await meter.getAttribute("title"), /Memo/);
     assert.ok(Number(await meter.getAttribute("data-percent")) >= 0);
     await shot("external agents - Memo's own agent, its context in the meter");
+    // The agent's own settings are menus in the header, as it words them: a pick goes to
+    // the agent (session/set_mode) and the menu shows what it answered.
+    const mode = await app.driver.wait(until.elementLocated(By.css('[data-testid="agent-setting-mode"]')), UI_TIMEOUT_MS, "no menu of the agent's modes");
+    const modes = await Promise.all((await mode.findElements(By.css("option"))).map((o) => o.getAttribute("value")));
+    assert.deepEqual(modes, ["auto", "strict", "dangerous"]);
+    assert.ok(await app.driver.findElement(By.css('[data-testid="agent-setting-model"]')), "no menu of the agent's models");
+    await (await mode.findElement(By.css('option[value="strict"]'))).click();
+    await app.driver.wait(
+      async () => (await (await wait("agent-setting-mode")).getAttribute("value")) === "strict",
+      UI_TIMEOUT_MS,
+      "the agent's answer to the pick did not show",
+    );
+    await shot("external agents - the agent's own mode and model in the header");
   });
 });

@@ -107,6 +107,8 @@ export function olderPage<S extends Windowed>(state: S, page: HistoryPage, limit
     ...state.transcript,
     entries: [...older.entries, ...state.transcript.entries],
     session: state.transcript.session ?? older.session,
+    // The later word holds: what is loaded already came after this page.
+    agentSettings: state.transcript.agentSettings.length > 0 ? state.transcript.agentSettings : older.agentSettings,
     agents: mergeAgents(older.agents, state.transcript.agents),
   };
   const history = { ...state.history, from: page.from_seq, more: page.has_more };
@@ -132,7 +134,12 @@ export function latestPage<S extends Windowed>(state: S, page: HistoryPage): S {
   if (state.held === null) return state;
   // Known from earlier pages and not repeated in this one: where the session started and
   // its subagents.
-  const base = { ...emptyTranscript, session: state.transcript.session, mcp: state.transcript.mcp };
+  const base = {
+    ...emptyTranscript,
+    session: state.transcript.session,
+    mcp: state.transcript.mcp,
+    agentSettings: state.transcript.agentSettings,
+  };
   const fresh = withPage(base, page);
   const transcript = { ...fresh, agents: mergeAgents(state.transcript.agents, fresh.agents) };
   const history = { from: page.from_seq, more: page.has_more, after: true };

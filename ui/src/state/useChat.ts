@@ -79,6 +79,8 @@ export interface ChatController {
   nextApprovalMode: ApprovalMode | null;
   /** Changes the open session's approval mode, or the next session's when none is open. */
   setApprovalMode: (mode: ApprovalMode) => void;
+  /** Sets one of the open session's external agent's own settings (its mode, model…). */
+  setAgentSetting: (setting: string, value: string) => void;
   dismissError: () => void;
 }
 
@@ -474,6 +476,15 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     );
   }, [dispatchTo]);
 
+  const setAgentSetting = useCallback((setting: string, value: string) => {
+    const session = stateRef.current.session;
+    if (session === null) return;
+    // The answer (external_agent_settings, or an error naming what it offers) is an event.
+    submitOp(session.id, { type: "set_agent_setting", setting, value }).catch((raised: unknown) =>
+      dispatchTo(session.id, { type: "failed", error: toIpcError("set_agent_setting", raised) }),
+    );
+  }, [dispatchTo]);
+
   const answerElicitation = useCallback(
     async (requestId: string, action: "accept" | "decline" | "cancel", content?: Record<string, unknown>) => {
       const session = stateRef.current.session;
@@ -513,6 +524,7 @@ export function useChat(cwd: string | null, onSessionsChanged: () => void): Chat
     switchModel,
     nextApprovalMode,
     setApprovalMode,
+    setAgentSetting,
     answerElicitation,
     dismissError,
     forget,

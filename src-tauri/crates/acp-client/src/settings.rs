@@ -3,9 +3,11 @@
 //!
 //! ACP has had three ways: session config options (`configOptions`, set with
 //! `session/set_config_option`, which answers with all of them), and before them modes
-//! (`modes`, `session/set_mode`) and, unstable, models (`models`, `session/set_model`). An
-//! agent that offers config options says everything through them (the protocol asks
-//! clients to prefer them), so its modes and models are then not read twice.
+//! (`modes`, `session/set_mode`) and, unstable, models (`models`, `session/set_model`).
+//! Config options come first (the protocol asks clients to prefer them): an agent's modes
+//! or models are read only when no config option is of that category, so an agent that
+//! offers both ways is not shown twice, and one that moved only its models to config
+//! options (as Memo's own does) keeps its modes.
 
 use memo_protocol::{AgentSetting, AgentSettingChoice};
 use serde_json::{json, Value};
@@ -107,30 +109,34 @@ fn older(
 impl Settings {
     /// From the answer to `session/new` or `session/load`.
     pub fn read(answer: &Value) -> Self {
-        if let Some(options) = answer.get("configOptions").filter(|o| o.is_array()) {
-            return Self {
-                items: config_options(options),
-            };
-        }
-        let mut items = Vec::new();
-        if let Some(mode) = answer
+        let mut items = answer
+            .get("configOptions")
+            .map(config_options)
+            .unwrap_or_default();
+        let offered = |items: &[(AgentSetting, Via)], what: &str| {
+            items
+                .iter()
+                .any(|(s, _)| s.category.as_deref() == Some(what) || s.id == what)
+        };
+        let mode = answer
             .get("modes")
-            .and_then(|m| older(m, MODE, "Mode", "currentModeId", "availableModes", "id"))
-        {
-            items.push((mode, Via::Mode));
-        }
-        if let Some(model) = answer.get("models").and_then(|m| {
-            older(
-                m,
-                MODEL,
-                "Model",
-                "currentModelId",
-                "availableModels",
-                "modelId",
-            )
-        }) {
-            items.push((model, Via::Model));
-        }
+            .filter(|_| !offered(&items, MODE))
+            .and_then(|m| older(m, MODE, "Mode", "currentModeId", "availableModes", "id"));
+        let model = answer
+            .get("models")
+            .filter(|_| !offered(&items, MODEL))
+            .and_then(|m| {
+                older(
+                    m,
+                    MODEL,
+                    "Model",
+                    "currentModelId",
+                    "availableModels",
+                    "modelId",
+                )
+            });
+        items.extend(mode.map(|m| (m, Via::Mode)));
+        items.extend(model.map(|m| (m, Via::Model)));
         Self { items }
     }
 
@@ -142,12 +148,7 @@ impl Settings {
     pub fn update(&mut self, update: &Value) -> bool {
         match update.get("sessionUpdate").and_then(Value::as_str) {
             Some("config_option_update") => match update.get("configOptions") {
-                Some(options) => {
-                    let items = config_options(options);
-                    let changed = items != self.items;
-                    self.items = items;
-                    changed
-                }
+                Some(options) => self.replace_config_options(options),
                 None => false,
             },
             Some("current_mode_update") => match text(update, "currentModeId") {
@@ -160,6 +161,20 @@ impl Settings {
             },
             _ => false,
         }
+    }
+
+    /// All config options anew (the protocol always sends them whole); modes and models
+    /// read the older way stay. Whether anything changed.
+    fn replace_config_options(&mut self, options: &Value) -> bool {
+        let before = self.items.clone();
+        let mut items = config_options(options);
+        items.extend(
+            self.items
+                .drain(..)
+                .filter(|(_, via)| *via != Via::ConfigOption),
+        );
+        self.items = items;
+        self.items != before
     }
 
     fn set_current(&mut self, via: Via, value: &str) -> bool {
@@ -203,7 +218,9 @@ impl Settings {
             return;
         };
         match answer.get("configOptions").filter(|o| o.is_array()) {
-            Some(options) if via == Via::ConfigOption => self.items = config_options(options),
+            Some(options) if via == Via::ConfigOption => {
+                self.replace_config_options(options);
+            }
             _ => {
                 if let Some((setting, _)) = self.items.iter_mut().find(|(s, _)| s.id == id) {
                     setting.current = value.to_owned();
@@ -285,7 +302,7 @@ mod tests {
     }
 
     #[test]
-    fn config_options_replace_modes_and_come_back_whole() {
+    fn config_options_come_first_and_come_back_whole() {
         let mut answer = claude_like();
         answer["configOptions"] = json!([
             {"id": "mode", "name": "Mode", "category": "mode", "type": "select",
@@ -329,6 +346,30 @@ mod tests {
             settings.update(&json!({"sessionUpdate": "config_option_update", "configOptions": []}))
         );
         assert!(settings.list().is_empty());
+    }
+
+    #[test]
+    fn modes_stay_beside_config_options_of_other_kinds() {
+        // Memo's own agent: its models as config options, its approval modes as modes.
+        let mut answer = claude_like();
+        answer["configOptions"] = json!([
+            {"id": "model", "name": "Model", "category": "model", "type": "select",
+             "currentValue": "mock · m1", "options": [{"value": "mock · m1", "name": "mock · m1"}]}
+        ]);
+        let mut settings = Settings::read(&answer);
+        let ids: Vec<String> = settings.list().into_iter().map(|s| s.id).collect();
+        assert_eq!(ids, ["model", "mode"]);
+        assert_eq!(
+            settings.request("s1", "mode", "plan").expect("a mode").0,
+            "session/set_mode"
+        );
+        settings.took("model", "mock · m1", &json!({"configOptions": []}));
+        let ids: Vec<String> = settings.list().into_iter().map(|s| s.id).collect();
+        assert_eq!(
+            ids,
+            ["mode"],
+            "the modes outlive a new list of config options"
+        );
     }
 
     #[test]

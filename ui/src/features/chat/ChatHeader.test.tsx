@@ -235,3 +235,47 @@ describe("ChatHeader external agents", () => {
     expect(pill.getAttribute("title")).toContain("external agent");
   });
 });
+
+describe("ChatHeader external agent settings", () => {
+  const ONE = { status: "ready" as const, value: [] };
+  const SETTINGS = [
+    {
+      id: "mode",
+      name: "Mode",
+      category: "mode",
+      current: "default",
+      choices: [
+        { value: "default", name: "Default", description: "Prompts for approval" },
+        { value: "plan", name: "Plan", description: "Read-only mode" },
+      ],
+    },
+    { id: "model", name: "Model", category: "model", current: "gone-model", choices: [{ value: "pro", name: "gemini-2.5-pro" }] },
+  ];
+
+  it("offers each of the agent's own settings as it words them, and sends a pick", () => {
+    const pick = vi.fn();
+    const session = sessionSummary({ provider: "acp:gemini", model: "Gemini CLI 0.61.0" });
+    render(<ChatHeader cwd="/repo" session={session} providers={ONE} agentSettings={SETTINGS} onSetAgentSetting={pick} />);
+    const mode = screen.getByTestId("agent-setting-mode") as HTMLSelectElement;
+    expect(mode.value).toBe("default");
+    expect([...mode.options].map((o) => o.textContent)).toEqual(["Default", "Plan"]);
+    expect(mode.getAttribute("aria-label")).toBe("gemini's Mode");
+    expect(mode.closest("label")?.getAttribute("title")).toContain("Prompts for approval");
+    // A current value it no longer lists is still shown as it is, not as another one.
+    const model = screen.getByTestId("agent-setting-model") as HTMLSelectElement;
+    expect(model.value).toBe("gone-model");
+    fireEvent.change(mode, { target: { value: "plan" } });
+    expect(pick).toHaveBeenCalledWith("mode", "plan");
+    // The menu shows what the agent said, not the pick, until it answers.
+    expect((screen.getByTestId("agent-setting-mode") as HTMLSelectElement).value).toBe("default");
+  });
+
+  it("shows none for Memo's own sessions or an agent that offers none", () => {
+    const own = sessionSummary({ provider: "deepseek", model: "deepseek-chat" });
+    const { rerender } = render(<ChatHeader cwd="/repo" session={own} providers={ONE} agentSettings={SETTINGS} onSetAgentSetting={vi.fn()} />);
+    expect(screen.queryByTestId("agent-settings")).toBeNull();
+    const external = sessionSummary({ provider: "acp:gemini", model: "Gemini CLI" });
+    rerender(<ChatHeader cwd="/repo" session={external} providers={ONE} agentSettings={[]} onSetAgentSetting={vi.fn()} />);
+    expect(screen.queryByTestId("agent-settings")).toBeNull();
+  });
+});

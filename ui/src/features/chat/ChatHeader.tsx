@@ -3,11 +3,12 @@ import { useTranslation } from "react-i18next";
 
 import { IconOnlyContext } from "../../components/iconOnly";
 import { KeyIcon, ModelIcon } from "../../components/icons";
-import type { ProviderSummary, SessionSummary } from "../../gen/protocol";
+import type { AgentSetting, ProviderSummary, SessionSummary } from "../../gen/protocol";
 import { externalAgentChoice, externalAgentOf } from "../../state/externalAgents";
 import type { McpServerView } from "../../state/transcript";
 import type { Loadable } from "../../state/useLoadable";
 import { folderName } from "../../state/workspaces";
+import { AgentSettingsPicker } from "./AgentSettingsPicker";
 import { useHeaderFit } from "./useHeaderFit";
 
 interface ChatHeaderProps {
@@ -38,6 +39,9 @@ interface ChatHeaderProps {
   changes?: React.ReactNode;
   /** The approval mode control. */
   mode?: React.ReactNode;
+  /** An external agent's own settings (its mode, model…), shown beside its name. */
+  agentSettings?: AgentSetting[];
+  onSetAgentSetting?: ((setting: string, value: string) => void) | undefined;
 }
 
 /** The model a new session would use: the config's current provider. */
@@ -62,6 +66,8 @@ export function ChatHeader({
   onOpenInspector,
   changes,
   mode,
+  agentSettings = [],
+  onSetAgentSetting,
 }: ChatHeaderProps) {
   // The language too: the pills' words change their width with it.
   const { t, i18n } = useTranslation("chat");
@@ -87,7 +93,7 @@ export function ChatHeader({
   const titleRef = useRef<HTMLHeadingElement>(null);
   // The folder's name goes last: when the bar is crowded (two providers, MCP servers, a
   // drawer open beside the conversation) the pickers and pills show their icons alone.
-  const fitKey = [i18n.language, cwd, mcp.map((m) => `${m.name}:${m.status}`).join(","), choices.length, agents.length, model?.detail, providers.status].join("|");
+  const fitKey = [i18n.language, cwd, mcp.map((m) => `${m.name}:${m.status}`).join(","), choices.length, agents.length, model?.detail, providers.status, agentSettings.map((s) => s.current).join(",")].join("|");
   const iconOnly = useHeaderFit(headerRef, titleRef, fitKey);
   const pillClass = (extra: string) => `model-pill${extra}${iconOnly ? " model-pill--icon" : ""}`;
   const selectClass = `model-pill__select${iconOnly ? " model-pill__select--over" : ""}`;
@@ -230,6 +236,9 @@ export function ChatHeader({
             {providers.status === "ready" && providers.value.length > 0 ? t("header.noCurrentProvider") : t("header.noModel")}
           </span>
         )
+      )}
+      {sessionAgent !== null && onSetAgentSetting && (
+        <AgentSettingsPicker agent={sessionAgent} settings={agentSettings} onPick={onSetAgentSetting} compact={iconOnly} />
       )}
       {meter ??
         (onOpenInspector && (

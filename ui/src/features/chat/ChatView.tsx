@@ -264,6 +264,8 @@ export function ChatView(props: ChatViewProps) {
         externalAgents={props.externalAgents ?? []}
         onManageKey={activeProvider ? () => setKeyProvider(activeProvider) : undefined}
         onSwitchModel={chat.switchModel}
+        agentSettings={state.transcript.agentSettings}
+        onSetAgentSetting={chat.setAgentSetting}
         modelProblem={modelProblem}
         busy={chat.running !== null || state.phase !== "idle"}
         mode={

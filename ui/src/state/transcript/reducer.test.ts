@@ -636,3 +636,28 @@ describe("a request the model is still reading", () => {
     expect(onlyTurn(state).waiting).toBeNull();
   });
 });
+
+describe("an external agent's own settings", () => {
+  const MODE = {
+    id: "mode",
+    name: "Mode",
+    category: "mode",
+    current: "default",
+    choices: [
+      { value: "default", name: "Default" },
+      { value: "plan", name: "Plan" },
+    ],
+  };
+
+  it("keeps the agent's last word, in a turn or outside one, and puts nothing in the conversation", () => {
+    const e = stream();
+    const state = applyBatch(emptyTranscript, [
+      e({ type: "turn_started", input: { text: "hi" } }),
+      e({ type: "external_agent_settings", settings: [MODE] }),
+      e({ type: "turn_ended", reason: "completed", usage: USAGE }),
+      e({ type: "external_agent_settings", settings: [{ ...MODE, current: "plan" }] }, { turn: null }),
+    ]);
+    expect(state.agentSettings.map((s) => [s.id, s.current])).toEqual([["mode", "plan"]]);
+    expect(kinds(onlyTurn(state).items)).toEqual([]);
+  });
+});

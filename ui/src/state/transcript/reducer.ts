@@ -18,6 +18,7 @@ export const emptyTranscript: TranscriptState = {
   unsaved: 0,
   mcp: [],
   agents: {},
+  agentSettings: [],
 };
 
 export function applyBatch(state: TranscriptState, batch: readonly EventEnvelope[]): TranscriptState {
@@ -65,6 +66,8 @@ function applyEvent(state: TranscriptState, envelope: EventEnvelope, key: string
       // A compaction shown under way and never finished (the app stopped in it) is over.
       return { ...state, entries: [...withoutBusy(state.entries), turn] };
     }
+    case "external_agent_settings":
+      return { ...state, agentSettings: event.settings };
     case "turn_resumed": {
       const earlier = state.entries.find((e): e is TurnView => e.kind === "turn" && e.turnId === event.retry_of);
       const turn: TurnView = {

@@ -154,6 +154,7 @@ function applyAnswer(turn: TurnView, event: AgentEvent, key: string, timestampMs
     case "command_result":
     case "model_switched":
     case "external_agent_started":
+    case "external_agent_settings":
     case "approval_mode_changed":
     case "elicitation_requested":
     case "elicitation_resolved":

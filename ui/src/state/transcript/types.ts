@@ -1,5 +1,5 @@
 // The view model of one session's transcript, built from its event stream by ./reducer.
-import type { AgentEvent, ApprovalRequest, ErrorKind, FileChange, HookEventName, HookRunSummary, HookVerdict, ImageInput, McpServerState, Phrase, PlanItem as PlanStep, ReviewDecision, SubagentState, TokenUsage, ToolErrorKind, ToolView, TurnEndReason } from "../../gen/protocol";
+import type { AgentEvent, AgentSetting, ApprovalRequest, ErrorKind, FileChange, HookEventName, HookRunSummary, HookVerdict, ImageInput, McpServerState, Phrase, PlanItem as PlanStep, ReviewDecision, SubagentState, TokenUsage, ToolErrorKind, ToolView, TurnEndReason } from "../../gen/protocol";
 import type { Wording } from "./wording";
 
 /**
@@ -239,4 +239,6 @@ export interface TranscriptState {
   mcp: McpServerView[];
   /** The subagents this session started, by agent id. */
   agents: Record<string, SubagentView>;
+  /** An external agent's own settings (its mode, model…) as it last said; none for Memo's. */
+  agentSettings: AgentSetting[];
 }
