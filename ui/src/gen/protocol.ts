@@ -768,7 +768,12 @@ approval_mode: ApprovalMode | null,
  * Distinct files the session's tool calls changed, over its whole history (the
  * transcript may hold only the end of a long one).
  */
-changed_files: number, };
+changed_files: number, 
+/**
+ * An external agent's own settings (its mode, model…) as last recorded, over its
+ * whole history; empty for Memo's own sessions and agents that offer none.
+ */
+agent_settings?: Array<AgentSetting>, };
 
 export type CompletionKind = "command" | "path" | "skill";
 

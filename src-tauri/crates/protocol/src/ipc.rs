@@ -234,6 +234,11 @@ pub struct SessionStatus {
     /// transcript may hold only the end of a long one).
     #[ts(type = "number")]
     pub changed_files: u64,
+    /// An external agent's own settings (its mode, model…) as last recorded, over its
+    /// whole history; empty for Memo's own sessions and agents that offer none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<crate::AgentSetting>>", optional)]
+    pub agent_settings: Vec<crate::AgentSetting>,
 }
 
 /// What the composer completes after `/`, `@` or `$`.

@@ -357,7 +357,10 @@ impl Service {
     }
 
     /// The agent's own settings as stored session `id` last recorded them.
-    fn last_agent_settings(&self, id: &SessionId) -> Result<Vec<memo_protocol::AgentSetting>> {
+    pub(crate) fn last_agent_settings(
+        &self,
+        id: &SessionId,
+    ) -> Result<Vec<memo_protocol::AgentSetting>> {
         let last = self
             .store()?
             .last_event_of_kind(id, "external_agent_settings")?;

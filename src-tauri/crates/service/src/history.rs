@@ -210,10 +210,10 @@ impl Service {
         let config = self.config()?;
         let usage = store.usage_summary(Some(id))?;
         // An external agent's model calls are its own: its context is what it says.
-        let (used_tokens, context_window, cost_usd) = if summary
+        let external = summary
             .provider
-            .starts_with(memo_protocol::EXTERNAL_AGENT_PROVIDER_PREFIX)
-        {
+            .starts_with(memo_protocol::EXTERNAL_AGENT_PROVIDER_PREFIX);
+        let (used_tokens, context_window, cost_usd) = if external {
             self.external_agent_usage(id)?.unwrap_or((0, 0, None))
         } else {
             let profile = config.model_profile(&summary.provider, &summary.model);
@@ -232,6 +232,11 @@ impl Service {
             calls: usage.calls(),
             approval_mode: self.live_approval_mode(id),
             changed_files: store.changed_file_count(id)?,
+            agent_settings: if external {
+                self.last_agent_settings(id)?
+            } else {
+                Vec::new()
+            },
         })
     }
 

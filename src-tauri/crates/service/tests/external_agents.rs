@@ -575,6 +575,12 @@ async fn a_kept_rule_answers_claude_code_a_stop_cancels_it_and_a_resumed_session
         std::fs::read_to_string(&file).unwrap(),
         A.replace("two", "TWO").replace("eleven", "ELEVEN")
     );
+    // Claude Code's own modes and models, as the session's status keeps them for the
+    // header (also when the page of history that said them is not loaded).
+    let settings = s.service.session_status(&id).unwrap().agent_settings;
+    let mode = settings.iter().find(|s| s.id == "mode").expect("no modes");
+    assert!(mode.choices.iter().any(|c| c.value == "plan"), "{mode:?}");
+    assert!(settings.iter().any(|s| s.id == "model"), "{settings:?}");
 
     // Stop while it streams: the agent is told (session/cancel) and the turn ends so.
     let after = s.service.session(&id).unwrap().last_seq;

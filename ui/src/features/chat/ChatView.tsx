@@ -264,7 +264,7 @@ export function ChatView(props: ChatViewProps) {
         externalAgents={props.externalAgents ?? []}
         onManageKey={activeProvider ? () => setKeyProvider(activeProvider) : undefined}
         onSwitchModel={chat.switchModel}
-        agentSettings={state.transcript.agentSettings}
+        agentSettings={state.transcript.agentSettings.length > 0 ? state.transcript.agentSettings : (status?.agent_settings ?? [])}
         onSetAgentSetting={chat.setAgentSetting}
         modelProblem={modelProblem}
         busy={chat.running !== null || state.phase !== "idle"}
