@@ -213,3 +213,17 @@ pub fn pairing_problem(body: &Value) -> Option<String> {
     }
     None
 }
+
+/// The `field` of each object in the array `list`.
+pub fn fields<'a>(list: &'a Value, field: &str) -> Vec<&'a str> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item[field].as_str().unwrap())
+        .collect()
+}
+
+/// A scripted model answer that calls `tool` with `args`.
+pub fn call(tool: &str, args: Value) -> Value {
+    serde_json::json!({"tool_calls": [{"name": tool, "arguments": args.to_string()}]})
+}
