@@ -36,7 +36,7 @@ const START_TIMEOUT: Duration = Duration::from_secs(120);
 /// How long an agent whose output closed gets to report how it exited.
 const EXIT_WAIT: Duration = Duration::from_secs(1);
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 

@@ -10,7 +10,7 @@ use futures::future::BoxFuture;
 use memo_engine::peer::{Peer, PeerError, PeerStop, PeerTurn};
 use memo_protocol::{AgentSetting, Phrase, UserInput};
 
-use crate::client::ExternalAgent;
+use crate::client::{lock, ExternalAgent};
 use crate::process::Launch;
 use crate::ClientError;
 
@@ -33,10 +33,6 @@ struct Inner {
     picks: Mutex<Vec<(String, String)>>,
     /// Its settings as it last said (or, before it ran here, as the session's log says).
     known: Mutex<Vec<AgentSetting>>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// One session's external agent. Cheap to clone.
@@ -123,8 +119,8 @@ impl Inner {
             opened.clone(),
             earlier.as_deref() == Some(opened.as_str()),
         );
-        *self.agent_session.lock().unwrap_or_else(|p| p.into_inner()) = Some(opened);
-        *self.current.lock().unwrap_or_else(|p| p.into_inner()) = Some(agent.clone());
+        *lock(&self.agent_session) = Some(opened);
+        *lock(&self.current) = Some(agent.clone());
         *running = Some(agent.clone());
         self.apply_picks(&agent, turn).await;
         let settings = agent.settings();
@@ -166,7 +162,7 @@ impl Inner {
             None => {
                 let known = lock(&self.known).clone();
                 if known.is_empty() {
-                    lock(&self.picks).push((id, value));
+                    self.remember(&id, &value, &known);
                     return Ok(known);
                 }
                 crate::settings::with_pick(&known, &id, &value).ok_or_else(|| {
