@@ -48,7 +48,9 @@ use toml::Value;
 
 use crate::error::ConfigError;
 use crate::home::MemoHome;
+use crate::profiles::ModelProfileOverride;
 use crate::source::{KeyPath, Source};
+use crate::values::{boolean, percent, positive, string};
 
 /// Memo Desktop's default; Memo Code uses 80 but we prefer to use more of the window.
 pub const DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT: u8 = 90;
@@ -128,31 +130,6 @@ impl ProviderConfig {
             (None, WireApi::Gemini) => "https://generativelanguage.googleapis.com",
         }
     }
-}
-
-/// The highest sampling temperature any API accepts (OpenAI's and Gemini's range is 0–2;
-/// Anthropic's is 0–1 and its provider clamps).
-pub const MAX_TEMPERATURE: f64 = 2.0;
-
-/// What `[model_profiles."..."]` sets; unset fields fall through to the next match.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ModelProfileOverride {
-    pub context_window: Option<u64>,
-    pub supports_parallel_tool_calls: Option<bool>,
-    pub supports_reasoning_content: Option<bool>,
-    /// USD per million tokens.
-    pub input_price_per_mtok: Option<f64>,
-    pub output_price_per_mtok: Option<f64>,
-    pub cached_input_price_per_mtok: Option<f64>,
-    /// Ours: ask for extended thinking with this token budget (Claude, Gemini).
-    pub thinking_budget_tokens: Option<u32>,
-    /// Ours: whether the model takes images in user messages (`None`: the provider's
-    /// default, see [`ModelProfile::supports_vision`]).
-    pub supports_vision: Option<bool>,
-    /// Ours: the sampling temperature, 0 to 2.
-    pub temperature: Option<f64>,
-    /// Keys we do not interpret.
-    pub extra: toml::Table,
 }
 
 /// What calls to a model cost, in USD per million tokens.
@@ -443,86 +420,6 @@ fn earliest(errors: Vec<ConfigError>) -> Option<ConfigError> {
     })
 }
 
-pub(crate) fn found(value: &Value) -> String {
-    match value {
-        Value::String(s) => format!("{s:?}"),
-        Value::Integer(i) => i.to_string(),
-        Value::Boolean(b) => b.to_string(),
-        other => other.type_str().to_owned(),
-    }
-}
-
-fn string(
-    src: &Source<'_>,
-    at: &KeyPath,
-    value: &Value,
-    errors: &mut Vec<ConfigError>,
-) -> Option<String> {
-    match value {
-        Value::String(s) => Some(s.clone()),
-        other => {
-            errors.push(src.error(at, format!("expected a string, found {}", other.type_str())));
-            None
-        }
-    }
-}
-
-fn percent(
-    src: &Source<'_>,
-    at: &KeyPath,
-    value: &Value,
-    errors: &mut Vec<ConfigError>,
-) -> Option<u8> {
-    let parsed = match value {
-        Value::Integer(i) => u8::try_from(*i).ok().filter(|p| (1..=100).contains(p)),
-        _ => None,
-    };
-    if parsed.is_none() {
-        errors.push(src.error(
-            at,
-            format!("expected an integer from 1 to 100, found {}", found(value)),
-        ));
-    }
-    parsed
-}
-
-pub(crate) fn boolean(
-    src: &Source<'_>,
-    at: &KeyPath,
-    value: &Value,
-    errors: &mut Vec<ConfigError>,
-) -> Option<bool> {
-    match value {
-        Value::Boolean(b) => Some(*b),
-        other => {
-            errors.push(src.error(
-                at,
-                format!("expected true or false, found {}", found(other)),
-            ));
-            None
-        }
-    }
-}
-
-fn positive(
-    src: &Source<'_>,
-    at: &KeyPath,
-    value: &Value,
-    errors: &mut Vec<ConfigError>,
-) -> Option<u64> {
-    let parsed = match value {
-        Value::Integer(i) => u64::try_from(*i).ok().filter(|n| *n > 0),
-        _ => None,
-    };
-    if parsed.is_none() {
-        errors.push(src.error(
-            at,
-            format!("expected a positive integer, found {}", found(value)),
-        ));
-    }
-    parsed
-}
-
 fn checkpoints(
     src: &Source<'_>,
     at: &KeyPath,
@@ -552,31 +449,6 @@ fn checkpoints(
         }
     }
     out
-}
-
-/// A price: a finite, non-negative number (integers allowed).
-pub(crate) fn price(
-    src: &Source<'_>,
-    at: &KeyPath,
-    value: &Value,
-    errors: &mut Vec<ConfigError>,
-) -> Option<f64> {
-    let parsed = match value {
-        Value::Float(f) => Some(*f),
-        Value::Integer(i) => Some(*i as f64),
-        _ => None,
-    }
-    .filter(|p| p.is_finite() && *p >= 0.0);
-    if parsed.is_none() {
-        errors.push(src.error(
-            at,
-            format!(
-                "expected a price in USD per million tokens (a number >= 0), found {}",
-                found(value)
-            ),
-        ));
-    }
-    parsed
 }
 
 /// `providers` in either form, in file order.

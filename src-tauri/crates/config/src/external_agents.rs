@@ -127,7 +127,7 @@ pub(crate) fn external_agents(
                         &key_at,
                         format!(
                             "expected the command to run, found {}",
-                            crate::config::found(other)
+                            crate::values::found(other)
                         ),
                     )),
                 },

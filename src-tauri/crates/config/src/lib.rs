@@ -17,11 +17,11 @@ pub mod redact;
 mod rules;
 mod source;
 mod trust;
+mod values;
 
 pub use config::{
-    vision_by_default, CheckpointSettings, Config, ModelPricing, ModelProfile,
-    ModelProfileOverride, ProviderConfig, DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT,
-    DEFAULT_CONTEXT_WINDOW, MAX_TEMPERATURE,
+    vision_by_default, CheckpointSettings, Config, ModelPricing, ModelProfile, ProviderConfig,
+    DEFAULT_AUTO_COMPACT_THRESHOLD_PERCENT, DEFAULT_CONTEXT_WINDOW,
 };
 pub use edit::{ConfigFile, ModelProfileEdit, ProviderEdit, Revision};
 pub use error::ConfigError;
@@ -33,6 +33,7 @@ pub use keys::{
     fallback_env_vars, process_env, resolve_api_key, CredentialStore, KeyError, KeySource,
     KeyringStore, MemoryCredentialStore, UnavailableCredentialStore, KEYRING_SERVICE,
 };
+pub use profiles::{ModelProfileOverride, MAX_TEMPERATURE};
 pub use redact::{init_tracing, register_secret};
 pub use rules::{ApprovalRule, NewRule, RuleDecision, RuleKind, RuleStore};
 pub use trust::{TrustRecord, TrustStatus, TrustStore};

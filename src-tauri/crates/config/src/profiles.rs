@@ -6,9 +6,34 @@ use std::collections::BTreeMap;
 
 use toml::Value;
 
-use crate::config::{boolean, found, price, ModelProfileOverride, MAX_TEMPERATURE};
 use crate::error::ConfigError;
 use crate::source::{KeyPath, Source};
+use crate::values::{boolean, found, price};
+
+/// The highest sampling temperature any API accepts (OpenAI's and Gemini's range is 0–2;
+/// Anthropic's is 0–1 and its provider clamps).
+pub const MAX_TEMPERATURE: f64 = 2.0;
+
+/// What `[model_profiles."..."]` sets; unset fields fall through to the next match.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModelProfileOverride {
+    pub context_window: Option<u64>,
+    pub supports_parallel_tool_calls: Option<bool>,
+    pub supports_reasoning_content: Option<bool>,
+    /// USD per million tokens.
+    pub input_price_per_mtok: Option<f64>,
+    pub output_price_per_mtok: Option<f64>,
+    pub cached_input_price_per_mtok: Option<f64>,
+    /// Ours: ask for extended thinking with this token budget (Claude, Gemini).
+    pub thinking_budget_tokens: Option<u32>,
+    /// Ours: whether the model takes images in user messages (`None`: the provider's
+    /// default, see [`ModelProfile::supports_vision`]).
+    pub supports_vision: Option<bool>,
+    /// Ours: the sampling temperature, 0 to 2.
+    pub temperature: Option<f64>,
+    /// Keys we do not interpret.
+    pub extra: toml::Table,
+}
 
 /// `[model_profiles.<name>]` tables, found also where a model name's dots made TOML read
 /// an unquoted header as nested tables: `[model_profiles.qwen2.5-coder-1.5b]` is

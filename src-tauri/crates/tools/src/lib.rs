@@ -48,7 +48,8 @@ pub use exec::command::{default_shell, exec_tools, ExecCommandTool, WriteStdinTo
 pub use exec::hosted::{HostedCommand, HostedOutput, TerminalHost};
 pub use exec::sandbox::SandboxPolicy;
 /// A command on a PTY of its own, for hosts that run another agent's terminals.
-pub use exec::session::{ExecSession, ExitInfo, KillReason, SpawnRequest};
+pub use exec::session::{ExecSession, KillReason, SpawnRequest};
+pub use exec::shells::ExitInfo;
 pub use get_memory::GetMemoryTool;
 pub use runtime_tools::{every_builtin, ShellToolType};
 pub use save_memory::SaveMemoryTool;

@@ -16,7 +16,7 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 
 use crate::exec::sandbox::{self, SandboxPolicy, SandboxStatus};
-use crate::exec::session::ExitInfo;
+use crate::exec::shells::{ExitInfo, SHELLS};
 
 /// The wrapper's subcommand: `<program> sandbox-exec --policy P [--writable DIR]… -- ARGV`.
 pub const SANDBOX_EXEC: &str = "sandbox-exec";
@@ -159,7 +159,7 @@ pub fn wrapped_command(args: &[String]) -> Option<&str> {
         }
     }
     let (shell, flag, command) = (rest.next()?, rest.next()?, rest.next()?);
-    let known = super::command::SHELLS.contains(&crate::command_guard::base_name(shell).as_str());
+    let known = SHELLS.contains(&crate::command_guard::base_name(shell).as_str());
     (known && matches!(flag, "-c" | "-lc") && rest.next().is_none()).then_some(command)
 }
 

@@ -10,3 +10,4 @@ pub mod output;
 pub mod sandbox;
 pub(crate) mod session;
 pub(crate) mod shell_compat;
+pub(crate) mod shells;

@@ -25,6 +25,7 @@ use tokio_util::sync::CancellationToken;
 use crate::exec::hosted::{self, HostedCommand, HostedSink, TerminalHost};
 use crate::exec::output::{OutputBuffer, Taken};
 use crate::exec::sandbox::{self, SandboxPolicy, SandboxStatus};
+use crate::exec::shells::ExitInfo;
 use crate::ToolError;
 
 /// Live sessions allowed at once (Memo Code's limit).
@@ -38,12 +39,6 @@ pub enum KillReason {
     Interrupted,
     TimedOut,
     SessionEnded,
-}
-
-#[derive(Debug, Clone)]
-pub struct ExitInfo {
-    pub code: i32,
-    pub signal: Option<String>,
 }
 
 #[derive(Default)]

@@ -22,6 +22,7 @@ use crate::exec::sandbox::{self, SandboxPolicy, SandboxStatus};
 use crate::exec::session::{
     kill_after, kill_on_cancel, ExecManager, ExecSession, KillReason, SpawnRequest,
 };
+use crate::exec::shells::SHELLS;
 use crate::{parse_args, Tool, ToolContext, ToolError, ToolOutput, ToolPreview, ToolResult};
 
 /// The shortest wait for a command before its call returns a session.
@@ -33,7 +34,6 @@ const MAX_YIELD_MS: u64 = 610_000;
 /// A session still running this long after it started is killed.
 const DEFAULT_TIMEOUT_MS: u64 = 30 * 60 * 1000;
 const MAX_TIMEOUT_MS: u64 = 24 * 60 * 60 * 1000;
-pub(crate) const SHELLS: [&str; 6] = ["bash", "sh", "zsh", "dash", "ksh", "fish"];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
