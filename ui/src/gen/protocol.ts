@@ -90,7 +90,7 @@ rule_words?: Phrase,
  */
 agent?: SubagentRef, };
 
-export type Phrase = { "code": "run_command", command: string, } | { "code": "outside_sandbox", justification: string, } | { "code": "outside_sandbox_unjustified" } | { "code": "send_to_session", text: string, session: string, command: string, } | { "code": "wait_on_session", session: string, command: string, } | { "code": "overwrite_file", path: string, added: number, removed: number, } | { "code": "create_file", path: string, added: number, } | { "code": "delete_file", path: string, removed: number, } | { "code": "move_file", path: string, to: string, added: number, removed: number, } | { "code": "edit_file", path: string, added: number, removed: number, } | { "code": "typed_line", line: string, why: Phrase, } | { "code": "tool_runs", tool: string, } | { "code": "save_memory", path: string, fact: string, } | { "code": "fetch_url", url: string, host: string, } | { "code": "mcp_tool_runs", server: string, tool: string, rated: Phrase, } | { "code": "mcp_rated_read_only" } | { "code": "mcp_rated_by_name_against_server" } | { "code": "mcp_rated_by_name" } | { "code": "hook_asks", why: string, } | { "code": "hook_asks_silently" } | { "code": "names_denied_files", count: number, files: string, source: string, pattern: string, } | { "code": "area_system_files" } | { "code": "area_credentials" } | { "code": "area_login_file" } | { "code": "guard_unreadable" } | { "code": "guard_nested_too_deep" } | { "code": "guard_writes_protected", command: string, target: string, what: Phrase, area: string, } | { "code": "guard_deletes_protected", command: string, target: string, what: Phrase, area: string, } | { "code": "guard_script_from_command", program: string, producer: string, } | { "code": "guard_program_unknown", program: string, } | { "code": "guard_script_unknown", command: string, } | { "code": "guard_find_deletes_protected", command: string, start: string, area: string, what: Phrase, } | { "code": "guard_find_changes_protected", command: string, start: string, area: string, what: Phrase, } | { "code": "guard_xargs_changes_protected", command: string, source: string, area: string, what: Phrase, } | { "code": "guard_code_unknown", snippet: string, } | { "code": "guard_inline_code_protected", area: string, what: Phrase, } | { "code": "guard_inline_code_outside", path: string, } | { "code": "guard_rm_variable_root", target: string, } | { "code": "guard_deletes_main_branch" } | { "code": "guard_force_push_main" } | { "code": "guard_at_jobs_removed", command: string, } | { "code": "guard_crontab_removed", command: string, } | { "code": "guard_crontab_replaced", command: string, source: string, } | { "code": "guard_crontab_replaced_from_stdin", command: string, } | { "code": "guard_permissions_home", command: string, folder: string, } | { "code": "guard_permissions_system", command: string, folder: string, } | { "code": "guard_git_outside", command: string, subcommand: string, folder: string, } | { "code": "folder_not_full_path", path: string, } | { "code": "folder_missing", path: string, } | { "code": "folder_not_permitted", path: string, } | { "code": "folder_unreadable", path: string, error: string, } | { "code": "folder_is_file", path: string, } | { "code": "folder_not_listable", path: string, } | { "code": "folder_unlistable", path: string, error: string, } | { "code": "reach_refused" } | { "code": "reach_no_host" } | { "code": "reach_tls" } | { "code": "reach_reset" } | { "code": "reach_no_route" } | { "code": "reach_timed_out" } | { "code": "reach_failed" } | { "code": "could_not_reach", target: string, reason: Phrase, } | { "code": "could_not_reach_running", target: string, } | { "code": "could_not_reach_online", target: string, } | { "code": "connect_choose_model" } | { "code": "connect_no_key", base_url: string, } | { "code": "connect_bad_url", error: string, } | { "code": "connect_ok", model: string, base_url: string, } | { "code": "connect_timeout", base_url: string, seconds: number, } | { "code": "connect_key_refused", detail: string, } | { "code": "connect_slow", base_url: string, detail: string, } | { "code": "connect_nothing", base_url: string, detail: string, } | { "code": "connect_no_model", base_url: string, model: string, detail: string, } | { "code": "connect_busy", detail: string, } | { "code": "connect_failed", detail: string, } | { "code": "answered_http", status: number, path: string, } | { "code": "answered_not_json", path: string, } | { "code": "answered_no_model_list", list_key: string, } | { "code": "answered_no_models", path: string, } | { "code": "session_not_found", id: string, } | { "code": "session_not_open", id: string, } | { "code": "session_not_open_resume", id: string, } | { "code": "session_no_event", id: string, seq: number, } | { "code": "session_no_event_past_last", id: string, seq: number, last: number, } | { "code": "event_not_turn_start", id: string, seq: number, kind: string, } | { "code": "event_not_tool_end", id: string, seq: number, kind: string, } | { "code": "session_title_empty" } | { "code": "session_title_too_long", max: number, } | { "code": "not_a_file_name", path: string, } | { "code": "page_needs_turn" } | { "code": "page_both_ways" } | { "code": "page_before_zero" } | { "code": "page_starts_at_zero" } | { "code": "subagent_takes_no_input" } | { "code": "home_unresolved", error: string, } | { "code": "keychain_failed", error: string, } | { "code": "checkpoints_failed", error: string, } | { "code": "no_builtin_tool", name: string, } | { "code": "no_approval_rule", id: string, } | { "code": "rules_not_exported", error: string, } | { "code": "not_a_folder", path: string, } | { "code": "checkpoints_off" } | { "code": "folder_not_git_repo" } | { "code": "changes_not_tracked", reason: string, } | { "code": "nothing_to_revert", path: string, } | { "code": "changed_since_shown", path: string, } | { "code": "revert_not_text", path: string, } | { "code": "no_such_hunk", path: string, hunks: number, hunk: number, } | { "code": "changed_while_reverting", path: string, } | { "code": "over_size_cap", path: string, } | { "code": "no_provider_named", provider: string, } | { "code": "api_key_empty" } | { "code": "api_key_malformed" } | { "code": "prompt_report_needs_session" } | { "code": "mcp_server_not_found", name: string, } | { "code": "mcp_server_untrusted", name: string, } | { "code": "mcp_server_is_stdio", name: string, } | { "code": "mcp_sign_in_failed", name: string, error: string, } | { "code": "plugin_install_stopped", error: string, } | { "code": "plugin_from_claude_code", id: string, } | { "code": "plugin_folder_needed" } | { "code": "plugin_path_not_absolute", path: string, } | { "code": "unknown_wire_api", api: string, } | { "code": "base_url_scheme", url: string, } | { "code": "price_invalid", what: Phrase, } | { "code": "price_input" } | { "code": "price_output" } | { "code": "price_cached_input" } | { "code": "context_window_zero" } | { "code": "temperature_range" } | { "code": "thinking_budget_min" } | { "code": "not_utf8", path: string, } | { "code": "text_too_large", size_kb: number, max_kb: number, } | { "code": "instructions_need_folder" } | { "code": "skill_file_needs_path" } | { "code": "skill_needs_name" } | { "code": "skill_name_unusable", name: string, } | { "code": "skill_not_found", path: string, } | { "code": "skill_not_ours", path: string, } | { "code": "builtin_skill_not_editable", name: string, } | { "code": "skill_needs_description" } | { "code": "description_too_long", max: number, } | { "code": "project_skill_needs_folder" } | { "code": "new_skill_place" } | { "code": "already_exists_pick_name", path: string, } | { "code": "skill_not_saved", error: string, } | { "code": "skill_not_created", error: string, } | { "code": "skill_not_renamed", error: string, } | { "code": "builtin_skills_not_renamed" } | { "code": "builtin_skills_not_deleted" } | { "code": "has_no_folder", path: string, } | { "code": "has_no_parent_folder", path: string, } | { "code": "skill_no_front_matter" } | { "code": "skill_front_matter_unclosed" } | { "code": "worktree_needs_commit_message" } | { "code": "not_in_git_repo", path: string, } | { "code": "repo_has_no_commit", path: string, } | { "code": "worktree_not_found", id: string, } | { "code": "worktree_missing", id: string, reason: Phrase, } | { "code": "merge_stopped_on_conflicts", branch: string, base: string, files: string, } | { "code": "discard_loses_files", files: string, } | { "code": "discard_loses_commits", commits: string, } | { "code": "discard_loses_both", files: string, commits: string, } | { "code": "system_file_replaces" } | { "code": "system_file_appends" } | { "code": "mcp_not_trusted", file: string, } | { "code": "mcp_turned_off" } | { "code": "mcp_not_started" } | { "code": "mcp_server_not_in_config", name: string, } | { "code": "mcp_server_exists", name: string, source: string, } | { "code": "mcp_active_servers_bad", setting: string, error: string, } | { "code": "mcp_tool_not_included", server: string, tool: string, } | { "code": "mcp_value_env" } | { "code": "mcp_value_header" } | { "code": "mcp_value_no_name", what: Phrase, } | { "code": "mcp_value_bad_name", what: Phrase, name: string, } | { "code": "mcp_value_twice", what: Phrase, name: string, } | { "code": "mcp_value_line_break", name: string, } | { "code": "mcp_value_missing", what: Phrase, name: string, } | { "code": "mcp_stdio_needs_command" } | { "code": "mcp_http_needs_url" } | { "code": "mcp_server_defined_elsewhere", name: string, file: string, } | { "code": "no_trust_decision", folder: string, } | { "code": "worktree_detached_at_start", path: string, } | { "code": "worktree_base_branch_gone", base: string, } | { "code": "worktree_checkout_on_other_branch", path: string, current: string, base: string, } | { "code": "worktree_checkout_detached", path: string, base: string, } | { "code": "worktree_checkout_mid_merge", path: string, } | { "code": "worktree_checkout_overlaps", path: string, files: string, } | { "code": "worktree_still_there", path: string, } | { "code": "rule_command_exactly", pattern: string, } | { "code": "rule_command_prefix", pattern: string, } | { "code": "rule_pattern", pattern: string, } | { "code": "rule_run_without_asking", rules: Array<Phrase>, } | { "code": "rule_change_without_asking", rules: Array<Phrase>, } | { "code": "rule_mcp_without_asking", rules: Array<Phrase>, } | { "code": "rule_fetch_without_asking", rules: Array<Phrase>, } | { "code": "turn_stopped_before_answer" } | { "code": "session_stopped_before_answer" } | { "code": "worktree_unlinked", path: string, repo: string, } | { "code": "folder_gone", path: string, } | { "code": "repository_gone", path: string, } | { "code": "as_said", text: string, } | { "code": "mcp_server_not_configured", name: string, } | { "code": "mcp_command_not_found", command: string, path: string, } | { "code": "mcp_could_not_start", command: string, error: string, } | { "code": "mcp_startup_timeout", seconds: string, } | { "code": "mcp_needs_login", server: string, } | { "code": "mcp_call_timeout", seconds: string, } | { "code": "mcp_not_available", server: string, state: string, } | { "code": "mcp_server_answered_error", number: string, error: string, } | { "code": "mcp_connection_closed" } | { "code": "mcp_closed_in_handshake" } | { "code": "mcp_handshake_failed", error: string, } | { "code": "mcp_exited_in_handshake", exit: Phrase, } | { "code": "mcp_process_ended", exit: Phrase, } | { "code": "process_exited_with_code", status: string, } | { "code": "process_killed_by_signal", signal: string, } | { "code": "process_exited" } | { "code": "mcp_unauthorized" } | { "code": "mcp_http_status", url: string, status: string, } | { "code": "mcp_not_event_stream", url: string, } | { "code": "mcp_event_stream_broke", error: string, } | { "code": "mcp_event_stream_ended" } | { "code": "mcp_no_endpoint" } | { "code": "mcp_bad_endpoint", endpoint: string, error: string, } | { "code": "mcp_endpoint_off_origin", endpoint: string, } | { "code": "mcp_gave_up", reason: Phrase, count: number, } | { "code": "mcp_restarting_in", reason: Phrase, seconds: string, } | { "code": "mcp_restarting_after", reason: Phrase, } | { "code": "acp_allow_once" } | { "code": "acp_allow_for_session" } | { "code": "acp_allow_always_here" } | { "code": "acp_allow_always_here_to", rule: Phrase, } | { "code": "acp_deny" } | { "code": "acp_initialize_first" } | { "code": "acp_key_method" } | { "code": "acp_key_method_how", provider: string, } | { "code": "acp_no_session", id: string, } | { "code": "acp_turn_running" } | { "code": "acp_turn_failed" } | { "code": "acp_session_ended" } | { "code": "acp_mode_auto" } | { "code": "acp_mode_auto_effect" } | { "code": "acp_mode_strict" } | { "code": "acp_mode_strict_effect" } | { "code": "acp_mode_dangerous" } | { "code": "acp_mode_dangerous_effect" } | { "code": "acp_cwd_not_absolute", path: string, } | { "code": "acp_cwd_missing", path: string, } | { "code": "session_held_elsewhere", program: string, pid: string, } | { "code": "external_agent_not_in_config", name: string, } | { "code": "external_agent_exists", name: string, } | { "code": "external_agent_name_bad", name: string, } | { "code": "external_agent_command_missing" } | { "code": "external_agent_not_found", command: string, install: string, } | { "code": "external_agent_failed", name: string, message: string, } | { "code": "external_agent_sign_in", name: string, } | { "code": "external_agent_session_only", what: string, } | { "code": "external_agent_setting_refused", setting: string, value: string, message: string, };
+export type Phrase = { "code": "run_command", command: string, } | { "code": "outside_sandbox", justification: string, } | { "code": "outside_sandbox_unjustified" } | { "code": "send_to_session", text: string, session: string, command: string, } | { "code": "wait_on_session", session: string, command: string, } | { "code": "overwrite_file", path: string, added: number, removed: number, } | { "code": "create_file", path: string, added: number, } | { "code": "delete_file", path: string, removed: number, } | { "code": "move_file", path: string, to: string, added: number, removed: number, } | { "code": "edit_file", path: string, added: number, removed: number, } | { "code": "typed_line", line: string, why: Phrase, } | { "code": "tool_runs", tool: string, } | { "code": "save_memory", path: string, fact: string, } | { "code": "fetch_url", url: string, host: string, } | { "code": "mcp_tool_runs", server: string, tool: string, rated: Phrase, } | { "code": "mcp_rated_read_only" } | { "code": "mcp_rated_by_name_against_server" } | { "code": "mcp_rated_by_name" } | { "code": "hook_asks", why: string, } | { "code": "hook_asks_silently" } | { "code": "names_denied_files", count: number, files: string, source: string, pattern: string, } | { "code": "area_system_files" } | { "code": "area_credentials" } | { "code": "area_login_file" } | { "code": "guard_unreadable" } | { "code": "guard_nested_too_deep" } | { "code": "guard_writes_protected", command: string, target: string, what: Phrase, area: string, } | { "code": "guard_deletes_protected", command: string, target: string, what: Phrase, area: string, } | { "code": "guard_script_from_command", program: string, producer: string, } | { "code": "guard_program_unknown", program: string, } | { "code": "guard_script_unknown", command: string, } | { "code": "guard_find_deletes_protected", command: string, start: string, area: string, what: Phrase, } | { "code": "guard_find_changes_protected", command: string, start: string, area: string, what: Phrase, } | { "code": "guard_xargs_changes_protected", command: string, source: string, area: string, what: Phrase, } | { "code": "guard_code_unknown", snippet: string, } | { "code": "guard_inline_code_protected", area: string, what: Phrase, } | { "code": "guard_inline_code_outside", path: string, } | { "code": "guard_rm_variable_root", target: string, } | { "code": "guard_deletes_main_branch" } | { "code": "guard_force_push_main" } | { "code": "guard_at_jobs_removed", command: string, } | { "code": "guard_crontab_removed", command: string, } | { "code": "guard_crontab_replaced", command: string, source: string, } | { "code": "guard_crontab_replaced_from_stdin", command: string, } | { "code": "guard_permissions_home", command: string, folder: string, } | { "code": "guard_permissions_system", command: string, folder: string, } | { "code": "guard_git_outside", command: string, subcommand: string, folder: string, } | { "code": "folder_not_full_path", path: string, } | { "code": "folder_missing", path: string, } | { "code": "folder_not_permitted", path: string, } | { "code": "folder_unreadable", path: string, error: string, } | { "code": "folder_is_file", path: string, } | { "code": "folder_not_listable", path: string, } | { "code": "folder_unlistable", path: string, error: string, } | { "code": "reach_refused" } | { "code": "reach_no_host" } | { "code": "reach_tls" } | { "code": "reach_reset" } | { "code": "reach_no_route" } | { "code": "reach_timed_out" } | { "code": "reach_failed" } | { "code": "could_not_reach", target: string, reason: Phrase, } | { "code": "could_not_reach_running", target: string, } | { "code": "could_not_reach_online", target: string, } | { "code": "connect_choose_model" } | { "code": "connect_no_key", base_url: string, } | { "code": "connect_bad_url", error: string, } | { "code": "connect_ok", model: string, base_url: string, } | { "code": "connect_timeout", base_url: string, seconds: number, } | { "code": "connect_key_refused", detail: string, } | { "code": "connect_slow", base_url: string, detail: string, } | { "code": "connect_nothing", base_url: string, detail: string, } | { "code": "connect_no_model", base_url: string, model: string, detail: string, } | { "code": "connect_busy", detail: string, } | { "code": "connect_failed", detail: string, } | { "code": "answered_http", status: number, path: string, } | { "code": "answered_not_json", path: string, } | { "code": "answered_no_model_list", list_key: string, } | { "code": "answered_no_models", path: string, } | { "code": "session_not_found", id: string, } | { "code": "session_not_open", id: string, } | { "code": "session_not_open_resume", id: string, } | { "code": "session_no_event", id: string, seq: number, } | { "code": "session_no_event_past_last", id: string, seq: number, last: number, } | { "code": "event_not_turn_start", id: string, seq: number, kind: string, } | { "code": "event_not_tool_end", id: string, seq: number, kind: string, } | { "code": "session_title_empty" } | { "code": "session_title_too_long", max: number, } | { "code": "not_a_file_name", path: string, } | { "code": "page_needs_turn" } | { "code": "page_both_ways" } | { "code": "page_before_zero" } | { "code": "page_starts_at_zero" } | { "code": "subagent_takes_no_input" } | { "code": "home_unresolved", error: string, } | { "code": "keychain_failed", error: string, } | { "code": "checkpoints_failed", error: string, } | { "code": "no_builtin_tool", name: string, } | { "code": "no_approval_rule", id: string, } | { "code": "rules_not_exported", error: string, } | { "code": "not_a_folder", path: string, } | { "code": "checkpoints_off" } | { "code": "folder_not_git_repo" } | { "code": "changes_not_tracked", reason: string, } | { "code": "nothing_to_revert", path: string, } | { "code": "changed_since_shown", path: string, } | { "code": "revert_not_text", path: string, } | { "code": "no_such_hunk", path: string, hunks: number, hunk: number, } | { "code": "changed_while_reverting", path: string, } | { "code": "over_size_cap", path: string, } | { "code": "no_provider_named", provider: string, } | { "code": "api_key_empty" } | { "code": "api_key_malformed" } | { "code": "prompt_report_needs_session" } | { "code": "mcp_server_not_found", name: string, } | { "code": "mcp_server_untrusted", name: string, } | { "code": "mcp_server_is_stdio", name: string, } | { "code": "mcp_sign_in_failed", name: string, error: string, } | { "code": "plugin_install_stopped", error: string, } | { "code": "plugin_from_claude_code", id: string, } | { "code": "plugin_folder_needed" } | { "code": "plugin_path_not_absolute", path: string, } | { "code": "unknown_wire_api", api: string, } | { "code": "base_url_scheme", url: string, } | { "code": "price_invalid", what: Phrase, } | { "code": "price_input" } | { "code": "price_output" } | { "code": "price_cached_input" } | { "code": "context_window_zero" } | { "code": "temperature_range" } | { "code": "thinking_budget_min" } | { "code": "not_utf8", path: string, } | { "code": "text_too_large", size_kb: number, max_kb: number, } | { "code": "instructions_need_folder" } | { "code": "skill_file_needs_path" } | { "code": "skill_needs_name" } | { "code": "skill_name_unusable", name: string, } | { "code": "skill_not_found", path: string, } | { "code": "skill_not_ours", path: string, } | { "code": "builtin_skill_not_editable", name: string, } | { "code": "skill_needs_description" } | { "code": "description_too_long", max: number, } | { "code": "project_skill_needs_folder" } | { "code": "new_skill_place" } | { "code": "already_exists_pick_name", path: string, } | { "code": "skill_not_saved", error: string, } | { "code": "skill_not_created", error: string, } | { "code": "skill_not_renamed", error: string, } | { "code": "builtin_skills_not_renamed" } | { "code": "builtin_skills_not_deleted" } | { "code": "has_no_folder", path: string, } | { "code": "has_no_parent_folder", path: string, } | { "code": "skill_no_front_matter" } | { "code": "skill_front_matter_unclosed" } | { "code": "worktree_needs_commit_message" } | { "code": "not_in_git_repo", path: string, } | { "code": "repo_has_no_commit", path: string, } | { "code": "worktree_not_found", id: string, } | { "code": "worktree_missing", id: string, reason: Phrase, } | { "code": "merge_stopped_on_conflicts", branch: string, base: string, files: string, } | { "code": "discard_loses_files", files: string, } | { "code": "discard_loses_commits", commits: string, } | { "code": "discard_loses_both", files: string, commits: string, } | { "code": "system_file_replaces" } | { "code": "system_file_appends" } | { "code": "mcp_not_trusted", file: string, } | { "code": "mcp_turned_off" } | { "code": "mcp_not_started" } | { "code": "mcp_server_not_in_config", name: string, } | { "code": "mcp_server_exists", name: string, source: string, } | { "code": "mcp_active_servers_bad", setting: string, error: string, } | { "code": "mcp_tool_not_included", server: string, tool: string, } | { "code": "mcp_value_env" } | { "code": "mcp_value_header" } | { "code": "mcp_value_no_name", what: Phrase, } | { "code": "mcp_value_bad_name", what: Phrase, name: string, } | { "code": "mcp_value_twice", what: Phrase, name: string, } | { "code": "mcp_value_line_break", name: string, } | { "code": "mcp_value_missing", what: Phrase, name: string, } | { "code": "mcp_stdio_needs_command" } | { "code": "mcp_http_needs_url" } | { "code": "mcp_server_defined_elsewhere", name: string, file: string, } | { "code": "no_trust_decision", folder: string, } | { "code": "worktree_detached_at_start", path: string, } | { "code": "worktree_base_branch_gone", base: string, } | { "code": "worktree_checkout_on_other_branch", path: string, current: string, base: string, } | { "code": "worktree_checkout_detached", path: string, base: string, } | { "code": "worktree_checkout_mid_merge", path: string, } | { "code": "worktree_checkout_overlaps", path: string, files: string, } | { "code": "worktree_still_there", path: string, } | { "code": "rule_command_exactly", pattern: string, } | { "code": "rule_command_prefix", pattern: string, } | { "code": "rule_pattern", pattern: string, } | { "code": "rule_run_without_asking", rules: Array<Phrase>, } | { "code": "rule_change_without_asking", rules: Array<Phrase>, } | { "code": "rule_mcp_without_asking", rules: Array<Phrase>, } | { "code": "rule_fetch_without_asking", rules: Array<Phrase>, } | { "code": "turn_stopped_before_answer" } | { "code": "session_stopped_before_answer" } | { "code": "worktree_unlinked", path: string, repo: string, } | { "code": "folder_gone", path: string, } | { "code": "repository_gone", path: string, } | { "code": "as_said", text: string, } | { "code": "mcp_server_not_configured", name: string, } | { "code": "mcp_command_not_found", command: string, path: string, } | { "code": "mcp_could_not_start", command: string, error: string, } | { "code": "mcp_startup_timeout", seconds: string, } | { "code": "mcp_needs_login", server: string, } | { "code": "mcp_call_timeout", seconds: string, } | { "code": "mcp_not_available", server: string, state: string, } | { "code": "mcp_server_answered_error", number: string, error: string, } | { "code": "mcp_connection_closed" } | { "code": "mcp_closed_in_handshake" } | { "code": "mcp_handshake_failed", error: string, } | { "code": "mcp_exited_in_handshake", exit: Phrase, } | { "code": "mcp_process_ended", exit: Phrase, } | { "code": "process_exited_with_code", status: string, } | { "code": "process_killed_by_signal", signal: string, } | { "code": "process_exited" } | { "code": "mcp_unauthorized" } | { "code": "mcp_http_status", url: string, status: string, } | { "code": "mcp_not_event_stream", url: string, } | { "code": "mcp_event_stream_broke", error: string, } | { "code": "mcp_event_stream_ended" } | { "code": "mcp_no_endpoint" } | { "code": "mcp_bad_endpoint", endpoint: string, error: string, } | { "code": "mcp_endpoint_off_origin", endpoint: string, } | { "code": "mcp_gave_up", reason: Phrase, count: number, } | { "code": "mcp_restarting_in", reason: Phrase, seconds: string, } | { "code": "mcp_restarting_after", reason: Phrase, } | { "code": "acp_allow_once" } | { "code": "acp_allow_for_session" } | { "code": "acp_allow_always_here" } | { "code": "acp_allow_always_here_to", rule: Phrase, } | { "code": "acp_deny" } | { "code": "acp_initialize_first" } | { "code": "acp_key_method" } | { "code": "acp_key_method_how", provider: string, } | { "code": "acp_no_session", id: string, } | { "code": "acp_turn_running" } | { "code": "acp_turn_failed" } | { "code": "acp_session_ended" } | { "code": "acp_mode_auto" } | { "code": "acp_mode_auto_effect" } | { "code": "acp_mode_strict" } | { "code": "acp_mode_strict_effect" } | { "code": "acp_mode_dangerous" } | { "code": "acp_mode_dangerous_effect" } | { "code": "acp_cwd_not_absolute", path: string, } | { "code": "acp_cwd_missing", path: string, } | { "code": "session_held_elsewhere", program: string, pid: string, } | { "code": "external_agent_not_in_config", name: string, } | { "code": "external_agent_exists", name: string, } | { "code": "external_agent_name_bad", name: string, } | { "code": "external_agent_command_missing" } | { "code": "external_agent_not_found", command: string, install: string, } | { "code": "external_agent_failed", name: string, message: string, } | { "code": "external_agent_sign_in", name: string, } | { "code": "external_agent_session_only", what: string, } | { "code": "external_agent_setting_refused", setting: string, value: string, message: string, } | { "code": "git_unavailable", error: string, } | { "code": "git_failed", command: string, output: string, } | { "code": "git_not_a_repository", path: string, } | { "code": "git_changed_since_shown", path: string, } | { "code": "git_hunk_not_in_index", path: string, } | { "code": "git_operation_in_progress", operation: string, } | { "code": "git_no_identity" } | { "code": "git_nothing_staged" } | { "code": "git_empty_message" } | { "code": "git_secrets_staged", count: number, } | { "code": "git_commit_refused", output: string, } | { "code": "git_detached_head" } | { "code": "git_no_such_remote", remote: string, } | { "code": "git_no_remote" } | { "code": "git_push_protected", remote: string, branch: string, } | { "code": "git_push_lease_stale", remote: string, branch: string, } | { "code": "git_push_behind", remote: string, branch: string, } | { "code": "git_push_auth", remote: string, } | { "code": "git_push_remote_refused", remote: string, branch: string, } | { "code": "git_pull_request_failed", command: string, output: string, };
 
 export type FileDiff = { path: string, unified: string, hunks: Array<DiffHunk>, 
 /**
@@ -99,6 +99,167 @@ export type FileDiff = { path: string, unified: string, hunks: Array<DiffHunk>,
  * lines touch and share a hunk. Empty for a single edit and for patches.
  */
 edits?: Array<EditChoice>, };
+
+export type GitStatus = { 
+/**
+ * The branch checked out; `None` on a detached HEAD.
+ */
+branch?: string, 
+/**
+ * HEAD's abbreviated commit; `None` before the first commit.
+ */
+head?: string, 
+/**
+ * The branch's upstream, e.g. `origin/main`.
+ */
+upstream?: string, 
+/**
+ * Commits on the branch its upstream does not have, and the other way round.
+ */
+ahead: number, behind: number, 
+/**
+ * An operation in progress (a merge, a rebase…): committing waits until it is done.
+ */
+operation?: GitOperation, files: Array<GitFile>, 
+/**
+ * The repository's remotes, by name.
+ */
+remotes: Array<string>, 
+/**
+ * Whether `user.name` and `user.email` are set, which a commit needs.
+ */
+identity: boolean, };
+
+export type GitOperation = "merge" | "rebase" | "cherry_pick" | "revert" | "bisect";
+
+export type GitChange = "added" | "modified" | "deleted" | "renamed" | "type_changed";
+
+export type GitFile = { path: string, 
+/**
+ * The path it was renamed from, for a staged rename.
+ */
+renamed_from?: string, 
+/**
+ * What is staged for it (the index against HEAD).
+ */
+staged?: GitChange, 
+/**
+ * What is not staged (the folder against the index).
+ */
+unstaged?: GitChange, untracked: boolean, 
+/**
+ * Unmerged: both sides changed it in a merge that is not finished.
+ */
+conflicted: boolean, };
+
+export type GitFileDiff = { path: string, staged?: FileDiff, unstaged?: FileDiff, 
+/**
+ * Binary on either side: staged or unstaged only as a whole file.
+ */
+binary: boolean, };
+
+export type GitStageRequest = { path: string, 
+/**
+ * `false`: stage from the unstaged diff; `true`: unstage from the staged diff.
+ */
+unstage: boolean, 
+/**
+ * Indices into that side's hunks; `None` stages (or unstages) the whole file.
+ */
+hunks?: Array<number>, 
+/**
+ * That side's unified text as shown; refused when the file changed since.
+ */
+shown_diff?: string, };
+
+export type SecretFlag = { path: string, 
+/**
+ * The staged line it was seen on (`None`: the file's name gave it away).
+ */
+line?: number, looks_like: SecretKind, };
+
+export type SecretKind = "env_file" | "ssh_key" | "key_store" | "credentials_file" | "private_key" | "aws_key" | "forge_token" | "provider_key" | "google_key" | "slack_token";
+
+export type CommitPreview = { 
+/**
+ * Staged files, relative to the repository's top.
+ */
+files: Array<string>, flagged: Array<SecretFlag>, 
+/**
+ * Why a commit cannot be made now (nothing staged, a merge in progress, no identity).
+ */
+blocked?: Phrase, };
+
+export type CommitRequest = { message: string, 
+/**
+ * Commit although staged files were flagged as secrets: the person saw the flags.
+ */
+allow_flagged: boolean, };
+
+export type CommitResult = { 
+/**
+ * The new commit, abbreviated.
+ */
+commit: string, 
+/**
+ * Its first line.
+ */
+summary: string, 
+/**
+ * What git (and the repository's hooks) printed.
+ */
+output: string, };
+
+export type PushRequest = { 
+/**
+ * The remote to push to and set as upstream, for a branch without one.
+ */
+remote?: string, 
+/**
+ * Force (with lease): only after a confirmation naming `remote` and branch.
+ */
+force: boolean, };
+
+export type PushResult = { "type": "pushed", remote: string, branch: string, 
+/**
+ * Whether this push set the branch's upstream.
+ */
+set_upstream: boolean, output: string, } | { "type": "choose_remote", branch: string, remotes: Array<string>, } | { "type": "rejected", reason: Phrase, output: string, };
+
+export type PullRequestPlan = { title: string, body: string, 
+/**
+ * The command Memo runs (`gh pr create …`, `glab mr create …`): argv, not a shell
+ * line. Empty when no forge CLI is installed.
+ */
+command: Array<string>, 
+/**
+ * The remote's compare page, for a forge whose CLI is not installed.
+ */
+compare_url?: string, };
+
+export type PullRequestRequest = { title: string, body: string, };
+
+export type PullRequestResult = { 
+/**
+ * The pull request's address as the CLI printed it.
+ */
+url?: string, output: string, };
+
+export type KeepRequest = { scope: ChangeScope, path: string, 
+/**
+ * Indices into the diff's hunks; `None`: all of them.
+ */
+hunks?: Array<number>, 
+/**
+ * The diff's unified text as shown; refused when the file changed since.
+ */
+shown_diff: string, 
+/**
+ * Take the keep back (unstage).
+ */
+undo?: boolean, };
+
+export type ReviewedRequest = { scope: ChangeScope, path: string, shown_diff: string, reviewed: boolean, };
 
 export type DiffHunk = { index: number, header: string, text: string, };
 
@@ -1130,7 +1291,16 @@ added: number, removed: number,
  * Text diff from the earlier to the later state; `None` for binary files, files over
  * the cap, and diffs too large to send (fetched on demand instead).
  */
-diff?: FileDiff, };
+diff?: FileDiff, 
+/**
+ * Hunks of `diff` the person kept: in a git repository, those the index holds
+ * (staged, or already committed); elsewhere, those marked kept in Memo's store.
+ */
+kept?: Array<number>, 
+/**
+ * The person marked the file reviewed, and it has not changed since.
+ */
+reviewed?: boolean, };
 
 export type ChangeScope = "last_turn" | "session" | "uncommitted";
 

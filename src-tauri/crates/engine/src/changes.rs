@@ -94,6 +94,8 @@ pub fn describe(
         added: 0,
         removed: 0,
         diff: None,
+        kept: Vec::new(),
+        reviewed: false,
     };
     if let (Some(old), Some(new)) = (text_of(before, old), text_of(after, new)) {
         let hunks = FileHunks::new(old, new);

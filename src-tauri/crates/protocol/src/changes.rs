@@ -35,6 +35,42 @@ pub struct FileChange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub diff: Option<FileDiff>,
+    /// Hunks of `diff` the person kept: in a git repository, those the index holds
+    /// (staged, or already committed); elsewhere, those marked kept in Memo's store.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<u32>>")]
+    pub kept: Vec<u32>,
+    /// The person marked the file reviewed, and it has not changed since.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(optional, as = "Option<bool>")]
+    pub reviewed: bool,
+}
+
+/// Keep (or stop keeping) hunks of one file of the changes panel: in a git repository
+/// they are staged (or unstaged) in the index; elsewhere they are marked in Memo's store.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct KeepRequest {
+    pub scope: ChangeScope,
+    pub path: String,
+    /// Indices into the diff's hunks; `None`: all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub hunks: Option<Vec<u32>>,
+    /// The diff's unified text as shown; refused when the file changed since.
+    pub shown_diff: String,
+    /// Take the keep back (unstage).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(optional, as = "Option<bool>")]
+    pub undo: bool,
+}
+
+/// Mark one file of the changes panel reviewed as it stands (or not any more).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ReviewedRequest {
+    pub scope: ChangeScope,
+    pub path: String,
+    pub shown_diff: String,
+    pub reviewed: bool,
 }
 
 /// Which changes the changes panel lists.

@@ -12,6 +12,7 @@ mod approval;
 mod changes;
 mod event;
 mod external_agents;
+mod git;
 mod hooks;
 mod ids;
 mod ipc;
@@ -34,8 +35,9 @@ pub use approval::{
     ApprovalMode, ApprovalRequest, DiffHunk, EditChoice, FileDiff, ReviewDecision, RiskLevel,
 };
 pub use changes::{
-    ChangeKind, ChangeScope, ChangesReport, CheckpointSummary, FileChange, HeldBack, RestoreAction,
-    RestoreFile, RestoreMode, RestoreReport, RevertRequest, RevertResult,
+    ChangeKind, ChangeScope, ChangesReport, CheckpointSummary, FileChange, HeldBack, KeepRequest,
+    RestoreAction, RestoreFile, RestoreMode, RestoreReport, RevertRequest, RevertResult,
+    ReviewedRequest,
 };
 pub use event::{
     AgentEvent, ErrorKind, EventEnvelope, McpServerState, PlanItem, PlanStatus, TokenUsage,
@@ -44,6 +46,11 @@ pub use event::{
 pub use external_agents::{
     AgentSetting, AgentSettingChoice, EnvValue, ExternalAgentCheck, ExternalAgentEntry,
     ExternalAgentInput, ExternalAgentPreset, ExternalAgentsPage, SecretInput, SecretState,
+};
+pub use git::{
+    CommitPreview, CommitRequest, CommitResult, GitChange, GitFile, GitFileDiff, GitOperation,
+    GitStageRequest, GitStatus, PullRequestPlan, PullRequestRequest, PullRequestResult,
+    PushRequest, PushResult, SecretFlag, SecretKind,
 };
 pub use hooks::{
     bounded_hook_text, HookEventName, HookRunStatus, HookRunSummary, HookVerdict, HOOK_TEXT_LIMIT,

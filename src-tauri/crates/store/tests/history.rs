@@ -627,6 +627,8 @@ fn files_changed(call: Option<&str>, paths: &[&str]) -> AgentEvent {
                 added: 1,
                 removed: 1,
                 diff: None,
+                kept: Vec::new(),
+                reviewed: false,
             })
             .collect(),
     }

@@ -766,6 +766,63 @@ pub enum Phrase {
         value: String,
         message: String,
     },
+    // Git, from review to commit (memo-git)
+    GitUnavailable {
+        error: String,
+    },
+    GitFailed {
+        command: String,
+        output: String,
+    },
+    GitNotARepository {
+        path: String,
+    },
+    GitChangedSinceShown {
+        path: String,
+    },
+    GitHunkNotInIndex {
+        path: String,
+    },
+    GitOperationInProgress {
+        operation: String,
+    },
+    GitNoIdentity,
+    GitNothingStaged,
+    GitEmptyMessage,
+    GitSecretsStaged {
+        count: u64,
+    },
+    GitCommitRefused {
+        output: String,
+    },
+    GitDetachedHead,
+    GitNoSuchRemote {
+        remote: String,
+    },
+    GitNoRemote,
+    GitPushProtected {
+        remote: String,
+        branch: String,
+    },
+    GitPushLeaseStale {
+        remote: String,
+        branch: String,
+    },
+    GitPushBehind {
+        remote: String,
+        branch: String,
+    },
+    GitPushAuth {
+        remote: String,
+    },
+    GitPushRemoteRefused {
+        remote: String,
+        branch: String,
+    },
+    GitPullRequestFailed {
+        command: String,
+        output: String,
+    },
 }
 
 mod wording;

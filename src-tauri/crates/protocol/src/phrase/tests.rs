@@ -699,6 +699,60 @@ fn every_phrase() -> Vec<Phrase> {
             value: s("value-value"),
             message: s("message-value"),
         },
+        Phrase::GitUnavailable {
+            error: s("error-value"),
+        },
+        Phrase::GitFailed {
+            command: s("command-value"),
+            output: s("output-value"),
+        },
+        Phrase::GitNotARepository {
+            path: s("path-value"),
+        },
+        Phrase::GitChangedSinceShown {
+            path: s("path-value"),
+        },
+        Phrase::GitHunkNotInIndex {
+            path: s("path-value"),
+        },
+        Phrase::GitOperationInProgress {
+            operation: s("operation-value"),
+        },
+        Phrase::GitNoIdentity,
+        Phrase::GitNothingStaged,
+        Phrase::GitEmptyMessage,
+        Phrase::GitSecretsStaged { count: 1 },
+        Phrase::GitCommitRefused {
+            output: s("output-value"),
+        },
+        Phrase::GitDetachedHead,
+        Phrase::GitNoSuchRemote {
+            remote: s("remote-value"),
+        },
+        Phrase::GitNoRemote,
+        Phrase::GitPushProtected {
+            remote: s("remote-value"),
+            branch: s("branch-value"),
+        },
+        Phrase::GitPushLeaseStale {
+            remote: s("remote-value"),
+            branch: s("branch-value"),
+        },
+        Phrase::GitPushBehind {
+            remote: s("remote-value"),
+            branch: s("branch-value"),
+        },
+        Phrase::GitPushAuth {
+            remote: s("remote-value"),
+        },
+        Phrase::GitPushRemoteRefused {
+            remote: s("remote-value"),
+            branch: s("branch-value"),
+        },
+        Phrase::GitPullRequestFailed {
+            command: s("command-value"),
+            output: s("output-value"),
+        },
     ];
     for phrase in &all {
         match phrase {
@@ -961,7 +1015,27 @@ fn every_phrase() -> Vec<Phrase> {
             | Phrase::ExternalAgentFailed { .. }
             | Phrase::ExternalAgentSignIn { .. }
             | Phrase::ExternalAgentSessionOnly { .. }
-            | Phrase::ExternalAgentSettingRefused { .. } => {}
+            | Phrase::ExternalAgentSettingRefused { .. }
+            | Phrase::GitUnavailable { .. }
+            | Phrase::GitFailed { .. }
+            | Phrase::GitNotARepository { .. }
+            | Phrase::GitChangedSinceShown { .. }
+            | Phrase::GitHunkNotInIndex { .. }
+            | Phrase::GitOperationInProgress { .. }
+            | Phrase::GitNoIdentity
+            | Phrase::GitNothingStaged
+            | Phrase::GitEmptyMessage
+            | Phrase::GitSecretsStaged { .. }
+            | Phrase::GitCommitRefused { .. }
+            | Phrase::GitDetachedHead
+            | Phrase::GitNoSuchRemote { .. }
+            | Phrase::GitNoRemote
+            | Phrase::GitPushProtected { .. }
+            | Phrase::GitPushLeaseStale { .. }
+            | Phrase::GitPushBehind { .. }
+            | Phrase::GitPushAuth { .. }
+            | Phrase::GitPushRemoteRefused { .. }
+            | Phrase::GitPullRequestFailed { .. } => {}
         }
     }
     all
