@@ -14,6 +14,7 @@ mod holds;
 mod markdown;
 pub mod memo_code;
 mod paging;
+mod reviews;
 mod schema;
 mod search;
 mod sessions;

@@ -132,6 +132,19 @@ CREATE TABLE session_holds (
 );
 ";
 
+/// Version 5: what a person marked in the changes panel outside git (a hunk kept, a file
+/// reviewed), by session and path; `mark` names what was marked by its content, so a
+/// changed hunk or file shows afresh (`reviews.rs`).
+const V5: &str = "
+CREATE TABLE review_marks (
+    session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    path        TEXT NOT NULL,
+    mark        TEXT NOT NULL,
+    created_ms  INTEGER NOT NULL,
+    PRIMARY KEY (session_id, path, mark)
+);
+";
+
 pub(crate) const MIGRATIONS: &[Migration] = &[
     Migration {
         version: 1,
@@ -151,6 +164,11 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     Migration {
         version: 4,
         sql: V4,
+        backfill: None,
+    },
+    Migration {
+        version: 5,
+        sql: V5,
         backfill: None,
     },
 ];

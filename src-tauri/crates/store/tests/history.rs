@@ -689,3 +689,29 @@ fn changed_files_are_counted_over_the_whole_log_once_each() {
     drop(conn);
     assert_eq!(store.changed_file_count(&id).unwrap(), 2);
 }
+
+#[test]
+fn review_marks_are_kept_per_session_and_path_and_go_with_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.db");
+    let store = Store::open(&path).unwrap();
+    store.create_session(&new_session("s1", "/w")).unwrap();
+    store.create_session(&new_session("s2", "/w")).unwrap();
+    let (s1, s2) = (SessionId::new("s1"), SessionId::new("s2"));
+    store.set_review_mark(&s1, "a.rs", "hunk:1", true).unwrap();
+    store.set_review_mark(&s1, "a.rs", "hunk:1", true).unwrap();
+    store.set_review_mark(&s1, "a.rs", "file:9", true).unwrap();
+    store.set_review_mark(&s2, "a.rs", "hunk:2", true).unwrap();
+    drop(store);
+
+    let store = Store::open(&path).unwrap();
+    assert_eq!(
+        store.review_marks(&s1, "a.rs").unwrap(),
+        ["file:9", "hunk:1"]
+    );
+    assert!(store.review_marks(&s1, "b.rs").unwrap().is_empty());
+    store.set_review_mark(&s1, "a.rs", "hunk:1", false).unwrap();
+    assert_eq!(store.review_marks(&s1, "a.rs").unwrap(), ["file:9"]);
+    store.delete_session(&s2).unwrap();
+    assert!(store.review_marks(&s2, "a.rs").unwrap().is_empty());
+}
