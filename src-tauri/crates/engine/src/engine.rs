@@ -379,7 +379,10 @@ impl Engine {
         })
     }
 
-    fn client_for(&self, provider: &ProviderConfig) -> Result<Arc<dyn ModelClient>, EngineError> {
+    pub(crate) fn client_for(
+        &self,
+        provider: &ProviderConfig,
+    ) -> Result<Arc<dyn ModelClient>, EngineError> {
         client_for(provider, &self.options.credentials, &self.options.env)
     }
 

@@ -4,6 +4,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod agents;
+pub mod ask;
 pub mod changes;
 mod engine;
 mod error;

@@ -4,8 +4,7 @@
 
 use std::sync::Arc;
 
-use futures::StreamExt;
-use memo_model::{Message, ModelRequest, ResponseEvent};
+use memo_model::{Message, ModelRequest};
 use memo_protocol::{AgentEvent, TurnEndReason};
 use memo_providers::{ModelClient, ProviderError};
 use memo_store::Store;
@@ -51,29 +50,14 @@ pub async fn generate_title(
         thinking_budget_tokens: None,
         temperature: None,
     };
-    let mut stream = client.stream(request).await?;
-    while let Some(item) = stream.next().await {
-        if let ResponseEvent::Completed(response) = item? {
-            return Ok(clean_title(&response.text));
-        }
-    }
-    Err(ProviderError::StreamInterrupted(
-        "the title stream ended without a final event".into(),
-    ))
+    let text = crate::ask::answer(client, request).await?;
+    Ok(clean_title(&text))
 }
 
 /// The first line of the answer without think blocks, quotes, a `Title:` label or a
 /// trailing full stop, shortened for the sidebar.
 pub fn clean_title(raw: &str) -> Option<String> {
-    let mut text = raw.to_owned();
-    for (open, close) in [("<think>", "</think>"), ("<thinking>", "</thinking>")] {
-        while let Some(start) = text.find(open) {
-            let end = text[start..]
-                .find(close)
-                .map_or(text.len(), |e| start + e + close.len());
-            text.replace_range(start..end, " ");
-        }
-    }
+    let text = crate::ask::without_thinking(raw);
     let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
     let lower = line.to_lowercase();
     let line = ["session title:", "title:", "标题:", "标题："]

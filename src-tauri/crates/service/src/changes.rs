@@ -80,7 +80,8 @@ impl Service {
             }
             Err(other) => return Err(other),
         };
-        let files = sides.iter().map(to_change).collect();
+        let mut files: Vec<FileChange> = sides.iter().map(to_change).collect();
+        self.fill_review(id, &root, is_git, &mut files);
         Ok(ChangesReport {
             scope,
             files,
@@ -104,11 +105,12 @@ impl Service {
                 if !is_git {
                     return Err(ServiceError::invalid(Phrase::FolderNotGitRepo));
                 }
-                let paths = git::changed_paths(root).unwrap_or_default();
+                let repo = memo_git::Repo::open(root)?;
+                let paths = git::changed_paths(&repo).unwrap_or_default();
                 Ok(paths
                     .into_iter()
                     .filter_map(|path| {
-                        let base_bytes = git::head_content(root, &path);
+                        let base_bytes = repo.head_content(&path);
                         let base = base_bytes.as_deref().map_or(Content::Absent, content_of);
                         let (now, now_bytes) = on_disk(root, &path, max);
                         (now != base).then_some(Side {

@@ -35,6 +35,20 @@ pub enum ServiceError {
 
 pub type Result<T, E = ServiceError> = std::result::Result<T, E>;
 
+/// git's refusals and failures, as phrases: a diff that changed since it was shown is a
+/// conflict (look again), any other refusal a request that cannot be done as it stands.
+impl From<memo_git::GitError> for ServiceError {
+    fn from(error: memo_git::GitError) -> Self {
+        let code = match &error {
+            memo_git::GitError::Refused(Phrase::GitChangedSinceShown { .. }) => ErrorCode::Conflict,
+            memo_git::GitError::Refused(_) => ErrorCode::InvalidInput,
+            memo_git::GitError::Unavailable(_) => ErrorCode::Unavailable,
+            memo_git::GitError::Failed { .. } => ErrorCode::Io,
+        };
+        ServiceError::said(code, error.phrase())
+    }
+}
+
 impl ServiceError {
     pub fn io(path: impl std::fmt::Display, source: std::io::Error) -> Self {
         ServiceError::Io {

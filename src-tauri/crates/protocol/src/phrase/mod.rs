@@ -823,6 +823,10 @@ pub enum Phrase {
         command: String,
         output: String,
     },
+    GitNoForgeCli {
+        url: String,
+    },
+    GitNoForge,
 }
 
 mod wording;

@@ -753,6 +753,10 @@ fn every_phrase() -> Vec<Phrase> {
             command: s("command-value"),
             output: s("output-value"),
         },
+        Phrase::GitNoForgeCli {
+            url: s("url-value"),
+        },
+        Phrase::GitNoForge,
     ];
     for phrase in &all {
         match phrase {
@@ -1035,7 +1039,9 @@ fn every_phrase() -> Vec<Phrase> {
             | Phrase::GitPushBehind { .. }
             | Phrase::GitPushAuth { .. }
             | Phrase::GitPushRemoteRefused { .. }
-            | Phrase::GitPullRequestFailed { .. } => {}
+            | Phrase::GitPullRequestFailed { .. }
+            | Phrase::GitNoForgeCli { .. }
+            | Phrase::GitNoForge => {}
         }
     }
     all
