@@ -12,12 +12,14 @@ use std::path::PathBuf;
 
 use memo_protocol::{
     AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport,
-    CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile,
-    EditableFileKind, EventEnvelope, ExportFormat, ExternalAgentCheck, ExternalAgentInput,
-    ExternalAgentsPage, HistoryPage, ImportReport, KeyStatus, LocalServer, McpServerCheck,
+    CheckpointSummary, CommitPreview, CommitRequest, CommitResult, Completion, CompletionKind,
+    ConnectionReport, EditableFile, EditableFileKind, EventEnvelope, ExportFormat,
+    ExternalAgentCheck, ExternalAgentInput, ExternalAgentsPage, GitFileDiff, GitStageRequest,
+    GitStatus, HistoryPage, ImportReport, KeepRequest, KeyStatus, LocalServer, McpServerCheck,
     McpServerInput, McpSettingsPage, Op, PageMessage, PluginInstall, PluginsPage, PromptReport,
-    ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode,
-    RestoreReport, RevertRequest, RevertResult, RewindOutcome, RuleInput, SearchResult,
+    ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, PullRequestPlan,
+    PullRequestRequest, PullRequestResult, PushRequest, PushResult, RestoreMode, RestoreReport,
+    RevertRequest, RevertResult, ReviewedRequest, RewindOutcome, RuleInput, SearchResult,
     SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange,
     SkillsPage, TrustDecision, WindowSignal, WorkspaceTrustReport,
 };
@@ -221,6 +223,65 @@ ipc_calls! {
     /// that undoes the revert, or why it was held back (someone's later lines).
     fn revert_change(state, session_id: SessionId, request: RevertRequest) -> RevertResult {
         Ok(state.service().revert_change(&session_id, &request)?)
+    }
+
+    /// Keeps (or takes back) hunks of a file of the changes panel: staged in git's index,
+    /// or marked in Memo's store outside git; returns the scope's list afresh.
+    fn keep_change(state, session_id: SessionId, request: KeepRequest) -> ChangesReport {
+        Ok(state.service().keep_change(&session_id, &request)?)
+    }
+
+    /// Marks a file of the changes panel reviewed as it stands (or not any more).
+    fn mark_reviewed(state, session_id: SessionId, request: ReviewedRequest) -> ChangesReport {
+        Ok(state.service().mark_reviewed(&session_id, &request)?)
+    }
+
+    /// The session's repository as git sees it: branch, upstream, staged, unstaged and
+    /// untracked files, an operation in progress.
+    fn git_status(state, session_id: SessionId) -> GitStatus {
+        Ok(state.service().git_status(&session_id)?)
+    }
+
+    /// One file's staged and unstaged diffs, in git's own hunks.
+    fn git_file_diff(state, session_id: SessionId, path: String) -> GitFileDiff {
+        Ok(state.service().git_file_diff(&session_id, &path)?)
+    }
+
+    /// Stages or unstages hunks of a file (or all of it); returns the status after.
+    fn git_stage(state, session_id: SessionId, request: GitStageRequest) -> GitStatus {
+        Ok(state.service().git_stage(&session_id, &request)?)
+    }
+
+    /// What a commit would take now, the staged files that look like secrets, and why it
+    /// cannot be made, if it cannot.
+    fn commit_preview(state, session_id: SessionId) -> CommitPreview {
+        Ok(state.service().commit_preview(&session_id)?)
+    }
+
+    /// A commit message for what is staged, drafted by the session's model.
+    fn draft_commit_message(state, session_id: SessionId) -> String {
+        Ok(state.service().draft_commit_message(&session_id).await?)
+    }
+
+    /// Commits exactly what is staged; the repository's hooks run.
+    fn commit_staged(state, session_id: SessionId, request: CommitRequest) -> CommitResult {
+        Ok(state.service().commit(&session_id, &request)?)
+    }
+
+    /// Pushes the session's branch, or asks which remote when it has no upstream.
+    fn push_branch(state, session_id: SessionId, request: PushRequest) -> PushResult {
+        Ok(state.service().push(&session_id, &request)?)
+    }
+
+    /// A pull request's title and body drafted by the session's model, with the command
+    /// that would open it or the page to open it in.
+    fn draft_pull_request(state, session_id: SessionId) -> PullRequestPlan {
+        Ok(state.service().draft_pull_request(&session_id).await?)
+    }
+
+    /// Opens the pull request with the forge's CLI.
+    fn open_pull_request(state, session_id: SessionId, request: PullRequestRequest) -> PullRequestResult {
+        Ok(state.service().open_pull_request(&session_id, &request)?)
     }
 
     /// Undoes a revert of the changes panel: `path` gets back what it held before it;

@@ -3,7 +3,7 @@
 // Do not edit by hand: memo-desktop's tests fail when this file is stale.
 
 import type { Channel } from "@tauri-apps/api/core";
-import type { AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, ExportFormat, ExternalAgentCheck, ExternalAgentInput, ExternalAgentsPage, HistoryPage, ImportReport, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PageMessage, Phrase, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, RestoreMode, RestoreReport, RevertRequest, RevertResult, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WindowSignal, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
+import type { AgentsPage, AppInfo, ApprovalMode, ApprovalSettings, ChangeScope, ChangesReport, CheckpointSummary, CommitPreview, CommitRequest, CommitResult, Completion, CompletionKind, ConnectionReport, EditableFile, EditableFileKind, ErrorCode, EventEnvelope, ExportFormat, ExternalAgentCheck, ExternalAgentInput, ExternalAgentsPage, GitFileDiff, GitStageRequest, GitStatus, HistoryPage, ImportReport, KeepRequest, KeptBranch, KeyStatus, LocalServer, McpServerCheck, McpServerInput, McpSettingsPage, Op, PageMessage, Phrase, PluginInstall, PluginsPage, PromptReport, ProviderChange, ProviderInput, ProviderSettingsPage, ProviderSummary, PullRequestPlan, PullRequestRequest, PullRequestResult, PushRequest, PushResult, RestoreMode, RestoreReport, RevertRequest, RevertResult, ReviewedRequest, RewindOutcome, RuleInput, SearchResult, SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange, SkillsPage, TerminalId, TerminalMessage, TrustDecision, WindowSignal, WorkspaceTrustReport, WorktreeDiff, WorktreeDiscard, WorktreeInfo, WorktreeMerge, WorktreeSession, WorktreeStatus } from "./protocol";
 
 /** What every IPC call rejects with. */
 export type IpcErrorPayload = { code: ErrorCode, 
@@ -39,6 +39,17 @@ export const CALL_NAMES = [
   "rewind_session",
   "session_changes",
   "revert_change",
+  "keep_change",
+  "mark_reviewed",
+  "git_status",
+  "git_file_diff",
+  "git_stage",
+  "commit_preview",
+  "draft_commit_message",
+  "commit_staged",
+  "push_branch",
+  "draft_pull_request",
+  "open_pull_request",
   "undo_revert",
   "export_session",
   "import_sessions",
@@ -218,6 +229,54 @@ export interface IpcCalls {
    * that undoes the revert, or why it was held back (someone's later lines).
    */
   revertChange(args: { sessionId: SessionId; request: RevertRequest }): Promise<RevertResult>;
+  /**
+   * Keeps (or takes back) hunks of a file of the changes panel: staged in git's index,
+   * or marked in Memo's store outside git; returns the scope's list afresh.
+   */
+  keepChange(args: { sessionId: SessionId; request: KeepRequest }): Promise<ChangesReport>;
+  /**
+   * Marks a file of the changes panel reviewed as it stands (or not any more).
+   */
+  markReviewed(args: { sessionId: SessionId; request: ReviewedRequest }): Promise<ChangesReport>;
+  /**
+   * The session's repository as git sees it: branch, upstream, staged, unstaged and
+   * untracked files, an operation in progress.
+   */
+  gitStatus(args: { sessionId: SessionId }): Promise<GitStatus>;
+  /**
+   * One file's staged and unstaged diffs, in git's own hunks.
+   */
+  gitFileDiff(args: { sessionId: SessionId; path: string }): Promise<GitFileDiff>;
+  /**
+   * Stages or unstages hunks of a file (or all of it); returns the status after.
+   */
+  gitStage(args: { sessionId: SessionId; request: GitStageRequest }): Promise<GitStatus>;
+  /**
+   * What a commit would take now, the staged files that look like secrets, and why it
+   * cannot be made, if it cannot.
+   */
+  commitPreview(args: { sessionId: SessionId }): Promise<CommitPreview>;
+  /**
+   * A commit message for what is staged, drafted by the session's model.
+   */
+  draftCommitMessage(args: { sessionId: SessionId }): Promise<string>;
+  /**
+   * Commits exactly what is staged; the repository's hooks run.
+   */
+  commitStaged(args: { sessionId: SessionId; request: CommitRequest }): Promise<CommitResult>;
+  /**
+   * Pushes the session's branch, or asks which remote when it has no upstream.
+   */
+  pushBranch(args: { sessionId: SessionId; request: PushRequest }): Promise<PushResult>;
+  /**
+   * A pull request's title and body drafted by the session's model, with the command
+   * that would open it or the page to open it in.
+   */
+  draftPullRequest(args: { sessionId: SessionId }): Promise<PullRequestPlan>;
+  /**
+   * Opens the pull request with the forge's CLI.
+   */
+  openPullRequest(args: { sessionId: SessionId; request: PullRequestRequest }): Promise<PullRequestResult>;
   /**
    * Undoes a revert of the changes panel: `path` gets back what it held before it;
    * left alone (a conflict) if it changed since, unless `overwrite`.
@@ -537,6 +596,17 @@ export function bindCalls(invoke: Invoke): IpcCalls {
     rewindSession: (args) => invoke("rewind_session", args),
     sessionChanges: (args) => invoke("session_changes", args),
     revertChange: (args) => invoke("revert_change", args),
+    keepChange: (args) => invoke("keep_change", args),
+    markReviewed: (args) => invoke("mark_reviewed", args),
+    gitStatus: (args) => invoke("git_status", args),
+    gitFileDiff: (args) => invoke("git_file_diff", args),
+    gitStage: (args) => invoke("git_stage", args),
+    commitPreview: (args) => invoke("commit_preview", args),
+    draftCommitMessage: (args) => invoke("draft_commit_message", args),
+    commitStaged: (args) => invoke("commit_staged", args),
+    pushBranch: (args) => invoke("push_branch", args),
+    draftPullRequest: (args) => invoke("draft_pull_request", args),
+    openPullRequest: (args) => invoke("open_pull_request", args),
     undoRevert: (args) => invoke("undo_revert", args),
     exportSession: (args) => invoke("export_session", args),
     importSessions: (args) => invoke("import_sessions", args),
