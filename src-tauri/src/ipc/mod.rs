@@ -23,7 +23,7 @@ use memo_protocol::{
     SessionActivity, SessionId, SessionPage, SessionStatus, SessionSummary, SkillChange,
     SkillsPage, TrustDecision, WindowSignal, WorkspaceTrustReport,
 };
-use memo_service::{SearchRequest, StartRequest};
+use memo_service::{GitPlace, SearchRequest, StartRequest};
 
 pub use bindings::typescript;
 
@@ -239,49 +239,49 @@ ipc_calls! {
     /// The session's repository as git sees it: branch, upstream, staged, unstaged and
     /// untracked files, an operation in progress.
     fn git_status(state, session_id: SessionId) -> GitStatus {
-        Ok(state.service().git_status(&session_id)?)
+        Ok(state.service().git_status(GitPlace::Session(&session_id))?)
     }
 
     /// One file's staged and unstaged diffs, in git's own hunks.
     fn git_file_diff(state, session_id: SessionId, path: String) -> GitFileDiff {
-        Ok(state.service().git_file_diff(&session_id, &path)?)
+        Ok(state.service().git_file_diff(GitPlace::Session(&session_id), &path)?)
     }
 
     /// Stages or unstages hunks of a file (or all of it); returns the status after.
     fn git_stage(state, session_id: SessionId, request: GitStageRequest) -> GitStatus {
-        Ok(state.service().git_stage(&session_id, &request)?)
+        Ok(state.service().git_stage(GitPlace::Session(&session_id), &request)?)
     }
 
     /// What a commit would take now, the staged files that look like secrets, and why it
     /// cannot be made, if it cannot.
     fn commit_preview(state, session_id: SessionId) -> CommitPreview {
-        Ok(state.service().commit_preview(&session_id)?)
+        Ok(state.service().commit_preview(GitPlace::Session(&session_id))?)
     }
 
     /// A commit message for what is staged, drafted by the session's model.
     fn draft_commit_message(state, session_id: SessionId) -> String {
-        Ok(state.service().draft_commit_message(&session_id).await?)
+        Ok(state.service().draft_commit_message(GitPlace::Session(&session_id)).await?)
     }
 
     /// Commits exactly what is staged; the repository's hooks run.
     fn commit_staged(state, session_id: SessionId, request: CommitRequest) -> CommitResult {
-        Ok(state.service().commit(&session_id, &request)?)
+        Ok(state.service().commit(GitPlace::Session(&session_id), &request)?)
     }
 
     /// Pushes the session's branch, or asks which remote when it has no upstream.
     fn push_branch(state, session_id: SessionId, request: PushRequest) -> PushResult {
-        Ok(state.service().push(&session_id, &request)?)
+        Ok(state.service().push(GitPlace::Session(&session_id), &request)?)
     }
 
     /// A pull request's title and body drafted by the session's model, with the command
     /// that would open it or the page to open it in.
     fn draft_pull_request(state, session_id: SessionId) -> PullRequestPlan {
-        Ok(state.service().draft_pull_request(&session_id).await?)
+        Ok(state.service().draft_pull_request(GitPlace::Session(&session_id)).await?)
     }
 
     /// Opens the pull request with the forge's CLI.
     fn open_pull_request(state, session_id: SessionId, request: PullRequestRequest) -> PullRequestResult {
-        Ok(state.service().open_pull_request(&session_id, &request)?)
+        Ok(state.service().open_pull_request(GitPlace::Session(&session_id), &request)?)
     }
 
     /// Undoes a revert of the changes panel: `path` gets back what it held before it;

@@ -5,6 +5,7 @@
 mod acp;
 mod approve;
 mod exec;
+mod git;
 mod key;
 mod mcp;
 mod mcp_text;
@@ -47,6 +48,14 @@ enum Command {
     Mcp {
         #[command(subcommand)]
         action: mcp::McpAction,
+    },
+    /// From review to commit: status, diff, stage hunks, commit (with a drafted message),
+    /// push and open a pull request, through the person's own git.
+    Git {
+        #[command(flatten)]
+        place: git::Place,
+        #[command(subcommand)]
+        action: git::GitAction,
     },
     /// Serve the Agent Client Protocol on stdin/stdout, for Zed, JetBrains, Neovim and
     /// other ACP clients (see docs/acp.md). Logs go to stderr.
@@ -157,6 +166,7 @@ fn main() -> ExitCode {
         Command::Prompt(args) => prompt::run(args),
         Command::Sessions { action } => sessions::run(action, &runtime),
         Command::Mcp { action } => mcp::run(action, &runtime),
+        Command::Git { place, action } => git::run(place, action, &runtime),
         Command::Acp => runtime.block_on(acp::run()),
     }
 }

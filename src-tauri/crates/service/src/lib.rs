@@ -52,6 +52,7 @@ pub use memo_store::memo_code::time::format_ms as format_timestamp;
 pub use memo_tools::exec::hosted::{sandbox_exec_main, SANDBOX_EXEC};
 pub use memo_tools::{ExitInfo, FileHost, HostedCommand, HostedOutput, Hosts, TerminalHost};
 pub use outputs::{for_window, WINDOW_OUTPUT_LIMIT};
+pub use repository::GitPlace;
 pub use service::Service;
 pub use sessions::StartRequest;
 pub use worktrees::WorktreeSessionRequest;

@@ -4,7 +4,7 @@
 //! it is the person's `git` (memo-git); this layer finds the repository of a session and
 //! asks the model.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use memo_git::Repo;
 use memo_protocol::{
@@ -20,36 +20,57 @@ const PULL_REQUEST_PROMPT: &str = include_str!("../../../../prompts/pull_request
 /// How much of the conversation a pull request's text is drafted from.
 const CONVERSATION_CHARS: usize = 6_000;
 
+/// Where the repository is: a session's folder (or worktree), whose model drafts the
+/// messages, or a folder given directly (memo-cli outside a session), drafted with the
+/// current provider's model.
+#[derive(Debug, Clone, Copy)]
+pub enum GitPlace<'a> {
+    Session(&'a SessionId),
+    Folder(&'a Path),
+}
+
 impl Service {
-    /// The repository the session works in.
-    fn repo_of(&self, id: &SessionId) -> Result<Repo> {
-        let folder = PathBuf::from(self.session(id)?.cwd);
-        Ok(Repo::open(&folder)?)
+    fn repo_of(&self, place: GitPlace<'_>) -> Result<Repo> {
+        match place {
+            GitPlace::Session(id) => Ok(Repo::open(&PathBuf::from(self.session(id)?.cwd))?),
+            GitPlace::Folder(folder) => Ok(Repo::open(folder)?),
+        }
     }
 
-    pub fn git_status(&self, id: &SessionId) -> Result<GitStatus> {
-        Ok(self.repo_of(id)?.status()?)
+    /// The session's provider and model (`None`: the current provider's).
+    fn drafting_model(&self, place: GitPlace<'_>) -> Result<(Option<String>, Option<String>)> {
+        match place {
+            GitPlace::Session(id) => {
+                let record = self.session(id)?;
+                Ok((Some(record.provider), Some(record.model)))
+            }
+            GitPlace::Folder(_) => Ok((None, None)),
+        }
     }
 
-    pub fn git_file_diff(&self, id: &SessionId, path: &str) -> Result<GitFileDiff> {
-        Ok(self.repo_of(id)?.file_diff(path)?)
+    pub fn git_status(&self, place: GitPlace<'_>) -> Result<GitStatus> {
+        Ok(self.repo_of(place)?.status()?)
+    }
+
+    pub fn git_file_diff(&self, place: GitPlace<'_>, path: &str) -> Result<GitFileDiff> {
+        Ok(self.repo_of(place)?.file_diff(path)?)
     }
 
     /// Stages or unstages hunks of a file (or all of it); returns the status after.
-    pub fn git_stage(&self, id: &SessionId, request: &GitStageRequest) -> Result<GitStatus> {
-        let repo = self.repo_of(id)?;
+    pub fn git_stage(&self, place: GitPlace<'_>, request: &GitStageRequest) -> Result<GitStatus> {
+        let repo = self.repo_of(place)?;
         repo.stage(request)?;
         Ok(repo.status()?)
     }
 
-    pub fn commit_preview(&self, id: &SessionId) -> Result<CommitPreview> {
-        Ok(self.repo_of(id)?.commit_preview()?)
+    pub fn commit_preview(&self, place: GitPlace<'_>) -> Result<CommitPreview> {
+        Ok(self.repo_of(place)?.commit_preview()?)
     }
 
     /// A commit message for what is staged, by the session's model, in the style of the
     /// repository's recent subjects. Nothing is committed.
-    pub async fn draft_commit_message(&self, id: &SessionId) -> Result<String> {
-        let repo = self.repo_of(id)?;
+    pub async fn draft_commit_message(&self, place: GitPlace<'_>) -> Result<String> {
+        let repo = self.repo_of(place)?;
         let preview = repo.commit_preview()?;
         if preview.files.is_empty() {
             return Err(ServiceError::invalid(Phrase::GitNothingStaged));
@@ -66,12 +87,12 @@ impl Service {
             input.staged_stat,
             input.staged_diff
         );
-        let record = self.session(id)?;
+        let (provider, model) = self.drafting_model(place)?;
         let message = self
             .engine()?
             .ask_once(
-                Some(&record.provider),
-                Some(&record.model),
+                provider.as_deref(),
+                model.as_deref(),
                 COMMIT_PROMPT,
                 text,
                 1024,
@@ -80,22 +101,22 @@ impl Service {
         Ok(message)
     }
 
-    pub fn commit(&self, id: &SessionId, request: &CommitRequest) -> Result<CommitResult> {
-        Ok(self.repo_of(id)?.commit(request)?)
+    pub fn commit(&self, place: GitPlace<'_>, request: &CommitRequest) -> Result<CommitResult> {
+        Ok(self.repo_of(place)?.commit(request)?)
     }
 
-    pub fn push(&self, id: &SessionId, request: &PushRequest) -> Result<PushResult> {
-        Ok(self.repo_of(id)?.push(request)?)
+    pub fn push(&self, place: GitPlace<'_>, request: &PushRequest) -> Result<PushResult> {
+        Ok(self.repo_of(place)?.push(request)?)
     }
 
     /// What opening a pull request with this title and body would run.
     pub fn pull_request_plan(
         &self,
-        id: &SessionId,
+        place: GitPlace<'_>,
         title: &str,
         body: &str,
     ) -> Result<PullRequestPlan> {
-        let repo = self.repo_of(id)?;
+        let repo = self.repo_of(place)?;
         let path = memo_child_env::path_env::server_path();
         let cwd = repo.top().to_path_buf();
         Ok(repo.pull_request_plan(title, body, &|program| {
@@ -105,45 +126,48 @@ impl Service {
 
     /// A pull request's title and body drafted by the session's model from what was asked,
     /// the branch's commits and what the session said, with the command that would open it.
-    pub async fn draft_pull_request(&self, id: &SessionId) -> Result<PullRequestPlan> {
-        let repo = self.repo_of(id)?;
+    pub async fn draft_pull_request(&self, place: GitPlace<'_>) -> Result<PullRequestPlan> {
+        let repo = self.repo_of(place)?;
         let commits = repo.unpushed().unwrap_or_default();
-        let conversation = self.conversation_excerpt(id)?;
+        let (conversation, session_title) = match place {
+            GitPlace::Session(id) => (self.conversation_excerpt(id)?, self.session(id)?.title),
+            GitPlace::Folder(_) => (String::new(), None),
+        };
         let text = format!(
             "Write the pull request for this branch.\n\n<branch>{}</branch>\n\n<commits>\n{}\n</commits>\n\n<session>\n{conversation}\n</session>",
             repo.branch()?.unwrap_or_default(),
             commits.join("\n"),
         );
-        let record = self.session(id)?;
+        let (provider, model) = self.drafting_model(place)?;
         let answer = self
             .engine()?
             .ask_once(
-                Some(&record.provider),
-                Some(&record.model),
+                provider.as_deref(),
+                model.as_deref(),
                 PULL_REQUEST_PROMPT,
                 text,
                 1500,
             )
             .await?;
-        let (title, body) = split_title(&answer, record.title.as_deref());
-        self.pull_request_plan(id, &title, &body)
+        let (title, body) = split_title(&answer, session_title.as_deref());
+        self.pull_request_plan(place, &title, &body)
     }
 
     /// Runs the forge's CLI to open the pull request; without one, refused with the page
     /// to open it in (the plan's `compare_url`).
     pub fn open_pull_request(
         &self,
-        id: &SessionId,
+        place: GitPlace<'_>,
         request: &PullRequestRequest,
     ) -> Result<PullRequestResult> {
-        let plan = self.pull_request_plan(id, &request.title, &request.body)?;
+        let plan = self.pull_request_plan(place, &request.title, &request.body)?;
         let no_cli = || {
             ServiceError::invalid(match &plan.compare_url {
                 Some(url) => Phrase::GitNoForgeCli { url: url.clone() },
                 None => Phrase::GitNoForge,
             })
         };
-        let repo = self.repo_of(id)?;
+        let repo = self.repo_of(place)?;
         let path = memo_child_env::path_env::server_path();
         let program = plan
             .command

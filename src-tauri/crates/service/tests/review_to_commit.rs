@@ -15,6 +15,7 @@ use memo_protocol::{
     ChangeScope, CommitRequest, ErrorCode, KeepRequest, Phrase, PushRequest, PushResult,
     ReviewedRequest,
 };
+use memo_service::GitPlace;
 use memo_test_support::git::git;
 use memo_test_support::MockResponse;
 use support::{fixture, service_at};
@@ -133,12 +134,16 @@ async fn kept_hunks_are_staged_and_committed_with_a_drafted_message_then_pushed(
     assert_eq!(report.files[0].kept, [0, 2]);
     assert!(report.files[0].reviewed);
 
-    let preview = f.service.commit_preview(&id).unwrap();
+    let preview = f.service.commit_preview(GitPlace::Session(&id)).unwrap();
     assert_eq!(
         (preview.files.clone(), preview.blocked.clone()),
         (vec!["n.txt".to_owned()], None)
     );
-    let message = f.service.draft_commit_message(&id).await.unwrap();
+    let message = f
+        .service
+        .draft_commit_message(GitPlace::Session(&id))
+        .await
+        .unwrap();
     assert_eq!(
         message,
         "numbers: spell out two and twenty-eight\n\nFifteen stays for later."
@@ -153,7 +158,7 @@ async fn kept_hunks_are_staged_and_committed_with_a_drafted_message_then_pushed(
     let done = f
         .service
         .commit(
-            &id,
+            GitPlace::Session(&id),
             &CommitRequest {
                 message,
                 allow_flagged: false,
@@ -176,7 +181,7 @@ async fn kept_hunks_are_staged_and_committed_with_a_drafted_message_then_pushed(
     match f
         .service
         .push(
-            &id,
+            GitPlace::Session(&id),
             &PushRequest {
                 remote: None,
                 force: false,
@@ -190,7 +195,7 @@ async fn kept_hunks_are_staged_and_committed_with_a_drafted_message_then_pushed(
     let pushed = f
         .service
         .push(
-            &id,
+            GitPlace::Session(&id),
             &PushRequest {
                 remote: Some("origin".into()),
                 force: false,
@@ -213,14 +218,18 @@ async fn kept_hunks_are_staged_and_committed_with_a_drafted_message_then_pushed(
     );
 
     // A remote on no forge: the drafted request can only be said, not opened.
-    let plan = f.service.draft_pull_request(&id).await.unwrap();
+    let plan = f
+        .service
+        .draft_pull_request(GitPlace::Session(&id))
+        .await
+        .unwrap();
     assert_eq!(plan.title, "Spell out two numbers");
     assert!(plan.body.contains("two of three done"));
     assert!(plan.command.is_empty() && plan.compare_url.is_none());
     let err = f
         .service
         .open_pull_request(
-            &id,
+            GitPlace::Session(&id),
             &memo_protocol::PullRequestRequest {
                 title: plan.title,
                 body: plan.body,
