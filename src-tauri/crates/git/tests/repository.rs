@@ -413,3 +413,65 @@ fn a_pull_request_plan_names_the_cli_command_or_the_compare_page() {
         Some("https://github.com/memo/desk/compare/memo/fix?expand=1")
     );
 }
+
+#[test]
+fn a_worktree_commits_on_its_own_branch_and_leaves_the_main_checkout_alone() {
+    let root = tempfile::tempdir().unwrap();
+    let main = root.path().join("main");
+    std::fs::create_dir(&main).unwrap();
+    let repo = three_hunks(&main);
+    let tree = root.path().join("tree");
+    git(
+        &main,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "memo/task",
+            tree.to_str().unwrap(),
+        ],
+    );
+    std::fs::write(tree.join("task.txt"), "done\n").unwrap();
+    let in_tree = Repo::open(&tree).unwrap();
+    assert_eq!(
+        in_tree.status().unwrap().branch.as_deref(),
+        Some("memo/task")
+    );
+    stage(&in_tree, "task.txt", None, false);
+    in_tree
+        .commit(&CommitRequest {
+            message: "Do the task".into(),
+            allow_flagged: false,
+        })
+        .unwrap();
+    assert_eq!(
+        git(&main, &["log", "-1", "--format=%s", "memo/task"]),
+        "Do the task"
+    );
+    assert_eq!(git(&main, &["log", "-1", "--format=%s", "main"]), "init");
+    // The main checkout's own change is still there, unstaged.
+    assert!(repo.file_diff("f.txt").unwrap().unstaged.is_some());
+    assert_eq!(git(&main, &["diff", "--cached"]), "");
+}
+
+#[test]
+fn a_rebase_stopped_on_a_conflict_refuses_a_commit_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    isolated();
+    init_repo(dir.path(), &[("a.txt", "base\n")]);
+    git(dir.path(), &["checkout", "-q", "-b", "topic"]);
+    std::fs::write(dir.path().join("a.txt"), "topic\n").unwrap();
+    git(dir.path(), &["commit", "-qam", "topic"]);
+    git(dir.path(), &["checkout", "-q", "main"]);
+    std::fs::write(dir.path().join("a.txt"), "main\n").unwrap();
+    git(dir.path(), &["commit", "-qam", "main"]);
+    git(dir.path(), &["checkout", "-q", "topic"]);
+    assert!(!memo_git::run::output(dir.path(), &["rebase", "main"]).unwrap().ok);
+    let repo = Repo::open(dir.path()).unwrap();
+    assert_eq!(repo.operation().unwrap(), Some(GitOperation::Rebase));
+    match repo.commit_preview().unwrap().blocked {
+        Some(Phrase::GitOperationInProgress { operation }) => assert_eq!(operation, "rebase"),
+        other => panic!("{other:?}"),
+    }
+}
