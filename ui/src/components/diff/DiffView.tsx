@@ -35,9 +35,10 @@ export interface DiffComment {
 
 /**
  * What became of a hunk: `excluded` is a hunk left out of a pending partial approval, the
- * others are outcomes (`rejected` = the user chose not to apply it).
+ * others are outcomes (`rejected` = the user chose not to apply it; `kept` = marked kept
+ * in the changes panel, `staged` = kept there by staging it in git's index).
  */
-export type HunkState = "applied" | "rejected" | "reverted" | "excluded" | "kept" | null;
+export type HunkState = "applied" | "rejected" | "reverted" | "excluded" | "kept" | "staged" | null;
 
 
 export interface DiffViewProps {

@@ -9,7 +9,9 @@ import type { ChangeKind, ChangeScope, ChangesReport, FileChange } from "../../g
 import { t as translate, useT } from "../../i18n";
 import { say } from "../../i18n/phrase";
 import { toolLabel } from "../../state/toolNames";
+import { CommitBox } from "./CommitBox";
 import { commentsMessage } from "./comments";
+import { HunkActions, ReviewedToggle } from "./FileReview";
 import { type HeldRevert, type RevertUndo, useChanges } from "./useChanges";
 import "./changes.css";
 
@@ -55,8 +57,9 @@ interface ChangesPanelProps {
 
 /**
  * Every file the session changed — by any tool, a shell command or an MCP server — as a
- * diff to review: per hunk keep or revert, per file revert, comments on lines that go to
- * the agent as the next message.
+ * diff to review: per hunk keep (in git: stage) or revert, per file revert or mark as
+ * reviewed, comments on lines that go to the agent as the next message; in git, the commit
+ * area under the list takes what was kept on to a commit, a push and a pull request.
  */
 export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTurn, busy, onClose, onReport }: ChangesPanelProps) {
   const t = useT("changes");
@@ -72,11 +75,6 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [comments, setComments] = useState<DiffComment[]>([]);
   const [working, setWorking] = useState<string | null>(null);
-  // Hunks the user looked at and keeps, by file and hunk header: nothing to write, only
-  // marked so the eye can move on (a revert or a new change shows the hunk afresh).
-  const [kept, setKept] = useState<ReadonlySet<string>>(new Set());
-  const keptKey = (path: string, header: string) => `${path}\u0000${header}`;
-  const keep = (path: string, header: string) => setKept((current) => new Set(current).add(keptKey(path, header)));
   const files = changes.report?.files ?? [];
   const isGit = changes.report?.git ?? true;
 
@@ -98,6 +96,15 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
   };
   const revert = (file: FileChange, hunks: number[] | null) =>
     run(hunks === null ? `${file.path}:all` : `${file.path}:${hunks.join(",")}`, () => changes.revert(file, hunks));
+  // Kept hunks are the engine's to say (git's index, or Memo's store): the list tells.
+  const keep = (file: FileChange, hunk: number, undo: boolean) =>
+    run(`${file.path}:keep:${hunk}`, () => changes.keep(file, [hunk], undo));
+  const markReviewed = (file: FileChange) => {
+    const reviewed = !(file.reviewed ?? false);
+    // Looked at: out of the way, folded.
+    if (reviewed) setOpen((current) => (current.has(file.path) ? new Set([...current].filter((p) => p !== file.path)) : current));
+    return run(`${file.path}:reviewed`, () => changes.markReviewed(file, reviewed));
+  };
   const held = changes.heldBack;
   const heldPrompt =
     held === null ? null : (
@@ -171,6 +178,11 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
           {changes.revertError.message}
         </p>
       )}
+      {changes.keepError && (
+        <p className="form-error" role="alert" data-testid="keep-error">
+          {changes.keepError.message}
+        </p>
+      )}
       {!heldAtFile && heldPrompt}
       {changes.report?.note && <p className="changes__note">{say(changes.report.note)}</p>}
       {changes.report && files.length === 0 && !changes.report.note && (
@@ -200,6 +212,11 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                   </span>
                   {!file.binary && <DiffStats added={file.added} removed={file.removed} />}
                 </button>
+                <ReviewedToggle
+                  reviewed={file.reviewed ?? false}
+                  disabled={working !== null}
+                  onToggle={() => void markReviewed(file)}
+                />
                 <button
                   type="button"
                   className="button button--small changes__revert-file"
@@ -218,6 +235,11 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                     {sourceLabel(s)}
                   </span>
                 ))}
+                {file.reviewed && (
+                  <span className="chip chip--ok" data-testid="reviewed-chip">
+                    {t("panel.reviewed")}
+                  </span>
+                )}
                 {!file.restorable && <span className="chip chip--warn">{t("panel.notRestorable")}</span>}
                 {file.binary && <span className="chip">{t("panel.binary")}</span>}
               </div>
@@ -230,37 +252,18 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                     testId="changes-diff"
                     hunkTestId="changes-hunk"
                     onComment={(c) => setComments((all) => [...all, c])}
-                    hunkState={(index) => {
-                      const hunk = file.diff?.hunks.find((h) => h.index === index);
-                      return hunk && kept.has(keptKey(file.path, hunk.header)) ? "kept" : null;
-                    }}
-                    renderHunkActions={
-                      file.diff.hunks.length > 1 || file.kind === "modified"
-                        ? (hunk) => (
-                            <span className="changes__hunk-actions">
-                              {!kept.has(keptKey(file.path, hunk.header)) && (
-                                <button
-                                  type="button"
-                                  className="button button--small button--quiet"
-                                  onClick={() => keep(file.path, hunk.header)}
-                                  data-testid="keep-hunk"
-                                >
-                                  {t("panel.keep")}
-                                </button>
-                              )}
-                              <button
-                                type="button"
-                                className="button button--small"
-                                disabled={busy || working !== null}
-                                onClick={() => void revert(file, [hunk.index])}
-                                data-testid="revert-hunk"
-                              >
-                                {t("panel.revert")}
-                              </button>
-                            </span>
-                          )
-                        : undefined
-                    }
+                    hunkState={(index) => (file.kept?.includes(index) ? (isGit ? "staged" : "kept") : null)}
+                    renderHunkActions={(hunk) => (
+                      <HunkActions
+                        kept={file.kept?.includes(hunk.index) ?? false}
+                        git={isGit}
+                        canRevert={(file.diff?.hunks.length ?? 0) > 1 || file.kind === "modified"}
+                        keepDisabled={working !== null}
+                        revertDisabled={busy || working !== null}
+                        onKeep={(undo) => void keep(file, hunk.index, undo)}
+                        onRevert={() => void revert(file, [hunk.index])}
+                      />
+                    )}
                   />
                 ) : (
                   <p className="changes__nodiff">
@@ -275,6 +278,10 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
           );
         })}
       </ul>
+
+      {sessionId !== null && changes.report?.git && (
+        <CommitBox sessionId={sessionId} busy={busy} refreshKey={changes.report} onChanged={changes.reload} />
+      )}
 
       {(changes.undo !== null || comments.length > 0) && (
         // One footer at the drawer's foot, so the toast sits above the comments, not on them.

@@ -15,6 +15,9 @@ const { ipc } = vi.hoisted(() => ({
     sessionChanges: vi.fn(),
     revertChange: vi.fn(),
     undoRevert: vi.fn(),
+    keepChange: vi.fn(),
+    markReviewed: vi.fn(),
+    gitStatus: vi.fn(),
     previewRestore: vi.fn(),
     restoreSession: vi.fn(),
     undoRestore: vi.fn(),
@@ -29,7 +32,11 @@ afterEach(() => {
   cleanup();
   vi.useRealTimers();
 });
-beforeEach(() => Object.values(ipc).forEach((f) => f.mockReset()));
+beforeEach(() => {
+  Object.values(ipc).forEach((f) => f.mockReset());
+  // The commit area under a git list reads the status; these tests leave it empty.
+  ipc.gitStatus.mockResolvedValue({ branch: "main", head: "abc1234", ahead: 0, behind: 0, files: [], remotes: [], identity: true });
+});
 
 const TWO_HUNKS = "--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n@@ -9,3 +9,3 @@\n nine\n-ten\n+TEN\n eleven\n";
 
@@ -95,10 +102,6 @@ describe("ChangesPanel", () => {
     fireEvent.click((await screen.findAllByTestId("changed-file"))[0]!.querySelector(".changes__toggle")!);
     const hunks = await screen.findAllByTestId("changes-hunk");
     expect(hunks).toHaveLength(2);
-    // Keeping a hunk writes nothing and marks it.
-    fireEvent.click(within(hunks[0]!).getByTestId("keep-hunk"));
-    expect(within(hunks[0]!).getByTestId("hunk-state").textContent).toBe("Kept");
-    expect(ipc.revertChange).not.toHaveBeenCalled();
     fireEvent.click(within(hunks[1]!).getByTestId("revert-hunk"));
     await waitFor(() =>
       expect(ipc.revertChange).toHaveBeenCalledWith({
@@ -113,6 +116,86 @@ describe("ChangesPanel", () => {
     fireEvent.click(screen.getByTestId("changes-scope-last_turn"));
     fireEvent.click((await screen.findAllByTestId("revert-file"))[0]!);
     expect((await screen.findByTestId("revert-error")).textContent).toContain("changed since its diff was shown");
+  });
+
+  it("keeps a hunk by staging it with the diff it showed, and unstages it again", async () => {
+    ipc.sessionChanges.mockResolvedValue(report([file("src/a.rs")]));
+    ipc.keepChange
+      .mockResolvedValueOnce(report([file("src/a.rs", { kept: [1] })]))
+      .mockResolvedValueOnce(report([file("src/a.rs", { kept: [] })]));
+    panel();
+    fireEvent.click((await screen.findAllByTestId("changed-file"))[0]!.querySelector(".changes__toggle")!);
+    let hunks = await screen.findAllByTestId("changes-hunk");
+    expect(within(hunks[1]!).queryByTestId("hunk-state")).toBeNull();
+    fireEvent.click(within(hunks[1]!).getByTestId("keep-hunk"));
+    await waitFor(() => expect(within(screen.getAllByTestId("changes-hunk")[1]!).getByTestId("hunk-state").textContent).toBe("Staged"));
+    expect(ipc.keepChange).toHaveBeenCalledWith({
+      sessionId: "s1",
+      request: { scope: "session", path: "src/a.rs", hunks: [1], shown_diff: TWO_HUNKS },
+    });
+    expect(ipc.revertChange).not.toHaveBeenCalled();
+    hunks = screen.getAllByTestId("changes-hunk");
+    // The other hunk is not kept: its Keep is still there.
+    expect(within(hunks[0]!).queryByTestId("hunk-state")).toBeNull();
+    expect(within(hunks[0]!).getByTestId("keep-hunk")).toBeTruthy();
+    expect(within(hunks[1]!).queryByTestId("keep-hunk")).toBeNull();
+    const unstage = within(hunks[1]!).getByTestId("unkeep-hunk");
+    expect(unstage.textContent).toBe("Unstage");
+    fireEvent.click(unstage);
+    await waitFor(() => expect(within(screen.getAllByTestId("changes-hunk")[1]!).queryByTestId("hunk-state")).toBeNull());
+    expect(ipc.keepChange).toHaveBeenLastCalledWith({
+      sessionId: "s1",
+      request: { scope: "session", path: "src/a.rs", hunks: [1], shown_diff: TWO_HUNKS, undo: true },
+    });
+  });
+
+  it("outside git a kept hunk reads Kept, with Unkeep; a refused keep says why", async () => {
+    ipc.sessionChanges.mockResolvedValue(report([file("src/a.rs", { kept: [0] })], { git: false }));
+    ipc.keepChange.mockRejectedValueOnce({
+      code: "conflict",
+      message: "changed",
+      phrase: { code: "git_changed_since_shown", path: "src/a.rs" },
+    });
+    panel();
+    fireEvent.click((await screen.findAllByTestId("changed-file"))[0]!.querySelector(".changes__toggle")!);
+    const hunks = await screen.findAllByTestId("changes-hunk");
+    expect(within(hunks[0]!).getByTestId("hunk-state").textContent).toBe("Kept");
+    expect(within(hunks[0]!).getByTestId("unkeep-hunk").textContent).toBe("Unkeep");
+    // No git, no commit area.
+    expect(screen.queryByTestId("commit-box")).toBeNull();
+    expect(ipc.gitStatus).not.toHaveBeenCalled();
+    fireEvent.click(within(hunks[1]!).getByTestId("keep-hunk"));
+    expect((await screen.findByTestId("keep-error")).textContent).toBe("src/a.rs changed since it was shown; look at it again and retry");
+  });
+
+  it("marks a file reviewed with the diff it showed: a chip says so, and the file folds", async () => {
+    ipc.sessionChanges.mockResolvedValue(report([file("src/a.rs"), file("src/b.rs")]));
+    ipc.markReviewed
+      .mockResolvedValueOnce(report([file("src/a.rs", { reviewed: true }), file("src/b.rs")]))
+      .mockResolvedValueOnce(report([file("src/a.rs"), file("src/b.rs")]));
+    panel();
+    const row = (await screen.findAllByTestId("changed-file"))[0]!;
+    fireEvent.click(row.querySelector(".changes__toggle")!);
+    expect(within(row).getByTestId("changes-diff")).toBeTruthy();
+    const toggle = within(row).getByTestId("mark-reviewed");
+    expect(toggle.getAttribute("aria-pressed")).toBe("false");
+    expect(within(row).queryByTestId("reviewed-chip")).toBeNull();
+    fireEvent.click(toggle);
+    await waitFor(() => expect(within(row).getByTestId("reviewed-chip").textContent).toBe("Reviewed"));
+    expect(ipc.markReviewed).toHaveBeenCalledWith({
+      sessionId: "s1",
+      request: { scope: "session", path: "src/a.rs", shown_diff: TWO_HUNKS, reviewed: true },
+    });
+    expect(within(row).getByTestId("mark-reviewed").getAttribute("aria-pressed")).toBe("true");
+    expect(within(row).queryByTestId("changes-diff")).toBeNull();
+    // The other file is not marked.
+    expect(within(screen.getAllByTestId("changed-file")[1]!).queryByTestId("reviewed-chip")).toBeNull();
+    fireEvent.click(within(row).getByTestId("mark-reviewed"));
+    await waitFor(() => expect(within(row).queryByTestId("reviewed-chip")).toBeNull());
+    expect(ipc.markReviewed).toHaveBeenLastCalledWith({
+      sessionId: "s1",
+      request: { scope: "session", path: "src/a.rs", shown_diff: TWO_HUNKS, reviewed: false },
+    });
   });
 
   it("a file too large to keep cannot be reverted and says why", async () => {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
-import type { ChangeScope, ChangesReport, FileChange, RestoreReport, RevertRequest } from "../../gen/protocol";
+import type { ChangeScope, ChangesReport, FileChange, KeepRequest, RestoreReport, RevertRequest } from "../../gen/protocol";
 import { t } from "../../i18n";
 import { type IpcError, ipc, toIpcError } from "../../ipc";
 
@@ -40,10 +40,19 @@ export interface Changes {
   error: IpcError | null;
   /** Why the last revert was refused (kept until the next one). */
   revertError: IpcError | null;
+  /** Why the last keep, or mark as reviewed, was refused (kept until the next one). */
+  keepError: IpcError | null;
   loading: boolean;
   reload: () => void;
   /** Reverts `hunks` of the file (all of it when null); the list is refreshed with the result. */
   revert: (file: FileChange, hunks: number[] | null) => Promise<void>;
+  /**
+   * Keeps `hunks` of the file (all of it when null), or takes the keep back (`undo`): in
+   * git, staged or unstaged; elsewhere, marked in Memo's store. The list is refreshed.
+   */
+  keep: (file: FileChange, hunks: number[] | null, undo: boolean) => Promise<void>;
+  /** Marks the file reviewed as it is shown (or not any more); the list is refreshed. */
+  markReviewed: (file: FileChange, reviewed: boolean) => Promise<void>;
   /** The last revert, held back until the person says to go ahead or not. */
   heldBack: HeldRevert | null;
   /** Sends the held-back revert again, forced. */
@@ -82,6 +91,7 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
   const [report, setReport] = useState<ChangesReport | null>(null);
   const [error, setError] = useState<IpcError | null>(null);
   const [revertError, setRevertError] = useState<IpcError | null>(null);
+  const [keepError, setKeepError] = useState<IpcError | null>(null);
   const [loading, setLoading] = useState(false);
   const [tick, setTick] = useState(0);
   const [heldBack, setHeldBack] = useState<HeldRevert | null>(null);
@@ -172,6 +182,45 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
     [send, scope],
   );
 
+  // A keep or a review mark answers with the list afresh, like a revert.
+  const mark = useCallback(async (command: string, call: () => Promise<ChangesReport>) => {
+    try {
+      const next = await call();
+      latest.current++;
+      setReport(next);
+      setKeepError(null);
+    } catch (raised) {
+      setKeepError(toIpcError(command, raised));
+      // Refused because the file changed since it was shown: show what is there now.
+      setTick((t) => t + 1);
+    }
+  }, []);
+
+  const keep = useCallback(
+    async (file: FileChange, hunks: number[] | null, undo: boolean) => {
+      if (sessionId === null) return;
+      const request: KeepRequest = {
+        scope,
+        path: file.path,
+        shown_diff: file.diff?.unified ?? "",
+        ...(hunks ? { hunks } : {}),
+        ...(undo ? { undo: true } : {}),
+      };
+      await mark("keep_change", () => ipc.keepChange({ sessionId, request }));
+    },
+    [mark, scope, sessionId],
+  );
+
+  const markReviewed = useCallback(
+    async (file: FileChange, reviewed: boolean) => {
+      if (sessionId === null) return;
+      await mark("mark_reviewed", () =>
+        ipc.markReviewed({ sessionId, request: { scope, path: file.path, shown_diff: file.diff?.unified ?? "", reviewed } }),
+      );
+    },
+    [mark, scope, sessionId],
+  );
+
   const revertAnyway = useCallback(async () => {
     if (heldBack === null) return;
     await send({ ...heldBack.request, force: true }, heldBack.verb);
@@ -200,5 +249,5 @@ export function useChanges(sessionId: string | null, scope: ChangeScope, refresh
 
   const dismissUndo = useCallback(() => setUndo(null), []);
 
-  return { report, error, revertError, loading, reload, revert, heldBack, revertAnyway, cancelHeldBack, undo, undoRevert, dismissUndo };
+  return { report, error, revertError, keepError, loading, reload, revert, keep, markReviewed, heldBack, revertAnyway, cancelHeldBack, undo, undoRevert, dismissUndo };
 }
