@@ -242,7 +242,7 @@ fn run_inner(
                         );
                         return Ok(ExitCode::from(2));
                     }
-                    PushResult::Rejected { reason, output } => {
+                    PushResult::Rejected { reason, output, .. } => {
                         eprintln!("error: {}", reason.english());
                         eprintln!("{output}");
                         return Ok(ExitCode::from(2));

@@ -95,6 +95,7 @@ pub fn describe(
         removed: 0,
         diff: None,
         kept: Vec::new(),
+        committed: Vec::new(),
         reviewed: false,
     };
     if let (Some(old), Some(new)) = (text_of(before, old), text_of(after, new)) {

@@ -84,6 +84,8 @@ impl Repo {
         }
         match refusal(&printed, &remote, &target) {
             Some(reason) => Ok(PushResult::Rejected {
+                remote,
+                branch: target,
                 reason,
                 output: printed,
             }),

@@ -63,7 +63,11 @@ impl Output {
 
 /// Runs git with `input` on its stdin (a patch, a message); never fails on git's exit.
 pub fn output_with(dir: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Output> {
-    let mut cmd = command(dir, args);
+    output_of(command(dir, args), input)
+}
+
+/// Runs a prepared git command (see [`command`]) with `input` on its stdin.
+pub fn output_of(mut cmd: Command, input: Option<&[u8]>) -> Result<Output> {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     if input.is_some() {
         cmd.stdin(Stdio::piped());

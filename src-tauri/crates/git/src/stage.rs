@@ -1,6 +1,8 @@
 //! Staging and unstaging: git's own hunks, one by one or a whole file, and a hunk of
 //! another diff (what a session changed) kept in the index.
 
+use std::path::PathBuf;
+
 use memo_protocol::{FileDiff, GitFileDiff, GitStageRequest, Phrase};
 
 use crate::diff::{parse_diff, patch_of};
@@ -149,6 +151,42 @@ impl Repo {
         let patch = self.foreign_patch(path, diff, &[hunk])?;
         let args = ["apply", "--cached", "--check", "--reverse"];
         Ok(self.output(&args, Some(patch.as_bytes()))?.ok)
+    }
+
+    /// Which of `hunks` of another diff of the file HEAD already holds (they are committed,
+    /// not staged): checked against an index read from HEAD into a file of its own, so the
+    /// real index is never touched.
+    pub fn committed_hunks(&self, path: &str, diff: &FileDiff, hunks: &[u32]) -> Result<Vec<u32>> {
+        if hunks.is_empty() || !self.head_exists()? {
+            return Ok(Vec::new());
+        }
+        let index = PathBuf::from(crate::run::line(
+            &self.top,
+            &[
+                "rev-parse",
+                "--git-path",
+                &format!("memo-head-index-{}", std::process::id()),
+            ],
+        )?);
+        let index = if index.is_absolute() {
+            index
+        } else {
+            self.top.join(index)
+        };
+        let index_arg = format!("--index-output={}", index.display());
+        self.git(&["read-tree", &index_arg, "HEAD"])?;
+        let mut committed = Vec::new();
+        for &hunk in hunks {
+            let patch = self.foreign_patch(path, diff, &[hunk])?;
+            let args = ["apply", "--cached", "--check", "--reverse"];
+            let mut cmd = crate::run::command(&self.top, &args);
+            cmd.env("GIT_INDEX_FILE", &index);
+            if crate::run::output_of(cmd, Some(patch.as_bytes()))?.ok {
+                committed.push(hunk);
+            }
+        }
+        let _ = std::fs::remove_file(&index);
+        Ok(committed)
     }
 
     /// A patch of hunks of a diff Memo made itself, with git's header for the path.

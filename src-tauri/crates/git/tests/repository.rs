@@ -467,7 +467,11 @@ fn a_rebase_stopped_on_a_conflict_refuses_a_commit_naming_it() {
     std::fs::write(dir.path().join("a.txt"), "main\n").unwrap();
     git(dir.path(), &["commit", "-qam", "main"]);
     git(dir.path(), &["checkout", "-q", "topic"]);
-    assert!(!memo_git::run::output(dir.path(), &["rebase", "main"]).unwrap().ok);
+    assert!(
+        !memo_git::run::output(dir.path(), &["rebase", "main"])
+            .unwrap()
+            .ok
+    );
     let repo = Repo::open(dir.path()).unwrap();
     assert_eq!(repo.operation().unwrap(), Some(GitOperation::Rebase));
     match repo.commit_preview().unwrap().blocked {

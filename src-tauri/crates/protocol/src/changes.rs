@@ -35,11 +35,15 @@ pub struct FileChange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub diff: Option<FileDiff>,
-    /// Hunks of `diff` the person kept: in a git repository, those the index holds
-    /// (staged, or already committed); elsewhere, those marked kept in Memo's store.
+    /// Hunks of `diff` the person kept: in a git repository, those staged in the index
+    /// (not yet committed); elsewhere, those marked kept in Memo's store.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(optional, as = "Option<Vec<u32>>")]
     pub kept: Vec<u32>,
+    /// Hunks of `diff` git already has at HEAD: committed, so neither kept nor to unstage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<u32>>")]
+    pub committed: Vec<u32>,
     /// The person marked the file reviewed, and it has not changed since.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[ts(optional, as = "Option<bool>")]

@@ -199,6 +199,8 @@ pub enum PushResult {
     },
     /// The remote refused it; `reason` says why and what to do, `output` is git's.
     Rejected {
+        remote: String,
+        branch: String,
         #[ts(as = "Phrase")]
         reason: Phrase,
         output: String,

@@ -80,17 +80,26 @@ impl Service {
             let marks = store.review_marks(id, &file.path).unwrap_or_default();
             file.reviewed = marks.contains(&file_mark(file.diff.as_ref(), file));
             let Some(diff) = &file.diff else { continue };
+            let all: Vec<u32> = diff.hunks.iter().map(|h| h.index).collect();
             file.kept = match (&repo, &listed) {
-                // As git holds it at HEAD and in the index: kept (committed, in fact).
+                // As git holds it at HEAD and in the index: committed.
                 (Some(_), Some(listed)) if !listed.contains(&file.path) => {
-                    diff.hunks.iter().map(|h| h.index).collect()
+                    file.committed = all;
+                    Vec::new()
                 }
-                (Some(repo), Some(_)) => diff
-                    .hunks
-                    .iter()
-                    .filter(|h| repo.index_has(&file.path, diff, h.index).unwrap_or(false))
-                    .map(|h| h.index)
-                    .collect(),
+                (Some(repo), Some(_)) => {
+                    let in_index: Vec<u32> = all
+                        .into_iter()
+                        .filter(|&h| repo.index_has(&file.path, diff, h).unwrap_or(false))
+                        .collect();
+                    file.committed = repo
+                        .committed_hunks(&file.path, diff, &in_index)
+                        .unwrap_or_default();
+                    in_index
+                        .into_iter()
+                        .filter(|h| !file.committed.contains(h))
+                        .collect()
+                }
                 _ => diff
                     .hunks
                     .iter()
@@ -145,6 +154,11 @@ impl Service {
         };
         let root = std::path::PathBuf::from(self.session(id)?.cwd);
         if report.git {
+            if request.undo && picked.iter().any(|h| file.committed.contains(h)) {
+                return Err(ServiceError::invalid(Phrase::GitHunkCommitted {
+                    path: file.path.clone(),
+                }));
+            }
             let repo = Repo::open(&root)?;
             let whole = file.diff.is_none()
                 || file.kind == ChangeKind::Deleted

@@ -177,6 +177,29 @@ async fn kept_hunks_are_staged_and_committed_with_a_drafted_message_then_pushed(
     );
     // What was not kept is still there, unstaged.
     assert!(git(f.work.path(), &["diff"]).contains("+FIFTEEN"));
+    // In the panel the committed hunks say so, and cannot be "unstaged" into a revert.
+    let report = f
+        .service
+        .session_changes(&id, ChangeScope::Session)
+        .unwrap();
+    assert_eq!(report.files[0].committed, [0, 2]);
+    assert!(report.files[0].kept.is_empty());
+    let shown = report.files[0].diff.as_ref().unwrap().unified.clone();
+    let err = f
+        .service
+        .keep_change(&id, &keep(vec![0], &shown, true))
+        .unwrap_err();
+    assert_eq!(
+        err.phrase(),
+        Some(&Phrase::GitHunkCommitted {
+            path: "n.txt".into()
+        })
+    );
+    assert_eq!(
+        git(f.work.path(), &["diff", "--cached"]),
+        "",
+        "the index is as committed"
+    );
 
     match f
         .service

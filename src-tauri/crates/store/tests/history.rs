@@ -628,6 +628,7 @@ fn files_changed(call: Option<&str>, paths: &[&str]) -> AgentEvent {
                 removed: 1,
                 diff: None,
                 kept: Vec::new(),
+                committed: Vec::new(),
                 reviewed: false,
             })
             .collect(),

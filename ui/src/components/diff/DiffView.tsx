@@ -36,9 +36,9 @@ export interface DiffComment {
 /**
  * What became of a hunk: `excluded` is a hunk left out of a pending partial approval, the
  * others are outcomes (`rejected` = the user chose not to apply it; `kept` = marked kept
- * in the changes panel, `staged` = kept there by staging it in git's index).
+ * in the changes panel, `staged` = kept there by staging it in git's index, `committed` = git has it at HEAD).
  */
-export type HunkState = "applied" | "rejected" | "reverted" | "excluded" | "kept" | "staged" | null;
+export type HunkState = "applied" | "rejected" | "reverted" | "excluded" | "kept" | "staged" | "committed" | null;
 
 
 export interface DiffViewProps {

@@ -252,10 +252,11 @@ export function ChangesPanel({ sessionId, refreshKey, onSendComments, onRevertTu
                     testId="changes-diff"
                     hunkTestId="changes-hunk"
                     onComment={(c) => setComments((all) => [...all, c])}
-                    hunkState={(index) => (file.kept?.includes(index) ? (isGit ? "staged" : "kept") : null)}
+                    hunkState={(index) => (file.committed?.includes(index) ? "committed" : file.kept?.includes(index) ? (isGit ? "staged" : "kept") : null)}
                     renderHunkActions={(hunk) => (
                       <HunkActions
                         kept={file.kept?.includes(hunk.index) ?? false}
+                        committed={file.committed?.includes(hunk.index) ?? false}
                         git={isGit}
                         canRevert={(file.diff?.hunks.length ?? 0) > 1 || file.kind === "modified"}
                         keepDisabled={working !== null}

@@ -5,6 +5,7 @@ import { useT } from "../../i18n";
 /** The buttons at the end of a hunk's header. */
 export function HunkActions({
   kept,
+  committed,
   git,
   canRevert,
   keepDisabled,
@@ -14,6 +15,8 @@ export function HunkActions({
 }: {
   /** Whether the hunk is kept (in git: the index holds it); its state label says so. */
   kept: boolean;
+  /** git has it at HEAD: nothing to keep or unstage, its state label says "Committed". */
+  committed: boolean;
   /** A git repository: keeping stages, taking it back unstages. */
   git: boolean;
   /** False when the hunk is the whole file (the file's own Revert does it). */
@@ -26,7 +29,7 @@ export function HunkActions({
   const t = useT("changes");
   return (
     <span className="changes__hunk-actions">
-      {kept ? (
+      {committed ? null : kept ? (
         <button
           type="button"
           className="button button--small button--quiet"

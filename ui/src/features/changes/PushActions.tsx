@@ -18,26 +18,7 @@ interface Target {
 type Outcome =
   | { type: "pushed"; remote: string; branch: string }
   | { type: "choose_remote"; branch: string; remotes: string[] }
-  | { type: "rejected"; reason: Phrase; output: string; target: Target | null };
-
-/** A field of a phrase, when it is a string. */
-function field(phrase: Phrase, name: string): string | null {
-  const value = (phrase as Record<string, unknown>)[name];
-  return typeof value === "string" ? value : null;
-}
-
-/**
- * Where the refused push went: as the refusal names it, else the remote asked for (or the
- * upstream's) and the upstream's branch (or the local one).
- */
-function refusedTarget(reason: Phrase, asked: string | undefined, status: GitStatus): Target | null {
-  const cut = status.upstream?.indexOf("/") ?? -1;
-  const upstreamRemote = status.upstream && cut > 0 ? status.upstream.slice(0, cut) : null;
-  const upstreamBranch = status.upstream && cut > 0 ? status.upstream.slice(cut + 1) : null;
-  const remote = field(reason, "remote") ?? asked ?? upstreamRemote;
-  const branch = field(reason, "branch") ?? (remote === upstreamRemote ? upstreamBranch : null) ?? status.branch ?? null;
-  return remote !== null && branch !== null ? { remote, branch } : null;
-}
+  | { type: "rejected"; reason: Phrase; output: string; target: Target };
 
 /** The remote offered first for a branch without an upstream. */
 function firstChoice(remotes: readonly string[]): string {
@@ -73,7 +54,7 @@ export function PushActions({ sessionId, status, onPushed }: { sessionId: string
           setRemote(firstChoice(result.remotes));
           break;
         case "rejected":
-          setOutcome({ type: "rejected", reason: result.reason, output: result.output, target: refusedTarget(result.reason, request.remote, status) });
+          setOutcome({ type: "rejected", reason: result.reason, output: result.output, target: { remote: result.remote, branch: result.branch } });
           break;
       }
     } catch (raised) {

@@ -149,6 +149,18 @@ describe("ChangesPanel", () => {
     });
   });
 
+  it("a hunk git already has at HEAD reads Committed and offers neither Keep nor Unstage", async () => {
+    ipc.sessionChanges.mockResolvedValue(report([file("src/a.rs", { committed: [0], kept: [1] })]));
+    panel();
+    fireEvent.click((await screen.findAllByTestId("changed-file"))[0]!.querySelector(".changes__toggle")!);
+    const hunks = await screen.findAllByTestId("changes-hunk");
+    expect(within(hunks[0]!).getByTestId("hunk-state").textContent).toBe("Committed");
+    expect(within(hunks[0]!).queryByTestId("keep-hunk")).toBeNull();
+    expect(within(hunks[0]!).queryByTestId("unkeep-hunk")).toBeNull();
+    expect(within(hunks[1]!).getByTestId("hunk-state").textContent).toBe("Staged");
+    expect(within(hunks[1]!).getByTestId("unkeep-hunk")).toBeTruthy();
+  });
+
   it("outside git a kept hunk reads Kept, with Unkeep; a refused keep says why", async () => {
     ipc.sessionChanges.mockResolvedValue(report([file("src/a.rs", { kept: [0] })], { git: false }));
     ipc.keepChange.mockRejectedValueOnce({

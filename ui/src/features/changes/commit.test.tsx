@@ -290,7 +290,7 @@ describe("the push", () => {
     ipc.gitStatus.mockResolvedValue(status({ upstream: "origin/main", branch: "main", ahead: 1 }));
     const output = "To example.com:o/r.git\n!\tHEAD:refs/heads/main\t[rejected] (fetch first)";
     ipc.pushBranch
-      .mockResolvedValueOnce({ type: "rejected", reason: { code: "git_push_behind", remote: "origin", branch: "main" }, output })
+      .mockResolvedValueOnce({ type: "rejected", remote: "origin", branch: "main", reason: { code: "git_push_behind", remote: "origin", branch: "main" }, output })
       .mockResolvedValueOnce({ type: "pushed", remote: "origin", branch: "main", set_upstream: false, output: "" });
     box();
     fireEvent.click(await screen.findByTestId("push-branch"));
@@ -320,8 +320,8 @@ describe("the push", () => {
   it("offers no force push where it would not help, and Esc takes back the question", async () => {
     ipc.gitStatus.mockResolvedValue(status({ ahead: 1 }));
     ipc.pushBranch
-      .mockResolvedValueOnce({ type: "rejected", reason: { code: "git_push_auth", remote: "origin" }, output: "" })
-      .mockResolvedValueOnce({ type: "rejected", reason: { code: "git_push_behind", remote: "origin", branch: "feature" }, output: "" });
+      .mockResolvedValueOnce({ type: "rejected", remote: "origin", branch: "feature", reason: { code: "git_push_auth", remote: "origin" }, output: "" })
+      .mockResolvedValueOnce({ type: "rejected", remote: "origin", branch: "feature", reason: { code: "git_push_behind", remote: "origin", branch: "feature" }, output: "" });
     box();
     fireEvent.click(await screen.findByTestId("push-branch"));
     expect((await screen.findByTestId("push-rejected")).textContent).toContain("could not sign in to origin");

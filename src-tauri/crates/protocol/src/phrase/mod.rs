@@ -827,6 +827,9 @@ pub enum Phrase {
         url: String,
     },
     GitNoForge,
+    GitHunkCommitted {
+        path: String,
+    },
 }
 
 mod wording;

@@ -757,6 +757,9 @@ fn every_phrase() -> Vec<Phrase> {
             url: s("url-value"),
         },
         Phrase::GitNoForge,
+        Phrase::GitHunkCommitted {
+            path: s("path-value"),
+        },
     ];
     for phrase in &all {
         match phrase {
@@ -1041,7 +1044,8 @@ fn every_phrase() -> Vec<Phrase> {
             | Phrase::GitPushRemoteRefused { .. }
             | Phrase::GitPullRequestFailed { .. }
             | Phrase::GitNoForgeCli { .. }
-            | Phrase::GitNoForge => {}
+            | Phrase::GitNoForge
+            | Phrase::GitHunkCommitted { .. } => {}
         }
     }
     all
