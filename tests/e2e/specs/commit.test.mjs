@@ -18,6 +18,9 @@ import { mockConfigToml, startMockLlm } from "../lib/mock-llm.mjs";
 
 const UI_TIMEOUT_MS = 20_000;
 const THEME = process.env.E2E_GTK_THEME ?? "Adwaita";
+// E2E_LANGUAGE=zh runs it in Chinese, as a desktop set to zh_CN gives it, to look at.
+const ZH = process.env.E2E_LANGUAGE === "zh";
+const LANGUAGE_ENV = ZH ? { LANG: "zh_CN.UTF-8", LANGUAGE: "zh_CN:zh", LC_ALL: "" } : {};
 const NUMBERS = Array.from({ length: 30 }, (_, i) => `${i + 1}\n`).join("");
 const DRAFT = "numbers: spell out two and twenty-eight";
 
@@ -51,7 +54,9 @@ describe("From review to commit and push", { timeout: 180_000 }, () => {
   let root;
   let project;
   let remote;
-  const { byTestId, find, wait, shot } = specHelpers(() => app, { theme: THEME, timeoutMs: UI_TIMEOUT_MS });
+  const helpers = specHelpers(() => app, { theme: THEME, timeoutMs: UI_TIMEOUT_MS });
+  const { byTestId, find, wait } = helpers;
+  const shot = (name) => helpers.shot(ZH ? `${name} (zh)` : name);
 
   before(async () => {
     root = realpathSync(mkdtempSync(path.join(tmpdir(), "memo-e2e-commit-")));
@@ -68,7 +73,7 @@ describe("From review to commit and push", { timeout: 180_000 }, () => {
     git(project, "remote", "add", "origin", remote);
     mock = await startMockLlm(SCENARIO);
     app = await launchApp({
-      env: { GTK_THEME: THEME },
+      env: { GTK_THEME: THEME, ...LANGUAGE_ENV },
       args: [project],
       homeFiles: { "config.toml": `approval_mode = "dangerous"\n${mockConfigToml(mock.baseUrl)}` },
     });
@@ -89,7 +94,7 @@ describe("From review to commit and push", { timeout: 180_000 }, () => {
       UI_TIMEOUT_MS,
       "the folder on the command line did not open",
     );
-    const message = await app.driver.findElement(By.css("textarea[aria-label='Message']"));
+    const message = await app.driver.findElement(By.css(".composer textarea"));
     await message.sendKeys("spell out the numbers", Key.ENTER);
     await app.driver.wait(until.elementLocated(By.css('[data-testid="turn"][data-status="completed"]')), UI_TIMEOUT_MS);
 
@@ -116,11 +121,22 @@ describe("From review to commit and push", { timeout: 180_000 }, () => {
   });
 
   test("the drafted message is committed with the person's identity", async (t) => {
-    t.after(() => shot("the commit form with a drafted message"));
+    t.after(() => shot("committed"));
     await (await wait("commit-open")).click();
     const textarea = await wait("commit-message");
-    await (await find("commit-draft")).click();
-    await app.driver.wait(async () => (await textarea.getAttribute("value")).startsWith(DRAFT), UI_TIMEOUT_MS, "the draft fills the message");
+    // The form first reads what is staged; the draft button waits for that.
+    const draft = await find("commit-draft");
+    await app.driver.wait(until.elementIsEnabled(draft), UI_TIMEOUT_MS, "the draft button is enabled");
+    await draft.click();
+    await app.driver.wait(
+      async () => {
+        const failed = await app.driver.findElements(byTestId("commit-draft-error"));
+        if (failed.length > 0) throw new Error(`the draft failed: ${await failed[0].getText()}`);
+        return (await textarea.getAttribute("value")).startsWith(DRAFT);
+      },
+      UI_TIMEOUT_MS,
+      "the draft fills the message",
+    );
     await shot("the commit form with a drafted message");
     await (await find("commit-submit")).click();
     const result = await wait("commit-result");
