@@ -81,3 +81,16 @@ fn confirmation_message(files: &[String], commits: &[String]) -> String {
         parts.join(" and ")
     )
 }
+
+/// memo-git's runner's failures, as this crate names them.
+impl From<memo_git::GitError> for WorktreeError {
+    fn from(error: memo_git::GitError) -> Self {
+        match error {
+            memo_git::GitError::Unavailable(source) => WorktreeError::GitUnavailable(source),
+            memo_git::GitError::Failed { command, stderr } => {
+                WorktreeError::Git { command, stderr }
+            }
+            memo_git::GitError::Refused(phrase) => WorktreeError::Refused(phrase),
+        }
+    }
+}

@@ -1,92 +1,33 @@
-//! Running the `git` CLI and reading its porcelain output.
-//!
-//! Every call names its folder with `-C`, never relies on the process's working directory,
-//! and drops the `GIT_DIR`-style variables a parent process (a git hook, a terminal inside
-//! another repository) may have set, which would point git at some other repository. Stdin
-//! is closed and no editor can open, so a call can never wait for a person.
+//! Reading git's porcelain output for worktrees. git itself is run through memo-git's
+//! runner: every call names its folder with `-C`, drops the `GIT_DIR`-style variables a
+//! parent process may have set, and can never wait for a person.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use memo_protocol::{WorktreeCommit, WorktreeFile, WorktreeFileStatus};
 
-use crate::error::{Result, WorktreeError};
+use crate::error::Result;
 
-/// Variables that would make `git -C dir` act on another repository or index.
-const REPOSITORY_ENV: [&str; 6] = [
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_INDEX_FILE",
-    "GIT_COMMON_DIR",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_PREFIX",
-];
-
-fn command(dir: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new("git");
-    for name in REPOSITORY_ENV {
-        cmd.env_remove(name);
-    }
-    cmd.env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_EDITOR", ":")
-        .env("GIT_MERGE_AUTOEDIT", "no")
-        .stdin(Stdio::null())
-        .arg("-C")
-        .arg(dir)
-        .args(args);
-    cmd
-}
+pub(crate) use memo_git::run::{fields, Output};
 
 /// What one git call printed, whether or not it succeeded.
-pub(crate) struct Output {
-    pub ok: bool,
-    pub stdout: Vec<u8>,
-    pub stderr: String,
-}
-
 pub(crate) fn output(dir: &Path, args: &[&str]) -> Result<Output> {
-    let out = command(dir, args)
-        .output()
-        .map_err(WorktreeError::GitUnavailable)?;
-    Ok(Output {
-        ok: out.status.success(),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
-    })
+    Ok(memo_git::run::output(dir, args)?)
 }
 
 /// Runs git; a failure is an error carrying what git said.
 pub(crate) fn run(dir: &Path, args: &[&str]) -> Result<Vec<u8>> {
-    let out = output(dir, args)?;
-    if out.ok {
-        Ok(out.stdout)
-    } else {
-        Err(WorktreeError::Git {
-            command: args.join(" "),
-            stderr: out.stderr,
-        })
-    }
+    Ok(memo_git::run::run(dir, args)?)
 }
 
 /// Runs git and returns its output as one trimmed line.
 pub(crate) fn line(dir: &Path, args: &[&str]) -> Result<String> {
-    Ok(String::from_utf8_lossy(&run(dir, args)?).trim().to_owned())
+    Ok(memo_git::run::line(dir, args)?)
 }
 
 /// Runs git; `None` when it exits with an error (a question answered "no").
 pub(crate) fn probe(dir: &Path, args: &[&str]) -> Result<Option<String>> {
-    let out = output(dir, args)?;
-    Ok(out
-        .ok
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned()))
-}
-
-/// NUL-separated fields of `-z` output.
-pub(crate) fn fields(bytes: &[u8]) -> impl Iterator<Item = String> + '_ {
-    bytes
-        .split(|b| *b == 0)
-        .filter(|f| !f.is_empty())
-        .map(|f| String::from_utf8_lossy(f).into_owned())
+    Ok(memo_git::run::probe(dir, args)?)
 }
 
 /// The current branch's short name; `None` on a detached HEAD.
