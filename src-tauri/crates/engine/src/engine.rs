@@ -278,6 +278,8 @@ impl Engine {
         if let Some(mcp) = &mcp {
             tools.add_source(Arc::new(memo_mcp::McpToolSource::new(mcp.clone())));
         }
+        // Listed after everything else once loaded, so a loaded group only appends.
+        tools.defer_groups(crate::tool_groups::ON_DEMAND);
         let (system_prompt, mut context) = crate::prompt::session_context(
             crate::prompt::PromptSetup {
                 memo_home: self.options.memo_home.as_deref(),

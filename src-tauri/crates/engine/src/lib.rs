@@ -17,6 +17,7 @@ mod read_skill;
 pub mod rules;
 pub mod session;
 pub mod title;
+pub mod tool_groups;
 pub mod trust;
 pub mod views;
 

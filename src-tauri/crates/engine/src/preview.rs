@@ -63,6 +63,7 @@ pub fn prompt_layers(
             tools.register(tool);
         }
     }
+    tools.defer_groups(crate::tool_groups::ON_DEMAND);
     let setup = PromptSetup {
         memo_home,
         config,

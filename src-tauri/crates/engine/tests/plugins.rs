@@ -129,6 +129,8 @@ async fn close(session: SessionHandle) {
 async fn a_plugins_command_skill_hook_server_and_agents_work_after_install_and_are_gone_after_disable(
 ) {
     let world = World::new(vec![
+        // Subagent tools are offered on demand: loading them shows the plugin's agent.
+        MockResponse::tool_call("load_tools", r#"{"groups":["subagents"]}"#),
         MockResponse::text("Hello, Ada."),
         MockResponse::text("Plain answer."),
     ])
@@ -188,7 +190,12 @@ async fn a_plugins_command_skill_hook_server_and_agents_work_after_install_and_a
         }),
         vec![("memo-demo".to_owned(), root.join("agents"))]
     );
-    assert!(text.contains("memo-demo:reviewer"), "{text}");
+    assert!(
+        !text.contains("memo-demo:reviewer"),
+        "not before the group is loaded"
+    );
+    let loaded = world.mock.requests()[1].body.to_string();
+    assert!(loaded.contains("memo-demo:reviewer"), "{loaded}");
     close(session).await;
 
     plugins.set_enabled("memo-demo", false).unwrap();
@@ -217,10 +224,10 @@ async fn a_plugins_command_skill_hook_server_and_agents_work_after_install_and_a
     let requests = world.mock.requests();
     assert_eq!(
         requests.len(),
-        2,
+        3,
         "the unknown command never reached the model"
     );
-    let body = &requests[1].body;
+    let body = &requests[2].body;
     assert!(
         !body.to_string().contains("memo-demo"),
         "a disabled plugin still reached the model: {body}"

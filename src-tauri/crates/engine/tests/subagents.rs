@@ -328,8 +328,31 @@ async fn two_children_run_in_parallel_one_asks_through_its_parent_and_wait_retur
         !tools.iter().any(|t| t == "spawn_agent" || t == "wait"),
         "{tools:?}"
     );
-    let parent_tools = sent_tool_names(API, &world.requests_of("PARENT-TASK")[0]);
-    assert!(parent_tools.iter().any(|t| t == "spawn_agent"));
+    // The parent's subagent tools are offered on demand: its first request has only the
+    // loader; its call to spawn_agent loaded the group for the requests after it.
+    let parent_requests = world.requests_of("PARENT-TASK");
+    let first = sent_tool_names(API, &parent_requests[0]);
+    assert!(
+        first.iter().any(|t| t == "load_tools") && !first.iter().any(|t| t == "spawn_agent"),
+        "{first:?}"
+    );
+    let later = sent_tool_names(API, &parent_requests[1]);
+    assert!(
+        later.iter().any(|t| t == "spawn_agent") && later.iter().any(|t| t == "wait"),
+        "{later:?}"
+    );
+    // Loaded tools come after the others: what was sent before stays a prefix.
+    let in_order = |body: &Value| -> Vec<String> {
+        body["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t["function"]["name"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let (before, after) = (in_order(&parent_requests[0]), in_order(&parent_requests[1]));
+    assert_eq!(after[..before.len()], before[..], "{after:?}");
+    assert_eq!(after[before.len()], "spawn_agent", "{after:?}");
 
     // The SubagentStop hook ran once per child, told it was one.
     let log = std::fs::read_to_string(&stops).unwrap();
@@ -560,7 +583,8 @@ async fn a_custom_agent_gets_its_tools_and_instructions_and_a_bad_type_is_explai
     tools.sort();
     assert_eq!(tools, vec!["grep_files", "read_file"]);
     assert!(sent_system_prompt(API, request).contains("REVIEWER-ROLE"));
-    let parent_request = world.requests_of("PARENT-CUSTOM").remove(0);
+    // Its spawn_agent call loaded the subagent tools for the parent's next request.
+    let parent_request = world.requests_of("PARENT-CUSTOM").remove(1);
     let spawn_description = &parent_request["tools"]
         .as_array()
         .unwrap()

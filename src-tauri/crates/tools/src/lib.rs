@@ -11,6 +11,7 @@ pub mod files;
 pub mod shell_parse;
 
 mod get_memory;
+pub mod groups;
 mod profile;
 pub mod repair;
 pub mod risk;
@@ -466,6 +467,11 @@ pub trait ToolSource: Send + Sync {
     fn tools(&self) -> Vec<Arc<dyn Tool>>;
     /// A tool by name, including ones known but not currently listed (deferred).
     fn get(&self, name: &str) -> Option<Arc<dyn Tool>>;
+    /// Every tool it can run, listed or not, so their calls are checked against their
+    /// schemas either way.
+    fn known(&self) -> Vec<Arc<dyn Tool>> {
+        self.tools()
+    }
     /// Changes whenever [`ToolSource::tools`] would answer differently, so callers can
     /// cache the tool definitions between changes.
     fn generation(&self) -> u64;
@@ -485,6 +491,8 @@ pub struct ToolRegistry {
     /// When set, the only names offered and run (a subagent limited to some tools); the
     /// same patterns as `excluded`.
     allowed: Option<Vec<String>>,
+    /// The groups offered on demand ([`ToolRegistry::defer_groups`]).
+    groups: Option<Arc<groups::ToolGroups>>,
 }
 
 impl ToolRegistry {
@@ -508,6 +516,24 @@ impl ToolRegistry {
     /// Adds a tool, replacing one of the same name.
     pub fn register(&mut self, tool: Arc<dyn Tool>) {
         self.tools.insert(tool.name().to_owned(), tool);
+    }
+
+    /// Takes a built-in tool out of the up-front list (to offer it on demand); `None` when
+    /// there is none of that name, or it is turned off.
+    pub(crate) fn take_builtin(&mut self, name: &str) -> Option<Arc<dyn Tool>> {
+        if self.is_excluded(name) {
+            return None;
+        }
+        self.tools.remove(name)
+    }
+
+    /// The groups offered on demand, when the session has them.
+    pub fn groups(&self) -> Option<&Arc<groups::ToolGroups>> {
+        self.groups.as_ref()
+    }
+
+    pub(crate) fn set_groups(&mut self, groups: Arc<groups::ToolGroups>) {
+        self.groups = Some(groups);
     }
 
     /// Adds tools that change over time; built-in names win over a source's.
@@ -603,16 +629,36 @@ impl ToolRegistry {
     }
 
     pub fn specs_for(&self, profile: ToolProfile) -> Vec<ToolSpec> {
+        let loaded: Vec<String> = self
+            .groups
+            .as_ref()
+            .map(|g| g.tools().iter().map(|t| t.name().to_owned()).collect())
+            .unwrap_or_default();
         self.listed()
             .iter()
-            .filter(|t| profile == ToolProfile::Standard || t.essential())
+            // A group the model loaded is listed whatever the profile: it asked for it.
+            .filter(|t| {
+                profile == ToolProfile::Standard
+                    || t.essential()
+                    || loaded.iter().any(|n| n == t.name())
+            })
             .map(|t| profile::advertised(t.as_ref(), profile))
             .collect()
     }
 
     /// Every tool's full argument schema (advanced arguments included), for validation.
     pub fn schemas(&self) -> Vec<(String, serde_json::Value)> {
-        self.listed()
+        let mut tools = self.listed();
+        let mut seen: std::collections::BTreeSet<String> =
+            tools.iter().map(|t| t.name().to_owned()).collect();
+        for source in &self.sources {
+            for tool in source.known() {
+                if !self.is_excluded(tool.name()) && seen.insert(tool.name().to_owned()) {
+                    tools.push(tool);
+                }
+            }
+        }
+        tools
             .iter()
             .map(|t| (t.name().to_owned(), t.input_schema()))
             .collect()

@@ -160,6 +160,9 @@ pub fn spawn_session(
         model: params.model.clone(),
     };
     let shared = Arc::new(SessionState::new(params, restored));
+    if let Some(groups) = shared.tools.groups() {
+        crate::tool_groups::load_used(groups, &shared.conversation.snapshot());
+    }
     if let Some(checkpoints) = &shared.checkpoints {
         checkpoints.start();
     }
