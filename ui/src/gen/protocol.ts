@@ -26,7 +26,13 @@ images?: Array<ImageInput>,
  * Filled in by the engine when the model receives something else (a command's
  * prompt, `@path` attachments, a `$skill`); clients leave it out.
  */
-expansion?: InputExpansion, };
+expansion?: InputExpansion, 
+/**
+ * What the engine puts before a session's first message for the model: the date and
+ * the repository's state (kept out of the system prompt so it stays the same across
+ * days and sessions). Filled in by the engine; clients leave it out.
+ */
+session_context?: string, };
 
 export type ImageInput = { 
 /**

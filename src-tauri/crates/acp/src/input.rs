@@ -74,9 +74,8 @@ pub fn user_input(blocks: &[acp::ContentBlock], cwd: &Path) -> Result<UserInput,
         return Err(InputError::Empty);
     }
     Ok(UserInput {
-        text,
         images,
-        expansion: None,
+        ..UserInput::text(text)
     })
 }
 

@@ -208,6 +208,22 @@ impl WorkspaceContext {
         assembled
     }
 
+    /// What changes from day to day and session to session — the date, the repository's
+    /// state at the start — for the session's first message, not the system prompt, so
+    /// the system prompt (and a server's cache of it) stays the same across sessions.
+    pub fn session_context(&self) -> String {
+        let mut problems = Vec::new();
+        let rendered = self.templates.render(
+            "session_context.md",
+            &serde_json::json!({ "env": self.env }),
+            &mut problems,
+        );
+        for problem in problems {
+            tracing::warn!(path = %problem.path, message = %problem.message, "session context template");
+        }
+        rendered.text.trim().to_owned()
+    }
+
     pub fn command_file_roots(&self) -> CommandFileRoots {
         CommandFileRoots {
             memo_home: self.memo_home.clone(),

@@ -22,6 +22,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "environment.md",
         include_str!("../../../../prompts/environment.md"),
     ),
+    (
+        "session_context.md",
+        include_str!("../../../../prompts/session_context.md"),
+    ),
     ("soul.md", include_str!("../../../../prompts/soul.md")),
     (
         "project_context.md",

@@ -171,8 +171,22 @@ async fn command(
     (seen, ok, output, action)
 }
 
-/// OpenAI request messages as (role, content) pairs, without the system message.
+/// OpenAI request messages as (role, content) pairs, without the system message, and a
+/// first message without the session context before it (tested on its own below).
 fn messages(body: &Value) -> Vec<(String, String)> {
+    raw_messages(body)
+        .into_iter()
+        .map(|(role, text)| {
+            let plain = match text.split_once("</session_context>\n\n") {
+                Some((_, rest)) if text.starts_with("<session_context>") => rest.to_owned(),
+                _ => text,
+            };
+            (role, plain)
+        })
+        .collect()
+}
+
+fn raw_messages(body: &Value) -> Vec<(String, String)> {
     body["messages"]
         .as_array()
         .unwrap()
@@ -1065,4 +1079,72 @@ async fn skills_created_or_turned_off_in_settings_reach_a_session_already_open()
     assert!(system.contains("beta"), "the prompt lists the new skill");
     session.submit(Op::Shutdown).unwrap();
     session.closed().await;
+}
+
+#[tokio::test]
+async fn the_date_and_git_state_go_before_the_first_message_and_the_system_prompt_stays_the_same() {
+    let w = World::new(
+        WireApi::Openai,
+        vec![
+            MockResponse::text("one"),
+            MockResponse::text("two"),
+            MockResponse::text("three"),
+            MockResponse::text("four"),
+        ],
+    )
+    .await;
+    let engine = w.engine("");
+    let today = chrono_free_today();
+    let (session, mut events) = w.start(&engine);
+    turn(&session, &mut events, "first task").await;
+    turn(&session, &mut events, "second task").await;
+    let id = session.id().clone();
+    stop(session).await;
+    let bodies = w.bodies();
+    let system = sent_system_prompt(WireApi::Openai, &bodies[0]);
+    assert!(
+        !system.contains(&today),
+        "no date in the system prompt:\n{system}"
+    );
+    assert!(!system.contains("session_context"), "{system}");
+    let first = &raw_messages(&bodies[0])[0].1;
+    assert!(
+        first.starts_with("<session_context>\nToday's date: "),
+        "{first}"
+    );
+    assert!(
+        first.contains(&today) && first.ends_with("first task"),
+        "{first}"
+    );
+    // Only the first message carries it.
+    let later = raw_messages(&bodies[1]);
+    assert_eq!(
+        &later[0].1, first,
+        "the first message is sent again as it was"
+    );
+    assert_eq!(later.last().unwrap().1, "second task");
+
+    // Reopened, the session sends the same first message; a new session in the same
+    // folder sends the same system prompt.
+    let resumed = engine.resume_session(&id, None).unwrap();
+    let mut events = resumed.subscribe(w.store.last_seq(&id).unwrap()).unwrap();
+    turn(&resumed, &mut events, "third task").await;
+    stop(resumed).await;
+    let (fresh, mut events) = w.start(&engine);
+    turn(&fresh, &mut events, "another session").await;
+    stop(fresh).await;
+    let bodies = w.bodies();
+    assert_eq!(bodies.len(), 4);
+    assert_eq!(&raw_messages(&bodies[2])[0].1, first);
+    assert_eq!(sent_system_prompt(WireApi::Openai, &bodies[3]), system);
+    w.mock.shutdown().await;
+}
+
+/// Today as the session context writes it (`YYYY-MM-DD`, local time), from `date`.
+fn chrono_free_today() -> String {
+    let out = std::process::Command::new("date")
+        .arg("+%Y-%m-%d")
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
 }

@@ -372,11 +372,28 @@ async fn a_fork_shares_history_up_to_its_point_and_then_diverges() {
             .iter()
             .filter(|m| m["role"] == "user")
             .map(|m| m["content"].as_str().unwrap_or_default().to_owned())
+            // The session context before the first message goes with it into the fork.
+            .map(|text| match text.split_once("</session_context>\n\n") {
+                Some((_, rest)) => rest.to_owned(),
+                None => text,
+            })
             .collect()
     };
+    assert!(users_raw_first(&bodies[2]).starts_with("<session_context>"));
     assert_eq!(users(&bodies[2]), ["first", "fork only"]);
     assert_eq!(users(&bodies[3]), ["first", "second", "parent only"]);
     mock.shutdown().await;
+}
+
+fn users_raw_first(body: &Value) -> String {
+    body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "user")
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or_default()
+        .to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -77,6 +77,12 @@ pub struct UserInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub expansion: Option<InputExpansion>,
+    /// What the engine puts before a session's first message for the model: the date and
+    /// the repository's state (kept out of the system prompt so it stays the same across
+    /// days and sessions). Filled in by the engine; clients leave it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub session_context: Option<String>,
 }
 
 impl UserInput {
@@ -85,6 +91,7 @@ impl UserInput {
             text: text.into(),
             images: Vec::new(),
             expansion: None,
+            session_context: None,
         }
     }
 

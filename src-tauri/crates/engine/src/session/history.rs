@@ -30,8 +30,13 @@ pub fn apply_event(history: &mut Vec<Message>, event: &AgentEvent) {
             close_dangling_calls(history);
             // What the model received: a command's prompt and attachments, not the
             // typed text, and the images (stored in the event, so a resume has them).
+            let text = match &input.session_context {
+                // A session's first message: the date and the repository's state first.
+                Some(context) => format!("{context}\n\n{}", input.model_text()),
+                None => input.model_text().to_owned(),
+            };
             history.push(Message::User {
-                text: input.model_text().to_owned(),
+                text,
                 images: input
                     .images
                     .iter()

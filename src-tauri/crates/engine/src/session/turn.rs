@@ -454,8 +454,18 @@ impl Turn {
         }
         let prompt = match begin {
             Begin::Input(begin) => {
-                let (input, prompt_hooks) = *begin;
+                let (mut input, prompt_hooks) = *begin;
                 let prompt = input.text.clone();
+                let first = !self
+                    .scope
+                    .history()
+                    .iter()
+                    .any(|m| matches!(m, memo_model::Message::User { .. }));
+                if first {
+                    if let Some(workspace) = &self.shared.context.settings.workspace {
+                        input.session_context = Some(workspace.session_context());
+                    }
+                }
                 self.scope.record(AgentEvent::TurnStarted { input })?;
                 if let Some(ran) = prompt_hooks {
                     // After the message, so the hooks' context follows it in the
