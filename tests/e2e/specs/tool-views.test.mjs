@@ -148,7 +148,16 @@ describe("Tool cards from typed views", { timeout: 300_000 }, () => {
       await unfold(edit);
       const hunkStates = async () =>
         Promise.all((await edit.findElements(byTestId("hunk-state"))).map((s) => s.getAttribute("data-state")));
-      await app.driver.wait(async () => (await hunkStates()).length === 2, UI_TIMEOUT_MS, "the edit's hunks were not drawn");
+      // The card may still fold itself as its run ends (under load, after the unfold
+      // above): open it again while waiting.
+      await app.driver.wait(
+        async () => {
+          await unfold(edit);
+          return (await hunkStates()).length === 2;
+        },
+        UI_TIMEOUT_MS,
+        "the edit's hunks were not drawn",
+      );
       assert.deepEqual(await hunkStates(), ["applied", "rejected"]);
 
       // 4. The subagent's card and the wait for it.

@@ -4,7 +4,8 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod agents;
-pub mod ask;
+pub mod answer;
+mod ask;
 pub mod changes;
 mod engine;
 mod error;

@@ -50,14 +50,14 @@ pub async fn generate_title(
         thinking_budget_tokens: None,
         temperature: None,
     };
-    let text = crate::ask::answer(client, request).await?;
+    let text = crate::answer::answer(client, request).await?;
     Ok(clean_title(&text))
 }
 
 /// The first line of the answer without think blocks, quotes, a `Title:` label or a
 /// trailing full stop, shortened for the sidebar.
 pub fn clean_title(raw: &str) -> Option<String> {
-    let text = crate::ask::without_thinking(raw);
+    let text = crate::answer::without_thinking(raw);
     let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
     let lower = line.to_lowercase();
     let line = ["session title:", "title:", "标题:", "标题："]
