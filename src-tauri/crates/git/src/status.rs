@@ -55,9 +55,14 @@ impl Repo {
             ("REVERT_HEAD", GitOperation::Revert),
             ("BISECT_LOG", GitOperation::Bisect),
         ];
-        for (mark, operation) in marks {
-            let path = run::line(&self.top, &["rev-parse", "--git-path", mark])?;
-            if self.top.join(Path::new(&path)).exists() {
+        // One git call for every mark's path (rev-parse prints one line per --git-path).
+        let mut args = vec!["rev-parse"];
+        for (mark, _) in &marks {
+            args.extend(["--git-path", mark]);
+        }
+        let paths = String::from_utf8_lossy(&self.git(&args)?).into_owned();
+        for (path, (_, operation)) in paths.lines().zip(marks) {
+            if self.top.join(Path::new(path)).exists() {
                 return Ok(Some(operation));
             }
         }

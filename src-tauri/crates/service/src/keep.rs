@@ -4,7 +4,7 @@
 //! in Memo's store. A file marked reviewed is a mark in the store either way. Marks name
 //! their hunk or file by content: one that changes afterwards shows afresh.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::Path;
 
 use memo_git::Repo;
@@ -72,10 +72,14 @@ impl Service {
             }
         };
         let repo = if is_git { Repo::open(root).ok() } else { None };
-        let listed: Option<HashSet<String>> = repo
-            .as_ref()
-            .and_then(|r| r.status().ok())
-            .map(|s| s.files.into_iter().map(|f| f.path).collect());
+        // Path → whether the index differs from HEAD there.
+        let listed: Option<HashMap<String, bool>> =
+            repo.as_ref().and_then(|r| r.status().ok()).map(|s| {
+                s.files
+                    .into_iter()
+                    .map(|f| (f.path, f.staged.is_some()))
+                    .collect()
+            });
         for file in files.iter_mut() {
             let marks = store.review_marks(id, &file.path).unwrap_or_default();
             file.reviewed = marks.contains(&file_mark(file.diff.as_ref(), file));
@@ -83,18 +87,23 @@ impl Service {
             let all: Vec<u32> = diff.hunks.iter().map(|h| h.index).collect();
             file.kept = match (&repo, &listed) {
                 // As git holds it at HEAD and in the index: committed.
-                (Some(_), Some(listed)) if !listed.contains(&file.path) => {
+                (Some(_), Some(listed)) if !listed.contains_key(&file.path) => {
                     file.committed = all;
                     Vec::new()
                 }
-                (Some(repo), Some(_)) => {
+                (Some(repo), Some(listed)) => {
                     let in_index: Vec<u32> = all
                         .into_iter()
                         .filter(|&h| repo.index_has(&file.path, diff, h).unwrap_or(false))
                         .collect();
-                    file.committed = repo
-                        .committed_hunks(&file.path, diff, &in_index)
-                        .unwrap_or_default();
+                    // Nothing staged for the file: the index is HEAD, so what it has is
+                    // committed (no second index read from HEAD needed).
+                    file.committed = if listed.get(&file.path) == Some(&false) {
+                        in_index.clone()
+                    } else {
+                        repo.committed_hunks(&file.path, diff, &in_index)
+                            .unwrap_or_default()
+                    };
                     in_index
                         .into_iter()
                         .filter(|h| !file.committed.contains(h))
